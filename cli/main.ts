@@ -1,0 +1,4 @@
+export async function main(argv: readonly string[]): Promise<number> {
+  console.log('hello', argv.length);
+  return 0;
+}

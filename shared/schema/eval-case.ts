@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * The normalised evaluation case every loader produces, whatever convention the
+ * dataset was written in (Databricks/MLflow, RAGAS, DeepEval, Spring AI, TREC).
+ *
+ * One case is one request (query). Several engines' answers to the same request
+ * live side by side in `engines`, so the judges and metrics can compare them on
+ * the same footing. A dataset that names no engine uses the engine `default`.
+ */
+
+/** Engine name used when a dataset does not name one. */
+export const DEFAULT_ENGINE = 'default';
+
+/** Free-form metadata: unknown fields of a row are kept here, never dropped. */
+export const tagsSchema = z.record(z.string(), z.unknown());
+export type Tags = z.infer<typeof tagsSchema>;
+
+/** One retrieved chunk, in the engine's ranked list. */
+export const retrievedChunkSchema = z.object({
+  /** Stable document id. Chunks given only as text get `content:<sha256 prefix>` ids. */
+  doc_uri: z.string().min(1),
+  content: z.string().optional(),
+  score: z.number().finite().optional(),
+  /** 1-based rank; the list is sorted by it. */
+  rank: z.number().int().positive(),
+});
+export type RetrievedChunk = z.infer<typeof retrievedChunkSchema>;
+
+/** One ground-truth document, optionally with a graded relevance label. */
+export const expectedDocumentSchema = z.object({
+  doc_uri: z.string().min(1),
+  content: z.string().optional(),
+  /**
+   * Relevance grade as in TREC qrels (0 = judged not relevant, 1+ = relevant,
+   * negative = judged but to be ignored). Absent means "relevant" (grade 1).
+   */
+  grade: z.number().int().optional(),
+});
+export type ExpectedDocument = z.infer<typeof expectedDocumentSchema>;
+
+/** What one engine returned for the request. */
+export const engineOutputSchema = z.object({
+  retrieved_context: z.array(retrievedChunkSchema),
+  response: z.string().optional(),
+  /** Unknown fields of this engine's row that differ from the case's shared tags. */
+  tags: tagsSchema,
+});
+export type EngineOutput = z.infer<typeof engineOutputSchema>;
+
+export const evalCaseSchema = z.object({
+  request_id: z.string().min(1),
+  request: z.string(),
+  engines: z.record(z.string().min(1), engineOutputSchema),
+  expected_response: z.string().optional(),
+  expected_facts: z.array(z.string()).optional(),
+  expected_retrieved_context: z.array(expectedDocumentSchema).optional(),
+  /** Fields shared by every row of the case that assay does not interpret. */
+  tags: tagsSchema,
+});
+export type EvalCase = z.infer<typeof evalCaseSchema>;
