@@ -1,4 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { irMetricsCommand } from './commands/ir-metrics.js';
+import { validateCommand } from './commands/validate.js';
+import { UsageError } from './usage-error.js';
+
+/** Builds the `assay` program. Each command lives in its own file under cli/commands/. */
+export function buildProgram(): Command {
+  const program = new Command('assay')
+    .description('Evaluation pipeline for RAG and search systems')
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError(false);
+  program.addCommand(irMetricsCommand());
+  program.addCommand(validateCommand());
+  return program;
+}
+
+/**
+ * Runs the CLI and returns the process exit code. Expected failures (bad input,
+ * bad options) print one clear message on stderr; anything else is a bug and
+ * keeps its stack trace.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
-  console.log('hello', argv.length);
-  return 0;
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed its message (or the help / version text).
+      return error.exitCode;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`assay: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
 }

@@ -1,0 +1,80 @@
+import { namedGain, type GainScheme } from './gain.js';
+import type { JudgedRanking } from './judged-ranking.js';
+import { rankDiscount } from './rank-discount.js';
+
+/**
+ * Normalised discounted cumulative gain over the whole list (trec_eval
+ * `ndcg`, assay `ndcg`), Järvelin & Kekäläinen (2002) with trec_eval's
+ * choices:
+ *
+ *   DCG  = sum over all retrieved ranks i of gain(grade_i) / log2(i + 1)
+ *   IDCG = the same sum over the ideal ranking: every judged document with
+ *          positive gain, retrieved or not, in decreasing order of gain
+ *   NDCG = DCG / IDCG, and 0 when IDCG = 0 (no judged relevant document).
+ *
+ * There is no depth cut: the ideal list is as long as the number of judged
+ * documents with positive gain. The relevance level (-l) does not apply.
+ * The gain scheme is described in gain.ts; with a grade -> gain map, the
+ * ideal order follows trec_eval's m_ndcg.c exactly, including its ordering of
+ * levels whose gains differ by less than 1.
+ */
+export function ndcg(ranking: JudgedRanking, gain: GainScheme = 'linear'): number {
+  const levels = gainLevels(ranking, gain);
+  const gainByGrade = new Map(levels.map((level) => [level.grade, level.gain]));
+  const grades = ranking.grades;
+  let dcg = 0;
+  for (let index = 0; index < grades.length; index++) {
+    const documentGain = gainByGrade.get(grades[index] as number) ?? 0;
+    if (documentGain !== 0) dcg += documentGain / rankDiscount(index + 1);
+  }
+  const idealDcg = idealDcgOver(levels);
+  return idealDcg > 0 ? dcg / idealDcg : 0;
+}
+
+interface GainLevel {
+  readonly grade: number;
+  readonly gain: number;
+  readonly count: number;
+}
+
+/**
+ * The gain table: explicitly mapped grades first, then every grade from 0 to
+ * the highest judged one, sorted by increasing gain. The comparison truncates
+ * the gain difference to an integer and the sort is stable, as in trec_eval
+ * (gain_init.c on glibc), so that equal-looking gains keep the same order.
+ */
+function gainLevels(ranking: JudgedRanking, gain: GainScheme): GainLevel[] {
+  const counts = ranking.gradeCounts;
+  let levelCount = 0;
+  for (let grade = 0; grade < counts.length; grade++) if ((counts[grade] ?? 0) > 0) levelCount = grade + 1;
+  const levels: GainLevel[] = [];
+  if (typeof gain !== 'string') {
+    for (const [grade, mappedGain] of gain) {
+      levels.push({ grade, gain: mappedGain, count: grade >= 0 && grade < levelCount ? (counts[grade] ?? 0) : 0 });
+    }
+  }
+  for (let grade = 0; grade < levelCount; grade++) {
+    if (levels.some((level) => level.grade === grade)) continue;
+    const levelGain = typeof gain === 'string' ? namedGain(grade, gain) : grade;
+    levels.push({ grade, gain: levelGain, count: counts[grade] ?? 0 });
+  }
+  return levels.sort((a, b) => Math.trunc(a.gain - b.gain));
+}
+
+/** Ideal DCG: fill ranks from the highest-gain level down until a level's gain is not positive. */
+function idealDcgOver(levels: readonly GainLevel[]): number {
+  let levelIndex = levels.length - 1;
+  let levelGain = levelIndex >= 0 ? (levels[levelIndex] as GainLevel).gain : 0;
+  let usedAtLevel = 0;
+  let idealDcg = 0;
+  for (let rank = 1; levelGain > 0; rank++) {
+    usedAtLevel++;
+    while (levelIndex >= 0 && usedAtLevel > (levels[levelIndex] as GainLevel).count) {
+      usedAtLevel = 1;
+      levelIndex--;
+      levelGain = levelIndex >= 0 ? (levels[levelIndex] as GainLevel).gain : 0;
+    }
+    if (levelGain > 0) idealDcg += levelGain / rankDiscount(rank);
+  }
+  return idealDcg;
+}
