@@ -1,63 +1,94 @@
 import { createReadStream } from 'node:fs';
 
 /**
- * Calls `onLine` for every line of a text file, streaming: the file is read in
- * 1 MiB chunks and never held whole in memory. Line numbers are 1-based. A
- * UTF-8 byte-order mark, CRLF line ends and a missing final newline are
- * accepted. The callback is synchronous on purpose: the per-line cost of an
- * async iterator dominates when a run file has millions of lines.
+ * Streaming line readers for TREC text files. The file is read in 1 MiB
+ * chunks and never held whole in memory. Line numbers are 1-based; a UTF-8
+ * byte-order mark, CRLF line ends and a missing final newline are accepted.
+ * Callbacks are synchronous on purpose: with millions of lines, the cost of an
+ * async iterator per line would dominate.
  */
-export async function forEachLine(
+
+/**
+ * Calls `onLine` with the bytes of each line: `buffer[start, end)`, without the
+ * line end. The buffer is only valid during the call. Working on bytes lets a
+ * reader decode just the fields it keeps, which matters for run files of
+ * hundreds of megabytes.
+ */
+export async function forEachLineBytes(
   path: string,
-  onLine: (line: string, lineNumber: number) => void,
+  onLine: (buffer: Buffer, start: number, end: number, lineNumber: number) => void,
 ): Promise<void> {
-  const decoder = new TextDecoder('utf-8');
-  let pending = '';
+  let leftover: Buffer | undefined;
   let lineNumber = 0;
   let first = true;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    let text = pending + decoder.decode(chunk as Buffer, { stream: true });
+    const buffer: Buffer = leftover === undefined ? (chunk as Buffer) : Buffer.concat([leftover, chunk as Buffer]);
+    let start = 0;
     if (first) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) start = 3;
       first = false;
     }
-    let start = 0;
-    let end = text.indexOf('\n', start);
-    while (end !== -1) {
+    let newline = buffer.indexOf(10, start);
+    while (newline !== -1) {
       lineNumber++;
-      onLine(stripCarriageReturn(text, start, end), lineNumber);
-      start = end + 1;
-      end = text.indexOf('\n', start);
+      onLine(buffer, start, buffer[newline - 1] === 13 && newline > start ? newline - 1 : newline, lineNumber);
+      start = newline + 1;
+      newline = buffer.indexOf(10, start);
     }
-    pending = text.slice(start);
+    leftover = start < buffer.length ? buffer.subarray(start) : undefined;
   }
-  pending += decoder.decode();
-  if (first && pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
-  if (pending.length > 0) onLine(stripCarriageReturn(pending, 0, pending.length), lineNumber + 1);
-}
-
-function stripCarriageReturn(text: string, start: number, end: number): string {
-  return text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+  if (leftover !== undefined) {
+    const end = leftover[leftover.length - 1] === 13 ? leftover.length - 1 : leftover.length;
+    onLine(leftover, 0, end, lineNumber + 1);
+  }
 }
 
 /**
- * Splits a line into whitespace-separated fields, as trec_eval's readers do
- * (C isspace: space, tab, vertical tab, form feed, carriage return).
+ * Finds the whitespace-separated fields of `buffer[start, end)`, as trec_eval's
+ * readers split them (C isspace: space, tab, newline, vertical tab, form
+ * feed, carriage return). Writes field i's bounds to bounds[2i], bounds[2i+1]
+ * and returns how many fields were found, stopping after `maxFields`.
  */
-export function splitFields(line: string): string[] {
-  const fields: string[] = [];
-  let index = 0;
-  const length = line.length;
-  while (index < length) {
-    while (index < length && isSpace(line.charCodeAt(index))) index++;
-    if (index >= length) break;
-    const start = index;
-    while (index < length && !isSpace(line.charCodeAt(index))) index++;
-    fields.push(line.slice(start, index));
+export function scanFields(buffer: Buffer, start: number, end: number, maxFields: number, bounds: Int32Array): number {
+  let index = start;
+  let count = 0;
+  while (count < maxFields) {
+    while (index < end && isSpaceByte(buffer[index] as number)) index++;
+    if (index >= end) break;
+    bounds[2 * count] = index;
+    while (index < end && !isSpaceByte(buffer[index] as number)) index++;
+    bounds[2 * count + 1] = index;
+    count++;
   }
-  return fields;
+  return count;
 }
 
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13);
+/** Whether the line is empty, all whitespace, or a `#` comment (first column, as trec_eval). */
+export function isBlankOrCommentBytes(buffer: Buffer, start: number, end: number): boolean {
+  if (buffer[start] === 35) return true;
+  for (let index = start; index < end; index++) if (!isSpaceByte(buffer[index] as number)) return false;
+  return true;
+}
+
+/**
+ * Decodes a field: latin1 is a plain byte copy, right for ASCII and much
+ * faster than UTF-8. Calls Buffer's own slice methods: toString's argument
+ * handling costs as much as the copy for short fields.
+ */
+export function decodeField(buffer: Buffer, start: number, end: number): string {
+  const slicer = buffer as unknown as BufferSlicers;
+  for (let index = start; index < end; index++) {
+    if ((buffer[index] as number) >= 0x80) return slicer.utf8Slice(start, end);
+  }
+  return slicer.latin1Slice(start, end);
+}
+
+/** Methods every Node.js Buffer has, missing from its type declarations. */
+interface BufferSlicers {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+function isSpaceByte(byte: number): boolean {
+  return byte === 32 || (byte >= 9 && byte <= 13);
 }

@@ -1,5 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
-import { forEachLine, splitFields } from './line-reader.js';
+import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
+import { parseNumberBytes } from './parse-number.js';
 
 /** The judgments of one topic: doc id -> grade, and how many docs have each grade >= 0. */
 export interface TopicJudgments {
@@ -24,32 +25,34 @@ export type QrelsResult = { ok: true; qrels: Qrels } | { ok: false; error: Input
 export async function readQrels(path: string): Promise<QrelsResult> {
   const qrels: Qrels = new Map();
   let error: InputError | undefined;
-  let currentId = '';
+  let currentId: string | undefined;
   let current: TopicJudgments | undefined;
-  await forEachLine(path, (line, lineNumber) => {
-    if (error !== undefined || isBlankOrComment(line)) return;
-    const fields = splitFields(line);
-    if (fields.length !== 4) {
+  const bounds = new Int32Array(10);
+  await forEachLineBytes(path, (buffer, start, end, lineNumber) => {
+    if (error !== undefined || isBlankOrCommentBytes(buffer, start, end)) return;
+    const fieldCount = scanFields(buffer, start, end, 5, bounds);
+    if (fieldCount !== 4) {
       error = {
         file: path,
         line: lineNumber,
-        message: `expected 4 fields "qid iter docno grade", found ${fields.length}`,
+        message: `expected 4 fields "qid iter docno grade", found ${fieldCount === 5 ? 'more' : fieldCount}`,
         fix: 'write one judgment per line as: topic-id 0 document-id grade',
       };
       return;
     }
-    const [topicId, , documentId, gradeText] = fields as [string, string, string, string];
-    const grade = parseGrade(gradeText);
-    if (grade === undefined) {
+    const grade = parseNumberBytes(buffer, bounds[6] as number, bounds[7] as number);
+    if (!Number.isInteger(grade)) {
       error = {
         file: path,
         line: lineNumber,
         field: 'grade',
-        message: `expected an integer relevance grade, got "${gradeText}"`,
+        message: `expected an integer relevance grade, got "${decodeField(buffer, bounds[6] as number, bounds[7] as number)}"`,
         fix: 'use 0 for not relevant and 1, 2, 3, ... for relevant grades',
       };
       return;
     }
+    const topicId = decodeField(buffer, bounds[0] as number, bounds[1] as number);
+    const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
     if (current === undefined || topicId !== currentId) {
       currentId = topicId;
       current = qrels.get(topicId);
@@ -76,19 +79,4 @@ export async function readQrels(path: string): Promise<QrelsResult> {
     }
   });
   return error === undefined ? { ok: true, qrels } : { ok: false, error };
-}
-
-/** An integer grade; "1.0" is accepted as 1, "1.5" and "x" are not. */
-function parseGrade(text: string): number | undefined {
-  const value = Number(text);
-  return Number.isInteger(value) && text.trim() !== '' ? value : undefined;
-}
-
-export function isBlankOrComment(line: string): boolean {
-  if (line.charCodeAt(0) === 35) return true; // '#' in the first column, as trec_eval
-  for (let index = 0; index < line.length; index++) {
-    const code = line.charCodeAt(index);
-    if (code !== 32 && (code < 9 || code > 13)) return false;
-  }
-  return true;
 }

@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
-import { forEachLine } from './line-reader.js';
-import { isBlankOrComment } from './qrels.js';
+import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
+import { parseNumberBytes } from './parse-number.js';
 
 /** One topic's retrieved documents, in file order (ranking happens later). */
 export interface TopicRun {
@@ -22,70 +22,96 @@ export type RunResult = { ok: true; run: Run } | { ok: false; error: InputError 
  * past but not used: ranking is by score (see rank-topic.ts). Blank lines and
  * lines starting with `#` are skipped. The first malformed line stops reading
  * with an error naming it.
+ *
+ * Only the fields kept are decoded, and the topic id only when it changes,
+ * because run files have millions of lines.
  */
 export async function readRun(path: string): Promise<RunResult> {
-  const topics = new Map<string, TopicRun>();
-  let runId = '';
-  let error: InputError | undefined;
-  let currentId = '';
-  let current: TopicRun | undefined;
-  const fields: string[] = [];
-  await forEachLine(path, (line, lineNumber) => {
-    if (error !== undefined || isBlankOrComment(line)) return;
-    if (!splitLeadingFields(line, 6, fields)) {
-      error = {
-        file: path,
+  const reader = new RunReader(path);
+  await forEachLineBytes(path, (buffer, start, end, lineNumber) => reader.line(buffer, start, end, lineNumber));
+  return reader.result();
+}
+
+/** Line-by-line state of readRun, kept in an object: closures over mutated variables are slower in V8. */
+class RunReader {
+  private readonly topics = new Map<string, TopicRun>();
+  private readonly topicField = new RepeatedField();
+  private readonly tagField = new RepeatedField();
+  private readonly bounds = new Int32Array(12);
+  private current: TopicRun | undefined;
+  private error: InputError | undefined;
+
+  constructor(private readonly path: string) {}
+
+  line(buffer: Buffer, start: number, end: number, lineNumber: number): void {
+    if (this.error !== undefined || isBlankOrCommentBytes(buffer, start, end)) return;
+    const bounds = this.bounds;
+    const fieldCount = scanFields(buffer, start, end, 6, bounds);
+    if (fieldCount < 6) {
+      this.error = {
+        file: this.path,
         line: lineNumber,
-        message: `expected at least 6 fields "qid iter docno rank score tag", found ${fields.length}`,
+        message: `expected at least 6 fields "qid iter docno rank score tag", found ${fieldCount}`,
         fix: 'write one retrieved document per line as: topic-id Q0 document-id rank score run-tag',
       };
       return;
     }
-    const score = Number(fields[4]);
+    const score = parseNumberBytes(buffer, bounds[8] as number, bounds[9] as number);
     if (Number.isNaN(score)) {
-      error = {
-        file: path,
+      this.error = {
+        file: this.path,
         line: lineNumber,
         field: 'score',
-        message: `expected a number, got "${fields[4]}"`,
+        message: `expected a number, got "${decodeField(buffer, bounds[8] as number, bounds[9] as number)}"`,
         fix: 'put the retrieval score (higher is better) in the fifth column',
       };
       return;
     }
-    const topicId = fields[0] as string;
-    if (current === undefined || topicId !== currentId) {
-      currentId = topicId;
-      current = topics.get(topicId);
+    let current = this.current;
+    if (this.topicField.update(buffer, bounds[0] as number, bounds[1] as number) || current === undefined) {
+      const topicId = this.topicField.text;
+      current = this.topics.get(topicId);
       if (current === undefined) {
         current = { documentIds: [], scores: [] };
-        topics.set(topicId, current);
+        this.topics.set(topicId, current);
       }
+      this.current = current;
     }
-    current.documentIds.push(fields[2] as string);
+    current.documentIds.push(decodeField(buffer, bounds[4] as number, bounds[5] as number));
     current.scores.push(score);
-    runId = fields[5] as string;
-  });
-  return error === undefined ? { ok: true, run: { topics, runId } } : { ok: false, error };
+    this.tagField.update(buffer, bounds[10] as number, bounds[11] as number);
+  }
+
+  result(): RunResult {
+    if (this.error !== undefined) return { ok: false, error: this.error };
+    return { ok: true, run: { topics: this.topics, runId: this.tagField.text } };
+  }
 }
 
 /**
- * Fills `fields` with the first `count` whitespace-separated fields of the
- * line, without splitting the rest. Returns false when the line has fewer.
+ * A field that usually repeats from line to line (the topic id, the run tag):
+ * decoded only when its bytes change, so a 10-million-line run makes a few
+ * thousand strings for it instead of ten million.
  */
-function splitLeadingFields(line: string, count: number, fields: string[]): boolean {
-  fields.length = 0;
-  const length = line.length;
-  let index = 0;
-  while (fields.length < count) {
-    while (index < length && isSpace(line.charCodeAt(index))) index++;
-    if (index >= length) return false;
-    const start = index;
-    while (index < length && !isSpace(line.charCodeAt(index))) index++;
-    fields.push(line.slice(start, index));
-  }
-  return true;
-}
+class RepeatedField {
+  private bytes = new Uint8Array(0);
+  text = '';
 
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13);
+  /** Returns true when the field differs from the previous line's. */
+  update(buffer: Buffer, start: number, end: number): boolean {
+    if (this.matches(buffer, start, end)) return false;
+    this.bytes = buffer.slice(start, end);
+    this.text = decodeField(buffer, start, end);
+    return true;
+  }
+
+  // A plain loop: Buffer.compare's native call costs more than comparing a few bytes.
+  private matches(buffer: Buffer, start: number, end: number): boolean {
+    const bytes = this.bytes;
+    if (end - start !== bytes.length) return false;
+    for (let index = 0; index < bytes.length; index++) {
+      if (bytes[index] !== buffer[start + index]) return false;
+    }
+    return true;
+  }
 }

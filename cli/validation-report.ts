@@ -1,0 +1,46 @@
+import { formatInputError, type InputError } from '../shared/schema/input-error.js';
+import type { DatasetCounts } from '../shared/dataset/dataset-events.js';
+
+/** Errors printed as text before "and N more": enough to see the pattern, not a wall. */
+const ERRORS_SHOWN = 50;
+/** Errors kept for --json: a file where every row is bad must not exhaust memory. */
+const ERRORS_KEPT = 10_000;
+
+/** What `assay validate` found over all its inputs. */
+export class ValidationReport {
+  private readonly counts: DatasetCounts = { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 0 };
+  private readonly errors: InputError[] = [];
+
+  addError(error: InputError): void {
+    if (this.errors.length < ERRORS_KEPT) this.errors.push(error);
+  }
+
+  /** Adds the counts of one load (one dataset file, or one TREC collection). */
+  addCounts(counts: DatasetCounts): void {
+    this.counts.rows += counts.rows;
+    this.counts.cases += counts.cases;
+    this.counts.labelled_cases += counts.labelled_cases;
+    this.counts.errors += counts.errors;
+    for (const [engine, cases] of Object.entries(counts.engines)) this.counts.engines[engine] = (this.counts.engines[engine] ?? 0) + cases;
+  }
+
+  get errorCount(): number {
+    return this.counts.errors;
+  }
+
+  toText(): string {
+    const { rows, cases, engines, labelled_cases: labelled, errors } = this.counts;
+    const lines = [`rows: ${rows}`, `cases: ${cases}`, `engines: ${Object.keys(engines).length}`];
+    for (const [engine, engineCases] of Object.entries(engines)) lines.push(`  ${engine}: ${engineCases} ${engineCases === 1 ? 'case' : 'cases'}`);
+    lines.push(`labelled cases: ${labelled}`, `errors: ${errors}`);
+    for (const error of this.errors.slice(0, ERRORS_SHOWN)) lines.push(`  ${formatInputError(error)}`);
+    if (errors > ERRORS_SHOWN) lines.push(`  ... and ${errors - ERRORS_SHOWN} more`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  toJson(): string {
+    const { rows, cases, engines, labelled_cases, errors } = this.counts;
+    // error_count says how many there were when the list had to be cut.
+    return `${JSON.stringify({ rows, cases, engines, labelled_cases, errors: this.errors, error_count: errors }, null, 2)}\n`;
+  }
+}
