@@ -12,6 +12,8 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
   program.addCommand(irMetricsCommand());
   program.addCommand(validateCommand());
+  // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
+  for (const command of program.commands) command.exitOverride();
   return program;
 }
 

@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'assay-ir-metrics-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function file(name: string, lines: readonly string[]): string {
+  const path = join(folder, name);
+  writeFileSync(path, lines.map((line) => `${line}\n`).join(''));
+  return path;
+}
+
+const qrels = file('qrels.txt', ['q1 0 a 1', 'q1 0 b 0', 'q1 0 c 2', 'q2 0 x 1', 'q3 0 y 1']);
+
+describe('assay ir-metrics, as a user runs it', () => {
+  it('runs through the installed bin (shebang, TypeScript loader) and prints trec_eval rows', async () => {
+    // Prepare
+    const run = file('run-bin.txt', ['q1 Q0 a 1 3.0 mine', 'q1 Q0 b 2 2.0 mine', 'q2 Q0 x 1 1.0 mine']);
+    const bin = join(import.meta.dirname, '..', '..', 'cli', 'bin.js');
+    // Act
+    const { stdout } = await promisify(execFile)(bin, ['ir-metrics', '-m', 'P.1', '-m', 'num_q', qrels, run]);
+    // Assess: q3 is missing from the run and skipped, so 2 topics: P@1 = (1 + 1) / 2
+    expect(stdout).toBe('num_q                 \tall\t2\nP_1                   \tall\t1.0000\n');
+  });
+
+  it('rejects a document retrieved twice for a topic, naming the topic and the document', async () => {
+    const run = file('run-duplicate.txt', ['q1 Q0 a 1 3.0 mine', 'q1 Q0 b 2 2.0 mine', 'q1 Q0 a 3 1.0 mine']);
+    const result = await runCli(['ir-metrics', qrels, run]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/retrieves document a twice for topic q1/);
+  });
+
+  it('rejects a document judged twice for a topic, naming the line', async () => {
+    const badQrels = file('qrels-duplicate.txt', ['q1 0 a 1', 'q1 0 a 0']);
+    const run = file('run-ok.txt', ['q1 Q0 a 1 3.0 mine']);
+    const result = await runCli(['ir-metrics', badQrels, run]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('qrels-duplicate.txt:2: field "docno": topic q1 judges document a twice');
+  });
+
+  it.each([
+    { lines: ['q1 0 a'], message: /qrels\.txt:1: expected 4 fields "qid iter docno grade", found 3/ },
+    { lines: ['q1 0 a high'], message: /field "grade": expected an integer relevance grade, got "high"/ },
+  ])('names the malformed qrels line: $lines', async ({ lines, message }) => {
+    const badQrels = file('bad-qrels.txt', lines);
+    const run = file('run-ok.txt', ['q1 Q0 a 1 3.0 mine']);
+    const result = await runCli(['ir-metrics', badQrels, run]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it.each([
+    { lines: ['q1 Q0 a 1 3.0'], message: /run-bad\.txt:1: expected at least 6 fields/ },
+    { lines: ['q1 Q0 a 1 3.0 mine', 'q1 Q0 b 2 high mine'], message: /run-bad\.txt:2: field "score": expected a number, got "high"/ },
+  ])('names the malformed run line: $lines', async ({ lines, message }) => {
+    const run = file('run-bad.txt', lines);
+    const result = await runCli(['ir-metrics', qrels, run]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it.each([
+    { args: ['-m', 'bpref'], message: /Unsupported measure "bpref"/ },
+    { args: ['-m', 'P.0'], message: /cutoff/ },
+    { args: ['-m', 'P.5,5'], message: /duplicate/ },
+    { args: ['-l', '-1'], message: /Expected -l to be an integer from 0 and up/ },
+  ])('explains a bad option: $args', async ({ args, message }) => {
+    const run = file('run-ok.txt', ['q1 Q0 a 1 3.0 mine']);
+    const result = await runCli(['ir-metrics', ...args, qrels, run]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('says which file is missing', async () => {
+    const result = await runCli(['ir-metrics', qrels, join(folder, 'nope.txt')]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/The run file .*nope\.txt does not exist/);
+  });
+
+  it('fails clearly when no topic is in both files', async () => {
+    const run = file('run-other.txt', ['z9 Q0 a 1 3.0 mine']);
+    const result = await runCli(['ir-metrics', qrels, run]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/No topic has both judgments and results/);
+  });
+
+  it('accepts assay names, BOM and CRLF, and prints JSON with topics in trec order', async () => {
+    const run = file('run-crlf.txt', ['\ufeffq1 Q0 c 1 1.0 mine\r', 'q1 Q0 a 2 1.0 mine\r', 'q2 Q0 x 1 1.0 mine\r']);
+    const result = await runCli(['ir-metrics', '--json', '-m', 'ndcg@2', '-m', 'precision@1', qrels, run]);
+    // q1: a and c tie at 1.0, so c comes first (descending docno): grades [2, 1];
+    // ideal [2, 1] as well, so ndcg_cut_2 = 1. P_1 = 1 for both topics.
+    expect(result.stdout).toBe(
+      '{\n  "per_query": {\n    "q1": {"P_1": 1, "ndcg_cut_2": 1},\n    "q2": {"P_1": 1, "ndcg_cut_2": 1}\n  },\n' +
+        '  "all": {"P_1": 1, "ndcg_cut_2": 1}\n}\n',
+    );
+  });
+});
