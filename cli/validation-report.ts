@@ -1,5 +1,5 @@
 import { formatInputError, type InputError } from '../shared/schema/input-error.js';
-import type { DatasetCounts } from '../shared/dataset/dataset-events.js';
+import type { DatasetCounts } from '../shared/dataset/index.js';
 
 /** Errors printed as text before "and N more": enough to see the pattern, not a wall. */
 const ERRORS_SHOWN = 50;

@@ -1,10 +1,14 @@
 import { Command, Option } from 'commander';
-import { DatasetError } from '../../shared/dataset/dataset-error.js';
-import { DATASET_FORMATS, type DatasetFormat } from '../../shared/dataset/dataset-format.js';
-import type { DatasetEvent } from '../../shared/dataset/dataset-events.js';
-import { sniffInputKind, type InputKind } from '../../shared/dataset/input-kind.js';
-import { loadDataset } from '../../shared/dataset/load-dataset.js';
-import { loadTrecCollection } from '../../shared/dataset/trec-collection.js';
+import {
+  DATASET_FORMATS,
+  DatasetError,
+  loadDataset,
+  loadTrecCollection,
+  sniffInputKind,
+  type DatasetEvent,
+  type DatasetFormat,
+  type InputKind,
+} from '../../shared/dataset/index.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';

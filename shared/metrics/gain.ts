@@ -9,7 +9,10 @@
  * - A map of grade -> gain (trec_eval's `ndcg.1=3,2=9` parameters): the
  *   grades it lists get that gain, every other grade its linear gain.
  *
- * Negative grades and unjudged documents always have gain 0.
+ * Negative grades and unjudged documents have gain 0, unless a grade -> gain
+ * map names -1 or -2 (the markers of judged-ranking.ts): trec_eval's get_gain
+ * matches those too, and so does assay, so `ndcg.-1=5` gives unjudged
+ * documents gain 5 in both, and can exceed 1.
  */
 export type GainScheme = 'linear' | 'exponential' | ReadonlyMap<number, number>;
 

@@ -38,8 +38,15 @@ export interface Measure {
   compute(ranking: JudgedRanking, options: MeasureOptions): number | undefined;
 }
 
-/** trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut and success. */
+/** trec_eval's default cutoffs for P, recall, ndcg_cut and map_cut (m_P.c and the others). */
 export const DEFAULT_CUTOFFS: readonly number[] = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+
+/** trec_eval's default cutoffs for success (m_success.c). */
+export const DEFAULT_SUCCESS_CUTOFFS: readonly number[] = [1, 5, 10];
+
+function defaultCutoffs(family: CutoffFamily): readonly number[] {
+  return family === 'hit' ? DEFAULT_SUCCESS_CUTOFFS : DEFAULT_CUTOFFS;
+}
 
 export type ResolvedMeasures = { ok: true; measures: Measure[] } | { ok: false; error: string };
 
@@ -57,6 +64,9 @@ const cutoffFamilies: Record<CutoffFamily, { trec: string; compute: (r: JudgedRa
 const trecCutoffNames: Record<string, CutoffFamily> = {
   P: 'precision', recall: 'recall', ndcg_cut: 'ndcg', map_cut: 'average_precision', success: 'hit',
 };
+
+/** assay's names of cutoff families that, written alone, mean the default cutoffs (as `P` does). */
+const bareCutoffNames: Record<string, CutoffFamily> = { precision: 'precision', hit: 'hit' };
 
 /** Names accepted before `@K`: assay's and trec_eval's. */
 const cutoffNames: Record<string, CutoffFamily> = {
@@ -125,7 +135,8 @@ export function resolveMeasures(name: string): ResolvedMeasures {
   const family = trecCutoffNames[base];
   if (dot === -1) {
     if (plain) return { ok: true, measures: [plain] };
-    if (family) return { ok: true, measures: DEFAULT_CUTOFFS.map((k) => cutoffMeasure(family, k)) };
+    const defaulted = family ?? bareCutoffNames[base];
+    if (defaulted) return { ok: true, measures: defaultCutoffs(defaulted).map((k) => cutoffMeasure(defaulted, k)) };
     return unknown(name);
   }
   const parameters = name.slice(dot + 1);
@@ -135,7 +146,10 @@ export function resolveMeasures(name: string): ResolvedMeasures {
     if (!cutoffs.ok) return { ok: false, error: `${cutoffs.error} in "${name}"` };
     return { ok: true, measures: cutoffs.cutoffs.map((k) => cutoffMeasure(family, k)) };
   }
-  if (plain) return { ok: false, error: `Measure "${base}" takes no parameters (a cutoff version is ${base}@K)` };
+  if (plain) {
+    const cutoffVersion = plain.name === 'average_precision' ? ' (the cutoff version is map_cut.K or average_precision@K)' : '';
+    return { ok: false, error: `Measure "${base}" takes no parameters${cutoffVersion}` };
+  }
   return unknown(name);
 }
 

@@ -24,6 +24,8 @@ export const retrievedChunkSchema = z.object({
   score: z.number().finite().optional(),
   /** 1-based rank; the list is sorted by it. */
   rank: z.number().int().positive(),
+  /** Whatever else the dataset said about the chunk (Spring AI Document metadata, extra keys). */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 });
 export type RetrievedChunk = z.infer<typeof retrievedChunkSchema>;
 
@@ -36,6 +38,8 @@ export const expectedDocumentSchema = z.object({
    * negative = judged but to be ignored). Absent means "relevant" (grade 1).
    */
   grade: z.number().int().optional(),
+  /** Whatever else the dataset said about the document. */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 });
 export type ExpectedDocument = z.infer<typeof expectedDocumentSchema>;
 

@@ -2,7 +2,8 @@ import { DEFAULT_MEASURE_OPTIONS, type MeasureOptions } from '../metrics/registr
 import type { JudgedRanking } from '../metrics/judged-ranking.js';
 import type { SelectedMeasure } from './measure-selection.js';
 import type { Qrels } from './qrels.js';
-import { compareBytes, rankTopic } from './rank-topic.js';
+import { rankTopic } from './rank-topic.js';
+import { compareBytes } from './trec-order.js';
 import type { Run } from './run.js';
 
 export interface EvaluationOptions extends MeasureOptions {

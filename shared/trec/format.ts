@@ -28,24 +28,51 @@ function formatRow(value: MeasureValue, topicId: string): string {
 
 /**
  * C's `printf("%6.4f")`: four decimals, right-aligned in six characters.
- * JavaScript's toFixed rounds exact ties away from zero where glibc rounds them
- * to even; at four decimals a double is an exact tie only when it is an odd
- * multiple of 1/32 (x * 10^4 ends in .5 exactly), so those get half-to-even.
+ *
+ * toFixed agrees with glibc except on exact ties, which it rounds away from
+ * zero where glibc rounds them to even; at four decimals a double is an exact
+ * tie only when it is an odd multiple of 1/32. Those, values from 2^40 up
+ * (where toFixed's own exactness and notation end) and -0 take an exact
+ * path in BigInt arithmetic.
  */
 export function formatFixed4(value: number): string {
   if (!Number.isFinite(value)) return (Number.isNaN(value) ? '-nan' : value > 0 ? 'inf' : '-inf').padStart(6);
-  const thirtySeconds = Math.abs(value) * 32;
-  let text: string;
-  if (Number.isInteger(thirtySeconds) && thirtySeconds % 2 === 1) {
-    const scaled = Math.abs(value) * 10_000; // exact: an odd multiple of 312.5
-    const lower = Math.floor(scaled);
-    const even = lower % 2 === 0 ? lower : lower + 1;
-    const digits = String(even).padStart(5, '0');
-    text = `${value < 0 ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
-  } else {
-    text = value.toFixed(4);
-  }
+  const magnitude = Math.abs(value);
+  const thirtySeconds = magnitude * 32;
+  const exactTie = Number.isInteger(thirtySeconds) && thirtySeconds % 2 === 1;
+  const text = exactTie || magnitude >= 2 ** 40 || Object.is(value, -0) ? exactFixed4(value) : value.toFixed(4);
   return text.padStart(6);
+}
+
+/** |value| * 10^4 rounded half to even, in exact integer arithmetic, as four decimals. */
+function exactFixed4(value: number): string {
+  const { mantissa, exponent } = decompose(Math.abs(value));
+  const numerator = mantissa * 10_000n;
+  let scaled: bigint;
+  if (exponent >= 0) {
+    scaled = numerator << BigInt(exponent);
+  } else {
+    const denominator = 1n << BigInt(-exponent);
+    const quotient = numerator / denominator;
+    const twiceRemainder = (numerator % denominator) * 2n;
+    const roundUp = twiceRemainder > denominator || (twiceRemainder === denominator && (quotient & 1n) === 1n);
+    scaled = roundUp ? quotient + 1n : quotient;
+  }
+  const digits = scaled.toString().padStart(5, '0');
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  return `${sign}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+}
+
+/** A finite non-negative double as mantissa * 2^exponent, both exact. */
+function decompose(value: number): { mantissa: bigint; exponent: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  const biasedExponent = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & 0xfffffffffffffn;
+  return biasedExponent === 0
+    ? { mantissa: fraction, exponent: -1074 }
+    : { mantissa: fraction | (1n << 52n), exponent: biasedExponent - 1075 };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cutoffMeasure, resolveMeasures, type Measure } from '../metrics/registry.js';
+import { resolveMeasures, type Measure } from '../metrics/registry.js';
 
 /**
  * Which measures an `ir-metrics` run prints, and in what order, following
@@ -31,13 +31,15 @@ type TrecFamily = (typeof TREC_ORDER)[number];
 const OFFICIAL: readonly TrecFamily[] = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank', 'P'];
 const NICKNAMES: Record<string, readonly TrecFamily[]> = { official: OFFICIAL, all_trec: TREC_ORDER };
 
-/** Families whose default cutoffs differ from P's. */
-const DEFAULT_SUCCESS_CUTOFFS = [1, 5, 10];
-
-/** trec_eval family of each assay name. */
-const FAMILY_OF_NAME: Record<string, TrecFamily> = {
+/** trec_eval family of each name written before `@K`. */
+const FAMILY_OF_CUTOFF_NAME: Record<string, TrecFamily> = {
   precision: 'P', recall: 'recall', ndcg: 'ndcg_cut', average_precision: 'map_cut', map: 'map_cut', ap: 'map_cut',
   hit: 'success', P: 'P', ndcg_cut: 'ndcg_cut', map_cut: 'map_cut', success: 'success',
+};
+
+/** trec_eval family of each assay name written alone (or with trec_eval parameters). */
+const FAMILY_OF_NAME: Record<string, TrecFamily> = {
+  precision: 'P', hit: 'success', average_precision: 'map', ap: 'map',
   reciprocal_rank: 'recip_rank', mrr: 'recip_rank', rr: 'recip_rank', r_precision: 'Rprec',
 };
 
@@ -69,9 +71,8 @@ function parseRequest(name: string): ParsedRequest {
   const nickname = NICKNAMES[name];
   if (nickname) return { ok: true, families: nickname.map((family) => ({ family, parameters: undefined })) };
   const at = /^([A-Za-z_]+)@(\d+)$/.exec(name);
-  if (at && FAMILY_OF_NAME[at[1] as string] && (TREC_ORDER as readonly string[]).includes(FAMILY_OF_NAME[at[1] as string] as string)) {
-    return { ok: true, families: [{ family: FAMILY_OF_NAME[at[1] as string] as TrecFamily, parameters: at[2] }] };
-  }
+  const cutoffFamily = at ? FAMILY_OF_CUTOFF_NAME[at[1] as string] : undefined;
+  if (at && cutoffFamily) return { ok: true, families: [{ family: cutoffFamily, parameters: at[2] }] };
   const printed = /^(P|recall|ndcg_cut|map_cut|success)_(\d+)$/.exec(name);
   if (printed) return { ok: true, families: [{ family: printed[1] as TrecFamily, parameters: printed[2] }] };
   const dot = name.indexOf('.');
@@ -95,9 +96,6 @@ function parseRequest(name: string): ParsedRequest {
 
 function expandFamily(family: TrecFamily, parameters: string | undefined): Selection {
   if (family === 'runid' || family === 'num_q') return { ok: true, measures: [{ kind: 'collection', name: family }] };
-  if (family === 'success' && parameters === undefined) {
-    return { ok: true, measures: DEFAULT_SUCCESS_CUTOFFS.map((k) => ({ kind: 'query', measure: cutoffMeasure('hit', k) })) };
-  }
   const resolved = resolveMeasures(parameters === undefined ? family : `${family}.${parameters}`);
   if (!resolved.ok) return resolved;
   return { ok: true, measures: resolved.measures.map((measure) => ({ kind: 'query', measure })) };

@@ -1,6 +1,7 @@
 import { JUDGED_NEGATIVE, NOT_JUDGED, type JudgedRanking } from '../metrics/judged-ranking.js';
 import type { TopicJudgments } from './qrels.js';
 import type { TopicRun } from './run.js';
+import { compareBytes, compareTrec } from './trec-order.js';
 
 export type RankedTopic =
   | { ok: true; ranking: JudgedRanking }
@@ -38,13 +39,6 @@ export function rankTopic(run: TopicRun, judgments: TopicJudgments | undefined):
   return { ok: true, ranking: { grades, gradeCounts: judgments?.gradeCounts ?? [] } };
 }
 
-/** Negative when (scoreA, idA) ranks before (scoreB, idB). */
-export function compareTrec(scoreA: number, idA: string, scoreB: number, idB: string): number {
-  if (scoreA > scoreB) return -1;
-  if (scoreA < scoreB) return 1;
-  return compareBytes(idB, idA);
-}
-
 /** Most run files are written in rank order already; checking is cheaper than sorting. */
 function isInTrecOrder(documentIds: readonly string[], scores: readonly number[]): boolean {
   for (let index = 1; index < scores.length; index++) {
@@ -56,25 +50,3 @@ function isInTrecOrder(documentIds: readonly string[], scores: readonly number[]
   return true;
 }
 
-/**
- * Compares two strings in the byte order of their UTF-8 encodings (C strcmp),
- * which is Unicode code point order. JavaScript's `<` compares UTF-16 code
- * units, which differs for characters outside the Basic Multilingual Plane.
- */
-export function compareBytes(a: string, b: string): number {
-  if (a === b) return 0;
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const codeA = a.charCodeAt(index);
-    const codeB = b.charCodeAt(index);
-    if (codeA !== codeB) return codePointOrderKey(codeA) - codePointOrderKey(codeB);
-  }
-  return a.length - b.length;
-}
-
-/** Moves surrogates (code points above U+FFFF) above U+E000..U+FFFF, keeping the rest in order. */
-function codePointOrderKey(codeUnit: number): number {
-  if (codeUnit < 0xd800) return codeUnit;
-  if (codeUnit <= 0xdfff) return codeUnit + 0x2000;
-  return codeUnit - 0x800;
-}

@@ -1,0 +1,81 @@
+import type { EvalCase } from '../schema/eval-case.js';
+import type { InputError } from '../schema/input-error.js';
+import { DatasetError } from './dataset-error.js';
+
+/** Totals of one load, reported at its end. */
+export interface DatasetCounts {
+  /** Rows read from the file, good or bad (for TREC input, qrels and run lines). */
+  rows: number;
+  cases: number;
+  /** Engine name → number of cases that engine answered. */
+  engines: Record<string, number>;
+  /** Cases with ground truth: expected_retrieved_context or expected_response. */
+  labelled_cases: number;
+  errors: number;
+}
+
+/**
+ * What a load produces, in this order: errors as the rows are read, then the
+ * cases (grouping needs the whole file first), then one `end` with the counts.
+ */
+export type DatasetEvent = { kind: 'case'; case: EvalCase } | { kind: 'error'; error: InputError } | { kind: 'end'; counts: DatasetCounts };
+
+export function isLabelled(evalCase: EvalCase): boolean {
+  return (evalCase.expected_retrieved_context?.length ?? 0) > 0 || evalCase.expected_response !== undefined;
+}
+
+/** Keeps the counts of a load as its events go by. */
+export class DatasetCounter {
+  private readonly counts: DatasetCounts = { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 0 };
+
+  row(count = 1): void {
+    this.counts.rows += count;
+  }
+
+  error(): void {
+    this.counts.errors += 1;
+  }
+
+  case(evalCase: EvalCase): void {
+    this.counts.cases += 1;
+    if (isLabelled(evalCase)) this.counts.labelled_cases += 1;
+    for (const engine of Object.keys(evalCase.engines)) this.counts.engines[engine] = (this.counts.engines[engine] ?? 0) + 1;
+  }
+
+  get rows(): number {
+    return this.counts.rows;
+  }
+
+  get errors(): number {
+    return this.counts.errors;
+  }
+
+  snapshot(): DatasetCounts {
+    return { ...this.counts, engines: { ...this.counts.engines } };
+  }
+}
+
+/** In strict mode the first error ends the load with a DatasetError. */
+export async function* throwingOnFirstError(events: AsyncIterable<DatasetEvent>, strict: boolean): AsyncGenerator<DatasetEvent> {
+  for await (const event of events) {
+    if (strict && event.kind === 'error') throw new DatasetError(event.error);
+    yield event;
+  }
+}
+
+/** Everything a load produced, for callers that want it all in memory (tests, small files). */
+export interface CollectedDataset {
+  cases: EvalCase[];
+  errors: InputError[];
+  counts: DatasetCounts;
+}
+
+export async function collectDataset(events: AsyncIterable<DatasetEvent>): Promise<CollectedDataset> {
+  const collected: CollectedDataset = { cases: [], errors: [], counts: { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 0 } };
+  for await (const event of events) {
+    if (event.kind === 'case') collected.cases.push(event.case);
+    else if (event.kind === 'error') collected.errors.push(event.error);
+    else collected.counts = event.counts;
+  }
+  return collected;
+}

@@ -1,0 +1,96 @@
+import type { InputError } from '../schema/input-error.js';
+import { CaseGrouper } from './case-grouper.js';
+import { decodeCsvRow } from './csv-cells.js';
+import { readCsvRows } from './csv-reader.js';
+import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
+import { datasetFormatFromName, type DatasetFormat } from './dataset-format.js';
+import { readJsonArray } from './json-array-reader.js';
+import { readJsonLines } from './jsonl-reader.js';
+import { normaliseRow } from './normalise-row.js';
+import type { ReaderEvent, SourceRow } from './reader-event.js';
+import { fileErrorFrom } from './file-errors.js';
+
+export interface LoadDatasetOptions {
+  /** Overrides the format the file name implies. */
+  format?: DatasetFormat;
+  /** Throw a DatasetError at the first bad row instead of reporting it and going on. */
+  strict?: boolean;
+}
+
+/**
+ * Loads a dataset file in any accepted convention (Databricks/MLflow, RAGAS,
+ * DeepEval, Spring AI) and format (JSONL, JSON array, CSV) as EvalCases.
+ *
+ * The file is streamed; bad rows are reported as `error` events as they are
+ * met and the good rows load. Cases come after the last row, because the rows
+ * of one request may be anywhere in the file: memory grows with the cases, not
+ * with the file. The last event is `end`, with the counts.
+ */
+export function loadDataset(file: string, options: LoadDatasetOptions = {}): AsyncGenerator<DatasetEvent> {
+  return throwingOnFirstError(loadEvents(file, options.format), options.strict ?? false);
+}
+
+async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined): AsyncGenerator<DatasetEvent> {
+  const counter = new DatasetCounter();
+  const reportError = (error: InputError): DatasetEvent => {
+    counter.error();
+    return { kind: 'error', error };
+  };
+  const format = givenFormat ?? datasetFormatFromName(file);
+  if (format === undefined) {
+    yield reportError({ file, line: 0, message: 'cannot tell the dataset format from the file name', fix: 'name the file .jsonl, .json or .csv, or give the format' });
+    yield { kind: 'end', counts: counter.snapshot() };
+    return;
+  }
+  const grouper = new CaseGrouper(file);
+  try {
+    for await (const event of readRows(file, format)) {
+      if (event.kind === 'file-error') {
+        yield reportError(event.error);
+        continue;
+      }
+      counter.row();
+      if (event.kind === 'bad-row') {
+        for (const error of event.errors) yield reportError(error);
+        continue;
+      }
+      const normalised = normaliseRow(file, event.row);
+      const errors = normalised.ok ? grouper.add(normalised.value) : normalised.errors;
+      for (const error of errors) yield reportError(error);
+    }
+  } catch (error) {
+    const fileError = fileErrorFrom(file, error);
+    if (fileError === undefined) throw error;
+    yield reportError(fileError);
+  }
+  if (counter.rows === 0 && counter.errors === 0) {
+    yield reportError({ file, line: 0, message: 'the file holds no rows', fix: 'add at least one row with a request' });
+  }
+  for (const evalCase of grouper.finish()) {
+    counter.case(evalCase);
+    yield { kind: 'case', case: evalCase };
+  }
+  yield { kind: 'end', counts: counter.snapshot() };
+}
+
+async function* readRows(file: string, format: DatasetFormat): AsyncGenerator<ReaderEvent> {
+  switch (format) {
+    case 'jsonl':
+      yield* readJsonLines(file);
+      return;
+    case 'json':
+      yield* readJsonArray(file);
+      return;
+    case 'csv':
+      for await (const event of readCsvRows(file)) {
+        if (event.kind !== 'row') {
+          yield event;
+          continue;
+        }
+        const decoded = decodeCsvRow(file, event.row);
+        if (decoded.ok) yield { kind: 'row', row: decoded.value satisfies SourceRow };
+        else yield { kind: 'bad-row', errors: decoded.errors };
+      }
+      return;
+  }
+}

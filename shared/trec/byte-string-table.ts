@@ -1,0 +1,150 @@
+/**
+ * An append-only set of byte strings (document ids as they appear in the
+ * file), each with a dense integer id, stored in one growing byte array and
+ * found through an open-addressing hash table.
+ *
+ * Why not a Map<string, ...>: a run file of ten million lines would make ten
+ * million JavaScript strings only to hash and compare them; keeping the bytes
+ * costs a copy of a few bytes a line and no garbage. Comparing bytes is also
+ * exactly C's strcmp order, which trec_eval's tie-breaking uses.
+ */
+export class ByteStringTable {
+  private bytes: Uint8Array;
+  private used = 0;
+  private starts: Int32Array;
+  private hashes: Int32Array;
+  private slots: Int32Array;
+  private mask: number;
+  /** Number of strings in the table; ids run from 0 to size - 1. */
+  size = 0;
+
+  constructor(expectedSize = 16) {
+    const capacity = Math.max(16, expectedSize);
+    this.bytes = new Uint8Array(capacity * 12);
+    this.starts = new Int32Array(capacity + 1);
+    this.hashes = new Int32Array(capacity);
+    const slotCount = nextPowerOfTwo(capacity * 2);
+    this.slots = new Int32Array(slotCount).fill(-1);
+    this.mask = slotCount - 1;
+  }
+
+  /**
+   * Adds `source[start, end)` and returns its new id, or returns
+   * `-(existing id) - 1` when the table already holds those bytes.
+   */
+  add(source: Uint8Array, start: number, end: number): number {
+    const hash = hashBytes(source, start, end);
+    const existing = this.findHashed(source, start, end, hash);
+    if (existing !== -1) return -existing - 1;
+    const id = this.size;
+    if (id + 1 >= this.starts.length) this.growEntries();
+    const length = end - start;
+    if (this.used + length > this.bytes.length) this.growBytes(this.used + length);
+    this.bytes.set(source.subarray(start, end), this.used);
+    this.starts[id] = this.used;
+    this.used += length;
+    this.starts[id + 1] = this.used;
+    this.hashes[id] = hash;
+    this.size = id + 1;
+    if (this.size * 2 > this.slots.length) this.rehash();
+    else this.insertSlot(id, hash);
+    return id;
+  }
+
+  /** The id of `source[start, end)`, or -1. */
+  find(source: Uint8Array, start: number, end: number): number {
+    return this.findHashed(source, start, end, hashBytes(source, start, end));
+  }
+
+  /** The id in this table of string `id` of another table, or -1. */
+  findFrom(other: ByteStringTable, id: number): number {
+    const start = other.starts[id] as number;
+    return this.findHashed(other.bytes, start, other.starts[id + 1] as number, other.hashes[id] as number);
+  }
+
+  /** Byte-order comparison of two ids (negative when a < b), as C's strcmp. */
+  compare(a: number, b: number): number {
+    const bytes = this.bytes;
+    let indexA = this.starts[a] as number;
+    let indexB = this.starts[b] as number;
+    const endA = this.starts[a + 1] as number;
+    const endB = this.starts[b + 1] as number;
+    while (indexA < endA && indexB < endB) {
+      const difference = (bytes[indexA] as number) - (bytes[indexB] as number);
+      if (difference !== 0) return difference;
+      indexA++;
+      indexB++;
+    }
+    return endA - indexA - (endB - indexB);
+  }
+
+  /** The string of an id, decoded as UTF-8. */
+  text(id: number): string {
+    return new TextDecoder().decode(this.bytes.subarray(this.starts[id] as number, this.starts[id + 1] as number));
+  }
+
+  private findHashed(source: Uint8Array, start: number, end: number, hash: number): number {
+    const length = end - start;
+    let slot = hash & this.mask;
+    for (;;) {
+      const id = this.slots[slot] as number;
+      if (id === -1) return -1;
+      if (this.hashes[id] === hash) {
+        const from = this.starts[id] as number;
+        if ((this.starts[id + 1] as number) - from === length && this.equalBytes(from, source, start, length)) return id;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  private equalBytes(from: number, source: Uint8Array, start: number, length: number): boolean {
+    const bytes = this.bytes;
+    for (let offset = 0; offset < length; offset++) {
+      if (bytes[from + offset] !== source[start + offset]) return false;
+    }
+    return true;
+  }
+
+  private insertSlot(id: number, hash: number): void {
+    let slot = hash & this.mask;
+    while (this.slots[slot] !== -1) slot = (slot + 1) & this.mask;
+    this.slots[slot] = id;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    this.mask = this.slots.length - 1;
+    for (let id = 0; id < this.size; id++) this.insertSlot(id, this.hashes[id] as number);
+  }
+
+  private growEntries(): void {
+    const starts = new Int32Array(this.starts.length * 2);
+    starts.set(this.starts);
+    this.starts = starts;
+    const hashes = new Int32Array(this.hashes.length * 2);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+  }
+
+  private growBytes(needed: number): void {
+    const bytes = new Uint8Array(Math.max(needed, this.bytes.length * 2));
+    bytes.set(this.bytes.subarray(0, this.used));
+    this.bytes = bytes;
+  }
+}
+
+/** FNV-1a, 32 bits: short keys, no dependency, good enough spread for linear probing. */
+function hashBytes(source: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index++) {
+    hash ^= source[index] as number;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash;
+}
+
+function nextPowerOfTwo(value: number): number {
+  let power = 1;
+  while (power < value) power *= 2;
+  return power;
+}

@@ -1,0 +1,202 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { requestIdFor } from '../../../shared/dataset/content-ids.js';
+import { DEFAULT_ENGINE, type EvalCase } from '../../../shared/schema/eval-case.js';
+import { engineOutput, jsonLines, loadAll, textChunk, textDocument } from './factories.js';
+import { createTempFolder, type TempFolder } from './temp-folder.js';
+
+describe('dataset conventions', () => {
+  let folder: TempFolder;
+  beforeEach(async () => {
+    folder = await createTempFolder();
+  });
+  afterEach(async () => {
+    await folder.remove();
+  });
+
+  async function loadRows(rows: readonly object[]): Promise<EvalCase[]> {
+    const { cases, errors } = await loadAll(await folder.write('rows.jsonl', jsonLines(rows)));
+    expect(errors).toEqual([]);
+    return cases;
+  }
+
+  describe('Databricks Agent Evaluation / MLflow', () => {
+    it('reads ids, chunks with doc_uri, facts and graded expected documents', async () => {
+      // Prepare
+      const row = {
+        request_id: 'r1',
+        request: 'What is MLflow?',
+        response: 'An open source platform.',
+        retrieved_context: [
+          { doc_uri: 'doc/a', content: 'MLflow is a platform.' },
+          { doc_uri: 'doc/b', content: 'Other.', score: 0.4 },
+        ],
+        expected_response: 'An open source ML platform.',
+        expected_facts: ['open source', 'ML lifecycle'],
+        expected_retrieved_context: [{ doc_uri: 'doc/a', grade: 2 }, { doc_uri: 'doc/c' }],
+      };
+
+      // Act
+      const cases = await loadRows([row]);
+
+      // Assess
+      expect(cases).toEqual([
+        {
+          request_id: 'r1',
+          request: 'What is MLflow?',
+          engines: {
+            [DEFAULT_ENGINE]: engineOutput({
+              retrieved_context: [
+                { doc_uri: 'doc/a', content: 'MLflow is a platform.', rank: 1 },
+                { doc_uri: 'doc/b', content: 'Other.', score: 0.4, rank: 2 },
+              ],
+              response: 'An open source platform.',
+            }),
+          },
+          expected_response: 'An open source ML platform.',
+          expected_facts: ['open source', 'ML lifecycle'],
+          expected_retrieved_context: [{ doc_uri: 'doc/a', grade: 2 }, { doc_uri: 'doc/c' }],
+          tags: {},
+        },
+      ]);
+    });
+
+    it('takes the last user message of a chat request, a query object, and a chat completion response', async () => {
+      // Prepare
+      const rows = [
+        {
+          request: { messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'hm' }, { role: 'user', content: 'second' }] },
+          response: { choices: [{ message: { role: 'assistant', content: 'answer' } }] },
+        },
+        { request: { query: 'a query' } },
+      ];
+
+      // Act
+      const cases = await loadRows(rows);
+
+      // Assess
+      expect(cases.map((evalCase) => evalCase.request)).toEqual(['second', 'a query']);
+      expect(cases[0]?.engines[DEFAULT_ENGINE]?.response).toBe('answer');
+    });
+
+    it('orders chunks by rank when every chunk has one, and never by score', async () => {
+      // Prepare
+      const rows = [
+        { request: 'ranked', retrieved_context: [{ doc_uri: 'b', rank: 2 }, { doc_uri: 'a', rank: 1 }] },
+        { request: 'scored', retrieved_context: [{ doc_uri: 'low', score: 0.1 }, { doc_uri: 'high', score: 0.9 }] },
+      ];
+
+      // Act
+      const cases = await loadRows(rows);
+
+      // Assess
+      expect(cases[0]?.engines[DEFAULT_ENGINE]?.retrieved_context.map((chunk) => chunk.doc_uri)).toEqual(['a', 'b']);
+      expect(cases[1]?.engines[DEFAULT_ENGINE]?.retrieved_context).toEqual([
+        { doc_uri: 'low', score: 0.1, rank: 1 },
+        { doc_uri: 'high', score: 0.9, rank: 2 },
+      ]);
+    });
+  });
+
+  describe('RAGAS', () => {
+    it('reads contexts as text chunks, hashed so ground truth and retrieval share ids', async () => {
+      // Prepare
+      const row = { question: 'Q?', answer: 'A.', contexts: ['one', 'two'], ground_truth: 'A!', reference_contexts: ['two'] };
+
+      // Act
+      const cases = await loadRows([row]);
+
+      // Assess
+      expect(cases).toEqual([
+        {
+          request_id: requestIdFor('Q?'),
+          request: 'Q?',
+          engines: { [DEFAULT_ENGINE]: engineOutput({ retrieved_context: [textChunk('one', 1), textChunk('two', 2)], response: 'A.' }) },
+          expected_response: 'A!',
+          expected_retrieved_context: [textDocument('two')],
+          tags: {},
+        },
+      ]);
+    });
+
+    it('uses retrieved_context_ids and reference_context_ids as the documents of the aligned texts', async () => {
+      // Prepare
+      const row = {
+        user_input: 'Q?',
+        retrieved_contexts: ['one', 'two'],
+        retrieved_context_ids: ['d1', 'd2'],
+        reference: 'A',
+        reference_contexts: ['two'],
+        reference_context_ids: ['d2'],
+      };
+
+      // Act
+      const [evalCase] = await loadRows([row]);
+
+      // Assess
+      expect(evalCase?.engines[DEFAULT_ENGINE]?.retrieved_context).toEqual([
+        { doc_uri: 'd1', content: 'one', rank: 1 },
+        { doc_uri: 'd2', content: 'two', rank: 2 },
+      ]);
+      expect(evalCase?.expected_retrieved_context).toEqual([{ doc_uri: 'd2', content: 'two' }]);
+    });
+
+    it('joins several ground_truths into one expected response', async () => {
+      // Act
+      const [evalCase] = await loadRows([{ question: 'Q?', ground_truths: ['first answer', 'second answer'] }]);
+
+      // Assess
+      expect(evalCase?.expected_response).toBe('first answer\nsecond answer');
+      expect(evalCase?.engines).toEqual({});
+    });
+  });
+
+  describe('DeepEval', () => {
+    it('reads retrieval_context as retrieved and context as the ideal contexts', async () => {
+      // Prepare
+      const row = { input: 'Q?', actual_output: 'A.', retrieval_context: ['r1'], expected_output: 'A!', context: ['ideal'] };
+
+      // Act
+      const cases = await loadRows([row]);
+
+      // Assess
+      expect(cases).toEqual([
+        {
+          request_id: requestIdFor('Q?'),
+          request: 'Q?',
+          engines: { [DEFAULT_ENGINE]: engineOutput({ retrieved_context: [textChunk('r1', 1)], response: 'A.' }) },
+          expected_response: 'A!',
+          expected_retrieved_context: [textDocument('ideal')],
+          tags: {},
+        },
+      ]);
+    });
+  });
+
+  describe('Spring AI EvaluationRequest', () => {
+    it('reads dataList Documents with their id, text, score and metadata', async () => {
+      // Prepare
+      const row = {
+        userText: 'Q?',
+        responseContent: 'A.',
+        dataList: [
+          { id: 'doc-1', text: 'first', metadata: { source: 'a.pdf', distance: 0.2 }, score: 0.8 },
+          { id: 'doc-2', content: 'second', metadata: {} },
+        ],
+      };
+
+      // Act
+      const [evalCase] = await loadRows([row]);
+
+      // Assess
+      expect(evalCase?.engines[DEFAULT_ENGINE]).toEqual(
+        engineOutput({
+          retrieved_context: [
+            { doc_uri: 'doc-1', content: 'first', score: 0.8, rank: 1, metadata: { source: 'a.pdf', distance: 0.2 } },
+            { doc_uri: 'doc-2', content: 'second', rank: 2 },
+          ],
+          response: 'A.',
+        }),
+      );
+    });
+  });
+});

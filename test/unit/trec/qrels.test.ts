@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readQrels } from '../../../shared/trec/qrels.js';
+import { createScratchFolder, type ScratchFolder } from './temp-files.js';
+
+describe('readQrels', () => {
+  let folder: ScratchFolder;
+  beforeAll(async () => {
+    folder = await createScratchFolder();
+  });
+  afterAll(async () => {
+    await folder.remove();
+  });
+
+  it('reads grades by topic, counting non-negative grades, through a BOM, CRLF, comments and blank lines', async () => {
+    // Prepare
+    const file = await folder.write(
+      'qrels.txt',
+      '\uFEFF301 0 d1 1\r\n# a comment\r\n\r\n301 0 d2 0\r\n302\t0\td9\t2\r\n301 0 d3 -1\r\n301 0 d4 2',
+    );
+
+    // Act
+    const result = await readQrels(file);
+
+    // Assess
+    expect(result.ok).toBe(true);
+    const qrels = result.ok ? result.qrels : new Map();
+    expect([...qrels.keys()]).toEqual(['301', '302']);
+    expect(qrels.get('301')).toEqual({ grades: new Map([['d1', 1], ['d2', 0], ['d3', -1], ['d4', 2]]), gradeCounts: [1, 1, 1] });
+    expect(qrels.get('302')).toEqual({ grades: new Map([['d9', 2]]), gradeCounts: [0, 0, 1] });
+  });
+
+  it.each([
+    ['three fields', '301 0 d1 1\n301 0 d2\n', 2, 'expected 4 fields "qid iter docno grade", found 3'],
+    ['five fields', '301 0 d1 1 extra\n', 1, 'expected 4 fields "qid iter docno grade", found more'],
+    ['a fractional grade', '301 0 d1 1.5\n', 1, 'expected an integer relevance grade, got "1.5"'],
+    ['a word as grade', '301 0 d1 yes\n', 1, 'expected an integer relevance grade, got "yes"'],
+    ['a docno judged twice', '301 0 d1 1\n302 0 d1 1\n301 0 d1 0\n', 3, 'topic 301 judges document d1 twice'],
+  ])('stops at %s with an error naming the line', async (_described, content, line, message) => {
+    // Prepare
+    const file = await folder.write('bad-qrels.txt', content);
+
+    // Act
+    const result = await readQrels(file);
+
+    // Assess
+    expect(result).toMatchObject({ ok: false, error: { file, line, message } });
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { JUDGED_NEGATIVE, NOT_JUDGED } from '../../../shared/metrics/judged-ranking.js';
+import { rankTopic } from '../../../shared/trec/rank-topic.js';
+import { compareBytes, compareTrec } from '../../../shared/trec/trec-order.js';
+import { parseNumberBytes } from '../../../shared/trec/parse-number.js';
+import { judgments, topicRun, type RunLine } from './factories.js';
+
+/** The docnos of a topic in the order rankTopic puts them, read back through unique grades. */
+function rankedOrder(lines: readonly RunLine[]): string[] {
+  const ids = lines.map(([id]) => id);
+  const ranked = rankTopic(topicRun(lines), judgments(Object.fromEntries(ids.map((id, index) => [id, index]))));
+  if (!ranked.ok) throw new Error(`duplicate ${ranked.duplicateDocumentId}`);
+  return Array.from(ranked.ranking.grades, (grade) => ids[grade] as string);
+}
+
+const parse = (text: string): number => parseNumberBytes(Buffer.from(text), 0, Buffer.byteLength(text));
+
+describe('rankTopic', () => {
+  it('orders by score, highest first, ignoring the order of the lines', () => {
+    expect(rankedOrder([['low', 0.1], ['high', 3], ['middle', 1.5], ['negative', -2]])).toEqual(['high', 'middle', 'low', 'negative']);
+  });
+
+  it('breaks ties by docno in descending byte order: d9, d10, d1, D9', () => {
+    expect(rankedOrder([['d1', 5], ['D9', 5], ['d10', 5], ['d9', 5]])).toEqual(['d9', 'd10', 'd1', 'D9']);
+  });
+
+  it('breaks ties only among equal scores', () => {
+    expect(rankedOrder([['a', 1], ['z', 1], ['m', 2], ['b', 0]])).toEqual(['m', 'z', 'a', 'b']);
+  });
+
+  it.each([
+    ['2', '2.0', '2e0', '+2'],
+    ['0.5', '.5', '5e-1', '0.50000'],
+  ])('treats %s, %s, %s and %s as one score', (...texts) => {
+    // Prepare: equal as parsed numbers, so only the docnos decide
+    const lines: RunLine[] = texts.map((text, index) => [`doc${index}`, parse(text)]);
+
+    // Act
+    const order = rankedOrder(lines);
+
+    // Assess
+    expect(order).toEqual(['doc3', 'doc2', 'doc1', 'doc0']);
+  });
+
+  it('sorts a character outside the BMP after U+E000..U+FFFF characters, as strcmp on UTF-8 does', () => {
+    // UTF-8: U+FFFD is EF BF BD, U+E000 is EE 80 80, U+1F600 is F0 9F 98 80, so the emoji is the
+    // greatest and ranks first; UTF-16 code units (0xD83D for the emoji) would put it last.
+    expect(rankedOrder([['\uFFFD', 1], ['\u{1F600}', 1], ['\uE000', 1], ['z', 1]])).toEqual(['\u{1F600}', '\uFFFD', '\uE000', 'z']);
+  });
+
+  it('ranks a prefix below the longer docno at equal scores (strcmp: "d1" < "d10")', () => {
+    expect(rankedOrder([['d1', 0], ['d10', 0], ['d100', 0]])).toEqual(['d100', 'd10', 'd1']);
+  });
+
+  it('keeps a list already in trec_eval order as it is', () => {
+    expect(rankedOrder([['b', 3], ['z', 2], ['a', 2], ['c', 1]])).toEqual(['b', 'z', 'a', 'c']);
+  });
+
+  it('grades documents from the judgments, marking unjudged and negatively judged ones', () => {
+    // Act
+    const ranked = rankTopic(
+      topicRun([['relevant', 4], ['unknown', 3], ['excluded', 2], ['zero', 1]]),
+      judgments({ relevant: 2, excluded: -1, zero: 0, unretrieved: 1 }),
+    );
+
+    // Assess
+    expect(ranked.ok && Array.from(ranked.ranking.grades)).toEqual([2, NOT_JUDGED, JUDGED_NEGATIVE, 0]);
+    expect(ranked.ok && Array.from(ranked.ranking.gradeCounts)).toEqual([1, 1, 1]);
+  });
+
+  it('grades every document NOT_JUDGED for a topic without judgments', () => {
+    const ranked = rankTopic(topicRun([['a', 1], ['b', 2]]), undefined);
+    expect(ranked).toEqual({ ok: true, ranking: { grades: Int32Array.from([NOT_JUDGED, NOT_JUDGED]), gradeCounts: [] } });
+  });
+
+  it('ranks an empty topic as an empty list', () => {
+    const ranked = rankTopic(topicRun([]), judgments({ a: 1 }));
+    expect(ranked.ok && Array.from(ranked.ranking.grades)).toEqual([]);
+  });
+
+  it.each<[string, RunLine[], string]>([
+    ['with different scores, in order', [['d1', 3], ['d2', 2], ['d1', 1]], 'd1'],
+    ['with different scores, out of order', [['d1', 1], ['d2', 2], ['d1', 3]], 'd1'],
+    ['with equal scores', [['d2', 1], ['d1', 1], ['d1', 1]], 'd1'],
+    ['as the only two lines', [['d7', 0.5], ['d7', 0.5]], 'd7'],
+  ])('rejects a docno retrieved twice %s', (_described, lines, duplicate) => {
+    expect(rankTopic(topicRun(lines), judgments({}))).toEqual({ ok: false, duplicateDocumentId: duplicate });
+  });
+});
+
+describe('compareBytes', () => {
+  it.each<[string, string, number]>([
+    ['a', 'a', 0],
+    ['', '', 0],
+    ['a', 'b', -1],
+    ['b', 'a', 1],
+    ['D9', 'd1', -1],
+    ['d1', 'd10', -1],
+    ['d9', 'd10', 1],
+    ['', 'a', -1],
+    // UTF-8 byte order is code point order
+    ['z', 'é', -1],
+    ['\uFFFD', '\u{1F600}', -1],
+    ['\uE000', '\u{10000}', -1],
+    ['\uD7FF', '\uE000', -1],
+    ['\u{10000}', '\u{1F600}', -1],
+    ['\u{1F600}', '\uFFFF', 1],
+  ])('compares %j with %j: %i', (a, b, sign) => {
+    expect(Math.sign(compareBytes(a, b))).toBe(sign);
+    expect(Math.sign(compareBytes(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  });
+});
+
+describe('compareTrec', () => {
+  it.each<[number, string, number, string, number]>([
+    [2, 'a', 1, 'z', -1],
+    [1, 'z', 2, 'a', 1],
+    [1, 'd9', 1, 'd10', -1],
+    [1, 'd1', 1, 'D9', -1],
+    [1, 'x', 1, 'x', 0],
+  ])('puts (%d, %s) relative to (%d, %s): %i', (scoreA, idA, scoreB, idB, sign) => {
+    expect(Math.sign(compareTrec(scoreA, idA, scoreB, idB))).toBe(sign);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRun } from '../../../shared/trec/run.js';
+import { createScratchFolder, type ScratchFolder } from './temp-files.js';
+
+describe('readRun', () => {
+  let folder: ScratchFolder;
+  beforeAll(async () => {
+    folder = await createScratchFolder();
+  });
+  afterAll(async () => {
+    await folder.remove();
+  });
+
+  it('keeps file order, ignores the rank column and text after the tag, and reports the last tag as runid', async () => {
+    // Prepare: topics interleaved, as in trec_eval's results.trunc
+    const file = await folder.write(
+      'run.txt',
+      [
+        '301\tQ0\tdocA\t99\t  2.138276\tfirst more junk at',
+        '303 Q0 docX 1 1.857372 first end of lines.',
+        '# comment',
+        '',
+        '301 Q0 docB 1 2e0 first',
+        '301 Q0 docC 7 -0.5 last',
+      ].join('\n'),
+    );
+
+    // Act
+    const result = await readRun(file);
+
+    // Assess
+    expect(result).toEqual({
+      ok: true,
+      run: {
+        topics: new Map([
+          ['301', { documentIds: ['docA', 'docB', 'docC'], scores: [2.138276, 2, -0.5] }],
+          ['303', { documentIds: ['docX'], scores: [1.857372] }],
+        ]),
+        runId: 'last',
+      },
+    });
+  });
+
+  it('decodes UTF-8 docnos', async () => {
+    const file = await folder.write('utf8-run.txt', '1 Q0 caf\u00e9-\u{1F600} 1 1 tag\n');
+    const result = await readRun(file);
+    expect(result.ok && result.run.topics.get('1')?.documentIds).toEqual(['caf\u00e9-\u{1F600}']);
+  });
+
+  it.each([
+    ['five fields', '301 Q0 d1 1 2.5\n', 1, 'expected at least 6 fields "qid iter docno rank score tag", found 5'],
+    ['a score that is not a number', '301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 high tag\n', 2, 'expected a number, got "high"'],
+  ])('stops at %s with an error naming the line', async (_described, content, line, message) => {
+    // Prepare
+    const file = await folder.write('bad-run.txt', content);
+
+    // Act
+    const result = await readRun(file);
+
+    // Assess
+    expect(result).toMatchObject({ ok: false, error: { file, line, message } });
+  });
+});
