@@ -22,7 +22,7 @@ export class ByteStringTable {
     const capacity = Math.max(16, expectedSize);
     this.bytes = new Uint8Array(capacity * 12);
     this.starts = new Int32Array(capacity + 1);
-    this.hashes = new Int32Array(capacity);
+    this.hashes = new Int32Array(capacity + 1);
     const slotCount = nextPowerOfTwo(capacity * 2);
     this.slots = new Int32Array(slotCount).fill(-1);
     this.mask = slotCount - 1;
@@ -38,9 +38,12 @@ export class ByteStringTable {
     if (existing !== -1) return -existing - 1;
     const id = this.size;
     if (id + 1 >= this.starts.length) this.growEntries();
+    // starts and hashes always have the same length, so one check covers both.
     const length = end - start;
     if (this.used + length > this.bytes.length) this.growBytes(this.used + length);
-    this.bytes.set(source.subarray(start, end), this.used);
+    // A byte loop: subarray + set cost more than copying a short id.
+    const bytes = this.bytes;
+    for (let offset = 0; offset < length; offset++) bytes[this.used + offset] = source[start + offset] as number;
     this.starts[id] = this.used;
     this.used += length;
     this.starts[id + 1] = this.used;
@@ -49,6 +52,23 @@ export class ByteStringTable {
     if (this.size * 2 > this.slots.length) this.rehash();
     else this.insertSlot(id, hash);
     return id;
+  }
+
+  /** Adds a string (encoded as UTF-8); same return values as add. */
+  addText(text: string): number {
+    const bytes = encoder.encode(text);
+    return this.add(bytes, 0, bytes.length);
+  }
+
+  /** The id of a string (encoded as UTF-8), or -1. */
+  findText(text: string): number {
+    const bytes = encoder.encode(text);
+    return this.find(bytes, 0, bytes.length);
+  }
+
+  /** Every string, by id. */
+  texts(): string[] {
+    return Array.from({ length: this.size }, (_, id) => this.text(id));
   }
 
   /** The id of `source[start, end)`, or -1. */
@@ -80,7 +100,7 @@ export class ByteStringTable {
 
   /** The string of an id, decoded as UTF-8. */
   text(id: number): string {
-    return new TextDecoder().decode(this.bytes.subarray(this.starts[id] as number, this.starts[id + 1] as number));
+    return decoder.decode(this.bytes.subarray(this.starts[id] as number, this.starts[id + 1] as number));
   }
 
   private findHashed(source: Uint8Array, start: number, end: number, hash: number): number {
@@ -132,6 +152,9 @@ export class ByteStringTable {
     this.bytes = bytes;
   }
 }
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** FNV-1a, 32 bits: short keys, no dependency, good enough spread for linear probing. */
 function hashBytes(source: Uint8Array, start: number, end: number): number {

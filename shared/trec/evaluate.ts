@@ -4,7 +4,7 @@ import type { SelectedMeasure } from './measure-selection.js';
 import type { Qrels } from './qrels.js';
 import { rankTopic } from './rank-topic.js';
 import { compareBytes } from './trec-order.js';
-import type { Run } from './run.js';
+import { topicRunOf, type Run } from './run.js';
 
 export interface EvaluationOptions extends MeasureOptions {
   /** trec_eval -c: average over every qrels topic, scoring topics missing from the run as 0. */
@@ -51,18 +51,12 @@ export function evaluateRun(
   const queryMeasures = measures.flatMap((selected) => (selected.kind === 'query' ? [selected.measure] : []));
   const sums = new Float64Array(queryMeasures.length);
   const perTopic: TopicEvaluation[] = [];
-  const emptyRun = { documentIds: [], scores: [] };
+  const emptyRun = topicRunOf([]);
   for (const topicId of [...qrels.keys()].sort(compareBytes)) {
     const topicRun = run.topics.get(topicId);
     if (topicRun === undefined && !options.complete) continue;
-    const ranked = rankTopic(topicRun ?? emptyRun, qrels.get(topicId));
-    if (!ranked.ok) {
-      return {
-        ok: false,
-        error: `The run retrieves document ${ranked.duplicateDocumentId} twice for topic ${topicId}; keep one line per document and topic`,
-      };
-    }
-    perTopic.push({ topicId, values: evaluateTopic(ranked.ranking, queryMeasures, options, sums) });
+    const ranking = rankTopic(topicRun ?? emptyRun, qrels.get(topicId));
+    perTopic.push({ topicId, values: evaluateTopic(ranking, queryMeasures, options, sums) });
   }
   if (perTopic.length === 0) {
     return { ok: false, error: 'No topic has both judgments and results: check that the qrels and the run use the same topic ids' };

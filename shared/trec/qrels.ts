@@ -1,10 +1,13 @@
 import type { InputError } from '../schema/input-error.js';
 import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
+import { ByteStringTable } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';
 
-/** The judgments of one topic: doc id -> grade, and how many docs have each grade >= 0. */
+/** The judgments of one topic: its judged document ids, their grades, and how many docs have each grade >= 0. */
 export interface TopicJudgments {
-  readonly grades: Map<string, number>;
+  readonly documents: ByteStringTable;
+  /** grades[id] = grade of document `id` of `documents`. */
+  readonly grades: number[];
   /** gradeCounts[g] = judged documents with grade g; negative grades are not counted. */
   readonly gradeCounts: number[];
 }
@@ -52,16 +55,16 @@ export async function readQrels(path: string): Promise<QrelsResult> {
       return;
     }
     const topicId = decodeField(buffer, bounds[0] as number, bounds[1] as number);
-    const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
     if (current === undefined || topicId !== currentId) {
       currentId = topicId;
       current = qrels.get(topicId);
       if (current === undefined) {
-        current = { grades: new Map(), gradeCounts: [] };
+        current = emptyJudgments();
         qrels.set(topicId, current);
       }
     }
-    if (current.grades.has(documentId)) {
+    if (current.documents.add(buffer, bounds[4] as number, bounds[5] as number) < 0) {
+      const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
       error = {
         file: path,
         line: lineNumber,
@@ -71,12 +74,35 @@ export async function readQrels(path: string): Promise<QrelsResult> {
       };
       return;
     }
-    current.grades.set(documentId, grade);
-    if (grade >= 0) {
-      const counts = current.gradeCounts;
-      while (counts.length <= grade) counts.push(0);
-      counts[grade] = (counts[grade] as number) + 1;
-    }
+    addGrade(current, grade);
   });
   return error === undefined ? { ok: true, qrels } : { ok: false, error };
+}
+
+function emptyJudgments(): TopicJudgments {
+  return { documents: new ByteStringTable(), grades: [], gradeCounts: [] };
+}
+
+function addGrade(judgments: TopicJudgments, grade: number): void {
+  judgments.grades.push(grade);
+  if (grade >= 0) {
+    const counts = judgments.gradeCounts;
+    while (counts.length <= grade) counts.push(0);
+    counts[grade] = (counts[grade] as number) + 1;
+  }
+}
+
+/** Judgments built in code (tests, callers holding a Map); throws on a repeated id, which a Map cannot hold anyway. */
+export function topicJudgmentsOf(grades: Iterable<readonly [documentId: string, grade: number]>): TopicJudgments {
+  const judgments = emptyJudgments();
+  for (const [documentId, grade] of grades) {
+    if (judgments.documents.addText(documentId) < 0) throw new Error(`Document ${documentId} is judged twice`);
+    addGrade(judgments, grade);
+  }
+  return judgments;
+}
+
+/** The grades of a topic as a Map, for reading and tests. */
+export function gradesByDocument(judgments: TopicJudgments): Map<string, number> {
+  return new Map(judgments.documents.texts().map((documentId, id) => [documentId, judgments.grades[id] as number]));
 }

@@ -1,10 +1,13 @@
 import type { InputError } from '../schema/input-error.js';
 import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
+import { ByteStringTable } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';
 
 /** One topic's retrieved documents, in file order (ranking happens later). */
 export interface TopicRun {
-  readonly documentIds: string[];
+  /** Document ids in file order: id i is the i-th line of the topic. */
+  readonly documents: ByteStringTable;
+  /** scores[i] = score of document i. */
   readonly scores: number[];
 }
 
@@ -20,11 +23,12 @@ export type RunResult = { ok: true; run: Run } | { ok: false; error: InputError 
  * Reads a TREC run file: `qid iter docno rank score tag`, whitespace-separated,
  * anything after the tag ignored (as trec_eval does). The rank column is read
  * past but not used: ranking is by score (see rank-topic.ts). Blank lines and
- * lines starting with `#` are skipped. The first malformed line stops reading
- * with an error naming it.
+ * lines starting with `#` are skipped. The first malformed line, or a
+ * document retrieved twice for one topic, stops reading with an error naming
+ * the line.
  *
- * Only the fields kept are decoded, and the topic id only when it changes,
- * because run files have millions of lines.
+ * Document ids stay bytes (byte-string-table.ts) and the topic id is decoded
+ * only when it changes, because run files have millions of lines.
  */
 export async function readRun(path: string): Promise<RunResult> {
   const reader = new RunReader(path);
@@ -72,12 +76,22 @@ class RunReader {
       const topicId = this.topicField.text;
       current = this.topics.get(topicId);
       if (current === undefined) {
-        current = { documentIds: [], scores: [] };
+        current = { documents: new ByteStringTable(1024), scores: [] };
         this.topics.set(topicId, current);
       }
       this.current = current;
     }
-    current.documentIds.push(decodeField(buffer, bounds[4] as number, bounds[5] as number));
+    if (current.documents.add(buffer, bounds[4] as number, bounds[5] as number) < 0) {
+      const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
+      this.error = {
+        file: this.path,
+        line: lineNumber,
+        field: 'docno',
+        message: `topic ${this.topicField.text} retrieves document ${documentId} twice`,
+        fix: `keep one line per topic and document`,
+      };
+      return;
+    }
     current.scores.push(score);
     this.tagField.update(buffer, bounds[10] as number, bounds[11] as number);
   }
@@ -114,4 +128,14 @@ class RepeatedField {
     }
     return true;
   }
+}
+
+/** A topic run built in code (tests, callers holding lists); throws on a repeated id. */
+export function topicRunOf(lines: Iterable<readonly [documentId: string, score: number]>): TopicRun {
+  const run: TopicRun = { documents: new ByteStringTable(), scores: [] };
+  for (const [documentId, score] of lines) {
+    if (run.documents.addText(documentId) < 0) throw new Error(`Document ${documentId} is retrieved twice`);
+    run.scores.push(score);
+  }
+  return run;
 }

@@ -33,7 +33,7 @@ describe('assay ir-metrics, as a user runs it', () => {
     const result = await runCli(['ir-metrics', qrels, run]);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/retrieves document a twice for topic q1/);
+    expect(result.stderr).toMatch(/run-duplicate\.txt:3: field "docno": topic q1 retrieves document a twice/);
   });
 
   it('rejects a document judged twice for a topic, naming the line', async () => {

@@ -154,17 +154,6 @@ describe('evaluateRun options and errors', () => {
     expect(evaluation.perTopic.map((topic) => topic.topicId)).toEqual(['10', '301', '3a', '9']);
   });
 
-  it('rejects a run that retrieves a document twice for a topic', () => {
-    // Act
-    const result = evaluateRun(collectionQrels, run([['q1', [['d1', 2], ['d2', 1], ['d1', 0]]]]), measures(['map']));
-
-    // Assess
-    expect(result).toEqual({
-      ok: false,
-      error: 'The run retrieves document d1 twice for topic q1; keep one line per document and topic',
-    });
-  });
-
   it('reports when no topic has both judgments and results', () => {
     // Act
     const result = evaluateRun(collectionQrels, run([['q9', [['z1', 1]]]]), measures(['map']));

@@ -1,20 +1,18 @@
-import { countGrades } from '../../../shared/metrics/judged-ranking.js';
 import type { Evaluation, MeasureValue, TopicEvaluation } from '../../../shared/trec/evaluate.js';
-import type { Qrels, TopicJudgments } from '../../../shared/trec/qrels.js';
-import type { Run, TopicRun } from '../../../shared/trec/run.js';
+import { topicJudgmentsOf, type Qrels, type TopicJudgments } from '../../../shared/trec/qrels.js';
+import { topicRunOf, type Run, type TopicRun } from '../../../shared/trec/run.js';
 
 /** One retrieved line of a run: docno and score (the rank column plays no part). */
 export type RunLine = readonly [documentId: string, score: number];
 
 /** The judgments of one topic from `{ docno: grade }`. */
 export function judgments(grades: Readonly<Record<string, number>>): TopicJudgments {
-  const byDocument = new Map(Object.entries(grades));
-  return { grades: byDocument, gradeCounts: countGrades(byDocument.values()) };
+  return topicJudgmentsOf(Object.entries(grades));
 }
 
 /** One topic of a run, lines in file order. */
 export function topicRun(lines: readonly RunLine[]): TopicRun {
-  return { documentIds: lines.map(([documentId]) => documentId), scores: lines.map(([, score]) => score) };
+  return topicRunOf(lines);
 }
 
 /** Qrels from `[topic, { docno: grade }]` pairs (pairs, so numeric topic ids keep their order). */

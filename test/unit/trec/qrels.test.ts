@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readQrels } from '../../../shared/trec/qrels.js';
+import { gradesByDocument, readQrels, type TopicJudgments } from '../../../shared/trec/qrels.js';
 import { createScratchFolder, type ScratchFolder } from './temp-files.js';
 
 describe('readQrels', () => {
@@ -25,8 +25,12 @@ describe('readQrels', () => {
     expect(result.ok).toBe(true);
     const qrels = result.ok ? result.qrels : new Map();
     expect([...qrels.keys()]).toEqual(['301', '302']);
-    expect(qrels.get('301')).toEqual({ grades: new Map([['d1', 1], ['d2', 0], ['d3', -1], ['d4', 2]]), gradeCounts: [1, 1, 1] });
-    expect(qrels.get('302')).toEqual({ grades: new Map([['d9', 2]]), gradeCounts: [0, 0, 1] });
+    const topic301 = qrels.get('301') as TopicJudgments;
+    const topic302 = qrels.get('302') as TopicJudgments;
+    expect(gradesByDocument(topic301)).toEqual(new Map([['d1', 1], ['d2', 0], ['d3', -1], ['d4', 2]]));
+    expect(topic301.gradeCounts).toEqual([1, 1, 1]);
+    expect(gradesByDocument(topic302)).toEqual(new Map([['d9', 2]]));
+    expect(topic302.gradeCounts).toEqual([0, 0, 1]);
   });
 
   it.each([

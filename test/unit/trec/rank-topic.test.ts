@@ -9,8 +9,7 @@ import { judgments, topicRun, type RunLine } from './factories.js';
 function rankedOrder(lines: readonly RunLine[]): string[] {
   const ids = lines.map(([id]) => id);
   const ranked = rankTopic(topicRun(lines), judgments(Object.fromEntries(ids.map((id, index) => [id, index]))));
-  if (!ranked.ok) throw new Error(`duplicate ${ranked.duplicateDocumentId}`);
-  return Array.from(ranked.ranking.grades, (grade) => ids[grade] as string);
+  return Array.from(ranked.grades, (grade) => ids[grade] as string);
 }
 
 const parse = (text: string): number => parseNumberBytes(Buffer.from(text), 0, Buffer.byteLength(text));
@@ -64,18 +63,18 @@ describe('rankTopic', () => {
     );
 
     // Assess
-    expect(ranked.ok && Array.from(ranked.ranking.grades)).toEqual([2, NOT_JUDGED, JUDGED_NEGATIVE, 0]);
-    expect(ranked.ok && Array.from(ranked.ranking.gradeCounts)).toEqual([1, 1, 1]);
+    expect(Array.from(ranked.grades)).toEqual([2, NOT_JUDGED, JUDGED_NEGATIVE, 0]);
+    expect(Array.from(ranked.gradeCounts)).toEqual([1, 1, 1]);
   });
 
   it('grades every document NOT_JUDGED for a topic without judgments', () => {
     const ranked = rankTopic(topicRun([['a', 1], ['b', 2]]), undefined);
-    expect(ranked).toEqual({ ok: true, ranking: { grades: Int32Array.from([NOT_JUDGED, NOT_JUDGED]), gradeCounts: [] } });
+    expect(ranked).toEqual({ grades: Int32Array.from([NOT_JUDGED, NOT_JUDGED]), gradeCounts: [] });
   });
 
   it('ranks an empty topic as an empty list', () => {
     const ranked = rankTopic(topicRun([]), judgments({ a: 1 }));
-    expect(ranked.ok && Array.from(ranked.ranking.grades)).toEqual([]);
+    expect(Array.from(ranked.grades)).toEqual([]);
   });
 
   it.each<[string, RunLine[], string]>([
@@ -83,8 +82,9 @@ describe('rankTopic', () => {
     ['with different scores, out of order', [['d1', 1], ['d2', 2], ['d1', 3]], 'd1'],
     ['with equal scores', [['d2', 1], ['d1', 1], ['d1', 1]], 'd1'],
     ['as the only two lines', [['d7', 0.5], ['d7', 0.5]], 'd7'],
-  ])('rejects a docno retrieved twice %s', (_described, lines, duplicate) => {
-    expect(rankTopic(topicRun(lines), judgments({}))).toEqual({ ok: false, duplicateDocumentId: duplicate });
+  ])('refuses to build a topic with a docno retrieved twice %s', (_described, lines, duplicate) => {
+    // The run reader reports the line (run.test.ts); a topic built in code throws.
+    expect(() => topicRun(lines)).toThrow(`Document ${duplicate} is retrieved twice`);
   });
 });
 

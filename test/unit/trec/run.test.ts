@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRun } from '../../../shared/trec/run.js';
+import { readRun, type TopicRun } from '../../../shared/trec/run.js';
 import { createScratchFolder, type ScratchFolder } from './temp-files.js';
 
 describe('readRun', () => {
@@ -29,27 +29,26 @@ describe('readRun', () => {
     const result = await readRun(file);
 
     // Assess
-    expect(result).toEqual({
-      ok: true,
-      run: {
-        topics: new Map([
-          ['301', { documentIds: ['docA', 'docB', 'docC'], scores: [2.138276, 2, -0.5] }],
-          ['303', { documentIds: ['docX'], scores: [1.857372] }],
-        ]),
-        runId: 'last',
-      },
-    });
+    expect(result.ok).toBe(true);
+    const run = result.ok ? result.run : { topics: new Map<string, TopicRun>(), runId: '' };
+    const topics = [...run.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
+    expect(topics).toEqual([
+      ['301', ['docA', 'docB', 'docC'], [2.138276, 2, -0.5]],
+      ['303', ['docX'], [1.857372]],
+    ]);
+    expect(run.runId).toBe('last');
   });
 
   it('decodes UTF-8 docnos', async () => {
     const file = await folder.write('utf8-run.txt', '1 Q0 caf\u00e9-\u{1F600} 1 1 tag\n');
     const result = await readRun(file);
-    expect(result.ok && result.run.topics.get('1')?.documentIds).toEqual(['caf\u00e9-\u{1F600}']);
+    expect(result.ok && result.run.topics.get('1')?.documents.texts()).toEqual(['caf\u00e9-\u{1F600}']);
   });
 
   it.each([
     ['five fields', '301 Q0 d1 1 2.5\n', 1, 'expected at least 6 fields "qid iter docno rank score tag", found 5'],
     ['a score that is not a number', '301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 high tag\n', 2, 'expected a number, got "high"'],
+    ['a docno retrieved twice', '301 Q0 d1 1 2.5 tag\n302 Q0 d1 1 2.5 tag\n301 Q0 d1 3 1.5 tag\n', 3, 'topic 301 retrieves document d1 twice'],
   ])('stops at %s with an error naming the line', async (_described, content, line, message) => {
     // Prepare
     const file = await folder.write('bad-run.txt', content);
