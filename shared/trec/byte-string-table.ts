@@ -158,7 +158,7 @@ const decoder = new TextDecoder();
 
 /** FNV-1a, 32 bits: short keys, no dependency, good enough spread for linear probing. */
 function hashBytes(source: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5;
+  let hash = 0x811c9dc5 | 0;
   for (let index = start; index < end; index++) {
     hash ^= source[index] as number;
     hash = Math.imul(hash, 0x01000193);
