@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestIdFor } from '../../../shared/dataset/content-ids.js';
 import { DEFAULT_ENGINE } from '../../../shared/schema/eval-case.js';
 import { engineOutput, jsonLines, loadAll, textChunk } from './factories.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('grouping rows into cases', () => {
   let folder: TempFolder;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../../shared/dataset/csv-reader.js';
 import type { ReaderEvent } from '../../../shared/dataset/reader-event.js';
 import { loadAll } from './factories.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('readCsvRows', () => {
   let folder: TempFolder;

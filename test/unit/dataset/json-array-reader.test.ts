@@ -4,7 +4,7 @@ import { readJsonArray } from '../../../shared/dataset/json-array-reader.js';
 import { JsonArraySplitter, type SplitterOutput } from '../../../shared/dataset/json-array-splitter.js';
 import type { ReaderEvent } from '../../../shared/dataset/reader-event.js';
 import { loadAll } from './factories.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 function splitInChunks(text: string, cuts: readonly number[]): SplitterOutput[] {
   const splitter = new JsonArraySplitter();

@@ -4,7 +4,7 @@ import type { DatasetEvent } from '../../../shared/dataset/dataset-events.js';
 import { loadDataset } from '../../../shared/dataset/load-dataset.js';
 import { loadTrecCollection } from '../../../shared/dataset/trec-collection.js';
 import { jsonLines, loadAll } from './factories.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 async function drain(events: AsyncIterable<DatasetEvent>): Promise<DatasetEvent[]> {
   const all: DatasetEvent[] = [];

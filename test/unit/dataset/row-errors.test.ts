@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE } from '../../../shared/schema/eval-case.js';
 import { jsonLines, loadAll } from './factories.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('row validation', () => {
   let folder: TempFolder;

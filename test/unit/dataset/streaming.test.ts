@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonLines } from '../../../shared/dataset/jsonl-reader.js';
 import { loadDataset } from '../../../shared/dataset/load-dataset.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 const ROWS = 200_000;
 const REQUESTS = 1_000;

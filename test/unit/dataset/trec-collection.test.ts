@@ -4,7 +4,7 @@ import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/da
 import { rankLikeTrecEval } from '../../../shared/dataset/trec-ranking.js';
 import { compareBytes } from '../../../shared/trec/trec-order.js';
 import { readIdTexts } from '../../../shared/dataset/trec-text-file.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('rankLikeTrecEval', () => {
   it('orders by score, then equal scores by docno in descending byte order, ignoring the input order', () => {

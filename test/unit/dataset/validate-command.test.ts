@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/datasets/', import.meta.url));
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachLineBytes } from '../../../shared/trec/line-reader.js';
-import { createScratchFolder, type ScratchFolder } from './temp-files.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
-let folder: ScratchFolder;
+let folder: TempFolder;
 beforeAll(async () => {
-  folder = await createScratchFolder();
+  folder = await createTempFolder();
 });
 afterAll(async () => {
   await folder.remove();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradesByDocument, readQrels, type TopicJudgments } from '../../../shared/trec/qrels.js';
-import { createScratchFolder, type ScratchFolder } from './temp-files.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('readQrels', () => {
-  let folder: ScratchFolder;
+  let folder: TempFolder;
   beforeAll(async () => {
-    folder = await createScratchFolder();
+    folder = await createTempFolder();
   });
   afterAll(async () => {
     await folder.remove();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRun, type TopicRun } from '../../../shared/trec/run.js';
-import { createScratchFolder, type ScratchFolder } from './temp-files.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('readRun', () => {
-  let folder: ScratchFolder;
+  let folder: TempFolder;
   beforeAll(async () => {
-    folder = await createScratchFolder();
+    folder = await createTempFolder();
   });
   afterAll(async () => {
     await folder.remove();

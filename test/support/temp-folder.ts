@@ -11,7 +11,7 @@ export interface TempFolder {
 }
 
 export async function createTempFolder(): Promise<TempFolder> {
-  const path = await mkdtemp(join(tmpdir(), 'assay-dataset-'));
+  const path = await mkdtemp(join(tmpdir(), 'assay-test-'));
   return {
     path,
     async write(name, content) {
