@@ -77,6 +77,24 @@ describe('assay ir-metrics, as a user runs it', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it('scores 0 on a topic whose judgments are all negative, where trec_eval 10.0 fails', async () => {
+    // Prepare: topic a has only negative grades (R = 0); topic b has one relevant document.
+    const negativeQrels = file('qrels-negative.txt', ['a 0 d1 -1', 'a 0 d2 -1', 'b 0 d3 1']);
+    const run = file('run-negative.txt', ['a Q0 d1 1 2 r', 'b Q0 d3 1 2 r', 'b Q0 d4 2 1 r']);
+
+    // Act
+    const result = await runCli(['ir-metrics', '-q', '-m', 'map', '-m', 'ndcg', '-m', 'num_rel', negativeQrels, run]);
+
+    // Assess: a scores 0 and counts in the mean; b: AP = 1/1 / 1 = 1, NDCG = 1; means (0 + 1) / 2
+    expect(result.stdout).toBe(
+      [
+        'num_rel               \ta\t0', 'map                   \ta\t0.0000', 'ndcg                  \ta\t0.0000',
+        'num_rel               \tb\t1', 'map                   \tb\t1.0000', 'ndcg                  \tb\t1.0000',
+        'num_rel               \tall\t1', 'map                   \tall\t0.5000', 'ndcg                  \tall\t0.5000',
+      ].join('\n') + '\n',
+    );
+  });
+
   it('says which file is missing', async () => {
     const result = await runCli(['ir-metrics', qrels, join(folder, 'nope.txt')]);
     expect(result.exitCode).toBe(2);
