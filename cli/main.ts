@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { irMetricsCommand } from './commands/ir-metrics.js';
+import { judgesCommand } from './commands/judges.js';
 import { validateCommand } from './commands/validate.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
   program.addCommand(irMetricsCommand());
   program.addCommand(validateCommand());
+  program.addCommand(judgesCommand());
   // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
   for (const command of program.commands) command.exitOverride();
   return program;

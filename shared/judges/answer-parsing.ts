@@ -1,0 +1,110 @@
+import type { z } from 'zod';
+
+/**
+ * Reading a judge's answer. Models wrap JSON in code fences, put prose around
+ * it, answer "YES\n" or "Yes." where "yes" was asked, or write numbers as
+ * strings. None of that should fail a verdict, and none of it should pass one
+ * by default: the answer must still match the judge's schema after these
+ * narrow repairs, or it is an error.
+ */
+
+export type ParsedAnswer<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Parses a raw answer text into JSON: the whole text, a fenced block, or the first balanced object in it. */
+export function extractJson(text: string): ParsedAnswer<unknown> {
+  const candidates = [text.trim(), ...fencedBlocks(text), ...balancedObjects(text)];
+  for (const candidate of candidates) {
+    try {
+      return { ok: true, value: JSON.parse(candidate) };
+    } catch {
+      // try the next reading of the text
+    }
+  }
+  const preview = text.length > 120 ? `${text.slice(0, 120)}...` : text;
+  return { ok: false, error: `the answer holds no JSON object: ${JSON.stringify(preview)}` };
+}
+
+/**
+ * Validates a parsed answer against the judge's schema. Where validation fails,
+ * yes/no answers with other case, spacing or punctuation ("YES\n", "Yes.",
+ * true) and numbers written as text ("3") are normalised at the failing
+ * places only, and the answer is validated again.
+ */
+export function parseAnswer<T>(value: unknown, schema: z.ZodType<T>): ParsedAnswer<T> {
+  let current = value;
+  for (let round = 0; round < 3; round++) {
+    const result = schema.safeParse(current);
+    if (result.success) return { ok: true, value: result.data };
+    const repaired = structuredClone(current);
+    let changed = false;
+    for (const issue of result.error.issues) changed = normaliseAt(repaired, issue.path) || changed;
+    if (!changed) return { ok: false, error: describeIssues(result.error.issues) };
+    current = repaired;
+  }
+  const last = schema.safeParse(current);
+  return last.success ? { ok: true, value: last.data } : { ok: false, error: describeIssues(last.error.issues) };
+}
+
+function normaliseAt(root: unknown, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let parent = root as Record<PropertyKey, unknown>;
+  for (const key of path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = parent[key] as Record<PropertyKey, unknown>;
+  }
+  if (parent === null || typeof parent !== 'object') return false;
+  const key = path[path.length - 1] as PropertyKey;
+  const normalised = normaliseValue(parent[key]);
+  if (normalised === undefined) return false;
+  parent[key] = normalised;
+  return true;
+}
+
+function normaliseValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value !== 'string') return undefined;
+  const word = value.trim().toLowerCase().replace(/^["'`]+|["'`.!]+$/g, '');
+  if (word !== value && (word === 'yes' || word === 'no')) return word;
+  if (word === 'true') return 'yes';
+  if (word === 'false') return 'no';
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return Number(word);
+  return undefined;
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'answer'}: ${issue.message}`)
+    .join('; ');
+}
+
+function fencedBlocks(text: string): string[] {
+  return [...text.matchAll(/```(?:json|JSON)?\s*\n?([\s\S]*?)```/g)].map((match) => (match[1] ?? '').trim());
+}
+
+/** Every top-level `{...}` of the text, found by bracket depth outside strings. */
+function balancedObjects(text: string): string[] {
+  const objects: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  let escaped = false;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (character === '\\') escaped = true;
+      else if (character === '"') inString = false;
+      continue;
+    }
+    if (character === '"' && depth > 0) inString = true;
+    else if (character === '{') {
+      if (depth === 0) start = index;
+      depth++;
+    } else if (character === '}' && depth > 0) {
+      depth--;
+      if (depth === 0) objects.push(text.slice(start, index + 1));
+    }
+  }
+  return objects;
+}

@@ -1,0 +1,238 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { JUDGE_CATALOG, rubricJudge, rubricWeightsSchema } from './catalog/index.js';
+import { buildCustomJudge, customJudgeSchema } from './custom-judge.js';
+import type { JudgeDefinition } from './judge-definition.js';
+
+/**
+ * The judge part of the config file. Objects are strict so that a misspelt
+ * key (`temprature`) is an error instead of a silently ignored setting. There
+ * is no API key field on purpose: keys come from the environment only, so a
+ * config file can be committed, copied into a report or hashed without leaking one.
+ */
+export const judgeClientSchema = z.strictObject({
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  model: z.string().min(1).optional(),
+  temperature: z.number().min(0).max(2).default(0),
+  timeout_ms: z.number().int().positive().optional(),
+  max_retries: z.number().int().min(0).optional(),
+  concurrency: z.number().int().min(1).optional(),
+});
+
+export const judgeConfigSchema = z.strictObject({
+  judge: judgeClientSchema.prefault({}),
+  /** Ids of the judges to run; absent means every built-in and custom judge. */
+  judges: z.array(z.string().min(1)).optional(),
+  rubric_weights: rubricWeightsSchema.optional(),
+  custom_judges: z.array(customJudgeSchema).optional(),
+});
+export type JudgeConfig = z.infer<typeof judgeConfigSchema>;
+
+export type JudgeConfigLoad = { ok: true; config: JudgeConfig } | { ok: false; error: string };
+
+const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {correctness: 0.6, comprehensiveness: 0.2, readability: 0.2}';
+
+/** How to fix each field, by its path with list indices written `[]`. */
+const FIXES: Readonly<Record<string, string>> = {
+  '': 'write an object (mapping) with some of the keys judge, judges, rubric_weights, custom_judges',
+  judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency',
+  'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
+  'judge.model': 'give the model name, e.g. gpt-4o-mini',
+  'judge.temperature': 'give a number from 0 to 2; 0 keeps verdicts repeatable',
+  'judge.timeout_ms': 'give a whole number of milliseconds above 0, e.g. 60000',
+  'judge.max_retries': 'give a whole number from 0 up',
+  'judge.concurrency': 'give a whole number from 1 up',
+  judges: 'give a list of judge ids, e.g. [correctness, groundedness]; `assay judges` lists them',
+  'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness]; `assay judges` lists them',
+  rubric_weights: WEIGHTS_FIX,
+  'rubric_weights.correctness': WEIGHTS_FIX,
+  'rubric_weights.comprehensiveness': WEIGHTS_FIX,
+  'rubric_weights.readability': WEIGHTS_FIX,
+  custom_judges: 'give a list of judges, each with id, assessment, template and scale',
+  'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
+  'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
+  'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved context)',
+  'custom_judges[].template': 'write the prompt with {request}, {response}, {context}, {expected_response} placeholders, and {{ and }} for literal braces',
+  'custom_judges[].scale': 'use one of yes_no, grade_0_3, likert_1_5, score_0_1',
+  'custom_judges[].description': 'give a one-sentence text, or drop the key',
+  'custom_judges[].version': 'give a version text such as "2", or drop the key',
+};
+
+/** The keys each object accepts, by its path, to name them when an unknown key turns up. */
+const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(judgeConfigSchema.shape),
+  judge: Object.keys(judgeClientSchema.shape),
+  rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
+  'custom_judges[]': Object.keys(customJudgeSchema.shape),
+};
+
+/** Reads a YAML (.yaml, .yml) or JSON (.json) config file and checks its judge settings. */
+export async function loadJudgeConfig(path: string): Promise<JudgeConfigLoad> {
+  const extension = extname(path).toLowerCase();
+  if (!['.yaml', '.yml', '.json'].includes(extension)) {
+    return { ok: false, error: `${path}: cannot tell the format of the config file (fix: name it .yaml, .yml or .json)` };
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `${path}: cannot read the config file: ${reason} (fix: check the path and its permissions)` };
+  }
+  if (extension === '.json') {
+    let input: unknown;
+    try {
+      input = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, error: `${path}: not valid JSON: ${reason} (fix: correct the syntax, or write the file as YAML)` };
+    }
+    return checkJudgeConfig(input, path);
+  }
+  const document = parseDocument(text, { prettyErrors: true });
+  const [syntaxError] = document.errors;
+  if (syntaxError !== undefined) return { ok: false, error: `${path}: not valid YAML: ${syntaxError.message} (fix: correct the syntax)` };
+  // An empty YAML file is an empty mapping: every setting keeps its default.
+  return checkJudgeConfig(document.toJS() ?? {}, path);
+}
+
+/** Checks judge settings already read from `file`: the schema, then custom judges and the judge list. */
+export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad {
+  const parsed = judgeConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const messages = parsed.error.issues.flatMap((issue) => describeIssue(issue, input, file));
+    return { ok: false, error: messages.join('\n') };
+  }
+  const config = parsed.data;
+  const problems: string[] = [];
+  const customIds = new Set<string>();
+  (config.custom_judges ?? []).forEach((definition, index) => {
+    const field = `custom_judges[${index}]`;
+    if (customIds.has(definition.id)) {
+      problems.push(report(file, `"${field}.id" (judge "${definition.id}")`, 'is defined twice', 'give each custom judge its own id'));
+    }
+    customIds.add(definition.id);
+    const build = buildCustomJudge(definition);
+    if (!build.ok) problems.push(report(file, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
+  });
+  const known = [...new Set([...JUDGE_CATALOG.map((judge) => judge.id), ...customIds])];
+  const listed = new Set<string>();
+  (config.judges ?? []).forEach((id, index) => {
+    if (!known.includes(id)) {
+      problems.push(report(file, `"judges[${index}]"`, `unknown judge "${id}"`, `use one of ${known.join(', ')}, or define it under custom_judges`));
+    } else if (listed.has(id)) {
+      problems.push(report(file, `"judges[${index}]"`, `judge "${id}" is listed twice`, 'list each judge once'));
+    }
+    listed.add(id);
+  });
+  return problems.length > 0 ? { ok: false, error: problems.join('\n') } : { ok: true, config };
+}
+
+/**
+ * The judges a checked config asks for, in the order listed (or the catalog
+ * order, then custom judges, when `judges` is absent), with the rubric built
+ * from the configured weights.
+ */
+export function selectJudges(config: JudgeConfig): readonly JudgeDefinition[] {
+  const weights = config.rubric_weights;
+  const builtIn = JUDGE_CATALOG.map((judge) => (judge.id === 'rubric' && weights !== undefined ? rubricJudge(weights) : judge));
+  const custom = (config.custom_judges ?? []).map((definition) => {
+    const build = buildCustomJudge(definition);
+    if (!build.ok) throw new Error(`Config was not checked before selecting judges: ${build.error}`);
+    return build.judge;
+  });
+  const available: JudgeDefinition[] = [...builtIn, ...custom];
+  if (config.judges === undefined) return available;
+  return config.judges.map((id) => {
+    const judge = available.find((candidate) => candidate.id === id);
+    if (judge === undefined) throw new Error(`Config was not checked before selecting judges: unknown judge ${id}`);
+    return judge;
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown, file: string): string[] {
+  const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol');
+  const which = judgeNamed(input, path);
+  if (issue.code === 'unrecognized_keys') {
+    const accepted = KNOWN_KEYS[pattern(path)] ?? [];
+    return issue.keys.map((key) => {
+      const fix = /api.?key|secret|token|password/i.test(key)
+        ? 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file'
+        : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
+      return report(file, formatPath([...path, key]) + which, 'unknown key', fix);
+    });
+  }
+  const found = valueAt(input, path);
+  return [report(file, formatPath(path) + which, problemOf(issue, found), FIXES[pattern(path)] ?? 'correct the value')];
+}
+
+/** `file: field "judge.model": is missing (fix: ...)`, the shape of every input error assay prints. */
+function report(file: string, field: string, problem: string, fix: string): string {
+  return `${file}: ${field === '' ? '' : `field ${field}: `}${problem} (fix: ${fix})`;
+}
+
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  string: 'a text',
+  number: 'a number',
+  int: 'a whole number',
+  object: 'an object (mapping)',
+  array: 'a list',
+};
+
+function problemOf(issue: z.core.$ZodIssue, found: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return found === undefined ? 'is missing' : `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${describeValue(found)}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(found)}`;
+    case 'too_small':
+      return issue.origin === 'string' || issue.origin === 'array'
+        ? 'must not be empty'
+        : `expected a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}, got ${describeValue(found)}`;
+    case 'too_big':
+      return `expected a number ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}, got ${describeValue(found)}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? `expected an http or https URL, got ${describeValue(found)}` : `${issue.message}, got ${describeValue(found)}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** ` (judge "tone")` when the path lies inside a custom judge that has an id, so the user finds it without counting. */
+function judgeNamed(input: unknown, path: readonly (string | number)[]): string {
+  if (path[0] !== 'custom_judges' || typeof path[1] !== 'number') return '';
+  const id = (valueAt(input, path.slice(0, 2)) as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? ` (judge "${id}")` : '';
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function formatPath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '';
+  return `"${plainPath(path)}"`;
+}
+
+function pattern(path: readonly (string | number)[]): string {
+  return plainPath(path).replace(/\[\d+\]/g, '[]');
+}
+
+function plainPath(path: readonly (string | number)[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? key : `${text}.${key}`), '');
+}
+
+function valueAt(input: unknown, path: readonly (string | number)[]): unknown {
+  let value: unknown = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}

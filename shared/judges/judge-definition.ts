@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ratingSchema, type Rating, type Scale } from './scale.js';
+import { checkTemplate, type TemplateInput } from './template.js';
+
+/**
+ * A judge is data: what it assesses, the inputs it needs, its prompt, the
+ * JSON it must answer with, its scale, and how its answer becomes a verdict.
+ * The judge runner (run-judges.ts) turns verdicts into metrics.
+ *
+ * - assessment `chunk`: one call per retrieved chunk (pooled: the same request
+ *   and chunk text is judged once for all engines of a case);
+ * - assessment `response`: one call per engine's response;
+ * - assessment `case`: one call per engine's whole retrieved context.
+ * scope names the metric family: `retrieval/...` or `response/...`.
+ */
+export type Assessment = 'chunk' | 'response' | 'case';
+export type Scope = 'retrieval' | 'response';
+
+/** What a judge concluded about one item, whatever the shape of its answer. */
+export interface Verdict {
+  readonly rating: Rating;
+  /** The rating as a number in [0, 1] (see scale.ts). */
+  readonly value: number;
+  readonly rationale: string;
+  /** Extra named numbers worth reporting (rubric parts, statement counts). */
+  readonly details?: Readonly<Record<string, number>>;
+}
+
+export interface LlmJudge<Output = unknown> {
+  readonly kind: 'llm';
+  readonly id: string;
+  /** Bumped whenever the prompt, schema or parsing changes: it is part of the cache key. */
+  readonly version: string;
+  readonly description: string;
+  readonly scope: Scope;
+  readonly assessment: Assessment;
+  /** The inputs the judge needs; a case lacking one is not judged (and says why). */
+  readonly inputs: readonly TemplateInput[];
+  readonly scale: Scale;
+  readonly systemTemplate: string;
+  readonly userTemplate: string;
+  /** The answer the judge must give, sent as a JSON schema; always has a rationale. */
+  readonly output: z.ZodType<Output>;
+  readonly verdict: (output: Output) => Verdict;
+  /** Where the prompt and the formula come from. */
+  readonly source: string;
+}
+
+/** A judge computed without a model (document_recall). */
+export interface DeterministicJudge {
+  readonly kind: 'deterministic';
+  readonly id: string;
+  readonly version: string;
+  readonly description: string;
+  readonly scope: Scope;
+  readonly assessment: Assessment;
+  readonly inputs: readonly string[];
+  readonly scale: Scale;
+  readonly source: string;
+}
+
+export type JudgeDefinition = LlmJudge<any> | DeterministicJudge;
+
+/** The output of the judges whose whole answer is a rationale and a rating. */
+export function ratingOutput(scale: Scale) {
+  return z.object({
+    rationale: z.string().describe('step-by-step reasoning, written before the rating'),
+    rating: ratingSchema(scale),
+  });
+}
+
+/** Verdict of a plain rating answer. */
+export function ratingVerdict(scale: Scale, valueOf: (rating: Rating) => number) {
+  return (output: { rationale: string; rating: Rating }): Verdict => ({
+    rating: output.rating,
+    value: valueOf(output.rating),
+    rationale: output.rationale,
+  });
+}
+
+export type JudgeCheck = { ok: true } | { ok: false; error: string };
+
+/** Checks a judge when it is loaded: its templates use known placeholders and all its inputs. */
+export function checkJudge(judge: LlmJudge<any>): JudgeCheck {
+  const combined = `${judge.systemTemplate}\n${judge.userTemplate}`;
+  const check = checkTemplate(combined, judge.inputs, `judge ${judge.id}`);
+  if (!check.ok) return check;
+  if (!/^[a-z][a-z0-9_]*$/.test(judge.id)) {
+    return { ok: false, error: `judge id "${judge.id}" must be lower-case letters, digits and underscores, starting with a letter` };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,22 @@
+import { assertValidKey, type ObjectStore } from './object-store.js';
+
+/** An ObjectStore in memory, for tests and for runs that keep nothing. */
+export class MemoryStore implements ObjectStore {
+  private readonly objects = new Map<string, Uint8Array>();
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    assertValidKey(key);
+    return this.objects.get(key);
+  }
+
+  async put(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean } = {}): Promise<{ written: boolean }> {
+    assertValidKey(key);
+    if (options.ifNoneMatch && this.objects.has(key)) return { written: false };
+    this.objects.set(key, typeof body === 'string' ? new TextEncoder().encode(body) : body);
+    return { written: true };
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    yield* [...this.objects.keys()].filter((key) => key.startsWith(prefix)).sort();
+  }
+}

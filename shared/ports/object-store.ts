@@ -1,0 +1,25 @@
+/**
+ * Where assay keeps objects: datasets, results, reports and the judge cache.
+ * Keys are `/`-separated paths (`cache/judges/ab/abcd....json`). Adapters: a
+ * local folder (local-folder-store.ts), memory (memory-store.ts), and S3 when
+ * deployed. Nothing outside the adapters knows which one it talks to.
+ */
+export interface ObjectStore {
+  /** The object's bytes, or undefined when there is none. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Writes the object. With `ifNoneMatch`, the write happens only when no
+   * object has the key (S3's `If-None-Match: *`): a second writer loses and
+   * gets `written: false`.
+   */
+  put(key: string, body: Uint8Array | string, options?: { ifNoneMatch?: boolean }): Promise<{ written: boolean }>;
+  /** Keys under a prefix, in byte order. */
+  list(prefix: string): AsyncIterable<string>;
+}
+
+/** Rejects keys that could escape a store's root or mean different things on different stores. */
+export function assertValidKey(key: string): void {
+  if (key === '' || key.startsWith('/') || key.endsWith('/') || key.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    throw new Error(`Invalid object key "${key}": expected a relative path such as "cache/judges/ab/key.json"`);
+  }
+}

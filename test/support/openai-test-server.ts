@@ -1,0 +1,331 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * A local stand-in for the Chat Completions endpoint, close enough to the real
+ * one that the official `openai` client talks to it unchanged. Tests use it to
+ * drive an LLM-judge client through rate limits, server errors, unparseable
+ * answers, refused features and slow answers, and to count the calls it made.
+ */
+
+/** Content must be a string or null: content parts are answered 400, since a judge sends plain text. */
+export interface ChatMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: unknown;
+  tool_call_id?: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  response_format?: unknown;
+  tools?: unknown[];
+  tool_choice?: unknown;
+}
+
+/** What the oracle decides for one request: a JSON-able answer (sent as the message content, or as tool-call arguments when the request forces a tool), or raw text content. */
+export type OracleAnswer = { json: unknown } | { text: string };
+/** callIndex counts oracle consultations (0, 1, …), so faulted requests do not shift it. */
+export type Oracle = (request: ChatRequest, callIndex: number) => OracleAnswer;
+
+/** A fault forced on one request, whatever the probabilities say; 'none' lets the request through. */
+export type ForcedFault = '429' | '500' | 'garbage' | 'slow' | 'none';
+
+export interface FaultPlan {
+  /** Probabilities in [0,1], drawn from a seeded PRNG per HTTP request so runs are reproducible. */
+  rateLimit?: number;
+  serverError?: number;
+  slow?: number;
+  garbage?: number;
+  seed?: number;
+  /** Sent as `retry-after-ms` with every 429 and 500; default 5. */
+  retryAfterMs?: number;
+  /** Default 200. */
+  slowMs?: number;
+  /** One fault per request for the first requests after this plan is set, before the probabilities apply. */
+  firstFaults?: readonly ForcedFault[];
+  /** Reject requests that carry response_format with a 400 (as servers without structured output do). */
+  refuseResponseFormat?: boolean;
+  /** Reject requests that carry tools with a 400. */
+  refuseTools?: boolean;
+}
+
+/** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
+export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'abandoned' | 'oracle-error';
+
+export interface LoggedRequest {
+  readonly request: ChatRequest;
+  readonly status: number;
+  readonly outcome: Outcome;
+  readonly authorization: string | undefined;
+  /** Every request header, names in lower case (the client's retry count is `x-stainless-retry-count`). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface OpenAiTestServer {
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  readonly baseUrl: string;
+  /** Every chat-completion request received (faulted ones too), in order of arrival. */
+  readonly log: readonly LoggedRequest[];
+  /** Number of chat-completion requests answered 200 with the oracle's answer. */
+  answered(): number;
+  /** Replaces the plan and restarts its PRNG and firstFaults from the beginning. */
+  setFaults(plan: FaultPlan): void;
+  setOracle(oracle: Oracle): void;
+  close(): Promise<void>;
+}
+
+const GARBAGE = "I think it's relevant!!";
+
+/** What the server decides on arrival; 'abandoned' and 'oracle-error' only become known later. */
+type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused';
+const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, '429': 429, '500': 500 };
+
+const chatRequestSchema: z.ZodType<ChatRequest> = z
+  .object({
+    model: z.string(),
+    messages: z.array(
+      z.object({ role: z.string(), content: z.string().nullable().default(null), tool_call_id: z.string().optional() }).loose(),
+    ),
+    temperature: z.number().optional(),
+    tools: z.array(z.unknown()).optional(),
+  })
+  .loose();
+
+export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: FaultPlan }): Promise<OpenAiTestServer> {
+  const log: { -readonly [Key in keyof LoggedRequest]: LoggedRequest[Key] }[] = [];
+  let oracle = options.oracle;
+  let oracleCalls = 0;
+  let plan: FaultPlan = {};
+  let random = seededRandom(0);
+  let requestsUnderPlan = 0;
+  const setFaults = (next: FaultPlan): void => {
+    checkFaultPlan(next);
+    plan = next;
+    random = seededRandom(next.seed ?? 0);
+    requestsUnderPlan = 0;
+  };
+  setFaults(options.faults ?? {});
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname;
+    if (incoming.method !== 'POST' || path !== '/v1/chat/completions') {
+      const message = `Unknown request URL: ${incoming.method} ${path}`;
+      return sendError(response, 404, message, 'invalid_request_error', 'unknown_url');
+    }
+    const parsed = parseRequest(await readBody(incoming));
+    if (typeof parsed === 'string') return sendError(response, 400, parsed, 'invalid_request_error', null);
+    const request = parsed;
+
+    // Four draws for every request, used or not, so one probability never shifts the others' sequence.
+    const [rateLimitDraw, serverErrorDraw, garbageDraw, slowDraw] = [random(), random(), random(), random()];
+    const forced = plan.firstFaults?.[requestsUnderPlan] ?? 'none';
+    requestsUnderPlan += 1;
+    const refusal = refusalOf(request, plan);
+    const outcome: Decision =
+      refusal !== undefined ? 'refused'
+      : forced === '429' || (forced === 'none' && rateLimitDraw < (plan.rateLimit ?? 0)) ? '429'
+      : forced === '500' || (forced === 'none' && serverErrorDraw < (plan.serverError ?? 0)) ? '500'
+      : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0)) ? 'garbage'
+      : 'answer';
+    const entry: (typeof log)[number] = { request, status: STATUS[outcome], outcome, authorization: incoming.headers.authorization, headers: headersOf(incoming) };
+    const position = log.push(entry);
+
+    const slow = forced === 'slow' || (forced === 'none' && slowDraw < (plan.slow ?? 0));
+    if (slow && !(await clientWaits(response, plan.slowMs ?? 200))) {
+      entry.status = 0;
+      entry.outcome = 'abandoned';
+      return;
+    }
+    // Both headers, so the client's backoff follows the test's short delay instead of its own half second.
+    const retryAfter = { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
+    if (outcome === 'refused') return sendError(response, 400, refusal ?? '', 'invalid_request_error', null);
+    if (outcome === '429') {
+      const message = `Rate limit reached for ${request.model}. Please try again in ${plan.retryAfterMs ?? 5}ms.`;
+      return sendError(response, 429, message, 'requests', 'rate_limit_exceeded', retryAfter);
+    }
+    if (outcome === '500') {
+      const message = 'The server had an error while processing your request. Sorry about that!';
+      return sendError(response, 500, message, 'server_error', null, retryAfter);
+    }
+    if (outcome === 'garbage') return sendJson(response, 200, completion(request, { text: GARBAGE }, position));
+    let answer: OracleAnswer;
+    try {
+      answer = oracle(request, oracleCalls++);
+    } catch (error) {
+      entry.status = 500;
+      entry.outcome = 'oracle-error';
+      // x-should-retry: false, so a broken oracle fails the test at once instead of being retried.
+      const message = `The test oracle threw: ${error instanceof Error ? error.message : String(error)}`;
+      return sendError(response, 500, message, 'server_error', 'oracle_error', { 'x-should-retry': 'false' });
+    }
+    sendJson(response, 200, completion(request, answer, position));
+  }
+
+  const server = createServer((incoming, response) => {
+    handle(incoming, response).catch((error: unknown) => {
+      if (response.headersSent) return response.destroy();
+      const message = `The test server failed: ${error instanceof Error ? error.message : String(error)}`;
+      sendError(response, 500, message, 'server_error', null, { 'x-should-retry': 'false' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    log,
+    answered: () => log.filter((entry) => entry.outcome === 'answer').length,
+    setFaults,
+    setOracle: (next) => {
+      oracle = next;
+    },
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive sockets would otherwise hold the server (and the test run) open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function completion(request: ChatRequest, answer: OracleAnswer, position: number): object {
+  const text = 'json' in answer ? (JSON.stringify(answer.json) ?? 'null') : answer.text;
+  const tool = forcedToolName(request);
+  const toolCalls = [{ id: `call_test_${position}`, type: 'function', function: { name: tool, arguments: text } }];
+  const message =
+    tool === undefined
+      ? { role: 'assistant', content: text, refusal: null }
+      : { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls };
+  const prompt = request.messages.map((entry) => (entry.content ?? '') + (JSON.stringify(entry.tool_calls) ?? ''));
+  const promptTokens = estimateTokens(prompt.join(''));
+  const completionTokens = estimateTokens(text);
+  return {
+    id: `chatcmpl-test-${position}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    choices: [{ index: 0, message, finish_reason: tool === undefined ? 'stop' : 'tool_calls', logprobs: null }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  };
+}
+
+/** A rough, deterministic count: about four characters a token for English text. */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** The function the request obliges the model to call: named in tool_choice, or the only tool under 'required'. */
+function forcedToolName(request: ChatRequest): string | undefined {
+  const tools = request.tools ?? [];
+  if (tools.length === 0) return undefined;
+  if (request.tool_choice === 'required' && tools.length === 1) return functionName(tools[0]);
+  return functionName(request.tool_choice);
+}
+
+function functionName(value: unknown): string | undefined {
+  const inner = typeof value === 'object' && value !== null ? (value as { function?: unknown }).function : undefined;
+  const name = typeof inner === 'object' && inner !== null ? (inner as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+function refusalOf(request: ChatRequest, plan: FaultPlan): string | undefined {
+  if (plan.refuseResponseFormat && request.response_format !== undefined && request.response_format !== null) {
+    const format = request.response_format as { type?: unknown };
+    return `response_format ${typeof format.type === 'string' ? format.type : 'of this kind'} is not supported by this server`;
+  }
+  if (plan.refuseTools && (request.tools?.length ?? 0) > 0) return 'tools are not supported by this server';
+  return undefined;
+}
+
+function parseRequest(body: string): ChatRequest | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return 'We could not parse the JSON body of your request. Expected a JSON object.';
+  }
+  const result = chatRequestSchema.safeParse(value);
+  if (result.success) return result.data;
+  return result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
+}
+
+async function readBody(incoming: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function headersOf(incoming: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** Waits milliseconds; false when the client hung up first (its timeout fired, or the server is closing). */
+function clientWaits(response: ServerResponse, milliseconds: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const hungUp = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      response.off('close', hungUp);
+      resolve(true);
+    }, milliseconds);
+    response.once('close', hungUp);
+  });
+}
+
+function sendError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(response, status, { error: { message, type, param: null, code } }, headers);
+}
+
+function sendJson(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+/** mulberry32: tiny, fast and good enough to make fault sequences reproducible from a seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), state | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function checkFaultPlan(plan: FaultPlan): void {
+  for (const name of ['rateLimit', 'serverError', 'slow', 'garbage'] as const) {
+    const value = plan[name];
+    if (value !== undefined && !(value >= 0 && value <= 1)) {
+      throw new TypeError(`Expected ${name} to be a probability from 0 to 1, got ${value}`);
+    }
+  }
+  for (const name of ['retryAfterMs', 'slowMs'] as const) {
+    const value = plan[name];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new TypeError(`Expected ${name} to be a number of milliseconds from 0 up, got ${value}`);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { JudgeClient, type JudgeClientSettings } from '../../../shared/judges/judge-client.js';
+import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../../support/openai-test-server.js';
+
+const verdictSchema = z.object({ rationale: z.string(), rating: z.enum(['yes', 'no']) });
+const messages = [
+  { role: 'system' as const, content: 'Judge the passage.' },
+  { role: 'user' as const, content: 'Request: a\nPassage: b' },
+];
+const request = { messages, schema: verdictSchema, schemaName: 'chunk_relevance' };
+
+let server: OpenAiTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function clientFor(oracle: Oracle, faults?: FaultPlan, settings: Partial<JudgeClientSettings> = {}) {
+  server = await startOpenAiTestServer({ oracle, faults });
+  const client = new JudgeClient({
+    baseUrl: server.baseUrl,
+    apiKey: 'sk-test-secret',
+    model: 'judge-model',
+    temperature: 0,
+    timeoutMs: 2_000,
+    maxRetries: 4,
+    ...settings,
+  });
+  return { client, server };
+}
+
+const answer = (json: unknown): Oracle => () => ({ json });
+
+describe('JudgeClient', () => {
+  it('asks for structured output with the JSON schema, temperature 0, and returns the parsed answer', async () => {
+    // Prepare
+    const { client, server } = await clientFor(answer({ rationale: 'on topic', rating: 'yes' }));
+
+    // Act
+    const completion = await client.complete(request);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: true, output: { rationale: 'on topic', rating: 'yes' }, retries: 0 });
+    const sent = server.log[0]?.request;
+    expect(sent?.temperature).toBe(0);
+    expect(sent?.model).toBe('judge-model');
+    expect(sent?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'chunk_relevance', strict: true, schema: { type: 'object', required: ['rationale', 'rating'] } },
+    });
+    expect(completion.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('falls back to a forced tool call when the server refuses response_format, and remembers it', async () => {
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'no' }), { refuseResponseFormat: true });
+    expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'no' } });
+    expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'no' } });
+    // refused once, then two tool calls: the second judgment goes straight to tools
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'answer', 'answer']);
+    expect(server.log[1]?.request.tool_choice).toEqual({ type: 'function', function: { name: 'chunk_relevance' } });
+    expect(client.outputMode).toBe('tool');
+  });
+
+  it('falls back to JSON in the text, with the schema in the prompt, when tools are refused too', async () => {
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { refuseResponseFormat: true, refuseTools: true });
+    expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'yes' } });
+    const textRequest = server.log[2]?.request;
+    expect(textRequest?.response_format).toBeUndefined();
+    expect(textRequest?.tools).toBeUndefined();
+    expect(textRequest?.messages[0]?.content).toContain('Reply with only a JSON object that matches this JSON Schema');
+  });
+
+  it.each([
+    ['a fenced block', '```json\n{"rationale": "fine", "rating": "yes"}\n```'],
+    ['prose around the JSON', 'Sure! Here is my verdict: {"rationale": "fine", "rating": "yes"} Hope it helps.'],
+    ['"YES\\n" as the rating', '{"rationale": "fine", "rating": "YES\\n"}'],
+    ['"Yes." as the rating', '{"rationale": "fine", "rating": "Yes."}'],
+  ])('reads %s without a repair request', async (_described, text) => {
+    const { client, server } = await clientFor(() => ({ text }));
+    expect(await client.complete(request)).toMatchObject({ ok: true, output: { rationale: 'fine', rating: 'yes' } });
+    expect(server.log.length).toBe(1);
+  });
+
+  it('sends one repair request with the problem when the answer is invalid, and accepts the repaired answer', async () => {
+    // Prepare: the first answer lacks the rating, which must not pass by default
+    const { client, server } = await clientFor((_request, index) => ({ json: index === 0 ? { rationale: 'looks fine' } : { rationale: 'fixed', rating: 'no' } }));
+
+    // Act
+    const completion = await client.complete(request);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: true, output: { rationale: 'fixed', rating: 'no' } });
+    const repair = server.log[1]?.request.messages ?? [];
+    expect(repair.at(-2)).toMatchObject({ role: 'assistant', content: '{"rationale":"looks fine"}' });
+    expect(repair.at(-1)?.content).toMatch(/^That answer is not valid: rating: /);
+  });
+
+  it('gives an error value, not a verdict, when the repaired answer is still invalid', async () => {
+    const { client, server } = await clientFor(() => ({ text: 'I think it is relevant!!' }));
+    const completion = await client.complete(request);
+    expect(completion).toMatchObject({ ok: false, transient: false });
+    expect(completion.ok ? '' : completion.error).toMatch(/^invalid answer after one repair request: the answer holds no JSON object/);
+    expect(server.log.length).toBe(2);
+  });
+
+  it('lets the SDK retry 429 and 500 answers and counts the retries', async () => {
+    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { firstFaults: ['429', '500', '429'] });
+    expect(await client.complete(request)).toMatchObject({ ok: true, retries: 3 });
+  });
+
+  it('reports rate limits that outlive the retries as a transient error value', async () => {
+    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { rateLimit: 1 }, { maxRetries: 2 });
+    const completion = await client.complete(request);
+    expect(completion).toMatchObject({ ok: false, transient: true, retries: 2 });
+    expect(completion.ok ? '' : completion.error).toMatch(/^judge server answered 429/);
+  });
+
+  it('reports a timeout as a transient error value', async () => {
+    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { slow: 1, slowMs: 400 }, { timeoutMs: 50, maxRetries: 0 });
+    expect(await client.complete(request)).toMatchObject({ ok: false, transient: true, error: 'the judge call timed out' });
+  });
+
+  it('sends the API key only in the Authorization header', async () => {
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }));
+    await client.complete(request);
+    const entry = server.log[0];
+    expect(entry?.authorization).toBe('Bearer sk-test-secret');
+    const elsewhere = Object.entries(entry?.headers ?? {}).filter(([name, value]) => name !== 'authorization' && value.includes('sk-test-secret'));
+    expect(elsewhere).toEqual([]);
+    expect(JSON.stringify(entry?.request)).not.toContain('sk-test-secret');
+  });
+});

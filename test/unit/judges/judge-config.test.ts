@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkJudgeConfig, loadJudgeConfig, selectJudges, type JudgeConfig } from '../../../shared/judges/judge-config.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+
+let folder: TempFolder;
+beforeAll(async () => {
+  folder = await createTempFolder();
+});
+afterAll(async () => {
+  await folder.remove();
+});
+
+const YAML_CONFIG = `
+judge:
+  base_url: http://localhost:11434/v1
+  model: qwen2.5:7b
+  timeout_ms: 60000
+  max_retries: 3
+  concurrency: 4
+judges: [groundedness, rubric, politeness]
+rubric_weights: {correctness: 2, comprehensiveness: 1, readability: 1}
+custom_judges:
+  - id: politeness
+    description: Is the answer polite?
+    assessment: ANSWER
+    scale: likert_1_5
+    template: |
+      Rate how polite this answer to "{request}" is.
+      {response}
+`;
+
+const EXPECTED: JudgeConfig = {
+  judge: { base_url: 'http://localhost:11434/v1', model: 'qwen2.5:7b', temperature: 0, timeout_ms: 60000, max_retries: 3, concurrency: 4 },
+  judges: ['groundedness', 'rubric', 'politeness'],
+  rubric_weights: { correctness: 2, comprehensiveness: 1, readability: 1 },
+  custom_judges: [
+    {
+      id: 'politeness',
+      description: 'Is the answer polite?',
+      assessment: 'ANSWER',
+      scale: 'likert_1_5',
+      template: 'Rate how polite this answer to "{request}" is.\n{response}\n',
+    },
+  ],
+};
+
+async function errorOf(name: string, content: string): Promise<string> {
+  const load = await loadJudgeConfig(await folder.write(name, content));
+  if (load.ok) throw new Error(`expected ${name} to be rejected`);
+  return load.error;
+}
+
+describe('loadJudgeConfig', () => {
+  it.each(['assay.yaml', 'assay.yml'])('reads a YAML file (%s), with temperature 0 by default', async (name) => {
+    // Act
+    const load = await loadJudgeConfig(await folder.write(name, YAML_CONFIG));
+
+    // Assess
+    expect(load).toEqual({ ok: true, config: EXPECTED });
+  });
+
+  it('reads the same settings from a JSON file', async () => {
+    // Prepare
+    const path = await folder.write('assay.json', JSON.stringify(EXPECTED));
+
+    // Act
+    const load = await loadJudgeConfig(path);
+
+    // Assess
+    expect(load).toEqual({ ok: true, config: EXPECTED });
+  });
+
+  it('reads an empty YAML file as all defaults', async () => {
+    expect(await loadJudgeConfig(await folder.write('empty.yaml', ''))).toEqual({ ok: true, config: { judge: { temperature: 0 } } });
+  });
+
+  it.each<[string, string, RegExp[]]>([
+    [
+      'a misspelt key, naming the file, the field and the keys that exist',
+      'judge:\n  temprature: 0.5\n',
+      [/unknown-key\.yaml: field "judge\.temprature": unknown key \(fix: remove it or correct its spelling; the keys here are base_url, model, temperature/],
+    ],
+    ['an unknown top-level key', 'judges: [safety]\nthreshold: 0.5\n', [/field "threshold": unknown key/]],
+    [
+      'an API key in the file',
+      'judge:\n  api_key: sk-123\n',
+      [/field "judge\.api_key": unknown key \(fix: remove it: the API key is read only from the OPENAI_API_KEY environment variable/],
+    ],
+    [
+      'a scale that does not exist, naming the custom judge',
+      'custom_judges:\n  - {id: tone, assessment: ANSWER, template: "{response}", scale: "1-10"}\n',
+      [/field "custom_judges\[0\]\.scale" \(judge "tone"\): expected one of yes_no, grade_0_3, likert_1_5, score_0_1, got "1-10"/],
+    ],
+    [
+      'a custom judge that takes a catalog id',
+      'custom_judges:\n  - {id: groundedness, assessment: ANSWER, template: "{response}", scale: yes_no}\n',
+      [/field "custom_judges\[0\]\.id" \(judge "groundedness"\): "groundedness" is already the id of a built-in judge/],
+    ],
+    [
+      'an unknown placeholder in a custom template',
+      'custom_judges:\n  - {id: tone, assessment: ANSWER, template: "Is {answer} polite?", scale: yes_no}\n',
+      [/field "custom_judges\[0\]\.template" \(judge "tone"\): unknown placeholder \{answer\}/],
+    ],
+    [
+      'two custom judges with one id',
+      'custom_judges:\n  - {id: tone, assessment: ANSWER, template: "{response}", scale: yes_no}\n  - {id: tone, assessment: RETRIEVAL, template: "{context}", scale: yes_no}\n',
+      [/field "custom_judges\[1\]\.id" \(judge "tone"\): is defined twice/],
+    ],
+    ['a judge id that does not exist', 'judges: [groundedness, groundednes]\n', [/field "judges\[1\]": unknown judge "groundednes" \(fix: use one of chunk_relevance/]],
+    [
+      'rubric weights that are all 0',
+      'rubric_weights: {correctness: 0, comprehensiveness: 0, readability: 0}\n',
+      [/field "rubric_weights": expected at least one weight above 0 \(fix: give three non-negative numbers/],
+    ],
+    [
+      'every problem at once, one per line',
+      'judge:\n  temperature: 3\n  concurrency: 0\n',
+      [/field "judge\.temperature": expected a number <= 2, got number 3/, /\n.*field "judge\.concurrency": expected a number >= 1, got number 0/],
+    ],
+    ['a list instead of a mapping', '- safety\n', [/: expected an object \(mapping\), got a list \(fix: write an object/]],
+    ['broken YAML', 'judge: [unclosed\n', [/not valid YAML: .*line/]],
+  ])('rejects %s', async (_described, content, messages) => {
+    // Act
+    const error = await errorOf('unknown-key.yaml', content);
+
+    // Assess
+    expect(error).toMatch(/^.*unknown-key\.yaml: /);
+    for (const message of messages) expect(error).toMatch(message);
+  });
+
+  it('rejects broken JSON, naming the file', async () => {
+    expect(await errorOf('broken.json', '{"judges": [}')).toMatch(/broken\.json: not valid JSON: /);
+  });
+
+  it('rejects a file whose format it cannot tell', async () => {
+    expect(await errorOf('assay.toml', 'judges = []')).toMatch(/assay\.toml: cannot tell the format of the config file \(fix: name it \.yaml, \.yml or \.json\)/);
+  });
+
+  it('reports a missing file as a value, not a crash', async () => {
+    const load = await loadJudgeConfig(`${folder.path}/missing.yaml`);
+    expect(load.ok ? '' : load.error).toMatch(/missing\.yaml: cannot read the config file: .*ENOENT/);
+  });
+});
+
+describe('selectJudges', () => {
+  function checked(input: unknown): JudgeConfig {
+    const load = checkJudgeConfig(input, 'test.yaml');
+    if (!load.ok) throw new Error(load.error);
+    return load.config;
+  }
+
+  it('returns the listed judges in the listed order, custom ones included', () => {
+    expect(selectJudges(EXPECTED).map((judge) => judge.id)).toEqual(['groundedness', 'rubric', 'politeness']);
+  });
+
+  it('builds the rubric with the configured weights', () => {
+    // Prepare: weights 2/1/1 normalise to 0.5/0.25/0.25
+    const [, rubric] = selectJudges(EXPECTED);
+    if (rubric?.kind !== 'llm') throw new Error('expected the rubric judge');
+
+    // Act: 0.5 * 3 + 0.25 * 1 + 0.25 * 1 = 2
+    const verdict = rubric.verdict({ rationale: 'r', correctness: 3, comprehensiveness: 1, readability: 1 });
+
+    // Assess
+    expect(verdict.rating).toBeCloseTo(2, 12);
+  });
+
+  it('returns every built-in judge, then the custom ones, when no list is given', () => {
+    // Act
+    const ids = selectJudges(checked({ custom_judges: EXPECTED.custom_judges })).map((judge) => judge.id);
+
+    // Assess
+    expect(ids).toHaveLength(16);
+    expect(ids.at(0)).toBe('chunk_relevance');
+    expect(ids.at(-1)).toBe('politeness');
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { JUDGE_CATALOG } from '../../../shared/judges/catalog/index.js';
+import { describeScale } from '../../../shared/judges/scale.js';
+import { runCli } from '../../support/run-cli.js';
+
+describe('assay judges', () => {
+  it('--json lists every built-in judge with its id, scope, kind, assessment, inputs, scale and description', async () => {
+    // Act
+    const result = await runCli(['judges', '--json']);
+
+    // Assess
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const listed = JSON.parse(result.stdout) as Record<string, unknown>[];
+    expect(listed).toEqual(
+      JUDGE_CATALOG.map((judge) => ({
+        id: judge.id,
+        scope: judge.scope,
+        kind: judge.kind,
+        assessment: judge.assessment,
+        inputs: [...judge.inputs],
+        scale: describeScale(judge.scale),
+        description: judge.description,
+      })),
+    );
+  });
+
+  it.each([
+    ['graded_relevance', 'llm', '0-3 grade (0 none, 1 weak, 2 medium, 3 strong)'],
+    ['document_recall', 'deterministic', 'score 0-1'],
+    ['groundedness', 'llm', 'yes/no'],
+  ])('--json shows %s as %s on the scale "%s"', async (id, kind, scale) => {
+    const listed = JSON.parse((await runCli(['judges', '--json'])).stdout) as { id: string; kind: string; scale: string }[];
+    expect(listed.find((judge) => judge.id === id)).toMatchObject({ kind, scale });
+  });
+
+  it('without --json prints a table: a header, then one row and one description line per judge', async () => {
+    // Act
+    const result = await runCli(['judges']);
+
+    // Assess
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+KIND\s+SCOPE\s+ASSESSMENT\s+SCALE\s+INPUTS$/);
+    expect(lines).toHaveLength(1 + 2 * JUDGE_CATALOG.length);
+    JUDGE_CATALOG.forEach((judge, index) => {
+      expect(lines[1 + 2 * index]).toMatch(new RegExp(`^${judge.id}\\s+${judge.kind}\\s+${judge.scope}\\s+${judge.assessment}\\s`));
+      expect(lines[2 + 2 * index]).toBe(`    ${judge.description}`);
+    });
+  });
+});
