@@ -1,10 +1,14 @@
 import { Command } from 'commander';
 import { JUDGE_CATALOG } from '../../shared/judges/catalog/index.js';
+import { loadJudgeConfig, selectJudges } from '../../shared/judges/judge-config.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { describeScale } from '../../shared/judges/scale.js';
+import { assertReadableFile } from '../readable-file.js';
+import { UsageError } from '../usage-error.js';
 
 interface JudgesOptions {
   json?: boolean;
+  config?: string;
 }
 
 /** One judge as `assay judges` shows it. */
@@ -27,10 +31,20 @@ export function judgesCommand(): Command {
   return new Command('judges')
     .description('List the built-in judges: id, scope, assessment, inputs, scale and description')
     .option('--json', 'print [{"id", "scope", "kind", "assessment", "inputs", "scale", "description"}] as JSON')
-    .action((options: JudgesOptions) => {
-      const listings = JUDGE_CATALOG.map(listingOf);
+    .option('--config <file>', 'also list the custom judges of this config file (YAML or JSON)')
+    .action(async (options: JudgesOptions) => {
+      const listings = [...JUDGE_CATALOG, ...(await customJudges(options.config))].map(listingOf);
       process.stdout.write(options.json === true ? `${JSON.stringify(listings, null, 2)}\n` : formatTable(listings));
     });
+}
+
+async function customJudges(configPath: string | undefined): Promise<JudgeDefinition[]> {
+  if (configPath === undefined) return [];
+  await assertReadableFile(configPath, 'config');
+  const loaded = await loadJudgeConfig(configPath);
+  if (!loaded.ok) throw new UsageError(loaded.error);
+  const builtIn = new Set(JUDGE_CATALOG.map((judge) => judge.id));
+  return selectJudges({ ...loaded.config, judges: undefined }).filter((judge) => !builtIn.has(judge.id));
 }
 
 function listingOf(judge: JudgeDefinition): JudgeListing {

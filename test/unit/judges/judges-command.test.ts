@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JUDGE_CATALOG } from '../../../shared/judges/catalog/index.js';
 import { describeScale } from '../../../shared/judges/scale.js';
 import { runCli } from '../../support/run-cli.js';
+import { createTempFolder } from '../../support/temp-folder.js';
 
 describe('assay judges', () => {
   it('--json lists every built-in judge with its id, scope, kind, assessment, inputs, scale and description', async () => {
@@ -46,5 +47,31 @@ describe('assay judges', () => {
       expect(lines[1 + 2 * index]).toMatch(new RegExp(`^${judge.id}\\s+${judge.kind}\\s+${judge.scope}\\s+${judge.assessment}\\s`));
       expect(lines[2 + 2 * index]).toBe(`    ${judge.description}`);
     });
+  });
+
+  it('--config adds the custom judges of a config file after the built-in ones', async () => {
+    // Prepare
+    const folder = await createTempFolder();
+    const config = await folder.write(
+      'assay.yaml',
+      'custom_judges:\n  - id: tone_check\n    assessment: ANSWER\n    template: "Is the answer to {request} polite? {response}"\n    scale: yes_no\n',
+    );
+
+    // Act
+    const listed = JSON.parse((await runCli(['judges', '--json', '--config', config])).stdout) as { id: string; inputs: string[] }[];
+    await folder.remove();
+
+    // Assess
+    expect(listed).toHaveLength(JUDGE_CATALOG.length + 1);
+    expect(listed.at(-1)).toMatchObject({ id: 'tone_check', inputs: ['request', 'response'] });
+  });
+
+  it('--config names the problem in a bad config file', async () => {
+    const folder = await createTempFolder();
+    const config = await folder.write('assay.yaml', 'judge:\n  temprature: 0\n');
+    const result = await runCli(['judges', '--config', config]);
+    await folder.remove();
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/temprature/);
   });
 });

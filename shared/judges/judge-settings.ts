@@ -1,0 +1,68 @@
+import type { ObjectStore } from '../ports/object-store.js';
+import { JudgeCache } from './judge-cache.js';
+import { JudgeClient } from './judge-client.js';
+import type { JudgeConfig } from './judge-config.js';
+import { JudgeService } from './judge-service.js';
+import type { JudgeBackend } from './run-judges.js';
+
+/**
+ * Where the judge client's settings come from: the environment variables
+ * every OpenAI client reads (OPENAI_BASE_URL, OPENAI_API_KEY) plus
+ * ASSAY_JUDGE_MODEL, then the config file's `judge:` section, then defaults.
+ * The environment wins over the file so that a CI job can point a committed
+ * config at another server without editing it. The key comes only from the
+ * environment. Without a key the offline lexical judge is used, and the
+ * summary says so.
+ */
+
+export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 6;
+export const DEFAULT_CONCURRENCY = 8;
+
+export interface JudgeBackendChoice {
+  readonly backend: JudgeBackend;
+  /** One line for logs and reports: which judge, where; never the key. */
+  readonly summary: string;
+}
+
+export interface JudgeEnvironment {
+  readonly OPENAI_BASE_URL?: string | undefined;
+  readonly OPENAI_API_KEY?: string | undefined;
+  readonly ASSAY_JUDGE_MODEL?: string | undefined;
+}
+
+/**
+ * Builds the judge backend. `store` holds the judge cache (`cache/judges/`);
+ * undefined turns the cache off (`--no-cache`).
+ */
+export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined): JudgeBackendChoice {
+  const apiKey = nonEmpty(environment.OPENAI_API_KEY);
+  if (apiKey === undefined) {
+    return { backend: { kind: 'lexical' }, summary: 'lexical judge (non-LLM approximations): OPENAI_API_KEY is not set' };
+  }
+  const baseUrl = nonEmpty(environment.OPENAI_BASE_URL) ?? config.judge.base_url;
+  const model = nonEmpty(environment.ASSAY_JUDGE_MODEL) ?? config.judge.model ?? DEFAULT_JUDGE_MODEL;
+  const temperature = config.judge.temperature;
+  const serverHost = new URL(baseUrl ?? 'https://api.openai.com/v1').host;
+  const client = new JudgeClient({
+    baseUrl,
+    apiKey,
+    model,
+    temperature,
+    timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
+  });
+  const service = new JudgeService(client, new JudgeCache(store), {
+    serverHost,
+    model,
+    temperature,
+    concurrency: config.judge.concurrency ?? DEFAULT_CONCURRENCY,
+  });
+  const cache = store === undefined ? 'cache off' : 'cached';
+  return { backend: { kind: 'llm', service }, summary: `LLM judge ${model} at ${serverHost}, temperature ${temperature}, ${cache}` };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { judgeConfigSchema } from '../../../shared/judges/judge-config.js';
+import { chooseJudgeBackend, DEFAULT_JUDGE_MODEL } from '../../../shared/judges/judge-settings.js';
+import { MemoryStore } from '../../../shared/ports/memory-store.js';
+
+const config = (judge: object = {}) => judgeConfigSchema.parse({ judge });
+
+describe('chooseJudgeBackend', () => {
+  it('uses the lexical judge, and says so, when no API key is set', () => {
+    const choice = chooseJudgeBackend(config(), { OPENAI_API_KEY: '  ' }, new MemoryStore());
+    expect(choice.backend.kind).toBe('lexical');
+    expect(choice.summary).toMatch(/^lexical judge \(non-LLM approximations\): OPENAI_API_KEY is not set/);
+  });
+
+  it('takes the model and server from the environment over the config file, and never shows the key', () => {
+    const choice = chooseJudgeBackend(
+      config({ base_url: 'http://file-server:8000/v1', model: 'file-model' }),
+      { OPENAI_API_KEY: 'sk-secret', OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1', ASSAY_JUDGE_MODEL: 'env-model' },
+      new MemoryStore(),
+    );
+    expect(choice.backend.kind).toBe('llm');
+    expect(choice.summary).toBe('LLM judge env-model at 127.0.0.1:9999, temperature 0, cached');
+    expect(choice.summary).not.toContain('sk-secret');
+  });
+
+  it('falls back to the config file, then to the defaults', () => {
+    expect(chooseJudgeBackend(config({ base_url: 'http://file-server:8000/v1', model: 'file-model' }), { OPENAI_API_KEY: 'k' }, undefined).summary).toBe(
+      'LLM judge file-model at file-server:8000, temperature 0, cache off',
+    );
+    expect(chooseJudgeBackend(config(), { OPENAI_API_KEY: 'k' }, undefined).summary).toBe(
+      `LLM judge ${DEFAULT_JUDGE_MODEL} at api.openai.com, temperature 0, cache off`,
+    );
+  });
+});
