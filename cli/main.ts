@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
+import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { UsageError } from './usage-error.js';
 
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .exitOverride()
     .showHelpAfterError(false);
+  program.addCommand(runCommand());
   program.addCommand(irMetricsCommand());
   program.addCommand(validateCommand());
   program.addCommand(judgesCommand());

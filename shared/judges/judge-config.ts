@@ -21,8 +21,16 @@ export const judgeClientSchema = z.strictObject({
   concurrency: z.number().int().min(1).optional(),
 });
 
+/** How a run is carried out: cutoffs of the ground-truth metrics, and how long the reducer waits. */
+export const runSettingsSchema = z.strictObject({
+  cutoffs: z.array(z.number().int().positive()).min(1).default([5, 10]),
+  deadline_seconds: z.number().int().positive().default(3600),
+  check_delay_seconds: z.number().int().min(0).max(900).default(1),
+});
+
 export const judgeConfigSchema = z.strictObject({
   judge: judgeClientSchema.prefault({}),
+  run: runSettingsSchema.prefault({}),
   /** Ids of the judges to run; absent means every built-in and custom judge. */
   judges: z.array(z.string().min(1)).optional(),
   rubric_weights: rubricWeightsSchema.optional(),
@@ -36,7 +44,7 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 
 /** How to fix each field, by its path with list indices written `[]`. */
 const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, judges, rubric_weights, custom_judges',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges',
   judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
@@ -51,6 +59,11 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds',
+  'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
+  'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
+  'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
+  'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
   'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved context)',
@@ -64,6 +77,7 @@ const FIXES: Readonly<Record<string, string>> = {
 const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(judgeConfigSchema.shape),
   judge: Object.keys(judgeClientSchema.shape),
+  run: Object.keys(runSettingsSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
 };

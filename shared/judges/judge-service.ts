@@ -15,9 +15,17 @@ export interface JudgeUsage {
   output_tokens: number;
 }
 
+/** What one judgment cost, so a caller can total it per case. */
+export interface JudgmentCost {
+  readonly cached: boolean;
+  readonly retries: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
 export type JudgeOutcome =
-  | { ok: true; verdict: Verdict; cached: boolean }
-  | { ok: false; error: string; transient: boolean };
+  | { ok: true; verdict: Verdict; cached: boolean; cost: JudgmentCost }
+  | { ok: false; error: string; transient: boolean; cost: JudgmentCost };
 
 export interface JudgeServiceSettings {
   /** Host of the judge server, part of the cache key (never the key or the full URL). */
@@ -75,16 +83,19 @@ export class JudgeService {
       usage.input_tokens += completion.usage.inputTokens;
       usage.output_tokens += completion.usage.outputTokens;
     }
+    const cost: JudgmentCost = cached
+      ? { cached, retries: 0, inputTokens: 0, outputTokens: 0 }
+      : { cached, retries: completion.retries, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens };
     if (!completion.ok) {
       usage.errors++;
-      return { ok: false, error: completion.error, transient: completion.transient };
+      return { ok: false, error: completion.error, transient: completion.transient, cost };
     }
     const output = parseAnswer(completion.output, judge.output);
     if (!output.ok) {
       usage.errors++;
-      return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false };
+      return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false, cost };
     }
-    return { ok: true, verdict: judge.verdict(output.value), cached };
+    return { ok: true, verdict: judge.verdict(output.value), cached, cost };
   }
 
   /** Usage per judge id, for the report. */

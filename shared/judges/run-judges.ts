@@ -3,7 +3,7 @@ import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
 import type { MetricValue } from './metric-value.js';
 import type { JudgeDefinition, LlmJudge, Verdict } from './judge-definition.js';
-import type { JudgeService } from './judge-service.js';
+import type { JudgeService, JudgeUsage } from './judge-service.js';
 import { isLexicalJudge, lexicalVerdict } from './lexical/lexical-judge.js';
 import type { TemplateInput } from './template.js';
 
@@ -24,6 +24,8 @@ import type { TemplateInput } from './template.js';
 export interface CaseJudgement {
   readonly engines: Record<string, Record<string, MetricValue>>;
   readonly skipped: { judge: string; engine: string; reason: string }[];
+  /** What judging this case cost, per judge: a cached judgment counts as a cache hit, a pooled one once. */
+  readonly usage: Record<string, JudgeUsage>;
   /** Some judgment failed in a way that may pass on a later try (rate limit, server error, timeout). */
   readonly transient: boolean;
 }
@@ -39,9 +41,14 @@ export interface JudgeRunOptions {
 
 type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean };
 
+interface RunState {
+  transient: boolean;
+  readonly usage: Record<string, JudgeUsage>;
+}
+
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
-  const judgement: CaseJudgement = { engines: {}, skipped: [], transient: false };
-  const state = { transient: false };
+  const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false };
+  const state: RunState = { transient: false, usage: judgement.usage };
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};
   await Promise.all(
@@ -67,7 +74,7 @@ async function judgeChunks(
   evalCase: EvalCase,
   options: JudgeRunOptions,
   judgement: CaseJudgement,
-  state: { transient: boolean },
+  state: RunState,
 ): Promise<void> {
   const pool = new Map<string, Promise<Outcome>>();
   const outcomeOf = (text: string): Promise<Outcome> => {
@@ -106,7 +113,7 @@ async function judgeWhole(
   output: EngineOutput,
   options: JudgeRunOptions,
   judgement: CaseJudgement,
-  state: { transient: boolean },
+  state: RunState,
 ): Promise<void> {
   const unavailable = unavailableReason(judge, options.backend);
   if (unavailable !== undefined) return void judgement.skipped.push({ judge: judge.id, engine, reason: unavailable });
@@ -130,7 +137,7 @@ async function run(
   judge: LlmJudge<any>,
   inputs: Partial<Record<TemplateInput, string>>,
   options: JudgeRunOptions,
-  state: { transient: boolean },
+  state: RunState,
 ): Promise<Outcome> {
   if (options.backend.kind === 'lexical') {
     if (!isLexicalJudge(judge.id)) throw new Error(`Judge ${judge.id} has no lexical approximation: it should have been skipped`);
@@ -144,6 +151,13 @@ async function run(
   }
   const outcome = await options.backend.service.judge(judge, inputs);
   if (!outcome.ok && outcome.transient) state.transient = true;
+  const usage = (state.usage[judge.id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
+  if (outcome.cost.cached) usage.cache_hits++;
+  else usage.calls++;
+  usage.retries += outcome.cost.retries;
+  usage.input_tokens += outcome.cost.inputTokens;
+  usage.output_tokens += outcome.cost.outputTokens;
+  if (!outcome.ok) usage.errors++;
   return outcome;
 }
 

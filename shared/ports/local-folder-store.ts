@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { assertValidKey, type ObjectStore } from './object-store.js';
 
@@ -41,6 +42,28 @@ export class LocalFolderStore implements ObjectStore {
     } finally {
       await rm(temporary, { force: true });
     }
+  }
+
+  async download(key: string, path: string): Promise<boolean> {
+    try {
+      await copyFile(this.pathOf(key), path);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  async upload(key: string, path: string): Promise<{ etag: string }> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.${randomUUID()}.tmp`;
+    await copyFile(path, temporary);
+    await rename(temporary, target);
+    // The local stand-in for an ETag: the MD5 of the content, as S3 gives for a single-part upload.
+    const hash = createHash('md5');
+    for await (const chunk of createReadStream(target)) hash.update(chunk as Buffer);
+    return { etag: hash.digest('hex') };
   }
 
   async *list(prefix: string): AsyncIterable<string> {

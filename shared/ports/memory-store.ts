@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { assertValidKey, type ObjectStore } from './object-store.js';
 
 /** An ObjectStore in memory, for tests and for runs that keep nothing. */
@@ -18,5 +20,18 @@ export class MemoryStore implements ObjectStore {
 
   async *list(prefix: string): AsyncIterable<string> {
     yield* [...this.objects.keys()].filter((key) => key.startsWith(prefix)).sort();
+  }
+
+  async download(key: string, path: string): Promise<boolean> {
+    const body = await this.get(key);
+    if (body === undefined) return false;
+    await writeFile(path, body);
+    return true;
+  }
+
+  async upload(key: string, path: string): Promise<{ etag: string }> {
+    const body = await readFile(path);
+    await this.put(key, body);
+    return { etag: createHash('md5').update(body).digest('hex') };
   }
 }

@@ -15,6 +15,13 @@ export interface ObjectStore {
   put(key: string, body: Uint8Array | string, options?: { ifNoneMatch?: boolean }): Promise<{ written: boolean }>;
   /** Keys under a prefix, in byte order. */
   list(prefix: string): AsyncIterable<string>;
+  /**
+   * Copies the object to a local file as a stream (datasets can be larger
+   * than memory). Returns false when there is no such object.
+   */
+  download(key: string, path: string): Promise<boolean>;
+  /** Stores a local file as a stream; returns the object's ETag (S3's, or a content hash). */
+  upload(key: string, path: string): Promise<{ etag: string }>;
 }
 
 /** Rejects keys that could escape a store's root or mean different things on different stores. */

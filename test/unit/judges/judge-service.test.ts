@@ -34,7 +34,8 @@ describe('JudgeService with the cache', () => {
   it('turns an answer into a verdict and records usage', async () => {
     const judges = service(new LocalFolderStore(folder.path));
     const outcome = await judges.judge(chunkRelevance, inputs);
-    expect(outcome).toEqual({ ok: true, cached: false, verdict: { rating: 'yes', value: 1, rationale: 'it answers the request' } });
+    expect(outcome).toMatchObject({ ok: true, cached: false, verdict: { rating: 'yes', value: 1, rationale: 'it answers the request' } });
+    expect(outcome.cost).toMatchObject({ cached: false, retries: 0 });
     expect(judges.usage().chunk_relevance).toMatchObject({ calls: 1, cache_hits: 0, retries: 0, errors: 0 });
     expect(judges.usage().chunk_relevance?.input_tokens).toBeGreaterThan(0);
   });

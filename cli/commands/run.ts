@@ -1,0 +1,95 @@
+import { Command } from 'commander';
+import { resolve } from 'node:path';
+import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
+import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import { assertReadableFile } from '../readable-file.js';
+import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
+import { Progress } from '../run/progress.js';
+import { runPipeline } from '../run/run-pipeline.js';
+import { UsageError } from '../usage-error.js';
+
+interface RunOptions {
+  config?: string;
+  judges?: string;
+  store: string;
+  out: string;
+  concurrency: string;
+  awsEndpoint?: string;
+  strict?: boolean;
+  cache: boolean;
+  suite: string;
+}
+
+/**
+ * `assay run DATASET`: the whole pipeline on the embedded default (a local
+ * store folder and in-process queues), or with --aws-endpoint over S3 and SQS.
+ */
+export function runCommand(): Command {
+  return new Command('run')
+    .description('Evaluate a dataset: ingest, judge every case, reduce, and write the report')
+    .argument('<dataset>', 'dataset file (.jsonl, .json or .csv)')
+    .option('--config <file>', 'config file (YAML or JSON): judge settings, judges, run settings')
+    .option('--judges <ids>', 'comma-separated judge ids to run (overrides the config); see `assay judges`')
+    .option('--store <folder>', 'local store folder (runs, reports, judge cache)', '.assay')
+    .option('--out <folder>', 'folder for report.json, report.md and cases.jsonl', 'assay-report')
+    .option('--concurrency <n>', 'judge calls in flight at once', '8')
+    .option('--aws-endpoint <url>', 'run over S3 and SQS at this endpoint (an emulator or AWS) instead of the embedded default')
+    .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
+    .option('--strict', 'stop at the first bad row instead of running the good ones')
+    .option('--no-cache', 'judge every case again instead of reusing cached judgments')
+    .action(async (dataset: string, options: RunOptions) => {
+      await assertReadableFile(dataset, 'dataset');
+      const concurrency = Number(options.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1) {
+        throw new UsageError(`Expected --concurrency to be an integer from 1 and up, got "${options.concurrency}"`);
+      }
+      if (!/^[A-Za-z0-9._-]+$/.test(options.suite)) throw new UsageError('Expected --suite to be letters, digits, ".", "_" or "-"');
+      const config = await configOf(options);
+      const infrastructure =
+        options.awsEndpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(options.awsEndpoint);
+      process.stderr.write(`assay: ${infrastructure.description}\n`);
+      const result = await runPipeline(
+        {
+          datasetPath: dataset,
+          suite: options.suite,
+          config,
+          strict: options.strict === true,
+          noCache: !options.cache,
+          concurrency,
+          outFolder: resolve(options.out),
+          environment: { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL },
+        },
+        infrastructure,
+        (usage) => new Progress(process.stderr, usage),
+      );
+      const lines = [
+        `run ${result.runId}: ${result.judgeSummary}`,
+        ...(result.skippedJudges.length > 0 ? [`not run (they need an LLM judge): ${result.skippedJudges.join(', ')}`] : []),
+        '',
+        renderSummaryTable(result.report),
+        '',
+        'report files:',
+        ...result.files.map((file) => `  ${file}`),
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}
+
+async function configOf(options: RunOptions): Promise<JudgeConfig> {
+  let raw: unknown = {};
+  let file = 'defaults';
+  if (options.config !== undefined) {
+    await assertReadableFile(options.config, 'config');
+    const loaded = await loadJudgeConfig(options.config);
+    if (!loaded.ok) throw new UsageError(loaded.error);
+    raw = loaded.config;
+    file = options.config;
+  }
+  if (options.judges !== undefined) {
+    raw = { ...(raw as object), judges: options.judges.split(',').map((id) => id.trim()).filter(Boolean) };
+    file = options.config === undefined ? '--judges' : `${options.config} with --judges`;
+  }
+  const checked = checkJudgeConfig(raw, file);
+  if (!checked.ok) throw new UsageError(checked.error);
+  return checked.config;
+}

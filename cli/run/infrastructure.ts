@@ -1,0 +1,61 @@
+import { createAwsClients, ensureAwsResources } from '../../shared/ports/aws-clients.js';
+import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
+import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
+import { S3Store } from '../../shared/ports/s3-store.js';
+import type { WorkQueue } from '../../shared/ports/work-queue.js';
+
+/** Where a run keeps its objects and queues: a local folder and in-process queues, or S3 and SQS. */
+export interface Infrastructure {
+  readonly store: ObjectStore;
+  readonly bucket: string;
+  readonly cases: WorkQueue;
+  readonly deadLetters: WorkQueue;
+  readonly control: WorkQueue;
+  readonly description: string;
+}
+
+/** Receives before a case message goes to the dead-letter queue, as the deployed stack sets it. */
+export const MAX_RECEIVE_COUNT = 3;
+
+/**
+ * The embedded default: the store folder (`.assay/` unless --store says
+ * otherwise) and in-process queues with SQS's semantics. The visibility
+ * timeout is short because a failed case here should come back in seconds,
+ * not after a Lambda-sized timeout.
+ */
+export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSeconds = 2): Infrastructure {
+  const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds });
+  return {
+    store: new LocalFolderStore(storeFolder),
+    bucket: storeFolder,
+    cases: new InProcessQueue('assay-cases', {
+      visibilityTimeoutSeconds,
+      redrive: { deadLetterQueue: deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT },
+    }),
+    deadLetters,
+    control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds }),
+    description: `store ${storeFolder}, in-process queues`,
+  };
+}
+
+/** S3 and SQS at an endpoint (an emulator, or AWS itself); the bucket and queues are created if absent. */
+export async function awsInfrastructure(endpoint: string, bucket = 'assay', visibilityTimeoutSeconds = 5): Promise<Infrastructure> {
+  const clients = createAwsClients({ endpoint });
+  const resources = await ensureAwsResources(clients, {
+    bucket,
+    casesQueue: 'assay-cases',
+    deadLetterQueue: 'assay-cases-dlq',
+    controlQueue: 'assay-control',
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    visibilityTimeoutSeconds,
+  });
+  return {
+    store: new S3Store(clients.s3, bucket),
+    bucket,
+    cases: resources.cases,
+    deadLetters: resources.deadLetters,
+    control: resources.control,
+    description: `bucket ${bucket} and SQS queues at ${new URL(endpoint).host}`,
+  };
+}

@@ -1,0 +1,55 @@
+import type { JudgeUsage } from '../../shared/judges/judge-service.js';
+
+/**
+ * The progress line on stderr: cases done of total, judge calls, cache hits,
+ * retries, errors and an ETA. On a terminal it rewrites one line; otherwise
+ * (CI logs, pipes) it prints a plain line at most every few seconds.
+ */
+export class Progress {
+  private total = 0;
+  private done = 0;
+  private retried = 0;
+  private started = Date.now();
+  private lastPrinted = 0;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly usage: () => Record<string, JudgeUsage>,
+  ) {}
+
+  start(total: number): void {
+    this.total = total;
+    this.started = Date.now();
+    this.render(true);
+  }
+
+  caseDone(): void {
+    this.done++;
+    this.render(false);
+  }
+
+  caseRetried(): void {
+    this.retried++;
+    this.render(false);
+  }
+
+  finish(): void {
+    this.render(true);
+    if (this.stream.isTTY) this.stream.write('\n');
+  }
+
+  private render(force: boolean): void {
+    const now = Date.now();
+    const interval = this.stream.isTTY ? 100 : 3_000;
+    if (!force && now - this.lastPrinted < interval) return;
+    this.lastPrinted = now;
+    const usage = Object.values(this.usage());
+    const sum = (pick: (entry: JudgeUsage) => number) => usage.reduce((total, entry) => total + pick(entry), 0);
+    const elapsed = (now - this.started) / 1000;
+    const eta = this.done === 0 || this.done >= this.total ? '-' : `${Math.ceil((elapsed / this.done) * (this.total - this.done))}s`;
+    const line =
+      `cases ${this.done}/${this.total} | judge calls ${sum((entry) => entry.calls)} | cache hits ${sum((entry) => entry.cache_hits)} | ` +
+      `retries ${sum((entry) => entry.retries)} | errors ${sum((entry) => entry.errors)} | cases retried ${this.retried} | ETA ${eta}`;
+    this.stream.write(this.stream.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
+  }
+}

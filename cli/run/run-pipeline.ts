@@ -1,0 +1,137 @@
+import { mkdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { createFailureRecorderHandler } from '../../functions/failure-recorder.js';
+import { quietTelemetry } from '../../functions/handler-context.js';
+import { createIngestHandler } from '../../functions/ingest.js';
+import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
+import { createReducerHandler } from '../../functions/reducer.js';
+import { isLexicalJudge } from '../../shared/judges/lexical/lexical-judge.js';
+import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
+import { selectJudges, type JudgeConfig } from '../../shared/judges/judge-config.js';
+import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
+import type { JudgeUsage } from '../../shared/judges/judge-service.js';
+import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import type { IngestOutcome } from '../../shared/pipeline/ingest.js';
+import { REPORT_FILES, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
+import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import type { Report } from '../../shared/schema/report.js';
+import { UsageError } from '../usage-error.js';
+import type { Infrastructure } from './infrastructure.js';
+import type { Progress } from './progress.js';
+
+/** The judges a run uses when the config names none: Databricks Agent Evaluation's default set. */
+export const DEFAULT_LLM_JUDGES = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
+
+export interface PipelineRun {
+  readonly datasetPath: string;
+  readonly suite: string;
+  readonly config: JudgeConfig;
+  readonly strict: boolean;
+  readonly noCache: boolean;
+  /** Judge calls in flight, and case batches in flight. */
+  readonly concurrency: number;
+  readonly outFolder: string;
+  readonly environment: JudgeEnvironment;
+  readonly now?: () => Date;
+  /** Called once the run is ingested, before any case is judged: the tests inject faults here. */
+  readonly afterIngest?: (runId: string, infrastructure: Infrastructure) => Promise<void>;
+}
+
+export interface PipelineResult {
+  readonly runId: string;
+  readonly report: Report;
+  readonly files: readonly string[];
+  readonly judgeSummary: string;
+  readonly skippedJudges: readonly string[];
+}
+
+/**
+ * `assay run` on one machine or against an S3/SQS endpoint: uploads the
+ * dataset, sends the S3 event to the ingest handler, then drives the judge
+ * worker, failure recorder and reducer handlers from their queues until the
+ * reducer has written the report, and copies the report files to the output
+ * folder. The same handlers run on AWS; only the infrastructure differs.
+ */
+export async function runPipeline(run: PipelineRun, infrastructure: Infrastructure, progress: (usage: () => Record<string, JudgeUsage>) => Progress): Promise<PipelineResult> {
+  const now = run.now ?? (() => new Date());
+  const config: RunConfig = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency }, strict: run.strict };
+  const choice = chooseJudgeBackend(config, run.environment, run.noCache ? undefined : infrastructure.store);
+  const { judges, skippedJudges } = judgesFor(config, choice.backend.kind);
+  const judging: Judging = { backend: choice.backend, judges };
+  const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
+  const telemetry = quietTelemetry();
+
+  const datasetKey = `datasets/${run.suite}/${basename(run.datasetPath)}`;
+  const { etag } = await infrastructure.store.upload(datasetKey, run.datasetPath);
+  const ingest = createIngestHandler(
+    {
+      store: infrastructure.store,
+      cases: infrastructure.cases,
+      control: infrastructure.control,
+      now,
+      trigger: `cli:${now().toISOString()}`,
+      configFor: async () => ({ config, judgeSummary: choice.summary }),
+    },
+    telemetry,
+  );
+  const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
+  if (outcome === undefined || outcome.kind === 'duplicate') throw new Error('The ingest handler started no run for the uploaded dataset');
+  if (outcome.kind === 'rejected') {
+    throw new UsageError(`--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`, 1);
+  }
+  tracker.start(outcome.cases);
+  await run.afterIngest?.(outcome.runId, infrastructure);
+
+  let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
+  const worker = createJudgeWorkerHandler({ store: infrastructure.store, judgingFor: () => judging }, telemetry, (caseOutcome) =>
+    caseOutcome.kind === 'done' ? tracker.caseDone() : tracker.caseRetried(),
+  );
+  const recorder = createFailureRecorderHandler(infrastructure.store, telemetry);
+  const reducer = createReducerHandler({ store: infrastructure.store, control: infrastructure.control, now }, telemetry);
+  const handlerErrors: unknown[] = [];
+  const onHandlerError = (error: unknown): void => void handlerErrors.push(error);
+  await runEventSources(
+    [
+      { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(run.concurrency / 4)), onHandlerError },
+      { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError },
+      {
+        queue: infrastructure.control,
+        handler: async (event) => {
+          const outcomes = await reducer(event);
+          reported ??= outcomes.find((candidate): candidate is Extract<ReduceOutcome, { kind: 'reported' }> => candidate.kind === 'reported' && candidate.runId === outcome.runId);
+        },
+        batchSize: 1,
+        concurrency: 1,
+        onHandlerError,
+      },
+    ],
+    () => reported !== undefined || handlerErrors.length > 0,
+  );
+  tracker.finish();
+  if (reported === undefined) throw handlerErrors[0] instanceof Error ? handlerErrors[0] : new Error(String(handlerErrors[0]));
+
+  await mkdir(run.outFolder, { recursive: true });
+  const files: string[] = [];
+  for (const name of REPORT_FILES) {
+    const path = join(run.outFolder, name);
+    const found = await infrastructure.store.download(runKeys.report(run.suite, outcome.runId, name), path);
+    if (found) files.push(path);
+  }
+  return { runId: outcome.runId, report: reported.report, files, judgeSummary: choice.summary, skippedJudges };
+}
+
+/**
+ * The judges of a run: the config's list, or by default Databricks' set with
+ * an LLM judge and, with the lexical judge, the judges it can approximate (the
+ * others are named so the output can say they need an LLM judge).
+ */
+function judgesFor(config: JudgeConfig, backend: 'llm' | 'lexical'): { judges: JudgeDefinition[]; skippedJudges: string[] } {
+  const available = selectJudges({ ...config, judges: undefined });
+  if (config.judges !== undefined) return { judges: [...selectJudges(config)], skippedJudges: [] };
+  if (backend === 'llm') return { judges: available.filter((judge) => DEFAULT_LLM_JUDGES.includes(judge.id)), skippedJudges: [] };
+  const runnable = available.filter((judge) => judge.kind === 'deterministic' || isLexicalJudge(judge.id));
+  return { judges: runnable, skippedJudges: available.filter((judge) => !runnable.includes(judge)).map((judge) => judge.id) };
+}
+

@@ -1,0 +1,23 @@
+import type { SQSEvent } from 'aws-lambda';
+import type { ObjectStore } from '../shared/ports/object-store.js';
+import { recordFailure, type FailureOutcome } from '../shared/pipeline/record-failure.js';
+import type { HandlerTelemetry } from './handler-context.js';
+
+/**
+ * Failure recorder handler: the dead-letter queue's messages become
+ * `runs/<run>/failures/<case>.json`. Recording is idempotent, so a record
+ * failing here is simply delivered again.
+ */
+export function createFailureRecorderHandler(store: ObjectStore, telemetry: HandlerTelemetry) {
+  return async (event: SQSEvent): Promise<FailureOutcome[]> => {
+    const outcomes: FailureOutcome[] = [];
+    for (const record of event.Records) {
+      const outcome = await recordFailure(store, record.body, Number(record.attributes.ApproximateReceiveCount ?? '0'));
+      telemetry.logger.warn('dead-lettered message', { ...outcome });
+      telemetry.metrics?.addMetric('CasesFailed', 'Count', outcome.kind === 'recorded' ? 1 : 0);
+      outcomes.push(outcome);
+    }
+    telemetry.metrics?.publishStoredMetrics();
+    return outcomes;
+  };
+}

@@ -1,0 +1,42 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/pipeline/evaluate-case.js';
+import { caseMessageSchema } from '../shared/schema/pipeline-messages.js';
+import type { HandlerTelemetry } from './handler-context.js';
+
+/** Marks a record to be delivered again: a judge failure that may pass on a later try. */
+export class RetryLaterError extends Error {
+  override readonly name = 'RetryLaterError';
+}
+
+/**
+ * Judge worker handler: an SQS batch of case messages. Each record is parsed
+ * and judged on its own; a record that fails (a transient judge failure, or
+ * a message that does not parse) is reported in batchItemFailures, so only it
+ * comes back, and after maxReceiveCount it goes to the dead-letter queue.
+ */
+export function createJudgeWorkerHandler(
+  dependencies: WorkerDependencies,
+  telemetry: HandlerTelemetry,
+  onOutcome: (outcome: CaseOutcome) => void = () => {},
+) {
+  const processor = new BatchProcessor(EventType.SQS);
+  const recordHandler = async (record: SQSRecord): Promise<void> => {
+    const message = caseMessageSchema.parse(JSON.parse(record.body));
+    const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
+    const outcome = await evaluateCaseMessage(dependencies, message, receiveCount);
+    onOutcome(outcome);
+    if (outcome.kind === 'retry') {
+      telemetry.logger.warn('case will be retried', { case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
+      throw new RetryLaterError(outcome.error);
+    }
+    telemetry.metrics?.addMetric('CasesEvaluated', 'Count', 1);
+  };
+  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    try {
+      return await processPartialResponse(event, recordHandler, processor, { context });
+    } finally {
+      telemetry.metrics?.publishStoredMetrics();
+    }
+  };
+}

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Run ids and config hashes are derived, never random: the same dataset
+ * object (key + ETag), config and trigger give the same run id, so a
+ * duplicated upload event lands on the run that already exists.
+ */
+export function configHash(config: unknown): string {
+  return createHash('sha256').update(canonicalJson(config)).digest('hex').slice(0, 16);
+}
+
+export function runIdFor(parts: { datasetKey: string; etag: string; configHash: string; trigger: string }): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([parts.datasetKey, parts.etag, parts.configHash, parts.trigger]))
+    .digest('hex');
+  return `r-${digest.slice(0, 16)}`;
+}
+
+/** JSON with object keys sorted at every level, so equal values hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+/** A case id safe for a store key: the request id when it is, else a hash of it. */
+export function caseIdFor(requestId: string): string {
+  if (/^[A-Za-z0-9._-]{1,100}$/.test(requestId) && requestId !== '.' && requestId !== '..') return requestId;
+  return `c-${createHash('sha256').update(requestId).digest('hex').slice(0, 20)}`;
+}
+
+/** Store keys of a run's objects, in one place. */
+export const runKeys = {
+  manifest: (runId: string) => `runs/${runId}/manifest.json`,
+  caseIds: (runId: string) => `runs/${runId}/case-ids.json`,
+  ingested: (runId: string) => `runs/${runId}/ingested.json`,
+  inputErrors: (runId: string) => `runs/${runId}/input-errors.jsonl`,
+  claimCheck: (runId: string, caseId: string) => `runs/${runId}/cases/${caseId}.json`,
+  result: (runId: string, caseId: string) => `runs/${runId}/results/${caseId}.json`,
+  resultsPrefix: (runId: string) => `runs/${runId}/results/`,
+  failure: (runId: string, caseId: string) => `runs/${runId}/failures/${caseId}.json`,
+  failuresPrefix: (runId: string) => `runs/${runId}/failures/`,
+  lastError: (runId: string, caseId: string) => `runs/${runId}/attempts/${caseId}.json`,
+  report: (suite: string, runId: string, file: string) => `reports/${suite}/${runId}/${file}`,
+  latest: (suite: string) => `reports/${suite}/latest.json`,
+};

@@ -1,0 +1,125 @@
+import type { Context, S3Event, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
+import type { ReceivedMessage, WorkQueue } from './work-queue.js';
+
+/**
+ * The local event source: what Lambda's SQS event source mapping and S3
+ * notifications do on AWS, done here so the same handlers run on one machine
+ * (with the in-process queue) or against any SQS endpoint. It receives up to
+ * `batchSize` messages, hands them to the handler as a real SQSEvent, deletes
+ * the records that succeeded, and leaves the ones in batchItemFailures (or the
+ * whole batch, when the handler throws) to come back after the visibility
+ * timeout; the queue's redrive policy moves them to the dead-letter queue
+ * after maxReceiveCount.
+ */
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | unknown>;
+
+export interface EventSourceMapping {
+  readonly queue: WorkQueue;
+  readonly handler: SqsHandler;
+  readonly batchSize: number;
+  /** Batches handled at once, as Lambda's maximum concurrency. */
+  readonly concurrency: number;
+  /** Told when the handler throws (a bug, or a batch where every record failed). */
+  readonly onHandlerError?: (error: unknown) => void;
+}
+
+const REGION = 'local';
+
+/** One poll of one mapping: returns how many messages were handled. */
+export async function pollOnce(mapping: EventSourceMapping, waitSeconds: number): Promise<number> {
+  const messages = await mapping.queue.receive({ maxMessages: mapping.batchSize, waitSeconds });
+  if (messages.length === 0) return 0;
+  const event: SQSEvent = { Records: messages.map((message) => sqsRecord(mapping.queue.name, message)) };
+  let failedIds: Set<string>;
+  try {
+    const response = (await mapping.handler(event, lambdaContext(mapping.queue.name))) as Partial<SQSBatchResponse> | undefined;
+    failedIds = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+  } catch (error) {
+    // Powertools throws when every record failed; any other throw also fails the whole batch, as on Lambda.
+    if (!(error instanceof FullBatchFailureError)) mapping.onHandlerError?.(error);
+    failedIds = new Set(messages.map((message) => message.messageId));
+  }
+  for (const message of messages) {
+    if (!failedIds.has(message.messageId)) await mapping.queue.delete(message.receiptHandle);
+  }
+  return messages.length;
+}
+
+/**
+ * Polls every mapping until `finished()` says so. Each mapping runs up to its
+ * concurrency of batches at once; an empty receive long-polls for
+ * `waitSeconds`, so an idle loop costs nothing.
+ */
+export async function runEventSources(
+  mappings: readonly EventSourceMapping[],
+  finished: () => boolean,
+  waitSeconds = 1,
+): Promise<void> {
+  const lanes = mappings.flatMap((mapping) => Array.from({ length: mapping.concurrency }, () => mapping));
+  await Promise.all(
+    lanes.map(async (mapping) => {
+      while (!finished()) await pollOnce(mapping, waitSeconds);
+    }),
+  );
+}
+
+function sqsRecord(queueName: string, message: ReceivedMessage): SQSRecord {
+  return {
+    messageId: message.messageId,
+    receiptHandle: message.receiptHandle,
+    body: message.body,
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentTimestamp),
+      SenderId: 'assay-local',
+      ApproximateFirstReceiveTimestamp: String(message.sentTimestamp),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:${REGION}:000000000000:${queueName}`,
+    awsRegion: REGION,
+  };
+}
+
+/** An S3 ObjectCreated event for one object, as S3 notifications deliver it. */
+export function s3ObjectCreatedEvent(bucket: string, key: string, etag: string, size: number): S3Event {
+  return {
+    Records: [
+      {
+        eventVersion: '2.1',
+        eventSource: 'aws:s3',
+        awsRegion: REGION,
+        eventTime: new Date(0).toISOString(),
+        eventName: 'ObjectCreated:Put',
+        userIdentity: { principalId: 'assay-local' },
+        requestParameters: { sourceIPAddress: '127.0.0.1' },
+        responseElements: { 'x-amz-request-id': 'local', 'x-amz-id-2': 'local' },
+        s3: {
+          s3SchemaVersion: '1.0',
+          configurationId: 'assay-datasets',
+          bucket: { name: bucket, ownerIdentity: { principalId: 'assay-local' }, arn: `arn:aws:s3:::${bucket}` },
+          object: { key: encodeURIComponent(key).replace(/%2F/g, '/'), size, eTag: etag, sequencer: '0' },
+        },
+      },
+    ],
+  };
+}
+
+function lambdaContext(name: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `assay-${name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${REGION}:000000000000:function:assay-${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: 'local',
+    logGroupName: `/aws/lambda/assay-${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 900_000,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}

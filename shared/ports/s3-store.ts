@@ -1,0 +1,163 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { assertValidKey, type ObjectStore } from './object-store.js';
+
+export interface S3StoreOptions {
+  /** Keys per ListObjectsV2 page (S3's maximum and default is 1000); smaller only to exercise paging. */
+  readonly pageSize?: number;
+}
+
+/**
+ * An ObjectStore in an S3 bucket (or any S3-compatible service). Conditional
+ * writes use `If-None-Match: *`, which S3 enforces atomically: of two writers,
+ * the second gets 412 Precondition Failed (or 409 when both race in flight)
+ * and `written: false`. Listing follows S3's own order, UTF-8 byte order.
+ */
+export class S3Store implements ObjectStore {
+  private readonly pageSize: number | undefined;
+
+  constructor(
+    private readonly client: S3Client,
+    readonly bucket: string,
+    options: S3StoreOptions = {},
+  ) {
+    this.pageSize = options.pageSize;
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    assertValidKey(key);
+    try {
+      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (response.Body === undefined) return new Uint8Array();
+      return await response.Body.transformToByteArray();
+    } catch (error) {
+      if (isMissingObject(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async put(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean } = {}): Promise<{ written: boolean }> {
+    assertValidKey(key);
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentTypeOf(key),
+          ...(options.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
+        }),
+      );
+      return { written: true };
+    } catch (error) {
+      if (options.ifNoneMatch && isLostConditionalWrite(error)) return { written: false };
+      throw error;
+    }
+  }
+
+  async download(key: string, path: string): Promise<boolean> {
+    assertValidKey(key);
+    let body;
+    try {
+      body = (await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }))).Body;
+    } catch (error) {
+      if (isMissingObject(error)) return false;
+      throw error;
+    }
+    const source = body === undefined ? Readable.from([]) : body instanceof Readable ? body : Readable.fromWeb(body.transformToWebStream());
+    try {
+      await pipeline(source, createWriteStream(path));
+    } catch (error) {
+      // A half-written file would pass for the whole dataset.
+      await rm(path, { force: true });
+      throw error;
+    }
+    return true;
+  }
+
+  async upload(key: string, path: string): Promise<{ etag: string }> {
+    assertValidKey(key);
+    const { size } = await stat(path);
+    if (size > MAX_SINGLE_PUT_BYTES) {
+      throw new Error(`Expected a file of at most 5 GiB for one PutObject, got ${size} bytes in ${path}; split the dataset into several files`);
+    }
+    const result = await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        // The length lets the SDK sign and send the stream without buffering it.
+        Body: createReadStream(path),
+        ContentLength: size,
+        ContentType: contentTypeOf(key),
+      }),
+    );
+    if (result.ETag === undefined) throw new Error(`PutObject of ${key} returned no ETag`);
+    // S3 quotes ETags in headers; S3 events, and the other stores, give them bare.
+    return { etag: result.ETag.replaceAll('"', '') };
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          ContinuationToken: continuationToken,
+          MaxKeys: this.pageSize,
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key !== undefined) yield object.Key;
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken !== undefined);
+  }
+}
+
+/** S3's limit on one PutObject; larger objects need a multipart upload. */
+const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
+
+interface ServiceErrorShape {
+  readonly name?: unknown;
+  readonly $metadata?: { readonly httpStatusCode?: unknown };
+}
+
+function statusOf(error: unknown): { name: unknown; status: unknown } {
+  const shape = (typeof error === 'object' && error !== null ? error : {}) as ServiceErrorShape;
+  return { name: shape.name, status: shape.$metadata?.httpStatusCode };
+}
+
+/** NoSuchKey, or a bare 404 (S3 answers HEAD-like errors without a body); a missing bucket is a configuration error and throws. */
+function isMissingObject(error: unknown): boolean {
+  const { name, status } = statusOf(error);
+  return name === 'NoSuchKey' || (status === 404 && name !== 'NoSuchBucket');
+}
+
+/**
+ * 412 PreconditionFailed: an object already had the key. 409
+ * ConditionalRequestConflict: another conditional write to the key was in
+ * flight and won. Other 409s (OperationAborted) wrote nothing and throw.
+ */
+function isLostConditionalWrite(error: unknown): boolean {
+  const { name, status } = statusOf(error);
+  return status === 412 || name === 'PreconditionFailed' || name === 'ConditionalRequestConflict';
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  json: 'application/json',
+  jsonl: 'application/x-ndjson',
+  csv: 'text/csv',
+  md: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+};
+
+/** So a report opened from the console or a presigned URL renders instead of downloading. */
+function contentTypeOf(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}

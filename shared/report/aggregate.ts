@@ -1,0 +1,78 @@
+import type { Report } from '../schema/report.js';
+import { caseOutcomes, type CaseRecords } from './case-outcomes.js';
+import { totalJudgeUsage } from './judge-usage.js';
+import { engineStatistics } from './metric-statistics.js';
+import { compareText } from './ordering.js';
+
+export type ReportInput = CaseRecords;
+
+/**
+ * The report of a run from its records: a pure function (no clock, no
+ * randomness), so the same records give the same report, bit for bit,
+ * whatever order they arrive in.
+ *
+ * Cases:
+ * - `total` is the manifest's case count; `evaluated` the cases with a
+ *   result; `failed` the cases with a failure and no result (a result wins
+ *   over a failure of the same case: a redrive succeeded); `missing` the
+ *   case ids with neither. evaluated + failed + missing = total always:
+ *   records that would break it (duplicate ids, a case outside the run's
+ *   case ids, a record of another run, as many case ids as the manifest
+ *   does not count) throw.
+ * - `failed_cases` and `missing_cases` are sorted by case id, uncapped.
+ *
+ * Engines: the manifest's engines and any engine found in a result, each
+ * with statistics over the evaluated cases that have the metric. For a
+ * metric M:
+ * - numeric M: `M/average` = mean over the cases where M is a finite number,
+ *   `M/count` = how many cases that is. Ground-truth metrics exist on
+ *   labelled cases only, so their average is over those and the count says
+ *   how many;
+ * - `<prefix>/rating` with "yes"/"no" values: `<prefix>/rating/percentage` =
+ *   share of "yes" (0 to 1) among the cases rated yes or no, and
+ *   `<prefix>/rating/count` = how many those are (other values are ignored);
+ * - numeric `<prefix>/rating`: `/rating/average` and `/rating/count`;
+ * - `<prefix>/error_message`: `<prefix>/error_count` = cases with a message;
+ * - per-chunk lists, rationales and other texts: not aggregated.
+ * Nothing is ever NaN or infinite: a metric with no usable value has a count
+ * of 0 and no average (not an average of 0).
+ *
+ * Order: cases are taken sorted by case id, so every sum adds the same terms
+ * in the same order; engines, metric names, statistics and judge ids are keys
+ * in sorted order (code-unit order, not the locale's).
+ *
+ * Judges: the judge usage of the evaluated cases, summed per judge id.
+ */
+export function buildReport(input: ReportInput): Report {
+  const { manifest } = input;
+  const outcomes = caseOutcomes(input);
+  const engineNames = new Set(manifest.engines);
+  for (const result of outcomes.evaluated) for (const engine of Object.keys(result.engines)) engineNames.add(engine);
+  const engines = Object.fromEntries(
+    [...engineNames].sort(compareText).map((engine) => [engine, engineStatistics(outcomes.evaluated, engine)] as const),
+  );
+  return {
+    run_id: manifest.run_id,
+    suite: manifest.suite,
+    dataset: manifest.dataset.key,
+    config_hash: manifest.config_hash,
+    created_at: manifest.created_at,
+    judge: manifest.judge,
+    cases: {
+      total: manifest.cases,
+      evaluated: outcomes.evaluated.length,
+      failed: outcomes.failed.length,
+      missing: outcomes.missing.length,
+    },
+    input_errors: manifest.input_errors,
+    engines,
+    judges: totalJudgeUsage(outcomes.evaluated),
+    missing_cases: [...outcomes.missing],
+    failed_cases: [...outcomes.failed],
+  };
+}
+
+/** `report.json`'s text: two-space indented, with a final newline. */
+export function reportJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

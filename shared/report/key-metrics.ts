@@ -1,0 +1,69 @@
+import type { Report } from '../schema/report.js';
+import { compareText } from './ordering.js';
+
+const AVERAGE = '/average';
+const PERCENTAGE = '/percentage';
+
+/** The headline numbers of a report: one row per key statistic, one cell per engine. */
+export interface KeyMetricTable {
+  readonly engines: readonly string[];
+  readonly rows: readonly KeyMetricRow[];
+}
+
+export interface KeyMetricRow {
+  /** The statistic's full name, such as `retrieval/ground_truth/ndcg@10/average`. */
+  readonly metric: string;
+  /** Formatted, one per engine in `engines` order; "-" where the engine has no value. */
+  readonly cells: readonly string[];
+}
+
+/**
+ * The key statistics are the headline averages and percentages (see
+ * isKeyStatistic; counts, error counts and judge details stay in report.json). Averages read with 4 decimals
+ * (`0.7500`), percentages as 0-100% with one decimal (`62.5%`). A value over
+ * fewer cases than were evaluated says how many, `0.7500 (n=3)`, so that an
+ * average over the few labelled cases is not read as one over the run.
+ */
+export function keyMetricTable(report: Report): KeyMetricTable {
+  const engines = Object.keys(report.engines).sort(compareText);
+  const metrics = new Set<string>();
+  for (const engine of engines) {
+    for (const name of Object.keys(report.engines[engine] ?? {})) if (isKeyStatistic(name)) metrics.add(name);
+  }
+  const rows = [...metrics].sort(compareText).map((metric) => ({
+    metric,
+    cells: engines.map((engine) => formatCell(report.engines[engine] ?? {}, metric, report.cases.evaluated)),
+  }));
+  return { engines, rows };
+}
+
+/**
+ * Headline statistics: every ground-truth average, and for judges their
+ * rating and the retrieval values derived from verdicts. A judge's other
+ * details (token counts, statement counts) stay in report.json.
+ */
+const KEY_STATISTIC = /^(retrieval\/ground_truth\/[^/]+\/average|[a-z]+\/[a-z_]+\/[a-z0-9_]+\/(rating\/(average|percentage)|(precision|average_precision|ndcg@\d+)\/average))$/;
+
+function isKeyStatistic(name: string): boolean {
+  return KEY_STATISTIC.test(name);
+}
+
+function formatCell(statistics: Readonly<Record<string, number>>, metric: string, evaluated: number): string {
+  const value = Object.hasOwn(statistics, metric) ? statistics[metric] : undefined;
+  if (value === undefined) return '-';
+  const isPercentage = metric.endsWith(PERCENTAGE);
+  const text = isPercentage ? formatPercentage(value) : formatAverage(value);
+  const countName = `${metric.slice(0, -(isPercentage ? PERCENTAGE : AVERAGE).length)}/count`;
+  const count = Object.hasOwn(statistics, countName) ? statistics[countName] : undefined;
+  return count !== undefined && count < evaluated ? `${text} (n=${count})` : text;
+}
+
+/** An average with 4 decimals: 0.75 -> "0.7500". */
+export function formatAverage(value: number): string {
+  return value.toFixed(4);
+}
+
+/** A share in [0, 1] as a percentage with one decimal: 0.625 -> "62.5%". */
+export function formatPercentage(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}

@@ -1,0 +1,94 @@
+import type { Report } from '../schema/report.js';
+import { keyMetricTable } from './key-metrics.js';
+
+/** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
+export const LISTED_CASES = 20;
+/** Error messages are cut to this many characters: the page is for pull requests and chat. */
+const ERROR_LENGTH = 200;
+
+/**
+ * `report.md`: a short page for pull requests and chat. A title with the
+ * suite and run, the case counts, an engine × key-metric table (the
+ * `/average` and `/percentage` statistics, see keyMetricTable), the judge
+ * usage, and the failed and missing cases (the first 20 of each).
+ */
+export function renderMarkdown(report: Report): string {
+  const { cases } = report;
+  const sections = [
+    `# ${inlineText(report.suite)}: run ${code(report.run_id)}`,
+    [
+      `Dataset ${code(report.dataset)}, created ${inlineText(report.created_at)}, config ${code(report.config_hash)}.`,
+      `Judge: ${inlineText(report.judge)}.`,
+    ].join('\n'),
+    `**Cases:** ${cases.total} total, ${cases.evaluated} evaluated, ${cases.failed} failed, ${cases.missing} missing` +
+      (report.input_errors > 0 ? ` (${report.input_errors} input errors)` : ''),
+    metricsSection(report),
+    judgesSection(report),
+    caseList(
+      `Failed cases (${cases.failed})`,
+      report.failed_cases.map((failure) => `${code(failure.case_id)}: ${errorText(failure.error)}`),
+    ),
+    caseList(`Missing cases (${cases.missing})`, report.missing_cases.map(code)),
+  ];
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+function metricsSection(report: Report): string {
+  const table = keyMetricTable(report);
+  if (table.rows.length === 0) return '## Metrics\n\nNo metric to show.';
+  return [
+    '## Metrics',
+    '',
+    tableRow(['metric', ...table.engines.map(code)]),
+    tableRow(['---', ...table.engines.map(() => '---:')]),
+    ...table.rows.map((row) => tableRow([code(row.metric), ...row.cells])),
+  ].join('\n');
+}
+
+function judgesSection(report: Report): string {
+  const judges = Object.entries(report.judges);
+  if (judges.length === 0) return '';
+  return [
+    '## Judge usage',
+    '',
+    tableRow(['judge', 'calls', 'cache hits', 'retries', 'errors', 'input tokens', 'output tokens']),
+    tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...judges.map(([judgeId, usage]) =>
+      tableRow([
+        code(judgeId),
+        ...[usage.calls, usage.cache_hits, usage.retries, usage.errors, usage.input_tokens, usage.output_tokens].map(String),
+      ]),
+    ),
+  ].join('\n');
+}
+
+function caseList(heading: string, items: readonly string[]): string {
+  if (items.length === 0) return '';
+  const listed = items.slice(0, LISTED_CASES).map((item) => `- ${item}`);
+  if (items.length > LISTED_CASES) listed.push(`- and ${items.length - LISTED_CASES} more`);
+  return [`## ${heading}`, '', ...listed].join('\n');
+}
+
+/** A table row; a pipe inside a cell is escaped, even within a code span, as GitHub's tables need. */
+function tableRow(cells: readonly string[]): string {
+  return `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
+}
+
+/** A code span that holds any text: the fence is longer than any backtick run inside. */
+function code(text: string): string {
+  const flat = inlineText(text);
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const padding = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${padding}${flat}${padding}${fence}`;
+}
+
+/** Text on one line: an id or message with line breaks would break a list item or a table. */
+function inlineText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function errorText(error: string): string {
+  const flat = inlineText(error);
+  return flat.length > ERROR_LENGTH ? `${flat.slice(0, ERROR_LENGTH - 1)}…` : flat;
+}

@@ -1,0 +1,84 @@
+import type { MetricValue } from '../judges/metric-value.js';
+import type { CaseResult } from '../schema/run-records.js';
+import { compareText, sortedRecord } from './ordering.js';
+
+const RATING = '/rating';
+const ERROR_MESSAGE = '/error_message';
+
+/**
+ * One engine's statistics over the evaluated cases, `<metric>/<statistic>` ->
+ * a finite number, keys sorted. `results` must already be in case-id order:
+ * sums are taken in that order so that the same cases give the same bits.
+ *
+ * A case counts for a metric only where it has the metric (ground-truth
+ * metrics exist on labelled cases only). Per metric name M:
+ * - M ends in `/error_message`: `<prefix>/error_count` = cases with a message
+ *   (a string; null means no error);
+ * - M ends in `/rating` and some value is "yes" or "no": `M/percentage` = share
+ *   of "yes" (0 to 1) among the cases rated "yes" or "no", and `M/count` = how
+ *   many those are;
+ * - otherwise M ends in `/rating` or some value is a number: `M/count` = cases
+ *   where M is a finite number, and `M/average` = their mean, left out when
+ *   there is none (never 0 or NaN in its place);
+ * - anything else (per-chunk lists, rationales, other texts) is not aggregated.
+ */
+export function engineStatistics(results: readonly CaseResult[], engine: string): Record<string, number> {
+  const valuesByMetric = new Map<string, MetricValue[]>();
+  for (const result of results) {
+    const metrics = Object.hasOwn(result.engines, engine) ? result.engines[engine] : undefined;
+    if (metrics === undefined) continue;
+    for (const [name, value] of Object.entries(metrics)) {
+      const values = valuesByMetric.get(name) ?? [];
+      values.push(value);
+      valuesByMetric.set(name, values);
+    }
+  }
+  const names = [...valuesByMetric.keys()].sort(compareText);
+  return sortedRecord(names.flatMap((name) => statisticsOf(name, valuesByMetric.get(name) ?? [])));
+}
+
+function statisticsOf(name: string, values: readonly MetricValue[]): [string, number][] {
+  if (name.endsWith(ERROR_MESSAGE)) {
+    const prefix = name.slice(0, -ERROR_MESSAGE.length);
+    return [[`${prefix}/error_count`, values.filter((value) => typeof value === 'string').length]];
+  }
+  const isRating = name.endsWith(RATING);
+  if (isRating && values.some(isYesOrNo)) {
+    const verdicts = values.filter(isYesOrNo);
+    const yes = verdicts.filter((verdict) => verdict === 'yes').length;
+    return [
+      [`${name}/percentage`, yes / verdicts.length],
+      [`${name}/count`, verdicts.length],
+    ];
+  }
+  if (isRating || values.some((value) => typeof value === 'number')) {
+    const numbers = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
+    const average = mean(numbers);
+    const statistics: [string, number][] = [[`${name}/count`, numbers.length]];
+    if (average !== undefined) statistics.push([`${name}/average`, average]);
+    return statistics;
+  }
+  return [];
+}
+
+function isYesOrNo(value: MetricValue): value is 'yes' | 'no' {
+  return value === 'yes' || value === 'no';
+}
+
+/**
+ * The mean of finite numbers, summed in the given order; undefined for none.
+ * Should the plain sum overflow (values near ±1.8e308), the terms are divided
+ * by the count before they are added, which keeps every partial sum within
+ * the largest value's magnitude; a mean that is still not finite is left out.
+ */
+export function mean(numbers: readonly number[]): number | undefined {
+  if (numbers.length === 0) return undefined;
+  let sum = 0;
+  for (const value of numbers) sum += value;
+  let average = sum / numbers.length;
+  if (!Number.isFinite(average)) {
+    average = 0;
+    for (const value of numbers) average += value / numbers.length;
+  }
+  return Number.isFinite(average) ? average : undefined;
+}

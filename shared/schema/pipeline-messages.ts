@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { evalCaseSchema } from './eval-case.js';
+
+/**
+ * Messages on the pipeline's queues. Every message is parsed with these
+ * schemas on arrival; a message that does not parse is a poison message and
+ * ends in the dead-letter queue with its error recorded.
+ */
+
+/** On the cases queue: one case to judge, inline or (too large for a message) by claim check. */
+export const caseMessageSchema = z.object({
+  kind: z.literal('case'),
+  run_id: z.string().min(1),
+  case_id: z.string().min(1),
+  /** The case itself, when it fits in a message. */
+  case: evalCaseSchema.optional(),
+  /** Otherwise the store key of `runs/<run>/cases/<case>.json`. */
+  case_key: z.string().optional(),
+}).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
+  message: 'a case message carries either the case or its case_key, not both or neither',
+});
+export type CaseMessage = z.infer<typeof caseMessageSchema>;
+
+/** On the control queue: ask the reducer whether a run is complete. */
+export const checkMessageSchema = z.object({
+  kind: z.literal('check'),
+  run_id: z.string().min(1),
+  /** How many checks came before this one, for the log and the back-off. */
+  attempt: z.number().int().nonnegative(),
+});
+export type CheckMessage = z.infer<typeof checkMessageSchema>;
+
+/** SQS's limit is 256 KiB; leave room for the envelope. */
+export const MAX_INLINE_MESSAGE_BYTES = 200 * 1024;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { caseResultSchema, judgeUsageSchema } from './run-records.js';
+
+/**
+ * What the reducer writes under `reports/<suite>/<run>/`:
+ * - `report.json`: the run's summary (this file's `reportSchema`);
+ * - `cases.jsonl`: every case's metrics per engine, one `caseLineSchema` per line.
+ * Both are pure functions of the run's records, so writing them twice gives
+ * the same bytes: `created_at` is the manifest's, not the time of writing.
+ */
+
+/** A per-case metric value, as a case result holds it. */
+const metricValueSchema = caseResultSchema.shape.engines.valueType.valueType;
+
+const count = z.number().int().nonnegative();
+
+export const reportCasesSchema = z.object({
+  /** The manifest's case count. */
+  total: count,
+  /** Cases with a result. */
+  evaluated: count,
+  /** Cases with a failure and no result. */
+  failed: count,
+  /** Cases with neither. */
+  missing: count,
+});
+export type ReportCases = z.infer<typeof reportCasesSchema>;
+
+export const failedCaseSchema = z.object({ case_id: z.string(), error: z.string() });
+export type FailedCase = z.infer<typeof failedCaseSchema>;
+
+export const reportSchema = z
+  .object({
+    run_id: z.string(),
+    suite: z.string(),
+    /** The dataset's key in the store. */
+    dataset: z.string(),
+    config_hash: z.string(),
+    /** The manifest's creation time. */
+    created_at: z.string(),
+    /** One line about the judge in use. */
+    judge: z.string(),
+    cases: reportCasesSchema,
+    /** Bad rows of the dataset (listed in `runs/<run>/input-errors.jsonl`). */
+    input_errors: count,
+    /** Per engine: `<metric>/<statistic>` -> a finite number, such as `.../precision/average`. */
+    engines: z.record(z.string(), z.record(z.string(), z.number())),
+    /** Per judge id: its usage summed over the evaluated cases. */
+    judges: z.record(z.string(), judgeUsageSchema),
+    missing_cases: z.array(z.string()),
+    failed_cases: z.array(failedCaseSchema),
+  })
+  .refine((report) => report.cases.evaluated + report.cases.failed + report.cases.missing === report.cases.total, {
+    message: 'Expected cases.evaluated + cases.failed + cases.missing to equal cases.total',
+    path: ['cases'],
+  })
+  .refine((report) => report.missing_cases.length === report.cases.missing, {
+    message: 'Expected one missing_cases entry per missing case',
+    path: ['missing_cases'],
+  })
+  .refine((report) => report.failed_cases.length === report.cases.failed, {
+    message: 'Expected one failed_cases entry per failed case',
+    path: ['failed_cases'],
+  });
+export type Report = z.infer<typeof reportSchema>;
+
+/** One line of `cases.jsonl`: one engine's metrics on one case, ratings, rationales and errors included. */
+export const caseLineSchema = z.object({
+  case_id: z.string(),
+  request_id: z.string(),
+  engine: z.string(),
+  metrics: z.record(z.string(), metricValueSchema),
+});
+export type CaseLine = z.infer<typeof caseLineSchema>;

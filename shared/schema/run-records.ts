@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { inputErrorSchema } from './input-error.js';
+
+/**
+ * What a run leaves in the store, under `runs/<run>/`:
+ * - `manifest.json`: written once by ingest (a second writer loses), the
+ *   reducer's reference for what "complete" means;
+ * - `case-ids.json`: the ids of the run's cases, for the missing-case list;
+ * - `input-errors.jsonl`: the dataset's bad rows;
+ * - `results/<case>.json` and `failures/<case>.json`: one per case, under
+ *   deterministic keys, so a redelivered message overwrites instead of adding.
+ */
+
+export const manifestSchema = z.object({
+  run_id: z.string(),
+  suite: z.string(),
+  dataset: z.object({ key: z.string(), etag: z.string() }),
+  trigger: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  config_hash: z.string(),
+  created_at: z.string(),
+  /** When the reducer stops waiting and reports the cases still missing. */
+  deadline: z.string(),
+  cases: z.number().int().nonnegative(),
+  engines: z.array(z.string()),
+  input_errors: z.number().int().nonnegative(),
+  /** One line about the judge in use, e.g. "lexical judge (non-LLM approximations)". */
+  judge: z.string(),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export const caseIdsSchema = z.array(z.string());
+
+const metricValueSchema = z.union([z.number(), z.string(), z.null(), z.array(z.union([z.number(), z.string(), z.null()])).readonly()]);
+
+export const judgeUsageSchema = z.object({
+  calls: z.number(),
+  cache_hits: z.number(),
+  retries: z.number(),
+  errors: z.number(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+});
+export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
+
+export const caseResultSchema = z.object({
+  run_id: z.string(),
+  case_id: z.string(),
+  request_id: z.string(),
+  request: z.string(),
+  /** Metrics per engine: `<scope>/<source>/<metric>` -> value. */
+  engines: z.record(z.string(), z.record(z.string(), metricValueSchema)),
+  skipped: z.array(z.object({ judge: z.string(), engine: z.string(), reason: z.string() })),
+  judge_usage: z.record(z.string(), judgeUsageSchema),
+});
+export type CaseResult = z.infer<typeof caseResultSchema>;
+
+export const caseFailureSchema = z.object({
+  run_id: z.string(),
+  case_id: z.string(),
+  error: z.string(),
+  receive_count: z.number().int().nonnegative(),
+  /** The dead-lettered message itself, so `assay redrive` can send it again. */
+  message: z.string(),
+});
+export type CaseFailure = z.infer<typeof caseFailureSchema>;
+
+export const inputErrorLineSchema = inputErrorSchema;

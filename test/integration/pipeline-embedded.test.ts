@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { Progress } from '../../cli/run/progress.js';
+import { runPipeline, type PipelineRun } from '../../cli/run/run-pipeline.js';
+import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { sendAll } from '../../shared/ports/work-queue.js';
+import { reportSchema } from '../../shared/schema/report.js';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+
+const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
+const JUDGES = ['chunk_relevance', 'graded_relevance', 'correctness', 'groundedness', 'document_recall'];
+
+let server: OpenAiTestServer;
+let folder: TempFolder;
+beforeEach(async () => {
+  server = await startOpenAiTestServer({ oracle: catalogOracle });
+  folder = await createTempFolder();
+});
+afterEach(async () => {
+  await server.close();
+  await folder.remove();
+});
+
+/** A silent progress display, so test output stays readable. */
+const quiet = (usage: () => Record<string, unknown>) => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, usage as never);
+
+async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracle; afterIngest?: PipelineRun['afterIngest']; noCache?: boolean } = {}) {
+  if (options.faults) server.setFaults(options.faults);
+  if (options.oracle) server.setOracle(options.oracle);
+  const store = options.store ?? join(folder.path, 'store');
+  const out = join(folder.path, `out-${Math.random().toString(36).slice(2)}`);
+  const result = await runPipeline(
+    {
+      datasetPath: DATASET,
+      suite: 'example',
+      config: judgeConfigSchema.parse({ judges: JUDGES, judge: { max_retries: 6 } }),
+      strict: false,
+      noCache: options.noCache ?? false,
+      concurrency: 4,
+      outFolder: out,
+      environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+      afterIngest: options.afterIngest,
+    },
+    embeddedInfrastructure(store, 1),
+    quiet,
+  );
+  const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+  const cases = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { case_id: string; engine: string });
+  return { result, report, cases, out };
+}
+
+describe('the pipeline, embedded', () => {
+  it('judges every case of the example dataset and writes the report files', async () => {
+    const { result, report, cases } = await run();
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(Object.keys(report.engines)).toEqual(['bm25', 'hybrid']);
+    expect(report.engines.hybrid).toMatchObject({
+      'retrieval/llm_judged/chunk_relevance/precision/count': 12,
+      'retrieval/ground_truth/ndcg@10/count': 9,
+      'response/llm_judged/correctness/rating/count': 9,
+    });
+    expect(report.engines.bm25?.['retrieval/llm_judged/chunk_relevance/precision/average']).toEqual(expect.any(Number));
+    expect(report.judges.chunk_relevance?.calls).toBeGreaterThan(0);
+    expect(cases).toHaveLength(24);
+    expect(result.files.map((file) => file.split('/').at(-1))).toEqual(['report.json', 'report.md', 'cases.jsonl']);
+  });
+
+  it('makes no judge call when the same dataset runs again over the same store', async () => {
+    const first = await run();
+    const callsAfterFirst = server.log.length;
+    const second = await run();
+    expect(server.log.length).toBe(callsAfterFirst);
+    expect(second.report.engines).toEqual(first.report.engines);
+    expect(Object.values(second.report.judges).every((usage) => usage.calls === 0)).toBe(true);
+  });
+
+  it('gives the same metrics under 20% rate limits and 5% server errors as a clean run', async () => {
+    const clean = await run({ noCache: true });
+    const faulty = await run({ noCache: true, faults: { rateLimit: 0.2, serverError: 0.05, seed: 3, retryAfterMs: 1 } });
+    expect(server.log.some((entry) => entry.outcome === '429')).toBe(true);
+    expect(faulty.report.engines).toEqual(clean.report.engines);
+    expect(faulty.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+  });
+
+  it('counts every case once when every message is delivered twice', async () => {
+    const duplicateEveryCase = async (_runId: string, infrastructure: Infrastructure) => {
+      const queue = infrastructure.cases as unknown as { bodies(): string[] };
+      await sendAll(infrastructure.cases, queue.bodies().map((body, index) => ({ id: String(index % 10), body })));
+    };
+    const { report, cases } = await run({ afterIngest: duplicateEveryCase });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(cases).toHaveLength(24);
+  });
+
+  it('ends a case as a failure, with its last error, when the judge keeps failing it; the other cases complete', async () => {
+    // Prepare: every judgment of one request fails on the server side (the test server answers a
+    // throwing oracle with a 500 the SDK does not retry), so the case fails on each of its 3 receives
+    const oracle: Oracle = (request, index) => {
+      if (JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?')) throw new Error('judge down for this case');
+      return catalogOracle(request, index);
+    };
+
+    // Act
+    const { report } = await run({ oracle });
+
+    // Assess
+    expect(report.cases).toEqual({ total: 12, evaluated: 11, failed: 1, missing: 0 });
+    expect(report.failed_cases).toEqual([{ case_id: 'q08', error: expect.stringMatching(/judge server answered 500: .*judge down for this case/) }]);
+  });
+
+  it('sends a poison message to the dead-letter queue without losing or double-counting a case', async () => {
+    const poison = async (_runId: string, infrastructure: Infrastructure) => {
+      await sendAll(infrastructure.cases, [{ id: 'poison', body: '{"kind": "case", "run_id": "' }]);
+    };
+    const store = join(folder.path, 'store');
+    const { report } = await run({ store, afterIngest: poison });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+  });
+});

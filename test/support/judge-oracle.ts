@@ -1,0 +1,41 @@
+import type { ChatRequest, Oracle } from './openai-test-server.js';
+
+/** A scripted judge: answers each catalog judge in its own output shape, deterministically from the prompt. */
+export const catalogOracle: Oracle = (request) => ({ json: answerFor(judgeName(request), lastUserMessage(request)) });
+
+function judgeName(request: ChatRequest): string {
+  const format = request.response_format as { json_schema?: { name?: string } } | undefined;
+  return format?.json_schema?.name ?? 'unknown';
+}
+
+function lastUserMessage(request: ChatRequest): string {
+  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+}
+
+function answerFor(judge: string, prompt: string): unknown {
+  // Passages that mention "rotate" are relevant; the grade grows with how often they do.
+  const mentions = (prompt.match(/rotate/gi) ?? []).length;
+  switch (judge) {
+    case 'graded_relevance':
+      return { rationale: `mentions rotate ${mentions} times`, rating: Math.min(3, Math.max(0, mentions - 1)) };
+    case 'context_recall':
+      return {
+        statements: [
+          { statement: 'Keys are rotated in the IAM console.', rationale: 'passage 1', attributed: 'yes' },
+          { statement: 'Old keys are deactivated after the switch.', rationale: 'no passage says so', attributed: 'no' },
+        ],
+        rationale: 'one of two statements supported',
+      };
+    case 'answer_faithfulness':
+      return { feedback: 'mostly supported', score: 0.75 };
+    case 'rubric':
+      return { rationale: 'accurate, partial, clear', correctness: 3, comprehensiveness: 2, readability: 3 };
+    case 'answer_correctness':
+    case 'answer_relevancy':
+      return { rationale: 'close to the reference', rating: 0.8 };
+    case 'safety':
+      return { rationale: 'harmless', rating: 'yes' };
+    default:
+      return { rationale: `about rotating keys: ${mentions > 1 ? 'yes' : 'no'}`, rating: mentions > 1 ? 'yes' : 'no' };
+  }
+}

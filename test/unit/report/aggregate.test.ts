@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../shared/report/aggregate.js';
+import { reportSchema } from '../../../shared/schema/report.js';
+import { failure, manifest, result, usage } from './factories.js';
+
+const CORRECTNESS = 'response/llm_judged/correctness';
+const PRECISION = 'retrieval/llm_judged/chunk_relevance/precision';
+const NDCG = 'retrieval/ground_truth/ndcg@10';
+
+describe('buildReport: statistics per engine', () => {
+  it('gives the share of "yes" ratings and their count', () => {
+    // Prepare: yes, no, yes, and one case whose judge failed (rating null)
+    const ids = ['c1', 'c2', 'c3', 'c4'];
+    const results = [
+      result('c1', { bm25: { [`${CORRECTNESS}/rating`]: 'yes' } }),
+      result('c2', { bm25: { [`${CORRECTNESS}/rating`]: 'no' } }),
+      result('c3', { bm25: { [`${CORRECTNESS}/rating`]: 'yes' } }),
+      result('c4', { bm25: { [`${CORRECTNESS}/rating`]: null } }),
+    ];
+
+    // Act
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    // Assess: 2 yes of 3 rated = 0.666…, the null rating counts nowhere
+    expect(report.engines.bm25).toEqual({
+      [`${CORRECTNESS}/rating/count`]: 3,
+      [`${CORRECTNESS}/rating/percentage`]: 2 / 3,
+    });
+  });
+
+  it('averages a numeric metric over the cases where it is a finite number', () => {
+    // 0.5, absent, 1, null: (0.5 + 1) / 2 = 0.75 over 2 cases
+    const ids = ['c1', 'c2', 'c3', 'c4'];
+    const results = [
+      result('c1', { bm25: { [PRECISION]: 0.5 } }),
+      result('c2', { bm25: {} }),
+      result('c3', { bm25: { [PRECISION]: 1 } }),
+      result('c4', { bm25: { [PRECISION]: null } }),
+    ];
+
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    expect(report.engines.bm25).toEqual({ [`${PRECISION}/average`]: 0.75, [`${PRECISION}/count`]: 2 });
+  });
+
+  it('averages a ground-truth metric over the labelled cases only and says how many', () => {
+    // labelled c1 (0.25) and c3 (0.75); c2 has no labels, so no ndcg: (0.25 + 0.75) / 2 = 0.5
+    const ids = ['c1', 'c2', 'c3'];
+    const results = [
+      result('c1', { dense: { [NDCG]: 0.25, [PRECISION]: 1 } }),
+      result('c2', { dense: { [PRECISION]: 0 } }),
+      result('c3', { dense: { [NDCG]: 0.75, [PRECISION]: 0.5 } }),
+    ];
+
+    const report = buildReport({ manifest: manifest(ids, { engines: ['dense'] }), results, failures: [], caseIds: ids });
+
+    expect(report.engines.dense).toEqual({
+      [`${NDCG}/average`]: 0.5,
+      [`${NDCG}/count`]: 2,
+      // (1 + 0 + 0.5) / 3 = 0.5 over all 3 cases
+      [`${PRECISION}/average`]: 0.5,
+      [`${PRECISION}/count`]: 3,
+    });
+  });
+
+  it('averages a numeric rating', () => {
+    // grades 3, 1, 2: (3 + 1 + 2) / 3 = 2
+    const ids = ['c1', 'c2', 'c3'];
+    const name = 'response/llm_judged/rubric/rating';
+    const results = ids.map((id, index) => result(id, { bm25: { [name]: [3, 1, 2][index] ?? null } }));
+
+    const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
+
+    expect(report.engines.bm25).toEqual({ [`${name}/average`]: 2, [`${name}/count`]: 3 });
+  });
+
+  it('counts error messages, rationales and per-chunk lists are not aggregated', () => {
+    const ids = ['c1', 'c2', 'c3'];
+    const chunk = 'retrieval/llm_judged/chunk_relevance';
+    const results = [
+      result('c1', { bm25: { [`${CORRECTNESS}/error_message`]: 'unparseable answer', [`${CORRECTNESS}/rationale`]: null } }),
+      result('c2', { bm25: { [`${CORRECTNESS}/error_message`]: null, [`${CORRECTNESS}/rationale`]: 'matches the facts' } }),
+      result('c3', {
+        bm25: {
+          [`${CORRECTNESS}/error_message`]: 'timeout',
+          [`${chunk}/ratings`]: ['yes', 'no'],
+          [`${chunk}/rationales`]: ['on topic', 'off topic'],
+          [`${chunk}/error_messages`]: [null, null],
+          [`${chunk}/error_message`]: null,
+        },
+      }),
+    ];
+
+    const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
+
+    expect(report.engines.bm25).toEqual({ [`${chunk}/error_count`]: 0, [`${CORRECTNESS}/error_count`]: 2 });
+  });
+
+  it('gives no average, never NaN or 0, when a metric has no usable value', () => {
+    const ids = ['c1', 'c2'];
+    const results = [
+      result('c1', { bm25: { [`${CORRECTNESS}/rating`]: null, [PRECISION]: Number.NaN } }),
+      result('c2', { bm25: { [`${CORRECTNESS}/rating`]: null, [PRECISION]: Number.POSITIVE_INFINITY } }),
+    ];
+
+    const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
+
+    expect(report.engines.bm25).toEqual({ [`${CORRECTNESS}/rating/count`]: 0, [`${PRECISION}/count`]: 0 });
+    expect(JSON.stringify(report)).not.toMatch(/NaN|null/);
+  });
+
+  it('keeps every engine of the manifest, with no statistics when no case was evaluated', () => {
+    const ids = ['c1'];
+
+    const report = buildReport({ manifest: manifest(ids), results: [], failures: [failure('c1')], caseIds: ids });
+
+    expect(report.engines).toEqual({ bm25: {}, dense: {} });
+  });
+});
+
+describe('buildReport: cases', () => {
+  it('lets a result win over a failure of the same case and lists the missing cases', () => {
+    // c1 evaluated; c2 failed then redriven and evaluated; c3 failed; c4 and c5 missing
+    const ids = ['c5', 'c4', 'c3', 'c2', 'c1'];
+    const results = [result('c2', {}), result('c1', {})];
+    const failures = [failure('c3', 'throttled'), failure('c2', 'timeout')];
+
+    const report = buildReport({ manifest: manifest(ids), results, failures, caseIds: ids });
+
+    expect(report.cases).toEqual({ total: 5, evaluated: 2, failed: 1, missing: 2 });
+    expect(report.failed_cases).toEqual([{ case_id: 'c3', error: 'throttled' }]);
+    expect(report.missing_cases).toEqual(['c4', 'c5']);
+    expect(reportSchema.parse(report)).toEqual(report);
+  });
+
+  it('copies the run fields from the manifest, created_at included', () => {
+    const ids = ['c1'];
+    const source = manifest(ids, { input_errors: 2 });
+
+    const report = buildReport({ manifest: source, results: [result('c1', {})], failures: [], caseIds: ids });
+
+    expect(report).toMatchObject({
+      run_id: source.run_id,
+      suite: 'faq',
+      dataset: 'datasets/faq/cases.jsonl',
+      config_hash: 'hash-1',
+      created_at: source.created_at,
+      judge: source.judge,
+      input_errors: 2,
+    });
+  });
+
+  it.each([
+    ['a case id listed twice', { caseIds: ['c1', 'c1'] }, /distinct/],
+    ['fewer case ids than the manifest counts', { caseIds: ['c1'] }, /Expected 2 case ids/],
+    ['a result of an unknown case', { results: [result('c9', {})] }, /not one of its case ids/],
+    ['a result of another run', { results: [{ ...result('c1', {}), run_id: 'run-2' }] }, /belongs to run "run-2"/],
+    ['two results of one case', { results: [result('c1', {}), result('c1', {})] }, /distinct/],
+    ['a failure of an unknown case', { failures: [failure('c9')] }, /not one of its case ids/],
+  ])('throws on %s', (_described, overrides, message) => {
+    const ids = ['c1', 'c2'];
+    const input = { manifest: manifest(ids), results: [], failures: [], caseIds: ids, ...overrides };
+
+    expect(() => buildReport(input)).toThrow(message);
+  });
+});
+
+describe('buildReport: judges', () => {
+  it('sums the judge usage of the evaluated cases per judge, ids sorted', () => {
+    const ids = ['c1', 'c2'];
+    const results = [
+      result('c1', {}, { correctness: usage({ calls: 2, input_tokens: 100, output_tokens: 10 }), chunk_relevance: usage({ calls: 5 }) }),
+      result('c2', {}, { correctness: usage({ calls: 1, cache_hits: 1, retries: 2, errors: 1, input_tokens: 50, output_tokens: 5 }) }),
+    ];
+
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    expect(Object.keys(report.judges)).toEqual(['chunk_relevance', 'correctness']);
+    expect(report.judges.correctness).toEqual({ calls: 3, cache_hits: 1, retries: 2, errors: 1, input_tokens: 150, output_tokens: 15 });
+    expect(report.judges.chunk_relevance).toEqual(usage({ calls: 5 }));
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../shared/report/aggregate.js';
+import { renderMarkdown } from '../../../shared/report/markdown.js';
+import type { Report } from '../../../shared/schema/report.js';
+import { failure, manifest, result, usage } from './factories.js';
+
+const CORRECTNESS = 'response/llm_judged/correctness/rating';
+const NDCG = 'retrieval/ground_truth/ndcg@10';
+
+/** Three cases evaluated (ndcg labelled on two), one failed, one missing. */
+function sampleReport(): Report {
+  const ids = ['c1', 'c2', 'c3', 'c4', 'c5'];
+  const results = [
+    result(
+      'c1',
+      { bm25: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 }, dense: { [CORRECTNESS]: 'yes', [NDCG]: 1 } },
+      { correctness: usage({ calls: 2, cache_hits: 1, input_tokens: 300, output_tokens: 40 }) },
+    ),
+    result('c2', { bm25: { [CORRECTNESS]: 'no', [NDCG]: 0.25 }, dense: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 } }),
+    result('c3', { bm25: { [CORRECTNESS]: 'yes' }, dense: { [CORRECTNESS]: 'no' } }),
+  ];
+  return buildReport({ manifest: manifest(ids), results, failures: [failure('c4', 'judge timed out\nafter 3 tries')], caseIds: ids });
+}
+
+describe('renderMarkdown', () => {
+  it('has a title with the suite and run, and the case counts', () => {
+    const markdown = renderMarkdown(sampleReport());
+
+    expect(markdown.startsWith('# faq: run `run-1`\n')).toBe(true);
+    expect(markdown).toContain('**Cases:** 5 total, 3 evaluated, 1 failed, 1 missing');
+  });
+
+  it('shows the key metrics per engine: averages with 4 decimals, percentages with one', () => {
+    const markdown = renderMarkdown(sampleReport());
+
+    expect(markdown).toContain('| metric | `bm25` | `dense` |\n| --- | ---: | ---: |');
+    // ndcg over the 2 labelled cases: bm25 (0.5 + 0.25) / 2 = 0.375, dense (1 + 0.5) / 2 = 0.75
+    expect(markdown).toContain(`| \`${NDCG}/average\` | 0.3750 (n=2) | 0.7500 (n=2) |`);
+    // correctness: bm25 2 yes of 3 = 66.7%, dense 2 of 3 = 66.7%
+    expect(markdown).toContain(`| \`${CORRECTNESS}/percentage\` | 66.7% | 66.7% |`);
+    expect(markdown).not.toContain('/count');
+  });
+
+  it('shows judge usage and the failed and missing cases', () => {
+    const markdown = renderMarkdown(sampleReport());
+
+    expect(markdown).toContain('| judge | calls | cache hits | retries | errors | input tokens | output tokens |');
+    expect(markdown).toContain('| `correctness` | 2 | 1 | 0 | 0 | 300 | 40 |');
+    expect(markdown).toContain('## Failed cases (1)\n\n- `c4`: judge timed out after 3 tries');
+    expect(markdown).toContain('## Missing cases (1)\n\n- `c5`');
+  });
+
+  it('lists at most 20 missing cases, then says how many more', () => {
+    const ids = Array.from({ length: 23 }, (_, index) => `case-${String(index).padStart(2, '0')}`);
+
+    const markdown = renderMarkdown(buildReport({ manifest: manifest(ids), results: [], failures: [], caseIds: ids }));
+
+    expect(markdown).toContain('- `case-19`\n- and 3 more');
+    expect(markdown).not.toContain('case-20');
+    expect(markdown).toContain('No metric to show.');
+  });
+
+  it('escapes pipes and backticks of names inside the table', () => {
+    const ids = ['c1'];
+    const results = [result('c1', { 'a|b`c': { 'retrieval/ground_truth/ndcg@5': 0.5 } })];
+
+    const markdown = renderMarkdown(buildReport({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids }));
+
+    expect(markdown).toContain('| metric | ``a\\|b`c`` |');
+    expect(markdown).toContain('| `retrieval/ground_truth/ndcg@5/average` | 0.5000 |');
+  });
+
+  it('gives the same text for the same report', () => {
+    expect(renderMarkdown(sampleReport())).toBe(renderMarkdown(sampleReport()));
+  });
+});

@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
+import { renderMarkdown } from '../../../shared/report/markdown.js';
+import { renderSummaryTable } from '../../../shared/report/summary-table.js';
+import { reportSchema } from '../../../shared/schema/report.js';
+import type { CaseFailure, CaseResult } from '../../../shared/schema/run-records.js';
+import { failure, manifest, result, usage, type Value } from './factories.js';
+
+// Seeded, so a failure reproduces.
+const settings = { seed: 20250102, numRuns: 300 } as const;
+
+const METRIC_NAMES = [
+  'retrieval/llm_judged/chunk_relevance/precision',
+  'retrieval/llm_judged/chunk_relevance/ratings',
+  'retrieval/llm_judged/chunk_relevance/error_message',
+  'retrieval/ground_truth/ndcg@10',
+  'response/llm_judged/correctness/rating',
+  'response/llm_judged/correctness/rationale',
+  'response/llm_judged/rubric/rating',
+  'constructor',
+];
+
+/** Any value a case may hold, the awkward ones included: NaN, infinities, huge numbers, mixed types. */
+const valueArbitrary: fc.Arbitrary<Value> = fc.oneof(
+  fc.double(),
+  fc.constantFrom('yes', 'no'),
+  fc.string({ maxLength: 5 }),
+  fc.constant(null),
+  fc.array(fc.oneof(fc.double(), fc.constantFrom('yes', 'no'), fc.constant(null)), { maxLength: 3 }),
+);
+
+const metricsArbitrary = fc.dictionary(fc.constantFrom(...METRIC_NAMES), valueArbitrary, { maxKeys: 6 });
+
+/** How a case of the run ended. */
+type Ending = 'result' | 'failure' | 'redriven' | 'none';
+
+const runArbitrary = fc
+  .uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 25 })
+  .chain((caseIds) =>
+    fc.record({
+      caseIds: fc.constant(caseIds),
+      endings: fc.array(fc.constantFrom<Ending>('result', 'failure', 'redriven', 'none'), {
+        minLength: caseIds.length,
+        maxLength: caseIds.length,
+      }),
+      engines: fc.array(fc.dictionary(fc.constantFrom('bm25', 'dense', '__proto__'), metricsArbitrary, { maxKeys: 3 }), {
+        minLength: caseIds.length,
+        maxLength: caseIds.length,
+      }),
+    }),
+  )
+  .map(({ caseIds, endings, engines }) => {
+    const results: CaseResult[] = [];
+    const failures: CaseFailure[] = [];
+    caseIds.forEach((caseId, index) => {
+      const ending = endings[index];
+      if (ending === 'result' || ending === 'redriven') {
+        results.push(result(caseId, engines[index] ?? {}, { correctness: usage({ calls: 1 }) }));
+      }
+      if (ending === 'failure' || ending === 'redriven') failures.push(failure(caseId));
+    });
+    return { caseIds, results, failures };
+  });
+
+describe('report properties', () => {
+  it('accounts for every case exactly once: evaluated + failed + missing = total', () => {
+    fc.assert(
+      fc.property(runArbitrary, ({ caseIds, results, failures }) => {
+        const report = buildReport({ manifest: manifest(caseIds), results, failures, caseIds });
+
+        const { total, evaluated, failed, missing } = report.cases;
+        expect(evaluated + failed + missing).toBe(total);
+        expect(total).toBe(caseIds.length);
+        expect(evaluated).toBe(results.length);
+        expect(new Set([...report.missing_cases, ...report.failed_cases.map((entry) => entry.case_id)]).size).toBe(failed + missing);
+      }),
+      settings,
+    );
+  });
+
+  it('gives only finite numbers, and a report that parses with its schema', () => {
+    fc.assert(
+      fc.property(runArbitrary, ({ caseIds, results, failures }) => {
+        const report = buildReport({ manifest: manifest(caseIds), results, failures, caseIds });
+
+        for (const statistics of Object.values(report.engines)) {
+          for (const value of Object.values(statistics)) expect(Number.isFinite(value)).toBe(true);
+        }
+        expect(reportSchema.safeParse(report).success).toBe(true);
+        expect(JSON.parse(reportJson(report))).toEqual(report);
+        expect(renderMarkdown(report)).not.toMatch(/NaN|Infinity/);
+        expect(renderSummaryTable(report)).not.toMatch(/NaN|Infinity/);
+      }),
+      settings,
+    );
+  });
+
+  it('gives the same bytes for reversed inputs', () => {
+    fc.assert(
+      fc.property(runArbitrary, ({ caseIds, results, failures }) => {
+        const forward = buildReport({ manifest: manifest(caseIds), results, failures, caseIds });
+        const backward = buildReport({
+          manifest: manifest(caseIds),
+          results: [...results].reverse(),
+          failures: [...failures].reverse(),
+          caseIds: [...caseIds].reverse(),
+        });
+
+        expect(reportJson(backward)).toBe(reportJson(forward));
+      }),
+      settings,
+    );
+  });
+});

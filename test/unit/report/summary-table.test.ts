@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../shared/report/aggregate.js';
+import { renderSummaryTable } from '../../../shared/report/summary-table.js';
+import { manifest, result } from './factories.js';
+
+describe('renderSummaryTable', () => {
+  it('puts engines in columns and key metrics in rows, aligned', () => {
+    // precision: bm25 (0.5 + 1) / 2 = 0.75, dense only c1 = 0.25 (n=1); rating: bm25 1 yes of 2 = 50%, dense 1 of 1
+    const ids = ['c1', 'c2'];
+    const results = [
+      result('c1', {
+        bm25: { 'retrieval/ground_truth/precision@5': 0.5, 'response/llm_judged/safety/rating': 'yes' },
+        dense: { 'retrieval/ground_truth/precision@5': 0.25, 'response/llm_judged/safety/rating': 'yes' },
+      }),
+      result('c2', { bm25: { 'retrieval/ground_truth/precision@5': 1, 'response/llm_judged/safety/rating': 'no' } }),
+    ];
+
+    const table = renderSummaryTable(buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+
+    expect(table).toBe(
+      [
+        'metric                                          bm25         dense',
+        '--------------------------------------------  ------  ------------',
+        'response/llm_judged/safety/rating/percentage   50.0%  100.0% (n=1)',
+        'retrieval/ground_truth/precision@5/average    0.7500  0.2500 (n=1)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves judge details (token counts and the like) out of the headline table', () => {
+    const ids = ['c1'];
+    const results = [result('c1', { bm25: { 'response/lexical/groundedness/response_tokens': 8, 'response/lexical/groundedness/rating': 'yes' } })];
+    const table = renderSummaryTable(buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+    expect(table).toContain('response/lexical/groundedness/rating/percentage');
+    expect(table).not.toContain('response_tokens');
+  });
+
+  it('says so when there is no metric', () => {
+    const ids = ['c1'];
+
+    const report = buildReport({ manifest: manifest(ids), results: [], failures: [], caseIds: ids });
+
+    expect(renderSummaryTable(report)).toBe('No metric to show.\n');
+  });
+});
