@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
+import { redriveCommand } from './commands/redrive.js';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { UsageError } from './usage-error.js';
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError(false);
   program.addCommand(runCommand());
+  program.addCommand(redriveCommand());
   program.addCommand(irMetricsCommand());
   program.addCommand(validateCommand());
   program.addCommand(judgesCommand());

@@ -1,10 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { createFailureRecorderHandler } from '../../functions/failure-recorder.js';
+import { basename } from 'node:path';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createIngestHandler } from '../../functions/ingest.js';
-import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
-import { createReducerHandler } from '../../functions/reducer.js';
 import { isLexicalJudge } from '../../shared/judges/lexical/lexical-judge.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { selectJudges, type JudgeConfig } from '../../shared/judges/judge-config.js';
@@ -12,12 +8,11 @@ import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/j
 import type { JudgeUsage } from '../../shared/judges/judge-service.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import type { IngestOutcome } from '../../shared/pipeline/ingest.js';
-import { REPORT_FILES, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
-import { runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
+import { copyReport, driveRun } from './drive-run.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 
@@ -59,6 +54,8 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const config: RunConfig = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency }, strict: run.strict };
   const choice = chooseJudgeBackend(config, run.environment, run.noCache ? undefined : infrastructure.store);
   const { judges, skippedJudges } = judgesFor(config, choice.backend.kind);
+  // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
+  const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
   const judging: Judging = { backend: choice.backend, judges };
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
@@ -72,7 +69,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
       control: infrastructure.control,
       now,
       trigger: `cli:${now().toISOString()}`,
-      configFor: async () => ({ config, judgeSummary: choice.summary }),
+      configFor: async () => ({ config: runConfig, judgeSummary: choice.summary }),
     },
     telemetry,
   );
@@ -84,42 +81,9 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   tracker.start(outcome.cases);
   await run.afterIngest?.(outcome.runId, infrastructure);
 
-  let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
-  const worker = createJudgeWorkerHandler({ store: infrastructure.store, judgingFor: () => judging }, telemetry, (caseOutcome) =>
-    caseOutcome.kind === 'done' ? tracker.caseDone() : tracker.caseRetried(),
-  );
-  const recorder = createFailureRecorderHandler(infrastructure.store, telemetry);
-  const reducer = createReducerHandler({ store: infrastructure.store, control: infrastructure.control, now }, telemetry);
-  const handlerErrors: unknown[] = [];
-  const onHandlerError = (error: unknown): void => void handlerErrors.push(error);
-  await runEventSources(
-    [
-      { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(run.concurrency / 4)), onHandlerError },
-      { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError },
-      {
-        queue: infrastructure.control,
-        handler: async (event) => {
-          const outcomes = await reducer(event);
-          reported ??= outcomes.find((candidate): candidate is Extract<ReduceOutcome, { kind: 'reported' }> => candidate.kind === 'reported' && candidate.runId === outcome.runId);
-        },
-        batchSize: 1,
-        concurrency: 1,
-        onHandlerError,
-      },
-    ],
-    () => reported !== undefined || handlerErrors.length > 0,
-  );
-  tracker.finish();
-  if (reported === undefined) throw handlerErrors[0] instanceof Error ? handlerErrors[0] : new Error(String(handlerErrors[0]));
-
-  await mkdir(run.outFolder, { recursive: true });
-  const files: string[] = [];
-  for (const name of REPORT_FILES) {
-    const path = join(run.outFolder, name);
-    const found = await infrastructure.store.download(runKeys.report(run.suite, outcome.runId, name), path);
-    if (found) files.push(path);
-  }
-  return { runId: outcome.runId, report: reported.report, files, judgeSummary: choice.summary, skippedJudges };
+  const report = await driveRun(infrastructure, outcome.runId, { judging, tracker, now, concurrency: run.concurrency });
+  const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
+  return { runId: outcome.runId, report, files, judgeSummary: choice.summary, skippedJudges };
 }
 
 /**

@@ -8,6 +8,7 @@ import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import { sendAll } from '../../shared/ports/work-queue.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { catalogOracle } from '../support/judge-oracle.js';
+import { runCli } from '../support/run-cli.js';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -110,6 +111,31 @@ describe('the pipeline, embedded', () => {
     // Assess
     expect(report.cases).toEqual({ total: 12, evaluated: 11, failed: 1, missing: 0 });
     expect(report.failed_cases).toEqual([{ case_id: 'q08', error: expect.stringMatching(/judge server answered 500: .*judge down for this case/) }]);
+  });
+
+  it('redrives the failed case once the judge is back, and rewrites the report', async () => {
+    // Prepare: a run where one case failed
+    const store = join(folder.path, 'store');
+    const down: Oracle = (request, index) => {
+      if (JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?')) throw new Error('judge down for this case');
+      return catalogOracle(request, index);
+    };
+    const { result } = await run({ store, oracle: down });
+    server.setOracle(catalogOracle);
+
+    // Act
+    const out = join(folder.path, 'redriven');
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' });
+    const redrive = await runCli(['redrive', result.runId, '--store', store, '--out', out]).finally(() => {
+      process.env = saved;
+    });
+
+    // Assess
+    expect(redrive.stderr).toContain('1 failed case sent again: q08');
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.run_id).toBe(result.runId);
   });
 
   it('sends a poison message to the dead-letter queue without losing or double-counting a case', async () => {

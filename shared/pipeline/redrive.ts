@@ -1,0 +1,33 @@
+import type { ObjectStore } from '../ports/object-store.js';
+import { sendAll, type WorkQueue } from '../ports/work-queue.js';
+import type { CheckMessage } from '../schema/pipeline-messages.js';
+import { caseFailureSchema } from '../schema/run-records.js';
+import { runKeys } from './run-identity.js';
+
+/**
+ * `assay redrive RUN`: sends every failed case of a run back to the cases
+ * queue, as it was first sent, and schedules a completion check. A case that
+ * now succeeds gets a result, which wins over its failure record in the
+ * report; one that fails again gets a fresh failure record. Cases with a
+ * result are never sent again.
+ */
+export async function redriveFailures(
+  store: ObjectStore,
+  queues: { readonly cases: WorkQueue; readonly control: WorkQueue },
+  runId: string,
+): Promise<{ requeued: string[] }> {
+  const requeued: string[] = [];
+  const bodies: string[] = [];
+  for await (const key of store.list(runKeys.failuresPrefix(runId))) {
+    const bytes = await store.get(key);
+    if (bytes === undefined) continue;
+    const failure = caseFailureSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+    if ((await store.get(runKeys.result(runId, failure.case_id))) !== undefined) continue;
+    requeued.push(failure.case_id);
+    bodies.push(failure.message);
+  }
+  await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
+  const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
+  await sendAll(queues.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
+  return { requeued: requeued.sort() };
+}
