@@ -49,6 +49,7 @@ export function redriveCommand(): Command {
       const tracker = new Progress(process.stderr, () => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
       tracker.start(requeued.length);
       const report = await driveRun(infrastructure, runId, {
+        expectedCases: requeued.length,
         judging: { backend: choice.backend, judges: selectJudges(config) },
         tracker,
         now: () => new Date(),

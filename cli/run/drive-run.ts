@@ -8,11 +8,15 @@ import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import { REPORT_FILES, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runEventSources } from '../../shared/ports/lambda-event-source.js';
+import { sendAll } from '../../shared/ports/work-queue.js';
+import type { CheckMessage } from '../../shared/schema/pipeline-messages.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 
 export interface DriveOptions {
+  /** Cases expected to finish; when they all have, the reducer is asked at once rather than at its next check. */
+  readonly expectedCases: number;
   readonly judging: Judging;
   readonly tracker: Progress;
   readonly now: () => Date;
@@ -29,10 +33,30 @@ export interface DriveOptions {
 export async function driveRun(infrastructure: Infrastructure, runId: string, options: DriveOptions): Promise<Report> {
   const telemetry = quietTelemetry();
   let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
-  const worker = createJudgeWorkerHandler({ store: infrastructure.store, judgingFor: () => options.judging }, telemetry, (outcome) =>
-    outcome.kind === 'done' ? options.tracker.caseDone() : options.tracker.caseRetried(),
-  );
-  const recorder = createFailureRecorderHandler(infrastructure.store, telemetry);
+  const finished = new Set<string>();
+  let nudged = false;
+  const caseFinished = async (caseId: string): Promise<void> => {
+    finished.add(caseId);
+    if (nudged || finished.size < options.expectedCases) return;
+    nudged = true;
+    // The reducer backs off between checks; a local run knows when its last case is in.
+    const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
+    await sendAll(infrastructure.control, [{ id: 'check', body: JSON.stringify(check) }]);
+  };
+  const worker = createJudgeWorkerHandler({ store: infrastructure.store, judgingFor: () => options.judging }, telemetry, (outcome) => {
+    if (outcome.kind === 'done') {
+      options.tracker.caseDone();
+      void caseFinished(outcome.caseId);
+    } else {
+      options.tracker.caseRetried();
+    }
+  });
+  const recordFailures = createFailureRecorderHandler(infrastructure.store, telemetry);
+  const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
+    const outcomes = await recordFailures(event);
+    for (const outcome of outcomes) if (outcome.kind === 'recorded') await caseFinished(outcome.caseId);
+    return outcomes;
+  };
   const reducer = createReducerHandler({ store: infrastructure.store, control: infrastructure.control, now: options.now }, telemetry);
   const handlerErrors: unknown[] = [];
   const onHandlerError = (error: unknown): void => void handlerErrors.push(error);

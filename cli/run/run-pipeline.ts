@@ -81,7 +81,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   tracker.start(outcome.cases);
   await run.afterIngest?.(outcome.runId, infrastructure);
 
-  const report = await driveRun(infrastructure, outcome.runId, { judging, tracker, now, concurrency: run.concurrency });
+  const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judging, tracker, now, concurrency: run.concurrency });
   const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
   return { runId: outcome.runId, report, files, judgeSummary: choice.summary, skippedJudges };
 }
