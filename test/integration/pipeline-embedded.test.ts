@@ -138,6 +138,18 @@ describe('the pipeline, embedded', () => {
     expect(report.run_id).toBe(result.runId);
   });
 
+  it('completes every case, with error messages, when the judge answers garbage', async () => {
+    const { report } = await run({ faults: { garbage: 1 }, noCache: true });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.engines.bm25).toMatchObject({
+      'response/llm_judged/correctness/error_count': 9,
+      'retrieval/llm_judged/chunk_relevance/error_count': 12,
+      'retrieval/ground_truth/ndcg@10/count': 9,
+    });
+    expect(report.engines.bm25).not.toHaveProperty('retrieval/llm_judged/chunk_relevance/precision/average');
+    expect(report.judges.correctness?.errors).toBe(18);
+  });
+
   it('sends a poison message to the dead-letter queue without losing or double-counting a case', async () => {
     const poison = async (_runId: string, infrastructure: Infrastructure) => {
       await sendAll(infrastructure.cases, [{ id: 'poison', body: '{"kind": "case", "run_id": "' }]);
