@@ -1,4 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
+import { stat } from 'node:fs/promises';
 import { CaseGrouper } from './case-grouper.js';
 import { decodeCsvRow } from './csv-cells.js';
 import { readCsvRows } from './csv-reader.js';
@@ -7,12 +8,19 @@ import { datasetFormatFromName, type DatasetFormat } from './dataset-format.js';
 import { readJsonArray } from './json-array-reader.js';
 import { readJsonLines } from './jsonl-reader.js';
 import { normaliseRow } from './normalise-row.js';
+import { SpillingCaseGrouper } from './spilling-case-grouper.js';
 import type { ReaderEvent, SourceRow } from './reader-event.js';
 import { fileErrorFrom } from './file-errors.js';
 
 export interface LoadDatasetOptions {
   /** Overrides the format the file name implies. */
   format?: DatasetFormat;
+  /**
+   * Groups rows through spill files in this folder (created, then removed),
+   * so memory stays bounded whatever the number of cases; the cases then come
+   * out in a fixed order by partition instead of by first row.
+   */
+  spillFolder?: string;
   /** Throw a DatasetError at the first bad row instead of reporting it and going on. */
   strict?: boolean;
 }
@@ -27,10 +35,10 @@ export interface LoadDatasetOptions {
  * with the file. The last event is `end`, with the counts.
  */
 export function loadDataset(file: string, options: LoadDatasetOptions = {}): AsyncGenerator<DatasetEvent> {
-  return throwingOnFirstError(loadEvents(file, options.format), options.strict ?? false);
+  return throwingOnFirstError(loadEvents(file, options.format, options.spillFolder), options.strict ?? false);
 }
 
-async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined): AsyncGenerator<DatasetEvent> {
+async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined, spillFolder: string | undefined): AsyncGenerator<DatasetEvent> {
   const counter = new DatasetCounter();
   const reportError = (error: InputError): DatasetEvent => {
     counter.error();
@@ -43,6 +51,7 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined)
     return;
   }
   const grouper = new CaseGrouper(file);
+  const spilling = spillFolder === undefined ? undefined : new SpillingCaseGrouper(file, spillFolder, SpillingCaseGrouper.partitionsFor((await stat(file).catch(() => ({ size: 0 }))).size));
   try {
     for await (const event of readRows(file, format)) {
       if (event.kind === 'file-error') {
@@ -55,6 +64,10 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined)
         continue;
       }
       const normalised = normaliseRow(file, event.row);
+      if (normalised.ok && spilling !== undefined) {
+        await spilling.add(normalised.value);
+        continue;
+      }
       const errors = normalised.ok ? grouper.add(normalised.value) : normalised.errors;
       for (const error of errors) yield reportError(error);
     }
@@ -65,6 +78,16 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined)
   }
   if (counter.rows === 0 && counter.errors === 0) {
     yield reportError({ file, line: 0, message: 'the file holds no rows', fix: 'add at least one row with a request' });
+  }
+  if (spilling !== undefined) {
+    for await (const grouped of spilling.finish()) {
+      if (grouped.kind === 'errors') {
+        for (const error of grouped.errors) yield reportError(error);
+        continue;
+      }
+      counter.case(grouped.case);
+      yield grouped;
+    }
   }
   for (const evalCase of grouper.finish()) {
     counter.case(evalCase);

@@ -1,9 +1,12 @@
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { loadDataset } from '../dataset/load-dataset.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
+import { MAX_BATCH_MESSAGES, sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
@@ -35,7 +38,8 @@ export type IngestOutcome =
   | { kind: 'rejected'; runId: string; error: InputError };
 
 /**
- * Ingest: streams the dataset, validates every row, groups rows into cases,
+ * Ingest: streams the dataset, validates every row, groups rows into cases
+ * (through spill files, so memory stays bounded for any number of rows),
  * writes the run's manifest (only if absent: a duplicated event starts no
  * second run), its case ids and input errors, sends one message per case
  * (batches of 10; a case too large for a message goes to the store and the
@@ -52,38 +56,121 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
   const runId = runIdFor({ datasetKey: request.datasetKey, etag: request.etag, configHash: hash, trigger: request.trigger });
   if ((await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
-  const { cases, errors, rows } = await readCases(store, request.datasetKey, request.config.strict);
-  if (request.config.strict && errors.length > 0) return { kind: 'rejected', runId, error: errors[0] as InputError };
-  const now = dependencies.now();
-  const manifest: Manifest = {
-    run_id: runId,
-    suite: request.suite,
-    dataset: { key: request.datasetKey, etag: request.etag },
-    trigger: request.trigger,
-    config: request.config as unknown as Record<string, unknown>,
-    config_hash: hash,
-    created_at: now.toISOString(),
-    deadline: new Date(now.getTime() + request.config.run.deadline_seconds * 1000).toISOString(),
-    cases: cases.length,
-    engines: [...new Set(cases.flatMap((evalCase) => Object.keys(evalCase.engines)))].sort(),
-    input_errors: errors.length,
-    judge: request.judgeSummary,
-  };
-  const caseIds = cases.map((evalCase) => caseIdFor(evalCase.request_id));
-  await store.put(runKeys.inputErrors(runId), errors.map((error) => `${JSON.stringify(error)}\n`).join(''));
-  await store.put(runKeys.caseIds(runId), JSON.stringify(caseIds));
-  const claimed = await store.put(runKeys.manifest(runId), JSON.stringify(manifest, null, 2), { ifNoneMatch: true });
-  if (!claimed.written && (await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
+  const folder = await mkdtemp(join(tmpdir(), 'assay-ingest-'));
+  try {
+    const spooled = await spoolCases(store, runId, request.datasetKey, folder, request.config.strict);
+    if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
+    const now = dependencies.now();
+    const manifest: Manifest = {
+      run_id: runId,
+      suite: request.suite,
+      dataset: { key: request.datasetKey, etag: request.etag },
+      trigger: request.trigger,
+      config: request.config as unknown as Record<string, unknown>,
+      config_hash: hash,
+      created_at: now.toISOString(),
+      deadline: new Date(now.getTime() + request.config.run.deadline_seconds * 1000).toISOString(),
+      cases: spooled.cases,
+      engines: [...spooled.engines].sort(),
+      input_errors: spooled.errorCount,
+      judge: request.judgeSummary,
+    };
+    await store.upload(runKeys.inputErrors(runId), spooled.errorsPath);
+    await store.upload(runKeys.caseIds(runId), spooled.caseIdsPath);
+    const claimed = await store.put(runKeys.manifest(runId), JSON.stringify(manifest, null, 2), { ifNoneMatch: true });
+    if (!claimed.written && (await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
-  const messages: OutgoingMessage[] = [];
-  for (const [index, evalCase] of cases.entries()) {
-    messages.push({ id: String(index % 10), body: await caseMessageBody(store, runId, caseIds[index] as string, evalCase) });
+    await sendSpooledMessages(dependencies.cases, spooled.messagesPath);
+    const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
+    await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: request.config.run.check_delay_seconds }]);
+    await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows: spooled.rows, cases: spooled.cases }));
+    return { kind: 'started', runId, cases: spooled.cases, inputErrors: spooled.errorCount };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
-  await sendAll(dependencies.cases, messages);
-  const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
-  await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: request.config.run.check_delay_seconds }]);
-  await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows, cases: cases.length }));
-  return { kind: 'started', runId, cases: cases.length, inputErrors: errors.length };
+}
+
+interface SpooledCases {
+  readonly cases: number;
+  /** The case ids as a JSON array, written as the cases come. */
+  readonly caseIdsPath: string;
+  readonly engines: Set<string>;
+  readonly rows: number;
+  readonly errorCount: number;
+  readonly firstError: InputError | undefined;
+  /** Input errors, one JSON object a line. */
+  readonly errorsPath: string;
+  /** Case message bodies, one a line, ready to send. */
+  readonly messagesPath: string;
+}
+
+/**
+ * Reads the dataset object through a local file and the loader's spill files,
+ * writing the input errors, the case ids and the case messages to local
+ * files as it goes: memory stays bounded by a spill partition, whatever the
+ * size of the dataset.
+ */
+async function spoolCases(store: ObjectStore, runId: string, datasetKey: string, folder: string, strict: boolean): Promise<SpooledCases> {
+  const datasetPath = join(folder, basename(datasetKey));
+  const errorsPath = join(folder, 'input-errors.jsonl');
+  const messagesPath = join(folder, 'messages.jsonl');
+  const caseIdsPath = join(folder, 'case-ids.json');
+  const errors = createWriteStream(errorsPath);
+  const messages = createWriteStream(messagesPath);
+  const caseIds = createWriteStream(caseIdsPath);
+  const spooled = { cases: 0, caseIdsPath, engines: new Set<string>(), rows: 0, errorCount: 0, firstError: undefined as InputError | undefined, errorsPath, messagesPath };
+  const writeError = async (error: InputError): Promise<void> => {
+    spooled.errorCount++;
+    spooled.firstError ??= error;
+    await writeLine(errors, JSON.stringify(error));
+  };
+  try {
+    if (!(await store.download(datasetKey, datasetPath))) {
+      await writeError({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
+      return spooled;
+    }
+    for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill') })) {
+      if (event.kind === 'error') await writeError({ ...event.error, file: datasetKey });
+      else if (event.kind === 'end') spooled.rows = event.counts.rows;
+      else {
+        const caseId = caseIdFor(event.case.request_id);
+        await writeText(caseIds, `${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
+        spooled.cases++;
+        for (const engine of Object.keys(event.case.engines)) spooled.engines.add(engine);
+        await writeLine(messages, await caseMessageBody(store, runId, caseId, event.case));
+      }
+      if (strict && spooled.errorCount > 0) break;
+    }
+    return spooled;
+  } finally {
+    caseIds.end(spooled.cases === 0 ? '[]' : ']');
+    errors.end();
+    messages.end();
+    await Promise.all([once(errors, 'close'), once(messages, 'close'), once(caseIds, 'close')]);
+  }
+}
+
+async function writeLine(stream: WriteStream, line: string): Promise<void> {
+  await writeText(stream, `${line}\n`);
+}
+
+async function writeText(stream: WriteStream, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+/** Sends the spooled message bodies in batches of 10, reading the spool file line by line. */
+async function sendSpooledMessages(queue: WorkQueue, messagesPath: string): Promise<void> {
+  let batch: OutgoingMessage[] = [];
+  const lines = createInterface({ input: createReadStream(messagesPath), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const body of lines) {
+    if (body === '') continue;
+    batch.push({ id: String(batch.length), body });
+    if (batch.length === MAX_BATCH_MESSAGES) {
+      await sendAll(queue, batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await sendAll(queue, batch);
 }
 
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {
@@ -95,37 +182,4 @@ async function caseMessageBody(store: ObjectStore, runId: string, caseId: string
   await store.put(key, JSON.stringify(evalCase));
   const reference: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case_key: key };
   return JSON.stringify(reference);
-}
-
-/**
- * Reads the dataset object through a temporary file, so a dataset larger than
- * memory streams through the loader. Cases are held until the file ends: rows
- * of one request may be anywhere in it.
- */
-async function readCases(
-  store: ObjectStore,
-  datasetKey: string,
-  strict: boolean,
-): Promise<{ cases: EvalCase[]; errors: InputError[]; rows: number }> {
-  const folder = await mkdtemp(join(tmpdir(), 'assay-ingest-'));
-  try {
-    const path = join(folder, basename(datasetKey));
-    const found = await store.download(datasetKey, path);
-    if (!found) {
-      const error: InputError = { file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' };
-      return { cases: [], errors: [error], rows: 0 };
-    }
-    const cases: EvalCase[] = [];
-    const errors: InputError[] = [];
-    let rows = 0;
-    for await (const event of loadDataset(path, { strict: false })) {
-      if (event.kind === 'case') cases.push(event.case);
-      else if (event.kind === 'error') errors.push({ ...event.error, file: datasetKey });
-      else rows = event.counts.rows;
-      if (strict && errors.length > 0) break;
-    }
-    return { cases, errors, rows };
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
 }

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EvalCase } from '../schema/eval-case.js';
+import type { InputError } from '../schema/input-error.js';
+import { CaseGrouper } from './case-grouper.js';
+import { requestIdFor } from './content-ids.js';
+import type { NormalisedRow } from './normalise-row.js';
+
+/** Buffered rows are written out once they reach this many characters. */
+const FLUSH_CHARACTERS = 4 * 1024 * 1024;
+
+export type GroupedEvent = { kind: 'case'; case: EvalCase } | { kind: 'errors'; errors: InputError[] };
+
+/**
+ * Groups rows into cases with memory bounded by a partition, not by the
+ * dataset: rows go to one of `partitions` spill files on disk by a hash of
+ * their request id, in file order, and each partition is then grouped on its
+ * own with the in-memory CaseGrouper. All rows of a request land in the same
+ * partition, so the cases, their conflicts and their errors are the same as
+ * grouping the whole file at once; only the order of the cases differs (by
+ * partition, then by first row), and it is the same on every run.
+ */
+export class SpillingCaseGrouper {
+  private readonly buffers: string[][];
+  private buffered = 0;
+  private prepared = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly folder: string,
+    private readonly partitions: number,
+  ) {
+    this.buffers = Array.from({ length: partitions }, () => []);
+  }
+
+  /** Spill files for a dataset of this many bytes: about 2 MB of rows each, 16 at least. */
+  static partitionsFor(datasetBytes: number): number {
+    return Math.max(16, Math.ceil(datasetBytes / (2 * 1024 * 1024)));
+  }
+
+  async add(row: NormalisedRow): Promise<void> {
+    const requestId = row.request_id ?? requestIdFor(row.request);
+    const partition = createHash('md5').update(requestId).digest().readUInt32BE(0) % this.partitions;
+    const line = `${JSON.stringify(row)}\n`;
+    (this.buffers[partition] as string[]).push(line);
+    this.buffered += line.length;
+    if (this.buffered >= FLUSH_CHARACTERS) await this.flush();
+  }
+
+  /** The cases partition by partition, with the rows rejected while grouping them. */
+  async *finish(): AsyncGenerator<GroupedEvent> {
+    await this.flush();
+    try {
+      for (let partition = 0; partition < this.partitions; partition++) {
+        const grouper = new CaseGrouper(this.file);
+        const text = await readFile(this.pathOf(partition), 'utf8').catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return '';
+          throw error;
+        });
+        for (const line of text.split('\n')) {
+          if (line === '') continue;
+          const errors = grouper.add(JSON.parse(line) as NormalisedRow);
+          if (errors.length > 0) yield { kind: 'errors', errors };
+        }
+        for (const evalCase of grouper.finish()) yield { kind: 'case', case: evalCase };
+      }
+    } finally {
+      await rm(this.folder, { recursive: true, force: true });
+    }
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.prepared) {
+      await mkdir(this.folder, { recursive: true });
+      this.prepared = true;
+    }
+    for (const [partition, lines] of this.buffers.entries()) {
+      if (lines.length === 0) continue;
+      await appendFile(this.pathOf(partition), lines.join(''));
+      lines.length = 0;
+    }
+    this.buffered = 0;
+  }
+
+  private pathOf(partition: number): string {
+    return join(this.folder, `partition-${partition}.jsonl`);
+  }
+}
