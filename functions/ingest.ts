@@ -1,4 +1,4 @@
-import type { S3Event } from 'aws-lambda';
+import type { Context, S3Event } from 'aws-lambda';
 import { z } from 'zod';
 import { ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/pipeline/ingest.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
@@ -29,7 +29,7 @@ export interface IngestHandlerDependencies extends IngestDependencies {
  * returns the outcomes (the local event source and the tests read them).
  */
 export function createIngestHandler(dependencies: IngestHandlerDependencies, telemetry: HandlerTelemetry) {
-  return async (event: S3Event): Promise<IngestOutcome[]> => {
+  return async (event: S3Event, context?: Context): Promise<IngestOutcome[]> => {
     const parsed = s3EventSchema.parse(event);
     const outcomes: IngestOutcome[] = [];
     for (const record of parsed.Records) {
@@ -37,7 +37,8 @@ export function createIngestHandler(dependencies: IngestHandlerDependencies, tel
       const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
       const suite = suiteOf(key);
       const { config, judgeSummary } = await dependencies.configFor(suite);
-      const outcome = await ingestDataset(dependencies, {
+      const timeRemainingMs = context === undefined ? dependencies.timeRemainingMs : () => context.getRemainingTimeInMillis();
+      const outcome = await ingestDataset({ ...dependencies, timeRemainingMs }, {
         datasetKey: key,
         etag: (record.s3.object.eTag ?? '').replace(/"/g, ''),
         suite,

@@ -1,17 +1,31 @@
-import type { SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { continueIngest } from '../shared/pipeline/ingest.js';
 import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/pipeline/reduce.js';
-import { checkMessageSchema } from '../shared/schema/pipeline-messages.js';
+import type { WorkQueue } from '../shared/ports/work-queue.js';
+import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
 
+export interface ReducerHandlerDependencies extends ReducerDependencies {
+  /** The cases queue, for resuming an ingest that stopped at a checkpoint. */
+  readonly cases: WorkQueue;
+}
+
 /**
- * Reducer handler: check messages from the control queue. Each check either
- * schedules the next one or writes the run's report; both are idempotent.
+ * Reducer handler: the control queue's messages. A check either schedules the
+ * next one or writes the run's report; a continue-ingest message resumes
+ * sending a large run's case messages from its checkpoint. All are idempotent.
  */
-export function createReducerHandler(dependencies: ReducerDependencies, telemetry: HandlerTelemetry) {
-  return async (event: SQSEvent): Promise<ReduceOutcome[]> => {
+export function createReducerHandler(dependencies: ReducerHandlerDependencies, telemetry: HandlerTelemetry) {
+  return async (event: SQSEvent, context?: Context): Promise<ReduceOutcome[]> => {
     const outcomes: ReduceOutcome[] = [];
     for (const record of event.Records) {
-      const outcome = await checkRun(dependencies, checkMessageSchema.parse(JSON.parse(record.body)));
+      const message = controlMessageSchema.parse(JSON.parse(record.body));
+      if (message.kind === 'continue-ingest') {
+        await continueIngest({ ...dependencies, timeRemainingMs: context === undefined ? undefined : () => context.getRemainingTimeInMillis() }, message);
+        telemetry.logger.info('ingest continued', { run_id: message.run_id, from: message.messages_key });
+        continue;
+      }
+      const outcome = await checkRun(dependencies, message);
       if (outcome.kind === 'reported') {
         telemetry.logger.info('run reported', { run_id: outcome.runId, keys: outcome.keys });
         telemetry.metrics?.addMetric('RunsReported', 'Count', 1);

@@ -57,7 +57,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     for (const outcome of outcomes) if (outcome.kind === 'recorded') await caseFinished(outcome.caseId);
     return outcomes;
   };
-  const reducer = createReducerHandler({ store: infrastructure.store, control: infrastructure.control, now: options.now }, telemetry);
+  const reducer = createReducerHandler({ store: infrastructure.store, control: infrastructure.control, cases: infrastructure.cases, now: options.now }, telemetry);
   const handlerErrors: unknown[] = [];
   const onHandlerError = (error: unknown): void => void handlerErrors.push(error);
   await runEventSources(

@@ -4,12 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
 import { loadDataset } from '../dataset/load-dataset.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { MAX_BATCH_MESSAGES, sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
-import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
+import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { RunConfig } from './run-config.js';
 import { caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
@@ -30,6 +31,12 @@ export interface IngestDependencies {
   readonly cases: WorkQueue;
   readonly control: WorkQueue;
   readonly now: () => Date;
+  /**
+   * Milliseconds left in this invocation (Lambda's getRemainingTimeInMillis);
+   * absent where there is no limit. Sending stops at a checkpoint when time
+   * runs short, and a continue-ingest message on the control queue resumes it.
+   */
+  readonly timeRemainingMs?: () => number;
 }
 
 export type IngestOutcome =
@@ -44,6 +51,12 @@ export type IngestOutcome =
  * second run), its case ids and input errors, sends one message per case
  * (batches of 10; a case too large for a message goes to the store and the
  * message carries its key), and schedules the reducer's first check.
+ *
+ * A run too large to send in one invocation stops at a checkpoint: the rest
+ * of its messages wait in the store and a continue-ingest message on the
+ * control queue resumes the sending (sendMessagesFrom). Reading and grouping
+ * the dataset happen in the first invocation: about 11,000 rows a second here,
+ * so on Lambda's 15 minutes a dataset of some millions of rows.
  *
  * Recovery: the manifest claims the run; `ingested.json` marks that every
  * message was sent. An event that finds the claim but no mark (an earlier
@@ -80,11 +93,10 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
     const claimed = await store.put(runKeys.manifest(runId), JSON.stringify(manifest, null, 2), { ifNoneMatch: true });
     if (!claimed.written && (await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
-    await sendSpooledMessages(dependencies.cases, spooled.messagesPath);
-    const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
-    await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: request.config.run.check_delay_seconds }]);
-    await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows: spooled.rows, cases: spooled.cases }));
-    return { kind: 'started', runId, cases: spooled.cases, inputErrors: spooled.errorCount };
+    const outcome: IngestOutcome = { kind: 'started', runId, cases: spooled.cases, inputErrors: spooled.errorCount };
+    const finish = { runId, rows: spooled.rows, cases: spooled.cases, checkDelaySeconds: request.config.run.check_delay_seconds };
+    await sendMessagesFrom(dependencies, spooled.messagesPath, folder, finish);
+    return outcome;
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -158,19 +170,69 @@ async function writeText(stream: WriteStream, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
-/** Sends the spooled message bodies in batches of 10, reading the spool file line by line. */
-async function sendSpooledMessages(queue: WorkQueue, messagesPath: string): Promise<void> {
+/** What to do once every case message is sent: the first completion check, then the ingested mark. */
+export interface IngestFinish {
+  readonly runId: string;
+  readonly rows: number;
+  readonly cases: number;
+  readonly checkDelaySeconds: number;
+}
+
+/** Stop sending when less than this is left of the invocation, leaving room to write the checkpoint. */
+const CHECKPOINT_MARGIN_MS = 60_000;
+
+/**
+ * Sends the spooled message bodies in batches of 10, reading the spool file
+ * line by line. When the invocation's time runs short, the unsent rest of the
+ * spool goes to the store and a continue-ingest message on the control queue
+ * carries its key, so the next invocation resumes where this one stopped;
+ * otherwise it finishes the ingest (first check, ingested mark).
+ */
+export async function sendMessagesFrom(dependencies: IngestDependencies, messagesPath: string, folder: string, finish: IngestFinish): Promise<void> {
   let batch: OutgoingMessage[] = [];
+  let offset = 0;
   const lines = createInterface({ input: createReadStream(messagesPath), crlfDelay: Number.POSITIVE_INFINITY });
   for await (const body of lines) {
-    if (body === '') continue;
-    batch.push({ id: String(batch.length), body });
-    if (batch.length === MAX_BATCH_MESSAGES) {
-      await sendAll(queue, batch);
-      batch = [];
+    if (body !== '') {
+      batch.push({ id: String(batch.length), body });
+      if (batch.length === MAX_BATCH_MESSAGES) {
+        await sendAll(dependencies.cases, batch);
+        batch = [];
+      }
+    }
+    offset += Buffer.byteLength(body) + 1;
+    if (batch.length === 0 && (dependencies.timeRemainingMs?.() ?? Number.POSITIVE_INFINITY) < CHECKPOINT_MARGIN_MS) {
+      lines.close();
+      await checkpoint(dependencies, messagesPath, offset, folder, finish);
+      return;
     }
   }
-  if (batch.length > 0) await sendAll(queue, batch);
+  if (batch.length > 0) await sendAll(dependencies.cases, batch);
+  const check: CheckMessage = { kind: 'check', run_id: finish.runId, attempt: 0 };
+  await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: finish.checkDelaySeconds }]);
+  await dependencies.store.put(runKeys.ingested(finish.runId), JSON.stringify({ run_id: finish.runId, rows: finish.rows, cases: finish.cases }));
+}
+
+async function checkpoint(dependencies: IngestDependencies, messagesPath: string, offset: number, folder: string, finish: IngestFinish): Promise<void> {
+  const rest = join(folder, `rest-${offset}.jsonl`);
+  await pipeline(createReadStream(messagesPath, { start: offset }), createWriteStream(rest));
+  const key = runKeys.pendingMessages(finish.runId, offset);
+  await dependencies.store.upload(key, rest);
+  const message: ContinueIngestMessage = { kind: 'continue-ingest', run_id: finish.runId, messages_key: key, finish: { rows: finish.rows, cases: finish.cases, check_delay_seconds: finish.checkDelaySeconds } };
+  await sendAll(dependencies.control, [{ id: 'continue', body: JSON.stringify(message) }]);
+}
+
+/** Resumes sending from a checkpoint (the continue-ingest message of the control queue). */
+export async function continueIngest(dependencies: IngestDependencies, message: ContinueIngestMessage): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'assay-ingest-continue-'));
+  try {
+    const path = join(folder, 'messages.jsonl');
+    if (!(await dependencies.store.download(message.messages_key, path))) throw new Error(`The checkpoint ${message.messages_key} is missing`);
+    const finish = { runId: message.run_id, rows: message.finish.rows, cases: message.finish.cases, checkDelaySeconds: message.finish.check_delay_seconds };
+    await sendMessagesFrom(dependencies, path, folder, finish);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {

@@ -36,6 +36,7 @@ export const runKeys = {
   manifest: (runId: string) => `runs/${runId}/manifest.json`,
   caseIds: (runId: string) => `runs/${runId}/case-ids.json`,
   ingested: (runId: string) => `runs/${runId}/ingested.json`,
+  pendingMessages: (runId: string, offset: number) => `runs/${runId}/ingest/pending-${offset}.jsonl`,
   inputErrors: (runId: string) => `runs/${runId}/input-errors.jsonl`,
   claimCheck: (runId: string, caseId: string) => `runs/${runId}/cases/${caseId}.json`,
   result: (runId: string, caseId: string) => `runs/${runId}/results/${caseId}.json`,

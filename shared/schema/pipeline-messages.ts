@@ -30,5 +30,21 @@ export const checkMessageSchema = z.object({
 });
 export type CheckMessage = z.infer<typeof checkMessageSchema>;
 
+/**
+ * On the control queue: an ingest that ran short of time stopped at a
+ * checkpoint; the unsent case messages wait in the store under messages_key.
+ */
+export const continueIngestMessageSchema = z.object({
+  kind: z.literal('continue-ingest'),
+  run_id: z.string().min(1),
+  messages_key: z.string().min(1),
+  finish: z.object({ rows: z.number().int().nonnegative(), cases: z.number().int().nonnegative(), check_delay_seconds: z.number().int().nonnegative() }),
+});
+export type ContinueIngestMessage = z.infer<typeof continueIngestMessageSchema>;
+
+/** Anything on the control queue. */
+export const controlMessageSchema = z.discriminatedUnion('kind', [checkMessageSchema, continueIngestMessageSchema]);
+export type ControlMessage = z.infer<typeof controlMessageSchema>;
+
 /** SQS's limit is 256 KiB; leave room for the envelope. */
 export const MAX_INLINE_MESSAGE_BYTES = 200 * 1024;
