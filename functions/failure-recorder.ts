@@ -2,6 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import { recordFailure, type FailureOutcome } from '../shared/pipeline/record-failure.js';
 import type { HandlerTelemetry } from './handler-context.js';
+import { lambdaDependencies } from './lambda-environment.js';
 
 /**
  * Failure recorder handler: the dead-letter queue's messages become
@@ -21,3 +22,12 @@ export function createFailureRecorderHandler(store: ObjectStore, telemetry: Hand
     return outcomes;
   };
 }
+
+let recorderHandler: ReturnType<typeof createFailureRecorderHandler> | undefined;
+
+/** The Lambda entry point, wired from the environment on first use. */
+export const handler = async (event: SQSEvent): Promise<FailureOutcome[]> => {
+  const dependencies = lambdaDependencies();
+  recorderHandler ??= createFailureRecorderHandler(dependencies.store, dependencies.telemetry);
+  return recorderHandler(event);
+};

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/pipeline/ingest.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import type { HandlerTelemetry } from './handler-context.js';
+import { lambdaDependencies } from './lambda-environment.js';
 
 /** The part of an S3 event notification ingest reads; anything else in the event is ignored. */
 const s3EventSchema = z.object({
@@ -60,3 +61,15 @@ export function suiteOf(key: string): string {
   const match = /^datasets\/([^/]+)\/.+/.exec(key);
   return match?.[1] ?? 'default';
 }
+
+let ingestHandler: ReturnType<typeof createIngestHandler> | undefined;
+
+/** The Lambda entry point, wired from the environment on first use. */
+export const handler = async (event: S3Event, context: Context): Promise<IngestOutcome[]> => {
+  const dependencies = lambdaDependencies();
+  ingestHandler ??= createIngestHandler(
+    { ...dependencies, now: () => new Date(), trigger: 'upload' },
+    dependencies.telemetry,
+  );
+  return ingestHandler(event, context);
+};

@@ -4,6 +4,7 @@ import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../share
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
+import { lambdaDependencies } from './lambda-environment.js';
 
 export interface ReducerHandlerDependencies extends ReducerDependencies {
   /** The cases queue, for resuming an ingest that stopped at a checkpoint. */
@@ -38,3 +39,12 @@ export function createReducerHandler(dependencies: ReducerHandlerDependencies, t
     return outcomes;
   };
 }
+
+let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
+
+/** The Lambda entry point, wired from the environment on first use. */
+export const handler = async (event: SQSEvent, context: Context): Promise<ReduceOutcome[]> => {
+  const dependencies = lambdaDependencies();
+  reducerHandler ??= createReducerHandler({ ...dependencies, now: () => new Date() }, dependencies.telemetry);
+  return reducerHandler(event, context);
+};

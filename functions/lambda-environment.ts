@@ -1,0 +1,106 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { checkJudgeConfig, judgeConfigSchema, selectJudges } from '../shared/judges/judge-config.js';
+import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
+import type { Judging } from '../shared/pipeline/evaluate-case.js';
+import type { RunConfig } from '../shared/pipeline/run-config.js';
+import { createAwsClients } from '../shared/ports/aws-clients.js';
+import type { ObjectStore } from '../shared/ports/object-store.js';
+import { S3Store } from '../shared/ports/s3-store.js';
+import { SqsQueue } from '../shared/ports/sqs-queue.js';
+import type { HandlerTelemetry } from './handler-context.js';
+
+/**
+ * What the handlers need on Lambda, from the environment the stack sets,
+ * parsed once at cold start: a missing or malformed variable fails the first
+ * invocation with its name, instead of failing later in the middle of a run.
+ */
+const environmentSchema = z.object({
+  ASSAY_BUCKET: z.string().min(1),
+  ASSAY_CASES_QUEUE_URL: z.url(),
+  ASSAY_CONTROL_QUEUE_URL: z.url(),
+  /** An S3/SQS-compatible endpoint other than AWS's own (tests, emulators). */
+  ASSAY_AWS_ENDPOINT: z.url().optional(),
+  POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
+  POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),
+});
+export type LambdaEnvironment = z.infer<typeof environmentSchema>;
+
+export interface LambdaDependencies {
+  readonly environment: LambdaEnvironment;
+  readonly store: ObjectStore;
+  readonly cases: SqsQueue;
+  readonly control: SqsQueue;
+  readonly telemetry: HandlerTelemetry;
+  /** Judging for a run's config, built once per config hash. */
+  judgingFor(config: RunConfig, configHash: string): Judging;
+  /** A suite's run config: `config/<suite>.yaml` (or .yml, .json) in the bucket, else the defaults. */
+  configFor(suite: string): Promise<{ config: RunConfig; judgeSummary: string }>;
+}
+
+export function parseLambdaEnvironment(variables: NodeJS.ProcessEnv): LambdaEnvironment {
+  const parsed = environmentSchema.safeParse(variables);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`The function's environment is incomplete (${problems}); the stack sets these variables on every function`);
+  }
+  return parsed.data;
+}
+
+let dependencies: LambdaDependencies | undefined;
+
+/** The dependencies of this Lambda container, built on first use and kept for the container's life. */
+export function lambdaDependencies(): LambdaDependencies {
+  dependencies ??= buildDependencies(parseLambdaEnvironment(process.env));
+  return dependencies;
+}
+
+function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
+  const clients = createAwsClients({ endpoint: environment.ASSAY_AWS_ENDPOINT });
+  const store = new S3Store(clients.s3, environment.ASSAY_BUCKET);
+  const judgingByConfig = new Map<string, Judging>();
+  const judgeEnvironment = () => ({
+    OPENAI_API_KEY: process.env.OPENAI_API_KEY,
+    OPENAI_BASE_URL: process.env.OPENAI_BASE_URL,
+    ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL,
+  });
+  return {
+    environment,
+    store,
+    cases: new SqsQueue(clients.sqs, environment.ASSAY_CASES_QUEUE_URL, 'assay-cases'),
+    control: new SqsQueue(clients.sqs, environment.ASSAY_CONTROL_QUEUE_URL, 'assay-control'),
+    telemetry: {
+      logger: new Logger({ serviceName: environment.POWERTOOLS_SERVICE_NAME }),
+      metrics: new Metrics({ namespace: environment.POWERTOOLS_METRICS_NAMESPACE, serviceName: environment.POWERTOOLS_SERVICE_NAME }),
+    },
+    judgingFor(config, configHash) {
+      let judging = judgingByConfig.get(configHash);
+      if (judging === undefined) {
+        const choice = chooseJudgeBackend(config, judgeEnvironment(), store);
+        judging = { backend: choice.backend, judges: selectJudges(config) };
+        judgingByConfig.set(configHash, judging);
+      }
+      return judging;
+    },
+    async configFor(suite) {
+      const config = await suiteConfig(store, suite);
+      return { config, judgeSummary: chooseJudgeBackend(config, judgeEnvironment(), undefined).summary };
+    },
+  };
+}
+
+async function suiteConfig(store: ObjectStore, suite: string): Promise<RunConfig> {
+  for (const extension of ['yaml', 'yml', 'json']) {
+    const key = `config/${suite}.${extension}`;
+    const bytes = await store.get(key);
+    if (bytes === undefined) continue;
+    const text = new TextDecoder().decode(bytes);
+    const raw: unknown = extension === 'json' ? JSON.parse(text) : parseDocument(text).toJS();
+    const checked = checkJudgeConfig(raw ?? {}, key);
+    if (!checked.ok) throw new Error(checked.error);
+    return { ...checked.config, strict: false };
+  }
+  return { ...judgeConfigSchema.parse({}), strict: false };
+}
