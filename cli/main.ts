@@ -2,7 +2,10 @@ import { Command, CommanderError } from 'commander';
 import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
 import { redriveCommand } from './commands/redrive.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
+import { statusCommand } from './commands/status.js';
+import { submitCommand } from './commands/submit.js';
 import { validateCommand } from './commands/validate.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,6 +18,9 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
   program.addCommand(runCommand());
   program.addCommand(redriveCommand());
+  program.addCommand(submitCommand());
+  program.addCommand(statusCommand());
+  program.addCommand(reportCommand());
   program.addCommand(irMetricsCommand());
   program.addCommand(validateCommand());
   program.addCommand(judgesCommand());

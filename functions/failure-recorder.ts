@@ -27,7 +27,7 @@ let recorderHandler: ReturnType<typeof createFailureRecorderHandler> | undefined
 
 /** The Lambda entry point, wired from the environment on first use. */
 export const handler = async (event: SQSEvent): Promise<FailureOutcome[]> => {
-  const dependencies = lambdaDependencies();
+  const dependencies = await lambdaDependencies();
   recorderHandler ??= createFailureRecorderHandler(dependencies.store, dependencies.telemetry);
   return recorderHandler(event);
 };

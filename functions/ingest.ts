@@ -66,7 +66,7 @@ let ingestHandler: ReturnType<typeof createIngestHandler> | undefined;
 
 /** The Lambda entry point, wired from the environment on first use. */
 export const handler = async (event: S3Event, context: Context): Promise<IngestOutcome[]> => {
-  const dependencies = lambdaDependencies();
+  const dependencies = await lambdaDependencies();
   ingestHandler ??= createIngestHandler(
     { ...dependencies, now: () => new Date(), trigger: 'upload' },
     dependencies.telemetry,

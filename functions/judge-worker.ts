@@ -46,7 +46,7 @@ let workerHandler: ReturnType<typeof createJudgeWorkerHandler> | undefined;
 
 /** The Lambda entry point, wired from the environment on first use. */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-  const dependencies = lambdaDependencies();
+  const dependencies = await lambdaDependencies();
   workerHandler ??= createJudgeWorkerHandler(dependencies, dependencies.telemetry);
   return workerHandler(event, context);
 };

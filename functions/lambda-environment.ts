@@ -1,11 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { parseDocument } from 'yaml';
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { z } from 'zod';
-import { checkJudgeConfig, judgeConfigSchema, selectJudges } from '../shared/judges/judge-config.js';
+import { selectJudges } from '../shared/judges/judge-config.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
+import { suiteConfig } from '../shared/pipeline/suite-config.js';
 import { createAwsClients } from '../shared/ports/aws-clients.js';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import { S3Store } from '../shared/ports/s3-store.js';
@@ -23,6 +24,10 @@ const environmentSchema = z.object({
   ASSAY_CONTROL_QUEUE_URL: z.url(),
   /** An S3/SQS-compatible endpoint other than AWS's own (tests, emulators). */
   ASSAY_AWS_ENDPOINT: z.url().optional(),
+  /** The Secrets Manager secret holding the judge API key; without it the lexical judge runs. */
+  ASSAY_JUDGE_SECRET_ARN: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  ASSAY_JUDGE_MODEL: z.string().min(1).optional(),
   POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
   POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),
 });
@@ -34,8 +39,8 @@ export interface LambdaDependencies {
   readonly cases: SqsQueue;
   readonly control: SqsQueue;
   readonly telemetry: HandlerTelemetry;
-  /** Judging for a run's config, built once per config hash. */
-  judgingFor(config: RunConfig, configHash: string): Judging;
+  /** Judging for a run's config, built once per config hash; reads the judge key on first use. */
+  judgingFor(config: RunConfig, configHash: string): Promise<Judging>;
   /** A suite's run config: `config/<suite>.yaml` (or .yml, .json) in the bucket, else the defaults. */
   configFor(suite: string): Promise<{ config: RunConfig; judgeSummary: string }>;
 }
@@ -51,21 +56,32 @@ export function parseLambdaEnvironment(variables: NodeJS.ProcessEnv): LambdaEnvi
 
 let dependencies: LambdaDependencies | undefined;
 
-/** The dependencies of this Lambda container, built on first use and kept for the container's life. */
-export function lambdaDependencies(): LambdaDependencies {
+/**
+ * The dependencies of this Lambda container, built on first use and kept for
+ * the container's life. The judge key is read from Secrets Manager only by
+ * the function that judges, on its first judgment (cached by Powertools), and
+ * is never put in the environment.
+ */
+export async function lambdaDependencies(): Promise<LambdaDependencies> {
   dependencies ??= buildDependencies(parseLambdaEnvironment(process.env));
   return dependencies;
+}
+
+async function judgeKey(secretArn: string): Promise<string | undefined> {
+  const secret = await getSecret(secretArn, { maxAge: 300 });
+  if (typeof secret === 'string') return secret.trim() === '' ? undefined : secret.trim();
+  throw new Error(`The judge secret ${secretArn} must hold the API key as a string`);
 }
 
 function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
   const clients = createAwsClients({ endpoint: environment.ASSAY_AWS_ENDPOINT });
   const store = new S3Store(clients.s3, environment.ASSAY_BUCKET);
   const judgingByConfig = new Map<string, Judging>();
-  const judgeEnvironment = () => ({
-    OPENAI_API_KEY: process.env.OPENAI_API_KEY,
-    OPENAI_BASE_URL: process.env.OPENAI_BASE_URL,
-    ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL,
-  });
+  let apiKey: Promise<string | undefined> | undefined;
+  const judgeEnvironment = async () => {
+    apiKey ??= environment.ASSAY_JUDGE_SECRET_ARN === undefined ? Promise.resolve(undefined) : judgeKey(environment.ASSAY_JUDGE_SECRET_ARN);
+    return { OPENAI_API_KEY: await apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL };
+  };
   return {
     environment,
     store,
@@ -75,10 +91,10 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
       logger: new Logger({ serviceName: environment.POWERTOOLS_SERVICE_NAME }),
       metrics: new Metrics({ namespace: environment.POWERTOOLS_METRICS_NAMESPACE, serviceName: environment.POWERTOOLS_SERVICE_NAME }),
     },
-    judgingFor(config, configHash) {
+    async judgingFor(config, configHash) {
       let judging = judgingByConfig.get(configHash);
       if (judging === undefined) {
-        const choice = chooseJudgeBackend(config, judgeEnvironment(), store);
+        const choice = chooseJudgeBackend(config, await judgeEnvironment(), store);
         judging = { backend: choice.backend, judges: selectJudges(config) };
         judgingByConfig.set(configHash, judging);
       }
@@ -86,21 +102,11 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
     },
     async configFor(suite) {
       const config = await suiteConfig(store, suite);
-      return { config, judgeSummary: chooseJudgeBackend(config, judgeEnvironment(), undefined).summary };
+      // The summary only names the judge; the secret itself stays with the judge worker.
+      // Whether a judge key is configured is enough to name the judge; ingest never reads the secret.
+      const configured = environment.ASSAY_JUDGE_SECRET_ARN === undefined ? undefined : 'configured';
+      const summary = chooseJudgeBackend(config, { OPENAI_API_KEY: configured, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, undefined).summary;
+      return { config, judgeSummary: summary };
     },
   };
-}
-
-async function suiteConfig(store: ObjectStore, suite: string): Promise<RunConfig> {
-  for (const extension of ['yaml', 'yml', 'json']) {
-    const key = `config/${suite}.${extension}`;
-    const bytes = await store.get(key);
-    if (bytes === undefined) continue;
-    const text = new TextDecoder().decode(bytes);
-    const raw: unknown = extension === 'json' ? JSON.parse(text) : parseDocument(text).toJS();
-    const checked = checkJudgeConfig(raw ?? {}, key);
-    if (!checked.ok) throw new Error(checked.error);
-    return { ...checked.config, strict: false };
-  }
-  return { ...judgeConfigSchema.parse({}), strict: false };
 }

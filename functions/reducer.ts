@@ -44,7 +44,7 @@ let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
 
 /** The Lambda entry point, wired from the environment on first use. */
 export const handler = async (event: SQSEvent, context: Context): Promise<ReduceOutcome[]> => {
-  const dependencies = lambdaDependencies();
+  const dependencies = await lambdaDependencies();
   reducerHandler ??= createReducerHandler({ ...dependencies, now: () => new Date() }, dependencies.telemetry);
   return reducerHandler(event, context);
 };

@@ -18,7 +18,7 @@ export interface Judging {
 export interface WorkerDependencies {
   readonly store: ObjectStore;
   /** Judging for a run's config; implementations cache it per config hash. */
-  judgingFor(config: RunConfig, configHash: string): Judging;
+  judgingFor(config: RunConfig, configHash: string): Judging | Promise<Judging>;
 }
 
 export type CaseOutcome = { kind: 'done'; caseId: string } | { kind: 'retry'; caseId: string; error: string };
@@ -40,7 +40,7 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
   const { store } = dependencies;
   const manifest = await readManifest(store, message.run_id);
   const evalCase = message.case ?? (await readClaimCheck(store, message.case_key as string));
-  const judging = dependencies.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
+  const judging = await dependencies.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
   const judgement = await judgeCase(evalCase, { judges: judging.judges, backend: judging.backend, ndcgCutoffs: cutoffsOf(manifest) });
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';

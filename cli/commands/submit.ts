@@ -1,0 +1,63 @@
+import { Command } from 'commander';
+import { basename, extname } from 'node:path';
+import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
+import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
+import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
+import { suiteConfig } from '../../shared/pipeline/suite-config.js';
+import { assertReadableFile } from '../readable-file.js';
+import { bucketStore } from '../run/bucket-store.js';
+import { UsageError } from '../usage-error.js';
+
+interface SubmitOptions {
+  bucket: string;
+  suite: string;
+  config?: string;
+  wait?: boolean;
+  timeout: string;
+  awsEndpoint?: string;
+}
+
+/**
+ * `assay submit DATASET --bucket B`: uploads a dataset to a deployed stack,
+ * where the upload starts the run, and prints the run id (derived the way
+ * ingest derives it). With --wait it follows the run until its report.
+ */
+export function submitCommand(): Command {
+  return new Command('submit')
+    .description('Upload a dataset to a deployed stack (the upload starts the run) and print the run id')
+    .argument('<dataset>', 'dataset file (.jsonl, .json or .csv)')
+    .requiredOption('--bucket <name>', "the stack's bucket")
+    .option('--suite <name>', 'suite: the dataset goes to datasets/<suite>/', 'default')
+    .option('--config <file>', 'suite config (YAML or JSON), stored as config/<suite>.<ext>')
+    .option('--wait', 'follow the run until its report is written')
+    .option('--timeout <minutes>', 'with --wait: give up after this long', '60')
+    .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
+    .action(async (dataset: string, options: SubmitOptions) => {
+      await assertReadableFile(dataset, 'dataset');
+      if (!/^[A-Za-z0-9._-]+$/.test(options.suite)) throw new UsageError('Expected --suite to be letters, digits, ".", "_" or "-"');
+      const store = bucketStore(options.bucket, options.awsEndpoint);
+      if (options.config !== undefined) {
+        await assertReadableFile(options.config, 'config');
+        const loaded = await loadJudgeConfig(options.config);
+        if (!loaded.ok) throw new UsageError(loaded.error);
+        const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
+        await store.upload(`config/${options.suite}.${extension}`, options.config);
+      }
+      const datasetKey = `datasets/${options.suite}/${basename(dataset)}`;
+      const { etag } = await store.upload(datasetKey, dataset);
+      const runId = runIdFor({ datasetKey, etag, configHash: configHash(await suiteConfig(store, options.suite)), trigger: 'upload' });
+      process.stdout.write(`submitted ${datasetKey} to ${options.bucket}; run ${runId}\n`);
+      if (options.wait !== true) return;
+      const deadline = Date.now() + Number(options.timeout) * 60_000;
+      for (;;) {
+        const status = await runStatus(store, runId);
+        process.stderr.write(`${describeStatus(status)}\n`);
+        if (status.report !== undefined) {
+          process.stdout.write(`report: ${status.report}\n`);
+          return;
+        }
+        if (Date.now() > deadline) throw new UsageError(`The run has no report after ${options.timeout} minutes; check it later with assay status ${runId}`, 1);
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+    });
+}

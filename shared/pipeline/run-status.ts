@@ -1,0 +1,44 @@
+import type { ObjectStore } from '../ports/object-store.js';
+import type { Manifest } from '../schema/run-records.js';
+import { manifestSchema } from '../schema/run-records.js';
+import { runKeys } from './run-identity.js';
+
+export interface RunStatus {
+  readonly runId: string;
+  /** Undefined while ingest has not claimed the run yet (or the id is wrong). */
+  readonly manifest: Manifest | undefined;
+  /** Ingest has sent every case message. */
+  readonly ingested: boolean;
+  readonly results: number;
+  readonly failures: number;
+  /** The report.json key once the reducer has written it. */
+  readonly report: string | undefined;
+}
+
+/** Where a run stands, read from the store alone: no queue access needed. */
+export async function runStatus(store: ObjectStore, runId: string): Promise<RunStatus> {
+  const manifestBytes = await store.get(runKeys.manifest(runId));
+  const manifest = manifestBytes === undefined ? undefined : manifestSchema.parse(JSON.parse(new TextDecoder().decode(manifestBytes)));
+  const count = async (prefix: string) => {
+    let total = 0;
+    for await (const _key of store.list(prefix)) total++;
+    return total;
+  };
+  const reportKey = manifest === undefined ? undefined : runKeys.report(manifest.suite, runId, 'report.json');
+  return {
+    runId,
+    manifest,
+    ingested: (await store.get(runKeys.ingested(runId))) !== undefined,
+    results: await count(runKeys.resultsPrefix(runId)),
+    failures: await count(runKeys.failuresPrefix(runId)),
+    report: reportKey !== undefined && (await store.get(reportKey)) !== undefined ? reportKey : undefined,
+  };
+}
+
+export function describeStatus(status: RunStatus): string {
+  if (status.manifest === undefined) return `run ${status.runId}: not started yet (no manifest)`;
+  const { manifest } = status;
+  const pending = Math.max(0, manifest.cases - status.results - status.failures);
+  const stage = status.report !== undefined ? `reported: ${status.report}` : status.ingested ? 'judging' : 'ingesting';
+  return `run ${status.runId} (suite ${manifest.suite}, ${manifest.dataset.key}): ${manifest.cases} cases, ${status.results} evaluated, ${status.failures} failed, ${pending} pending; ${stage}`;
+}
