@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { compareCommand } from './commands/compare.js';
 import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
+import { baselineCommand } from './commands/baseline.js';
 import { redriveCommand } from './commands/redrive.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
@@ -18,12 +20,14 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
   program.addCommand(runCommand());
   program.addCommand(redriveCommand());
+  program.addCommand(baselineCommand());
   program.addCommand(submitCommand());
   program.addCommand(statusCommand());
   program.addCommand(reportCommand());
   program.addCommand(irMetricsCommand());
   program.addCommand(validateCommand());
   program.addCommand(judgesCommand());
+  program.addCommand(compareCommand());
   // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
   for (const command of program.commands) command.exitOverride();
   return program;

@@ -30,6 +30,8 @@ export function createReducerHandler(dependencies: ReducerHandlerDependencies, t
       if (outcome.kind === 'reported') {
         telemetry.logger.info('run reported', { run_id: outcome.runId, keys: outcome.keys });
         telemetry.metrics?.addMetric('RunsReported', 'Count', 1);
+        // The regression alarm watches this: metrics significantly worse than the suite's baseline.
+        telemetry.metrics?.addMetric('Regressions', 'Count', outcome.report.comparison?.regressions.length ?? 0);
       } else {
         telemetry.logger.info('run in progress', { ...outcome });
       }

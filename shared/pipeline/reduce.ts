@@ -1,11 +1,12 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { buildReport, reportJson } from '../report/aggregate.js';
-import { casesJsonl } from '../report/cases-jsonl.js';
+import { caseLines, casesJsonl } from '../report/cases-jsonl.js';
 import { renderMarkdown } from '../report/markdown.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { caseFailureSchema, caseIdsSchema, caseResultSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
 import type { Report } from '../schema/report.js';
+import { compareWithBaseline, comparisonTarget } from './baselines.js';
 import { readManifest } from './evaluate-case.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
@@ -29,8 +30,9 @@ export const REPORT_FILES = ['report.json', 'report.md', 'cases.jsonl'] as const
  * control queue). Once every case has a result or a failure, or at the
  * deadline (the rest are then reported as missing), it aggregates, writes
  * `reports/<suite>/<run>/report.{json,md}` and `cases.jsonl`, and points
- * `reports/<suite>/latest.json` at them. The report is a pure function of the
- * stored records, so writing it twice writes the same bytes.
+ * `reports/<suite>/latest.json` at them. The report compares the run with the
+ * suite's baseline or previous run (baselines.ts). It is a pure function of
+ * the stored records, so writing it twice writes the same bytes.
  */
 export async function checkRun(dependencies: ReducerDependencies, message: CheckMessage): Promise<ReduceOutcome> {
   const { store } = dependencies;
@@ -50,7 +52,10 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   }
   const results = await readAll(store, resultKeys, (json) => caseResultSchema.parse(json));
   const failures = await readAll(store, failureKeys, (json) => caseFailureSchema.parse(json));
-  const report = buildReport({ manifest, results, failures, caseIds });
+  const plain = buildReport({ manifest, results, failures, caseIds });
+  const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
+  const comparison = await compareWithBaseline(store, { report: plain, cases: caseLines(results) }, target);
+  const report: Report = comparison === undefined ? plain : { ...plain, comparison };
   const keys = await writeReport(store, manifest, report, results);
   return { kind: 'reported', runId: manifest.run_id, report, keys };
 }

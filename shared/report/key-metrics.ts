@@ -44,7 +44,7 @@ export function keyMetricTable(report: Report): KeyMetricTable {
  */
 const KEY_STATISTIC = /^(retrieval\/ground_truth\/[^/]+\/average|[a-z]+\/[a-z_]+\/[a-z0-9_]+\/(rating\/(average|percentage)|(precision|average_precision|ndcg@\d+)\/average))$/;
 
-function isKeyStatistic(name: string): boolean {
+export function isKeyStatistic(name: string): boolean {
   return KEY_STATISTIC.test(name);
 }
 

@@ -23,6 +23,7 @@ export function renderMarkdown(report: Report): string {
     `**Cases:** ${cases.total} total, ${cases.evaluated} evaluated, ${cases.failed} failed, ${cases.missing} missing` +
       (report.input_errors > 0 ? ` (${report.input_errors} input errors)` : ''),
     metricsSection(report),
+    comparisonSection(report),
     judgesSection(report),
     caseList(
       `Failed cases (${cases.failed})`,
@@ -31,6 +32,23 @@ export function renderMarkdown(report: Report): string {
     caseList(`Missing cases (${cases.missing})`, report.missing_cases.map(code)),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+/** Regressions against the baseline: the metrics significantly worse, with delta and p-value. */
+function comparisonSection(report: Report): string {
+  const comparison = report.comparison;
+  if (comparison === undefined) return '';
+  const against = `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${code(comparison.baseline_run_id)}`;
+  if (comparison.regressions.length === 0) return `## Against ${against}\n\nNo significant regression.`;
+  return [
+    `## Against ${against}`,
+    '',
+    `**${comparison.regressions.length} significant ${comparison.regressions.length === 1 ? 'regression' : 'regressions'}:**`,
+    '',
+    ...comparison.regressions.map(
+      (regression) => `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)})`,
+    ),
+  ].join('\n');
 }
 
 function metricsSection(report: Report): string {

@@ -1,5 +1,6 @@
 import type { MetricValue } from '../judges/metric-value.js';
 import type { CaseResult } from '../schema/run-records.js';
+import { bootstrapMeanInterval } from '../statistics/bootstrap-mean-interval.js';
 import { compareText, sortedRecord } from './ordering.js';
 
 const RATING = '/rating';
@@ -21,6 +22,9 @@ const ERROR_MESSAGE = '/error_message';
  *   where M is a finite number, and `M/average` = their mean, left out when
  *   there is none (never 0 or NaN in its place);
  * - anything else (per-chunk lists, rationales, other texts) is not aggregated.
+ * Every percentage and average also gets a 95% percentile bootstrap interval
+ * over the cases, `M/.../ci_low` and `ci_high` (1,000 resamples, a fixed seed,
+ * so the same cases give the same interval).
  */
 export function engineStatistics(results: readonly CaseResult[], engine: string): Record<string, number> {
   const valuesByMetric = new Map<string, MetricValue[]>();
@@ -49,16 +53,24 @@ function statisticsOf(name: string, values: readonly MetricValue[]): [string, nu
     return [
       [`${name}/percentage`, yes / verdicts.length],
       [`${name}/count`, verdicts.length],
+      ...intervalOf(`${name}/percentage`, verdicts.map((verdict) => (verdict === 'yes' ? 1 : 0))),
     ];
   }
   if (isRating || values.some((value) => typeof value === 'number')) {
     const numbers = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
     const average = mean(numbers);
     const statistics: [string, number][] = [[`${name}/count`, numbers.length]];
-    if (average !== undefined) statistics.push([`${name}/average`, average]);
+    if (average !== undefined) statistics.push([`${name}/average`, average], ...intervalOf(`${name}/average`, numbers));
     return statistics;
   }
   return [];
+}
+
+const BOOTSTRAP = { resamples: 1000, seed: 20_261_122, level: 0.95 };
+
+function intervalOf(statistic: string, values: readonly number[]): [string, number][] {
+  const interval = bootstrapMeanInterval(values, BOOTSTRAP);
+  return interval === undefined ? [] : [[`${statistic}/ci_low`, interval.low], [`${statistic}/ci_high`, interval.high]];
 }
 
 function isYesOrNo(value: MetricValue): value is 'yes' | 'no' {

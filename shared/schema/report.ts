@@ -29,6 +29,33 @@ export type ReportCases = z.infer<typeof reportCasesSchema>;
 export const failedCaseSchema = z.object({ case_id: z.string(), error: z.string() });
 export type FailedCase = z.infer<typeof failedCaseSchema>;
 
+/** One metric of one engine against the baseline run (see shared/compare/compare-runs.ts). */
+export const metricComparisonSchema = z.object({
+  a: z.number(),
+  b: z.number(),
+  delta: z.number(),
+  relative_delta: z.number().nullable(),
+  p_value: z.number(),
+  t_test_p_value: z.number(),
+  significant: z.boolean(),
+  n: z.number(),
+  wins: z.number(),
+  losses: z.number(),
+  ties: z.number(),
+  delta_interval: z.object({ low: z.number(), high: z.number() }),
+});
+
+/** The run against its suite's baseline (or, without one, the suite's previous run). */
+export const reportComparisonSchema = z.object({
+  baseline_run_id: z.string(),
+  /** `baseline` when set with `assay baseline set`, `previous` for the suite's previous report. */
+  baseline_kind: z.enum(['baseline', 'previous']),
+  /** Metrics significantly worse than the baseline: what the regression alarm counts. */
+  regressions: z.array(z.object({ engine: z.string(), metric: z.string(), delta: z.number(), p_value: z.number() })),
+  engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
+});
+export type ReportComparison = z.infer<typeof reportComparisonSchema>;
+
 export const reportSchema = z
   .object({
     run_id: z.string(),
@@ -49,6 +76,8 @@ export const reportSchema = z
     judges: z.record(z.string(), judgeUsageSchema),
     missing_cases: z.array(z.string()),
     failed_cases: z.array(failedCaseSchema),
+    /** Present when the suite has a baseline or an earlier run to compare with. */
+    comparison: reportComparisonSchema.optional(),
   })
   .refine((report) => report.cases.evaluated + report.cases.failed + report.cases.missing === report.cases.total, {
     message: 'Expected cases.evaluated + cases.failed + cases.missing to equal cases.total',

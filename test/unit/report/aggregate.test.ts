@@ -22,7 +22,7 @@ describe('buildReport: statistics per engine', () => {
     const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     // Assess: 2 yes of 3 rated = 0.666…, the null rating counts nowhere
-    expect(report.engines.bm25).toEqual({
+    expect(withoutIntervals(report.engines.bm25)).toEqual({
       [`${CORRECTNESS}/rating/count`]: 3,
       [`${CORRECTNESS}/rating/percentage`]: 2 / 3,
     });
@@ -40,7 +40,7 @@ describe('buildReport: statistics per engine', () => {
 
     const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
-    expect(report.engines.bm25).toEqual({ [`${PRECISION}/average`]: 0.75, [`${PRECISION}/count`]: 2 });
+    expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${PRECISION}/average`]: 0.75, [`${PRECISION}/count`]: 2 });
   });
 
   it('averages a ground-truth metric over the labelled cases only and says how many', () => {
@@ -54,7 +54,7 @@ describe('buildReport: statistics per engine', () => {
 
     const report = buildReport({ manifest: manifest(ids, { engines: ['dense'] }), results, failures: [], caseIds: ids });
 
-    expect(report.engines.dense).toEqual({
+    expect(withoutIntervals(report.engines.dense)).toEqual({
       [`${NDCG}/average`]: 0.5,
       [`${NDCG}/count`]: 2,
       // (1 + 0 + 0.5) / 3 = 0.5 over all 3 cases
@@ -71,7 +71,7 @@ describe('buildReport: statistics per engine', () => {
 
     const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
 
-    expect(report.engines.bm25).toEqual({ [`${name}/average`]: 2, [`${name}/count`]: 3 });
+    expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${name}/average`]: 2, [`${name}/count`]: 3 });
   });
 
   it('counts error messages, rationales and per-chunk lists are not aggregated', () => {
@@ -93,7 +93,7 @@ describe('buildReport: statistics per engine', () => {
 
     const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
 
-    expect(report.engines.bm25).toEqual({ [`${chunk}/error_count`]: 0, [`${CORRECTNESS}/error_count`]: 2 });
+    expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${chunk}/error_count`]: 0, [`${CORRECTNESS}/error_count`]: 2 });
   });
 
   it('gives no average, never NaN or 0, when a metric has no usable value', () => {
@@ -105,7 +105,7 @@ describe('buildReport: statistics per engine', () => {
 
     const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
 
-    expect(report.engines.bm25).toEqual({ [`${CORRECTNESS}/rating/count`]: 0, [`${PRECISION}/count`]: 0 });
+    expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${CORRECTNESS}/rating/count`]: 0, [`${PRECISION}/count`]: 0 });
     expect(JSON.stringify(report)).not.toMatch(/NaN|null/);
   });
 
@@ -178,5 +178,33 @@ describe('buildReport: judges', () => {
     expect(Object.keys(report.judges)).toEqual(['chunk_relevance', 'correctness']);
     expect(report.judges.correctness).toEqual({ calls: 3, cache_hits: 1, retries: 2, errors: 1, input_tokens: 150, output_tokens: 15 });
     expect(report.judges.chunk_relevance).toEqual(usage({ calls: 5 }));
+  });
+});
+
+/** The statistics without their bootstrap intervals, which the interval test below covers. */
+function withoutIntervals(statistics: Readonly<Record<string, number>> | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(statistics ?? {}).filter(([name]) => !/\/ci_(low|high)$/.test(name)));
+}
+
+describe('confidence intervals', () => {
+  it('brackets every average and percentage with a reproducible 95% bootstrap interval', () => {
+    // Prepare: precision over 6 cases, mean 0.5, and a yes/no rating
+    const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    const values = [0, 0.2, 0.4, 0.6, 0.8, 1];
+    const results = ids.map((id, index) => result(id, { bm25: { [PRECISION]: values[index] as number, 'response/llm_judged/safety/rating': index % 2 === 0 ? 'yes' : 'no' } }));
+
+    // Act
+    const first = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }).engines.bm25 ?? {};
+    const second = buildReport({ manifest: manifest(ids), results: [...results].reverse(), failures: [], caseIds: ids }).engines.bm25 ?? {};
+
+    // Assess
+    const low = first[`${PRECISION}/average/ci_low`] as number;
+    const high = first[`${PRECISION}/average/ci_high`] as number;
+    expect(low).toBeGreaterThanOrEqual(0);
+    expect(low).toBeLessThan(0.5);
+    expect(high).toBeGreaterThan(0.5);
+    expect(high).toBeLessThanOrEqual(1);
+    expect(first['response/llm_judged/safety/rating/percentage/ci_low']).toBeLessThan(0.5);
+    expect(second).toEqual(first);
   });
 });

@@ -63,7 +63,11 @@ describe('determinism', () => {
     expect(Object.keys(report.engines.dense ?? {})).toEqual([
       'response/lexical/correctness/rating/count',
       'response/lexical/correctness/rating/percentage',
+      'response/lexical/correctness/rating/percentage/ci_high',
+      'response/lexical/correctness/rating/percentage/ci_low',
       `${PRECISION}/average`,
+      `${PRECISION}/average/ci_high`,
+      `${PRECISION}/average/ci_low`,
       `${PRECISION}/count`,
     ]);
     expect(reportJson(report).endsWith('}\n')).toBe(true);

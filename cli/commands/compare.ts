@@ -1,0 +1,110 @@
+import { Command } from 'commander';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compareRuns, regressions, type CompareOptions, type RunComparison, type RunFiles } from '../../shared/compare/compare-runs.js';
+import { renderComparisonTable } from '../../shared/compare/comparison-table.js';
+import { aggregatedMetrics } from '../../shared/compare/compared-metrics.js';
+import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/compare/run-files.js';
+import type { Report } from '../../shared/schema/report.js';
+import { assertReadableFile } from '../readable-file.js';
+import { UsageError } from '../usage-error.js';
+
+interface CompareCommandOptions {
+  json?: boolean;
+  metric?: string[];
+  alpha: string;
+  minEffect: string;
+  failOnRegression?: boolean;
+  permutations: string;
+  seed: string;
+}
+
+/**
+ * `assay compare A B`: compares two runs' report folders case by case, with
+ * a paired randomization test per engine and metric. Exit code 0, or 1 with
+ * --fail-on-regression when a metric got significantly worse in B; 2 for a
+ * usage error (a missing or invalid file, a bad option).
+ */
+export function compareCommand(): Command {
+  return new Command('compare')
+    .description('Compare two runs case by case (B against A) with paired significance tests')
+    .argument('<a>', 'report folder of the baseline run (report.json and cases.jsonl)')
+    .argument('<b>', 'report folder of the run to compare with it')
+    .option('--json', 'print {"engines": {"<engine>": {"<metric>": {"a", "b", "delta", "p_value", "significant", ...}}}}')
+    .option('--metric <name>', 'compare this per-case metric (repeatable); default: every metric the reports average', collect)
+    .option('--alpha <level>', 'significance level of the randomization test', '0.05')
+    .option('--min-effect <delta>', 'smallest |B - A| that counts as significant', '0')
+    .option('--fail-on-regression', 'exit 1 when some metric got significantly worse')
+    .option('--permutations <count>', 'random sign flips of the randomization test', '10000')
+    .option('--seed <integer>', 'seed of the sign flips and the bootstrap', '42')
+    .addHelpText(
+      'after',
+      '\nCases are paired by request_id within each engine; only cases with a number (or a yes/no\n' +
+        'rating, yes = 1) in both runs count. p is the two-sided p-value of the paired randomization\n' +
+        'test; W/L/T counts the cases where B is above, below or equal to A. Every metric is taken as\n' +
+        'higher-is-better, diagnostic counts such as response_tokens too: with --fail-on-regression,\n' +
+        'pick the metrics to gate on with --metric.',
+    )
+    .action(async (folderOfA: string, folderOfB: string, options: CompareCommandOptions) => {
+      const compareOptions = parseOptions(options);
+      const [a, b] = await Promise.all([readRunFolder(folderOfA), readRunFolder(folderOfB)]);
+      const comparison = compareRuns(a, b, compareOptions);
+      assertMetricsCompared(comparison, compareOptions.metrics ?? [], [a.report, b.report]);
+      process.stdout.write(options.json === true ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparisonTable(comparison));
+      const worse = regressions(comparison);
+      if (options.failOnRegression === true && worse.length > 0) {
+        const list = worse.map((regression) => `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)})`);
+        throw new UsageError(`${worse.length} ${worse.length === 1 ? 'metric' : 'metrics'} got significantly worse: ${list.join(', ')}`, 1);
+      }
+    });
+}
+
+function parseOptions(options: CompareCommandOptions): CompareOptions {
+  const alpha = Number(options.alpha);
+  if (options.alpha.trim() === '' || !(alpha > 0 && alpha < 1)) throw new UsageError(`Expected --alpha to be a number between 0 and 1 (exclusive), got "${options.alpha}"`);
+  const minEffect = Number(options.minEffect);
+  if (options.minEffect.trim() === '' || !(minEffect >= 0) || !Number.isFinite(minEffect)) {
+    throw new UsageError(`Expected --min-effect to be a number from 0 and up, got "${options.minEffect}"`);
+  }
+  const permutations = Number(options.permutations);
+  if (!/^\d+$/.test(options.permutations) || !Number.isSafeInteger(permutations) || permutations < 1) {
+    throw new UsageError(`Expected --permutations to be an integer from 1 and up, got "${options.permutations}"`);
+  }
+  const seed = Number(options.seed);
+  if (!/^\d+$/.test(options.seed) || seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
+  return { metrics: options.metric, alpha, minEffect, permutations, seed };
+}
+
+/** A --metric that no engine has in both runs is most likely a typo: say so rather than print nothing. */
+function assertMetricsCompared(comparison: RunComparison, requested: readonly string[], reports: readonly Report[]): void {
+  const compared = new Set(Object.values(comparison.engines).flatMap((metrics) => Object.keys(metrics)));
+  const missing = requested.filter((metric) => !compared.has(metric));
+  if (missing.length === 0) return;
+  const available = aggregatedMetrics(reports);
+  throw new UsageError(
+    `No case has ${missing.map((metric) => `"${metric}"`).join(', ')} in both runs; the metrics the reports average are: ${available.length > 0 ? available.join(', ') : 'none'}`,
+  );
+}
+
+async function readRunFolder(folder: string): Promise<RunFiles> {
+  const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      error.code === 'ENOENT' ? `The report folder ${folder} does not exist` : `Cannot read the report folder ${folder} (${error.code ?? 'unknown error'})`,
+    );
+  });
+  if (!info.isDirectory()) throw new UsageError(`${folder} is not a folder; expected a report folder with report.json and cases.jsonl`);
+  const reportPath = join(folder, 'report.json');
+  const casesPath = join(folder, 'cases.jsonl');
+  await Promise.all([assertReadableFile(reportPath, 'report'), assertReadableFile(casesPath, 'cases')]);
+  const [reportText, casesText] = await Promise.all([readFile(reportPath, 'utf8'), readFile(casesPath, 'utf8')]);
+  return { report: valueOf(parseReportJson(reportText), reportPath), cases: valueOf(parseCasesJsonl(casesText), casesPath) };
+}
+
+function valueOf<Value>(parsed: ParsedFile<Value>, path: string): Value {
+  if (parsed.ok) return parsed.value;
+  throw new UsageError(`${parsed.line === undefined ? path : `${path}:${parsed.line}`}: ${parsed.message}`);
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

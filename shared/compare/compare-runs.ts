@@ -1,0 +1,161 @@
+import { mean } from '../report/metric-statistics.js';
+import { compareText, sortedRecord } from '../report/ordering.js';
+import type { CaseLine, Report } from '../schema/report.js';
+import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-mean-interval.js';
+import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
+import { pairedTTest } from '../statistics/paired-t-test.js';
+import { aggregatedMetrics } from './compared-metrics.js';
+import { indexCases, pairedValues } from './paired-values.js';
+
+/** A run's report folder as values: report.json and the lines of cases.jsonl. */
+export interface RunFiles {
+  report: Report;
+  cases: readonly CaseLine[];
+}
+
+export interface CompareOptions {
+  /** Metrics to compare; default: every metric the reports aggregate as a number (see `aggregatedMetrics`). */
+  metrics?: readonly string[];
+  /** Significance level, strictly between 0 and 1. Default 0.05. */
+  alpha?: number;
+  /** Smallest |delta| that counts as significant, 0 and up. Default 0. */
+  minEffect?: number;
+  /** Sign flips of the randomization test. Default 10,000. */
+  permutations?: number;
+  /** Seeds the randomization test and the bootstrap. Default 42. */
+  seed?: number;
+}
+
+/** One metric of one engine, run A against run B, over the cases both have. */
+export interface MetricComparison {
+  /** Mean of A's values on the paired cases. */
+  a: number;
+  /** Mean of B's values on the paired cases. */
+  b: number;
+  /** b - a: positive when B is better. */
+  delta: number;
+  /** delta / |a|; null when a = 0. */
+  relative_delta: number | null;
+  /** Two-sided p-value of the paired randomization test: the one `significant` uses. */
+  p_value: number;
+  /** Two-sided p-value of the paired t-test, for reference. */
+  t_test_p_value: number;
+  /** p_value < alpha and |delta| >= minEffect. */
+  significant: boolean;
+  /** Paired cases. */
+  n: number;
+  /** Cases where B > A. */
+  wins: number;
+  /** Cases where B < A. */
+  losses: number;
+  /** Cases where B = A. */
+  ties: number;
+  /** Percentile bootstrap interval of the mean per-case delta, at level 1 - alpha. */
+  delta_interval: Interval;
+}
+
+/** engine -> metric -> comparison, keys sorted. */
+export interface RunComparison {
+  engines: Record<string, Record<string, MetricComparison>>;
+}
+
+export interface Regression {
+  engine: string;
+  metric: string;
+  delta: number;
+  p_value: number;
+}
+
+/**
+ * Compares two runs case by case. For every engine of both runs and every
+ * metric, the cases are paired by request_id (see `pairedValues`): only
+ * cases where both runs have a finite number (or a yes/no rating) count.
+ * With the n pairs (a_i, b_i) and d_i = b_i - a_i:
+ *
+ *   a = (1/n) Σ a_i,   b = (1/n) Σ b_i,   delta = b - a,   relative_delta = delta / |a|
+ *   p_value        = Fisher's paired randomization test on the d_i (two-sided)
+ *   t_test_p_value = Student's paired t-test on the d_i (two-sided)
+ *   significant    = p_value < alpha and |delta| >= minEffect
+ *
+ * Every metric is taken as higher-is-better (assay has no lower-is-better
+ * metric yet): a significant negative delta is a regression of B.
+ *
+ * - A metric with no pair (n = 0) is left out, and an engine with no metric.
+ * - Every test uses the same seed, so a metric's p-value does not depend on
+ *   which other metrics are compared; the same inputs give the same output,
+ *   bit for bit, whatever the order of the case lines.
+ * - Small samples: with n <= 13 the randomization test enumerates all 2^n
+ *   sign patterns and its p-value is at least 2 / 2^n; below 6 pairs no
+ *   difference is significant at 0.05.
+ * - A case line twice in one run, or options out of range, is a bug of the
+ *   caller and throws (the CLI checks both first).
+ */
+export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = {}): RunComparison {
+  const alpha = options.alpha ?? 0.05;
+  const minEffect = options.minEffect ?? 0;
+  const permutations = options.permutations ?? 10_000;
+  const seed = options.seed ?? 42;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`Expected alpha to be between 0 and 1 (exclusive), got ${alpha}`);
+  if (!(minEffect >= 0) || !Number.isFinite(minEffect)) throw new RangeError(`Expected minEffect to be a finite number from 0 and up, got ${minEffect}`);
+
+  const metrics = [...new Set(options.metrics ?? aggregatedMetrics([a.report, b.report]))].sort(compareText);
+  const casesOfA = indexCases(a.cases);
+  const casesOfB = indexCases(b.cases);
+  const engines = [...casesOfA.keys()].filter((engine) => casesOfB.has(engine)).sort(compareText);
+
+  const comparedEngines: [string, Record<string, MetricComparison>][] = [];
+  for (const engine of engines) {
+    const compared: [string, MetricComparison][] = [];
+    for (const metric of metrics) {
+      const pairs = pairedValues(casesOfA, casesOfB, engine, metric);
+      if (pairs.a.length === 0) continue;
+      compared.push([metric, compareMetric(pairs.a, pairs.b, { alpha, minEffect, permutations, seed })]);
+    }
+    if (compared.length > 0) comparedEngines.push([engine, sortedRecord(compared)]);
+  }
+  return { engines: sortedRecord(comparedEngines) };
+}
+
+function compareMetric(
+  valuesOfA: readonly number[],
+  valuesOfB: readonly number[],
+  options: { alpha: number; minEffect: number; permutations: number; seed: number },
+): MetricComparison {
+  const deltas = valuesOfB.map((value, index) => value - (valuesOfA[index] as number));
+  // n >= 1 here, and the values are finite, so both means exist.
+  const meanOfA = mean(valuesOfA) as number;
+  const meanOfB = mean(valuesOfB) as number;
+  const delta = meanOfB - meanOfA;
+  const pValue = pairedRandomizationTest(deltas, { permutations: options.permutations, seed: options.seed });
+  const interval = bootstrapMeanInterval(deltas, { seed: options.seed, level: 1 - options.alpha }) as Interval;
+  return {
+    a: meanOfA,
+    b: meanOfB,
+    delta,
+    relative_delta: meanOfA === 0 ? null : delta / Math.abs(meanOfA),
+    p_value: pValue,
+    t_test_p_value: pairedTTest(deltas).pValue,
+    significant: pValue < options.alpha && Math.abs(delta) >= options.minEffect,
+    n: deltas.length,
+    wins: deltas.filter((difference) => difference > 0).length,
+    losses: deltas.filter((difference) => difference < 0).length,
+    ties: deltas.filter((difference) => difference === 0).length,
+    delta_interval: interval,
+  };
+}
+
+/**
+ * The metrics that got significantly worse from A to B (significant and
+ * delta < 0; every metric is higher-is-better), by engine then metric.
+ */
+export function regressions(comparison: RunComparison): Regression[] {
+  const found: Regression[] = [];
+  for (const engine of Object.keys(comparison.engines).sort(compareText)) {
+    const metrics = comparison.engines[engine] ?? {};
+    for (const metric of Object.keys(metrics).sort(compareText)) {
+      const compared = metrics[metric];
+      if (compared?.significant === true && compared.delta < 0) found.push({ engine, metric, delta: compared.delta, p_value: compared.p_value });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,54 @@
+import { compareText } from '../report/ordering.js';
+import type { MetricComparison, RunComparison } from './compare-runs.js';
+
+const GAP = '  ';
+const HEADER = ['metric', 'A', 'B', 'delta', 'rel.', 'p', 'sig', 'n', 'W/L/T'] as const;
+const DECIMALS = 4;
+
+/**
+ * The comparison as plain text for the terminal: per engine a title line
+ * and a table with one row per metric (metric, A, B, delta, rel., p, sig, n,
+ * W/L/T), numbers with 4 decimals, deltas signed, p below 0.0001 as
+ * "<0.0001", a relative delta of a zero mean as "n/a", ✓ in `sig` when
+ * significant. Engines are separated by a blank line; the text ends with a
+ * newline.
+ */
+export function renderComparisonTable(comparison: RunComparison): string {
+  const engines = Object.keys(comparison.engines).sort(compareText);
+  if (engines.length === 0) return 'No metric has values for the same cases in both runs (cases are paired by request_id within each engine).\n';
+  return engines.map((engine) => engineTable(engine, comparison.engines[engine] ?? {})).join('\n');
+}
+
+function engineTable(engine: string, metrics: Record<string, MetricComparison>): string {
+  const body = Object.keys(metrics)
+    .sort(compareText)
+    .map((metric) => row(metric, metrics[metric] as MetricComparison));
+  const widths = HEADER.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join(GAP)
+      .trimEnd();
+  const rule = widths.map((width) => '-'.repeat(width)).join(GAP);
+  return `engine ${engine}\n${[line(HEADER), rule, ...body.map(line)].join('\n')}\n`;
+}
+
+function row(metric: string, compared: MetricComparison): string[] {
+  return [
+    metric,
+    compared.a.toFixed(DECIMALS),
+    compared.b.toFixed(DECIMALS),
+    signed(compared.delta),
+    compared.relative_delta === null ? 'n/a' : signed(compared.relative_delta),
+    compared.p_value < 10 ** -DECIMALS ? '<0.0001' : compared.p_value.toFixed(DECIMALS),
+    compared.significant ? '✓' : '',
+    String(compared.n),
+    `${compared.wins}/${compared.losses}/${compared.ties}`,
+  ];
+}
+
+/** A number with 4 decimals and a + when positive, so gains and losses read apart. */
+function signed(value: number): string {
+  const text = value.toFixed(DECIMALS);
+  return value > 0 ? `+${text}` : text;
+}

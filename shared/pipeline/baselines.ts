@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { compareRuns, regressions, type RunFiles } from '../compare/compare-runs.js';
+import { parseCasesJsonl, parseReportJson } from '../compare/run-files.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import { isKeyStatistic } from '../report/key-metrics.js';
+import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
+import { runKeys } from './run-identity.js';
+
+/**
+ * Baselines: `assay baseline set RUN` stores the suite's pointer in
+ * `baselines/<suite>.json`. The reducer compares each new report of the suite
+ * with that run, or, without one, with the suite's previous report, using the
+ * paired tests of shared/compare; the regressions it finds go into the report
+ * and into the metric the regression alarm watches.
+ */
+const pointerSchema = z.object({ run_id: z.string(), set_at: z.string() });
+
+export const baselineKey = (suite: string): string => `baselines/${suite}.json`;
+
+export async function setBaseline(store: ObjectStore, suite: string, runId: string, now: Date): Promise<{ ok: true } | { ok: false; error: string }> {
+  if ((await store.get(runKeys.report(suite, runId, 'report.json'))) === undefined) {
+    return { ok: false, error: `Run ${runId} has no report in suite ${suite}; run it to the end first, or check --suite` };
+  }
+  await store.put(baselineKey(suite), JSON.stringify({ run_id: runId, set_at: now.toISOString() }));
+  return { ok: true };
+}
+
+const targetSchema = z.object({ target: z.object({ runId: z.string(), kind: z.enum(['baseline', 'previous']) }).nullable() });
+
+/**
+ * The run to compare a new report with: the baseline, else the previous
+ * report; never the run itself. Chosen once per run and kept in
+ * `runs/<run>/comparison-target.json`, so that writing the report again (once
+ * latest.json points at this very run) compares with the same run.
+ */
+export async function comparisonTarget(store: ObjectStore, suite: string, runId: string): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
+  const key = `runs/${runId}/comparison-target.json`;
+  const kept = await readJson(store, key, targetSchema);
+  if (kept !== undefined) return kept.target ?? undefined;
+  const chosen = await chooseTarget(store, suite, runId);
+  await store.put(key, JSON.stringify({ target: chosen ?? null }), { ifNoneMatch: true });
+  return (await readJson(store, key, targetSchema))?.target ?? chosen;
+}
+
+async function chooseTarget(store: ObjectStore, suite: string, runId: string): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
+  const pointer = await readJson(store, baselineKey(suite), pointerSchema);
+  if (pointer !== undefined && pointer.run_id !== runId) return { runId: pointer.run_id, kind: 'baseline' };
+  const latest = await readJson(store, runKeys.latest(suite), z.object({ run_id: z.string() }).loose());
+  if (latest !== undefined && latest.run_id !== runId) return { runId: latest.run_id, kind: 'previous' };
+  return undefined;
+}
+
+/** The comparison of a new report with its target, or undefined when there is none (or its files are gone). */
+export async function compareWithBaseline(
+  store: ObjectStore,
+  current: { report: Report; cases: readonly CaseLine[] },
+  target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
+): Promise<ReportComparison | undefined> {
+  if (target === undefined) return undefined;
+  const baseline = await readRunFiles(store, current.report.suite, target.runId);
+  if (baseline === undefined) return undefined;
+  const comparison = compareRuns(baseline, current, { metrics: headlineMetrics(current.report) });
+  return { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines };
+}
+
+/**
+ * The per-case metrics behind the report's headline statistics: the ones a
+ * regression alarm should watch. Judge details (token counts, lengths) are
+ * left out: higher is not better for them.
+ */
+function headlineMetrics(report: Report): string[] {
+  const names = new Set<string>();
+  for (const statistics of Object.values(report.engines)) {
+    for (const statistic of Object.keys(statistics)) {
+      if (isKeyStatistic(statistic)) names.add(statistic.replace(/\/(average|percentage)$/, ''));
+    }
+  }
+  return [...names].sort();
+}
+
+async function readRunFiles(store: ObjectStore, suite: string, runId: string): Promise<RunFiles | undefined> {
+  const reportBytes = await store.get(runKeys.report(suite, runId, 'report.json'));
+  const casesBytes = await store.get(runKeys.report(suite, runId, 'cases.jsonl'));
+  if (reportBytes === undefined || casesBytes === undefined) return undefined;
+  const report = parseReportJson(new TextDecoder().decode(reportBytes));
+  const cases = parseCasesJsonl(new TextDecoder().decode(casesBytes));
+  return report.ok && cases.ok ? { report: report.value, cases: cases.value } : undefined;
+}
+
+async function readJson<T>(store: ObjectStore, key: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  const bytes = await store.get(key);
+  if (bytes === undefined) return undefined;
+  const parsed = schema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,77 @@
+import { seededRandom } from './seeded-random.js';
+import { scaleToUnit, sum } from './unit-scale.js';
+
+export interface BootstrapOptions {
+  /** How many resamples to draw. Default 2,000. */
+  resamples?: number;
+  /** Seeds the resampling: the same values and seed give the same interval. */
+  seed: number;
+  /** Coverage of the interval, strictly between 0 and 1. Default 0.95. */
+  level?: number;
+}
+
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/**
+ * Percentile bootstrap confidence interval for the mean of `values` (Efron &
+ * Tibshirani, An Introduction to the Bootstrap, 1993, ch. 13).
+ *
+ * Draw B resamples of n values with replacement (uniform indices from the
+ * seeded generator), take the mean of each, sort the B means m_(1) <= ... <=
+ * m_(B), and return their quantiles at q = (1 - level)/2 and 1 - q. A
+ * quantile at q interpolates linearly between neighbours at position
+ * h = (B - 1) q (Hyndman & Fan type 7, R's and NumPy's default):
+ *
+ *   Q(q) = m_(⌊h⌋+1) + (h - ⌊h⌋)(m_(⌊h⌋+2) - m_(⌊h⌋+1))
+ *
+ * so min(values) <= low <= high <= max(values). The values are divided by
+ * their largest magnitude before resampling, so no sum overflows; the
+ * bounds are clamped to [min, max] to undo the last-bit rounding of that.
+ *
+ * Edge cases: no value gives undefined (there is no mean); one value v gives
+ * {low: v, high: v}. A NaN or infinite value, resamples that are not an
+ * integer from 1 up, or a level outside (0, 1) is a bug and throws.
+ */
+export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | undefined {
+  const resamples = options.resamples ?? 2000;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`Expected resamples to be an integer from 1 and up, got ${resamples}`);
+  if (!(level > 0 && level < 1)) throw new RangeError(`Expected level to be between 0 and 1 (exclusive), got ${level}`);
+  const { values: scaled, scale } = scaleToUnit(values, 'values');
+  const count = scaled.length;
+  if (count === 0) return undefined;
+  if (count === 1) return { low: values[0] as number, high: values[0] as number };
+  if (scale === 0) return { low: 0, high: 0 };
+
+  const random = seededRandom(options.seed);
+  const means = new Float64Array(resamples);
+  const resample = new Array<number>(count);
+  for (let draw = 0; draw < resamples; draw++) {
+    for (let index = 0; index < count; index++) resample[index] = scaled[random.nextBelow(count)] as number;
+    means[draw] = sum(resample) / count;
+  }
+  means.sort();
+  const tail = (1 - level) / 2;
+  // Scaled means lie in [-1, 1], so multiplying back cannot overflow; dividing by the scale and
+  // multiplying back can move a bound by its last bit, past the smallest or largest value: clamp.
+  let smallest = Number.POSITIVE_INFINITY;
+  let largest = Number.NEGATIVE_INFINITY;
+  for (const value of values) {
+    smallest = Math.min(smallest, value);
+    largest = Math.max(largest, value);
+  }
+  const clamp = (bound: number): number => Math.min(largest, Math.max(smallest, bound * scale));
+  return { low: clamp(quantile(means, tail)), high: clamp(quantile(means, 1 - tail)) };
+}
+
+/** The type-7 quantile of sorted numbers at q in [0, 1]. */
+function quantile(sorted: Float64Array, q: number): number {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const lower = sorted[below] as number;
+  const upper = sorted[Math.min(below + 1, sorted.length - 1)] as number;
+  return lower + (position - below) * (upper - lower);
+}

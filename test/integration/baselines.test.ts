@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { Progress } from '../../cli/run/progress.js';
+import { runPipeline } from '../../cli/run/run-pipeline.js';
+import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { reportSchema } from '../../shared/schema/report.js';
+import { runCli } from '../support/run-cli.js';
+import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+
+const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
+const quiet = () => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, () => ({}));
+
+let folder: TempFolder;
+beforeEach(async () => {
+  folder = await createTempFolder();
+});
+afterEach(async () => {
+  await folder.remove();
+});
+
+async function run(dataset: string, name: string) {
+  const out = join(folder.path, name);
+  const result = await runPipeline(
+    {
+      datasetPath: dataset,
+      suite: 'example',
+      config: judgeConfigSchema.parse({ judges: ['document_recall'] }),
+      strict: false,
+      noCache: true,
+      concurrency: 4,
+      outFolder: out,
+      environment: {},
+    },
+    embeddedInfrastructure(join(folder.path, 'store'), 1),
+    quiet,
+  );
+  return { runId: result.runId, report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))), markdown: await readFile(join(out, 'report.md'), 'utf8') };
+}
+
+/** The same dataset where the hybrid engine puts three irrelevant documents before everything it found. */
+async function degradedHybrid(): Promise<string> {
+  const lines = (await readFile(DATASET, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { engine: string; retrieved_context: object[] });
+  for (const row of lines) {
+    if (row.engine !== 'hybrid') continue;
+    const noise = [1, 2, 3].map((index) => ({ doc_uri: `noise/${index}`, content: `an unrelated passage ${index}` }));
+    row.retrieved_context = [...noise, ...row.retrieved_context];
+  }
+  return folder.write('degraded.jsonl', lines.map((line) => JSON.stringify(line)).join('\n'));
+}
+
+describe('baselines and regressions', () => {
+  it('flags the engine that put irrelevant documents first as a significant regression, and not the unchanged one', async () => {
+    // Prepare: a baseline run
+    const baseline = await run(DATASET, 'baseline');
+    const set = await runCli(['baseline', 'set', baseline.runId, '--suite', 'example', '--store', join(folder.path, 'store')]);
+
+    // Act
+    const degraded = await run(await degradedHybrid(), 'degraded');
+
+    // Assess
+    expect(set.stdout).toBe(`baseline of suite example: ${baseline.runId}\n`);
+    const comparison = degraded.report.comparison;
+    expect(comparison).toMatchObject({ baseline_run_id: baseline.runId, baseline_kind: 'baseline' });
+    const regressed = new Set(comparison?.regressions.map((regression) => `${regression.engine} ${regression.metric}`));
+    expect(regressed).toContain('hybrid retrieval/ground_truth/reciprocal_rank');
+    expect(regressed).toContain('hybrid retrieval/ground_truth/ndcg@5');
+    expect([...regressed].some((name) => name.startsWith('bm25 '))).toBe(false);
+    expect(comparison?.engines.bm25?.['retrieval/ground_truth/ndcg@5']).toMatchObject({ delta: 0, significant: false, ties: 9 });
+    expect(degraded.markdown).toMatch(/## Against the baseline `r-[0-9a-f]{16}`/);
+  });
+
+  it('compares with the previous run when the suite has no baseline, and the same inputs give the same report', async () => {
+    const first = await run(DATASET, 'first');
+    const second = await run(DATASET, 'second');
+    expect(first.report.comparison).toBeUndefined();
+    expect(second.report.comparison).toMatchObject({ baseline_run_id: first.runId, baseline_kind: 'previous', regressions: [] });
+    const { comparison: _ignored, run_id: _run, created_at: _created, ...secondRest } = second.report;
+    const { run_id: _firstRun, created_at: _firstCreated, ...firstRest } = first.report;
+    expect(secondRest).toEqual(firstRest);
+  });
+
+  it('refuses a baseline without a report', async () => {
+    const result = await runCli(['baseline', 'set', 'r-0000000000000000', '--store', join(folder.path, 'store')]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('has no report in suite default');
+  });
+});

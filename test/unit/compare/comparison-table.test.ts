@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../../shared/compare/compare-runs.js';
+import { renderComparisonTable } from '../../../shared/compare/comparison-table.js';
+import { CORRECTNESS, oneMetric, runFiles } from './factories.js';
+
+const METRIC = 'retrieval/ground_truth/precision@5';
+
+describe('renderComparisonTable', () => {
+  it('prints one table per engine with 4 decimals, signed deltas and W/L/T', () => {
+    // Prepare: bm25 as in the hand-worked comparison (a 0.3125, b 0.5625, p 0.25); dense with a yes/no rating
+    // rate that drops from 1 to 0 on 6 cases (exact p = 2/64 = 0.03125 < 0.05: significant) and an A of 0.
+    const a = runFiles('run-a', [
+      ...oneMetric('bm25', METRIC, [0.25, 0.5, 0.125, 0.375]),
+      ...oneMetric('dense', CORRECTNESS, ['yes', 'yes', 'yes', 'yes', 'yes', 'yes']).map((spec) => ({ ...spec, requestId: `d${spec.requestId}` })),
+      ...oneMetric('dense', METRIC, [0, 0]).map((spec) => ({ ...spec, requestId: `e${spec.requestId}` })),
+    ]);
+    const b = runFiles('run-b', [
+      ...oneMetric('bm25', METRIC, [0.75, 0.625, 0.5, 0.375]),
+      ...oneMetric('dense', CORRECTNESS, ['no', 'no', 'no', 'no', 'no', 'no']).map((spec) => ({ ...spec, requestId: `d${spec.requestId}` })),
+      ...oneMetric('dense', METRIC, [0.5, 0]).map((spec) => ({ ...spec, requestId: `e${spec.requestId}` })),
+    ]);
+
+    // Act
+    const text = renderComparisonTable(compareRuns(a, b));
+
+    // Assess
+    expect(text).toBe(
+      [
+        'engine bm25',
+        'metric                                   A       B    delta     rel.       p  sig  n  W/L/T',
+        '----------------------------------  ------  ------  -------  -------  ------  ---  -  -----',
+        'retrieval/ground_truth/precision@5  0.3125  0.5625  +0.2500  +0.8000  0.2500       4  3/0/1',
+        '',
+        'engine dense',
+        'metric                                       A       B    delta     rel.       p  sig  n  W/L/T',
+        '--------------------------------------  ------  ------  -------  -------  ------  ---  -  -----',
+        'response/llm_judged/correctness/rating  1.0000  0.0000  -1.0000  -1.0000  0.0313    ✓  6  0/6/0',
+        'retrieval/ground_truth/precision@5      0.0000  0.2500  +0.2500      n/a  1.0000       2  1/0/1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says so when no metric could be paired', () => {
+    expect(renderComparisonTable({ engines: {} })).toMatch(/^No metric has values for the same cases in both runs/);
+  });
+});
