@@ -2,6 +2,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { buildReport, reportJson } from '../report/aggregate.js';
 import { caseLines, casesJsonl } from '../report/cases-jsonl.js';
+import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { caseFailureSchema, caseIdsSchema, caseResultSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
@@ -21,7 +22,7 @@ export type ReduceOutcome =
   | { kind: 'waiting'; runId: string; finished: number; total: number }
   | { kind: 'reported'; runId: string; report: Report; keys: readonly string[] };
 
-export const REPORT_FILES = ['report.json', 'report.md', 'cases.jsonl'] as const;
+export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl'] as const;
 
 /**
  * The reducer's work on one check message: count the run's results and
@@ -73,6 +74,7 @@ async function writeReport(store: ObjectStore, manifest: Manifest, report: Repor
   const files: Record<(typeof REPORT_FILES)[number], string> = {
     'report.json': reportJson(report),
     'report.md': renderMarkdown(report),
+    'report.html': renderHtml(report, caseLines(results), report.comparison === undefined ? {} : { comparison: { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines } }),
     'cases.jsonl': casesJsonl(results),
   };
   const keys: string[] = [];

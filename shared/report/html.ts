@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { CaseLine, Report } from '../schema/report.js';
+import { caseListsSection } from './html/case-lists.js';
+import { chartsSection } from './html/charts.js';
+import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
+import { escapeHtml } from './html/escape.js';
+import { headerSection } from './html/header.js';
+import { DEFAULT_TOKEN_PRICES, judgeUsageSection, type TokenPrices } from './html/judge-usage-table.js';
+import { keyStatistics } from './html/key-statistics.js';
+import { metricTableSection } from './html/metric-table.js';
+import { perQuerySection } from './html/per-query-table.js';
+import { STYLES } from './html/styles.js';
+import { TABLE_SCRIPT } from './html/table-script.js';
+
+export { DEFAULT_TOKEN_PRICES, runComparisonSchema, type RunComparison, type TokenPrices };
+
+export interface HtmlOptions {
+  /** This run against a baseline; the page has a comparison section only when it is given. */
+  readonly comparison?: RunComparison;
+  /** Token prices for the judge cost estimate; DEFAULT_TOKEN_PRICES (gpt-4o-mini's list prices) when left out. */
+  readonly prices?: TokenPrices;
+}
+
+/**
+ * `report.html`: one self-contained page for a laptop screen and for print.
+ * Header (suite, run, dataset, judge, case counts), the engine × key-metric
+ * table with 95% intervals when the report has them, one bar chart per key
+ * metric (inline SVG), a sortable and filterable per-query table, judge usage
+ * with a cost estimate, failed and missing cases, and, with a comparison,
+ * the deltas against the baseline.
+ *
+ * Nothing is loaded from anywhere: styles, charts and the one script are
+ * inline, and the page's Content-Security-Policy allows that style sheet and
+ * that script only (by hash), no fetch, image, font or frame. Every text from
+ * the data is HTML-escaped. The output is a pure function of the inputs:
+ * no clock, no randomness, a fixed order, so the same inputs give the same bytes.
+ */
+export function renderHtml(report: Report, cases: readonly CaseLine[], options: HtmlOptions = {}): string {
+  const prices = checkedPrices(options.prices ?? DEFAULT_TOKEN_PRICES);
+  const comparison = options.comparison === undefined ? undefined : runComparisonSchema.parse(options.comparison);
+  const keys = keyStatistics(report);
+  const sections: [id: string, title: string, html: string][] = [
+    ['metrics', 'Key metrics', metricTableSection(report, keys)],
+    ['charts', 'Charts', chartsSection(report, keys)],
+    ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
+    ['per-query', 'Per query', perQuerySection(cases, keys)],
+    ['judges', 'Judge usage', judgeUsageSection(report, prices)],
+    ['cases', 'Failed and missing cases', caseListsSection(report)],
+  ];
+  const shown = sections.filter(([, , html]) => html !== '');
+  const contents = `<nav aria-label="Sections"><ul>${shown.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ul></nav>`;
+  const policy = [
+    "default-src 'none'",
+    `style-src '${sha256(STYLES)}'`,
+    `script-src '${sha256(TABLE_SCRIPT)}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+    `<title>${escapeHtml(`${report.suite}: run ${report.run_id} · assay report`)}</title>`,
+    `<style>${STYLES}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    headerSection(report),
+    contents,
+    ...shown.map(([, , html]) => html),
+    '</main>',
+    `<script>${TABLE_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function checkedPrices(prices: TokenPrices): TokenPrices {
+  for (const name of ['inputPerMillion', 'outputPerMillion'] as const) {
+    const price = prices[name];
+    if (!Number.isFinite(price) || price < 0) throw new RangeError(`Expected prices.${name} to be a finite number from 0 and up, got ${price}`);
+  }
+  if (!/^[A-Z]{3}$/.test(prices.currency)) throw new RangeError(`Expected prices.currency to be a three-letter currency code such as USD, got ${JSON.stringify(prices.currency)}`);
+  return prices;
+}
+
+/** A CSP source for an inline block: its SHA-256 in base64. */
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}

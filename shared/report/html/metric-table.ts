@@ -1,0 +1,47 @@
+import type { Report } from '../../schema/report.js';
+import { escapeHtml } from './escape.js';
+import { formatInterval, formatValue, statisticValue, type KeyStatistics } from './key-statistics.js';
+
+/**
+ * The engine × key-statistic table: one row per statistic, one column per
+ * engine, as report.md has it. A cell reads `0.7500 [0.70, 0.80] n=9`: the
+ * value, its 95% interval when the report has one, and the case count when
+ * it is below the evaluated cases (an average over the labelled cases only).
+ * With two engines or more, the highest value of a row is bold: every key
+ * statistic is one where higher is better.
+ */
+export function metricTableSection(report: Report, keys: KeyStatistics): string {
+  if (keys.statistics.length === 0) return section('<p>No metric to show.</p>');
+  const header = keys.engines.map((engine) => `<th scope="col" class="number">${escapeHtml(engine)}</th>`).join('');
+  let anyInterval = false;
+  let anyCount = false;
+  const rows = keys.statistics.map((statistic) => {
+    const values = keys.engines.map((engine) => statisticValue(report, engine, statistic));
+    const best = Math.max(...values.map((value) => value?.value ?? -Infinity));
+    const cells = values.map((value) => {
+      if (value === undefined) return '<td class="number missing">-</td>';
+      anyInterval ||= value.interval !== undefined;
+      anyCount ||= value.count !== undefined && value.count < report.cases.evaluated;
+      const interval = value.interval === undefined ? '' : ` <span class="interval">${formatInterval(statistic, value.interval)}</span>`;
+      const count = value.count !== undefined && value.count < report.cases.evaluated ? ` <span class="count">n=${value.count}</span>` : '';
+      const text = formatValue(statistic, value.value);
+      const shown = keys.engines.length > 1 && value.value === best ? `<strong>${text}</strong>` : text;
+      return `<td class="number">${shown}${interval}${count}</td>`;
+    });
+    return `<tr><th scope="row" title="${escapeHtml(statistic.name)}"><code>${escapeHtml(statistic.name)}</code></th>${cells.join('')}</tr>`;
+  });
+  const notes = [
+    'Averages with 4 decimals; percentages are the share of “yes” ratings.',
+    anyInterval ? 'Brackets: the 95% bootstrap interval.' : '',
+    anyCount ? '<span class="count">n=…</span>: the value is over fewer cases than were evaluated (the labelled cases only).' : '',
+    keys.engines.length > 1 ? 'Bold: the highest value of the row.' : '',
+  ].filter((note) => note !== '');
+  return section(
+    `<div class="scroll"><table class="metrics"><thead><tr><th scope="col">statistic</th>${header}</tr></thead>` +
+      `<tbody>${rows.join('')}</tbody></table></div><p class="note">${notes.join(' ')}</p>`,
+  );
+}
+
+function section(body: string): string {
+  return `<section id="metrics" aria-labelledby="metrics-heading"><h2 id="metrics-heading">Key metrics</h2>${body}</section>`;
+}
