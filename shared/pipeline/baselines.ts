@@ -50,17 +50,58 @@ async function chooseTarget(store: ObjectStore, suite: string, runId: string): P
   return undefined;
 }
 
-/** The comparison of a new report with its target, or undefined when there is none (or its files are gone). */
+/** One case's change on one headline metric, for the HTML report's per-query deltas. */
+export interface QueryDelta {
+  readonly case_id: string;
+  readonly engine: string;
+  readonly metric: string;
+  readonly a: number;
+  readonly b: number;
+  readonly delta: number;
+}
+
+/**
+ * The comparison of a new report with its target, or undefined when there is
+ * none (or its files are gone), with the per-case changes behind it: every
+ * case and headline metric whose value moved, paired by request id.
+ */
 export async function compareWithBaseline(
   store: ObjectStore,
   current: { report: Report; cases: readonly CaseLine[] },
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
-): Promise<ReportComparison | undefined> {
+): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
   if (target === undefined) return undefined;
   const baseline = await readRunFiles(store, current.report.suite, target.runId);
   if (baseline === undefined) return undefined;
-  const comparison = compareRuns(baseline, current, { metrics: headlineMetrics(current.report) });
-  return { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines };
+  const metrics = headlineMetrics(current.report);
+  const comparison = compareRuns(baseline, current, { metrics });
+  return {
+    comparison: { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines },
+    perQuery: queryDeltas(baseline.cases, current.cases, metrics),
+  };
+}
+
+function queryDeltas(baseline: readonly CaseLine[], current: readonly CaseLine[], metrics: readonly string[]): QueryDelta[] {
+  const before = new Map(baseline.map((line) => [`${line.engine}\u0000${line.request_id}`, line]));
+  const deltas: QueryDelta[] = [];
+  for (const line of current) {
+    const earlier = before.get(`${line.engine}\u0000${line.request_id}`);
+    if (earlier === undefined) continue;
+    for (const metric of metrics) {
+      const a = numeric(earlier.metrics[metric]);
+      const b = numeric(line.metrics[metric]);
+      if (a !== undefined && b !== undefined && a !== b) deltas.push({ case_id: line.case_id, engine: line.engine, metric, a, b, delta: b - a });
+    }
+  }
+  return deltas;
+}
+
+/** A per-case value as a number: yes/no ratings as 1/0, as the comparison reads them. */
+function numeric(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (value === 'yes') return 1;
+  if (value === 'no') return 0;
+  return undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { renderMarkdown } from '../report/markdown.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { caseFailureSchema, caseIdsSchema, caseResultSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
 import type { Report } from '../schema/report.js';
-import { compareWithBaseline, comparisonTarget } from './baselines.js';
+import { compareWithBaseline, comparisonTarget, type QueryDelta } from './baselines.js';
 import { readManifest } from './evaluate-case.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
@@ -55,9 +55,9 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const failures = await readAll(store, failureKeys, (json) => caseFailureSchema.parse(json));
   const plain = buildReport({ manifest, results, failures, caseIds });
   const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
-  const comparison = await compareWithBaseline(store, { report: plain, cases: caseLines(results) }, target);
-  const report: Report = comparison === undefined ? plain : { ...plain, comparison };
-  const keys = await writeReport(store, manifest, report, results);
+  const compared = await compareWithBaseline(store, { report: plain, cases: caseLines(results) }, target);
+  const report: Report = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
+  const keys = await writeReport(store, manifest, report, results, compared?.perQuery ?? []);
   return { kind: 'reported', runId: manifest.run_id, report, keys };
 }
 
@@ -70,11 +70,18 @@ export function nextCheckDelay(baseSeconds: number, attempt: number): number {
   return Math.min(60, Math.max(baseSeconds, Math.round(baseSeconds * 1.5 ** attempt)));
 }
 
-async function writeReport(store: ObjectStore, manifest: Manifest, report: Report, results: readonly CaseResult[]): Promise<string[]> {
+async function writeReport(
+  store: ObjectStore,
+  manifest: Manifest,
+  report: Report,
+  results: readonly CaseResult[],
+  perQuery: readonly QueryDelta[],
+): Promise<string[]> {
+  const comparison = report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: [...perQuery] };
   const files: Record<(typeof REPORT_FILES)[number], string> = {
     'report.json': reportJson(report),
     'report.md': renderMarkdown(report),
-    'report.html': renderHtml(report, caseLines(results), report.comparison === undefined ? {} : { comparison: { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines } }),
+    'report.html': renderHtml(report, caseLines(results), comparison === undefined ? {} : { comparison }),
     'cases.jsonl': casesJsonl(results),
   };
   const keys: string[] = [];

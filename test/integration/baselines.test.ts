@@ -69,6 +69,11 @@ describe('baselines and regressions', () => {
     expect([...regressed].some((name) => name.startsWith('bm25 '))).toBe(false);
     expect(comparison?.engines.bm25?.['retrieval/ground_truth/ndcg@5']).toMatchObject({ delta: 0, significant: false, ties: 9 });
     expect(degraded.markdown).toMatch(/## Against the baseline `r-[0-9a-f]{16}`/);
+    const html = await readFile(join(folder.path, 'degraded', 'report.html'), 'utf8');
+    expect(html).toContain(baseline.runId);
+    // The hybrid engine lost ground on the 9 labelled cases: their per-query deltas are listed.
+    expect(html).toMatch(/<h3>Per-query deltas \((\d+)\)<\/h3>/);
+    expect(Number(/<h3>Per-query deltas \((\d+)\)<\/h3>/.exec(html)?.[1])).toBeGreaterThanOrEqual(9);
   });
 
   it('compares with the previous run when the suite has no baseline, and the same inputs give the same report', async () => {
