@@ -1,0 +1,51 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { PipelineAlarms } from './constructs/alarms.js';
+import { DataBucket } from './constructs/data-bucket.js';
+import { visibilityTimeoutFor } from './constructs/function-defaults.js';
+import { JudgeSecret } from './constructs/judge-secret.js';
+import { NightlySchedule } from './constructs/nightly-schedule.js';
+import { functionTimeouts, PipelineFunctions } from './constructs/pipeline-functions.js';
+import { PipelineQueues } from './constructs/queues.js';
+import type { Settings } from './settings.js';
+
+export interface AssayStackProps extends StackProps {
+  readonly settings: Settings;
+}
+
+/**
+ * The whole deployment, in the order data flows: the bucket, the queues,
+ * the judge key's secret, the functions that connect them, the nightly
+ * schedule, and the alarms. Environment-agnostic: the account and region come
+ * from the credentials `cdk deploy` runs with, so `cdk synth` needs none.
+ */
+export class AssayStack extends Stack {
+  readonly data: DataBucket;
+  readonly queues: PipelineQueues;
+  readonly judgeSecret: JudgeSecret;
+  readonly functions: PipelineFunctions;
+  readonly alarms: PipelineAlarms;
+
+  constructor(scope: Construct, id: string, props: AssayStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    this.data = new DataBucket(this, 'Storage', settings);
+    const timeouts = functionTimeouts(settings);
+    this.queues = new PipelineQueues(this, 'Queues', {
+      maxReceiveCount: settings.maxReceiveCount,
+      casesVisibility: visibilityTimeoutFor(timeouts.judgeWorker, Duration.seconds(settings.maxBatchingWindowSeconds)),
+      controlVisibility: visibilityTimeoutFor(timeouts.reducer),
+      deadLetterVisibility: visibilityTimeoutFor(timeouts.failureRecorder),
+    });
+    this.judgeSecret = new JudgeSecret(this, 'JudgeSecret', { importArn: settings.judgeSecretArn });
+    this.functions = new PipelineFunctions(this, 'Pipeline', { settings, timeouts, data: this.data, queues: this.queues, judgeSecret: this.judgeSecret.secret });
+    new NightlySchedule(this, 'Nightly', { expression: settings.schedule, trigger: this.functions.scheduledTrigger.function, deadLetterQueue: this.queues.failedEvents });
+    this.alarms = new PipelineAlarms(this, 'Alarms', { queues: this.queues, email: settings.alarmEmail });
+
+    new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName, description: 'assay submit DATASET --bucket <this>' });
+    new CfnOutput(this, 'JudgeSecretArn', { value: this.judgeSecret.secret.secretArn, description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string KEY' });
+    new CfnOutput(this, 'CasesQueueUrl', { value: this.queues.cases.queueUrl });
+    new CfnOutput(this, 'CasesDeadLetterQueueUrl', { value: this.queues.casesDeadLetters.queueUrl });
+  }
+}

@@ -1,0 +1,91 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { arnWildcardFinding } from './nag-findings.js';
+
+/** The bucket's top-level prefixes; each function is granted only the ones it touches. */
+export type DataPrefix = 'datasets/' | 'config/' | 'runs/' | 'reports/' | 'baselines/' | 'cache/' | 'dead-letters/';
+
+export interface DataBucketProps {
+  readonly cacheExpirationDays: number;
+  readonly runsExpirationDays: number;
+  readonly accessLogExpirationDays: number;
+}
+
+/**
+ * The pipeline's bucket (datasets, suite configs, runs, reports, baseline
+ * pointers, the judge cache, dead letters) and the bucket its server access logs go to. Both are
+ * private, encrypted with S3-managed keys (no KMS request charges on the
+ * thousands of small objects a run writes) and reachable over TLS only.
+ */
+export class DataBucket extends Construct {
+  readonly bucket: Bucket;
+  readonly accessLogs: Bucket;
+
+  constructor(scope: Construct, id: string, props: DataBucketProps) {
+    super(scope, id);
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      // S3 server access logging delivers only to buckets encrypted with S3-managed keys.
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(props.accessLogExpirationDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new Bucket(this, 'Data', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'data-bucket/',
+      lifecycleRules: [
+        // Judgments are content-addressed: an expired entry is only judged again.
+        { id: 'expire-judge-cache', prefix: 'cache/', expiration: Duration.days(props.cacheExpirationDays) },
+        // A run's working records; its report under reports/ is kept.
+        { id: 'expire-runs', prefix: 'runs/', expiration: Duration.days(props.runsExpirationDays) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7) },
+      ],
+      // Datasets and reports outlive the stack: deleting the stack leaves the bucket.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** s3:GetObject on the objects under the prefixes. */
+  grantReadObjects(grantee: IGrantable, ...prefixes: DataPrefix[]): Grant {
+    return this.grantOnObjects(grantee, ['s3:GetObject'], prefixes);
+  }
+
+  /** s3:PutObject under the prefixes (conditional writes with If-None-Match need no more). */
+  grantWriteObjects(grantee: IGrantable, ...prefixes: DataPrefix[]): Grant {
+    return this.grantOnObjects(grantee, ['s3:PutObject'], prefixes);
+  }
+
+  /**
+   * s3:ListBucket on the bucket, without a prefix condition. Every function
+   * that reads needs it even if it never lists: S3 answers a GET of a missing
+   * key with 404 only to a caller that may list the bucket, and with 403
+   * otherwise, which the pipeline would take for an error instead of "absent"
+   * (the judge cache, `ingested.json`, a suite without a config file).
+   */
+  grantList(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
+  }
+
+  /**
+   * The finding cdk-nag reports for an object ARN under a prefix, which ends
+   * in `*` by necessity: the keys under it are created at run time.
+   */
+  objectWildcardFinding(prefix: DataPrefix): string {
+    return arnWildcardFinding(this.bucket.node.defaultChild as CfnBucket, `/${prefix}*`);
+  }
+
+  private grantOnObjects(grantee: IGrantable, actions: string[], prefixes: DataPrefix[]): Grant {
+    return Grant.addToPrincipal({ grantee, actions, resourceArns: prefixes.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)) });
+  }
+}

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { Duration, Size } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** The repository root: the functions' entry files and the lock file live there. */
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+
+/** Powertools' service name; it is also the `service` dimension of every metric the functions publish. */
+export const SERVICE_NAME = 'assay';
+export const METRICS_NAMESPACE = 'assay';
+
+/**
+ * esbuild writes an ES module, but some dependencies are CommonJS and call
+ * `require` for Node built-ins, which an ES module does not have: the banner
+ * gives the bundle one. The alias keeps it from clashing with a bundled
+ * `createRequire` import.
+ */
+const REQUIRE_BANNER = "import { createRequire as assayCreateRequire } from 'node:module'; const require = assayCreateRequire(import.meta.url);";
+
+export interface AssayFunctionProps {
+  /** The handler file in functions/, without the extension: `ingest`, `judge-worker`, ... */
+  readonly handlerFile: string;
+  readonly description: string;
+  readonly timeout: Duration;
+  readonly memoryMiB: number;
+  /** Local disk for datasets and spool files; Lambda's default is 512 MiB. */
+  readonly ephemeralStorageMiB?: number;
+  readonly environment: Record<string, string>;
+  readonly logRetention: RetentionDays;
+  /** Where Lambda puts an asynchronous event (S3 notification, schedule) that failed all its retries. */
+  readonly deadLetterQueue?: IQueue;
+}
+
+/**
+ * Every function of the pipeline, with the defaults they all share in one
+ * place: Node.js 24 on arm64 (about 20% cheaper per GB-second than x86),
+ * bundled locally with esbuild (no Docker), the AWS SDK left to the runtime,
+ * a log group with a retention period, and a role of its own that can write
+ * to that log group and nothing else until a construct grants more.
+ */
+export class AssayFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: AssayFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which may write to every log group.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of: ${props.description}`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, 'functions', `${props.handlerFile}.ts`),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      timeout: props.timeout,
+      memorySize: props.memoryMiB,
+      ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMiB ?? 512),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      deadLetterQueue: props.deadLetterQueue,
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_BANNER,
+        minify: true,
+        // Minified stack traces are unreadable; source maps without the sources keep the bundle small.
+        sourceMap: true,
+        sourcesContent: false,
+        // The Node.js 24 runtime ships AWS SDK v3; bundling it again would only slow cold starts.
+        externalModules: ['@aws-sdk/*'],
+        logLevel: LogLevel.WARNING,
+      },
+    });
+  }
+}
+
+/** Lambda's SQS poller wants at least this much headroom: six times the function timeout, plus the batching window. */
+export function visibilityTimeoutFor(functionTimeout: Duration, batchingWindow: Duration = Duration.seconds(0)): Duration {
+  return Duration.seconds(6 * functionTimeout.toSeconds() + batchingWindow.toSeconds());
+}

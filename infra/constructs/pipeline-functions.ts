@@ -1,0 +1,193 @@
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { EventType } from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { Settings } from '../settings.js';
+import type { DataBucket, DataPrefix } from './data-bucket.js';
+import { AssayFunction, METRICS_NAMESPACE, SERVICE_NAME, type AssayFunctionProps } from './function-defaults.js';
+import type { PipelineQueues } from './queues.js';
+
+/** Function timeouts, known before the queues are made: each queue's visibility timeout follows its consumer's. */
+export interface FunctionTimeouts {
+  readonly ingest: Duration;
+  readonly judgeWorker: Duration;
+  readonly failureRecorder: Duration;
+  readonly reducer: Duration;
+  readonly scheduledTrigger: Duration;
+}
+
+/**
+ * Ingest, the trigger and the reducer get Lambda's 15 minutes: ingest stops at
+ * a checkpoint a minute before its time runs out, and the reducer reads every
+ * result of a run one object at a time.
+ */
+export function functionTimeouts(settings: Settings): FunctionTimeouts {
+  return {
+    ingest: Duration.minutes(15),
+    judgeWorker: Duration.seconds(settings.judgeWorkerTimeoutSeconds),
+    failureRecorder: Duration.minutes(1),
+    reducer: Duration.minutes(15),
+    scheduledTrigger: Duration.minutes(15),
+  };
+}
+
+export interface PipelineFunctionsProps {
+  readonly settings: Settings;
+  readonly timeouts: FunctionTimeouts;
+  readonly data: DataBucket;
+  readonly queues: PipelineQueues;
+  readonly judgeSecret: ISecret;
+}
+
+/** Room on local disk for a dataset and its spool files (about three times its size). */
+const INGEST_STORAGE_MIB = 4096;
+
+/** A poison message on the control queue then takes only itself to the dead-letter queue (the reducer fails whole batches). */
+const CONTROL_BATCH_SIZE = 1;
+
+/**
+ * The pipeline's five functions, what starts each of them, and what each may
+ * touch: only the bucket prefixes, queues and secret its handler uses.
+ */
+export class PipelineFunctions extends Construct {
+  readonly ingest: AssayFunction;
+  readonly judgeWorker: AssayFunction;
+  readonly failureRecorder: AssayFunction;
+  readonly reducer: AssayFunction;
+  readonly scheduledTrigger: AssayFunction;
+
+  constructor(scope: Construct, id: string, private readonly props: PipelineFunctionsProps) {
+    super(scope, id);
+    const { settings, timeouts, data, queues } = props;
+
+    this.ingest = this.assayFunction('Ingest', {
+      handlerFile: 'ingest',
+      description: 'assay ingest: an upload under datasets/ becomes a run and one message per case',
+      timeout: timeouts.ingest,
+      memoryMiB: 1024,
+      ephemeralStorageMiB: INGEST_STORAGE_MIB,
+      deadLetterQueue: queues.failedEvents,
+    });
+    this.grantObjects(this.ingest, { read: ['datasets/', 'config/', 'runs/'], write: ['runs/'] });
+    queues.cases.grantSendMessages(this.ingest.role);
+    queues.control.grantSendMessages(this.ingest.role);
+    data.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(this.ingest.function), { prefix: 'datasets/' });
+    this.acknowledgeNotificationHandler();
+
+    this.judgeWorker = this.assayFunction('JudgeWorker', {
+      handlerFile: 'judge-worker',
+      description: 'assay judge worker: judges a batch of cases and writes their results',
+      timeout: timeouts.judgeWorker,
+      memoryMiB: settings.judgeWorkerMemoryMiB,
+    });
+    this.grantObjects(this.judgeWorker, { read: ['runs/', 'cache/'], write: ['runs/', 'cache/'] });
+    props.judgeSecret.grantRead(this.judgeWorker.role);
+    this.judgeWorker.function.addEventSource(
+      new SqsEventSource(queues.cases, {
+        batchSize: settings.batchSize,
+        maxBatchingWindow: settings.maxBatchingWindowSeconds > 0 ? Duration.seconds(settings.maxBatchingWindowSeconds) : undefined,
+        reportBatchItemFailures: true,
+        maxConcurrency: settings.maxConcurrency,
+      }),
+    );
+
+    this.failureRecorder = this.assayFunction('FailureRecorder', {
+      handlerFile: 'failure-recorder',
+      description: 'assay failure recorder: a dead-lettered case becomes runs/<run>/failures/<case>.json',
+      timeout: timeouts.failureRecorder,
+      memoryMiB: 256,
+    });
+    this.grantObjects(this.failureRecorder, { read: ['runs/'], write: ['runs/', 'dead-letters/'] });
+    this.failureRecorder.function.addEventSource(new SqsEventSource(queues.casesDeadLetters, { batchSize: 10 }));
+
+    this.reducer = this.assayFunction('Reducer', {
+      handlerFile: 'reducer',
+      description: 'assay reducer: checks runs, writes reports, resumes large ingests',
+      timeout: timeouts.reducer,
+      memoryMiB: 1024,
+      ephemeralStorageMiB: INGEST_STORAGE_MIB,
+    });
+    // A new report is compared with the run baselines/<suite>.json names, else with the suite's previous report.
+    this.grantObjects(this.reducer, { read: ['runs/', 'reports/', 'baselines/'], write: ['runs/', 'reports/'] });
+    queues.control.grantSendMessages(this.reducer.role);
+    queues.cases.grantSendMessages(this.reducer.role);
+    this.reducer.function.addEventSource(new SqsEventSource(queues.control, { batchSize: CONTROL_BATCH_SIZE }));
+
+    this.scheduledTrigger = this.assayFunction(
+      'ScheduledTrigger',
+      {
+        handlerFile: 'scheduled-trigger',
+        description: "assay nightly trigger: re-runs each suite's stored dataset",
+        timeout: timeouts.scheduledTrigger,
+        memoryMiB: 1024,
+        ephemeralStorageMiB: INGEST_STORAGE_MIB,
+        deadLetterQueue: queues.failedEvents,
+      },
+      { ASSAY_SUITES: settings.suites.join(',') },
+    );
+    this.grantObjects(this.scheduledTrigger, { read: ['datasets/', 'config/', 'runs/'], write: ['runs/'] });
+    queues.cases.grantSendMessages(this.scheduledTrigger.role);
+    queues.control.grantSendMessages(this.scheduledTrigger.role);
+  }
+
+  get all(): readonly AssayFunction[] {
+    return [this.ingest, this.judgeWorker, this.failureRecorder, this.reducer, this.scheduledTrigger];
+  }
+
+  private assayFunction(
+    id: string,
+    props: Omit<AssayFunctionProps, 'environment' | 'logRetention'>,
+    extraEnvironment: Record<string, string> = {},
+  ): AssayFunction {
+    const { settings, data, queues, judgeSecret } = this.props;
+    return new AssayFunction(this, id, {
+      ...props,
+      logRetention: settings.logRetentionDays as RetentionDays,
+      environment: {
+        ASSAY_BUCKET: data.bucket.bucketName,
+        ASSAY_CASES_QUEUE_URL: queues.cases.queueUrl,
+        ASSAY_CONTROL_QUEUE_URL: queues.control.queueUrl,
+        // The secret's ARN, never its value; only the judge worker may read the value.
+        ASSAY_JUDGE_SECRET_ARN: judgeSecret.secretArn,
+        OPENAI_BASE_URL: settings.judgeBaseUrl,
+        ASSAY_JUDGE_MODEL: settings.judgeModel,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        POWERTOOLS_LOG_LEVEL: settings.logLevel,
+        ...extraEnvironment,
+      },
+    });
+  }
+
+  /**
+   * CloudFormation cannot attach a notification to a bucket it is creating,
+   * so CDK adds a function that does it at deploy time, at the stack's top
+   * level. Its own permission is scoped to the bucket; only its logging
+   * policy is the managed one.
+   */
+  private acknowledgeNotificationHandler(): void {
+    const handler = Stack.of(this).node.tryFindChild('BucketNotificationsHandler050a0587b7544547bf325f094a3db834');
+    if (handler === undefined) return;
+    Validations.of(handler).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: "CDK's bucket-notification handler runs only while deploying, to attach the datasets/ notification; the construct gives its role the managed logging policy and offers no way to replace it",
+    });
+  }
+
+  /** Object grants under the prefixes a handler uses, and the acknowledgement of the one wildcard each must keep. */
+  private grantObjects(target: AssayFunction, access: { read: DataPrefix[]; write: DataPrefix[] }): void {
+    const { data } = this.props;
+    data.grantReadObjects(target.role, ...access.read);
+    data.grantWriteObjects(target.role, ...access.write);
+    data.grantList(target.role);
+    for (const prefix of new Set([...access.read, ...access.write])) {
+      Validations.of(target.role).acknowledge({
+        id: data.objectWildcardFinding(prefix),
+        reason: `The ${target.node.id} function's object keys under ${prefix} are created at run time (run ids, case ids, content hashes), so the grant names the prefix, not the objects`,
+      });
+    }
+  }
+}

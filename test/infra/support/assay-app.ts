@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, type CfnResource, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { addAssayStack } from '../../../infra/assay-app.js';
+import type { AssayStack } from '../../../infra/assay-stack.js';
+import type { AssayFunction } from '../../../infra/constructs/function-defaults.js';
+
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..', '..');
+
+/** The context `cdk synth` gets from cdk.json: the tests synthesize what the CLI would. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  return cdkJson.context;
+}
+
+/** The first synthesis in a test file loads most of aws-cdk-lib and cdk-nag: seconds, not milliseconds. */
+export const SYNTH_TIMEOUT_MS = 60_000;
+
+export interface SynthesizedAssay {
+  readonly app: App;
+  readonly stack: AssayStack;
+  readonly template: Template;
+}
+
+/**
+ * The app as infra/app.ts builds it, with cdk.json's context plus `context`,
+ * and bundling skipped (the one bundling synth is the CLI test's). Making the
+ * template synthesizes the app, which runs cdk-nag: a finding nobody
+ * acknowledged throws here.
+ */
+export function synthesizeAssay(context: Record<string, unknown> = {}): SynthesizedAssay {
+  const app = new App({ context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = addAssayStack(app);
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/**
+ * Every setting changed from its default, as `-c key=value` would give them
+ * (strings): the tests that check a setting reaches the template read this
+ * synthesis, the rest read the default one. Each is synthesized once per
+ * test file.
+ */
+export const CUSTOM_CONTEXT = {
+  suites: 'faq,search',
+  maxConcurrency: '25',
+  batchSize: '5',
+  maxBatchingWindowSeconds: '3',
+  maxReceiveCount: '5',
+  judgeWorkerTimeoutSeconds: '120',
+  cacheExpirationDays: '7',
+  runsExpirationDays: '45',
+  schedule: 'cron(30 1 ? * MON-FRI *)',
+  alarmEmail: 'oncall@example.com',
+  judgeSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:assay-judge-AbC123',
+} as const;
+
+const synthesized = new Map<string, SynthesizedAssay>();
+
+function once(name: string, context: Record<string, unknown>): SynthesizedAssay {
+  const existing = synthesized.get(name);
+  if (existing !== undefined) return existing;
+  const assay = synthesizeAssay(context);
+  synthesized.set(name, assay);
+  return assay;
+}
+
+export const defaultAssay = (): SynthesizedAssay => once('default', {});
+export const customizedAssay = (): SynthesizedAssay => once('customized', CUSTOM_CONTEXT);
+
+/** The logical id, in the template, of the resource an L2 construct wraps. */
+export function logicalIdOf(construct: IConstruct): string {
+  const resource = construct.node.defaultChild as CfnResource;
+  const stack = Stack.of(resource);
+  return stack.resolve(stack.getLogicalId(resource)) as string;
+}
+
+export const functionLogicalId = (assayFunction: AssayFunction): string => logicalIdOf(assayFunction.function);
+export const roleLogicalId = (assayFunction: AssayFunction): string => logicalIdOf(assayFunction.role);
+
+/** A resource's properties by logical id, for assertions that compare two resources. */
+export function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
+  const resource = (template.toJSON() as { Resources: Record<string, { Properties: Record<string, unknown> }> }).Resources[logicalId];
+  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
+  return resource.Properties;
+}
