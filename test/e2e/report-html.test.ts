@@ -49,7 +49,7 @@ function sampleRun(): { report: Report; lines: ReturnType<typeof caseLines> } {
   const engines = Object.fromEntries(
     Object.entries(built.engines).map(([engine, statistics]) => {
       const average = statistics[`${NDCG}/average`] ?? 0;
-      return [engine, { ...statistics, [`${NDCG}/ci_low`]: Math.max(0, average - 0.1), [`${NDCG}/ci_high`]: Math.min(1, average + 0.1) }];
+      return [engine, { ...statistics, [`${NDCG}/average/ci_low`]: Math.max(0, average - 0.1), [`${NDCG}/average/ci_high`]: Math.min(1, average + 0.1) }];
     }),
   );
   return { report: { ...built, engines }, lines: caseLines(results) };

@@ -44,7 +44,8 @@ export function keyStatistics(report: Report): KeyStatistics {
 
 /**
  * An engine's value of a statistic: undefined when the engine has none. The
- * interval comes from `<metric>/ci_low` and `<metric>/ci_high` and is left out
+ * interval comes from `<statistic>/ci_low` and `<statistic>/ci_high` (such as
+ * `.../ndcg@10/average/ci_low`, as the report writes them) and is left out
  * unless both are there.
  */
 export function statisticValue(report: Report, engine: string, statistic: KeyStatistic): StatisticValue | undefined {
@@ -52,8 +53,8 @@ export function statisticValue(report: Report, engine: string, statistic: KeySta
   const read = (name: string): number | undefined => (values !== undefined && Object.hasOwn(values, name) ? values[name] : undefined);
   const value = read(statistic.name);
   if (value === undefined) return undefined;
-  const low = read(`${statistic.metric}/ci_low`);
-  const high = read(`${statistic.metric}/ci_high`);
+  const low = read(`${statistic.name}/ci_low`);
+  const high = read(`${statistic.name}/ci_high`);
   return {
     value,
     count: read(`${statistic.metric}/count`),
