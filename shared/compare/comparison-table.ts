@@ -1,7 +1,7 @@
 import { compareText } from '../report/ordering.js';
+import { alignedTable } from '../report/text-table.js';
 import type { MetricComparison, RunComparison } from './compare-runs.js';
 
-const GAP = '  ';
 const HEADER = ['metric', 'A', 'B', 'delta', 'rel.', 'p', 'sig', 'n', 'W/L/T'] as const;
 const DECIMALS = 4;
 
@@ -23,14 +23,7 @@ function engineTable(engine: string, metrics: Record<string, MetricComparison>):
   const body = Object.keys(metrics)
     .sort(compareText)
     .map((metric) => row(metric, metrics[metric] as MetricComparison));
-  const widths = HEADER.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join(GAP)
-      .trimEnd();
-  const rule = widths.map((width) => '-'.repeat(width)).join(GAP);
-  return `engine ${engine}\n${[line(HEADER), rule, ...body.map(line)].join('\n')}\n`;
+  return `engine ${engine}\n${alignedTable(HEADER, body)}\n`;
 }
 
 function row(metric: string, compared: MetricComparison): string[] {

@@ -1,7 +1,7 @@
 import type { Report } from '../schema/report.js';
 import { keyMetricTable } from './key-metrics.js';
+import { alignedTable } from './text-table.js';
 
-const GAP = '  ';
 
 /**
  * The key metrics as a plain-text table for the terminal, printed by the CLI
@@ -14,12 +14,5 @@ export function renderSummaryTable(report: Report): string {
   if (table.rows.length === 0) return 'No metric to show.\n';
   const header = ['metric', ...table.engines];
   const body = table.rows.map((row) => [row.metric, ...row.cells]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join(GAP)
-      .trimEnd();
-  const rule = widths.map((width) => '-'.repeat(width)).join(GAP);
-  return `${[line(header), rule, ...body.map(line)].join('\n')}\n`;
+  return `${alignedTable(header, body)}\n`;
 }
