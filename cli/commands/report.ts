@@ -16,7 +16,7 @@ interface ReportOptions {
 /** `assay report RUN --bucket B --out DIR`: downloads a run's report files from a deployed stack. */
 export function reportCommand(): Command {
   return new Command('report')
-    .description("Download a run's report files (report.json, report.md, cases.jsonl) from a deployed stack")
+    .description("Download a run's report files (report.json, report.md, report.html, cases.jsonl) from a deployed stack")
     .argument('<run>', 'run id (r-...)')
     .requiredOption('--bucket <name>', "the stack's bucket")
     .option('--out <folder>', 'where to put the files', 'assay-report')

@@ -16,6 +16,8 @@ const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 's
 const JUDGES = ['chunk_relevance', 'graded_relevance', 'correctness', 'groundedness', 'document_recall'];
 
 let server: OpenAiTestServer;
+/** Numbers each run's output folder within a test. */
+let runs = 0;
 let folder: TempFolder;
 beforeEach(async () => {
   server = await startOpenAiTestServer({ oracle: catalogOracle });
@@ -33,7 +35,7 @@ async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracl
   if (options.faults) server.setFaults(options.faults);
   if (options.oracle) server.setOracle(options.oracle);
   const store = options.store ?? join(folder.path, 'store');
-  const out = join(folder.path, `out-${Math.random().toString(36).slice(2)}`);
+  const out = join(folder.path, `out-${++runs}`);
   const result = await runPipeline(
     {
       datasetPath: DATASET,
