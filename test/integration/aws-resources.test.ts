@@ -1,22 +1,10 @@
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAwsClients, ensureAwsResources, type AwsClients, type AwsResourceNames } from '../../shared/ports/aws-clients.js';
-import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
+import { createAwsClients, ensureAwsResources, type AwsResourceNames } from '../../shared/ports/aws-clients.js';
+import { useFauxqsClients } from '../support/fauxqs.js';
 
-let fauxqs: Fauxqs;
-let clients: AwsClients;
-
-beforeAll(async () => {
-  fauxqs = await startFauxqs();
-  clients = createAwsClients({ endpoint: fauxqs.endpoint });
-});
-
-afterAll(async () => {
-  clients?.s3.destroy();
-  clients?.sqs.destroy();
-  await fauxqs?.close();
-});
+const aws = useFauxqsClients();
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -33,25 +21,25 @@ const names = (overrides: Partial<AwsResourceNames> = {}): AwsResourceNames => (
 });
 
 async function attributesOf(url: string): Promise<Record<string, string>> {
-  const result = await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }));
+  const result = await aws.clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }));
   return result.Attributes ?? {};
 }
 
 describe('ensureAwsResources on fauxqs', () => {
   it('creates the bucket and queues once, and returns the same ones when called again', async () => {
-    const first = await ensureAwsResources(clients, names());
-    const second = await ensureAwsResources(clients, names());
+    const first = await ensureAwsResources(aws.clients, names());
+    const second = await ensureAwsResources(aws.clients, names());
 
     expect(second.bucket).toBe('assay-data');
     expect([second.cases.url, second.deadLetters.url, second.control.url]).toEqual([first.cases.url, first.deadLetters.url, first.control.url]);
     expect([second.cases.name, second.deadLetters.name, second.control.name]).toEqual(['assay-cases', 'assay-dead-letters', 'assay-control']);
-    await expect(clients.s3.send(new HeadBucketCommand({ Bucket: 'assay-data' }))).resolves.toBeDefined();
-    const listed = await clients.sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'assay-' }));
+    await expect(aws.clients.s3.send(new HeadBucketCommand({ Bucket: 'assay-data' }))).resolves.toBeDefined();
+    const listed = await aws.clients.sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'assay-' }));
     expect(listed.QueueUrls).toHaveLength(3);
   });
 
   it('gives the cases queue the visibility timeout and a redrive policy to the dead-letter queue', async () => {
-    const resources = await ensureAwsResources(clients, names({ casesQueue: 'assay-cases-redrive', deadLetterQueue: 'assay-dlq-redrive' }));
+    const resources = await ensureAwsResources(aws.clients, names({ casesQueue: 'assay-cases-redrive', deadLetterQueue: 'assay-dlq-redrive' }));
 
     const cases = await attributesOf(resources.cases.url);
     const deadLetters = await attributesOf(resources.deadLetters.url);
@@ -63,9 +51,9 @@ describe('ensureAwsResources on fauxqs', () => {
 
   it('brings existing queues to changed settings instead of failing', async () => {
     const changed = names({ casesQueue: 'assay-cases-changed', maxReceiveCount: 5, visibilityTimeoutSeconds: 60 });
-    await ensureAwsResources(clients, names({ casesQueue: 'assay-cases-changed' }));
+    await ensureAwsResources(aws.clients, names({ casesQueue: 'assay-cases-changed' }));
 
-    const resources = await ensureAwsResources(clients, changed);
+    const resources = await ensureAwsResources(aws.clients, changed);
 
     const cases = await attributesOf(resources.cases.url);
     expect(cases.VisibilityTimeout).toBe('60');
@@ -79,7 +67,7 @@ describe('createAwsClients', () => {
       vi.stubEnv(name, '');
     }
 
-    const local = createAwsClients({ endpoint: fauxqs.endpoint });
+    const local = createAwsClients({ endpoint: aws.fauxqs.endpoint });
 
     expect(await local.s3.config.credentials()).toMatchObject({ accessKeyId: 'test', secretAccessKey: 'test' });
     expect(await local.sqs.config.credentials()).toMatchObject({ accessKeyId: 'test' });
@@ -93,7 +81,7 @@ describe('createAwsClients', () => {
     vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIDEXAMPLEONLY');
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'example-secret-not-real');
 
-    const local = createAwsClients({ endpoint: fauxqs.endpoint, region: 'eu-west-1' });
+    const local = createAwsClients({ endpoint: aws.fauxqs.endpoint, region: 'eu-west-1' });
 
     expect(await local.s3.config.credentials()).toMatchObject({ accessKeyId: 'AKIDEXAMPLEONLY' });
     expect(await local.sqs.config.region()).toBe('eu-west-1');

@@ -2,15 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { runCli } from '../support/run-cli.js';
+import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
-const quiet = () => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, () => ({}));
 
 let folder: TempFolder;
 beforeEach(async () => {
@@ -34,7 +33,7 @@ async function run(dataset: string, name: string) {
       environment: {},
     },
     embeddedInfrastructure(join(folder.path, 'store'), 1),
-    quiet,
+    silentProgress,
   );
   return { runId: result.runId, report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))), markdown: await readFile(join(out, 'report.md'), 'utf8') };
 }

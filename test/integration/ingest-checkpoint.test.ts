@@ -2,16 +2,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { Progress } from '../../cli/run/progress.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/pipeline/ingest.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
+import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
-const quiet = () => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, () => ({}));
 
 let folder: TempFolder;
 beforeEach(async () => {
@@ -46,7 +45,7 @@ describe('an ingest that runs short of time', () => {
     const report = await driveRun(infrastructure, outcome.runId, {
       expectedCases: 12,
       judging: { backend: { kind: 'lexical' }, judges: [findJudge('document_recall') as JudgeDefinition] },
-      tracker: quiet(),
+      tracker: silentProgress(),
       now: () => new Date(),
       concurrency: 4,
     });

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { Progress } from '../../cli/run/progress.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
@@ -10,9 +9,9 @@ import { ingestDataset } from '../../shared/pipeline/ingest.js';
 import { checkRun } from '../../shared/pipeline/reduce.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
+import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
-const quiet = () => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, () => ({}));
 const judging = { backend: { kind: 'lexical' as const }, judges: [findJudge('document_recall') as JudgeDefinition] };
 
 let folder: TempFolder;
@@ -52,7 +51,7 @@ describe('pipeline edges', () => {
     const messages = (infrastructure.cases as InProcessQueue).bodies().map((body) => caseMessageSchema.parse(JSON.parse(body)));
 
     // Act
-    const report = await driveRun(infrastructure, runId, { expectedCases: 2, judging, tracker: quiet(), now: () => new Date(), concurrency: 2 });
+    const report = await driveRun(infrastructure, runId, { expectedCases: 2, judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(messages.find((message) => message.case_id === 'big')).toMatchObject({ case_key: `runs/${runId}/cases/big.json` });

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
-import { Progress } from '../../cli/run/progress.js';
 import { runPipeline, type PipelineRun } from '../../cli/run/run-pipeline.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import { sendAll } from '../../shared/ports/work-queue.js';
@@ -10,6 +9,7 @@ import { reportSchema } from '../../shared/schema/report.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { runCli } from '../support/run-cli.js';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
@@ -28,8 +28,6 @@ afterEach(async () => {
   await folder.remove();
 });
 
-/** A silent progress display, so test output stays readable. */
-const quiet = (usage: () => Record<string, unknown>) => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, usage as never);
 
 async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracle; afterIngest?: PipelineRun['afterIngest']; noCache?: boolean } = {}) {
   if (options.faults) server.setFaults(options.faults);
@@ -49,7 +47,7 @@ async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracl
       afterIngest: options.afterIngest,
     },
     embeddedInfrastructure(store, 1),
-    quiet,
+    silentProgress,
   );
   const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
   const cases = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { case_id: string; engine: string });

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
-import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { startFauxqs } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
@@ -34,7 +34,6 @@ afterAll(async () => {
   await folder.remove();
 });
 
-const quiet = (usage: () => Record<string, unknown>) => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, usage as never);
 
 async function reportOf(infrastructure: Infrastructure, name: string): Promise<Report> {
   const out = join(folder.path, name);
@@ -50,7 +49,7 @@ async function reportOf(infrastructure: Infrastructure, name: string): Promise<R
       environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judgeServer.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
     },
     infrastructure,
-    quiet,
+    silentProgress,
   );
   return reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
 }

@@ -4,39 +4,26 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAwsClients, type AwsClients } from '../../shared/ports/aws-clients.js';
 import { S3Store } from '../../shared/ports/s3-store.js';
-import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
+import { useFauxqsClients } from '../support/fauxqs.js';
 import { describeObjectStoreContract, listAll, text } from '../support/object-store-contract.js';
 
 /**
- * S3Store against fauxqs 1.9.2. Where fauxqs differs from S3 the contract
- * check is skipped with the reason, and the tests below pin what fauxqs
+ * S3Store against aws.fauxqs 1.9.2. Where aws.fauxqs differs from S3 the contract
+ * check is skipped with the reason, and the tests below pin what aws.fauxqs
  * really does, so an upgrade that fixes it shows up as a failing test here.
  * The 412 mapping itself is tested in test/unit/ports/s3-store.test.ts.
  */
 
-let fauxqs: Fauxqs;
-let clients: AwsClients;
+const aws = useFauxqsClients();
 let buckets = 0;
-
-beforeAll(async () => {
-  fauxqs = await startFauxqs();
-  clients = createAwsClients({ endpoint: fauxqs.endpoint });
-});
-
-afterAll(async () => {
-  clients?.s3.destroy();
-  clients?.sqs.destroy();
-  await fauxqs?.close();
-});
 
 /** A fresh bucket per test, so tests do not see each other's keys. */
 async function createStore(options: { pageSize?: number } = {}): Promise<S3Store> {
   buckets += 1;
   const bucket = `assay-test-${buckets}`;
-  await clients.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  return new S3Store(clients.s3, bucket, options);
+  await aws.clients.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  return new S3Store(aws.clients.s3, bucket, options);
 }
 
 describeObjectStoreContract('S3Store on fauxqs', () => createStore(), {
@@ -71,7 +58,7 @@ describe('S3Store on fauxqs: S3 specifics', () => {
   });
 });
 
-describe('what fauxqs 1.9.2 does differently from S3', () => {
+describe('what aws.fauxqs 1.9.2 does differently from S3', () => {
   it('fauxqs 1.9.2 ignores If-None-Match: the second writer overwrites', async () => {
     const store = await createStore();
 

@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAwsClients, ensureAwsResources, type AwsClients } from '../../shared/ports/aws-clients.js';
-import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
+import { ensureAwsResources } from '../../shared/ports/aws-clients.js';
+import { useFauxqsClients } from '../support/fauxqs.js';
 import { describeWorkQueueContract } from '../support/work-queue-contract.js';
 
-// SqsQueue against fauxqs 1.9.2, which implements everything the contract checks:
+// SqsQueue against aws.fauxqs 1.9.2, which implements everything the contract checks:
 // visibility timeout, ChangeMessageVisibility, DelaySeconds, long polling and redrive.
 
-let fauxqs: Fauxqs;
-let clients: AwsClients;
+const aws = useFauxqsClients();
 let runs = 0;
-
-beforeAll(async () => {
-  fauxqs = await startFauxqs();
-  clients = createAwsClients({ endpoint: fauxqs.endpoint });
-});
-
-afterAll(async () => {
-  clients?.s3.destroy();
-  clients?.sqs.destroy();
-  await fauxqs?.close();
-});
 
 describeWorkQueueContract('SqsQueue on fauxqs', async ({ visibilityTimeoutSeconds, maxReceiveCount }) => {
   // Fresh queues per check, made the way the pipeline makes them.
   runs += 1;
-  const resources = await ensureAwsResources(clients, {
+  const resources = await ensureAwsResources(aws.clients, {
     bucket: 'assay-contract',
     casesQueue: `assay-cases-${runs}`,
     deadLetterQueue: `assay-dead-letters-${runs}`,
@@ -37,7 +25,7 @@ describeWorkQueueContract('SqsQueue on fauxqs', async ({ visibilityTimeoutSecond
 
 describe('SqsQueue on fauxqs: refusals', () => {
   it('reports a message SQS refuses in failed, with the code, and sends the rest', async () => {
-    const { cases } = await ensureAwsResources(clients, {
+    const { cases } = await ensureAwsResources(aws.clients, {
       bucket: 'assay-contract',
       casesQueue: 'assay-cases-refusals',
       deadLetterQueue: 'assay-dead-letters-refusals',

@@ -1,3 +1,5 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createAwsClients, type AwsClients } from '../../shared/ports/aws-clients.js';
 import { buildApp } from 'fauxqs';
 
 /**
@@ -25,5 +27,33 @@ export async function startFauxqs(): Promise<Fauxqs> {
     endpoint: `http://127.0.0.1:${address.port}`,
     // The app force-closes kept-alive connections and stops its long-poll timers on close.
     close: () => app.close(),
+  };
+}
+
+/**
+ * Starts one fauxqs for the enclosing test file (beforeAll) with AWS clients
+ * pointed at it, and stops both afterwards (afterAll). Call it at the top of
+ * the file; read the live values through the returned object inside tests.
+ */
+export function useFauxqsClients(): { readonly fauxqs: Fauxqs; readonly clients: AwsClients } {
+  const state: { fauxqs?: Fauxqs; clients?: AwsClients } = {};
+  beforeAll(async () => {
+    state.fauxqs = await startFauxqs();
+    state.clients = createAwsClients({ endpoint: state.fauxqs.endpoint });
+  });
+  afterAll(async () => {
+    state.clients?.s3.destroy();
+    state.clients?.sqs.destroy();
+    await state.fauxqs?.close();
+  });
+  return {
+    get fauxqs() {
+      if (state.fauxqs === undefined) throw new Error('fauxqs is started in beforeAll: read it inside a test');
+      return state.fauxqs;
+    },
+    get clients() {
+      if (state.clients === undefined) throw new Error('the clients are made in beforeAll: read them inside a test');
+      return state.clients;
+    },
   };
 }
