@@ -4,6 +4,7 @@ import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
 import { baselineCommand } from './commands/baseline.js';
 import { redriveCommand } from './commands/redrive.js';
+import { resumeCommand } from './commands/resume.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
   program.addCommand(runCommand());
   program.addCommand(redriveCommand());
+  program.addCommand(resumeCommand());
   program.addCommand(baselineCommand());
   program.addCommand(submitCommand());
   program.addCommand(statusCommand());

@@ -21,11 +21,10 @@ export function createJudgeWorkerHandler(
   telemetry: HandlerTelemetry,
   onOutcome: (outcome: CaseOutcome) => void = () => {},
 ) {
-  const processor = new BatchProcessor(EventType.SQS);
   const recordHandler = async (record: SQSRecord): Promise<void> => {
     const message = caseMessageSchema.parse(JSON.parse(record.body));
     const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    const outcome = await evaluateCaseMessage(dependencies, message, receiveCount);
+    const outcome = await evaluateCaseMessage(dependencies, message, { messageId: record.messageId, receiveCount });
     onOutcome(outcome);
     if (outcome.kind === 'retry') {
       telemetry.logger.warn('case will be retried', { case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
@@ -35,7 +34,8 @@ export function createJudgeWorkerHandler(
   };
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     try {
-      return await processPartialResponse(event, recordHandler, processor, { context });
+      // A processor per invocation: it keeps the batch's records and failures, and batches may run at once.
+      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context });
     } finally {
       telemetry.metrics?.publishStoredMetrics();
     }

@@ -47,7 +47,6 @@ export function runCommand(): Command {
       const config = await configOf(options);
       const infrastructure =
         options.awsEndpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(options.awsEndpoint);
-      process.stderr.write(`assay: ${infrastructure.description}\n`);
       const result = await runPipeline(
         {
           datasetPath: dataset,
@@ -58,12 +57,17 @@ export function runCommand(): Command {
           concurrency,
           outFolder: resolve(options.out),
           environment: { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL },
+          onRunId: (runId) => {
+            // First on both streams: whoever watches the run can resume it if this process dies.
+            process.stdout.write(`run ${runId}\n`);
+            process.stderr.write(`assay: run ${runId} on ${infrastructure.description}; if interrupted, finish it with: assay resume ${runId}${resumeOptions(options)}\n`);
+          },
         },
         infrastructure,
         (usage) => new Progress(process.stderr, usage),
       );
       const lines = [
-        `run ${result.runId}: ${result.judgeSummary}`,
+        result.judgeSummary,
         ...(result.skippedJudges.length > 0 ? [`not run (they need an LLM judge): ${result.skippedJudges.join(', ')}`] : []),
         '',
         renderSummaryTable(result.report),
@@ -73,6 +77,11 @@ export function runCommand(): Command {
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });
+}
+
+function resumeOptions(options: RunOptions): string {
+  if (options.awsEndpoint !== undefined) return ` --aws-endpoint ${options.awsEndpoint}`;
+  return options.store === '.assay' ? '' : ` --store ${options.store}`;
 }
 
 async function configOf(options: RunOptions): Promise<JudgeConfig> {

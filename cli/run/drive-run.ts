@@ -4,81 +4,117 @@ import { createFailureRecorderHandler } from '../../functions/failure-recorder.j
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
 import { createReducerHandler } from '../../functions/reducer.js';
-import type { Judging } from '../../shared/pipeline/evaluate-case.js';
-import { REPORT_FILES, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
+import type { WorkerDependencies } from '../../shared/pipeline/evaluate-case.js';
+import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
+import { runCompletion } from '../../shared/pipeline/run-completion.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runEventSources } from '../../shared/ports/lambda-event-source.js';
-import { sendAll } from '../../shared/ports/work-queue.js';
-import type { CheckMessage } from '../../shared/schema/pipeline-messages.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 
 export interface DriveOptions {
-  /** Cases expected to finish; when they all have, the reducer is asked at once rather than at its next check. */
+  /** Cases of this run this drive waits for; when it has seen them all finish, it checks the run at once. */
   readonly expectedCases: number;
-  readonly judging: Judging;
+  /**
+   * Judging for a run's stored config. Queues at an endpoint may be shared
+   * with other runs, so a case is judged with its own run's judges, not
+   * with those of the run this process started.
+   */
+  readonly judgingFor: WorkerDependencies['judgingFor'];
   readonly tracker: Progress;
   readonly now: () => Date;
   /** Judge calls in flight; a quarter of it is the number of case batches in flight. */
   readonly concurrency: number;
 }
 
+/** Longest wait between two looks at the store while this drive sees no case of its run finish. */
+const MAX_IDLE_CHECK_MS = 10_000;
+
 /**
  * Drives the judge worker, failure recorder and reducer handlers from their
- * queues, as Lambda's event source mappings would, until the reducer has
- * written the report of `runId`. A handler that throws outside a record (a
+ * queues, as Lambda's event source mappings would, until the report of
+ * `runId` is written. The handlers serve any run whose messages reach these
+ * queues (another `assay run` at the same endpoint included); this drive
+ * ends when its own run is complete, which it reads from the store: at once
+ * when it has seen all its expected cases finish, otherwise whenever it has
+ * been idle a while (other processes may be judging its cases). It then
+ * writes the report itself instead of waiting for the next scheduled check,
+ * which another process may take. A handler that throws outside a record (a
  * bug) stops the loop and is rethrown, instead of spinning forever.
  */
 export async function driveRun(infrastructure: Infrastructure, runId: string, options: DriveOptions): Promise<Report> {
   const telemetry = quietTelemetry();
+  const { store } = infrastructure;
   let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
-  const finished = new Set<string>();
-  let nudged = false;
-  const caseFinished = async (caseId: string): Promise<void> => {
-    finished.add(caseId);
-    if (nudged || finished.size < options.expectedCases) return;
-    nudged = true;
-    // The reducer backs off between checks; a local run knows when its last case is in.
-    const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
-    await sendAll(infrastructure.control, [{ id: 'check', body: JSON.stringify(check) }]);
+  const handlerErrors: unknown[] = [];
+  const finished = (): boolean => reported !== undefined || handlerErrors.length > 0;
+  const ownFinished = new Set<string>();
+  let wake: () => void = () => {};
+  const caseFinished = (outcomeRunId: string, caseId: string): void => {
+    if (outcomeRunId !== runId) return;
+    ownFinished.add(caseId);
+    wake();
   };
-  const worker = createJudgeWorkerHandler({ store: infrastructure.store, judgingFor: () => options.judging }, telemetry, (outcome) => {
+  const worker = createJudgeWorkerHandler({ store, judgingFor: options.judgingFor }, telemetry, (outcome) => {
+    if (outcome.runId !== runId) return;
     if (outcome.kind === 'done') {
       options.tracker.caseDone();
-      void caseFinished(outcome.caseId);
+      caseFinished(outcome.runId, outcome.caseId);
     } else {
       options.tracker.caseRetried();
     }
   });
-  const recordFailures = createFailureRecorderHandler(infrastructure.store, telemetry);
+  const recordFailures = createFailureRecorderHandler(store, telemetry);
   const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
     const outcomes = await recordFailures(event);
-    for (const outcome of outcomes) if (outcome.kind === 'recorded') await caseFinished(outcome.caseId);
+    for (const outcome of outcomes) if (outcome.kind === 'recorded') caseFinished(outcome.runId, outcome.caseId);
     return outcomes;
   };
-  const reducer = createReducerHandler({ store: infrastructure.store, control: infrastructure.control, cases: infrastructure.cases, now: options.now }, telemetry);
-  const handlerErrors: unknown[] = [];
-  const onHandlerError = (error: unknown): void => void handlerErrors.push(error);
-  await runEventSources(
-    [
-      { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4)), onHandlerError },
-      { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError },
-      {
-        queue: infrastructure.control,
-        handler: async (event) => {
-          const outcomes = await reducer(event);
-          reported ??= outcomes.find(
-            (candidate): candidate is Extract<ReduceOutcome, { kind: 'reported' }> => candidate.kind === 'reported' && candidate.runId === runId,
-          );
-        },
-        batchSize: 1,
-        concurrency: 1,
-        onHandlerError,
-      },
-    ],
-    () => reported !== undefined || handlerErrors.length > 0,
-  );
+  const reducer = createReducerHandler({ store, control: infrastructure.control, cases: infrastructure.cases, now: options.now }, telemetry);
+  const onHandlerError = (error: unknown): void => {
+    handlerErrors.push(error);
+    wake();
+  };
+  const onHeartbeatError = (error: unknown): void => telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
+  const visibilityTimeoutSeconds = infrastructure.visibilityTimeoutSeconds;
+
+  const watch = async (): Promise<void> => {
+    let idleMs = 1_000;
+    while (!finished()) {
+      const woken = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), idleMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      if (finished()) return;
+      if (woken && ownFinished.size < options.expectedCases) {
+        idleMs = 1_000;
+        continue;
+      }
+      const completion = await runCompletion(store, runId);
+      if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
+        reported = await reportRun(store, completion);
+        return;
+      }
+      idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
+    }
+  };
+
+  await Promise.all([
+    watch().catch(onHandlerError),
+    runEventSources(
+      [
+        { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4)), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+        { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+        // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
+        { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+      ],
+      finished,
+    ),
+  ]);
   options.tracker.finish();
   if (reported === undefined) throw handlerErrors[0] instanceof Error ? handlerErrors[0] : new Error(String(handlerErrors[0]));
   return reported.report;

@@ -12,6 +12,8 @@ export interface Infrastructure {
   readonly cases: WorkQueue;
   readonly deadLetters: WorkQueue;
   readonly control: WorkQueue;
+  /** How long a received message stays hidden; workers extend it while they still work on one. */
+  readonly visibilityTimeoutSeconds: number;
   readonly description: string;
 }
 
@@ -35,6 +37,7 @@ export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSec
     }),
     deadLetters,
     control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds }),
+    visibilityTimeoutSeconds,
     description: `store ${storeFolder}, in-process queues`,
   };
 }
@@ -56,6 +59,7 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     cases: resources.cases,
     deadLetters: resources.deadLetters,
     control: resources.control,
+    visibilityTimeoutSeconds,
     description: `bucket ${bucket} and SQS queues at ${new URL(endpoint).host}`,
   };
 }

@@ -9,10 +9,12 @@ import type { JudgeUsage } from '../../shared/judges/judge-service.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import type { IngestOutcome } from '../../shared/pipeline/ingest.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
 import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
+import { judgingForRuns } from './run-judging.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 
@@ -30,6 +32,8 @@ export interface PipelineRun {
   readonly outFolder: string;
   readonly environment: JudgeEnvironment;
   readonly now?: () => Date;
+  /** Called with the run id before ingest starts, so a user can resume the run if this process dies. */
+  readonly onRunId?: (runId: string) => void;
   /** Called once the run is ingested, before any case is judged: the tests inject faults here. */
   readonly afterIngest?: (runId: string, infrastructure: Infrastructure) => Promise<void>;
 }
@@ -62,13 +66,16 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
 
   const datasetKey = `datasets/${run.suite}/${basename(run.datasetPath)}`;
   const { etag } = await infrastructure.store.upload(datasetKey, run.datasetPath);
+  const trigger = `cli:${now().toISOString()}`;
+  // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
+  run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }));
   const ingest = createIngestHandler(
     {
       store: infrastructure.store,
       cases: infrastructure.cases,
       control: infrastructure.control,
       now,
-      trigger: `cli:${now().toISOString()}`,
+      trigger,
       configFor: async () => ({ config: runConfig, judgeSummary: choice.summary }),
     },
     telemetry,
@@ -81,7 +88,8 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   tracker.start(outcome.cases);
   await run.afterIngest?.(outcome.runId, infrastructure);
 
-  const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judging, tracker, now, concurrency: run.concurrency });
+  const judgingFor = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, [{ configHash: configHash(runConfig), judging }]);
+  const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judgingFor, tracker, now, concurrency: run.concurrency });
   const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
   return { runId: outcome.runId, report, files, judgeSummary: choice.summary, skippedJudges };
 }

@@ -21,7 +21,13 @@ export interface WorkerDependencies {
   judgingFor(config: RunConfig, configHash: string): Judging | Promise<Judging>;
 }
 
-export type CaseOutcome = { kind: 'done'; caseId: string } | { kind: 'retry'; caseId: string; error: string };
+export type CaseOutcome = { kind: 'done'; runId: string; caseId: string } | { kind: 'retry'; runId: string; caseId: string; error: string };
+
+/** One delivery of a case message: SQS's message id and receive count name it. */
+export interface Delivery {
+  readonly messageId: string;
+  readonly receiveCount: number;
+}
 
 /**
  * The judge worker's work on one case message: the ground-truth metrics of
@@ -32,11 +38,13 @@ export type CaseOutcome = { kind: 'done'; caseId: string } | { kind: 'retry'; ca
  * A judge failure that may pass later (rate limit, server error, timeout that
  * outlived the SDK's retries) returns `retry`: the handler fails the record,
  * the queue delivers it again, and after maxReceiveCount the failure recorder
- * writes the last error, kept in `runs/<run>/attempts/<case>.json`. A judge
+ * writes the last error, kept in `runs/<run>/attempts/<case>.json`; the judge
+ * usage of that delivery is kept under `runs/<run>/attempt-usage/`, so the
+ * report counts calls that no result holds. A judge
  * that answers garbage is not transient: its metric gets an error_message and
  * the case completes.
  */
-export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, receiveCount: number): Promise<CaseOutcome> {
+export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
   const manifest = await readManifest(store, message.run_id);
   const evalCase = message.case ?? (await readClaimCheck(store, message.case_key as string));
@@ -44,8 +52,11 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
   const judgement = await judgeCase(evalCase, { judges: judging.judges, backend: judging.backend, ndcgCutoffs: cutoffsOf(manifest) });
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
-    await store.put(runKeys.lastError(message.run_id, message.case_id), JSON.stringify({ error, receive_count: receiveCount }));
-    return { kind: 'retry', caseId: message.case_id, error };
+    await store.put(runKeys.lastError(message.run_id, message.case_id), JSON.stringify({ error, receive_count: delivery.receiveCount }));
+    // The calls of a delivery that ends in a retry were made (and maybe paid): the report counts them too.
+    const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
+    await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(judgement.usage));
+    return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
   }
   const engines: Record<string, Record<string, MetricValue>> = {};
   for (const [engine, output] of Object.entries(evalCase.engines)) {
@@ -61,7 +72,7 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     judge_usage: judgement.usage,
   };
   await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
-  return { kind: 'done', caseId: message.case_id };
+  return { kind: 'done', runId: message.run_id, caseId: message.case_id };
 }
 
 function cutoffsOf(manifest: Manifest): readonly number[] {

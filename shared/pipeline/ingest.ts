@@ -102,7 +102,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
   }
 }
 
-interface SpooledCases {
+export interface SpooledCases {
   readonly cases: number;
   /** The case ids as a JSON array, written as the cases come. */
   readonly caseIdsPath: string;
@@ -122,7 +122,7 @@ interface SpooledCases {
  * files as it goes: memory stays bounded by a spill partition, whatever the
  * size of the dataset.
  */
-async function spoolCases(store: ObjectStore, runId: string, datasetKey: string, folder: string, strict: boolean): Promise<SpooledCases> {
+export async function spoolCases(store: ObjectStore, runId: string, datasetKey: string, folder: string, strict: boolean): Promise<SpooledCases> {
   const datasetPath = join(folder, basename(datasetKey));
   const errorsPath = join(folder, 'input-errors.jsonl');
   const messagesPath = join(folder, 'messages.jsonl');

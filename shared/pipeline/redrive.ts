@@ -2,20 +2,26 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { caseFailureSchema } from '../schema/run-records.js';
+import { readManifest } from './evaluate-case.js';
+import { extendDeadline } from './run-completion.js';
 import { runKeys } from './run-identity.js';
 
 /**
  * `assay redrive RUN`: sends every failed case of a run back to the cases
- * queue, as it was first sent, and schedules a completion check. A case that
- * now succeeds gets a result, which wins over its failure record in the
- * report; one that fails again gets a fresh failure record. Cases with a
- * result are never sent again.
+ * queue, as it was first sent, and schedules a completion check. The failure
+ * record goes as the case goes back, so the run counts the case as pending
+ * until it ends again: with a result, or a fresh failure record (a redrive
+ * cut short leaves it missing, and `assay resume` sends it once more). Cases
+ * with a result are never sent again. The deadline moves to the configured
+ * length from now.
  */
 export async function redriveFailures(
   store: ObjectStore,
   queues: { readonly cases: WorkQueue; readonly control: WorkQueue },
   runId: string,
+  now: Date = new Date(),
 ): Promise<{ requeued: string[] }> {
+  await extendDeadline(store, await readManifest(store, runId), now);
   const requeued: string[] = [];
   const bodies: string[] = [];
   for await (const key of store.list(runKeys.failuresPrefix(runId))) {
@@ -27,6 +33,7 @@ export async function redriveFailures(
     bodies.push(failure.message);
   }
   await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
+  for (const caseId of requeued) await store.delete(runKeys.failure(runId, caseId));
   const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
   await sendAll(queues.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
   return { requeued: requeued.sort() };

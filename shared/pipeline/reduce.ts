@@ -5,11 +5,11 @@ import { caseLines, casesJsonl } from '../report/cases-jsonl.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
-import { caseFailureSchema, caseIdsSchema, caseResultSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
+import { attemptUsageSchema, caseFailureSchema, caseResultSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
 import type { Report } from '../schema/report.js';
 import { compareWithBaseline, comparisonTarget, type QueryDelta } from './baselines.js';
-import { readManifest } from './evaluate-case.js';
 import type { RunConfig } from './run-config.js';
+import { runCompletion, type RunCompletion } from './run-completion.js';
 import { runKeys } from './run-identity.js';
 
 export interface ReducerDependencies {
@@ -37,23 +37,25 @@ export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.j
  */
 export async function checkRun(dependencies: ReducerDependencies, message: CheckMessage): Promise<ReduceOutcome> {
   const { store } = dependencies;
-  const manifest = await readManifest(store, message.run_id);
-  const caseIds = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(manifest.run_id))) ?? new Uint8Array())));
-  const resultKeys = await keysUnder(store, runKeys.resultsPrefix(manifest.run_id));
-  const failureKeys = await keysUnder(store, runKeys.failuresPrefix(manifest.run_id));
-  const finished = caseIds.filter(
-    (caseId) => resultKeys.has(runKeys.result(manifest.run_id, caseId)) || failureKeys.has(runKeys.failure(manifest.run_id, caseId)),
-  ).length;
-  const pastDeadline = dependencies.now().getTime() >= Date.parse(manifest.deadline);
-  if (finished < caseIds.length && !pastDeadline) {
+  const completion = await runCompletion(store, message.run_id);
+  const { manifest, caseIds } = completion;
+  const pastDeadline = dependencies.now().getTime() >= completion.deadline.getTime();
+  if (completion.finished < caseIds.length && !pastDeadline) {
     const next: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt: message.attempt + 1 };
     const delaySeconds = nextCheckDelay((manifest.config as unknown as Partial<RunConfig>).run?.check_delay_seconds ?? 1, message.attempt);
     await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(next), delaySeconds }]);
-    return { kind: 'waiting', runId: manifest.run_id, finished, total: caseIds.length };
+    return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   }
-  const results = await readAll(store, resultKeys, (json) => caseResultSchema.parse(json));
-  const failures = await readAll(store, failureKeys, (json) => caseFailureSchema.parse(json));
-  const plain = buildReport({ manifest, results, failures, caseIds });
+  return reportRun(store, completion);
+}
+
+/** Aggregates a run's records and writes its report files; the run is complete or past its deadline. */
+export async function reportRun(store: ObjectStore, completion: RunCompletion): Promise<Extract<ReduceOutcome, { kind: 'reported' }>> {
+  const { manifest, caseIds } = completion;
+  const results = await readAll(store, completion.resultKeys, (json) => caseResultSchema.parse(json));
+  const failures = await readAll(store, completion.failureKeys, (json) => caseFailureSchema.parse(json));
+  const attemptUsage = await readAll(store, await keysUnder(store, runKeys.attemptUsagePrefix(manifest.run_id)), (json) => attemptUsageSchema.parse(json));
+  const plain = buildReport({ manifest, results, failures, caseIds, attemptUsage });
   const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
   const compared = await compareWithBaseline(store, { report: plain, cases: caseLines(results) }, target);
   const report: Report = compared === undefined ? plain : { ...plain, comparison: compared.comparison };

@@ -44,6 +44,10 @@ export const runKeys = {
   failure: (runId: string, caseId: string) => `runs/${runId}/failures/${caseId}.json`,
   failuresPrefix: (runId: string) => `runs/${runId}/failures/`,
   lastError: (runId: string, caseId: string) => `runs/${runId}/attempts/${caseId}.json`,
+  /** Judge usage of one delivery that ended in a retry: paid for, but in no result. */
+  attemptUsage: (runId: string, caseId: string, deliveryId: string) => `runs/${runId}/attempt-usage/${caseId}/${deliveryId}.json`,
+  attemptUsagePrefix: (runId: string) => `runs/${runId}/attempt-usage/`,
+  deadline: (runId: string) => `runs/${runId}/deadline.json`,
   report: (suite: string, runId: string, file: string) => `reports/${suite}/${runId}/${file}`,
   latest: (suite: string) => `reports/${suite}/latest.json`,
 };

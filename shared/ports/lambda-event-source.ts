@@ -22,6 +22,14 @@ export interface EventSourceMapping {
   readonly concurrency: number;
   /** Told when the handler throws (a bug, or a batch where every record failed). */
   readonly onHandlerError?: (error: unknown) => void;
+  /**
+   * The queue's visibility timeout. With it, messages whose batch is still
+   * being handled are hidden again every third of it (a heartbeat), so a
+   * slow judge never gets its case delivered to a second worker.
+   */
+  readonly visibilityTimeoutSeconds?: number;
+  /** Told when a heartbeat could not extend a message's visibility (the message may come back early). */
+  readonly onHeartbeatError?: (error: unknown) => void;
 }
 
 const REGION = 'local';
@@ -32,6 +40,7 @@ export async function pollOnce(mapping: EventSourceMapping, waitSeconds: number)
   if (messages.length === 0) return 0;
   const event: SQSEvent = { Records: messages.map((message) => sqsRecord(mapping.queue.name, message)) };
   let failedIds: Set<string>;
+  const heartbeat = startHeartbeat(mapping, messages);
   try {
     const response = (await mapping.handler(event, lambdaContext(mapping.queue.name))) as Partial<SQSBatchResponse> | undefined;
     failedIds = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
@@ -39,11 +48,37 @@ export async function pollOnce(mapping: EventSourceMapping, waitSeconds: number)
     // Powertools throws when every record failed; any other throw also fails the whole batch, as on Lambda.
     if (!(error instanceof FullBatchFailureError)) mapping.onHandlerError?.(error);
     failedIds = new Set(messages.map((message) => message.messageId));
+  } finally {
+    await heartbeat.stop();
   }
   for (const message of messages) {
     if (!failedIds.has(message.messageId)) await mapping.queue.delete(message.receiptHandle);
   }
   return messages.length;
+}
+
+/**
+ * Extends the visibility of a batch's messages while its handler runs, as a
+ * worker should for work that may outlast the timeout (SQS's advice; on
+ * Lambda the queue's timeout is set to six times the function's instead).
+ */
+function startHeartbeat(mapping: EventSourceMapping, messages: readonly ReceivedMessage[]): { stop(): Promise<void> } {
+  const timeout = mapping.visibilityTimeoutSeconds;
+  if (timeout === undefined) return { stop: async () => {} };
+  let beating: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beating.then(async () => {
+      for (const message of messages) {
+        await mapping.queue.changeVisibility(message.receiptHandle, timeout).catch((error: unknown) => mapping.onHeartbeatError?.(error));
+      }
+    });
+  }, (timeout * 1000) / 3);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await beating;
+    },
+  };
 }
 
 /**

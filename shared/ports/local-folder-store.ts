@@ -91,4 +91,8 @@ export class LocalFolderStore implements ObjectStore {
     assertValidKey(key);
     return join(this.root, ...key.split('/'));
   }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
 }

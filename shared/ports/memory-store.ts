@@ -34,4 +34,9 @@ export class MemoryStore implements ObjectStore {
     await this.put(key, body);
     return { etag: createHash('md5').update(body).digest('hex') };
   }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    this.objects.delete(key);
+  }
 }

@@ -22,6 +22,8 @@ export interface ObjectStore {
   download(key: string, path: string): Promise<boolean>;
   /** Stores a local file as a stream; returns the object's ETag (S3's, or a content hash). */
   upload(key: string, path: string): Promise<{ etag: string }>;
+  /** Removes the object; removing one that does not exist is not an error (as in S3). */
+  delete(key: string): Promise<void>;
 }
 
 /** Rejects keys that could escape a store's root or mean different things on different stores. */

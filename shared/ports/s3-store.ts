@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { assertValidKey, type ObjectStore } from './object-store.js';
 
 export interface S3StoreOptions {
@@ -97,6 +97,11 @@ export class S3Store implements ObjectStore {
     if (result.ETag === undefined) throw new Error(`PutObject of ${key} returned no ETag`);
     // S3 quotes ETags in headers; S3 events, and the other stores, give them bare.
     return { etag: result.ETag.replaceAll('"', '') };
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async *list(prefix: string): AsyncIterable<string> {

@@ -41,7 +41,8 @@ export type ReportInput = CaseRecords;
  * in the same order; engines, metric names, statistics and judge ids are keys
  * in sorted order (code-unit order, not the locale's).
  *
- * Judges: the judge usage of the evaluated cases, summed per judge id.
+ * Judges: the judge usage of the evaluated cases and of every delivery that
+ * ended in a retry (of cases evaluated later or failed), summed per judge id.
  */
 export function buildReport(input: ReportInput): Report {
   const { manifest } = input;
@@ -66,7 +67,7 @@ export function buildReport(input: ReportInput): Report {
     },
     input_errors: manifest.input_errors,
     engines,
-    judges: totalJudgeUsage(outcomes.evaluated),
+    judges: totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]),
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
   };

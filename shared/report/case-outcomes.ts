@@ -1,5 +1,5 @@
 import type { FailedCase } from '../schema/report.js';
-import type { CaseFailure, CaseResult, Manifest } from '../schema/run-records.js';
+import type { CaseFailure, CaseResult, JudgeUsageRecord, Manifest } from '../schema/run-records.js';
 import { compareText } from './ordering.js';
 
 /** How each case of a run ended, every list sorted by case id. */
@@ -17,6 +17,8 @@ export interface CaseRecords {
   readonly results: readonly CaseResult[];
   readonly failures: readonly CaseFailure[];
   readonly caseIds: readonly string[];
+  /** Judge usage of deliveries that ended in a retry: calls no result holds, summed into the report's judges. */
+  readonly attemptUsage?: readonly Readonly<Record<string, JudgeUsageRecord>>[];
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { CaseResult, JudgeUsageRecord } from '../schema/run-records.js';
+import type { JudgeUsageRecord } from '../schema/run-records.js';
 import { sortedRecord } from './ordering.js';
 
-/** Per judge id, its usage summed over the given results (in their order), keys sorted. */
-export function totalJudgeUsage(results: readonly CaseResult[]): Record<string, JudgeUsageRecord> {
+/** Per judge id, its usage summed over the given usage records (in their order), keys sorted. */
+export function totalJudgeUsage(records: readonly Readonly<Record<string, JudgeUsageRecord>>[]): Record<string, JudgeUsageRecord> {
   const totals = new Map<string, JudgeUsageRecord>();
-  for (const result of results) {
-    for (const [judgeId, usage] of Object.entries(result.judge_usage)) {
+  for (const record of records) {
+    for (const [judgeId, usage] of Object.entries(record)) {
       const total = totals.get(judgeId) ?? emptyUsage();
       totals.set(judgeId, {
         calls: total.calls + usage.calls,

@@ -43,6 +43,9 @@ export const judgeUsageSchema = z.object({
 });
 export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
 
+/** Judge usage per judge id of one delivery that ended in a retry (`runs/<run>/attempt-usage/`). */
+export const attemptUsageSchema = z.record(z.string(), judgeUsageSchema);
+
 export const caseResultSchema = z.object({
   run_id: z.string(),
   case_id: z.string(),

@@ -31,7 +31,10 @@ describe('assay run, as the README runs it', () => {
 
     // Assess
     expect(stderr).toContain('cases 12/12');
-    expect(stdout).toMatch(/^run r-[0-9a-f]{16}: lexical judge \(non-LLM approximations\): OPENAI_API_KEY is not set$/m);
+    const runId = /^run (r-[0-9a-f]{16})\n/.exec(stdout)?.[1];
+    expect(runId).toBeDefined();
+    expect(stderr.split('\n')[0]).toBe(`assay: run ${runId} on store ${join(folder.path, 'store')}, in-process queues; if interrupted, finish it with: assay resume ${runId} --store ${join(folder.path, 'store')}`);
+    expect(stdout).toMatch(/^lexical judge \(non-LLM approximations\): OPENAI_API_KEY is not set$/m);
     expect(stdout).toMatch(/^retrieval\/ground_truth\/ndcg@10\/average\s+\S+ \(n=9\)\s+\S+ \(n=9\)$/m);
     expect(stdout).toContain(`  ${join(out, 'report.json')}`);
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));

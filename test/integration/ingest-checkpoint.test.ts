@@ -44,7 +44,7 @@ describe('an ingest that runs short of time', () => {
     const control = (infrastructure.control as InProcessQueue).bodies().map((body) => JSON.parse(body) as { kind: string });
     const report = await driveRun(infrastructure, outcome.runId, {
       expectedCases: 12,
-      judging: { backend: { kind: 'lexical' }, judges: [findJudge('document_recall') as JudgeDefinition] },
+      judgingFor: () => ({ backend: { kind: 'lexical' }, judges: [findJudge('document_recall') as JudgeDefinition] }),
       tracker: silentProgress(),
       now: () => new Date(),
       concurrency: 4,

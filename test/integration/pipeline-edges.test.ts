@@ -51,7 +51,7 @@ describe('pipeline edges', () => {
     const messages = (infrastructure.cases as InProcessQueue).bodies().map((body) => caseMessageSchema.parse(JSON.parse(body)));
 
     // Act
-    const report = await driveRun(infrastructure, runId, { expectedCases: 2, judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveRun(infrastructure, runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(messages.find((message) => message.case_id === 'big')).toMatchObject({ case_key: `runs/${runId}/cases/big.json` });

@@ -46,6 +46,20 @@ export function describeObjectStoreContract(name: string, createStore: () => Pro
       expect(await store.get('runs/r1/other.json')).toBeUndefined();
     });
 
+    it('deletes an object, and deleting an absent one is no error', async () => {
+      const store = await createStore();
+      await store.put('runs/r1/failures/q1.json', '{}');
+      await store.put('runs/r1/failures/q2.json', '{}');
+
+      await store.delete('runs/r1/failures/q1.json');
+      await store.delete('runs/r1/failures/never.json');
+
+      expect(await store.get('runs/r1/failures/q1.json')).toBeUndefined();
+      const keys: string[] = [];
+      for await (const key of store.list('runs/r1/failures/')) keys.push(key);
+      expect(keys).toEqual(['runs/r1/failures/q2.json']);
+    });
+
     it('keeps bytes exactly, including ones that are not UTF-8', async () => {
       const store = await createStore();
       const bytes = Uint8Array.from([0, 255, 128, 10, 13, 0xc3]);

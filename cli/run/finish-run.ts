@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { readManifest } from '../../shared/pipeline/evaluate-case.js';
+import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import type { Manifest } from '../../shared/schema/run-records.js';
+import { UsageError } from '../usage-error.js';
+import { copyReport, driveRun } from './drive-run.js';
+import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
+import { Progress } from './progress.js';
+import { judgingForRuns } from './run-judging.js';
+
+export interface FinishRunOptions {
+  readonly store: string;
+  readonly out: string;
+  readonly concurrency: string;
+  readonly awsEndpoint?: string;
+  readonly cache: boolean;
+}
+
+/**
+ * What `assay redrive` and `assay resume` share: find the run, send some of
+ * its cases through the judge worker again (`requeue` says which, and sends
+ * them), judge them with the run's own stored config, and write the report
+ * again once every case has ended.
+ */
+export async function finishRun(
+  runId: string,
+  options: FinishRunOptions,
+  requeue: (infrastructure: Infrastructure, manifest: Manifest) => Promise<string[]>,
+  describe: (requeued: readonly string[]) => string,
+): Promise<void> {
+  const concurrency = Number(options.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(`Expected --concurrency to be an integer from 1 and up, got "${options.concurrency}"`);
+  }
+  const infrastructure = options.awsEndpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(options.awsEndpoint);
+  const manifest = await readManifest(infrastructure.store, runId).catch(() => {
+    throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
+  });
+  const environment = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL };
+  const judgingFor = judgingForRuns(environment, options.cache ? infrastructure.store : undefined);
+  const judging = judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
+  const requeued = await requeue(infrastructure, manifest);
+  process.stderr.write(`assay: ${describe(requeued)}\n`);
+  const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
+  tracker.start(requeued.length);
+  const report = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor, tracker, now: () => new Date(), concurrency });
+  const files = await copyReport(infrastructure, manifest.suite, runId, resolve(options.out));
+  process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+}

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { reportSchema, type Report } from '../../shared/schema/report.js';
+import type { OpenAiTestServer } from '../support/openai-test-server.js';
+import type { TempFolder } from '../support/temp-folder.js';
+
+/**
+ * Shared pieces of the fault suite: a dataset whose pooled (query, document)
+ * pairs are known, and the assertions every fault test makes: each case ends
+ * evaluated or failed exactly once, none is missing, and the judge was not
+ * paid for more answers than there are unique pooled pairs.
+ */
+
+export interface FaultDataset {
+  readonly path: string;
+  readonly caseIds: readonly string[];
+  /** Unique (query, passage) pairs over both engines: what chunk_relevance should be asked, once each. */
+  readonly uniquePairs: number;
+}
+
+/**
+ * `cases` queries, each answered by two engines whose top 3 overlap in two
+ * passages, so pooling judges 4 passages a query instead of 6. Half of the
+ * passages mention "rotate", which the catalog oracle reads as relevant.
+ */
+export async function writeFaultDataset(folder: TempFolder, cases: number, name = 'faults.jsonl'): Promise<FaultDataset> {
+  const rows: object[] = [];
+  const caseIds: string[] = [];
+  for (let index = 0; index < cases; index++) {
+    const requestId = `q${String(index).padStart(3, '0')}`;
+    caseIds.push(requestId);
+    const passage = (k: number) => ({ doc_uri: `${requestId}-d${k}`, content: `${k % 2 === 0 ? 'rotate rotate the key' : 'an unrelated note'} ${requestId} passage ${k}` });
+    const request = `How do I rotate key ${index}?`;
+    rows.push({ request_id: requestId, request, engine: 'bm25', response: `Rotate key ${index}.`, retrieved_context: [1, 2, 3].map(passage) });
+    rows.push({ request_id: requestId, request, engine: 'hybrid', response: `Rotate key ${index} now.`, retrieved_context: [2, 3, 4].map(passage) });
+  }
+  const path = await folder.write(name, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+  return { path, caseIds, uniquePairs: cases * 4 };
+}
+
+export interface RunFiles {
+  readonly report: Report;
+  readonly caseLines: readonly { case_id: string; engine: string }[];
+}
+
+export async function readRunFiles(outFolder: string): Promise<RunFiles> {
+  const report = reportSchema.parse(JSON.parse(await readFile(join(outFolder, 'report.json'), 'utf8')));
+  const text = await readFile(join(outFolder, 'cases.jsonl'), 'utf8');
+  const caseLines = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { case_id: string; engine: string });
+  return { report, caseLines };
+}
+
+/** Every case is evaluated or failed, exactly once; none is missing; each evaluated case has one line per engine. */
+export function expectEveryCaseOnce(files: RunFiles, dataset: FaultDataset, engines: readonly string[] = ['bm25', 'hybrid']): void {
+  const { report, caseLines } = files;
+  expect(report.cases.total).toBe(dataset.caseIds.length);
+  expect(report.cases.missing).toBe(0);
+  expect(report.missing_cases).toEqual([]);
+  expect(report.cases.evaluated + report.cases.failed).toBe(dataset.caseIds.length);
+  const evaluated = [...new Set(caseLines.map((line) => line.case_id))];
+  expect(evaluated).toHaveLength(report.cases.evaluated);
+  const failed = report.failed_cases.map((failure) => failure.case_id);
+  expect(new Set(failed).size).toBe(failed.length);
+  expect(evaluated.filter((caseId) => failed.includes(caseId))).toEqual([]);
+  expect([...evaluated, ...failed].sort()).toEqual([...dataset.caseIds].sort());
+  const lines = caseLines.map((line) => `${line.case_id}|${line.engine}`);
+  expect(new Set(lines).size).toBe(lines.length);
+  expect(lines).toHaveLength(report.cases.evaluated * engines.length);
+}
+
+/** Chat requests the judge server answered with a verdict, for one judge (by its response_format name). */
+export function answeredCalls(server: OpenAiTestServer, judge: string): number {
+  return server.log.filter((entry) => entry.outcome === 'answer' && formatName(entry.request.response_format) === judge).length;
+}
+
+/** Every chat request the judge server received for one judge, answered or faulted. */
+export function requestsFor(server: OpenAiTestServer, judge: string): number {
+  return server.log.filter((entry) => formatName(entry.request.response_format) === judge).length;
+}
+
+function formatName(format: unknown): string | undefined {
+  return (format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name;
+}
