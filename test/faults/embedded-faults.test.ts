@@ -22,13 +22,13 @@ afterEach(async () => {
 
 /** Counts the judge worker's deliveries of this run's cases: done (a result written) and retried. */
 class CountingProgress extends Progress {
-  done = 0;
-  retried = 0;
+  delivered = 0;
+  redelivered = 0;
   override caseDone(): void {
-    this.done++;
+    this.delivered++;
   }
   override caseRetried(): void {
-    this.retried++;
+    this.redelivered++;
   }
 }
 
@@ -82,7 +82,7 @@ describe('the embedded pipeline under faults', () => {
     // Assess: no redelivery judged a case again, so every request the server saw was a unique pair
     expectEveryCaseOnce(files, dataset);
     expect(files.report.cases.evaluated).toBe(8);
-    expect({ done: files.deliveries.done, retried: files.deliveries.retried }).toEqual({ done: 8, retried: 0 });
+    expect({ delivered: files.deliveries.delivered, redelivered: files.deliveries.redelivered }).toEqual({ delivered: 8, redelivered: 0 });
     expect(server.log.length).toBeLessThanOrEqual(dataset.uniquePairs);
     expect(answeredCalls(server, 'chunk_relevance')).toBe(dataset.uniquePairs);
   }, 120_000);
