@@ -2,7 +2,7 @@ import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_LAUNCH_TIMEOUT_MS, launchPackagedChromium, preparePackagedChromium } from '../support/browser.js';
+import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser, launchPackagedChromium, preparePackagedChromium, SYSTEM_CHROMIUM_VARIABLE } from '../support/browser.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /*
@@ -72,5 +72,19 @@ describe('the packaged Chromium', () => {
     expect(new Set(widths).size).toBe(1);
     expect(widths[0]).toBeGreaterThan(0);
     await page.close();
+  });
+
+  it(`gives way to the browser ${SYSTEM_CHROMIUM_VARIABLE} names`, async () => {
+    // Prepare: a path where no browser is, so the launch fails naming it
+    const missing = `${root.path}/no-such-chromium`;
+    const saved = process.env[SYSTEM_CHROMIUM_VARIABLE];
+    process.env[SYSTEM_CHROMIUM_VARIABLE] = missing;
+
+    try {
+      await expect(launchBrowser()).rejects.toThrow(missing);
+    } finally {
+      if (saved === undefined) delete process.env[SYSTEM_CHROMIUM_VARIABLE];
+      else process.env[SYSTEM_CHROMIUM_VARIABLE] = saved;
+    }
   });
 });
