@@ -4,7 +4,9 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { z } from 'zod';
 import { selectJudges } from '../shared/judges/judge-config.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
+import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
+import { judgingByConfig } from '../shared/pipeline/judging-by-config.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { suiteConfig } from '../shared/pipeline/suite-config.js';
 import { createAwsClients } from '../shared/ports/aws-clients.js';
@@ -39,7 +41,7 @@ export interface LambdaDependencies {
   readonly cases: SqsQueue;
   readonly control: SqsQueue;
   readonly telemetry: HandlerTelemetry;
-  /** Judging for a run's config, built once per config hash; reads the judge key on first use. */
+  /** Judging for a run's config, one per config hash, rebuilt when the judge key changes. */
   judgingFor(config: RunConfig, configHash: string): Promise<Judging>;
   /** A suite's run config: `config/<suite>.yaml` (or .yml, .json) in the bucket, else the defaults. */
   configFor(suite: string): Promise<{ config: RunConfig; judgeSummary: string }>;
@@ -56,32 +58,44 @@ export function parseLambdaEnvironment(variables: NodeJS.ProcessEnv): LambdaEnvi
 
 let dependencies: LambdaDependencies | undefined;
 
+/** How long a container uses the judge key it read: a rotated key reaches the judges within this time. */
+export const JUDGE_KEY_MAX_AGE_MS = 300_000;
+
 /**
  * The dependencies of this Lambda container, built on first use and kept for
  * the container's life. The judge key is read from Secrets Manager only by
- * the function that judges, on its first judgment (cached by Powertools), and
- * is never put in the environment.
+ * the function that judges, on its first judgment, then again once it is
+ * JUDGE_KEY_MAX_AGE_MS old or after a failed read; it is never put in the
+ * environment.
  */
 export async function lambdaDependencies(): Promise<LambdaDependencies> {
   dependencies ??= buildDependencies(parseLambdaEnvironment(process.env));
   return dependencies;
 }
 
-async function judgeKey(secretArn: string): Promise<string | undefined> {
-  const secret = await getSecret(secretArn, { maxAge: 300 });
+async function readJudgeKey(secretArn: string): Promise<string | undefined> {
+  // RefreshingSecret decides when to read; Powertools' own cache would only delay a rotation further.
+  const secret = await getSecret(secretArn, { forceFetch: true });
   if (typeof secret === 'string') return secret.trim() === '' ? undefined : secret.trim();
-  throw new Error(`The judge secret ${secretArn} must hold the API key as a string`);
+  throw new Error('the secret must hold the API key as a string (SecretString), not binary');
+}
+
+function judgeKeyReader(secretArn: string | undefined): () => Promise<string | undefined> {
+  if (secretArn === undefined) return async () => undefined;
+  const secret = new RefreshingSecret({ name: `the judge secret ${secretArn}`, fetch: () => readJudgeKey(secretArn), maxAgeMs: JUDGE_KEY_MAX_AGE_MS });
+  return () => secret.read();
 }
 
 function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
   const clients = createAwsClients({ endpoint: environment.ASSAY_AWS_ENDPOINT });
   const store = new S3Store(clients.s3, environment.ASSAY_BUCKET);
-  const judgingByConfig = new Map<string, Judging>();
-  let apiKey: Promise<string | undefined> | undefined;
-  const judgeEnvironment = async () => {
-    apiKey ??= environment.ASSAY_JUDGE_SECRET_ARN === undefined ? Promise.resolve(undefined) : judgeKey(environment.ASSAY_JUDGE_SECRET_ARN);
-    return { OPENAI_API_KEY: await apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL };
-  };
+  const judgingFor = judgingByConfig({
+    judgeKey: judgeKeyReader(environment.ASSAY_JUDGE_SECRET_ARN),
+    build: (config, apiKey): Judging => ({
+      backend: chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store).backend,
+      judges: selectJudges(config),
+    }),
+  });
   return {
     environment,
     store,
@@ -91,15 +105,7 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
       logger: new Logger({ serviceName: environment.POWERTOOLS_SERVICE_NAME }),
       metrics: new Metrics({ namespace: environment.POWERTOOLS_METRICS_NAMESPACE, serviceName: environment.POWERTOOLS_SERVICE_NAME }),
     },
-    async judgingFor(config, configHash) {
-      let judging = judgingByConfig.get(configHash);
-      if (judging === undefined) {
-        const choice = chooseJudgeBackend(config, await judgeEnvironment(), store);
-        judging = { backend: choice.backend, judges: selectJudges(config) };
-        judgingByConfig.set(configHash, judging);
-      }
-      return judging;
-    },
+    judgingFor,
     async configFor(suite) {
       const config = await suiteConfig(store, suite);
       // The summary only names the judge; the secret itself stays with the judge worker.

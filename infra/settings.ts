@@ -47,6 +47,7 @@ export const settingsSchema = z
     cacheExpirationDays: wholeNumber(1, 3650).default(90),
     runsExpirationDays: wholeNumber(1, 3650).default(90),
     accessLogExpirationDays: wholeNumber(1, 3650).default(90),
+    noncurrentVersionExpirationDays: wholeNumber(1, 3650).default(30),
   })
   .refine((settings) => settings.batchSize <= 10 || settings.maxBatchingWindowSeconds >= 1, {
     message: 'Expected maxBatchingWindowSeconds of at least 1 when batchSize is above 10 (an SQS event source rule)',

@@ -11,6 +11,8 @@ export interface DataBucketProps {
   readonly cacheExpirationDays: number;
   readonly runsExpirationDays: number;
   readonly accessLogExpirationDays: number;
+  /** How long an overwritten or deleted object's earlier version is kept. */
+  readonly noncurrentVersionExpirationDays: number;
 }
 
 /**
@@ -18,6 +20,13 @@ export interface DataBucketProps {
  * pointers, the judge cache, dead letters) and the bucket its server access logs go to. Both are
  * private, encrypted with S3-managed keys (no KMS request charges on the
  * thousands of small objects a run writes) and reachable over TLS only.
+ *
+ * The data bucket is versioned, so a dataset, suite config, baseline pointer
+ * or report that is overwritten or deleted by mistake can be restored. The
+ * pipeline overwrites on purpose too (a redelivered case's result,
+ * `latest.json` after every run), so earlier versions expire after
+ * noncurrentVersionExpirationDays: long enough to notice a mistake and
+ * restore, short enough that the versions do not grow the bill run after run.
  */
 export class DataBucket extends Construct {
   readonly bucket: Bucket;
@@ -44,12 +53,19 @@ export class DataBucket extends Construct {
       minimumTLSVersion: 1.2,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'data-bucket/',
+      versioned: true,
       lifecycleRules: [
         // Judgments are content-addressed: an expired entry is only judged again.
         { id: 'expire-judge-cache', prefix: 'cache/', expiration: Duration.days(props.cacheExpirationDays) },
         // A run's working records; its report under reports/ is kept.
         { id: 'expire-runs', prefix: 'runs/', expiration: Duration.days(props.runsExpirationDays) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7) },
+        // Expiring a current version under versioning leaves a delete marker; once its earlier versions expire, the marker goes too.
+        {
+          id: 'expire-noncurrent-versions',
+          noncurrentVersionExpiration: Duration.days(props.noncurrentVersionExpirationDays),
+          expiredObjectDeleteMarker: true,
+        },
       ],
       // Datasets and reports outlive the stack: deleting the stack leaves the bucket.
       removalPolicy: RemovalPolicy.RETAIN,
@@ -67,14 +83,23 @@ export class DataBucket extends Construct {
   }
 
   /**
-   * s3:ListBucket on the bucket, without a prefix condition. Every function
-   * that reads needs it even if it never lists: S3 answers a GET of a missing
-   * key with 404 only to a caller that may list the bucket, and with 403
-   * otherwise, which the pipeline would take for an error instead of "absent"
-   * (the judge cache, `ingested.json`, a suite without a config file).
+   * s3:ListBucket on the bucket, for listings under the prefixes only (an
+   * `s3:prefix` condition; listing the whole bucket is refused). Every
+   * function that reads needs it under what it reads, even if it never lists:
+   * S3 answers a GET of a missing key with 404 only to a caller that may list
+   * that key's prefix (it checks the listing right with the key as
+   * `s3:prefix`), and with 403 otherwise, which the pipeline would take for
+   * an error instead of "absent" (the judge cache, `ingested.json`, a suite
+   * without a config file).
    */
-  grantList(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
+  grantList(grantee: IGrantable, ...prefixes: DataPrefix[]): Grant {
+    if (prefixes.length === 0) throw new Error('Expected at least one prefix to grant listing under');
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [this.bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+    });
   }
 
   /**

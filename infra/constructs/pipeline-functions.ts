@@ -182,7 +182,8 @@ export class PipelineFunctions extends Construct {
     const { data } = this.props;
     data.grantReadObjects(target.role, ...access.read);
     data.grantWriteObjects(target.role, ...access.write);
-    data.grantList(target.role);
+    // Listing follows reading: the reducer lists results and failures under runs/, the trigger datasets/<suite>/.
+    data.grantList(target.role, ...access.read);
     for (const prefix of new Set([...access.read, ...access.write])) {
       Validations.of(target.role).acknowledge({
         id: data.objectWildcardFinding(prefix),

@@ -1,25 +1,15 @@
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../shared/report/aggregate.js';
 import { caseLines } from '../../shared/report/cases-jsonl.js';
 import { renderHtml } from '../../shared/report/html.js';
 import type { Report } from '../../shared/schema/report.js';
+import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser } from '../support/browser.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 import { failure, manifest, result, usage } from '../unit/report/factories.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const NDCG = 'retrieval/ground_truth/ndcg@10';
 const CORRECTNESS = 'response/llm_judged/correctness/rating';
 /** An engine name that would break the page if it were not escaped; the page must show it as written. */
@@ -64,20 +54,11 @@ const attempts: string[] = [];
 /** Script errors and console errors (a Content-Security-Policy violation is one). */
 const pageErrors: string[] = [];
 
-const chromiumMissing = `${CHROMIUM} is missing: these tests need Debian's chromium (apt-get install -y chromium), which .ci/run installs.`;
-
-/** Each test fails, rather than being skipped, when the browser is not installed. */
-function requireChromium(): void {
-  expect(existsSync(CHROMIUM), chromiumMissing).toBe(true);
-}
-
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
   folder = await createTempFolder();
   const { report, lines } = sampleRun();
   fileUrl = pathToFileURL(await folder.write('report.html', renderHtml(report, lines))).href;
-  // Playwright gives each launch a fresh, temporary profile (it refuses a --user-data-dir flag here).
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.route('**/*', async (route) => {
     const url = route.request().url();
@@ -94,7 +75,7 @@ beforeAll(async () => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
   await page.goto(fileUrl);
-});
+}, BROWSER_LAUNCH_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -103,7 +84,6 @@ afterAll(async () => {
 
 describe('report.html in a headless browser', () => {
   it('shows every engine and the charts, loading nothing but its own file', async () => {
-    requireChromium();
     for (const engine of ENGINES) {
       const header = page.locator('table.metrics thead th').filter({ hasText: new RegExp(`^${escapeRegExp(engine)}$`) });
       expect(await header.isVisible(), `engine ${engine} in the key-metric table`).toBe(true);
@@ -118,7 +98,6 @@ describe('report.html in a headless browser', () => {
   });
 
   it('sorts the per-query table by a clicked header and filters it by the typed text', async () => {
-    requireChromium();
     // Prepare
     const table = page.locator('#per-query-table');
     const visibleRows = table.locator('tbody tr:visible');
@@ -145,7 +124,6 @@ describe('report.html in a headless browser', () => {
   });
 
   it('renders a screenshot that is not blank', async () => {
-    requireChromium();
     await page.getByLabel('Filter per-query rows').fill('');
     await page.evaluate('window.scrollTo(0, 0)');
     const png = await page.screenshot({ path: `${folder.path}/report.png` });

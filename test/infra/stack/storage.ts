@@ -44,6 +44,29 @@ describe('the data bucket', () => {
     expect(lifecycle.Rules.filter((rule) => rule.ExpirationInDays !== undefined).map((rule) => rule.Prefix)).toEqual(['cache/', 'runs/']);
   });
 
+  it('keeps the earlier versions of every object', () => {
+    const assay = defaultAssay();
+
+    expect(propertiesOf(assay.template, logicalIdOf(assay.stack.data.bucket))).toMatchObject({ VersioningConfiguration: { Status: 'Enabled' } });
+  });
+
+  it.each([
+    ['30 by default', defaultAssay, 30],
+    ['14 from context', customizedAssay, 14],
+  ])('expires earlier versions after the days set, %s, and removes the delete markers left alone', (_name, synthesize, days) => {
+    const assay = synthesize();
+    const lifecycle = propertiesOf(assay.template, logicalIdOf(assay.stack.data.bucket)).LifecycleConfiguration as { Rules: Record<string, unknown>[] };
+
+    const noncurrent = lifecycle.Rules.filter((rule) => rule.NoncurrentVersionExpiration !== undefined);
+
+    expect(noncurrent).toEqual([
+      expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: days }, ExpiredObjectDeleteMarker: true }),
+    ]);
+    // Over the whole bucket: no prefix or tag filter.
+    expect(noncurrent[0]).not.toHaveProperty('Prefix');
+    expect(noncurrent[0]).not.toHaveProperty('TagFilters');
+  });
+
   it('starts ingest when an object is created under datasets/', () => {
     const assay = defaultAssay();
     const bucket = logicalIdOf(assay.stack.data.bucket);

@@ -51,6 +51,7 @@ export const CUSTOM_CONTEXT = {
   judgeWorkerTimeoutSeconds: '120',
   cacheExpirationDays: '7',
   runsExpirationDays: '45',
+  noncurrentVersionExpirationDays: '14',
   schedule: 'cron(30 1 ? * MON-FRI *)',
   alarmEmail: 'oncall@example.com',
   judgeSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:assay-judge-AbC123',
