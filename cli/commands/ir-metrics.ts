@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { formatInputError } from '../../shared/schema/input-error.js';
+import { formatInputError } from '../../shared/schema/format-input-error.js';
 import { evaluateRun } from '../../shared/trec/evaluate.js';
 import { formatTrecJson, formatTrecText } from '../../shared/trec/format.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';
