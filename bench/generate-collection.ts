@@ -56,7 +56,7 @@ async function write(stream: WriteStream, text: string): Promise<void> {
 }
 
 /** Small seeded PRNG (mulberry32): reproducible collections without a dependency. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

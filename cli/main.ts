@@ -1,38 +1,41 @@
-import { Command, CommanderError } from 'commander';
-import { compareCommand } from './commands/compare.js';
-import { irMetricsCommand } from './commands/ir-metrics.js';
-import { judgesCommand } from './commands/judges.js';
-import { baselineCommand } from './commands/baseline.js';
-import { redriveCommand } from './commands/redrive.js';
-import { resumeCommand } from './commands/resume.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { statusCommand } from './commands/status.js';
-import { submitCommand } from './commands/submit.js';
-import { validateCommand } from './commands/validate.js';
+import { Command, CommanderError, Help } from 'commander';
+import { COMMAND_TABLE, type CommandEntry } from './command-table.js';
 import { UsageError } from './usage-error.js';
 
-/** Builds the `assay` program. Each command lives in its own file under cli/commands/. */
-export function buildProgram(): Command {
+/**
+ * Builds the `assay` program for these arguments. Only the command they name
+ * (`assay NAME ...` or `assay help NAME`) is loaded; the others are listed by
+ * name for `assay --help`, so a command never pays for another's dependencies.
+ */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('assay')
     .description('Evaluation pipeline for RAG and search systems')
     .version('0.1.0')
     .exitOverride()
     .showHelpAfterError(false);
-  program.addCommand(runCommand());
-  program.addCommand(redriveCommand());
-  program.addCommand(resumeCommand());
-  program.addCommand(baselineCommand());
-  program.addCommand(submitCommand());
-  program.addCommand(statusCommand());
-  program.addCommand(reportCommand());
-  program.addCommand(irMetricsCommand());
-  program.addCommand(validateCommand());
-  program.addCommand(judgesCommand());
-  program.addCommand(compareCommand());
+  const requested = requestedCommand(argv.slice(2));
+  for (const entry of COMMAND_TABLE) {
+    program.addCommand(entry.name === requested ? await entry.load() : listedCommand(entry));
+  }
+  const standardHelp = new Help();
+  const terms = new Map(COMMAND_TABLE.map((entry) => [entry.name, entry.term]));
+  program.configureHelp({ subcommandTerm: (command) => terms.get(command.name()) ?? standardHelp.subcommandTerm(command) });
   // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
   for (const command of program.commands) command.exitOverride();
   return program;
+}
+
+/** The subcommand the arguments name: the first operand, or the one after `help`. */
+function requestedCommand(args: readonly string[]): string | undefined {
+  const operands = args.filter((argument) => !argument.startsWith('-'));
+  return operands[0] === 'help' ? operands[1] : operands[0];
+}
+
+/** A command as `assay --help` lists it, without loading its module. */
+function listedCommand(entry: CommandEntry): Command {
+  return new Command(entry.name).description(entry.description).action(() => {
+    throw new Error(`assay ${entry.name} ran without being loaded`);
+  });
 }
 
 /**
@@ -41,7 +44,7 @@ export function buildProgram(): Command {
  * keeps its stack trace.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { formatInputError } from '../../shared/schema/input-error.js';
+import { formatInputError } from '../../shared/schema/format-input-error.js';
 import { evaluateRun } from '../../shared/trec/evaluate.js';
 import { formatTrecJson, formatTrecText } from '../../shared/trec/format.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';
@@ -19,20 +19,22 @@ interface IrMetricsOptions {
 }
 
 /**
- * `assay ir-metrics QRELS RUN`: a drop-in for trec_eval on its common measures,
- * with the same options, output format and numbers.
+ * `assay ir-metrics QRELS RUN...`: a drop-in for trec_eval on its common
+ * measures, with the same options, output format and numbers. Several runs are
+ * evaluated in one process against qrels read once, and print one after
+ * another exactly as trec_eval run once per run file would.
  */
 export function irMetricsCommand(): Command {
   return new Command('ir-metrics')
-    .description('Evaluate a TREC run against qrels exactly as trec_eval does')
+    .description('Evaluate TREC runs against qrels exactly as trec_eval does')
     .argument('<qrels>', 'judgments: "qid iter docno grade" per line')
-    .argument('<run>', 'results: "qid Q0 docno rank score tag" per line')
+    .argument('<runs...>', 'results: "qid Q0 docno rank score tag" per line; one file per run')
     .option('-q, --per-query', 'print the measures of every topic, then the summary')
     .option('-c, --complete', 'average over all qrels topics; topics missing from the run score 0')
     .option('-n, --no-summary', 'leave out the summary rows (with -q)')
     .option('-l, --level <level>', 'lowest grade that counts as relevant', '1')
     .option('-m, --measure <measure>', 'measure to compute, trec_eval style (P.5,10 ndcg_cut.10 map ...); repeatable', collect, [])
-    .option('--json', 'print {"per_query": {...}, "all": {...}} with full double precision')
+    .option('--json', 'print {"per_query": {...}, "all": {...}} with full double precision; with several runs, one such object per run file, keyed by its path')
     .addOption(
       new Option('--gain <scheme>', 'NDCG gain: linear (trec_eval) or exponential (2^grade - 1)')
         .choices(['linear', 'exponential'])
@@ -42,32 +44,52 @@ export function irMetricsCommand(): Command {
       'after',
       '\nMeasures: num_q num_ret num_rel num_rel_ret map map_cut.K P.K recall.K ndcg ndcg_cut.K\n' +
         'recip_rank Rprec success.K runid; nicknames: official (default), all_trec.\n' +
-        'Without -c, a qrels topic missing from the run is skipped (as trec_eval 9.x).',
+        'Without -c, a qrels topic missing from the run is skipped (as trec_eval 9.x).\n' +
+        'Several runs print one after another, as trec_eval run once per run file.',
     )
-    .action(async (qrelsPath: string, runPath: string, options: IrMetricsOptions) => {
-      process.stdout.write(await runIrMetrics(qrelsPath, runPath, options));
+    .action(async (qrelsPath: string, runPaths: string[], options: IrMetricsOptions) => {
+      await runIrMetrics(qrelsPath, runPaths, options);
     });
 }
 
-async function runIrMetrics(qrelsPath: string, runPath: string, options: IrMetricsOptions): Promise<string> {
+async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], options: IrMetricsOptions): Promise<void> {
   const relevanceLevel = Number(options.level);
   if (!Number.isInteger(relevanceLevel) || relevanceLevel < 0) {
     throw new UsageError(`Expected -l to be an integer from 0 and up, got "${options.level}"`);
   }
   const selection = selectMeasures(options.measure);
   if (!selection.ok) throw new UsageError(selection.error);
-  await Promise.all([assertReadableFile(qrelsPath, 'qrels'), assertReadableFile(runPath, 'run')]);
-  const [qrels, run] = await Promise.all([readQrels(qrelsPath), readRun(runPath)]);
-  if (!qrels.ok) throw new UsageError(formatInputError(qrels.error));
-  if (!run.ok) throw new UsageError(formatInputError(run.error));
-  const result = evaluateRun(qrels.qrels, run.run, selection.measures, {
-    relevanceLevel,
-    gain: options.gain,
-    complete: options.complete === true,
-  });
-  if (!result.ok) throw new UsageError(result.error);
-  if (options.json) return formatTrecJson(result.evaluation, { perTopic: true, summary: true });
-  return formatTrecText(result.evaluation, { perTopic: options.perQuery === true, summary: options.summary });
+  const repeated = runPaths.find((path, index) => runPaths.indexOf(path) !== index);
+  if (options.json && runPaths.length > 1 && repeated !== undefined) {
+    throw new UsageError(`Run file "${repeated}" is given twice: --json keys each run by its path, so give each file once`);
+  }
+  await Promise.all([assertReadableFile(qrelsPath, 'qrels'), ...runPaths.map((path) => assertReadableFile(path, 'run'))]);
+  const evaluationOptions = { relevanceLevel, gain: options.gain, complete: options.complete === true };
+  // Read once, awaited by every run.
+  const qrelsRead = readQrels(qrelsPath);
+  const jsonByRun: (readonly [string, string])[] = [];
+  for (const runPath of runPaths) {
+    const [qrels, run] = await Promise.all([qrelsRead, readRun(runPath)]);
+    if (!qrels.ok) throw new UsageError(formatInputError(qrels.error));
+    if (!run.ok) throw new UsageError(formatInputError(run.error));
+    const result = evaluateRun(qrels.qrels, run.run, selection.measures, evaluationOptions);
+    if (!result.ok) throw new UsageError(runPaths.length > 1 ? `${runPath}: ${result.error}` : result.error);
+    if (!options.json) {
+      // Printed run by run, as trec_eval called once per run would, so memory holds one run at a time.
+      process.stdout.write(formatTrecText(result.evaluation, { perTopic: options.perQuery === true, summary: options.summary }));
+      continue;
+    }
+    jsonByRun.push([runPath, formatTrecJson(result.evaluation, { perTopic: true, summary: true })]);
+  }
+  // Written whole, once every run is evaluated, so a failing run leaves no partial JSON.
+  const [single] = jsonByRun;
+  if (single !== undefined) process.stdout.write(jsonByRun.length === 1 ? single[1] : keyedByPath(jsonByRun));
+}
+
+/** `{"<run path>": <that run's object>, ...}`, each object indented one level further. */
+function keyedByPath(objects: readonly (readonly [string, string])[]): string {
+  const members = objects.map(([path, json]) => `  ${JSON.stringify(path)}: ${json.trimEnd().replaceAll('\n', '\n  ')}`);
+  return `{\n${members.join(',\n')}\n}\n`;
 }
 
 function collect(value: string, previous: string[]): string[] {

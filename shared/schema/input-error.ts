@@ -17,8 +17,4 @@ export const inputErrorSchema = z.object({
 });
 export type InputError = z.infer<typeof inputErrorSchema>;
 
-export function formatInputError(error: InputError): string {
-  const where = error.line > 0 ? `${error.file}:${error.line}` : error.file;
-  const field = error.field === undefined ? '' : ` field "${error.field}":`;
-  return `${where}:${field} ${error.message} (fix: ${error.fix})`;
-}
+export { formatInputError } from './format-input-error.js';

@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createTempFolder } from '../support/temp-folder.js';
+
+/**
+ * The built CLI loads a command's dependencies only when that command runs:
+ * each case starts `cli/bin.js` as a user does, with module hooks that record
+ * every module the process resolves (test/support/record-resolutions), and
+ * checks which packages were among them. The build is fresh: the vitest
+ * global setup builds it from the current source.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'cli', 'bin.js');
+const recorder = pathToFileURL(join(import.meta.dirname, '..', 'support', 'record-resolutions', 'register.mjs')).href;
+const fixture = (name: string): string => join(root, 'test', 'fixtures', 'trec-eval', name);
+
+/** Packages that cost seconds to load and that only some commands need. */
+const HEAVY_PACKAGES = ['@aws-sdk', 'openai', 'aws-cdk-lib'] as const;
+
+interface Started {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The URL of every module the process resolved. */
+  readonly resolved: readonly string[];
+}
+
+async function startCli(args: readonly string[]): Promise<Started> {
+  const folder = await createTempFolder();
+  onTestFinished(() => folder.remove());
+  const log = await folder.write('resolved.tsv', '');
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', recorder, bin, ...args], {
+    cwd: root,
+    env: { ...process.env, RECORD_RESOLUTIONS_TO: log },
+  });
+  const lines = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+  return { stdout, stderr, resolved: lines.map((line) => line.split('\t')[1] ?? '') };
+}
+
+function heavyPackagesIn(resolved: readonly string[]): string[] {
+  return HEAVY_PACKAGES.filter((name) => resolved.some((url) => url.includes(`/node_modules/${name}/`)));
+}
+
+describe('the built CLI starts without the heavy packages it does not need', () => {
+  it.each([
+    { name: '--version', args: ['--version'], prints: '0.1.0\n' },
+    { name: '--help', args: ['--help'], prints: 'ir-metrics [options] <qrels> <runs...>' },
+    { name: 'help ir-metrics', args: ['help', 'ir-metrics'], prints: 'Usage: assay ir-metrics' },
+    { name: 'ir-metrics -q', args: ['ir-metrics', '-q', fixture('qrels.test'), fixture('results.test')], prints: 'P_5                   \t301\t0.0000\n' },
+    { name: 'ir-metrics with two runs', args: ['ir-metrics', fixture('qrels.test'), fixture('results.test'), fixture('results.trunc')], prints: 'num_q                 \tall\t2\n' },
+  ])('$name', async ({ args, prints }) => {
+    // Act
+    const started = await startCli(args);
+    // Assess: the command ran, from the build (not the TypeScript fallback), and no heavy package was resolved.
+    expect(started.stdout).toContain(prints);
+    expect(started.stderr).toBe('');
+    expect(started.resolved).toContain(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
+    expect(heavyPackagesIn(started.resolved)).toEqual([]);
+  });
+
+  it.each([
+    { name: 'status --help', args: ['status', '--help'], loads: ['@aws-sdk'] },
+    { name: 'run --help', args: ['run', '--help'], loads: ['@aws-sdk', 'openai'] },
+  ])('still loads what a command needs: $name', async ({ args, loads }) => {
+    // Act
+    const started = await startCli(args);
+    // Assess: the recording sees these packages, so their absence above means something.
+    expect(started.stdout).toContain(`Usage: assay ${args[0]}`);
+    expect(heavyPackagesIn(started.resolved)).toEqual(loads);
+  });
+});
