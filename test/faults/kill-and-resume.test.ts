@@ -49,8 +49,8 @@ describe('a run killed with SIGKILL', () => {
     const runId = /^run (r-[0-9a-f]{16})$/.exec(firstLine)?.[1];
     expect(runId).toBeDefined();
 
-    // Act: kill it a third of the way through, then resume it from the store
-    await until(() => answeredCalls(server, 'chunk_relevance') >= 40, 60_000);
+    // Act: kill it part of the way through (mid-batch), then resume it from the store
+    await until(() => answeredCalls(server, 'chunk_relevance') >= 50, 60_000);
     child.kill('SIGKILL');
     await exited;
     const answeredBeforeResume = answeredCalls(server, 'chunk_relevance');
@@ -68,7 +68,7 @@ describe('a run killed with SIGKILL', () => {
     expect(files.report.cases.evaluated).toBe(30);
     expect(answeredBeforeResume).toBeLessThan(dataset.uniquePairs);
     expect(answeredCalls(server, 'chunk_relevance')).toBeLessThanOrEqual(dataset.uniquePairs + CONCURRENCY);
-    expect(files.report.judges.chunk_relevance?.cache_hits).toBeGreaterThan(0);
+    expect(answeredCalls(server, 'chunk_relevance') - answeredBeforeResume).toBeLessThan(dataset.uniquePairs);
   }, 120_000);
 
   it('cannot be resumed under an unknown id, and says so', async () => {
