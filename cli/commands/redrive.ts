@@ -9,6 +9,7 @@ import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { copyReport, driveRun } from '../run/drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { Progress } from '../run/progress.js';
+import { assertWritableFolder, endpointUrl, httpUrl, positiveInteger } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface RedriveOptions {
@@ -33,8 +34,13 @@ export function redriveCommand(): Command {
     .option('--aws-endpoint <url>', 'the run lives in S3 and SQS at this endpoint')
     .option('--no-cache', 'judge again instead of reusing cached judgments')
     .action(async (runId: string, options: RedriveOptions) => {
-      const infrastructure =
-        options.awsEndpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(options.awsEndpoint);
+      const concurrency = positiveInteger('--concurrency', options.concurrency);
+      const endpoint = endpointUrl(options.awsEndpoint);
+      if (process.env.OPENAI_API_KEY?.trim() && process.env.OPENAI_BASE_URL?.trim()) {
+        httpUrl('OPENAI_BASE_URL', process.env.OPENAI_BASE_URL.trim(), 'https://api.openai.com/v1');
+      }
+      await assertWritableFolder('--out', resolve(options.out));
+      const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
       const manifest = await readManifest(infrastructure.store, runId).catch(() => {
         throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
       });
@@ -53,7 +59,7 @@ export function redriveCommand(): Command {
         judging: { backend: choice.backend, judges: selectJudges(config) },
         tracker,
         now: () => new Date(),
-        concurrency: Number(options.concurrency) || 8,
+        concurrency,
       });
       const files = await copyReport(infrastructure, manifest.suite, runId, resolve(options.out));
       process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
