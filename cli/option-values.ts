@@ -29,6 +29,12 @@ export function suiteName(value: string): string {
   return value;
 }
 
+/** A run id as `assay run` prints it; anything else would name no run, or a path outside the run's folder. */
+export function runId(value: string): string {
+  if (!/^r-[0-9a-f]{16}$/.test(value)) throw rejected('the run id', value, 'r- and 16 hexadecimal digits, as assay run prints it');
+  return value;
+}
+
 /** An http(s) URL: --aws-endpoint, OPENAI_BASE_URL. */
 export function httpUrl(option: string, value: string, example: string): string {
   let url: URL | undefined;

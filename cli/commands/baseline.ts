@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { setBaseline } from '../../shared/pipeline/baselines.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { bucketStore } from '../run/bucket-store.js';
-import { endpointUrl, suiteName } from '../option-values.js';
+import { endpointUrl, runId as checkedRunId, suiteName } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface BaselineOptions {
@@ -28,6 +28,7 @@ export function baselineCommand(): Command {
     .option('--bucket <name>', "a deployed stack's bucket instead of the local store")
     .option('--aws-endpoint <url>', 'with --bucket: an S3-compatible endpoint instead of AWS')
     .action(async (runId: string, options: BaselineOptions) => {
+      checkedRunId(runId);
       suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
       const store = options.bucket === undefined ? new LocalFolderStore(resolve(options.store)) : bucketStore(options.bucket, endpoint);

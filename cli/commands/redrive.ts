@@ -9,7 +9,7 @@ import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { copyReport, driveRun } from '../run/drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { Progress } from '../run/progress.js';
-import { assertWritableFolder, endpointUrl, httpUrl, positiveInteger } from '../option-values.js';
+import { assertWritableFolder, endpointUrl, httpUrl, positiveInteger, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface RedriveOptions {
@@ -34,6 +34,7 @@ export function redriveCommand(): Command {
     .option('--aws-endpoint <url>', 'the run lives in S3 and SQS at this endpoint')
     .option('--no-cache', 'judge again instead of reusing cached judgments')
     .action(async (runId: string, options: RedriveOptions) => {
+      checkedRunId(runId);
       const concurrency = positiveInteger('--concurrency', options.concurrency);
       const endpoint = endpointUrl(options.awsEndpoint);
       if (process.env.OPENAI_API_KEY?.trim() && process.env.OPENAI_BASE_URL?.trim()) {

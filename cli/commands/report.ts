@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { REPORT_FILES } from '../../shared/pipeline/reduce.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runStatus } from '../../shared/pipeline/run-status.js';
-import { assertWritableFolder, endpointUrl } from '../option-values.js';
+import { assertWritableFolder, endpointUrl, runId as checkedRunId } from '../option-values.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { UsageError } from '../usage-error.js';
 
@@ -22,6 +22,7 @@ export function reportCommand(): Command {
     .option('--out <folder>', 'where to put the files', 'assay-report')
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
     .action(async (runId: string, options: ReportOptions) => {
+      checkedRunId(runId);
       const folder = resolve(options.out);
       await assertWritableFolder('--out', folder);
       const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));

@@ -40,6 +40,7 @@ interface BadInvocation {
   readonly environment?: Record<string, string>;
 }
 
+const RUN_ID = 'r-0000000000000000';
 const run = (paths: Paths, ...extra: string[]) => ['run', DATASET, '--store', paths.store, '--out', paths.out, ...extra];
 
 const BAD_INVOCATIONS: Record<string, BadInvocation> = {
@@ -63,18 +64,20 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
   },
   'run with an unknown option': { args: (p) => run(p, '--bogus'), message: /^assay run: unknown option '--bogus'$/ },
   'run without a dataset': { args: () => ['run'], message: /^assay run: missing required argument 'dataset'$/ },
-  'redrive --concurrency abc': { args: (p) => ['redrive', 'r-0', '--store', p.store, '--concurrency', 'abc'], message: /^assay redrive: --concurrency got "abc"/ },
-  'redrive --aws-endpoint that is not a URL': { args: () => ['redrive', 'r-0', '--aws-endpoint', 'nope'], message: /^assay redrive: --aws-endpoint got "nope"/ },
-  'redrive --out that is a file': { args: (p) => ['redrive', 'r-0', '--store', p.store, '--out', p.file], message: /^assay redrive: --out .* cannot be used/ },
-  'baseline set --aws-endpoint that is not a URL': { args: () => ['baseline', 'set', 'r-0', '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay baseline set: --aws-endpoint got "nope"/ },
-  'baseline set --suite with a slash': { args: (p) => ['baseline', 'set', 'r-0', '--store', p.store, '--suite', 'a/b'], message: /^assay baseline set: --suite got "a\/b"/ },
+  'redrive --concurrency abc': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', 'abc'], message: /^assay redrive: --concurrency got "abc"/ },
+  'redrive --aws-endpoint that is not a URL': { args: () => ['redrive', RUN_ID, '--aws-endpoint', 'nope'], message: /^assay redrive: --aws-endpoint got "nope"/ },
+  'redrive --out that is a file': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--out', p.file], message: /^assay redrive: --out .* cannot be used/ },
+  'baseline set --aws-endpoint that is not a URL': { args: () => ['baseline', 'set', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay baseline set: --aws-endpoint got "nope"/ },
+  'baseline set --suite with a slash': { args: (p) => ['baseline', 'set', RUN_ID, '--store', p.store, '--suite', 'a/b'], message: /^assay baseline set: --suite got "a\/b"/ },
+  'baseline set with a path for a run id': { args: (p) => ['baseline', 'set', '../../etc', '--store', p.store], message: /^assay baseline set: the run id got "\.\.\/\.\.\/etc"; expected r- and 16 hexadecimal digits/ },
   'baseline with an unknown subcommand': { args: () => ['baseline', 'get'], message: /^assay baseline: unknown command 'get' \(Did you mean set\?\)$/ },
   'submit --aws-endpoint that is not a URL': { args: () => ['submit', DATASET, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay submit: --aws-endpoint got "nope"/ },
   'submit --timeout abc': { args: () => ['submit', DATASET, '--bucket', 'b', '--wait', '--timeout', 'abc', '--aws-endpoint', 'nope'], message: /^assay submit: --timeout got "abc"; expected a number of minutes above 0$/ },
   'submit without --bucket': { args: () => ['submit', DATASET], message: /^assay submit: required option '--bucket <name>' not specified$/ },
-  'status --aws-endpoint that is not a URL': { args: () => ['status', 'r-0', '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay status: --aws-endpoint got "nope"/ },
-  'report --aws-endpoint that is not a URL': { args: (p) => ['report', 'r-0', '--bucket', 'b', '--out', p.out, '--aws-endpoint', 'nope'], message: /^assay report: --aws-endpoint got "nope"/ },
-  'report --out that is a file': { args: (p) => ['report', 'r-0', '--bucket', 'b', '--out', p.file, '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay report: --out .* cannot be used/ },
+  'status --aws-endpoint that is not a URL': { args: () => ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay status: --aws-endpoint got "nope"/ },
+  'status with a run id that is not one': { args: () => ['status', 'latest', '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay status: the run id got "latest"; expected r- and 16 hexadecimal digits/ },
+  'report --aws-endpoint that is not a URL': { args: (p) => ['report', RUN_ID, '--bucket', 'b', '--out', p.out, '--aws-endpoint', 'nope'], message: /^assay report: --aws-endpoint got "nope"/ },
+  'report --out that is a file': { args: (p) => ['report', RUN_ID, '--bucket', 'b', '--out', p.file, '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay report: --out .* cannot be used/ },
   'ir-metrics -l abc': { args: () => ['ir-metrics', '-l', 'abc', QRELS, RUN], message: /^assay ir-metrics: Expected -l to be an integer from 0 and up, got "abc"$/ },
   'ir-metrics --gain with an unknown scheme': { args: () => ['ir-metrics', '--gain', 'cubic', QRELS, RUN], message: /^assay ir-metrics: option '--gain <scheme>' argument 'cubic' is invalid\. Allowed choices are linear, exponential\.$/ },
   'validate --format with an unknown format': { args: () => ['validate', DATASET, '--format', 'xml'], message: /^assay validate: option '--format <format>' argument 'xml' is invalid/ },
@@ -121,7 +124,7 @@ describe('unexpected errors, as the installed command prints them', () => {
 
   it('prints one line with a hint and exits 1; the stack trace only with ASSAY_DEBUG=1', async () => {
     // Prepare: an endpoint where nothing listens is an outage, not a usage error
-    const args = ['status', 'r-0', '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'];
+    const args = ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'];
     const credentials = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', AWS_MAX_ATTEMPTS: '1' };
 
     // Act

@@ -152,7 +152,7 @@ describe('JudgeClient', () => {
     expect(piecesOf(apiKey).filter((piece) => error.includes(piece))).toEqual([]);
   });
 
-  it('makes no further request once the server has refused the credentials', async () => {
+  it('makes no further request once the server has refused the key with a 401', async () => {
     // Prepare
     const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 401, form: 'whole' } });
     const first = await client.complete(request);
@@ -170,6 +170,20 @@ describe('JudgeClient', () => {
     const completion = await client.complete(request);
     expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^judge server answered 500: .*Incorrect API key provided: \[redacted\]\./) });
     expect(JSON.stringify(completion)).not.toContain('sk-test-secret');
+  });
+
+  it('keeps calling after a 403, which may concern one request only', async () => {
+    // Prepare
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 403, form: 'whole' } });
+    await client.complete(request);
+    server.setFaults({});
+
+    // Act
+    const next = await client.complete(request);
+
+    // Assess
+    expect(next).toMatchObject({ ok: true });
+    expect(server.log.length).toBe(2);
   });
 });
 
