@@ -58,7 +58,7 @@ describe('assay run exit status', () => {
     // Assess: at most the calls in flight when the first refusal came back reach the server
     expect(result.exitCode).toBe(1);
     expect(lastLine(result.stderr)).toMatch(
-      /^assay run: every judge call failed \((\d+) of \1\); the first: the judge server refused the credentials \(HTTP 401: Incorrect API key provided: \[redacted\]\. .*\); check OPENAI_API_KEY and OPENAI_BASE_URL$/,
+      /^assay run: every judge call failed \((\d+) of \1\); the first: .*the judge server refused the credentials \(HTTP 401: Incorrect API key provided: \[redacted\]\. .*\); check OPENAI_API_KEY and OPENAI_BASE_URL$/,
     );
     expect(server.log.length).toBeGreaterThan(0);
     expect(server.log.length).toBeLessThanOrEqual(2);

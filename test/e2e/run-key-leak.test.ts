@@ -36,11 +36,26 @@ function leaksIn(places: readonly { path: string; text: string }[]): string[] {
 }
 
 describe('a judge server that repeats the API key in its errors', () => {
-  it.each<{ described: string; echoKey: NonNullable<FaultPlan['echoKey']>; storedUnder: string }>([
-    { described: 'a 401 with the whole key', echoKey: { status: 401, form: 'whole' }, storedUnder: '/results/' },
-    { described: 'a 401 with the key cut to its first and last 10 characters', echoKey: { status: 401, form: 'truncated' }, storedUnder: '/results/' },
-    { described: 'a 500 with the whole key, until the cases go to the dead-letter queue', echoKey: { status: 500, form: 'whole' }, storedUnder: '/failures/' },
-  ])('$described: the key is nowhere in the output, the report or the store', async ({ echoKey, storedUnder }) => {
+  it.each<{ described: string; echoKey: NonNullable<FaultPlan['echoKey']>; storedUnder: string; failure: RegExp }>([
+    {
+      described: 'a 401 with the whole key',
+      echoKey: { status: 401, form: 'whole' },
+      storedUnder: '/results/',
+      failure: /^assay run: every judge call failed \(\d+ of \d+\); the first: .*the judge server refused the credentials \(HTTP 401: Incorrect API key provided: \[redacted\]\./,
+    },
+    {
+      described: 'a 401 with the key cut to its first and last 10 characters',
+      echoKey: { status: 401, form: 'truncated' },
+      storedUnder: '/results/',
+      failure: /^assay run: every judge call failed .*Incorrect API key provided: \[redacted\]\.\.\.\[redacted\]\./,
+    },
+    {
+      described: 'a 500 with the whole key, until the cases go to the dead-letter queue',
+      echoKey: { status: 500, form: 'whole' },
+      storedUnder: '/failures/',
+      failure: /^assay run: no case could be evaluated \(2 failed, 0 missing\); the first failure, q1: .*judge server answered 500: .*Incorrect API key provided: \[redacted\]\./,
+    },
+  ])('$described: the key is nowhere in the output, the report or the store', async ({ echoKey, storedUnder, failure }) => {
     // Prepare
     server.setFaults({ echoKey });
     vi.stubEnv('OPENAI_API_KEY', KEY);
@@ -57,7 +72,7 @@ describe('a judge server that repeats the API key in its errors', () => {
     expect(server.log.length).toBeGreaterThan(0);
     expect(server.log.every((entry) => entry.authorization === `Bearer ${KEY}`)).toBe(true);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('[redacted]');
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(failure);
     const files = [...(await filesUnder(store)), ...(await filesUnder(out))];
     expect(files.some(({ path, text }) => path.includes(storedUnder) && text.includes('Incorrect API key provided: [redacted]'))).toBe(true);
     expect(files.map(({ path }) => path)).toEqual(expect.arrayContaining([join(out, 'report.json'), join(out, 'cases.jsonl')]));
