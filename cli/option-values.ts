@@ -47,6 +47,13 @@ export function httpUrl(option: string, value: string, example: string): string 
   return value;
 }
 
+/** OPENAI_BASE_URL, checked when a key is set and the judge client will use it. */
+export function judgeBaseUrl(environment: Readonly<Record<string, string | undefined>>): string | undefined {
+  const baseUrl = environment.OPENAI_BASE_URL?.trim();
+  if (!environment.OPENAI_API_KEY?.trim() || !baseUrl) return undefined;
+  return httpUrl('OPENAI_BASE_URL', baseUrl, 'https://api.openai.com/v1');
+}
+
 export function endpointUrl(value: string | undefined): string | undefined {
   return value === undefined ? undefined : httpUrl('--aws-endpoint', value, 'http://127.0.0.1:4566');
 }

@@ -9,7 +9,7 @@ import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { copyReport, driveRun } from '../run/drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { Progress } from '../run/progress.js';
-import { assertWritableFolder, endpointUrl, httpUrl, positiveInteger, runId as checkedRunId } from '../option-values.js';
+import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface RedriveOptions {
@@ -37,9 +37,7 @@ export function redriveCommand(): Command {
       checkedRunId(runId);
       const concurrency = positiveInteger('--concurrency', options.concurrency);
       const endpoint = endpointUrl(options.awsEndpoint);
-      if (process.env.OPENAI_API_KEY?.trim() && process.env.OPENAI_BASE_URL?.trim()) {
-        httpUrl('OPENAI_BASE_URL', process.env.OPENAI_BASE_URL.trim(), 'https://api.openai.com/v1');
-      }
+      judgeBaseUrl(process.env);
       await assertWritableFolder('--out', resolve(options.out));
       const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
       const manifest = await readManifest(infrastructure.store, runId).catch(() => {

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { EXIT_FAILED } from '../failure-message.js';
-import { assertWritableFolder, endpointUrl, httpUrl, positiveInteger, suiteName } from '../option-values.js';
+import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { nothingEvaluated } from '../run/nothing-evaluated.js';
@@ -45,9 +45,7 @@ export function runCommand(): Command {
       const concurrency = positiveInteger('--concurrency', options.concurrency);
       suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
-      if (process.env.OPENAI_API_KEY?.trim() && process.env.OPENAI_BASE_URL?.trim()) {
-        httpUrl('OPENAI_BASE_URL', process.env.OPENAI_BASE_URL.trim(), 'https://api.openai.com/v1');
-      }
+      judgeBaseUrl(process.env);
       const config = await configOf(options);
       // Checked before the run rather than found unusable after it.
       await assertWritableFolder('--out', resolve(options.out));
