@@ -1,6 +1,7 @@
 import { Command, CommanderError, Help } from 'commander';
+import { rememberSecret } from '../shared/judges/scrub-secrets.js';
 import { COMMAND_TABLE, type CommandEntry } from './command-table.js';
-import { UsageError } from './usage-error.js';
+import { EXIT_USAGE, failureMessage } from './failure-message.js';
 
 /**
  * Builds the `assay` program for these arguments. Only the command they name
@@ -11,6 +12,7 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('assay')
     .description('Evaluation pipeline for RAG and search systems')
     .version('0.1.0')
+    .option('--debug', 'print the stack trace of an unexpected error (as ASSAY_DEBUG=1 does)')
     .exitOverride()
     .showHelpAfterError(false);
   const requested = requestedCommand(argv.slice(2));
@@ -20,8 +22,7 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const standardHelp = new Help();
   const terms = new Map(COMMAND_TABLE.map((entry) => [entry.name, entry.term]));
   program.configureHelp({ subcommandTerm: (command) => terms.get(command.name()) ?? standardHelp.subcommandTerm(command) });
-  // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
-  for (const command of program.commands) command.exitOverride();
+  configureErrors(program);
   return program;
 }
 
@@ -39,24 +40,48 @@ function listedCommand(entry: CommandEntry): Command {
 }
 
 /**
- * Runs the CLI and returns the process exit code. Expected failures (bad input,
- * bad options) print one clear message on stderr; anything else is a bug and
- * keeps its stack trace.
+ * addCommand does not pass settings down, so every command gets them here:
+ * exitOverride (without it a subcommand's usage error would exit the
+ * process) and commander's own errors on one line, named like ours.
+ */
+function configureErrors(command: Command): void {
+  command.exitOverride();
+  command.configureOutput({
+    outputError: (text, write) => write(`${commandLabel(command)}: ${text.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`),
+  });
+  for (const subcommand of command.commands) configureErrors(subcommand);
+}
+
+/** `assay run`, `assay baseline set`: the command as the user typed it. */
+function commandLabel(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current !== null; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
+
+/**
+ * Runs the CLI and returns the process exit code: 0 when it did its work, 1
+ * when the evaluation failed or found nothing to evaluate (or an unexpected
+ * error stopped it), 2 for a usage error. Every failure prints one line on
+ * stderr; an unexpected error shows its stack trace only with --debug or
+ * ASSAY_DEBUG=1.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  rememberSecret(process.env.OPENAI_API_KEY);
   const program = await buildProgram(argv);
+  let label = 'assay';
+  program.hook('preAction', (_program, actionCommand) => {
+    label = commandLabel(actionCommand);
+  });
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Commander already printed its message (or the help / version text).
-      return error.exitCode;
-    }
-    if (error instanceof UsageError) {
-      process.stderr.write(`assay: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
+    // Commander already printed its message (or the help / version text).
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    const debug = process.env.ASSAY_DEBUG === '1' || argv.includes('--debug');
+    const failure = failureMessage(error, { debug });
+    process.stderr.write(`${label}: ${failure.text}\n`);
+    return failure.exitCode;
   }
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { setBaseline } from '../../shared/pipeline/baselines.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { bucketStore } from '../run/bucket-store.js';
+import { endpointUrl, runId as checkedRunId, suiteName } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface BaselineOptions {
@@ -27,7 +28,10 @@ export function baselineCommand(): Command {
     .option('--bucket <name>', "a deployed stack's bucket instead of the local store")
     .option('--aws-endpoint <url>', 'with --bucket: an S3-compatible endpoint instead of AWS')
     .action(async (runId: string, options: BaselineOptions) => {
-      const store = options.bucket === undefined ? new LocalFolderStore(resolve(options.store)) : bucketStore(options.bucket, options.awsEndpoint);
+      checkedRunId(runId);
+      suiteName(options.suite);
+      const endpoint = endpointUrl(options.awsEndpoint);
+      const store = options.bucket === undefined ? new LocalFolderStore(resolve(options.store)) : bucketStore(options.bucket, endpoint);
       const result = await setBaseline(store, options.suite, runId, new Date());
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(`baseline of suite ${options.suite}: ${runId}\n`);

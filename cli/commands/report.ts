@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { REPORT_FILES } from '../../shared/pipeline/reduce.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runStatus } from '../../shared/pipeline/run-status.js';
+import { assertWritableFolder, endpointUrl, runId as checkedRunId } from '../option-values.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { UsageError } from '../usage-error.js';
 
@@ -22,12 +22,13 @@ export function reportCommand(): Command {
     .option('--out <folder>', 'where to put the files', 'assay-report')
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
     .action(async (runId: string, options: ReportOptions) => {
-      const store = bucketStore(options.bucket, options.awsEndpoint);
+      checkedRunId(runId);
+      const folder = resolve(options.out);
+      await assertWritableFolder('--out', folder);
+      const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
       const status = await runStatus(store, runId);
       if (status.manifest === undefined) throw new UsageError(`No run ${runId} in bucket ${options.bucket}`);
       if (status.report === undefined) throw new UsageError(`Run ${runId} has no report yet; see assay status ${runId} --bucket ${options.bucket}`, 1);
-      const folder = resolve(options.out);
-      await mkdir(folder, { recursive: true });
       for (const name of REPORT_FILES) {
         const path = join(folder, name);
         if (await store.download(runKeys.report(status.manifest.suite, runId, name), path)) process.stdout.write(`${path}\n`);

@@ -1,9 +1,12 @@
 import { Command } from 'commander';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import { EXIT_FAILED } from '../failure-message.js';
+import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
+import { nothingEvaluated } from '../run/nothing-evaluated.js';
 import { Progress } from '../run/progress.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { UsageError } from '../usage-error.js';
@@ -39,14 +42,15 @@ export function runCommand(): Command {
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
     .action(async (dataset: string, options: RunOptions) => {
       await assertReadableFile(dataset, 'dataset');
-      const concurrency = Number(options.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) {
-        throw new UsageError(`Expected --concurrency to be an integer from 1 and up, got "${options.concurrency}"`);
-      }
-      if (!/^[A-Za-z0-9._-]+$/.test(options.suite)) throw new UsageError('Expected --suite to be letters, digits, ".", "_" or "-"');
+      const concurrency = positiveInteger('--concurrency', options.concurrency);
+      suiteName(options.suite);
+      const endpoint = endpointUrl(options.awsEndpoint);
+      judgeBaseUrl(process.env);
       const config = await configOf(options);
-      const infrastructure =
-        options.awsEndpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(options.awsEndpoint);
+      // Checked before the run rather than found unusable after it.
+      await assertWritableFolder('--out', resolve(options.out));
+      if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
+      const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
       const result = await runPipeline(
         {
           datasetPath: dataset,
@@ -76,6 +80,9 @@ export function runCommand(): Command {
         ...result.files.map((file) => `  ${file}`),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
+      const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
+      const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
+      if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
     });
 }
 
@@ -95,6 +102,7 @@ async function configOf(options: RunOptions): Promise<JudgeConfig> {
     file = options.config;
   }
   if (options.judges !== undefined) {
+    if (options.judges.trim() === '') throw new UsageError(`--judges got ""; expected comma-separated judge ids (see assay judges)`);
     raw = { ...(raw as object), judges: options.judges.split(',').map((id) => id.trim()).filter(Boolean) };
     file = options.config === undefined ? '--judges' : `${options.config} with --judges`;
   }

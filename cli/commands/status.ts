@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
+import { endpointUrl, runId as checkedRunId } from '../option-values.js';
 import { bucketStore } from '../run/bucket-store.js';
 
 interface StatusOptions {
@@ -17,7 +18,8 @@ export function statusCommand(): Command {
     .option('--json', 'print {run_id, suite, cases, evaluated, failed, ingested, report} as JSON')
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
     .action(async (runId: string, options: StatusOptions) => {
-      const status = await runStatus(bucketStore(options.bucket, options.awsEndpoint), runId);
+      checkedRunId(runId);
+      const status = await runStatus(bucketStore(options.bucket, endpointUrl(options.awsEndpoint)), runId);
       if (options.json !== true) {
         process.stdout.write(`${describeStatus(status)}\n`);
         return;

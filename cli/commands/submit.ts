@@ -6,6 +6,7 @@ import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
 import { suiteConfig } from '../../shared/pipeline/suite-config.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';
+import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface SubmitOptions {
@@ -34,8 +35,9 @@ export function submitCommand(): Command {
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
     .action(async (dataset: string, options: SubmitOptions) => {
       await assertReadableFile(dataset, 'dataset');
-      if (!/^[A-Za-z0-9._-]+$/.test(options.suite)) throw new UsageError('Expected --suite to be letters, digits, ".", "_" or "-"');
-      const store = bucketStore(options.bucket, options.awsEndpoint);
+      suiteName(options.suite);
+      const timeoutMinutes = positiveNumber('--timeout', options.timeout, 'minutes');
+      const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
       if (options.config !== undefined) {
         await assertReadableFile(options.config, 'config');
         const loaded = await loadJudgeConfig(options.config);
@@ -48,7 +50,7 @@ export function submitCommand(): Command {
       const runId = runIdFor({ datasetKey, etag, configHash: configHash(await suiteConfig(store, options.suite)), trigger: 'upload' });
       process.stdout.write(`submitted ${datasetKey} to ${options.bucket}; run ${runId}\n`);
       if (options.wait !== true) return;
-      const deadline = Date.now() + Number(options.timeout) * 60_000;
+      const deadline = Date.now() + timeoutMinutes * 60_000;
       for (;;) {
         const status = await runStatus(store, runId);
         process.stderr.write(`${describeStatus(status)}\n`);

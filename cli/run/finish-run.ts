@@ -3,6 +3,7 @@ import { readManifest } from '../../shared/pipeline/evaluate-case.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
+import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -29,11 +30,12 @@ export async function finishRun(
   requeue: (infrastructure: Infrastructure, manifest: Manifest) => Promise<string[]>,
   describe: (requeued: readonly string[]) => string,
 ): Promise<void> {
-  const concurrency = Number(options.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new UsageError(`Expected --concurrency to be an integer from 1 and up, got "${options.concurrency}"`);
-  }
-  const infrastructure = options.awsEndpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(options.awsEndpoint);
+  checkedRunId(runId);
+  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const endpoint = endpointUrl(options.awsEndpoint);
+  judgeBaseUrl(process.env);
+  await assertWritableFolder('--out', resolve(options.out));
+  const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
   const manifest = await readManifest(infrastructure.store, runId).catch(() => {
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });

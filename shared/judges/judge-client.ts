@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { extractJson, parseAnswer, type ParsedAnswer } from './answer-parsing.js';
+import { rememberSecret, scrubSecrets } from './scrub-secrets.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
@@ -63,8 +64,11 @@ export class JudgeClient {
   private mode: OutputMode = 'json_schema';
   private readonly attemptsByCall = new Map<string, number>();
   private nextCall = 0;
+  /** Set once the server answered 401: the key is wrong, every later call would be refused too, so none is made. */
+  private refusal: string | undefined;
 
   constructor(private readonly settings: JudgeClientSettings) {
+    rememberSecret(settings.apiKey);
     this.client = new OpenAI({
       apiKey: settings.apiKey,
       baseURL: settings.baseUrl,
@@ -120,6 +124,7 @@ export class JudgeClient {
     usage: TokenUsage & { requests: number },
   ): Promise<{ ok: true; text: string } | { ok: false; error: string; transient: boolean }> {
     for (;;) {
+      if (this.refusal !== undefined) return { ok: false, error: this.refusal, transient: false };
       const mode = this.mode;
       usage.requests++;
       try {
@@ -137,7 +142,9 @@ export class JudgeClient {
           this.mode = mode === 'json_schema' ? 'tool' : 'text';
           continue;
         }
-        return describeFailure(error);
+        const failure = describeFailure(error, this.settings.apiKey);
+        if (failure.keyRefused) this.refusal = failure.error;
+        return { ok: false, error: failure.error, transient: failure.transient };
       }
     }
   }
@@ -187,17 +194,26 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
 /**
  * An SDK failure as an error value. Failures that outlived the SDK's retries
  * (rate limits, server errors, timeouts, connection errors) are transient: the
- * pipeline may try the case again later. The rest (bad key, unknown model) are
- * not. The message never includes the API key: the SDK's messages do not
- * carry request headers.
+ * pipeline may try the case again later. The rest (unknown model, refused
+ * credentials) are not; a 401 or 403 says how to fix it. Only a 401 is
+ * `keyRefused` (the key itself is wrong): a 403 may be about one request (a
+ * firewall rule, a content policy), so it does not stop the later calls.
+ * The server's text goes through scrubSecrets, since some gateways repeat the
+ * key they were sent in their error body.
  */
-function describeFailure(error: unknown): { ok: false; error: string; transient: boolean } {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { ok: false, error: 'the judge call timed out', transient: true };
-  if (error instanceof OpenAI.APIConnectionError) return { ok: false, error: `cannot reach the judge server: ${error.message}`, transient: true };
+function describeFailure(error: unknown, apiKey: string): { error: string; transient: boolean; keyRefused: boolean } {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { error: 'the judge call timed out', transient: true, keyRefused: false };
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { error: scrubSecrets(`cannot reach the judge server: ${error.message}`, [apiKey]), transient: true, keyRefused: false };
+  }
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
+    if (status === 401 || status === 403) {
+      const text = `the judge server refused the credentials (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check OPENAI_API_KEY and OPENAI_BASE_URL`;
+      return { error: scrubSecrets(text, [apiKey]), transient: false, keyRefused: status === 401 };
+    }
     const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-    return { ok: false, error: `judge server answered ${status ?? 'an error'}: ${error.message}`, transient };
+    return { error: scrubSecrets(`judge server answered ${status ?? 'an error'}: ${error.message}`, [apiKey]), transient, keyRefused: false };
   }
   throw error;
 }

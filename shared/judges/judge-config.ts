@@ -107,7 +107,11 @@ export async function loadJudgeConfig(path: string): Promise<JudgeConfigLoad> {
   }
   const document = parseDocument(text, { prettyErrors: true });
   const [syntaxError] = document.errors;
-  if (syntaxError !== undefined) return { ok: false, error: `${path}: not valid YAML: ${syntaxError.message} (fix: correct the syntax)` };
+  if (syntaxError !== undefined) {
+    // The first line names the problem and its line and column; the rest is a drawing of the spot, which does not fit a one-line error.
+    const problem = (syntaxError.message.split('\n', 1)[0] ?? '').replace(/:$/, '');
+    return { ok: false, error: `${path}: not valid YAML: ${problem} (fix: correct the syntax)` };
+  }
   // An empty YAML file is an empty mapping: every setting keeps its default.
   return checkJudgeConfig(document.toJS() ?? {}, path);
 }

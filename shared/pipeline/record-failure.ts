@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { scrubSecrets } from '../judges/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseMessageSchema } from '../schema/pipeline-messages.js';
 import type { CaseFailure } from '../schema/run-records.js';
@@ -25,7 +26,9 @@ export async function recordFailure(store: ObjectStore, body: string, receiveCou
   }
   const { run_id: runId, case_id: caseId } = message.value;
   if ((await store.get(runKeys.result(runId, caseId))) !== undefined) return { kind: 'superseded', caseId };
-  const failure: CaseFailure = { run_id: runId, case_id: caseId, error: await lastError(store, runId, caseId), receive_count: receiveCount, message: body };
+  // The error was cleaned where it entered; cleaning it again here keeps a key out of the record whatever path it took.
+  const error = scrubSecrets(await lastError(store, runId, caseId));
+  const failure: CaseFailure = { run_id: runId, case_id: caseId, error, receive_count: receiveCount, message: body };
   await store.put(runKeys.failure(runId, caseId), JSON.stringify(failure));
   return { kind: 'recorded', runId, caseId };
 }

@@ -47,6 +47,6 @@ describe('assay run, as the README runs it', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain('Expected --concurrency to be an integer from 1 and up');
+    expect((failure as { stderr: string }).stderr).toContain('assay run: --concurrency got "0"; expected an integer from 1 and up');
   });
 });

@@ -51,10 +51,16 @@ export interface FaultPlan {
   refuseResponseFormat?: boolean;
   /** Reject requests that carry tools with a 400. */
   refuseTools?: boolean;
+  /**
+   * Answer every request with this status and an error body that repeats the
+   * key of the Authorization header, as some gateways do: whole, or cut to its
+   * first and last 10 characters ("sk-abc...xyz").
+   */
+  echoKey?: { status: 401 | 403 | 500; form: 'whole' | 'truncated' };
 }
 
 /** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
-export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'abandoned' | 'oracle-error';
+export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'key-echoed' | 'abandoned' | 'oracle-error';
 
 export interface LoggedRequest {
   readonly request: ChatRequest;
@@ -119,6 +125,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     const parsed = parseRequest(await readBody(incoming));
     if (typeof parsed === 'string') return sendError(response, 400, parsed, 'invalid_request_error', null);
     const request = parsed;
+    if (plan.echoKey !== undefined) return echoKey(incoming, response, request, plan.echoKey, log);
 
     // Four draws for every request, used or not, so one probability never shifts the others' sequence.
     const [rateLimitDraw, serverErrorDraw, garbageDraw, slowDraw] = [random(), random(), random(), random()];
@@ -196,6 +203,21 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       return closing;
     },
   };
+}
+
+function echoKey(
+  incoming: IncomingMessage,
+  response: ServerResponse,
+  request: ChatRequest,
+  echo: NonNullable<FaultPlan['echoKey']>,
+  log: LoggedRequest[],
+): void {
+  log.push({ request, status: echo.status, outcome: 'key-echoed', authorization: incoming.headers.authorization, headers: headersOf(incoming) });
+  const key = (incoming.headers.authorization ?? '').replace(/^Bearer /, '');
+  const shown = echo.form === 'whole' ? key : `${key.slice(0, 10)}...${key.slice(-10)}`;
+  const message = `Incorrect API key provided: ${shown}. You can find your API key at https://platform.example/account/api-keys.`;
+  // A short retry-after, so a 500 goes through the client's retries quickly.
+  sendError(response, echo.status, message, 'invalid_request_error', 'invalid_api_key', { 'retry-after-ms': '5', 'retry-after': '0' });
 }
 
 function completion(request: ChatRequest, answer: OracleAnswer, position: number): object {

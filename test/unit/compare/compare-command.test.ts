@@ -64,7 +64,7 @@ describe('assay compare', () => {
 
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('engine broken');
-    expect(result.stderr).toMatch(/^assay: 1 metric got significantly worse: broken retrieval\/ground_truth\/ndcg@10 \(-0\.\d{4}, p 0\.0001\)\n$/);
+    expect(result.stderr).toMatch(/^assay compare: 1 metric got significantly worse: broken retrieval\/ground_truth\/ndcg@10 \(-0\.\d{4}, p 0\.0001\)\n$/);
   });
 
   it('exits 0 with --fail-on-regression when B is better', async () => {
@@ -82,7 +82,7 @@ describe('assay compare', () => {
   });
 
   it.each<[string, (a: string, b: string) => string[], RegExp]>([
-    ['a missing folder', (a) => ['compare', a, join(a, '..', 'nowhere')], /^assay: The report folder .*nowhere does not exist\n$/],
+    ['a missing folder', (a) => ['compare', a, join(a, '..', 'nowhere')], /^assay compare: The report folder .*nowhere does not exist\n$/],
     ['a file instead of a folder', (a) => ['compare', a, join(a, 'report.json')], /is not a folder; expected a report folder with report.json and cases.jsonl/],
     ['an unknown metric', (a, b) => ['compare', a, b, '--metric', 'ndcg'], /No case has "ndcg" in both runs; the metrics the reports average are: response\/llm_judged\/correctness\/rating, retrieval\/ground_truth\/ndcg@10/],
     ['an alpha of 2', (a, b) => ['compare', a, b, '--alpha', '2'], /Expected --alpha to be a number between 0 and 1 \(exclusive\), got "2"/],

@@ -104,7 +104,7 @@ describe('assay validate', () => {
     // Assess
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`assay: ${file}:1: field "request": expected a string, a chat object {"messages": [{"role": "user", "content": "..."}]} or {"query": "..."}, got a number (5) (fix: give the request as the query text)\n`);
+    expect(result.stderr).toBe(`assay validate: ${file}:1: field "request": expected a string, a chat object {"messages": [{"role": "user", "content": "..."}]} or {"query": "..."}, got a number (5) (fix: give the request as the query text)\n`);
   });
 
   it('tells qrels from runs by their columns and loads them with a corpus and queries', async () => {

@@ -130,4 +130,64 @@ describe('JudgeClient', () => {
     expect(elsewhere).toEqual([]);
     expect(JSON.stringify(entry?.request)).not.toContain('sk-test-secret');
   });
+
+  it.each([
+    { status: 401 as const, form: 'whole' as const },
+    { status: 401 as const, form: 'truncated' as const },
+    { status: 403 as const, form: 'whole' as const },
+  ])('reports a $status that repeats the key ($form) as a refusal, without retrying and without the key', async ({ status, form }) => {
+    // Prepare: a gateway that repeats the key it was sent in its error body
+    const apiKey = 'sk-proj-Q7rT2wX9zL4mN8bV3cK6hJ1f';
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status, form } }, { apiKey });
+
+    // Act
+    const completion = await client.complete(request);
+
+    // Assess: one request, a permanent error that says what to check, and no 8 characters of the key in a row
+    expect(server.log.length).toBe(1);
+    expect(completion).toMatchObject({ ok: false, transient: false, retries: 0 });
+    const error = completion.ok ? '' : completion.error;
+    expect(error).toMatch(new RegExp(`^the judge server refused the credentials \\(HTTP ${status}: Incorrect API key provided: \\[redacted\\]`));
+    expect(error).toMatch(/check OPENAI_API_KEY and OPENAI_BASE_URL$/);
+    expect(piecesOf(apiKey).filter((piece) => error.includes(piece))).toEqual([]);
+  });
+
+  it('makes no further request once the server has refused the key with a 401', async () => {
+    // Prepare
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 401, form: 'whole' } });
+    const first = await client.complete(request);
+
+    // Act
+    const second = await client.complete(request);
+
+    // Assess
+    expect(server.log.length).toBe(1);
+    expect(second).toEqual({ ...first, retries: 0 });
+  });
+
+  it('removes the key from a server error that repeats it, and keeps the error transient', async () => {
+    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 500, form: 'whole' } }, { maxRetries: 1 });
+    const completion = await client.complete(request);
+    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^judge server answered 500: .*Incorrect API key provided: \[redacted\]\./) });
+    expect(JSON.stringify(completion)).not.toContain('sk-test-secret');
+  });
+
+  it('keeps calling after a 403, which may concern one request only', async () => {
+    // Prepare
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 403, form: 'whole' } });
+    await client.complete(request);
+    server.setFaults({});
+
+    // Act
+    const next = await client.complete(request);
+
+    // Assess
+    expect(next).toMatchObject({ ok: true });
+    expect(server.log.length).toBe(2);
+  });
 });
+
+/** Every run of 8 characters of a key: none may appear anywhere. */
+function piecesOf(key: string): string[] {
+  return Array.from({ length: key.length - 7 }, (_, start) => key.slice(start, start + 8));
+}

@@ -1,0 +1,77 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from './usage-error.js';
+
+/**
+ * Checks of option values shared by the commands. Each fails with a
+ * UsageError that says what it got and what it expects, before the command
+ * starts any work.
+ */
+
+function rejected(option: string, value: string, expected: string): UsageError {
+  return new UsageError(`${option} got "${value}"; expected ${expected}`);
+}
+
+export function positiveInteger(option: string, value: string): number {
+  const number = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) throw rejected(option, value, 'an integer from 1 and up');
+  return number;
+}
+
+export function positiveNumber(option: string, value: string, unit: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw rejected(option, value, `a number of ${unit} above 0`);
+  return number;
+}
+
+export function suiteName(value: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(value) || value === '.' || value === '..') throw rejected('--suite', value, 'letters, digits, ".", "_" or "-"');
+  return value;
+}
+
+/** A run id as `assay run` prints it; anything else would name no run, or a path outside the run's folder. */
+export function runId(value: string): string {
+  if (!/^r-[0-9a-f]{16}$/.test(value)) throw rejected('the run id', value, 'r- and 16 hexadecimal digits, as assay run prints it');
+  return value;
+}
+
+/** An http(s) URL: --aws-endpoint, OPENAI_BASE_URL. */
+export function httpUrl(option: string, value: string, example: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw rejected(option, value, `an http or https URL such as ${example}`);
+  return value;
+}
+
+/** OPENAI_BASE_URL, checked when a key is set and the judge client will use it. */
+export function judgeBaseUrl(environment: Readonly<Record<string, string | undefined>>): string | undefined {
+  const baseUrl = environment.OPENAI_BASE_URL?.trim();
+  if (!environment.OPENAI_API_KEY?.trim() || !baseUrl) return undefined;
+  return httpUrl('OPENAI_BASE_URL', baseUrl, 'https://api.openai.com/v1');
+}
+
+export function endpointUrl(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : httpUrl('--aws-endpoint', value, 'http://127.0.0.1:4566');
+}
+
+/**
+ * Makes sure `folder` can hold files: creates it and writes and removes a
+ * probe file, so a file in the way or a read-only place fails the command at
+ * once rather than after a whole run.
+ */
+export async function assertWritableFolder(option: string, folder: string): Promise<void> {
+  const probe = join(folder, `.assay-write-check-${process.pid}`);
+  try {
+    await mkdir(folder, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it is not writable' : code;
+    throw new UsageError(`${option} ${folder} cannot be used (${reason}); expected a folder that can be created and written`);
+  }
+}

@@ -1,0 +1,57 @@
+import { runKeys } from '../../shared/pipeline/run-identity.js';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
+import { formatInputError, inputErrorSchema } from '../../shared/schema/input-error.js';
+import type { Report } from '../../shared/schema/report.js';
+
+/**
+ * Why a finished run evaluated nothing, or undefined when it evaluated
+ * something. A run evaluates nothing when the dataset has no valid row, when
+ * every case failed, or when every judge call it made failed (a refused key
+ * above all: then every call is refused). `locate` turns a store key into
+ * where the user finds the object (a path, or an s3:// address).
+ */
+export async function nothingEvaluated(report: Report, store: ObjectStore, locate: (key: string) => string): Promise<string | undefined> {
+  if (report.cases.total === 0) return noCase(report, store, locate);
+  if (report.cases.evaluated === 0) {
+    const first = report.failed_cases[0];
+    const counts = `${report.cases.failed} failed, ${report.cases.missing} missing`;
+    return `no case could be evaluated (${counts})${first === undefined ? '' : `; the first failure, ${first.case_id}: ${first.error}`}`;
+  }
+  const usages = Object.values(report.judges);
+  const calls = usages.reduce((total, usage) => total + usage.calls, 0);
+  const errors = usages.reduce((total, usage) => total + usage.errors, 0);
+  if (calls === 0 || errors < calls) return undefined;
+  const firstError = await firstJudgeError(store, runKeys.report(report.suite, report.run_id, 'cases.jsonl'));
+  return `every judge call failed (${errors} of ${calls})${firstError === undefined ? '' : `; the first: ${firstError}`}`;
+}
+
+async function noCase(report: Report, store: ObjectStore, locate: (key: string) => string): Promise<string> {
+  const key = runKeys.inputErrors(report.run_id);
+  if (report.input_errors === 0) return `no case to evaluate: ${report.dataset} has no rows; expected one row per query (JSONL, a JSON array or CSV)`;
+  const bytes = await store.get(key);
+  const firstLine = bytes === undefined ? undefined : new TextDecoder().decode(bytes).split('\n', 1)[0];
+  const first = firstLine === undefined ? undefined : inputErrorSchema.safeParse(safeJson(firstLine));
+  const errors = `${report.input_errors} input ${report.input_errors === 1 ? 'error' : 'errors'}`;
+  const example = first?.success === true ? `; the first: ${formatInputError(first.data)}` : '';
+  return `no case to evaluate: no row of ${report.dataset} is valid (${errors}${example}); every input error is in ${locate(key)}`;
+}
+
+/** The first judge error_message of the run's cases.jsonl: every judge error of the run is one of these. */
+async function firstJudgeError(store: ObjectStore, key: string): Promise<string | undefined> {
+  const bytes = await store.get(key);
+  if (bytes === undefined) return undefined;
+  for (const line of new TextDecoder().decode(bytes).split('\n')) {
+    const metrics = (safeJson(line) as { metrics?: Record<string, unknown> } | undefined)?.metrics ?? {};
+    const error = Object.entries(metrics).find(([name, value]) => name.endsWith('/error_message') && typeof value === 'string');
+    if (error !== undefined) return error[1] as string;
+  }
+  return undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
