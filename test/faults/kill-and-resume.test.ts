@@ -75,6 +75,6 @@ describe('a run killed with SIGKILL', () => {
     const outcome = await runCli(['resume', 'r-0000000000000000', '--store', join(folder.path, 'store')]);
 
     expect(outcome.exitCode).toBe(2);
-    expect(outcome.stderr).toBe(`assay: No run r-0000000000000000 in store ${join(folder.path, 'store')}, in-process queues; check the run id and --store\n`);
+    expect(outcome.stderr).toBe(`assay resume: No run r-0000000000000000 in store ${join(folder.path, 'store')}, in-process queues; check the run id and --store\n`);
   });
 });

@@ -40,7 +40,7 @@ describe('the command table', () => {
 
   it('names an unknown command', async () => {
     const result = await runCli(['ir-metric']);
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("unknown command 'ir-metric'");
   });
 });
