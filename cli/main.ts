@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { agreementCommand } from './commands/agreement.js';
 import { compareCommand } from './commands/compare.js';
 import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   program.addCommand(validateCommand());
   program.addCommand(judgesCommand());
   program.addCommand(compareCommand());
+  program.addCommand(agreementCommand());
   // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
   for (const command of program.commands) command.exitOverride();
   return program;
