@@ -12,8 +12,8 @@ import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
 interface AgreementOptions {
-  human: string;
-  judge: string;
+  human?: string;
+  judge?: string;
   run: string[];
   measure: string;
   level: string;
@@ -30,8 +30,8 @@ interface AgreementOptions {
 export function agreementCommand(): Command {
   return new Command('agreement')
     .description("Measure a judge's relevance labels against human qrels: kappa per label, tau between system rankings")
-    .requiredOption('--human <qrels>', 'the reference judgments: "qid iter docno grade" per line')
-    .requiredOption('--judge <qrels>', 'the judgments to assess, in the same format')
+    .option('--human <qrels>', 'the reference judgments (required): "qid iter docno grade" per line')
+    .option('--judge <qrels>', 'the judgments to assess (required), in the same format')
     .option('--run <run>', 'a TREC run to rank under both qrels (repeatable; two or more for tau)', collect, [])
     .option('-m, --measure <measure>', 'the one trec_eval measure that ranks the runs (ndcg_cut.10, map, P.10, ...)', 'ndcg_cut.10')
     .option('-l, --level <level>', 'lowest grade that counts as relevant, for the binary statistics and the measure', '1')
@@ -46,6 +46,10 @@ export function agreementCommand(): Command {
         'percentile bootstraps: kappas resample the pairs, tau resamples the topics.',
     )
     .action(async (options: AgreementOptions) => {
+      // Checked here rather than as commander's required options, whose error exits 1, not 2.
+      if (options.human === undefined || options.judge === undefined) {
+        throw new UsageError(`Expected ${options.human === undefined ? '--human <qrels>, the reference judgments' : '--judge <qrels>, the judgments to assess'}`);
+      }
       const level = parseInteger(options.level, '-l', 0);
       const resamples = parseInteger(options.resamples, '--resamples', 1);
       const seed = parseInteger(options.seed, '--seed', 0);
