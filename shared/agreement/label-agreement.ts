@@ -1,4 +1,4 @@
-import { percentileBootstrapInterval, type IntervalResult, type PercentileBootstrapOptions } from '../statistics/bootstrap-interval.js';
+import { percentileBootstrapIntervals, type IntervalResult, type PercentileBootstrapOptions } from '../statistics/bootstrap-interval.js';
 import { cohenKappa, confusionCounts, type ConfusionCounts } from '../statistics/cohen-kappa.js';
 import { definedAs, undefinedBecause, type Statistic } from '../statistics/statistic.js';
 import type { LabelPairs } from './label-pairs.js';
@@ -31,27 +31,30 @@ export interface BinaryAgreement {
  * grades as the categories of `pairs.categories`, unordered for Cohen's kappa
  * and ordered (quadratic weights) for weighted kappa. The intervals resample
  * the pairs (percentile bootstrap, bootstrap-interval.ts); the three kappas
- * are computed on the same resamples, since they share the seed.
+ * are computed on the same resamples.
  */
 export function labelAgreement(pairs: LabelPairs, level: number, bootstrap: PercentileBootstrapOptions): LabelAgreement {
   const confusion = confusionCounts(pairs.human, pairs.judge, pairs.categories);
   const relevant = pairs.categories.map((grade) => grade >= level);
+  const size = pairs.categories.length;
   const positions = new Map(pairs.categories.map((grade, index) => [grade, index]));
-  const humanPositions = Int32Array.from(pairs.human, (grade) => positions.get(grade) as number);
-  const judgePositions = Int32Array.from(pairs.judge, (grade) => positions.get(grade) as number);
-  const resampledKappa = (kappaOf: (counts: ConfusionCounts) => Statistic) => (indices: Int32Array): number | undefined => {
-    const counts = pairs.categories.map(() => new Array<number>(pairs.categories.length).fill(0));
+  // Each pair as its cell of the table, so a resample is counted with one lookup a draw.
+  const cellOfPair = Int32Array.from(pairs.human, (grade, index) => (positions.get(grade) as number) * size + (positions.get(pairs.judge[index] as number) as number));
+  const cellCounts = new Int32Array(size * size);
+  const resampledKappas = (indices: Int32Array): (number | undefined)[] => {
+    cellCounts.fill(0);
     for (const index of indices) {
-      const row = counts[humanPositions[index] as number] as number[];
-      const column = judgePositions[index] as number;
-      row[column] = (row[column] as number) + 1;
+      const cell = cellOfPair[index] as number;
+      cellCounts[cell] = (cellCounts[cell] as number) + 1;
     }
-    const kappa = kappaOf(counts);
-    return kappa.ok ? kappa.value : undefined;
+    const counts = pairs.categories.map((_, row) => Array.from(cellCounts.subarray(row * size, (row + 1) * size)));
+    return [cohenKappa(counts), cohenKappa(counts, 'quadratic'), cohenKappa(binaryCounts(counts, relevant))].map((kappa) => (kappa.ok ? kappa.value : undefined));
   };
-  const interval = (kappaOf: (counts: ConfusionCounts) => Statistic): IntervalResult =>
-    percentileBootstrapInterval(pairs.human.length, resampledKappa(kappaOf), bootstrap);
-  const binaryKappa = (counts: ConfusionCounts): Statistic => cohenKappa(binaryCounts(counts, relevant));
+  const [plainInterval, weightedInterval, binaryInterval] = percentileBootstrapIntervals(pairs.human.length, 3, resampledKappas, bootstrap) as [
+    IntervalResult,
+    IntervalResult,
+    IntervalResult,
+  ];
 
   const agreeing = confusion.reduce((total, row, index) => total + (row[index] as number), 0);
   return {
@@ -61,11 +64,7 @@ export function labelAgreement(pairs: LabelPairs, level: number, bootstrap: Perc
     weightedKappa: cohenKappa(confusion, 'quadratic'),
     binary: binaryAgreement(binaryCounts(confusion, relevant), level),
     confusion,
-    intervals: {
-      cohenKappa: interval((counts) => cohenKappa(counts)),
-      weightedKappa: interval((counts) => cohenKappa(counts, 'quadratic')),
-      binaryKappa: interval(binaryKappa),
-    },
+    intervals: { cohenKappa: plainInterval, weightedKappa: weightedInterval, binaryKappa: binaryInterval },
   };
 }
 

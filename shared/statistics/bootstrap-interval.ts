@@ -40,27 +40,44 @@ export function percentileBootstrapInterval(
   statistic: (indices: Int32Array) => number | undefined,
   options: PercentileBootstrapOptions,
 ): IntervalResult {
+  return percentileBootstrapIntervals(unitCount, 1, (indices) => [statistic(indices)], options)[0] as IntervalResult;
+}
+
+/**
+ * The same for several statistics of the same units at once, on the same
+ * resamples (one draw of indices serves them all, which is what makes it
+ * cheaper than one call per statistic): `statistics` returns the
+ * `statisticCount` values of a resample, in a fixed order, and the result
+ * holds one interval per statistic in that order.
+ */
+export function percentileBootstrapIntervals(
+  unitCount: number,
+  statisticCount: number,
+  statistics: (indices: Int32Array) => readonly (number | undefined)[],
+  options: PercentileBootstrapOptions,
+): IntervalResult[] {
   const level = options.level ?? 0.95;
   if (!Number.isInteger(options.resamples) || options.resamples < 1) {
     throw new RangeError(`Expected resamples to be an integer from 1 and up, got ${options.resamples}`);
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`Expected level to be between 0 and 1 (exclusive), got ${level}`);
-  if (unitCount === 0) return { ok: false, reason: 'nothing to resample' };
+  if (unitCount === 0) return new Array<IntervalResult>(statisticCount).fill({ ok: false, reason: 'nothing to resample' });
   const random = seededRandom(options.seed);
   const indices = new Int32Array(unitCount);
-  const values: number[] = [];
+  const values: number[][] = Array.from({ length: statisticCount }, () => []);
   for (let draw = 0; draw < options.resamples; draw++) {
     for (let index = 0; index < unitCount; index++) indices[index] = random.nextBelow(unitCount);
-    const value = statistic(indices);
-    if (value === undefined) continue;
-    if (Number.isNaN(value)) throw new RangeError('Expected the resampled statistic to be a number or undefined, got NaN');
-    values.push(value);
+    const resampled = statistics(indices);
+    for (const [position, value] of resampled.entries()) {
+      if (value === undefined) continue;
+      if (Number.isNaN(value)) throw new RangeError('Expected the resampled statistic to be a number or undefined, got NaN');
+      values[position]?.push(value);
+    }
   }
-  if (values.length === 0) return { ok: false, reason: `the statistic is undefined on every one of the ${options.resamples} resamples` };
-  const sorted = Float64Array.from(values).sort();
   const tail = (1 - level) / 2;
-  return {
-    ok: true,
-    interval: { low: typeSevenQuantile(sorted, tail), high: typeSevenQuantile(sorted, 1 - tail), resamples_used: values.length },
-  };
+  return values.map((defined): IntervalResult => {
+    if (defined.length === 0) return { ok: false, reason: `the statistic is undefined on every one of the ${options.resamples} resamples` };
+    const sorted = Float64Array.from(defined).sort();
+    return { ok: true, interval: { low: typeSevenQuantile(sorted, tail), high: typeSevenQuantile(sorted, 1 - tail), resamples_used: defined.length } };
+  });
 }

@@ -11,7 +11,9 @@ interface Reference {
 }
 type Expected = Omit<AgreementReport, 'intervals' | 'reasons' | 'systems'> & {
   systems: { n: number; kendall_tau: number; spearman_rho: number; human: Record<string, number>; judge: Record<string, number> };
+  intervals: Record<IntervalName, { low: number; high: number; resamples_used: number }>;
 };
+type IntervalName = 'cohen_kappa' | 'weighted_kappa' | 'binary_kappa' | 'kendall_tau';
 
 const root = join(import.meta.dirname, '..', '..');
 const reference = JSON.parse(readFileSync(join(root, 'test/fixtures/agreement/expected.json'), 'utf8')) as Reference;
@@ -96,6 +98,20 @@ describe.each(reference.scenarios)('assay agreement against scikit-learn and Sci
 });
 
 describe('the agreement bootstrap on the reference collection', () => {
+  it.each(reference.scenarios)('draws the resamples the reference draws with the same generator: $name', async (scenario) => {
+    // Act
+    const report = await agreement(scenario);
+
+    // Assess: the same seeded draws, the same kappas and taus per resample, the same percentiles
+    for (const name of ['cohen_kappa', 'weighted_kappa', 'binary_kappa', 'kendall_tau'] as const) {
+      const interval = report.intervals[name];
+      const expected = scenario.expected.intervals[name];
+      expect(interval?.resamples_used, name).toBe(expected.resamples_used);
+      expect(Math.abs((interval?.low as number) - expected.low), name).toBeLessThanOrEqual(TOLERANCE);
+      expect(Math.abs((interval?.high as number) - expected.high), name).toBeLessThanOrEqual(TOLERANCE);
+    }
+  });
+
   it('leaves out the topic resamples where results.trunc (no topic 302) has no topic', async () => {
     // Each of the 3 topics is drawn 3 times: {302, 302, 302} comes 1 time in 27.
     const report = await agreement(reference.scenarios[0] as Reference['scenarios'][number]);

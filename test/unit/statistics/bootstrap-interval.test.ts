@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { percentileBootstrapInterval } from '../../../shared/statistics/bootstrap-interval.js';
+import { percentileBootstrapInterval, percentileBootstrapIntervals } from '../../../shared/statistics/bootstrap-interval.js';
 import { bootstrapMeanInterval } from '../../../shared/statistics/bootstrap-mean-interval.js';
 
 const meanOf = (values: readonly number[]) => (indices: Int32Array): number => {
@@ -34,7 +34,7 @@ describe('percentileBootstrapInterval', () => {
 
   it('leaves out the resamples where the statistic is undefined and says how many it used', () => {
     // Prepare: two units; the statistic is undefined on the resamples that draw unit 0 twice (1 in 4)
-    const statistic = (indices: Int32Array): number | undefined => (indices[0] === 0 && indices[1] === 0 ? undefined : indices[0]! + indices[1]!);
+    const statistic = (indices: Int32Array): number | undefined => (indices[0] === 0 && indices[1] === 0 ? undefined : (indices[0] as number) + (indices[1] as number));
 
     // Act
     const result = percentileBootstrapInterval(2, statistic, { resamples: 400, seed: 3 });
@@ -61,5 +61,21 @@ describe('percentileBootstrapInterval', () => {
     expect(() => percentileBootstrapInterval(3, () => Number.NaN, { resamples: 10, seed: 0 })).toThrow(/NaN/);
     expect(() => percentileBootstrapInterval(3, () => 1, { resamples: 0, seed: 0 })).toThrow(/resamples/);
     expect(() => percentileBootstrapInterval(3, () => 1, { resamples: 10, seed: 0, level: 1 })).toThrow(/level/);
+  });
+
+  it('gives several statistics the same resamples as one call each', () => {
+    // Prepare
+    const values = Array.from({ length: 25 }, (_, index) => (index * 7) % 11);
+    const squares = values.map((value) => value * value);
+    const options = { resamples: 300, seed: 12 };
+
+    // Act
+    const together = percentileBootstrapIntervals(values.length, 2, (indices) => [meanOf(values)(indices), meanOf(squares)(indices)], options);
+
+    // Assess
+    expect(together).toEqual([
+      percentileBootstrapInterval(values.length, meanOf(values), options),
+      percentileBootstrapInterval(values.length, meanOf(squares), options),
+    ]);
   });
 });
