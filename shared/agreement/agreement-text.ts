@@ -28,7 +28,8 @@ export function renderAgreementText(report: AgreementReport): string {
       (systems === undefined ? '' : `; systems: ${systems.n}`),
     alignedTable(['statistic', 'value', '95% low', '95% high'], rows),
   ];
-  const reasons = Object.entries(report.reasons);
+  // An interval is null whenever its statistic is: its reason is worth printing only when the statistic has a value.
+  const reasons = Object.entries(report.reasons).filter(([path]) => !(path.startsWith('intervals.') && reasonOfStatistic(report, path) !== undefined));
   if (reasons.length > 0) sections.push(reasons.map(([path, reason]) => `${path}: n/a, ${reason}`).join('\n'));
   sections.push(confusionTable(report));
   if (systems !== undefined) {
@@ -36,6 +37,12 @@ export function renderAgreementText(report: AgreementReport): string {
     sections.push(alignedTable(['run', `${systems.measure} human`, `${systems.measure} judge`], names.map((name) => [name, fixed(systems.human[name]), fixed(systems.judge[name])])));
   }
   return `${sections.join('\n\n')}\n`;
+}
+
+function reasonOfStatistic(report: AgreementReport, intervalPath: string): string | undefined {
+  const statistic = intervalPath.slice('intervals.'.length);
+  const path = statistic === 'binary_kappa' ? 'binary.kappa' : statistic === 'kendall_tau' ? 'systems.kendall_tau' : statistic;
+  return report.reasons[path];
 }
 
 function confusionTable(report: AgreementReport): string {

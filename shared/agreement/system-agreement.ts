@@ -67,21 +67,30 @@ export function systemAgreement(
   }
   const topics = [...new Set([...scored.human, ...scored.judge].flatMap((perTopic) => [...perTopic.keys()]))].sort(compareBytes);
   const series = { human: scored.human.map((perTopic) => seriesOf(perTopic, topics)), judge: scored.judge.map((perTopic) => seriesOf(perTopic, topics)) };
+  const degenerate = degenerateRanking(means, measure.trecName);
   const kendallTauInterval =
-    runs.length < 2
-      ? ({ ok: false, reason: `needs at least 2 runs, got ${runs.length}` } as const)
-      : percentileBootstrapInterval(topics.length, (indices) => resampledTau(indices, topics.length, series), bootstrap);
+    degenerate ?? percentileBootstrapInterval(topics.length, (indices) => resampledTau(indices, topics.length, series), bootstrap);
   return {
     ok: true,
     agreement: {
       measure: measure.trecName,
       human: means.human,
       judge: means.judge,
-      kendallTau: kendallTauB(means.human, means.judge),
-      spearmanRho: spearmanRho(means.human, means.judge),
+      kendallTau: degenerate ?? kendallTauB(means.human, means.judge),
+      spearmanRho: degenerate ?? spearmanRho(means.human, means.judge),
       kendallTauInterval,
     },
   };
+}
+
+/** Why no correlation of the two lists exists, said in terms of runs and qrels; undefined when one does. */
+function degenerateRanking(means: { human: readonly number[]; judge: readonly number[] }, measure: string): { ok: false; reason: string } | undefined {
+  if (means.human.length < 2) return { ok: false, reason: `needs at least 2 runs to rank, got ${means.human.length}` };
+  for (const labels of ['human', 'judge'] as const) {
+    const values = means[labels];
+    if (values.every((value) => value === values[0])) return { ok: false, reason: `every run has the same ${measure} under the ${labels} qrels` };
+  }
+  return undefined;
 }
 
 function seriesOf(perTopic: ReadonlyMap<string, number>, topics: readonly string[]): TopicSeries {

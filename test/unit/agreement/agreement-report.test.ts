@@ -133,7 +133,7 @@ describe('buildAgreementReport, system rankings', () => {
     const report = reportOf(humanQrels, judgeQrels, { runs: [runA, runD] });
 
     expect(report.systems).toMatchObject({ kendall_tau: null, spearman_rho: null, judge: { A: 1, D: 1 } });
-    expect(report.reasons['systems.kendall_tau']).toMatch(/second list is the same/);
+    expect(report.reasons['systems.kendall_tau']).toBe('every run has the same P_1 under the judge qrels');
     expect(report.intervals.kendall_tau).toBeNull();
   });
 
@@ -141,9 +141,9 @@ describe('buildAgreementReport, system rankings', () => {
     const report = reportOf(humanQrels, judgeQrels, { runs: [runA] });
 
     expect(report.systems).toMatchObject({ n: 1, kendall_tau: null, spearman_rho: null, human: { A: 1 } });
-    expect(report.reasons['systems.kendall_tau']).toMatch(/at least 2/);
-    expect(report.reasons['systems.spearman_rho']).toMatch(/at least 2/);
-    expect(report.reasons['intervals.kendall_tau']).toMatch(/at least 2/);
+    expect(report.reasons['systems.kendall_tau']).toBe('needs at least 2 runs to rank, got 1');
+    expect(report.reasons['systems.spearman_rho']).toBe('needs at least 2 runs to rank, got 1');
+    expect(report.reasons['intervals.kendall_tau']).toBe('needs at least 2 runs to rank, got 1');
   });
 
   it('leaves systems out without runs', () => {
