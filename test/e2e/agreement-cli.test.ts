@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,5 +89,22 @@ describe('assay agreement', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('prints what the README shows for the example collection', async () => {
+    // Prepare: the README's example, from the command line to the "..." that cuts it
+    const root = join(import.meta.dirname, '..', '..');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const example = /\$ npx assay agreement (.+) \\\n +(.+)\n([\s\S]+?)\n\.\.\.\n/.exec(readme);
+    expect(example).not.toBeNull();
+    const [, firstLine, secondLine, shown] = example as unknown as [string, string, string, string];
+    const args = `${firstLine} ${secondLine}`.split(/ +/).map((arg) => (arg.startsWith('examples/') ? join(root, arg) : arg));
+
+    // Act
+    const result = await runCli(['agreement', ...args]);
+
+    // Assess
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.startsWith(`${shown}\n`)).toBe(true);
   });
 });
