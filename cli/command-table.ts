@@ -85,4 +85,10 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     description: 'Compare two runs case by case (B against A) with paired significance tests',
     load: async () => (await import('./commands/compare.js')).compareCommand(),
   },
+  {
+    name: 'agreement',
+    term: 'agreement [options]',
+    description: "Measure a judge's relevance labels against human qrels: kappa per label, tau between system rankings",
+    load: async () => (await import('./commands/agreement.js')).agreementCommand(),
+  },
 ];

@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import type { EvalCase, ExpectedDocument, RetrievedChunk } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
@@ -7,6 +6,7 @@ import { readIdTexts, type IdTexts } from './trec-text-file.js';
 import { readQrels, type Qrels } from './trec-qrels-reader.js';
 import { compareBytes } from '../trec/trec-order.js';
 import { rankLikeTrecEval } from './trec-ranking.js';
+import { RunNames } from './run-names.js';
 import { readRun, type RunTopics } from './trec-run-reader.js';
 
 export interface TrecCollectionFiles {
@@ -47,7 +47,7 @@ async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEv
 
   const runs: RunTopics = new Map();
   const seen = new Map<string, Set<string>>();
-  const engineNames = new EngineNames();
+  const engineNames = new RunNames();
   for (const file of files.runs) {
     const target = { topics: runs, seen, engineFor: (tag: string) => engineNames.nameFor(tag, file) };
     const result = await readOrReport(file, (path) => readRun(path, target), { rows: 0, errors: [] });
@@ -93,21 +93,6 @@ function neededDocuments(qrels: Qrels, runs: RunTopics): Set<string> {
   for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
   for (const byTag of runs.values()) for (const entries of byTag.values()) for (const entry of entries) needed.add(entry.docno);
   return needed;
-}
-
-/**
- * The engine of a run tag is the tag itself, unless an earlier run file already
- * used that tag: two files with the same tag are two runs to compare (a re-run,
- * a truncated copy), so the later one is told apart by its file name.
- */
-class EngineNames {
-  private readonly fileOfTag = new Map<string, string>();
-
-  nameFor(tag: string, file: string): string {
-    const owner = this.fileOfTag.get(tag);
-    if (owner === undefined) this.fileOfTag.set(tag, file);
-    return owner === undefined || owner === file ? tag : `${basename(file)}:${tag}`;
-  }
 }
 
 function emptyTexts(): IdTexts {

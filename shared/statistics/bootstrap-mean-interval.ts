@@ -1,3 +1,4 @@
+import { typeSevenQuantile } from './quantile.js';
 import { seededRandom } from './seeded-random.js';
 import { scaleToUnit, sum } from './unit-scale.js';
 
@@ -64,14 +65,5 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
     largest = Math.max(largest, value);
   }
   const clamp = (bound: number): number => Math.min(largest, Math.max(smallest, bound * scale));
-  return { low: clamp(quantile(means, tail)), high: clamp(quantile(means, 1 - tail)) };
-}
-
-/** The type-7 quantile of sorted numbers at q in [0, 1]. */
-function quantile(sorted: Float64Array, q: number): number {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const lower = sorted[below] as number;
-  const upper = sorted[Math.min(below + 1, sorted.length - 1)] as number;
-  return lower + (position - below) * (upper - lower);
+  return { low: clamp(typeSevenQuantile(means, tail)), high: clamp(typeSevenQuantile(means, 1 - tail)) };
 }

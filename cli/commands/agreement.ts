@@ -1,0 +1,113 @@
+import { Command } from 'commander';
+import { buildAgreementReport } from '../../shared/agreement/agreement-report.js';
+import { renderAgreementText } from '../../shared/agreement/agreement-text.js';
+import type { NamedRun } from '../../shared/agreement/system-agreement.js';
+import { RunNames } from '../../shared/dataset/run-names.js';
+import type { Measure } from '../../shared/metrics/registry.js';
+import { formatInputError } from '../../shared/schema/input-error.js';
+import { selectMeasures } from '../../shared/trec/measure-selection.js';
+import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
+import { readRun } from '../../shared/trec/run.js';
+import { assertReadableFile } from '../readable-file.js';
+import { UsageError } from '../usage-error.js';
+
+interface AgreementOptions {
+  human?: string;
+  judge?: string;
+  run: string[];
+  measure: string;
+  level: string;
+  json?: boolean;
+  seed: string;
+  resamples: string;
+}
+
+/**
+ * `assay agreement --human QRELS --judge QRELS [--run RUN]...`: how far a
+ * judge's relevance labels agree with people's, label by label (kappa) and in
+ * the system rankings the two label sets produce (Kendall's tau, Spearman's rho).
+ */
+export function agreementCommand(): Command {
+  return new Command('agreement')
+    .description("Measure a judge's relevance labels against human qrels: kappa per label, tau between system rankings")
+    .option('--human <qrels>', 'the reference judgments (required): "qid iter docno grade" per line')
+    .option('--judge <qrels>', 'the judgments to assess (required), in the same format')
+    .option('--run <run>', 'a TREC run to rank under both qrels (repeatable; two or more for tau)', collect, [])
+    .option('-m, --measure <measure>', 'the one trec_eval measure that ranks the runs (ndcg_cut.10, map, P.10, ...)', 'ndcg_cut.10')
+    .option('-l, --level <level>', 'lowest grade that counts as relevant, for the binary statistics and the measure', '1')
+    .option('--json', 'print the report as JSON')
+    .option('--seed <integer>', 'seed of the bootstrap resampling', '0')
+    .option('--resamples <count>', 'bootstrap resamples of each 95% interval', '1000')
+    .addHelpText(
+      'after',
+      '\nPairs are the (topic, document) pairs labelled in both qrels; the grades are the\n' +
+        'categories of kappa. Runs are named by their tag (<file>:<tag> when an earlier run\n' +
+        'has the same tag) and scored as `assay ir-metrics` does without -c. Intervals are\n' +
+        'percentile bootstraps: kappas resample the pairs, tau resamples the topics.',
+    )
+    .action(async (options: AgreementOptions) => {
+      // Checked here rather than as commander's required options, whose error exits 1, not 2.
+      if (options.human === undefined || options.judge === undefined) {
+        throw new UsageError(`Expected ${options.human === undefined ? '--human <qrels>, the reference judgments' : '--judge <qrels>, the judgments to assess'}`);
+      }
+      const level = parseInteger(options.level, '-l', 0);
+      const resamples = parseInteger(options.resamples, '--resamples', 1);
+      const seed = parseInteger(options.seed, '--seed', 0);
+      if (seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
+      const measure = oneMeasure(options.measure);
+      const [human, judge, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readQrelsFile(options.judge, 'judge qrels'), readRunFiles(options.run)]);
+      const result = buildAgreementReport({
+        human,
+        judge,
+        runs,
+        measure,
+        measureOptions: { relevanceLevel: level, gain: 'linear' },
+        resamples,
+        seed,
+      });
+      if (!result.ok) throw new UsageError(result.error);
+      process.stdout.write(options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : renderAgreementText(result.report));
+    });
+}
+
+function parseInteger(text: string, option: string, minimum: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < minimum) {
+    throw new UsageError(`Expected ${option} to be an integer from ${minimum} and up, got "${text}"`);
+  }
+  return value;
+}
+
+/** The measure that ranks the runs: one trec_eval measure averaged over topics (not a count, not a list). */
+function oneMeasure(name: string): Measure {
+  const selection = selectMeasures([name]);
+  if (!selection.ok) throw new UsageError(selection.error);
+  const measures = selection.measures.flatMap((selected) => (selected.kind === 'query' && selected.measure.aggregate === 'mean' ? [selected.measure] : []));
+  if (measures.length !== 1 || selection.measures.length !== 1) {
+    throw new UsageError(`Expected -m to name one averaged measure such as ndcg_cut.10, map or P.10, got "${name}"`);
+  }
+  return measures[0] as Measure;
+}
+
+async function readQrelsFile(path: string, role: string): Promise<Qrels> {
+  await assertReadableFile(path, role);
+  const result = await readQrels(path);
+  if (!result.ok) throw new UsageError(formatInputError(result.error));
+  return result.qrels;
+}
+
+async function readRunFiles(paths: readonly string[]): Promise<NamedRun[]> {
+  await Promise.all(paths.map((path) => assertReadableFile(path, 'run')));
+  const names = new RunNames();
+  const runs: NamedRun[] = [];
+  for (const path of paths) {
+    const result = await readRun(path);
+    if (!result.ok) throw new UsageError(formatInputError(result.error));
+    runs.push({ name: names.nameFor(result.run.runId, path), run: result.run });
+  }
+  return runs;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,132 @@
+import type { Measure, MeasureOptions } from '../metrics/registry.js';
+import type { IntervalResult, ResampledInterval } from '../statistics/bootstrap-interval.js';
+import type { Statistic } from '../statistics/statistic.js';
+import type { Qrels } from '../trec/qrels.js';
+import { labelAgreement } from './label-agreement.js';
+import { pairLabels } from './label-pairs.js';
+import { systemAgreement, type NamedRun } from './system-agreement.js';
+
+export interface AgreementInputs {
+  readonly human: Qrels;
+  readonly judge: Qrels;
+  /** Runs to rank under both qrels; none leaves `systems` out. Names must be distinct. */
+  readonly runs: readonly NamedRun[];
+  readonly measure: Measure;
+  /** trec_eval's -l: lowest grade that counts as relevant, for the binary statistics and the measure. */
+  readonly measureOptions: MeasureOptions;
+  readonly resamples: number;
+  readonly seed: number;
+}
+
+/** What `assay agreement --json` prints. Every null has its reason in `reasons`, under the same path. */
+export interface AgreementReport {
+  readonly pairs: number;
+  readonly human_only: number;
+  readonly judge_only: number;
+  readonly categories: readonly number[];
+  readonly exact_agreement: number | null;
+  readonly cohen_kappa: number | null;
+  readonly weighted_kappa: number | null;
+  readonly binary: { level: number; kappa: number | null; agreement: number | null; precision: number | null; recall: number | null };
+  /** confusion[human grade][judge grade] = pairs, over every category. */
+  readonly confusion: Record<string, Record<string, number>>;
+  readonly systems?: {
+    measure: string;
+    n: number;
+    kendall_tau: number | null;
+    spearman_rho: number | null;
+    human: Record<string, number>;
+    judge: Record<string, number>;
+  };
+  readonly intervals: {
+    level: number;
+    resamples: number;
+    seed: number;
+    cohen_kappa: ResampledInterval | null;
+    weighted_kappa: ResampledInterval | null;
+    binary_kappa: ResampledInterval | null;
+    kendall_tau?: ResampledInterval | null;
+  };
+  readonly reasons: Record<string, string>;
+}
+
+export type AgreementReportResult = { ok: true; report: AgreementReport } | { ok: false; error: string };
+
+const INTERVAL_LEVEL = 0.95;
+
+/** Compares two qrels files label by label and, given runs, by the system rankings they produce. */
+export function buildAgreementReport(inputs: AgreementInputs): AgreementReportResult {
+  const repeated = inputs.runs.find((one, index) => inputs.runs.findIndex((other) => other.name === one.name) !== index);
+  if (repeated !== undefined) return { ok: false, error: `Two runs are named ${repeated.name}: give each run file once` };
+  const bootstrap = { resamples: inputs.resamples, seed: inputs.seed, level: INTERVAL_LEVEL };
+  const pairs = pairLabels(inputs.human, inputs.judge);
+  const labels = labelAgreement(pairs, inputs.measureOptions.relevanceLevel, bootstrap);
+  const systems =
+    inputs.runs.length === 0
+      ? undefined
+      : systemAgreement(inputs.runs, { human: inputs.human, judge: inputs.judge }, inputs.measure, inputs.measureOptions, bootstrap);
+  if (systems !== undefined && !systems.ok) return systems;
+
+  const reasons: Record<string, string> = {};
+  const value = (path: string, statistic: Statistic): number | null => {
+    if (statistic.ok) return statistic.value;
+    reasons[path] = statistic.reason;
+    return null;
+  };
+  const interval = (path: string, result: IntervalResult, estimate: Statistic): ResampledInterval | null => {
+    // An interval around a statistic that is undefined on the data itself would describe nothing.
+    if (!estimate.ok) {
+      reasons[path] = estimate.reason;
+      return null;
+    }
+    if (result.ok) return result.interval;
+    reasons[path] = result.reason;
+    return null;
+  };
+  const confusion: Record<string, Record<string, number>> = {};
+  for (const [row, humanGrade] of pairs.categories.entries()) {
+    confusion[String(humanGrade)] = Object.fromEntries(pairs.categories.map((judgeGrade, column) => [String(judgeGrade), labels.confusion[row]?.[column] ?? 0]));
+  }
+  const report: AgreementReport = {
+    pairs: labels.pairs,
+    human_only: pairs.humanOnly,
+    judge_only: pairs.judgeOnly,
+    categories: pairs.categories,
+    exact_agreement: value('exact_agreement', labels.exactAgreement),
+    cohen_kappa: value('cohen_kappa', labels.cohenKappa),
+    weighted_kappa: value('weighted_kappa', labels.weightedKappa),
+    binary: {
+      level: labels.binary.level,
+      kappa: value('binary.kappa', labels.binary.kappa),
+      agreement: value('binary.agreement', labels.binary.agreement),
+      precision: value('binary.precision', labels.binary.precision),
+      recall: value('binary.recall', labels.binary.recall),
+    },
+    confusion,
+    ...(systems === undefined
+      ? {}
+      : {
+          systems: {
+            measure: systems.agreement.measure,
+            n: inputs.runs.length,
+            kendall_tau: value('systems.kendall_tau', systems.agreement.kendallTau),
+            spearman_rho: value('systems.spearman_rho', systems.agreement.spearmanRho),
+            human: Object.fromEntries(inputs.runs.map((run, index) => [run.name, systems.agreement.human[index] as number])),
+            judge: Object.fromEntries(inputs.runs.map((run, index) => [run.name, systems.agreement.judge[index] as number])),
+          },
+        }),
+    intervals: {
+      level: INTERVAL_LEVEL,
+      resamples: inputs.resamples,
+      seed: inputs.seed,
+      cohen_kappa: interval('intervals.cohen_kappa', labels.intervals.cohenKappa, labels.cohenKappa),
+      weighted_kappa: interval('intervals.weighted_kappa', labels.intervals.weightedKappa, labels.weightedKappa),
+      binary_kappa: interval('intervals.binary_kappa', labels.intervals.binaryKappa, labels.binary.kappa),
+      ...(systems === undefined
+        ? {}
+        : { kendall_tau: interval('intervals.kendall_tau', systems.agreement.kendallTauInterval, systems.agreement.kendallTau) }),
+    },
+    reasons,
+  };
+  return { ok: true, report };
+}
