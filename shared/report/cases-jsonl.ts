@@ -5,7 +5,8 @@ import { compareText, sortedKeys, sortedRecord } from './ordering.js';
 /**
  * `cases.jsonl`: one line per (case, engine) with every metric of that engine
  * on that case, ratings, rationales, error messages and per-chunk lists
- * included. Lines are sorted by case id, then engine; metric keys are sorted;
+ * included, and the engine's ranked list (doc_uri, rank, score) and response
+ * where the result kept them. Lines are sorted by case id, then engine; metric keys are sorted;
  * the text ends with a newline unless there is no line at all.
  */
 export function casesJsonl(results: readonly CaseResult[]): string {
@@ -18,11 +19,15 @@ export function casesJsonl(results: readonly CaseResult[]): string {
 export function caseLines(results: readonly CaseResult[]): CaseLine[] {
   const sorted = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
   return sorted.flatMap((result) =>
-    sortedKeys(result.engines).map((engine) => ({
-      case_id: result.case_id,
-      request_id: result.request_id,
-      engine,
-      metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
-    })),
+    sortedKeys(result.engines).map((engine) => {
+      const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
+      return {
+        case_id: result.case_id,
+        request_id: result.request_id,
+        engine,
+        metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
+        ...(output === undefined ? {} : { retrieved: output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) }),
+      };
+    }),
   );
 }

@@ -1,9 +1,12 @@
 import type { MetricValue } from '../judges/metric-value.js';
 import type { CaseResult } from '../schema/run-records.js';
 import { bootstrapMeanInterval } from '../statistics/bootstrap-mean-interval.js';
+import { typeSevenQuantile } from '../statistics/quantile.js';
 import { compareText, sortedRecord } from './ordering.js';
 
 const RATING = '/rating';
+/** An engine's wall time per case, in milliseconds: summarised by percentiles, as latency is. */
+export const ENGINE_LATENCY = 'engine/latency_ms';
 const ERROR_MESSAGE = '/error_message';
 
 /**
@@ -21,6 +24,8 @@ const ERROR_MESSAGE = '/error_message';
  * - otherwise M ends in `/rating` or some value is a number: `M/count` = cases
  *   where M is a finite number, and `M/average` = their mean, left out when
  *   there is none (never 0 or NaN in its place);
+ * - M is `engine/latency_ms` (a live engine's wall time): `M/count`, `M/p50`,
+ *   `M/p95` (type-7 quantiles) and `M/max`, without an interval;
  * - anything else (per-chunk lists, rationales, other texts) is not aggregated.
  * Every percentage and average also gets a 95% percentile bootstrap interval
  * over the cases, `M/.../ci_low` and `ci_high` (1,000 resamples, a fixed seed,
@@ -46,6 +51,7 @@ function statisticsOf(name: string, values: readonly MetricValue[]): [string, nu
     const prefix = name.slice(0, -ERROR_MESSAGE.length);
     return [[`${prefix}/error_count`, values.filter((value) => typeof value === 'string').length]];
   }
+  if (name === ENGINE_LATENCY) return latencyStatistics(values);
   const isRating = name.endsWith(RATING);
   if (isRating && values.some(isYesOrNo)) {
     const verdicts = values.filter(isYesOrNo);
@@ -64,6 +70,17 @@ function statisticsOf(name: string, values: readonly MetricValue[]): [string, nu
     return statistics;
   }
   return [];
+}
+
+function latencyStatistics(values: readonly MetricValue[]): [string, number][] {
+  const sorted = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value)).sort((left, right) => left - right);
+  if (sorted.length === 0) return [[`${ENGINE_LATENCY}/count`, 0]];
+  return [
+    [`${ENGINE_LATENCY}/count`, sorted.length],
+    [`${ENGINE_LATENCY}/p50`, typeSevenQuantile(sorted, 0.5)],
+    [`${ENGINE_LATENCY}/p95`, typeSevenQuantile(sorted, 0.95)],
+    [`${ENGINE_LATENCY}/max`, sorted[sorted.length - 1] as number],
+  ];
 }
 
 const BOOTSTRAP = { resamples: 1000, seed: 20_261_122, level: 0.95 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { caseResultSchema, judgeUsageSchema } from './run-records.js';
+import { caseResultSchema, engineOutputRecordSchema, judgeUsageSchema } from './run-records.js';
 
 /**
  * What the reducer writes under `reports/<suite>/<run>/`:
@@ -99,5 +99,8 @@ export const caseLineSchema = z.object({
   request_id: z.string(),
   engine: z.string(),
   metrics: z.record(z.string(), metricValueSchema),
+  /** The engine's ranked list (doc_uri, rank, score) and response, when the result kept them. */
+  retrieved: engineOutputRecordSchema.shape.retrieved.optional(),
+  response: z.string().optional(),
 });
 export type CaseLine = z.infer<typeof caseLineSchema>;

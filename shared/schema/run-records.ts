@@ -43,6 +43,13 @@ export const judgeUsageSchema = z.object({
 });
 export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
 
+/** What one engine returned for a case, kept so a regression can be inspected query by query. */
+export const engineOutputRecordSchema = z.object({
+  retrieved: z.array(z.object({ doc_uri: z.string(), rank: z.number().int().positive(), score: z.number().finite().optional() })),
+  response: z.string().optional(),
+});
+export type EngineOutputRecord = z.infer<typeof engineOutputRecordSchema>;
+
 /** Judge usage per judge id of one delivery that ended in a retry (`runs/<run>/attempt-usage/`). */
 export const attemptUsageSchema = z.record(z.string(), judgeUsageSchema);
 
@@ -55,6 +62,8 @@ export const caseResultSchema = z.object({
   engines: z.record(z.string(), z.record(z.string(), metricValueSchema)),
   skipped: z.array(z.object({ judge: z.string(), engine: z.string(), reason: z.string() })),
   judge_usage: z.record(z.string(), judgeUsageSchema),
+  /** Per engine, its ranked list and response as judged (live engines' answers included). */
+  outputs: z.record(z.string(), engineOutputRecordSchema).optional(),
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 

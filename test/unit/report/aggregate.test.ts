@@ -28,6 +28,30 @@ describe('buildReport: statistics per engine', () => {
     });
   });
 
+  it("summarises a live engine's latency by percentiles and counts its errors", () => {
+    // Prepare: latencies 40, 10, 30, 20 ms and one case where the engine failed
+    const ids = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    const results = [
+      result('c1', { bm25: { 'engine/latency_ms': 40 } }),
+      result('c2', { bm25: { 'engine/latency_ms': 10 } }),
+      result('c3', { bm25: { 'engine/latency_ms': 30 } }),
+      result('c4', { bm25: { 'engine/latency_ms': 20 } }),
+      result('c5', { bm25: { 'engine/error_message': 'engine "bm25": the service answered 404' } }),
+    ];
+
+    // Act
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    // Assess: sorted 10 20 30 40; p50 at h = 1.5 -> 25; p95 at h = 2.85 -> 30 + 0.85 * 10 = 38.5
+    expect(report.engines.bm25).toEqual({
+      'engine/error_count': 1,
+      'engine/latency_ms/count': 4,
+      'engine/latency_ms/max': 40,
+      'engine/latency_ms/p50': 25,
+      'engine/latency_ms/p95': 38.5,
+    });
+  });
+
   it('averages a numeric metric over the cases where it is a finite number', () => {
     // 0.5, absent, 1, null: (0.5 + 1) / 2 = 0.75 over 2 cases
     const ids = ['c1', 'c2', 'c3', 'c4'];
