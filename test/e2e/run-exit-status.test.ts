@@ -70,6 +70,6 @@ describe('assay run exit status', () => {
     vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
     const result = await runCli(['run', DATASET, '--judges', 'chunk_relevance', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')]);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^run r-[0-9a-f]{16}: LLM judge judge-model at 127\.0\.0\.1:\d+/);
+    expect(result.stdout).toMatch(/^run r-[0-9a-f]{16}\nLLM judge judge-model at 127\.0\.0\.1:\d+/);
   });
 });
