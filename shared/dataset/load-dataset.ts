@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { stat } from 'node:fs/promises';
-import { CaseGrouper } from './case-grouper.js';
+import { CaseGrouper, type CaseIdRule } from './case-grouper.js';
 import { decodeCsvRow } from './csv-cells.js';
 import { readCsvRows } from './csv-reader.js';
 import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
@@ -23,6 +23,12 @@ export interface LoadDatasetOptions {
   spillFolder?: string;
   /** Throw a DatasetError at the first bad row instead of reporting it and going on. */
   strict?: boolean;
+  /**
+   * The id each case goes by downstream, when it is not the request id
+   * itself: a request whose case id an earlier request already has is
+   * rejected rather than allowed to share that case's records.
+   */
+  caseIds?: CaseIdRule;
 }
 
 /**
@@ -35,10 +41,11 @@ export interface LoadDatasetOptions {
  * with the file. The last event is `end`, with the counts.
  */
 export function loadDataset(file: string, options: LoadDatasetOptions = {}): AsyncGenerator<DatasetEvent> {
-  return throwingOnFirstError(loadEvents(file, options.format, options.spillFolder), options.strict ?? false);
+  return throwingOnFirstError(loadEvents(file, options), options.strict ?? false);
 }
 
-async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined, spillFolder: string | undefined): AsyncGenerator<DatasetEvent> {
+async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGenerator<DatasetEvent> {
+  const { format: givenFormat, spillFolder, caseIds } = options;
   const counter = new DatasetCounter();
   const reportError = (error: InputError): DatasetEvent => {
     counter.error();
@@ -50,8 +57,9 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined,
     yield { kind: 'end', counts: counter.snapshot() };
     return;
   }
-  const grouper = new CaseGrouper(file);
-  const spilling = spillFolder === undefined ? undefined : new SpillingCaseGrouper(file, spillFolder, SpillingCaseGrouper.partitionsFor((await stat(file).catch(() => ({ size: 0 }))).size));
+  const grouper = new CaseGrouper(file, caseIds);
+  const partitions = spillFolder === undefined ? 0 : SpillingCaseGrouper.partitionsFor((await stat(file).catch(() => ({ size: 0 }))).size);
+  const spilling = spillFolder === undefined ? undefined : new SpillingCaseGrouper(file, spillFolder, partitions, caseIds);
   try {
     for await (const event of readRows(file, format)) {
       if (event.kind === 'file-error') {

@@ -13,7 +13,7 @@ import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { RunConfig } from './run-config.js';
-import { caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
+import { CASE_ID_RULE, caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
 
 export interface IngestRequest {
   readonly datasetKey: string;
@@ -141,7 +141,7 @@ async function spoolCases(store: ObjectStore, runId: string, datasetKey: string,
       await writeError({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
       return spooled;
     }
-    for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill') })) {
+    for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill'), caseIds: CASE_ID_RULE })) {
       if (event.kind === 'error') await writeError({ ...event.error, file: datasetKey });
       else if (event.kind === 'end') spooled.rows = event.counts.rows;
       else {

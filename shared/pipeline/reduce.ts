@@ -41,15 +41,17 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const caseIds = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(manifest.run_id))) ?? new Uint8Array())));
   const resultKeys = await keysUnder(store, runKeys.resultsPrefix(manifest.run_id));
   const failureKeys = await keysUnder(store, runKeys.failuresPrefix(manifest.run_id));
-  const finished = caseIds.filter(
+  // A case id listed twice is one case (see caseOutcomes): it is waited for once.
+  const distinctIds = [...new Set(caseIds)];
+  const finished = distinctIds.filter(
     (caseId) => resultKeys.has(runKeys.result(manifest.run_id, caseId)) || failureKeys.has(runKeys.failure(manifest.run_id, caseId)),
   ).length;
   const pastDeadline = dependencies.now().getTime() >= Date.parse(manifest.deadline);
-  if (finished < caseIds.length && !pastDeadline) {
+  if (finished < distinctIds.length && !pastDeadline) {
     const next: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt: message.attempt + 1 };
     const delaySeconds = nextCheckDelay((manifest.config as unknown as Partial<RunConfig>).run?.check_delay_seconds ?? 1, message.attempt);
     await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(next), delaySeconds }]);
-    return { kind: 'waiting', runId: manifest.run_id, finished, total: caseIds.length };
+    return { kind: 'waiting', runId: manifest.run_id, finished, total: distinctIds.length };
   }
   const results = await readAll(store, resultKeys, (json) => caseResultSchema.parse(json));
   const failures = await readAll(store, failureKeys, (json) => caseFailureSchema.parse(json));
