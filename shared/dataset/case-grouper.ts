@@ -4,6 +4,7 @@ import type { InputError } from '../schema/input-error.js';
 import { splitTags } from './case-tags.js';
 import { requestIdFor } from './content-ids.js';
 import { withoutUndefined } from './documents.js';
+import { hasOwnKey } from './own-keys.js';
 import type { NormalisedRow } from './normalise-row.js';
 
 const EXPECTED_FIELDS = ['expected_response', 'expected_facts', 'expected_retrieved_context'] as const;
@@ -130,7 +131,7 @@ export class CaseGrouper {
     }
     if (row.engine === undefined) {
       for (const [key, value] of Object.entries(row.tags)) {
-        if (key in current.labelTags && !isDeepStrictEqual(current.labelTags[key], value)) {
+        if (hasOwnKey(current.labelTags, key) && !isDeepStrictEqual(current.labelTags[key], value)) {
           problems.push([`tags.${key}`, `disagrees with the ${key} given on another label row of the same request`, 'give the same value on every label row of a request']);
         }
       }

@@ -3,6 +3,7 @@ import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName } from './conventions.js';
 import { parsePythonStringList } from './python-string-list.js';
 import type { SourceRow } from './reader-event.js';
+import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, type RowLimits } from './row-limits.js';
 
 const LIST_FIX = `write the list as JSON (["first", "second"]) or as a Python list of quoted strings (['first', "it's second"])`;
 
@@ -13,20 +14,29 @@ const LIST_FIX = `write the list as JSON (["first", "second"]) or as a Python li
  * read later, by the row schema). An empty cell is a missing value: CSV has no
  * other way to say "nothing here", so it is left out rather than kept as "".
  */
-export function decodeCsvRow(file: string, row: SourceRow<string>): Checked<SourceRow> {
+export function decodeCsvRow(file: string, row: SourceRow<string>, limits: RowLimits = DEFAULT_ROW_LIMITS): Checked<SourceRow> {
   const fields: Record<string, unknown> = {};
   const errors: InputError[] = [];
   for (const [column, cell] of Object.entries(row.fields)) {
     if (cell === '') continue;
     if (conventionForName(column)?.cell !== 'structured') {
-      fields[column] = cell;
+      setField(fields, column, cell);
+      continue;
+    }
+    if (nestsDeeperThan(cell, limits.maxDepth - 1)) {
+      errors.push(tooDeepError(file, row.line, limits, column));
       continue;
     }
     const decoded = decodeStructuredCell(cell);
-    if (decoded.ok) fields[column] = decoded.value;
+    if (decoded.ok) setField(fields, column, decoded.value);
     else errors.push({ file, line: row.line, field: column, message: decoded.message, fix: column === 'tags' ? 'write tags as a JSON object {"name": "value"}' : LIST_FIX });
   }
   return errors.length > 0 ? checkedErrors(errors) : checkedValue({ line: row.line, fields });
+}
+
+/** Defined rather than assigned, so a column named __proto__ stays a column for the reserved-key check to report. */
+function setField(fields: Record<string, unknown>, column: string, value: unknown): void {
+  Object.defineProperty(fields, column, { value, enumerable: true, writable: true, configurable: true });
 }
 
 type DecodedCell = { ok: true; value: unknown } | { ok: false; message: string };

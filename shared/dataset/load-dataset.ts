@@ -11,6 +11,8 @@ import { normaliseRow } from './normalise-row.js';
 import { SpillingCaseGrouper } from './spilling-case-grouper.js';
 import type { ReaderEvent, SourceRow } from './reader-event.js';
 import { fileErrorFrom } from './file-errors.js';
+import { findReservedKey, reservedKeyError } from './own-keys.js';
+import { DEFAULT_ROW_LIMITS, type RowLimits } from './row-limits.js';
 
 export interface LoadDatasetOptions {
   /** Overrides the format the file name implies. */
@@ -29,6 +31,8 @@ export interface LoadDatasetOptions {
    * rejected rather than allowed to share that case's records.
    */
   caseIds?: CaseIdRule;
+  /** Bounds on one row (DEFAULT_ROW_LIMITS: 64 Mi characters, 64 levels); a row past them is an input error. */
+  limits?: Partial<RowLimits>;
 }
 
 /**
@@ -46,6 +50,7 @@ export function loadDataset(file: string, options: LoadDatasetOptions = {}): Asy
 
 async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGenerator<DatasetEvent> {
   const { format: givenFormat, spillFolder, caseIds } = options;
+  const limits: RowLimits = { ...DEFAULT_ROW_LIMITS, ...options.limits };
   const counter = new DatasetCounter();
   const reportError = (error: InputError): DatasetEvent => {
     counter.error();
@@ -61,7 +66,7 @@ async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGene
   const partitions = spillFolder === undefined ? 0 : SpillingCaseGrouper.partitionsFor((await stat(file).catch(() => ({ size: 0 }))).size);
   const spilling = spillFolder === undefined ? undefined : new SpillingCaseGrouper(file, spillFolder, partitions, caseIds);
   try {
-    for await (const event of readRows(file, format)) {
+    for await (const event of readRows(file, format, limits)) {
       if (event.kind === 'file-error') {
         yield reportError(event.error);
         continue;
@@ -69,6 +74,11 @@ async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGene
       counter.row();
       if (event.kind === 'bad-row') {
         for (const error of event.errors) yield reportError(error);
+        continue;
+      }
+      const reservedKey = findReservedKey(event.row.fields);
+      if (reservedKey !== undefined) {
+        yield reportError(reservedKeyError(file, event.row.line, reservedKey));
         continue;
       }
       const normalised = normaliseRow(file, event.row);
@@ -104,13 +114,13 @@ async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGene
   yield { kind: 'end', counts: counter.snapshot() };
 }
 
-async function* readRows(file: string, format: DatasetFormat): AsyncGenerator<ReaderEvent> {
+async function* readRows(file: string, format: DatasetFormat, limits: RowLimits): AsyncGenerator<ReaderEvent> {
   switch (format) {
     case 'jsonl':
-      yield* readJsonLines(file);
+      yield* readJsonLines(file, limits);
       return;
     case 'json':
-      yield* readJsonArray(file);
+      yield* readJsonArray(file, limits);
       return;
     case 'csv':
       for await (const event of readCsvRows(file)) {
@@ -118,7 +128,7 @@ async function* readRows(file: string, format: DatasetFormat): AsyncGenerator<Re
           yield event;
           continue;
         }
-        const decoded = decodeCsvRow(file, event.row);
+        const decoded = decodeCsvRow(file, event.row, limits);
         if (decoded.ok) yield { kind: 'row', row: decoded.value satisfies SourceRow };
         else yield { kind: 'bad-row', errors: decoded.errors };
       }

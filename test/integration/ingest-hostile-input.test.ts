@@ -22,9 +22,9 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function ingest(rows: readonly object[], strict: boolean) {
+async function ingest(rows: readonly (object | string)[], strict: boolean) {
   const infrastructure = embeddedInfrastructure(join(folder.path, 'store'), 1);
-  const dataset = await folder.write('rows.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
+  const dataset = await folder.write('rows.jsonl', rows.map((row) => (typeof row === 'string' ? row : JSON.stringify(row))).join('\n'));
   const { etag } = await infrastructure.store.upload(DATASET_KEY, dataset);
   const outcome = await ingestDataset(
     { store: infrastructure.store, cases: infrastructure.cases, control: infrastructure.control, now: () => new Date() },
@@ -72,5 +72,35 @@ describe('ingest of two requests with one case id', () => {
     const { outcome } = await ingest(collidingRows, true);
 
     expect(outcome).toMatchObject({ kind: 'rejected', error: { line: 3, field: 'request_id' } });
+  });
+});
+
+describe('ingest of a hostile dataset', () => {
+  it('runs the good rows through the pipeline and records every bad row with its line', async () => {
+    // Prepare: bad JSON, 10,000-deep nesting, a __proto__ key, prototype names as ids, engines and tags
+    const rows: (object | string)[] = [
+      { request_id: 'constructor', request: 'q1', engine: 'toString', response: 'a', retrieved_context: [{ doc_uri: 'd1', content: 'a' }], hasOwnProperty: 'tag' },
+      '{"request": "broken", ',
+      `{"request": "deep", "meta": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+      '{"__proto__": {"polluted": true}, "request": "prototype key"}',
+      { request_id: '__proto__', request: 'q2', engine: 'constructor', response: 'b', retrieved_context: [{ doc_uri: 'd2', content: 'b', metadata: { toString: 1 } }] },
+    ];
+
+    // Act
+    const { infrastructure, outcome } = await ingest(rows, false);
+    if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
+    const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
+    const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
+    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+
+    // Assess
+    expect(errors.map((error) => [error.file, error.line])).toEqual([
+      [DATASET_KEY, 2],
+      [DATASET_KEY, 3],
+      [DATASET_KEY, 4],
+    ]);
+    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0 });
+    expect(Object.keys(report.engines).sort()).toEqual(['constructor', 'toString']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

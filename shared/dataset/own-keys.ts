@@ -1,0 +1,41 @@
+import type { InputError } from '../schema/input-error.js';
+
+/**
+ * Row fields, tags and metadata are user data held in plain objects. Names
+ * such as `constructor` or `toString` must read as the user's keys and not
+ * as Object.prototype's, so lookups check own properties only; `__proto__`
+ * cannot be kept at all (an assignment sets the object's prototype instead,
+ * and zod records drop it), so a row that uses it is rejected with the path.
+ */
+export const RESERVED_KEY = '__proto__';
+
+export function hasOwnKey(record: object, key: string): boolean {
+  return Object.hasOwn(record, key);
+}
+
+/** The path of the first `__proto__` key in a parsed JSON value (without recursion), or undefined. */
+export function findReservedKey(value: unknown): string | undefined {
+  const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (Array.isArray(next.value)) {
+      next.value.forEach((item, index) => pending.push({ value: item, path: `${next?.path ?? ''}[${index}]` }));
+    } else if (typeof next.value === 'object' && next.value !== null) {
+      for (const [key, item] of Object.entries(next.value)) {
+        const path = next.path === '' ? key : `${next.path}.${key}`;
+        if (key === RESERVED_KEY) return path;
+        pending.push({ value: item, path });
+      }
+    }
+  }
+  return undefined;
+}
+
+export function reservedKeyError(file: string, line: number, path: string): InputError {
+  return {
+    file,
+    line,
+    field: path,
+    message: `the key "${RESERVED_KEY}" cannot be kept as data`,
+    fix: `rename the key "${RESERVED_KEY}" (for example to "proto")`,
+  };
+}
