@@ -123,7 +123,7 @@ async function* readRows(file: string, format: DatasetFormat, limits: RowLimits)
       yield* readJsonArray(file, limits);
       return;
     case 'csv':
-      for await (const event of readCsvRows(file)) {
+      for await (const event of readCsvRows(file, limits)) {
         if (event.kind !== 'row') {
           yield event;
           continue;

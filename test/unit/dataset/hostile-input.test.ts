@@ -108,6 +108,36 @@ describe('row limits', () => {
     ]);
   });
 
+  it('skips a CSV record over the size limit, a quoted multi-line one too, and keeps the lines of the rest', async () => {
+    // Prepare: the record on line 3 spans lines 3-5; the one on line 9 is just over the limit
+    const long = `"${'z'.repeat(700)}\n""quoted""\n${'z'.repeat(780)}"`;
+    const file = await folder.write('sizes.csv', `question,answer\nfirst,"a, with comma"\nlong,${long}\nafter,"b\nc"\n${'q'.repeat(999)},\n${'q'.repeat(1_001)},d\n`);
+
+    // Act
+    const loaded = await loadAll(file, { limits });
+
+    // Assess
+    expect(loaded.cases.map((evalCase) => [evalCase.request.slice(0, 5), evalCase.engines.default?.response])).toEqual([
+      ['first', 'a, with comma'],
+      ['after', 'b\nc'],
+      ['qqqqq', undefined],
+    ]);
+    expect(lineAndField(loaded.errors)).toEqual([
+      [3, '', 'the row is 1,499 characters long, more than the limit of 1,000 characters'],
+      [9, '', 'the row is 1,003 characters long, more than the limit of 1,000 characters'],
+    ]);
+    expect(loaded.counts.rows).toBe(5);
+  });
+
+  it('reports a CSV header over the size limit as a problem of the file', async () => {
+    const file = await folder.write('header.csv', `question,${'h'.repeat(2_000)}\nq,a\n`);
+
+    const loaded = await loadAll(file, { limits });
+
+    expect(loaded.cases).toEqual([]);
+    expect(loaded.errors.map((error) => [error.line, error.message])).toEqual([[1, 'the header line is 2,009 characters long, more than the limit of one row']]);
+  });
+
   it('skips an oversized line as it streams, without assembling it', async () => {
     // Prepare: a 3 MB line under a 100-character limit; the reader reads 64 KiB chunks
     const file = await folder.write('long.txt', `short\n${'y'.repeat(3_000_000)}\nlast`);
