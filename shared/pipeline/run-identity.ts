@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CaseIdRule } from '../dataset/case-grouper.js';
+import type { CaseIdRule } from '../dataset/index.js';
 
 /**
  * Run ids and config hashes are derived, never random: the same dataset
