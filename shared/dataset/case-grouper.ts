@@ -12,7 +12,6 @@ type ExpectedField = (typeof EXPECTED_FIELDS)[number];
 
 interface CaseInProgress {
   request_id: string;
-  case_id: string;
   request: string;
   firstLine: number;
   engines: Map<string, { line: number; output: Omit<EngineOutput, 'tags'>; tags: Tags }>;
@@ -89,7 +88,7 @@ export class CaseGrouper {
 
   private open(requestId: string, row: NormalisedRow): CaseInProgress {
     const caseId = this.caseIds.idOf(requestId);
-    const current: CaseInProgress = { request_id: requestId, case_id: caseId, request: row.request, firstLine: row.line, engines: new Map(), expected: {}, expectedLines: {}, labelTags: {} };
+    const current: CaseInProgress = { request_id: requestId, request: row.request, firstLine: row.line, engines: new Map(), expected: {}, expectedLines: {}, labelTags: {} };
     this.cases.set(requestId, current);
     this.caseIdOwners.set(caseId, current);
     return current;

@@ -2,6 +2,7 @@ import type { InputError } from '../schema/input-error.js';
 import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName } from './conventions.js';
 import { parsePythonStringList } from './python-string-list.js';
+import { setOwnKey } from './own-keys.js';
 import type { SourceRow } from './reader-event.js';
 import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, type RowLimits } from './row-limits.js';
 
@@ -20,7 +21,8 @@ export function decodeCsvRow(file: string, row: SourceRow<string>, limits: RowLi
   for (const [column, cell] of Object.entries(row.fields)) {
     if (cell === '') continue;
     if (conventionForName(column)?.cell !== 'structured') {
-      setField(fields, column, cell);
+      // Defined, not assigned: a column named __proto__ stays a column, for load-dataset to reject.
+      setOwnKey(fields, column, cell);
       continue;
     }
     if (nestsDeeperThan(cell, limits.maxDepth - 1)) {
@@ -28,15 +30,10 @@ export function decodeCsvRow(file: string, row: SourceRow<string>, limits: RowLi
       continue;
     }
     const decoded = decodeStructuredCell(cell);
-    if (decoded.ok) setField(fields, column, decoded.value);
+    if (decoded.ok) setOwnKey(fields, column, decoded.value);
     else errors.push({ file, line: row.line, field: column, message: decoded.message, fix: column === 'tags' ? 'write tags as a JSON object {"name": "value"}' : LIST_FIX });
   }
   return errors.length > 0 ? checkedErrors(errors) : checkedValue({ line: row.line, fields });
-}
-
-/** Defined rather than assigned, so a column named __proto__ stays a column for the reserved-key check to report. */
-function setField(fields: Record<string, unknown>, column: string, value: unknown): void {
-  Object.defineProperty(fields, column, { value, enumerable: true, writable: true, configurable: true });
 }
 
 type DecodedCell = { ok: true; value: unknown } | { ok: false; message: string };

@@ -7,7 +7,7 @@ import { toExpectedDocuments, toRetrievedChunks, withoutUndefined, type ListSour
 import type { SourceRow } from './reader-event.js';
 import { rowSchema, type RowInput } from './row-schema.js';
 import { issueToInputError } from './zod-issues.js';
-import { hasOwnKey, RESERVED_KEY } from './own-keys.js';
+import { hasOwnKey, RESERVED_KEY, setOwnKey } from './own-keys.js';
 
 /** One row in the normalised model, before rows are grouped into cases. */
 export interface NormalisedRow {
@@ -65,7 +65,7 @@ function mapFields(file: string, row: SourceRow): MappedFields {
   for (const [name, value] of Object.entries(row.fields)) {
     const convention = conventionForName(name);
     if (convention === undefined) {
-      Object.defineProperty(mapped.unknown, name, { value, enumerable: true, writable: true, configurable: true });
+      setOwnKey(mapped.unknown, name, value);
       continue;
     }
     // Exports write a missing value as null; it says nothing, so it is not an error.

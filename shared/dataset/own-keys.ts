@@ -13,6 +13,11 @@ export function hasOwnKey(record: object, key: string): boolean {
   return Object.hasOwn(record, key);
 }
 
+/** Sets an own property: defined rather than assigned, so no name (not even __proto__) reaches a setter. */
+export function setOwnKey(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The path of the first `__proto__` key in a parsed JSON value (without recursion), or undefined. */
 export function findReservedKey(value: unknown): string | undefined {
   const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
