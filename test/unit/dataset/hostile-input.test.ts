@@ -30,7 +30,7 @@ const HOSTILE_LINES = [
   /* 4 */ '{"__proto__": {"polluted": true}, "constructor": "c", "request": "prototype keys"}',
   /* 5 */ JSON.stringify({ request_id: 'constructor', request: 'plain keys', engine: 'toString', constructor: 'c', toString: 't', hasOwnProperty: 'h', tags: { valueOf: 1 } }),
   /* 6 */ JSON.stringify({ request_id: '__proto__', request: 'an id that is a prototype key', engine: 'hasOwnProperty', retrieved_context: [{ doc_uri: 'd', metadata: { constructor: 'm' } }] }),
-  /* 7 */ JSON.stringify({ request: 'nested key', tags: { deep: { __proto__: 1 } } }).replace('"deep":{}', '"deep":{"__proto__":1}'),
+  /* 7 */ '{"request": "nested key", "tags": {"deep": {"__proto__": 1}}}',
   /* 8 */ JSON.stringify({ request_id: 'good-1', request: 'a good row', response: 'again' }),
   /* 9 */ JSON.stringify({ request: 'engine named like a prototype', engine: '__proto__' }),
   /* 10 */ JSON.stringify({ request_id: 'good-2', request: 'another good row', engine: 'constructor', response: 'r' }),
