@@ -18,21 +18,37 @@ export function setOwnKey(record: Record<string, unknown>, key: string, value: u
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** The path of the first `__proto__` key in a parsed JSON value (without recursion), or undefined. */
+/** The path of the first `__proto__` key in a parsed JSON value, or undefined; no recursion. */
 export function findReservedKey(value: unknown): string | undefined {
+  // Most rows have none: look without building paths, and build them only for a row that has one.
+  if (!holdsReservedKey(value)) return undefined;
   const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (Array.isArray(next.value)) {
-      next.value.forEach((item, index) => pending.push({ value: item, path: `${next?.path ?? ''}[${index}]` }));
-    } else if (typeof next.value === 'object' && next.value !== null) {
-      for (const [key, item] of Object.entries(next.value)) {
-        const path = next.path === '' ? key : `${next.path}.${key}`;
-        if (key === RESERVED_KEY) return path;
-        pending.push({ value: item, path });
+    const { value: current, path } = next;
+    if (Array.isArray(current)) {
+      current.forEach((item, index) => pending.push({ value: item, path: `${path}[${index}]` }));
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, item] of Object.entries(current)) {
+        const keyPath = path === '' ? key : `${path}.${key}`;
+        if (key === RESERVED_KEY) return keyPath;
+        pending.push({ value: item, path: keyPath });
       }
     }
   }
   return undefined;
+}
+
+function holdsReservedKey(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    if (Array.isArray(current)) {
+      for (const item of current) if (typeof item === 'object' && item !== null) pending.push(item);
+    } else if (typeof current === 'object' && current !== null) {
+      if (Object.hasOwn(current, RESERVED_KEY)) return true;
+      for (const item of Object.values(current)) if (typeof item === 'object' && item !== null) pending.push(item);
+    }
+  }
+  return false;
 }
 
 export function reservedKeyError(file: string, line: number, path: string): InputError {

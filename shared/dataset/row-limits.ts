@@ -20,32 +20,46 @@ export const DEFAULT_ROW_LIMITS: RowLimits = {
   maxDepth: 64,
 };
 
-const [QUOTE, BACKSLASH, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACE, CLOSE_BRACKET] = [0x22, 0x5c, 0x7b, 0x5b, 0x7d, 0x5d];
+const STRUCTURAL = /["[\]{}]/g;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `maxDepth`, found by
  * counting brackets outside strings: one pass, no recursion, so it is safe to
- * run before JSON.parse on any input. Malformed text gets an answer too; the
- * parser then reports what is wrong with it.
+ * run before JSON.parse on any input. The regular expression and indexOf
+ * jump over plain text and string contents natively. Malformed text gets an
+ * answer too; the parser then reports what is wrong with it.
  */
 export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  const structural = new RegExp(STRUCTURAL);
   let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+  for (let match = structural.exec(text); match !== null; match = structural.exec(text)) {
+    const character = match[0];
+    if (character === '"') {
+      const end = closingQuote(text, match.index);
+      if (end === -1) return false;
+      structural.lastIndex = end + 1;
+    } else if (character === '[' || character === '{') {
       depth += 1;
       if (depth > maxDepth) return true;
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+    } else {
       depth -= 1;
     }
   }
   return false;
+}
+
+/** The index of the quote that closes the string opened at `opening`, or -1. */
+function closingQuote(text: string, opening: number): number {
+  let end = text.indexOf('"', opening + 1);
+  while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+  return end;
+}
+
+/** A quote is escaped when an odd number of backslashes stands right before it. */
+function isEscaped(text: string, index: number): boolean {
+  let backslashes = 0;
+  for (let position = index - 1; position >= 0 && text.charCodeAt(position) === 0x5c; position -= 1) backslashes += 1;
+  return backslashes % 2 === 1;
 }
 
 export function tooDeepError(file: string, line: number, limits: RowLimits, field?: string): InputError {

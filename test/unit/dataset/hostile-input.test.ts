@@ -175,6 +175,8 @@ describe('row limits', () => {
   it.each([
     ['a string holding brackets', `{"a": "${'['.repeat(100)}"}`, false],
     ['escaped quotes inside a string', `{"a": "\\"[[[", "b": [[1]]}`, false],
+    ['a string that ends in an escaped backslash', `{"a": "\\\\", "b": ${deeplyNested(64)}}`, true],
+    ['an unclosed string', `{"a": "${deeplyNested(70)}`, false],
     ['65 levels', deeplyNested(65), true],
     ['64 levels', deeplyNested(64), false],
   ])('counts nesting outside strings only: %s', (_described, text, tooDeep) => {
