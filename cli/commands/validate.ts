@@ -9,6 +9,7 @@ import {
   type DatasetFormat,
   type InputKind,
 } from '../../shared/dataset/index.js';
+import { CASE_ID_RULE } from '../../shared/pipeline/run-identity.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
@@ -67,7 +68,7 @@ async function validate(files: readonly string[], options: ValidateOptions): Pro
 
   const report = new ValidationReport();
   const strict = options.strict === true;
-  for (const { file, format } of inputs.datasets) await consume(loadDataset(file, { format, strict }), report);
+  for (const { file, format } of inputs.datasets) await consume(loadDataset(file, { format, strict, caseIds: CASE_ID_RULE }), report);
   if (isTrec) {
     await consume(loadTrecCollection({ qrels: inputs.qrels[0], runs: inputs.runs, corpus: options.corpus, queries: options.queries, strict }), report);
   }

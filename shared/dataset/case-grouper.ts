@@ -4,6 +4,7 @@ import type { InputError } from '../schema/input-error.js';
 import { splitTags } from './case-tags.js';
 import { requestIdFor } from './content-ids.js';
 import { withoutUndefined } from './documents.js';
+import { hasOwnKey } from './own-keys.js';
 import type { NormalisedRow } from './normalise-row.js';
 
 const EXPECTED_FIELDS = ['expected_response', 'expected_facts', 'expected_retrieved_context'] as const;
@@ -20,6 +21,16 @@ interface CaseInProgress {
   labelTags: Tags;
 }
 
+/** How a request id becomes the id its case goes by downstream, and how to fix two requests that share one. */
+export interface CaseIdRule {
+  readonly idOf: (requestId: string) => string;
+  /** Advice for the user, after "give the requests on lines A and B distinct request_ids". */
+  readonly fix: string;
+}
+
+/** Cases go by their request ids: no two requests can share one. */
+const REQUEST_ID_IS_CASE_ID: CaseIdRule = { idOf: (requestId) => requestId, fix: '' };
+
 /**
  * Groups rows into cases: one case per request, holding every engine's output
  * for it. Rows of one request may be anywhere in the file, so every case is
@@ -28,18 +39,27 @@ interface CaseInProgress {
  * else by the exact request text, whose hash becomes the request_id.
  *
  * A row that contradicts its case (a second row for the same engine, other
- * labels, another request text under the same id) is rejected whole.
+ * labels, another request text under the same id) is rejected whole. So is
+ * a request whose case id (`caseIds`, the id its case goes by downstream)
+ * another request already has: of two requests on one case id the first
+ * keeps it and every row of the later one is rejected, so neither can
+ * overwrite the other's result.
  */
 export class CaseGrouper {
   private readonly cases = new Map<string, CaseInProgress>();
+  /** Case id → the case that holds it, when case ids are not the request ids themselves. */
+  private readonly caseIdOwners = new Map<string, CaseInProgress>();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly caseIds: CaseIdRule = REQUEST_ID_IS_CASE_ID,
+  ) {}
 
   /** Adds a row to its case; returns why it was rejected, or nothing. */
   add(row: NormalisedRow): InputError[] {
     const requestId = row.request_id ?? requestIdFor(row.request);
     const existing = this.cases.get(requestId);
-    const errors = existing === undefined ? [] : this.conflicts(existing, row);
+    const errors = existing === undefined ? this.caseIdTaken(requestId, row) : this.conflicts(existing, row);
     if (errors.length > 0) return errors;
     const current = existing ?? this.open(requestId, row);
     for (const field of EXPECTED_FIELDS) {
@@ -67,9 +87,26 @@ export class CaseGrouper {
   }
 
   private open(requestId: string, row: NormalisedRow): CaseInProgress {
+    const caseId = this.caseIds.idOf(requestId);
     const current: CaseInProgress = { request_id: requestId, request: row.request, firstLine: row.line, engines: new Map(), expected: {}, expectedLines: {}, labelTags: {} };
     this.cases.set(requestId, current);
+    this.caseIdOwners.set(caseId, current);
     return current;
+  }
+
+  private caseIdTaken(requestId: string, row: NormalisedRow): InputError[] {
+    const caseId = this.caseIds.idOf(requestId);
+    const owner = this.caseIdOwners.get(caseId);
+    if (owner === undefined) return [];
+    return [
+      {
+        file: this.file,
+        line: row.line,
+        field: row.request_id === undefined ? 'request' : 'request_id',
+        message: `request_id "${requestId}" has the case id "${caseId}", which request_id "${owner.request_id}" on line ${owner.firstLine} already has`,
+        fix: `give the requests on lines ${owner.firstLine} and ${row.line} distinct request_ids${this.caseIds.fix}`,
+      },
+    ];
   }
 
   private conflicts(current: CaseInProgress, row: NormalisedRow): InputError[] {
@@ -93,7 +130,7 @@ export class CaseGrouper {
     }
     if (row.engine === undefined) {
       for (const [key, value] of Object.entries(row.tags)) {
-        if (key in current.labelTags && !isDeepStrictEqual(current.labelTags[key], value)) {
+        if (hasOwnKey(current.labelTags, key) && !isDeepStrictEqual(current.labelTags[key], value)) {
           problems.push([`tags.${key}`, `disagrees with the ${key} given on another label row of the same request`, 'give the same value on every label row of a request']);
         }
       }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Tags } from '../schema/eval-case.js';
+import { hasOwnKey } from './own-keys.js';
 
 /**
  * Splits the tags of a case's rows between the case and its engines. A tag
@@ -12,13 +13,13 @@ export function splitTags(engineTags: readonly Tags[], labelTags: Tags): { caseT
   const [first, ...others] = engineTags;
   const shared: Tags = {};
   for (const [key, value] of Object.entries(first ?? {})) {
-    if (others.every((tags) => key in tags && isDeepStrictEqual(tags[key], value))) shared[key] = value;
+    if (others.every((tags) => hasOwnKey(tags, key) && isDeepStrictEqual(tags[key], value))) shared[key] = value;
   }
   const caseTags: Tags = { ...shared, ...labelTags };
   return {
     caseTags,
     engineTags: engineTags.map((tags) =>
-      Object.fromEntries(Object.entries(tags).filter(([key, value]) => !(key in caseTags && isDeepStrictEqual(caseTags[key], value)))),
+      Object.fromEntries(Object.entries(tags).filter(([key, value]) => !(hasOwnKey(caseTags, key) && isDeepStrictEqual(caseTags[key], value)))),
     ),
   };
 }

@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import type { InputError } from '../schema/input-error.js';
+import { boundCsvRecords, OversizedHeaderError } from './csv-record-guard.js';
 import { fileErrorFrom } from './file-errors.js';
 import type { ReaderEvent } from './reader-event.js';
+import { DEFAULT_ROW_LIMITS, tooLargeError, type RowLimits } from './row-limits.js';
 import { readTextChunks } from './text-chunks.js';
 
 /** What csv-parse emits per record with `info: true, raw: true`. */
@@ -20,9 +22,10 @@ const QUOTING_FIX = 'put a field that holds a comma, a quote or a line break in 
  * Streams the rows of a CSV file whose first line names the columns. Every
  * cell is a string here; turning cells into lists and numbers is the job of
  * csv-cells. A row csv-parse cannot read (wrong number of fields, bad quoting)
- * becomes a `bad-row` and the rows after it still load.
+ * becomes a `bad-row` and the rows after it still load; so does a record
+ * longer than the row limit, which is skipped before the parser sees it.
  */
-export async function* readCsvRows(file: string): AsyncGenerator<ReaderEvent<string>> {
+export async function* readCsvRows(file: string, limits: RowLimits = DEFAULT_ROW_LIMITS): AsyncGenerator<ReaderEvent<string>> {
   const skipped: InputError[] = [];
   const parser = parse({
     columns: nameColumns,
@@ -45,7 +48,8 @@ export async function* readCsvRows(file: string): AsyncGenerator<ReaderEvent<str
     }
   }
   try {
-    const source = Readable.from(readTextChunks(file));
+    const records = boundCsvRecords(readTextChunks(file), limits.maxRowCharacters, (line, characters) => skipped.push(tooLargeError(file, line, characters, limits)));
+    const source = Readable.from(records);
     // pipe() does not forward errors: without this a missing file would leave the parser waiting forever.
     source.on('error', (error) => parser.destroy(error));
     for await (const output of source.pipe(parser) as AsyncIterable<ParsedRecord>) {
@@ -57,6 +61,10 @@ export async function* readCsvRows(file: string): AsyncGenerator<ReaderEvent<str
     // A file that cannot be read is reported by the caller, like for every other format.
     if (!(error instanceof Error) || fileErrorFrom(file, error) !== undefined) throw error;
     yield* flushSkipped(Infinity);
+    if (error instanceof OversizedHeaderError) {
+      yield { kind: 'file-error', error: { ...tooLargeError(file, 1, error.characters, limits), message: `${error.message}, more than the limit of one row` } };
+      return;
+    }
     const header = error instanceof HeaderError;
     yield {
       kind: 'file-error',

@@ -39,7 +39,11 @@ export class DatasetCounter {
   case(evalCase: EvalCase): void {
     this.counts.cases += 1;
     if (isLabelled(evalCase)) this.counts.labelled_cases += 1;
-    for (const engine of Object.keys(evalCase.engines)) this.counts.engines[engine] = (this.counts.engines[engine] ?? 0) + 1;
+    for (const engine of Object.keys(evalCase.engines)) {
+      // Own values only: an engine named "constructor" must not count from Object.prototype's.
+      const counted = Object.hasOwn(this.counts.engines, engine) ? (this.counts.engines[engine] ?? 0) : 0;
+      this.counts.engines[engine] = counted + 1;
+    }
   }
 
   get rows(): number {

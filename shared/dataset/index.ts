@@ -1,5 +1,7 @@
 /** The dataset model's public surface: load any accepted dataset or TREC collection as EvalCases. */
 export { loadDataset, type LoadDatasetOptions } from './load-dataset.js';
+export type { CaseIdRule } from './case-grouper.js';
+export { DEFAULT_ROW_LIMITS, type RowLimits } from './row-limits.js';
 export { loadTrecCollection, type TrecCollectionFiles } from './trec-collection.js';
 export { collectDataset, isLabelled, type CollectedDataset, type DatasetCounts, type DatasetEvent } from './dataset-events.js';
 export { DatasetError } from './dataset-error.js';

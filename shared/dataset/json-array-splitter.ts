@@ -27,6 +27,8 @@ import {
 
 export type SplitterOutput =
   | { kind: 'element'; line: number; text: string }
+  /** An element longer than the splitter's limit: its text was dropped as it streamed by. */
+  | { kind: 'oversized-element'; line: number; characters: number }
   | { kind: 'bad-element'; line: number; message: string }
   | ({ kind: 'document-error'; line: number } & DocumentError);
 
@@ -38,6 +40,8 @@ interface OpenElement {
   pieces: string[];
   /** Where the element's text starts in the current chunk (0 once it spans chunks). */
   start: number;
+  /** Characters in the pieces so far, counted on even once they are dropped for being too many. */
+  characters: number;
   problem?: string;
 }
 
@@ -77,6 +81,9 @@ export class JsonArraySplitter {
   private keyStart = 0;
   private lastKey = '';
 
+  /** @param maxElementCharacters elements longer than this are not assembled (see SplitterOutput). */
+  constructor(private readonly maxElementCharacters = Number.POSITIVE_INFINITY) {}
+
   *push(chunk: string): Generator<SplitterOutput> {
     for (let index = 0; index < chunk.length && this.phase !== 'stopped'; index += 1) {
       const code = chunk.charCodeAt(index);
@@ -92,8 +99,11 @@ export class JsonArraySplitter {
     }
     this.offset += chunk.length;
     if (this.element !== undefined) {
-      this.element.pieces.push(chunk.slice(this.element.start));
-      this.element.start = 0;
+      const element = this.element;
+      element.characters += chunk.length - element.start;
+      if (element.characters > this.maxElementCharacters) element.pieces = [];
+      else element.pieces.push(chunk.slice(element.start));
+      element.start = 0;
     }
     if (this.keyPieces !== undefined) {
       this.keyPieces.push(chunk.slice(this.keyStart));
@@ -192,7 +202,7 @@ export class JsonArraySplitter {
   }
 
   private openElement(index: number): void {
-    this.element = { line: this.line, column: this.offset + index - this.lineStart, pieces: [], start: index };
+    this.element = { line: this.line, column: this.offset + index - this.lineStart, pieces: [], start: index, characters: 0 };
     this.awaitingElement = false;
   }
 
@@ -248,6 +258,8 @@ export class JsonArraySplitter {
     if (element === undefined) throw new Error('finishElement called with no open element');
     this.element = undefined;
     if (element.problem !== undefined) return { kind: 'bad-element', line: element.line, message: element.problem };
+    const characters = element.characters + tail.length;
+    if (characters > this.maxElementCharacters) return { kind: 'oversized-element', line: element.line, characters };
     element.pieces.push(tail);
     return { kind: 'element', line: element.line, text: element.pieces.join('') };
   }

@@ -1,16 +1,26 @@
-import { readLines } from './line-reader.js';
+import { readBoundedLines } from './line-reader.js';
 import { describeJsonType, isPlainObject, type ReaderEvent } from './reader-event.js';
+import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, tooLargeError, type RowLimits } from './row-limits.js';
 
 const ONE_OBJECT_PER_LINE = 'write one JSON object per line ({"request": "...", ...}), with double-quoted keys and strings';
 
 /**
  * Streams a JSONL (newline-delimited JSON) file: one object per line. Blank
- * lines are skipped; a line that is not a JSON object becomes a `bad-row` and
- * reading goes on with the next line.
+ * lines are skipped; a line that is not a JSON object, or is past the row
+ * limits, becomes a `bad-row` and reading goes on with the next line.
  */
-export async function* readJsonLines(file: string): AsyncGenerator<ReaderEvent> {
-  for await (const { line, text } of readLines(file)) {
+export async function* readJsonLines(file: string, limits: RowLimits = DEFAULT_ROW_LIMITS): AsyncGenerator<ReaderEvent> {
+  for await (const read of readBoundedLines(file, limits.maxRowCharacters)) {
+    if (!('text' in read)) {
+      yield { kind: 'bad-row', errors: [tooLargeError(file, read.line, read.skippedCharacters, limits)] };
+      continue;
+    }
+    const { line, text } = read;
     if (text.trim() === '') continue;
+    if (nestsDeeperThan(text, limits.maxDepth)) {
+      yield { kind: 'bad-row', errors: [tooDeepError(file, line, limits)] };
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { stat } from 'node:fs/promises';
-import { CaseGrouper } from './case-grouper.js';
+import { CaseGrouper, type CaseIdRule } from './case-grouper.js';
 import { decodeCsvRow } from './csv-cells.js';
 import { readCsvRows } from './csv-reader.js';
 import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
@@ -11,6 +11,8 @@ import { normaliseRow } from './normalise-row.js';
 import { SpillingCaseGrouper } from './spilling-case-grouper.js';
 import type { ReaderEvent, SourceRow } from './reader-event.js';
 import { fileErrorFrom } from './file-errors.js';
+import { findReservedKey, reservedKeyError } from './own-keys.js';
+import { DEFAULT_ROW_LIMITS, type RowLimits } from './row-limits.js';
 
 export interface LoadDatasetOptions {
   /** Overrides the format the file name implies. */
@@ -23,6 +25,14 @@ export interface LoadDatasetOptions {
   spillFolder?: string;
   /** Throw a DatasetError at the first bad row instead of reporting it and going on. */
   strict?: boolean;
+  /**
+   * The id each case goes by downstream, when it is not the request id
+   * itself: a request whose case id an earlier request already has is
+   * rejected rather than allowed to share that case's records.
+   */
+  caseIds?: CaseIdRule;
+  /** Bounds on one row (DEFAULT_ROW_LIMITS: 64 Mi characters, 64 levels); a row past them is an input error. */
+  limits?: Partial<RowLimits>;
 }
 
 /**
@@ -35,10 +45,12 @@ export interface LoadDatasetOptions {
  * with the file. The last event is `end`, with the counts.
  */
 export function loadDataset(file: string, options: LoadDatasetOptions = {}): AsyncGenerator<DatasetEvent> {
-  return throwingOnFirstError(loadEvents(file, options.format, options.spillFolder), options.strict ?? false);
+  return throwingOnFirstError(loadEvents(file, options), options.strict ?? false);
 }
 
-async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined, spillFolder: string | undefined): AsyncGenerator<DatasetEvent> {
+async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGenerator<DatasetEvent> {
+  const { format: givenFormat, spillFolder, caseIds } = options;
+  const limits: RowLimits = { ...DEFAULT_ROW_LIMITS, ...options.limits };
   const counter = new DatasetCounter();
   const reportError = (error: InputError): DatasetEvent => {
     counter.error();
@@ -50,10 +62,11 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined,
     yield { kind: 'end', counts: counter.snapshot() };
     return;
   }
-  const grouper = new CaseGrouper(file);
-  const spilling = spillFolder === undefined ? undefined : new SpillingCaseGrouper(file, spillFolder, SpillingCaseGrouper.partitionsFor((await stat(file).catch(() => ({ size: 0 }))).size));
+  const grouper = new CaseGrouper(file, caseIds);
+  const partitions = spillFolder === undefined ? 0 : SpillingCaseGrouper.partitionsFor((await stat(file).catch(() => ({ size: 0 }))).size);
+  const spilling = spillFolder === undefined ? undefined : new SpillingCaseGrouper(file, spillFolder, partitions, caseIds);
   try {
-    for await (const event of readRows(file, format)) {
+    for await (const event of readRows(file, format, limits)) {
       if (event.kind === 'file-error') {
         yield reportError(event.error);
         continue;
@@ -61,6 +74,11 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined,
       counter.row();
       if (event.kind === 'bad-row') {
         for (const error of event.errors) yield reportError(error);
+        continue;
+      }
+      const reservedKey = findReservedKey(event.row.fields);
+      if (reservedKey !== undefined) {
+        yield reportError(reservedKeyError(file, event.row.line, reservedKey));
         continue;
       }
       const normalised = normaliseRow(file, event.row);
@@ -96,21 +114,21 @@ async function* loadEvents(file: string, givenFormat: DatasetFormat | undefined,
   yield { kind: 'end', counts: counter.snapshot() };
 }
 
-async function* readRows(file: string, format: DatasetFormat): AsyncGenerator<ReaderEvent> {
+async function* readRows(file: string, format: DatasetFormat, limits: RowLimits): AsyncGenerator<ReaderEvent> {
   switch (format) {
     case 'jsonl':
-      yield* readJsonLines(file);
+      yield* readJsonLines(file, limits);
       return;
     case 'json':
-      yield* readJsonArray(file);
+      yield* readJsonArray(file, limits);
       return;
     case 'csv':
-      for await (const event of readCsvRows(file)) {
+      for await (const event of readCsvRows(file, limits)) {
         if (event.kind !== 'row') {
           yield event;
           continue;
         }
-        const decoded = decodeCsvRow(file, event.row);
+        const decoded = decodeCsvRow(file, event.row, limits);
         if (decoded.ok) yield { kind: 'row', row: decoded.value satisfies SourceRow };
         else yield { kind: 'bad-row', errors: decoded.errors };
       }

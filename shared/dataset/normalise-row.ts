@@ -7,6 +7,7 @@ import { toExpectedDocuments, toRetrievedChunks, withoutUndefined, type ListSour
 import type { SourceRow } from './reader-event.js';
 import { rowSchema, type RowInput } from './row-schema.js';
 import { issueToInputError } from './zod-issues.js';
+import { hasOwnKey, RESERVED_KEY, setOwnKey } from './own-keys.js';
 
 /** One row in the normalised model, before rows are grouped into cases. */
 export interface NormalisedRow {
@@ -64,7 +65,7 @@ function mapFields(file: string, row: SourceRow): MappedFields {
   for (const [name, value] of Object.entries(row.fields)) {
     const convention = conventionForName(name);
     if (convention === undefined) {
-      mapped.unknown[name] = value;
+      setOwnKey(mapped.unknown, name, value);
       continue;
     }
     // Exports write a missing value as null; it says nothing, so it is not an error.
@@ -100,6 +101,9 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
   if (input.expected_response !== undefined && joined !== undefined && joined !== input.expected_response) {
     errors.push({ file, line, field: nameIn(mapped, 'expected_responses'), message: `disagrees with ${nameIn(mapped, 'expected_response')}`, fix: 'give the reference answer in one field only' });
   }
+  if (input.engine === RESERVED_KEY) {
+    errors.push({ file, line, field: nameIn(mapped, 'engine'), message: `the engine name "${RESERVED_KEY}" cannot be used: engines are keys of the case`, fix: 'give the engine another name' });
+  }
   const tags = mergeTags(file, line, input.tags ?? {}, mapped.unknown, errors);
   if (errors.length > 0) return checkedErrors(errors);
 
@@ -131,7 +135,7 @@ function listSource(file: string, line: number, mapped: MappedFields, list: RowF
 function mergeTags(file: string, line: number, tags: Tags, unknown: Record<string, unknown>, errors: InputError[]): Tags {
   const merged: Tags = { ...tags };
   for (const [key, value] of Object.entries(unknown)) {
-    if (key in merged && !isDeepStrictEqual(merged[key], value)) {
+    if (hasOwnKey(merged, key) && !isDeepStrictEqual(merged[key], value)) {
       errors.push({ file, line, field: key, message: `the field "${key}" disagrees with tags.${key}`, fix: `give ${key} either as a field or inside tags, not both` });
       continue;
     }

@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
-import { CaseGrouper } from './case-grouper.js';
+import { CaseGrouper, type CaseIdRule } from './case-grouper.js';
 import { requestIdFor } from './content-ids.js';
 import type { NormalisedRow } from './normalise-row.js';
 
@@ -17,7 +17,7 @@ export type GroupedEvent = { kind: 'case'; case: EvalCase } | { kind: 'errors'; 
  * dataset: rows go to one of `partitions` spill files on disk by a hash of
  * their request id, in file order, and each partition is then grouped on its
  * own with the in-memory CaseGrouper. All rows of a request land in the same
- * partition, so the cases, their conflicts and their errors are the same as
+ * partition (by case id, so two requests that share one meet there too), so the cases, their conflicts and their errors are the same as
  * grouping the whole file at once; only the order of the cases differs (by
  * partition, then by first row), and it is the same on every run.
  */
@@ -30,6 +30,7 @@ export class SpillingCaseGrouper {
     private readonly file: string,
     private readonly folder: string,
     private readonly partitions: number,
+    private readonly caseIds?: CaseIdRule,
   ) {
     this.buffers = Array.from({ length: partitions }, () => []);
   }
@@ -41,7 +42,8 @@ export class SpillingCaseGrouper {
 
   async add(row: NormalisedRow): Promise<void> {
     const requestId = row.request_id ?? requestIdFor(row.request);
-    const partition = createHash('md5').update(requestId).digest().readUInt32BE(0) % this.partitions;
+    const caseId = this.caseIds === undefined ? requestId : this.caseIds.idOf(requestId);
+    const partition = createHash('md5').update(caseId).digest().readUInt32BE(0) % this.partitions;
     const line = `${JSON.stringify(row)}\n`;
     (this.buffers[partition] as string[]).push(line);
     this.buffered += line.length;
@@ -53,7 +55,7 @@ export class SpillingCaseGrouper {
     await this.flush();
     try {
       for (let partition = 0; partition < this.partitions; partition++) {
-        const grouper = new CaseGrouper(this.file);
+        const grouper = new CaseGrouper(this.file, this.caseIds);
         const text = await readFile(this.pathOf(partition), 'utf8').catch((error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return '';
           throw error;

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +12,8 @@ import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { RunConfig } from './run-config.js';
-import { caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
+import { CASE_ID_RULE, caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
+import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from './work-folders.js';
 
 export interface IngestRequest {
   readonly datasetKey: string;
@@ -37,6 +37,8 @@ export interface IngestDependencies {
    * runs short, and a continue-ingest message on the control queue resumes it.
    */
   readonly timeRemainingMs?: () => number;
+  /** Where the local scratch folders go, and when a dead process's leftovers are removed; DEFAULT_WORK_FOLDERS if absent. */
+  readonly workFolders?: WorkFolderSettings;
 }
 
 export type IngestOutcome =
@@ -69,7 +71,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
   const runId = runIdFor({ datasetKey: request.datasetKey, etag: request.etag, configHash: hash, trigger: request.trigger });
   if ((await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
-  const folder = await mkdtemp(join(tmpdir(), 'assay-ingest-'));
+  const folder = await startWorkFolder(dependencies, 'ingest');
   try {
     const spooled = await spoolCases(store, runId, request.datasetKey, folder, request.config.strict);
     if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
@@ -141,7 +143,7 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
       await writeError({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
       return spooled;
     }
-    for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill') })) {
+    for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill'), caseIds: CASE_ID_RULE })) {
       if (event.kind === 'error') await writeError({ ...event.error, file: datasetKey });
       else if (event.kind === 'end') spooled.rows = event.counts.rows;
       else {
@@ -224,7 +226,7 @@ async function checkpoint(dependencies: IngestDependencies, messagesPath: string
 
 /** Resumes sending from a checkpoint (the continue-ingest message of the control queue). */
 export async function continueIngest(dependencies: IngestDependencies, message: ContinueIngestMessage): Promise<void> {
-  const folder = await mkdtemp(join(tmpdir(), 'assay-ingest-continue-'));
+  const folder = await startWorkFolder(dependencies, 'ingest-continue');
   try {
     const path = join(folder, 'messages.jsonl');
     if (!(await dependencies.store.download(message.messages_key, path))) throw new Error(`The checkpoint ${message.messages_key} is missing`);
@@ -233,6 +235,13 @@ export async function continueIngest(dependencies: IngestDependencies, message: 
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** A scratch folder for this invocation, after clearing what killed invocations left behind. */
+async function startWorkFolder(dependencies: IngestDependencies, purpose: string): Promise<string> {
+  const settings = dependencies.workFolders ?? DEFAULT_WORK_FOLDERS;
+  await removeStaleWorkFolders(settings);
+  return createWorkFolder(settings, purpose);
 }
 
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {

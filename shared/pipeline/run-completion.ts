@@ -29,7 +29,9 @@ export const deadlineExtensionSchema = z.object({ deadline: z.iso.datetime() });
 
 export async function runCompletion(store: ObjectStore, runId: string): Promise<RunCompletion> {
   const manifest = await readManifest(store, runId);
-  const caseIds = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(runId))) ?? new Uint8Array())));
+  const listed = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(runId))) ?? new Uint8Array())));
+  // A case id listed twice is one case: it is waited for, and counted, once.
+  const caseIds = [...new Set(listed)];
   const resultKeys = await keysUnder(store, runKeys.resultsPrefix(runId));
   const failureKeys = await keysUnder(store, runKeys.failuresPrefix(runId));
   const finished = caseIds.filter((caseId) => resultKeys.has(runKeys.result(runId, caseId)) || failureKeys.has(runKeys.failure(runId, caseId))).length;

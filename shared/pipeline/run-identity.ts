@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CaseIdRule } from '../dataset/index.js';
 
 /**
  * Run ids and config hashes are derived, never random: the same dataset
@@ -30,6 +31,12 @@ export function caseIdFor(requestId: string): string {
   if (/^[A-Za-z0-9._-]{1,100}$/.test(requestId) && requestId !== '.' && requestId !== '..') return requestId;
   return `c-${createHash('sha256').update(requestId).digest('hex').slice(0, 20)}`;
 }
+
+/** caseIdFor as the dataset loader applies it, with the advice for two requests that share a case id. */
+export const CASE_ID_RULE: CaseIdRule = {
+  idOf: caseIdFor,
+  fix: ' made of letters, digits, ".", "_" and "-" (up to 100 characters): such ids are case ids as they are, while any other id is hashed',
+};
 
 /** Store keys of a run's objects, in one place. */
 export const runKeys = {

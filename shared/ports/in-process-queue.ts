@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
+import TinyQueue from 'tinyqueue';
 import type { OutgoingMessage, ReceiveOptions, ReceivedMessage, WorkQueue } from './work-queue.js';
 
 interface StoredMessage {
   readonly messageId: string;
+  /** Send order: visible messages come out lowest first. */
+  readonly sequence: number;
   readonly body: string;
   readonly sentTimestamp: number;
   visibleAt: number;
   receiveCount: number;
   receiptHandle: string | undefined;
+  /** Bumped on every change, so heap entries made before it are known to be stale. */
+  version: number;
+}
+
+/** A heap entry: the message as it was when the entry was pushed (a heap's keys must not change inside it). */
+interface Scheduled {
+  readonly message: StoredMessage;
+  readonly version: number;
+  readonly visibleAt: number;
 }
 
 export interface InProcessQueueOptions {
@@ -22,11 +34,24 @@ export interface InProcessQueueOptions {
  * An in-process WorkQueue with SQS's semantics: visibility timeout, receive
  * counts, redrive to a dead-letter queue after maxReceiveCount, delays, and
  * long polling. Messages come out in send order among those visible.
+ *
+ * Every operation costs O(log n) whatever the number of messages held: the
+ * visible messages wait in a heap by send order, the hidden ones (delayed or
+ * received) in a heap by the time they become visible, and the received ones
+ * are found by receipt handle in a map. A change leaves the old heap entry in
+ * place and bumps the message's version; entries whose version is behind are
+ * skipped when they surface.
  */
 export class InProcessQueue implements WorkQueue {
-  private readonly messages: StoredMessage[] = [];
+  /** Every message held, in send order. */
+  private readonly messages = new Map<string, StoredMessage>();
+  private readonly visible = new TinyQueue<Scheduled>([], (left, right) => left.message.sequence - right.message.sequence);
+  private readonly hidden = new TinyQueue<Scheduled>([], (left, right) => left.visibleAt - right.visibleAt || left.message.sequence - right.message.sequence);
+  /** Received messages by their latest receipt handle. */
+  private readonly received = new Map<string, StoredMessage>();
   private readonly now: () => number;
   private waiters: (() => void)[] = [];
+  private sent = 0;
 
   constructor(
     readonly name: string,
@@ -51,56 +76,68 @@ export class InProcessQueue implements WorkQueue {
   }
 
   async delete(receiptHandle: string): Promise<void> {
-    const index = this.messages.findIndex((message) => message.receiptHandle === receiptHandle);
     // As in SQS, deleting with a stale handle (the message was received again since) is not an error.
-    if (index !== -1) this.messages.splice(index, 1);
+    const message = this.received.get(receiptHandle);
+    if (message === undefined) return;
+    this.received.delete(receiptHandle);
+    this.messages.delete(message.messageId);
+    message.version += 1;
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
-    const message = this.messages.find((candidate) => candidate.receiptHandle === receiptHandle);
+    const message = this.received.get(receiptHandle);
     if (message === undefined) return;
-    message.visibleAt = this.now() + seconds * 1000;
+    this.schedule(message, this.now() + seconds * 1000);
     this.wake();
   }
 
   /** Messages in the queue, visible or not: for tests and for knowing when a run has drained. */
   get size(): number {
-    return this.messages.length;
+    return this.messages.size;
   }
 
   /** Bodies of all messages, visible or not, in send order. */
   bodies(): string[] {
-    return this.messages.map((message) => message.body);
+    return [...this.messages.values()].map((message) => message.body);
   }
 
   private add(body: string, delaySeconds: number, receiveCount = 0, sentTimestamp = this.now()): void {
-    this.messages.push({
-      messageId: randomUUID(),
-      body,
-      sentTimestamp,
-      visibleAt: this.now() + delaySeconds * 1000,
-      receiveCount,
-      receiptHandle: undefined,
-    });
+    const message: StoredMessage = { messageId: randomUUID(), sequence: this.sent++, body, sentTimestamp, visibleAt: 0, receiveCount, receiptHandle: undefined, version: 0 };
+    this.messages.set(message.messageId, message);
+    this.schedule(message, this.now() + delaySeconds * 1000);
     this.wake();
   }
 
+  /** Puts the message in the heap its visibility calls for; older entries of it become stale. */
+  private schedule(message: StoredMessage, visibleAt: number): void {
+    message.visibleAt = visibleAt;
+    message.version += 1;
+    const entry = { message, version: message.version, visibleAt };
+    if (visibleAt <= this.now()) this.visible.push(entry);
+    else this.hidden.push(entry);
+  }
+
   private take(maxMessages: number): ReceivedMessage[] {
-    const received: ReceivedMessage[] = [];
     const now = this.now();
-    for (const message of [...this.messages]) {
-      if (received.length >= maxMessages) break;
-      if (message.visibleAt > now) continue;
+    this.revealDue(now);
+    const received: ReceivedMessage[] = [];
+    while (received.length < maxMessages) {
+      const entry = this.visible.pop();
+      if (entry === undefined) break;
+      const { message } = entry;
+      if (entry.version !== message.version) continue;
       const redrive = this.options.redrive;
       if (redrive !== undefined && message.receiveCount >= redrive.maxReceiveCount) {
         // Moved on its next receive, as SQS does: the dead-letter queue keeps the original send time.
-        this.messages.splice(this.messages.indexOf(message), 1);
+        this.forget(message);
         redrive.deadLetterQueue.add(message.body, 0, message.receiveCount, message.sentTimestamp);
         continue;
       }
+      if (message.receiptHandle !== undefined) this.received.delete(message.receiptHandle);
       message.receiveCount += 1;
       message.receiptHandle = randomUUID();
-      message.visibleAt = now + this.options.visibilityTimeoutSeconds * 1000;
+      this.received.set(message.receiptHandle, message);
+      this.schedule(message, now + this.options.visibilityTimeoutSeconds * 1000);
       received.push({
         messageId: message.messageId,
         receiptHandle: message.receiptHandle,
@@ -112,10 +149,26 @@ export class InProcessQueue implements WorkQueue {
     return received;
   }
 
+  /** Moves the hidden messages whose time has come to the visible heap. */
+  private revealDue(now: number): void {
+    for (let entry = this.hidden.peek(); entry !== undefined && (entry.version !== entry.message.version || entry.visibleAt <= now); entry = this.hidden.peek()) {
+      this.hidden.pop();
+      if (entry.version === entry.message.version) this.visible.push(entry);
+    }
+  }
+
+  private forget(message: StoredMessage): void {
+    this.messages.delete(message.messageId);
+    if (message.receiptHandle !== undefined) this.received.delete(message.receiptHandle);
+    message.version += 1;
+  }
+
   private nextVisibleIn(): number | undefined {
-    if (this.messages.length === 0) return undefined;
     const now = this.now();
-    return Math.max(0, Math.min(...this.messages.map((message) => message.visibleAt)) - now);
+    this.revealDue(now);
+    if (this.visible.length > 0) return 0;
+    const next = this.hidden.peek();
+    return next === undefined ? undefined : Math.max(0, next.visibleAt - now);
   }
 
   private waitForChange(milliseconds: number): Promise<void> {

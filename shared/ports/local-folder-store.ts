@@ -66,23 +66,36 @@ export class LocalFolderStore implements ObjectStore {
     return { etag: hash.digest('hex') };
   }
 
+  /**
+   * Walks only the folder the prefix names: `runs/r1/res` reads `runs/r1`
+   * and, of its entries, those whose names start with `res`, so listing a
+   * run's results costs that run's files and not the whole store's.
+   */
   async *list(prefix: string): AsyncIterable<string> {
+    const slash = prefix.lastIndexOf('/');
+    const folderParts = slash === -1 ? [] : prefix.slice(0, slash).split('/');
+    // No key has an empty, "." or ".." segment, so such a prefix matches nothing (and must not leave the root).
+    if (folderParts.some((part) => part === '' || part === '.' || part === '..')) return;
     const keys: string[] = [];
-    await this.collect(this.root, keys);
+    await this.collect(join(this.root, ...folderParts), prefix.slice(slash + 1), keys);
     yield* keys.filter((key) => key.startsWith(prefix) && !key.endsWith('.tmp')).sort();
   }
 
-  private async collect(folder: string, keys: string[]): Promise<void> {
+  /** Adds the keys of the files under `folder` whose first segment there starts with `namePrefix`. */
+  private async collect(folder: string, namePrefix: string, keys: string[]): Promise<void> {
     let entries;
     try {
       entries = await readdir(folder, { withFileTypes: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      const code = (error as NodeJS.ErrnoException).code;
+      // A prefix may name a folder that does not exist, or a file.
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
       throw error;
     }
     for (const entry of entries) {
+      if (!entry.name.startsWith(namePrefix)) continue;
       const path = join(folder, entry.name);
-      if (entry.isDirectory()) await this.collect(path, keys);
+      if (entry.isDirectory()) await this.collect(path, '', keys);
       else keys.push(relative(this.root, path).split(sep).join('/'));
     }
   }

@@ -12,13 +12,14 @@ export type ReportInput = CaseRecords;
  * whatever order they arrive in.
  *
  * Cases:
- * - `total` is the manifest's case count; `evaluated` the cases with a
+ * - `total` is the run's distinct case ids (the manifest's case count); `evaluated` the cases with a
  *   result; `failed` the cases with a failure and no result (a result wins
  *   over a failure of the same case: a redrive succeeded); `missing` the
  *   case ids with neither. evaluated + failed + missing = total always:
- *   records that would break it (duplicate ids, a case outside the run's
- *   case ids, a record of another run, as many case ids as the manifest
- *   does not count) throw.
+ *   records that would break it (a case outside the run's case ids, a record
+ *   of another run, as many case ids as the manifest does not count) throw;
+ *   a case id listed twice counts once, and a second record of a case is
+ *   ignored.
  * - `failed_cases` and `missing_cases` are sorted by case id, uncapped.
  *
  * Engines: the manifest's engines and any engine found in a result, each
@@ -60,7 +61,7 @@ export function buildReport(input: ReportInput): Report {
     created_at: manifest.created_at,
     judge: manifest.judge,
     cases: {
-      total: manifest.cases,
+      total: outcomes.total,
       evaluated: outcomes.evaluated.length,
       failed: outcomes.failed.length,
       missing: outcomes.missing.length,

@@ -4,6 +4,8 @@ import { compareText } from './ordering.js';
 
 /** How each case of a run ended, every list sorted by case id. */
 export interface CaseOutcomes {
+  /** The run's distinct case ids: evaluated + failed + missing. */
+  readonly total: number;
   /** Cases with a result. */
   readonly evaluated: readonly CaseResult[];
   /** Cases with a failure and no result. */
@@ -28,16 +30,23 @@ export interface CaseRecords {
  * A result wins over a failure of the same case: the failure recorder wrote
  * the failure, then `assay redrive` re-queued the case and it succeeded.
  *
- * Records that contradict the manifest (a case id listed twice, a result of
- * an unknown case or of another run, a case-id list whose length is not the
- * manifest's count) are bugs upstream, since every record lives under a
- * deterministic key of its run: they throw rather than skew the counts.
+ * A case id listed twice (two requests an older ingest let share one case
+ * id) is one case: its records cannot tell the two apart, so it counts once,
+ * and of two records of one case the first is kept. A duplicate never stops
+ * the report.
+ *
+ * Records that contradict the manifest (a result of an unknown case or of
+ * another run, a case-id list whose length is not the manifest's count) are
+ * bugs upstream, since every record lives under a deterministic key of its
+ * run: they throw rather than skew the counts.
  */
-export function caseOutcomes({ manifest, results, failures, caseIds }: CaseRecords): CaseOutcomes {
-  const known = distinctIds(caseIds, 'the run\'s case ids');
-  if (known.size !== manifest.cases) {
-    throw new Error(`Expected ${manifest.cases} case ids (the manifest's case count), got ${known.size}`);
+export function caseOutcomes({ manifest, results: allResults, failures: allFailures, caseIds }: CaseRecords): CaseOutcomes {
+  if (caseIds.length !== manifest.cases) {
+    throw new Error(`Expected ${manifest.cases} case ids (the manifest's case count), got ${caseIds.length}`);
   }
+  const known = new Set(caseIds);
+  const results = firstOfEachCase(allResults);
+  const failures = firstOfEachCase(allFailures);
   checkRecords(results, 'results', manifest.run_id, known);
   checkRecords(failures, 'failures', manifest.run_id, known);
 
@@ -49,16 +58,16 @@ export function caseOutcomes({ manifest, results, failures, caseIds }: CaseRecor
   const failedIds = new Set(failed.map((failure) => failure.case_id));
   const missing = [...known].filter((id) => !evaluatedIds.has(id) && !failedIds.has(id)).sort(compareText);
   const evaluated = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
-  return { evaluated, failed, missing };
+  return { total: known.size, evaluated, failed, missing };
 }
 
-function distinctIds(ids: readonly string[], described: string): Set<string> {
+function firstOfEachCase<Entry extends { case_id: string }>(records: readonly Entry[]): Entry[] {
   const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) throw new Error(`Expected ${described} to be distinct, but "${id}" appears more than once`);
-    seen.add(id);
-  }
-  return seen;
+  return records.filter((record) => {
+    if (seen.has(record.case_id)) return false;
+    seen.add(record.case_id);
+    return true;
+  });
 }
 
 function checkRecords(
@@ -67,10 +76,6 @@ function checkRecords(
   runId: string,
   known: ReadonlySet<string>,
 ): void {
-  distinctIds(
-    records.map((record) => record.case_id),
-    `the case ids of the ${described}`,
-  );
   for (const record of records) {
     if (record.run_id !== runId) {
       throw new Error(`Expected ${described} of run "${runId}", but case "${record.case_id}" belongs to run "${record.run_id}"`);

@@ -15,7 +15,7 @@ const metricValueSchema = caseResultSchema.shape.engines.valueType.valueType;
 const count = z.number().int().nonnegative();
 
 export const reportCasesSchema = z.object({
-  /** The manifest's case count. */
+  /** The run's distinct case ids: the manifest's case count. */
   total: count,
   /** Cases with a result. */
   evaluated: count,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main.js';
+import { caseIdFor } from '../../../shared/pipeline/run-identity.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/datasets/', import.meta.url));
@@ -61,6 +62,23 @@ describe('assay validate', () => {
     expect(result.stdout).toContain('rows: 2\ncases: 1\n');
     expect(result.stdout).toContain(`  ${file}:2: field "contexts[0]": expected a string or an object with doc_uri and content, got a number (1) (fix: `);
     expect(result.stderr).toMatch(/1 input error/);
+  });
+
+  it('reports two requests that would share a case id in a run, as ingest does', async () => {
+    // Prepare: "what is x?" is hashed into a case id; the second row's request_id is that hash
+    const rows = [
+      { request_id: 'what is x?', request: 'what is x?', response: 'r' },
+      { request_id: caseIdFor('what is x?'), request: 'something else', response: 'r' },
+    ];
+    const file = await folder.write('rows.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
+
+    // Act
+    const result = await runCli(file);
+
+    // Assess
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain(`  ${file}:2: field "request_id": request_id "${caseIdFor('what is x?')}" has the case id`);
+    expect(result.stdout).toContain('on line 1 already has');
   });
 
   it('caps the printed errors and says how many more there are', async () => {

@@ -175,17 +175,33 @@ describe('buildReport: cases', () => {
   });
 
   it.each([
-    ['a case id listed twice', { caseIds: ['c1', 'c1'] }, /distinct/],
     ['fewer case ids than the manifest counts', { caseIds: ['c1'] }, /Expected 2 case ids/],
     ['a result of an unknown case', { results: [result('c9', {})] }, /not one of its case ids/],
     ['a result of another run', { results: [{ ...result('c1', {}), run_id: 'run-2' }] }, /belongs to run "run-2"/],
-    ['two results of one case', { results: [result('c1', {}), result('c1', {})] }, /distinct/],
     ['a failure of an unknown case', { failures: [failure('c9')] }, /not one of its case ids/],
   ])('throws on %s', (_described, overrides, message) => {
     const ids = ['c1', 'c2'];
     const input = { manifest: manifest(ids), results: [], failures: [], caseIds: ids, ...overrides };
 
     expect(() => buildReport(input)).toThrow(message);
+  });
+
+  it('counts a case id listed twice once, and keeps the first of two results of one case', () => {
+    // Prepare: what an ingest that let two requests share case id c1 left behind
+    const input = {
+      manifest: manifest(['c1', 'c2']),
+      results: [result('c1', { bm25: { [PRECISION]: 1 } }), result('c1', { bm25: { [PRECISION]: 0 } })],
+      failures: [failure('c1')],
+      caseIds: ['c1', 'c1'],
+    };
+
+    // Act
+    const report = buildReport(input);
+
+    // Assess
+    expect(report.cases).toEqual({ total: 1, evaluated: 1, failed: 0, missing: 0 });
+    expect(report.engines.bm25?.[`${PRECISION}/average`]).toBe(1);
+    expect(reportSchema.safeParse(report).success).toBe(true);
   });
 });
 
