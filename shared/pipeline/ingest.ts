@@ -238,7 +238,7 @@ export async function continueIngest(dependencies: IngestDependencies, message: 
 }
 
 /** A scratch folder for this invocation, after clearing what killed invocations left behind. */
-async function startWorkFolder(dependencies: IngestDependencies, purpose: string): Promise<string> {
+export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'workFolders'>, purpose: string): Promise<string> {
   const settings = dependencies.workFolders ?? DEFAULT_WORK_FOLDERS;
   await removeStaleWorkFolders(settings);
   return createWorkFolder(settings, purpose);

@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { createReadStream } from 'node:fs';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
-import { spoolCases } from './ingest.js';
+import { spoolCases, startWorkFolder } from './ingest.js';
+import type { WorkFolderSettings } from './work-folders.js';
 import { extendDeadline, runCompletion } from './run-completion.js';
 import { runKeys } from './run-identity.js';
 
@@ -15,6 +14,7 @@ export interface ResumeDependencies {
   readonly cases: WorkQueue;
   readonly control: WorkQueue;
   readonly now: () => Date;
+  readonly workFolders?: WorkFolderSettings;
 }
 
 export type ResumeOutcome = { kind: 'requeued'; caseIds: string[] } | { kind: 'unresumable'; reason: string };
@@ -38,7 +38,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
     completion.caseIds.filter((caseId) => !completion.resultKeys.has(runKeys.result(runId, caseId)) && !completion.failureKeys.has(runKeys.failure(runId, caseId))),
   );
   await extendDeadline(store, manifest, dependencies.now());
-  const folder = await mkdtemp(join(tmpdir(), 'assay-resume-'));
+  const folder = await startWorkFolder(dependencies, 'resume');
   try {
     const strict = (manifest.config as { strict?: boolean }).strict === true;
     const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, strict);

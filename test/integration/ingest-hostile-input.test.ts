@@ -56,7 +56,7 @@ describe('ingest of two requests with one case id', () => {
     if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
     const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
-    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(outcome).toMatchObject({ cases: 2, inputErrors: 1 });
@@ -91,7 +91,7 @@ describe('ingest of a hostile dataset', () => {
     if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
     const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
-    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(errors.map((error) => [error.file, error.line])).toEqual([

@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { runPipeline } from '../../cli/run/run-pipeline.js';
+import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { caseIdFor } from '../../shared/pipeline/run-identity.js';
+import { inputErrorSchema } from '../../shared/schema/input-error.js';
+import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { silentProgress } from '../support/silent-progress.js';
+import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { answeredCalls, readRunFiles } from './fault-harness.js';
+
+/**
+ * A dataset of hostile rows through the whole pipeline, embedded and over the
+ * S3/SQS emulator: bad JSON, nesting past the documented 64 levels, a row past
+ * the documented 64 Mi characters, `__proto__` and other prototype names,
+ * and two requests sharing one case id. The good rows are judged once each;
+ * every bad row is an input error with its line; nothing crashes.
+ */
+const good = (id: string, extra: object = {}) => ({
+  request_id: id,
+  request: `How do I rotate key ${id}?`,
+  response: 'Rotate it.',
+  retrieved_context: [{ doc_uri: `${id}-d1`, content: `rotate rotate the key of ${id}` }],
+  ...extra,
+});
+
+/**
+ * fauxqs takes request bodies up to 11 MiB, so over the emulator the row past
+ * the size limit is left out (a line of its own size); the embedded variant
+ * covers it, and the limit is a property of ingest, not of the store.
+ */
+function hostileLines(withHugeRow: boolean): { lines: string[]; goodIds: string[]; badLines: number[] } {
+  const unsafeId = 'what is x?';
+  const lines = [
+    JSON.stringify(good('q1')),
+    '{"request_id": "broken", "request": ',
+    `{"request_id": "deep", "request": "deep", "tags": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    JSON.stringify(good('q2', { metadata: { constructor: 'plain data', toString: 'also data' } })),
+    `{"request_id": "proto", "request": "proto", "__proto__": {"polluted": true}}`,
+    JSON.stringify(good('constructor')),
+    JSON.stringify(good(unsafeId)),
+    JSON.stringify(good(caseIdFor(unsafeId))),
+    withHugeRow ? JSON.stringify(good('huge', { response: 'x'.repeat(65 * 1024 * 1024) })) : '',
+    JSON.stringify(good('q3')),
+  ];
+  return { lines, goodIds: ['q1', 'q2', 'constructor', caseIdFor(unsafeId), 'q3'].sort(), badLines: withHugeRow ? [2, 3, 5, 8, 9] : [2, 3, 5, 8] };
+}
+
+const infrastructures: readonly [string, boolean, (folder: TempFolder, fauxqs: () => Promise<Fauxqs>) => Promise<Infrastructure>][] = [
+  ['embedded', true, async (folder) => embeddedInfrastructure(join(folder.path, 'store'), 2)],
+  ['over the S3/SQS emulator', false, async (_folder, fauxqs) => awsInfrastructure((await fauxqs()).endpoint, 'assay-hostile', 2)],
+];
+
+describe.each(infrastructures)('a file of hostile rows, %s', (_name, withHugeRow, infrastructureFor) => {
+  let server: OpenAiTestServer;
+  let folder: TempFolder;
+  let emulator: Fauxqs | undefined;
+  beforeEach(async () => {
+    server = await startOpenAiTestServer({ oracle: catalogOracle });
+    folder = await createTempFolder();
+  });
+  afterEach(async () => {
+    await server.close();
+    await emulator?.close();
+    emulator = undefined;
+    await folder.remove();
+  });
+
+  it('judges every good row once and reports every bad row with its line, without crashing', async () => {
+    // Prepare
+    const { lines, goodIds, badLines } = hostileLines(withHugeRow);
+    const dataset = await folder.write('hostile.jsonl', `${lines.join('\n')}\n`);
+    const infrastructure = await infrastructureFor(folder, async () => (emulator ??= await startFauxqs()));
+    const out = join(folder.path, 'out');
+
+    // Act
+    const result = await runPipeline(
+      {
+        datasetPath: dataset,
+        suite: 'hostile',
+        config: judgeConfigSchema.parse({ judges: ['chunk_relevance'] }),
+        strict: false,
+        noCache: false,
+        concurrency: 4,
+        outFolder: out,
+        environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+      },
+      infrastructure,
+      silentProgress,
+    );
+
+    // Assess: the good cases once each, the bad rows as input errors naming their lines
+    const files = await readRunFiles(out);
+    expect(files.report.cases).toEqual({ total: goodIds.length, evaluated: goodIds.length, failed: 0, missing: 0 });
+    expect([...new Set(files.caseLines.map((line) => line.case_id))].sort()).toEqual(goodIds);
+    expect(files.caseLines).toHaveLength(goodIds.length);
+    expect(files.report.input_errors).toBe(badLines.length);
+    const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${result.runId}/input-errors.jsonl`));
+    const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
+    expect(errors.map((error) => error.line).sort((left, right) => left - right)).toEqual(badLines);
+    expect(answeredCalls(server, 'chunk_relevance')).toBe(goodIds.length);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await readFile(join(out, 'report.json'), 'utf8')).not.toContain('polluted');
+  }, 120_000);
+});
