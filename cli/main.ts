@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { compareCommand } from './commands/compare.js';
+import { enginesCommand } from './commands/engines.js';
 import { irMetricsCommand } from './commands/ir-metrics.js';
 import { judgesCommand } from './commands/judges.js';
 import { baselineCommand } from './commands/baseline.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   program.addCommand(validateCommand());
   program.addCommand(judgesCommand());
   program.addCommand(compareCommand());
+  program.addCommand(enginesCommand());
   // addCommand does not pass settings down: without this a subcommand's usage error would exit the process.
   for (const command of program.commands) command.exitOverride();
   return program;

@@ -51,5 +51,5 @@ export function maskUrl(text: string): string {
   for (const name of [...url.searchParams.keys()]) {
     if (SECRET_PARAMETER.test(name) && !/^\{\{.*\}\}$/.test(url.searchParams.get(name) ?? '')) url.searchParams.set(name, '***');
   }
-  return decodeURI(url.toString()).replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+  return url.toString().replace(/%7B/gi, '{').replace(/%7D/gi, '}');
 }
