@@ -47,7 +47,7 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
           return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency } };
         }
         last = result.failure;
-        if (last.kind === 'permanent' || attempt === policy.retries) return fail(last, attempt + 1);
+        if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);
         const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * jitter(name, request.request_id, attempt);
         try {
           await sleep(Math.max(backoff, last.retry_after_ms ?? 0), undefined, { signal: deadline });
