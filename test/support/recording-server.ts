@@ -1,4 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the server received it. */
@@ -28,11 +29,13 @@ export interface RecordingServer {
 /**
  * A loopback HTTP server that records every request and answers with what
  * `answer` returns for it: the stand-in for a search service, or for a
- * managed API replaying a recorded answer.
+ * managed API replaying a recorded answer. With `http2`, it speaks cleartext
+ * HTTP/2, as SDK clients whose default handler is HTTP/2 (Bedrock Agent
+ * Runtime) expect.
  */
-export async function startRecordingServer(answer: (request: RecordedRequest, index: number) => ScriptedAnswer): Promise<RecordingServer> {
+export async function startRecordingServer(answer: (request: RecordedRequest, index: number) => ScriptedAnswer, options: { http2?: boolean } = {}): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
-  const server = createServer((incoming, outgoing) => {
+  const handle = (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -40,7 +43,7 @@ export async function startRecordingServer(answer: (request: RecordedRequest, in
       requests.push(request);
       const scripted = answer(request, requests.length - 1);
       const send = () => {
-        if (outgoing.destroyed) return;
+        if (outgoing.destroyed || outgoing.writableEnded) return;
         const text = typeof scripted.body === 'string' ? scripted.body : scripted.body === undefined ? '' : JSON.stringify(scripted.body);
         outgoing.writeHead(scripted.status ?? 200, { 'content-type': typeof scripted.body === 'string' ? 'text/plain' : 'application/json', ...scripted.headers });
         outgoing.end(text);
@@ -48,16 +51,30 @@ export async function startRecordingServer(answer: (request: RecordedRequest, in
       if (scripted.delayMs === undefined) send();
       else setTimeout(send, scripted.delayMs).unref();
     });
-  });
+  };
+  if (options.http2 === true) {
+    const sessions = new Set<Http2Session>();
+    const server = createHttp2Server(handle);
+    server.on('session', (session) => {
+      sessions.add(session);
+      session.once('close', () => sessions.delete(session));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const close = () =>
+      new Promise<void>((resolve) => {
+        for (const session of sessions) session.destroy();
+        server.close(() => resolve());
+      });
+    return { url: `http://127.0.0.1:${port}`, requests, close };
+  }
+  const server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url: `http://127.0.0.1:${port}`, requests, close };
 }
