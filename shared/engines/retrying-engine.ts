@@ -48,7 +48,7 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
         }
         last = result.failure;
         if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);
-        const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * jitter(name, request.request_id, attempt);
+        const backoff = backoffMs(name, request.request_id, attempt, baseDelayMs, maxDelayMs);
         try {
           await sleep(Math.max(backoff, last.retry_after_ms ?? 0), undefined, { signal: deadline });
         } catch {
@@ -82,8 +82,9 @@ async function attemptOnce(connector: Connector, request: EngineRequest, deadlin
     : { ok: false, failure: { kind: 'transient', message: `timed out after ${timeoutMs} ms` } };
 }
 
-/** A factor from 0.5 to 1, fixed by engine, request and attempt. */
-function jitter(name: string, requestId: string, attempt: number): number {
+/** The wait before retry `attempt + 1`: base × 2^attempt, capped, times a factor from 0.5 to 1 fixed by engine, request and attempt. */
+export function backoffMs(name: string, requestId: string, attempt: number, baseDelayMs: number, maxDelayMs: number): number {
   const digest = createHash('sha256').update(`${name}\n${requestId}\n${attempt}`).digest();
-  return 0.5 + digest.readUInt16BE(0) / 0xffff / 2;
+  const jitter = 0.5 + digest.readUInt16BE(0) / 0xffff / 2;
+  return Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * jitter;
 }
