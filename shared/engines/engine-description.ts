@@ -51,5 +51,7 @@ export function maskUrl(text: string): string {
   for (const name of [...url.searchParams.keys()]) {
     if (SECRET_PARAMETER.test(name) && !/^\{\{.*\}\}$/.test(url.searchParams.get(name) ?? '')) url.searchParams.set(name, '***');
   }
-  return url.toString().replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+  const masked = url.toString().replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+  // URL adds a "/" to a bare origin; show the endpoint as it was written.
+  return masked.endsWith('/') && !text.endsWith('/') ? masked.slice(0, -1) : masked;
 }
