@@ -97,6 +97,7 @@ function checkEngine(engine: EngineFields, context: z.core.$RefinementCtx<Engine
     }
   }
   if (kind === 'postgres') checkPostgresParams(engine, variables, used, context);
+  checkLiteralCredentials(kind, block, context);
   for (const key of ['results', 'response']) {
     const text = block[key];
     if (typeof text !== 'string') continue;
@@ -129,5 +130,27 @@ function checkPostgresParams(engine: EngineFields, variables: readonly string[],
   const highest = Math.max(0, ...[...postgres.sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
   if (highest > postgres.params.length + 1) {
     context.addIssue({ code: 'custom', path: ['postgres', 'sql'], message: `uses $${highest} but only $1 (the query) to $${postgres.params.length + 1} are given`, params: { fix: 'list one variable under params for each of $2, $3, ...' } });
+  }
+}
+
+const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|password|cookie/i;
+
+/**
+ * A credential header must come from the environment: the config is copied
+ * into every run's manifest and hashed into its id, where a literal key would
+ * leak.
+ */
+function checkLiteralCredentials(kind: ConnectorKind, block: Record<string, unknown>, context: z.core.$RefinementCtx<EngineFields>): void {
+  const headers = block['headers'];
+  if (typeof headers !== 'object' || headers === null) return;
+  for (const [name, value] of Object.entries(headers)) {
+    if (CREDENTIAL_HEADER.test(name) && typeof value === 'string' && !value.includes('{{env.')) {
+      context.addIssue({
+        code: 'custom',
+        path: [kind, 'headers', name],
+        message: 'holds a literal credential; the config is copied into every run\'s manifest',
+        params: { fix: `read it from the environment, e.g. "${name}": "Bearer {{env.SEARCH_TOKEN}}", and export SEARCH_TOKEN` },
+      });
+    }
   }
 }

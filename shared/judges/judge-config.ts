@@ -250,13 +250,19 @@ function formatPath(path: readonly (string | number)[]): string {
   return `"${plainPath(path)}"`;
 }
 
-/** The fix of the field, or of its nearest parent that has one (a header, a matrix variable). */
+/** The fix of the field, or of its nearest parent that has one (a header, a matrix variable); never the whole file's. */
 function fixFor(fieldPattern: string): string {
-  for (let current = fieldPattern; current !== ''; current = current.replace(/(\.[^.[\]]*|\[\])$/, '')) {
-    const fix = FIXES[current];
+  const own = FIXES[fieldPattern];
+  if (own !== undefined) return own;
+  for (let parent = parentOf(fieldPattern); parent !== ''; parent = parentOf(parent)) {
+    const fix = FIXES[parent];
     if (fix !== undefined) return fix;
   }
   return 'correct the value';
+}
+
+function parentOf(fieldPattern: string): string {
+  return fieldPattern.replace(/(\.[^.[\]]*|\[\])$/, '');
 }
 
 function pattern(path: readonly (string | number)[]): string {

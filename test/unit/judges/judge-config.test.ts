@@ -74,7 +74,7 @@ describe('loadJudgeConfig', () => {
   it('reads an empty YAML file as all defaults', async () => {
     expect(await loadJudgeConfig(await folder.write('empty.yaml', ''))).toEqual({
       ok: true,
-      config: { judge: { temperature: 0 }, run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1 } },
+      config: { judge: { temperature: 0 }, run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10 } },
     });
   });
 
