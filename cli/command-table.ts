@@ -86,6 +86,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/compare.js')).compareCommand(),
   },
   {
+    name: 'engines',
+    term: 'engines [options]',
+    description: 'List the engines of a config file (matrix expanded); with --query, ask each one and print its hits',
+    load: async () => (await import('./commands/engines.js')).enginesCommand(),
+  },
+  {
     name: 'agreement',
     term: 'agreement [options]',
     description: "Measure a judge's relevance labels against human qrels: kappa per label, tau between system rankings",

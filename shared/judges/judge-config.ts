@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
+import { engineListSchema } from '../engines/engine-config.js';
 import { JUDGE_CATALOG, rubricJudge, rubricWeightsSchema } from './catalog/index.js';
 import { buildCustomJudge, customJudgeSchema } from './custom-judge.js';
 import type { JudgeDefinition } from './judge-definition.js';
@@ -26,6 +28,8 @@ export const runSettingsSchema = z.strictObject({
   cutoffs: z.array(z.number().int().positive()).min(1).default([5, 10]),
   deadline_seconds: z.number().int().positive().default(3600),
   check_delay_seconds: z.number().int().min(0).max(900).default(1),
+  /** How many top hits of each live engine are judged. */
+  judge_depth: z.number().int().min(1).default(10),
 });
 
 export const judgeConfigSchema = z.strictObject({
@@ -35,6 +39,8 @@ export const judgeConfigSchema = z.strictObject({
   judges: z.array(z.string().min(1)).optional(),
   rubric_weights: rubricWeightsSchema.optional(),
   custom_judges: z.array(customJudgeSchema).optional(),
+  /** The live systems under test (shared/engines/). */
+  engines: engineListSchema.optional(),
 });
 export type JudgeConfig = z.infer<typeof judgeConfigSchema>;
 
@@ -44,7 +50,7 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 
 /** How to fix each field, by its path with list indices written `[]`. */
 const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, engines',
   judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
@@ -59,11 +65,12 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
+  'run.judge_depth': 'give how many top hits of each live engine to judge, a whole number from 1 up, e.g. 10',
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
   'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved context)',
@@ -71,6 +78,7 @@ const FIXES: Readonly<Record<string, string>> = {
   'custom_judges[].scale': 'use one of yes_no, grade_0_3, likert_1_5, score_0_1',
   'custom_judges[].description': 'give a one-sentence text, or drop the key',
   'custom_judges[].version': 'give a version text such as "2", or drop the key',
+  ...ENGINE_CONFIG_FIXES,
 };
 
 /** The keys each object accepts, by its path, to name them when an unknown key turns up. */
@@ -80,6 +88,7 @@ const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   run: Object.keys(runSettingsSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
+  ...ENGINE_CONFIG_KEYS,
 };
 
 /** Reads a YAML (.yaml, .yml) or JSON (.json) config file and checks its judge settings. */
@@ -176,14 +185,17 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown, file: string): s
   if (issue.code === 'unrecognized_keys') {
     const accepted = KNOWN_KEYS[pattern(path)] ?? [];
     return issue.keys.map((key) => {
-      const fix = /api.?key|secret|token|password/i.test(key)
-        ? 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file'
-        : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
+      const secretFix = path[0] === 'engines'
+        ? 'remove it: engine credentials come from the environment ({{env.NAME}} in headers, connection_env, the AWS credential chain), never from a file'
+        : 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file';
+      const fix = /api.?key|secret|token|password/i.test(key) ? secretFix : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
       return report(file, formatPath([...path, key]) + which, 'unknown key', fix);
     });
   }
   const found = valueAt(input, path);
-  return [report(file, formatPath(path) + which, problemOf(issue, found), FIXES[pattern(path)] ?? 'correct the value')];
+  // Checks that span several fields (engines) carry their own fix.
+  const ownFix = issue.code === 'custom' && typeof issue.params?.['fix'] === 'string' ? issue.params['fix'] : undefined;
+  return [report(file, formatPath(path) + which, problemOf(issue, found), ownFix ?? fixFor(pattern(path)))];
 }
 
 /** `file: field "judge.model": is missing (fix: ...)`, the shape of every input error assay prints. */
@@ -218,8 +230,12 @@ function problemOf(issue: z.core.$ZodIssue, found: unknown): string {
   }
 }
 
-/** ` (judge "tone")` when the path lies inside a custom judge that has an id, so the user finds it without counting. */
+/** ` (judge "tone")` or ` (engine "bm25")` when the path lies inside a named custom judge or engine, so the user finds it without counting. */
 function judgeNamed(input: unknown, path: readonly (string | number)[]): string {
+  if (path[0] === 'engines' && typeof path[1] === 'number') {
+    const name = (valueAt(input, path.slice(0, 2)) as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string' ? ` (engine "${name}")` : '';
+  }
   if (path[0] !== 'custom_judges' || typeof path[1] !== 'number') return '';
   const id = (valueAt(input, path.slice(0, 2)) as { id?: unknown } | undefined)?.id;
   return typeof id === 'string' ? ` (judge "${id}")` : '';
@@ -236,6 +252,21 @@ function describeValue(value: unknown): string {
 function formatPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return '';
   return `"${plainPath(path)}"`;
+}
+
+/** The fix of the field, or of its nearest parent that has one (a header, a matrix variable); never the whole file's. */
+function fixFor(fieldPattern: string): string {
+  const own = FIXES[fieldPattern];
+  if (own !== undefined) return own;
+  for (let parent = parentOf(fieldPattern); parent !== ''; parent = parentOf(parent)) {
+    const fix = FIXES[parent];
+    if (fix !== undefined) return fix;
+  }
+  return 'correct the value';
+}
+
+function parentOf(fieldPattern: string): string {
+  return fieldPattern.replace(/(\.[^.[\]]*|\[\])$/, '');
 }
 
 function pattern(path: readonly (string | number)[]): string {

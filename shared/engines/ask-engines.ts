@@ -1,0 +1,50 @@
+import pLimit from 'p-limit';
+import type { RetrievedChunk } from '../schema/eval-case.js';
+import { rankedContext, type Engine, type EngineFailure, type EngineRequest } from './engine.js';
+
+/** One engine's answer shaped as a case's engine output (EngineOutput), plus its latency. */
+export interface LiveEngineOutput {
+  readonly retrieved_context: RetrievedChunk[];
+  readonly response?: string;
+  readonly tags: Record<string, unknown>;
+  readonly latency_ms: number;
+}
+
+export type EngineAsk = { readonly ok: true; readonly output: LiveEngineOutput } | { readonly ok: false; readonly failure: EngineFailure };
+
+export interface AskOptions {
+  /** Engines asked at once. */
+  readonly concurrency: number;
+  /** Aborts every call still running or waiting to retry. */
+  readonly deadline: AbortSignal;
+}
+
+/**
+ * Asks every engine about one case, at most `concurrency` at a time, and
+ * returns each engine's output (ranks 1..n in its order) or its failure, by
+ * engine name. Every engine gets an entry: a failure of one never hides the
+ * others' answers.
+ */
+export async function askEngines(engines: readonly Engine[], request: EngineRequest, options: AskOptions): Promise<Record<string, EngineAsk>> {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new Error(`Expected concurrency to be a whole number from 1 up, got ${options.concurrency}`);
+  }
+  const limit = pLimit(options.concurrency);
+  const asks = await Promise.all(
+    engines.map((engine) =>
+      limit(async (): Promise<[string, EngineAsk]> => {
+        const result = await engine.call(request, options.deadline);
+        if (!result.ok) return [engine.name, { ok: false, failure: result.failure }];
+        const { answer } = result;
+        const output: LiveEngineOutput = {
+          retrieved_context: rankedContext(answer.hits),
+          ...(answer.response === undefined ? {} : { response: answer.response }),
+          tags: {},
+          latency_ms: answer.latency_ms,
+        };
+        return [engine.name, { ok: true, output }];
+      }),
+    ),
+  );
+  return Object.fromEntries(asks);
+}

@@ -1,0 +1,55 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import type { ConnectorResult } from './engine.js';
+import { isTransientStatus, networkCode, permanent, transient } from './engine-failure.js';
+
+type CredentialProvider = ReturnType<typeof defaultProvider>;
+
+/**
+ * AWS credentials for a connector: the key pair in the injected environment
+ * when it has one (tests, a Lambda handed its variables), else the standard
+ * chain (environment, shared config and SSO, web identity, container and
+ * instance roles).
+ */
+export function awsCredentials(env: Readonly<Record<string, string | undefined>>): CredentialProvider {
+  const accessKeyId = env['AWS_ACCESS_KEY_ID'];
+  const secretAccessKey = env['AWS_SECRET_ACCESS_KEY'];
+  if (accessKeyId !== undefined && secretAccessKey !== undefined) {
+    const sessionToken = env['AWS_SESSION_TOKEN'];
+    const identity = { accessKeyId, secretAccessKey, ...(sessionToken === undefined ? {} : { sessionToken }) };
+    return async () => identity;
+  }
+  return defaultProvider();
+}
+
+/** The AWS secrets of the injected environment, to keep them out of error messages. */
+export function awsSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  return [env['AWS_SECRET_ACCESS_KEY'], env['AWS_SESSION_TOKEN']].filter((value): value is string => value !== undefined);
+}
+
+const THROTTLING = /throttl|toomanyrequests|requestlimitexceeded|slowdown|serviceunavailable|internalserver|limitexceeded/i;
+
+interface AwsServiceError {
+  name?: string;
+  message?: string;
+  $fault?: 'client' | 'server';
+  $retryable?: { throttling?: boolean };
+  $metadata?: { httpStatusCode?: number };
+}
+
+/**
+ * An AWS SDK error as a failure: throttling, server faults, 429 and 5xx and
+ * network faults are transient; missing credentials, access denied, a
+ * missing resource or a bad request are permanent.
+ */
+export function awsFailure(target: string, error: unknown): ConnectorResult {
+  const code = networkCode(error);
+  if (code !== undefined) return transient(`${target}: connection failed (${code})`);
+  const serviceError = (typeof error === 'object' && error !== null ? error : {}) as AwsServiceError;
+  const name = serviceError.name ?? 'Error';
+  const message = `${target}: ${name}: ${serviceError.message ?? String(error)}`;
+  const status = serviceError.$metadata?.httpStatusCode;
+  if (name === 'CredentialsProviderError') return permanent(`${target}: no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID, or run with a role)`);
+  if (name === 'TimeoutError' || serviceError.$retryable !== undefined || serviceError.$fault === 'server' || THROTTLING.test(name)) return transient(message);
+  if (status !== undefined && isTransientStatus(status)) return transient(message);
+  return permanent(message);
+}

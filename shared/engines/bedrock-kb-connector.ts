@@ -1,0 +1,87 @@
+import { BedrockAgentRuntimeClient, RetrieveAndGenerateCommand, RetrieveCommand, type RetrievalResultLocation } from '@aws-sdk/client-bedrock-agent-runtime';
+import { contentDocUri } from '../dataset/content-ids.js';
+import { awsCredentials, awsFailure } from './aws-support.js';
+import type { BedrockKnowledgeBaseConnectorConfig } from './connector-configs.js';
+import type { ConnectorContext } from './connector-context.js';
+import type { Connector, ConnectorResult, EngineHit, EngineRequest } from './engine.js';
+
+/**
+ * An Amazon Bedrock knowledge base: Retrieve for the ranked chunks, or
+ * RetrieveAndGenerate when a model is configured, which also gives the
+ * generated answer; its hits are the cited references in the order first
+ * cited (the API returns no scores for them). A chunk's doc_uri is its source
+ * document's location, so labels given per document match every chunk of it.
+ */
+export function bedrockKnowledgeBaseConnector(config: BedrockKnowledgeBaseConnectorConfig, context: ConnectorContext): Connector {
+  const client = new BedrockAgentRuntimeClient({
+    region: config.region,
+    credentials: awsCredentials(context.env),
+    // Retries belong to the engine, which knows the case's deadline.
+    maxAttempts: 1,
+    ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+  });
+  const target = `bedrock knowledge base ${config.knowledge_base_id} (${config.region})`;
+  const retrievalConfiguration = { vectorSearchConfiguration: { numberOfResults: config.number_of_results } };
+
+  async function attempt(request: EngineRequest, signal: AbortSignal): Promise<ConnectorResult> {
+    try {
+      if (config.model_arn === undefined) {
+        const output = await client.send(
+          new RetrieveCommand({ knowledgeBaseId: config.knowledge_base_id, retrievalQuery: { text: request.query }, retrievalConfiguration }),
+          { abortSignal: signal },
+        );
+        const hits = (output.retrievalResults ?? []).map((result) => hitOf(result.location, result.metadata, result.content?.text, result.score));
+        return { ok: true, hits };
+      }
+      const output = await client.send(
+        new RetrieveAndGenerateCommand({
+          input: { text: request.query },
+          retrieveAndGenerateConfiguration: {
+            type: 'KNOWLEDGE_BASE',
+            knowledgeBaseConfiguration: { knowledgeBaseId: config.knowledge_base_id, modelArn: config.model_arn, retrievalConfiguration },
+          },
+        }),
+        { abortSignal: signal },
+      );
+      const references = (output.citations ?? []).flatMap((citation) => citation.retrievedReferences ?? []);
+      const hits = uniqueHits(references.map((reference) => hitOf(reference.location, reference.metadata, reference.content?.text, undefined)));
+      return { ok: true, hits, ...(output.output?.text === undefined ? {} : { response: output.output.text }) };
+    } catch (error) {
+      return awsFailure(target, error);
+    }
+  }
+
+  return { attempt, close: async () => client.destroy() };
+}
+
+function hitOf(location: RetrievalResultLocation | undefined, metadata: Record<string, unknown> | undefined, text: string | undefined, score: number | undefined): EngineHit {
+  const sourceUri = metadata?.['x-amz-bedrock-kb-source-uri'];
+  const doc_uri = locationUri(location) ?? (typeof sourceUri === 'string' ? sourceUri : undefined) ?? contentDocUri(text ?? '');
+  return { doc_uri, ...(text === undefined ? {} : { content: text }), ...(score === undefined ? {} : { score }) };
+}
+
+/** The document a chunk came from, whatever kind of data source holds it. */
+function locationUri(location: RetrievalResultLocation | undefined): string | undefined {
+  if (location === undefined) return undefined;
+  return (
+    location.s3Location?.uri ??
+    location.webLocation?.url ??
+    location.confluenceLocation?.url ??
+    location.salesforceLocation?.url ??
+    location.sharePointLocation?.url ??
+    location.kendraDocumentLocation?.uri ??
+    location.customDocumentLocation?.id ??
+    undefined
+  );
+}
+
+/** A reference cited twice is one hit, kept where it was first cited. */
+function uniqueHits(hits: readonly EngineHit[]): EngineHit[] {
+  const seen = new Set<string>();
+  return hits.filter((hit) => {
+    const key = `${hit.doc_uri}\n${hit.content ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,94 @@
+import { awsSecrets } from './aws-support.js';
+import { bedrockKnowledgeBaseConnector } from './bedrock-kb-connector.js';
+import type { ConnectorContext } from './connector-context.js';
+import type { BedrockKnowledgeBaseConnectorConfig, HttpConnectorConfig, LambdaConnectorConfig, OpensearchConnectorConfig, PostgresConnectorConfig, TrecConnectorConfig } from './connector-configs.js';
+import { connectorOf, templatedFields, type EngineConfig } from './engine-config.js';
+import { expandMatrix, type EngineVariant } from './engine-matrix.js';
+import { envNamesIn, placeholdersIn } from './engine-template.js';
+import type { Connector, Engine } from './engine.js';
+import { httpConnector } from './http-connector.js';
+import { lambdaConnector } from './lambda-connector.js';
+import { opensearchConnector } from './opensearch-connector.js';
+import { postgresConnector } from './postgres-connector.js';
+import { retryingEngine } from './retrying-engine.js';
+import { trecConnector } from './trec-connector.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+export type EngineCreation = { ok: true; engine: Engine } | { ok: false; error: string };
+export type EnginesCreation = { ok: true; engines: Engine[] } | { ok: false; errors: string[] };
+
+/** The environment variables an engine reads: `{{env.NAME}}` placeholders and postgres' connection_env. */
+export function envNamesOf(config: EngineConfig): string[] {
+  const { kind, config: block } = connectorOf(config);
+  const names = envNamesIn(templatedFields(kind, block as Record<string, unknown>).flatMap(([, value]) => placeholdersIn(value)));
+  return config.postgres === undefined ? names : [...new Set([...names, config.postgres.connection_env])];
+}
+
+/**
+ * Builds the engine of one variant, its clients and pools included. A
+ * variable the environment lacks is an error naming it, before any call.
+ */
+export function createEngine(variant: EngineVariant, env: Environment): EngineCreation {
+  const { config } = variant;
+  const missing = envNamesOf(config).filter((name) => env[name] === undefined || env[name] === '');
+  if (missing.length > 0) {
+    const names = missing.join(', ');
+    return { ok: false, error: `engine "${variant.name}": the environment variable${missing.length > 1 ? 's' : ''} ${names} ${missing.length > 1 ? 'are' : 'is'} not set (fix: export ${names} before running)` };
+  }
+  const timeoutMs = config.http?.timeout_ms ?? config.timeout_ms;
+  const context: ConnectorContext = { variables: variant.variables, env };
+  return { ok: true, engine: retryingEngine(variant.name, connectorFor(config, context, timeoutMs), { retries: config.retries, timeoutMs }, secretsOf(config, env)) };
+}
+
+/** Expands every engine's matrix and builds all variants; on any error none is kept. */
+export function expandEngines(configs: readonly EngineConfig[], env: Environment): EnginesCreation {
+  const variants = configs.flatMap(expandMatrix);
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const variant of variants) {
+    if (seen.has(variant.name)) errors.push(`engine "${variant.name}" is defined twice (fix: rename an engine or change its matrix values)`);
+    seen.add(variant.name);
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const creations = variants.map((variant) => createEngine(variant, env));
+  const engines = creations.flatMap((creation) => (creation.ok ? [creation.engine] : []));
+  const failed = creations.flatMap((creation) => (creation.ok ? [] : [creation.error]));
+  if (failed.length === 0) return { ok: true, engines };
+  void Promise.all(engines.map((engine) => engine.close()));
+  return { ok: false, errors: failed };
+}
+
+function connectorFor(config: EngineConfig, context: ConnectorContext, timeoutMs: number): Connector {
+  const { kind, config: block } = connectorOf(config);
+  switch (kind) {
+    case 'http':
+      return httpConnector(block as HttpConnectorConfig, context);
+    case 'opensearch':
+      return opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs);
+    case 'bedrock_kb':
+      return bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context);
+    case 'lambda':
+      return lambdaConnector(block as LambdaConnectorConfig, context);
+    case 'postgres':
+      return postgresConnector(block as PostgresConnectorConfig, context, timeoutMs);
+    case 'trec':
+      return trecConnector(block as TrecConnectorConfig);
+  }
+}
+
+/** Values that must never reach a message: the env values the engine reads, AWS keys, a database password. */
+function secretsOf(config: EngineConfig, env: Environment): string[] {
+  const values = envNamesOf(config).flatMap((name) => env[name] ?? []);
+  const connection = config.postgres === undefined ? undefined : env[config.postgres.connection_env];
+  const password = connection === undefined ? undefined : passwordIn(connection);
+  return [...values, ...awsSecrets(env), ...(password === undefined ? [] : [password, encodeURIComponent(password)])];
+}
+
+function passwordIn(connection: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(connection).password);
+    return password === '' ? undefined : password;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+import type { ConnectorResult, EngineFailure } from './engine.js';
+
+export function transient(message: string, retryAfterMs?: number): ConnectorResult {
+  return { ok: false, failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } };
+}
+
+export function permanent(message: string): ConnectorResult {
+  return { ok: false, failure: { kind: 'permanent', message } };
+}
+
+/** 408, 425, 429 and every 5xx are worth another try; the rest of 4xx are not. */
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 425 || status === 429 || status >= 500;
+}
+
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** The system error code (ECONNREFUSED, ...) of an error or of its cause chain, if any. */
+export function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Seconds or an HTTP date, as Retry-After allows; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (header === null || header === undefined || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Replaces every secret value (the env values an engine uses) in a message,
+ * so that a service echoing a header, or a driver quoting its connection
+ * string, cannot carry a secret into a result, a log or a report.
+ */
+export function redact(failure: EngineFailure, secrets: readonly string[]): EngineFailure {
+  let message = failure.message;
+  // Longest first, so a secret containing a shorter one is masked whole.
+  for (const secret of [...secrets].sort((left, right) => right.length - left.length)) {
+    if (secret.length >= 4) message = message.split(secret).join('***');
+  }
+  return { ...failure, message };
+}
+
+/** A short, single-line excerpt of an answer body for an error message. */
+export function excerpt(text: string, limit = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= limit ? flat : `${flat.slice(0, limit)}...`;
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Connector, ConnectorResult, Engine, EngineFailure, EngineRequest, EngineResult } from './engine.js';
+import { redact } from './engine-failure.js';
+
+export interface RetryPolicy {
+  /** Further attempts after a transient failure. */
+  readonly retries: number;
+  /** What one attempt may take. */
+  readonly timeoutMs: number;
+  /** First backoff; it doubles each attempt up to maxDelayMs. */
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * Wraps a connector into an Engine: a timeout per attempt, retries of
+ * transient failures with exponential backoff (at least as long as a
+ * Retry-After asks), all bounded by the caller's deadline signal; every
+ * failure message passes through `redact` with the engine's secret values.
+ *
+ * The backoff's jitter is a hash of engine, request and attempt instead of a
+ * random number: the cases of one run still spread their retries, and the
+ * same run waits the same way every time.
+ */
+export function retryingEngine(name: string, connector: Connector, policy: RetryPolicy, secrets: readonly string[]): Engine {
+  const baseDelayMs = policy.baseDelayMs ?? 250;
+  const maxDelayMs = policy.maxDelayMs ?? 4000;
+  const fail = (failure: EngineFailure, attempts: number): EngineResult => ({
+    ok: false,
+    failure: redact({ ...failure, message: attempts > 1 ? `${failure.message} (after ${attempts} attempts)` : failure.message }, secrets),
+  });
+
+  return {
+    name,
+    close: () => connector.close(),
+    async call(request: EngineRequest, deadline: AbortSignal): Promise<EngineResult> {
+      let last: EngineFailure = { kind: 'transient', message: 'the deadline passed before the first attempt' };
+      for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
+        if (deadline.aborted) {
+          return attempt === 0 ? fail(last, 0) : fail({ ...last, message: `${last.message}; the deadline passed before attempt ${attempt + 1}` }, attempt);
+        }
+        const started = performance.now();
+        const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
+        if (result.ok) {
+          const latency = Math.round((performance.now() - started) * 10) / 10;
+          return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency } };
+        }
+        last = result.failure;
+        if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);
+        const backoff = backoffMs(name, request.request_id, attempt, baseDelayMs, maxDelayMs);
+        try {
+          await sleep(Math.max(backoff, last.retry_after_ms ?? 0), undefined, { signal: deadline });
+        } catch {
+          return fail({ ...last, message: `${last.message}; the deadline passed while waiting to retry` }, attempt + 1);
+        }
+      }
+      return fail(last, policy.retries + 1);
+    },
+  };
+}
+
+async function attemptOnce(connector: Connector, request: EngineRequest, deadline: AbortSignal, timeoutMs: number): Promise<ConnectorResult> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([deadline, timeout]);
+  // A driver that cannot be cancelled (pg) must not hold the caller past the timeout.
+  let stop: (() => void) | undefined;
+  const stopped = new Promise<'stopped'>((resolve) => {
+    stop = () => resolve('stopped');
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    const outcome = await Promise.race([connector.attempt(request, signal), stopped]);
+    if (outcome !== 'stopped' && (outcome.ok || !signal.aborted)) return outcome;
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  } finally {
+    if (stop !== undefined) signal.removeEventListener('abort', stop);
+  }
+  return deadline.aborted
+    ? { ok: false, failure: { kind: 'transient', message: 'stopped at the deadline' } }
+    : { ok: false, failure: { kind: 'transient', message: `timed out after ${timeoutMs} ms` } };
+}
+
+/** The wait before retry `attempt + 1`: base × 2^attempt, capped, times a factor from 0.5 to 1 fixed by engine, request and attempt. */
+export function backoffMs(name: string, requestId: string, attempt: number, baseDelayMs: number, maxDelayMs: number): number {
+  const digest = createHash('sha256').update(`${name}\n${requestId}\n${attempt}`).digest();
+  const jitter = 0.5 + digest.readUInt16BE(0) / 0xffff / 2;
+  return Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * jitter;
+}

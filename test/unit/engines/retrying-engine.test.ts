@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import type { Connector, ConnectorResult } from '../../../shared/engines/engine.js';
+import { backoffMs, retryingEngine, type RetryPolicy } from '../../../shared/engines/retrying-engine.js';
+
+const HIT: ConnectorResult = { ok: true, hits: [{ doc_uri: 'd1', score: 1 }] };
+const REQUEST = { query: 'keys', request_id: 'q1' };
+
+/** A connector that plays a script of outcomes, one per attempt, and records when each attempt started. */
+function scripted(outcomes: readonly (ConnectorResult | 'hang' | 'throw')[]): Connector & { starts: number[] } {
+  const starts: number[] = [];
+  return {
+    starts,
+    async attempt() {
+      const outcome = outcomes[starts.length] ?? HIT;
+      starts.push(performance.now());
+      if (outcome === 'hang') return new Promise<ConnectorResult>(() => undefined);
+      if (outcome === 'throw') throw new TypeError('a bug in the connector');
+      return outcome;
+    },
+    close: async () => undefined,
+  };
+}
+
+const transient = (message: string, retryAfterMs?: number): ConnectorResult => ({ ok: false, failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } });
+const permanent = (message: string): ConnectorResult => ({ ok: false, failure: { kind: 'permanent', message } });
+const FAST: RetryPolicy = { retries: 3, timeoutMs: 1_000, baseDelayMs: 5, maxDelayMs: 20 };
+
+describe('retryingEngine', () => {
+  it('answers with the hits and the latency of the successful attempt', async () => {
+    // Prepare
+    const connector = scripted([transient('HTTP 503'), HIT]);
+
+    // Act
+    const result = await retryingEngine('e', connector, FAST, []).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(result.ok && result.answer.hits).toEqual([{ doc_uri: 'd1', score: 1 }]);
+    expect(result.ok && result.answer.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(connector.starts).toHaveLength(2);
+  });
+
+  it('does not retry a permanent failure', async () => {
+    // Prepare
+    const connector = scripted([permanent('HTTP 404')]);
+
+    // Act
+    const result = await retryingEngine('e', connector, FAST, []).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: 'HTTP 404' } });
+    expect(connector.starts).toHaveLength(1);
+  });
+
+  it('stops after its retries and says how many attempts it made', async () => {
+    // Prepare
+    const connector = scripted([transient('HTTP 503'), transient('HTTP 503'), transient('HTTP 502')]);
+
+    // Act
+    const result = await retryingEngine('e', connector, { ...FAST, retries: 2 }, []).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'HTTP 502 (after 3 attempts)' } });
+  });
+
+  it('waits at least as long as Retry-After asks', async () => {
+    // Prepare
+    const connector = scripted([transient('HTTP 429', 300), HIT]);
+
+    // Act
+    await retryingEngine('e', connector, FAST, []).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    const [first = 0, second = 0] = connector.starts;
+    expect(second - first).toBeGreaterThanOrEqual(295);
+  });
+
+  it('backs off exponentially up to the cap, with a jitter fixed by engine, request and attempt', () => {
+    // Act
+    const waits = [0, 1, 2, 3, 4, 5].map((attempt) => backoffMs('bm25', 'q1', attempt, 250, 4_000));
+
+    // Assess: attempt n waits between half and all of min(4000, 250 × 2^n).
+    waits.forEach((wait, attempt) => {
+      const full = Math.min(4_000, 250 * 2 ** attempt);
+      expect(wait).toBeGreaterThanOrEqual(full / 2);
+      expect(wait).toBeLessThanOrEqual(full);
+    });
+    expect([0, 1, 2, 3, 4, 5].map((attempt) => backoffMs('bm25', 'q1', attempt, 250, 4_000))).toEqual(waits);
+    expect(new Set(['q1', 'q2', 'q3', 'q4'].map((requestId) => backoffMs('bm25', requestId, 0, 250, 4_000))).size).toBe(4);
+  });
+
+  it('times out an attempt that never answers', async () => {
+    // Prepare
+    const connector = scripted(['hang', 'hang']);
+
+    // Act
+    const result = await retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 50 }, []).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'timed out after 50 ms (after 2 attempts)' } });
+  });
+
+  it('stops waiting to retry when the deadline passes', async () => {
+    // Prepare
+    const connector = scripted([transient('HTTP 503')]);
+
+    // Act
+    const result = await retryingEngine('e', connector, { retries: 5, timeoutMs: 1_000, baseDelayMs: 10_000 }, []).call(REQUEST, AbortSignal.timeout(100));
+
+    // Assess
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'HTTP 503; the deadline passed while waiting to retry' } });
+    expect(connector.starts).toHaveLength(1);
+  });
+
+  it('does not call at all past the deadline', async () => {
+    // Prepare
+    const connector = scripted([HIT]);
+
+    // Act
+    const result = await retryingEngine('e', connector, FAST, []).call(REQUEST, AbortSignal.abort());
+
+    // Assess
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'the deadline passed before the first attempt' } });
+    expect(connector.starts).toHaveLength(0);
+  });
+
+  it('masks every secret value in failure messages', async () => {
+    // Prepare
+    const connector = scripted([permanent('401: token tok-123456 rejected for tok-123456-extended')]);
+
+    // Act
+    const result = await retryingEngine('e', connector, FAST, ['tok-123456', 'tok-123456-extended']).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(!result.ok && result.failure.message).toBe('401: token *** rejected for ***');
+  });
+
+  it('lets a bug in a connector throw', async () => {
+    await expect(retryingEngine('e', scripted(['throw']), FAST, []).call(REQUEST, new AbortController().signal)).rejects.toThrow('a bug in the connector');
+  });
+});
