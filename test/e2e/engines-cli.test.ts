@@ -97,6 +97,6 @@ describe('assay engines against the example BM25 service', () => {
 
     // Assess
     expect(outcome.exitCode).toBe(2);
-    expect(outcome.stderr).toBe('assay: engine "secured": the environment variable ASSAY_TEST_UNSET_TOKEN is not set (fix: export ASSAY_TEST_UNSET_TOKEN before running)\n');
+    expect(outcome.stderr).toBe('assay engines: engine "secured": the environment variable ASSAY_TEST_UNSET_TOKEN is not set (fix: export ASSAY_TEST_UNSET_TOKEN before running)\n');
   });
 });
