@@ -21,10 +21,11 @@ export function createJudgeWorkerHandler(
   telemetry: HandlerTelemetry,
   onOutcome: (outcome: CaseOutcome) => void = () => {},
 ) {
-  const recordHandler = async (record: SQSRecord): Promise<void> => {
+  const recordHandler = async (record: SQSRecord, context?: Context): Promise<void> => {
     const message = caseMessageSchema.parse(JSON.parse(record.body));
     const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    const outcome = await evaluateCaseMessage(dependencies, message, { messageId: record.messageId, receiveCount });
+    const remainingMs = context?.getRemainingTimeInMillis();
+    const outcome = await evaluateCaseMessage(dependencies, message, { messageId: record.messageId, receiveCount, ...(remainingMs === undefined ? {} : { remainingMs }) });
     onOutcome(outcome);
     if (outcome.kind === 'retry') {
       telemetry.logger.warn('case will be retried', { case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });

@@ -3,6 +3,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { z } from 'zod';
 import { selectJudges } from '../shared/judges/judge-config.js';
+import { buildLiveEngines } from '../shared/pipeline/live-engines.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
@@ -94,6 +95,7 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
     build: (config, apiKey): Judging => ({
       backend: chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store).backend,
       judges: selectJudges(config),
+      engines: buildLiveEngines(config.engines, process.env),
     }),
   });
   return {

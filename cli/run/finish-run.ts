@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { readManifest } from '../../shared/pipeline/evaluate-case.js';
+import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
@@ -40,13 +42,21 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL };
-  const judgingFor = judgingForRuns(environment, options.cache ? infrastructure.store : undefined);
-  const judging = judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
+  const runJudging = judgingForRuns(environment, options.cache ? infrastructure.store : undefined, process.env);
+  let judging: Judging;
+  try {
+    judging = runJudging.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
+  } catch (error) {
+    if (error instanceof EngineSetupError) throw new UsageError(error.message);
+    throw error;
+  }
   const requeued = await requeue(infrastructure, manifest);
   process.stderr.write(`assay: ${describe(requeued)}\n`);
   const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
   tracker.start(requeued.length);
-  const report = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor, tracker, now: () => new Date(), concurrency });
+  const report = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now: () => new Date(), concurrency }).finally(() =>
+    runJudging.close(),
+  );
   const files = await copyReport(infrastructure, manifest.suite, runId, resolve(options.out));
   process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
 }

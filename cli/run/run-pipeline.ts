@@ -15,6 +15,9 @@ import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { judgingForRuns } from './run-judging.js';
+import type { Environment } from '../../shared/engines/create-engine.js';
+import type { Engine } from '../../shared/engines/engine.js';
+import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 
@@ -31,6 +34,8 @@ export interface PipelineRun {
   readonly concurrency: number;
   readonly outFolder: string;
   readonly environment: JudgeEnvironment;
+  /** Where live engines read their credentials (`{{env.NAME}}`, postgres' connection_env); process.env by default. */
+  readonly engineEnvironment?: Environment;
   readonly now?: () => Date;
   /** Called with the run id before ingest starts, so a user can resume the run if this process dies. */
   readonly onRunId?: (runId: string) => void;
@@ -60,7 +65,8 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const { judges, skippedJudges } = judgesFor(config, choice.backend.kind);
   // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
   const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
-  const judging: Judging = { backend: choice.backend, judges };
+  const engineEnvironment = run.engineEnvironment ?? process.env;
+  const judging: Judging = { backend: choice.backend, judges, engines: liveEnginesOf(config, engineEnvironment) };
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
 
@@ -88,10 +94,22 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   tracker.start(outcome.cases);
   await run.afterIngest?.(outcome.runId, infrastructure);
 
-  const judgingFor = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, [{ configHash: configHash(runConfig), judging }]);
-  const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judgingFor, tracker, now, concurrency: run.concurrency });
+  const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }]);
+  const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judgingFor: runJudging.judgingFor, tracker, now, concurrency: run.concurrency }).finally(() =>
+    runJudging.close(),
+  );
   const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
   return { runId: outcome.runId, report, files, judgeSummary: choice.summary, skippedJudges };
+}
+
+/** The config's live engines, built before anything is uploaded: a missing variable is a usage error at once. */
+function liveEnginesOf(config: RunConfig, environment: Environment): Engine[] {
+  try {
+    return buildLiveEngines(config.engines, environment);
+  } catch (error) {
+    if (error instanceof EngineSetupError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /**

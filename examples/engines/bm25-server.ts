@@ -14,7 +14,9 @@ import { Bm25Index, type Document } from './bm25.js';
  *
  * --delay-ms adds latency to every search; --fail-rate answers that share of
  * searches with 503, spread evenly by a request counter (0.25 fails the 4th,
- * 8th, ...), so a run against it is repeatable.
+ * 8th, ...), so a run against it is repeatable. --degraded ranks the matches
+ * in reverse (same scores, worst document first): a bad release, for trying
+ * out how a nightly run catches a regression.
  */
 
 const searchSchema = z.strictObject({
@@ -32,6 +34,8 @@ export interface ServerOptions {
   readonly delayMs: number;
   readonly failRate: number;
   readonly documents: readonly Document[];
+  /** A bad release to catch: the same scores, the documents in reverse order (the worst match ranked first). */
+  readonly degraded?: boolean;
 }
 
 export function loadCorpus(path: string): Document[] {
@@ -65,7 +69,9 @@ export async function startBm25Server(options: ServerOptions): Promise<Server> {
     if (Math.floor(searches * options.failRate) > Math.floor((searches - 1) * options.failRate)) return send(503, { error: 'injected failure' });
     const started = performance.now();
     if (options.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-    const hits = index.search(parsed.data.query, parsed.data).map(({ document, score }) => ({ ...document, score: Math.round(score * 10_000) / 10_000 }));
+    const found = index.search(parsed.data.query, parsed.data);
+    const ranked = options.degraded === true ? found.map((entry, position) => ({ ...entry, document: (found[found.length - 1 - position] ?? entry).document })) : found;
+    const hits = ranked.map(({ document, score }) => ({ ...document, score: Math.round(score * 10_000) / 10_000 }));
     send(200, { hits, took_ms: Math.round(performance.now() - started) });
   }
 
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'delay-ms': { type: 'string', default: '0' },
       'fail-rate': { type: 'string', default: '0' },
+      degraded: { type: 'boolean', default: false },
       corpus: { type: 'string', default: new URL('corpus.jsonl', import.meta.url).pathname },
     },
   });
@@ -95,6 +102,7 @@ async function main(): Promise<void> {
     delayMs: Number(values['delay-ms']),
     failRate: Number(values['fail-rate']),
     documents: loadCorpus(values.corpus),
+    degraded: values.degraded,
   };
   if (!Number.isInteger(options.port) || options.port < 0) throw new Error(`--port: expected a port number, got ${values.port}`);
   if (!(options.delayMs >= 0)) throw new Error(`--delay-ms: expected milliseconds from 0 up, got ${values['delay-ms']}`);

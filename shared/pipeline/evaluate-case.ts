@@ -5,7 +5,9 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { evalCaseSchema, type EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
 import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
+import type { Engine } from '../engines/engine.js';
 import { groundTruthMetrics } from './ground-truth-metrics.js';
+import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
 
@@ -13,6 +15,8 @@ import { runKeys } from './run-identity.js';
 export interface Judging {
   readonly backend: JudgeBackend;
   readonly judges: readonly JudgeDefinition[];
+  /** The run's live engines (its config's `engines:`, matrix expanded), asked before judging. */
+  readonly engines?: readonly Engine[];
 }
 
 export interface WorkerDependencies {
@@ -27,7 +31,12 @@ export type CaseOutcome = { kind: 'done'; runId: string; caseId: string } | { ki
 export interface Delivery {
   readonly messageId: string;
   readonly receiveCount: number;
+  /** Milliseconds left in this invocation (Lambda's remaining time), when there is a limit. */
+  readonly remainingMs?: number;
 }
+
+/** Time kept back from the engines for judging and writing the result. */
+const ENGINE_MARGIN_MS = 30_000;
 
 /**
  * The judge worker's work on one case message: the ground-truth metrics of
@@ -47,20 +56,26 @@ export interface Delivery {
 export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
   const manifest = await readManifest(store, message.run_id);
-  const evalCase = message.case ?? (await readClaimCheck(store, message.case_key as string));
+  const stored = message.case ?? (await readClaimCheck(store, message.case_key as string));
   const judging = await dependencies.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
-  const judgement = await judgeCase(evalCase, { judges: judging.judges, backend: judging.backend, ndcgCutoffs: cutoffsOf(manifest) });
+  let evalCase = stored;
+  let engineMetrics: Record<string, Record<string, MetricValue>> = {};
+  if (judging.engines !== undefined && judging.engines.length > 0) {
+    const deadlineMs = Math.max(1_000, Math.min(ENGINE_DEADLINE_MS, (delivery.remainingMs ?? Number.POSITIVE_INFINITY) - ENGINE_MARGIN_MS));
+    const step = await askLiveEngines(store, message.run_id, message.case_id, stored, judging.engines, deadlineMs);
+    if (step.kind === 'retry') return retry(store, message, delivery, step.error, {});
+    evalCase = step.evalCase;
+    engineMetrics = step.metrics;
+  }
+  const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), { judges: judging.judges, backend: judging.backend, ndcgCutoffs: cutoffsOf(manifest) });
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
-    await store.put(runKeys.lastError(message.run_id, message.case_id), JSON.stringify({ error, receive_count: delivery.receiveCount }));
-    // The calls of a delivery that ends in a retry were made (and maybe paid): the report counts them too.
-    const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
-    await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(judgement.usage));
-    return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
+    return retry(store, message, delivery, error, judgement.usage);
   }
   const engines: Record<string, Record<string, MetricValue>> = {};
+  for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
   for (const [engine, output] of Object.entries(evalCase.engines)) {
-    engines[engine] = { ...groundTruthMetrics(evalCase, output, cutoffsOf(manifest)), ...judgement.engines[engine] };
+    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, cutoffsOf(manifest)), ...judgement.engines[engine] };
   }
   const result: CaseResult = {
     run_id: message.run_id,
@@ -70,9 +85,48 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     engines,
     skipped: judgement.skipped,
     judge_usage: judgement.usage,
+    outputs: outputRecords(evalCase),
   };
   await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
   return { kind: 'done', runId: message.run_id, caseId: message.case_id };
+}
+
+/** Records the delivery's last error and judge usage, and sends the case back through the queue. */
+async function retry(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: string, usage: CaseResult['judge_usage']): Promise<CaseOutcome> {
+  await store.put(runKeys.lastError(message.run_id, message.case_id), JSON.stringify({ error, receive_count: delivery.receiveCount }));
+  // The calls of a delivery that ends in a retry were made (and maybe paid): the report counts them too.
+  const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
+  await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
+  return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
+}
+
+/**
+ * What the judges see: each engine's list cut at `run.judge_depth`, as TREC
+ * pools to a depth. The ground-truth metrics use the whole list.
+ */
+function judgedView(evalCase: EvalCase, depth: number): EvalCase {
+  const engines = Object.fromEntries(
+    Object.entries(evalCase.engines).map(([engine, output]) => [engine, { ...output, retrieved_context: output.retrieved_context.slice(0, depth) }]),
+  );
+  return { ...evalCase, engines };
+}
+
+/** Each engine's ranked list (doc_uri, rank, score) and response, for cases.jsonl. */
+function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
+  return Object.fromEntries(
+    Object.entries(evalCase.engines).map(([engine, output]) => [
+      engine,
+      {
+        retrieved: output.retrieved_context.map((chunk) => ({ doc_uri: chunk.doc_uri, rank: chunk.rank, ...(chunk.score === undefined ? {} : { score: chunk.score }) })),
+        ...(output.response === undefined ? {} : { response: output.response }),
+      },
+    ]),
+  );
+}
+
+function judgeDepthOf(manifest: Manifest): number {
+  const config = manifest.config as unknown as Partial<RunConfig>;
+  return config.run?.judge_depth ?? 10;
 }
 
 function cutoffsOf(manifest: Manifest): readonly number[] {

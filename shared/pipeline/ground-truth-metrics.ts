@@ -23,7 +23,9 @@ export const DEFAULT_CUTOFFS: readonly number[] = [5, 10];
  * it twice would reward an engine for repeating itself.
  *
  * An unlabelled case (no expected_retrieved_context) has no ground-truth
- * metrics at all, so averages run over labelled cases only.
+ * metrics at all, so averages run over labelled cases only; nor has an
+ * engine that retrieved nothing for the case: as trec_eval without -c, an
+ * engine's averages run over the topics it retrieved for.
  */
 export function groundTruthMetrics(
   evalCase: EvalCase,
@@ -31,7 +33,7 @@ export function groundTruthMetrics(
   cutoffs: readonly number[] = DEFAULT_CUTOFFS,
 ): Record<string, MetricValue> {
   const labels = evalCase.expected_retrieved_context;
-  if (labels === undefined || labels.length === 0) return {};
+  if (labels === undefined || labels.length === 0 || output.retrieved_context.length === 0) return {};
   const judgments = new Map<string, number>();
   for (const label of labels) if (!judgments.has(label.doc_uri)) judgments.set(label.doc_uri, label.grade ?? 1);
   const ranked = [...new Set(output.retrieved_context.map((chunk) => chunk.doc_uri))];

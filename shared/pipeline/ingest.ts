@@ -12,6 +12,7 @@ import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { RunConfig } from './run-config.js';
+import { liveEngineNames } from './live-engines.js';
 import { CASE_ID_RULE, caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from './work-folders.js';
 
@@ -86,7 +87,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       created_at: now.toISOString(),
       deadline: new Date(now.getTime() + request.config.run.deadline_seconds * 1000).toISOString(),
       cases: spooled.cases,
-      engines: [...spooled.engines].sort(),
+      engines: [...new Set([...spooled.engines, ...liveEngineNames(request.config.engines)])].sort(),
       input_errors: spooled.errorCount,
       judge: request.judgeSummary,
     };

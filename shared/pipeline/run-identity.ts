@@ -55,6 +55,8 @@ export const runKeys = {
   attemptUsage: (runId: string, caseId: string, deliveryId: string) => `runs/${runId}/attempt-usage/${caseId}/${deliveryId}.json`,
   attemptUsagePrefix: (runId: string) => `runs/${runId}/attempt-usage/`,
   deadline: (runId: string) => `runs/${runId}/deadline.json`,
+  /** What the run's live engines answered for a case, kept so a redelivery does not ask again. */
+  engineAnswers: (runId: string, caseId: string) => `runs/${runId}/engine-answers/${caseId}.json`,
   report: (suite: string, runId: string, file: string) => `reports/${suite}/${runId}/${file}`,
   latest: (suite: string) => `reports/${suite}/latest.json`,
 };
