@@ -95,7 +95,7 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
     build: (config, apiKey): Judging => ({
       backend: chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store).backend,
       judges: selectJudges(config),
-      engines: buildLiveEngines(config.engines, process.env),
+      engines: buildLiveEngines(config.engines, process.env, config.run.engine_concurrency),
     }),
   });
   return {

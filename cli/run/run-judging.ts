@@ -48,6 +48,6 @@ export function buildJudging(config: RunConfig, environment: JudgeEnvironment, c
   return {
     backend: chooseJudgeBackend(config, environment, cacheStore).backend,
     judges: selectJudges(config),
-    engines: buildLiveEngines(config.engines, engineEnvironment),
+    engines: buildLiveEngines(config.engines, engineEnvironment, config.run.engine_concurrency),
   };
 }

@@ -105,7 +105,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
 /** The config's live engines, built before anything is uploaded: a missing variable is a usage error at once. */
 function liveEnginesOf(config: RunConfig, environment: Environment): Engine[] {
   try {
-    return buildLiveEngines(config.engines, environment);
+    return buildLiveEngines(config.engines, environment, config.run.engine_concurrency);
   } catch (error) {
     if (error instanceof EngineSetupError) throw new UsageError(error.message);
     throw error;

@@ -30,6 +30,8 @@ export const runSettingsSchema = z.strictObject({
   check_delay_seconds: z.number().int().min(0).max(900).default(1),
   /** How many top hits of each live engine are judged. */
   judge_depth: z.number().int().min(1).default(10),
+  /** Live engine calls in flight at once in one worker, over all its cases and engines. */
+  engine_concurrency: z.number().int().min(1).default(8),
 });
 
 export const judgeConfigSchema = z.strictObject({
@@ -65,12 +67,13 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
-  'run.judge_depth': 'give how many top hits of each live engine to judge, a whole number from 1 up, e.g. 10',
+  'run.judge_depth': 'give how many top hits of each engine to judge, a whole number from 1 up, e.g. 10',
+  'run.engine_concurrency': 'give how many live engine calls a worker makes at once, a whole number from 1 up, e.g. 8',
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
   'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved context)',

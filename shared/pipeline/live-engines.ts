@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import { askEngines, type EngineAsk } from '../engines/ask-engines.js';
 import { expandEngines, type Environment } from '../engines/create-engine.js';
@@ -17,8 +18,6 @@ import { runKeys } from './run-identity.js';
  * the engines still missing; answers are never reused across runs.
  */
 
-/** Engines asked at once for one case. */
-export const ENGINE_CONCURRENCY = 4;
 /** Longest a case waits for its engines, retries included, when the invocation has more time than that. */
 export const ENGINE_DEADLINE_MS = 60_000;
 
@@ -27,12 +26,23 @@ export function liveEngineNames(configs: readonly EngineConfig[] | undefined): s
   return (configs ?? []).flatMap(expandMatrix).map((variant) => variant.name);
 }
 
-/** Builds a config's live engines; an engine that cannot be built (a missing variable) is an error naming it. */
-export function buildLiveEngines(configs: readonly EngineConfig[] | undefined, env: Environment): Engine[] {
+/**
+ * Builds a config's live engines; an engine that cannot be built (a missing
+ * variable) is an error naming it. The engines share one limit of calls in
+ * flight (`run.engine_concurrency`), over every case a worker has at once:
+ * the pressure put on the systems under test, as the judge concurrency is on
+ * the judge.
+ */
+export function buildLiveEngines(configs: readonly EngineConfig[] | undefined, env: Environment, concurrency = 8): Engine[] {
   if (configs === undefined || configs.length === 0) return [];
   const creation = expandEngines(configs, env);
   if (!creation.ok) throw new EngineSetupError(creation.errors.join('; '));
-  return creation.engines;
+  const limit = pLimit(concurrency);
+  return creation.engines.map((engine) => ({
+    name: engine.name,
+    call: (request, signal) => limit(() => engine.call(request, signal)),
+    close: () => engine.close(),
+  }));
 }
 
 /** The engines of a run cannot be built where this worker runs: a setup problem, not a bug. */
@@ -74,7 +84,8 @@ export async function askLiveEngines(
   const missing = engines.filter((engine) => !Object.hasOwn(kept, engine.name));
   const transient: string[] = [];
   if (missing.length > 0) {
-    const asked = await askEngines(missing, { query: evalCase.request, request_id: evalCase.request_id }, { concurrency: ENGINE_CONCURRENCY, deadline: AbortSignal.timeout(deadlineMs) });
+    // Every engine of the case at once: the engines' shared limit bounds the calls in flight.
+    const asked = await askEngines(missing, { query: evalCase.request, request_id: evalCase.request_id }, { concurrency: missing.length, deadline: AbortSignal.timeout(deadlineMs) });
     for (const [name, ask] of Object.entries(asked)) {
       const answer = keptFrom(ask);
       if (answer === undefined) transient.push(`engine "${name}": ${ask.ok ? '' : ask.failure.message}`);
