@@ -1,3 +1,4 @@
+import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { ConnectorResult } from './engine.js';
 import { isTransientStatus, networkCode, permanent, transient } from './engine-failure.js';
@@ -11,6 +12,8 @@ type CredentialProvider = ReturnType<typeof defaultProvider>;
  * instance roles).
  */
 export function awsCredentials(env: Readonly<Record<string, string | undefined>>): CredentialProvider {
+  // Every AWS connector asks for its credentials before it builds its client.
+  quietNodeVersionNotice();
   const accessKeyId = env['AWS_ACCESS_KEY_ID'];
   const secretAccessKey = env['AWS_SECRET_ACCESS_KEY'];
   if (accessKeyId !== undefined && secretAccessKey !== undefined) {

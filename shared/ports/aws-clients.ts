@@ -14,6 +14,7 @@ import {
   SQSClient,
   type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
+import { quietNodeVersionNotice } from './aws-node-notice.js';
 import { SqsQueue } from './sqs-queue.js';
 
 export interface AwsClientOptions {
@@ -31,14 +32,6 @@ export interface AwsClients {
 const EMULATOR_CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 const EMULATOR_REGION = 'us-east-1';
 
-/**
- * The SDK's documented switch for its notice, printed once a process on
- * Node.js 20, that its releases after January 2027 need Node.js 22. assay
- * supports Node.js 20.19 and up (its Lambda functions run on Node.js 24), so
- * on every command the notice is noise; other warnings are left alone. A
- * value the user set, `false` included, wins.
- */
-const NODE_VERSION_NOTICE_SWITCH = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
 
 /**
  * The S3 and SQS clients, built once. Credentials come from the SDK's default
@@ -52,8 +45,8 @@ export function createAwsClients(options: AwsClientOptions = {}): AwsClients {
   if (endpoint !== undefined && !URL.canParse(endpoint)) {
     throw new Error(`Expected the endpoint to be a URL such as http://127.0.0.1:4566, got "${endpoint}"`);
   }
-  // The SDK reads the switch as it builds a client: set before the first one, it covers the process's later clients too (the judge key's).
-  process.env[NODE_VERSION_NOTICE_SWITCH] ??= 'true';
+  // Set before the first client, it covers the process's later clients too (the judge key's).
+  quietNodeVersionNotice();
   const region = options.region ?? (endpoint === undefined ? undefined : process.env.AWS_REGION || EMULATOR_REGION);
   const shared: S3ClientConfig & SQSClientConfig = {
     ...(region === undefined ? {} : { region }),
