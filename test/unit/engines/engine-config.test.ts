@@ -68,7 +68,7 @@ engines:
     ['a SQL placeholder without a parameter', 'engines:\n  - name: a\n    postgres: {connection_env: DB, sql: "SELECT 1 WHERE $1 = $3"}\n', /field "engines\[0\]\.postgres\.sql" \(engine "a"\): uses \$3 but only \$1 \(the query\) to \$1 are given/],
     ['a bad region', 'engines:\n  - name: a\n    bedrock_kb: {knowledge_base_id: KB12345678, region: virginia}\n', /field "engines\[0\]\.bedrock_kb\.region" \(engine "a"\): .*expected an AWS region such as us-east-1/],
     ['a literal credential in a header', 'engines:\n  - name: a\n    http: {url: "http://x.test/s", headers: {Authorization: "Bearer abc123"}, results: "hits"}\n', /field "engines\[0\]\.http\.headers\.Authorization" \(engine "a"\): holds a literal credential; the config is copied into every run's manifest \(fix: read it from the environment/],
-    ['a judge depth of 0', 'run: {judge_depth: 0}\n', /field "run\.judge_depth": expected a number >= 1, got number 0 \(fix: give how many top hits of each live engine to judge/],
+    ['a judge depth of 0', 'run: {judge_depth: 0}\n', /field "run\.judge_depth": expected a number >= 1, got number 0 \(fix: give how many top hits of each engine to judge/],
   ])('rejects %s, naming the field and the fix', (_, yaml, expected) => {
     expect(errorOf(yaml)).toMatch(expected);
   });
