@@ -1,4 +1,4 @@
-import { selectJudges } from '../../shared/judges/judge-config.js';
+import { judgesForRun } from '../../shared/judges/default-judges.js';
 import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
@@ -20,7 +20,8 @@ export function judgingForRuns(
   return (config: RunConfig, configHash: string): Judging => {
     let judging = byConfig.get(configHash);
     if (judging === undefined) {
-      judging = { backend: chooseJudgeBackend(config, environment, cacheStore).backend, judges: selectJudges(config) };
+      const { backend } = chooseJudgeBackend(config, environment, cacheStore);
+      judging = { backend, judges: judgesForRun(config, backend.kind).judges };
       byConfig.set(configHash, judging);
     }
     return judging;

@@ -167,6 +167,20 @@ describe('judgeCase with LLM judges', () => {
     expect(Object.values(metrics).some((value) => typeof value === 'number' && Number.isNaN(value))).toBe(false);
     expect(result.transient).toBe(false);
   });
+
+  it('stops its judgments at the deadline it is given, as a transient failure that sends the case back', async () => {
+    // Prepare: a judge slower than the time the caller has left
+    const backend = llmBackend(undefined, { slow: 1, slowMs: 2_000 });
+    const startedAt = Date.now();
+
+    // Act
+    const result = await judgeCase(evalCase, { judges: judges('correctness'), backend, deadlineAt: Date.now() + 200 });
+
+    // Assess
+    expect(result.transient).toBe(true);
+    expect(result.engines.bm25?.['response/llm_judged/correctness/error_message']).toMatch(/^the judgment ran out of time/);
+    expect(Date.now() - startedAt).toBeLessThan(1_500);
+  });
 });
 
 describe('judgeCase with the lexical backend', () => {
