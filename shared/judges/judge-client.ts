@@ -7,6 +7,7 @@ import { readChoice, stoppedAnswer, type ChoiceAnswer } from './completion-answe
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
+import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from './scrub-secrets.js';
 
 export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
@@ -75,11 +76,11 @@ export class JudgeClient {
   private nextCall = 0;
   /** Set once no later call can succeed (a refused key, a spent quota): they fail with it, without a request. */
   private fatal: string | undefined;
-  private sendTemperature = true;
-  private tokenLimit: 'max_tokens' | 'max_completion_tokens' | undefined = 'max_tokens';
+  private readonly parameters: RequestParameters;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
+    this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
     this.client = new OpenAI({
       apiKey: settings.apiKey,
       baseURL: settings.baseUrl,
@@ -133,7 +134,6 @@ export class JudgeClient {
     const { deadline } = call;
     let floor: OutputMode | undefined;
     let claim: ModeClaim | undefined;
-    let lastFailure: string | undefined;
     try {
       for (;;) {
         if (this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
@@ -155,51 +155,38 @@ export class JudgeClient {
           current.settle('worked');
           return { ok: true, ...answer };
         } catch (error) {
-          if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error, lastFailure);
+          if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
           const failure = classifyFailure(error, this.settings.apiKey);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');
             claim = undefined;
             continue;
           }
-          if (failure.kind === 'parameter-refused' && this.dropParameter(failure.parameter)) continue;
+          if (failure.kind === 'parameter-refused' && this.parameters.drop(failure.parameter)) continue;
           if (failure.kind === 'fatal') this.fatal = failure.error;
           const message = failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
-          lastFailure = message;
           return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
       }
     } catch (error) {
       // Only the wait for another call's probe throws here, when the deadline ends it.
-      if (deadline.signal.aborted) return this.outOfTime(deadline, error, lastFailure);
+      if (deadline.signal.aborted) return this.outOfTime(deadline, error);
       throw error;
     } finally {
       claim?.settle('undecided');
     }
   }
 
-  private outOfTime(deadline: CallDeadline, error: unknown, lastFailure: string | undefined): Sent {
-    const last = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}` : lastFailure;
+  /** The last answer is named when a retry was not started for lack of time (a 429 or 5xx), not when the deadline cut a request. */
+  private outOfTime(deadline: CallDeadline, error: unknown): Sent {
+    const last = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}` : undefined;
     return { ok: false, error: deadlineMessage(deadline, this.settings.callDeadlineMs, last), transient: true };
-  }
-
-  /** Stops sending a parameter the model refused; false when it was already dropped (then the refusal is final). */
-  private dropParameter(parameter: 'temperature' | 'max_tokens' | 'max_completion_tokens'): boolean {
-    if (parameter === 'temperature') {
-      const dropped = this.sendTemperature;
-      this.sendTemperature = false;
-      return dropped;
-    }
-    if (this.tokenLimit !== parameter) return false;
-    this.tokenLimit = parameter === 'max_tokens' ? 'max_completion_tokens' : undefined;
-    return true;
   }
 
   private body(request: CompletionRequest, messages: readonly ChatMessage[], mode: OutputMode) {
     return {
       model: this.settings.model,
-      ...(this.sendTemperature ? { temperature: this.settings.temperature } : {}),
-      ...(this.tokenLimit === undefined ? {} : { [this.tokenLimit]: this.settings.maxTokens }),
+      ...this.parameters.current(),
       ...outputRequest(mode, messages, request.schema, request.schemaName),
     };
   }

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import type { SamplingParameter } from './request-parameters.js';
 import { scrubSecrets } from './scrub-secrets.js';
 
 /**
@@ -13,7 +14,7 @@ export type RequestFailure =
   /** The server does not support the output mode sent (response_format, json_schema, json_object, tools). */
   | { readonly kind: 'mode-refused' }
   /** The model rejects a sampling parameter: sent again without it (temperature) or under its other name (max_tokens). */
-  | { readonly kind: 'parameter-refused'; readonly parameter: 'temperature' | 'max_tokens' | 'max_completion_tokens' }
+  | { readonly kind: 'parameter-refused'; readonly parameter: SamplingParameter }
   /** No later call can succeed either (a refused key, a spent quota): the client fails them without a request. */
   | { readonly kind: 'fatal'; readonly error: string }
   | { readonly kind: 'failed'; readonly error: string; readonly transient: boolean };
@@ -63,7 +64,7 @@ function classifyInvalidRequest(error: InstanceType<typeof OpenAI.APIError>, sai
 }
 
 /** A sampling parameter the model does not take: named in `param`, or in an "unsupported" message. */
-function refusedParameter(param: string | null | undefined, said: string): 'temperature' | 'max_tokens' | 'max_completion_tokens' | undefined {
+function refusedParameter(param: string | null | undefined, said: string): SamplingParameter | undefined {
   const unsupported = /unsupported|not supported|does not support|only the default|not allowed|invalid/i.test(said);
   for (const name of ['max_completion_tokens', 'max_tokens', 'temperature'] as const) {
     const named = param === name || new RegExp(`['"\`]?\\b${name}\\b['"\`]?`).test(said);
