@@ -397,7 +397,7 @@ function checkFaultPlan(plan: FaultPlan): void {
   for (const name of ['retryAfterMs', 'slowMs', 'retryAfterSeconds'] as const) {
     const value = plan[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-      throw new TypeError(`Expected ${name} to be a number of milliseconds from 0 up, got ${value}`);
+      throw new TypeError(`Expected ${name} to be a number from 0 up, got ${value}`);
     }
   }
 }
