@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { z } from 'zod';
-import { selectJudges } from '../shared/judges/judge-config.js';
+import { judgesForRun } from '../shared/judges/default-judges.js';
 import { buildLiveEngines } from '../shared/pipeline/live-engines.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
@@ -92,11 +92,11 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
   const store = new S3Store(clients.s3, environment.ASSAY_BUCKET);
   const judgingFor = judgingByConfig({
     judgeKey: judgeKeyReader(environment.ASSAY_JUDGE_SECRET_ARN),
-    build: (config, apiKey): Judging => ({
-      backend: chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store).backend,
-      judges: selectJudges(config),
-      engines: buildLiveEngines(config.engines, process.env, config.run.engine_concurrency),
-    }),
+    build: (config, apiKey): Judging => {
+      const { backend } = chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store);
+      // A config without a judges list runs the same judges as `assay run` with the same backend.
+      return { backend, judges: judgesForRun(config, backend.kind).judges, engines: buildLiveEngines(config.engines, process.env, config.run.engine_concurrency) };
+    },
   });
   return {
     environment,

@@ -1,5 +1,5 @@
 import type { Environment } from '../../shared/engines/create-engine.js';
-import { selectJudges } from '../../shared/judges/judge-config.js';
+import { judgesForRun } from '../../shared/judges/default-judges.js';
 import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import { buildLiveEngines } from '../../shared/pipeline/live-engines.js';
@@ -45,9 +45,10 @@ export function judgingForRuns(
 
 /** A run config's judging: the judge backend, the judges it lists, and its live engines. */
 export function buildJudging(config: RunConfig, environment: JudgeEnvironment, cacheStore: ObjectStore | undefined, engineEnvironment: Environment): Judging {
+  const { backend } = chooseJudgeBackend(config, environment, cacheStore);
   return {
-    backend: chooseJudgeBackend(config, environment, cacheStore).backend,
-    judges: selectJudges(config),
+    backend,
+    judges: judgesForRun(config, backend.kind).judges,
     engines: buildLiveEngines(config.engines, engineEnvironment, config.run.engine_concurrency),
   };
 }

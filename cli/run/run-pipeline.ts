@@ -1,9 +1,8 @@
 import { basename } from 'node:path';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createIngestHandler } from '../../functions/ingest.js';
-import { isLexicalJudge } from '../../shared/judges/lexical/lexical-judge.js';
-import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
-import { selectJudges, type JudgeConfig } from '../../shared/judges/judge-config.js';
+import { judgesForRun } from '../../shared/judges/default-judges.js';
+import type { JudgeConfig } from '../../shared/judges/judge-config.js';
 import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
 import type { JudgeUsage } from '../../shared/judges/judge-service.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
@@ -20,9 +19,6 @@ import type { Engine } from '../../shared/engines/engine.js';
 import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
-
-/** The judges a run uses when the config names none: Databricks Agent Evaluation's default set. */
-export const DEFAULT_LLM_JUDGES = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
 
 export interface PipelineRun {
   readonly datasetPath: string;
@@ -62,7 +58,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const now = run.now ?? (() => new Date());
   const config: RunConfig = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency }, strict: run.strict };
   const choice = chooseJudgeBackend(config, run.environment, run.noCache ? undefined : infrastructure.store);
-  const { judges, skippedJudges } = judgesFor(config, choice.backend.kind);
+  const { judges, skippedJudges } = judgesForRun(config, choice.backend.kind);
   // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
   const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
   const engineEnvironment = run.engineEnvironment ?? process.env;
@@ -111,17 +107,3 @@ function liveEnginesOf(config: RunConfig, environment: Environment): Engine[] {
     throw error;
   }
 }
-
-/**
- * The judges of a run: the config's list, or by default Databricks' set with
- * an LLM judge and, with the lexical judge, the judges it can approximate (the
- * others are named so the output can say they need an LLM judge).
- */
-function judgesFor(config: JudgeConfig, backend: 'llm' | 'lexical'): { judges: JudgeDefinition[]; skippedJudges: string[] } {
-  const available = selectJudges({ ...config, judges: undefined });
-  if (config.judges !== undefined) return { judges: [...selectJudges(config)], skippedJudges: [] };
-  if (backend === 'llm') return { judges: available.filter((judge) => DEFAULT_LLM_JUDGES.includes(judge.id)), skippedJudges: [] };
-  const runnable = available.filter((judge) => judge.kind === 'deterministic' || isLexicalJudge(judge.id));
-  return { judges: runnable, skippedJudges: available.filter((judge) => !runnable.includes(judge)).map((judge) => judge.id) };
-}
-

@@ -3,40 +3,55 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { ChatMessage, JudgeCompletion } from './judge-client.js';
+import { scrubSecrets } from './scrub-secrets.js';
 
 /**
  * The judge cache: content-addressed, so the same judgment is never paid for
  * twice, across engines, cases and runs. The key hashes everything that
- * changes the answer (the judge server's host, the model, the judge id and
- * version, the rendered messages, the temperature and the output schema) and
- * nothing secret: no API key, no full URL with credentials. Entries live in
- * the object store under `cache/judges/`, with an in-memory LRU in front.
- * Identical calls in flight are made once. Errors are never cached.
+ * changes the answer (the judge server's base URL, the model asked for, the
+ * judge id and version, the rendered messages, the temperature, the output
+ * schema and the sample number) and nothing secret: no API key, no user
+ * info or query string of the URL. Each entry also keeps the model the server
+ * said answered, for audit. Entries live in the object store under
+ * `cache/judges/`, with an in-memory LRU in front. Identical calls in flight
+ * are made once. Errors are never cached, and a failed write loses nothing
+ * but the entry: the verdict is still returned.
  */
 
 export interface CacheKeyParts {
-  readonly serverHost: string;
+  /** canonicalBaseUrl of the judge server: gateways and Azure deployments differ by path. */
+  readonly baseUrl: string;
+  /** The model asked for: what the caller controls; the model that answered is kept in the entry. */
   readonly model: string;
   readonly judgeId: string;
   readonly judgeVersion: string;
   readonly messages: readonly ChatMessage[];
   readonly temperature: number;
   readonly outputSchema: unknown;
+  /** Which sample of a judgment at temperature > 0 (0 for the first, and always 0 at temperature 0). */
+  readonly sample: number;
 }
 
 /** Bumped when the key's composition or the entry format changes. */
-const CACHE_FORMAT = 'assay-judge-cache-v1';
+const CACHE_FORMAT = 'assay-judge-cache-v2';
+
+/** Scheme, host, port and path of a base URL: no user info, query or fragment, where credentials may hide; no trailing slash. */
+export function canonicalBaseUrl(baseUrl: string | undefined): string {
+  const url = new URL(baseUrl ?? 'https://api.openai.com/v1');
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
 
 export function cacheKey(parts: CacheKeyParts): string {
   const canonical = JSON.stringify([
     CACHE_FORMAT,
-    parts.serverHost,
+    parts.baseUrl,
     parts.model,
     parts.judgeId,
     parts.judgeVersion,
     parts.messages.map((message) => [message.role, message.content]),
     parts.temperature,
     parts.outputSchema,
+    parts.sample,
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -45,6 +60,8 @@ const entrySchema = z.object({
   format: z.literal(CACHE_FORMAT),
   judge: z.string(),
   model: z.string(),
+  /** The model the server said answered, when it said one. */
+  reported_model: z.string().optional(),
   output: z.unknown(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
 });
@@ -56,16 +73,26 @@ export interface CachedCompletion {
   readonly cached: boolean;
 }
 
+/** Called when an entry could not be stored; the judgment itself is still returned. */
+export type CacheWriteFailure = (key: string, error: unknown) => void;
+
 export class JudgeCache {
   private readonly memory: LRUCache<string, CacheEntry>;
   private readonly inFlight = new Map<string, Promise<JudgeCompletion>>();
+  private failedWrites = 0;
 
   /** `store` undefined turns persistence and the memory cache off (`--no-cache`); in-flight calls are still shared. */
   constructor(
     private readonly store: ObjectStore | undefined,
     memoryEntries = 10_000,
+    private readonly onWriteFailure: CacheWriteFailure = warnWriteFailure,
   ) {
     this.memory = new LRUCache({ max: memoryEntries });
+  }
+
+  /** Entries that could not be stored so far (each judgment was still returned). */
+  get writeFailures(): number {
+    return this.failedWrites;
   }
 
   async getOrCompute(
@@ -76,7 +103,8 @@ export class JudgeCache {
     const remembered = this.store === undefined ? undefined : (this.memory.get(key) ?? (await this.read(key)));
     if (remembered !== undefined) {
       this.memory.set(key, remembered);
-      return { completion: { ok: true, output: remembered.output, usage: { inputTokens: 0, outputTokens: 0 }, retries: 0 }, cached: true };
+      const completion: JudgeCompletion = { ok: true, output: remembered.output, reportedModel: remembered.reported_model, usage: { inputTokens: 0, outputTokens: 0 }, retries: 0 };
+      return { completion, cached: true };
     }
     const running = this.inFlight.get(key);
     if (running !== undefined) return { completion: await running, cached: true };
@@ -85,13 +113,24 @@ export class JudgeCache {
     try {
       const completion = await call;
       if (completion.ok && this.store !== undefined) {
-        const entry: CacheEntry = { format: CACHE_FORMAT, ...identity, output: completion.output, usage: completion.usage };
+        const reported = completion.reportedModel === undefined ? {} : { reported_model: completion.reportedModel };
+        const entry: CacheEntry = { format: CACHE_FORMAT, ...identity, ...reported, output: completion.output, usage: completion.usage };
         this.memory.set(key, entry);
-        await this.store.put(storeKey(key), JSON.stringify(entry));
+        await this.write(key, entry);
       }
       return { completion, cached: false };
     } finally {
       this.inFlight.delete(key);
+    }
+  }
+
+  /** A paid judgment outlives a failed write: the failure is counted and reported, never thrown. */
+  private async write(key: string, entry: CacheEntry): Promise<void> {
+    try {
+      await this.store?.put(storeKey(key), JSON.stringify(entry));
+    } catch (error) {
+      this.failedWrites++;
+      this.onWriteFailure(key, error);
     }
   }
 
@@ -110,4 +149,9 @@ export class JudgeCache {
 
 function storeKey(key: string): string {
   return `cache/judges/${key.slice(0, 2)}/${key}.json`;
+}
+
+function warnWriteFailure(key: string, error: unknown): void {
+  const reason = scrubSecrets(error instanceof Error ? error.message : String(error));
+  console.warn(`judge cache: could not store entry ${key.slice(0, 12)} (${reason}); the verdict is kept, the next run will judge it again`);
 }

@@ -1,20 +1,27 @@
 import OpenAI from 'openai';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { extractJson, parseAnswer, type ParsedAnswer } from './answer-parsing.js';
+import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
+import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
+import { readChoice, stoppedAnswer, type ChoiceAnswer } from './completion-answer.js';
+import { classifyFailure, type RequestFailure } from './judge-failure.js';
+import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
+import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
+import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from './scrub-secrets.js';
+
+export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
- * any OpenAI-compatible server. The SDK's retries handle 429, 5xx, connection
- * errors and timeouts, honouring Retry-After; this layer handles what the
- * answer says.
- *
- * Output mode, most to least strict: a JSON-schema response_format; when the
- * server refuses that (HTTP 400), a forced tool call with the schema as its
- * parameters; when it refuses tools too, the schema in the prompt and JSON in
- * the text. The mode that worked is remembered for the next calls. An answer
- * that still does not match the schema after tolerant parsing gets one repair
- * request; after that it is an error value, never a default verdict.
+ * any OpenAI-compatible server. The SDK retries 429, 5xx, connection errors
+ * and timeouts (with Retry-After capped, see bounded-retry-fetch.ts); a
+ * deadline bounds the whole judgment (call-deadline.ts); failures are read by
+ * what the server says (judge-failure.ts); the output mode steps down a shared
+ * ladder when a server refuses or ignores it (output-mode-ladder.ts). An
+ * answer that does not match the schema after tolerant parsing gets one
+ * repair request; a refusal or a cut answer gets none; after that it is an
+ * error value, never a default verdict.
  */
 
 export interface JudgeClientSettings {
@@ -23,14 +30,16 @@ export interface JudgeClientSettings {
   readonly apiKey: string;
   readonly model: string;
   readonly temperature: number;
+  /** One HTTP attempt. */
   readonly timeoutMs: number;
   /** Retries of one HTTP request by the SDK on 429, 5xx, connection errors and timeouts. */
   readonly maxRetries: number;
-}
-
-export interface ChatMessage {
-  readonly role: 'system' | 'user' | 'assistant';
-  readonly content: string;
+  /** The longest answer asked for (max_tokens, or max_completion_tokens where a model wants that). */
+  readonly maxTokens: number;
+  /** The longest wait honoured from a server's Retry-After. */
+  readonly maxRetryWaitMs: number;
+  /** The longest a judgment may take, all attempts and the repair included. */
+  readonly callDeadlineMs: number;
 }
 
 export interface TokenUsage {
@@ -45,7 +54,7 @@ export interface CallCost {
 }
 
 export type JudgeCompletion =
-  | ({ ok: true; output: unknown } & CallCost)
+  | ({ ok: true; output: unknown; /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */ reportedModel: string | undefined } & CallCost)
   | ({ ok: false; error: string; transient: boolean } & CallCost);
 
 export interface CompletionRequest {
@@ -55,165 +64,146 @@ export interface CompletionRequest {
   readonly schemaName: string;
 }
 
-export type OutputMode = 'json_schema' | 'tool' | 'text';
-
-const CALL_HEADER = 'x-assay-attempt-key';
+type Sent = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
+interface CallState extends TrackedCall {
+  readonly usage: TokenUsage & { requests: number };
+}
 
 export class JudgeClient {
   private readonly client: OpenAI;
-  private mode: OutputMode = 'json_schema';
-  private readonly attemptsByCall = new Map<string, number>();
+  private readonly ladder = new OutputModeLadder();
+  private readonly calls = new Map<string, CallState>();
   private nextCall = 0;
-  /** Set once the server answered 401: the key is wrong, every later call would be refused too, so none is made. */
-  private refusal: string | undefined;
+  /** Set once no later call can succeed (a refused key, a spent quota): they fail with it, without a request. */
+  private fatal: string | undefined;
+  private readonly parameters: RequestParameters;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
+    this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
     this.client = new OpenAI({
       apiKey: settings.apiKey,
       baseURL: settings.baseUrl,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
-      // Counts HTTP attempts per judgment, so retries can be reported per judge.
-      fetch: (input, init) => {
-        const key = new Headers(init?.headers).get(CALL_HEADER);
-        if (key !== null) this.attemptsByCall.set(key, (this.attemptsByCall.get(key) ?? 0) + 1);
-        return fetch(input, init);
-      },
+      fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls),
     });
   }
 
   /** The output mode the next call will try first. */
   get outputMode(): OutputMode {
-    return this.mode;
+    return this.ladder.mode;
   }
 
-  async complete(request: CompletionRequest): Promise<JudgeCompletion> {
+  async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const callKey = String(this.nextCall++);
-    const usage: TokenUsage & { requests: number } = { inputTokens: 0, outputTokens: 0, requests: 0 };
+    const call: CallState = { attempts: 0, deadline: startDeadline(this.settings.callDeadlineMs, limits), usage: { inputTokens: 0, outputTokens: 0, requests: 0 } };
+    this.calls.set(callKey, call);
     const finish = <T extends object>(result: T) => {
-      const attempts = this.attemptsByCall.get(callKey) ?? 0;
-      this.attemptsByCall.delete(callKey);
-      return { ...result, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, retries: Math.max(0, attempts - usage.requests) };
+      this.calls.delete(callKey);
+      return { ...result, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
     };
-    const first = await this.send(request, request.messages, callKey, usage);
-    if (!first.ok) return finish({ ok: false as const, error: first.error, transient: first.transient });
-    const parsed = readAnswer(first.text, request.schema);
-    if (parsed.ok) return finish({ ok: true as const, output: parsed.value });
+    const first = await this.send(request, request.messages, callKey, call);
+    if (!first.ok) return finish(first);
+    const parsed = this.judged(first, request.schema);
+    if (parsed.ok || parsed.final) return finish(parsed.ok ? { ok: true as const, output: parsed.value, reportedModel: first.reportedModel } : { ok: false as const, error: parsed.error, transient: false });
     // One repair: show the model its answer and what is wrong with it.
     const repairMessages: ChatMessage[] = [
       ...request.messages,
       { role: 'assistant', content: first.text },
-      {
-        role: 'user',
-        content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.`,
-      },
+      { role: 'user', content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.` },
     ];
-    const second = await this.send(request, repairMessages, callKey, usage);
-    if (!second.ok) return finish({ ok: false as const, error: second.error, transient: second.transient });
-    const repaired = readAnswer(second.text, request.schema);
-    if (repaired.ok) return finish({ ok: true as const, output: repaired.value });
-    return finish({ ok: false as const, error: `invalid answer after one repair request: ${repaired.error}`, transient: false });
+    const second = await this.send(request, repairMessages, callKey, call);
+    if (!second.ok) return finish(second);
+    const repaired = this.judged(second, request.schema);
+    if (repaired.ok) return finish({ ok: true as const, output: repaired.value, reportedModel: second.reportedModel });
+    const error = repaired.final ? repaired.error : `invalid answer after one repair request: ${repaired.error}`;
+    return finish({ ok: false as const, error, transient: false });
   }
 
-  /** One completion in the current mode, stepping down a mode when the server refuses it. */
-  private async send(
-    request: CompletionRequest,
-    messages: readonly ChatMessage[],
-    callKey: string,
-    usage: TokenUsage & { requests: number },
-  ): Promise<{ ok: true; text: string } | { ok: false; error: string; transient: boolean }> {
-    for (;;) {
-      if (this.refusal !== undefined) return { ok: false, error: this.refusal, transient: false };
-      const mode = this.mode;
-      usage.requests++;
-      try {
-        const completion = await this.client.chat.completions.create(this.body(request, messages, mode), {
-          headers: { [CALL_HEADER]: callKey },
-        });
-        usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
-        usage.outputTokens += completion.usage?.completion_tokens ?? 0;
-        const message = completion.choices[0]?.message;
-        const toolArguments = message?.tool_calls?.find((call) => call.type === 'function')?.function.arguments;
-        const text = (mode === 'tool' ? toolArguments : undefined) ?? message?.content ?? toolArguments ?? '';
-        return { ok: true, text };
-      } catch (error) {
-        if (error instanceof OpenAI.BadRequestError && mode !== 'text' && !isPromptTooLong(error)) {
-          this.mode = mode === 'json_schema' ? 'tool' : 'text';
-          continue;
+  /** The answer as the judge's output; `final` when no repair request can help (a refusal, a cut answer). */
+  private judged(answer: ChoiceAnswer, schema: z.ZodType): { ok: true; value: unknown } | { ok: false; error: string; final: boolean } {
+    const parsed = readAnswer(answer.text, schema);
+    const stopped = stoppedAnswer(answer, parsed.ok, this.settings.maxTokens, this.settings.apiKey);
+    if (stopped !== undefined) return { ok: false, error: stopped, final: true };
+    return parsed.ok ? parsed : { ok: false, error: parsed.error, final: false };
+  }
+
+  /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
+  private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<Sent> {
+    const { deadline } = call;
+    let floor: OutputMode | undefined;
+    let claim: ModeClaim | undefined;
+    try {
+      for (;;) {
+        if (this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
+        claim ??= await this.ladder.claim(deadline.signal, floor);
+        const current: ModeClaim = claim;
+        call.usage.requests++;
+        try {
+          const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), { headers: { [CALL_HEADER]: callKey }, signal: deadline.signal });
+          call.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
+          call.usage.outputTokens += completion.usage?.completion_tokens ?? 0;
+          const answer = readChoice(completion, current.mode);
+          if (mayBeIgnored(current.mode) && isProse(answer)) {
+            // The server dropped response_format and answered prose: this call goes one step down at once.
+            current.settle('ignored');
+            floor = modeBelow(current.mode);
+            claim = undefined;
+            continue;
+          }
+          current.settle('worked');
+          return { ok: true, ...answer };
+        } catch (error) {
+          if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
+          const failure = classifyFailure(error, this.settings.apiKey);
+          if (failure.kind === 'mode-refused' && current.mode !== 'text') {
+            current.settle('refused');
+            claim = undefined;
+            continue;
+          }
+          if (failure.kind === 'parameter-refused' && this.parameters.drop(failure.parameter)) continue;
+          if (failure.kind === 'fatal') this.fatal = failure.error;
+          const message = failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
+          return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
-        const failure = describeFailure(error, this.settings.apiKey);
-        if (failure.keyRefused) this.refusal = failure.error;
-        return { ok: false, error: failure.error, transient: failure.transient };
       }
+    } catch (error) {
+      // Only the wait for another call's probe throws here, when the deadline ends it.
+      if (deadline.signal.aborted) return this.outOfTime(deadline, error);
+      throw error;
+    } finally {
+      claim?.settle('undecided');
     }
+  }
+
+  /** The last answer is named when a retry was not started for lack of time (a 429 or 5xx), not when the deadline cut a request. */
+  private outOfTime(deadline: CallDeadline, error: unknown): Sent {
+    const last = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}` : undefined;
+    return { ok: false, error: deadlineMessage(deadline, this.settings.callDeadlineMs, last), transient: true };
   }
 
   private body(request: CompletionRequest, messages: readonly ChatMessage[], mode: OutputMode) {
-    const schema = jsonSchemaOf(request.schema);
-    const base = { model: this.settings.model, temperature: this.settings.temperature };
-    if (mode === 'json_schema') {
-      return {
-        ...base,
-        messages: [...messages],
-        response_format: { type: 'json_schema' as const, json_schema: { name: request.schemaName, schema, strict: true } },
-      };
-    }
-    if (mode === 'tool') {
-      return {
-        ...base,
-        messages: [...messages],
-        tools: [{ type: 'function' as const, function: { name: request.schemaName, description: 'Record the verdict', parameters: schema } }],
-        tool_choice: { type: 'function' as const, function: { name: request.schemaName } },
-      };
-    }
-    const instruction = `Reply with only a JSON object that matches this JSON Schema:\n${JSON.stringify(schema)}`;
-    const [first, ...rest] = messages;
-    const withSchema: ChatMessage[] =
-      first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n\n${instruction}` }, ...rest] : [{ role: 'system', content: instruction }, ...messages];
-    return { ...base, messages: withSchema };
+    return {
+      model: this.settings.model,
+      ...this.parameters.current(),
+      ...outputRequest(mode, messages, request.schema, request.schemaName),
+    };
   }
 }
 
-/** A 400 for an over-long prompt is not a refusal of the output mode: stepping down would not help. */
-function isPromptTooLong(error: InstanceType<typeof OpenAI.BadRequestError>): boolean {
-  return /context length|context window|maximum context|too long|too many tokens/i.test(error.message);
+/** A refusal the client already acted on came again: nothing is left to drop or step down to. */
+function refusedAgain(failure: RequestFailure, error: unknown, apiKey: string): string {
+  const what = failure.kind === 'parameter-refused' ? `the parameter ${failure.parameter}` : 'every output mode, plain text included';
+  return scrubSecrets(`the judge server refused ${what}: ${error instanceof Error ? error.message : String(error)}`, [apiKey]);
+}
+
+/** An answer with no JSON object at all, and not a refusal: what a server that ignores response_format sends. */
+function isProse(answer: ChoiceAnswer): boolean {
+  return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
 }
 
 function readAnswer(text: string, schema: z.ZodType): ParsedAnswer<unknown> {
   const json = extractJson(text);
   return json.ok ? parseAnswer(json.value, schema) : json;
-}
-
-/** The JSON schema sent to the server (without the $schema key, which some servers reject). */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-  return rest;
-}
-
-/**
- * An SDK failure as an error value. Failures that outlived the SDK's retries
- * (rate limits, server errors, timeouts, connection errors) are transient: the
- * pipeline may try the case again later. The rest (unknown model, refused
- * credentials) are not; a 401 or 403 says how to fix it. Only a 401 is
- * `keyRefused` (the key itself is wrong): a 403 may be about one request (a
- * firewall rule, a content policy), so it does not stop the later calls.
- * The server's text goes through scrubSecrets, since some gateways repeat the
- * key they were sent in their error body.
- */
-function describeFailure(error: unknown, apiKey: string): { error: string; transient: boolean; keyRefused: boolean } {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { error: 'the judge call timed out', transient: true, keyRefused: false };
-  if (error instanceof OpenAI.APIConnectionError) {
-    return { error: scrubSecrets(`cannot reach the judge server: ${error.message}`, [apiKey]), transient: true, keyRefused: false };
-  }
-  if (error instanceof OpenAI.APIError) {
-    const status = error.status;
-    if (status === 401 || status === 403) {
-      const text = `the judge server refused the credentials (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check OPENAI_API_KEY and OPENAI_BASE_URL`;
-      return { error: scrubSecrets(text, [apiKey]), transient: false, keyRefused: status === 401 };
-    }
-    const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-    return { error: scrubSecrets(`judge server answered ${status ?? 'an error'}: ${error.message}`, [apiKey]), transient, keyRefused: false };
-  }
-  throw error;
 }

@@ -21,6 +21,14 @@ export const judgeClientSchema = z.strictObject({
   timeout_ms: z.number().int().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
   concurrency: z.number().int().min(1).optional(),
+  /** The longest answer asked of the judge model; a verdict with its rationale needs a few hundred. */
+  max_tokens: z.number().int().min(16).optional(),
+  /** The longest wait honoured from a server's Retry-After. */
+  max_retry_wait_ms: z.number().int().min(0).optional(),
+  /** The longest one judgment may take, over all its attempts and its repair request. */
+  call_deadline_ms: z.number().int().positive().optional(),
+  /** Cache answers sampled at a temperature above 0 too (each sample number apart); off by default, so a sampled verdict is drawn anew. */
+  cache_sampled: z.boolean().optional(),
 });
 
 /** How a run is carried out: cutoffs of the ground-truth metrics, and how long the reducer waits. */
@@ -53,13 +61,17 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 /** How to fix each field, by its path with list indices written `[]`. */
 const FIXES: Readonly<Record<string, string>> = {
   '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, engines',
-  judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency',
+  judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
   'judge.temperature': 'give a number from 0 to 2; 0 keeps verdicts repeatable',
   'judge.timeout_ms': 'give a whole number of milliseconds above 0, e.g. 60000',
   'judge.max_retries': 'give a whole number from 0 up',
   'judge.concurrency': 'give a whole number from 1 up',
+  'judge.max_tokens': 'give a whole number of tokens from 16 up, e.g. 1024',
+  'judge.max_retry_wait_ms': 'give a whole number of milliseconds from 0 up, e.g. 30000',
+  'judge.call_deadline_ms': 'give a whole number of milliseconds above 0, e.g. 120000',
+  'judge.cache_sampled': 'give true or false',
   judges: 'give a list of judge ids, e.g. [correctness, groundedness]; `assay judges` lists them',
   'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness]; `assay judges` lists them',
   rubric_weights: WEIGHTS_FIX,

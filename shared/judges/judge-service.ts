@@ -28,12 +28,21 @@ export type JudgeOutcome =
   | { ok: false; error: string; transient: boolean; cost: JudgmentCost };
 
 export interface JudgeServiceSettings {
-  /** Host of the judge server, part of the cache key (never the key or the full URL). */
-  readonly serverHost: string;
+  /** Base URL of the judge server as canonicalBaseUrl gives it, part of the cache key (never the key, user info or query). */
+  readonly baseUrl: string;
   readonly model: string;
   readonly temperature: number;
+  /** Cache answers sampled at temperature > 0 (per sample number); otherwise they are not cached, so each sample is drawn anew. */
+  readonly cacheSampled: boolean;
   /** Judge calls in flight at once: the rate pressure put on the judge server. */
   readonly concurrency: number;
+}
+
+export interface JudgmentOptions {
+  /** When the judgment must be over: an AbortSignal, or an epoch time in milliseconds (a worker's remaining time minus a margin). */
+  readonly deadline?: AbortSignal | number | undefined;
+  /** Which sample of this judgment, for repeated judging at temperature > 0; part of the cache key. Default 0. */
+  readonly sample?: number | undefined;
 }
 
 /**
@@ -57,25 +66,31 @@ export class JudgeService {
     this.limit = pLimit(settings.concurrency);
   }
 
-  async judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>): Promise<JudgeOutcome> {
+  async judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
     const messages: ChatMessage[] = [
       { role: 'system', content: renderTemplate(judge.systemTemplate, inputs) },
       { role: 'user', content: renderTemplate(judge.userTemplate, inputs) },
     ];
     const schema = jsonSchemaOf(judge.output);
+    const sample = this.settings.temperature > 0 ? (options.sample ?? 0) : 0;
     const key = cacheKey({
-      serverHost: this.settings.serverHost,
+      baseUrl: this.settings.baseUrl,
       model: this.settings.model,
       judgeId: judge.id,
       judgeVersion: judge.version,
       messages,
       temperature: this.settings.temperature,
       outputSchema: schema,
+      sample,
     });
     const usage = this.usageOf(judge.id);
-    const { completion, cached } = await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, () =>
-      this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: judge.id })),
-    );
+    const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
+    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: judge.id }, limits));
+    // A sampled answer read back from the cache would freeze one draw for every later run.
+    const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
+    const { completion, cached } = sampled
+      ? { completion: await compute(), cached: false }
+      : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
     if (cached) usage.cache_hits++;
     else {
       usage.calls++;

@@ -1,5 +1,5 @@
 import type { ObjectStore } from '../ports/object-store.js';
-import { JudgeCache } from './judge-cache.js';
+import { canonicalBaseUrl, JudgeCache } from './judge-cache.js';
 import { JudgeClient } from './judge-client.js';
 import type { JudgeConfig } from './judge-config.js';
 import { JudgeService } from './judge-service.js';
@@ -19,6 +19,12 @@ export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_CONCURRENCY = 8;
+/** Room for a verdict and a rationale of a few sentences, with margin for verbose models. */
+export const DEFAULT_MAX_TOKENS = 1024;
+/** Waits asked for beyond this are cut to it: a worker's time is better spent on other cases. */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 30_000;
+/** Below the judge worker's 180 s Lambda timeout, with room for the case's other work. */
+export const DEFAULT_CALL_DEADLINE_MS = 120_000;
 
 export interface JudgeBackendChoice {
   readonly backend: JudgeBackend;
@@ -45,6 +51,7 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
   const model = nonEmpty(environment.ASSAY_JUDGE_MODEL) ?? config.judge.model ?? DEFAULT_JUDGE_MODEL;
   const temperature = config.judge.temperature;
   const serverHost = new URL(baseUrl ?? 'https://api.openai.com/v1').host;
+  const callDeadlineMs = config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS;
   const client = new JudgeClient({
     baseUrl,
     apiKey,
@@ -52,11 +59,15 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
     temperature,
     timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
+    maxTokens: config.judge.max_tokens ?? DEFAULT_MAX_TOKENS,
+    maxRetryWaitMs: config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS,
+    callDeadlineMs,
   });
   const service = new JudgeService(client, new JudgeCache(store), {
-    serverHost,
+    baseUrl: canonicalBaseUrl(baseUrl),
     model,
     temperature,
+    cacheSampled: config.judge.cache_sampled ?? false,
     concurrency: config.judge.concurrency ?? DEFAULT_CONCURRENCY,
   });
   const cache = store === undefined ? 'cache off' : 'cached';

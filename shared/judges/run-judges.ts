@@ -37,6 +37,12 @@ export interface JudgeRunOptions {
   readonly backend: JudgeBackend;
   /** Cutoffs of the NDCG derived from graded chunk verdicts. */
   readonly ndcgCutoffs?: readonly number[];
+  /**
+   * Epoch milliseconds by which every judgment of the case must be over (a
+   * worker's remaining time minus a margin); a judgment still running then
+   * stops as a transient failure, so the case goes back through the queue.
+   */
+  readonly deadlineAt?: number;
 }
 
 type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean };
@@ -149,7 +155,7 @@ async function run(
     });
     return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
   }
-  const outcome = await options.backend.service.judge(judge, inputs);
+  const outcome = await options.backend.service.judge(judge, inputs, { deadline: options.deadlineAt });
   if (!outcome.ok && outcome.transient) state.transient = true;
   const usage = (state.usage[judge.id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
   if (outcome.cost.cached) usage.cache_hits++;

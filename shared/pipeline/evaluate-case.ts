@@ -37,6 +37,8 @@ export interface Delivery {
 
 /** Time kept back from the engines for judging and writing the result. */
 const ENGINE_MARGIN_MS = 30_000;
+/** Time kept back from the judges for writing the result before the invocation ends. */
+const RESULT_MARGIN_MS = 10_000;
 
 /**
  * The judge worker's work on one case message: the ground-truth metrics of
@@ -67,7 +69,14 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     evalCase = step.evalCase;
     engineMetrics = step.metrics;
   }
-  const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), { judges: judging.judges, backend: judging.backend, ndcgCutoffs: cutoffsOf(manifest) });
+  // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
+  const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
+  const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), {
+    judges: judging.judges,
+    backend: judging.backend,
+    ndcgCutoffs: cutoffsOf(manifest),
+    ...(deadlineAt === undefined ? {} : { deadlineAt }),
+  });
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
     return retry(store, message, delivery, error, judgement.usage);

@@ -117,3 +117,18 @@ describe('the judge key of a warm judge worker', () => {
     expect(afterRefresh).toBe(first);
   });
 });
+
+describe('the judges of a deployed run', () => {
+  it('are the default set of `assay run` when the suite config lists none', async () => {
+    // Prepare: a suite config without a judges list, as ingest stores it in the manifest
+    const config: RunConfig = { ...judgeConfigSchema.parse({}), strict: false };
+
+    // Act
+    const judging = await dependencies.judgingFor(config, 'config-hash-without-judges');
+
+    // Assess
+    expect(judging.backend.kind).toBe('llm');
+    const databricksDefaults = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
+    expect(judging.judges.map((judge) => judge.id).sort()).toEqual(databricksDefaults.sort());
+  });
+});

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JUDGE_CATALOG, findJudge } from '../../shared/judges/catalog/index.js';
-import { JudgeCache } from '../../shared/judges/judge-cache.js';
+import { canonicalBaseUrl, JudgeCache } from '../../shared/judges/judge-cache.js';
 import { JudgeClient } from '../../shared/judges/judge-client.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { JudgeService } from '../../shared/judges/judge-service.js';
@@ -8,6 +8,7 @@ import { judgeCase, type JudgeBackend } from '../../shared/judges/run-judges.js'
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { EngineOutput, EvalCase } from '../../shared/schema/eval-case.js';
+import { TEST_CLIENT_SETTINGS } from '../support/judge-clients.js';
 import { catalogOracle as oracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '../support/openai-test-server.js';
 
@@ -42,8 +43,8 @@ afterEach(async () => {
 
 function llmBackend(store: ObjectStore | undefined, faults?: FaultPlan): JudgeBackend {
   if (faults) server.setFaults(faults);
-  const client = new JudgeClient({ baseUrl: server.baseUrl, apiKey: 'key', model: 'judge-model', temperature: 0, timeoutMs: 5_000, maxRetries: 8 });
-  const service = new JudgeService(client, new JudgeCache(store), { serverHost: new URL(server.baseUrl).host, model: 'judge-model', temperature: 0, concurrency: 8 });
+  const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, apiKey: 'key', timeoutMs: 5_000, maxRetries: 8 });
+  const service = new JudgeService(client, new JudgeCache(store), { baseUrl: canonicalBaseUrl(server.baseUrl), model: 'judge-model', temperature: 0, cacheSampled: false, concurrency: 8 });
   return { kind: 'llm', service };
 }
 
@@ -165,6 +166,20 @@ describe('judgeCase with LLM judges', () => {
     expect(metrics['retrieval/ground_truth/document_recall']).toBe(1);
     expect(Object.values(metrics).some((value) => typeof value === 'number' && Number.isNaN(value))).toBe(false);
     expect(result.transient).toBe(false);
+  });
+
+  it('stops its judgments at the deadline it is given, as a transient failure that sends the case back', async () => {
+    // Prepare: a judge slower than the time the caller has left
+    const backend = llmBackend(undefined, { slow: 1, slowMs: 2_000 });
+    const startedAt = Date.now();
+
+    // Act
+    const result = await judgeCase(evalCase, { judges: judges('correctness'), backend, deadlineAt: Date.now() + 200 });
+
+    // Assess
+    expect(result.transient).toBe(true);
+    expect(result.engines.bm25?.['response/llm_judged/correctness/error_message']).toMatch(/^the judgment ran out of time/);
+    expect(Date.now() - startedAt).toBeLessThan(1_500);
   });
 });
 

@@ -24,15 +24,26 @@ export interface ChatRequest {
   response_format?: unknown;
   tools?: unknown[];
   tool_choice?: unknown;
+  max_tokens?: number;
+  max_completion_tokens?: number;
 }
 
-/** What the oracle decides for one request: a JSON-able answer (sent as the message content, or as tool-call arguments when the request forces a tool), or raw text content. */
-export type OracleAnswer = { json: unknown } | { text: string };
+/**
+ * What the oracle decides for one request: a JSON-able answer (sent as the
+ * message content, or as tool-call arguments when the request forces a tool),
+ * raw text content, or a refusal (`message.refusal`, content null). Any of
+ * them may set the finish_reason and the model the response reports (default:
+ * the requested one).
+ */
+export type OracleAnswer = ({ json: unknown } | { text: string } | { refusal: string }) & {
+  finishReason?: 'stop' | 'length' | 'content_filter';
+  reportedModel?: string;
+};
 /** callIndex counts oracle consultations (0, 1, …), so faulted requests do not shift it. */
 export type Oracle = (request: ChatRequest, callIndex: number) => OracleAnswer;
 
 /** A fault forced on one request, whatever the probabilities say; 'none' lets the request through. */
-export type ForcedFault = '429' | '500' | 'garbage' | 'slow' | 'none';
+export type ForcedFault = '429' | '500' | 'garbage' | 'slow' | 'content-filter' | 'insufficient-quota' | 'none';
 
 export interface FaultPlan {
   /** Probabilities in [0,1], drawn from a seeded PRNG per HTTP request so runs are reproducible. */
@@ -47,10 +58,20 @@ export interface FaultPlan {
   slowMs?: number;
   /** One fault per request for the first requests after this plan is set, before the probabilities apply. */
   firstFaults?: readonly ForcedFault[];
-  /** Reject requests that carry response_format with a 400 (as servers without structured output do). */
-  refuseResponseFormat?: boolean;
+  /** Reject requests that carry response_format (all, or of the listed types) with a 400 naming `response_format` (as servers without structured output do). */
+  refuseResponseFormat?: boolean | readonly ('json_schema' | 'json_object')[];
   /** Reject requests that carry tools with a 400. */
   refuseTools?: boolean;
+  /** The status of those refusals: 400 (OpenAI) or 422 (the validation status of some servers). Default 400. */
+  refusalStatus?: 400 | 422;
+  /**
+   * Reject requests that carry these parameters, as OpenAI does for reasoning
+   * models: `temperature` (400 "Unsupported value", param temperature) and
+   * `max_tokens` (400 "Unsupported parameter ... Use 'max_completion_tokens'").
+   */
+  refuseParameters?: readonly ('temperature' | 'max_tokens')[];
+  /** Sent instead of the short retry-after-ms with every 429 and 500: a `retry-after` header in seconds, as most servers send it. */
+  retryAfterSeconds?: number;
   /**
    * Answer every request with this status and an error body that repeats the
    * key of the Authorization header, as some gateways do: whole, or cut to its
@@ -60,7 +81,7 @@ export interface FaultPlan {
 }
 
 /** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
-export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'key-echoed' | 'abandoned' | 'oracle-error';
+export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'key-echoed' | 'abandoned' | 'oracle-error';
 
 export interface LoggedRequest {
   readonly request: ChatRequest;
@@ -87,8 +108,8 @@ export interface OpenAiTestServer {
 const GARBAGE = "I think it's relevant!!";
 
 /** What the server decides on arrival; 'abandoned' and 'oracle-error' only become known later. */
-type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused';
-const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, '429': 429, '500': 500 };
+type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota';
+const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, 'content-filter': 400, 'insufficient-quota': 429, '429': 429, '500': 500 };
 
 const chatRequestSchema: z.ZodType<ChatRequest> = z
   .object({
@@ -134,11 +155,13 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     const refusal = refusalOf(request, plan);
     const outcome: Decision =
       refusal !== undefined ? 'refused'
+      : forced === 'content-filter' || forced === 'insufficient-quota' ? forced
       : forced === '429' || (forced === 'none' && rateLimitDraw < (plan.rateLimit ?? 0)) ? '429'
       : forced === '500' || (forced === 'none' && serverErrorDraw < (plan.serverError ?? 0)) ? '500'
       : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0)) ? 'garbage'
       : 'answer';
-    const entry: (typeof log)[number] = { request, status: STATUS[outcome], outcome, authorization: incoming.headers.authorization, headers: headersOf(incoming) };
+    const status = outcome === 'refused' ? (refusal?.status ?? 400) : STATUS[outcome];
+    const entry: (typeof log)[number] = { request, status, outcome, authorization: incoming.headers.authorization, headers: headersOf(incoming) };
     const position = log.push(entry);
 
     const slow = forced === 'slow' || (forced === 'none' && slowDraw < (plan.slow ?? 0));
@@ -148,8 +171,17 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       return;
     }
     // Both headers, so the client's backoff follows the test's short delay instead of its own half second.
-    const retryAfter = { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
-    if (outcome === 'refused') return sendError(response, 400, refusal ?? '', 'invalid_request_error', null);
+    const retryAfter: Record<string, string> =
+      plan.retryAfterSeconds !== undefined ? { 'retry-after': String(plan.retryAfterSeconds) } : { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
+    if (refusal !== undefined) return sendError(response, refusal.status, refusal.message, 'invalid_request_error', refusal.code, {}, refusal.param);
+    if (outcome === 'content-filter') {
+      const message = "The response was filtered due to the prompt triggering the content management policy. Please modify your prompt and retry.";
+      return sendError(response, 400, message, 'invalid_request_error', 'content_filter', {}, 'prompt');
+    }
+    if (outcome === 'insufficient-quota') {
+      const message = 'You exceeded your current quota, please check your plan and billing details.';
+      return sendError(response, 429, message, 'insufficient_quota', 'insufficient_quota', retryAfter);
+    }
     if (outcome === '429') {
       const message = `Rate limit reached for ${request.model}. Please try again in ${plan.retryAfterMs ?? 5}ms.`;
       return sendError(response, 429, message, 'requests', 'rate_limit_exceeded', retryAfter);
@@ -221,13 +253,14 @@ function echoKey(
 }
 
 function completion(request: ChatRequest, answer: OracleAnswer, position: number): object {
-  const text = 'json' in answer ? (JSON.stringify(answer.json) ?? 'null') : answer.text;
+  const text = 'json' in answer ? (JSON.stringify(answer.json) ?? 'null') : 'text' in answer ? answer.text : '';
   const tool = forcedToolName(request);
   const toolCalls = [{ id: `call_test_${position}`, type: 'function', function: { name: tool, arguments: text } }];
   const message =
-    tool === undefined
-      ? { role: 'assistant', content: text, refusal: null }
-      : { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls };
+    'refusal' in answer ? { role: 'assistant', content: null, refusal: answer.refusal }
+    : tool === undefined ? { role: 'assistant', content: text, refusal: null }
+    : { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls };
+  const finishReason = answer.finishReason ?? (tool === undefined || 'refusal' in answer ? 'stop' : 'tool_calls');
   const prompt = request.messages.map((entry) => (entry.content ?? '') + (JSON.stringify(entry.tool_calls) ?? ''));
   const promptTokens = estimateTokens(prompt.join(''));
   const completionTokens = estimateTokens(text);
@@ -235,8 +268,8 @@ function completion(request: ChatRequest, answer: OracleAnswer, position: number
     id: `chatcmpl-test-${position}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
-    model: request.model,
-    choices: [{ index: 0, message, finish_reason: tool === undefined ? 'stop' : 'tool_calls', logprobs: null }],
+    model: answer.reportedModel ?? request.model,
+    choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
 }
@@ -260,12 +293,28 @@ function functionName(value: unknown): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-function refusalOf(request: ChatRequest, plan: FaultPlan): string | undefined {
-  if (plan.refuseResponseFormat && request.response_format !== undefined && request.response_format !== null) {
-    const format = request.response_format as { type?: unknown };
-    return `response_format ${typeof format.type === 'string' ? format.type : 'of this kind'} is not supported by this server`;
+interface Refusal {
+  readonly status: number;
+  readonly message: string;
+  readonly param: string | null;
+  readonly code: string | null;
+}
+
+function refusalOf(request: ChatRequest, plan: FaultPlan): Refusal | undefined {
+  const status = plan.refusalStatus ?? 400;
+  for (const parameter of plan.refuseParameters ?? []) {
+    if (request[parameter] === undefined) continue;
+    return parameter === 'temperature'
+      ? { status: 400, message: `Unsupported value: 'temperature' does not support ${request.temperature} with this model. Only the default (1) value is supported.`, param: 'temperature', code: 'unsupported_value' }
+      : { status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", param: 'max_tokens', code: 'unsupported_parameter' };
   }
-  if (plan.refuseTools && (request.tools?.length ?? 0) > 0) return 'tools are not supported by this server';
+  const format = request.response_format as { type?: unknown } | undefined | null;
+  const formatType = typeof format?.type === 'string' ? format.type : 'of this kind';
+  const refusedFormats = plan.refuseResponseFormat;
+  if (format !== undefined && format !== null && (refusedFormats === true || (Array.isArray(refusedFormats) && refusedFormats.includes(formatType)))) {
+    return { status, message: `response_format ${formatType} is not supported by this server`, param: 'response_format', code: null };
+  }
+  if (plan.refuseTools && (request.tools?.length ?? 0) > 0) return { status, message: 'tools are not supported by this server', param: 'tools', code: null };
   return undefined;
 }
 
@@ -317,8 +366,9 @@ function sendError(
   type: string,
   code: string | null,
   headers: Record<string, string> = {},
+  param: string | null = null,
 ): void {
-  sendJson(response, status, { error: { message, type, param: null, code } }, headers);
+  sendJson(response, status, { error: { message, type, param, code } }, headers);
 }
 
 function sendJson(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
@@ -344,10 +394,10 @@ function checkFaultPlan(plan: FaultPlan): void {
       throw new TypeError(`Expected ${name} to be a probability from 0 to 1, got ${value}`);
     }
   }
-  for (const name of ['retryAfterMs', 'slowMs'] as const) {
+  for (const name of ['retryAfterMs', 'slowMs', 'retryAfterSeconds'] as const) {
     const value = plan[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-      throw new TypeError(`Expected ${name} to be a number of milliseconds from 0 up, got ${value}`);
+      throw new TypeError(`Expected ${name} to be a number from 0 up, got ${value}`);
     }
   }
 }

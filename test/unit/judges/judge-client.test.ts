@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JudgeClient, type JudgeClientSettings } from '../../../shared/judges/judge-client.js';
+import { TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../../support/openai-test-server.js';
 
 const verdictSchema = z.object({ rationale: z.string(), rating: z.enum(['yes', 'no']) });
@@ -18,15 +19,7 @@ afterEach(async () => {
 
 async function clientFor(oracle: Oracle, faults?: FaultPlan, settings: Partial<JudgeClientSettings> = {}) {
   server = await startOpenAiTestServer({ oracle, faults });
-  const client = new JudgeClient({
-    baseUrl: server.baseUrl,
-    apiKey: 'sk-test-secret',
-    model: 'judge-model',
-    temperature: 0,
-    timeoutMs: 2_000,
-    maxRetries: 4,
-    ...settings,
-  });
+  const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, ...settings });
   return { client, server };
 }
 
@@ -56,16 +49,16 @@ describe('JudgeClient', () => {
     const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'no' }), { refuseResponseFormat: true });
     expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'no' } });
     expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'no' } });
-    // refused once, then two tool calls: the second judgment goes straight to tools
-    expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'answer', 'answer']);
-    expect(server.log[1]?.request.tool_choice).toEqual({ type: 'function', function: { name: 'chunk_relevance' } });
+    // json_schema and json_object refused once each, then two tool calls: the second judgment goes straight to tools
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'refused', 'answer', 'answer']);
+    expect(server.log[2]?.request.tool_choice).toEqual({ type: 'function', function: { name: 'chunk_relevance' } });
     expect(client.outputMode).toBe('tool');
   });
 
   it('falls back to JSON in the text, with the schema in the prompt, when tools are refused too', async () => {
     const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { refuseResponseFormat: true, refuseTools: true });
     expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'yes' } });
-    const textRequest = server.log[2]?.request;
+    const textRequest = server.log[3]?.request;
     expect(textRequest?.response_format).toBeUndefined();
     expect(textRequest?.tools).toBeUndefined();
     expect(textRequest?.messages[0]?.content).toContain('Reply with only a JSON object that matches this JSON Schema');
@@ -97,11 +90,17 @@ describe('JudgeClient', () => {
   });
 
   it('gives an error value, not a verdict, when the repaired answer is still invalid', async () => {
+    // Prepare: prose whatever is asked: both response_format modes count as ignored, the tool answer gets one repair
     const { client, server } = await clientFor(() => ({ text: 'I think it is relevant!!' }));
+
+    // Act
     const completion = await client.complete(request);
+
+    // Assess
     expect(completion).toMatchObject({ ok: false, transient: false });
     expect(completion.ok ? '' : completion.error).toMatch(/^invalid answer after one repair request: the answer holds no JSON object/);
-    expect(server.log.length).toBe(2);
+    const modes = server.log.map((entry) => (entry.request.response_format as { type?: string } | undefined)?.type ?? (entry.request.tools === undefined ? 'text' : 'tool'));
+    expect(modes).toEqual(['json_schema', 'json_object', 'tool', 'tool']);
   });
 
   it('lets the SDK retry 429 and 500 answers and counts the retries', async () => {

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
-import { JudgeCache, cacheKey } from '../../../shared/judges/judge-cache.js';
+import { JudgeCache, cacheKey, canonicalBaseUrl } from '../../../shared/judges/judge-cache.js';
 import { JudgeClient } from '../../../shared/judges/judge-client.js';
 import { JudgeService } from '../../../shared/judges/judge-service.js';
 import { LocalFolderStore } from '../../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
+import { TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import { startOpenAiTestServer, type Oracle, type OpenAiTestServer } from '../../support/openai-test-server.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
@@ -24,8 +25,8 @@ afterEach(async () => {
 /** A fresh service, as a new run would build it, over the given store (undefined: --no-cache). */
 function service(store: ObjectStore | undefined, overrides: { model?: string; apiKey?: string } = {}): JudgeService {
   const model = overrides.model ?? 'judge-model';
-  const client = new JudgeClient({ baseUrl: server.baseUrl, apiKey: overrides.apiKey ?? 'key-1', model, temperature: 0, timeoutMs: 2_000, maxRetries: 3 });
-  return new JudgeService(client, new JudgeCache(store), { serverHost: new URL(server.baseUrl).host, model, temperature: 0, concurrency: 4 });
+  const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, apiKey: overrides.apiKey ?? 'key-1', model, maxRetries: 3 });
+  return new JudgeService(client, new JudgeCache(store), { baseUrl: canonicalBaseUrl(server.baseUrl), model, temperature: 0, cacheSampled: false, concurrency: 4 });
 }
 
 const inputs = { request: 'how do I rotate keys?', chunk: 'Rotate access keys from the IAM console.' };
@@ -105,11 +106,11 @@ describe('JudgeService with the cache', () => {
 
   it('changes the key with every part that changes the answer', () => {
     const base = {
-      serverHost: 'judge.example:443', model: 'm', judgeId: 'j', judgeVersion: '1',
-      messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, outputSchema: { type: 'object' },
+      baseUrl: 'https://judge.example/v1', model: 'm', judgeId: 'j', judgeVersion: '1',
+      messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, outputSchema: { type: 'object' }, sample: 0,
     };
     const variants = [
-      { serverHost: 'other:443' }, { model: 'm2' }, { judgeId: 'k' }, { judgeVersion: '2' },
+      { baseUrl: 'https://judge.example/v2' }, { baseUrl: 'https://other.example/v1' }, { sample: 1 }, { model: 'm2' }, { judgeId: 'k' }, { judgeVersion: '2' },
       { messages: [{ role: 'user' as const, content: 'y' }] }, { temperature: 0.5 }, { outputSchema: { type: 'string' } },
     ];
     const keys = new Set([cacheKey(base), ...variants.map((variant) => cacheKey({ ...base, ...variant }))]);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { judgeConfigSchema } from '../../../shared/judges/judge-config.js';
+import { checkJudgeConfig, judgeConfigSchema } from '../../../shared/judges/judge-config.js';
 import { chooseJudgeBackend, DEFAULT_JUDGE_MODEL } from '../../../shared/judges/judge-settings.js';
+import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
+import { startOpenAiTestServer } from '../../support/openai-test-server.js';
 
 const config = (judge: object = {}) => judgeConfigSchema.parse({ judge });
 
@@ -30,5 +32,32 @@ describe('chooseJudgeBackend', () => {
     expect(chooseJudgeBackend(config(), { OPENAI_API_KEY: 'k' }, undefined).summary).toBe(
       `LLM judge ${DEFAULT_JUDGE_MODEL} at api.openai.com, temperature 0, cache off`,
     );
+  });
+
+  it('sends judge.max_tokens from the config file, and 1024 by default', async () => {
+    // Prepare
+    const server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }) });
+    try {
+      const inputs = { request: 'q', chunk: 'c' };
+      const configured = chooseJudgeBackend(config({ max_tokens: 300 }), { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseUrl }, undefined).backend;
+      const defaulted = chooseJudgeBackend(config(), { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseUrl }, undefined).backend;
+
+      // Act
+      for (const backend of [configured, defaulted]) if (backend.kind === 'llm') await backend.service.judge(chunkRelevance, inputs);
+
+      // Assess
+      expect(server.log.map((entry) => entry.request.max_tokens)).toEqual([300, 1024]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    [{ max_tokens: 8 }, /"judge\.max_tokens".*fix: give a whole number of tokens from 16 up/],
+    [{ call_deadline_ms: 0 }, /"judge\.call_deadline_ms".*fix: give a whole number of milliseconds above 0/],
+    [{ cache_sampled: 'yes' }, /"judge\.cache_sampled".*fix: give true or false/],
+  ])('rejects the judge setting %o with what to write instead', (judge, message) => {
+    const checked = checkJudgeConfig({ judge }, 'assay.yaml');
+    expect(checked.ok ? '' : checked.error).toMatch(message);
   });
 });

@@ -228,6 +228,55 @@ describe('faults', () => {
     expect((error as Error).message).toBe('400 tools are not supported by this server');
   });
 
+  it('refuses with a 422 and the refused parameter named, when asked to', async () => {
+    const running = await start(answerVerdict, { refuseResponseFormat: ['json_schema'], refusalStatus: 422 });
+    const error = await failureOf(
+      clientOf(running).chat.completions.create({ model: 'judge-model', messages: question, response_format: { type: 'json_schema', json_schema: { name: 'v', schema: { type: 'object' } } } }),
+    );
+    expect(error).toBeInstanceOf(OpenAI.UnprocessableEntityError);
+    expect(error).toMatchObject({ status: 422, param: 'response_format' });
+    const jsonMode = await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question, response_format: { type: 'json_object' } });
+    expect(jsonMode.choices[0]?.message.content).toBe(JSON.stringify(verdict));
+  });
+
+  it.each([
+    ['temperature', { temperature: 0 }, { param: 'temperature', code: 'unsupported_value' }],
+    ['max_tokens', { max_tokens: 100 }, { param: 'max_tokens', code: 'unsupported_parameter' }],
+  ] as const)('refuses %s as a reasoning model does', async (parameter, body, expected) => {
+    const running = await start(answerVerdict, { refuseParameters: [parameter] });
+    const error = await failureOf(clientOf(running).chat.completions.create({ model: 'judge-model', messages: question, ...body }));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ status: 400, ...expected });
+    expect(await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question })).toMatchObject({ object: 'chat.completion' });
+  });
+
+  it.each([
+    ['content-filter' as const, OpenAI.BadRequestError, { status: 400, code: 'content_filter' }, 1],
+    ['insufficient-quota' as const, OpenAI.RateLimitError, { status: 429, code: 'insufficient_quota', type: 'insufficient_quota' }, 3],
+  ])('answers a %s fault in the OpenAI error shape', async (fault, errorClass, expected, attempts) => {
+    // Prepare: the client retries a 429 (a spent quota included), never a 400
+    const running = await start(answerVerdict, { firstFaults: [fault, fault, fault] });
+    // Act
+    const error = await failureOf(clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    // Assess
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error).toMatchObject(expected);
+    expect(running.log.length).toBe(attempts);
+  });
+
+  it('sends a refusal, a finish_reason and a reported model as the oracle says', async () => {
+    const running = await start(() => ({ refusal: 'I cannot judge this.', finishReason: 'content_filter', reportedModel: 'judge-model-2024-08-06' }));
+    const completion = await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question });
+    expect(completion.model).toBe('judge-model-2024-08-06');
+    expect(completion.choices[0]).toMatchObject({ finish_reason: 'content_filter', message: { content: null, refusal: 'I cannot judge this.' } });
+  });
+
+  it('sends retry-after in seconds alone when retryAfterSeconds is set', async () => {
+    const running = await start(answerVerdict, { firstFaults: ['429'], retryAfterSeconds: 3 });
+    const response = await fetch(`${running.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: question }) });
+    expect([response.status, response.headers.get('retry-after'), response.headers.get('retry-after-ms')]).toEqual([429, '3', null]);
+  });
+
   it('delays a slow answer by slowMs', async () => {
     // Prepare
     const running = await start(answerVerdict, { slow: 1, slowMs: 100 });

@@ -1,0 +1,42 @@
+import type OpenAI from 'openai';
+import type { OutputMode } from './output-modes.js';
+import { scrubSecrets } from './scrub-secrets.js';
+
+/**
+ * What one chat completion answered besides its text: a refusal
+ * (`message.refusal`), why it stopped (`finish_reason`), and the model the
+ * server says answered. A refusal and an answer cut by the token limit or a
+ * content filter are errors a repair request cannot fix, so they get none.
+ */
+export interface ChoiceAnswer {
+  readonly text: string;
+  readonly refusal: string | undefined;
+  readonly finishReason: string | undefined;
+  readonly reportedModel: string | undefined;
+}
+
+export function readChoice(completion: OpenAI.Chat.Completions.ChatCompletion, mode: OutputMode): ChoiceAnswer {
+  const choice = completion.choices[0];
+  const message = choice?.message;
+  const toolArguments = message?.tool_calls?.find((call) => call.type === 'function')?.function.arguments;
+  const refusal = typeof message?.refusal === 'string' && message.refusal.trim() !== '' ? message.refusal : undefined;
+  return {
+    text: (mode === 'tool' ? toolArguments : undefined) ?? message?.content ?? toolArguments ?? '',
+    refusal,
+    finishReason: choice?.finish_reason ?? undefined,
+    reportedModel: typeof completion.model === 'string' && completion.model !== '' ? completion.model : undefined,
+  };
+}
+
+/**
+ * The error of an answer that no repair can fix, or undefined. An answer cut
+ * at the token limit that still parses is kept: the verdict is whole.
+ */
+export function stoppedAnswer(answer: ChoiceAnswer, parsed: boolean, maxTokens: number, apiKey: string): string | undefined {
+  if (answer.refusal !== undefined) return scrubSecrets(`the judge model refused to answer: ${answer.refusal}`, [apiKey]);
+  if (answer.finishReason === 'content_filter') {
+    return "the judge server's content filter stopped the answer (finish_reason content_filter); this judgment cannot be made on this server";
+  }
+  if (answer.finishReason === 'length' && !parsed) return `the answer was cut at max_tokens=${maxTokens}; raise judge.max_tokens`;
+  return undefined;
+}

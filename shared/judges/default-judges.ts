@@ -1,0 +1,26 @@
+import { selectJudges, type JudgeConfig } from './judge-config.js';
+import type { JudgeDefinition } from './judge-definition.js';
+import { isLexicalJudge } from './lexical/lexical-judge.js';
+
+/** The judges a run uses when the config names none, with an LLM judge: Databricks Agent Evaluation's default set. */
+export const DEFAULT_LLM_JUDGES: readonly string[] = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
+
+export interface RunJudges {
+  readonly judges: JudgeDefinition[];
+  /** Judges of the catalog left out because the lexical judge cannot approximate them (they need an LLM judge). */
+  readonly skippedJudges: string[];
+}
+
+/**
+ * The judges of a run, the same for `assay run` and the deployed worker: the
+ * config's list when it has one; otherwise Databricks' set with an LLM judge,
+ * and with the lexical judge the judges it can approximate (the others are
+ * named, so the output can say they need an LLM judge).
+ */
+export function judgesForRun(config: JudgeConfig, backend: 'llm' | 'lexical'): RunJudges {
+  if (config.judges !== undefined) return { judges: [...selectJudges(config)], skippedJudges: [] };
+  const available = selectJudges({ ...config, judges: undefined });
+  if (backend === 'llm') return { judges: available.filter((judge) => DEFAULT_LLM_JUDGES.includes(judge.id)), skippedJudges: [] };
+  const runnable = available.filter((judge) => judge.kind === 'deterministic' || isLexicalJudge(judge.id));
+  return { judges: runnable, skippedJudges: available.filter((judge) => !runnable.includes(judge)).map((judge) => judge.id) };
+}

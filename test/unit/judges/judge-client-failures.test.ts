@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerWith, judgeRequest, startJudgeClient } from '../../support/judge-clients.js';
+import type { OpenAiTestServer } from '../../support/openai-test-server.js';
+
+/**
+ * What the judge client makes of a server's refusals: a 400 about one
+ * request stays that request's error, a parameter the model rejects is
+ * dropped, a refusal or a cut answer is a clear error without a repair call,
+ * and a spent quota stops the run's calls at once.
+ */
+let server: OpenAiTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const verdict = { rationale: 'on topic', rating: 'yes' };
+
+describe('JudgeClient: 400s by what they say', () => {
+  it('fails only the call a content filter refused, and keeps the structured output mode for the next calls', async () => {
+    // Prepare
+    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['content-filter'] });
+    server = started.server;
+
+    // Act
+    const filtered = await started.client.complete(judgeRequest);
+    const next = await started.client.complete(judgeRequest);
+
+    // Assess: one refused request, no step down, the next call still asks for the JSON schema
+    expect(filtered).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/content (management )?polic|content filter/i) });
+    expect(next).toMatchObject({ ok: true, output: verdict });
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['content-filter', 'answer']);
+    expect(server.log[1]?.request.response_format).toMatchObject({ type: 'json_schema' });
+    expect(started.client.outputMode).toBe('json_schema');
+  });
+
+  it('drops temperature for a model that rejects it, keeps the JSON schema mode, and remembers', async () => {
+    // Prepare: a reasoning model that accepts only its default temperature
+    const started = await startJudgeClient(answerWith(verdict), { refuseParameters: ['temperature'] });
+    server = started.server;
+
+    // Act
+    const first = await started.client.complete(judgeRequest);
+    const second = await started.client.complete(judgeRequest);
+
+    // Assess: one refusal in all, then the same mode without temperature
+    expect(first).toMatchObject({ ok: true, output: verdict });
+    expect(second).toMatchObject({ ok: true, output: verdict });
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'answer', 'answer']);
+    expect(server.log.slice(1).map((entry) => [entry.request.temperature, (entry.request.response_format as { type?: string } | undefined)?.type])).toEqual([
+      [undefined, 'json_schema'],
+      [undefined, 'json_schema'],
+    ]);
+  });
+
+  it('sends max_tokens, and max_completion_tokens instead to a model that rejects max_tokens', async () => {
+    // Prepare
+    const started = await startJudgeClient(answerWith(verdict), { refuseParameters: ['max_tokens'] }, { maxTokens: 300 });
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: true, output: verdict });
+    expect(server.log.map((entry) => [entry.request.max_tokens, entry.request.max_completion_tokens])).toEqual([
+      [300, undefined],
+      [undefined, 300],
+    ]);
+  });
+});
+
+describe('JudgeClient: what the answer says besides its text', () => {
+  it('reports a refusal with its text, scrubbed, without a repair call', async () => {
+    // Prepare: the model refuses, and its refusal happens to quote a key
+    const started = await startJudgeClient(() => ({ refusal: 'I cannot help judge this request (token sk-live-ABCDEFGH12345678).' }));
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: false });
+    const error = completion.ok ? '' : completion.error;
+    expect(error).toMatch(/^the judge model refused to answer: I cannot help judge this request \(token \[redacted\]\)\.$/);
+    expect(server.log.length).toBe(1);
+  });
+
+  it.each([
+    ['length', /^the answer was cut at max_tokens=64; raise judge\.max_tokens/],
+    ['content_filter', /^the judge server's content filter stopped the answer/],
+  ] as const)('reports finish_reason %s as a clear error without a repair call', async (finishReason, message) => {
+    // Prepare: an answer cut in the middle of its JSON
+    const started = await startJudgeClient(() => ({ text: '{"rationale": "The passage discusses', finishReason }), {}, { maxTokens: 64 });
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(message) });
+    expect(server.log.length).toBe(1);
+  });
+});
+
+describe('JudgeClient: a spent quota', () => {
+  it('fails at once without retrying, says to check billing, and fails the later calls without a request', async () => {
+    // Prepare
+    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['insufficient-quota', 'insufficient-quota', 'insufficient-quota'] }, { maxRetries: 4 });
+    server = started.server;
+
+    // Act
+    const first = await started.client.complete(judgeRequest);
+    const second = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(first).toMatchObject({ ok: false, transient: false, retries: 0, error: expect.stringMatching(/quota.*check the billing of the judge account/i) });
+    expect(second).toEqual({ ...first, retries: 0 });
+    expect(server.log.length).toBe(1);
+  });
+});
