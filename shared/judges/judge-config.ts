@@ -6,6 +6,8 @@ import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-confi
 import { engineListSchema } from '../engines/engine-config.js';
 import { JUDGE_CATALOG, rubricJudge, rubricWeightsSchema } from './catalog/index.js';
 import { buildCustomJudge, customJudgeSchema } from './custom-judge.js';
+import { dagJudgeSchema } from './dag/dag-config.js';
+import { buildDagJudge } from './dag/dag-judge.js';
 import type { JudgeDefinition } from './judge-definition.js';
 
 /**
@@ -49,6 +51,8 @@ export const judgeConfigSchema = z.strictObject({
   judges: z.array(z.string().min(1)).optional(),
   rubric_weights: rubricWeightsSchema.optional(),
   custom_judges: z.array(customJudgeSchema).optional(),
+  /** Decision-tree judges (after DeepEval's DAG metric): shared/judges/dag/. */
+  dag_judges: z.array(dagJudgeSchema).optional(),
   /** The live systems under test (shared/engines/). */
   engines: engineListSchema.optional(),
 });
@@ -60,7 +64,7 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 
 /** How to fix each field, by its path with list indices written `[]`. */
 const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, engines',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, engines',
   judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
@@ -93,6 +97,15 @@ const FIXES: Readonly<Record<string, string>> = {
   'custom_judges[].scale': 'use one of yes_no, grade_0_3, likert_1_5, score_0_1',
   'custom_judges[].description': 'give a one-sentence text, or drop the key',
   'custom_judges[].version': 'give a version text such as "2", or drop the key',
+  dag_judges: 'give a list of decision-tree judges, each with id, assessment, root and nodes',
+  'dag_judges[]': 'give each decision-tree judge as an object with id, assessment, root and nodes',
+  'dag_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. summary_structure',
+  'dag_judges[].assessment': 'use ANSWER (walks each response) or RETRIEVAL (walks each retrieved context)',
+  'dag_judges[].root': 'name the node the walk starts at',
+  'dag_judges[].nodes': 'give the nodes by name: {task, label, inputs, next}, {binary, inputs, yes, no}, {non_binary, inputs, options} or {verdict: score}',
+  'dag_judges[].max_score': 'give the score that means best, a number above 0, or drop the key',
+  'dag_judges[].description': 'give a one-sentence text, or drop the key',
+  'dag_judges[].version': 'give a version text such as "2", or drop the key',
   ...ENGINE_CONFIG_FIXES,
 };
 
@@ -103,6 +116,7 @@ const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   run: Object.keys(runSettingsSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
+  'dag_judges[]': Object.keys(dagJudgeSchema.shape),
   ...ENGINE_CONFIG_KEYS,
 };
 
@@ -159,6 +173,15 @@ export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad 
     const build = buildCustomJudge(definition);
     if (!build.ok) problems.push(report(file, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
   });
+  (config.dag_judges ?? []).forEach((definition, index) => {
+    const field = `dag_judges[${index}]`;
+    if (customIds.has(definition.id) || JUDGE_CATALOG.some((judge) => judge.id === definition.id)) {
+      problems.push(report(file, `"${field}.id" (judge "${definition.id}")`, 'is already the id of another judge', 'give each judge its own id; `assay judges` lists the built-in ones'));
+    }
+    customIds.add(definition.id);
+    const build = buildDagJudge(definition);
+    if (!build.ok) problems.push(report(file, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
+  });
   const known = [...new Set([...JUDGE_CATALOG.map((judge) => judge.id), ...customIds])];
   const listed = new Set<string>();
   (config.judges ?? []).forEach((id, index) => {
@@ -185,7 +208,12 @@ export function selectJudges(config: JudgeConfig): readonly JudgeDefinition[] {
     if (!build.ok) throw new Error(`Config was not checked before selecting judges: ${build.error}`);
     return build.judge;
   });
-  const available: JudgeDefinition[] = [...builtIn, ...custom];
+  const trees = (config.dag_judges ?? []).map((definition) => {
+    const build = buildDagJudge(definition);
+    if (!build.ok) throw new Error(`Config was not checked before selecting judges: dag judge ${definition.id}: ${build.problem}`);
+    return build.judge;
+  });
+  const available: JudgeDefinition[] = [...builtIn, ...custom, ...trees];
   if (config.judges === undefined) return available;
   return config.judges.map((id) => {
     const judge = available.find((candidate) => candidate.id === id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ratingSchema, type Rating, type Scale } from './scale.js';
+import type { DagJudge } from './dag/dag-judge.js';
 import { checkTemplate, type TemplateInput } from './template.js';
 
 /**
@@ -59,7 +60,7 @@ export interface DeterministicJudge {
   readonly source: string;
 }
 
-export type JudgeDefinition = LlmJudge<any> | DeterministicJudge;
+export type JudgeDefinition = LlmJudge<any> | DeterministicJudge | DagJudge;
 
 /** The output of the judges whose whole answer is a rationale and a rating. */
 export function ratingOutput(scale: Scale) {

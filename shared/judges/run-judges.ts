@@ -1,6 +1,8 @@
 import { documentRecall } from '../metrics/document-recall.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
+import type { DagJudge } from './dag/dag-judge.js';
+import { walkDag } from './dag/walk-dag.js';
 import type { MetricValue } from './metric-value.js';
 import type { JudgeDefinition, LlmJudge, Verdict } from './judge-definition.js';
 import type { JudgeService, JudgeUsage } from './judge-service.js';
@@ -113,7 +115,7 @@ async function judgeChunks(
 
 /** Response and case judges: one judgment per engine. */
 async function judgeWhole(
-  judge: LlmJudge<any>,
+  judge: LlmJudge<any> | DagJudge,
   evalCase: EvalCase,
   engine: string,
   output: EngineOutput,
@@ -128,7 +130,7 @@ async function judgeWhole(
   if (missing.length > 0) {
     return void judgement.skipped.push({ judge: judge.id, engine, reason: `the case has no ${missing.join(', ')}` });
   }
-  const outcome = await run(judge, inputs, options, state);
+  const outcome = judge.kind === 'dag' ? await walkDag(judge, inputs, (node, nodeInputs) => run(node, nodeInputs, options, state)) : await run(judge, inputs, options, state);
   const prefix = `${judge.scope}/${sourceOf(options.backend)}/${judge.id}`;
   const metrics = judgement.engines[engine] as Record<string, MetricValue>;
   metrics[`${prefix}/rating`] = outcome.ok ? outcome.verdict.rating : null;
@@ -167,8 +169,8 @@ async function run(
   return outcome;
 }
 
-function unavailableReason(judge: LlmJudge<any>, backend: JudgeBackend): string | undefined {
-  if (backend.kind === 'lexical' && !isLexicalJudge(judge.id)) {
+function unavailableReason(judge: LlmJudge<any> | DagJudge, backend: JudgeBackend): string | undefined {
+  if (backend.kind === 'lexical' && (judge.kind === 'dag' || !isLexicalJudge(judge.id))) {
     return 'needs an LLM judge: set OPENAI_API_KEY (and OPENAI_BASE_URL, ASSAY_JUDGE_MODEL) to run it';
   }
   return undefined;
