@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { readManifest } from '../../shared/pipeline/evaluate-case.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
@@ -18,6 +19,16 @@ export interface FinishRunOptions {
   readonly concurrency: string;
   readonly awsEndpoint?: string;
   readonly cache: boolean;
+}
+
+/** The options of the commands that finish a run: where it lives, where the report goes, how hard to judge. */
+export function withFinishRunOptions(command: Command): Command {
+  return command
+    .option('--store <folder>', 'local store folder of the run', '.assay')
+    .option('--out <folder>', 'folder for the report files', 'assay-report')
+    .option('--concurrency <n>', 'judge calls in flight at once', '8')
+    .option('--aws-endpoint <url>', 'the run lives in S3 and SQS at this endpoint')
+    .option('--no-cache', 'judge again instead of reusing cached judgments');
 }
 
 /**
