@@ -57,7 +57,7 @@ let dependencies: LambdaDependencies | undefined;
  * The dependencies of this Lambda container, built on first use and kept for
  * the container's life. What only the judge worker needs (the judge key, the
  * engine secret, the judges and engines) is added by
- * judge-worker-dependencies.ts, so no other function's bundle carries it.
+ * judge-worker-dependencies.ts, so no other function reads a secret.
  */
 export async function lambdaDependencies(): Promise<LambdaDependencies> {
   dependencies ??= buildDependencies(parseLambdaEnvironment(process.env));
