@@ -3,7 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/pipeline/evaluate-case.js';
 import { caseMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
-import { lambdaDependencies } from './lambda-environment.js';
+import { judgeWorkerDependencies } from './judge-worker-dependencies.js';
 
 /** Marks a record to be delivered again: a judge failure that may pass on a later try. */
 export class RetryLaterError extends Error {
@@ -47,7 +47,7 @@ let workerHandler: ReturnType<typeof createJudgeWorkerHandler> | undefined;
 
 /** The Lambda entry point, wired from the environment on first use. */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-  const dependencies = await lambdaDependencies();
+  const dependencies = await judgeWorkerDependencies();
   workerHandler ??= createJudgeWorkerHandler(dependencies, dependencies.telemetry);
   return workerHandler(event, context);
 };

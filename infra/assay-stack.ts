@@ -1,9 +1,12 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PipelineAlarms } from './constructs/alarms.js';
 import { DataBucket } from './constructs/data-bucket.js';
+import { EngineAccess } from './constructs/engine-access.js';
+import { EngineNetwork } from './constructs/engine-network.js';
 import { visibilityTimeoutFor } from './constructs/function-defaults.js';
-import { JudgeSecret } from './constructs/judge-secret.js';
+import { importSecret, JudgeSecret } from './constructs/judge-secret.js';
 import { NightlySchedule } from './constructs/nightly-schedule.js';
 import { functionTimeouts, PipelineFunctions } from './constructs/pipeline-functions.js';
 import { PipelineQueues } from './constructs/queues.js';
@@ -15,14 +18,20 @@ export interface AssayStackProps extends StackProps {
 
 /**
  * The whole deployment, in the order data flows: the bucket, the queues,
- * the judge key's secret, the functions that connect them, the nightly
- * schedule, and the alarms. Environment-agnostic: the account and region come
+ * the judge key's secret (and the engines' secret and network, when given),
+ * the functions that connect them, what the live engines may be asked, the
+ * nightly schedule, and the alarms. Environment-agnostic: the account and region come
  * from the credentials `cdk deploy` runs with, so `cdk synth` needs none.
  */
 export class AssayStack extends Stack {
   readonly data: DataBucket;
   readonly queues: PipelineQueues;
   readonly judgeSecret: JudgeSecret;
+  /** The live engines' variables, when the deployment names a secret for them. */
+  readonly engineSecret: ISecret | undefined;
+  /** The judge worker's VPC, when its engines are on private endpoints. */
+  readonly engineNetwork: EngineNetwork | undefined;
+  readonly engineAccess: EngineAccess;
   readonly functions: PipelineFunctions;
   readonly alarms: PipelineAlarms;
 
@@ -39,7 +48,28 @@ export class AssayStack extends Stack {
       deadLetterVisibility: visibilityTimeoutFor(timeouts.failureRecorder),
     });
     this.judgeSecret = new JudgeSecret(this, 'JudgeSecret', { importArn: settings.judgeSecretArn });
-    this.functions = new PipelineFunctions(this, 'Pipeline', { settings, timeouts, data: this.data, queues: this.queues, judgeSecret: this.judgeSecret.secret });
+    this.engineSecret = settings.engineSecretArn === undefined ? undefined : importSecret(this, 'EngineSecret', settings.engineSecretArn);
+    this.engineNetwork =
+      settings.engineVpcId === undefined
+        ? undefined
+        : new EngineNetwork(this, 'EngineNetwork', { vpcId: settings.engineVpcId, subnetIds: settings.engineSubnetIds, securityGroupIds: settings.engineSecurityGroupIds });
+    this.functions = new PipelineFunctions(this, 'Pipeline', {
+      settings,
+      timeouts,
+      data: this.data,
+      queues: this.queues,
+      judgeSecret: this.judgeSecret.secret,
+      engineSecret: this.engineSecret,
+      engineNetwork: this.engineNetwork,
+    });
+    this.engineAccess = new EngineAccess(this, 'EngineAccess', {
+      role: this.functions.judgeWorker.role,
+      knowledgeBaseArns: settings.engineKnowledgeBaseArns,
+      modelArns: settings.engineModelArns,
+      functionArns: settings.engineFunctionArns,
+      openSearchDomainArns: settings.engineOpenSearchDomainArns,
+      openSearchCollectionArns: settings.engineOpenSearchCollectionArns,
+    });
     new NightlySchedule(this, 'Nightly', { expression: settings.schedule, trigger: this.functions.scheduledTrigger.function, deadLetterQueue: this.queues.failedEvents });
     this.alarms = new PipelineAlarms(this, 'Alarms', { queues: this.queues, email: settings.alarmEmail });
 

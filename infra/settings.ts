@@ -18,13 +18,28 @@ const retentionDays = new Set(Object.values(RetentionDays).filter((value): value
 
 const suiteName = /^[A-Za-z0-9._-]+$/;
 
+const secretArn = z.string().regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'Expected a Secrets Manager secret ARN');
+
+/** A list given as a JSON array in cdk.json or comma-separated with -c; every item must match `pattern`. */
+const listOf = (pattern: RegExp, expected: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) => (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter((item) => item !== ''))
+    .pipe(z.array(z.string().regex(pattern, expected)))
+    .default([]);
+
+/** The beginning of an ARN in any partition: `arn:aws:<service>:<region>:<account>:`; no wildcards, so a grant names exactly these resources. */
+const arnOf = (service: string, resource: string, account = '\\d{12}') => new RegExp(`^arn:aws[a-z-]*:${service}:[a-z0-9-]+:${account}:${resource}$`);
+
+const BEDROCK_MODEL_RESOURCE = '(foundation-model|inference-profile|application-inference-profile|provisioned-model|custom-model|imported-model)/[A-Za-z0-9._:/-]+';
+
 export const settingsSchema = z
   .object({
     stackName: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'Expected a CloudFormation stack name: a letter, then letters, digits or "-"').default('Assay'),
     judgeBaseUrl: z.url().default('https://api.openai.com/v1'),
     judgeModel: z.string().min(1).default('gpt-4o-mini'),
     /** An existing secret holding the judge API key; without it the stack creates an empty one. */
-    judgeSecretArn: optional(z.string().regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'Expected a Secrets Manager secret ARN')),
+    judgeSecretArn: optional(secretArn),
     /** Concurrent judge worker invocations: the lever on the judge server's rate limit (SQS event sources allow 2 to 1000). */
     maxConcurrency: wholeNumber(2, 1000).default(10),
     batchSize: wholeNumber(1, 10_000).default(10),
@@ -48,10 +63,37 @@ export const settingsSchema = z
     runsExpirationDays: wholeNumber(1, 3650).default(90),
     accessLogExpirationDays: wholeNumber(1, 3650).default(90),
     noncurrentVersionExpirationDays: wholeNumber(1, 3650).default(30),
+    /** A secret holding the live engines' variables as a JSON object (NAME → value); only the judge worker reads it. */
+    engineSecretArn: optional(secretArn),
+    /** What the judge worker may call for the live engines: exactly these resources, nothing when a list is empty. */
+    engineKnowledgeBaseArns: listOf(arnOf('bedrock', 'knowledge-base/[0-9A-Za-z]{10}'), 'Expected Bedrock knowledge base ARNs (arn:aws:bedrock:REGION:ACCOUNT:knowledge-base/ID)'),
+    engineModelArns: listOf(
+      arnOf('bedrock', BEDROCK_MODEL_RESOURCE, '(\\d{12})?'),
+      'Expected Bedrock model ARNs (arn:aws:bedrock:REGION::foundation-model/MODEL, or an inference profile or provisioned model of an account)',
+    ),
+    engineFunctionArns: listOf(arnOf('lambda', 'function:[A-Za-z0-9_-]+(:[A-Za-z0-9$_-]+)?'), 'Expected Lambda function ARNs (arn:aws:lambda:REGION:ACCOUNT:function:NAME, with :ALIAS or :VERSION to call one)'),
+    engineOpenSearchDomainArns: listOf(arnOf('es', 'domain/[a-z][a-z0-9-]{2,27}'), 'Expected OpenSearch Service domain ARNs (arn:aws:es:REGION:ACCOUNT:domain/NAME)'),
+    engineOpenSearchCollectionArns: listOf(arnOf('aoss', 'collection/[a-z0-9]+'), 'Expected OpenSearch Serverless collection ARNs (arn:aws:aoss:REGION:ACCOUNT:collection/ID)'),
+    /** Puts the judge worker in this VPC, in these subnets, to reach engines on private endpoints. */
+    engineVpcId: optional(z.string().regex(/^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/, 'Expected a VPC id such as vpc-0123456789abcdef0')),
+    engineSubnetIds: listOf(/^subnet-([0-9a-f]{8}|[0-9a-f]{17})$/, 'Expected subnet ids such as subnet-0123456789abcdef0'),
+    engineSecurityGroupIds: listOf(/^sg-([0-9a-f]{8}|[0-9a-f]{17})$/, 'Expected security group ids such as sg-0123456789abcdef0'),
   })
   .refine((settings) => settings.batchSize <= 10 || settings.maxBatchingWindowSeconds >= 1, {
     message: 'Expected maxBatchingWindowSeconds of at least 1 when batchSize is above 10 (an SQS event source rule)',
     path: ['maxBatchingWindowSeconds'],
+  })
+  .refine((settings) => settings.engineModelArns.length === 0 || settings.engineKnowledgeBaseArns.length > 0, {
+    message: 'Expected engineKnowledgeBaseArns with engineModelArns (the models are granted for RetrieveAndGenerate on those knowledge bases)',
+    path: ['engineModelArns'],
+  })
+  .refine((settings) => (settings.engineVpcId === undefined) === (settings.engineSubnetIds.length === 0), {
+    message: 'Expected engineVpcId and engineSubnetIds together (the judge worker runs in those subnets of that VPC)',
+    path: ['engineSubnetIds'],
+  })
+  .refine((settings) => settings.engineSecurityGroupIds.length === 0 || settings.engineVpcId !== undefined, {
+    message: 'Expected engineVpcId and engineSubnetIds with engineSecurityGroupIds',
+    path: ['engineSecurityGroupIds'],
   });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { Duration, Size } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Duration, Size, Validations } from 'aws-cdk-lib';
+import type { ISecurityGroup, ISubnet, IVpc } from 'aws-cdk-lib/aws-ec2';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -34,7 +35,18 @@ export interface AssayFunctionProps {
   readonly logRetention: RetentionDays;
   /** Where Lambda puts an asynchronous event (S3 notification, schedule) that failed all its retries. */
   readonly deadLetterQueue?: IQueue;
+  /** Runs the function in these subnets of a VPC, with these security groups. */
+  readonly network?: FunctionNetwork;
 }
+
+export interface FunctionNetwork {
+  readonly vpc: IVpc;
+  readonly subnets: ISubnet[];
+  readonly securityGroups: ISecurityGroup[];
+}
+
+/** What Lambda needs to attach a function to a VPC: create, describe and delete its network interfaces, nothing else. */
+const NETWORK_INTERFACES_POLICY = 'service-role/AWSLambdaENIManagementAccess';
 
 /**
  * Every function of the pipeline, with the defaults they all share in one
@@ -57,6 +69,7 @@ export class AssayFunction extends Construct {
       description: `Execution role of: ${props.description}`,
     });
     this.logGroup.grantWrite(this.role);
+    if (props.network !== undefined) this.allowNetworkInterfaces();
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(PROJECT_ROOT, 'functions', `${props.handlerFile}.ts`),
       handler: 'handler',
@@ -72,6 +85,7 @@ export class AssayFunction extends Construct {
       logGroup: this.logGroup,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       deadLetterQueue: props.deadLetterQueue,
+      ...(props.network === undefined ? {} : { vpc: props.network.vpc, vpcSubnets: { subnets: props.network.subnets }, securityGroups: props.network.securityGroups }),
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
@@ -83,9 +97,24 @@ export class AssayFunction extends Construct {
         sourceMap: true,
         sourcesContent: false,
         // The Node.js 24 runtime ships AWS SDK v3; bundling it again would only slow cold starts.
-        externalModules: ['@aws-sdk/*'],
+        // pg-native is pg's optional libpq binding, required only if asked for (pg.native); the pure JavaScript client is used.
+        externalModules: ['@aws-sdk/*', 'pg-native'],
         logLevel: LogLevel.WARNING,
       },
+    });
+  }
+
+  /**
+   * The EC2 actions Lambda uses to manage a VPC function's network interfaces
+   * cannot be scoped to resources (DescribeNetworkInterfaces only works on
+   * "*"), so the one AWS managed policy that holds exactly them is attached.
+   */
+  private allowNetworkInterfaces(): void {
+    const policy = ManagedPolicy.fromAwsManagedPolicyName(NETWORK_INTERFACES_POLICY);
+    this.role.addManagedPolicy(policy);
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/${NETWORK_INTERFACES_POLICY}]`,
+      reason: 'A function in a VPC needs Lambda to create, describe and delete its network interfaces; those EC2 actions take no resource scoping, and this managed policy grants only them (no logging or other rights)',
     });
   }
 }

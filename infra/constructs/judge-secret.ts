@@ -22,10 +22,7 @@ export class JudgeSecret extends Construct {
   constructor(scope: Construct, id: string, props: JudgeSecretProps) {
     super(scope, id);
     if (props.importArn !== undefined) {
-      // A complete ARN ends in the six characters Secrets Manager appends to the name; a partial one is granted with `-??????`.
-      this.secret = /-[A-Za-z0-9]{6}$/.test(props.importArn)
-        ? Secret.fromSecretCompleteArn(this, 'Imported', props.importArn)
-        : Secret.fromSecretPartialArn(this, 'Imported', props.importArn);
+      this.secret = importSecret(this, 'Imported', props.importArn);
       return;
     }
     const created = new Secret(this, 'ApiKey', { description: 'assay: the API key of the OpenAI-compatible judge server (the SecretString is the key)' });
@@ -37,4 +34,9 @@ export class JudgeSecret extends Construct {
     });
     this.secret = created;
   }
+}
+
+/** An existing secret by its ARN. A complete ARN ends in the six characters Secrets Manager appends to the name; a partial one is granted with `-??????`. */
+export function importSecret(scope: Construct, id: string, arn: string): ISecret {
+  return /-[A-Za-z0-9]{6}$/.test(arn) ? Secret.fromSecretCompleteArn(scope, id, arn) : Secret.fromSecretPartialArn(scope, id, arn);
 }

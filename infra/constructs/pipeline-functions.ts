@@ -7,7 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Settings } from '../settings.js';
 import type { DataBucket, DataPrefix } from './data-bucket.js';
-import { AssayFunction, METRICS_NAMESPACE, SERVICE_NAME, type AssayFunctionProps } from './function-defaults.js';
+import { AssayFunction, METRICS_NAMESPACE, SERVICE_NAME, type AssayFunctionProps, type FunctionNetwork } from './function-defaults.js';
 import type { PipelineQueues } from './queues.js';
 
 /** Function timeouts, known before the queues are made: each queue's visibility timeout follows its consumer's. */
@@ -40,6 +40,10 @@ export interface PipelineFunctionsProps {
   readonly data: DataBucket;
   readonly queues: PipelineQueues;
   readonly judgeSecret: ISecret;
+  /** The live engines' variables; absent: the engines read only the function's environment. */
+  readonly engineSecret?: ISecret | undefined;
+  /** Where the judge worker runs when the engines are on private endpoints. */
+  readonly engineNetwork?: FunctionNetwork | undefined;
 }
 
 /** Room on local disk for a dataset and its spool files (about three times its size). */
@@ -77,14 +81,22 @@ export class PipelineFunctions extends Construct {
     data.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(this.ingest.function), { prefix: 'datasets/' });
     this.acknowledgeNotificationHandler();
 
-    this.judgeWorker = this.assayFunction('JudgeWorker', {
-      handlerFile: 'judge-worker',
-      description: 'assay judge worker: judges a batch of cases and writes their results',
-      timeout: timeouts.judgeWorker,
-      memoryMiB: settings.judgeWorkerMemoryMiB,
-    });
+    const { engineSecret, engineNetwork } = props;
+    this.judgeWorker = this.assayFunction(
+      'JudgeWorker',
+      {
+        handlerFile: 'judge-worker',
+        description: 'assay judge worker: asks the live engines, judges a batch of cases and writes their results',
+        timeout: timeouts.judgeWorker,
+        memoryMiB: settings.judgeWorkerMemoryMiB,
+        ...(engineNetwork === undefined ? {} : { network: engineNetwork }),
+      },
+      // The secret's ARN, never its value; only the judge worker calls engines.
+      engineSecret === undefined ? {} : { ASSAY_ENGINE_SECRET_ARN: engineSecret.secretArn },
+    );
     this.grantObjects(this.judgeWorker, { read: ['runs/', 'cache/'], write: ['runs/', 'cache/'] });
     props.judgeSecret.grantRead(this.judgeWorker.role);
+    engineSecret?.grantRead(this.judgeWorker.role);
     this.judgeWorker.function.addEventSource(
       new SqsEventSource(queues.cases, {
         batchSize: settings.batchSize,

@@ -12,7 +12,7 @@ import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { RunConfig } from './run-config.js';
-import { liveEngineNames } from './live-engines.js';
+import { liveEngineNames } from './live-engine-names.js';
 import { CASE_ID_RULE, caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from './work-folders.js';
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { askEngines, type EngineAsk } from '../engines/ask-engines.js';
 import { expandEngines, type Environment } from '../engines/create-engine.js';
 import type { EngineConfig } from '../engines/engine-config.js';
-import { expandMatrix } from '../engines/engine-matrix.js';
 import type { Engine } from '../engines/engine.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { retrievedChunkSchema, type EngineOutput, type EvalCase } from '../schema/eval-case.js';
@@ -20,11 +19,6 @@ import { runKeys } from './run-identity.js';
 
 /** Longest a case waits for its engines, retries included, when the invocation has more time than that. */
 export const ENGINE_DEADLINE_MS = 60_000;
-
-/** The names of a config's live engines, matrix expanded, without building them. */
-export function liveEngineNames(configs: readonly EngineConfig[] | undefined): string[] {
-  return (configs ?? []).flatMap(expandMatrix).map((variant) => variant.name);
-}
 
 /**
  * Builds a config's live engines; an engine that cannot be built (a missing

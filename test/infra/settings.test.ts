@@ -19,6 +19,26 @@ describe('deployment settings', () => {
     expect(defaults).toMatchObject({ maxConcurrency: 10, maxReceiveCount: 3, batchSize: 10, schedule: 'cron(0 3 * * ? *)', suites: [] });
     expect(defaults.alarmEmail).toBeUndefined();
     expect(defaults.judgeSecretArn).toBeUndefined();
+    expect(defaults).toMatchObject({ engineKnowledgeBaseArns: [], engineModelArns: [], engineFunctionArns: [], engineOpenSearchDomainArns: [], engineOpenSearchCollectionArns: [], engineSubnetIds: [] });
+    expect(defaults.engineSecretArn).toBeUndefined();
+    expect(defaults.engineVpcId).toBeUndefined();
+  });
+
+  it('reads the engine resources as ARN lists, from a JSON array or comma-separated', () => {
+    const settings = settingsFrom({
+      engineFunctionArns: 'arn:aws:lambda:us-east-1:123456789012:function:search, arn:aws:lambda:us-east-1:123456789012:function:search:live',
+      engineKnowledgeBaseArns: ['arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678'],
+      engineModelArns: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0',
+      engineOpenSearchCollectionArns: 'arn:aws-cn:aoss:cn-north-1:123456789012:collection/a1b2c3d4e5f6',
+      engineVpcId: 'vpc-0123456789abcdef0',
+      engineSubnetIds: 'subnet-0123456789abcdef0,subnet-0fedcba9',
+    });
+
+    expect(settings.engineFunctionArns).toEqual(['arn:aws:lambda:us-east-1:123456789012:function:search', 'arn:aws:lambda:us-east-1:123456789012:function:search:live']);
+    expect(settings.engineKnowledgeBaseArns).toHaveLength(1);
+    expect(settings.engineModelArns).toHaveLength(1);
+    expect(settings.engineOpenSearchCollectionArns).toHaveLength(1);
+    expect(settings.engineSubnetIds).toEqual(['subnet-0123456789abcdef0', 'subnet-0fedcba9']);
   });
 
   it('reads values given on the command line as strings (-c key=value)', () => {
@@ -35,6 +55,21 @@ describe('deployment settings', () => {
     [{ logRetentionDays: '31' }, 'logRetentionDays'],
     [{ suites: 'faq,a/b' }, 'suites'],
     [{ batchSize: '50', maxBatchingWindowSeconds: '0' }, 'maxBatchingWindowSeconds'],
+    [{ engineSecretArn: 'arn:aws:ssm:us-east-1:123456789012:parameter/engines' }, 'engineSecretArn'],
+    [{ engineKnowledgeBaseArns: 'arn:aws:lambda:us-east-1:123456789012:function:search' }, 'engineKnowledgeBaseArns'],
+    [{ engineKnowledgeBaseArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/*' }, 'engineKnowledgeBaseArns'],
+    [{ engineFunctionArns: 'search-engine' }, 'engineFunctionArns'],
+    [{ engineFunctionArns: 'arn:aws:lambda:us-east-1:123456789012:function:*' }, 'engineFunctionArns'],
+    [{ engineOpenSearchDomainArns: 'arn:aws:aoss:us-east-1:123456789012:collection/a1b2c3d4e5f6' }, 'engineOpenSearchDomainArns'],
+    [{ engineOpenSearchDomainArns: 'arn:aws:es:us-east-1:123456789012:domain/products/*' }, 'engineOpenSearchDomainArns'],
+    [{ engineOpenSearchCollectionArns: 'arn:aws:es:us-east-1:123456789012:domain/products' }, 'engineOpenSearchCollectionArns'],
+    [{ engineModelArns: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0' }, 'engineModelArns'],
+    [{ engineKnowledgeBaseArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678', engineModelArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678' }, 'engineModelArns'],
+    [{ engineVpcId: 'vpc-0123456789abcdef0' }, 'engineSubnetIds'],
+    [{ engineSubnetIds: 'subnet-0123456789abcdef0' }, 'engineSubnetIds'],
+    [{ engineVpcId: 'my-vpc', engineSubnetIds: 'subnet-0123456789abcdef0' }, 'engineVpcId'],
+    [{ engineVpcId: 'vpc-0123456789abcdef0', engineSubnetIds: 'subnet-0123456789abcdef0', engineSecurityGroupIds: 'default' }, 'engineSecurityGroupIds'],
+    [{ engineSecurityGroupIds: 'sg-0123456789abcdef0' }, 'engineSecurityGroupIds'],
   ])('rejects %j naming the context key', (context, key) => {
     expect(() => settingsFrom(context)).toThrow(new RegExp(`context "${key}[".]`));
   });

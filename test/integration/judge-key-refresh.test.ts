@@ -1,6 +1,6 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { lambdaDependencies, type LambdaDependencies } from '../../functions/lambda-environment.js';
+import { judgeWorkerDependencies, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
@@ -27,7 +27,7 @@ const aws = useFauxqsClients();
 const savedEnvironment = { ...process.env };
 let secrets: SecretsManagerTestServer;
 let judgeServer: OpenAiTestServer;
-let dependencies: LambdaDependencies;
+let dependencies: JudgeWorkerDependencies;
 
 beforeAll(async () => {
   secrets = await startSecretsManagerTestServer(NOT_YET_SET);
@@ -48,7 +48,7 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
-  dependencies = await lambdaDependencies();
+  dependencies = await judgeWorkerDependencies();
 });
 
 afterEach(() => {

@@ -3,27 +3,10 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import type { DataPrefix } from '../../../infra/constructs/data-bucket.js';
-import { CUSTOM_CONTEXT, customizedAssay, defaultAssay, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
-
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-  Condition?: Record<string, Record<string, string | string[]>>;
-}
+import { allowStatements, asList } from '../support/iam-statements.js';
+import { CUSTOM_CONTEXT, customizedAssay, defaultAssay, enginesAssay, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
 
 type FunctionName = 'ingest' | 'judgeWorker' | 'failureRecorder' | 'reducer' | 'scheduledTrigger';
-
-const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-
-/** Every Allow statement of the stack's IAM policies, with the roles the policy is attached to. */
-function allowStatements(assay: SynthesizedAssay): { roles: string[]; statement: Statement }[] {
-  return Object.values(assay.template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-    (policy.Properties.PolicyDocument.Statement as Statement[])
-      .filter((statement) => statement.Effect === 'Allow')
-      .map((statement) => ({ roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref), statement })),
-  );
-}
 
 /** The prefixes of the object ARNs a role may use an action on, read back from `<bucket ARN>/<prefix>*`. */
 function prefixesFor(assay: SynthesizedAssay, role: string, action: string): string[] {
@@ -121,6 +104,7 @@ describe('cdk-nag (AWS Solutions)', () => {
   it.each([
     ['default', defaultAssay],
     ['customized', customizedAssay],
+    ['live engines', enginesAssay],
   ])('passes: the app with %s settings synthesizes, every finding acknowledged', (_name, synthesize) => {
     expect(() => synthesize()).not.toThrow();
   });
@@ -128,6 +112,7 @@ describe('cdk-nag (AWS Solutions)', () => {
   it.each([
     ['default', defaultAssay],
     ['customized', customizedAssay],
+    ['live engines', enginesAssay],
   ])('acknowledges only findings the checks really report, each with a reason (%s settings)', (_name, synthesize) => {
     // Prepare: the same checks with acknowledgements ignored report every raw finding.
     const assay = synthesize();

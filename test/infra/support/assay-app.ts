@@ -57,6 +57,22 @@ export const CUSTOM_CONTEXT = {
   judgeSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:assay-judge-AbC123',
 } as const;
 
+/**
+ * Live engines on AWS: a secret for their variables, one resource of each
+ * kind they may call, and the judge worker in a VPC. Given as `-c` would give
+ * them, lists comma-separated.
+ */
+export const ENGINES_CONTEXT = {
+  engineSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-engines-XyZ789',
+  engineKnowledgeBaseArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678,arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB87654321',
+  engineModelArns: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0',
+  engineFunctionArns: 'arn:aws:lambda:us-east-1:123456789012:function:search-engine,arn:aws:lambda:us-east-1:123456789012:function:search-engine:live',
+  engineOpenSearchDomainArns: 'arn:aws:es:us-east-1:123456789012:domain/products',
+  engineOpenSearchCollectionArns: 'arn:aws:aoss:us-east-1:123456789012:collection/a1b2c3d4e5f6',
+  engineVpcId: 'vpc-0123456789abcdef0',
+  engineSubnetIds: 'subnet-0123456789abcdef0,subnet-0fedcba9876543210',
+} as const;
+
 const synthesized = new Map<string, SynthesizedAssay>();
 
 function once(name: string, context: Record<string, unknown>): SynthesizedAssay {
@@ -69,6 +85,7 @@ function once(name: string, context: Record<string, unknown>): SynthesizedAssay 
 
 export const defaultAssay = (): SynthesizedAssay => once('default', {});
 export const customizedAssay = (): SynthesizedAssay => once('customized', CUSTOM_CONTEXT);
+export const enginesAssay = (): SynthesizedAssay => once('engines', ENGINES_CONTEXT);
 
 /** The logical id, in the template, of the resource an L2 construct wraps. */
 export function logicalIdOf(construct: IConstruct): string {

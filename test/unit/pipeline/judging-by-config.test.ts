@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeConfigSchema } from '../../../shared/judges/judge-config.js';
 import type { Judging } from '../../../shared/pipeline/evaluate-case.js';
-import { judgingByConfig } from '../../../shared/pipeline/judging-by-config.js';
+import { judgingByConfig, type JudgingSecrets } from '../../../shared/pipeline/judging-by-config.js';
 import type { RunConfig } from '../../../shared/pipeline/run-config.js';
 
 const CONFIG: RunConfig = { ...judgeConfigSchema.parse({ judges: ['correctness'] }), strict: false };
@@ -12,7 +12,7 @@ function judgingWithKey(initialKey: string | undefined) {
   const builtWith: (string | undefined)[] = [];
   const judgingFor = judgingByConfig({
     judgeKey: async () => state.key,
-    build: (_config, apiKey): Judging => {
+    build: (_config, { apiKey }): Judging => {
       builtWith.push(apiKey);
       return { backend: { kind: 'lexical' }, judges: [] };
     },
@@ -70,5 +70,83 @@ describe('judgingByConfig', () => {
     });
 
     await expect(judgingFor(CONFIG, 'hash-a')).rejects.toThrow('Could not read the judge secret');
+  });
+});
+
+const ENGINE_CONFIG: RunConfig = { ...judgeConfigSchema.parse({ judges: ['correctness'], engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }] }), strict: false };
+
+/** judgingFor over a judge key and engine variables the test sets, recording the secrets each judging was built with and the judgings retired. */
+function judgingWithEngineSecret(initialVariables: Record<string, string> | undefined) {
+  const state = { variables: initialVariables, engineReads: 0 };
+  const builtWith: JudgingSecrets[] = [];
+  const retired: Judging[] = [];
+  const judgingFor = judgingByConfig({
+    judgeKey: async () => 'sk-1',
+    engineVariables: async () => {
+      state.engineReads += 1;
+      return state.variables;
+    },
+    build: (_config, secrets): Judging => {
+      builtWith.push(secrets);
+      return { backend: { kind: 'lexical' }, judges: [], engines: [] };
+    },
+    retire: (judging) => retired.push(judging),
+  });
+  return { judgingFor, state, builtWith, retired };
+}
+
+describe('judgingByConfig with live engines', () => {
+  it('builds the engines with the engine secret and keeps the judging while its variables are unchanged', async () => {
+    const { judgingFor, state, builtWith } = judgingWithEngineSecret({ SEARCH_TOKEN: 'token-1' });
+
+    const first = await judgingFor(ENGINE_CONFIG, 'hash-a');
+    state.variables = { SEARCH_TOKEN: 'token-1' };
+    const again = await judgingFor(ENGINE_CONFIG, 'hash-a');
+
+    expect(again).toBe(first);
+    expect(builtWith).toEqual([{ apiKey: 'sk-1', engineVariables: { SEARCH_TOKEN: 'token-1' } }]);
+  });
+
+  it.each([
+    ['rotated', { SEARCH_TOKEN: 'token-1' }, { SEARCH_TOKEN: 'token-2' }],
+    ['given a new variable', { SEARCH_TOKEN: 'token-1' }, { SEARCH_TOKEN: 'token-1', PG_URL: 'postgres://search@db/search' }],
+    ['set after being empty', undefined, { SEARCH_TOKEN: 'token-1' }],
+  ])('rebuilds the judging and retires the old one when the engine secret is %s', async (_name, before, after) => {
+    // Prepare
+    const { judgingFor, state, builtWith, retired } = judgingWithEngineSecret(before);
+    const old = await judgingFor(ENGINE_CONFIG, 'hash-a');
+
+    // Act
+    state.variables = after;
+    const rebuilt = await judgingFor(ENGINE_CONFIG, 'hash-a');
+
+    // Assess
+    expect(rebuilt).not.toBe(old);
+    expect(builtWith.map((secrets) => secrets.engineVariables)).toEqual([before, after]);
+    expect(retired).toEqual([old]);
+    expect(retired[0]).toBe(old);
+  });
+
+  it('does not read the engine secret for a config without live engines', async () => {
+    const { judgingFor, state, builtWith, retired } = judgingWithEngineSecret({ SEARCH_TOKEN: 'token-1' });
+
+    await judgingFor(CONFIG, 'hash-a');
+    await judgingFor(CONFIG, 'hash-a');
+
+    expect(state.engineReads).toBe(0);
+    expect(builtWith).toEqual([{ apiKey: 'sk-1', engineVariables: undefined }]);
+    expect(retired).toEqual([]);
+  });
+
+  it('passes a failure to read the engine secret on to the caller and builds nothing', async () => {
+    const judgingFor = judgingByConfig({
+      judgeKey: async () => 'sk-1',
+      engineVariables: () => Promise.reject(new Error('Could not read the engine secret')),
+      build: () => {
+        throw new Error('must not build without the engine secret read');
+      },
+    });
+
+    await expect(judgingFor(ENGINE_CONFIG, 'hash-a')).rejects.toThrow('Could not read the engine secret');
   });
 });

@@ -1,0 +1,98 @@
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { Environment } from '../shared/engines/create-engine.js';
+import type { Engine } from '../shared/engines/engine.js';
+import { judgesForRun } from '../shared/judges/default-judges.js';
+import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
+import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
+import { engineEnvironment, refreshingEngineVariables, type EngineVariables } from '../shared/pipeline/engine-secret.js';
+import type { Judging } from '../shared/pipeline/evaluate-case.js';
+import { judgingByConfig } from '../shared/pipeline/judging-by-config.js';
+import { buildLiveEngines, ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
+import type { RunConfig } from '../shared/pipeline/run-config.js';
+import { lambdaDependencies, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
+
+/** How long a container uses a secret it read: a rotated judge key or engine secret is used within this time. */
+export const SECRET_MAX_AGE_MS = 300_000;
+
+/**
+ * A replaced judging's engines are closed once the cases that took them
+ * before the replacement are done with them: their engine calls end within
+ * the engine deadline.
+ */
+export const RETIRED_ENGINES_CLOSE_AFTER_MS = 2 * ENGINE_DEADLINE_MS;
+
+export interface JudgeWorkerDependencies extends LambdaDependencies {
+  /** Judging for a run's config, one per config hash, rebuilt when the judge key or the engine secret changes. */
+  judgingFor(config: RunConfig, configHash: string): Promise<Judging>;
+}
+
+let dependencies: Promise<JudgeWorkerDependencies> | undefined;
+
+/**
+ * The judge worker's dependencies: the container's, plus its judging. The
+ * judge key and the engine secret are read from Secrets Manager only here,
+ * on the first judgment that needs them, then again once SECRET_MAX_AGE_MS
+ * old or after a failed read; neither is ever put in the environment. The
+ * engine secret is read only for a run whose config has live engines.
+ */
+export function judgeWorkerDependencies(): Promise<JudgeWorkerDependencies> {
+  dependencies ??= lambdaDependencies().then((shared) => ({ ...shared, judgingFor: lambdaJudgingFor(shared) }));
+  return dependencies;
+}
+
+function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies): JudgeWorkerDependencies['judgingFor'] {
+  const engineSecretArn = environment.ASSAY_ENGINE_SECRET_ARN;
+  return judgingByConfig({
+    judgeKey: judgeKeyReader(environment.ASSAY_JUDGE_SECRET_ARN),
+    ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
+    build: (config, { apiKey, engineVariables }): Judging => {
+      const { backend } = chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store);
+      // A config without a judges list runs the same judges as `assay run` with the same backend.
+      return { backend, judges: judgesForRun(config, backend.kind).judges, engines: lambdaEngines(config, engineEnvironment(process.env, engineVariables), environment) };
+    },
+    retire: (judging) => {
+      const engines = judging.engines ?? [];
+      if (engines.length === 0) return;
+      setTimeout(() => {
+        closeEngines(engines).catch((error: unknown) => telemetry.logger.warn('could not close the engines of a replaced judging', { error: String(error) }));
+      }, RETIRED_ENGINES_CLOSE_AFTER_MS).unref();
+    },
+  });
+}
+
+/** The run's engines; a variable they lack is named with where it goes on AWS. */
+function lambdaEngines(config: RunConfig, env: Environment, environment: LambdaEnvironment): Engine[] {
+  try {
+    return buildLiveEngines(config.engines, env, config.run.engine_concurrency);
+  } catch (error) {
+    if (!(error instanceof EngineSetupError)) throw error;
+    const where =
+      environment.ASSAY_ENGINE_SECRET_ARN === undefined
+        ? 'on AWS, put engine variables in a secret and deploy with -c engineSecretArn=<its ARN>'
+        : `on AWS, add them to the engine secret ${environment.ASSAY_ENGINE_SECRET_ARN}`;
+    throw new EngineSetupError(`${error.message} (${where})`);
+  }
+}
+
+async function closeEngines(engines: readonly Engine[]): Promise<void> {
+  const closed = await Promise.allSettled(engines.map((engine) => engine.close()));
+  const failed = closed.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+  if (failed.length > 0) throw new AggregateError(failed, `${failed.length} of ${engines.length} engines could not be closed`);
+}
+
+async function readSecretText(secretArn: string): Promise<string | undefined> {
+  // RefreshingSecret decides when to read; Powertools' own cache would only delay a rotation further.
+  const secret = await getSecret(secretArn, { forceFetch: true });
+  if (typeof secret === 'string') return secret.trim() === '' ? undefined : secret.trim();
+  throw new Error('the secret must hold text (SecretString), not binary');
+}
+
+function judgeKeyReader(secretArn: string | undefined): () => Promise<string | undefined> {
+  if (secretArn === undefined) return async () => undefined;
+  const secret = new RefreshingSecret({ name: `the judge secret ${secretArn}`, fetch: () => readSecretText(secretArn), maxAgeMs: SECRET_MAX_AGE_MS });
+  return () => secret.read();
+}
+
+function engineVariablesReader(secretArn: string): () => Promise<EngineVariables | undefined> {
+  return refreshingEngineVariables({ name: `the engine secret ${secretArn}`, fetch: () => readSecretText(secretArn), maxAgeMs: SECRET_MAX_AGE_MS });
+}
