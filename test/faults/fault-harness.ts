@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
-import type { OpenAiTestServer } from '../support/openai-test-server.js';
-import type { TempFolder } from '../support/temp-folder.js';
+import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
  * Shared pieces of the fault suite: a dataset whose pooled (query, document)
@@ -81,4 +84,58 @@ export function requestsFor(server: OpenAiTestServer, judge: string): number {
 
 function formatName(format: unknown): string | undefined {
   return (format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name;
+}
+
+/** Where the fault suite runs the pipeline: the embedded default, and S3/SQS on the emulator. */
+export const FAULT_PLACES = [
+  { name: 'embedded', onEmulator: false },
+  { name: 'over the S3/SQS emulator', onEmulator: true },
+] as const;
+export type FaultPlace = (typeof FAULT_PLACES)[number];
+
+/** Received messages stay hidden this long in every fault run: short, so slow judges outlast it. */
+export const VISIBILITY_TIMEOUT_SECONDS = 2;
+
+export interface FaultRun {
+  readonly server: OpenAiTestServer;
+  readonly folder: TempFolder;
+  /** The place's store and queues, the emulator started on first use. */
+  infrastructure(bucket: string): Promise<Infrastructure>;
+}
+
+/**
+ * A judge test server, a temp folder and (over the emulator) a fauxqs per
+ * test, started before each test of the enclosing describe and stopped after.
+ */
+export function useFaultRun(place: FaultPlace): FaultRun {
+  let server: OpenAiTestServer | undefined;
+  let folder: TempFolder | undefined;
+  let emulator: Fauxqs | undefined;
+  beforeEach(async () => {
+    server = await startOpenAiTestServer({ oracle: catalogOracle });
+    folder = await createTempFolder();
+  });
+  afterEach(async () => {
+    await server?.close();
+    await emulator?.close();
+    emulator = undefined;
+    await folder?.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the fault run starts in beforeEach: use it inside a test');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get folder() {
+      return started(folder);
+    },
+    async infrastructure(bucket) {
+      if (!place.onEmulator) return embeddedInfrastructure(join(started(folder).path, 'store'), VISIBILITY_TIMEOUT_SECONDS);
+      emulator ??= await startFauxqs();
+      return awsInfrastructure(emulator.endpoint, bucket, VISIBILITY_TIMEOUT_SECONDS);
+    },
+  };
 }

@@ -1,17 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import { caseIdFor } from '../../shared/pipeline/run-identity.js';
 import { inputErrorSchema } from '../../shared/schema/input-error.js';
-import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
-import { catalogOracle } from '../support/judge-oracle.js';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { silentProgress } from '../support/silent-progress.js';
-import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
-import { answeredCalls, readRunFiles } from './fault-harness.js';
+import { answeredCalls, FAULT_PLACES, readRunFiles, useFaultRun } from './fault-harness.js';
 
 /**
  * A dataset of hostile rows through the whole pipeline, embedded and over the
@@ -50,32 +45,15 @@ function hostileLines(withHugeRow: boolean): { lines: string[]; goodIds: string[
   return { lines, goodIds: ['q1', 'q2', 'constructor', caseIdFor(unsafeId), 'q3'].sort(), badLines: withHugeRow ? [2, 3, 5, 8, 9] : [2, 3, 5, 8] };
 }
 
-const infrastructures: readonly [string, boolean, (folder: TempFolder, fauxqs: () => Promise<Fauxqs>) => Promise<Infrastructure>][] = [
-  ['embedded', true, async (folder) => embeddedInfrastructure(join(folder.path, 'store'), 2)],
-  ['over the S3/SQS emulator', false, async (_folder, fauxqs) => awsInfrastructure((await fauxqs()).endpoint, 'assay-hostile', 2)],
-];
-
-describe.each(infrastructures)('a file of hostile rows, %s', (_name, withHugeRow, infrastructureFor) => {
-  let server: OpenAiTestServer;
-  let folder: TempFolder;
-  let emulator: Fauxqs | undefined;
-  beforeEach(async () => {
-    server = await startOpenAiTestServer({ oracle: catalogOracle });
-    folder = await createTempFolder();
-  });
-  afterEach(async () => {
-    await server.close();
-    await emulator?.close();
-    emulator = undefined;
-    await folder.remove();
-  });
+describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
+  const fault = useFaultRun(place);
 
   it('judges every good row once and reports every bad row with its line, without crashing', async () => {
     // Prepare
-    const { lines, goodIds, badLines } = hostileLines(withHugeRow);
-    const dataset = await folder.write('hostile.jsonl', `${lines.join('\n')}\n`);
-    const infrastructure = await infrastructureFor(folder, async () => (emulator ??= await startFauxqs()));
-    const out = join(folder.path, 'out');
+    const { lines, goodIds, badLines } = hostileLines(!place.onEmulator);
+    const dataset = await fault.folder.write('hostile.jsonl', `${lines.join('\n')}\n`);
+    const infrastructure = await fault.infrastructure('assay-hostile');
+    const out = join(fault.folder.path, 'out');
 
     // Act
     const result = await runPipeline(
@@ -87,7 +65,7 @@ describe.each(infrastructures)('a file of hostile rows, %s', (_name, withHugeRow
         noCache: false,
         concurrency: 4,
         outFolder: out,
-        environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+        environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fault.server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
       },
       infrastructure,
       silentProgress,
@@ -102,7 +80,7 @@ describe.each(infrastructures)('a file of hostile rows, %s', (_name, withHugeRow
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${result.runId}/input-errors.jsonl`));
     const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
     expect(errors.map((error) => error.line).sort((left, right) => left - right)).toEqual(badLines);
-    expect(answeredCalls(server, 'chunk_relevance')).toBe(goodIds.length);
+    expect(answeredCalls(fault.server, 'chunk_relevance')).toBe(goodIds.length);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(await readFile(join(out, 'report.json'), 'utf8')).not.toContain('polluted');
   }, 120_000);
