@@ -6,6 +6,7 @@ import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-confi
 import { engineListSchema } from '../engines/engine-config.js';
 import { JUDGE_CATALOG, rubricJudge, rubricWeightsSchema } from './catalog/index.js';
 import { buildCustomJudge, customJudgeSchema } from './custom-judge.js';
+import { thresholdsSchema } from '../schema/thresholds.js';
 import { dagJudgeSchema } from './dag/dag-config.js';
 import { buildDagJudge } from './dag/dag-judge.js';
 import type { JudgeDefinition } from './judge-definition.js';
@@ -51,6 +52,8 @@ export const judgeConfigSchema = z.strictObject({
   judges: z.array(z.string().min(1)).optional(),
   rubric_weights: rubricWeightsSchema.optional(),
   custom_judges: z.array(customJudgeSchema).optional(),
+  /** Pass conditions per case metric, for the report's pass rates and `assay run --fail-under`. */
+  thresholds: thresholdsSchema.optional(),
   /** Decision-tree judges (after DeepEval's DAG metric): shared/judges/dag/. */
   dag_judges: z.array(dagJudgeSchema).optional(),
   /** The live systems under test (shared/engines/). */
@@ -64,7 +67,8 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 
 /** How to fix each field, by its path with list indices written `[]`. */
 const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, engines',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, engines, thresholds',
+  thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
   judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',

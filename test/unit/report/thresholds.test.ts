@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { checkThresholds, linePasses, PassRates } from '../../../shared/report/thresholds.js';
+import { thresholdsSchema } from '../../../shared/schema/thresholds.js';
+
+const CORRECTNESS = 'response/llm_judged/correctness/rating';
+const PRECISION = 'retrieval/llm_judged/chunk_relevance/precision';
+const LATENCY = 'engine/latency_ms';
+const NDCG = 'retrieval/ground_truth/ndcg@10';
+
+const thresholds = thresholdsSchema.parse({ [CORRECTNESS]: 'yes', [PRECISION]: 0.7, [LATENCY]: { max: 500 }, [NDCG]: { min: 0.5, max: 1 } });
+
+describe('thresholds', () => {
+  it.each([
+    ['every condition met', { [CORRECTNESS]: 'yes', [PRECISION]: 0.7, [LATENCY]: 500, [NDCG]: 0.5 }, { [CORRECTNESS]: 'pass', [PRECISION]: 'pass', [LATENCY]: 'pass', [NDCG]: 'pass' }, true],
+    ['a "no" where "yes" is asked', { [CORRECTNESS]: 'no', [PRECISION]: 0.9 }, { [CORRECTNESS]: 'fail', [PRECISION]: 'pass' }, false],
+    ['precision just under', { [PRECISION]: 0.69 }, { [PRECISION]: 'fail' }, false],
+    ['a latency over its maximum', { [LATENCY]: 501 }, { [LATENCY]: 'fail' }, false],
+    ['a judge that failed (null)', { [CORRECTNESS]: null }, { [CORRECTNESS]: 'fail' }, false],
+    ['no labels, so no ground-truth metric', { [CORRECTNESS]: 'yes' }, { [CORRECTNESS]: 'pass' }, true],
+    ['no metric a condition names', { other: 1 }, {}, undefined],
+  ] as const)('%s', (_, metrics, checks, passed) => {
+    const outcome = checkThresholds(metrics, thresholds);
+
+    expect(outcome).toEqual(checks);
+    expect(linePasses(outcome)).toBe(passed);
+  });
+
+  it('rejects a bound-less object and a verdict other than yes or no', () => {
+    expect(thresholdsSchema.safeParse({ [LATENCY]: {} }).success).toBe(false);
+    expect(thresholdsSchema.safeParse({ [CORRECTNESS]: 'maybe' }).success).toBe(false);
+  });
+
+  it('gives each engine the share of its applicable lines that passed', () => {
+    const rates = new PassRates();
+    for (const [engine, passed] of [['bm25', true], ['bm25', false], ['hybrid', true], ['bm25', undefined], ['bm25', true]] as const) rates.add(engine, passed);
+
+    // bm25: 2 of 3 applicable lines; hybrid: 1 of 1
+    expect(rates.rates()).toEqual({ bm25: { cases: 3, passed: 2, pass_rate: 2 / 3 }, hybrid: { cases: 1, passed: 1, pass_rate: 1 } });
+  });
+});
