@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JUDGED_NEGATIVE, NOT_JUDGED } from '../../../shared/metrics/judged-ranking.js';
 import { rankTopic } from '../../../shared/trec/rank-topic.js';
@@ -15,6 +16,23 @@ function rankedOrder(lines: readonly RunLine[]): string[] {
 const parse = (text: string): number => parseNumberBytes(Buffer.from(text), 0, Buffer.byteLength(text));
 
 describe('rankTopic', () => {
+  it('orders any run as a sort by score then docno would, ties, zeros and negative zeros included', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-zA-Z0-9]{1,4}$/), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.constantFrom(-1, -0, 0, 0.5, 1, 2, 1e300, -1e-300), { minLength: 60, maxLength: 60 }),
+        (ids, scoreChoices) => {
+          const lines: RunLine[] = ids.map((id, index) => [id, scoreChoices[index] as number]);
+          // The reference: trec_eval's order as a plain comparator sort
+          const expected = [...lines].sort(([idA, scoreA], [idB, scoreB]) => scoreB - scoreA || compareBytes(idB, idA)).map(([id]) => id);
+          expect(rankedOrder(lines)).toEqual(expected);
+        },
+      ),
+      { seed: 20_261_123, numRuns: 300 },
+    );
+  });
+
+
   it('orders by score, highest first, ignoring the order of the lines', () => {
     expect(rankedOrder([['low', 0.1], ['high', 3], ['middle', 1.5], ['negative', -2]])).toEqual(['high', 'middle', 'low', 'negative']);
   });
