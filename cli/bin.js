@@ -6,6 +6,12 @@
 // ir-metrics reads run files of millions of lines.
 import { existsSync } from 'node:fs';
 
+// A reader that stops early (`assay ... | head`) closes the pipe: the output ends there, which is no error.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+});
+
 const built = new URL('../dist/cli/main.js', import.meta.url);
 let main;
 if (existsSync(built)) {

@@ -1,10 +1,9 @@
 import { Command, Option } from 'commander';
 import { formatInputError } from '../../shared/schema/format-input-error.js';
-import { evaluateRun } from '../../shared/trec/evaluate.js';
-import { formatTrecJson, formatTrecText } from '../../shared/trec/format.js';
-import { selectMeasures } from '../../shared/trec/measure-selection.js';
+import { selectMeasures, type SelectedMeasure } from '../../shared/trec/measure-selection.js';
 import { readQrels } from '../../shared/trec/qrels.js';
-import { readRun } from '../../shared/trec/run.js';
+import { scoreRunFile, type RunScore } from '../../shared/trec/score-run-file.js';
+import { builtWorker, scoreRunsOnThreads, threadsFor, type ScoreTask } from '../ir-metrics-threads.js';
 import { UsageError } from '../usage-error.js';
 import { assertReadableFile } from '../readable-file.js';
 
@@ -65,25 +64,37 @@ async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], opti
   }
   await Promise.all([assertReadableFile(qrelsPath, 'qrels'), ...runPaths.map((path) => assertReadableFile(path, 'run'))]);
   const evaluationOptions = { relevanceLevel, gain: options.gain, complete: options.complete === true };
-  // Read once, awaited by every run.
-  const qrelsRead = readQrels(qrelsPath);
+  const output = { json: options.json === true, perTopic: options.perQuery === true, summary: options.summary };
+  const task = { qrelsPath, measures: options.measure, evaluation: evaluationOptions, output };
   const jsonByRun: (readonly [string, string])[] = [];
-  for (const runPath of runPaths) {
-    const [qrels, run] = await Promise.all([qrelsRead, readRun(runPath)]);
-    if (!qrels.ok) throw new UsageError(formatInputError(qrels.error));
-    if (!run.ok) throw new UsageError(formatInputError(run.error));
-    const result = evaluateRun(qrels.qrels, run.run, selection.measures, evaluationOptions);
-    if (!result.ok) throw new UsageError(runPaths.length > 1 ? `${runPath}: ${result.error}` : result.error);
-    if (!options.json) {
-      // Printed run by run, as trec_eval called once per run would, so memory holds one run at a time.
-      process.stdout.write(formatTrecText(result.evaluation, { perTopic: options.perQuery === true, summary: options.summary }));
-      continue;
-    }
-    jsonByRun.push([runPath, formatTrecJson(result.evaluation, { perTopic: true, summary: true })]);
+  let position = 0;
+  for await (const score of scoresOf(task, runPaths, selection.measures)) {
+    const runPath = runPaths[position++] as string;
+    if (!score.ok) throw new UsageError(runPaths.length > 1 && !score.error.startsWith(runPath) ? `${runPath}: ${score.error}` : score.error);
+    // Text is printed run by run, as trec_eval called once per run would.
+    if (options.json) jsonByRun.push([runPath, score.text]);
+    else process.stdout.write(score.text);
   }
   // Written whole, once every run is evaluated, so a failing run leaves no partial JSON.
   const [single] = jsonByRun;
   if (single !== undefined) process.stdout.write(jsonByRun.length === 1 ? single[1] : keyedByPath(jsonByRun));
+}
+
+/**
+ * Each run's score in the order given: on a worker thread a core when the
+ * built CLI scores several runs, else one after another in this thread
+ * against qrels read once.
+ */
+async function* scoresOf(task: ScoreTask, runPaths: readonly string[], measures: readonly SelectedMeasure[]): AsyncGenerator<RunScore> {
+  const worker = builtWorker(import.meta.url);
+  const threads = threadsFor(runPaths.length);
+  if (worker !== undefined && threads > 1) {
+    yield* scoreRunsOnThreads(worker, task, runPaths, threads);
+    return;
+  }
+  const qrels = await readQrels(task.qrelsPath);
+  if (!qrels.ok) throw new UsageError(formatInputError(qrels.error));
+  for (const runPath of runPaths) yield await scoreRunFile(qrels.qrels, runPath, measures, task.evaluation, task.output);
 }
 
 /** `{"<run path>": <that run's object>, ...}`, each object indented one level further. */
