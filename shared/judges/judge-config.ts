@@ -250,6 +250,7 @@ function problemOf(issue: z.core.$ZodIssue, found: unknown): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(found)}`;
     case 'too_small':
+      if (issue.origin === 'array' && Number(issue.minimum) > 1) return `expected at least ${String(issue.minimum)} entries, got ${Array.isArray(found) ? found.length : 0}`;
       return issue.origin === 'string' || issue.origin === 'array'
         ? 'must not be empty'
         : `expected a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}, got ${describeValue(found)}`;
