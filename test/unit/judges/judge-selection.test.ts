@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgesForRun } from '../../../shared/judges/default-judges.js';
 import { checkJudgeConfig, selectJudges, type JudgeConfig } from '../../../shared/judges/judge-config.js';
 import type { JudgeDefinition } from '../../../shared/judges/judge-definition.js';
+import { schemaNameOf } from '../../../shared/judges/judge-overrides.js';
 
 function checked(input: unknown): JudgeConfig {
   const load = checkJudgeConfig(input, 'assay.yaml');
@@ -125,5 +126,17 @@ describe('checkJudgeConfig of judge names and settings', () => {
 
     // Assess
     expect(load.ok ? '' : load.error).toBe('');
+  });
+});
+
+describe('schemaNameOf', () => {
+  it.each([
+    ['graded_relevance', 'graded_relevance'],
+    ['graded_relevance@gpt-4o-mini', 'graded_relevance_gpt-4o-mini'],
+    ['tone@llama3.1:8b', 'tone_llama3_1_8b'],
+    ['x'.repeat(70), 'x'.repeat(64)],
+  ])('sends %s as %s, within OpenAI\'s ^[a-zA-Z0-9_-]{1,64}$', (id, name) => {
+    expect(schemaNameOf(id)).toBe(name);
+    expect(schemaNameOf(id)).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
   });
 });
