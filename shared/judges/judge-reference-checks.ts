@@ -18,7 +18,7 @@ export function checkJudgeReferences(config: JudgeConfig, file: string): string[
   const referenceProblem = (reference: string): { problem: string; fix: string } | undefined => {
     const { baseId, model } = parseJudgeReference(reference);
     const judge = base.find((candidate) => candidate.id === baseId);
-    if (judge === undefined) return { problem: `unknown judge "${baseId}"`, fix: `use one of ${[...knownIds, ...ensembleIds].join(', ')}, or define it under custom_judges` };
+    if (judge === undefined) return { problem: `unknown judge "${baseId}"`, fix: `use one of ${[...knownIds, ...ensembleIds].join(', ')}, or define it under custom_judges or ensembles` };
     if (model === undefined) return undefined;
     if (!VARIANT_MODEL.test(model)) return { problem: `the model "${model}" of the variant "${reference}" has characters a metric name cannot carry`, fix: 'use letters, digits and . _ : - after the @, or set the model with judge_settings' };
     if (judge.kind === 'deterministic') return { problem: `"${baseId}" asks no model, so it has no model variants`, fix: `list it as "${baseId}"` };
@@ -62,7 +62,7 @@ export function checkJudgeReferences(config: JudgeConfig, file: string): string[
     const temperature = overrides.temperature ?? config.judge.temperature;
     if ((overrides.repeat ?? 1) > 1 && temperature === 0) {
       problems.push(
-        report(file, `"repeat" (judge "${reference}")`, `repeat ${overrides.repeat} at temperature 0 would draw the same answer ${overrides.repeat} times`, `give the judge a temperature above 0, e.g. judge_settings: {${reference}: {temperature: 0.7, repeat: ${overrides.repeat}}}, or drop repeat`),
+        report(file, `${repeatField(config, reference)} (judge "${reference}")`, `repeat ${overrides.repeat} at temperature 0 would draw the same answer ${overrides.repeat} times`, `give the judge a temperature above 0, e.g. judge_settings: {${reference}: {temperature: 0.7, repeat: ${overrides.repeat}}}, or drop repeat`),
       );
     }
   }
@@ -76,4 +76,13 @@ function referencesInRun(config: JudgeConfig, base: readonly JudgeDefinition[]):
   for (const ensemble of config.ensembles ?? []) for (const member of ensemble.members) references.add(member);
   for (const ensemble of config.ensembles ?? []) references.delete(ensemble.id);
   return [...references];
+}
+
+/** Where the repeat of a judge was written: the most specific place that gives it. */
+function repeatField(config: JudgeConfig, reference: string): string {
+  const { baseId } = parseJudgeReference(reference);
+  for (const key of [reference, baseId]) if (config.judge_settings?.[key]?.repeat !== undefined) return `"judge_settings.${key}.repeat"`;
+  const custom = (config.custom_judges ?? []).findIndex((definition) => definition.id === baseId);
+  if (custom !== -1) return `"custom_judges[${custom}].repeat"`;
+  return `"dag_judges[${(config.dag_judges ?? []).findIndex((definition) => definition.id === baseId)}].repeat"`;
 }

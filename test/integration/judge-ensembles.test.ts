@@ -31,6 +31,7 @@ function modelOracle(request: ChatRequest, callIndex: number) {
   if (request.model === 'strict') return { json: { rationale: 'strict', rating: 'no' } };
   if (request.model === 'lenient') return { json: { rationale: 'lenient', rating: 'yes' } };
   if (request.model === 'generous') return { json: { rationale: 'generous', rating: 3 } };
+  if (request.model === 'tree-model') return { json: { rationale: 'it answers', verdict: 'yes' } };
   // A sampled safety judge that changes its mind: yes, no, yes, ...
   if (schema === 'safety' && (request.temperature ?? 0) > 0) return { json: { rationale: `draw ${callIndex}`, rating: callIndex % 2 === 0 ? 'yes' : 'no' } };
   return catalogOracle(request, callIndex);
@@ -68,6 +69,28 @@ describe('judges with settings of their own', () => {
     // The variant inherits the judge's settings; only its model differs
     expect(requests.map((request) => [request.temperature, request.max_tokens ?? request.max_completion_tokens])).toEqual(Array(4).fill([0.3, 200]));
     expect(Object.keys(result.usage).sort()).toEqual(['chunk_relevance', 'chunk_relevance@strict']);
+  });
+
+  it('asks every node of a decision tree the model the tree sets for itself, and other judges the run model', async () => {
+    // Act
+    const result = await judge({
+      judges: ['answers_it', 'safety'],
+      dag_judges: [
+        {
+          id: 'answers_it',
+          assessment: 'ANSWER',
+          model: 'tree-model',
+          root: 'asks',
+          nodes: { asks: { binary: 'Does the response answer the request?', inputs: ['request', 'response'], yes: 'good', no: 'bad' }, good: { verdict: 1 }, bad: { verdict: 0 } },
+        },
+      ],
+    });
+
+    // Assess: both engines give the same response, so each judgment is asked once
+    expect(result.engines.bm25?.['response/llm_judged/answers_it/rating']).toBe(1);
+    const modelOf = (name: string) => server.log.filter((entry) => (entry.request.response_format as { json_schema: { name: string } }).json_schema.name === name).map((entry) => entry.request.model);
+    expect(modelOf('answers_it')).toEqual(['tree-model']);
+    expect(modelOf('safety')).toEqual(['judge-model']);
   });
 });
 

@@ -89,8 +89,8 @@ describe('checkJudgeConfig of judge names and settings', () => {
     ['settings of an unknown judge', { judge_settings: { graded: { model: 'x' } } }, /field "judge_settings.graded": unknown judge "graded"/],
     ['a misspelt setting, naming the keys there are', { judge_settings: { safety: { modle: 'x' } } }, /field "judge_settings.safety.modle": unknown key \(fix: .*the keys here are model, base_url, temperature, max_tokens, repeat\)/],
     ['a temperature out of range', { judge_settings: { safety: { temperature: 3 } } }, /field "judge_settings.safety.temperature": expected a number <= 2, got number 3 \(fix: give a number from 0 to 2/],
-    ['repeat at temperature 0', { judge_settings: { safety: { repeat: 3 } } }, /field "repeat" \(judge "safety"\): repeat 3 at temperature 0 would draw the same answer 3 times \(fix: give the judge a temperature above 0/],
-    ['repeat on a custom judge at the run temperature 0', { custom_judges: [{ ...TONE, repeat: 2 }] }, /judge "tone"\): repeat 2 at temperature 0/],
+    ['repeat at temperature 0', { judge_settings: { safety: { repeat: 3 } } }, /field "judge_settings.safety.repeat" \(judge "safety"\): repeat 3 at temperature 0 would draw the same answer 3 times \(fix: give the judge a temperature above 0/],
+    ['repeat on a custom judge at the run temperature 0', { custom_judges: [{ ...TONE, repeat: 2 }] }, /field "custom_judges\[0\].repeat" \(judge "tone"\): repeat 2 at temperature 0/],
     [
       'an ensemble of different scales',
       { ensembles: [{ id: 'panel', members: ['chunk_relevance', 'graded_relevance'], combine: 'majority' }] },
