@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Rating, Scale } from './scale.js';
-import { ratingSchema } from './scale.js';
+import { ratingSchema, type Scale } from './scale.js';
 import type { TemplateInput } from './template.js';
 
 /**
@@ -21,7 +20,7 @@ export const customJudgeExampleSchema = z.strictObject({
 });
 export type CustomJudgeExample = z.infer<typeof customJudgeExampleSchema>;
 
-const TITLES: Readonly<Record<Exclude<TemplateInput, never>, string>> = {
+const TITLES: Readonly<Record<TemplateInput, string>> = {
   request: 'Request',
   response: 'Response',
   context: 'Retrieved context',
@@ -52,8 +51,7 @@ export function examplesSection(examples: readonly CustomJudgeExample[]): string
   if (examples.length === 0) return '';
   const blocks = examples.map((example, index) => {
     const lines = ORDER.flatMap((input) => (example[input] === undefined ? [] : [`${TITLES[input]}: ${example[input]}`]));
-    const rating: Rating | string = example.rating;
-    return [`Example ${index + 1}`, ...lines, `Rationale: ${example.rationale}`, `Rating: ${typeof rating === 'string' ? rating : String(rating)}`].join('\n');
+    return [`Example ${index + 1}`, ...lines, `Rationale: ${example.rationale}`, `Rating: ${String(example.rating)}`].join('\n');
   });
   const text = `\n\nExamples of judged items, with the rating they deserve:\n\n${blocks.join('\n\n')}`;
   return text.replace(/\{/g, '{{').replace(/\}/g, '}}');

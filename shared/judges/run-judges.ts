@@ -89,12 +89,10 @@ async function reportJudge(
   if ('skipped' in first) return void judgement.skipped.push({ judge: judge.id, engine, reason: first.skipped });
   const prefix = prefixOf(judge, options.backend);
   const cutoffs = options.ndcgCutoffs ?? [5, 10];
-  const metrics =
-    repeat > 1
-      ? repeatedMetrics(prefix, judge, samples, cutoffs)
-      : 'chunks' in first
-        ? chunkVerdictMetrics(prefix, judge.scale, first.chunks, cutoffs)
-        : wholeVerdictMetrics(prefix, (first as { whole: Parameters<typeof wholeVerdictMetrics>[1] }).whole);
+  let metrics: Record<string, MetricValue>;
+  if (repeat > 1) metrics = repeatedMetrics(prefix, judge, samples, cutoffs);
+  else if ('chunks' in first) metrics = chunkVerdictMetrics(prefix, judge.scale, first.chunks, cutoffs);
+  else metrics = wholeVerdictMetrics(prefix, first.whole);
   Object.assign(judgement.engines[engine] as object, metrics);
 }
 
