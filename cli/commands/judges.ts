@@ -20,6 +20,11 @@ interface JudgeListing {
   inputs: readonly string[];
   scale: string;
   description: string;
+  /** What the config sets for this judge alone: model, base_url, temperature, max_tokens, repeat; absent when nothing. */
+  settings?: Record<string, string | number>;
+  /** An ensemble's members and how their verdicts are combined. */
+  members?: readonly string[];
+  combine?: string;
 }
 
 /**
@@ -31,20 +36,24 @@ export function judgesCommand(): Command {
   return new Command('judges')
     .description('List the built-in judges: id, scope, assessment, inputs, scale and description')
     .option('--json', 'print [{"id", "scope", "kind", "assessment", "inputs", "scale", "description"}] as JSON')
-    .option('--config <file>', 'also list the custom judges of this config file (YAML or JSON)')
+    .option('--config <file>', 'also list the custom judges, model variants and ensembles of this config file (YAML or JSON), with each judge\'s own settings')
     .action(async (options: JudgesOptions) => {
-      const listings = [...JUDGE_CATALOG, ...(await customJudges(options.config))].map(listingOf);
+      const listings = (await judgesOf(options.config)).map(listingOf);
       process.stdout.write(options.json === true ? `${JSON.stringify(listings, null, 2)}\n` : formatTable(listings));
     });
 }
 
-async function customJudges(configPath: string | undefined): Promise<JudgeDefinition[]> {
-  if (configPath === undefined) return [];
+/** The catalog, each judge as the config sets it, then the config's own judges, variants and ensembles. */
+async function judgesOf(configPath: string | undefined): Promise<JudgeDefinition[]> {
+  if (configPath === undefined) return [...JUDGE_CATALOG];
   await assertReadableFile(configPath, 'config');
   const loaded = await loadJudgeConfig(configPath);
   if (!loaded.ok) throw new UsageError(loaded.error);
-  const builtIn = new Set(JUDGE_CATALOG.map((judge) => judge.id));
-  return selectJudges({ ...loaded.config, judges: undefined }).filter((judge) => !builtIn.has(judge.id));
+  const everyDefined = selectJudges({ ...loaded.config, judges: undefined });
+  const listed = loaded.config.judges === undefined ? [] : selectJudges(loaded.config);
+  const byId = new Map<string, JudgeDefinition>();
+  for (const judge of [...JUDGE_CATALOG, ...everyDefined, ...listed]) byId.set(judge.id, judge);
+  return [...byId.values()];
 }
 
 function listingOf(judge: JudgeDefinition): JudgeListing {
@@ -56,7 +65,28 @@ function listingOf(judge: JudgeDefinition): JudgeListing {
     inputs: judge.inputs,
     scale: describeScale(judge.scale),
     description: judge.description,
+    ...settingsOf(judge),
   };
+}
+
+function settingsOf(judge: JudgeDefinition): Pick<JudgeListing, 'settings' | 'members' | 'combine'> {
+  if (judge.kind === 'ensemble') return { members: judge.members, combine: judge.combine };
+  if (judge.kind === 'deterministic') return {};
+  const client = judge.client ?? {};
+  const settings: Record<string, string | number> = {
+    ...(client.model === undefined ? {} : { model: client.model }),
+    ...(client.baseUrl === undefined ? {} : { base_url: client.baseUrl }),
+    ...(client.temperature === undefined ? {} : { temperature: client.temperature }),
+    ...(client.maxTokens === undefined ? {} : { max_tokens: client.maxTokens }),
+    ...(judge.repeat === undefined ? {} : { repeat: judge.repeat }),
+  };
+  return Object.keys(settings).length === 0 ? {} : { settings };
+}
+
+/** `model gpt-4o, repeat 3` after the description, where the config sets something for this judge alone. */
+function settingsLine(listing: JudgeListing): string {
+  const settings = Object.entries(listing.settings ?? {}).map(([key, value]) => `${key} ${String(value)}`);
+  return settings.length === 0 ? '' : `\n    settings: ${settings.join(', ')}`;
 }
 
 const COLUMNS = ['id', 'kind', 'scope', 'assessment', 'scale', 'inputs'] as const;
@@ -67,6 +97,6 @@ function formatTable(listings: readonly JudgeListing[]): string {
   const header = COLUMNS.map((column) => column.toUpperCase());
   const widths = COLUMNS.map((_, index) => Math.max(header[index]!.length, ...rows.map((row) => row[index]!.length)));
   const line = (cells: readonly string[]) => cells.map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index]!))).join('  ');
-  const body = listings.map((listing, index) => `${line(rows[index]!)}\n    ${listing.description}\n`);
+  const body = listings.map((listing, index) => `${line(rows[index]!)}\n    ${listing.description}${settingsLine(listing)}\n`);
   return `${line(header)}\n${body.join('')}`;
 }

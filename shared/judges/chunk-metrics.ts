@@ -1,5 +1,6 @@
 import { countGrades } from '../metrics/judged-ranking.js';
 import { ndcgAt } from '../metrics/ndcg-cut.js';
+import { rankDiscount } from '../metrics/rank-discount.js';
 import type { MetricValue } from './metric-value.js';
 import type { Verdict } from './judge-definition.js';
 import type { Scale } from './scale.js';
@@ -14,7 +15,8 @@ type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string };
  *   mean of precision@i over the ranks i judged relevant (0 when none is),
  *   the AP of the Aliyun RAG evaluation recipe, computed on verdicts alone;
  * - graded scales: `/ndcg@k` with the judged grades as gains and the ideal
- *   ordering of those same grades.
+ *   ordering of those same grades;
+ * - likert and score scales: `/mean_rating`, the chunks' mean rating.
  * When any chunk could not be judged the derived values are left out and
  * `/error_message` says how many chunks failed: a precision over the chunks
  * that happened to succeed would be a different, silently biased number.
@@ -44,6 +46,9 @@ export function chunkVerdictMetrics(
   } else if (scale.type === 'grade') {
     const grades = verdicts.map((verdict) => (verdict.rating as number) - scale.min);
     for (const k of ndcgCutoffs) metrics[`${prefix}/ndcg@${k}`] = ndcgOfJudgedGrades(grades, k);
+  } else {
+    // Likert and score ratings (custom retrieval judges) say nothing of relevance, so no ranking metric: their mean.
+    metrics[`${prefix}/mean_rating`] = verdicts.reduce((sum, verdict) => sum + (verdict.rating as number), 0) / verdicts.length;
   }
   return metrics;
 }
@@ -60,7 +65,16 @@ export function averagePrecisionOfVerdicts(relevant: readonly boolean[]): number
   return found === 0 ? 0 : sum / found;
 }
 
-/** NDCG@k of judged grades in rank order, the ideal being the same grades sorted. */
+/**
+ * NDCG@k of judged grades in rank order, the ideal being the same grades
+ * sorted. Combined grades (an ensemble's mean) may fall between whole
+ * grades: their ideal ordering is then computed by sorting, with the same
+ * linear gain and log2(rank + 1) discount.
+ */
 export function ndcgOfJudgedGrades(grades: readonly number[], k: number): number {
-  return ndcgAt({ grades, gradeCounts: countGrades(grades) }, k);
+  if (grades.every(Number.isInteger)) return ndcgAt({ grades, gradeCounts: countGrades(grades) }, k);
+  const dcgOf = (ordered: readonly number[]) =>
+    ordered.slice(0, k).reduce((sum, grade, index) => (grade > 0 ? sum + grade / rankDiscount(index + 1) : sum), 0);
+  const ideal = dcgOf([...grades].sort((left, right) => right - left));
+  return ideal > 0 ? dcgOf(grades) / ideal : 0;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { JUDGE_CATALOG } from './catalog/index.js';
+import { checkExamples, customJudgeExampleSchema, examplesSection } from './custom-judge-examples.js';
+import { judgeOverridesShape } from './judge-overrides.js';
 import { checkJudge, ratingOutput, ratingVerdict, type LlmJudge } from './judge-definition.js';
 import { GRADE_0_3, LIKERT_1_5, ratingValue, SCORE_0_1, YES_NO, type Rating, type Scale } from './scale.js';
 import { placeholdersOf, type TemplateInput } from './template.js';
@@ -15,13 +17,13 @@ export type CustomScaleName = keyof typeof CUSTOM_SCALES;
 
 /**
  * The assessments a custom judge can name, in the words Databricks' custom
- * judges use: ANSWER judges one engine's response, RETRIEVAL one engine's
- * whole retrieved context. Per-chunk custom judges are not offered: their
- * derived metrics (precision, NDCG) depend on the scale meaning relevance.
+ * judges use: ANSWER judges one engine's response, RETRIEVAL each retrieved
+ * chunk (pooled across engines, as chunk_relevance is), which yields per-chunk
+ * ratings and, on a yes/no scale, the precision of the retrieved list.
  */
 const ASSESSMENTS = {
   ANSWER: { scope: 'response', assessment: 'response' },
-  RETRIEVAL: { scope: 'retrieval', assessment: 'case' },
+  RETRIEVAL: { scope: 'retrieval', assessment: 'chunk' },
 } as const;
 
 /** One custom judge as written in the config file. */
@@ -32,6 +34,9 @@ export const customJudgeSchema = z.strictObject({
   template: z.string().min(1),
   scale: z.enum(Object.keys(CUSTOM_SCALES) as [CustomScaleName, ...CustomScaleName[]]),
   version: z.string().min(1).optional(),
+  /** Few-shot examples shown in the system prompt: best one per grade. */
+  examples: z.array(customJudgeExampleSchema).optional(),
+  ...judgeOverridesShape,
 });
 export type CustomJudgeDefinition = z.infer<typeof customJudgeSchema>;
 
@@ -48,10 +53,13 @@ const SCALE_INSTRUCTIONS: Readonly<Record<CustomScaleName, string>> = {
   score_0_1: '"rating" is a number from 0 (worst) to 1 (best)',
 };
 
-/** Inputs the runner fills for response and case judges; {chunk} exists only per chunk. */
-const CUSTOM_INPUTS: readonly TemplateInput[] = ['request', 'response', 'context', 'expected_response', 'expected_facts'];
+/** Inputs the runner fills: an answer judge sees one engine's output, a retrieval judge one chunk and the case's own fields. */
+const CUSTOM_INPUTS: Readonly<Record<keyof typeof ASSESSMENTS, readonly TemplateInput[]>> = {
+  ANSWER: ['request', 'response', 'context', 'expected_response', 'expected_facts'],
+  RETRIEVAL: ['request', 'chunk', 'expected_response', 'expected_facts'],
+};
 
-const PLACEHOLDER_LIST = CUSTOM_INPUTS.map((input) => `{${input}}`).join(', ');
+const placeholderList = (inputs: readonly TemplateInput[]) => inputs.map((input) => `{${input}}`).join(', ');
 
 function systemPromptFor(scale: CustomScaleName): string {
   return (
@@ -83,11 +91,25 @@ export function buildCustomJudge(
     return failure('id', `"${definition.id}" is already the id of a built-in judge`, 'choose an id that no built-in judge uses; `assay judges` lists them');
   }
   const used = placeholdersOf(definition.template);
-  if (used.includes('chunk')) {
-    return failure('template', '{chunk} is only filled for per-chunk judges', 'custom judges see the whole retrieved context: write {context}');
+  const allowed = CUSTOM_INPUTS[definition.assessment];
+  if (definition.assessment === 'ANSWER' && used.includes('chunk')) {
+    return failure('template', '{chunk} is only filled for RETRIEVAL judges, which judge each retrieved chunk', 'write {context} for the whole retrieved context, or make it a RETRIEVAL judge');
+  }
+  if (definition.assessment === 'RETRIEVAL') {
+    const wrong = used.filter((name) => name === 'context' || name === 'response');
+    if (wrong.length > 0) {
+      return failure('template', `${placeholderList(wrong as TemplateInput[])} is not filled for RETRIEVAL judges, which judge each retrieved chunk on its own`, 'write {chunk} for the chunk being judged, or make it an ANSWER judge');
+    }
+    if (!used.includes('chunk')) {
+      return failure('template', 'a RETRIEVAL judge judges each retrieved chunk, but the template never shows it', 'add {chunk} to the template');
+    }
   }
   const scale = CUSTOM_SCALES[definition.scale];
   const { scope, assessment } = ASSESSMENTS[definition.assessment];
+  const inputs = allowed.filter((input) => used.includes(input));
+  const examples = definition.examples ?? [];
+  const exampleCheck = checkExamples(examples, scale, inputs);
+  if (!exampleCheck.ok) return failure(`examples[${exampleCheck.index}].${exampleCheck.field}`, exampleCheck.problem, exampleCheck.fix);
   const judge: LlmJudge<{ rationale: string; rating: Rating }> = {
     kind: 'llm',
     id: definition.id,
@@ -95,18 +117,18 @@ export function buildCustomJudge(
     description: definition.description ?? `Custom ${definition.assessment.toLowerCase()} judge on a ${definition.scale} scale.`,
     scope,
     assessment,
-    inputs: CUSTOM_INPUTS.filter((input) => used.includes(input)),
+    inputs,
     scale,
-    systemTemplate: systemPromptFor(definition.scale),
+    systemTemplate: systemPromptFor(definition.scale) + examplesSection(examples),
     userTemplate: definition.template,
     output: ratingOutput(scale),
     verdict: ratingVerdict(scale, (rating) => ratingValue(scale, rating)),
     source: 'custom judge from the config file',
   };
   const check = checkJudge(judge);
-  if (!check.ok) return failure('template', check.error.replace(`judge ${definition.id}: `, ''), `use only ${PLACEHOLDER_LIST}`);
+  if (!check.ok) return failure('template', check.error.replace(`judge ${definition.id}: `, ''), `use only ${placeholderList(allowed)}`);
   if (judge.inputs.length === 0) {
-    return failure('template', 'the template uses no placeholder, so every case would get the same prompt', `use some of ${PLACEHOLDER_LIST}`);
+    return failure('template', 'the template uses no placeholder, so every case would get the same prompt', `use some of ${placeholderList(allowed)}`);
   }
   return { ok: true, judge };
 }

@@ -13,14 +13,18 @@ export interface RunJudges {
 
 /**
  * The judges of a run, the same for `assay run` and the deployed worker: the
- * config's list when it has one; otherwise Databricks' set with an LLM judge,
+ * config's list when it has one; otherwise Databricks' set with an LLM judge
+ * (and the config's ensembles with their members),
  * and with the lexical judge the judges it can approximate (the others are
  * named, so the output can say they need an LLM judge).
  */
 export function judgesForRun(config: JudgeConfig, backend: 'llm' | 'lexical'): RunJudges {
   if (config.judges !== undefined) return { judges: [...selectJudges(config)], skippedJudges: [] };
   const available = selectJudges({ ...config, judges: undefined });
-  if (backend === 'llm') return { judges: available.filter((judge) => DEFAULT_LLM_JUDGES.includes(judge.id)), skippedJudges: [] };
+  // Ensembles run by default, with their members, since a config defines them only to run them.
+  const members = new Set(available.flatMap((judge) => (judge.kind === 'ensemble' ? judge.members : [])));
+  const chosen = (judge: JudgeDefinition) => DEFAULT_LLM_JUDGES.includes(judge.id) || judge.kind === 'ensemble' || members.has(judge.id);
+  if (backend === 'llm') return { judges: available.filter(chosen), skippedJudges: [] };
   const runnable = available.filter((judge) => judge.kind === 'deterministic' || isLexicalJudge(judge.id));
   return { judges: runnable, skippedJudges: available.filter((judge) => !runnable.includes(judge)).map((judge) => judge.id) };
 }

@@ -4,12 +4,18 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { engineListSchema } from '../engines/engine-config.js';
-import { JUDGE_CATALOG, rubricJudge, rubricWeightsSchema } from './catalog/index.js';
+import { JUDGE_CATALOG, rubricWeightsSchema } from './catalog/index.js';
 import { buildCustomJudge, customJudgeSchema } from './custom-judge.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
 import { dagJudgeSchema } from './dag/dag-config.js';
 import { buildDagJudge } from './dag/dag-judge.js';
-import type { JudgeDefinition } from './judge-definition.js';
+import { report } from './config-report.js';
+import { customJudgeExampleSchema } from './custom-judge-examples.js';
+import { ensembleSchema } from './ensemble/ensemble-judge.js';
+import { judgeOverridesSchema, judgeOverridesShape, OVERRIDE_FIXES } from './judge-overrides.js';
+import { checkJudgeReferences } from './judge-reference-checks.js';
+
+export { selectJudges } from './judge-selection.js';
 
 /**
  * The judge part of the config file. Objects are strict so that a misspelt
@@ -56,6 +62,10 @@ export const judgeConfigSchema = z.strictObject({
   thresholds: thresholdsSchema.optional(),
   /** Decision-tree judges (after DeepEval's DAG metric): shared/judges/dag/. */
   dag_judges: z.array(dagJudgeSchema).optional(),
+  /** Settings of single judges by id or variant id (`graded_relevance@gpt-4o`): model, base_url, temperature, max_tokens, repeat. */
+  judge_settings: z.record(z.string().min(1), judgeOverridesSchema).optional(),
+  /** Judges whose verdicts are combined per item (ensemble/ensemble-judge.ts). */
+  ensembles: z.array(ensembleSchema).optional(),
   /** The live systems under test (shared/engines/). */
   engines: engineListSchema.optional(),
 });
@@ -67,7 +77,7 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 
 /** How to fix each field, by its path with list indices written `[]`. */
 const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, engines, thresholds',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
   thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
   judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
@@ -80,8 +90,24 @@ const FIXES: Readonly<Record<string, string>> = {
   'judge.max_retry_wait_ms': 'give a whole number of milliseconds from 0 up, e.g. 30000',
   'judge.call_deadline_ms': 'give a whole number of milliseconds above 0, e.g. 120000',
   'judge.cache_sampled': 'give true or false',
-  judges: 'give a list of judge ids, e.g. [correctness, groundedness]; `assay judges` lists them',
-  'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness]; `assay judges` lists them',
+  judges: 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
+  'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
+  judge_settings: 'give settings by judge id, e.g. {graded_relevance: {model: gpt-4o, temperature: 0.3}}',
+  'judge_settings.*': `write an object with some of the keys ${Object.keys(judgeOverridesShape).join(', ')}`,
+  ...overrideFixes('judge_settings.*'),
+  ...overrideFixes('custom_judges[]'),
+  ...overrideFixes('dag_judges[]'),
+  'custom_judges[].examples': 'give a list of examples, each with the inputs the template uses, a rating and a rationale; one per grade of the scale works best',
+  'custom_judges[].examples[]': 'give each example as an object with the inputs the template uses (request, response, chunk, ...), rating and rationale',
+  'custom_judges[].examples[].rating': 'give a rating of the judge\'s scale, e.g. "yes" or 2',
+  'custom_judges[].examples[].rationale': 'give the reasoning the judge should write for this rating',
+  ensembles: 'give a list of ensembles, each with id, members and combine',
+  'ensembles[]': 'give each ensemble as an object with id, members (judge ids) and combine (majority, mean or median)',
+  'ensembles[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. relevance_panel',
+  'ensembles[].members': 'give two or more judge ids of the same kind and scale, e.g. [graded_relevance, graded_relevance@gpt-4o]',
+  'ensembles[].members[]': 'give two or more judge ids of the same kind and scale, e.g. [graded_relevance, graded_relevance@gpt-4o]',
+  'ensembles[].combine': 'use majority for yes/no judges, mean or median for graded and scored ones',
+  'ensembles[].description': 'give a one-sentence text, or drop the key',
   rubric_weights: WEIGHTS_FIX,
   'rubric_weights.correctness': WEIGHTS_FIX,
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
@@ -96,8 +122,8 @@ const FIXES: Readonly<Record<string, string>> = {
   'run.engine_concurrency': 'give how many live engine calls a worker makes at once, a whole number from 1 up, e.g. 8',
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
-  'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved context)',
-  'custom_judges[].template': 'write the prompt with {request}, {response}, {context}, {expected_response} placeholders, and {{ and }} for literal braces',
+  'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved chunk)',
+  'custom_judges[].template': 'write the prompt with {request}, {response}, {context}, {expected_response} placeholders (RETRIEVAL: {request}, {chunk}, {expected_response}), and {{ and }} for literal braces',
   'custom_judges[].scale': 'use one of yes_no, grade_0_3, likert_1_5, score_0_1',
   'custom_judges[].description': 'give a one-sentence text, or drop the key',
   'custom_judges[].version': 'give a version text such as "2", or drop the key',
@@ -121,6 +147,9 @@ const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
   'dag_judges[]': Object.keys(dagJudgeSchema.shape),
+  'judge_settings.*': Object.keys(judgeOverridesShape),
+  'custom_judges[].examples[]': Object.keys(customJudgeExampleSchema.shape),
+  'ensembles[]': Object.keys(ensembleSchema.shape),
   ...ENGINE_CONFIG_KEYS,
 };
 
@@ -186,44 +215,9 @@ export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad 
     const build = buildDagJudge(definition);
     if (!build.ok) problems.push(report(file, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
   });
-  const known = [...new Set([...JUDGE_CATALOG.map((judge) => judge.id), ...customIds])];
-  const listed = new Set<string>();
-  (config.judges ?? []).forEach((id, index) => {
-    if (!known.includes(id)) {
-      problems.push(report(file, `"judges[${index}]"`, `unknown judge "${id}"`, `use one of ${known.join(', ')}, or define it under custom_judges`));
-    } else if (listed.has(id)) {
-      problems.push(report(file, `"judges[${index}]"`, `judge "${id}" is listed twice`, 'list each judge once'));
-    }
-    listed.add(id);
-  });
+  // Judge names and settings are checked once every judge they can name is valid.
+  if (problems.length === 0) problems.push(...checkJudgeReferences(config, file));
   return problems.length > 0 ? { ok: false, error: problems.join('\n') } : { ok: true, config };
-}
-
-/**
- * The judges a checked config asks for, in the order listed (or the catalog
- * order, then custom judges, when `judges` is absent), with the rubric built
- * from the configured weights.
- */
-export function selectJudges(config: JudgeConfig): readonly JudgeDefinition[] {
-  const weights = config.rubric_weights;
-  const builtIn = JUDGE_CATALOG.map((judge) => (judge.id === 'rubric' && weights !== undefined ? rubricJudge(weights) : judge));
-  const custom = (config.custom_judges ?? []).map((definition) => {
-    const build = buildCustomJudge(definition);
-    if (!build.ok) throw new Error(`Config was not checked before selecting judges: ${build.error}`);
-    return build.judge;
-  });
-  const trees = (config.dag_judges ?? []).map((definition) => {
-    const build = buildDagJudge(definition);
-    if (!build.ok) throw new Error(`Config was not checked before selecting judges: dag judge ${definition.id}: ${build.problem}`);
-    return build.judge;
-  });
-  const available: JudgeDefinition[] = [...builtIn, ...custom, ...trees];
-  if (config.judges === undefined) return available;
-  return config.judges.map((id) => {
-    const judge = available.find((candidate) => candidate.id === id);
-    if (judge === undefined) throw new Error(`Config was not checked before selecting judges: unknown judge ${id}`);
-    return judge;
-  });
 }
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown, file: string): string[] {
@@ -245,11 +239,6 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown, file: string): s
   return [report(file, formatPath(path) + which, problemOf(issue, found), ownFix ?? fixFor(pattern(path)))];
 }
 
-/** `file: field "judge.model": is missing (fix: ...)`, the shape of every input error assay prints. */
-function report(file: string, field: string, problem: string, fix: string): string {
-  return `${file}: ${field === '' ? '' : `field ${field}: `}${problem} (fix: ${fix})`;
-}
-
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   string: 'a text',
   number: 'a number',
@@ -265,6 +254,7 @@ function problemOf(issue: z.core.$ZodIssue, found: unknown): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(found)}`;
     case 'too_small':
+      if (issue.origin === 'array' && Number(issue.minimum) > 1) return `expected at least ${String(issue.minimum)} entries, got ${Array.isArray(found) ? found.length : 0}`;
       return issue.origin === 'string' || issue.origin === 'array'
         ? 'must not be empty'
         : `expected a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}, got ${describeValue(found)}`;
@@ -317,7 +307,13 @@ function parentOf(fieldPattern: string): string {
 }
 
 function pattern(path: readonly (string | number)[]): string {
-  return plainPath(path).replace(/\[\d+\]/g, '[]');
+  // judge_settings is keyed by judge id: every key shares one pattern.
+  const general = path[0] === 'judge_settings' && path.length > 1 ? ['judge_settings', '*', ...path.slice(2)] : path;
+  return plainPath(general).replace(/\[\d+\]/g, '[]');
+}
+
+function overrideFixes(parent: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(OVERRIDE_FIXES).map(([key, fix]) => [`${parent}.${key}`, fix]));
 }
 
 function plainPath(path: readonly (string | number)[]): string {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ratingSchema, type Rating, type Scale } from './scale.js';
 import type { DagJudge } from './dag/dag-judge.js';
+import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
+import type { ClientOverrides } from './judge-overrides.js';
 import { checkTemplate, type TemplateInput } from './template.js';
 
 /**
@@ -45,6 +47,12 @@ export interface LlmJudge<Output = unknown> {
   readonly verdict: (output: Output) => Verdict;
   /** Where the prompt and the formula come from. */
   readonly source: string;
+  /** The judge whose prompt and answer schema this one runs (a model variant `id@model`): its id names the cache entry and the schema sent. */
+  readonly promptId?: string;
+  /** Client settings of this judge alone (model, server, temperature, max tokens); absent ones are the run's. */
+  readonly client?: ClientOverrides;
+  /** Judgments drawn per item at the judge's temperature (judge-overrides.ts); absent means 1. */
+  readonly repeat?: number;
 }
 
 /** A judge computed without a model (document_recall). */
@@ -60,7 +68,7 @@ export interface DeterministicJudge {
   readonly source: string;
 }
 
-export type JudgeDefinition = LlmJudge<any> | DeterministicJudge | DagJudge;
+export type JudgeDefinition = LlmJudge<any> | DeterministicJudge | DagJudge | EnsembleJudge;
 
 /** The output of the judges whose whole answer is a rationale and a rating. */
 export function ratingOutput(scale: Scale) {

@@ -3,6 +3,7 @@ import { parseAnswer } from './answer-parsing.js';
 import { cacheKey, type JudgeCache } from './judge-cache.js';
 import { jsonSchemaOf, type ChatMessage, type JudgeClient } from './judge-client.js';
 import type { LlmJudge, Verdict } from './judge-definition.js';
+import { schemaNameOf, type ClientOverrides } from './judge-overrides.js';
 import { renderTemplate, type TemplateInput } from './template.js';
 
 /** Per judge: what judging cost. Reported in every run's report. */
@@ -43,6 +44,14 @@ export interface JudgmentOptions {
   readonly deadline?: AbortSignal | number | undefined;
   /** Which sample of this judgment, for repeated judging at temperature > 0; part of the cache key. Default 0. */
   readonly sample?: number | undefined;
+  /** The judge's own client settings; a JudgeServicePool routes by them, a single service has only its own. */
+  readonly client?: ClientOverrides | undefined;
+}
+
+/** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
+export interface JudgeRunner {
+  judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options?: JudgmentOptions): Promise<JudgeOutcome>;
+  usage(): Record<string, JudgeUsage>;
 }
 
 /**
@@ -51,19 +60,21 @@ export interface JudgmentOptions {
  * errors and tokens per judge. Concurrency bounds only real calls: cache hits
  * do not wait for a slot.
  */
-export class JudgeService {
+export class JudgeService implements JudgeRunner {
   private readonly limit: ReturnType<typeof pLimit>;
   private readonly usageByJudge = new Map<string, JudgeUsage>();
 
+  /** `limit` is shared by the services of one pool, so their calls together stay within one concurrency. */
   constructor(
     private readonly client: JudgeClient,
     private readonly cache: JudgeCache,
     private readonly settings: JudgeServiceSettings,
+    limit?: ReturnType<typeof pLimit>,
   ) {
     if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) {
       throw new RangeError(`Expected concurrency to be an integer from 1 and up, got ${settings.concurrency}`);
     }
-    this.limit = pLimit(settings.concurrency);
+    this.limit = limit ?? pLimit(settings.concurrency);
   }
 
   async judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
@@ -76,7 +87,8 @@ export class JudgeService {
     const key = cacheKey({
       baseUrl: this.settings.baseUrl,
       model: this.settings.model,
-      judgeId: judge.id,
+      // A model variant runs its judge's prompt: its cache entries are that judge's, told apart by the model.
+      judgeId: judge.promptId ?? judge.id,
       judgeVersion: judge.version,
       messages,
       temperature: this.settings.temperature,
@@ -85,7 +97,7 @@ export class JudgeService {
     });
     const usage = this.usageOf(judge.id);
     const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
-    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: judge.id }, limits));
+    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id) }, limits));
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
     const { completion, cached } = sampled

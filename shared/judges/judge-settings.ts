@@ -1,8 +1,10 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { canonicalBaseUrl, JudgeCache } from './judge-cache.js';
 import { JudgeClient } from './judge-client.js';
-import type { JudgeConfig } from './judge-config.js';
+import pLimit from 'p-limit';
+import { selectJudges, type JudgeConfig } from './judge-config.js';
 import { JudgeService } from './judge-service.js';
+import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
 import type { JudgeBackend } from './run-judges.js';
 
 /**
@@ -12,7 +14,9 @@ import type { JudgeBackend } from './run-judges.js';
  * The environment wins over the file so that a CI job can point a committed
  * config at another server without editing it. The key comes only from the
  * environment. Without a key the offline lexical judge is used, and the
- * summary says so.
+ * summary says so. A judge with settings of its own (judge-overrides.ts)
+ * gets a service of its own from the pool; the environment overrides only
+ * the run's defaults, never a judge's own model or server.
  */
 
 export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
@@ -47,31 +51,50 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
   if (apiKey === undefined) {
     return { backend: { kind: 'lexical' }, summary: 'lexical judge (non-LLM approximations): OPENAI_API_KEY is not set' };
   }
-  const baseUrl = nonEmpty(environment.OPENAI_BASE_URL) ?? config.judge.base_url;
-  const model = nonEmpty(environment.ASSAY_JUDGE_MODEL) ?? config.judge.model ?? DEFAULT_JUDGE_MODEL;
-  const temperature = config.judge.temperature;
-  const serverHost = new URL(baseUrl ?? 'https://api.openai.com/v1').host;
-  const callDeadlineMs = config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS;
-  const client = new JudgeClient({
-    baseUrl,
-    apiKey,
-    model,
-    temperature,
-    timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
+  const defaults: ResolvedClientSettings = {
+    baseUrl: nonEmpty(environment.OPENAI_BASE_URL) ?? config.judge.base_url,
+    model: nonEmpty(environment.ASSAY_JUDGE_MODEL) ?? config.judge.model ?? DEFAULT_JUDGE_MODEL,
+    temperature: config.judge.temperature,
     maxTokens: config.judge.max_tokens ?? DEFAULT_MAX_TOKENS,
-    maxRetryWaitMs: config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS,
-    callDeadlineMs,
+  };
+  const concurrency = config.judge.concurrency ?? DEFAULT_CONCURRENCY;
+  // One limit for every service: judges with their own model still share the run's rate pressure.
+  const limit = pLimit(concurrency);
+  const cache = new JudgeCache(store);
+  const pool = new JudgeServicePool(defaults, (settings) => {
+    const client = new JudgeClient({
+      baseUrl: settings.baseUrl,
+      apiKey,
+      model: settings.model,
+      temperature: settings.temperature,
+      timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
+      maxTokens: settings.maxTokens,
+      maxRetryWaitMs: config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS,
+      callDeadlineMs: config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS,
+    });
+    const serviceSettings = {
+      baseUrl: canonicalBaseUrl(settings.baseUrl),
+      model: settings.model,
+      temperature: settings.temperature,
+      cacheSampled: config.judge.cache_sampled ?? false,
+      concurrency,
+    };
+    return new JudgeService(client, cache, serviceSettings, limit);
   });
-  const service = new JudgeService(client, new JudgeCache(store), {
-    baseUrl: canonicalBaseUrl(baseUrl),
-    model,
-    temperature,
-    cacheSampled: config.judge.cache_sampled ?? false,
-    concurrency: config.judge.concurrency ?? DEFAULT_CONCURRENCY,
-  });
-  const cache = store === undefined ? 'cache off' : 'cached';
-  return { backend: { kind: 'llm', service }, summary: `LLM judge ${model} at ${serverHost}, temperature ${temperature}, ${cache}` };
+  const serverHost = new URL(defaults.baseUrl ?? 'https://api.openai.com/v1').host;
+  const own = ownSettingsCount(config);
+  const others = own === 0 ? '' : `; ${own} judge${own === 1 ? ' has' : 's have'} settings of ${own === 1 ? 'its' : 'their'} own`;
+  const cached = store === undefined ? 'cache off' : 'cached';
+  return {
+    backend: { kind: 'llm', service: pool },
+    summary: `LLM judge ${defaults.model} at ${serverHost}, temperature ${defaults.temperature}, ${cached}${others}`,
+  };
+}
+
+/** How many of the run's judges set a model, server, temperature or answer length of their own. */
+function ownSettingsCount(config: JudgeConfig): number {
+  return selectJudges(config).filter((judge) => (judge.kind === 'llm' || judge.kind === 'dag') && judge.client !== undefined).length;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,13 +1,17 @@
 import { documentRecall } from '../metrics/document-recall.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
+import { CaseJudgments, type JudgeBackend } from './case-judgments.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
 import type { DagJudge } from './dag/dag-judge.js';
-import { walkDag } from './dag/walk-dag.js';
+import { ensembleMetrics } from './ensemble/ensemble-metrics.js';
+import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
+import type { JudgeDefinition, LlmJudge } from './judge-definition.js';
+import type { JudgeUsage } from './judge-service.js';
 import type { MetricValue } from './metric-value.js';
-import type { JudgeDefinition, LlmJudge, Verdict } from './judge-definition.js';
-import type { JudgeService, JudgeUsage } from './judge-service.js';
-import { isLexicalJudge, lexicalVerdict } from './lexical/lexical-judge.js';
-import type { TemplateInput } from './template.js';
+import { repeatedMetrics } from './repeat-metrics.js';
+import { wholeVerdictMetrics } from './whole-verdict-metrics.js';
+
+export { inputsOf, type JudgeBackend } from './case-judgments.js';
 
 /**
  * Judges one case: every configured judge, for every engine of the case, and
@@ -15,13 +19,14 @@ import type { TemplateInput } from './template.js';
  * Evaluation names them (`response/llm_judged/<id>/rating`,
  * `retrieval/llm_judged/<id>/ratings`, ...). With the lexical backend the
  * source segment is `lexical`, so a non-LLM number is never mistaken for a
- * judged one.
+ * judged one. A repeated judge adds its samples and their spread
+ * (repeat-metrics.ts); an ensemble combines its members' judgments, which
+ * are asked once for both (ensemble/ensemble-metrics.ts).
  *
  * Nothing is dropped: a judge that fails leaves an error_message where its
  * rating would be, and a judge that cannot run for lack of an input is listed
  * in `skipped` with the reason.
  */
-
 
 export interface CaseJudgement {
   readonly engines: Record<string, Record<string, MetricValue>>;
@@ -31,8 +36,6 @@ export interface CaseJudgement {
   /** Some judgment failed in a way that may pass on a later try (rate limit, server error, timeout). */
   readonly transient: boolean;
 }
-
-export type JudgeBackend = { kind: 'llm'; service: JudgeService } | { kind: 'lexical' };
 
 export interface JudgeRunOptions {
   readonly judges: readonly JudgeDefinition[];
@@ -47,148 +50,69 @@ export interface JudgeRunOptions {
   readonly deadlineAt?: number;
 }
 
-type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean };
-
-interface RunState {
-  transient: boolean;
-  readonly usage: Record<string, JudgeUsage>;
-}
-
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
   const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false };
-  const state: RunState = { transient: false, usage: judgement.usage };
+  const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};
+  const byId = new Map(options.judges.map((judge) => [judge.id, judge]));
   await Promise.all(
     options.judges.flatMap((judge) => {
       if (judge.kind === 'deterministic') {
         for (const [engine, output] of engines) applyDeterministic(judge.id, evalCase, engine, output, judgement);
         return [];
       }
-      if (judge.assessment === 'chunk') return [judgeChunks(judge, evalCase, options, judgement, state)];
-      return engines.map(([engine, output]) => judgeWhole(judge, evalCase, engine, output, options, judgement, state));
-    }),
-  );
-  return { ...judgement, transient: state.transient };
-}
-
-function sourceOf(backend: JudgeBackend): string {
-  return backend.kind === 'llm' ? 'llm_judged' : 'lexical';
-}
-
-/** Chunk judges: each distinct chunk text is judged once for all engines of the case (pooled judging). */
-async function judgeChunks(
-  judge: LlmJudge<any>,
-  evalCase: EvalCase,
-  options: JudgeRunOptions,
-  judgement: CaseJudgement,
-  state: RunState,
-): Promise<void> {
-  const pool = new Map<string, Promise<Outcome>>();
-  const outcomeOf = (text: string): Promise<Outcome> => {
-    let outcome = pool.get(text);
-    if (outcome === undefined) {
-      outcome = run(judge, { request: evalCase.request, chunk: text }, options, state);
-      pool.set(text, outcome);
-    }
-    return outcome;
-  };
-  const prefix = `${judge.scope}/${sourceOf(options.backend)}/${judge.id}`;
-  await Promise.all(
-    Object.entries(evalCase.engines).map(async ([engine, output]) => {
-      const unavailable = unavailableReason(judge, options.backend);
-      if (unavailable !== undefined) return judgement.skipped.push({ judge: judge.id, engine, reason: unavailable });
-      if (output.retrieved_context.length === 0) {
-        return judgement.skipped.push({ judge: judge.id, engine, reason: 'the engine retrieved no chunks' });
-      }
-      const outcomes = await Promise.all(
-        output.retrieved_context.map((chunk) =>
-          chunk.content === undefined || chunk.content.trim() === ''
-            ? Promise.resolve<Outcome>({ ok: false, error: `chunk ${chunk.doc_uri} has no text to judge`, transient: false })
-            : outcomeOf(chunk.content),
-        ),
+      return engines.map(([engine]) =>
+        judge.kind === 'ensemble' ? reportEnsemble(judge, byId, engine, judgments, options, judgement) : reportJudge(judge, engine, judgments, options, judgement),
       );
-      Object.assign(judgement.engines[engine] as object, chunkVerdictMetrics(prefix, judge.scale, outcomes, options.ndcgCutoffs ?? [5, 10]));
     }),
   );
+  Object.assign(judgement.usage, judgments.usage);
+  return { ...judgement, transient: judgments.transient };
 }
 
-/** Response and case judges: one judgment per engine. */
-async function judgeWhole(
+function prefixOf(judge: JudgeDefinition, backend: JudgeBackend): string {
+  return `${judge.scope}/${backend.kind === 'llm' ? 'llm_judged' : 'lexical'}/${judge.id}`;
+}
+
+async function reportJudge(
   judge: LlmJudge<any> | DagJudge,
-  evalCase: EvalCase,
   engine: string,
-  output: EngineOutput,
+  judgments: CaseJudgments,
   options: JudgeRunOptions,
   judgement: CaseJudgement,
-  state: RunState,
 ): Promise<void> {
-  const unavailable = unavailableReason(judge, options.backend);
-  if (unavailable !== undefined) return void judgement.skipped.push({ judge: judge.id, engine, reason: unavailable });
-  const inputs = inputsOf(evalCase, output);
-  const missing = judge.inputs.filter((input) => inputs[input] === undefined);
-  if (missing.length > 0) {
-    return void judgement.skipped.push({ judge: judge.id, engine, reason: `the case has no ${missing.join(', ')}` });
-  }
-  const outcome = judge.kind === 'dag' ? await walkDag(judge, inputs, (node, nodeInputs) => run(node, nodeInputs, options, state)) : await run(judge, inputs, options, state);
-  const prefix = `${judge.scope}/${sourceOf(options.backend)}/${judge.id}`;
-  const metrics = judgement.engines[engine] as Record<string, MetricValue>;
-  metrics[`${prefix}/rating`] = outcome.ok ? outcome.verdict.rating : null;
-  metrics[`${prefix}/rationale`] = outcome.ok ? outcome.verdict.rationale : null;
-  metrics[`${prefix}/error_message`] = outcome.ok ? null : outcome.error;
-  if (outcome.ok) {
-    for (const [name, value] of Object.entries(outcome.verdict.details ?? {})) metrics[`${prefix}/${name}`] = value;
-  }
+  const repeat = options.backend.kind === 'llm' ? (judge.repeat ?? 1) : 1;
+  const samples = await Promise.all(Array.from({ length: repeat }, (_, sample) => judgments.of(judge, engine, sample)));
+  const [first] = samples;
+  if (first === undefined) return;
+  if ('skipped' in first) return void judgement.skipped.push({ judge: judge.id, engine, reason: first.skipped });
+  const prefix = prefixOf(judge, options.backend);
+  const cutoffs = options.ndcgCutoffs ?? [5, 10];
+  let metrics: Record<string, MetricValue>;
+  if (repeat > 1) metrics = repeatedMetrics(prefix, judge, samples, cutoffs);
+  else if ('chunks' in first) metrics = chunkVerdictMetrics(prefix, judge.scale, first.chunks, cutoffs);
+  else metrics = wholeVerdictMetrics(prefix, first.whole);
+  Object.assign(judgement.engines[engine] as object, metrics);
 }
 
-async function run(
-  judge: LlmJudge<any>,
-  inputs: Partial<Record<TemplateInput, string>>,
+async function reportEnsemble(
+  ensemble: EnsembleJudge,
+  byId: ReadonlyMap<string, JudgeDefinition>,
+  engine: string,
+  judgments: CaseJudgments,
   options: JudgeRunOptions,
-  state: RunState,
-): Promise<Outcome> {
-  if (options.backend.kind === 'lexical') {
-    if (!isLexicalJudge(judge.id)) throw new Error(`Judge ${judge.id} has no lexical approximation: it should have been skipped`);
-    const verdict = lexicalVerdict(judge.id, {
-      request: inputs.request ?? '',
-      response: inputs.response,
-      chunk: inputs.chunk,
-      context: inputs.context === undefined ? undefined : [inputs.context],
-    });
-    return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
-  }
-  const outcome = await options.backend.service.judge(judge, inputs, { deadline: options.deadlineAt });
-  if (!outcome.ok && outcome.transient) state.transient = true;
-  const usage = (state.usage[judge.id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
-  if (outcome.cost.cached) usage.cache_hits++;
-  else usage.calls++;
-  usage.retries += outcome.cost.retries;
-  usage.input_tokens += outcome.cost.inputTokens;
-  usage.output_tokens += outcome.cost.outputTokens;
-  if (!outcome.ok) usage.errors++;
-  return outcome;
-}
-
-function unavailableReason(judge: LlmJudge<any> | DagJudge, backend: JudgeBackend): string | undefined {
-  if (backend.kind === 'lexical' && (judge.kind === 'dag' || !isLexicalJudge(judge.id))) {
-    return 'needs an LLM judge: set OPENAI_API_KEY (and OPENAI_BASE_URL, ASSAY_JUDGE_MODEL) to run it';
-  }
-  return undefined;
-}
-
-/** The template inputs a case and one of its engines provide; absent ones stay undefined. */
-export function inputsOf(evalCase: EvalCase, output: EngineOutput): Partial<Record<TemplateInput, string>> {
-  const texts = output.retrieved_context.flatMap((chunk) => (chunk.content === undefined ? [] : [chunk.content]));
-  return {
-    request: evalCase.request,
-    response: output.response,
-    context: texts.length === 0 ? undefined : texts.map((text, index) => `[${index + 1}] ${text}`).join('\n\n'),
-    expected_response: evalCase.expected_response,
-    expected_facts:
-      evalCase.expected_facts === undefined || evalCase.expected_facts.length === 0
-        ? undefined
-        : evalCase.expected_facts.map((fact) => `- ${fact}`).join('\n'),
-  };
+  judgement: CaseJudgement,
+): Promise<void> {
+  const members = ensemble.members.map((id) => {
+    const member = byId.get(id);
+    if (member === undefined || (member.kind !== 'llm' && member.kind !== 'dag')) throw new Error(`Member ${id} of ensemble ${ensemble.id} is not among the run's judges: the judges were not selected from the config`);
+    return member;
+  });
+  const outcomes = await Promise.all(members.map((member) => judgments.of(member, engine, 0)));
+  const result = ensembleMetrics(prefixOf(ensemble, options.backend), ensemble, outcomes, options.ndcgCutoffs ?? [5, 10]);
+  if ('skipped' in result) return void judgement.skipped.push({ judge: ensemble.id, engine, reason: result.skipped });
+  Object.assign(judgement.engines[engine] as object, result.metrics);
 }
 
 function applyDeterministic(id: string, evalCase: EvalCase, engine: string, output: EngineOutput, judgement: CaseJudgement): void {

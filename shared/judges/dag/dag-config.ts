@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { judgeOverridesShape } from '../judge-overrides.js';
 
 /**
  * A decision-tree judge as written in the config file (`dag_judges:`), after
@@ -46,6 +47,7 @@ export const dagJudgeSchema = z.strictObject({
   nodes: z.record(nodeName, dagNodeSchema),
   /** The score that means "best", for the 0-1 rating; the highest verdict when absent. */
   max_score: z.number().positive().optional(),
+  ...judgeOverridesShape,
 });
 export type DagJudgeDefinition = z.infer<typeof dagJudgeSchema>;
 

@@ -1,4 +1,5 @@
 import { SCORE_0_1, type Scale } from '../scale.js';
+import type { ClientOverrides } from '../judge-overrides.js';
 import { childrenOf, kindOf, type DagInput, type DagJudgeDefinition, type DagNode } from './dag-config.js';
 
 /** A decision-tree judge, checked and ready to walk (walk-dag.ts). */
@@ -17,6 +18,10 @@ export interface DagJudge {
   readonly nodes: Readonly<Record<string, DagNode>>;
   readonly maxScore: number;
   readonly source: string;
+  /** As on LlmJudge: the tree whose nodes a model variant asks, its client settings, and samples per item. */
+  readonly promptId?: string;
+  readonly client?: ClientOverrides;
+  readonly repeat?: number;
 }
 
 export type DagJudgeBuild = { ok: true; judge: DagJudge } | { ok: false; field: string; problem: string; fix: string };

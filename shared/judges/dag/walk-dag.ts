@@ -66,6 +66,7 @@ function nodeJudge(judge: DagJudge, name: string, node: Exclude<DagNode, { verdi
   const llmJudge: LlmJudge<{ rationale: string } & Record<string, string>> = {
     kind: 'llm',
     id: judge.id,
+    ...(judge.promptId === undefined ? {} : { promptId: judge.promptId }),
     // Each node is its own judgment in the cache: the node's name is part of its version.
     version: `${judge.version}/${name}`,
     description: `${judge.id}, node ${name}`,

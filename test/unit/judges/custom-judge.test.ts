@@ -28,7 +28,8 @@ describe('customJudgeSchema', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['an unknown key', { ...definition(), temperature: 0.2 }, 'unrecognized_keys'],
+    ['an unknown key', { ...definition(), temprature: 0.2 }, 'unrecognized_keys'],
+    ['an example without a rationale', { ...definition(), examples: [{ response: 'Thanks!', rating: 'yes' }] }, 'invalid_type'],
     ['a scale it does not know', { ...definition(), scale: '1-10' }, 'invalid_value'],
     ['an assessment it does not know', { ...definition(), assessment: 'CHUNK' }, 'invalid_value'],
     ['an id with capitals', { ...definition(), id: 'Politeness' }, 'invalid_format'],
@@ -45,10 +46,39 @@ describe('customJudgeSchema', () => {
 
 describe('buildCustomJudge', () => {
   it.each([
-    ['ANSWER', 'response', 'response'],
-    ['RETRIEVAL', 'retrieval', 'case'],
-  ] as const)('%s judges get scope %s and assessment %s', (assessment, scope, judged) => {
-    expect(built({ assessment, template: '{request} {context}' })).toMatchObject({ scope, assessment: judged });
+    ['ANSWER', '{request} {context}', 'response', 'response', ['request', 'context']],
+    ['RETRIEVAL', '{request} {chunk} {expected_response}', 'retrieval', 'chunk', ['request', 'chunk', 'expected_response']],
+  ] as const)('%s judges get scope %s and assessment %s', (assessment, template, scope, judged, inputs) => {
+    expect(built({ assessment, template })).toMatchObject({ scope, assessment: judged, inputs });
+  });
+
+  it('shows its few-shot examples in the system prompt, braces kept literal, one block per example', () => {
+    // Prepare
+    const examples = [
+      { chunk: 'Rotate keys {daily}.', rating: 3, rationale: 'answers it' },
+      { chunk: 'Billing alarms.', rating: 0, rationale: 'off topic' },
+    ];
+
+    // Act
+    const judge = built({ assessment: 'RETRIEVAL', scale: 'grade_0_3', template: 'Is {chunk} about "{request}"?', examples });
+
+    // Assess
+    const system = renderTemplate(judge.systemTemplate, {});
+    expect(system).toContain(
+      'Examples of judged items, with the rating they deserve:\n\nExample 1\nRetrieved chunk: Rotate keys {daily}.\nRationale: answers it\nRating: 3\n\nExample 2\nRetrieved chunk: Billing alarms.\nRationale: off topic\nRating: 0',
+    );
+  });
+
+  it.each<[string, CustomJudgeDefinition['examples'], string, RegExp]>([
+    ['a rating off the scale', [{ response: 'Thanks!', rating: 'maybe', rationale: 'unsure' }], 'examples[0].rating', /"maybe" is not a rating of the judge's scale/],
+    ['an input the template never shows', [{ response: 'Thanks!', expected_response: 'Hi', rating: 'yes', rationale: 'kind' }], 'examples[0].expected_response', /the template has no such placeholder/],
+  ])('rejects an example with %s', (_described, examples, field, message) => {
+    // Act
+    const build = buildCustomJudge(definition({ examples }));
+
+    // Assess
+    expect(build).toMatchObject({ ok: false, field });
+    expect(build.ok ? '' : build.problem).toMatch(message);
   });
 
   it.each([
@@ -101,7 +131,9 @@ describe('buildCustomJudge', () => {
   it.each<[string, Partial<CustomJudgeDefinition>, string, RegExp]>([
     ['an id of a built-in judge', { id: 'correctness' }, 'id', /"correctness" is already the id of a built-in judge \(fix: choose an id that no built-in judge uses/],
     ['an unknown placeholder', { template: 'Is {response} polite to {user}?' }, 'template', /unknown placeholder \{user\}/],
-    ['the per-chunk placeholder', { template: 'Is {chunk} polite?' }, 'template', /\{chunk\} is only filled for per-chunk judges/],
+    ['the per-chunk placeholder in an ANSWER judge', { template: 'Is {chunk} polite?' }, 'template', /\{chunk\} is only filled for RETRIEVAL judges/],
+    ['the whole context in a RETRIEVAL judge', { assessment: 'RETRIEVAL', template: 'Is {context} about {request}?' }, 'template', /\{context\} is not filled for RETRIEVAL judges/],
+    ['a RETRIEVAL judge that never shows the chunk', { assessment: 'RETRIEVAL', template: 'Is {request} clear?' }, 'template', /never shows it/],
     ['a template without placeholders', { template: 'Is it polite?' }, 'template', /uses no placeholder, so every case would get the same prompt/],
   ])('rejects %s, naming the judge and the field', (_described, overrides, field, message) => {
     // Act

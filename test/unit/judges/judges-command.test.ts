@@ -66,6 +66,34 @@ describe('assay judges', () => {
     expect(listed.at(-1)).toMatchObject({ id: 'tone_check', inputs: ['request', 'response'] });
   });
 
+  it('--config shows each judge own settings, its model variants and its ensembles', async () => {
+    // Prepare
+    const folder = await createTempFolder();
+    const config = await folder.write(
+      'assay.yaml',
+      [
+        'judges: [safety, graded_relevance@gpt-4o, panel]',
+        'judge_settings: {safety: {temperature: 0.7, repeat: 3}}',
+        'ensembles: [{id: panel, members: [graded_relevance, graded_relevance@gpt-4o], combine: median}]',
+        '',
+      ].join('\n'),
+    );
+
+    // Act
+    const listed = JSON.parse((await runCli(['judges', '--json', '--config', config])).stdout) as { id: string; settings?: unknown; members?: unknown }[];
+    const table = (await runCli(['judges', '--config', config])).stdout;
+    await folder.remove();
+
+    // Assess
+    expect(listed.find((judge) => judge.id === 'safety')).toMatchObject({ settings: { temperature: 0.7, repeat: 3 } });
+    expect(listed.find((judge) => judge.id === 'graded_relevance')?.settings).toBeUndefined();
+    expect(listed.slice(JUDGE_CATALOG.length)).toMatchObject([
+      { id: 'panel', kind: 'ensemble', members: ['graded_relevance', 'graded_relevance@gpt-4o'], combine: 'median' },
+      { id: 'graded_relevance@gpt-4o', kind: 'llm', settings: { model: 'gpt-4o' } },
+    ]);
+    expect(table).toMatch(/\n {4}settings: temperature 0\.7, repeat 3\n/);
+  });
+
   it('--config names the problem in a bad config file', async () => {
     const folder = await createTempFolder();
     const config = await folder.write('assay.yaml', 'judge:\n  temprature: 0\n');
