@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createIngestHandler } from '../../functions/ingest.js';
 import { isLexicalJudge } from '../../shared/judges/lexical/lexical-judge.js';
@@ -14,6 +13,7 @@ import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js'
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
+import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
 import { judgingForRuns } from './run-judging.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
@@ -21,8 +21,8 @@ import type { Progress } from './progress.js';
 /** The judges a run uses when the config names none: Databricks Agent Evaluation's default set. */
 export const DEFAULT_LLM_JUDGES = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
 
-export interface PipelineRun {
-  readonly datasetPath: string;
+/** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
+export interface PipelineRun extends RunInput {
   readonly suite: string;
   readonly config: JudgeConfig;
   readonly strict: boolean;
@@ -48,7 +48,7 @@ export interface PipelineResult {
 
 /**
  * `assay run` on one machine or against an S3/SQS endpoint: uploads the
- * dataset, sends the S3 event to the ingest handler, then drives the judge
+ * dataset (or the TREC collection, its manifest last), sends the S3 event to the ingest handler, then drives the judge
  * worker, failure recorder and reducer handlers from their queues until the
  * reducer has written the report, and copies the report files to the output
  * folder. The same handlers run on AWS; only the infrastructure differs.
@@ -57,15 +57,15 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const now = run.now ?? (() => new Date());
   const config: RunConfig = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency }, strict: run.strict };
   const choice = chooseJudgeBackend(config, run.environment, run.noCache ? undefined : infrastructure.store);
-  const { judges, skippedJudges } = judgesFor(config, choice.backend.kind);
+  const { judges, skippedJudges } = judgesFor(config, choice.backend.kind, run.collection);
   // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
   const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
   const judging: Judging = { backend: choice.backend, judges };
+  const judgeSummary = judges.length === 0 && run.collection !== undefined ? GROUND_TRUTH_ONLY : choice.summary;
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
 
-  const datasetKey = `datasets/${run.suite}/${basename(run.datasetPath)}`;
-  const { etag } = await infrastructure.store.upload(datasetKey, run.datasetPath);
+  const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
   const trigger = `cli:${now().toISOString()}`;
   // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
   run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }));
@@ -76,7 +76,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
       control: infrastructure.control,
       now,
       trigger,
-      configFor: async () => ({ config: runConfig, judgeSummary: choice.summary }),
+      configFor: async () => ({ config: runConfig, judgeSummary }),
     },
     telemetry,
   );
@@ -91,16 +91,21 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const judgingFor = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, [{ configHash: configHash(runConfig), judging }]);
   const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judgingFor, tracker, now, concurrency: run.concurrency });
   const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
-  return { runId: outcome.runId, report, files, judgeSummary: choice.summary, skippedJudges };
+  return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
 }
+
+const GROUND_TRUTH_ONLY = 'no judges: ground-truth metrics from the qrels only (give --queries and --corpus to judge the runs)';
 
 /**
  * The judges of a run: the config's list, or by default Databricks' set with
  * an LLM judge and, with the lexical judge, the judges it can approximate (the
- * others are named so the output can say they need an LLM judge).
+ * others are named so the output can say they need an LLM judge). A TREC
+ * collection has no responses: without its queries and corpus there is
+ * nothing to judge, and with them the default is the chunk judges.
  */
-function judgesFor(config: JudgeConfig, backend: 'llm' | 'lexical'): { judges: JudgeDefinition[]; skippedJudges: string[] } {
-  const available = selectJudges({ ...config, judges: undefined });
+function judgesFor(config: JudgeConfig, backend: 'llm' | 'lexical', collection: TrecCollectionPaths | undefined): { judges: JudgeDefinition[]; skippedJudges: string[] } {
+  if (collection !== undefined && (collection.corpus === undefined || collection.queries === undefined)) return { judges: [], skippedJudges: [] };
+  const available = selectJudges({ ...config, judges: undefined }).filter((judge) => collection === undefined || (judge.kind === 'llm' && judge.assessment === 'chunk'));
   if (config.judges !== undefined) return { judges: [...selectJudges(config)], skippedJudges: [] };
   if (backend === 'llm') return { judges: available.filter((judge) => DEFAULT_LLM_JUDGES.includes(judge.id)), skippedJudges: [] };
   const runnable = available.filter((judge) => judge.kind === 'deterministic' || isLexicalJudge(judge.id));

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { InputError } from '../schema/input-error.js';
+import type { RunEntry } from './trec-ranking.js';
+
+/** Buffered lines are written out once they reach this many characters. */
+const FLUSH_CHARACTERS = 4 * 1024 * 1024;
+
+/** One topic of a partition: its entries by engine index, in file order. */
+export type SpilledTopic = Map<number, RunEntry[]>;
+
+/** The topics of one partition, and the repeated documents found while grouping them. */
+export interface SpilledPartition {
+  topics: Map<string, SpilledTopic>;
+  errors: InputError[];
+}
+
+/**
+ * Run lines of a TREC collection kept on disk rather than in memory: each
+ * line goes to one of `partitions` spill files by a hash of its topic id, so
+ * every line of a topic, from every run file, lands in the same partition and
+ * memory is bounded by a partition (a few topics), not by the runs (17 runs
+ * of 100 topics × 1,000 documents are 1.7 million lines).
+ *
+ * A spilled line is `qid TAB engine TAB docno TAB score TAB file TAB line`:
+ * the fields of a TREC line hold no whitespace, so tabs separate them safely.
+ */
+export class TrecRunSpill {
+  private readonly buffers: string[][];
+  private buffered = 0;
+  private prepared = false;
+  private readonly partitionOfTopic = new Map<string, number>();
+
+  constructor(
+    private readonly folder: string,
+    readonly partitions: number,
+    /** Input files by index, to name them in errors. */
+    private readonly files: readonly string[],
+  ) {
+    this.buffers = Array.from({ length: partitions }, () => []);
+  }
+
+  /** Spill files for runs of this many bytes: about 2 MB of lines each, 16 at least. */
+  static partitionsFor(runBytes: number): number {
+    return Math.max(16, Math.ceil(runBytes / (2 * 1024 * 1024)));
+  }
+
+  /** The partition of a topic: the same for every run, on every machine. */
+  partitionOf(qid: string): number {
+    let partition = this.partitionOfTopic.get(qid);
+    if (partition === undefined) {
+      partition = createHash('md5').update(qid).digest().readUInt32BE(0) % this.partitions;
+      this.partitionOfTopic.set(qid, partition);
+    }
+    return partition;
+  }
+
+  /** Buffers one line; a reader calls flushIfFull between chunks of its file. */
+  add(qid: string, engine: number, docno: string, score: number, file: number, line: number): void {
+    const text = `${qid}\t${engine}\t${docno}\t${score}\t${file}\t${line}\n`;
+    (this.buffers[this.partitionOf(qid)] as string[]).push(text);
+    this.buffered += text.length;
+  }
+
+  async flushIfFull(): Promise<void> {
+    if (this.buffered >= FLUSH_CHARACTERS) await this.flush();
+  }
+
+  /** Writes what is buffered; call before reading partitions. */
+  async flush(): Promise<void> {
+    if (!this.prepared) {
+      await mkdir(this.folder, { recursive: true });
+      this.prepared = true;
+    }
+    for (const [partition, lines] of this.buffers.entries()) {
+      if (lines.length === 0) continue;
+      await appendFile(this.pathOf(partition), lines.join(''));
+      lines.length = 0;
+    }
+    this.buffered = 0;
+  }
+
+  /**
+   * One partition's topics, grouped by engine. A document a run retrieves
+   * twice for a topic is an error naming the later line, as in trec_eval,
+   * and only its first line counts.
+   */
+  async read(partition: number, engineNames: readonly string[]): Promise<SpilledPartition> {
+    const text = await readFile(this.pathOf(partition), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    const topics = new Map<string, SpilledTopic>();
+    const seen = new Map<string, Set<string>>();
+    const errors: InputError[] = [];
+    let start = 0;
+    while (start < text.length) {
+      const end = text.indexOf('\n', start);
+      const [qid = '', engineText = '', docno = '', scoreText = '', fileText = '', lineText = ''] = text.slice(start, end).split('\t');
+      start = end + 1;
+      const engine = Number(engineText);
+      const key = `${qid}\t${engine}`;
+      let docnos = seen.get(key);
+      if (docnos === undefined) {
+        docnos = new Set();
+        seen.set(key, docnos);
+      }
+      if (docnos.has(docno)) {
+        errors.push({ file: this.files[Number(fileText)] ?? fileText, line: Number(lineText), field: 'docno', message: `run ${engineNames[engine] ?? engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' });
+        continue;
+      }
+      docnos.add(docno);
+      let byEngine = topics.get(qid);
+      if (byEngine === undefined) {
+        byEngine = new Map();
+        topics.set(qid, byEngine);
+      }
+      let entries = byEngine.get(engine);
+      if (entries === undefined) {
+        entries = [];
+        byEngine.set(engine, entries);
+      }
+      entries.push({ docno, score: Number(scoreText) });
+    }
+    return { topics, errors };
+  }
+
+  async remove(): Promise<void> {
+    await rm(this.folder, { recursive: true, force: true });
+  }
+
+  private pathOf(partition: number): string {
+    return join(this.folder, `partition-${partition}.tsv`);
+  }
+}
