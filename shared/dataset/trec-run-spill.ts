@@ -23,14 +23,19 @@ export interface SpilledPartition {
  * memory is bounded by a partition (a few topics), not by the runs (17 runs
  * of 100 topics × 1,000 documents are 1.7 million lines).
  *
- * A spilled line is `qid TAB engine TAB docno TAB score TAB file TAB line`:
- * the fields of a TREC line hold no whitespace, so tabs separate them safely.
+ * A spilled line is a block of consecutive lines of one file, topic and
+ * engine (a run file holds each topic's lines together):
+ * `qid TAB engine TAB file TAB first line TAB docno score docno score ...`.
+ * The fields of a TREC line hold no whitespace, so tabs and spaces separate
+ * them safely, and a block costs far less to write and read than its lines.
  */
 export class TrecRunSpill {
   private readonly buffers: string[][];
   private buffered = 0;
   private prepared = false;
   private readonly partitionOfTopic = new Map<string, number>();
+  /** The block being built: its header, its `docno score` pairs, and where the next line must be to join it. */
+  private block: { qid: string; engine: number; file: number; nextLine: number; head: string; pairs: string } | undefined;
 
   constructor(
     private readonly folder: string,
@@ -56,11 +61,29 @@ export class TrecRunSpill {
     return partition;
   }
 
-  /** Buffers one line; a reader calls flushIfFull between chunks of its file. */
-  add(qid: string, engine: number, docno: string, score: number, file: number, line: number): void {
-    const text = `${qid}\t${engine}\t${docno}\t${score}\t${file}\t${line}\n`;
-    (this.buffers[this.partitionOf(qid)] as string[]).push(text);
+  /**
+   * Buffers one line, its score as written (already checked to be a finite
+   * number: the text parses to the same double, and is cheaper to copy than
+   * a number is to print). A reader calls flushIfFull between chunks of its file.
+   */
+  add(qid: string, engine: number, docno: string, score: string, file: number, line: number): void {
+    const block = this.block;
+    if (block !== undefined && block.nextLine === line && block.qid === qid && block.engine === engine && block.file === file) {
+      block.pairs += ` ${docno} ${score}`;
+      block.nextLine = line + 1;
+      return;
+    }
+    this.closeBlock();
+    this.block = { qid, engine, file, nextLine: line + 1, head: `${qid}\t${engine}\t${file}\t${line}\t`, pairs: `${docno} ${score}` };
+  }
+
+  private closeBlock(): void {
+    const block = this.block;
+    if (block === undefined) return;
+    const text = `${block.head}${block.pairs}\n`;
+    (this.buffers[this.partitionOf(block.qid)] as string[]).push(text);
     this.buffered += text.length;
+    this.block = undefined;
   }
 
   async flushIfFull(): Promise<void> {
@@ -69,6 +92,7 @@ export class TrecRunSpill {
 
   /** Writes what is buffered; call before reading partitions. */
   async flush(): Promise<void> {
+    this.closeBlock();
     if (!this.prepared) {
       await mkdir(this.folder, { recursive: true });
       this.prepared = true;
@@ -97,7 +121,7 @@ export class TrecRunSpill {
     let start = 0;
     while (start < text.length) {
       const end = text.indexOf('\n', start);
-      const [qid = '', engineText = '', docno = '', scoreText = '', fileText = '', lineText = ''] = text.slice(start, end).split('\t');
+      const [qid = '', engineText = '', fileText = '', firstLineText = '', pairsText = ''] = text.slice(start, end).split('\t');
       start = end + 1;
       const engine = Number(engineText);
       const key = `${qid}\t${engine}`;
@@ -106,11 +130,6 @@ export class TrecRunSpill {
         docnos = new Set();
         seen.set(key, docnos);
       }
-      if (docnos.has(docno)) {
-        errors.push({ file: this.files[Number(fileText)] ?? fileText, line: Number(lineText), field: 'docno', message: `run ${engineNames[engine] ?? engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' });
-        continue;
-      }
-      docnos.add(docno);
       let byEngine = topics.get(qid);
       if (byEngine === undefined) {
         byEngine = new Map();
@@ -121,7 +140,17 @@ export class TrecRunSpill {
         entries = [];
         byEngine.set(engine, entries);
       }
-      entries.push({ docno, score: Number(scoreText) });
+      const pairs = pairsText.split(' ');
+      for (let index = 0; index < pairs.length; index += 2) {
+        const docno = pairs[index] as string;
+        if (docnos.has(docno)) {
+          const line = Number(firstLineText) + index / 2;
+          errors.push({ file: this.files[Number(fileText)] ?? fileText, line, field: 'docno', message: `run ${engineNames[engine] ?? engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' });
+          continue;
+        }
+        docnos.add(docno);
+        entries.push({ docno, score: Number(pairs[index + 1]) });
+      }
     }
     return { topics, errors };
   }

@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { readTextChunks } from './text-chunks.js';
-import { parseTrecScore, splitTrecFields } from './trec-fields.js';
+import { parseTrecScore, scanTrecFields } from './trec-fields.js';
 import type { TrecRunSpill } from './trec-run-spill.js';
 
 const RUN_LINE = 'write each result as: topic-id Q0 document-id rank score run-tag (e.g. "301 Q0 FBIS3-10082 1 12.5 bm25")';
@@ -20,18 +20,22 @@ export async function spillRun(file: string, fileIndex: number, spill: TrecRunSp
   // The last tag and its engine: a run file repeats one tag on every line.
   let lastTag: string | undefined;
   let lastEngine = 0;
+  const bounds = new Int32Array(12);
+  const field = (text: string, index: number): string => text.slice(bounds[2 * index], bounds[2 * index + 1]);
   const handle = (text: string): void => {
     lineNumber += 1;
-    const fields = splitTrecFields(text);
-    if (fields.length === 0) return;
+    const count = scanTrecFields(text, bounds);
+    if (count === 0) return;
     rows += 1;
-    if (fields.length < 6) {
-      errors.push({ file, line: lineNumber, message: `expected 6 fields (qid Q0 docno rank score tag), got ${fields.length}`, fix: RUN_LINE });
+    if (count < 6) {
+      errors.push({ file, line: lineNumber, message: `expected 6 fields (qid Q0 docno rank score tag), got ${count}`, fix: RUN_LINE });
       return;
     }
-    const [qid = '', , docno = '', , scoreText = '', tag = ''] = fields;
-    const score = parseTrecScore(scoreText);
-    if (score === undefined) {
+    const qid = field(text, 0);
+    const docno = field(text, 2);
+    const scoreText = field(text, 4);
+    const tag = field(text, 5);
+    if (parseTrecScore(scoreText) === undefined) {
       errors.push({ file, line: lineNumber, field: 'score', message: `expected a finite number, got "${scoreText}"`, fix: 'give the score as a decimal number' });
       return;
     }
@@ -39,7 +43,7 @@ export async function spillRun(file: string, fileIndex: number, spill: TrecRunSp
       lastTag = tag;
       lastEngine = engineFor(tag);
     }
-    spill.add(qid, lastEngine, docno, score, fileIndex, lineNumber);
+    spill.add(qid, lastEngine, docno, scoreText, fileIndex, lineNumber);
   };
   for await (const chunk of readTextChunks(file)) {
     let start = 0;

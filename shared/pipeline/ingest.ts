@@ -252,12 +252,14 @@ export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'wo
 }
 
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {
-  const inline: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case: evalCase };
-  const body = JSON.stringify(inline);
+  // The case is serialised once: a case of many engines' long lists is megabytes of JSON.
+  const caseJson = JSON.stringify(evalCase);
+  const head = `{"kind":"case","run_id":${JSON.stringify(runId)},"case_id":${JSON.stringify(caseId)}`;
+  const body = `${head},"case":${caseJson}}`;
   if (Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES) return body;
   // Claim check: the case goes to the store, the message carries its key.
   const key = runKeys.claimCheck(runId, caseId);
-  await store.put(key, JSON.stringify(evalCase));
+  await store.put(key, caseJson);
   const reference: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case_key: key };
   return JSON.stringify(reference);
 }
