@@ -6,6 +6,8 @@ import type { RunEntry } from './trec-ranking.js';
 
 /** Buffered lines are written out once they reach this many characters. */
 const FLUSH_CHARACTERS = 4 * 1024 * 1024;
+/** Lines in one spilled block at most. */
+const MAX_BLOCK_PAIRS = 100_000;
 
 /** One topic of a partition: its entries by engine index, in file order. */
 export type SpilledTopic = Map<number, RunEntry[]>;
@@ -35,7 +37,7 @@ export class TrecRunSpill {
   private prepared = false;
   private readonly partitionOfTopic = new Map<string, number>();
   /** The block being built: its header, its `docno score` pairs, and where the next line must be to join it. */
-  private block: { qid: string; engine: number; file: number; nextLine: number; head: string; pairs: string } | undefined;
+  private block: { qid: string; engine: number; file: number; nextLine: number; head: string; pairs: string[] } | undefined;
 
   constructor(
     private readonly folder: string,
@@ -69,18 +71,21 @@ export class TrecRunSpill {
   add(qid: string, engine: number, docno: string, score: string, file: number, line: number): void {
     const block = this.block;
     if (block !== undefined && block.nextLine === line && block.qid === qid && block.engine === engine && block.file === file) {
-      block.pairs += ` ${docno} ${score}`;
+      // An array joined once: appending to one long string costs several times more.
+      block.pairs.push(docno, score);
       block.nextLine = line + 1;
+      // A block is bounded too, should one topic of one run have millions of lines.
+      if (block.pairs.length >= MAX_BLOCK_PAIRS * 2) this.closeBlock();
       return;
     }
     this.closeBlock();
-    this.block = { qid, engine, file, nextLine: line + 1, head: `${qid}\t${engine}\t${file}\t${line}\t`, pairs: `${docno} ${score}` };
+    this.block = { qid, engine, file, nextLine: line + 1, head: `${qid}\t${engine}\t${file}\t${line}\t`, pairs: [docno, score] };
   }
 
   private closeBlock(): void {
     const block = this.block;
     if (block === undefined) return;
-    const text = `${block.head}${block.pairs}\n`;
+    const text = `${block.head}${block.pairs.join(' ')}\n`;
     (this.buffers[this.partitionOf(block.qid)] as string[]).push(text);
     this.buffered += text.length;
     this.block = undefined;
