@@ -104,8 +104,8 @@ describe('assay run on a TREC collection (embedded)', () => {
   });
 
   it('judges the pooled top chunks of every run with queries and a corpus', async () => {
-    // Prepare: two runs of two topics, every document in the corpus
-    const qrels = await folder.write('qrels.txt', 'q1 0 d1 2\nq1 0 d2 0\nq2 0 d3 1\n');
+    // Prepare: two runs of two topics, every document in the corpus; q3 is judged but no run retrieved for it
+    const qrels = await folder.write('qrels.txt', 'q1 0 d1 2\nq1 0 d2 0\nq2 0 d3 1\nq3 0 d1 1\n');
     const bm25 = await folder.write('bm25.txt', 'q1 Q0 d1 1 3.0 bm25\nq1 Q0 d2 2 2.0 bm25\nq2 Q0 d3 1 1.0 bm25\nq2 Q0 d4 2 0.5 bm25\n');
     const dense = await folder.write('dense.txt', 'q1 Q0 d2 1 0.9 dense\nq1 Q0 d1 2 0.8 dense\nq2 Q0 d4 1 0.7 dense\n');
     const queries = await folder.write('queries.tsv', 'q1\trotate an access key\nq2\tdelete a bucket\n');
@@ -124,7 +124,9 @@ describe('assay run on a TREC collection (embedded)', () => {
 
     // Assess
     expect(Object.keys(report.engines)).toEqual(['bm25', 'dense']);
+    expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0 });
     for (const engine of ['bm25', 'dense']) {
+      expect(report.engines[engine]?.['retrieval/ground_truth/average_precision/count'], engine).toBe(2);
       expect(report.engines[engine]?.['retrieval/lexical/chunk_relevance/precision/count'], engine).toBe(2);
       expect(report.engines[engine]?.['retrieval/lexical/chunk_relevance/error_count'] ?? 0, engine).toBe(0);
     }
