@@ -79,6 +79,18 @@ describe('assay run, as the README runs it', () => {
     }
   });
 
+  it('exits 1 naming the first input error when no line of the runs is valid', async () => {
+    // Prepare
+    const run = await folder.write('bad.run', '301 Q0 d1 1 high r\n');
+
+    // Act
+    const result = await runCli(['run', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', run, '--store', join(folder.path, 'bad-store'), '--out', join(folder.path, 'bad-out')]);
+
+    // Assess
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('assay run: no run to evaluate: no run line of datasets/default/qrels.trec/collection.json is valid (1 input error; the first: datasets/default/qrels.trec/runs/1/bad.run:1');
+  });
+
   it.each([
     [['run'], 'Give a dataset file, or a TREC collection with --qrels QRELS --run RUN'],
     [['run', '--run', 'test/fixtures/trec-eval/results.test'], '--run, --queries and --corpus go with --qrels QRELS'],
