@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { readTextChunks } from './text-chunks.js';
-import { parseTrecScore, scanTrecFields } from './trec-fields.js';
+import { scanTrecFields } from './trec-fields.js';
 import type { TrecRunSpill } from './trec-run-spill.js';
 
 const RUN_LINE = 'write each result as: topic-id Q0 document-id rank score run-tag (e.g. "301 Q0 FBIS3-10082 1 12.5 bm25")';
@@ -35,7 +35,8 @@ export async function spillRun(file: string, fileIndex: number, spill: TrecRunSp
     const docno = field(text, 2);
     const scoreText = field(text, 4);
     const tag = field(text, 5);
-    if (parseTrecScore(scoreText) === undefined) {
+    // The scanned field is never empty nor padded, so Number alone decides (parseTrecScore also trims).
+    if (!Number.isFinite(Number(scoreText))) {
       errors.push({ file, line: lineNumber, field: 'score', message: `expected a finite number, got "${scoreText}"`, fix: 'give the score as a decimal number' });
       return;
     }
