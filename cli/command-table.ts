@@ -21,8 +21,8 @@ export interface CommandEntry {
 export const COMMAND_TABLE: readonly CommandEntry[] = [
   {
     name: 'run',
-    term: 'run [options] <dataset>',
-    description: 'Evaluate a dataset: ingest, judge every case, reduce, and write the report',
+    term: 'run [options] [dataset]',
+    description: 'Evaluate a dataset or TREC runs: ingest, judge every case, reduce, and write the report',
     load: async () => (await import('./commands/run.js')).runCommand(),
   },
   {
@@ -45,8 +45,8 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
   },
   {
     name: 'submit',
-    term: 'submit [options] <dataset>',
-    description: 'Upload a dataset to a deployed stack (the upload starts the run) and print the run id',
+    term: 'submit [options] [dataset]',
+    description: 'Upload a dataset or TREC runs to a deployed stack (the upload starts the run) and print the run id',
     load: async () => (await import('./commands/submit.js')).submitCommand(),
   },
   {

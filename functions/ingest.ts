@@ -2,6 +2,7 @@ import type { Context, S3Event } from 'aws-lambda';
 import { z } from 'zod';
 import { ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/pipeline/ingest.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
+import { isCollectionMemberKey } from '../shared/schema/collection-manifest.js';
 import type { HandlerTelemetry } from './handler-context.js';
 import { lambdaDependencies } from './lambda-environment.js';
 
@@ -26,7 +27,9 @@ export interface IngestHandlerDependencies extends IngestDependencies {
 
 /**
  * Ingest handler: one S3 ObjectCreated event per uploaded dataset under
- * `datasets/<suite>/<file>`. Parses the event, starts a run per object, and
+ * `datasets/<suite>/<file>`, or per TREC collection manifest
+ * (`datasets/<suite>/<name>.trec/collection.json`; the collection's other
+ * files are ignored). Parses the event, starts a run per object, and
  * returns the outcomes (the local event source and the tests read them).
  */
 export function createIngestHandler(dependencies: IngestHandlerDependencies, telemetry: HandlerTelemetry) {
@@ -36,6 +39,8 @@ export function createIngestHandler(dependencies: IngestHandlerDependencies, tel
     for (const record of parsed.Records) {
       if (!record.eventName.startsWith('ObjectCreated')) continue;
       const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+      // The files of a TREC collection start nothing: its manifest, uploaded last, starts the run.
+      if (isCollectionMemberKey(key)) continue;
       const suite = suiteOf(key);
       const { config, judgeSummary } = await dependencies.configFor(suite);
       const timeRemainingMs = context === undefined ? dependencies.timeRemainingMs : () => context.getRemainingTimeInMillis();

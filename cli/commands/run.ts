@@ -9,9 +9,10 @@ import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure
 import { nothingEvaluated } from '../run/nothing-evaluated.js';
 import { Progress } from '../run/progress.js';
 import { runPipeline } from '../run/run-pipeline.js';
+import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
 
-interface RunOptions {
+interface RunOptions extends CollectionOptions {
   config?: string;
   judges?: string;
   store: string;
@@ -28,9 +29,9 @@ interface RunOptions {
  * store folder and in-process queues), or with --aws-endpoint over S3 and SQS.
  */
 export function runCommand(): Command {
-  return new Command('run')
-    .description('Evaluate a dataset: ingest, judge every case, reduce, and write the report')
-    .argument('<dataset>', 'dataset file (.jsonl, .json or .csv)')
+  const command = new Command('run')
+    .description('Evaluate a dataset or TREC runs: ingest, judge every case, reduce, and write the report')
+    .argument('[dataset]', 'dataset file (.jsonl, .json or .csv); or give a TREC collection with --qrels and --run')
     .option('--config <file>', 'config file (YAML or JSON): judge settings, judges, run settings')
     .option('--judges <ids>', 'comma-separated judge ids to run (overrides the config); see `assay judges`')
     .option('--store <folder>', 'local store folder (runs, reports, judge cache)', '.assay')
@@ -39,9 +40,10 @@ export function runCommand(): Command {
     .option('--aws-endpoint <url>', 'run over S3 and SQS at this endpoint (an emulator or AWS) instead of the embedded default')
     .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
     .option('--strict', 'stop at the first bad row instead of running the good ones')
-    .option('--no-cache', 'judge every case again instead of reusing cached judgments')
-    .action(async (dataset: string, options: RunOptions) => {
-      await assertReadableFile(dataset, 'dataset');
+    .option('--no-cache', 'judge every case again instead of reusing cached judgments');
+  return withCollectionOptions(command)
+    .action(async (dataset: string | undefined, options: RunOptions) => {
+      const input = await runInputOf(dataset, options);
       const concurrency = positiveInteger('--concurrency', options.concurrency);
       suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
@@ -53,7 +55,7 @@ export function runCommand(): Command {
       const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
       const result = await runPipeline(
         {
-          datasetPath: dataset,
+          ...input,
           suite: options.suite,
           config,
           strict: options.strict === true,

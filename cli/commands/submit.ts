@@ -1,15 +1,17 @@
 import { Command } from 'commander';
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
 import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
 import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
 import { suiteConfig } from '../../shared/pipeline/suite-config.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';
+import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
+import { uploadInput } from '../run/upload-input.js';
 import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
-interface SubmitOptions {
+interface SubmitOptions extends CollectionOptions {
   bucket: string;
   suite: string;
   config?: string;
@@ -20,21 +22,23 @@ interface SubmitOptions {
 
 /**
  * `assay submit DATASET --bucket B`: uploads a dataset to a deployed stack,
- * where the upload starts the run, and prints the run id (derived the way
+ * where the upload starts the run (a TREC collection: its files, then its
+ * manifest, whose upload starts the run), and prints the run id (derived the way
  * ingest derives it). With --wait it follows the run until its report.
  */
 export function submitCommand(): Command {
-  return new Command('submit')
-    .description('Upload a dataset to a deployed stack (the upload starts the run) and print the run id')
-    .argument('<dataset>', 'dataset file (.jsonl, .json or .csv)')
+  const command = new Command('submit')
+    .description('Upload a dataset or TREC runs to a deployed stack (the upload starts the run) and print the run id')
+    .argument('[dataset]', 'dataset file (.jsonl, .json or .csv); or give a TREC collection with --qrels and --run')
     .requiredOption('--bucket <name>', "the stack's bucket")
     .option('--suite <name>', 'suite: the dataset goes to datasets/<suite>/', 'default')
     .option('--config <file>', 'suite config (YAML or JSON), stored as config/<suite>.<ext>')
     .option('--wait', 'follow the run until its report is written')
     .option('--timeout <minutes>', 'with --wait: give up after this long', '60')
-    .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
-    .action(async (dataset: string, options: SubmitOptions) => {
-      await assertReadableFile(dataset, 'dataset');
+    .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)');
+  return withCollectionOptions(command)
+    .action(async (dataset: string | undefined, options: SubmitOptions) => {
+      const input = await runInputOf(dataset, options);
       suiteName(options.suite);
       const timeoutMinutes = positiveNumber('--timeout', options.timeout, 'minutes');
       const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
@@ -45,8 +49,7 @@ export function submitCommand(): Command {
         const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
         await store.upload(`config/${options.suite}.${extension}`, options.config);
       }
-      const datasetKey = `datasets/${options.suite}/${basename(dataset)}`;
-      const { etag } = await store.upload(datasetKey, dataset);
+      const { key: datasetKey, etag } = await uploadInput(store, options.suite, input);
       const runId = runIdFor({ datasetKey, etag, configHash: configHash(await suiteConfig(store, options.suite)), trigger: 'upload' });
       process.stdout.write(`submitted ${datasetKey} to ${options.bucket}; run ${runId}\n`);
       if (options.wait !== true) return;

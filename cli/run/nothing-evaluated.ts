@@ -5,13 +5,19 @@ import type { Report } from '../../shared/schema/report.js';
 
 /**
  * Why a finished run evaluated nothing, or undefined when it evaluated
- * something. A run evaluates nothing when the dataset has no valid row, when
+ * something. A run evaluates nothing when the dataset has no valid row (a
+ * TREC collection: no valid run line), when
  * every case failed, or when every judge call it made failed (a refused key
  * above all: then every call is refused). `locate` turns a store key into
  * where the user finds the object (a path, or an s3:// address).
  */
 export async function nothingEvaluated(report: Report, store: ObjectStore, locate: (key: string) => string): Promise<string | undefined> {
   if (report.cases.total === 0) return noCase(report, store, locate);
+  // Only a TREC collection can have cases and no engine: its topics come from the qrels, its engines from the runs.
+  if (Object.keys(report.engines).length === 0) {
+    if (report.input_errors === 0) return `no run to evaluate: the run files of ${report.dataset} have no lines`;
+    return noCase(report, store, locate, 'no run to evaluate: no run line');
+  }
   if (report.cases.evaluated === 0) {
     const first = report.failed_cases[0];
     const counts = `${report.cases.failed} failed, ${report.cases.missing} missing`;
@@ -25,7 +31,7 @@ export async function nothingEvaluated(report: Report, store: ObjectStore, locat
   return `every judge call failed (${errors} of ${calls})${firstError === undefined ? '' : `; the first: ${firstError}`}`;
 }
 
-async function noCase(report: Report, store: ObjectStore, locate: (key: string) => string): Promise<string> {
+async function noCase(report: Report, store: ObjectStore, locate: (key: string) => string, nothing = 'no case to evaluate: no row'): Promise<string> {
   const key = runKeys.inputErrors(report.run_id);
   if (report.input_errors === 0) return `no case to evaluate: ${report.dataset} has no rows; expected one row per query (JSONL, a JSON array or CSV)`;
   const bytes = await store.get(key);
@@ -33,7 +39,7 @@ async function noCase(report: Report, store: ObjectStore, locate: (key: string) 
   const first = firstLine === undefined ? undefined : inputErrorSchema.safeParse(safeJson(firstLine));
   const errors = `${report.input_errors} input ${report.input_errors === 1 ? 'error' : 'errors'}`;
   const example = first?.success === true ? `; the first: ${formatInputError(first.data)}` : '';
-  return `no case to evaluate: no row of ${report.dataset} is valid (${errors}${example}); every input error is in ${locate(key)}`;
+  return `${nothing} of ${report.dataset} is valid (${errors}${example}); every input error is in ${locate(key)}`;
 }
 
 /** The first judge error_message of the run's cases.jsonl: every judge error of the run is one of these. */

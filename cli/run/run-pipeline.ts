@@ -1,8 +1,8 @@
-import { basename } from 'node:path';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createIngestHandler } from '../../functions/ingest.js';
 import { judgesForRun } from '../../shared/judges/default-judges.js';
 import type { JudgeConfig } from '../../shared/judges/judge-config.js';
+import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
 import type { JudgeUsage } from '../../shared/judges/judge-service.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
@@ -13,6 +13,7 @@ import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js'
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
+import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
 import { judgingForRuns } from './run-judging.js';
 import type { Environment } from '../../shared/engines/create-engine.js';
 import type { Engine } from '../../shared/engines/engine.js';
@@ -20,8 +21,8 @@ import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-e
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 
-export interface PipelineRun {
-  readonly datasetPath: string;
+/** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
+export interface PipelineRun extends RunInput {
   readonly suite: string;
   readonly config: JudgeConfig;
   readonly strict: boolean;
@@ -49,7 +50,7 @@ export interface PipelineResult {
 
 /**
  * `assay run` on one machine or against an S3/SQS endpoint: uploads the
- * dataset, sends the S3 event to the ingest handler, then drives the judge
+ * dataset (or the TREC collection, its manifest last), sends the S3 event to the ingest handler, then drives the judge
  * worker, failure recorder and reducer handlers from their queues until the
  * reducer has written the report, and copies the report files to the output
  * folder. The same handlers run on AWS; only the infrastructure differs.
@@ -58,16 +59,16 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const now = run.now ?? (() => new Date());
   const config: RunConfig = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency }, strict: run.strict };
   const choice = chooseJudgeBackend(config, run.environment, run.noCache ? undefined : infrastructure.store);
-  const { judges, skippedJudges } = judgesForRun(config, choice.backend.kind);
+  const { judges, skippedJudges } = judgesFor(config, choice.backend.kind, run.collection);
   // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
   const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
   const engineEnvironment = run.engineEnvironment ?? process.env;
   const judging: Judging = { backend: choice.backend, judges, engines: liveEnginesOf(config, engineEnvironment) };
+  const judgeSummary = judges.length === 0 && run.collection !== undefined ? GROUND_TRUTH_ONLY : choice.summary;
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
 
-  const datasetKey = `datasets/${run.suite}/${basename(run.datasetPath)}`;
-  const { etag } = await infrastructure.store.upload(datasetKey, run.datasetPath);
+  const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
   const trigger = `cli:${now().toISOString()}`;
   // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
   run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }));
@@ -78,7 +79,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
       control: infrastructure.control,
       now,
       trigger,
-      configFor: async () => ({ config: runConfig, judgeSummary: choice.summary }),
+      configFor: async () => ({ config: runConfig, judgeSummary }),
     },
     telemetry,
   );
@@ -95,7 +96,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
     runJudging.close(),
   );
   const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
-  return { runId: outcome.runId, report, files, judgeSummary: choice.summary, skippedJudges };
+  return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
 }
 
 /** The config's live engines, built before anything is uploaded: a missing variable is a usage error at once. */
@@ -106,4 +107,18 @@ function liveEnginesOf(config: RunConfig, environment: Environment): Engine[] {
     if (error instanceof EngineSetupError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+const GROUND_TRUTH_ONLY = 'no judges: ground-truth metrics from the qrels only (give --queries and --corpus to judge the runs)';
+
+/**
+ * The judges of a run: the config's list, or the default set of its backend
+ * (default-judges.ts). A TREC collection has no responses: without its
+ * queries and corpus there is nothing to judge, and with them the default is
+ * the default set's chunk judges.
+ */
+function judgesFor(config: JudgeConfig, backend: 'llm' | 'lexical', collection: TrecCollectionPaths | undefined): { judges: JudgeDefinition[]; skippedJudges: string[] } {
+  if (collection === undefined || config.judges !== undefined) return judgesForRun(config, backend);
+  if (collection.corpus === undefined || collection.queries === undefined) return { judges: [], skippedJudges: [] };
+  return { judges: judgesForRun(config, backend).judges.filter((judge) => judge.kind === 'llm' && judge.assessment === 'chunk'), skippedJudges: [] };
 }

@@ -1,13 +1,12 @@
-import type { EvalCase, ExpectedDocument, RetrievedChunk } from '../schema/eval-case.js';
-import type { InputError } from '../schema/input-error.js';
 import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
-import { fileErrorFrom } from './file-errors.js';
-import { readIdTexts, type IdTexts } from './trec-text-file.js';
-import { readQrels, type Qrels } from './trec-qrels-reader.js';
+import { readIdTexts } from './trec-text-file.js';
+import type { Qrels } from './trec-qrels-reader.js';
+import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
 import { compareBytes } from '../trec/trec-order.js';
-import { rankLikeTrecEval } from './trec-ranking.js';
 import { RunNames } from './run-names.js';
 import { readRun, type RunTopics } from './trec-run-reader.js';
+import { buildTrecCase } from './trec-case.js';
+import { loadSpilledCollection } from './trec-collection-spilled.js';
 
 export interface TrecCollectionFiles {
   qrels?: string;
@@ -17,6 +16,15 @@ export interface TrecCollectionFiles {
   /** qid → text; fills the request. Without it the request is the qid itself. */
   queries?: string;
   strict?: boolean;
+  /**
+   * Groups the run lines through spill files in this folder (created, then
+   * removed), so memory stays bounded by a few topics whatever the size of
+   * the runs; the cases then come out partition by partition (each
+   * partition's topics in trec_eval's order) instead of in one qid order.
+   */
+  spillFolder?: string;
+  /** Only the top this-many chunks of each engine get their text from the corpus, and judged documents none (see TrecTexts). */
+  contentDepth?: number;
 }
 
 /**
@@ -29,19 +37,14 @@ export interface TrecCollectionFiles {
  * only the documents they and the qrels mention are kept.
  */
 export function loadTrecCollection(files: TrecCollectionFiles): AsyncGenerator<DatasetEvent> {
-  return throwingOnFirstError(loadEvents(files), files.strict ?? false);
+  const events = files.spillFolder === undefined ? loadEvents(files) : loadSpilledCollection(files, files.spillFolder);
+  return throwingOnFirstError(events, files.strict ?? false);
 }
 
 async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEvent> {
   const counter = new DatasetCounter();
-  const report = function* (errors: readonly InputError[]): Generator<DatasetEvent> {
-    for (const error of errors) {
-      counter.error();
-      yield { kind: 'error', error };
-    }
-  };
-  const noQrels: Qrels = { topics: new Map(), rows: 0, errors: [] };
-  const qrels = files.qrels === undefined ? noQrels : await readOrReport(files.qrels, readQrels, noQrels);
+  const report = errorReporter(counter);
+  const qrels = await readQrelsOf(files);
   counter.row(qrels.rows);
   yield* report(qrels.errors);
 
@@ -63,29 +66,11 @@ async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEv
 
   const topicIds = [...new Set([...qrels.topics.keys(), ...runs.keys()])].sort(compareBytes);
   for (const qid of topicIds) {
-    const evalCase = buildCase(qid, qrels.topics.get(qid), runs.get(qid), queries?.texts, corpus?.texts);
+    const evalCase = buildTrecCase(qid, qrels.topics.get(qid), runs.get(qid) ?? [], { queries: queries?.texts, corpus: corpus?.texts, contentDepth: files.contentDepth });
     counter.case(evalCase);
     yield { kind: 'case', case: evalCase };
   }
   yield { kind: 'end', counts: counter.snapshot() };
-}
-
-function buildCase(
-  qid: string,
-  judgments: readonly ExpectedDocument[] | undefined,
-  runsOfTopic: ReadonlyMap<string, readonly { docno: string; score: number }[]> | undefined,
-  queries: ReadonlyMap<string, string> | undefined,
-  corpus: ReadonlyMap<string, string> | undefined,
-): EvalCase {
-  const withContent = <Document extends RetrievedChunk | ExpectedDocument>(document: Document): Document => {
-    const content = corpus?.get(document.doc_uri);
-    return content === undefined ? document : { ...document, content };
-  };
-  const engines: EvalCase['engines'] = {};
-  for (const [tag, entries] of runsOfTopic ?? []) engines[tag] = { retrieved_context: rankLikeTrecEval(entries).map(withContent), tags: {} };
-  const evalCase: EvalCase = { request_id: qid, request: queries?.get(qid) ?? qid, engines, tags: {} };
-  if (judgments !== undefined) evalCase.expected_retrieved_context = judgments.map(withContent);
-  return evalCase;
 }
 
 function neededDocuments(qrels: Qrels, runs: RunTopics): Set<string> {
@@ -93,19 +78,4 @@ function neededDocuments(qrels: Qrels, runs: RunTopics): Set<string> {
   for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
   for (const byTag of runs.values()) for (const entries of byTag.values()) for (const entry of entries) needed.add(entry.docno);
   return needed;
-}
-
-function emptyTexts(): IdTexts {
-  return { texts: new Map(), errors: [] };
-}
-
-/** A file that cannot be read becomes one error in the result, not an exception. */
-async function readOrReport<Result extends { errors: InputError[] }>(file: string, read: (file: string) => Promise<Result>, empty: Result): Promise<Result> {
-  try {
-    return await read(file);
-  } catch (error) {
-    const fileError = fileErrorFrom(file, error);
-    if (fileError === undefined) throw error;
-    return { ...empty, errors: [fileError] };
-  }
 }

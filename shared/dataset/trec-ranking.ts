@@ -14,8 +14,16 @@ export interface RunEntry {
  * the line order play no part. Rank is then the 1-based position.
  */
 export function rankLikeTrecEval(entries: readonly RunEntry[]): RetrievedChunk[] {
-  const ordered = [...entries].sort((left, right) => compareTrec(left.score, left.docno, right.score, right.docno));
+  // Most run files list each topic in rank order already: checking costs less than sorting.
+  const ordered = isRanked(entries) ? entries : [...entries].sort((left, right) => compareTrec(left.score, left.docno, right.score, right.docno));
   return ordered.map((entry, index) => ({ doc_uri: entry.docno, score: entry.score, rank: index + 1 }));
 }
 
-
+function isRanked(entries: readonly RunEntry[]): boolean {
+  for (let index = 1; index < entries.length; index++) {
+    const previous = entries[index - 1] as RunEntry;
+    const entry = entries[index] as RunEntry;
+    if (compareTrec(previous.score, previous.docno, entry.score, entry.docno) > 0) return false;
+  }
+  return true;
+}

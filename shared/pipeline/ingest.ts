@@ -1,10 +1,9 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
-import { loadDataset } from '../dataset/load-dataset.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { MAX_BATCH_MESSAGES, sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import type { EvalCase } from '../schema/eval-case.js';
@@ -12,8 +11,9 @@ import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { RunConfig } from './run-config.js';
+import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
-import { CASE_ID_RULE, caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
+import { caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from './work-folders.js';
 
 export interface IngestRequest {
@@ -74,7 +74,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
 
   const folder = await startWorkFolder(dependencies, 'ingest');
   try {
-    const spooled = await spoolCases(store, runId, request.datasetKey, folder, request.config.strict);
+    const spooled = await spoolCases(store, runId, request.datasetKey, folder, spoolOptionsOf(request.config));
     if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
     const now = dependencies.now();
     const manifest: Manifest = {
@@ -119,14 +119,25 @@ export interface SpooledCases {
   readonly messagesPath: string;
 }
 
+export interface SpoolOptions {
+  readonly strict: boolean;
+  /** The run's judge depth: a TREC collection's cases carry the corpus text of each engine's top chunks this deep. */
+  readonly contentDepth: number;
+}
+
+/** The spool options of a run config. */
+export function spoolOptionsOf(config: { strict?: boolean; run?: { judge_depth?: number } }): SpoolOptions {
+  return { strict: config.strict === true, contentDepth: config.run?.judge_depth ?? 10 };
+}
+
 /**
- * Reads the dataset object through a local file and the loader's spill files,
+ * Reads the dataset object (or TREC collection) through a local file and the loader's spill files,
  * writing the input errors, the case ids and the case messages to local
  * files as it goes: memory stays bounded by a spill partition, whatever the
  * size of the dataset.
  */
-export async function spoolCases(store: ObjectStore, runId: string, datasetKey: string, folder: string, strict: boolean): Promise<SpooledCases> {
-  const datasetPath = join(folder, basename(datasetKey));
+export async function spoolCases(store: ObjectStore, runId: string, datasetKey: string, folder: string, options: SpoolOptions): Promise<SpooledCases> {
+  const { strict } = options;
   const errorsPath = join(folder, 'input-errors.jsonl');
   const messagesPath = join(folder, 'messages.jsonl');
   const caseIdsPath = join(folder, 'case-ids.json');
@@ -140,12 +151,8 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
     await writeLine(errors, JSON.stringify(error));
   };
   try {
-    if (!(await store.download(datasetKey, datasetPath))) {
-      await writeError({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
-      return spooled;
-    }
-    for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill'), caseIds: CASE_ID_RULE })) {
-      if (event.kind === 'error') await writeError({ ...event.error, file: datasetKey });
+    for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth })) {
+      if (event.kind === 'error') await writeError(event.error);
       else if (event.kind === 'end') spooled.rows = event.counts.rows;
       else {
         const caseId = caseIdFor(event.case.request_id);
@@ -246,12 +253,14 @@ export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'wo
 }
 
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {
-  const inline: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case: evalCase };
-  const body = JSON.stringify(inline);
+  // The case is serialised once: a case of many engines' long lists is megabytes of JSON.
+  const caseJson = JSON.stringify(evalCase);
+  const head = `{"kind":"case","run_id":${JSON.stringify(runId)},"case_id":${JSON.stringify(caseId)}`;
+  const body = `${head},"case":${caseJson}}`;
   if (Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES) return body;
   // Claim check: the case goes to the store, the message carries its key.
   const key = runKeys.claimCheck(runId, caseId);
-  await store.put(key, JSON.stringify(evalCase));
+  await store.put(key, caseJson);
   const reference: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case_key: key };
   return JSON.stringify(reference);
 }

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
-import { spoolCases, startWorkFolder } from './ingest.js';
+import { spoolCases, spoolOptionsOf, startWorkFolder } from './ingest.js';
 import type { WorkFolderSettings } from './work-folders.js';
 import { extendDeadline, runCompletion } from './run-completion.js';
 import { runKeys } from './run-identity.js';
@@ -40,8 +40,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   await extendDeadline(store, manifest, dependencies.now());
   const folder = await startWorkFolder(dependencies, 'resume');
   try {
-    const strict = (manifest.config as { strict?: boolean }).strict === true;
-    const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, strict);
+    const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, spoolOptionsOf(manifest.config as { strict?: boolean }));
     if (spooled.cases !== manifest.cases) {
       return { kind: 'unresumable', reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it` };
     }

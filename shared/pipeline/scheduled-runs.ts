@@ -1,6 +1,7 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { ingestDataset, type IngestDependencies, type IngestOutcome } from './ingest.js';
 import type { RunConfig } from './run-config.js';
+import { isCollectionMemberKey } from '../schema/collection-manifest.js';
 
 export interface ScheduledRunDependencies extends IngestDependencies {
   configFor(suite: string): Promise<{ config: RunConfig; judgeSummary: string }>;
@@ -11,7 +12,7 @@ export type ScheduledRunOutcome = { suite: string; outcome: IngestOutcome } | { 
 /**
  * The nightly regression run: for each suite, its stored dataset (the last
  * key under `datasets/<suite>/` in byte order, so dated file names pick the
- * newest) is ingested again with the trigger `schedule:<date>`. The date is
+ * newest; a TREC collection counts by its manifest) is ingested again with the trigger `schedule:<date>`. The date is
  * part of the run id: each night gets its own run, and a schedule that fires
  * twice the same night starts no second run.
  */
@@ -34,7 +35,7 @@ export async function startScheduledRuns(dependencies: ScheduledRunDependencies,
 async function latestDataset(store: ObjectStore, suite: string): Promise<string | undefined> {
   let latest: string | undefined;
   for await (const key of store.list(`datasets/${suite}/`)) {
-    if (/\.(jsonl|ndjson|json|csv)$/i.test(key) && (latest === undefined || key > latest)) latest = key;
+    if (/\.(jsonl|ndjson|json|csv)$/i.test(key) && !isCollectionMemberKey(key) && (latest === undefined || key > latest)) latest = key;
   }
   return latest;
 }

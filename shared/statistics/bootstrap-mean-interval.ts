@@ -1,6 +1,6 @@
 import { typeSevenQuantile } from './quantile.js';
 import { seededRandom } from './seeded-random.js';
-import { scaleToUnit, sum } from './unit-scale.js';
+import { scaleToUnit } from './unit-scale.js';
 
 export interface BootstrapOptions {
   /** How many resamples to draw. Default 2,000. */
@@ -47,12 +47,13 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   if (count === 1) return { low: values[0] as number, high: values[0] as number };
   if (scale === 0) return { low: 0, high: 0 };
 
-  const random = seededRandom(options.seed);
+  const nextIndex = seededRandom(options.seed).drawsBelow(count);
   const means = new Float64Array(resamples);
-  const resample = new Array<number>(count);
   for (let draw = 0; draw < resamples; draw++) {
-    for (let index = 0; index < count; index++) resample[index] = scaled[random.nextBelow(count)] as number;
-    means[draw] = sum(resample) / count;
+    // Summed as drawn, left to right: the same terms in the same order as summing the resample.
+    let total = 0;
+    for (let index = 0; index < count; index++) total += scaled[nextIndex()] as number;
+    means[draw] = total / count;
   }
   means.sort();
   const tail = (1 - level) / 2;

@@ -11,6 +11,7 @@ import { handler as reduce } from '../../functions/reducer.js';
 import { createAwsClients, ensureAwsResources } from '../../shared/ports/aws-clients.js';
 import { runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
+import { bucketStore } from '../../cli/run/bucket-store.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -58,8 +59,8 @@ afterAll(async () => {
 });
 
 /** What the deployed functions do after an upload: ingest on the S3 event, then the queues' consumers until a report. */
-async function deployedFunctionsProcess(key: string): Promise<string> {
-  const etag = createHash('md5').update(await readFile(DATASET)).digest('hex');
+async function deployedFunctionsProcess(key: string, body?: Uint8Array): Promise<string> {
+  const etag = createHash('md5').update(body ?? (await readFile(DATASET))).digest('hex');
   const [outcome] = await ingest(s3ObjectCreatedEvent(BUCKET, key, `"${etag}"`, 0), context);
   let reported = false;
   await runEventSources(
@@ -117,5 +118,30 @@ describe('assay submit / status / report against a deployed stack (fauxqs)', () 
     const missing = await runCli(['report', 'r-0000000000000000', '--bucket', BUCKET, '--aws-endpoint', fauxqs.endpoint]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('No run r-0000000000000000 in bucket assay-deployed');
+  });
+
+  it('submits a TREC collection: its files, then the manifest whose event starts the run', async () => {
+    // Prepare
+    const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'trec-eval', name);
+    const config = await folder.write('trec.yaml', 'judges: []\n');
+
+    // Act
+    const submitted = await runCli(['submit', '--qrels', fixture('qrels.test'), '--run', fixture('results.test'), '--run', fixture('results.trunc'), '--bucket', BUCKET, '--suite', 'trec', '--config', config, '--aws-endpoint', fauxqs.endpoint]);
+    const runId = /run (r-[0-9a-f]{16})/.exec(submitted.stdout)?.[1] ?? '';
+    const store = bucketStore(BUCKET, fauxqs.endpoint);
+    const manifestKey = 'datasets/trec/qrels.trec/collection.json';
+    const ignored = await ingest(s3ObjectCreatedEvent(BUCKET, 'datasets/trec/qrels.trec/runs/1/results.test', '"x"', 0), context);
+    const startedRun = await deployedFunctionsProcess(manifestKey, await store.get(manifestKey));
+    const out = join(folder.path, 'trec-report');
+    await runCli(['report', runId, '--bucket', BUCKET, '--out', out, '--aws-endpoint', fauxqs.endpoint]);
+
+    // Assess
+    expect(submitted.stdout).toBe(`submitted ${manifestKey} to ${BUCKET}; run ${runId}\n`);
+    expect(ignored).toEqual([]);
+    expect(startedRun).toBe(runId);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { engines: Record<string, Record<string, number>> };
+    expect(Object.keys(report.engines)).toEqual(['STANDARD', 'results.trunc:STANDARD']);
+    expect(report.engines.STANDARD?.['retrieval/ground_truth/average_precision/average']).toBe(0.17854506039656948);
+    expect(report.engines['results.trunc:STANDARD']?.['retrieval/ground_truth/average_precision/count']).toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../shared/schema/report.js';
+import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -48,5 +49,61 @@ describe('assay run, as the README runs it', () => {
     );
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('assay run: --concurrency got "0"; expected an integer from 1 and up');
+  });
+
+  it('evaluates TREC runs: every run under its tag, with the doubles of assay ir-metrics (trec_eval without -c)', async () => {
+    // Prepare
+    const fixture = (name: string) => join(root, 'test', 'fixtures', 'trec-eval', name);
+    const out = join(folder.path, 'trec-report');
+    const runs = [fixture('results.test'), fixture('results.trunc')];
+    const measures = ['-m', 'map', '-m', 'P.10', '-m', 'ndcg_cut.10', '-m', 'recip_rank'];
+
+    // Act
+    const { stdout } = await promisify(execFile)(
+      join(root, 'cli', 'bin.js'),
+      ['run', '--qrels', fixture('qrels.test'), ...runs.flatMap((run) => ['--run', run]), '--store', join(folder.path, 'trec-store'), '--out', out],
+      { cwd: root },
+    );
+    const reference = await promisify(execFile)(join(root, 'cli', 'bin.js'), ['ir-metrics', '--json', ...measures, fixture('qrels.test'), ...runs], { cwd: root });
+
+    // Assess
+    expect(stdout).toMatch(/^no judges: ground-truth metrics from the qrels only/m);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    const expected = JSON.parse(reference.stdout) as Record<string, { all: Record<string, number> }>;
+    const names = { map: 'average_precision', P_10: 'precision@10', ndcg_cut_10: 'ndcg@10', recip_rank: 'reciprocal_rank' };
+    expect(Object.keys(report.engines)).toEqual(['STANDARD', 'results.trunc:STANDARD']);
+    for (const [engine, run] of [['STANDARD', runs[0]], ['results.trunc:STANDARD', runs[1]]] as const) {
+      for (const [trecName, assayName] of Object.entries(names)) {
+        expect(report.engines[engine]?.[`retrieval/ground_truth/${assayName}/average`], `${engine} ${trecName}`).toBe(expected[run as string]?.all[trecName]);
+      }
+    }
+  });
+
+  it('exits 1 naming the first input error when no line of the runs is valid', async () => {
+    // Prepare
+    const run = await folder.write('bad.run', '301 Q0 d1 1 high r\n');
+
+    // Act
+    const result = await runCli(['run', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', run, '--store', join(folder.path, 'bad-store'), '--out', join(folder.path, 'bad-out')]);
+
+    // Assess
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('assay run: no run to evaluate: no run line of datasets/default/qrels.trec/collection.json is valid (1 input error; the first: datasets/default/qrels.trec/runs/1/bad.run:1');
+  });
+
+  it.each([
+    [['run'], 'Give a dataset file, or a TREC collection with --qrels QRELS --run RUN'],
+    [['run', '--run', 'test/fixtures/trec-eval/results.test'], '--run, --queries and --corpus go with --qrels QRELS'],
+    [['run', '--qrels', 'test/fixtures/trec-eval/qrels.test'], '--qrels needs at least one --run RUN'],
+    [['run', 'examples/datasets/search-assistant.jsonl', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'test/fixtures/trec-eval/results.test'], 'not both'],
+    [['run', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'test/fixtures/trec-eval/results.test', '--corpus', 'test/fixtures/trec-eval/qrels.test'], '--queries and --corpus go together'],
+    [['submit', '--bucket', 'b', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'missing.run'], 'The run file missing.run does not exist'],
+  ])('explains a TREC usage error: assay %j', async (args, message) => {
+    // Act: in this process, where the test's working folder is the repository
+    const failure = await runCli(args);
+
+    // Assess
+    expect(failure.exitCode).toBe(2);
+    expect(failure.stderr).toContain(message);
   });
 });

@@ -4,6 +4,7 @@ import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { createScheduledTriggerHandler } from '../../functions/scheduled-trigger.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { uploadInput } from '../../cli/run/upload-input.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
@@ -51,5 +52,32 @@ describe('the nightly trigger', () => {
     expect(runOf(nextNight)).not.toBe(runOf(first));
     const manifest = JSON.parse(new TextDecoder().decode(await infrastructure.store.get(`runs/${runOf(first)}/manifest.json`)));
     expect(manifest).toMatchObject({ trigger: 'schedule:2026-11-22', dataset: { key: 'datasets/nightly/2026-11-01.jsonl' } });
+  });
+
+  it("re-runs a stored TREC collection from its manifest, not from one of its files", async () => {
+    // Prepare: a collection as assay submit stores it; its corpus sorts after the manifest
+    const store = join(folder.path, 'store');
+    const infrastructure = embeddedInfrastructure(store);
+    const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'trec-eval', name);
+    const corpus = await folder.write('corpus.jsonl', '{"_id": "FBIS3-10082", "text": "a document"}\n');
+    const queries = await folder.write('queries.tsv', '301\tinternational organized crime\n');
+    await uploadInput(infrastructure.store, 'trec', { collection: { qrels: fixture('qrels.test'), runs: [fixture('results.test')], queries, corpus } });
+    const trigger = createScheduledTriggerHandler(
+      {
+        store: infrastructure.store,
+        cases: infrastructure.cases,
+        control: infrastructure.control,
+        now: () => new Date('2026-11-22T03:00:00Z'),
+        configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
+      },
+      ['trec'],
+      quietTelemetry(),
+    );
+
+    // Act
+    const [scheduled] = await trigger({});
+
+    // Assess
+    expect(scheduled).toEqual({ suite: 'trec', outcome: { kind: 'started', runId: expect.stringMatching(/^r-/), cases: 3, inputErrors: 0 } });
   });
 });

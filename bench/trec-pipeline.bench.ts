@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { deriveRun } from './derive-run.js';
+import { generateCollection, type CollectionShape } from './generate-collection.js';
+import { median, timeCommands } from './time-command.js';
+
+/**
+ * Times `assay run --qrels QRELS --run RUN ×17` (embedded, ground truth only:
+ * the whole pipeline, ingest to report) against a loop of 17 trec_eval
+ * processes on the same collection (17 runs × 100 topics × 1,000 documents),
+ * in alternating rounds, and checks that the report's map, P_10, ndcg_cut_10
+ * and recip_rank of every run, under its tag, are the doubles trec_eval
+ * computes (its output printed with full precision by `assay ir-metrics
+ * --json`, which the golden tests hold to trec_eval's bits).
+ *
+ *   npm run bench:trec-pipeline -- --trec-eval /path/to/trec_eval [--runs 17] [--queries 100]
+ *     [--documents 1000] [--repeat 3]
+ *
+ * The collection is written once to bench/.data/ (ignored by git) and reused.
+ * For the final figure, time the two commands it prints with farm-bench.
+ */
+const { values } = parseArgs({
+  options: {
+    'trec-eval': { type: 'string', default: process.env.TREC_EVAL },
+    runs: { type: 'string', default: '17' },
+    queries: { type: 'string', default: '100' },
+    documents: { type: 'string', default: '1000' },
+    judged: { type: 'string', default: '200' },
+    repeat: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '42' },
+  },
+});
+
+const trecEval = values['trec-eval'];
+if (trecEval === undefined || !existsSync(trecEval)) {
+  console.error('Pass the path of a trec_eval binary with --trec-eval PATH (or TREC_EVAL=PATH): without one there is nothing to compare with.');
+  process.exit(2);
+}
+const folder = join(import.meta.dirname, '.data');
+mkdirSync(folder, { recursive: true });
+const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
+const shape: CollectionShape = { queries: Number(values.queries), documentsPerQuery: Number(values.documents), judgedPerQuery: Number(values.judged), seed: Number(values.seed) };
+const runCount = Number(values.runs);
+const stem = `many-q${shape.queries}-d${shape.documentsPerQuery}-j${shape.judgedPerQuery}-s${shape.seed}`;
+const qrels = join(folder, `${stem}.qrels`);
+const runs = Array.from({ length: runCount }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
+if (!existsSync(qrels) || !runs.every((run) => existsSync(run))) {
+  console.log(`Generating ${runCount} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents...`);
+  const [first, ...others] = runs as [string, ...string[]];
+  await generateCollection(qrels, first, shape);
+  for (const [index, run] of others.entries()) await deriveRun(first, run, { seed: shape.seed + index + 1, tag: `bench${index + 2}`, spread: 0.5 });
+}
+
+const MEASURES = { map: 'average_precision', P_10: 'precision@10', ndcg_cut_10: 'ndcg@10', recip_rank: 'reciprocal_rank' } as const;
+const store = join(folder, 'trec-pipeline-store');
+const out = join(folder, 'trec-pipeline-report');
+const assayArgs = ['run', '--qrels', qrels, ...runs.flatMap((run) => ['--run', run]), '--store', store, '--out', out];
+const MEASURE_FLAGS = ['-m', 'map', '-m', 'P.10', '-m', 'ndcg_cut.10', '-m', 'recip_rank'];
+const trecEvalArgs = (run: string) => [...MEASURE_FLAGS, qrels, run];
+
+const times: Record<string, number[]> = { 'trec_eval, a process a run': [], 'assay run --qrels --run x17': [] };
+for (let round = 0; round < Number(values.repeat); round++) {
+  // A fresh store each time: a second run over the same store would be the same run, already reported.
+  await rm(store, { recursive: true, force: true });
+  const trec = await timeCommands(runs.map((run) => [trecEval, trecEvalArgs(run)]));
+  const assay = await timeCommands([[process.execPath, [assayBin, ...assayArgs]]]);
+  times['trec_eval, a process a run']?.push(trec.seconds);
+  times['assay run --qrels --run x17']?.push(assay.seconds);
+  console.log(`round ${round + 1}: trec_eval loop ${trec.seconds.toFixed(2)} s, assay run ${assay.seconds.toFixed(2)} s`);
+}
+const trecMedian = median(times['trec_eval, a process a run'] ?? []);
+const assayMedian = median(times['assay run --qrels --run x17'] ?? []);
+console.log(`\n${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem}), median of ${values.repeat}:`);
+console.log(`trec_eval loop ${trecMedian.toFixed(2)} s; assay run ${assayMedian.toFixed(2)} s; ratio ${(assayMedian / trecMedian).toFixed(2)}x`);
+console.log(`agreement (map, P_10, ndcg_cut_10, recip_rank of every run, exact doubles): ${(await agreement()) ? 'yes' : 'NO'}`);
+console.log(`\nfarm-bench -n 5 --timeout 600 --vs 'sh -c "for r in ${runs.join(' ')}; do ${trecEval} ${trecEvalArgs('$r').join(' ')}; done"' -- sh -c 'rm -rf ${store} && exec ${process.execPath} ${assayBin} ${assayArgs.join(' ')}'`);
+
+/** Whether the last report's averages are, run by run, the doubles of `assay ir-metrics --json` (trec_eval's). */
+async function agreement(): Promise<boolean> {
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { engines: Record<string, Record<string, number>> };
+  const reference = JSON.parse(await output(process.execPath, [assayBin, 'ir-metrics', '--json', ...MEASURE_FLAGS, qrels, ...runs])) as Record<string, { all: Record<string, number> }>;
+  let agrees = true;
+  for (const [index, run] of runs.entries()) {
+    const tag = index === 0 ? 'bench' : `bench${index + 1}`;
+    for (const [trecName, assayName] of Object.entries(MEASURES)) {
+      const expected = reference[run]?.all[trecName];
+      const actual = report.engines[tag]?.[`retrieval/ground_truth/${assayName}/average`];
+      if (actual !== expected) {
+        agrees = false;
+        console.log(`  ${tag} ${trecName}: report ${actual}, trec_eval ${expected}`);
+      }
+    }
+  }
+  return agrees;
+}
+
+function output(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`${command} exited with ${code}`))));
+  });
+}

@@ -1,0 +1,92 @@
+import { stat } from 'node:fs/promises';
+import { compareBytes } from '../trec/trec-order.js';
+import { DatasetCounter, type DatasetEvent } from './dataset-events.js';
+import { RunNames } from './run-names.js';
+import { buildTrecCase, shownDocuments } from './trec-case.js';
+import type { TrecCollectionFiles } from './trec-collection.js';
+import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
+import type { RunEntry } from './trec-ranking.js';
+import { TrecRunSpill } from './trec-run-spill.js';
+import { spillRun } from './trec-run-spilling-reader.js';
+import { readIdTexts } from './trec-text-file.js';
+
+/**
+ * loadTrecCollection with the run lines spilled to disk by topic (see
+ * TrecRunSpill): the same cases and errors as the in-memory load, with
+ * memory bounded by one partition's topics plus the qrels, the queries and
+ * the corpus texts the cases show. Cases come partition by partition, each
+ * partition's topics in trec_eval's order; a repeated document is reported
+ * when its partition is grouped, after the line errors.
+ */
+export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string): AsyncGenerator<DatasetEvent> {
+  const counter = new DatasetCounter();
+  const report = errorReporter(counter);
+  const qrels = await readQrelsOf(files);
+  counter.row(qrels.rows);
+  yield* report(qrels.errors);
+
+  const sizes = await Promise.all(files.runs.map((file) => stat(file).then((stats) => stats.size, () => 0)));
+  const spill = new TrecRunSpill(folder, TrecRunSpill.partitionsFor(sizes.reduce((sum, size) => sum + size, 0)), files.runs);
+  const names = new RunNames();
+  const engineNames: string[] = [];
+  const engineIndex = new Map<string, number>();
+  try {
+    for (const [fileIndex, file] of files.runs.entries()) {
+      const engineFor = (tag: string): number => {
+        const name = names.nameFor(tag, file);
+        let index = engineIndex.get(name);
+        if (index === undefined) {
+          index = engineNames.push(name) - 1;
+          engineIndex.set(name, index);
+        }
+        return index;
+      };
+      const result = await readOrReport(file, (path) => spillRun(path, fileIndex, spill, engineFor), { rows: 0, errors: [] });
+      counter.row(result.rows);
+      yield* report(result.errors);
+    }
+    await spill.flush();
+
+    const queries = files.queries === undefined ? undefined : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
+    yield* report(queries?.errors ?? []);
+    let corpus: Awaited<ReturnType<typeof readIdTexts>> | undefined;
+    if (files.corpus !== undefined) {
+      const needed = await shownInRuns(spill, engineNames, files.contentDepth);
+      if (files.contentDepth === undefined) for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
+      corpus = await readOrReport(files.corpus, (path) => readIdTexts(path, needed), emptyTexts());
+      yield* report(corpus.errors);
+    }
+
+    const qrelsTopicsOf: string[][] = Array.from({ length: spill.partitions }, () => []);
+    for (const qid of qrels.topics.keys()) qrelsTopicsOf[spill.partitionOf(qid)]?.push(qid);
+    const texts = { queries: queries?.texts, corpus: corpus?.texts, contentDepth: files.contentDepth };
+    for (let partition = 0; partition < spill.partitions; partition++) {
+      const { topics, errors } = await spill.read(partition, engineNames);
+      yield* report(errors);
+      const topicIds = [...new Set([...topics.keys(), ...(qrelsTopicsOf[partition] ?? [])])].sort(compareBytes);
+      for (const qid of topicIds) {
+        const evalCase = buildTrecCase(qid, qrels.topics.get(qid), namedRuns(topics.get(qid), engineNames), texts);
+        counter.case(evalCase);
+        yield { kind: 'case', case: evalCase };
+      }
+    }
+  } finally {
+    await spill.remove();
+  }
+  yield { kind: 'end', counts: counter.snapshot() };
+}
+
+/** A topic's runs by engine name, in the order the engines were first met. */
+function namedRuns(byEngine: ReadonlyMap<number, RunEntry[]> | undefined, engineNames: readonly string[]): [string, RunEntry[]][] {
+  return [...(byEngine ?? [])].sort(([left], [right]) => left - right).map(([index, entries]) => [engineNames[index] as string, entries]);
+}
+
+/** The documents whose text the cases show: a pass over the spill before the corpus is read. */
+async function shownInRuns(spill: TrecRunSpill, engineNames: readonly string[], contentDepth: number | undefined): Promise<Set<string>> {
+  const needed = new Set<string>();
+  for (let partition = 0; partition < spill.partitions; partition++) {
+    const { topics } = await spill.read(partition, engineNames);
+    for (const byEngine of topics.values()) shownDocuments(byEngine.values(), contentDepth, needed);
+  }
+  return needed;
+}

@@ -1,0 +1,107 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collectDataset, type CollectedDataset } from '../../../shared/dataset/dataset-events.js';
+import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/dataset/trec-collection.js';
+import { scanTrecFields, splitTrecFields } from '../../../shared/dataset/trec-fields.js';
+import type { InputError } from '../../../shared/schema/input-error.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'trec-eval');
+
+let folder: TempFolder;
+beforeEach(async () => {
+  folder = await createTempFolder();
+});
+afterEach(async () => {
+  await folder.remove();
+});
+
+/** The cases by request id and the errors in a fixed order: the spilled load orders cases by partition. */
+function comparable(loaded: CollectedDataset) {
+  const byLine = (left: InputError, right: InputError) => left.file.localeCompare(right.file) || left.line - right.line;
+  return { cases: [...loaded.cases].sort((left, right) => left.request_id.localeCompare(right.request_id)), errors: [...loaded.errors].sort(byLine), counts: loaded.counts };
+}
+
+async function loadBothWays(files: TrecCollectionFiles) {
+  const inMemory = await collectDataset(loadTrecCollection(files));
+  const spillFolder = join(folder.path, 'spill');
+  const spilled = await collectDataset(loadTrecCollection({ ...files, spillFolder }));
+  return { inMemory: comparable(inMemory), spilled: comparable(spilled), spillFolder };
+}
+
+describe('loadTrecCollection with a spill folder', () => {
+  it("gives trec_eval's test collection the same cases and counts as the in-memory load, and removes its spill files", async () => {
+    // Prepare
+    const files = { qrels: join(FIXTURES, 'qrels.rel_level'), runs: [join(FIXTURES, 'results.test'), join(FIXTURES, 'results.trunc')] };
+
+    // Act
+    const { inMemory, spilled, spillFolder } = await loadBothWays(files);
+
+    // Assess
+    expect(spilled).toEqual(inMemory);
+    expect(spilled.cases.map((evalCase) => Object.keys(evalCase.engines))).toEqual([['STANDARD', 'results.trunc:STANDARD'], ['STANDARD'], ['STANDARD', 'results.trunc:STANDARD']]);
+    await expect(readdir(spillFolder)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('reports the same bad lines and repeated documents, with their lines, as the in-memory load', async () => {
+    // Prepare: a blank line splits a topic's lines; d1 comes back after it and after another topic
+    const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\nq2 0 d9 2\n');
+    const run = await folder.write('run.txt', 'q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n\nq1 Q0 d1 3 0.5 r\nq2 Q0 d9 1 1 r\nq1 Q0 d1 4 0.1 r\nq2 Q0 d8 2 high r\nq2 Q0 d7\n');
+    const other = await folder.write('other.txt', 'q2\tQ0\td9\t1\t+3e0\tr extra\nq2 Q0 d9 2 1 r\n');
+
+    // Act
+    const { inMemory, spilled } = await loadBothWays({ qrels, runs: [run, other] });
+
+    // Assess
+    expect(spilled).toEqual(inMemory);
+    expect(spilled.errors.map((error) => [error.file.split('/').at(-1), error.line, error.field])).toEqual([
+      ['other.txt', 2, 'docno'],
+      ['run.txt', 4, 'docno'],
+      ['run.txt', 6, 'docno'],
+      ['run.txt', 7, 'score'],
+      ['run.txt', 8, undefined],
+    ]);
+  });
+
+  it('gives corpus text to the top chunks of each engine only, and none to the judged documents, with a content depth', async () => {
+    // Prepare
+    const qrels = await folder.write('qrels.txt', 'q 0 d3 1\n');
+    const run = await folder.write('run.txt', 'q Q0 d1 1 1 r\nq Q0 d2 2 3 r\nq Q0 d3 3 2 r\n');
+    const corpus = await folder.write('corpus.tsv', 'd1\tone\nd2\ttwo\nd3\tthree\n');
+
+    // Act
+    const { cases } = await collectDataset(loadTrecCollection({ qrels, runs: [run], corpus, spillFolder: join(folder.path, 'spill'), contentDepth: 2 }));
+
+    // Assess: ranked by score, d2 (3) then d3 (2) then d1 (1)
+    expect(cases[0]?.engines.r?.retrieved_context).toEqual([
+      { doc_uri: 'd2', score: 3, rank: 1, content: 'two' },
+      { doc_uri: 'd3', score: 2, rank: 2, content: 'three' },
+      { doc_uri: 'd1', score: 1, rank: 3 },
+    ]);
+    expect(cases[0]?.expected_retrieved_context).toEqual([{ doc_uri: 'd3', grade: 1 }]);
+  });
+});
+
+describe('scanTrecFields', () => {
+  it.each([
+    ['301 Q0 FBIS3-10082 1 12.5 bm25'],
+    ['  301\tQ0 \t d 1  2 tag extra junk  '],
+    ['a\u00a0b\u3000c\u2028d\ufeffe\u000bf\u000cg'],
+    [''],
+    ['   '],
+    ['one'],
+  ])('finds the fields splitTrecFields finds in %j', (line) => {
+    // Prepare
+    const bounds = new Int32Array(12);
+
+    // Act
+    const count = scanTrecFields(line, bounds);
+
+    // Assess
+    const fields = splitTrecFields(line);
+    expect(count).toBe(fields.length);
+    const found = Array.from({ length: Math.min(count, 6) }, (_, index) => line.slice(bounds[2 * index], bounds[2 * index + 1]));
+    expect(found).toEqual(fields.slice(0, 6));
+  });
+});
