@@ -109,7 +109,7 @@ function numeric(value: unknown): number | undefined {
  * regression alarm should watch. Judge details (token counts, lengths) are
  * left out: higher is not better for them.
  */
-function headlineMetrics(report: Report): string[] {
+export function headlineMetrics(report: Report): string[] {
   const names = new Set<string>();
   for (const statistics of Object.values(report.engines)) {
     for (const statistic of Object.keys(statistics)) {
