@@ -2,10 +2,14 @@ import { mean } from '../report/metric-statistics.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-mean-interval.js';
+import { largeSamplePairedStatistics } from '../statistics/large-sample-paired.js';
 import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
 import { pairedTTest } from '../statistics/paired-t-test.js';
 import { aggregatedMetrics } from './compared-metrics.js';
 import { indexCases, pairedValues } from './paired-values.js';
+
+/** Up to this many pairs a metric is compared by resampling; above it by the normal limits of the same statistics. */
+export const EXACT_COMPARISON_LIMIT = 20_000;
 
 /** A run's report folder as values: report.json and the lines of cases.jsonl. */
 export interface RunFiles {
@@ -126,8 +130,9 @@ function compareMetric(
   const meanOfA = mean(valuesOfA) as number;
   const meanOfB = mean(valuesOfB) as number;
   const delta = meanOfB - meanOfA;
-  const pValue = pairedRandomizationTest(deltas, { permutations: options.permutations, seed: options.seed });
-  const interval = bootstrapMeanInterval(deltas, { seed: options.seed, level: 1 - options.alpha }) as Interval;
+  const large = deltas.length > EXACT_COMPARISON_LIMIT ? largeSamplePairedStatistics(deltas, 1 - options.alpha) : undefined;
+  const pValue = large?.pValue ?? pairedRandomizationTest(deltas, { permutations: options.permutations, seed: options.seed });
+  const interval = large?.interval ?? (bootstrapMeanInterval(deltas, { seed: options.seed, level: 1 - options.alpha }) as Interval);
   return {
     a: meanOfA,
     b: meanOfB,
