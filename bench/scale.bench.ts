@@ -63,6 +63,9 @@ try {
   const embedded = await child('embedded-run.ts', [dataset, folder]);
   console.log(`embedded run: ${cases} cases × 2 engines in ${(embedded.seconds as number).toFixed(1)} s, peak ${(embedded.peakMiB as number).toFixed(0)} MiB resident; ${JSON.stringify(embedded.cases)}`);
 
+  // The embedded run reported already: start the deployed reduce from its records alone.
+  await rm(join(folder, 'store', 'runs', embedded.runId as string, 'partials'), { recursive: true, force: true });
+  await rm(join(folder, 'store', 'runs', embedded.runId as string, 'progress.json'), { force: true });
   // A check sends the next check (delayed) and, for a large run, the reduce-range messages: deliver the ranges first, as the delay would.
   const ranges: string[] = [];
   let nextCheck: string | undefined = JSON.stringify({ kind: 'check', run_id: embedded.runId, attempt: 0 });

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { compareText } from '../report/ordering.js';
@@ -86,7 +85,7 @@ async function mergePartials(store: ObjectStore, completion: RunCompletion, rang
         if (!(await store.download(runKeys.partialLines(manifest.run_id, range), piecePath))) {
           throw new Error(`Expected the cases.jsonl lines of range ${range} of run ${manifest.run_id}; they were listed a moment ago`);
         }
-        await pipeline(createReadStream(piecePath), output, { end: false });
+        for await (const chunk of createReadStream(piecePath)) if (!output.write(chunk)) await once(output, 'drain');
       }
     } finally {
       output.end();

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import pLimit from 'p-limit';
 import type { ObjectStore } from '../ports/object-store.js';
 import { reportJson } from '../report/aggregate.js';
@@ -7,7 +5,8 @@ import { caseLines } from '../report/cases-jsonl.js';
 import { keyStatistics } from '../report/html/key-statistics.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
-import { caseLineSchema, type CaseLine, type Report } from '../schema/report.js';
+import { readCaseLinesFile } from '../compare/run-files.js';
+import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
 import { compareWithBaseline, comparisonTarget, headlineMetrics } from './baselines.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
@@ -42,7 +41,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
   const metrics = new Set(headlineMetrics(plain));
   // The comparison reads only the headline metrics of each line: a large run's lines do not fit in memory whole.
-  const compared = target === undefined ? undefined : await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await readCaseLines(run.casesPath, metrics)) }, target);
+  const compared = target === undefined ? undefined : await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, metrics)) }, target);
   const report: Report = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
@@ -69,15 +68,10 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   return { report, keys };
 }
 
-/** The lines of a cases.jsonl file with only the given metrics kept. */
-export async function readCaseLines(path: string, metrics: ReadonlySet<string>): Promise<CaseLine[]> {
-  const lines: CaseLine[] = [];
-  for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
-    if (text === '') continue;
-    const line = caseLineSchema.parse(JSON.parse(text));
-    lines.push({ case_id: line.case_id, request_id: line.request_id, engine: line.engine, metrics: Object.fromEntries(Object.entries(line.metrics).filter(([name]) => metrics.has(name))) });
-  }
-  return lines;
+async function currentLines(path: string, metrics: ReadonlySet<string>): Promise<CaseLine[]> {
+  const read = await readCaseLinesFile(path, metrics);
+  if (!read.ok) throw new Error(`Expected the cases.jsonl just written to read back, but line ${read.line}: ${read.message}`);
+  return read.value;
 }
 
 async function excerptLines(store: ObjectStore, run: AggregatedRun, report: Report): Promise<CaseLine[]> {
