@@ -33,6 +33,7 @@ export async function aggregateRange(store: ObjectStore, runId: string, range: n
   const records = await Promise.all(caseIds.map((caseId) => limit(() => readCase(store, runId, caseId))));
   const columns = emptySegment(caseIds.length);
   const outcomes = new Uint8Array(caseIds.length);
+  const requestIds = new Array<string>(caseIds.length).fill('');
   const failed: { case_id: string; error: string }[] = [];
   const evaluated: CaseResult[] = [];
   for (const [slot, record] of records.entries()) {
@@ -43,11 +44,12 @@ export async function aggregateRange(store: ObjectStore, runId: string, range: n
       continue;
     }
     outcomes[slot] = OUTCOME_EVALUATED;
+    requestIds[slot] = record.result.request_id;
     evaluated.push(record.result);
     for (const [engine, metrics] of Object.entries(record.result.engines)) foldEngineMetrics(columns, slot, engine, metrics);
   }
   const judgeUsage = totalJudgeUsage(evaluated.map((result) => result.judge_usage));
-  return { partial: { range, outcomes, failed, judgeUsage, columns }, lines: caseLines(evaluated) };
+  return { partial: { range, outcomes, requestIds, failed, judgeUsage, columns }, lines: caseLines(evaluated) };
 }
 
 type CaseRecord = { kind: 'result'; result: CaseResult } | { kind: 'failure'; failure: CaseFailure } | undefined;

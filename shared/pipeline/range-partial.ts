@@ -26,6 +26,8 @@ export interface RangePartial {
   readonly range: number;
   /** Per case of the range: OUTCOME_MISSING, OUTCOME_EVALUATED or OUTCOME_FAILED. */
   readonly outcomes: Uint8Array;
+  /** Per case of the range: its request id when it was evaluated, else "" (a comparison pairs cases by request id). */
+  readonly requestIds: readonly string[];
   /** Failed cases (a failure and no result), in case-id order. */
   readonly failed: readonly FailedCase[];
   /** Judge usage of the range's results, per judge id (integer counts, so any order sums exactly). */
@@ -45,6 +47,7 @@ export const storedPartialSchema = z.object({
   range: z.number().int().nonnegative(),
   size: z.number().int().nonnegative(),
   outcomes: z.base64(),
+  request_ids: z.array(z.string()),
   failed: z.array(z.object({ case_id: z.string(), error: z.string() })),
   judge_usage: z.record(z.string(), judgeUsageSchema),
   engines: z.record(z.string(), z.record(z.string(), columnSchema)),
@@ -71,6 +74,7 @@ export function serializePartial(partial: RangePartial): string {
     range: partial.range,
     size: partial.columns.size,
     outcomes: toBase64(partial.outcomes),
+    request_ids: partial.requestIds,
     failed: partial.failed,
     judge_usage: partial.judgeUsage,
     engines,
@@ -95,6 +99,7 @@ export function parsePartial(text: string): RangePartial {
   return {
     range: stored.range,
     outcomes: bytesFrom(stored.outcomes, stored.size),
+    requestIds: stored.request_ids,
     failed: stored.failed,
     judgeUsage: stored.judge_usage,
     columns: { size: stored.size, engines },

@@ -1,14 +1,16 @@
 import pLimit from 'p-limit';
+import { EXACT_COMPARISON_LIMIT } from '../compare/compare-runs.js';
+import { readCaseLinesFile } from '../compare/run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { reportJson } from '../report/aggregate.js';
 import { caseLines } from '../report/cases-jsonl.js';
 import { keyStatistics } from '../report/html/key-statistics.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
-import { readCaseLinesFile } from '../compare/run-files.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
 import { compareWithBaseline, comparisonTarget, headlineMetrics } from './baselines.js';
+import { compareColumnsWithBaseline } from './column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { reportFromPartials } from './partials-report.js';
 import type { RangePartial } from './range-partial.js';
@@ -29,7 +31,8 @@ export interface AggregatedRun {
 
 /**
  * The last step of a reduce: the report from the partials, the comparison
- * with the suite's baseline (baselines.ts), and the report files written,
+ * with the suite's baseline (baselines.ts; from the columns for a run of more
+ * than EXACT_COMPARISON_LIMIT cases, column-comparison.ts), and the report files written,
  * with `reports/<suite>/latest.json` pointed at them. cases.jsonl is uploaded
  * from its local file as a stream; report.html lists every case up to
  * FULL_HTML_CASE_LIMIT cases and an excerpt above (light-report-cases.ts).
@@ -39,9 +42,13 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const attemptUsage = await readAttemptUsage(store, manifest.run_id);
   const plain = reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage);
   const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
-  const metrics = new Set(headlineMetrics(plain));
-  // The comparison reads only the headline metrics of each line: a large run's lines do not fit in memory whole.
-  const compared = target === undefined ? undefined : await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, metrics)) }, target);
+  const compared =
+    run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT
+      ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target)
+      : target === undefined
+        ? undefined
+        : // Only the headline metrics of each line are read back: the comparison needs no more.
+          await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(headlineMetrics(plain)))) }, target);
   const report: Report = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
