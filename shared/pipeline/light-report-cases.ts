@@ -1,7 +1,6 @@
 import type { KeyStatistics } from '../report/html/key-statistics.js';
 import { VERDICT_YES } from '../report/metric-columns.js';
 import { compareText } from '../report/ordering.js';
-import { columnsOf } from './partials-report.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
 
 /**
@@ -23,12 +22,11 @@ export const EXCERPT_PER_METRIC = 50;
 export function excerptCaseIds(partials: readonly RangePartial[], sortedCaseIds: readonly string[], keys: KeyStatistics): string[] {
   const chosen = new Set<string>();
   for (const engine of keys.engines) {
-    const byMetric = columnsOf(partials, engine);
     for (const statistic of keys.statistics) {
       const valued: { index: number; value: number }[] = [];
       for (const partial of partials) {
         const column = partial.columns.engines.get(engine)?.get(statistic.metric);
-        if (column === undefined || !byMetric.has(statistic.metric)) continue;
+        if (column === undefined) continue;
         const offset = partial.range * REDUCE_RANGE_SIZE;
         for (let slot = 0; slot < partial.columns.size; slot++) {
           const value = statistic.kind === 'percentage' ? verdictAt(column.verdicts, slot) : column.values?.[slot];
