@@ -6,7 +6,7 @@ import { lambdaDependencies } from './lambda-environment.js';
 
 /**
  * Failure recorder handler: the dead-letter queue's messages become
- * `runs/<run>/failures/<case>.json`. Recording is idempotent, so a record
+ * `runs/<run>/failures/<shard>/<case>.json`. Recording is idempotent, so a record
  * failing here is simply delivered again.
  */
 export function createFailureRecorderHandler(store: ObjectStore, telemetry: HandlerTelemetry) {

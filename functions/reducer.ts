@@ -1,6 +1,7 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { continueIngest } from '../shared/pipeline/ingest.js';
 import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/pipeline/reduce.js';
+import { reduceRange } from '../shared/pipeline/split-reduce.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
@@ -13,8 +14,10 @@ export interface ReducerHandlerDependencies extends ReducerDependencies {
 
 /**
  * Reducer handler: the control queue's messages. A check either schedules the
- * next one or writes the run's report; a continue-ingest message resumes
- * sending a large run's case messages from its checkpoint. All are idempotent.
+ * next one or writes the run's report (for a large run, after it fanned the
+ * reduce out as reduce-range messages, each aggregating one range of the run);
+ * a continue-ingest message resumes sending a large run's case messages from
+ * its checkpoint. All are idempotent.
  */
 export function createReducerHandler(dependencies: ReducerHandlerDependencies, telemetry: HandlerTelemetry) {
   return async (event: SQSEvent, context?: Context): Promise<ReduceOutcome[]> => {
@@ -24,6 +27,11 @@ export function createReducerHandler(dependencies: ReducerHandlerDependencies, t
       if (message.kind === 'continue-ingest') {
         await continueIngest({ ...dependencies, timeRemainingMs: context === undefined ? undefined : () => context.getRemainingTimeInMillis() }, message);
         telemetry.logger.info('ingest continued', { run_id: message.run_id, from: message.messages_key });
+        continue;
+      }
+      if (message.kind === 'reduce-range') {
+        const reduced = await reduceRange(dependencies.store, message);
+        telemetry.logger.info('range reduced', { run_id: message.run_id, range: message.range, cases: reduced.cases });
         continue;
       }
       const outcome = await checkRun(dependencies, message);

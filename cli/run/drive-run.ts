@@ -71,7 +71,11 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     for (const outcome of outcomes) if (outcome.kind === 'recorded') caseFinished(outcome.runId, outcome.caseId);
     return outcomes;
   };
-  const reducer = createReducerHandler({ store, control: infrastructure.control, cases: infrastructure.cases, now: options.now }, telemetry);
+  // One process reduces in-process (reportRun, range by range): a split reduce only pays off across Lambda invocations.
+  const reducer = createReducerHandler(
+    { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY },
+    telemetry,
+  );
   const onHandlerError = (error: unknown): void => {
     handlerErrors.push(error);
     wake();

@@ -108,7 +108,7 @@ export class PipelineFunctions extends Construct {
 
     this.failureRecorder = this.assayFunction('FailureRecorder', {
       handlerFile: 'failure-recorder',
-      description: 'assay failure recorder: a dead-lettered case becomes runs/<run>/failures/<case>.json',
+      description: 'assay failure recorder: a dead-lettered case becomes runs/<run>/failures/<shard>/<case>.json',
       timeout: timeouts.failureRecorder,
       memoryMiB: 256,
     });

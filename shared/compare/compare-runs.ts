@@ -2,10 +2,14 @@ import { mean } from '../report/metric-statistics.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-mean-interval.js';
+import { largeSamplePairedStatistics } from '../statistics/large-sample-paired.js';
 import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
 import { pairedTTest } from '../statistics/paired-t-test.js';
 import { aggregatedMetrics } from './compared-metrics.js';
 import { indexCases, pairedValues } from './paired-values.js';
+
+/** Up to this many pairs a metric is compared by resampling; above it by the normal limits of the same statistics. */
+export const EXACT_COMPARISON_LIMIT = 20_000;
 
 /** A run's report folder as values: report.json and the lines of cases.jsonl. */
 export interface RunFiles {
@@ -91,10 +95,7 @@ export interface Regression {
  *   caller and throws (the CLI checks both first).
  */
 export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = {}): RunComparison {
-  const alpha = options.alpha ?? 0.05;
-  const minEffect = options.minEffect ?? 0;
-  const permutations = options.permutations ?? 10_000;
-  const seed = options.seed ?? 42;
+  const { alpha, minEffect, permutations, seed } = { ...DEFAULT_COMPARE_OPTIONS, ...definedOptions(options) };
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`Expected alpha to be between 0 and 1 (exclusive), got ${alpha}`);
   if (!(minEffect >= 0) || !Number.isFinite(minEffect)) throw new RangeError(`Expected minEffect to be a finite number from 0 and up, got ${minEffect}`);
 
@@ -116,7 +117,15 @@ export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = 
   return { engines: sortedRecord(comparedEngines) };
 }
 
-function compareMetric(
+/** compareRuns' options when left out. */
+export const DEFAULT_COMPARE_OPTIONS = { alpha: 0.05, minEffect: 0, permutations: 10_000, seed: 42 } as const;
+
+function definedOptions(options: CompareOptions): Partial<Record<'alpha' | 'minEffect' | 'permutations' | 'seed', number>> {
+  return Object.fromEntries(Object.entries({ alpha: options.alpha, minEffect: options.minEffect, permutations: options.permutations, seed: options.seed }).filter(([, value]) => value !== undefined));
+}
+
+/** One metric's comparison from its pairs: a[i] and b[i] are one case (see compareRuns). */
+export function compareMetric(
   valuesOfA: readonly number[],
   valuesOfB: readonly number[],
   options: { alpha: number; minEffect: number; permutations: number; seed: number },
@@ -126,8 +135,9 @@ function compareMetric(
   const meanOfA = mean(valuesOfA) as number;
   const meanOfB = mean(valuesOfB) as number;
   const delta = meanOfB - meanOfA;
-  const pValue = pairedRandomizationTest(deltas, { permutations: options.permutations, seed: options.seed });
-  const interval = bootstrapMeanInterval(deltas, { seed: options.seed, level: 1 - options.alpha }) as Interval;
+  const large = deltas.length > EXACT_COMPARISON_LIMIT ? largeSamplePairedStatistics(deltas, 1 - options.alpha) : undefined;
+  const pValue = large?.pValue ?? pairedRandomizationTest(deltas, { permutations: options.permutations, seed: options.seed });
+  const interval = large?.interval ?? (bootstrapMeanInterval(deltas, { seed: options.seed, level: 1 - options.alpha }) as Interval);
   return {
     a: meanOfA,
     b: meanOfB,

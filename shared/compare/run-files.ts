@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { caseLineSchema, reportSchema, type CaseLine, type Report } from '../schema/report.js';
 
@@ -19,12 +21,35 @@ export function parseReportJson(text: string): ParsedFile<Report> {
  * the same engine and request_id (pairs would be ambiguous).
  */
 export function parseCasesJsonl(text: string): ParsedFile<CaseLine[]> {
+  const reader = caseLinesReader();
+  for (const [index, row] of text.split('\n').entries()) {
+    const failed = reader.add(row, index + 1);
+    if (failed !== undefined) return failed;
+  }
+  return { ok: true, value: reader.lines };
+}
+
+/**
+ * A cases.jsonl file read as a stream, checked as `parseCasesJsonl` checks
+ * its text, each line keeping only the given metrics (a comparison needs no
+ * more, and a large run's whole lines would not fit in memory).
+ */
+export async function readCaseLinesFile(path: string, metrics: ReadonlySet<string>): Promise<ParsedFile<CaseLine[]>> {
+  const reader = caseLinesReader(metrics);
+  let number = 0;
+  for await (const row of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
+    number++;
+    const failed = reader.add(row, number);
+    if (failed !== undefined) return failed;
+  }
+  return { ok: true, value: reader.lines };
+}
+
+function caseLinesReader(metrics?: ReadonlySet<string>) {
   const lines: CaseLine[] = [];
   const firstLineOf = new Map<string, number>();
-  const rows = text.split('\n');
-  for (const [index, row] of rows.entries()) {
-    if (row.trim() === '') continue;
-    const line = index + 1;
+  const add = (row: string, line: number): { ok: false; line: number; message: string } | undefined => {
+    if (row.trim() === '') return undefined;
     const json = parseJson(row);
     if (!json.ok) return { ok: false, line, message: json.message };
     const parsed = caseLineSchema.safeParse(json.value);
@@ -36,9 +61,11 @@ export function parseCasesJsonl(text: string): ParsedFile<CaseLine[]> {
       return { ok: false, line, message: `engine "${parsed.data.engine}" already has request_id "${parsed.data.request_id}" on line ${earlier}` };
     }
     firstLineOf.set(key, line);
-    lines.push(parsed.data);
-  }
-  return { ok: true, value: lines };
+    const { case_id, request_id, engine } = parsed.data;
+    lines.push(metrics === undefined ? parsed.data : { case_id, request_id, engine, metrics: Object.fromEntries(Object.entries(parsed.data.metrics).filter(([name]) => metrics.has(name))) });
+    return undefined;
+  };
+  return { lines, add };
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { compareRuns, regressions, type RunFiles } from '../compare/compare-runs.js';
-import { parseCasesJsonl, parseReportJson } from '../compare/run-files.js';
+import { join } from 'node:path';
+import { parseReportJson, readCaseLinesFile } from '../compare/run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
 import { runKeys } from './run-identity.js';
+import { withScratchFolder } from './scratch-folder.js';
 
 /**
  * Baselines: `assay baseline set RUN` stores the suite's pointer in
@@ -71,9 +73,9 @@ export async function compareWithBaseline(
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
 ): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
   if (target === undefined) return undefined;
-  const baseline = await readRunFiles(store, current.report.suite, target.runId);
-  if (baseline === undefined) return undefined;
   const metrics = headlineMetrics(current.report);
+  const baseline = await readRunFiles(store, current.report.suite, target.runId, new Set(metrics));
+  if (baseline === undefined) return undefined;
   const comparison = compareRuns(baseline, current, { metrics });
   return {
     comparison: { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines },
@@ -109,7 +111,7 @@ function numeric(value: unknown): number | undefined {
  * regression alarm should watch. Judge details (token counts, lengths) are
  * left out: higher is not better for them.
  */
-function headlineMetrics(report: Report): string[] {
+export function headlineMetrics(report: Report): string[] {
   const names = new Set<string>();
   for (const statistics of Object.values(report.engines)) {
     for (const statistic of Object.keys(statistics)) {
@@ -119,13 +121,24 @@ function headlineMetrics(report: Report): string[] {
   return [...names].sort();
 }
 
-async function readRunFiles(store: ObjectStore, suite: string, runId: string): Promise<RunFiles | undefined> {
+/**
+ * The target's report and case lines, each line with only the compared
+ * metrics: cases.jsonl is read as a stream from a local copy, so a baseline
+ * of a million cases never sits in memory as text or as whole lines. Lines
+ * are checked as `parseCasesJsonl` checks them; a file that fails gives no
+ * comparison.
+ */
+async function readRunFiles(store: ObjectStore, suite: string, runId: string, metrics: ReadonlySet<string>): Promise<RunFiles | undefined> {
   const reportBytes = await store.get(runKeys.report(suite, runId, 'report.json'));
-  const casesBytes = await store.get(runKeys.report(suite, runId, 'cases.jsonl'));
-  if (reportBytes === undefined || casesBytes === undefined) return undefined;
+  if (reportBytes === undefined) return undefined;
   const report = parseReportJson(new TextDecoder().decode(reportBytes));
-  const cases = parseCasesJsonl(new TextDecoder().decode(casesBytes));
-  return report.ok && cases.ok ? { report: report.value, cases: cases.value } : undefined;
+  if (!report.ok) return undefined;
+  return withScratchFolder('assay-baseline-', async (folder) => {
+    const path = join(folder, 'cases.jsonl');
+    if (!(await store.download(runKeys.report(suite, runId, 'cases.jsonl'), path))) return undefined;
+    const cases = await readCaseLinesFile(path, metrics);
+    return cases.ok ? { report: report.value, cases: cases.value } : undefined;
+  });
 }
 
 async function readJson<T>(store: ObjectStore, key: string, schema: z.ZodType<T>): Promise<T | undefined> {

@@ -12,7 +12,7 @@ export type FailureOutcome = { kind: 'recorded'; runId: string; caseId: string }
 
 /**
  * The failure recorder's work on one dead-lettered message: the case gets
- * `runs/<run>/failures/<case>.json` with the last error the worker recorded,
+ * `runs/<run>/failures/<shard>/<case>.json` with the last error the worker recorded,
  * so every case of a run ends as a result or a failure. A case that has a
  * result meanwhile (a redelivery succeeded) is left alone. A message that is
  * not a case message at all is kept under `dead-letters/` with why.

@@ -34,6 +34,14 @@ export async function redriveFailures(
   }
   await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
   for (const caseId of requeued) await store.delete(runKeys.failure(runId, caseId));
+  // Shards marked complete may hold a deleted failure: the next check lists every shard again.
+  // Partials of an earlier split reduce no longer hold those cases' outcomes either.
+  if (requeued.length > 0) {
+    await store.delete(runKeys.progress(runId));
+    const partials: string[] = [];
+    for await (const key of store.list(runKeys.partialsPrefix(runId))) partials.push(key);
+    for (const key of partials) await store.delete(key);
+  }
   const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
   await sendAll(queues.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
   return { requeued: requeued.sort() };

@@ -34,9 +34,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   }
   const completion = await runCompletion(store, runId);
   const { manifest } = completion;
-  const unfinished = new Set(
-    completion.caseIds.filter((caseId) => !completion.resultKeys.has(runKeys.result(runId, caseId)) && !completion.failureKeys.has(runKeys.failure(runId, caseId))),
-  );
+  const unfinished = new Set(completion.unfinished);
   await extendDeadline(store, manifest, dependencies.now());
   const folder = await startWorkFolder(dependencies, 'resume');
   try {

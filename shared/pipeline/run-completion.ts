@@ -3,6 +3,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { caseIdsSchema, type Manifest } from '../schema/run-records.js';
 import { readManifest } from './evaluate-case.js';
 import { runKeys } from './run-identity.js';
+import { unfinishedCases } from './run-progress.js';
 
 /**
  * How far a run has come, read from the store alone: its case ids, which of
@@ -13,8 +14,8 @@ import { runKeys } from './run-identity.js';
 export interface RunCompletion {
   readonly manifest: Manifest;
   readonly caseIds: readonly string[];
-  readonly resultKeys: ReadonlySet<string>;
-  readonly failureKeys: ReadonlySet<string>;
+  /** Case ids with neither a result nor a failure yet. */
+  readonly unfinished: readonly string[];
   /** Cases with a result or a failure. */
   readonly finished: number;
   readonly deadline: Date;
@@ -27,15 +28,13 @@ export interface RunCompletion {
  */
 export const deadlineExtensionSchema = z.object({ deadline: z.iso.datetime() });
 
-export async function runCompletion(store: ObjectStore, runId: string): Promise<RunCompletion> {
+export async function runCompletion(store: ObjectStore, runId: string, options: { shardedListingFrom?: number } = {}): Promise<RunCompletion> {
   const manifest = await readManifest(store, runId);
   const listed = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(runId))) ?? new Uint8Array())));
   // A case id listed twice is one case: it is waited for, and counted, once.
   const caseIds = [...new Set(listed)];
-  const resultKeys = await keysUnder(store, runKeys.resultsPrefix(runId));
-  const failureKeys = await keysUnder(store, runKeys.failuresPrefix(runId));
-  const finished = caseIds.filter((caseId) => resultKeys.has(runKeys.result(runId, caseId)) || failureKeys.has(runKeys.failure(runId, caseId))).length;
-  return { manifest, caseIds, resultKeys, failureKeys, finished, deadline: await runDeadline(store, manifest) };
+  const { unfinished } = await unfinishedCases(store, runId, caseIds, options);
+  return { manifest, caseIds, unfinished, finished: caseIds.length - unfinished.length, deadline: await runDeadline(store, manifest) };
 }
 
 /** The manifest's deadline, or the later one a resume or redrive set. */
@@ -52,10 +51,4 @@ export async function extendDeadline(store: ObjectStore, manifest: Manifest, now
   const seconds = (manifest.config as { run?: { deadline_seconds?: number } }).run?.deadline_seconds ?? 3600;
   const deadline = new Date(now.getTime() + seconds * 1000).toISOString();
   await store.put(runKeys.deadline(manifest.run_id), JSON.stringify({ deadline }));
-}
-
-async function keysUnder(store: ObjectStore, prefix: string): Promise<Set<string>> {
-  const keys = new Set<string>();
-  for await (const key of store.list(prefix)) keys.add(key);
-  return keys;
 }

@@ -38,6 +38,20 @@ export const CASE_ID_RULE: CaseIdRule = {
   fix: ' made of letters, digits, ".", "_" and "-" (up to 100 characters): such ids are case ids as they are, while any other id is hashed',
 };
 
+/**
+ * The shard of a case: the first two hex digits of the SHA-256 of its id, so
+ * 256 shards of a run hold about equal shares of its cases and anyone who
+ * knows a case id knows its shard, without a lookup. Results and failures are
+ * stored per shard, so that a completion check lists only the shards not yet
+ * complete (see run-progress.ts).
+ */
+export function caseShard(caseId: string): string {
+  return createHash('sha256').update(caseId).digest('hex').slice(0, 2);
+}
+
+/** Every shard name, in order: "00" to "ff". */
+export const CASE_SHARDS: readonly string[] = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, '0'));
+
 /** Store keys of a run's objects, in one place. */
 export const runKeys = {
   manifest: (runId: string) => `runs/${runId}/manifest.json`,
@@ -46,10 +60,19 @@ export const runKeys = {
   pendingMessages: (runId: string, offset: number) => `runs/${runId}/ingest/pending-${offset}.jsonl`,
   inputErrors: (runId: string) => `runs/${runId}/input-errors.jsonl`,
   claimCheck: (runId: string, caseId: string) => `runs/${runId}/cases/${caseId}.json`,
-  result: (runId: string, caseId: string) => `runs/${runId}/results/${caseId}.json`,
+  result: (runId: string, caseId: string) => `runs/${runId}/results/${caseShard(caseId)}/${caseId}.json`,
   resultsPrefix: (runId: string) => `runs/${runId}/results/`,
-  failure: (runId: string, caseId: string) => `runs/${runId}/failures/${caseId}.json`,
+  resultsShardPrefix: (runId: string, shard: string) => `runs/${runId}/results/${shard}/`,
+  failure: (runId: string, caseId: string) => `runs/${runId}/failures/${caseShard(caseId)}/${caseId}.json`,
   failuresPrefix: (runId: string) => `runs/${runId}/failures/`,
+  failuresShardPrefix: (runId: string, shard: string) => `runs/${runId}/failures/${shard}/`,
+  /** The shards whose cases all have a result or a failure, written by completion checks. */
+  progress: (runId: string) => `runs/${runId}/progress.json`,
+  /** One range of the run's sorted case ids, aggregated by one reducer invocation of a split reduce. */
+  partial: (runId: string, range: number) => `runs/${runId}/partials/${String(range).padStart(6, '0')}.json`,
+  partialsPrefix: (runId: string) => `runs/${runId}/partials/`,
+  /** That range's lines of cases.jsonl. */
+  partialLines: (runId: string, range: number) => `runs/${runId}/partials/${String(range).padStart(6, '0')}.jsonl`,
   lastError: (runId: string, caseId: string) => `runs/${runId}/attempts/${caseId}.json`,
   /** Judge usage of one delivery that ended in a retry: paid for, but in no result. */
   attemptUsage: (runId: string, caseId: string, deliveryId: string) => `runs/${runId}/attempt-usage/${caseId}/${deliveryId}.json`,

@@ -8,7 +8,7 @@ import { headerSection } from './html/header.js';
 import { DEFAULT_TOKEN_PRICES, judgeUsageSection, type TokenPrices } from './html/judge-usage-table.js';
 import { keyStatistics } from './html/key-statistics.js';
 import { metricTableSection } from './html/metric-table.js';
-import { perQuerySection } from './html/per-query-table.js';
+import { perQuerySection, type PerQueryExcerpt } from './html/per-query-table.js';
 import { STYLES } from './html/styles.js';
 import { TABLE_SCRIPT } from './html/table-script.js';
 
@@ -19,13 +19,16 @@ export interface HtmlOptions {
   readonly comparison?: RunComparison;
   /** Token prices for the judge cost estimate; DEFAULT_TOKEN_PRICES (gpt-4o-mini's list prices) when left out. */
   readonly prices?: TokenPrices;
+  /** Set when `cases` is an excerpt of a large run (see light-report-cases.ts), to say so on the page. */
+  readonly excerpt?: PerQueryExcerpt;
 }
 
 /**
  * `report.html`: one self-contained page for a laptop screen and for print.
  * Header (suite, run, dataset, judge, case counts), the engine × key-metric
  * table with 95% intervals when the report has them, one bar chart per key
- * metric (inline SVG), a sortable and filterable per-query table, judge usage
+ * metric (inline SVG), a sortable and filterable per-query table (of every
+ * case, or for a large run an excerpt that says so), judge usage
  * with a cost estimate, failed and missing cases, and, with a comparison,
  * the deltas against the baseline.
  *
@@ -43,7 +46,7 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['metrics', 'Key metrics', metricTableSection(report, keys)],
     ['charts', 'Charts', chartsSection(report, keys)],
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
-    ['per-query', 'Per query', perQuerySection(cases, keys)],
+    ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
     ['judges', 'Judge usage', judgeUsageSection(report, prices)],
     ['cases', 'Failed and missing cases', caseListsSection(report)],
   ];

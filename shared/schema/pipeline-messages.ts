@@ -42,8 +42,19 @@ export const continueIngestMessageSchema = z.object({
 });
 export type ContinueIngestMessage = z.infer<typeof continueIngestMessageSchema>;
 
+/**
+ * On the control queue: aggregate one range of a large run's sorted case ids
+ * into `runs/<run>/partials/` (a split reduce, see shared/pipeline/split-reduce.ts).
+ */
+export const reduceRangeMessageSchema = z.object({
+  kind: z.literal('reduce-range'),
+  run_id: z.string().min(1),
+  range: z.number().int().nonnegative(),
+});
+export type ReduceRangeMessage = z.infer<typeof reduceRangeMessageSchema>;
+
 /** Anything on the control queue. */
-export const controlMessageSchema = z.discriminatedUnion('kind', [checkMessageSchema, continueIngestMessageSchema]);
+export const controlMessageSchema = z.discriminatedUnion('kind', [checkMessageSchema, continueIngestMessageSchema, reduceRangeMessageSchema]);
 export type ControlMessage = z.infer<typeof controlMessageSchema>;
 
 /** SQS's limit is 256 KiB; leave room for the envelope. */

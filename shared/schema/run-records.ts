@@ -7,8 +7,11 @@ import { inputErrorSchema } from './input-error.js';
  *   reducer's reference for what "complete" means;
  * - `case-ids.json`: the ids of the run's cases, for the missing-case list;
  * - `input-errors.jsonl`: the dataset's bad rows;
- * - `results/<case>.json` and `failures/<case>.json`: one per case, under
- *   deterministic keys, so a redelivered message overwrites instead of adding.
+ * - `results/<shard>/<case>.json` and `failures/<shard>/<case>.json` (see
+ *   `caseShard`): one per case, under deterministic keys, so a redelivered
+ *   message overwrites instead of adding;
+ * - `progress.json` and `partials/`: the reducer's, see run-progress.ts and
+ *   split-reduce.ts.
  */
 
 export const manifestSchema = z.object({

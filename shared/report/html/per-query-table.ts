@@ -6,6 +6,12 @@ import { tableControls } from './table-script.js';
 
 const TABLE_ID = 'per-query-table';
 
+/** A large run's page shows an excerpt of its cases: which one, for the note above the table. */
+export interface PerQueryExcerpt {
+  readonly totalCases: number;
+  readonly perMetric: number;
+}
+
 /**
  * Every line of cases.jsonl as a row: case id, request id, engine, and the
  * per-case value of each key statistic's metric (numbers with 4 decimals,
@@ -13,7 +19,7 @@ const TABLE_ID = 'per-query-table';
  * are in case-id, then engine order and are all in the markup; the page's
  * script adds sorting and a filter box on top.
  */
-export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics): string {
+export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics, excerpt?: PerQueryExcerpt): string {
   const heading = '<h2 id="per-query-heading">Per query</h2>';
   if (cases.length === 0) return section(`${heading}<p>No per-query result.</p>`);
   const lines = [...cases].sort((left, right) => compareText(left.case_id, right.case_id) || compareText(left.engine, right.engine));
@@ -27,7 +33,9 @@ export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics)
   });
   return section(
     heading +
-      `<p class="note">${lines.length} rows: one per case and engine.</p>` +
+      (excerpt === undefined
+        ? `<p class="note">${lines.length} rows: one per case and engine.</p>`
+        : `<p class="note">${lines.length} rows of a run of ${excerpt.totalCases} cases: the best and worst ${excerpt.perMetric} cases of each engine on each key metric. Every case is in cases.jsonl beside this page.</p>`) +
       tableControls(TABLE_ID, 'Filter per-query rows') +
       `<div class="scroll"><table id="${TABLE_ID}" class="per-query" data-sortable><thead><tr>` +
       `<th scope="col">case</th><th scope="col">request id</th><th scope="col">engine</th>${metricHeaders.join('')}</tr></thead>` +

@@ -1,0 +1,73 @@
+import { totalJudgeUsage } from '../report/judge-usage.js';
+import type { MetricColumn } from '../report/metric-columns.js';
+import { columnStatistics } from '../report/metric-statistics.js';
+import { compareText } from '../report/ordering.js';
+import type { Report } from '../schema/report.js';
+import type { JudgeUsageRecord, Manifest } from '../schema/run-records.js';
+import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
+
+/**
+ * The report of a run from the partials of all its ranges, the same as
+ * buildReport (shared/report/aggregate.ts) gives from the records themselves:
+ * ranges are consecutive runs of the sorted case ids, so walking them in
+ * order visits the cases in case-id order, and every sum adds the same terms
+ * in the same order. Counts and lists follow caseOutcomes' rules.
+ *
+ * `sortedCaseIds` are the run's distinct case ids in code-unit order; the
+ * partials must cover them, range by range, with none missing.
+ */
+export function reportFromPartials(
+  manifest: Manifest,
+  sortedCaseIds: readonly string[],
+  partials: readonly RangePartial[],
+  attemptUsage: readonly Readonly<Record<string, JudgeUsageRecord>>[],
+): Report {
+  if (sortedCaseIds.length !== manifest.cases) {
+    throw new Error(`Expected ${manifest.cases} case ids (the manifest's case count), got ${sortedCaseIds.length}`);
+  }
+  const ordered = [...partials].sort((left, right) => left.range - right.range);
+  const expectedRanges = Math.ceil(sortedCaseIds.length / REDUCE_RANGE_SIZE);
+  if (ordered.length !== expectedRanges || ordered.some((partial, index) => partial.range !== index)) {
+    throw new Error(`Expected the partials of ranges 0 to ${expectedRanges - 1}, got ranges ${ordered.map((partial) => partial.range).join(', ')}`);
+  }
+  let evaluated = 0;
+  const missing: string[] = [];
+  for (const partial of ordered) {
+    for (const [slot, outcome] of partial.outcomes.entries()) {
+      if (outcome === OUTCOME_EVALUATED) evaluated++;
+      else if (outcome === OUTCOME_MISSING) missing.push(sortedCaseIds[partial.range * REDUCE_RANGE_SIZE + slot] as string);
+      else if (outcome !== OUTCOME_FAILED) throw new Error(`Expected a case outcome of 0, 1 or 2, got ${outcome}`);
+    }
+  }
+  const failed = ordered.flatMap((partial) => partial.failed);
+  const engineNames = new Set(manifest.engines);
+  for (const partial of ordered) for (const engine of partial.columns.engines.keys()) engineNames.add(engine);
+  const engines = Object.fromEntries([...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine))] as const));
+  return {
+    run_id: manifest.run_id,
+    suite: manifest.suite,
+    dataset: manifest.dataset.key,
+    config_hash: manifest.config_hash,
+    created_at: manifest.created_at,
+    judge: manifest.judge,
+    cases: { total: sortedCaseIds.length, evaluated, failed: failed.length, missing: missing.length },
+    input_errors: manifest.input_errors,
+    engines,
+    judges: totalJudgeUsage([...ordered.map((partial) => partial.judgeUsage), ...attemptUsage]),
+    missing_cases: missing,
+    failed_cases: failed,
+  };
+}
+
+/** One engine's columns, metric -> its columns in range order. */
+export function columnsOf(partials: readonly RangePartial[], engine: string): Map<string, MetricColumn[]> {
+  const byMetric = new Map<string, MetricColumn[]>();
+  for (const partial of partials) {
+    for (const [name, column] of partial.columns.engines.get(engine) ?? []) {
+      const columns = byMetric.get(name) ?? [];
+      columns.push(column);
+      byMetric.set(name, columns);
+    }
+  }
+  return byMetric;
+}

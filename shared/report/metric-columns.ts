@@ -1,0 +1,93 @@
+import type { MetricValue } from '../judges/metric-value.js';
+
+const RATING = '/rating';
+const ERROR_MESSAGE = '/error_message';
+
+/**
+ * One metric of one engine over a run of consecutive cases (a segment, in
+ * case-id order): everything the report's statistics need and nothing more,
+ * so the reducer never holds the cases themselves.
+ * - `values[slot]`: the case's value when it is a finite number, NaN otherwise
+ *   (no value, a text, a list, null, an infinity);
+ * - `verdicts[slot]` (metrics ending in `/rating` only): 2 for "yes", 1 for "no", 0 otherwise;
+ * - `numberSeen`: some case had a number (finite or not), which makes the metric numeric;
+ * - `errorCount`: cases whose value is a text, for `<prefix>/error_message` metrics.
+ * The arrays exist only once a value needs them, so texts (rationales) cost no memory.
+ */
+export interface MetricColumn {
+  values?: Float64Array;
+  verdicts?: Uint8Array;
+  numberSeen: boolean;
+  errorCount: number;
+}
+
+/** engine -> metric -> column, over one segment of `size` cases. */
+export interface SegmentColumns {
+  readonly size: number;
+  readonly engines: Map<string, Map<string, MetricColumn>>;
+}
+
+export const VERDICT_NO = 1;
+export const VERDICT_YES = 2;
+
+export function emptySegment(size: number): SegmentColumns {
+  return { size, engines: new Map() };
+}
+
+/** Folds one case's metrics of one engine into the segment, at the case's slot. */
+export function foldEngineMetrics(segment: SegmentColumns, slot: number, engine: string, metrics: Readonly<Record<string, MetricValue>>): void {
+  let columns = segment.engines.get(engine);
+  if (columns === undefined) {
+    columns = new Map();
+    segment.engines.set(engine, columns);
+  }
+  for (const [name, value] of Object.entries(metrics)) {
+    let column = columns.get(name);
+    if (column === undefined) {
+      column = { numberSeen: false, errorCount: 0 };
+      columns.set(name, column);
+    }
+    foldValue(segment.size, column, name, slot, value);
+  }
+}
+
+function foldValue(size: number, column: MetricColumn, name: string, slot: number, value: MetricValue): void {
+  if (name.endsWith(ERROR_MESSAGE)) {
+    if (typeof value === 'string') column.errorCount += 1;
+    return;
+  }
+  if (typeof value === 'number') {
+    column.numberSeen = true;
+    if (Number.isFinite(value)) {
+      column.values ??= new Float64Array(size).fill(Number.NaN);
+      column.values[slot] = value;
+    }
+    return;
+  }
+  if (name.endsWith(RATING) && (value === 'yes' || value === 'no')) {
+    column.verdicts ??= new Uint8Array(size);
+    column.verdicts[slot] = value === 'yes' ? VERDICT_YES : VERDICT_NO;
+  }
+}
+
+/** The finite numbers of a metric across segments, in case order. */
+export function finiteValues(columns: readonly MetricColumn[]): number[] {
+  const numbers: number[] = [];
+  for (const column of columns) {
+    const values = column.values;
+    if (values === undefined) continue;
+    for (const value of values) if (!Number.isNaN(value)) numbers.push(value);
+  }
+  return numbers;
+}
+
+/** The yes/no verdicts of a metric across segments, in case order, as 1 (yes) and 0 (no). */
+export function verdictValues(columns: readonly MetricColumn[]): number[] {
+  const verdicts: number[] = [];
+  for (const column of columns) {
+    const values = column.verdicts;
+    if (values === undefined) continue;
+    for (const verdict of values) if (verdict !== 0) verdicts.push(verdict === VERDICT_YES ? 1 : 0);
+  }
+  return verdicts;
+}
