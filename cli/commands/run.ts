@@ -7,6 +7,7 @@ import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, suite
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { nothingEvaluated } from '../run/nothing-evaluated.js';
+import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
@@ -22,6 +23,7 @@ interface RunOptions extends CollectionOptions {
   strict?: boolean;
   cache: boolean;
   suite: string;
+  failUnder?: string;
 }
 
 /**
@@ -40,7 +42,8 @@ export function runCommand(): Command {
     .option('--aws-endpoint <url>', 'run over S3 and SQS at this endpoint (an emulator or AWS) instead of the embedded default')
     .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
     .option('--strict', 'stop at the first bad row instead of running the good ones')
-    .option('--no-cache', 'judge every case again instead of reusing cached judgments');
+    .option('--no-cache', 'judge every case again instead of reusing cached judgments')
+    .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)");
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
       const input = await runInputOf(dataset, options);
@@ -49,6 +52,7 @@ export function runCommand(): Command {
       const endpoint = endpointUrl(options.awsEndpoint);
       judgeBaseUrl(process.env);
       const config = await configOf(options);
+      const failUnder = failUnderOf(options.failUnder, config.thresholds !== undefined);
       // Checked before the run rather than found unusable after it.
       await assertWritableFolder('--out', resolve(options.out));
       if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
@@ -85,6 +89,8 @@ export function runCommand(): Command {
       const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
       const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+      const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
+      if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);
     });
 }
 

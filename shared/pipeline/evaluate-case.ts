@@ -6,6 +6,7 @@ import { evalCaseSchema, type EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
 import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
+import { thresholdMetrics } from '../report/thresholds.js';
 import { groundTruthMetrics } from './ground-truth-metrics.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from './run-config.js';
@@ -85,6 +86,10 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
   for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
   for (const [engine, output] of Object.entries(evalCase.engines)) {
     engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, cutoffsOf(manifest)), ...judgement.engines[engine] };
+  }
+  const thresholds = (manifest.config as unknown as Partial<RunConfig>).thresholds;
+  if (thresholds !== undefined) {
+    for (const [engine, metrics] of Object.entries(engines)) Object.assign(metrics, thresholdMetrics(metrics, thresholds));
   }
   const result: CaseResult = {
     run_id: message.run_id,

@@ -1,7 +1,13 @@
 import type { MetricValue } from '../judges/metric-value.js';
 import type { Threshold, Thresholds } from '../schema/thresholds.js';
 
-/** The checks of the config's `thresholds:` (shared/schema/thresholds.ts) on a case's metrics, and pass rates per engine. */
+/**
+ * The checks of the config's `thresholds:` (shared/schema/thresholds.ts) on
+ * one engine's metrics for a case. The judge worker writes them into the
+ * case's metrics (thresholdMetrics), so cases.jsonl has each check and the
+ * report's ordinary statistics give `thresholds/pass/average`, the engine's
+ * pass rate, with its count and interval.
+ */
 export type Check = 'pass' | 'fail';
 
 /** The outcome of each applicable condition on one case's metrics, keyed by metric name. */
@@ -27,30 +33,11 @@ function passes(value: MetricValue, threshold: Threshold): boolean {
   return (threshold.min === undefined || value >= threshold.min) && (threshold.max === undefined || value <= threshold.max);
 }
 
-/** Per engine: the lines a condition applied to, how many passed, and their share. */
-export interface PassRate {
-  readonly cases: number;
-  readonly passed: number;
-  readonly pass_rate: number;
-}
-
-export class PassRates {
-  private readonly counts = new Map<string, { cases: number; passed: number }>();
-
-  add(engine: string, passed: boolean | undefined): void {
-    if (passed === undefined) return;
-    const count = this.counts.get(engine) ?? { cases: 0, passed: 0 };
-    count.cases += 1;
-    if (passed) count.passed += 1;
-    this.counts.set(engine, count);
-  }
-
-  /** Engines in code-unit order, each with its pass rate. */
-  rates(): Record<string, PassRate> {
-    const engines = [...this.counts.keys()].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
-    return Object.fromEntries(engines.map((engine) => {
-      const { cases, passed } = this.counts.get(engine) as { cases: number; passed: number };
-      return [engine, { cases, passed, pass_rate: passed / cases }];
-    }));
-  }
+/** The checks as case metrics: `thresholds/<metric>/check` = "pass" | "fail", and `thresholds/pass` = 1 or 0 when any applied. */
+export function thresholdMetrics(metrics: Readonly<Record<string, MetricValue>>, thresholds: Thresholds): Record<string, MetricValue> {
+  const checks = checkThresholds(metrics, thresholds);
+  const passed = linePasses(checks);
+  const named: Record<string, MetricValue> = Object.fromEntries(Object.entries(checks).map(([metric, check]) => [`thresholds/${metric}/check`, check]));
+  if (passed !== undefined) named['thresholds/pass'] = passed ? 1 : 0;
+  return named;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkThresholds, linePasses, PassRates } from '../../../shared/report/thresholds.js';
+import { checkThresholds, linePasses, thresholdMetrics } from '../../../shared/report/thresholds.js';
 import { thresholdsSchema } from '../../../shared/schema/thresholds.js';
 
 const CORRECTNESS = 'response/llm_judged/correctness/rating';
@@ -30,11 +30,12 @@ describe('thresholds', () => {
     expect(thresholdsSchema.safeParse({ [CORRECTNESS]: 'maybe' }).success).toBe(false);
   });
 
-  it('gives each engine the share of its applicable lines that passed', () => {
-    const rates = new PassRates();
-    for (const [engine, passed] of [['bm25', true], ['bm25', false], ['hybrid', true], ['bm25', undefined], ['bm25', true]] as const) rates.add(engine, passed);
-
-    // bm25: 2 of 3 applicable lines; hybrid: 1 of 1
-    expect(rates.rates()).toEqual({ bm25: { cases: 3, passed: 2, pass_rate: 2 / 3 }, hybrid: { cases: 1, passed: 1, pass_rate: 1 } });
+  it("names each check and the line's pass as case metrics", () => {
+    expect(thresholdMetrics({ [CORRECTNESS]: 'yes', [PRECISION]: 0.5 }, thresholds)).toEqual({
+      [`thresholds/${CORRECTNESS}/check`]: 'pass',
+      [`thresholds/${PRECISION}/check`]: 'fail',
+      'thresholds/pass': 0,
+    });
+    expect(thresholdMetrics({ other: 1 }, thresholds)).toEqual({});
   });
 });
