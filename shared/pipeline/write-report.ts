@@ -6,6 +6,7 @@ import { reportJson } from '../report/aggregate.js';
 import { caseLines } from '../report/cases-jsonl.js';
 import { keyStatistics } from '../report/html/key-statistics.js';
 import { renderHtml } from '../report/html.js';
+import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report/markdown.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
@@ -16,7 +17,7 @@ import { reportFromPartials } from './partials-report.js';
 import type { RangePartial } from './range-partial.js';
 import { runKeys } from './run-identity.js';
 
-export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl'] as const;
+export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
 export interface AggregatedRun {
   readonly manifest: Manifest;
@@ -68,6 +69,12 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const casesKey = runKeys.report(manifest.suite, manifest.run_id, 'cases.jsonl');
   await store.upload(casesKey, run.casesPath);
   keys.push(casesKey);
+  // Beside cases.jsonl, whatever the judges graded, as qrels (empty when no retrieval judge ran).
+  const qrelsPath = `${run.casesPath}.qrels`;
+  await writeJudgmentsQrels(run.casesPath, qrelsPath);
+  const qrelsKey = runKeys.report(manifest.suite, manifest.run_id, 'judgments.qrels');
+  await store.upload(qrelsKey, qrelsPath);
+  keys.push(qrelsKey);
   await store.put(
     runKeys.latest(manifest.suite),
     JSON.stringify({ run_id: manifest.run_id, created_at: manifest.created_at, report: runKeys.report(manifest.suite, manifest.run_id, 'report.json') }),

@@ -109,7 +109,7 @@ describe('assay submit / status / report against a deployed stack (fauxqs)', () 
       report: `reports/faq/${runId}/report.json`,
     });
     expect(downloaded.exitCode).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['cases.jsonl', 'report.html', 'report.json', 'report.md']);
+    expect((await readdir(out)).sort()).toEqual(['cases.jsonl', 'judgments.qrels', 'report.html', 'report.json', 'report.md']);
   });
 
   it('--wait follows a run until its report, and report explains a run without one', async () => {

@@ -67,7 +67,7 @@ describe('the pipeline, embedded', () => {
     expect(report.engines.bm25?.['retrieval/llm_judged/chunk_relevance/precision/average']).toEqual(expect.any(Number));
     expect(report.judges.chunk_relevance?.calls).toBeGreaterThan(0);
     expect(cases).toHaveLength(24);
-    expect(result.files.map((file) => file.split('/').at(-1))).toEqual(['report.json', 'report.md', 'report.html', 'cases.jsonl']);
+    expect(result.files.map((file) => file.split('/').at(-1))).toEqual(['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels']);
   });
 
   it('makes no judge call when the same dataset runs again over the same store', async () => {
