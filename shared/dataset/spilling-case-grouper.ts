@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { CaseGrouper, type CaseIdRule } from './case-grouper.js';
 import { requestIdFor } from './content-ids.js';
 import type { NormalisedRow } from './normalise-row.js';
-
-/** Buffered rows are written out once they reach this many characters. */
-const FLUSH_CHARACTERS = 4 * 1024 * 1024;
+import { PartitionFiles } from './partition-files.js';
 
 export type GroupedEvent = { kind: 'case'; case: EvalCase } | { kind: 'errors'; errors: InputError[] };
 
@@ -22,9 +19,7 @@ export type GroupedEvent = { kind: 'case'; case: EvalCase } | { kind: 'errors'; 
  * partition, then by first row), and it is the same on every run.
  */
 export class SpillingCaseGrouper {
-  private readonly buffers: string[][];
-  private buffered = 0;
-  private prepared = false;
+  private readonly spill: PartitionFiles;
 
   constructor(
     private readonly file: string,
@@ -32,7 +27,7 @@ export class SpillingCaseGrouper {
     private readonly partitions: number,
     private readonly caseIds?: CaseIdRule,
   ) {
-    this.buffers = Array.from({ length: partitions }, () => []);
+    this.spill = new PartitionFiles(folder, partitions, 'jsonl');
   }
 
   /** Spill files for a dataset of this many bytes: about 2 MB of rows each, 16 at least. */
@@ -44,22 +39,16 @@ export class SpillingCaseGrouper {
     const requestId = row.request_id ?? requestIdFor(row.request);
     const caseId = this.caseIds === undefined ? requestId : this.caseIds.idOf(requestId);
     const partition = createHash('md5').update(caseId).digest().readUInt32BE(0) % this.partitions;
-    const line = `${JSON.stringify(row)}\n`;
-    (this.buffers[partition] as string[]).push(line);
-    this.buffered += line.length;
-    if (this.buffered >= FLUSH_CHARACTERS) await this.flush();
+    await this.spill.add(partition, `${JSON.stringify(row)}\n`);
   }
 
   /** The cases partition by partition, with the rows rejected while grouping them. */
   async *finish(): AsyncGenerator<GroupedEvent> {
-    await this.flush();
+    await this.spill.flush();
     try {
       for (let partition = 0; partition < this.partitions; partition++) {
         const grouper = new CaseGrouper(this.file, this.caseIds);
-        const text = await readFile(this.pathOf(partition), 'utf8').catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return '';
-          throw error;
-        });
+        const text = await this.spill.read(partition);
         for (const line of text.split('\n')) {
           if (line === '') continue;
           const errors = grouper.add(JSON.parse(line) as NormalisedRow);
@@ -70,22 +59,5 @@ export class SpillingCaseGrouper {
     } finally {
       await rm(this.folder, { recursive: true, force: true });
     }
-  }
-
-  private async flush(): Promise<void> {
-    if (!this.prepared) {
-      await mkdir(this.folder, { recursive: true });
-      this.prepared = true;
-    }
-    for (const [partition, lines] of this.buffers.entries()) {
-      if (lines.length === 0) continue;
-      await appendFile(this.pathOf(partition), lines.join(''));
-      lines.length = 0;
-    }
-    this.buffered = 0;
-  }
-
-  private pathOf(partition: number): string {
-    return join(this.folder, `partition-${partition}.jsonl`);
   }
 }

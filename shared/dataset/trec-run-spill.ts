@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { InputError } from '../schema/input-error.js';
+import { PartitionFiles } from './partition-files.js';
 import type { RunEntry } from './trec-ranking.js';
 
-/** Buffered lines are written out once they reach this many characters. */
-const FLUSH_CHARACTERS = 4 * 1024 * 1024;
 /** Lines in one spilled block at most. */
 const MAX_BLOCK_PAIRS = 100_000;
 
@@ -32,9 +30,7 @@ export interface SpilledPartition {
  * them safely, and a block costs far less to write and read than its lines.
  */
 export class TrecRunSpill {
-  private readonly buffers: string[][];
-  private buffered = 0;
-  private prepared = false;
+  private readonly spill: PartitionFiles;
   private readonly partitionOfTopic = new Map<string, number>();
   /** The block being built: its header, its `docno score` pairs, and where the next line must be to join it. */
   private block: { qid: string; engine: number; file: number; nextLine: number; head: string; pairs: string[] } | undefined;
@@ -45,7 +41,7 @@ export class TrecRunSpill {
     /** Input files by index, to name them in errors. */
     private readonly files: readonly string[],
   ) {
-    this.buffers = Array.from({ length: partitions }, () => []);
+    this.spill = new PartitionFiles(folder, partitions, 'tsv');
   }
 
   /** Spill files for runs of this many bytes: about 2 MB of lines each, 16 at least. */
@@ -85,29 +81,18 @@ export class TrecRunSpill {
   private closeBlock(): void {
     const block = this.block;
     if (block === undefined) return;
-    const text = `${block.head}${block.pairs.join(' ')}\n`;
-    (this.buffers[this.partitionOf(block.qid)] as string[]).push(text);
-    this.buffered += text.length;
+    this.spill.push(this.partitionOf(block.qid), `${block.head}${block.pairs.join(' ')}\n`);
     this.block = undefined;
   }
 
   async flushIfFull(): Promise<void> {
-    if (this.buffered >= FLUSH_CHARACTERS) await this.flush();
+    await this.spill.flushIfFull();
   }
 
   /** Writes what is buffered; call before reading partitions. */
   async flush(): Promise<void> {
     this.closeBlock();
-    if (!this.prepared) {
-      await mkdir(this.folder, { recursive: true });
-      this.prepared = true;
-    }
-    for (const [partition, lines] of this.buffers.entries()) {
-      if (lines.length === 0) continue;
-      await appendFile(this.pathOf(partition), lines.join(''));
-      lines.length = 0;
-    }
-    this.buffered = 0;
+    await this.spill.flush();
   }
 
   /**
@@ -116,10 +101,7 @@ export class TrecRunSpill {
    * and only its first line counts.
    */
   async read(partition: number, engineNames: readonly string[]): Promise<SpilledPartition> {
-    const text = await readFile(this.pathOf(partition), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
-      throw error;
-    });
+    const text = await this.spill.read(partition);
     const topics = new Map<string, SpilledTopic>();
     const seen = new Map<string, Set<string>>();
     const errors: InputError[] = [];
@@ -162,9 +144,5 @@ export class TrecRunSpill {
 
   async remove(): Promise<void> {
     await rm(this.folder, { recursive: true, force: true });
-  }
-
-  private pathOf(partition: number): string {
-    return join(this.folder, `partition-${partition}.tsv`);
   }
 }
