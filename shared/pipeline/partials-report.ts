@@ -1,3 +1,4 @@
+import { reportHeader } from '../report/aggregate.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import type { MetricColumn } from '../report/metric-columns.js';
 import { columnStatistics } from '../report/metric-statistics.js';
@@ -44,12 +45,7 @@ export function reportFromPartials(
   for (const partial of ordered) for (const engine of partial.columns.engines.keys()) engineNames.add(engine);
   const engines = Object.fromEntries([...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine))] as const));
   return {
-    run_id: manifest.run_id,
-    suite: manifest.suite,
-    dataset: manifest.dataset.key,
-    config_hash: manifest.config_hash,
-    created_at: manifest.created_at,
-    judge: manifest.judge,
+    ...reportHeader(manifest),
     cases: { total: sortedCaseIds.length, evaluated, failed: failed.length, missing: missing.length },
     input_errors: manifest.input_errors,
     engines,

@@ -1,4 +1,5 @@
 import type { Report } from '../schema/report.js';
+import type { Manifest } from '../schema/run-records.js';
 import { caseOutcomes, type CaseRecords } from './case-outcomes.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import { engineStatistics } from './metric-statistics.js';
@@ -54,12 +55,7 @@ export function buildReport(input: ReportInput): Report {
     [...engineNames].sort(compareText).map((engine) => [engine, engineStatistics(outcomes.evaluated, engine)] as const),
   );
   return {
-    run_id: manifest.run_id,
-    suite: manifest.suite,
-    dataset: manifest.dataset.key,
-    config_hash: manifest.config_hash,
-    created_at: manifest.created_at,
-    judge: manifest.judge,
+    ...reportHeader(manifest),
     cases: {
       total: outcomes.total,
       evaluated: outcomes.evaluated.length,
@@ -71,6 +67,18 @@ export function buildReport(input: ReportInput): Report {
     judges: totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]),
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
+  };
+}
+
+/** What a report says of its run, from the manifest alone; both report builders (this one and the reducer's partials) start from it. */
+export function reportHeader(manifest: Manifest): Pick<Report, 'run_id' | 'suite' | 'dataset' | 'config_hash' | 'created_at' | 'judge'> {
+  return {
+    run_id: manifest.run_id,
+    suite: manifest.suite,
+    dataset: manifest.dataset.key,
+    config_hash: manifest.config_hash,
+    created_at: manifest.created_at,
+    judge: manifest.judge,
   };
 }
 
