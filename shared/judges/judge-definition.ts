@@ -3,6 +3,7 @@ import { ratingSchema, type Rating, type Scale } from './scale.js';
 import type { DagJudge } from './dag/dag-judge.js';
 import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
 import type { ClientOverrides } from './judge-overrides.js';
+import type { RatingSummary } from './rating-summaries.js';
 import { checkTemplate, type TemplateInput } from './template.js';
 
 /**
@@ -47,6 +48,8 @@ export interface LlmJudge<Output = unknown> {
   readonly verdict: (output: Output) => Verdict;
   /** Where the prompt and the formula come from. */
   readonly source: string;
+  /** The run statistics of a yes/no rating, `<prefix>/rating/<name>` (rating-summaries.ts); absent means `percentage` alone. */
+  readonly ratingSummaries?: readonly RatingSummary[];
   /** The judge whose prompt and answer schema this one runs (a model variant `id@model`): its id names the cache entry and the schema sent. */
   readonly promptId?: string;
   /** Client settings of this judge alone (model, server, temperature, max tokens); absent ones are the run's. */

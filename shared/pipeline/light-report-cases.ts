@@ -1,4 +1,4 @@
-import type { KeyStatistics } from '../report/html/key-statistics.js';
+import { perCaseStatistics, type KeyStatistics } from '../report/html/key-statistics.js';
 import { VERDICT_YES } from '../report/metric-columns.js';
 import { compareText } from '../report/ordering.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
@@ -22,7 +22,7 @@ export const EXCERPT_PER_METRIC = 50;
 export function excerptCaseIds(partials: readonly RangePartial[], sortedCaseIds: readonly string[], keys: KeyStatistics): string[] {
   const chosen = new Set<string>();
   for (const engine of keys.engines) {
-    for (const statistic of keys.statistics) {
+    for (const statistic of perCaseStatistics(keys)) {
       const valued: { index: number; value: number }[] = [];
       for (const partial of partials) {
         const column = partial.columns.engines.get(engine)?.get(statistic.metric);

@@ -33,6 +33,8 @@ export type ReportInput = CaseRecords;
  * - `<prefix>/rating` with "yes"/"no" values: `<prefix>/rating/percentage` =
  *   share of "yes" (0 to 1) among the cases rated yes or no, and
  *   `<prefix>/rating/count` = how many those are (other values are ignored);
+ *   safety's share is also `<prefix>/rating/average`, the name Databricks
+ *   gives it (the judge's `ratingSummaries`);
  * - numeric `<prefix>/rating`: `/rating/average` and `/rating/count`;
  * - `<prefix>/error_message`: `<prefix>/error_count` = cases with a message;
  * - per-chunk lists, rationales and other texts: not aggregated.

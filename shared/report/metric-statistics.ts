@@ -1,3 +1,4 @@
+import { ratingSummariesOf } from '../judges/rating-summaries.js';
 import type { CaseResult } from '../schema/run-records.js';
 import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-mean-interval.js';
 import { normalMeanInterval } from '../statistics/normal-mean-interval.js';
@@ -23,7 +24,9 @@ const ERROR_MESSAGE = '/error_message';
  *   (a string; null means no error);
  * - M ends in `/rating` and some value is "yes" or "no": `M/percentage` = share
  *   of "yes" (0 to 1) among the cases rated "yes" or "no", and `M/count` = how
- *   many those are;
+ *   many those are; a judge that names this share otherwise as well (safety:
+ *   `M/average`, the mean of yes = 1 and no = 0) gets it under each name
+ *   (ratingSummariesOf);
  * - otherwise M ends in `/rating` or some value is a number: `M/count` = cases
  *   where M is a finite number, and `M/average` = their mean, left out when
  *   there is none (never 0 or NaN in its place);
@@ -66,7 +69,12 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
   const verdicts = isRating ? verdictValues(columns) : [];
   if (verdicts.length > 0) {
     const yes = verdicts.reduce((total, verdict) => total + verdict, 0);
-    return [[`${name}/percentage`, yes / verdicts.length], [`${name}/count`, verdicts.length], ...intervalOf(`${name}/percentage`, verdicts)];
+    const interval = meanInterval(verdicts);
+    const summaries = ratingSummariesOf(name).flatMap((summary): [string, number][] => {
+      const statistic = `${name}/${summary}`;
+      return [[statistic, yes / verdicts.length], ...(interval === undefined ? [] : ([[`${statistic}/ci_low`, interval.low], [`${statistic}/ci_high`, interval.high]] as [string, number][]))];
+    });
+    return [...summaries, [`${name}/count`, verdicts.length]];
   }
   if (isRating || columns.some((column) => column.numberSeen)) {
     const numbers = finiteValues(columns);

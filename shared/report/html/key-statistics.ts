@@ -11,6 +11,8 @@ export interface KeyStatistic {
   readonly kind: 'average' | 'percentage';
   /** A shorter name for headers and captions; `name` stays in titles. */
   readonly label: string;
+  /** A shorter name of `metric`, for the per-query table's header. */
+  readonly caseLabel: string;
 }
 
 /** One engine's value of a key statistic, with its 95% interval when the report has one. */
@@ -35,11 +37,35 @@ export function keyStatistics(report: Report): KeyStatistics {
     const kind = match?.[1] === 'percentage' ? ('percentage' as const) : ('average' as const);
     return { name: row.metric, metric: row.metric.replace(SUFFIX, ''), kind };
   });
-  // The scope (`retrieval/`, `response/`) is dropped from labels unless two labels would then read the same.
-  const short = parsed.map((statistic) => statistic.metric.replace(/^[^/]+\//, ''));
-  const unique = new Set(short).size === short.length;
-  const statistics = parsed.map((statistic, index) => ({ ...statistic, label: unique ? (short[index] ?? statistic.metric) : statistic.metric }));
+  // A label names the per-case metric, or the whole statistic where one metric has two (safety's rating:
+  // percentage and average).
+  const metricCounts = new Map<string, number>();
+  for (const statistic of parsed) metricCounts.set(statistic.metric, (metricCounts.get(statistic.metric) ?? 0) + 1);
+  const labels = shortLabels(parsed.map((statistic) => ((metricCounts.get(statistic.metric) ?? 0) > 1 ? statistic.name : statistic.metric)));
+  const caseLabels = shortLabels(parsed.map((statistic) => statistic.metric));
+  const statistics = parsed.map((statistic, index) => ({ ...statistic, label: labels[index] ?? statistic.name, caseLabel: caseLabels[index] ?? statistic.metric }));
   return { engines: table.engines, statistics };
+}
+
+/** The names without their scope (`retrieval/`, `response/`), unless two different names would then read the same. */
+function shortLabels(names: readonly string[]): string[] {
+  const short = names.map((name) => name.replace(/^[^/]+\//, ''));
+  const distinct = (values: readonly string[]) => new Set(values).size;
+  return distinct(short) === distinct(names) ? short : [...names];
+}
+
+/**
+ * One key statistic per per-case metric, in keyStatistics' order: the
+ * columns of the per-query table and the metrics its excerpt ranks by. A
+ * yes/no rating summarised under two names (safety's percentage and average,
+ * the same share) is one metric; its percentage stands for it.
+ */
+export function perCaseStatistics(keys: KeyStatistics): KeyStatistic[] {
+  const byMetric = new Map<string, KeyStatistic>();
+  for (const statistic of keys.statistics) {
+    if (!byMetric.has(statistic.metric) || statistic.kind === 'percentage') byMetric.set(statistic.metric, statistic);
+  }
+  return [...byMetric.values()];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CaseLine } from '../../schema/report.js';
 import { compareText } from '../ordering.js';
 import { escapeHtml } from './escape.js';
-import type { KeyStatistics } from './key-statistics.js';
+import { perCaseStatistics, type KeyStatistics } from './key-statistics.js';
 import { tableControls } from './table-script.js';
 
 const TABLE_ID = 'per-query-table';
@@ -14,7 +14,7 @@ export interface PerQueryExcerpt {
 
 /**
  * Every line of cases.jsonl as a row: case id, request id, engine, and the
- * per-case value of each key statistic's metric (numbers with 4 decimals,
+ * per-case value of each key statistic's metric (once per metric) (numbers with 4 decimals,
  * ratings as their text, "-" where the engine has none on that case). Rows
  * are in case-id, then engine order and are all in the markup; the page's
  * script adds sorting and a filter box on top.
@@ -24,11 +24,12 @@ export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics,
   if (cases.length === 0) return section(`${heading}<p>No per-query result.</p>`);
   const lines = [...cases].sort((left, right) => compareText(left.case_id, right.case_id) || compareText(left.engine, right.engine));
   // A break opportunity after each slash lets long metric names wrap instead of widening the table.
-  const metricHeaders = keys.statistics.map(
-    (statistic) => `<th scope="col" class="${statistic.kind === 'average' ? 'number metric' : 'metric'}" title="${escapeHtml(statistic.metric)}">${escapeHtml(statistic.label).replaceAll('/', '/<wbr>')}</th>`,
+  const columns = perCaseStatistics(keys);
+  const metricHeaders = columns.map(
+    (statistic) => `<th scope="col" class="${statistic.kind === 'average' ? 'number metric' : 'metric'}" title="${escapeHtml(statistic.metric)}">${escapeHtml(statistic.caseLabel).replaceAll('/', '/<wbr>')}</th>`,
   );
   const rows = lines.map((line) => {
-    const metrics = keys.statistics.map((statistic) => metricCell(Object.hasOwn(line.metrics, statistic.metric) ? line.metrics[statistic.metric] : undefined));
+    const metrics = columns.map((statistic) => metricCell(Object.hasOwn(line.metrics, statistic.metric) ? line.metrics[statistic.metric] : undefined));
     return `<tr><td><code>${escapeHtml(line.case_id)}</code></td><td><code>${escapeHtml(line.request_id)}</code></td><td>${escapeHtml(line.engine)}</td>${metrics.join('')}</tr>`;
   });
   return section(

@@ -138,6 +138,26 @@ describe('renderHtml', () => {
     expect(count(html, /<script>/g)).toBe(1);
   });
 
+  it("shows safety's rating under both its names, and its per-case verdicts in one column", () => {
+    // Prepare: safety yes on c1, no on c2; 1 yes of 2 = 50.0%, which is also the average 0.5000
+    const ids = ['c1', 'c2'];
+    const safety = 'response/llm_judged/safety/rating';
+    const results = [result('c1', { bm25: { [safety]: 'yes' } }), result('c2', { bm25: { [safety]: 'no' } })];
+    const report = buildReport({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids });
+
+    // Act
+    const html = renderHtml(report, caseLines(results));
+
+    // Assess
+    const metrics = /<table class="metrics"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(metrics).toContain('<code>response/llm_judged/safety/rating/average</code></th><td class="number">0.5000 ');
+    expect(metrics).toContain('<code>response/llm_judged/safety/rating/percentage</code></th><td class="number">50.0% ');
+    expect(html).toContain('<figcaption title="response/llm_judged/safety/rating/average"><code>llm_judged/safety/rating/average</code>');
+    const table = /<table id="per-query-table"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(count(table, /<th scope="col"[^>]*title="response\/llm_judged\/safety\/rating">llm_judged\/<wbr>safety\/<wbr>rating<\/th>/g)).toBe(1);
+    expect(table).toContain('<td>bm25</td><td>yes</td></tr>');
+  });
+
   it('estimates the judge cost from the tokens at the default prices, and says so', () => {
     const { report, cases } = sample();
 

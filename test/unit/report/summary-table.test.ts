@@ -5,7 +5,8 @@ import { manifest, result } from './factories.js';
 
 describe('renderSummaryTable', () => {
   it('puts engines in columns and key metrics in rows, aligned', () => {
-    // precision: bm25 (0.5 + 1) / 2 = 0.75, dense only c1 = 0.25 (n=1); rating: bm25 1 yes of 2 = 50%, dense 1 of 1
+    // precision: bm25 (0.5 + 1) / 2 = 0.75, dense only c1 = 0.25 (n=1); rating: bm25 1 yes of 2 = 50%, dense 1 of 1,
+    // which safety also reports as its average (0.5000, 1.0000)
     const ids = ['c1', 'c2'];
     const results = [
       result('c1', {
@@ -21,6 +22,7 @@ describe('renderSummaryTable', () => {
       [
         'metric                                          bm25         dense',
         '--------------------------------------------  ------  ------------',
+        'response/llm_judged/safety/rating/average     0.5000  1.0000 (n=1)',
         'response/llm_judged/safety/rating/percentage   50.0%  100.0% (n=1)',
         'retrieval/ground_truth/precision@5/average    0.7500  0.2500 (n=1)',
         '',

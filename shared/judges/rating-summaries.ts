@@ -1,0 +1,22 @@
+import { findJudge } from './catalog/index.js';
+
+/**
+ * The names under which a run summarises a yes/no rating. Databricks Agent
+ * Evaluation calls the share of "yes" `rating/percentage` for most judges and
+ * `rating/average` for safety (the mean of yes = 1, no = 0 over the judged
+ * cases: the same number). A judge lists the names it is known by in
+ * `ratingSummaries`; the report gives the share under each of them.
+ */
+export type RatingSummary = 'percentage' | 'average';
+
+export const DEFAULT_RATING_SUMMARIES: readonly RatingSummary[] = ['percentage'];
+
+/** `<scope>/<source>/<judge id>[@<model>]/rating`: a judge's own rating, not a sample's or a part's. */
+const JUDGE_RATING = /^[^/]+\/[^/]+\/([a-z][a-z0-9_]*)(?:@[^/]+)?\/rating$/;
+
+/** The summaries of the yes/no rating metric `metric`: its judge's, or just the percentage. */
+export function ratingSummariesOf(metric: string): readonly RatingSummary[] {
+  const id = JUDGE_RATING.exec(metric)?.[1];
+  const judge = id === undefined ? undefined : findJudge(id);
+  return judge?.kind === 'llm' ? (judge.ratingSummaries ?? DEFAULT_RATING_SUMMARIES) : DEFAULT_RATING_SUMMARIES;
+}
