@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { aggregatedMetrics } from '../../../shared/compare/compared-metrics.js';
 import { ratingSummariesOf } from '../../../shared/judges/rating-summaries.js';
 import { aggregateRange } from '../../../shared/pipeline/aggregate-range.js';
+import { headlineMetrics } from '../../../shared/pipeline/baselines.js';
 import { reportFromPartials } from '../../../shared/pipeline/partials-report.js';
 import { runKeys } from '../../../shared/pipeline/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
@@ -67,5 +69,21 @@ describe('safety/rating/average', () => {
     // Assess
     expect(merged.engines.bm25?.[`${SAFETY}/average`]).toBe(0.75);
     expect(reportJson(merged)).toBe(reportJson(buildReport({ manifest: run, results, failures: [], caseIds: ids })));
+  });
+});
+
+describe('the baseline comparison of safety', () => {
+  it('compares the per-case rating once, whichever of its names the report gives', () => {
+    // Prepare
+    const { ids, results } = safetyRun();
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    // Act
+    const headline = headlineMetrics(report);
+    const compared = aggregatedMetrics([report]);
+
+    // Assess
+    expect(headline.filter((metric) => metric.includes('safety'))).toEqual([SAFETY]);
+    expect(compared.filter((metric) => metric.includes('safety'))).toEqual([SAFETY]);
   });
 });
