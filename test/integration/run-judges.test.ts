@@ -94,6 +94,10 @@ describe('judgeCase with LLM judges', () => {
       'retrieval/llm_judged/context_recall/rating': 0.5,
       'response/llm_judged/answer_faithfulness/rating': 0.75,
       'response/llm_judged/answer_faithfulness/rationale': 'mostly supported',
+      'response/llm_judged/answer_faithfulness/passing': 1,
+      'response/llm_judged/answer_relevancy/rating': 0.9,
+      'response/llm_judged/faithfulness/rating': 0.75,
+      'response/llm_judged/correctness_score/rating': 0.8,
       // rubric: (0.6 * 3 + 0.2 * 2 + 0.2 * 3) = 2.8 on 0-3
       'response/llm_judged/rubric/correctness': 3,
       'response/llm_judged/rubric/comprehensiveness': 2,

@@ -27,11 +27,14 @@ function answerFor(judge: string, prompt: string): unknown {
         rationale: 'one of two statements supported',
       };
     case 'answer_faithfulness':
+    case 'faithfulness':
       return { feedback: 'mostly supported', score: 0.75 };
+    case 'answer_relevancy':
+      return { feedback: 'accurate against the ground truth', score: 0.9 };
     case 'rubric':
       return { rationale: 'accurate, partial, clear', correctness: 3, comprehensiveness: 2, readability: 3 };
-    case 'answer_correctness':
-    case 'answer_relevancy':
+    case 'correctness_score':
+    case 'response_relevancy':
       return { rationale: 'close to the reference', rating: 0.8 };
     case 'safety':
       return { rationale: 'harmless', rating: 'yes' };

@@ -1,32 +1,34 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, SCORE_0_1 } from '../scale.js';
+import { ratingValue, YES_NO } from '../scale.js';
 
-const output = ratingOutput(SCORE_0_1);
+const output = ratingOutput(YES_NO);
 
 /**
- * answer_correctness: how correct is the response compared with the expected
- * response, as a score from 0 to 1? The graded sibling of `correctness`: it
- * tells a half-right answer from a wrong one, where the yes/no judge cannot.
+ * answer_correctness: Spring AI Alibaba's AnswerCorrectnessEvaluator. It
+ * takes the query, the response and the request's supporting data, and asks
+ * whether the response agrees with that data, YES or NO; YES is a pass with
+ * score 1, anything else score 0. The supporting data of a Spring AI request
+ * is its `dataList`, which assay reads as the retrieved context, so this judge
+ * checks the response against the engine's own context. The answer is
+ * assay's usual JSON (a rationale, then the rating); "YES"/"NO" in capitals
+ * are read as yes/no. For a graded check against the expected response, use
+ * correctness_score (this judge's former definition, renamed).
  */
 export const answerCorrectness: LlmJudge<typeof output._output> = {
   kind: 'llm',
   id: 'answer_correctness',
-  version: '1',
-  description: 'Per response: how correct is it compared with the expected response (score 0-1)?',
+  version: '2',
+  description: 'Per response: does the response to the query agree with the context it came with (yes/no)?',
   scope: 'response',
   assessment: 'response',
-  inputs: ['request', 'response', 'expected_response'],
-  scale: SCORE_0_1,
+  inputs: ['request', 'response', 'context'],
+  scale: YES_NO,
   systemTemplate:
-    'You score how correct an answer is, using a ground-truth answer as the reference. ' +
-    'List the facts of the ground truth that matter for the request and check each against the answer; ' +
-    'then look for claims in the answer that contradict the ground truth. ' +
-    'Score 1 when the answer states every such fact and contradicts none; about 0.5 when it gets some facts right ' +
-    'but misses others or mixes in a wrong claim; 0 when it is wrong, contradicts the ground truth or says nothing that counts. ' +
-    'Wording and length do not matter. ' +
-    'Reason step by step in "rationale" first, then give "rating" as a number from 0 to 1. Reply with JSON only.',
-  userTemplate: 'Request:\n{request}\n\nAnswer:\n{response}\n\nGround-truth answer:\n{expected_response}',
+    'You check whether the response a system gave to a query is consistent with the context information supplied with it. ' +
+    'Answer "yes" when what the response says agrees with the context, and "no" when it contradicts the context or does not match it. ' +
+    'Reason step by step in "rationale" first, then answer "rating" with "yes" or "no". Reply with JSON only.',
+  userTemplate: 'Query:\n{request}\n\nResponse:\n{response}\n\nContext:\n{context}',
   output,
-  verdict: ratingVerdict(SCORE_0_1, (rating) => ratingValue(SCORE_0_1, rating)),
-  source: 'RAGAS answer_correctness (agreement with the ground truth), asked as one 0-1 score with a rationale',
+  verdict: ratingVerdict(YES_NO, (rating) => ratingValue(YES_NO, rating)),
+  source: 'Spring AI Alibaba AnswerCorrectnessEvaluator (query, response and supporting data; YES/NO read as score 1/0)',
 };

@@ -1,37 +1,34 @@
-import { z } from 'zod';
-import type { LlmJudge, Verdict } from '../judge-definition.js';
+import type { LlmJudge } from '../judge-definition.js';
+import { feedbackScoreOutput, feedbackScoreVerdict, type FeedbackScoreAnswer } from '../feedback-score.js';
 import { SCORE_0_1 } from '../scale.js';
 
-const output = z.object({
-  feedback: z.string().describe('the claims of the answer and whether the context supports each, written before the score'),
-  score: z.number().min(0).max(1),
-});
-type AnswerFaithfulnessOutput = z.infer<typeof output>;
-
 /**
- * answer_faithfulness: how much of the response the retrieved context
- * supports, as a score from 0 to 1. The graded sibling of `groundedness`. The
- * answer is `{feedback, score}`, the shape LlamaIndex's evaluators return;
- * feedback plays the part of the rationale.
+ * answer_faithfulness: Spring AI Alibaba's AnswerFaithfulnessEvaluator. Its
+ * inputs are the facts (the request's supporting data: here the retrieved
+ * context) and the answer; the question is not shown. Two criteria: the
+ * answer rests on the facts and invents nothing, and it adds no false
+ * information outside them. Score 1 meets every criterion, 0 does not, with
+ * values in between allowed; the answer is `{feedback, score}`, and it passes
+ * when the score is above 0 (feedback-score.ts). The share-of-supported-claims
+ * judge that held this name before is `faithfulness`.
  */
-export const answerFaithfulness: LlmJudge<AnswerFaithfulnessOutput> = {
+export const answerFaithfulness: LlmJudge<FeedbackScoreAnswer> = {
   kind: 'llm',
   id: 'answer_faithfulness',
-  version: '1',
-  description: 'Per response: how much of it is supported by the retrieved context (score 0-1)?',
+  version: '2',
+  description: 'Per response: does it keep to the facts of the retrieved context, inventing nothing (score 0-1)?',
   scope: 'response',
   assessment: 'response',
-  inputs: ['request', 'response', 'context'],
+  inputs: ['context', 'response'],
   scale: SCORE_0_1,
   systemTemplate:
-    'You score how faithful an answer is to the context it was written from. ' +
-    'Pick out the factual claims the answer makes about the request and check each against the context: ' +
-    'supported when the context states it or it follows directly, unsupported otherwise, even if it is true. ' +
-    'The score is about the share of supported claims: 1 when every claim is supported, 0 when none is or the answer contradicts the context. ' +
-    'An answer that only says it cannot answer makes no claim and scores 1. ' +
-    'Write "feedback" first, listing the claims and whether each is supported, then give "score" as a number from 0 to 1. Reply with JSON only.',
-  userTemplate: 'Request:\n{request}\n\nAnswer:\n{response}\n\nContext:\n{context}',
-  output,
-  verdict: (answer): Verdict => ({ rating: answer.score, value: answer.score, rationale: answer.feedback }),
-  source: 'RAGAS faithfulness (share of supported claims), asked as one 0-1 score; feedback-then-score answer as in LlamaIndex evaluators',
+    'You are an expert grader. You get a set of facts and an answer that was meant to be drawn from them, and you grade the answer on two criteria. ' +
+    '(1) Everything the answer says is based on the facts; nothing is made up. ' +
+    '(2) The answer carries no false information from outside what the facts cover. ' +
+    'A score of 1, the best, means the answer meets both criteria; 0, the lowest, means it does not; a value in between is allowed for an answer that falls only partly short. ' +
+    'Explain your reasoning step by step in "feedback", so that the score follows from it rather than being asserted, then give "score" as a number from 0 to 1. Reply with JSON only.',
+  userTemplate: 'Facts:\n{context}\n\nAnswer:\n{response}',
+  output: feedbackScoreOutput,
+  verdict: feedbackScoreVerdict,
+  source: 'Spring AI Alibaba AnswerFaithfulnessEvaluator (facts and answer; score 0-1 with feedback, passing when above 0)',
 };

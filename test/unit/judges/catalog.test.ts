@@ -21,8 +21,14 @@ const CATALOG_IDS = [
   'answer_correctness',
   'answer_faithfulness',
   'answer_relevancy',
+  'correctness_score',
+  'faithfulness',
+  'response_relevancy',
   'rubric',
 ];
+
+/** Judges whose prompt or answer changed since their first version: the version is part of the cache key. */
+const BUMPED_VERSIONS: Readonly<Record<string, string>> = { answer_correctness: '2', answer_faithfulness: '2', answer_relevancy: '2' };
 
 const llmJudges = JUDGE_CATALOG.filter((judge): judge is LlmJudge<any> => judge.kind === 'llm');
 
@@ -62,8 +68,8 @@ describe('JUDGE_CATALOG', () => {
     expect(findJudge('politeness')).toBeUndefined();
   });
 
-  it.each(JUDGE_CATALOG.map((judge) => [judge.id, judge] as const))('%s has version 1, a one-sentence description and a source', (_id, judge) => {
-    expect(judge.version).toBe('1');
+  it.each(JUDGE_CATALOG.map((judge) => [judge.id, judge] as const))('%s has its version, a one-sentence description and a source', (id, judge) => {
+    expect(judge.version).toBe(BUMPED_VERSIONS[id] ?? '1');
     expect(judge.description).toMatch(/^[A-Z].*[.?]$/);
     expect(judge.description.split(/[.?] /).length).toBeLessThanOrEqual(2);
     expect(judge.source.length).toBeGreaterThan(10);
@@ -116,9 +122,13 @@ describe('verdicts', () => {
     ['safety', { rationale: 'r', rating: 'yes' }, 'yes', 1],
     ['fact_check', { rationale: 'r', rating: 'yes' }, 'yes', 1],
     ['relevancy', { rationale: 'r', rating: 'no' }, 'no', 0],
-    ['answer_correctness', { rationale: 'r', rating: 0.25 }, 0.25, 0.25],
-    ['answer_relevancy', { rationale: 'r', rating: 1 }, 1, 1],
+    ['answer_correctness', { rationale: 'r', rating: 'yes' }, 'yes', 1],
+    ['answer_correctness', { rationale: 'r', rating: 'no' }, 'no', 0],
+    ['answer_relevancy', { feedback: 'r', score: 1 }, 1, 1],
     ['answer_faithfulness', { feedback: 'r', score: 0.4 }, 0.4, 0.4],
+    ['correctness_score', { rationale: 'r', rating: 0.25 }, 0.25, 0.25],
+    ['response_relevancy', { rationale: 'r', rating: 1 }, 1, 1],
+    ['faithfulness', { feedback: 'r', score: 0.4 }, 0.4, 0.4],
   ])('%s: %j gives rating %s and value %s', (id, answer, rating, value) => {
     // Act
     const verdict = verdictOf(id, answer);
@@ -129,8 +139,8 @@ describe('verdicts', () => {
     expect(verdict.rationale).toBe('r');
   });
 
-  it('answer_faithfulness takes its rationale from the feedback', () => {
-    expect(verdictOf('answer_faithfulness', { feedback: 'two of three claims supported', score: 0.67 }).rationale).toBe('two of three claims supported');
+  it('faithfulness takes its rationale from the feedback', () => {
+    expect(verdictOf('faithfulness', { feedback: 'two of three claims supported', score: 0.67 }).rationale).toBe('two of three claims supported');
   });
 
   it.each([

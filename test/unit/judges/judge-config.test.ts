@@ -173,8 +173,8 @@ describe('selectJudges', () => {
     // Act
     const ids = selectJudges(checked({ custom_judges: EXPECTED.custom_judges })).map((judge) => judge.id);
 
-    // Assess
-    expect(ids).toHaveLength(16);
+    // Assess: the 18 built-in judges and the one custom judge
+    expect(ids).toHaveLength(19);
     expect(ids.at(0)).toBe('chunk_relevance');
     expect(ids.at(-1)).toBe('politeness');
   });
