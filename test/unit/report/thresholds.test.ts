@@ -30,6 +30,24 @@ describe('thresholds', () => {
     expect(thresholdsSchema.safeParse({ [CORRECTNESS]: 'maybe' }).success).toBe(false);
   });
 
+  it.each([
+    ['response/llm_judged/safety/rating/average', 'response/llm_judged/safety/rating'],
+    ['response/llm_judged/correctness/rating/percentage', 'response/llm_judged/correctness/rating'],
+    ['retrieval/ground_truth/ndcg@10/average/ci_low', 'retrieval/ground_truth/ndcg@10'],
+  ])('refuses %s, a statistic no case has, and names the per-case metric', (statistic, perCase) => {
+    // Act
+    const parsed = thresholdsSchema.safeParse({ [statistic]: 0.9 });
+
+    // Assess
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual([statistic]);
+    expect(parsed.error?.issues[0]?.message).toContain(`write "${perCase}"`);
+  });
+
+  it("accepts per-case metrics whose names only contain average, such as average_precision", () => {
+    expect(thresholdsSchema.safeParse({ 'retrieval/llm_judged/chunk_relevance/average_precision': 0.5 }).success).toBe(true);
+  });
+
   it("names each check and the line's pass as case metrics", () => {
     expect(thresholdMetrics({ [CORRECTNESS]: 'yes', [PRECISION]: 0.5 }, thresholds)).toEqual({
       [`thresholds/${CORRECTNESS}/check`]: 'pass',
