@@ -69,12 +69,10 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
   const verdicts = isRating ? verdictValues(columns) : [];
   if (verdicts.length > 0) {
     const yes = verdicts.reduce((total, verdict) => total + verdict, 0);
+    // One interval for every name of the share: they are the same number over the same verdicts.
     const interval = meanInterval(verdicts);
-    const summaries = ratingSummariesOf(name).flatMap((summary): [string, number][] => {
-      const statistic = `${name}/${summary}`;
-      return [[statistic, yes / verdicts.length], ...(interval === undefined ? [] : ([[`${statistic}/ci_low`, interval.low], [`${statistic}/ci_high`, interval.high]] as [string, number][]))];
-    });
-    return [...summaries, [`${name}/count`, verdicts.length]];
+    const shares = ratingSummariesOf(name).flatMap((summary) => withInterval(`${name}/${summary}`, yes / verdicts.length, interval));
+    return [...shares, [`${name}/count`, verdicts.length]];
   }
   if (isRating || columns.some((column) => column.numberSeen)) {
     const numbers = finiteValues(columns);
@@ -105,8 +103,14 @@ export function meanInterval(values: readonly number[]): Interval | undefined {
 }
 
 function intervalOf(statistic: string, values: readonly number[]): [string, number][] {
-  const interval = meanInterval(values);
-  return interval === undefined ? [] : [[`${statistic}/ci_low`, interval.low], [`${statistic}/ci_high`, interval.high]];
+  return withInterval(statistic, undefined, meanInterval(values));
+}
+
+/** The statistic (when its value is given) and its interval's bounds (when there is one). */
+function withInterval(statistic: string, value: number | undefined, interval: Interval | undefined): [string, number][] {
+  const entries: [string, number][] = value === undefined ? [] : [[statistic, value]];
+  if (interval !== undefined) entries.push([`${statistic}/ci_low`, interval.low], [`${statistic}/ci_high`, interval.high]);
+  return entries;
 }
 
 /**
