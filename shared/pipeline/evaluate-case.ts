@@ -8,6 +8,8 @@ import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-re
 import type { Engine } from '../engines/engine.js';
 import { thresholdMetrics } from '../report/thresholds.js';
 import { groundTruthMetrics } from './ground-truth-metrics.js';
+import type { JudgeBudget } from './judge-budget.js';
+import { judgeCeilingOf } from './judge-ceiling.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
@@ -18,6 +20,8 @@ export interface Judging {
   readonly judges: readonly JudgeDefinition[];
   /** The run's live engines (its config's `engines:`, matrix expanded), asked before judging. */
   readonly engines?: readonly Engine[];
+  /** This worker's side of run.max_judge_cost; without it the ceiling is not enforced by this worker. */
+  readonly budget?: JudgeBudget;
 }
 
 export interface WorkerDependencies {
@@ -72,12 +76,17 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
   }
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
+  const ceiling = judging.budget === undefined ? undefined : judgeCeilingOf(manifest);
+  // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
+  const skipJudging = ceiling !== undefined && (await (judging.budget as JudgeBudget).reached(message.run_id));
+  const judges = skipJudging ? judging.judges.filter((judge) => judge.kind === 'deterministic') : judging.judges;
   const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), {
-    judges: judging.judges,
+    judges,
     backend: judging.backend,
     ndcgCutoffs: cutoffsOf(manifest),
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
   });
+  if (ceiling !== undefined) await (judging.budget as JudgeBudget).add(message.run_id, ceiling, judgement.usage);
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
     return retry(store, message, delivery, error, judgement.usage);
@@ -97,9 +106,10 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     request_id: evalCase.request_id,
     request: evalCase.request,
     engines,
-    skipped: judgement.skipped,
+    skipped: skipJudging ? [...judgement.skipped, ...skippedByCeiling(judging.judges, evalCase)] : judgement.skipped,
     judge_usage: judgement.usage,
     outputs: outputRecords(evalCase),
+    ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
   };
   await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
   return { kind: 'done', runId: message.run_id, caseId: message.case_id };
@@ -112,6 +122,12 @@ async function retry(store: ObjectStore, message: CaseMessage, delivery: Deliver
   const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
   await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
   return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
+}
+
+/** The judges a case past the cost ceiling was not judged by, one entry per judge and engine. */
+function skippedByCeiling(judges: readonly JudgeDefinition[], evalCase: EvalCase): CaseResult['skipped'] {
+  const reason = "the run's judge spend passed run.max_judge_cost";
+  return judges.filter((judge) => judge.kind !== 'deterministic').flatMap((judge) => Object.keys(evalCase.engines).map((engine) => ({ judge: judge.id, engine, reason })));
 }
 
 /**

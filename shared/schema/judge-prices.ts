@@ -20,3 +20,16 @@ export const judgePricesSchema = z.strictObject({
   models: z.record(z.string().min(1), modelPriceSchema),
 });
 export type JudgePrices = z.infer<typeof judgePricesSchema>;
+
+const spendSettingsSchema = z.object({
+  judge: z.object({ prices: judgePricesSchema.optional() }).optional(),
+  run: z.object({ max_judge_cost: z.number().positive().optional() }).optional(),
+});
+
+/** A stored run config's judge.prices and run.max_judge_cost (the config was checked when the run started). */
+export function spendSettingsOf(config: Readonly<Record<string, unknown>>): { readonly prices?: JudgePrices; readonly maxCost?: number } {
+  const settings = spendSettingsSchema.parse(config);
+  const prices = settings.judge?.prices;
+  const maxCost = settings.run?.max_judge_cost;
+  return { ...(prices === undefined ? {} : { prices }), ...(maxCost === undefined ? {} : { maxCost }) };
+}
