@@ -120,7 +120,7 @@ async function configOf(options: RunOptions): Promise<JudgeConfig> {
   const checked = checkJudgeConfig(raw, file);
   if (!checked.ok) throw new UsageError(checked.error);
   // ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
-  const ceiling = checkJudgeCeiling(checked.config, file, process.env.ASSAY_JUDGE_MODEL);
+  const ceiling = checkJudgeCeiling(checked.config, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL });
   if (ceiling.length > 0) throw new UsageError(ceiling.join('\n'));
   return checked.config;
 }

@@ -20,7 +20,7 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
     ],
     [
       'a ceiling with no price for a variant\'s model',
-      { run: { max_judge_cost: 1 }, judge: { prices: { models: { 'gpt-4o-mini': MINI } } }, judges: ['correctness', 'groundedness@gpt-4o'] },
+      { run: { max_judge_cost: 1 }, judge: { model: 'gpt-4o-mini', prices: { models: { 'gpt-4o-mini': MINI } } }, judges: ['correctness', 'groundedness@gpt-4o'] },
       'assay.yaml: field "judge.prices.models": has no price for the model "gpt-4o" (asked by judge "groundedness@gpt-4o"), so run.max_judge_cost cannot count its spend',
     ],
     [
@@ -39,13 +39,16 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
     expect(loaded.ok ? '' : loaded.error).toContain(message);
   });
 
-  it('needs a price for the model ASSAY_JUDGE_MODEL sets where the run starts', () => {
-    const loaded = checkJudgeConfig({ judge: { prices: { models: { 'gpt-4o-mini': MINI } } }, run: { max_judge_cost: 1 }, judges: ['safety'] }, 'assay.yaml');
+  it('needs a price for the run\'s default model where the run starts: ASSAY_JUDGE_MODEL, else gpt-4o-mini', () => {
+    // Prepare: the file alone names no model, so it passes on its own
+    const loaded = checkJudgeConfig({ judge: { prices: { models: { 'qwen-max': MINI } } }, run: { max_judge_cost: 1 }, judges: ['safety'] }, 'assay.yaml');
     if (!loaded.ok) throw new Error(loaded.error);
 
-    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', 'qwen-max')).toEqual([
-      'assay.yaml: field "judge.prices.models": has no price for the model "qwen-max" (asked by judge "safety", the model ASSAY_JUDGE_MODEL sets), so run.max_judge_cost cannot count its spend (fix: add qwen-max: {input_per_million: ..., output_per_million: ...} with its provider\'s prices, or remove run.max_judge_cost)',
+    // Act and assess
+    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', { ASSAY_JUDGE_MODEL: 'qwen-max' })).toEqual([]);
+    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', {})).toEqual([expect.stringContaining('has no price for the model "gpt-4o-mini" (asked by judge "safety")')]);
+    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', { ASSAY_JUDGE_MODEL: 'gpt-4o' })).toEqual([
+      'assay.yaml: field "judge.prices.models": has no price for the model "gpt-4o" (asked by judge "safety", the model ASSAY_JUDGE_MODEL sets), so run.max_judge_cost cannot count its spend (fix: add gpt-4o: {input_per_million: ..., output_per_million: ...} with its provider\'s prices, or remove run.max_judge_cost)',
     ]);
-    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', 'gpt-4o-mini')).toEqual([]);
   });
 });
