@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { JudgeBudget } from '../../../shared/pipeline/judge-budget.js';
 import { budgetReached, checkJudgeSpend, type JudgeCeiling } from '../../../shared/pipeline/judge-ceiling.js';
+import { checkRun } from '../../../shared/pipeline/reduce.js';
 import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import type { JudgeUsageRecord } from '../../../shared/schema/run-records.js';
 import { manifest, RUN_ID, usage } from '../report/factories.js';
@@ -78,6 +80,24 @@ describe('JudgeBudget', () => {
     expect(await budgetReached(store, RUN_ID)).toBe(true);
     const marker = JSON.parse(new TextDecoder().decode(await store.get(runKeys.judgeBudgetReached(RUN_ID)))) as { spend: number };
     expect(marker.spend).toBeCloseTo(0.0012, 12);
+  });
+
+  it('is summed by the reducer\'s completion check while the run waits for its cases', async () => {
+    // Prepare: a run of two unfinished cases; two workers spend USD 0.0006 each
+    const store = new MemoryStore();
+    const run = manifest(['c1', 'c2'], { config: CONFIG });
+    await store.put(runKeys.manifest(RUN_ID), JSON.stringify(run));
+    await store.put(runKeys.caseIds(RUN_ID), JSON.stringify(['c1', 'c2']));
+    await new JudgeBudget(store, { workerId: 'worker-a' }).add(RUN_ID, CEILING, caseUsage(600));
+    await new JudgeBudget(store, { workerId: 'worker-b' }).add(RUN_ID, CEILING, caseUsage(600));
+    const control = new InProcessQueue('control', { visibilityTimeoutSeconds: 30 });
+
+    // Act
+    const outcome = await checkRun({ store, control, now: () => new Date('2025-01-02T03:05:00.000Z') }, { kind: 'check', run_id: RUN_ID, attempt: 0 });
+
+    // Assess
+    expect(outcome.kind).toBe('waiting');
+    expect(await budgetReached(store, RUN_ID)).toBe(true);
   });
 
   it('writes no marker while the workers together stay within the ceiling, nor for a run without one', async () => {
