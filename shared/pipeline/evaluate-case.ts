@@ -59,6 +59,10 @@ const RESULT_MARGIN_MS = 10_000;
  * report counts calls that no result holds. A judge
  * that answers garbage is not transient: its metric gets an error_message and
  * the case completes.
+ *
+ * With run.max_judge_cost, the case's judge usage is added to the worker's
+ * spend (judge-budget.ts), and once the run's spend has passed the ceiling
+ * a case is evaluated without its LLM judges and marked `judging_skipped`.
  */
 export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
@@ -77,8 +81,9 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
   const ceiling = judging.budget === undefined ? undefined : judgeCeilingOf(manifest);
+  const spending = judging.budget !== undefined && ceiling !== undefined ? { budget: judging.budget, ceiling } : undefined;
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
-  const skipJudging = ceiling !== undefined && (await (judging.budget as JudgeBudget).reached(message.run_id));
+  const skipJudging = spending !== undefined && (await spending.budget.reached(message.run_id));
   const judges = skipJudging ? judging.judges.filter((judge) => judge.kind === 'deterministic') : judging.judges;
   const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), {
     judges,
@@ -86,7 +91,7 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     ndcgCutoffs: cutoffsOf(manifest),
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
   });
-  if (ceiling !== undefined) await (judging.budget as JudgeBudget).add(message.run_id, ceiling, judgement.usage);
+  if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
     return retry(store, message, delivery, error, judgement.usage);
