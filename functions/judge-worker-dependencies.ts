@@ -6,6 +6,7 @@ import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
 import { engineEnvironment, refreshingEngineVariables, type EngineVariables } from '../shared/pipeline/engine-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
+import { JudgeBudget } from '../shared/pipeline/judge-budget.js';
 import { judgingByConfig } from '../shared/pipeline/judging-by-config.js';
 import { buildLiveEngines, ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
@@ -42,13 +43,15 @@ export function judgeWorkerDependencies(): Promise<JudgeWorkerDependencies> {
 
 function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies): JudgeWorkerDependencies['judgingFor'] {
   const engineSecretArn = environment.ASSAY_ENGINE_SECRET_ARN;
+  // One budget for the container, kept across rebuilt judgings: its spend file holds everything this container judged.
+  const budget = new JudgeBudget(store);
   return judgingByConfig({
     judgeKey: judgeKeyReader(environment.ASSAY_JUDGE_SECRET_ARN),
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
     build: (config, { apiKey, engineVariables }): Judging => {
       const { backend } = chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store);
       // A config without a judges list runs the same judges as `assay run` with the same backend.
-      return { backend, judges: judgesForRun(config, backend.kind).judges, engines: lambdaEngines(config, engineEnvironment(process.env, engineVariables), environment) };
+      return { backend, judges: judgesForRun(config, backend.kind).judges, engines: lambdaEngines(config, engineEnvironment(process.env, engineVariables), environment), budget };
     },
     retire: (judging) => {
       const engines = judging.engines ?? [];

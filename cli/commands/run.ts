@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
+import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
+import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, suiteName } from '../option-values.js';
@@ -86,6 +88,7 @@ export function runCommand(): Command {
         ...result.files.map((file) => `  ${file}`),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
+      if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
       const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
       const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
@@ -116,5 +119,8 @@ async function configOf(options: RunOptions): Promise<JudgeConfig> {
   }
   const checked = checkJudgeConfig(raw, file);
   if (!checked.ok) throw new UsageError(checked.error);
+  // ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
+  const ceiling = checkJudgeCeiling(checked.config, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL });
+  if (ceiling.length > 0) throw new UsageError(ceiling.join('\n'));
   return checked.config;
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { readManifest } from '../../shared/pipeline/evaluate-case.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
 import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
@@ -53,7 +54,7 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL };
-  const runJudging = judgingForRuns(environment, options.cache ? infrastructure.store : undefined, process.env);
+  const runJudging = judgingForRuns(environment, options.cache ? infrastructure.store : undefined, process.env, [], new JudgeBudget(infrastructure.store));
   let judging: Judging;
   try {
     judging = runJudging.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);

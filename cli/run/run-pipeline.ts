@@ -7,6 +7,7 @@ import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/j
 import type { JudgeUsage } from '../../shared/judges/judge-service.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import type { IngestOutcome } from '../../shared/pipeline/ingest.js';
+import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
 import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
@@ -63,7 +64,9 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
   const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
   const engineEnvironment = run.engineEnvironment ?? process.env;
-  const judging: Judging = { backend: choice.backend, judges, engines: liveEnginesOf(config, engineEnvironment) };
+  // One budget for the process: its spend file holds what every case it judges spends (judge-budget.ts).
+  const budget = new JudgeBudget(infrastructure.store);
+  const judging: Judging = { backend: choice.backend, judges, engines: liveEnginesOf(config, engineEnvironment), budget };
   const judgeSummary = judges.length === 0 && run.collection !== undefined ? GROUND_TRUTH_ONLY : choice.summary;
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
@@ -91,7 +94,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   tracker.start(outcome.cases);
   await run.afterIngest?.(outcome.runId, infrastructure);
 
-  const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }]);
+  const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }], budget);
   const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judgingFor: runJudging.judgingFor, tracker, now, concurrency: run.concurrency }).finally(() =>
     runJudging.close(),
   );

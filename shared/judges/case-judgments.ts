@@ -106,6 +106,12 @@ export class CaseJudgments {
     usage.retries += outcome.cost.retries;
     usage.input_tokens += outcome.cost.inputTokens;
     usage.output_tokens += outcome.cost.outputTokens;
+    if (!outcome.cost.cached) {
+      const models = (usage.models ??= {});
+      const tokens = (models[outcome.cost.model] ??= { input_tokens: 0, output_tokens: 0 });
+      tokens.input_tokens += outcome.cost.inputTokens;
+      tokens.output_tokens += outcome.cost.outputTokens;
+    }
     if (!outcome.ok) usage.errors++;
     return outcome;
   }

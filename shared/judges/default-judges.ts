@@ -1,4 +1,5 @@
-import { selectJudges, type JudgeConfig } from './judge-config.js';
+import type { JudgeConfig } from './judge-config.js';
+import { selectJudges } from './judge-selection.js';
 import type { JudgeDefinition } from './judge-definition.js';
 import { isLexicalJudge } from './lexical/lexical-judge.js';
 

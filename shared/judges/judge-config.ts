@@ -13,7 +13,9 @@ import { report } from './config-report.js';
 import { customJudgeExampleSchema } from './custom-judge-examples.js';
 import { ensembleSchema } from './ensemble/ensemble-judge.js';
 import { judgeOverridesSchema, judgeOverridesShape, OVERRIDE_FIXES } from './judge-overrides.js';
+import { checkJudgeCeiling } from './judge-price-checks.js';
 import { checkJudgeReferences } from './judge-reference-checks.js';
+import { judgePricesSchema, modelPriceSchema } from '../schema/judge-prices.js';
 
 export { selectJudges } from './judge-selection.js';
 
@@ -38,6 +40,8 @@ export const judgeClientSchema = z.strictObject({
   call_deadline_ms: z.number().int().positive().optional(),
   /** Cache answers sampled at a temperature above 0 too (each sample number apart); off by default, so a sampled verdict is drawn anew. */
   cache_sampled: z.boolean().optional(),
+  /** Prices per model, for the report's cost estimate and run.max_judge_cost (shared/schema/judge-prices.ts). */
+  prices: judgePricesSchema.optional(),
 });
 
 /** How a run is carried out: cutoffs of the ground-truth metrics, and how long the reducer waits. */
@@ -49,6 +53,8 @@ export const runSettingsSchema = z.strictObject({
   judge_depth: z.number().int().min(1).default(10),
   /** Live engine calls in flight at once in one worker, over all its cases and engines. */
   engine_concurrency: z.number().int().min(1).default(8),
+  /** The most the run's judges may spend, in judge.prices' currency; past it, the cases left are evaluated without their LLM judges. */
+  max_judge_cost: z.number().positive().optional(),
 });
 
 export const judgeConfigSchema = z.strictObject({
@@ -79,7 +85,7 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 const FIXES: Readonly<Record<string, string>> = {
   '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
   thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
-  judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled',
+  judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices',
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
   'judge.temperature': 'give a number from 0 to 2; 0 keeps verdicts repeatable',
@@ -90,6 +96,12 @@ const FIXES: Readonly<Record<string, string>> = {
   'judge.max_retry_wait_ms': 'give a whole number of milliseconds from 0 up, e.g. 30000',
   'judge.call_deadline_ms': 'give a whole number of milliseconds above 0, e.g. 120000',
   'judge.cache_sampled': 'give true or false',
+  'judge.prices': 'give the currency and the price per million tokens of each judge model, e.g. {currency: USD, models: {gpt-4o-mini: {input_per_million: 0.15, output_per_million: 0.6}}}',
+  'judge.prices.currency': 'give a three-letter currency code, e.g. USD',
+  'judge.prices.models': 'give prices by model name, e.g. {gpt-4o-mini: {input_per_million: 0.15, output_per_million: 0.6}}',
+  'judge.prices.models.*': 'give the model\'s prices as {input_per_million: <number from 0 up>, output_per_million: <number from 0 up>}',
+  'judge.prices.models.*.input_per_million': 'give the price of a million input (prompt) tokens, a number from 0 up, e.g. 0.15',
+  'judge.prices.models.*.output_per_million': 'give the price of a million output (completion) tokens, a number from 0 up, e.g. 0.6',
   judges: 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
   'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
   judge_settings: 'give settings by judge id, e.g. {graded_relevance: {model: gpt-4o, temperature: 0.3}}',
@@ -113,7 +125,8 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency, max_judge_cost',
+  'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
@@ -144,6 +157,8 @@ const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(judgeConfigSchema.shape),
   judge: Object.keys(judgeClientSchema.shape),
   run: Object.keys(runSettingsSchema.shape),
+  'judge.prices': ['currency', 'models'],
+  'judge.prices.models.*': Object.keys(modelPriceSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
   'dag_judges[]': Object.keys(dagJudgeSchema.shape),
@@ -217,6 +232,7 @@ export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad 
   });
   // Judge names and settings are checked once every judge they can name is valid.
   if (problems.length === 0) problems.push(...checkJudgeReferences(config, file));
+  if (problems.length === 0) problems.push(...checkJudgeCeiling(config, file));
   return problems.length > 0 ? { ok: false, error: problems.join('\n') } : { ok: true, config };
 }
 
@@ -307,8 +323,10 @@ function parentOf(fieldPattern: string): string {
 }
 
 function pattern(path: readonly (string | number)[]): string {
-  // judge_settings is keyed by judge id: every key shares one pattern.
-  const general = path[0] === 'judge_settings' && path.length > 1 ? ['judge_settings', '*', ...path.slice(2)] : path;
+  // judge_settings is keyed by judge id, and judge.prices.models by model: every key shares one pattern.
+  const byModel = path[0] === 'judge' && path[1] === 'prices' && path[2] === 'models' && path.length > 3;
+  const general =
+    path[0] === 'judge_settings' && path.length > 1 ? ['judge_settings', '*', ...path.slice(2)] : byModel ? ['judge', 'prices', 'models', '*', ...path.slice(4)] : path;
   return plainPath(general).replace(/\[\d+\]/g, '[]');
 }
 

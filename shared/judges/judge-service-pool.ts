@@ -3,6 +3,8 @@ import type { ClientOverrides } from './judge-overrides.js';
 import type { JudgeOutcome, JudgeRunner, JudgeService, JudgeUsage, JudgmentOptions } from './judge-service.js';
 import type { TemplateInput } from './template.js';
 
+const USAGE_COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const satisfies readonly (keyof JudgeUsage)[];
+
 /** Every client setting a judge can set for itself, resolved against the run's. */
 export interface ResolvedClientSettings {
   /** Undefined means the OpenAI API. */
@@ -57,7 +59,7 @@ export class JudgeServicePool implements JudgeRunner {
     for (const { service } of this.services.values()) {
       for (const [id, usage] of Object.entries(service.usage())) {
         const sum = (total[id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
-        for (const key of Object.keys(sum) as (keyof JudgeUsage)[]) sum[key] += usage[key];
+        for (const key of USAGE_COUNTS) sum[key] += usage[key];
       }
     }
     return total;

@@ -14,6 +14,8 @@ export interface JudgeUsage {
   errors: number;
   input_tokens: number;
   output_tokens: number;
+  /** The tokens by the model that answered, so the report can price them per model. */
+  models?: Record<string, { input_tokens: number; output_tokens: number }>;
 }
 
 /** What one judgment cost, so a caller can total it per case. */
@@ -22,6 +24,8 @@ export interface JudgmentCost {
   readonly retries: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** The model asked (the service's), whose prices the tokens are at. */
+  readonly model: string;
 }
 
 export type JudgeOutcome =
@@ -110,9 +114,10 @@ export class JudgeService implements JudgeRunner {
       usage.input_tokens += completion.usage.inputTokens;
       usage.output_tokens += completion.usage.outputTokens;
     }
+    const model = this.settings.model;
     const cost: JudgmentCost = cached
-      ? { cached, retries: 0, inputTokens: 0, outputTokens: 0 }
-      : { cached, retries: completion.retries, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens };
+      ? { cached, retries: 0, inputTokens: 0, outputTokens: 0, model }
+      : { cached, retries: completion.retries, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model };
     if (!completion.ok) {
       usage.errors++;
       return { ok: false, error: completion.error, transient: completion.transient, cost };

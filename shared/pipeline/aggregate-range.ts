@@ -49,7 +49,8 @@ export async function aggregateRange(store: ObjectStore, runId: string, range: n
     for (const [engine, metrics] of Object.entries(record.result.engines)) foldEngineMetrics(columns, slot, engine, metrics);
   }
   const judgeUsage = totalJudgeUsage(evaluated.map((result) => result.judge_usage));
-  return { partial: { range, outcomes, requestIds, failed, judgeUsage, columns }, lines: caseLines(evaluated) };
+  const judgingSkipped = evaluated.filter((result) => result.judging_skipped !== undefined).length;
+  return { partial: { range, outcomes, requestIds, failed, judgeUsage, judgingSkipped, columns }, lines: caseLines(evaluated) };
 }
 
 type CaseRecord = { kind: 'result'; result: CaseResult } | { kind: 'failure'; failure: CaseFailure } | undefined;

@@ -8,6 +8,8 @@ import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-re
 import type { Engine } from '../engines/engine.js';
 import { thresholdMetrics } from '../report/thresholds.js';
 import { groundTruthMetrics } from './ground-truth-metrics.js';
+import type { JudgeBudget } from './judge-budget.js';
+import { judgeCeilingOf } from './judge-ceiling.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
@@ -18,6 +20,8 @@ export interface Judging {
   readonly judges: readonly JudgeDefinition[];
   /** The run's live engines (its config's `engines:`, matrix expanded), asked before judging. */
   readonly engines?: readonly Engine[];
+  /** This worker's side of run.max_judge_cost; without it the ceiling is not enforced by this worker. */
+  readonly budget?: JudgeBudget;
 }
 
 export interface WorkerDependencies {
@@ -55,6 +59,10 @@ const RESULT_MARGIN_MS = 10_000;
  * report counts calls that no result holds. A judge
  * that answers garbage is not transient: its metric gets an error_message and
  * the case completes.
+ *
+ * With run.max_judge_cost, the case's judge usage is added to the worker's
+ * spend (judge-budget.ts), and once the run's spend has passed the ceiling
+ * a case is evaluated without its LLM judges and marked `judging_skipped`.
  */
 export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
@@ -72,12 +80,18 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
   }
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
+  const ceiling = judging.budget === undefined ? undefined : judgeCeilingOf(manifest);
+  const spending = judging.budget !== undefined && ceiling !== undefined ? { budget: judging.budget, ceiling } : undefined;
+  // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
+  const skipJudging = spending !== undefined && (await spending.budget.reached(message.run_id));
+  const judges = skipJudging ? judging.judges.filter((judge) => judge.kind === 'deterministic') : judging.judges;
   const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), {
-    judges: judging.judges,
+    judges,
     backend: judging.backend,
     ndcgCutoffs: cutoffsOf(manifest),
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
   });
+  if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
     return retry(store, message, delivery, error, judgement.usage);
@@ -97,9 +111,10 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     request_id: evalCase.request_id,
     request: evalCase.request,
     engines,
-    skipped: judgement.skipped,
+    skipped: skipJudging ? [...judgement.skipped, ...skippedByCeiling(judging.judges, evalCase)] : judgement.skipped,
     judge_usage: judgement.usage,
     outputs: outputRecords(evalCase),
+    ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
   };
   await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
   return { kind: 'done', runId: message.run_id, caseId: message.case_id };
@@ -112,6 +127,12 @@ async function retry(store: ObjectStore, message: CaseMessage, delivery: Deliver
   const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
   await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
   return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
+}
+
+/** The judges a case past the cost ceiling was not judged by, one entry per judge and engine. */
+function skippedByCeiling(judges: readonly JudgeDefinition[], evalCase: EvalCase): CaseResult['skipped'] {
+  const reason = "the run's judge spend passed run.max_judge_cost";
+  return judges.filter((judge) => judge.kind !== 'deterministic').flatMap((judge) => Object.keys(evalCase.engines).map((engine) => ({ judge: judge.id, engine, reason })));
 }
 
 /**

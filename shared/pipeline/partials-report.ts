@@ -1,4 +1,5 @@
 import { reportHeader } from '../report/aggregate.js';
+import { judgeSpendFields } from '../report/judge-spend-report.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import type { MetricColumn } from '../report/metric-columns.js';
 import { columnStatistics } from '../report/metric-statistics.js';
@@ -16,12 +17,14 @@ import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, 
  *
  * `sortedCaseIds` are the run's distinct case ids in code-unit order; the
  * partials must cover them, range by range, with none missing.
+ * `budgetReached` says the run's judge-budget-reached marker exists.
  */
 export function reportFromPartials(
   manifest: Manifest,
   sortedCaseIds: readonly string[],
   partials: readonly RangePartial[],
   attemptUsage: readonly Readonly<Record<string, JudgeUsageRecord>>[],
+  budgetReached = false,
 ): Report {
   if (sortedCaseIds.length !== manifest.cases) {
     throw new Error(`Expected ${manifest.cases} case ids (the manifest's case count), got ${sortedCaseIds.length}`);
@@ -44,12 +47,15 @@ export function reportFromPartials(
   const engineNames = new Set(manifest.engines);
   for (const partial of ordered) for (const engine of partial.columns.engines.keys()) engineNames.add(engine);
   const engines = Object.fromEntries([...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine))] as const));
+  const judges = totalJudgeUsage([...ordered.map((partial) => partial.judgeUsage), ...attemptUsage]);
+  const judgingSkipped = ordered.reduce((sum, partial) => sum + (partial.judgingSkipped ?? 0), 0);
   return {
     ...reportHeader(manifest),
     cases: { total: sortedCaseIds.length, evaluated, failed: failed.length, missing: missing.length },
     input_errors: manifest.input_errors,
     engines,
-    judges: totalJudgeUsage([...ordered.map((partial) => partial.judgeUsage), ...attemptUsage]),
+    judges,
+    ...judgeSpendFields(manifest, judges, { evaluated, judgingSkipped }, budgetReached),
     missing_cases: missing,
     failed_cases: failed,
   };

@@ -32,6 +32,8 @@ export interface RangePartial {
   readonly failed: readonly FailedCase[];
   /** Judge usage of the range's results, per judge id (integer counts, so any order sums exactly). */
   readonly judgeUsage: Readonly<Record<string, JudgeUsageRecord>>;
+  /** Evaluated cases of the range whose LLM judges were skipped at the cost ceiling (0 when absent). */
+  readonly judgingSkipped?: number;
   readonly columns: SegmentColumns;
 }
 
@@ -50,6 +52,7 @@ export const storedPartialSchema = z.object({
   request_ids: z.array(z.string()),
   failed: z.array(z.object({ case_id: z.string(), error: z.string() })),
   judge_usage: z.record(z.string(), judgeUsageSchema),
+  judging_skipped: z.number().int().nonnegative().default(0),
   engines: z.record(z.string(), z.record(z.string(), columnSchema)),
 });
 
@@ -77,6 +80,7 @@ export function serializePartial(partial: RangePartial): string {
     request_ids: partial.requestIds,
     failed: partial.failed,
     judge_usage: partial.judgeUsage,
+    judging_skipped: partial.judgingSkipped ?? 0,
     engines,
   });
 }
@@ -102,6 +106,7 @@ export function parsePartial(text: string): RangePartial {
     requestIds: stored.request_ids,
     failed: stored.failed,
     judgeUsage: stored.judge_usage,
+    judgingSkipped: stored.judging_skipped,
     columns: { size: stored.size, engines },
   };
 }

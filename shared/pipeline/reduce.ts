@@ -7,6 +7,7 @@ import { compareText } from '../report/ordering.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { aggregateRange } from './aggregate-range.js';
+import { checkJudgeSpend } from './judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
 import type { RunConfig } from './run-config.js';
@@ -35,7 +36,8 @@ export type ReduceOutcome =
  * failures against its case ids (run-progress.ts lists only the shards not
  * yet complete). While cases are outstanding and the deadline has not
  * passed, it schedules the next check (a delayed message on the control
- * queue). Once every case has a result or a failure, or at the deadline (the
+ * queue); with run.max_judge_cost it also sums the workers' judge spend and
+ * marks the ceiling reached once it is passed (judge-ceiling.ts). Once every case has a result or a failure, or at the deadline (the
  * rest are then reported as missing), it aggregates, writes
  * `reports/<suite>/<run>/report.{json,md,html}` and `cases.jsonl`, and
  * points `reports/<suite>/latest.json` at them. A run of SPLIT_REDUCE_FROM
@@ -56,6 +58,7 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
     await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
   };
   if (completion.finished < caseIds.length && !pastDeadline) {
+    await checkJudgeSpend(store, manifest);
     await next();
     return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   }

@@ -78,6 +78,11 @@ export const runKeys = {
   attemptUsage: (runId: string, caseId: string, deliveryId: string) => `runs/${runId}/attempt-usage/${caseId}/${deliveryId}.json`,
   attemptUsagePrefix: (runId: string) => `runs/${runId}/attempt-usage/`,
   deadline: (runId: string) => `runs/${runId}/deadline.json`,
+  /** One worker's judge spend on the run so far (judge-budget.ts): each worker writes only its own. */
+  judgeSpend: (runId: string, workerId: string) => `runs/${runId}/judge-spend/${workerId}.json`,
+  judgeSpendPrefix: (runId: string) => `runs/${runId}/judge-spend/`,
+  /** Written once the run's judge spend passed run.max_judge_cost: workers then skip the LLM judges of the cases left. */
+  judgeBudgetReached: (runId: string) => `runs/${runId}/judge-budget-reached`,
   /** What the run's live engines answered for a case, kept so a redelivery does not ask again. */
   engineAnswers: (runId: string, caseId: string) => `runs/${runId}/engine-answers/${caseId}.json`,
   report: (suite: string, runId: string, file: string) => `reports/${suite}/${runId}/${file}`,

@@ -13,6 +13,7 @@ import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/r
 import { compareWithBaseline, comparisonTarget, headlineMetrics } from './baselines.js';
 import { compareColumnsWithBaseline } from './column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
+import { budgetReached } from './judge-ceiling.js';
 import { reportFromPartials } from './partials-report.js';
 import type { RangePartial } from './range-partial.js';
 import { runKeys } from './run-identity.js';
@@ -41,7 +42,7 @@ export interface AggregatedRun {
 export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
   const { manifest } = run;
   const attemptUsage = await readAttemptUsage(store, manifest.run_id);
-  const plain = reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage);
+  const plain = reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, await budgetReached(store, manifest.run_id));
   const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
   const compared =
     run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT

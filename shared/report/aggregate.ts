@@ -1,11 +1,15 @@
 import type { Report } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
 import { caseOutcomes, type CaseRecords } from './case-outcomes.js';
+import { judgeSpendFields } from './judge-spend-report.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
 
-export type ReportInput = CaseRecords;
+export type ReportInput = CaseRecords & {
+  /** The run's judge-budget-reached marker exists (judge_budget.reached). */
+  readonly budgetReached?: boolean;
+};
 
 /**
  * The report of a run from its records: a pure function (no clock, no
@@ -46,7 +50,9 @@ export type ReportInput = CaseRecords;
  * in sorted order (code-unit order, not the locale's).
  *
  * Judges: the judge usage of the evaluated cases and of every delivery that
- * ended in a retry (of cases evaluated later or failed), summed per judge id.
+ * ended in a retry (of cases evaluated later or failed), summed per judge id;
+ * with judge.prices their estimated cost, and with run.max_judge_cost whether
+ * the ceiling was reached and how many cases were judged (judge-spend-report.ts).
  */
 export function buildReport(input: ReportInput): Report {
   const { manifest } = input;
@@ -56,6 +62,8 @@ export function buildReport(input: ReportInput): Report {
   const engines = Object.fromEntries(
     [...engineNames].sort(compareText).map((engine) => [engine, engineStatistics(outcomes.evaluated, engine)] as const),
   );
+  const judges = totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]);
+  const judgingSkipped = outcomes.evaluated.filter((result) => result.judging_skipped !== undefined).length;
   return {
     ...reportHeader(manifest),
     cases: {
@@ -66,7 +74,8 @@ export function buildReport(input: ReportInput): Report {
     },
     input_errors: manifest.input_errors,
     engines,
-    judges: totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]),
+    judges,
+    ...judgeSpendFields(manifest, judges, { evaluated: outcomes.evaluated.length, judgingSkipped }, input.budgetReached ?? false),
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
   };

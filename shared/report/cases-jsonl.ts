@@ -6,7 +6,8 @@ import { compareText, sortedKeys, sortedRecord } from './ordering.js';
  * `cases.jsonl`: one line per (case, engine) with every metric of that engine
  * on that case, ratings, rationales, error messages and per-chunk lists
  * included, and the engine's ranked list (doc_uri, rank, score) and response
- * where the result kept them. Lines are sorted by case id, then engine; metric keys are sorted;
+ * where the result kept them, and `judging_skipped` on the cases whose LLM
+ * judges were skipped at the run's cost ceiling. Lines are sorted by case id, then engine; metric keys are sorted;
  * the text ends with a newline unless there is no line at all.
  */
 export function casesJsonl(results: readonly CaseResult[]): string {
@@ -27,6 +28,7 @@ export function caseLines(results: readonly CaseResult[]): CaseLine[] {
         engine,
         metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
         ...(output === undefined ? {} : { retrieved: output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) }),
+        ...(result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped }),
       };
     }),
   );

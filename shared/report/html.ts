@@ -5,20 +5,18 @@ import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
 import { escapeHtml } from './html/escape.js';
 import { headerSection } from './html/header.js';
-import { DEFAULT_TOKEN_PRICES, judgeUsageSection, type TokenPrices } from './html/judge-usage-table.js';
+import { judgeUsageSection } from './html/judge-usage-table.js';
 import { keyStatistics } from './html/key-statistics.js';
 import { metricTableSection } from './html/metric-table.js';
 import { perQuerySection, type PerQueryExcerpt } from './html/per-query-table.js';
 import { STYLES } from './html/styles.js';
 import { TABLE_SCRIPT } from './html/table-script.js';
 
-export { DEFAULT_TOKEN_PRICES, runComparisonSchema, type RunComparison, type TokenPrices };
+export { runComparisonSchema, type RunComparison };
 
 export interface HtmlOptions {
   /** This run against a baseline; the page has a comparison section only when it is given. */
   readonly comparison?: RunComparison;
-  /** Token prices for the judge cost estimate; DEFAULT_TOKEN_PRICES (gpt-4o-mini's list prices) when left out. */
-  readonly prices?: TokenPrices;
   /** Set when `cases` is an excerpt of a large run (see light-report-cases.ts), to say so on the page. */
   readonly excerpt?: PerQueryExcerpt;
 }
@@ -29,7 +27,7 @@ export interface HtmlOptions {
  * table with 95% intervals when the report has them, one bar chart per key
  * metric (inline SVG), a sortable and filterable per-query table (of every
  * case, or for a large run an excerpt that says so), judge usage
- * with a cost estimate, failed and missing cases, and, with a comparison,
+ * with the cost estimate at the config's judge.prices when it gives them, failed and missing cases, and, with a comparison,
  * the deltas against the baseline.
  *
  * Nothing is loaded from anywhere: styles, charts and the one script are
@@ -39,7 +37,6 @@ export interface HtmlOptions {
  * no clock, no randomness, a fixed order, so the same inputs give the same bytes.
  */
 export function renderHtml(report: Report, cases: readonly CaseLine[], options: HtmlOptions = {}): string {
-  const prices = checkedPrices(options.prices ?? DEFAULT_TOKEN_PRICES);
   const comparison = options.comparison === undefined ? undefined : runComparisonSchema.parse(options.comparison);
   const keys = keyStatistics(report);
   const sections: [id: string, title: string, html: string][] = [
@@ -47,7 +44,7 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['charts', 'Charts', chartsSection(report, keys)],
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
-    ['judges', 'Judge usage', judgeUsageSection(report, prices)],
+    ['judges', 'Judge usage', judgeUsageSection(report)],
     ['cases', 'Failed and missing cases', caseListsSection(report)],
   ];
   const shown = sections.filter(([, , html]) => html !== '');
@@ -80,15 +77,6 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     '</html>',
     '',
   ].join('\n');
-}
-
-function checkedPrices(prices: TokenPrices): TokenPrices {
-  for (const name of ['inputPerMillion', 'outputPerMillion'] as const) {
-    const price = prices[name];
-    if (!Number.isFinite(price) || price < 0) throw new RangeError(`Expected prices.${name} to be a finite number from 0 and up, got ${price}`);
-  }
-  if (!/^[A-Z]{3}$/.test(prices.currency)) throw new RangeError(`Expected prices.currency to be a three-letter currency code such as USD, got ${JSON.stringify(prices.currency)}`);
-  return prices;
 }
 
 /** A CSP source for an inline block: its SHA-256 in base64. */

@@ -1,12 +1,13 @@
-import type { JudgeUsageRecord } from '../schema/run-records.js';
+import type { JudgeUsageRecord, ModelTokens } from '../schema/run-records.js';
 import { sortedRecord } from './ordering.js';
 
-/** Per judge id, its usage summed over the given usage records (in their order), keys sorted. */
+/** Per judge id, its usage summed over the given usage records (in their order), keys sorted; tokens per model too. */
 export function totalJudgeUsage(records: readonly Readonly<Record<string, JudgeUsageRecord>>[]): Record<string, JudgeUsageRecord> {
   const totals = new Map<string, JudgeUsageRecord>();
   for (const record of records) {
     for (const [judgeId, usage] of Object.entries(record)) {
       const total = totals.get(judgeId) ?? emptyUsage();
+      const models = addModelTokens(total.models, usage.models);
       totals.set(judgeId, {
         calls: total.calls + usage.calls,
         cache_hits: total.cache_hits + usage.cache_hits,
@@ -14,10 +15,24 @@ export function totalJudgeUsage(records: readonly Readonly<Record<string, JudgeU
         errors: total.errors + usage.errors,
         input_tokens: total.input_tokens + usage.input_tokens,
         output_tokens: total.output_tokens + usage.output_tokens,
+        ...(models === undefined ? {} : { models }),
       });
     }
   }
   return sortedRecord(totals);
+}
+
+function addModelTokens(
+  left: Readonly<Record<string, ModelTokens>> | undefined,
+  right: Readonly<Record<string, ModelTokens>> | undefined,
+): Record<string, ModelTokens> | undefined {
+  if (left === undefined && right === undefined) return undefined;
+  const sums = new Map<string, ModelTokens>(Object.entries(left ?? {}));
+  for (const [model, tokens] of Object.entries(right ?? {})) {
+    const sum = sums.get(model) ?? { input_tokens: 0, output_tokens: 0 };
+    sums.set(model, { input_tokens: sum.input_tokens + tokens.input_tokens, output_tokens: sum.output_tokens + tokens.output_tokens });
+  }
+  return sortedRecord(sums);
 }
 
 function emptyUsage(): JudgeUsageRecord {

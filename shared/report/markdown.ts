@@ -1,3 +1,4 @@
+import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import type { Report } from '../schema/report.js';
 import { keyMetricTable } from './key-metrics.js';
 
@@ -65,18 +66,35 @@ function metricsSection(report: Report): string {
 
 function judgesSection(report: Report): string {
   const judges = Object.entries(report.judges);
-  if (judges.length === 0) return '';
+  const budget = report.judge_budget === undefined ? [] : [budgetText(report.judge_budget), ''];
+  if (judges.length === 0) return budget.length === 0 ? '' : ['## Judge usage', '', ...budget].join('\n').trimEnd();
+  const cost = report.judge_cost;
+  const costCell = (judgeId: string): string[] =>
+    cost === undefined ? [] : [formatCost(Object.hasOwn(cost.judges, judgeId) ? (cost.judges[judgeId]?.cost ?? null) : null, cost.currency)];
+  const models = cost === undefined || Object.keys(cost.models).length === 0
+    ? []
+    : [
+        '',
+        tableRow(['model', 'input tokens', 'output tokens', 'estimated cost']),
+        tableRow(['---', '---:', '---:', '---:']),
+        ...Object.entries(cost.models).map(([model, entry]) => tableRow([code(model), String(entry.input_tokens), String(entry.output_tokens), formatCost(entry.cost, cost.currency)])),
+      ];
   return [
     '## Judge usage',
     '',
-    tableRow(['judge', 'calls', 'cache hits', 'retries', 'errors', 'input tokens', 'output tokens']),
-    tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...budget,
+    tableRow(['judge', 'calls', 'cache hits', 'retries', 'errors', 'input tokens', 'output tokens', ...(cost === undefined ? [] : ['estimated cost'])]),
+    tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', ...(cost === undefined ? [] : ['---:'])]),
     ...judges.map(([judgeId, usage]) =>
       tableRow([
         code(judgeId),
         ...[usage.calls, usage.cache_hits, usage.retries, usage.errors, usage.input_tokens, usage.output_tokens].map(String),
+        ...costCell(judgeId),
       ]),
     ),
+    ...models,
+    '',
+    costNote(cost),
   ].join('\n');
 }
 

@@ -56,6 +56,33 @@ export const reportComparisonSchema = z.object({
 });
 export type ReportComparison = z.infer<typeof reportComparisonSchema>;
 
+/** The judges' estimated cost at the config's `judge.prices` (shared/report/judge-cost.ts). */
+export const judgeCostSchema = z.object({
+  currency: z.string(),
+  /** The sum over every model; null when some tokens came from a model without a price. */
+  total: z.number().nullable(),
+  /** Per model that answered: its tokens and their cost, null without a price. */
+  models: z.record(z.string(), z.object({ input_tokens: count, output_tokens: count, cost: z.number().nullable() })),
+  /** Per judge id: the cost of its tokens, null when some came from a model without a price. */
+  judges: z.record(z.string(), z.object({ cost: z.number().nullable() })),
+  /** The models whose tokens have no price, so whose cost is unknown. */
+  unpriced_models: z.array(z.string()),
+});
+export type JudgeCost = z.infer<typeof judgeCostSchema>;
+
+/** How the run fared against `run.max_judge_cost`. */
+export const judgeBudgetSchema = z.object({
+  max_judge_cost: z.number(),
+  currency: z.string(),
+  /** The run's judge spend passed the ceiling, and the cases judged after that had their LLM judges skipped. */
+  reached: z.boolean(),
+  /** Evaluated cases whose judges were asked. */
+  judged_cases: count,
+  /** Evaluated cases whose LLM judges were skipped because the ceiling was reached. */
+  skipped_cases: count,
+});
+export type JudgeBudget = z.infer<typeof judgeBudgetSchema>;
+
 export const reportSchema = z
   .object({
     run_id: z.string(),
@@ -74,6 +101,10 @@ export const reportSchema = z
     engines: z.record(z.string(), z.record(z.string(), z.number())),
     /** Per judge id: its usage summed over the evaluated cases. */
     judges: z.record(z.string(), judgeUsageSchema),
+    /** Present when the config gives judge.prices. */
+    judge_cost: judgeCostSchema.optional(),
+    /** Present when the config sets run.max_judge_cost. */
+    judge_budget: judgeBudgetSchema.optional(),
     missing_cases: z.array(z.string()),
     failed_cases: z.array(failedCaseSchema),
     /** Present when the suite has a baseline or an earlier run to compare with. */
@@ -102,5 +133,7 @@ export const caseLineSchema = z.object({
   /** The engine's ranked list (doc_uri, rank, score) and response, when the result kept them. */
   retrieved: engineOutputRecordSchema.shape.retrieved.optional(),
   response: z.string().optional(),
+  /** Set when the case's LLM judges were skipped: `max_judge_cost`, the run's cost ceiling had been reached. */
+  judging_skipped: caseResultSchema.shape.judging_skipped,
 });
 export type CaseLine = z.infer<typeof caseLineSchema>;

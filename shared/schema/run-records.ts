@@ -36,6 +36,10 @@ export const caseIdsSchema = z.array(z.string());
 
 const metricValueSchema = z.union([z.number(), z.string(), z.null(), z.array(z.union([z.number(), z.string(), z.null()])).readonly()]);
 
+/** Tokens of real calls to one model; a cache hit adds none. */
+export const modelTokensSchema = z.object({ input_tokens: z.number(), output_tokens: z.number() });
+export type ModelTokens = z.infer<typeof modelTokensSchema>;
+
 export const judgeUsageSchema = z.object({
   calls: z.number(),
   cache_hits: z.number(),
@@ -43,8 +47,13 @@ export const judgeUsageSchema = z.object({
   errors: z.number(),
   input_tokens: z.number(),
   output_tokens: z.number(),
+  /** The tokens split by the model that answered, so a cost can be priced per model (absent in records of older versions). */
+  models: z.record(z.string(), modelTokensSchema).optional(),
 });
 export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
+
+/** Why a case's LLM judges were not asked; the only reason so far is the run's cost ceiling. */
+export const judgingSkippedSchema = z.enum(['max_judge_cost']);
 
 /** What one engine returned for a case, kept so a regression can be inspected query by query. */
 export const engineOutputRecordSchema = z.object({
@@ -67,6 +76,8 @@ export const caseResultSchema = z.object({
   judge_usage: z.record(z.string(), judgeUsageSchema),
   /** Per engine, its ranked list and response as judged (live engines' answers included). */
   outputs: z.record(z.string(), engineOutputRecordSchema).optional(),
+  /** Set when the case's LLM judges were not asked: `max_judge_cost`, the run's judge spend had passed run.max_judge_cost. */
+  judging_skipped: judgingSkippedSchema.optional(),
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 

@@ -7,7 +7,9 @@ import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { compareText } from '../../../shared/report/ordering.js';
+import type { CaseResult } from '../../../shared/schema/run-records.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
+import { manifest, result, RUN_ID, usage } from '../report/factories.js';
 
 describe('range partials', () => {
   it('merge, through their stored form, into the very report one pass over the records gives', async () => {
@@ -32,6 +34,27 @@ describe('range partials', () => {
     expect(lines).toBe(casesJsonl(run.results));
     // 220 full blocks of 50 plus cases 11,000-11,002 (kinds 0-2): kind 1 failed only, kind 2 failed then evaluated, kind 3 missing.
     expect(merged.cases).toEqual({ total: 11_003, evaluated: 10_562, failed: 221, missing: 220 });
+  });
+
+  it('carry the judge cost and the cases judged past the cost ceiling into the merged report', async () => {
+    // Prepare: c1 judged (1,000 input tokens of model m at USD 10 a million), c2 and c3 skipped at the ceiling
+    const store = new MemoryStore();
+    const ids = ['c1', 'c2', 'c3'];
+    const run = manifest(ids, { config: { judge: { prices: { currency: 'USD', models: { m: { input_per_million: 10, output_per_million: 0 } } } }, run: { max_judge_cost: 0.005 } } });
+    const judged = result('c1', { bm25: { 'response/llm_judged/safety/rating': 'yes' } }, { safety: usage({ calls: 1, input_tokens: 1_000, models: { m: { input_tokens: 1_000, output_tokens: 0 } } }) });
+    const skipped = ['c2', 'c3'].map((caseId): CaseResult => ({ ...result(caseId, { bm25: {} }), judging_skipped: 'max_judge_cost' }));
+    const results = [judged, ...skipped];
+    for (const record of results) await store.put(runKeys.result(RUN_ID, record.case_id), JSON.stringify(record));
+
+    // Act
+    const aggregated = await aggregateRange(store, RUN_ID, 0, ids);
+    const merged = reportFromPartials(run, ids, [parsePartial(serializePartial(aggregated.partial))], [], true);
+
+    // Assess: 1,000 tokens × USD 10 / M = USD 0.01
+    expect(reportJson(merged)).toBe(reportJson(buildReport({ manifest: run, results, failures: [], caseIds: ids, budgetReached: true })));
+    expect(merged.judge_budget).toEqual({ max_judge_cost: 0.005, currency: 'USD', reached: true, judged_cases: 1, skipped_cases: 2 });
+    expect(merged.judge_cost).toEqual({ currency: 'USD', total: 0.01, models: { m: { input_tokens: 1_000, output_tokens: 0, cost: 0.01 } }, judges: { safety: { cost: 0.01 } }, unpriced_models: [] });
+    expect(aggregated.lines.map((line) => line.judging_skipped)).toEqual([undefined, 'max_judge_cost', 'max_judge_cost']);
   });
 
   it('refuses partials that do not cover every range', async () => {

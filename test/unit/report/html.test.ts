@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../shared/report/aggregate.js';
 import { caseLines } from '../../../shared/report/cases-jsonl.js';
+import { judgeCost } from '../../../shared/report/judge-cost.js';
 import { renderHtml, type RunComparison } from '../../../shared/report/html.js';
 import { keyMetricTable } from '../../../shared/report/key-metrics.js';
 import type { CaseLine, Report } from '../../../shared/schema/report.js';
@@ -158,37 +159,51 @@ describe('renderHtml', () => {
     expect(table).toContain('<td>bm25</td><td>yes</td></tr>');
   });
 
-  it('estimates the judge cost from the tokens at the default prices, and says so', () => {
+  it('shows the judge usage without a cost when the config gives no prices, and says so', () => {
     const { report, cases } = sample();
 
     const html = renderHtml(report, cases);
 
-    // 2,000,000 input tokens × USD 0.15 / M + 500,000 output tokens × USD 0.60 / M = 0.30 + 0.30
     expect(html).toContain(
       '<tr><th scope="row"><code>correctness</code></th><td class="number">4</td><td class="number">1</td><td class="number">0</td><td class="number">0</td>' +
-        '<td class="number">2,000,000</td><td class="number">500,000</td><td class="number">USD 0.6000</td></tr>',
+        '<td class="number">2,000,000</td><td class="number">500,000</td></tr>',
     );
-    expect(html).toContain('The cost is an estimate at USD 0.15 per million input tokens and USD 0.60 per million output tokens');
+    expect(html).not.toContain('estimated cost');
+    expect(html).toContain('No cost estimate: the config gives no judge.prices.');
   });
 
-  it('uses the given token prices', () => {
+  it('shows the cost per judge and per model from the report, and an unknown cost for a model without a price', () => {
     const { report, cases } = sample();
+    const judges = {
+      correctness: usage({ calls: 4, input_tokens: 2_000_000, output_tokens: 500_000, models: { 'gpt-4o-mini': { input_tokens: 2_000_000, output_tokens: 500_000 } } }),
+      groundedness: usage({ calls: 1, input_tokens: 1_000, output_tokens: 10, models: { llama3: { input_tokens: 1_000, output_tokens: 10 } } }),
+    };
+    const priced: Report = {
+      ...report,
+      judges,
+      judge_cost: judgeCost(judges, { currency: 'EUR', models: { 'gpt-4o-mini': { input_per_million: 1, output_per_million: 2 } } }),
+    };
 
-    const html = renderHtml(report, cases, { prices: { inputPerMillion: 1, outputPerMillion: 2, currency: 'EUR' } });
+    const html = renderHtml(priced, cases);
 
-    // 2 M × 1 + 0.5 M × 2 = 3
-    expect(html).toContain('<td class="number">EUR 3.0000</td>');
-    expect(html).toContain('an estimate at EUR 1.00 per million input tokens and EUR 2.00 per million output tokens');
+    // correctness: 2 M × 1 + 0.5 M × 2 = EUR 3; groundedness asked llama3, which has no price
+    expect(html).toContain('<td class="number">500,000</td><td class="number">EUR 3.0000</td></tr>');
+    expect(html).toContain('<td class="number">10</td><td class="number">unknown</td></tr>');
+    expect(html).toContain('<tr><th scope="row"><code>gpt-4o-mini</code></th><td class="number">2,000,000</td><td class="number">500,000</td><td class="number">EUR 3.0000</td></tr>');
+    expect(html).toContain('total unknown');
+    expect(html).toContain('No price for llama3: its cost is unknown.');
+    expect(html).not.toContain('NaN');
   });
 
-  it.each([
-    [{ inputPerMillion: -1, outputPerMillion: 0, currency: 'USD' }, 'Expected prices.inputPerMillion to be a finite number from 0 and up, got -1'],
-    [{ inputPerMillion: 0, outputPerMillion: Number.NaN, currency: 'USD' }, 'Expected prices.outputPerMillion to be a finite number from 0 and up, got NaN'],
-    [{ inputPerMillion: 0, outputPerMillion: 0, currency: '$' }, 'Expected prices.currency to be a three-letter currency code'],
-  ])('rejects the prices %o', (prices, message) => {
+  it('says that the cost ceiling was reached, with the judged and skipped case counts', () => {
     const { report, cases } = sample();
+    const budgeted: Report = { ...report, judge_budget: { max_judge_cost: 0.5, currency: 'USD', reached: true, judged_cases: 2, skipped_cases: 1 } };
 
-    expect(() => renderHtml(report, cases, { prices })).toThrow(message);
+    const html = renderHtml(budgeted, cases);
+
+    expect(html).toContain(
+      'The judge spend reached run.max_judge_cost USD 0.5000: 2 cases judged, 1 evaluated without their LLM judges; judge metrics are averaged over the judged cases only.',
+    );
   });
 
   it('lists the failed cases with their errors and the missing cases', () => {
