@@ -49,6 +49,11 @@ export const runSettingsSchema = z.strictObject({
   judge_depth: z.number().int().min(1).default(10),
   /** Live engine calls in flight at once in one worker, over all its cases and engines. */
   engine_concurrency: z.number().int().min(1).default(8),
+  /**
+   * The least Cohen's kappa (over the grades) a relevance judge must reach
+   * with the human labels; below it the report and `assay run` warn.
+   */
+  min_agreement: z.number().min(-1).max(1).optional(),
 });
 
 export const judgeConfigSchema = z.strictObject({
@@ -113,13 +118,14 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency, min_agreement',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
   'run.judge_depth': 'give how many top hits of each engine to judge, a whole number from 1 up, e.g. 10',
   'run.engine_concurrency': 'give how many live engine calls a worker makes at once, a whole number from 1 up, e.g. 8',
+  'run.min_agreement': "give the least Cohen's kappa a relevance judge must reach with the human labels, a number from -1 to 1, e.g. 0.6",
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
   'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved chunk)',

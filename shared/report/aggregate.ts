@@ -1,9 +1,12 @@
 import type { Report } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
 import { caseOutcomes, type CaseRecords } from './case-outcomes.js';
+import { caseLines } from './cases-jsonl.js';
+import { AgreementTally } from './judge-agreement.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
+import { minAgreementOf, withAgreement } from './report-agreement.js';
 
 export type ReportInput = CaseRecords;
 
@@ -45,6 +48,10 @@ export type ReportInput = CaseRecords;
  *
  * Judges: the judge usage of the evaluated cases and of every delivery that
  * ended in a retry (of cases evaluated later or failed), summed per judge id.
+ *
+ * Agreement: each relevance judge's agreement with the human labels of the
+ * documents it graded, from the lines of cases.jsonl (judge-agreement.ts),
+ * and a warning for a judge below `run.min_agreement` (report-agreement.ts).
  */
 export function buildReport(input: ReportInput): Report {
   const { manifest } = input;
@@ -54,7 +61,9 @@ export function buildReport(input: ReportInput): Report {
   const engines = Object.fromEntries(
     [...engineNames].sort(compareText).map((engine) => [engine, engineStatistics(outcomes.evaluated, engine)] as const),
   );
-  return {
+  const tally = new AgreementTally();
+  for (const line of caseLines(outcomes.evaluated)) tally.add(line);
+  const report: Report = {
     ...reportHeader(manifest),
     cases: {
       total: outcomes.total,
@@ -68,6 +77,7 @@ export function buildReport(input: ReportInput): Report {
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
   };
+  return withAgreement(report, tally.agreement(), minAgreementOf(manifest));
 }
 
 /** What a report says of its run, from the manifest alone; both report builders (this one and the reducer's partials) start from it. */
