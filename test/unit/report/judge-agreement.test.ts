@@ -8,7 +8,7 @@ const GRADED = 'retrieval/llm_judged/graded_relevance/ratings';
 const BINARY = 'retrieval/llm_judged/chunk_relevance/ratings';
 
 /** One engine's line of a case: its ranked documents with their human grades (undefined: unlabelled), and per-chunk ratings by metric. */
-function judgedLine(caseId: string, engine: string, documents: readonly (readonly [string, number | undefined])[], ratings: Readonly<Record<string, readonly Rating[]>>): CaseLine {
+function judgedLine(caseId: string, engine: string, documents: readonly (readonly [string, number | undefined])[], ratings: CaseLine['metrics']): CaseLine {
   return {
     case_id: caseId,
     request_id: caseId,
