@@ -89,6 +89,8 @@ export function runCommand(): Command {
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
       if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
+      // Warnings (a judge below run.min_agreement) do not change the exit status.
+      for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
       const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
       const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);

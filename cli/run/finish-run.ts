@@ -71,4 +71,5 @@ export async function finishRun(
   );
   const files = await copyReport(infrastructure, manifest.suite, runId, resolve(options.out));
   process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+  for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
 }

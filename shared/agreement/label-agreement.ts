@@ -1,29 +1,15 @@
 import { percentileBootstrapIntervals, type IntervalResult, type PercentileBootstrapOptions } from '../statistics/bootstrap-interval.js';
 import { cohenKappa, confusionCounts, type ConfusionCounts } from '../statistics/cohen-kappa.js';
-import { definedAs, undefinedBecause, type Statistic } from '../statistics/statistic.js';
+import { binaryCounts, countedAgreement, type CountedAgreement } from './counted-agreement.js';
 import type { LabelPairs } from './label-pairs.js';
 
-/** Agreement of the judge's grades with the human's over the pairs both label. */
-export interface LabelAgreement {
-  readonly pairs: number;
-  readonly exactAgreement: Statistic;
-  readonly cohenKappa: Statistic;
-  readonly weightedKappa: Statistic;
-  readonly binary: BinaryAgreement;
+export type { BinaryAgreement } from './counted-agreement.js';
+
+/** Agreement of the judge's grades with the human's over the pairs both label, with intervals. */
+export interface LabelAgreement extends CountedAgreement {
   /** counts[i][j] = pairs the human graded categories[i] and the judge categories[j]. */
   readonly confusion: ConfusionCounts;
   readonly intervals: { cohenKappa: IntervalResult; weightedKappa: IntervalResult; binaryKappa: IntervalResult };
-}
-
-/** The same, with grades cut into relevant (grade >= level) or not, the human's reading as the truth. */
-export interface BinaryAgreement {
-  readonly level: number;
-  readonly kappa: Statistic;
-  readonly agreement: Statistic;
-  /** Of the pairs the judge calls relevant, the share the human calls relevant too. */
-  readonly precision: Statistic;
-  /** Of the pairs the human calls relevant, the share the judge calls relevant too. */
-  readonly recall: Statistic;
 }
 
 /**
@@ -56,46 +42,9 @@ export function labelAgreement(pairs: LabelPairs, level: number, bootstrap: Perc
     IntervalResult,
   ];
 
-  const agreeing = confusion.reduce((total, row, index) => total + (row[index] as number), 0);
   return {
-    pairs: pairs.human.length,
-    exactAgreement: share(agreeing, pairs.human.length, 'no pair is labelled in both qrels'),
-    cohenKappa: cohenKappa(confusion),
-    weightedKappa: cohenKappa(confusion, 'quadratic'),
-    binary: binaryAgreement(binaryCounts(confusion, relevant), level),
+    ...countedAgreement(confusion, pairs.categories, level),
     confusion,
     intervals: { cohenKappa: plainInterval, weightedKappa: weightedInterval, binaryKappa: binaryInterval },
   };
-}
-
-/** The 2 × 2 table [not relevant, relevant] of a table over graded categories. */
-function binaryCounts(counts: ConfusionCounts, relevant: readonly boolean[]): number[][] {
-  const binary = [
-    [0, 0],
-    [0, 0],
-  ];
-  for (const [row, cells] of counts.entries()) {
-    for (const [column, count] of cells.entries()) {
-      const target = binary[relevant[row] ? 1 : 0] as number[];
-      const slot = relevant[column] ? 1 : 0;
-      target[slot] = (target[slot] as number) + count;
-    }
-  }
-  return binary;
-}
-
-function binaryAgreement(counts: number[][], level: number): BinaryAgreement {
-  const [[neither = 0, judgeOnly = 0] = [], [humanOnly = 0, both = 0] = []] = counts;
-  const total = neither + judgeOnly + humanOnly + both;
-  return {
-    level,
-    kappa: cohenKappa(counts),
-    agreement: share(neither + both, total, 'no pair is labelled in both qrels'),
-    precision: share(both, both + judgeOnly, `the judge grades no pair ${level} or higher`),
-    recall: share(both, both + humanOnly, `the human qrels grade no pair ${level} or higher`),
-  };
-}
-
-function share(part: number, whole: number, reasonWhenEmpty: string): Statistic {
-  return whole === 0 ? undefinedBecause(reasonWhenEmpty) : definedAs(part / whole);
 }

@@ -55,6 +55,11 @@ export const runSettingsSchema = z.strictObject({
   engine_concurrency: z.number().int().min(1).default(8),
   /** The most the run's judges may spend, in judge.prices' currency; past it, the cases left are evaluated without their LLM judges. */
   max_judge_cost: z.number().positive().optional(),
+  /**
+   * The least Cohen's kappa (over the grades) a relevance judge must reach
+   * with the human labels; below it the report and `assay run` warn.
+   */
+  min_agreement: z.number().min(-1).max(1).optional(),
 });
 
 export const judgeConfigSchema = z.strictObject({
@@ -125,7 +130,7 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency, max_judge_cost',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency, max_judge_cost, min_agreement',
   'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
@@ -133,6 +138,7 @@ const FIXES: Readonly<Record<string, string>> = {
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
   'run.judge_depth': 'give how many top hits of each engine to judge, a whole number from 1 up, e.g. 10',
   'run.engine_concurrency': 'give how many live engine calls a worker makes at once, a whole number from 1 up, e.g. 8',
+  'run.min_agreement': "give the least Cohen's kappa a relevance judge must reach with the human labels, a number from -1 to 1, e.g. 0.6",
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
   'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved chunk)',

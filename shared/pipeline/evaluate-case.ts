@@ -146,13 +146,28 @@ function judgedView(evalCase: EvalCase, depth: number): EvalCase {
   return { ...evalCase, engines };
 }
 
-/** Each engine's ranked list (doc_uri, rank, score) and response, for cases.jsonl. */
+/**
+ * Each engine's ranked list (doc_uri, rank, score) and response, for
+ * cases.jsonl, with the human grade of every labelled document, so the report
+ * can set the judges' grades against the human's (shared/report/judge-agreement.ts).
+ */
 function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
+  const humanGrades = new Map<string, number>();
+  // The first label of a document counts, as for the ground-truth metrics.
+  for (const label of evalCase.expected_retrieved_context ?? []) if (!humanGrades.has(label.doc_uri)) humanGrades.set(label.doc_uri, label.grade ?? 1);
   return Object.fromEntries(
     Object.entries(evalCase.engines).map(([engine, output]) => [
       engine,
       {
-        retrieved: output.retrieved_context.map((chunk) => ({ doc_uri: chunk.doc_uri, rank: chunk.rank, ...(chunk.score === undefined ? {} : { score: chunk.score }) })),
+        retrieved: output.retrieved_context.map((chunk) => {
+          const humanGrade = humanGrades.get(chunk.doc_uri);
+          return {
+            doc_uri: chunk.doc_uri,
+            rank: chunk.rank,
+            ...(chunk.score === undefined ? {} : { score: chunk.score }),
+            ...(humanGrade === undefined ? {} : { human_grade: humanGrade }),
+          };
+        }),
         ...(output.response === undefined ? {} : { response: output.response }),
       },
     ]),

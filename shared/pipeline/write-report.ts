@@ -6,8 +6,10 @@ import { reportJson } from '../report/aggregate.js';
 import { caseLines } from '../report/cases-jsonl.js';
 import { keyStatistics } from '../report/html/key-statistics.js';
 import { renderHtml } from '../report/html.js';
+import { AgreementTally } from '../report/judge-agreement.js';
 import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report/markdown.js';
+import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
 import { compareWithBaseline, comparisonTarget, headlineMetrics } from './baselines.js';
@@ -38,6 +40,9 @@ export interface AggregatedRun {
  * with `reports/<suite>/latest.json` pointed at them. cases.jsonl is uploaded
  * from its local file as a stream; report.html lists every case up to
  * FULL_HTML_CASE_LIMIT cases and an excerpt above (light-report-cases.ts).
+ * Reading cases.jsonl back once, it writes judgments.qrels and counts the
+ * judges' agreement with the human labels for the report (judge-agreement.ts),
+ * as buildReport does from the records.
  */
 export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
   const { manifest } = run;
@@ -51,7 +56,11 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
         ? undefined
         : // Only the headline metrics of each line are read back: the comparison needs no more.
           await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(headlineMetrics(plain)))) }, target);
-  const report: Report = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
+  // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl.
+  const qrelsPath = `${run.casesPath}.qrels`;
+  const tally = new AgreementTally();
+  await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => tally.add(line));
+  const report = withAgreement(compared === undefined ? plain : { ...plain, comparison: compared.comparison }, tally.agreement(), minAgreementOf(manifest));
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
   const html =
@@ -71,8 +80,6 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   await store.upload(casesKey, run.casesPath);
   keys.push(casesKey);
   // Beside cases.jsonl, whatever the judges graded, as qrels (empty when no retrieval judge ran).
-  const qrelsPath = `${run.casesPath}.qrels`;
-  await writeJudgmentsQrels(run.casesPath, qrelsPath);
   const qrelsKey = runKeys.report(manifest.suite, manifest.run_id, 'judgments.qrels');
   await store.upload(qrelsKey, qrelsPath);
   keys.push(qrelsKey);

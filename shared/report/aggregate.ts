@@ -2,9 +2,12 @@ import type { Report } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
 import { caseOutcomes, type CaseRecords } from './case-outcomes.js';
 import { judgeSpendFields } from './judge-spend-report.js';
+import { caseLines } from './cases-jsonl.js';
+import { AgreementTally } from './judge-agreement.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
+import { minAgreementOf, withAgreement } from './report-agreement.js';
 
 export type ReportInput = CaseRecords & {
   /** The run's judge-budget-reached marker exists (judge_budget.reached). */
@@ -53,6 +56,10 @@ export type ReportInput = CaseRecords & {
  * ended in a retry (of cases evaluated later or failed), summed per judge id;
  * with judge.prices their estimated cost, and with run.max_judge_cost whether
  * the ceiling was reached and how many cases were judged (judge-spend-report.ts).
+ *
+ * Agreement: each relevance judge's agreement with the human labels of the
+ * documents it graded, from the lines of cases.jsonl (judge-agreement.ts),
+ * and a warning for a judge below `run.min_agreement` (report-agreement.ts).
  */
 export function buildReport(input: ReportInput): Report {
   const { manifest } = input;
@@ -64,7 +71,9 @@ export function buildReport(input: ReportInput): Report {
   );
   const judges = totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]);
   const judgingSkipped = outcomes.evaluated.filter((result) => result.judging_skipped !== undefined).length;
-  return {
+  const tally = new AgreementTally();
+  for (const line of caseLines(outcomes.evaluated)) tally.add(line);
+  const report: Report = {
     ...reportHeader(manifest),
     cases: {
       total: outcomes.total,
@@ -79,6 +88,7 @@ export function buildReport(input: ReportInput): Report {
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
   };
+  return withAgreement(report, tally.agreement(), minAgreementOf(manifest));
 }
 
 /** What a report says of its run, from the manifest alone; both report builders (this one and the reducer's partials) start from it. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CaseLine, Report } from '../schema/report.js';
+import { agreementSection, warningsSection } from './html/agreement-table.js';
 import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
@@ -23,11 +24,11 @@ export interface HtmlOptions {
 
 /**
  * `report.html`: one self-contained page for a laptop screen and for print.
- * Header (suite, run, dataset, judge, case counts), the engine × key-metric
+ * Header (suite, run, dataset, judge, case counts), the report's warnings, the engine × key-metric
  * table with 95% intervals when the report has them, one bar chart per key
  * metric (inline SVG), a sortable and filterable per-query table (of every
- * case, or for a large run an excerpt that says so), judge usage
- * with the cost estimate at the config's judge.prices when it gives them, failed and missing cases, and, with a comparison,
+ * case, or for a large run an excerpt that says so), the judges' agreement
+ * with the human labels, judge usage with the cost estimate at the config's judge.prices when it gives them, failed and missing cases, and, with a comparison,
  * the deltas against the baseline.
  *
  * Nothing is loaded from anywhere: styles, charts and the one script are
@@ -40,10 +41,12 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
   const comparison = options.comparison === undefined ? undefined : runComparisonSchema.parse(options.comparison);
   const keys = keyStatistics(report);
   const sections: [id: string, title: string, html: string][] = [
+    ['warnings', 'Warnings', warningsSection(report)],
     ['metrics', 'Key metrics', metricTableSection(report, keys)],
     ['charts', 'Charts', chartsSection(report, keys)],
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
+    ['agreement', 'Agreement with the human labels', agreementSection(report)],
     ['judges', 'Judge usage', judgeUsageSection(report)],
     ['cases', 'Failed and missing cases', caseListsSection(report)],
   ];

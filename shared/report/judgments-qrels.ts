@@ -25,15 +25,24 @@ export function gradedDocuments(line: CaseLine): [string, number][] {
   // The judges saw the top of the list (run.judge_depth): ratings line up with its first entries.
   return ratings.flatMap((rating, index): [string, number][] => {
     const document = retrieved[index];
-    if (document === undefined) return [];
-    if (typeof rating === 'number' && Number.isInteger(rating)) return [[document.doc_uri, rating]];
-    if (rating === 'yes' || rating === 'no') return [[document.doc_uri, rating === 'yes' ? 1 : 0]];
-    return [];
+    const grade = gradeOfRating(rating);
+    return document === undefined || grade === undefined ? [] : [[document.doc_uri, grade]];
   });
 }
 
-/** Streams cases.jsonl (case-id order) into a qrels file; returns how many judgments it wrote. */
-export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string): Promise<number> {
+/** A per-chunk rating as a relevance grade: a whole-number grade as it is, yes/no as 1/0; anything else (a failed judgment) has none. */
+export function gradeOfRating(rating: unknown): number | undefined {
+  if (typeof rating === 'number' && Number.isInteger(rating)) return rating;
+  if (rating === 'yes' || rating === 'no') return rating === 'yes' ? 1 : 0;
+  return undefined;
+}
+
+/**
+ * Streams cases.jsonl (case-id order) into a qrels file; returns how many
+ * judgments it wrote. `onLine` sees every line on the way, so other
+ * summaries of the lines (judge-agreement.ts) cost no second read.
+ */
+export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, onLine?: (line: CaseLine) => void): Promise<number> {
   const output = createWriteStream(qrelsPath);
   let written = 0;
   let caseId: string | undefined;
@@ -42,6 +51,7 @@ export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string):
     for await (const row of createInterface({ input: createReadStream(casesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
       if (row.trim() === '') continue;
       const line = caseLineSchema.parse(JSON.parse(row));
+      onLine?.(line);
       if (line.case_id !== caseId) {
         caseId = line.case_id;
         seen = new Set();

@@ -1,5 +1,6 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import type { Report } from '../schema/report.js';
+import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from './key-metrics.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
@@ -10,8 +11,9 @@ const ERROR_LENGTH = 200;
 /**
  * `report.md`: a short page for pull requests and chat. A title with the
  * suite and run, the case counts, an engine × key-metric table (the
- * `/average` and `/percentage` statistics, see keyMetricTable), the judge
- * usage, and the failed and missing cases (the first 20 of each).
+ * `/average` and `/percentage` statistics, see keyMetricTable), the judges'
+ * agreement with the human labels, the judge usage, and the failed and
+ * missing cases (the first 20 of each); the report's warnings come first.
  */
 export function renderMarkdown(report: Report): string {
   const { cases } = report;
@@ -23,8 +25,10 @@ export function renderMarkdown(report: Report): string {
     ].join('\n'),
     `**Cases:** ${cases.total} total, ${cases.evaluated} evaluated, ${cases.failed} failed, ${cases.missing} missing` +
       (report.input_errors > 0 ? ` (${report.input_errors} input errors)` : ''),
+    warningsSection(report),
     metricsSection(report),
     comparisonSection(report),
+    agreementSection(report),
     judgesSection(report),
     caseList(
       `Failed cases (${cases.failed})`,
@@ -49,6 +53,27 @@ function comparisonSection(report: Report): string {
     ...comparison.regressions.map(
       (regression) => `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)})`,
     ),
+  ].join('\n');
+}
+
+function warningsSection(report: Report): string {
+  const warnings = report.warnings ?? [];
+  if (warnings.length === 0) return '';
+  return ['## Warnings', '', ...warnings.map((warning) => `- ${inlineText(warning)}`)].join('\n');
+}
+
+/** Each relevance judge's agreement with the human labels (agreement-table.ts). */
+function agreementSection(report: Report): string {
+  const rows = agreementRows(report);
+  if (rows.length === 0) return '';
+  return [
+    '## Agreement with the human labels',
+    '',
+    tableRow([...AGREEMENT_COLUMNS]),
+    tableRow(['---', ...AGREEMENT_COLUMNS.slice(1).map(() => '---:')]),
+    ...rows.map((row) => tableRow([code(row.judge), ...row.cells])),
+    '',
+    agreementNote(report),
   ].join('\n');
 }
 

@@ -82,6 +82,25 @@ export const judgeBudgetSchema = z.object({
   skipped_cases: count,
 });
 export type JudgeBudget = z.infer<typeof judgeBudgetSchema>;
+const nullableStatistic = z.number().nullable();
+
+/**
+ * One judge's agreement with the human labels over the (request, document)
+ * pairs both label (shared/report/judge-agreement.ts). Every null has its
+ * reason in `reasons`, under the same path (`cohen_kappa`, `binary.recall`).
+ */
+export const judgeAgreementSchema = z.object({
+  pairs: count,
+  exact_agreement: nullableStatistic,
+  cohen_kappa: nullableStatistic,
+  weighted_kappa: nullableStatistic,
+  /** Grades cut at `level`: relevant = grade >= level, the human reading as the truth. */
+  binary: z.object({ level: z.number().int(), kappa: nullableStatistic, agreement: nullableStatistic, precision: nullableStatistic, recall: nullableStatistic }),
+  /** confusion[human grade][judge grade] = pairs, over every grade from the lowest to the highest seen. */
+  confusion: z.record(z.string(), z.record(z.string(), count)),
+  reasons: z.record(z.string(), z.string()),
+});
+export type JudgeAgreement = z.infer<typeof judgeAgreementSchema>;
 
 export const reportSchema = z
   .object({
@@ -109,6 +128,10 @@ export const reportSchema = z
     failed_cases: z.array(failedCaseSchema),
     /** Present when the suite has a baseline or an earlier run to compare with. */
     comparison: reportComparisonSchema.optional(),
+    /** Per retrieval judge (its name in the run): agreement with the human labels; present when the run has both. */
+    agreement: z.record(z.string(), judgeAgreementSchema).optional(),
+    /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
+    warnings: z.array(z.string()).optional(),
   })
   .refine((report) => report.cases.evaluated + report.cases.failed + report.cases.missing === report.cases.total, {
     message: 'Expected cases.evaluated + cases.failed + cases.missing to equal cases.total',

@@ -57,7 +57,15 @@ export const judgingSkippedSchema = z.enum(['max_judge_cost']);
 
 /** What one engine returned for a case, kept so a regression can be inspected query by query. */
 export const engineOutputRecordSchema = z.object({
-  retrieved: z.array(z.object({ doc_uri: z.string(), rank: z.number().int().positive(), score: z.number().finite().optional() })),
+  retrieved: z.array(
+    z.object({
+      doc_uri: z.string(),
+      rank: z.number().int().positive(),
+      score: z.number().finite().optional(),
+      /** The human label of the document for this case (its grade; 1 when the label has none), when it has one. */
+      human_grade: z.number().int().optional(),
+    }),
+  ),
   response: z.string().optional(),
 });
 export type EngineOutputRecord = z.infer<typeof engineOutputRecordSchema>;

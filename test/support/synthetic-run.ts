@@ -15,7 +15,9 @@ export interface SyntheticRun {
  * A run of `count` cases with varied records, from a seed: numeric metrics
  * with values that do not add up exactly in floating point, yes/no and
  * numeric ratings, error messages, an engine that only some cases have,
- * failures (some superseded by a result), missing cases and judge usage.
+ * failures (some superseded by a result), missing cases and judge usage,
+ * and bm25's ranked list with human grades that chunk_relevance's ratings
+ * can be set against.
  * Written to the store under the run's keys unless `store` is left out.
  */
 export async function syntheticRun(count: number, store?: ObjectStore, seed = 7): Promise<SyntheticRun> {
@@ -39,7 +41,13 @@ export async function syntheticRun(count: number, store?: ObjectStore, seed = 7)
     };
     const engines: Record<string, Record<string, Value>> = { bm25 };
     if (index % 3 !== 0) engines.dense = { 'retrieval/ground_truth/ndcg@10': fraction(), 'response/llm_judged/groundedness/rating': 1 + random.nextBelow(5) };
-    results.push(result(caseId, engines, { correctness: usage({ calls: 1, input_tokens: 100 + random.nextBelow(50), output_tokens: 20 }) }));
+    const judged = result(caseId, engines, { correctness: usage({ calls: 1, input_tokens: 100 + random.nextBelow(50), output_tokens: 20 }) });
+    // bm25's two judged documents, with human grades from the index (not the seeded draws, which the values above keep): d2 unlabelled in every fourth case.
+    const retrieved = [
+      { doc_uri: 'd1', rank: 1, human_grade: index % 3 },
+      { doc_uri: 'd2', rank: 2, ...(index % 4 === 0 ? {} : { human_grade: (index >> 1) % 2 }) },
+    ];
+    results.push({ ...judged, outputs: { bm25: { retrieved } } });
   }
   const run = { manifest: manifest(caseIds), caseIds, results, failures };
   if (store !== undefined) await storeRun(store, run);

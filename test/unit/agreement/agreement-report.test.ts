@@ -72,7 +72,7 @@ describe('buildAgreementReport, label by label', () => {
     expect(report).toMatchObject({ exact_agreement: 1, cohen_kappa: null, weighted_kappa: null });
     expect(report.reasons.cohen_kappa).toMatch(/same single category/);
     expect(report.reasons['binary.precision']).toMatch(/judge grades no pair 1 or higher/);
-    expect(report.reasons['binary.recall']).toMatch(/human qrels grade no pair 1 or higher/);
+    expect(report.reasons['binary.recall']).toMatch(/human labels grade no pair 1 or higher/);
     expect(report.reasons['intervals.cohen_kappa']).toMatch(/same single category/);
   });
 });

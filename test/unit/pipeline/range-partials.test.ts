@@ -6,8 +6,11 @@ import { runKeys } from '../../../shared/pipeline/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
+import { AgreementTally } from '../../../shared/report/judge-agreement.js';
 import { compareText } from '../../../shared/report/ordering.js';
 import type { CaseResult } from '../../../shared/schema/run-records.js';
+import { minAgreementOf, withAgreement } from '../../../shared/report/report-agreement.js';
+import { caseLineSchema } from '../../../shared/schema/report.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
 import { manifest, result, RUN_ID, usage } from '../report/factories.js';
 
@@ -26,7 +29,10 @@ describe('range partials', () => {
       partials.push(parsePartial(serializePartial(aggregated.partial)));
       lines += aggregated.lines.map((line) => `${JSON.stringify(line)}\n`).join('');
     }
-    const merged = reportFromPartials(run.manifest, sorted, partials.reverse(), []);
+    // As write-report.ts does: the agreement block from the lines of cases.jsonl, in their order.
+    const tally = new AgreementTally();
+    for (const line of lines.trimEnd().split('\n')) tally.add(caseLineSchema.parse(JSON.parse(line)));
+    const merged = withAgreement(reportFromPartials(run.manifest, sorted, partials.reverse(), []), tally.agreement(), minAgreementOf(run.manifest));
 
     // Assess: byte for byte the report and the cases.jsonl of the whole records at once
     const onePass = buildReport({ manifest: run.manifest, results: run.results, failures: run.failures, caseIds: run.caseIds });
@@ -34,6 +40,7 @@ describe('range partials', () => {
     expect(lines).toBe(casesJsonl(run.results));
     // 220 full blocks of 50 plus cases 11,000-11,002 (kinds 0-2): kind 1 failed only, kind 2 failed then evaluated, kind 3 missing.
     expect(merged.cases).toEqual({ total: 11_003, evaluated: 10_562, failed: 221, missing: 220 });
+    expect(merged.agreement?.chunk_relevance?.pairs).toBeGreaterThan(10_562);
   });
 
   it('carry the judge cost and the cases judged past the cost ceiling into the merged report', async () => {
