@@ -32,6 +32,17 @@ export function gradedDocuments(line: CaseLine): [string, number][] {
   });
 }
 
+const GRADE_KEYS = [...GRADED, ...BINARY].map((name) => JSON.stringify(name));
+
+/**
+ * Whether a case line may carry a retrieval judge's grades: a cheap look at
+ * the text first, because a ground-truth-only run's lines (thousands of
+ * documents each over many engines) would otherwise all be parsed for nothing.
+ */
+function mayHoldGrades(row: string): boolean {
+  return GRADE_KEYS.some((key) => row.includes(key));
+}
+
 /** Streams cases.jsonl (case-id order) into a qrels file; returns how many judgments it wrote. */
 export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string): Promise<number> {
   const output = createWriteStream(qrelsPath);
@@ -40,7 +51,7 @@ export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string):
   let seen = new Set<string>();
   try {
     for await (const row of createInterface({ input: createReadStream(casesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
-      if (row.trim() === '') continue;
+      if (!mayHoldGrades(row)) continue;
       const line = caseLineSchema.parse(JSON.parse(row));
       if (line.case_id !== caseId) {
         caseId = line.case_id;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compactRankingSchema } from './compact-ranking.js';
 import { inputErrorSchema } from './input-error.js';
 
 /**
@@ -46,11 +47,17 @@ export const judgeUsageSchema = z.object({
 });
 export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
 
-/** What one engine returned for a case, kept so a regression can be inspected query by query. */
-export const engineOutputRecordSchema = z.object({
-  retrieved: z.array(z.object({ doc_uri: z.string(), rank: z.number().int().positive(), score: z.number().finite().optional() })),
-  response: z.string().optional(),
-});
+/**
+ * What one engine returned for a case, kept so a regression can be inspected
+ * query by query: its ranked list in compact form (`ranking`) where the list
+ * allows it, else in object form (`retrieved`), and its response.
+ */
+export const rankedDocumentsSchema = z.array(z.object({ doc_uri: z.string(), rank: z.number().int().positive(), score: z.number().finite().optional() }));
+
+export const engineOutputRecordSchema = z.union([
+  z.object({ ranking: compactRankingSchema, response: z.string().optional() }).strict(),
+  z.object({ retrieved: rankedDocumentsSchema, response: z.string().optional() }),
+]);
 export type EngineOutputRecord = z.infer<typeof engineOutputRecordSchema>;
 
 /** Judge usage per judge id of one delivery that ended in a retry (`runs/<run>/attempt-usage/`). */
