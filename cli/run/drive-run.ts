@@ -50,6 +50,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
   const handlerErrors: unknown[] = [];
   const finished = (): boolean => reported !== undefined || handlerErrors.length > 0;
+  // Ends the queues' long polls once the drive is finished, so the process does not wait them out.
+  const polls = new AbortController();
   const ownFinished = new Set<string>();
   let wake: () => void = () => {};
   const caseFinished = (outcomeRunId: string, caseId: string): void => {
@@ -79,6 +81,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   );
   const onHandlerError = (error: unknown): void => {
     handlerErrors.push(error);
+    polls.abort();
     wake();
   };
   const onHeartbeatError = (error: unknown): void => telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
@@ -102,6 +105,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       const completion = await runCompletion(store, runId);
       if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
         reported = await reportRun(store, completion);
+        polls.abort();
         return;
       }
       idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
@@ -118,6 +122,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
         { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
       ],
       finished,
+      1,
+      polls.signal,
     ),
   ]);
   options.tracker.finish();
