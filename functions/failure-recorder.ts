@@ -2,7 +2,6 @@ import type { SQSEvent } from 'aws-lambda';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import { recordFailure, type FailureOutcome } from '../shared/pipeline/record-failure.js';
 import type { HandlerTelemetry } from './handler-context.js';
-import { lambdaDependencies } from './lambda-environment.js';
 
 /**
  * Failure recorder handler: the dead-letter queue's messages become
@@ -25,8 +24,13 @@ export function createFailureRecorderHandler(store: ObjectStore, telemetry: Hand
 
 let recorderHandler: ReturnType<typeof createFailureRecorderHandler> | undefined;
 
-/** The Lambda entry point, wired from the environment on first use. */
+/**
+ * The Lambda entry point, wired from the environment on first use. The AWS
+ * wiring is imported here, so the CLI, which builds its handler from the
+ * factory above, never loads the AWS SDK for an embedded run.
+ */
 export const handler = async (event: SQSEvent): Promise<FailureOutcome[]> => {
+  const { lambdaDependencies } = await import('./lambda-environment.js');
   const dependencies = await lambdaDependencies();
   recorderHandler ??= createFailureRecorderHandler(dependencies.store, dependencies.telemetry);
   return recorderHandler(event);

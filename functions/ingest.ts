@@ -4,7 +4,6 @@ import { ingestDataset, type IngestDependencies, type IngestOutcome } from '../s
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { isCollectionMemberKey } from '../shared/schema/collection-manifest.js';
 import type { HandlerTelemetry } from './handler-context.js';
-import { lambdaDependencies } from './lambda-environment.js';
 
 /** The part of an S3 event notification ingest reads; anything else in the event is ignored. */
 const s3EventSchema = z.object({
@@ -69,8 +68,13 @@ export function suiteOf(key: string): string {
 
 let ingestHandler: ReturnType<typeof createIngestHandler> | undefined;
 
-/** The Lambda entry point, wired from the environment on first use. */
+/**
+ * The Lambda entry point, wired from the environment on first use. The AWS
+ * wiring is imported here, so the CLI, which builds its handler from the
+ * factory above, never loads the AWS SDK for an embedded run.
+ */
 export const handler = async (event: S3Event, context: Context): Promise<IngestOutcome[]> => {
+  const { lambdaDependencies } = await import('./lambda-environment.js');
   const dependencies = await lambdaDependencies();
   ingestHandler ??= createIngestHandler(
     { ...dependencies, now: () => new Date(), trigger: 'upload' },

@@ -3,7 +3,6 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/pipeline/evaluate-case.js';
 import { caseMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
-import { judgeWorkerDependencies } from './judge-worker-dependencies.js';
 
 /** Marks a record to be delivered again: a judge failure that may pass on a later try. */
 export class RetryLaterError extends Error {
@@ -45,8 +44,13 @@ export function createJudgeWorkerHandler(
 
 let workerHandler: ReturnType<typeof createJudgeWorkerHandler> | undefined;
 
-/** The Lambda entry point, wired from the environment on first use. */
+/**
+ * The Lambda entry point, wired from the environment on first use. The AWS
+ * wiring is imported here, so the CLI, which builds its handler from the
+ * factory above, never loads the AWS SDK for an embedded run.
+ */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  const { judgeWorkerDependencies } = await import('./judge-worker-dependencies.js');
   const dependencies = await judgeWorkerDependencies();
   workerHandler ??= createJudgeWorkerHandler(dependencies, dependencies.telemetry);
   return workerHandler(event, context);

@@ -5,7 +5,6 @@ import { reduceRange } from '../shared/pipeline/split-reduce.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
-import { lambdaDependencies } from './lambda-environment.js';
 
 export interface ReducerHandlerDependencies extends ReducerDependencies {
   /** The cases queue, for resuming an ingest that stopped at a checkpoint. */
@@ -52,8 +51,13 @@ export function createReducerHandler(dependencies: ReducerHandlerDependencies, t
 
 let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
 
-/** The Lambda entry point, wired from the environment on first use. */
+/**
+ * The Lambda entry point, wired from the environment on first use. The AWS
+ * wiring is imported here, so the CLI, which builds its handler from the
+ * factory above, never loads the AWS SDK for an embedded run.
+ */
 export const handler = async (event: SQSEvent, context: Context): Promise<ReduceOutcome[]> => {
+  const { lambdaDependencies } = await import('./lambda-environment.js');
   const dependencies = await lambdaDependencies();
   reducerHandler ??= createReducerHandler({ ...dependencies, now: () => new Date() }, dependencies.telemetry);
   return reducerHandler(event, context);

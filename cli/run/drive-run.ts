@@ -11,6 +11,7 @@ import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runEventSources } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
+import { withoutOwnRunChecks } from './own-run-checks.js';
 import type { Progress } from './progress.js';
 
 export interface DriveOptions {
@@ -49,6 +50,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
   const handlerErrors: unknown[] = [];
   const finished = (): boolean => reported !== undefined || handlerErrors.length > 0;
+  // Ends the queues' long polls once the drive is finished, so the process does not wait them out.
+  const polls = new AbortController();
   const ownFinished = new Set<string>();
   let wake: () => void = () => {};
   const caseFinished = (outcomeRunId: string, caseId: string): void => {
@@ -72,12 +75,13 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     return outcomes;
   };
   // One process reduces in-process (reportRun, range by range): a split reduce only pays off across Lambda invocations.
-  const reducer = createReducerHandler(
-    { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY },
-    telemetry,
+  const reducer = withoutOwnRunChecks(
+    runId,
+    createReducerHandler({ store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY }, telemetry),
   );
   const onHandlerError = (error: unknown): void => {
     handlerErrors.push(error);
+    polls.abort();
     wake();
   };
   const onHeartbeatError = (error: unknown): void => telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
@@ -101,6 +105,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       const completion = await runCompletion(store, runId);
       if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
         reported = await reportRun(store, completion);
+        polls.abort();
         return;
       }
       idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
@@ -113,10 +118,12 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       [
         { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4)), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
         { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
-        // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
+        // Scheduled checks of other runs at these queues; this run's own report is written by the watch above.
         { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
       ],
       finished,
+      1,
+      polls.signal,
     ),
   ]);
   options.tracker.finish();

@@ -1,8 +1,6 @@
-import { createAwsClients, ensureAwsResources } from '../../shared/ports/aws-clients.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
-import { S3Store } from '../../shared/ports/s3-store.js';
 import type { WorkQueue } from '../../shared/ports/work-queue.js';
 
 /** Where a run keeps its objects and queues: a local folder and in-process queues, or S3 and SQS. */
@@ -42,8 +40,13 @@ export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSec
   };
 }
 
-/** S3 and SQS at an endpoint (an emulator, or AWS itself); the bucket and queues are created if absent. */
+/**
+ * S3 and SQS at an endpoint (an emulator, or AWS itself); the bucket and
+ * queues are created if absent. The AWS SDK is loaded here, on first use, so
+ * an embedded run never loads it.
+ */
 export async function awsInfrastructure(endpoint: string, bucket = 'assay', visibilityTimeoutSeconds = 5): Promise<Infrastructure> {
+  const [{ createAwsClients, ensureAwsResources }, { S3Store }] = await Promise.all([import('../../shared/ports/aws-clients.js'), import('../../shared/ports/s3-store.js')]);
   const clients = createAwsClients({ endpoint });
   const resources = await ensureAwsResources(clients, {
     bucket,

@@ -1,17 +1,12 @@
-import { awsSecrets } from './aws-support.js';
-import { bedrockKnowledgeBaseConnector } from './bedrock-kb-connector.js';
+import { awsSecrets } from './aws-secrets.js';
 import type { ConnectorContext } from './connector-context.js';
 import type { BedrockKnowledgeBaseConnectorConfig, HttpConnectorConfig, LambdaConnectorConfig, OpensearchConnectorConfig, PostgresConnectorConfig, TrecConnectorConfig } from './connector-configs.js';
 import { connectorOf, templatedFields, type EngineConfig } from './engine-config.js';
 import { expandMatrix, type EngineVariant } from './engine-matrix.js';
 import { envNamesIn, placeholdersIn } from './engine-template.js';
 import type { Connector, Engine } from './engine.js';
-import { httpConnector } from './http-connector.js';
-import { lambdaConnector } from './lambda-connector.js';
-import { opensearchConnector } from './opensearch-connector.js';
-import { postgresConnector } from './postgres-connector.js';
+import { lazyConnector } from './lazy-connector.js';
 import { retryingEngine } from './retrying-engine.js';
-import { trecConnector } from './trec-connector.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 export type EngineCreation = { ok: true; engine: Engine } | { ok: false; error: string };
@@ -62,17 +57,17 @@ function connectorFor(config: EngineConfig, context: ConnectorContext, timeoutMs
   const { kind, config: block } = connectorOf(config);
   switch (kind) {
     case 'http':
-      return httpConnector(block as HttpConnectorConfig, context);
+      return lazyConnector(async () => (await import('./http-connector.js')).httpConnector(block as HttpConnectorConfig, context));
     case 'opensearch':
-      return opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs);
+      return lazyConnector(async () => (await import('./opensearch-connector.js')).opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs));
     case 'bedrock_kb':
-      return bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context);
+      return lazyConnector(async () => (await import('./bedrock-kb-connector.js')).bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context));
     case 'lambda':
-      return lambdaConnector(block as LambdaConnectorConfig, context);
+      return lazyConnector(async () => (await import('./lambda-connector.js')).lambdaConnector(block as LambdaConnectorConfig, context));
     case 'postgres':
-      return postgresConnector(block as PostgresConnectorConfig, context, timeoutMs);
+      return lazyConnector(async () => (await import('./postgres-connector.js')).postgresConnector(block as PostgresConnectorConfig, context, timeoutMs));
     case 'trec':
-      return trecConnector(block as TrecConnectorConfig);
+      return lazyConnector(async () => (await import('./trec-connector.js')).trecConnector(block as TrecConnectorConfig));
   }
 }
 

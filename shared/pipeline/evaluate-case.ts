@@ -2,8 +2,10 @@ import type { JudgeDefinition } from '../judges/judge-definition.js';
 import type { MetricValue } from '../judges/metric-value.js';
 import { judgeCase, type JudgeBackend } from '../judges/run-judges.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { evalCaseSchema, type EvalCase } from '../schema/eval-case.js';
+import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
+import { compactRanking } from '../schema/compact-ranking.js';
+import { parseStoredCase } from '../schema/stored-case.js';
 import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
 import { thresholdMetrics } from '../report/thresholds.js';
@@ -156,21 +158,20 @@ function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
   // The first label of a document counts, as for the ground-truth metrics.
   for (const label of evalCase.expected_retrieved_context ?? []) if (!humanGrades.has(label.doc_uri)) humanGrades.set(label.doc_uri, label.grade ?? 1);
   return Object.fromEntries(
-    Object.entries(evalCase.engines).map(([engine, output]) => [
-      engine,
-      {
-        retrieved: output.retrieved_context.map((chunk) => {
-          const humanGrade = humanGrades.get(chunk.doc_uri);
-          return {
-            doc_uri: chunk.doc_uri,
-            rank: chunk.rank,
-            ...(chunk.score === undefined ? {} : { score: chunk.score }),
-            ...(humanGrade === undefined ? {} : { human_grade: humanGrade }),
-          };
-        }),
-        ...(output.response === undefined ? {} : { response: output.response }),
-      },
-    ]),
+    Object.entries(evalCase.engines).map(([engine, output]) => {
+      const response = output.response === undefined ? {} : { response: output.response };
+      const ranked = output.retrieved_context.map((chunk) => {
+        const humanGrade = humanGrades.get(chunk.doc_uri);
+        return {
+          doc_uri: chunk.doc_uri,
+          rank: chunk.rank,
+          ...(chunk.score === undefined ? {} : { score: chunk.score }),
+          ...(humanGrade === undefined ? {} : { human_grade: humanGrade }),
+        };
+      });
+      const ranking = compactRanking(ranked);
+      return [engine, ranking === undefined ? { retrieved: ranked, ...response } : { ranking, ...response }];
+    }),
   );
 }
 
@@ -203,5 +204,5 @@ export async function readManifest(store: ObjectStore, runId: string): Promise<M
 async function readClaimCheck(store: ObjectStore, key: string): Promise<EvalCase> {
   const bytes = await store.get(key);
   if (bytes === undefined) throw new Error(`The claim-checked case ${key} is missing`);
-  return evalCaseSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  return parseStoredCase(JSON.parse(new TextDecoder().decode(bytes)));
 }

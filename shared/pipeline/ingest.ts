@@ -10,6 +10,7 @@ import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
+import { storedCaseText } from '../schema/stored-case.js';
 import type { RunConfig } from './run-config.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
@@ -252,15 +253,23 @@ export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'wo
   return createWorkFolder(settings, purpose);
 }
 
+/**
+ * Chunks a case may hold and still be tried as an inline message: past this
+ * its lists alone are near the message limit, and serialising the case in
+ * full only to find it too large would double ingest's work on a sweep.
+ */
+const INLINE_CHUNK_LIMIT = 2_000;
+
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {
-  // The case is serialised once: a case of many engines' long lists is megabytes of JSON.
-  const caseJson = JSON.stringify(evalCase);
-  const head = `{"kind":"case","run_id":${JSON.stringify(runId)},"case_id":${JSON.stringify(caseId)}`;
-  const body = `${head},"case":${caseJson}}`;
-  if (Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES) return body;
-  // Claim check: the case goes to the store, the message carries its key.
+  let chunks = 0;
+  for (const output of Object.values(evalCase.engines)) chunks += output.retrieved_context.length;
+  if (chunks <= INLINE_CHUNK_LIMIT) {
+    const body = `{"kind":"case","run_id":${JSON.stringify(runId)},"case_id":${JSON.stringify(caseId)},"case":${JSON.stringify(evalCase)}}`;
+    if (Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES) return body;
+  }
+  // Claim check: the case goes to the store in its compact stored form, the message carries its key.
   const key = runKeys.claimCheck(runId, caseId);
-  await store.put(key, caseJson);
+  await store.put(key, storedCaseText(evalCase));
   const reference: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case_key: key };
   return JSON.stringify(reference);
 }

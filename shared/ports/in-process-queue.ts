@@ -69,9 +69,10 @@ export class InProcessQueue implements WorkQueue {
   async receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
     const deadline = this.now() + options.waitSeconds * 1000;
     for (;;) {
+      if (options.signal?.aborted === true) return [];
       const received = this.take(options.maxMessages);
       if (received.length > 0 || this.now() >= deadline) return received;
-      await this.waitForChange(Math.min(deadline - this.now(), this.nextVisibleIn() ?? Number.POSITIVE_INFINITY));
+      await this.waitForChange(Math.min(deadline - this.now(), this.nextVisibleIn() ?? Number.POSITIVE_INFINITY), options.signal);
     }
   }
 
@@ -171,12 +172,14 @@ export class InProcessQueue implements WorkQueue {
     return next === undefined ? undefined : Math.max(0, next.visibleAt - now);
   }
 
-  private waitForChange(milliseconds: number): Promise<void> {
+  private waitForChange(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, Math.max(1, Math.min(milliseconds, 1_000)));
       const waiter = (): void => done();
+      signal?.addEventListener('abort', done, { once: true });
       function done(): void {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
         resolve();
       }
       this.waiters.push(waiter);

@@ -35,8 +35,8 @@ export interface EventSourceMapping {
 const REGION = 'local';
 
 /** One poll of one mapping: returns how many messages were handled. */
-export async function pollOnce(mapping: EventSourceMapping, waitSeconds: number): Promise<number> {
-  const messages = await mapping.queue.receive({ maxMessages: mapping.batchSize, waitSeconds });
+export async function pollOnce(mapping: EventSourceMapping, waitSeconds: number, signal?: AbortSignal): Promise<number> {
+  const messages = await mapping.queue.receive({ maxMessages: mapping.batchSize, waitSeconds, ...(signal === undefined ? {} : { signal }) });
   if (messages.length === 0) return 0;
   const event: SQSEvent = { Records: messages.map((message) => sqsRecord(mapping.queue.name, message)) };
   let failedIds: Set<string>;
@@ -84,17 +84,19 @@ function startHeartbeat(mapping: EventSourceMapping, messages: readonly Received
 /**
  * Polls every mapping until `finished()` says so. Each mapping runs up to its
  * concurrency of batches at once; an empty receive long-polls for
- * `waitSeconds`, so an idle loop costs nothing.
+ * `waitSeconds`, so an idle loop costs nothing. Aborting `signal` when the
+ * work is finished ends the long polls in progress, instead of waiting them out.
  */
 export async function runEventSources(
   mappings: readonly EventSourceMapping[],
   finished: () => boolean,
   waitSeconds = 1,
+  signal?: AbortSignal,
 ): Promise<void> {
   const lanes = mappings.flatMap((mapping) => Array.from({ length: mapping.concurrency }, () => mapping));
   await Promise.all(
     lanes.map(async (mapping) => {
-      while (!finished()) await pollOnce(mapping, waitSeconds);
+      while (!finished()) await pollOnce(mapping, waitSeconds, signal);
     }),
   );
 }

@@ -3,6 +3,7 @@ import {
   DeleteMessageCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
+  type ReceiveMessageCommandOutput,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { MAX_BATCH_MESSAGES, type OutgoingMessage, type ReceiveOptions, type ReceivedMessage, type WorkQueue } from './work-queue.js';
@@ -43,14 +44,21 @@ export class SqsQueue implements WorkQueue {
   }
 
   async receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
-    const result = await this.client.send(
-      new ReceiveMessageCommand({
-        QueueUrl: this.url,
-        MaxNumberOfMessages: clamp(options.maxMessages, 1, MAX_RECEIVE_MESSAGES),
-        WaitTimeSeconds: clamp(Math.ceil(options.waitSeconds), 0, MAX_WAIT_SECONDS),
-        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
-      }),
-    );
+    if (isAborted(options.signal)) return [];
+    const command = new ReceiveMessageCommand({
+      QueueUrl: this.url,
+      MaxNumberOfMessages: clamp(options.maxMessages, 1, MAX_RECEIVE_MESSAGES),
+      WaitTimeSeconds: clamp(Math.ceil(options.waitSeconds), 0, MAX_WAIT_SECONDS),
+      MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+    });
+    let result: ReceiveMessageCommandOutput;
+    try {
+      result = await this.client.send(command, options.signal === undefined ? {} : { abortSignal: options.signal });
+    } catch (error) {
+      // A long poll ended by its poller: nothing was received (a message SQS hid meanwhile comes back after its timeout).
+      if (isAborted(options.signal)) return [];
+      throw error;
+    }
     return (result.Messages ?? []).map((message) => {
       if (message.MessageId === undefined || message.ReceiptHandle === undefined || message.Body === undefined) {
         throw new Error(`The ${this.name} queue returned a message without an id, receipt handle or body`);
@@ -78,4 +86,8 @@ export class SqsQueue implements WorkQueue {
 
 function clamp(value: number, minimum: number, maximum: number): number {
   return Math.min(maximum, Math.max(minimum, value));
+}
+
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

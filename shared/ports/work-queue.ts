@@ -26,6 +26,8 @@ export interface ReceiveOptions {
   readonly maxMessages: number;
   /** Long polling: wait up to this long for a first message. */
   readonly waitSeconds: number;
+  /** Ends a long poll early, with no messages: a poller that has nothing left to do stops at once. */
+  readonly signal?: AbortSignal;
 }
 
 export interface WorkQueue {

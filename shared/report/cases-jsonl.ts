@@ -1,3 +1,4 @@
+import { expandRanking } from '../schema/compact-ranking.js';
 import type { CaseLine } from '../schema/report.js';
 import type { CaseResult } from '../schema/run-records.js';
 import { compareText, sortedKeys, sortedRecord } from './ordering.js';
@@ -27,7 +28,7 @@ export function caseLines(results: readonly CaseResult[]): CaseLine[] {
         request_id: result.request_id,
         engine,
         metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
-        ...(output === undefined ? {} : { retrieved: output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) }),
+        ...(output === undefined ? {} : { retrieved: 'ranking' in output ? expandRanking(output.ranking) : output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) }),
         ...(result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped }),
       };
     }),

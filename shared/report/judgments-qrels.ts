@@ -38,9 +38,25 @@ export function gradeOfRating(rating: unknown): number | undefined {
 }
 
 /**
+ * The text of any relevance judge's per-chunk ratings, variants (`@model`)
+ * included: the only lines judgments.qrels and the agreement counts use.
+ */
+const RELEVANCE_RATINGS_KEY = /_relevance(?:@[^/"]*)?\/ratings"/;
+
+/**
+ * Whether a case line may carry a relevance judge's grades: a cheap look at
+ * the text first, because a ground-truth-only run's lines (thousands of
+ * documents each over many engines) would otherwise all be parsed for nothing.
+ */
+function mayHoldGrades(row: string): boolean {
+  return RELEVANCE_RATINGS_KEY.test(row);
+}
+
+/**
  * Streams cases.jsonl (case-id order) into a qrels file; returns how many
- * judgments it wrote. `onLine` sees every line on the way, so other
- * summaries of the lines (judge-agreement.ts) cost no second read.
+ * judgments it wrote. `onLine` sees every line that carries relevance
+ * ratings on the way, so other summaries of them (judge-agreement.ts) cost
+ * no second read.
  */
 export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, onLine?: (line: CaseLine) => void): Promise<number> {
   const output = createWriteStream(qrelsPath);
@@ -49,7 +65,7 @@ export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, 
   let seen = new Set<string>();
   try {
     for await (const row of createInterface({ input: createReadStream(casesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
-      if (row.trim() === '') continue;
+      if (!mayHoldGrades(row)) continue;
       const line = caseLineSchema.parse(JSON.parse(row));
       onLine?.(line);
       if (line.case_id !== caseId) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { caseResultSchema, engineOutputRecordSchema, judgeUsageSchema } from './run-records.js';
+import { caseResultSchema, rankedDocumentsSchema, judgeUsageSchema } from './run-records.js';
 
 /**
  * What the reducer writes under `reports/<suite>/<run>/`:
@@ -154,7 +154,7 @@ export const caseLineSchema = z.object({
   engine: z.string(),
   metrics: z.record(z.string(), metricValueSchema),
   /** The engine's ranked list (doc_uri, rank, score) and response, when the result kept them. */
-  retrieved: engineOutputRecordSchema.shape.retrieved.optional(),
+  retrieved: rankedDocumentsSchema.optional(),
   response: z.string().optional(),
   /** Set when the case's LLM judges were skipped: `max_judge_cost`, the run's cost ceiling had been reached. */
   judging_skipped: caseResultSchema.shape.judging_skipped,

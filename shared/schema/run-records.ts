@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compactRankingSchema } from './compact-ranking.js';
 import { inputErrorSchema } from './input-error.js';
 
 /**
@@ -55,19 +56,25 @@ export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
 /** Why a case's LLM judges were not asked; the only reason so far is the run's cost ceiling. */
 export const judgingSkippedSchema = z.enum(['max_judge_cost']);
 
-/** What one engine returned for a case, kept so a regression can be inspected query by query. */
-export const engineOutputRecordSchema = z.object({
-  retrieved: z.array(
-    z.object({
-      doc_uri: z.string(),
-      rank: z.number().int().positive(),
-      score: z.number().finite().optional(),
-      /** The human label of the document for this case (its grade; 1 when the label has none), when it has one. */
-      human_grade: z.number().int().optional(),
-    }),
-  ),
-  response: z.string().optional(),
-});
+/**
+ * What one engine returned for a case, kept so a regression can be inspected
+ * query by query: its ranked list in compact form (`ranking`) where the list
+ * allows it, else in object form (`retrieved`), and its response.
+ */
+export const rankedDocumentsSchema = z.array(
+  z.object({
+    doc_uri: z.string(),
+    rank: z.number().int().positive(),
+    score: z.number().finite().optional(),
+    /** The human label of the document for this case (its grade; 1 when the label has none), when it has one. */
+    human_grade: z.number().int().optional(),
+  }),
+);
+
+export const engineOutputRecordSchema = z.union([
+  z.object({ ranking: compactRankingSchema, response: z.string().optional() }).strict(),
+  z.object({ retrieved: rankedDocumentsSchema, response: z.string().optional() }),
+]);
 export type EngineOutputRecord = z.infer<typeof engineOutputRecordSchema>;
 
 /** Judge usage per judge id of one delivery that ended in a retry (`runs/<run>/attempt-usage/`). */

@@ -31,6 +31,23 @@ async function receiveAll(queue: WorkQueue, count: number, waitSeconds = 2): Pro
 /** What every WorkQueue adapter must do, against queues made fresh for each check. */
 export function describeWorkQueueContract(name: string, createQueues: (settings: typeof CONTRACT_QUEUE_SETTINGS) => Promise<ContractQueues>): void {
   describe(`${name} (WorkQueue contract)`, () => {
+    it('ends a long poll at once, with no messages, when its signal aborts', async () => {
+      // Prepare: an empty queue and a poll that would wait up to 10 s
+      const { queue } = await createQueues(CONTRACT_QUEUE_SETTINGS);
+      const polls = new AbortController();
+      const started = Date.now();
+
+      // Act
+      const waiting = queue.receive({ maxMessages: 10, waitSeconds: 10, signal: polls.signal });
+      await sleep(200);
+      polls.abort();
+      const received = await waiting;
+
+      // Assess
+      expect(received).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
     it('delivers a sent message once per visibility timeout, and never again once deleted', async () => {
       const { queue } = await createQueues(CONTRACT_QUEUE_SETTINGS);
       const before = Date.now();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expandRanking } from '../../../shared/schema/compact-ranking.js';
 import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
 import { renderHtml } from '../../../shared/report/html.js';
 import { renderMarkdown } from '../../../shared/report/markdown.js';
@@ -75,7 +76,11 @@ describe('the report of a labelled run', () => {
 
   it('has neither block without human labels, and reads as before', () => {
     // Prepare: the same judgments, the documents unlabelled
-    const unlabelled = results.map((one) => ({ ...one, outputs: { bm25: { retrieved: one.outputs?.bm25?.retrieved.map(({ doc_uri, rank }) => ({ doc_uri, rank })) ?? [] } } }));
+    const unlabelled = results.map((one) => {
+      const bm25 = one.outputs?.bm25;
+      const list = bm25 === undefined ? [] : 'ranking' in bm25 ? expandRanking(bm25.ranking) : bm25.retrieved;
+      return { ...one, outputs: { bm25: { retrieved: list.map(({ doc_uri, rank }) => ({ doc_uri, rank })) } } };
+    });
 
     // Act
     const report = buildReport({ manifest: manifest(ids), results: unlabelled, failures: [], caseIds: ids });
