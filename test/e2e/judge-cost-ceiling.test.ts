@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { caseLineSchema, reportSchema } from '../../shared/schema/report.js';
-import { catalogOracle } from '../support/judge-oracle.js';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { useCatalogJudgeRun } from '../support/catalog-judge-run.js';
 import { runCli } from '../support/run-cli.js';
-import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const CASES = 30;
 const RELEVANCE = 'response/llm_judged/relevance_to_query/rating';
@@ -40,30 +38,17 @@ thresholds:
   ${RECALL}: 1
 `;
 
-let folder: TempFolder;
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  folder = await createTempFolder();
-  server = await startOpenAiTestServer({ oracle: catalogOracle });
-  vi.stubEnv('OPENAI_API_KEY', 'test-key');
-  vi.stubEnv('OPENAI_BASE_URL', server.baseUrl);
-  vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
-  await folder.remove();
-});
+const run = useCatalogJudgeRun();
 
 describe('assay run with run.max_judge_cost', () => {
   it('stops judging once the spend passes the ceiling, evaluates every case still, and reports how many were judged', async () => {
     // Prepare
-    const input = await folder.write('cases.jsonl', dataset());
-    const config = await folder.write('assay.yaml', CONFIG);
-    const out = join(folder.path, 'out');
+    const input = await run.folder.write('cases.jsonl', dataset());
+    const config = await run.folder.write('assay.yaml', CONFIG);
+    const out = join(run.folder.path, 'out');
 
     // Act: one case batch (10 cases) in flight at a time
-    const result = await runCli(['run', input, '--config', config, '--concurrency', '1', '--fail-under', '1', '--store', join(folder.path, 'store'), '--out', out]);
+    const result = await runCli(['run', input, '--config', config, '--concurrency', '1', '--fail-under', '1', '--store', join(run.folder.path, 'store'), '--out', out]);
 
     // Assess: every case is in cases.jsonl, with its ground truth; the skipped ones are marked and have no judge metric
     expect(result.exitCode).toBe(0);
@@ -78,7 +63,7 @@ describe('assay run with run.max_judge_cost', () => {
     expect(judged.length).toBeGreaterThanOrEqual(1);
     expect(judged.length).toBeLessThanOrEqual(10);
     // One judge call per judged case, none for a skipped one
-    expect(server.log).toHaveLength(judged.length);
+    expect(run.server.log).toHaveLength(judged.length);
 
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
     expect(report.cases).toEqual({ total: CASES, evaluated: CASES, failed: 0, missing: 0 });

@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reportSchema } from '../../shared/schema/report.js';
-import { catalogOracle } from '../support/judge-oracle.js';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { useCatalogJudgeRun } from '../support/catalog-judge-run.js';
 import { runCli } from '../support/run-cli.js';
-import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
  * Thresholds in the config as a CI gate: each case line of cases.jsonl gets
@@ -16,25 +14,12 @@ const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 's
 const CORRECTNESS = 'response/llm_judged/correctness/rating';
 const PRECISION = 'retrieval/llm_judged/chunk_relevance/precision';
 
-let folder: TempFolder;
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  folder = await createTempFolder();
-  server = await startOpenAiTestServer({ oracle: catalogOracle });
-  vi.stubEnv('OPENAI_API_KEY', 'test-key');
-  vi.stubEnv('OPENAI_BASE_URL', server.baseUrl);
-  vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
-  await folder.remove();
-});
+const run = useCatalogJudgeRun();
 
 async function gatedRun(failUnder: string, name: string) {
-  const config = await folder.write('gate.yaml', `judges: [chunk_relevance, correctness]\nthresholds:\n  ${CORRECTNESS}: "yes"\n  ${PRECISION}: 0.5\n`);
-  const out = join(folder.path, name);
-  const result = await runCli(['run', DATASET, '--config', config, '--store', join(folder.path, 'store'), '--out', out, '--fail-under', failUnder]);
+  const config = await run.folder.write('gate.yaml', `judges: [chunk_relevance, correctness]\nthresholds:\n  ${CORRECTNESS}: "yes"\n  ${PRECISION}: 0.5\n`);
+  const out = join(run.folder.path, name);
+  const result = await runCli(['run', DATASET, '--config', config, '--store', join(run.folder.path, 'store'), '--out', out, '--fail-under', failUnder]);
   const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
   const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { engine: string; metrics: Record<string, unknown> });
   return { result, report, lines };
@@ -67,10 +52,10 @@ describe('thresholds and --fail-under', () => {
   });
 
   it('refuses --fail-under without thresholds in the config, before any work', async () => {
-    const result = await runCli(['run', DATASET, '--judges', 'correctness', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out'), '--fail-under', '0.9']);
+    const result = await runCli(['run', DATASET, '--judges', 'correctness', '--store', join(run.folder.path, 'store'), '--out', join(run.folder.path, 'out'), '--fail-under', '0.9']);
 
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe('assay run: --fail-under needs thresholds: in the config file; expected e.g. thresholds: {response/llm_judged/correctness/rating: yes}\n');
-    expect(server.log).toHaveLength(0);
+    expect(run.server.log).toHaveLength(0);
   });
 });
