@@ -33,7 +33,11 @@ export class ByteStringTable {
    * `-(existing id) - 1` when the table already holds those bytes.
    */
   add(source: Uint8Array, start: number, end: number): number {
-    const hash = hashBytes(source, start, end);
+    return this.addHashed(source, start, end, hashBytes(source, start, end));
+  }
+
+  /** add, for a caller that hashed the bytes with {@link hashBytes} while scanning them. */
+  addHashed(source: Uint8Array, start: number, end: number, hash: number): number {
     const existing = this.findHashed(source, start, end, hash);
     if (existing !== -1) return -existing - 1;
     const id = this.size;
@@ -156,13 +160,18 @@ export class ByteStringTable {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** The FNV-1a hash before any byte. */
+export const HASH_SEED = 0x811c9dc5 | 0;
+
+/** The FNV-1a hash of the bytes so far and one more byte. */
+export function hashStep(hash: number, byte: number): number {
+  return Math.imul(hash ^ byte, 0x01000193);
+}
+
 /** FNV-1a, 32 bits: short keys, no dependency, good enough spread for linear probing. */
-function hashBytes(source: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let index = start; index < end; index++) {
-    hash ^= source[index] as number;
-    hash = Math.imul(hash, 0x01000193);
-  }
+export function hashBytes(source: Uint8Array, start: number, end: number): number {
+  let hash = HASH_SEED;
+  for (let index = start; index < end; index++) hash = hashStep(hash, source[index] as number);
   return hash;
 }
 

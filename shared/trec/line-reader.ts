@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /**
  * Streaming line readers for TREC text files. The file is read in 1 MiB
@@ -41,6 +42,54 @@ export async function forEachLineBytes(
     const end = leftover[leftover.length - 1] === 13 ? leftover.length - 1 : leftover.length;
     onLine(leftover, 0, end, lineNumber + 1);
   }
+}
+
+/**
+ * Calls `onLines` with runs of whole lines: `buffer[start, end)` always ends
+ * just after a newline (one is added after a last line without one), so a
+ * scanner can stop at the newline without checking `end` at every byte.
+ * For readers that scan lines themselves in one pass, without a call or a
+ * newline search per line. The file is read into one buffer, reused from
+ * chunk to chunk (and grown only for a line longer than it); the buffer is
+ * only valid during the call.
+ */
+export async function forEachLineRun(path: string, onLines: (buffer: Buffer, start: number, end: number) => void): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    let buffer: Buffer = Buffer.allocUnsafe(1 << 20);
+    let filled = 0;
+    let start = -1;
+    for (;;) {
+      if (filled === buffer.length) buffer = grown(buffer, filled);
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+      if (start === -1) {
+        if (filled < 3) continue;
+        start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+      }
+      const end = buffer.lastIndexOf(10, filled - 1) + 1;
+      if (end <= start) continue;
+      onLines(buffer, start, end);
+      buffer.copyWithin(0, end, filled);
+      filled -= end;
+      start = 0;
+    }
+    if (start === -1) start = 0;
+    if (filled > start) {
+      if (filled === buffer.length) buffer = grown(buffer, filled);
+      buffer[filled++] = 10;
+      onLines(buffer, start, filled);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function grown(buffer: Buffer, filled: number): Buffer {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, filled);
+  return larger;
 }
 
 /**
