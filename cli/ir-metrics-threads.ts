@@ -25,24 +25,47 @@ export function builtWorker(from: string): URL | undefined {
   return undefined;
 }
 
-/** Worker threads worth starting for this many runs: one a core, never more than the runs. */
+/** Threads worth scoring on for this many runs (this one included): one a core, never more than the runs. */
 export function threadsFor(runs: number): number {
   return Math.min(runs, availableParallelism());
 }
 
+/** What a worker thread is given: the task, every run path, and the shared counter it claims runs from. */
+export interface WorkerTask extends ScoreTask {
+  readonly runPaths: readonly string[];
+  /** claims[0]: the position of the next run nobody has taken yet; taken with Atomics.add. */
+  readonly claims: Int32Array;
+}
+
+/** The position of the next run nobody has taken yet, now taken; runs.length or more when none is left. */
+export function claimRun(claims: Int32Array): number {
+  return Atomics.add(claims, 0, 1);
+}
+
 /**
- * Scores the runs on `threads` worker threads (run i on thread i mod
- * threads) and yields their scores in the order given, each as soon as it and
- * every run before it are done. Stopping early (a run failed) ends the threads.
+ * Scores the runs on `threads` threads, this one and `threads - 1` workers,
+ * and yields their scores in the order given, each as soon as it and every
+ * run before it are done. Every thread takes the next run nobody has taken
+ * from one shared counter, so a thread that started late or drew short runs
+ * takes more; this thread scores while it waits, with `scoreHere`, rather
+ * than idling beside a worker that would have to start up and read the qrels
+ * again. Stopping early (a run failed) ends the workers.
  */
-export async function* scoreRunsOnThreads(worker: URL, task: ScoreTask, runPaths: readonly string[], threads: number): AsyncGenerator<RunScore> {
+export async function* scoreRunsOnThreads(
+  worker: URL,
+  task: ScoreTask,
+  runPaths: readonly string[],
+  threads: number,
+  scoreHere: (runPath: string) => Promise<RunScore>,
+): AsyncGenerator<RunScore> {
+  const claims = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const done = new Map<number, RunScore>();
   let wake: () => void = () => {};
   let failure: unknown;
-  const workers = Array.from({ length: threads }, (_, thread) => {
-    const runs = runPaths.flatMap((path, position) => (position % threads === thread ? [{ position, path }] : []));
+  const workerTask: WorkerTask = { ...task, runPaths, claims };
+  const workers = Array.from({ length: threads - 1 }, () => {
     // The young generation the CLI's shebang gives the main thread (--max-semi-space-size=64): reading run files makes short-lived garbage.
-    const started = new Worker(worker, { workerData: { ...task, runs }, resourceLimits: { maxYoungGenerationSizeMb: 192 } });
+    const started = new Worker(worker, { workerData: workerTask, resourceLimits: { maxYoungGenerationSizeMb: 192 } });
     started.on('message', (message: { position: number; score: RunScore }) => {
       done.set(message.position, message.score);
       wake();
@@ -57,6 +80,11 @@ export async function* scoreRunsOnThreads(worker: URL, task: ScoreTask, runPaths
     for (let position = 0; position < runPaths.length; position++) {
       while (!done.has(position)) {
         if (failure !== undefined) throw failure;
+        const claimed = claimRun(claims);
+        if (claimed < runPaths.length) {
+          done.set(claimed, await scoreHere(runPaths[claimed] as string));
+          continue;
+        }
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
