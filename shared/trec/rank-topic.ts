@@ -24,7 +24,7 @@ export function rankTopic(run: TopicRun, judgments: TopicJudgments | undefined):
   const judged = judgedRetrieved(documents, judgments);
   const count = judged.indices.length;
   if (count === 0) return { grades, gradeCounts: judgments.gradeCounts };
-  const ranks = isInTrecOrder(documents, scores) ? judged.indices : (ranksByHigherScores(scores, judged.indices) ?? ranksOfAll(documents, scores, judged.indices));
+  const ranks = isInTrecOrder(documents, scores) ? judged.indices : (ranksByHigherScores(documents, scores, judged.indices) ?? ranksOfAll(documents, scores, judged.indices));
   for (let position = 0; position < count; position++) grades[ranks[position] as number] = judged.marks[position] as number;
   return { grades, gradeCounts: judgments.gradeCounts };
 }
@@ -60,40 +60,50 @@ function gradeMark(grade: number): number {
 }
 
 /**
- * The 0-based ranks of the documents at `indices`, each the number of
- * documents with a higher score, or undefined when one of those documents
- * shares its score with another document (then document ids decide, and the
- * whole order is built). Only the few judged scores are sorted; each
- * retrieved score is placed among them by binary search, which costs less
- * than sorting every score of the topic.
+ * The 0-based ranks of the documents at `indices`: the number of documents
+ * with a higher score, plus those with the same score and a greater document
+ * id. Only the few judged scores are sorted; each retrieved score is placed
+ * among them by binary search, which costs less than sorting every score of
+ * the topic. Undefined when so many documents share a judged document's
+ * score that comparing their ids one by one would cost more than the whole
+ * order.
  */
-function ranksByHigherScores(scores: readonly number[], indices: Uint32Array): Uint32Array | undefined {
+function ranksByHigherScores(documents: ByteStringTable, scores: readonly number[], indices: Uint32Array): Uint32Array | undefined {
   const count = indices.length;
   const judgedScores = new Float64Array(count);
   for (let position = 0; position < count; position++) judgedScores[position] = scores[indices[position] as number] as number;
   const ascending = judgedScores.slice().sort();
-  for (let position = 1; position < count; position++) {
-    if (ascending[position] === ascending[position - 1]) return undefined;
-  }
   // exceeding[b]: documents with exactly b judged scores below theirs; those with b > k score higher than ascending[k].
   const exceeding = new Uint32Array(count + 1);
-  let equal = 0;
+  const equalLimit = 4 * count + 64;
+  const equal: number[] = [];
   for (let index = 0; index < scores.length; index++) {
     const score = scores[index] as number;
     const below = lowerBound(ascending, score);
-    if (below < count && ascending[below] === score) equal++;
+    if (below < count && ascending[below] === score) {
+      if (equal.length === equalLimit) return undefined;
+      equal.push(index);
+    }
     exceeding[below] = (exceeding[below] as number) + 1;
   }
-  // Each judged score equals its own document's only: any other equal score is a tie.
-  if (equal !== count) return undefined;
   const higher = new Uint32Array(count);
   let running = 0;
   for (let position = count - 1; position >= 0; position--) {
     running += exceeding[position + 1] as number;
     higher[position] = running;
   }
+  // Each judged document is among the equal ones: any more, or two equal judged scores, make a tie.
+  let tied = equal.length > count;
+  for (let position = 1; position < count && !tied; position++) tied = ascending[position] === ascending[position - 1];
   const ranks = new Uint32Array(count);
-  for (let position = 0; position < count; position++) ranks[position] = higher[lowerBound(ascending, judgedScores[position] as number)] as number;
+  for (let position = 0; position < count; position++) {
+    const index = indices[position] as number;
+    const score = judgedScores[position] as number;
+    let rank = higher[lowerBound(ascending, score)] as number;
+    // The others with its score rank before it when their id is greater.
+    if (tied) for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
+    ranks[position] = rank;
+  }
   return ranks;
 }
 

@@ -50,13 +50,19 @@ class RunReader {
   private current: TopicRun | undefined;
   private error: InputError | undefined;
   private lineNumber = 0;
+  /** Where the tag of the chunk's last document line is, -1 when there is none yet. */
+  private tagStart = 0;
+  private tagEnd = -1;
 
   constructor(private readonly path: string) {}
 
   /** Reads the whole lines of `buffer[start, end)`, up to the first bad one. */
   lines(buffer: Buffer, start: number, end: number): void {
     let position = start;
+    this.tagEnd = -1;
     while (position < end && this.error === undefined) position = this.line(buffer, position);
+    // Only the last line's tag counts: it is read once per chunk, not once per line.
+    if (this.tagEnd !== -1 && this.error === undefined) this.tagField.update(buffer, this.tagStart, this.tagEnd);
   }
 
   /**
@@ -139,7 +145,8 @@ class RunReader {
       return;
     }
     current.scores.push(score);
-    this.tagField.update(buffer, bounds[10] as number, bounds[11] as number);
+    this.tagStart = bounds[10] as number;
+    this.tagEnd = bounds[11] as number;
   }
 
   result(): RunResult {

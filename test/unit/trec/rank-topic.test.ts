@@ -68,6 +68,22 @@ describe('rankTopic', () => {
     );
   });
 
+  it('ranks judged documents among hundreds of equal scores by docno, as a full sort would', () => {
+    // Prepare: 300 documents at score 1 around two others, three judged, so that
+    // comparing every equal docno with each judged one is not worth it
+    const lines: RunLine[] = [['top', 2], ...Array.from({ length: 300 }, (_, index): RunLine => [`d${index}`, 1]), ['bottom', 0]];
+    const grades = { d150: 3, d7: 2, bottom: 1, unretrieved: 1 };
+    const reference = [...lines].sort(([idA, scoreA], [idB, scoreB]) => scoreB - scoreA || compareBytes(idB, idA)).map(([id]) => id);
+
+    // Act
+    const ranked = rankTopic(topicRun(lines), judgments(grades));
+
+    // Assess: d7 ranks before d150 ("d7" > "d150" in byte order), bottom last
+    const expected = reference.map((id) => (grades as Record<string, number>)[id] ?? NOT_JUDGED);
+    expect(Array.from(ranked.grades)).toEqual(expected);
+    expect([expected.indexOf(2), expected.indexOf(3), expected.indexOf(1)]).toEqual([reference.indexOf('d7'), reference.indexOf('d150'), 301]);
+  });
+
   it('orders by score, highest first, ignoring the order of the lines', () => {
     expect(rankedOrder([['low', 0.1], ['high', 3], ['middle', 1.5], ['negative', -2]])).toEqual(['high', 'middle', 'low', 'negative']);
   });

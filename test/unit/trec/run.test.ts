@@ -63,6 +63,18 @@ describe('readRun', () => {
     expect(result).toMatchObject({ ok: false, error: { line: 4, message: 'expected at least 6 fields "qid iter docno rank score tag", found 4' } });
   });
 
+  it('reports the tag of the last document line as runid when the file spans several reads and ends with blank and comment lines', async () => {
+    // Prepare: about 2.5 MiB of lines tagged "early", then one tagged "late" and no document line after it
+    const lines = Array.from({ length: 60_000 }, (_, index) => `${index % 50} Q0 document-${index} 1 ${index / 7} early`);
+    const file = await folder.write('long-run.txt', [...lines, '7 Q0 final 1 0.5 late', '', '# done', ''].join('\n'));
+
+    // Act
+    const result = await readRun(file);
+
+    // Assess
+    expect(result.ok && [result.run.runId, result.run.topics.get('7')?.documents.size]).toEqual(['late', 1201]);
+  });
+
   it('decodes UTF-8 docnos', async () => {
     const file = await folder.write('utf8-run.txt', '1 Q0 caf\u00e9-\u{1F600} 1 1 tag\n');
     const result = await readRun(file);
