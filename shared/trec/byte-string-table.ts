@@ -36,25 +36,37 @@ export class ByteStringTable {
     return this.addHashed(source, start, end, hashBytes(source, start, end));
   }
 
-  /** add, for a caller that hashed the bytes with {@link hashBytes} while scanning them. */
+  /**
+   * add, for a caller that hashed the bytes with {@link hashBytes} while
+   * scanning them. One probe sequence both finds an equal string and, when
+   * there is none, the free slot the new one takes.
+   */
   addHashed(source: Uint8Array, start: number, end: number, hash: number): number {
-    const existing = this.findHashed(source, start, end, hash);
-    if (existing !== -1) return -existing - 1;
+    const length = end - start;
+    const mask = this.mask;
+    let slot = hash & mask;
+    for (let existing = this.slots[slot] as number; existing !== -1; existing = this.slots[slot] as number) {
+      if (this.hashes[existing] === hash) {
+        const from = this.starts[existing] as number;
+        if ((this.starts[existing + 1] as number) - from === length && this.equalBytes(from, source, start, length)) return -existing - 1;
+      }
+      slot = (slot + 1) & mask;
+    }
     const id = this.size;
     if (id + 1 >= this.starts.length) this.growEntries();
     // starts and hashes always have the same length, so one check covers both.
-    const length = end - start;
     if (this.used + length > this.bytes.length) this.growBytes(this.used + length);
     // A byte loop: subarray + set cost more than copying a short id.
     const bytes = this.bytes;
-    for (let offset = 0; offset < length; offset++) bytes[this.used + offset] = source[start + offset] as number;
-    this.starts[id] = this.used;
-    this.used += length;
+    const used = this.used;
+    for (let offset = 0; offset < length; offset++) bytes[used + offset] = source[start + offset] as number;
+    this.starts[id] = used;
+    this.used = used + length;
     this.starts[id + 1] = this.used;
     this.hashes[id] = hash;
     this.size = id + 1;
     if (this.size * 2 > this.slots.length) this.rehash();
-    else this.insertSlot(id, hash);
+    else this.slots[slot] = id;
     return id;
   }
 
