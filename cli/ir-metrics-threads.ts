@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EvaluationOptions } from '../shared/trec/evaluate.js';
+import { qrelsToParts, type Qrels } from '../shared/trec/qrels.js';
 import type { RunScore, ScoreOutput } from '../shared/trec/score-run-file.js';
 
 export interface ScoreTask {
@@ -45,18 +46,19 @@ export function claimRun(claims: Int32Array): number {
 /**
  * Scores the runs on `threads` threads, this one and `threads - 1` workers,
  * and yields their scores in the order given, each as soon as it and every
- * run before it are done. Every thread takes the next run nobody has taken
- * from one shared counter, so a thread that started late or drew short runs
- * takes more; this thread scores while it waits, with `scoreHere`, rather
- * than idling beside a worker that would have to start up and read the qrels
- * again. Stopping early (a run failed) ends the workers.
+ * run before it are done. This thread reads the qrels while the workers
+ * start, and sends them over, so that no thread reads them twice. Every thread
+ * takes the next run nobody has taken from one shared counter, so a thread
+ * that started late or drew short runs takes more; this thread scores while
+ * it waits, with `scoreHere`, rather than idling. Stopping early (a run
+ * failed, the qrels are bad) ends the workers.
  */
 export async function* scoreRunsOnThreads(
   worker: URL,
   task: ScoreTask,
   runPaths: readonly string[],
   threads: number,
-  scoreHere: (runPath: string) => Promise<RunScore>,
+  here: { readonly qrels: () => Promise<Qrels>; readonly score: (qrels: Qrels, runPath: string) => Promise<RunScore> },
 ): AsyncGenerator<RunScore> {
   const claims = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const done = new Map<number, RunScore>();
@@ -77,12 +79,15 @@ export async function* scoreRunsOnThreads(
     return started;
   });
   try {
+    const qrels = await here.qrels();
+    const parts = qrelsToParts(qrels);
+    for (const started of workers) started.postMessage(parts);
     for (let position = 0; position < runPaths.length; position++) {
       while (!done.has(position)) {
         if (failure !== undefined) throw failure;
         const claimed = claimRun(claims);
         if (claimed < runPaths.length) {
-          done.set(claimed, await scoreHere(runPaths[claimed] as string));
+          done.set(claimed, await here.score(qrels, runPaths[claimed] as string));
           continue;
         }
         await new Promise<void>((resolve) => {

@@ -70,6 +70,24 @@ export class ByteStringTable {
     return id;
   }
 
+  /** The table's contents as plain typed arrays and numbers: what a worker thread is sent (a structured clone keeps no class). */
+  toParts(): ByteStringTableParts {
+    return { bytes: this.bytes, used: this.used, starts: this.starts, hashes: this.hashes, slots: this.slots, size: this.size };
+  }
+
+  /** The table whose toParts these are. */
+  static fromParts(parts: ByteStringTableParts): ByteStringTable {
+    const table = new ByteStringTable();
+    table.bytes = parts.bytes;
+    table.used = parts.used;
+    table.starts = parts.starts;
+    table.hashes = parts.hashes;
+    table.slots = parts.slots;
+    table.mask = parts.slots.length - 1;
+    table.size = parts.size;
+    return table;
+  }
+
   /** Adds a string (encoded as UTF-8); same return values as add. */
   addText(text: string): number {
     const bytes = encoder.encode(text);
@@ -167,6 +185,16 @@ export class ByteStringTable {
     bytes.set(this.bytes.subarray(0, this.used));
     this.bytes = bytes;
   }
+}
+
+/** A ByteStringTable taken apart by toParts. */
+export interface ByteStringTableParts {
+  readonly bytes: Uint8Array;
+  readonly used: number;
+  readonly starts: Int32Array;
+  readonly hashes: Int32Array;
+  readonly slots: Int32Array;
+  readonly size: number;
 }
 
 const encoder = new TextEncoder();

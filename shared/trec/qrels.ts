@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
-import { ByteStringTable } from './byte-string-table.js';
+import { ByteStringTable, type ByteStringTableParts } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';
 
 /** The judgments of one topic: its judged document ids, their grades, and how many docs have each grade >= 0. */
@@ -105,4 +105,15 @@ export function topicJudgmentsOf(grades: Iterable<readonly [documentId: string, 
 /** The grades of a topic as a Map, for reading and tests. */
 export function gradesByDocument(judgments: TopicJudgments): Map<string, number> {
   return new Map(judgments.documents.texts().map((documentId, id) => [documentId, judgments.grades[id] as number]));
+}
+
+/** Qrels as plain data that a structured clone keeps whole: how they reach a worker thread without being read again. */
+export type QrelsParts = readonly (readonly [topicId: string, documents: ByteStringTableParts, grades: number[], gradeCounts: number[]])[];
+
+export function qrelsToParts(qrels: Qrels): QrelsParts {
+  return [...qrels].map(([topicId, judgments]) => [topicId, judgments.documents.toParts(), judgments.grades, judgments.gradeCounts]);
+}
+
+export function qrelsFromParts(parts: QrelsParts): Qrels {
+  return new Map(parts.map(([topicId, documents, grades, gradeCounts]) => [topicId, { documents: ByteStringTable.fromParts(documents), grades, gradeCounts }]));
 }

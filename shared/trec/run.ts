@@ -46,7 +46,6 @@ class RunReader {
   private readonly topics = new Map<string, TopicRun>();
   private readonly topicField = new RepeatedField();
   private readonly tagField = new RepeatedField();
-  private readonly bounds = new Int32Array(12);
   private current: TopicRun | undefined;
   private error: InputError | undefined;
   private lineNumber = 0;
@@ -68,63 +67,60 @@ class RunReader {
   /**
    * Reads the line that starts at `position` and returns where the next one
    * starts. The line ends with a newline (forEachLineRun's promise), which
-   * stops every loop below.
+   * stops every scan below. The six fields are scanned one after another,
+   * unrolled, so their bounds stay in local variables.
    */
   private line(buffer: Buffer, position: number): number {
     const lineNumber = ++this.lineNumber;
-    let index = position;
-    let byte = buffer[index] as number;
     // A `#` in the first column makes a comment line, as in trec_eval.
-    if (byte === 35) return endOfLine(buffer, index) + 1;
-    const bounds = this.bounds;
-    let fieldCount = 0;
+    if (buffer[position] === 35) return endOfLine(buffer, position) + 1;
+    const topicStart = skipSpaces(buffer, position);
+    if (buffer[topicStart] === 10) return topicStart + 1;
+    const topicEnd = skipField(buffer, topicStart);
+    const iterationStart = skipSpaces(buffer, topicEnd);
+    if (buffer[iterationStart] === 10) return this.tooFewFields(1, lineNumber, iterationStart);
+    const documentStart = skipSpaces(buffer, skipField(buffer, iterationStart));
+    if (buffer[documentStart] === 10) return this.tooFewFields(2, lineNumber, documentStart);
     let hash = HASH_SEED;
-    while (fieldCount < 6) {
-      while (byte === 32 || byte === 9 || (byte >= 11 && byte <= 13)) byte = buffer[++index] as number;
-      if (byte === 10) break;
-      bounds[2 * fieldCount] = index;
-      if (fieldCount === 2) {
-        while (isFieldByte(byte)) {
-          hash = hashStep(hash, byte);
-          byte = buffer[++index] as number;
-        }
-      } else {
-        while (isFieldByte(byte)) byte = buffer[++index] as number;
-      }
-      bounds[2 * fieldCount + 1] = index;
-      fieldCount++;
-    }
-    const next = endOfLine(buffer, index) + 1;
-    if (fieldCount === 0) return next;
-    if (fieldCount < 6) {
-      this.error = {
-        file: this.path,
-        line: lineNumber,
-        message: `expected at least 6 fields "qid iter docno rank score tag", found ${fieldCount}`,
-        fix: 'write one retrieved document per line as: topic-id Q0 document-id rank score run-tag',
-      };
-      return next;
-    }
-    this.record(buffer, hash, lineNumber);
-    return next;
-  }
-
-  /** Adds the document of a line whose six fields are in `bounds`. */
-  private record(buffer: Buffer, hash: number, lineNumber: number): void {
-    const bounds = this.bounds;
-    const score = parseNumberBytes(buffer, bounds[8] as number, bounds[9] as number);
+    let documentEnd = documentStart;
+    for (let byte = buffer[documentEnd] as number; isFieldByte(byte); byte = buffer[++documentEnd] as number) hash = hashStep(hash, byte);
+    const rankStart = skipSpaces(buffer, documentEnd);
+    if (buffer[rankStart] === 10) return this.tooFewFields(3, lineNumber, rankStart);
+    const scoreStart = skipSpaces(buffer, skipField(buffer, rankStart));
+    if (buffer[scoreStart] === 10) return this.tooFewFields(4, lineNumber, scoreStart);
+    const scoreEnd = skipField(buffer, scoreStart);
+    const tagStart = skipSpaces(buffer, scoreEnd);
+    if (buffer[tagStart] === 10) return this.tooFewFields(5, lineNumber, tagStart);
+    const tagEnd = skipField(buffer, tagStart);
+    const score = parseNumberBytes(buffer, scoreStart, scoreEnd);
     if (Number.isNaN(score)) {
       this.error = {
         file: this.path,
         line: lineNumber,
         field: 'score',
-        message: `expected a number, got "${decodeField(buffer, bounds[8] as number, bounds[9] as number)}"`,
+        message: `expected a number, got "${decodeField(buffer, scoreStart, scoreEnd)}"`,
         fix: 'put the retrieval score (higher is better) in the fifth column',
       };
-      return;
+    } else if (this.topicOf(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
+      this.error = {
+        file: this.path,
+        line: lineNumber,
+        field: 'docno',
+        message: `topic ${this.topicField.text} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
+        fix: `keep one line per topic and document`,
+      };
+    } else {
+      (this.current as TopicRun).scores.push(score);
+      this.tagStart = tagStart;
+      this.tagEnd = tagEnd;
     }
+    return endOfLine(buffer, tagEnd) + 1;
+  }
+
+  /** The topic of a line: the previous line's, or found (or added) by its decoded id when the bytes change. */
+  private topicOf(buffer: Buffer, start: number, end: number): TopicRun {
     let current = this.current;
-    if (this.topicField.update(buffer, bounds[0] as number, bounds[1] as number) || current === undefined) {
+    if (this.topicField.update(buffer, start, end) || current === undefined) {
       const topicId = this.topicField.text;
       current = this.topics.get(topicId);
       if (current === undefined) {
@@ -133,20 +129,17 @@ class RunReader {
       }
       this.current = current;
     }
-    if (current.documents.addHashed(buffer, bounds[4] as number, bounds[5] as number, hash) < 0) {
-      const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
-      this.error = {
-        file: this.path,
-        line: lineNumber,
-        field: 'docno',
-        message: `topic ${this.topicField.text} retrieves document ${documentId} twice`,
-        fix: `keep one line per topic and document`,
-      };
-      return;
-    }
-    current.scores.push(score);
-    this.tagStart = bounds[10] as number;
-    this.tagEnd = bounds[11] as number;
+    return current;
+  }
+
+  private tooFewFields(fieldCount: number, lineNumber: number, index: number): number {
+    this.error = {
+      file: this.path,
+      line: lineNumber,
+      message: `expected at least 6 fields "qid iter docno rank score tag", found ${fieldCount}`,
+      fix: 'write one retrieved document per line as: topic-id Q0 document-id rank score run-tag',
+    };
+    return index + 1;
   }
 
   result(): RunResult {
@@ -159,6 +152,20 @@ class RunReader {
 function endOfLine(buffer: Buffer, index: number): number {
   let position = index;
   while (buffer[position] !== 10) position++;
+  return position;
+}
+
+/** The first position from `index` that is not a space within the line (the newline stops it). */
+function skipSpaces(buffer: Buffer, index: number): number {
+  let position = index;
+  for (let byte = buffer[position] as number; byte === 32 || byte === 9 || (byte >= 11 && byte <= 13); byte = buffer[position] as number) position++;
+  return position;
+}
+
+/** The end of the field that starts at `index`. */
+function skipField(buffer: Buffer, index: number): number {
+  let position = index;
+  while (isFieldByte(buffer[position] as number)) position++;
   return position;
 }
 
