@@ -75,14 +75,17 @@ function ranksByHigherScores(documents: ByteStringTable, scores: readonly number
   const ascending = judgedScores.slice().sort();
   // exceeding[b]: documents with exactly b judged scores below theirs; those with b > k score higher than ascending[k].
   const exceeding = new Uint32Array(count + 1);
+  // equal: the documents whose score is a judged one; equalAt[k]: how many have the score ascending[k] (k its first place).
   const equalLimit = 4 * count + 64;
   const equal: number[] = [];
+  const equalAt = new Uint32Array(count);
   for (let index = 0; index < scores.length; index++) {
     const score = scores[index] as number;
     const below = lowerBound(ascending, score);
     if (below < count && ascending[below] === score) {
       if (equal.length === equalLimit) return undefined;
       equal.push(index);
+      equalAt[below] = (equalAt[below] as number) + 1;
     }
     exceeding[below] = (exceeding[below] as number) + 1;
   }
@@ -92,16 +95,14 @@ function ranksByHigherScores(documents: ByteStringTable, scores: readonly number
     running += exceeding[position + 1] as number;
     higher[position] = running;
   }
-  // Each judged document is among the equal ones: any more, or two equal judged scores, make a tie.
-  let tied = equal.length > count;
-  for (let position = 1; position < count && !tied; position++) tied = ascending[position] === ascending[position - 1];
   const ranks = new Uint32Array(count);
   for (let position = 0; position < count; position++) {
     const index = indices[position] as number;
     const score = judgedScores[position] as number;
-    let rank = higher[lowerBound(ascending, score)] as number;
-    // The others with its score rank before it when their id is greater.
-    if (tied) for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
+    const first = lowerBound(ascending, score);
+    let rank = higher[first] as number;
+    // A judged document is one of the documents with its score; the others rank before it when their id is greater.
+    if ((equalAt[first] as number) > 1) for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
     ranks[position] = rank;
   }
   return ranks;
