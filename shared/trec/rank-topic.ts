@@ -1,5 +1,6 @@
 import { JUDGED_NEGATIVE, NOT_JUDGED, type JudgedRanking } from '../metrics/judged-ranking.js';
 import type { ByteStringTable } from './byte-string-table.js';
+import { CountBelow } from './count-below.js';
 import type { TopicJudgments } from './qrels.js';
 import type { TopicRun } from './run.js';
 
@@ -63,7 +64,7 @@ function gradeMark(grade: number): number {
  * The 0-based ranks of the documents at `indices`: the number of documents
  * with a higher score, plus those with the same score and a greater document
  * id. Only the few judged scores are sorted; each retrieved score is placed
- * among them by binary search, which costs less than sorting every score of
+ * among them (count-below.ts), which costs less than sorting every score of
  * the topic. Undefined when so many documents share a judged document's
  * score that comparing their ids one by one would cost more than the whole
  * order.
@@ -73,6 +74,7 @@ function ranksByHigherScores(documents: ByteStringTable, scores: readonly number
   const judgedScores = new Float64Array(count);
   for (let position = 0; position < count; position++) judgedScores[position] = scores[indices[position] as number] as number;
   const ascending = judgedScores.slice().sort();
+  const countBelow = new CountBelow(ascending);
   // exceeding[b]: documents with exactly b judged scores below theirs; those with b > k score higher than ascending[k].
   const exceeding = new Uint32Array(count + 1);
   // equal: the documents whose score is a judged one; equalAt[k]: how many have the score ascending[k] (k its first place).
@@ -81,7 +83,7 @@ function ranksByHigherScores(documents: ByteStringTable, scores: readonly number
   const equalAt = new Uint32Array(count);
   for (let index = 0; index < scores.length; index++) {
     const score = scores[index] as number;
-    const below = lowerBound(ascending, score);
+    const below = countBelow.of(score);
     if (below < count && ascending[below] === score) {
       if (equal.length === equalLimit) return undefined;
       equal.push(index);
@@ -99,25 +101,13 @@ function ranksByHigherScores(documents: ByteStringTable, scores: readonly number
   for (let position = 0; position < count; position++) {
     const index = indices[position] as number;
     const score = judgedScores[position] as number;
-    const first = lowerBound(ascending, score);
+    const first = countBelow.of(score);
     let rank = higher[first] as number;
     // A judged document is one of the documents with its score; the others rank before it when their id is greater.
     if ((equalAt[first] as number) > 1) for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
     ranks[position] = rank;
   }
   return ranks;
-}
-
-/** How many values of an ascending array are below `score`. */
-function lowerBound(ascending: Float64Array, score: number): number {
-  let low = 0;
-  let high = ascending.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((ascending[middle] as number) < score) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** The ranks of the documents at `indices` in the whole trec_eval order. */
