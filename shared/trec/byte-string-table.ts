@@ -20,11 +20,15 @@ export class ByteStringTable {
 
   constructor(expectedSize = 16) {
     const capacity = Math.max(16, expectedSize);
-    this.bytes = new Uint8Array(capacity * 12);
-    this.starts = new Int32Array(capacity + 1);
-    this.hashes = new Int32Array(capacity + 1);
     const slotCount = nextPowerOfTwo(capacity * 2);
-    this.slots = new Int32Array(slotCount).fill(-1);
+    // One allocation for the four arrays (a run makes one table a topic); each grows into its own.
+    const entryBytes = (capacity + 1) * Int32Array.BYTES_PER_ELEMENT;
+    const slotBytes = slotCount * Int32Array.BYTES_PER_ELEMENT;
+    const memory = new ArrayBuffer(slotBytes + 2 * entryBytes + capacity * 12);
+    this.slots = new Int32Array(memory, 0, slotCount).fill(-1);
+    this.starts = new Int32Array(memory, slotBytes, capacity + 1);
+    this.hashes = new Int32Array(memory, slotBytes + entryBytes, capacity + 1);
+    this.bytes = new Uint8Array(memory, slotBytes + 2 * entryBytes, capacity * 12);
     this.mask = slotCount - 1;
   }
 
