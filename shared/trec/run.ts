@@ -1,5 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, forEachLineRun } from './line-reader.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
+import { RepeatedField } from './repeated-field.js';
 import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';
 
@@ -145,60 +146,6 @@ class RunReader {
   result(): RunResult {
     if (this.error !== undefined) return { ok: false, error: this.error };
     return { ok: true, run: { topics: this.topics, runId: this.tagField.text } };
-  }
-}
-
-/** The position of the newline that ends the line holding `index`. */
-function endOfLine(buffer: Buffer, index: number): number {
-  let position = index;
-  while (buffer[position] !== 10) position++;
-  return position;
-}
-
-/** The first position from `index` that is not a space within the line (the newline stops it). */
-function skipSpaces(buffer: Buffer, index: number): number {
-  let position = index;
-  for (let byte = buffer[position] as number; byte === 32 || byte === 9 || (byte >= 11 && byte <= 13); byte = buffer[position] as number) position++;
-  return position;
-}
-
-/** The end of the field that starts at `index`. */
-function skipField(buffer: Buffer, index: number): number {
-  let position = index;
-  while (isFieldByte(buffer[position] as number)) position++;
-  return position;
-}
-
-/** Whether a byte belongs to a field: anything but C isspace (space, \t, \n, \v, \f, \r), as trec_eval splits. */
-function isFieldByte(byte: number): boolean {
-  return byte > 32 || byte < 9 || (byte > 13 && byte < 32);
-}
-
-/**
- * A field that usually repeats from line to line (the topic id, the run tag):
- * decoded only when its bytes change, so a 10-million-line run makes a few
- * thousand strings for it instead of ten million.
- */
-class RepeatedField {
-  private bytes = new Uint8Array(0);
-  text = '';
-
-  /** Returns true when the field differs from the previous line's. */
-  update(buffer: Buffer, start: number, end: number): boolean {
-    if (this.matches(buffer, start, end)) return false;
-    this.bytes = buffer.slice(start, end);
-    this.text = decodeField(buffer, start, end);
-    return true;
-  }
-
-  // A plain loop: Buffer.compare's native call costs more than comparing a few bytes.
-  private matches(buffer: Buffer, start: number, end: number): boolean {
-    const bytes = this.bytes;
-    if (end - start !== bytes.length) return false;
-    for (let index = 0; index < bytes.length; index++) {
-      if (bytes[index] !== buffer[start + index]) return false;
-    }
-    return true;
   }
 }
 

@@ -36,6 +36,7 @@ describe('readQrels', () => {
 
   it.each([
     ['three fields', '301 0 d1 1\n301 0 d2\n', 2, 'expected 4 fields "qid iter docno grade", found 3'],
+    ['one field before a CRLF, after trailing whitespace', '301 0 d1 1 \t\r\n302\r\n', 2, 'expected 4 fields "qid iter docno grade", found 1'],
     ['five fields', '301 0 d1 1 extra\n', 1, 'expected 4 fields "qid iter docno grade", found more'],
     ['a fractional grade', '301 0 d1 1.5\n', 1, 'expected an integer relevance grade, got "1.5"'],
     ['a word as grade', '301 0 d1 yes\n', 1, 'expected an integer relevance grade, got "yes"'],
