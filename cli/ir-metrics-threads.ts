@@ -50,7 +50,7 @@ export function claimRun(claims: Int32Array): number {
  * start, and sends them over, so that no thread reads them twice. Every thread
  * takes the next run nobody has taken from one shared counter, so a thread
  * that started late or drew short runs takes more; this thread scores while
- * it waits, with `scoreHere`, rather than idling. Stopping early (a run
+ * it waits, with `here.score`, rather than idling. Stopping early (a run
  * failed, the qrels are bad) ends the workers.
  */
 export async function* scoreRunsOnThreads(
