@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { formatInputError } from '../../shared/schema/format-input-error.js';
 import { selectMeasures, type SelectedMeasure } from '../../shared/trec/measure-selection.js';
-import { readQrels } from '../../shared/trec/qrels.js';
+import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { scoreRunFile, type RunScore } from '../../shared/trec/score-run-file.js';
 import { builtWorker, scoreRunsOnThreads, threadsFor, type ScoreTask } from '../ir-metrics-threads.js';
 import { UsageError } from '../usage-error.js';
@@ -81,20 +81,27 @@ async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], opti
 }
 
 /**
- * Each run's score in the order given: on a worker thread a core when the
- * built CLI scores several runs, else one after another in this thread
- * against qrels read once.
+ * Each run's score in the order given: with the built CLI and several runs,
+ * on this thread and worker threads, a core each; else one after another in
+ * this thread. Either way the qrels are read once.
  */
 async function* scoresOf(task: ScoreTask, runPaths: readonly string[], measures: readonly SelectedMeasure[]): AsyncGenerator<RunScore> {
+  const here = {
+    qrels: async (): Promise<Qrels> => {
+      const read = await readQrels(task.qrelsPath);
+      if (!read.ok) throw new UsageError(formatInputError(read.error));
+      return read.qrels;
+    },
+    score: (qrels: Qrels, runPath: string): Promise<RunScore> => scoreRunFile(qrels, runPath, measures, task.evaluation, task.output),
+  };
   const worker = builtWorker(import.meta.url);
   const threads = threadsFor(runPaths.length);
   if (worker !== undefined && threads > 1) {
-    yield* scoreRunsOnThreads(worker, task, runPaths, threads);
+    yield* scoreRunsOnThreads(worker, task, runPaths, threads, here);
     return;
   }
-  const qrels = await readQrels(task.qrelsPath);
-  if (!qrels.ok) throw new UsageError(formatInputError(qrels.error));
-  for (const runPath of runPaths) yield await scoreRunFile(qrels.qrels, runPath, measures, task.evaluation, task.output);
+  const qrels = await here.qrels();
+  for (const runPath of runPaths) yield await here.score(qrels, runPath);
 }
 
 /** `{"<run path>": <that run's object>, ...}`, each object indented one level further. */

@@ -36,9 +36,15 @@ function growTable(rank: number): void {
   table = next;
 }
 
-type DoubleDouble = readonly [high: number, low: number];
-
-/** Correctly rounded log2(n) for an integer n >= 1. */
+/**
+ * Correctly rounded log2(n) for an integer n >= 1.
+ *
+ * The double-double arithmetic below works on pairs (high, low) passed as
+ * separate numbers, each function returning the high part and leaving the
+ * low part in `carry`: a table of a thousand ranks is built at the start of
+ * every worker thread, and allocating a pair per operation made that cost
+ * tens of milliseconds.
+ */
 export function correctlyRoundedLog2(n: number): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`Expected an integer from 1 and up, got ${n}`);
   // n = 2^exponent * mantissa with mantissa in [sqrt(1/2), sqrt(2)], both exact.
@@ -58,65 +64,89 @@ export function correctlyRoundedLog2(n: number): number {
   if (mantissa === 1) return exponent;
   // ln(m) = 2 atanh(t) with t = (m - 1) / (m + 1), |t| <= 0.172: the series
   // t + t^3/3 + t^5/5 + ... gains about 5 bits a term.
-  const t = divide([mantissa - 1, 0], twoSum(mantissa, 1));
-  const tSquared = multiply(t, t);
-  let term: DoubleDouble = t;
-  let sum: DoubleDouble = t;
+  const denominatorHigh = twoSum(mantissa, 1);
+  const tHigh = divide(mantissa - 1, 0, denominatorHigh, carry);
+  const tLow = carry;
+  const tSquaredHigh = multiply(tHigh, tLow, tHigh, tLow);
+  const tSquaredLow = carry;
+  let termHigh = tHigh;
+  let termLow = tLow;
+  let sumHigh = tHigh;
+  let sumLow = tLow;
   for (let k = 3; k < 80; k += 2) {
-    term = multiply(term, tSquared);
-    const addend = divide(term, [k, 0]);
-    sum = add(sum, addend);
-    if (Math.abs(addend[0]) < 1e-36) break;
+    termHigh = multiply(termHigh, termLow, tSquaredHigh, tSquaredLow);
+    termLow = carry;
+    const addendHigh = divide(termHigh, termLow, k, 0);
+    const addendLow = carry;
+    sumHigh = add(sumHigh, sumLow, addendHigh, addendLow);
+    sumLow = carry;
+    if (Math.abs(addendHigh) < 1e-36) break;
   }
-  const log2OfMantissa = divide(multiply([2, 0], sum), LN2);
-  const result = add([exponent, 0], log2OfMantissa);
-  return result[0] + result[1];
+  const twiceSumHigh = multiply(2, 0, sumHigh, sumLow);
+  const log2OfMantissaHigh = divide(twiceSumHigh, carry, LN2_HIGH, LN2_LOW);
+  const resultHigh = add(exponent, 0, log2OfMantissaHigh, carry);
+  return resultHigh + carry;
 }
 
-/** ln 2 as a double-double (high part is Math.LN2). */
-const LN2: DoubleDouble = [0.6931471805599453, 2.3190468138462996e-17];
+/** ln 2 as a double-double (the high part is Math.LN2). */
+const LN2_HIGH = 0.6931471805599453;
+const LN2_LOW = 2.3190468138462996e-17;
 
-function twoSum(a: number, b: number): DoubleDouble {
+/** The low part of the double-double the last operation returned the high part of. */
+let carry = 0;
+
+function twoSum(a: number, b: number): number {
   const sum = a + b;
   const bVirtual = sum - a;
-  return [sum, a - (sum - bVirtual) + (b - bVirtual)];
+  carry = a - (sum - bVirtual) + (b - bVirtual);
+  return sum;
 }
 
-function quickTwoSum(a: number, b: number): DoubleDouble {
+function quickTwoSum(a: number, b: number): number {
   const sum = a + b;
-  return [sum, b - (sum - a)];
+  carry = b - (sum - a);
+  return sum;
 }
 
-function split(a: number): DoubleDouble {
+function splitHigh(a: number): number {
   const scaled = 134217729 * a; // 2^27 + 1
-  const high = scaled - (scaled - a);
-  return [high, a - high];
+  return scaled - (scaled - a);
 }
 
-function twoProduct(a: number, b: number): DoubleDouble {
+function twoProduct(a: number, b: number): number {
   const product = a * b;
-  const [aHigh, aLow] = split(a);
-  const [bHigh, bLow] = split(b);
-  return [product, aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow];
+  const aHigh = splitHigh(a);
+  const aLow = a - aHigh;
+  const bHigh = splitHigh(b);
+  const bLow = b - bHigh;
+  carry = aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
+  return product;
 }
 
-function add(a: DoubleDouble, b: DoubleDouble): DoubleDouble {
-  const [sum, sumError] = twoSum(a[0], b[0]);
-  const [low, lowError] = twoSum(a[1], b[1]);
-  const [high1, low1] = quickTwoSum(sum, sumError + low);
-  return quickTwoSum(high1, low1 + lowError);
+function add(aHigh: number, aLow: number, bHigh: number, bLow: number): number {
+  const sum = twoSum(aHigh, bHigh);
+  const sumError = carry;
+  const low = twoSum(aLow, bLow);
+  const lowError = carry;
+  const high1 = quickTwoSum(sum, sumError + low);
+  return quickTwoSum(high1, carry + lowError);
 }
 
-function multiply(a: DoubleDouble, b: DoubleDouble): DoubleDouble {
-  const [product, error] = twoProduct(a[0], b[0]);
-  return quickTwoSum(product, error + a[0] * b[1] + a[1] * b[0]);
+function multiply(aHigh: number, aLow: number, bHigh: number, bLow: number): number {
+  const product = twoProduct(aHigh, bHigh);
+  return quickTwoSum(product, carry + aHigh * bLow + aLow * bHigh);
 }
 
-function divide(a: DoubleDouble, b: DoubleDouble): DoubleDouble {
-  const quotient1 = a[0] / b[0];
-  let remainder = add(a, multiply([-quotient1, 0], b));
-  const quotient2 = remainder[0] / b[0];
-  remainder = add(remainder, multiply([-quotient2, 0], b));
-  const quotient3 = remainder[0] / b[0];
-  return add(quickTwoSum(quotient1, quotient2), [quotient3, 0]);
+function divide(aHigh: number, aLow: number, bHigh: number, bLow: number): number {
+  const quotient1 = aHigh / bHigh;
+  let productHigh = multiply(-quotient1, 0, bHigh, bLow);
+  let remainderHigh = add(aHigh, aLow, productHigh, carry);
+  let remainderLow = carry;
+  const quotient2 = remainderHigh / bHigh;
+  productHigh = multiply(-quotient2, 0, bHigh, bLow);
+  remainderHigh = add(remainderHigh, remainderLow, productHigh, carry);
+  remainderLow = carry;
+  const quotient3 = remainderHigh / bHigh;
+  const quotientHigh = quickTwoSum(quotient1, quotient2);
+  return add(quotientHigh, carry, quotient3, 0);
 }

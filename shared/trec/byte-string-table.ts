@@ -20,11 +20,15 @@ export class ByteStringTable {
 
   constructor(expectedSize = 16) {
     const capacity = Math.max(16, expectedSize);
-    this.bytes = new Uint8Array(capacity * 12);
-    this.starts = new Int32Array(capacity + 1);
-    this.hashes = new Int32Array(capacity + 1);
     const slotCount = nextPowerOfTwo(capacity * 2);
-    this.slots = new Int32Array(slotCount).fill(-1);
+    // One allocation for the four arrays (a run makes one table a topic); each grows into its own.
+    const entryBytes = (capacity + 1) * Int32Array.BYTES_PER_ELEMENT;
+    const slotBytes = slotCount * Int32Array.BYTES_PER_ELEMENT;
+    const memory = new ArrayBuffer(slotBytes + 2 * entryBytes + capacity * 12);
+    this.slots = new Int32Array(memory, 0, slotCount).fill(-1);
+    this.starts = new Int32Array(memory, slotBytes, capacity + 1);
+    this.hashes = new Int32Array(memory, slotBytes + entryBytes, capacity + 1);
+    this.bytes = new Uint8Array(memory, slotBytes + 2 * entryBytes, capacity * 12);
     this.mask = slotCount - 1;
   }
 
@@ -33,25 +37,59 @@ export class ByteStringTable {
    * `-(existing id) - 1` when the table already holds those bytes.
    */
   add(source: Uint8Array, start: number, end: number): number {
-    const hash = hashBytes(source, start, end);
-    const existing = this.findHashed(source, start, end, hash);
-    if (existing !== -1) return -existing - 1;
+    return this.addHashed(source, start, end, hashBytes(source, start, end));
+  }
+
+  /**
+   * add, for a caller that hashed the bytes with {@link hashBytes} while
+   * scanning them. One probe sequence both finds an equal string and, when
+   * there is none, the free slot the new one takes.
+   */
+  addHashed(source: Uint8Array, start: number, end: number, hash: number): number {
+    const length = end - start;
+    const mask = this.mask;
+    let slot = hash & mask;
+    for (let existing = this.slots[slot] as number; existing !== -1; existing = this.slots[slot] as number) {
+      if (this.hashes[existing] === hash) {
+        const from = this.starts[existing] as number;
+        if ((this.starts[existing + 1] as number) - from === length && this.equalBytes(from, source, start, length)) return -existing - 1;
+      }
+      slot = (slot + 1) & mask;
+    }
     const id = this.size;
     if (id + 1 >= this.starts.length) this.growEntries();
     // starts and hashes always have the same length, so one check covers both.
-    const length = end - start;
     if (this.used + length > this.bytes.length) this.growBytes(this.used + length);
     // A byte loop: subarray + set cost more than copying a short id.
     const bytes = this.bytes;
-    for (let offset = 0; offset < length; offset++) bytes[this.used + offset] = source[start + offset] as number;
-    this.starts[id] = this.used;
-    this.used += length;
+    const used = this.used;
+    for (let offset = 0; offset < length; offset++) bytes[used + offset] = source[start + offset] as number;
+    this.starts[id] = used;
+    this.used = used + length;
     this.starts[id + 1] = this.used;
     this.hashes[id] = hash;
     this.size = id + 1;
     if (this.size * 2 > this.slots.length) this.rehash();
-    else this.insertSlot(id, hash);
+    else this.slots[slot] = id;
     return id;
+  }
+
+  /** The table's contents as plain typed arrays and numbers: what a worker thread is sent (a structured clone keeps no class). */
+  toParts(): ByteStringTableParts {
+    return { bytes: this.bytes, used: this.used, starts: this.starts, hashes: this.hashes, slots: this.slots, size: this.size };
+  }
+
+  /** The table whose toParts these are. */
+  static fromParts(parts: ByteStringTableParts): ByteStringTable {
+    const table = new ByteStringTable();
+    table.bytes = parts.bytes;
+    table.used = parts.used;
+    table.starts = parts.starts;
+    table.hashes = parts.hashes;
+    table.slots = parts.slots;
+    table.mask = parts.slots.length - 1;
+    table.size = parts.size;
+    return table;
   }
 
   /** Adds a string (encoded as UTF-8); same return values as add. */
@@ -153,16 +191,31 @@ export class ByteStringTable {
   }
 }
 
+/** A ByteStringTable taken apart by toParts. */
+export interface ByteStringTableParts {
+  readonly bytes: Uint8Array;
+  readonly used: number;
+  readonly starts: Int32Array;
+  readonly hashes: Int32Array;
+  readonly slots: Int32Array;
+  readonly size: number;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** The FNV-1a hash before any byte. */
+export const HASH_SEED = 0x811c9dc5 | 0;
+
+/** The FNV-1a hash of the bytes so far and one more byte. */
+export function hashStep(hash: number, byte: number): number {
+  return Math.imul(hash ^ byte, 0x01000193);
+}
+
 /** FNV-1a, 32 bits: short keys, no dependency, good enough spread for linear probing. */
-function hashBytes(source: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let index = start; index < end; index++) {
-    hash ^= source[index] as number;
-    hash = Math.imul(hash, 0x01000193);
-  }
+export function hashBytes(source: Uint8Array, start: number, end: number): number {
+  let hash = HASH_SEED;
+  for (let index = start; index < end; index++) hash = hashStep(hash, source[index] as number);
   return hash;
 }
 

@@ -1,6 +1,7 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
-import { ByteStringTable } from './byte-string-table.js';
+import { ByteStringTable, HASH_SEED, hashStep, type ByteStringTableParts } from './byte-string-table.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
+import { RepeatedField } from './repeated-field.js';
 import { parseNumberBytes } from './parse-number.js';
 
 /** The judgments of one topic: its judged document ids, their grades, and how many docs have each grade >= 0. */
@@ -26,57 +27,104 @@ export type QrelsResult = { ok: true; qrels: Qrels } | { ok: false; error: Input
  * stops reading with an error naming the line.
  */
 export async function readQrels(path: string): Promise<QrelsResult> {
-  const qrels: Qrels = new Map();
-  let error: InputError | undefined;
-  let currentId: string | undefined;
-  let current: TopicJudgments | undefined;
-  const bounds = new Int32Array(10);
-  await forEachLineBytes(path, (buffer, start, end, lineNumber) => {
-    if (error !== undefined || isBlankOrCommentBytes(buffer, start, end)) return;
-    const fieldCount = scanFields(buffer, start, end, 5, bounds);
-    if (fieldCount !== 4) {
-      error = {
-        file: path,
-        line: lineNumber,
-        message: `expected 4 fields "qid iter docno grade", found ${fieldCount === 5 ? 'more' : fieldCount}`,
-        fix: 'write one judgment per line as: topic-id 0 document-id grade',
-      };
-      return;
-    }
-    const grade = parseNumberBytes(buffer, bounds[6] as number, bounds[7] as number);
+  const reader = new QrelsReader(path);
+  await forEachLineRun(path, (buffer, start, end) => reader.lines(buffer, start, end));
+  return reader.result();
+}
+
+/**
+ * Line-by-line state of readQrels. Each line is scanned once, its four fields
+ * unrolled as in the run reader: the qrels are read before any run, while
+ * nothing is compiled yet, where a call per byte or per line costs most.
+ */
+class QrelsReader {
+  private readonly qrels: Qrels = new Map();
+  private readonly topicField = new RepeatedField();
+  private current: TopicJudgments | undefined;
+  private error: InputError | undefined;
+  private lineNumber = 0;
+
+  constructor(private readonly path: string) {}
+
+  lines(buffer: Buffer, start: number, end: number): void {
+    let position = start;
+    while (position < end && this.error === undefined) position = this.line(buffer, position);
+  }
+
+  private line(buffer: Buffer, position: number): number {
+    const lineNumber = ++this.lineNumber;
+    // A `#` in the first column makes a comment line, as in trec_eval.
+    if (buffer[position] === 35) return endOfLine(buffer, position) + 1;
+    const topicStart = skipSpaces(buffer, position);
+    if (buffer[topicStart] === 10) return topicStart + 1;
+    const topicEnd = skipField(buffer, topicStart);
+    const iterationStart = skipSpaces(buffer, topicEnd);
+    if (buffer[iterationStart] === 10) return this.wrongFieldCount('1', lineNumber, iterationStart);
+    const documentStart = skipSpaces(buffer, skipField(buffer, iterationStart));
+    if (buffer[documentStart] === 10) return this.wrongFieldCount('2', lineNumber, documentStart);
+    let hash = HASH_SEED;
+    let documentEnd = documentStart;
+    for (let byte = buffer[documentEnd] as number; isFieldByte(byte); byte = buffer[++documentEnd] as number) hash = hashStep(hash, byte);
+    const gradeStart = skipSpaces(buffer, documentEnd);
+    if (buffer[gradeStart] === 10) return this.wrongFieldCount('3', lineNumber, gradeStart);
+    const gradeEnd = skipField(buffer, gradeStart);
+    const after = skipSpaces(buffer, gradeEnd);
+    if (buffer[after] !== 10) return this.wrongFieldCount('more', lineNumber, endOfLine(buffer, after));
+    const grade = parseNumberBytes(buffer, gradeStart, gradeEnd);
     if (!Number.isInteger(grade)) {
-      error = {
-        file: path,
+      this.error = {
+        file: this.path,
         line: lineNumber,
         field: 'grade',
-        message: `expected an integer relevance grade, got "${decodeField(buffer, bounds[6] as number, bounds[7] as number)}"`,
+        message: `expected an integer relevance grade, got "${decodeField(buffer, gradeStart, gradeEnd)}"`,
         fix: 'use 0 for not relevant and 1, 2, 3, ... for relevant grades',
       };
-      return;
-    }
-    const topicId = decodeField(buffer, bounds[0] as number, bounds[1] as number);
-    if (current === undefined || topicId !== currentId) {
-      currentId = topicId;
-      current = qrels.get(topicId);
-      if (current === undefined) {
-        current = emptyJudgments();
-        qrels.set(topicId, current);
+    } else {
+      const judgments = this.topicOf(buffer, topicStart, topicEnd);
+      if (judgments.documents.addHashed(buffer, documentStart, documentEnd, hash) >= 0) addGrade(judgments, grade);
+      else {
+        const topicId = this.topicField.text;
+        const documentId = decodeField(buffer, documentStart, documentEnd);
+        this.error = {
+          file: this.path,
+          line: lineNumber,
+          field: 'docno',
+          message: `topic ${topicId} judges document ${documentId} twice`,
+          fix: `keep one judgment of ${documentId} for topic ${topicId}`,
+        };
       }
     }
-    if (current.documents.add(buffer, bounds[4] as number, bounds[5] as number) < 0) {
-      const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
-      error = {
-        file: path,
-        line: lineNumber,
-        field: 'docno',
-        message: `topic ${topicId} judges document ${documentId} twice`,
-        fix: `keep one judgment of ${documentId} for topic ${topicId}`,
-      };
-      return;
+    return after + 1;
+  }
+
+  /** The judgments of a line's topic: the previous line's, or found (or added) by its decoded id when the bytes change. */
+  private topicOf(buffer: Buffer, start: number, end: number): TopicJudgments {
+    let current = this.current;
+    if (this.topicField.update(buffer, start, end) || current === undefined) {
+      const topicId = this.topicField.text;
+      current = this.qrels.get(topicId);
+      if (current === undefined) {
+        current = emptyJudgments();
+        this.qrels.set(topicId, current);
+      }
+      this.current = current;
     }
-    addGrade(current, grade);
-  });
-  return error === undefined ? { ok: true, qrels } : { ok: false, error };
+    return current;
+  }
+
+  private wrongFieldCount(found: string, lineNumber: number, newline: number): number {
+    this.error = {
+      file: this.path,
+      line: lineNumber,
+      message: `expected 4 fields "qid iter docno grade", found ${found}`,
+      fix: 'write one judgment per line as: topic-id 0 document-id grade',
+    };
+    return newline + 1;
+  }
+
+  result(): QrelsResult {
+    return this.error === undefined ? { ok: true, qrels: this.qrels } : { ok: false, error: this.error };
+  }
 }
 
 function emptyJudgments(): TopicJudgments {
@@ -105,4 +153,15 @@ export function topicJudgmentsOf(grades: Iterable<readonly [documentId: string, 
 /** The grades of a topic as a Map, for reading and tests. */
 export function gradesByDocument(judgments: TopicJudgments): Map<string, number> {
   return new Map(judgments.documents.texts().map((documentId, id) => [documentId, judgments.grades[id] as number]));
+}
+
+/** Qrels as plain data that a structured clone keeps whole: how they reach a worker thread without being read again. */
+export type QrelsParts = readonly (readonly [topicId: string, documents: ByteStringTableParts, grades: number[], gradeCounts: number[]])[];
+
+export function qrelsToParts(qrels: Qrels): QrelsParts {
+  return [...qrels].map(([topicId, judgments]) => [topicId, judgments.documents.toParts(), judgments.grades, judgments.gradeCounts]);
+}
+
+export function qrelsFromParts(parts: QrelsParts): Qrels {
+  return new Map(parts.map(([topicId, documents, grades, gradeCounts]) => [topicId, { documents: ByteStringTable.fromParts(documents), grades, gradeCounts }]));
 }

@@ -1,5 +1,6 @@
 import { JUDGED_NEGATIVE, NOT_JUDGED, type JudgedRanking } from '../metrics/judged-ranking.js';
 import type { ByteStringTable } from './byte-string-table.js';
+import { CountBelow } from './count-below.js';
 import type { TopicJudgments } from './qrels.js';
 import type { TopicRun } from './run.js';
 
@@ -11,36 +12,124 @@ import type { TopicRun } from './run.js';
  * round), so d9 comes before d10, d10 before d1, and d1 before D9. Scores are
  * equal when they parse to the same double. The run reader has already
  * rejected a document id repeated within the topic.
+ *
+ * Only judged documents need a place: every other rank holds NOT_JUDGED. So
+ * the smaller of the two sets (retrieved, judged) is walked and looked up in
+ * the other, and each judged retrieved document is placed by its rank alone.
  */
 export function rankTopic(run: TopicRun, judgments: TopicJudgments | undefined): JudgedRanking {
   const { documents, scores } = run;
   const size = scores.length;
-  const order = isInTrecOrder(documents, scores) ? identityOrder(size) : trecOrder(documents, scores);
-  const grades = new Int32Array(size);
-  for (let rank = 0; rank < size; rank++) {
-    const judgedId = judgments === undefined ? -1 : judgments.documents.findFrom(documents, order[rank] as number);
-    const grade = judgedId === -1 ? undefined : (judgments?.grades[judgedId] as number);
-    grades[rank] = grade === undefined ? NOT_JUDGED : grade < 0 ? JUDGED_NEGATIVE : grade;
-  }
-  return { grades, gradeCounts: judgments?.gradeCounts ?? [] };
+  const grades = new Int32Array(size).fill(NOT_JUDGED);
+  if (judgments === undefined) return { grades, gradeCounts: [] };
+  const judged = judgedRetrieved(documents, judgments);
+  const count = judged.indices.length;
+  if (count === 0) return { grades, gradeCounts: judgments.gradeCounts };
+  const ranks = isInTrecOrder(documents, scores) ? judged.indices : (ranksByHigherScores(documents, scores, judged.indices) ?? ranksOfAll(documents, scores, judged.indices));
+  for (let position = 0; position < count; position++) grades[ranks[position] as number] = judged.marks[position] as number;
+  return { grades, gradeCounts: judgments.gradeCounts };
 }
 
-function identityOrder(size: number): Uint32Array {
-  const order = new Uint32Array(size);
-  for (let index = 0; index < size; index++) order[index] = index;
-  return order;
+/** The retrieved documents the qrels judge (their indices in the run) and their grade marks. */
+function judgedRetrieved(documents: ByteStringTable, judgments: TopicJudgments): { indices: Uint32Array; marks: Int32Array } {
+  const judged = judgments.documents;
+  const size = documents.size;
+  const indices = new Uint32Array(Math.min(size, judged.size));
+  const marks = new Int32Array(indices.length);
+  let count = 0;
+  // The smaller set is walked and looked up in the other.
+  if (judged.size < size) {
+    for (let judgedId = 0; judgedId < judged.size; judgedId++) {
+      const index = documents.findFrom(judged, judgedId);
+      if (index === -1) continue;
+      indices[count] = index;
+      marks[count++] = gradeMark(judgments.grades[judgedId] as number);
+    }
+  } else {
+    for (let index = 0; index < size; index++) {
+      const judgedId = judged.findFrom(documents, index);
+      if (judgedId === -1) continue;
+      indices[count] = index;
+      marks[count++] = gradeMark(judgments.grades[judgedId] as number);
+    }
+  }
+  return { indices: indices.subarray(0, count), marks: marks.subarray(0, count) };
+}
+
+function gradeMark(grade: number): number {
+  return grade < 0 ? JUDGED_NEGATIVE : grade;
+}
+
+/**
+ * The 0-based ranks of the documents at `indices`: the number of documents
+ * with a higher score, plus those with the same score and a greater document
+ * id. Only the few judged scores are sorted; each retrieved score is placed
+ * among them (count-below.ts), which costs less than sorting every score of
+ * the topic. Undefined when so many documents share a judged document's
+ * score that comparing their ids one by one would cost more than the whole
+ * order.
+ */
+function ranksByHigherScores(documents: ByteStringTable, scores: readonly number[], indices: Uint32Array): Uint32Array | undefined {
+  const count = indices.length;
+  const judgedScores = new Float64Array(count);
+  for (let position = 0; position < count; position++) judgedScores[position] = scores[indices[position] as number] as number;
+  const ascending = judgedScores.slice().sort();
+  const countBelow = new CountBelow(ascending);
+  // exceeding[b]: documents with exactly b judged scores below theirs; those with b > k score higher than ascending[k].
+  const exceeding = new Uint32Array(count + 1);
+  // equal: the documents whose score is a judged one; equalAt[k]: how many have the score ascending[k] (k its first place).
+  const equalLimit = 4 * count + 64;
+  const equal: number[] = [];
+  const equalAt = new Uint32Array(count);
+  for (let index = 0; index < scores.length; index++) {
+    const score = scores[index] as number;
+    const below = countBelow.of(score);
+    if (below < count && ascending[below] === score) {
+      if (equal.length === equalLimit) return undefined;
+      equal.push(index);
+      equalAt[below] = (equalAt[below] as number) + 1;
+    }
+    exceeding[below] = (exceeding[below] as number) + 1;
+  }
+  const higher = new Uint32Array(count);
+  let running = 0;
+  for (let position = count - 1; position >= 0; position--) {
+    running += exceeding[position + 1] as number;
+    higher[position] = running;
+  }
+  const ranks = new Uint32Array(count);
+  for (let position = 0; position < count; position++) {
+    const index = indices[position] as number;
+    const score = judgedScores[position] as number;
+    const first = countBelow.of(score);
+    let rank = higher[first] as number;
+    // A judged document is one of the documents with its score; the others rank before it when their id is greater.
+    if ((equalAt[first] as number) > 1) for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
+    ranks[position] = rank;
+  }
+  return ranks;
+}
+
+/** The ranks of the documents at `indices` in the whole trec_eval order. */
+function ranksOfAll(documents: ByteStringTable, scores: readonly number[], indices: Uint32Array): Uint32Array {
+  const rankByIndex = ranksOf(trecOrder(documents, scores, Float64Array.from(scores).sort().reverse()));
+  return indices.map((index) => rankByIndex[index] as number);
+}
+
+/** ranks[index] = rank of document index, from the documents in rank order. */
+function ranksOf(order: Uint32Array): Uint32Array {
+  const ranks = new Uint32Array(order.length);
+  for (let rank = 0; rank < order.length; rank++) ranks[order[rank] as number] = rank;
+  return ranks;
 }
 
 /**
  * Document indices by score, highest first, equal scores by document id in
- * descending byte order. The scores are sorted as a typed array (natively,
- * with no comparator called per pair); each document then finds its place by
- * binary search, and only the documents that share a score are compared by
- * id: in most runs there are none.
+ * descending byte order: each document finds the first place of its score by
+ * binary search, and only the documents that share a score are compared by id.
  */
-function trecOrder(documents: ByteStringTable, scores: readonly number[]): Uint32Array {
+function trecOrder(documents: ByteStringTable, scores: readonly number[], descending: Float64Array): Uint32Array {
   const size = scores.length;
-  const descending = Float64Array.from(scores).sort().reverse();
   const order = new Uint32Array(size);
   const placed = new Uint32Array(size);
   for (let index = 0; index < size; index++) {

@@ -1,6 +1,7 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, forEachLineBytes, isBlankOrCommentBytes, scanFields } from './line-reader.js';
-import { ByteStringTable } from './byte-string-table.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
+import { RepeatedField } from './repeated-field.js';
+import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';
 
 /** One topic's retrieved documents, in file order (ranking happens later). */
@@ -32,47 +33,95 @@ export type RunResult = { ok: true; run: Run } | { ok: false; error: InputError 
  */
 export async function readRun(path: string): Promise<RunResult> {
   const reader = new RunReader(path);
-  await forEachLineBytes(path, (buffer, start, end, lineNumber) => reader.line(buffer, start, end, lineNumber));
+  await forEachLineRun(path, (buffer, start, end) => reader.lines(buffer, start, end));
   return reader.result();
 }
 
-/** Line-by-line state of readRun, kept in an object: closures over mutated variables are slower in V8. */
+/**
+ * Line-by-line state of readRun, kept in an object: closures over mutated
+ * variables are slower in V8. Each line is scanned once, byte by byte: its
+ * fields are found, the docno hashed and the end of the line reached in the
+ * same pass, which is most of the time ir-metrics spends on a run.
+ */
 class RunReader {
   private readonly topics = new Map<string, TopicRun>();
   private readonly topicField = new RepeatedField();
   private readonly tagField = new RepeatedField();
-  private readonly bounds = new Int32Array(12);
   private current: TopicRun | undefined;
   private error: InputError | undefined;
+  private lineNumber = 0;
+  /** Where the tag of the chunk's last document line is, -1 when there is none yet. */
+  private tagStart = 0;
+  private tagEnd = -1;
 
   constructor(private readonly path: string) {}
 
-  line(buffer: Buffer, start: number, end: number, lineNumber: number): void {
-    if (this.error !== undefined || isBlankOrCommentBytes(buffer, start, end)) return;
-    const bounds = this.bounds;
-    const fieldCount = scanFields(buffer, start, end, 6, bounds);
-    if (fieldCount < 6) {
-      this.error = {
-        file: this.path,
-        line: lineNumber,
-        message: `expected at least 6 fields "qid iter docno rank score tag", found ${fieldCount}`,
-        fix: 'write one retrieved document per line as: topic-id Q0 document-id rank score run-tag',
-      };
-      return;
-    }
-    const score = parseNumberBytes(buffer, bounds[8] as number, bounds[9] as number);
+  /** Reads the whole lines of `buffer[start, end)`, up to the first bad one. */
+  lines(buffer: Buffer, start: number, end: number): void {
+    let position = start;
+    this.tagEnd = -1;
+    while (position < end && this.error === undefined) position = this.line(buffer, position);
+    // Only the last line's tag counts: it is read once per chunk, not once per line.
+    if (this.tagEnd !== -1 && this.error === undefined) this.tagField.update(buffer, this.tagStart, this.tagEnd);
+  }
+
+  /**
+   * Reads the line that starts at `position` and returns where the next one
+   * starts. The line ends with a newline (forEachLineRun's promise), which
+   * stops every scan below. The six fields are scanned one after another,
+   * unrolled, so their bounds stay in local variables.
+   */
+  private line(buffer: Buffer, position: number): number {
+    const lineNumber = ++this.lineNumber;
+    // A `#` in the first column makes a comment line, as in trec_eval.
+    if (buffer[position] === 35) return endOfLine(buffer, position) + 1;
+    const topicStart = skipSpaces(buffer, position);
+    if (buffer[topicStart] === 10) return topicStart + 1;
+    const topicEnd = skipField(buffer, topicStart);
+    const iterationStart = skipSpaces(buffer, topicEnd);
+    if (buffer[iterationStart] === 10) return this.tooFewFields(1, lineNumber, iterationStart);
+    const documentStart = skipSpaces(buffer, skipField(buffer, iterationStart));
+    if (buffer[documentStart] === 10) return this.tooFewFields(2, lineNumber, documentStart);
+    let hash = HASH_SEED;
+    let documentEnd = documentStart;
+    for (let byte = buffer[documentEnd] as number; isFieldByte(byte); byte = buffer[++documentEnd] as number) hash = hashStep(hash, byte);
+    const rankStart = skipSpaces(buffer, documentEnd);
+    if (buffer[rankStart] === 10) return this.tooFewFields(3, lineNumber, rankStart);
+    const scoreStart = skipSpaces(buffer, skipField(buffer, rankStart));
+    if (buffer[scoreStart] === 10) return this.tooFewFields(4, lineNumber, scoreStart);
+    const scoreEnd = skipField(buffer, scoreStart);
+    const tagStart = skipSpaces(buffer, scoreEnd);
+    if (buffer[tagStart] === 10) return this.tooFewFields(5, lineNumber, tagStart);
+    const tagEnd = skipField(buffer, tagStart);
+    const score = parseNumberBytes(buffer, scoreStart, scoreEnd);
     if (Number.isNaN(score)) {
       this.error = {
         file: this.path,
         line: lineNumber,
         field: 'score',
-        message: `expected a number, got "${decodeField(buffer, bounds[8] as number, bounds[9] as number)}"`,
+        message: `expected a number, got "${decodeField(buffer, scoreStart, scoreEnd)}"`,
         fix: 'put the retrieval score (higher is better) in the fifth column',
       };
-      return;
+    } else if (this.topicOf(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
+      this.error = {
+        file: this.path,
+        line: lineNumber,
+        field: 'docno',
+        message: `topic ${this.topicField.text} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
+        fix: `keep one line per topic and document`,
+      };
+    } else {
+      (this.current as TopicRun).scores.push(score);
+      this.tagStart = tagStart;
+      this.tagEnd = tagEnd;
     }
+    return endOfLine(buffer, tagEnd) + 1;
+  }
+
+  /** The topic of a line: the previous line's, or found (or added) by its decoded id when the bytes change. */
+  private topicOf(buffer: Buffer, start: number, end: number): TopicRun {
     let current = this.current;
-    if (this.topicField.update(buffer, bounds[0] as number, bounds[1] as number) || current === undefined) {
+    if (this.topicField.update(buffer, start, end) || current === undefined) {
       const topicId = this.topicField.text;
       current = this.topics.get(topicId);
       if (current === undefined) {
@@ -81,52 +130,22 @@ class RunReader {
       }
       this.current = current;
     }
-    if (current.documents.add(buffer, bounds[4] as number, bounds[5] as number) < 0) {
-      const documentId = decodeField(buffer, bounds[4] as number, bounds[5] as number);
-      this.error = {
-        file: this.path,
-        line: lineNumber,
-        field: 'docno',
-        message: `topic ${this.topicField.text} retrieves document ${documentId} twice`,
-        fix: `keep one line per topic and document`,
-      };
-      return;
-    }
-    current.scores.push(score);
-    this.tagField.update(buffer, bounds[10] as number, bounds[11] as number);
+    return current;
+  }
+
+  private tooFewFields(fieldCount: number, lineNumber: number, index: number): number {
+    this.error = {
+      file: this.path,
+      line: lineNumber,
+      message: `expected at least 6 fields "qid iter docno rank score tag", found ${fieldCount}`,
+      fix: 'write one retrieved document per line as: topic-id Q0 document-id rank score run-tag',
+    };
+    return index + 1;
   }
 
   result(): RunResult {
     if (this.error !== undefined) return { ok: false, error: this.error };
     return { ok: true, run: { topics: this.topics, runId: this.tagField.text } };
-  }
-}
-
-/**
- * A field that usually repeats from line to line (the topic id, the run tag):
- * decoded only when its bytes change, so a 10-million-line run makes a few
- * thousand strings for it instead of ten million.
- */
-class RepeatedField {
-  private bytes = new Uint8Array(0);
-  text = '';
-
-  /** Returns true when the field differs from the previous line's. */
-  update(buffer: Buffer, start: number, end: number): boolean {
-    if (this.matches(buffer, start, end)) return false;
-    this.bytes = buffer.slice(start, end);
-    this.text = decodeField(buffer, start, end);
-    return true;
-  }
-
-  // A plain loop: Buffer.compare's native call costs more than comparing a few bytes.
-  private matches(buffer: Buffer, start: number, end: number): boolean {
-    const bytes = this.bytes;
-    if (end - start !== bytes.length) return false;
-    for (let index = 0; index < bytes.length; index++) {
-      if (bytes[index] !== buffer[start + index]) return false;
-    }
-    return true;
   }
 }
 

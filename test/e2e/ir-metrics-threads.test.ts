@@ -35,6 +35,26 @@ describe('ir-metrics on worker threads', () => {
     expect(result).toEqual({ code: 0, stdout: expected.map((name) => readFileSync(fixture(name), 'utf8')).join(''), stderr: '' });
   });
 
+  it('names a bad qrels file as the single-thread CLI does, before scoring any run', async () => {
+    const folder = await createTempFolder();
+    try {
+      // Prepare
+      const badQrels = await folder.write('bad.qrels', '1 0 doc1\n');
+
+      // Act
+      const result = await assay(['ir-metrics', ...MEASURES, badQrels, fixture('results.test'), fixture('results.trunc')]);
+
+      // Assess: the qrels' own message, not one charged to the first run file
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `assay ir-metrics: ${badQrels}:1: expected 4 fields "qid iter docno grade", found 3 (fix: write one judgment per line as: topic-id 0 document-id grade)\n`,
+      });
+    } finally {
+      await folder.remove();
+    }
+  });
+
   it('prints the runs before a bad one, then names the bad one and exits 2', async () => {
     const folder = await createTempFolder();
     try {

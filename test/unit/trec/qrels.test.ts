@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gradesByDocument, readQrels, type TopicJudgments } from '../../../shared/trec/qrels.js';
+import { gradesByDocument, qrelsFromParts, qrelsToParts, readQrels, type TopicJudgments } from '../../../shared/trec/qrels.js';
+import { qrels } from './factories.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('readQrels', () => {
@@ -35,6 +36,7 @@ describe('readQrels', () => {
 
   it.each([
     ['three fields', '301 0 d1 1\n301 0 d2\n', 2, 'expected 4 fields "qid iter docno grade", found 3'],
+    ['one field before a CRLF, after trailing whitespace', '301 0 d1 1 \t\r\n302\r\n', 2, 'expected 4 fields "qid iter docno grade", found 1'],
     ['five fields', '301 0 d1 1 extra\n', 1, 'expected 4 fields "qid iter docno grade", found more'],
     ['a fractional grade', '301 0 d1 1.5\n', 1, 'expected an integer relevance grade, got "1.5"'],
     ['a word as grade', '301 0 d1 yes\n', 1, 'expected an integer relevance grade, got "yes"'],
@@ -48,5 +50,26 @@ describe('readQrels', () => {
 
     // Assess
     expect(result).toMatchObject({ ok: false, error: { file, line, message } });
+  });
+});
+
+describe('qrelsToParts and qrelsFromParts', () => {
+  it('carry qrels through a structured clone, as to a worker thread, with every lookup intact', () => {
+    // Prepare: enough documents that the table has grown past its first size
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`doc-${index}`, index % 4]));
+    const original = qrels([['301', many], ['7', { 'caf\u00e9': 2, dropped: -1 }]]);
+
+    // Act
+    const copy = qrelsFromParts(structuredClone(qrelsToParts(original)));
+
+    // Assess
+    expect([...copy.keys()]).toEqual(['301', '7']);
+    for (const [topicId, judgments] of original) {
+      const copied = copy.get(topicId) as TopicJudgments;
+      expect(gradesByDocument(copied)).toEqual(gradesByDocument(judgments));
+      expect(copied.gradeCounts).toEqual(judgments.gradeCounts);
+    }
+    const table = (copy.get('301') as TopicJudgments).documents;
+    expect([table.findText('doc-39'), table.findText('doc-40'), table.addText('doc-40'), table.findText('doc-40')]).toEqual([39, -1, 40, 40]);
   });
 });

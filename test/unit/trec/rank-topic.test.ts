@@ -33,6 +33,57 @@ describe('rankTopic', () => {
   });
 
 
+  it.each([
+    ['distinct scores, fewer judged than retrieved', 1_000_000, 0.3],
+    ['distinct scores, more judged than retrieved', 1_000_000, 3],
+    ['some equal scores, fewer judged than retrieved', 8, 0.3],
+    ['some equal scores, more judged than retrieved', 8, 3],
+  ])('grades each rank as a full sort would, with %s', (_described, scoreRange, judgedShare) => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,4}$/), { minLength: 1, maxLength: 80 }),
+        fc.array(fc.integer({ min: -scoreRange, max: scoreRange }), { minLength: 80, maxLength: 80 }),
+        fc.array(fc.integer({ min: -1, max: 3 }), { minLength: 240, maxLength: 240 }),
+        (ids, scoreChoices, gradeChoices) => {
+          // Prepare: a share of the retrieved docnos judged, plus judged docnos the run does not retrieve
+          const lines: RunLine[] = ids.map((id, index) => [id, (scoreChoices[index] as number) / 7]);
+          const judgedCount = Math.max(1, Math.round(ids.length * judgedShare));
+          const grades = Object.fromEntries(
+            Array.from({ length: judgedCount }, (_, index) => [index < ids.length && index % 2 === 0 ? (ids[index] as string) : `unretrieved${index}`, gradeChoices[index] as number]),
+          );
+          const reference = [...lines].sort(([idA, scoreA], [idB, scoreB]) => scoreB - scoreA || compareBytes(idB, idA));
+          const expected = reference.map(([id]) => {
+            const grade = grades[id];
+            return grade === undefined ? NOT_JUDGED : grade < 0 ? JUDGED_NEGATIVE : grade;
+          });
+
+          // Act
+          const ranked = rankTopic(topicRun(lines), judgments(grades));
+
+          // Assess
+          expect(Array.from(ranked.grades)).toEqual(expected);
+        },
+      ),
+      { seed: 20_261_124, numRuns: 200 },
+    );
+  });
+
+  it('ranks judged documents among hundreds of equal scores by docno, as a full sort would', () => {
+    // Prepare: 300 documents at score 1 around two others, three judged, so that
+    // comparing every equal docno with each judged one is not worth it
+    const lines: RunLine[] = [['top', 2], ...Array.from({ length: 300 }, (_, index): RunLine => [`d${index}`, 1]), ['bottom', 0]];
+    const grades = { d150: 3, d7: 2, bottom: 1, unretrieved: 1 };
+    const reference = [...lines].sort(([idA, scoreA], [idB, scoreB]) => scoreB - scoreA || compareBytes(idB, idA)).map(([id]) => id);
+
+    // Act
+    const ranked = rankTopic(topicRun(lines), judgments(grades));
+
+    // Assess: d7 ranks before d150 ("d7" > "d150" in byte order), bottom last
+    const expected = reference.map((id) => (grades as Record<string, number>)[id] ?? NOT_JUDGED);
+    expect(Array.from(ranked.grades)).toEqual(expected);
+    expect([expected.indexOf(2), expected.indexOf(3), expected.indexOf(1)]).toEqual([reference.indexOf('d7'), reference.indexOf('d150'), 301]);
+  });
+
   it('orders by score, highest first, ignoring the order of the lines', () => {
     expect(rankedOrder([['low', 0.1], ['high', 3], ['middle', 1.5], ['negative', -2]])).toEqual(['high', 'middle', 'low', 'negative']);
   });

@@ -39,6 +39,42 @@ describe('readRun', () => {
     expect(run.runId).toBe('last');
   });
 
+  it('splits fields on C whitespace only, skips blank and first-column comment lines, and reads a last line without a newline', async () => {
+    // Prepare: \v and \f separate fields; a control byte (\x01) belongs to its field; CRLF ends lines
+    const file = await folder.write(
+      'whitespace-run.txt',
+      ['1 Q0 d\x01x 1 3 tag', ' \t ', '#1 Q0 skipped 1 9 tag', '1\vQ0\fd2 2 2 tag\r', '1 Q0 d3 3 1 end'].join('\n'),
+    );
+
+    // Act
+    const result = await readRun(file);
+
+    // Assess
+    expect(result.ok && [result.run.topics.get('1')?.documents.texts(), result.run.topics.get('1')?.scores, result.run.runId]).toEqual([
+      ['d\x01x', 'd2', 'd3'],
+      [3, 2, 1],
+      'end',
+    ]);
+  });
+
+  it('names the line of an error after blank and comment lines, and a short last line without a newline', async () => {
+    const file = await folder.write('short-last-run.txt', '1 Q0 d1 1 3 tag\n\n# note\n1 Q0 d2 2');
+    const result = await readRun(file);
+    expect(result).toMatchObject({ ok: false, error: { line: 4, message: 'expected at least 6 fields "qid iter docno rank score tag", found 4' } });
+  });
+
+  it('reports the tag of the last document line as runid when the file spans several reads and ends with blank and comment lines', async () => {
+    // Prepare: about 2.5 MiB of lines tagged "early", then one tagged "late" and no document line after it
+    const lines = Array.from({ length: 60_000 }, (_, index) => `${index % 50} Q0 document-${index} 1 ${index / 7} early`);
+    const file = await folder.write('long-run.txt', [...lines, '7 Q0 final 1 0.5 late', '', '# done', ''].join('\n'));
+
+    // Act
+    const result = await readRun(file);
+
+    // Assess
+    expect(result.ok && [result.run.runId, result.run.topics.get('7')?.documents.size]).toEqual(['late', 1201]);
+  });
+
   it('decodes UTF-8 docnos', async () => {
     const file = await folder.write('utf8-run.txt', '1 Q0 caf\u00e9-\u{1F600} 1 1 tag\n');
     const result = await readRun(file);

@@ -1,0 +1,30 @@
+import { decodeField } from './line-reader.js';
+
+/**
+ * A field that usually repeats from line to line (the topic id, the run tag):
+ * decoded only when its bytes change, so a 10-million-line run makes a few
+ * thousand strings for it instead of ten million.
+ */
+export class RepeatedField {
+  // A Buffer from the start, as slice makes later: one object shape throughout.
+  private bytes: Uint8Array = Buffer.alloc(0);
+  text = '';
+
+  /** Returns true when the field differs from the previous line's. */
+  update(buffer: Buffer, start: number, end: number): boolean {
+    if (this.matches(buffer, start, end)) return false;
+    this.bytes = buffer.slice(start, end);
+    this.text = decodeField(buffer, start, end);
+    return true;
+  }
+
+  // A plain loop: Buffer.compare's native call costs more than comparing a few bytes.
+  private matches(buffer: Buffer, start: number, end: number): boolean {
+    const bytes = this.bytes;
+    if (end - start !== bytes.length) return false;
+    for (let index = 0; index < bytes.length; index++) {
+      if (bytes[index] !== buffer[start + index]) return false;
+    }
+    return true;
+  }
+}
