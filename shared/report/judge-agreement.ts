@@ -22,7 +22,10 @@ const RELEVANCE_RATINGS = /^retrieval\/(?:llm_judged|lexical)\/((?:graded_releva
  * few cells a judge whatever the run's size. As judgments.qrels does, a
  * document counts once per case (its first successfully judged chunk, over
  * all engines) and a yes/no verdict reads as grade 1/0; a judged document
- * without a human label is skipped.
+ * without a human label is skipped. A yes/no judge (chunk_relevance) is set
+ * against the human labels read the same way, relevant (grade >= level) as
+ * 1 and the rest as 0: its "yes" means relevant, not grade 1 of 3, so its
+ * table is 2 × 2 and its kappa the binary one.
  */
 export class AgreementTally {
   /** judge -> human grade -> judge grade -> pairs. */
@@ -31,6 +34,8 @@ export class AgreementTally {
   private caseId: string | undefined;
   /** judge -> documents of the current case already counted. */
   private counted = new Map<string, Set<string>>();
+
+  constructor(private readonly level: number = AGREEMENT_LEVEL) {}
 
   add(line: CaseLine): void {
     if (line.case_id !== this.caseId) {
@@ -53,18 +58,19 @@ export class AgreementTally {
         if (document === undefined || judgeGrade === undefined || counted.has(document.doc_uri)) continue;
         counted.add(document.doc_uri);
         if (document.human_grade === undefined) continue;
-        const row = table.get(document.human_grade) ?? new Map<number, number>();
-        table.set(document.human_grade, row);
+        const humanGrade = typeof rating === 'string' ? Number(document.human_grade >= this.level) : document.human_grade;
+        const row = table.get(humanGrade) ?? new Map<number, number>();
+        table.set(humanGrade, row);
         row.set(judgeGrade, (row.get(judgeGrade) ?? 0) + 1);
       }
     }
   }
 
   /** The report's `agreement` block; undefined when no document carries a human label or no relevance judge ran. */
-  agreement(level: number = AGREEMENT_LEVEL): Record<string, JudgeAgreement> | undefined {
+  agreement(): Record<string, JudgeAgreement> | undefined {
     if (!this.labelled || this.counts.size === 0) return undefined;
     const judges = [...this.counts.keys()].sort(compareText);
-    return Object.fromEntries(judges.map((judge) => [judge, judgeAgreement(this.counts.get(judge) as Map<number, Map<number, number>>, level)]));
+    return Object.fromEntries(judges.map((judge) => [judge, judgeAgreement(this.counts.get(judge) as Map<number, Map<number, number>>, this.level)]));
   }
 }
 

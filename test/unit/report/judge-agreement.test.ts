@@ -43,7 +43,7 @@ describe('AgreementTally against the pair-list agreement of `assay agreement`', 
       },
     ],
     [
-      'a yes/no judge, read as 1/0, against grades 0-2',
+      'a yes/no judge, read as 1/0, against grades 0-2 read as relevant (1) or not (0)',
       {
         metric: BINARY,
         cases: { q1: [['a', 0, 'no'], ['b', 2, 'yes'], ['c', 1, 'no']], q2: [['d', 1, 'yes'], ['e', 0, 'yes'], ['z', undefined, 'yes']] },
@@ -58,7 +58,9 @@ describe('AgreementTally against the pair-list agreement of `assay agreement`', 
       judgedLine(caseId, 'bm25', documents.map(([document, human]) => [document, human] as const), { [metric]: documents.map(([, , rating]) => rating) }),
     );
     const asGrade = (rating: Rating): number | undefined => (rating === 'yes' ? 1 : rating === 'no' ? 0 : typeof rating === 'number' ? rating : undefined);
-    const human = qrels(Object.entries(cases).map(([caseId, documents]) => [caseId, Object.fromEntries(documents.flatMap(([document, grade]) => (grade === undefined ? [] : [[document, grade]])))] as const));
+    // A yes/no judge is set against the human labels cut at level 1, as `assay agreement` would see them after that cut.
+    const humanGrade = (grade: number): number => (metric === BINARY ? Number(grade >= 1) : grade);
+    const human = qrels(Object.entries(cases).map(([caseId, documents]) => [caseId, Object.fromEntries(documents.flatMap(([document, grade]) => (grade === undefined ? [] : [[document, humanGrade(grade)]])))] as const));
     const judge = qrels(
       Object.entries(cases).map(([caseId, documents]) => [caseId, Object.fromEntries(documents.flatMap(([document, , rating]) => (asGrade(rating) === undefined ? [] : [[document, asGrade(rating) as number]])))] as const),
     );
@@ -78,6 +80,23 @@ describe('AgreementTally against the pair-list agreement of `assay agreement`', 
       confusion: paired.confusion,
       reasons: Object.fromEntries(Object.entries(paired.reasons).filter(([path]) => !path.startsWith('intervals.'))),
     });
+  });
+});
+
+describe('AgreementTally: a yes/no judge', () => {
+  it('agrees fully when it says yes to exactly the documents the humans grade relevant', () => {
+    // Prepare: human grades 0-3; the judge says yes to every grade of 1 or more
+    const documents = [['a', 0], ['b', 1], ['c', 2], ['d', 3], ['e', 0], ['f', 3]] as const;
+    const line = judgedLine('q1', 'bm25', documents, { [BINARY]: documents.map(([, grade]) => (grade >= 1 ? 'yes' : 'no')) });
+
+    // Act
+    const agreement = tallied([line]).agreement()?.chunk_relevance;
+
+    // Assess: a 2 × 2 table on the diagonal
+    expect(agreement?.confusion).toEqual({ '0': { '0': 2, '1': 0 }, '1': { '0': 0, '1': 4 } });
+    expect(agreement?.exact_agreement).toBe(1);
+    expect(agreement?.cohen_kappa).toBe(1);
+    expect(agreement?.binary.kappa).toBe(1);
   });
 });
 
