@@ -1,7 +1,7 @@
 import type { InputError } from '../schema/input-error.js';
 import { ByteStringTable, HASH_SEED, hashStep, type ByteStringTableParts } from './byte-string-table.js';
 import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
-import { RepeatedField } from './repeated-field.js';
+import { TopicEntries } from './repeated-field.js';
 import { parseNumberBytes } from './parse-number.js';
 
 /** The judgments of one topic: its judged document ids, their grades, and how many docs have each grade >= 0. */
@@ -39,8 +39,7 @@ export async function readQrels(path: string): Promise<QrelsResult> {
  */
 class QrelsReader {
   private readonly qrels: Qrels = new Map();
-  private readonly topicField = new RepeatedField();
-  private current: TopicJudgments | undefined;
+  private readonly topicEntries = new TopicEntries<TopicJudgments>(this.qrels, emptyJudgments);
   private error: InputError | undefined;
   private lineNumber = 0;
 
@@ -80,10 +79,10 @@ class QrelsReader {
         fix: 'use 0 for not relevant and 1, 2, 3, ... for relevant grades',
       };
     } else {
-      const judgments = this.topicOf(buffer, topicStart, topicEnd);
+      const judgments = this.topicEntries.of(buffer, topicStart, topicEnd);
       if (judgments.documents.addHashed(buffer, documentStart, documentEnd, hash) >= 0) addGrade(judgments, grade);
       else {
-        const topicId = this.topicField.text;
+        const topicId = this.topicEntries.topicId;
         const documentId = decodeField(buffer, documentStart, documentEnd);
         this.error = {
           file: this.path,
@@ -95,21 +94,6 @@ class QrelsReader {
       }
     }
     return after + 1;
-  }
-
-  /** The judgments of a line's topic: the previous line's, or found (or added) by its decoded id when the bytes change. */
-  private topicOf(buffer: Buffer, start: number, end: number): TopicJudgments {
-    let current = this.current;
-    if (this.topicField.update(buffer, start, end) || current === undefined) {
-      const topicId = this.topicField.text;
-      current = this.qrels.get(topicId);
-      if (current === undefined) {
-        current = emptyJudgments();
-        this.qrels.set(topicId, current);
-      }
-      this.current = current;
-    }
-    return current;
   }
 
   private wrongFieldCount(found: string, lineNumber: number, newline: number): number {

@@ -28,3 +28,38 @@ export class RepeatedField {
     return true;
   }
 }
+
+/**
+ * The entry of a map for a line's topic, keyed by a repeated field: the
+ * previous line's entry while the field's bytes stay the same, else the one
+ * found (or created) under the field's text. Both file readers group their
+ * lines by topic this way.
+ */
+export class TopicEntries<Entry> {
+  private readonly field = new RepeatedField();
+  /** The entry of the last line looked up. */
+  current: Entry | undefined;
+
+  constructor(
+    private readonly entries: Map<string, Entry>,
+    private readonly create: () => Entry,
+  ) {}
+
+  /** The topic id of the last line looked up. */
+  get topicId(): string {
+    return this.field.text;
+  }
+
+  of(buffer: Buffer, start: number, end: number): Entry {
+    let current = this.current;
+    if (this.field.update(buffer, start, end) || current === undefined) {
+      current = this.entries.get(this.field.text);
+      if (current === undefined) {
+        current = this.create();
+        this.entries.set(this.field.text, current);
+      }
+      this.current = current;
+    }
+    return current;
+  }
+}

@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
-import { RepeatedField } from './repeated-field.js';
+import { RepeatedField, TopicEntries } from './repeated-field.js';
 import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';
 
@@ -45,9 +45,8 @@ export async function readRun(path: string): Promise<RunResult> {
  */
 class RunReader {
   private readonly topics = new Map<string, TopicRun>();
-  private readonly topicField = new RepeatedField();
+  private readonly topicEntries = new TopicEntries<TopicRun>(this.topics, () => ({ documents: new ByteStringTable(1024), scores: [] }));
   private readonly tagField = new RepeatedField();
-  private current: TopicRun | undefined;
   private error: InputError | undefined;
   private lineNumber = 0;
   /** Where the tag of the chunk's last document line is, -1 when there is none yet. */
@@ -102,35 +101,20 @@ class RunReader {
         message: `expected a number, got "${decodeField(buffer, scoreStart, scoreEnd)}"`,
         fix: 'put the retrieval score (higher is better) in the fifth column',
       };
-    } else if (this.topicOf(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
+    } else if (this.topicEntries.of(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
       this.error = {
         file: this.path,
         line: lineNumber,
         field: 'docno',
-        message: `topic ${this.topicField.text} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
+        message: `topic ${this.topicEntries.topicId} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
         fix: `keep one line per topic and document`,
       };
     } else {
-      (this.current as TopicRun).scores.push(score);
+      (this.topicEntries.current as TopicRun).scores.push(score);
       this.tagStart = tagStart;
       this.tagEnd = tagEnd;
     }
     return endOfLine(buffer, tagEnd) + 1;
-  }
-
-  /** The topic of a line: the previous line's, or found (or added) by its decoded id when the bytes change. */
-  private topicOf(buffer: Buffer, start: number, end: number): TopicRun {
-    let current = this.current;
-    if (this.topicField.update(buffer, start, end) || current === undefined) {
-      const topicId = this.topicField.text;
-      current = this.topics.get(topicId);
-      if (current === undefined) {
-        current = { documents: new ByteStringTable(1024), scores: [] };
-        this.topics.set(topicId, current);
-      }
-      this.current = current;
-    }
-    return current;
   }
 
   private tooFewFields(fieldCount: number, lineNumber: number, index: number): number {
