@@ -11,7 +11,6 @@ import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runEventSources } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
-import { withoutOwnRunChecks } from './own-run-checks.js';
 import type { Progress } from './progress.js';
 
 export interface DriveOptions {
@@ -75,9 +74,9 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     return outcomes;
   };
   // One process reduces in-process (reportRun, range by range): a split reduce only pays off across Lambda invocations.
-  const reducer = withoutOwnRunChecks(
-    runId,
-    createReducerHandler({ store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY }, telemetry),
+  const reducer = createReducerHandler(
+    { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY, drivenRun: runId },
+    telemetry,
   );
   const onHandlerError = (error: unknown): void => {
     handlerErrors.push(error);
@@ -118,7 +117,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       [
         { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4)), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
         { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
-        // Scheduled checks of other runs at these queues; this run's own report is written by the watch above.
+        // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
         { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
       ],
       finished,

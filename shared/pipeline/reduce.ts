@@ -24,6 +24,13 @@ export interface ReducerDependencies {
   readonly now: () => Date;
   /** From this many cases on, a run's reduce is split across invocations (split-reduce.ts); default SPLIT_REDUCE_FROM. */
   readonly splitReduceFrom?: number;
+  /**
+   * The run a local drive (`assay run`, `resume`, `redrive`) reports itself
+   * as soon as its cases are done: its checks keep the waiting work (the
+   * judge spend, the next check) but never write its report, which would
+   * reduce the whole run a second time in the same process.
+   */
+  readonly drivenRun?: string;
 }
 
 export type ReduceOutcome =
@@ -62,6 +69,8 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
     await next();
     return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   }
+  // Complete (or past its deadline), and reported by its drive: nothing left to wait for here, so no next check either.
+  if (manifest.run_id === dependencies.drivenRun) return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId: manifest.run_id, ...fanned.reported };

@@ -87,4 +87,28 @@ describe('pipeline edges', () => {
     expect(control.size).toBe(before + 1);
     expect(JSON.parse(control.bodies().at(-1) as string)).toEqual({ kind: 'check', run_id: runId, attempt: 4 });
   });
+
+  it.each([
+    { name: 'while its cases are outstanding: waits and schedules the next check', pastDeadline: false, checksAdded: 1 },
+    { name: 'once past its deadline: leaves the report to the drive, with no next check', pastDeadline: true, checksAdded: 0 },
+  ])('checks the run a local drive reports itself without reporting it, $name', async ({ pastDeadline, checksAdded }) => {
+    // Prepare: a run of three unconsumed cases, driven by this process
+    const { infrastructure, runId } = await ingest(
+      [1, 2, 3].map((index) => ({ request_id: `q${index}`, request: `question ${index}`, response: 'r' })),
+      1,
+    );
+    const control = infrastructure.control as InProcessQueue;
+    const before = control.size;
+    const now = pastDeadline ? new Date(Date.now() + 5_000) : new Date();
+
+    // Act
+    const outcome = await checkRun({ store: infrastructure.store, control: infrastructure.control, now: () => now, drivenRun: runId }, { kind: 'check', run_id: runId, attempt: 0 });
+
+    // Assess: never reported here (the deadline test above reports the same run when no drive has it)
+    expect(outcome).toEqual({ kind: 'waiting', runId, finished: 0, total: 3 });
+    expect(control.size).toBe(before + checksAdded);
+    const reports = [];
+    for await (const key of infrastructure.store.list('reports/')) reports.push(key);
+    expect(reports).toEqual([]);
+  });
 });
