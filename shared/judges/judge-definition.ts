@@ -30,8 +30,8 @@ export interface Verdict {
   readonly details?: Readonly<Record<string, number>>;
 }
 
-export interface LlmJudge<Output = unknown> {
-  readonly kind: 'llm';
+/** What every kind of judge says of itself, whatever computes its verdict. */
+export interface JudgeHeader<Input extends string = string> {
   readonly id: string;
   /** Bumped whenever the prompt, schema or parsing changes: it is part of the cache key. */
   readonly version: string;
@@ -39,15 +39,19 @@ export interface LlmJudge<Output = unknown> {
   readonly scope: Scope;
   readonly assessment: Assessment;
   /** The inputs the judge needs; a case lacking one is not judged (and says why). */
-  readonly inputs: readonly TemplateInput[];
+  readonly inputs: readonly Input[];
   readonly scale: Scale;
+  /** Where the prompt and the formula come from. */
+  readonly source: string;
+}
+
+export interface LlmJudge<Output = unknown> extends JudgeHeader<TemplateInput> {
+  readonly kind: 'llm';
   readonly systemTemplate: string;
   readonly userTemplate: string;
   /** The answer the judge must give, sent as a JSON schema; always has a rationale. */
   readonly output: z.ZodType<Output>;
   readonly verdict: (output: Output) => Verdict;
-  /** Where the prompt and the formula come from. */
-  readonly source: string;
   /** The run statistics of a yes/no rating, `<prefix>/rating/<name>` (rating-summaries.ts); absent means `percentage` alone. */
   readonly ratingSummaries?: readonly RatingSummary[];
   /** The judge whose prompt and answer schema this one runs (a model variant `id@model`): its id names the cache entry and the schema sent. */
@@ -59,16 +63,8 @@ export interface LlmJudge<Output = unknown> {
 }
 
 /** A judge computed without a model (document_recall). */
-export interface DeterministicJudge {
+export interface DeterministicJudge extends JudgeHeader {
   readonly kind: 'deterministic';
-  readonly id: string;
-  readonly version: string;
-  readonly description: string;
-  readonly scope: Scope;
-  readonly assessment: Assessment;
-  readonly inputs: readonly string[];
-  readonly scale: Scale;
-  readonly source: string;
 }
 
 export type JudgeDefinition = LlmJudge<any> | DeterministicJudge | DagJudge | EnsembleJudge;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIngestHandler } from '../../functions/ingest.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
@@ -64,6 +64,21 @@ async function trecEvalSummary(qrelsFile: string, runFile: string): Promise<Reco
   const evaluation = evaluateRun(qrels.qrels, run.run, selection.measures);
   if (!evaluation.ok) throw new Error(evaluation.error);
   return Object.fromEntries(evaluation.evaluation.summary.map((value: MeasureValue) => [value.name, Number(value.value)]));
+}
+
+/** The ingest handler as the upload trigger runs it, with the default judges and lenient rows. */
+function uploadIngest(infrastructure: Infrastructure) {
+  return createIngestHandler(
+    {
+      store: infrastructure.store,
+      cases: infrastructure.cases,
+      control: infrastructure.control,
+      now: () => new Date('2026-11-23T00:00:00Z'),
+      trigger: 'upload',
+      configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
+    },
+    quietTelemetry(),
+  );
 }
 
 describe('assay run on a TREC collection (embedded)', () => {
@@ -143,17 +158,7 @@ describe('assay run on a TREC collection (embedded)', () => {
     // Prepare
     const store = join(folder.path, 'store');
     const infrastructure = embeddedInfrastructure(store, 1);
-    const ingest = createIngestHandler(
-      {
-        store: infrastructure.store,
-        cases: infrastructure.cases,
-        control: infrastructure.control,
-        now: () => new Date('2026-11-23T00:00:00Z'),
-        trigger: 'upload',
-        configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
-      },
-      quietTelemetry(),
-    );
+    const ingest = uploadIngest(infrastructure);
     await infrastructure.store.upload('datasets/trec/qrels.trec/runs/1/results.test', fixture('results.test'));
 
     // Act
@@ -175,17 +180,7 @@ describe('assay run on a TREC collection (embedded)', () => {
     await writeFile(manifestPath, (await infrastructure.store.get(manifestKey)) as Uint8Array);
 
     // Act: the same manifest uploaded again, under another trigger
-    const ingest = createIngestHandler(
-      {
-        store: infrastructure.store,
-        cases: infrastructure.cases,
-        control: infrastructure.control,
-        now: () => new Date('2026-11-23T00:00:00Z'),
-        trigger: 'upload',
-        configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
-      },
-      quietTelemetry(),
-    );
+    const ingest = uploadIngest(infrastructure);
     const { etag } = await infrastructure.store.upload(manifestKey, manifestPath);
     const [outcome] = await ingest(s3ObjectCreatedEvent(infrastructure.bucket, manifestKey, `"${etag}"`, 0));
 

@@ -1,23 +1,18 @@
 import { SCORE_0_1, type Scale } from '../scale.js';
+import type { JudgeHeader } from '../judge-definition.js';
 import type { ClientOverrides } from '../judge-overrides.js';
 import { childrenOf, kindOf, type DagInput, type DagJudgeDefinition, type DagNode } from './dag-config.js';
 
 /** A decision-tree judge, checked and ready to walk (walk-dag.ts). */
-export interface DagJudge {
+export interface DagJudge extends JudgeHeader<DagInput> {
   readonly kind: 'dag';
-  readonly id: string;
-  readonly version: string;
-  readonly description: string;
   readonly scope: 'response' | 'retrieval';
   readonly assessment: 'response' | 'case';
-  /** Every input some node shows: a case lacking one is not judged (and says why). */
-  readonly inputs: readonly DagInput[];
   /** The rating is the verdict's score over max_score, from 0 to 1. */
   readonly scale: Scale;
   readonly root: string;
   readonly nodes: Readonly<Record<string, DagNode>>;
   readonly maxScore: number;
-  readonly source: string;
   /** As on LlmJudge: the tree whose nodes a model variant asks, its client settings, and samples per item. */
   readonly promptId?: string;
   readonly client?: ClientOverrides;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Assessment, JudgeDefinition, Scope } from '../judge-definition.js';
-import { describeScale, type Scale } from '../scale.js';
+import type { JudgeDefinition, JudgeHeader } from '../judge-definition.js';
+import { describeScale } from '../scale.js';
 
 /**
  * An ensemble combines the verdicts several judges give on the same item
@@ -18,16 +18,8 @@ export const ensembleSchema = z.strictObject({
 export type EnsembleDefinition = z.infer<typeof ensembleSchema>;
 export type CombineRule = EnsembleDefinition['combine'];
 
-export interface EnsembleJudge {
+export interface EnsembleJudge extends JudgeHeader {
   readonly kind: 'ensemble';
-  readonly id: string;
-  readonly version: string;
-  readonly description: string;
-  readonly scope: Scope;
-  readonly assessment: Assessment;
-  readonly inputs: readonly string[];
-  readonly scale: Scale;
-  readonly source: string;
   /** Ids of the member judges, as the run lists them (variants included). */
   readonly members: readonly string[];
   readonly combine: CombineRule;
