@@ -18,8 +18,8 @@ export async function buildCli(): Promise<void> {
   // Chunk names carry content hashes: clear the old ones rather than let them pile up.
   rmSync(BUILT_CLI_FOLDER, { recursive: true, force: true });
   await build({
-    // The ir-metrics worker is an entry of its own: a worker thread starts from a file.
-    entryPoints: [join(root, 'cli', 'main.ts'), join(root, 'cli', 'ir-metrics-worker.ts')],
+    // The worker threads' entries are entries of their own: a worker thread starts from a file.
+    entryPoints: [join(root, 'cli', 'main.ts'), join(root, 'cli', 'ir-metrics-worker.ts'), join(root, 'cli', 'pipeline-thread.ts')],
     outdir: BUILT_CLI_FOLDER,
     bundle: true,
     splitting: true,

@@ -26,6 +26,7 @@ interface RunOptions extends CollectionOptions {
   cache: boolean;
   suite: string;
   failUnder?: string;
+  threads?: string;
 }
 
 /**
@@ -45,11 +46,13 @@ export function runCommand(): Command {
     .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
     .option('--strict', 'stop at the first bad row instead of running the good ones')
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
+    .option('--threads <n>', 'worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core)')
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)");
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
       const input = await runInputOf(dataset, options);
       const concurrency = positiveInteger('--concurrency', options.concurrency);
+      const threads = options.threads === undefined ? undefined : positiveInteger('--threads', options.threads);
       suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
       judgeBaseUrl(process.env);
@@ -69,10 +72,12 @@ export function runCommand(): Command {
           concurrency,
           outFolder: resolve(options.out),
           environment: { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL },
-          onRunId: (runId) => {
+          ...(threads === undefined ? {} : { threads }),
+          onRunId: (runId, workerThreads) => {
             // First on both streams: whoever watches the run can resume it if this process dies.
             process.stdout.write(`run ${runId}\n`);
-            process.stderr.write(`assay: run ${runId} on ${infrastructure.description}; if interrupted, finish it with: assay resume ${runId}${resumeOptions(options)}\n`);
+            const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
+            process.stderr.write(`assay: run ${runId} on ${where}; if interrupted, finish it with: assay resume ${runId}${resumeOptions(options)}\n`);
           },
         },
         infrastructure,

@@ -4,7 +4,7 @@ import { createFailureRecorderHandler } from '../../functions/failure-recorder.j
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
 import { createReducerHandler } from '../../functions/reducer.js';
-import type { WorkerDependencies } from '../../shared/pipeline/evaluate-case.js';
+import type { CaseOutcome, WorkerDependencies } from '../../shared/pipeline/evaluate-case.js';
 import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
 import { runCompletion } from '../../shared/pipeline/run-completion.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
@@ -12,6 +12,7 @@ import { runEventSources } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
+import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from './pipeline-threads.js';
 
 export interface DriveOptions {
   /** Cases of this run this drive waits for; when it has seen them all finish, it checks the run at once. */
@@ -26,6 +27,8 @@ export interface DriveOptions {
   readonly now: () => Date;
   /** Judge calls in flight; a quarter of it is the number of case batches in flight. */
   readonly concurrency: number;
+  /** Threads over the store folder: the judge worker and the reduce run there (a run that makes no judge call). */
+  readonly threads?: PipelineThreads;
 }
 
 /** Longest wait between two looks at the store while this drive sees no case of its run finish. */
@@ -58,7 +61,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     ownFinished.add(caseId);
     wake();
   };
-  const worker = createJudgeWorkerHandler({ store, judgingFor: options.judgingFor }, telemetry, (outcome) => {
+  const onOutcome = (outcome: CaseOutcome): void => {
     if (outcome.runId !== runId) return;
     if (outcome.kind === 'done') {
       options.tracker.caseDone();
@@ -66,7 +69,9 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     } else {
       options.tracker.caseRetried();
     }
-  });
+  };
+  const { threads } = options;
+  const worker = threads === undefined ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor }, telemetry, onOutcome) : threadedJudgeWorker(threads, onOutcome);
   const recordFailures = createFailureRecorderHandler(store, telemetry);
   const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
     const outcomes = await recordFailures(event);
@@ -103,7 +108,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       }
       const completion = await runCompletion(store, runId);
       if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
-        reported = await reportRun(store, completion);
+        reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId));
         polls.abort();
         return;
       }
@@ -115,7 +120,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     watch().catch(onHandlerError),
     runEventSources(
       [
-        { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4)), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+        { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4), threads?.size ?? 0), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
         { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
         // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
         { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },

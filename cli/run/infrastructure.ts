@@ -13,6 +13,8 @@ export interface Infrastructure {
   /** How long a received message stays hidden; workers extend it while they still work on one. */
   readonly visibilityTimeoutSeconds: number;
   readonly description: string;
+  /** The store's local folder, in the embedded default: worker threads open it for themselves. */
+  readonly storeFolder?: string;
 }
 
 /** Receives before a case message goes to the dead-letter queue, as the deployed stack sets it. */
@@ -37,6 +39,7 @@ export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSec
     control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds }),
     visibilityTimeoutSeconds,
     description: `store ${storeFolder}, in-process queues`,
+    storeFolder,
   };
 }
 

@@ -21,6 +21,7 @@ import type { Engine } from '../../shared/engines/engine.js';
 import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
+import { judgedWithoutCalls, PipelineThreads } from './pipeline-threads.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
 export interface PipelineRun extends RunInput {
@@ -35,8 +36,13 @@ export interface PipelineRun extends RunInput {
   /** Where live engines read their credentials (`{{env.NAME}}`, postgres' connection_env); process.env by default. */
   readonly engineEnvironment?: Environment;
   readonly now?: () => Date;
-  /** Called with the run id before ingest starts, so a user can resume the run if this process dies. */
-  readonly onRunId?: (runId: string) => void;
+  /**
+   * Worker threads for the CPU-bound handlers of an embedded run that makes no
+   * judge call (pipeline-threads.ts); one a core by default, 1 for none.
+   */
+  readonly threads?: number;
+  /** Called with the run id (and the worker threads in use, 0 for none) before ingest starts, so a user can resume the run if this process dies. */
+  readonly onRunId?: (runId: string, workerThreads: number) => void;
   /** Called once the run is ingested, before any case is judged: the tests inject faults here. */
   readonly afterIngest?: (runId: string, infrastructure: Infrastructure) => Promise<void>;
 }
@@ -70,36 +76,47 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const judgeSummary = judges.length === 0 && run.collection !== undefined ? GROUND_TRUTH_ONLY : choice.summary;
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
+  const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads) : undefined;
+  try {
+    const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
+    // The threads load their code while this thread ingests.
+    threads?.load();
+    const trigger = `cli:${now().toISOString()}`;
+    // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
+    run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }), threads?.size ?? 0);
+    const ingest = createIngestHandler(
+      {
+        store: infrastructure.store,
+        cases: infrastructure.cases,
+        control: infrastructure.control,
+        now,
+        trigger,
+        configFor: async () => ({ config: runConfig, judgeSummary }),
+      },
+      telemetry,
+    );
+    const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
+    if (outcome === undefined || outcome.kind === 'duplicate') throw new Error('The ingest handler started no run for the uploaded dataset');
+    if (outcome.kind === 'rejected') {
+      throw new UsageError(`--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`, 1);
+    }
+    tracker.start(outcome.cases);
+    await run.afterIngest?.(outcome.runId, infrastructure);
 
-  const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
-  const trigger = `cli:${now().toISOString()}`;
-  // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
-  run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }));
-  const ingest = createIngestHandler(
-    {
-      store: infrastructure.store,
-      cases: infrastructure.cases,
-      control: infrastructure.control,
+    const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }], budget);
+    const report = await driveRun(infrastructure, outcome.runId, {
+      expectedCases: outcome.cases,
+      judgingFor: runJudging.judgingFor,
+      tracker,
       now,
-      trigger,
-      configFor: async () => ({ config: runConfig, judgeSummary }),
-    },
-    telemetry,
-  );
-  const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
-  if (outcome === undefined || outcome.kind === 'duplicate') throw new Error('The ingest handler started no run for the uploaded dataset');
-  if (outcome.kind === 'rejected') {
-    throw new UsageError(`--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`, 1);
+      concurrency: run.concurrency,
+      ...(threads === undefined ? {} : { threads }),
+    }).finally(() => runJudging.close());
+    const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
+    return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
+  } finally {
+    await threads?.close();
   }
-  tracker.start(outcome.cases);
-  await run.afterIngest?.(outcome.runId, infrastructure);
-
-  const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }], budget);
-  const report = await driveRun(infrastructure, outcome.runId, { expectedCases: outcome.cases, judgingFor: runJudging.judgingFor, tracker, now, concurrency: run.concurrency }).finally(() =>
-    runJudging.close(),
-  );
-  const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
-  return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
 }
 
 /** The config's live engines, built before anything is uploaded: a missing variable is a usage error at once. */

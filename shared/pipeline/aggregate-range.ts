@@ -17,6 +17,33 @@ export interface AggregatedRange {
   readonly lines: readonly CaseLine[];
 }
 
+/** A range as the report needs it: its partial, its lines of cases.jsonl as text, and (when asked for) the lines the pages list. */
+export interface AggregatedRangeText {
+  readonly partial: RangePartial;
+  /** The range's lines of cases.jsonl, each ending in a newline, in file order. */
+  readonly text: string;
+  /** The range's lines without their ranked lists: what report.html and the baseline comparison read. */
+  readonly lines?: readonly CaseLine[];
+}
+
+/** Aggregates one range (sorted, consecutive case ids); `keepLines` asks for its lines as values too. */
+export type RangeAggregator = (range: number, caseIds: readonly string[], keepLines: boolean) => Promise<AggregatedRangeText>;
+
+/** The range aggregator of one process: aggregateRange, then the lines as text. */
+export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggregator {
+  return async (range, caseIds, keepLines) => {
+    const { partial, lines } = await aggregateRange(store, runId, range, caseIds);
+    return { partial, text: lines.map((line) => `${JSON.stringify(line)}\n`).join(''), ...(keepLines ? { lines: lines.map(withoutRanking) } : {}) };
+  };
+}
+
+/** A line without its ranked list: a thousand documents an engine that no page shows, and that would cross threads for nothing. */
+function withoutRanking(line: CaseLine): CaseLine {
+  if (line.retrieved === undefined) return line;
+  const { retrieved: _retrieved, ...rest } = line;
+  return rest;
+}
+
 /**
  * Reads one range of a run's case ids (sorted, consecutive) and folds it into
  * a partial: each case's result, else its failure (a result wins over a

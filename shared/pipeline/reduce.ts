@@ -6,7 +6,7 @@ import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { compareText } from '../report/ordering.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
-import { aggregateRange } from './aggregate-range.js';
+import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from './judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
@@ -85,9 +85,14 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
  * run is complete or past its deadline. The records are read range by range
  * (REDUCE_RANGE_SIZE sorted case ids, READ_CONCURRENCY reads in flight), each
  * range's lines go to a local cases.jsonl at once, and only the per-metric
- * columns stay in memory.
+ * columns stay in memory. `aggregate` does the reading and folding of a range:
+ * in this thread by default, or spread over threads (the embedded CLI).
  */
-export async function reportRun(store: ObjectStore, completion: RunCompletion): Promise<Extract<ReduceOutcome, { kind: 'reported' }>> {
+export async function reportRun(
+  store: ObjectStore,
+  completion: RunCompletion,
+  aggregate: RangeAggregator = rangeAggregatorOf(store, completion.manifest.run_id),
+): Promise<Extract<ReduceOutcome, { kind: 'reported' }>> {
   const { manifest } = completion;
   const sortedCaseIds = [...completion.caseIds].sort(compareText);
   return withScratchFolder('assay-reduce-', async (folder) => {
@@ -99,11 +104,10 @@ export async function reportRun(store: ObjectStore, completion: RunCompletion): 
     try {
       for (let range = 0; range * REDUCE_RANGE_SIZE < sortedCaseIds.length; range++) {
         const ids = sortedCaseIds.slice(range * REDUCE_RANGE_SIZE, (range + 1) * REDUCE_RANGE_SIZE);
-        const aggregated = await aggregateRange(store, manifest.run_id, range, ids);
+        const aggregated = await aggregate(range, ids, keepLines);
         partials.push(aggregated.partial);
-        if (keepLines) lines.push(...aggregated.lines);
-        const text = aggregated.lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-        if (!output.write(text)) await once(output, 'drain');
+        if (keepLines) lines.push(...(aggregated.lines ?? []));
+        if (!output.write(aggregated.text)) await once(output, 'drain');
       }
     } finally {
       output.end();

@@ -144,7 +144,8 @@ export function s3ObjectCreatedEvent(bucket: string, key: string, etag: string, 
   };
 }
 
-function lambdaContext(name: string): Context {
+/** A Lambda context for a handler run outside Lambda: the deployed function's names, and a full 15 minutes left. */
+export function lambdaContext(name: string): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `assay-${name}`,

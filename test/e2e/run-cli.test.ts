@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,9 @@ describe('assay run, as the README runs it', () => {
     expect(stderr).toContain('cases 12/12');
     const runId = /^run (r-[0-9a-f]{16})\n/.exec(stdout)?.[1];
     expect(runId).toBeDefined();
-    expect(stderr.split('\n')[0]).toBe(`assay: run ${runId} on store ${join(folder.path, 'store')}, in-process queues; if interrupted, finish it with: assay resume ${runId} --store ${join(folder.path, 'store')}`);
+    // The lexical judge makes no call, so its cases are judged on worker threads, one a core, where there are two cores or more.
+    const threads = availableParallelism() > 1 ? `, ${availableParallelism()} worker threads` : '';
+    expect(stderr.split('\n')[0]).toBe(`assay: run ${runId} on store ${join(folder.path, 'store')}, in-process queues${threads}; if interrupted, finish it with: assay resume ${runId} --store ${join(folder.path, 'store')}`);
     expect(stdout).toMatch(/^lexical judge \(non-LLM approximations\): OPENAI_API_KEY is not set$/m);
     expect(stdout).toMatch(/^retrieval\/ground_truth\/ndcg@10\/average\s+\S+ \(n=9\)\s+\S+ \(n=9\)$/m);
     expect(stdout).toContain(`  ${join(out, 'report.json')}`);
@@ -77,6 +80,36 @@ describe('assay run, as the README runs it', () => {
         expect(report.engines[engine]?.[`retrieval/ground_truth/${assayName}/average`], `${engine} ${trecName}`).toBe(expected[run as string]?.all[trecName]);
       }
     }
+  });
+
+  it('writes the same report on worker threads as in one thread', async () => {
+    // Prepare: 40 topics of two runs, enough for the reduce to split its range between two threads
+    const topics = Array.from({ length: 40 }, (_, index) => String(401 + index));
+    const runText = (tag: string, step: number) =>
+      topics.flatMap((topic) => Array.from({ length: 30 }, (_, rank) => `${topic} Q0 d${(rank * step) % 37} ${rank + 1} ${(100 - Math.floor(rank / 3)).toFixed(1)} ${tag}\n`)).join('');
+    const qrels = await folder.write('threads.qrels', topics.flatMap((topic) => Array.from({ length: 12 }, (_, doc) => `${topic} 0 d${doc * 3} ${(doc + Number(topic)) % 4}\n`)).join(''));
+    const runs = [await folder.write('threads-a.run', runText('a', 1)), await folder.write('threads-b.run', runText('b', 5))];
+    const run = (threads: number) =>
+      promisify(execFile)(
+        join(root, 'cli', 'bin.js'),
+        ['run', '--qrels', qrels, ...runs.flatMap((path) => ['--run', path]), '--threads', String(threads), '--store', join(folder.path, `threads-${threads}`), '--out', join(folder.path, `threads-${threads}-report`)],
+        { cwd: root },
+      );
+
+    // Act
+    const [threaded, single] = [await run(2), await run(1)];
+
+    // Assess: the threads are named where they were used, and the reports are the same but for the run's id and time
+    expect(threaded.stderr.split('\n')[0]).toMatch(/in-process queues, 2 worker threads; if interrupted/);
+    expect(single.stderr.split('\n')[0]).toMatch(/in-process queues; if interrupted/);
+    const read = (threads: number, name: string) => readFile(join(folder.path, `threads-${threads}-report`, name), 'utf8');
+    expect(await read(2, 'cases.jsonl')).toBe(await read(1, 'cases.jsonl'));
+    const comparable = (text: string) => {
+      const { run_id: _runId, created_at: _createdAt, ...rest } = reportSchema.parse(JSON.parse(text));
+      return rest;
+    };
+    expect(comparable(await read(2, 'report.json'))).toEqual(comparable(await read(1, 'report.json')));
+    expect((await read(2, 'cases.jsonl')).split('\n')).toHaveLength(2 * 40 + 1);
   });
 
   it('exits 1 naming the first input error when no line of the runs is valid', async () => {

@@ -1,0 +1,41 @@
+import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
+import type { SQSEvent } from 'aws-lambda';
+import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
+import { quietTelemetry } from '../../functions/handler-context.js';
+import type { CaseOutcome, Judging } from '../../shared/pipeline/evaluate-case.js';
+import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { lambdaContext } from '../../shared/ports/lambda-event-source.js';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
+import type { ThreadAnswers } from './pipeline-threads.js';
+import { buildJudging } from './run-judging.js';
+
+/**
+ * The judge worker handler as a pipeline thread runs it, on one batch of case
+ * messages. The main thread hands over only runs whose judging makes no call
+ * (judgedWithoutCalls), so the judging built here from the run's stored
+ * config, with no API key and no engine credentials, is the same as its own.
+ */
+export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<ThreadAnswers['judge']> {
+  const telemetry = quietTelemetry();
+  const judgings = new Map<string, Judging>();
+  const judgingFor = (config: RunConfig, configHash: string): Judging => {
+    let judging = judgings.get(configHash);
+    if (judging === undefined) {
+      judging = buildJudging(config, {}, undefined, {});
+      if (judging.backend.kind !== 'lexical' || (judging.engines ?? []).length > 0) throw new Error('A pipeline thread was handed a run that calls a judge model or a live engine');
+      judgings.set(configHash, judging);
+    }
+    return judging;
+  };
+  return async (event) => {
+    const outcomes: CaseOutcome[] = [];
+    const handler = createJudgeWorkerHandler({ store, judgingFor }, telemetry, (outcome) => outcomes.push(outcome));
+    try {
+      return { response: await handler(event, lambdaContext('assay-cases')), outcomes };
+    } catch (error) {
+      // Every record failed: the whole batch comes back, as the event source does on this error.
+      if (error instanceof FullBatchFailureError) return { response: { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) }, outcomes };
+      throw error;
+    }
+  };
+}
