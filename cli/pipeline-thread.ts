@@ -23,6 +23,10 @@ async function answer(task: ThreadTask): Promise<unknown> {
       judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
       await import('../shared/pipeline/aggregate-range.js');
       return null;
+    case 'spill-run': {
+      const { spillRunFile } = await import('../shared/dataset/trec-run-spilling-reader.js');
+      return spillRunFile(task.file, task.fileIndex, task.folder, task.partitions);
+    }
     case 'judge':
       judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
       return judge(task.event);

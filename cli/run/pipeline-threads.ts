@@ -6,17 +6,20 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CaseOutcome } from '../../shared/pipeline/evaluate-case.js';
 import type { AggregatedRangeText, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
 import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
+import type { RunSpiller, SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
 export type ThreadTask =
   | { readonly kind: 'load' }
+  | { readonly kind: 'spill-run'; readonly file: string; readonly fileIndex: number; readonly folder: string; readonly partitions: number }
   | { readonly kind: 'judge'; readonly event: SQSEvent }
   | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean };
 
 /** What a pipeline thread answers for each kind of task. */
 export interface ThreadAnswers {
   readonly load: null;
+  readonly 'spill-run': SpilledRunFile;
   readonly judge: { readonly response: SQSBatchResponse; readonly outcomes: readonly CaseOutcome[] };
   readonly aggregate: AggregatedRangeText;
 }
@@ -34,63 +37,72 @@ export interface ThreadSetup {
   readonly storeFolder: string;
 }
 
+interface Waiting {
+  readonly task: ThreadTask;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
 interface Slot {
   readonly worker: Worker;
-  readonly pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+  /** The task the thread is on, by id: one at a time, since the tasks are CPU-bound. */
+  readonly running: Map<number, Waiting>;
+  /** Whether the thread has been asked to load the code of every step. */
+  loading: boolean;
 }
 
 /**
- * Worker threads for the CPU-bound handlers of an embedded run: the judge
- * worker of a run that makes no judge call (ground-truth metrics over ranked
- * lists of a thousand documents, or the lexical judges) and the reducer's
- * range aggregation. Each thread opens the same store folder, as a Lambda
- * would open the bucket, so only the tasks and their answers cross threads.
- * A task goes to the thread with the fewest tasks waiting.
+ * Worker threads for the CPU-bound steps of an embedded run that makes no
+ * judge call: spilling the run files of a TREC collection, the judge worker
+ * (ground-truth metrics over ranked lists of a thousand documents, or the
+ * lexical judges) and the reducer's range aggregation. Each thread opens the
+ * same store folder, as a Lambda would open the bucket, so only the tasks
+ * and their answers cross threads. A thread takes one task at a time, the
+ * next one waiting as soon as it is free.
  *
  * From the TypeScript source (the tests' in-process CLI) there is no built
- * thread entry, and `start` returns undefined: the handlers then run in the
- * main thread, with the same results.
+ * thread entry, and `start` returns undefined: the same steps then run in
+ * the main thread, with the same results.
  */
 export class PipelineThreads {
   private nextId = 0;
+  private readonly waiting: Waiting[] = [];
+  /** Why the threads cannot take tasks any more: one of them failed, or they were closed. */
+  private stopped: Error | undefined;
+  private readonly slots: readonly Slot[];
 
-  private constructor(private readonly slots: readonly Slot[]) {}
+  private constructor(entry: URL, setup: ThreadSetup, threads: number) {
+    this.slots = Array.from({ length: threads }, (): Slot => {
+      const running = new Map<number, Waiting>();
+      // The young generation the CLI's shebang gives the main thread: these steps make short-lived garbage.
+      const worker = new Worker(entry, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 192 } });
+      worker.on('message', (reply: ThreadReply) => {
+        const task = running.get(reply.id);
+        if (task === undefined) return;
+        running.delete(reply.id);
+        if (running.size === 0) worker.unref();
+        if (reply.ok) task.resolve(reply.value);
+        else task.reject(Object.assign(new Error(reply.message), reply.stack === undefined ? {} : { stack: reply.stack }));
+        this.dispatch();
+      });
+      // A thread that dies is a bug: every task, running or waiting, fails with its error.
+      const failAll = (error: Error): void => {
+        this.stopped ??= error;
+        for (const task of [...running.values(), ...this.waiting.splice(0)]) task.reject(this.stopped);
+        running.clear();
+      };
+      worker.on('error', failAll);
+      worker.on('exit', (code) => failAll(new Error(`A pipeline thread stopped (exit code ${code})`)));
+      // An idle thread does not keep the process alive; one on a task does (send).
+      worker.unref();
+      return { worker, running, loading: false };
+    });
+  }
 
   /** `threads` threads over `storeFolder` (one a core by default); undefined for fewer than two, or without a built thread entry. */
   static start(storeFolder: string, threads = availableParallelism(), entry: URL | undefined = builtThreadEntry(import.meta.url)): PipelineThreads | undefined {
     if (entry === undefined || threads < 2) return undefined;
-    const setup: ThreadSetup = { storeFolder };
-    const slots = Array.from({ length: threads }, (): Slot => {
-      const pending: Slot['pending'] = new Map();
-      // The young generation the CLI's shebang gives the main thread: these handlers make short-lived garbage.
-      const worker = new Worker(entry, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 192 } });
-      worker.on('message', (reply: ThreadReply) => {
-        const waiting = pending.get(reply.id);
-        if (waiting === undefined) return;
-        pending.delete(reply.id);
-        if (reply.ok) waiting.resolve(reply.value);
-        else waiting.reject(Object.assign(new Error(reply.message), reply.stack === undefined ? {} : { stack: reply.stack }));
-      });
-      const failAll = (error: Error): void => {
-        for (const waiting of pending.values()) waiting.reject(error);
-        pending.clear();
-      };
-      worker.on('error', failAll);
-      worker.on('exit', (code) => failAll(new Error(`A pipeline thread stopped (exit code ${code}) with tasks unanswered`)));
-      // An idle thread does not keep the process alive: the run's own work does.
-      worker.unref();
-      return { worker, pending };
-    });
-    return new PipelineThreads(slots);
-  }
-
-  /**
-   * Has every thread load the code of its tasks now rather than at its first
-   * task: a judge worker's code takes a thread some tenths of a second to
-   * load, time better spent while the main thread ingests.
-   */
-  load(): void {
-    for (const slot of this.slots) this.post(slot, { kind: 'load' }).catch(() => {});
+    return new PipelineThreads(entry, { storeFolder }, threads);
   }
 
   get size(): number {
@@ -98,18 +110,51 @@ export class PipelineThreads {
   }
 
   run<Kind extends ThreadTask['kind']>(task: Extract<ThreadTask, { kind: Kind }>): Promise<ThreadAnswers[Kind]> {
-    return this.post(this.slots.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least)), task);
-  }
-
-  private post<Kind extends ThreadTask['kind']>(slot: Slot, task: Extract<ThreadTask, { kind: Kind }>): Promise<ThreadAnswers[Kind]> {
-    const id = this.nextId++;
     return new Promise<ThreadAnswers[Kind]>((resolve, reject) => {
-      slot.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      slot.worker.postMessage({ id, task } satisfies ThreadRequest);
+      if (this.stopped !== undefined) {
+        reject(this.stopped);
+        return;
+      }
+      this.waiting.push({ task, resolve: resolve as (value: unknown) => void, reject });
+      this.dispatch();
     });
   }
 
+  /**
+   * Gives each idle thread the next waiting task. A thread left idle once
+   * the first tasks came loads the code of every step: a judge worker's code
+   * takes a thread some tenths of a second to load, time better spent while
+   * the main thread still ingests than when the first cases wait.
+   */
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.running.size > 0) continue;
+      const next = this.waiting.shift();
+      if (next === undefined) break;
+      this.send(slot, next);
+    }
+    // Later: tasks handed over together (Promise.all of several) all wait by then, and go first.
+    setImmediate(() => this.loadIdle());
+  }
+
+  private loadIdle(): void {
+    if (this.stopped !== undefined || this.waiting.length > 0) return;
+    for (const slot of this.slots) {
+      if (slot.running.size > 0 || slot.loading) continue;
+      slot.loading = true;
+      this.send(slot, { task: { kind: 'load' }, resolve: () => {}, reject: () => {} });
+    }
+  }
+
+  private send(slot: Slot, task: Waiting): void {
+    const id = this.nextId++;
+    slot.running.set(id, task);
+    slot.worker.ref();
+    slot.worker.postMessage({ id, task: task.task } satisfies ThreadRequest);
+  }
+
   async close(): Promise<void> {
+    this.stopped ??= new Error('The pipeline threads were closed');
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 }
@@ -140,4 +185,9 @@ export function threadedJudgeWorker(threads: PipelineThreads, onOutcome: (outcom
 /** A reduce range aggregated in as many consecutive pieces as there are threads, one a thread, then joined. */
 export function threadedAggregator(threads: PipelineThreads, runId: string): RangeAggregator {
   return piecewiseAggregator((range, caseIds, keepLines) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines }), threads.size);
+}
+
+/** A TREC collection's run files spilled on the threads, as many at once as there are threads. */
+export function threadedRunSpiller(threads: PipelineThreads): RunSpiller {
+  return (runs, folder, partitions) => Promise.all(runs.map((file, fileIndex) => threads.run({ kind: 'spill-run', file, fileIndex, folder, partitions })));
 }

@@ -21,7 +21,7 @@ import type { Engine } from '../../shared/engines/engine.js';
 import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
-import { judgedWithoutCalls, PipelineThreads } from './pipeline-threads.js';
+import { judgedWithoutCalls, PipelineThreads, threadedRunSpiller } from './pipeline-threads.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
 export interface PipelineRun extends RunInput {
@@ -79,8 +79,6 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads) : undefined;
   try {
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
-    // The threads load their code while this thread ingests.
-    threads?.load();
     const trigger = `cli:${now().toISOString()}`;
     // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
     run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }), threads?.size ?? 0);
@@ -92,6 +90,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
         now,
         trigger,
         configFor: async () => ({ config: runConfig, judgeSummary }),
+        ...(threads === undefined ? {} : { spillRuns: threadedRunSpiller(threads) }),
       },
       telemetry,
     );

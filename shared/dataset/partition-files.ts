@@ -45,12 +45,15 @@ export class PartitionFiles {
       await mkdir(this.folder, { recursive: true });
       this.prepared = true;
     }
+    // One append per partition, all at once: each file still gets its texts in order.
+    const appends: Promise<void>[] = [];
     for (const [partition, texts] of this.buffers.entries()) {
       if (texts.length === 0) continue;
-      await appendFile(this.pathOf(partition), texts.join(''));
+      appends.push(appendFile(this.pathOf(partition), texts.join('')));
       texts.length = 0;
     }
     this.buffered = 0;
+    await Promise.all(appends);
   }
 
   /** A partition's whole text; empty when nothing was added to it. */

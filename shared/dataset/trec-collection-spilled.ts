@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { compareBytes } from '../trec/trec-order.js';
 import { DatasetCounter, type DatasetEvent } from './dataset-events.js';
 import { RunNames } from './run-names.js';
@@ -6,8 +6,8 @@ import { buildTrecCase, shownDocuments } from './trec-case.js';
 import type { TrecCollectionFiles } from './trec-collection.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
 import type { RunEntry } from './trec-ranking.js';
-import { TrecRunSpill } from './trec-run-spill.js';
-import { spillRun } from './trec-run-spilling-reader.js';
+import { SpilledRuns, spillPartitionsFor } from './trec-run-spill.js';
+import { spillRunsInTurn, type RunSpiller } from './trec-run-spilling-reader.js';
 import { readIdTexts } from './trec-text-file.js';
 
 /**
@@ -18,7 +18,7 @@ import { readIdTexts } from './trec-text-file.js';
  * partition's topics in trec_eval's order; a repeated document is reported
  * when its partition is grouped, after the line errors.
  */
-export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string): AsyncGenerator<DatasetEvent> {
+export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string, spillRuns: RunSpiller = spillRunsInTurn): AsyncGenerator<DatasetEvent> {
   const counter = new DatasetCounter();
   const report = errorReporter(counter);
   const qrels = await readQrelsOf(files);
@@ -26,26 +26,34 @@ export async function* loadSpilledCollection(files: TrecCollectionFiles, folder:
   yield* report(qrels.errors);
 
   const sizes = await Promise.all(files.runs.map((file) => stat(file).then((stats) => stats.size, () => 0)));
-  const spill = new TrecRunSpill(folder, TrecRunSpill.partitionsFor(sizes.reduce((sum, size) => sum + size, 0)), files.runs);
+  const partitions = spillPartitionsFor(sizes.reduce((sum, size) => sum + size, 0));
+  // Engines are named file by file, each file's tags in the order it uses them: as one read of the files in turn would name them.
   const names = new RunNames();
   const engineNames: string[] = [];
   const engineIndex = new Map<string, number>();
+  const engineOf: number[][] = [];
+  const spilled = await spillRuns(files.runs, folder, partitions).catch(async (error: unknown) => {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  });
+  const spill = new SpilledRuns(folder, partitions, files.runs, engineOf);
   try {
     for (const [fileIndex, file] of files.runs.entries()) {
-      const engineFor = (tag: string): number => {
-        const name = names.nameFor(tag, file);
-        let index = engineIndex.get(name);
-        if (index === undefined) {
-          index = engineNames.push(name) - 1;
-          engineIndex.set(name, index);
-        }
-        return index;
-      };
-      const result = await readOrReport(file, (path) => spillRun(path, fileIndex, spill, engineFor), { rows: 0, errors: [] });
+      const result = spilled[fileIndex] ?? { rows: 0, errors: [], tags: [] };
+      engineOf.push(
+        result.tags.map((tag) => {
+          const name = names.nameFor(tag, file);
+          let index = engineIndex.get(name);
+          if (index === undefined) {
+            index = engineNames.push(name) - 1;
+            engineIndex.set(name, index);
+          }
+          return index;
+        }),
+      );
       counter.row(result.rows);
       yield* report(result.errors);
     }
-    await spill.flush();
 
     const queries = files.queries === undefined ? undefined : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
     yield* report(queries?.errors ?? []);
@@ -82,7 +90,7 @@ function namedRuns(byEngine: ReadonlyMap<number, RunEntry[]> | undefined, engine
 }
 
 /** The documents whose text the cases show: a pass over the spill before the corpus is read. */
-async function shownInRuns(spill: TrecRunSpill, engineNames: readonly string[], contentDepth: number | undefined): Promise<Set<string>> {
+async function shownInRuns(spill: SpilledRuns, engineNames: readonly string[], contentDepth: number | undefined): Promise<Set<string>> {
   const needed = new Set<string>();
   for (let partition = 0; partition < spill.partitions; partition++) {
     const { topics } = await spill.read(partition, engineNames);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { InputError } from '../schema/input-error.js';
 import { PartitionFiles } from './partition-files.js';
 import type { RunEntry } from './trec-ranking.js';
@@ -16,44 +17,56 @@ export interface SpilledPartition {
   errors: InputError[];
 }
 
+/** The partition of a topic among `partitions`: the same for every run file, on every machine. */
+export function partitionOfTopic(qid: string, partitions: number): number {
+  return createHash('md5').update(qid).digest().readUInt32BE(0) % partitions;
+}
+
+/** Spill files for runs of this many bytes: about 2 MB of lines each, 16 at least. */
+export function spillPartitionsFor(runBytes: number): number {
+  return Math.max(16, Math.ceil(runBytes / (2 * 1024 * 1024)));
+}
+
+/** The folder of one run file's spill inside the collection's spill folder. */
+function runFolder(folder: string, file: number): string {
+  return join(folder, `run-${file}`);
+}
+
 /**
- * Run lines of a TREC collection kept on disk rather than in memory: each
+ * The lines of one TREC run file kept on disk rather than in memory: each
  * line goes to one of `partitions` spill files by a hash of its topic id, so
- * every line of a topic, from every run file, lands in the same partition and
- * memory is bounded by a partition (a few topics), not by the runs (17 runs
- * of 100 topics × 1,000 documents are 1.7 million lines).
+ * every line of a topic lands in the same partition of every run file's
+ * spill, and the topics of a partition are read back from all of them at
+ * once (SpilledRuns): memory is bounded by a partition (a few topics), not by
+ * the runs (17 runs of 100 topics × 1,000 documents are 1.7 million lines).
+ * Each run file spills on its own, so several can spill at once.
  *
- * A spilled line is a block of consecutive lines of one file, topic and
- * engine (a run file holds each topic's lines together):
- * `qid TAB engine TAB file TAB first line TAB docno score docno score ...`.
- * The fields of a TREC line hold no whitespace, so tabs and spaces separate
- * them safely, and a block costs far less to write and read than its lines.
+ * A spilled line is a block of consecutive lines of one topic and tag (a run
+ * file holds each topic's lines together):
+ * `qid TAB tag number TAB file TAB first line TAB docno score docno score ...`,
+ * the tag numbered in the order the file first uses it. The fields of a TREC
+ * line hold no whitespace, so tabs and spaces separate them safely, and a
+ * block costs far less to write and read than its lines.
  */
 export class TrecRunSpill {
   private readonly spill: PartitionFiles;
   private readonly partitionOfTopic = new Map<string, number>();
   /** The block being built: its header, its `docno score` pairs, and where the next line must be to join it. */
-  private block: { qid: string; engine: number; file: number; nextLine: number; head: string; pairs: string[] } | undefined;
+  private block: { qid: string; tag: number; nextLine: number; head: string; pairs: string[] } | undefined;
 
   constructor(
-    private readonly folder: string,
+    folder: string,
     readonly partitions: number,
-    /** Input files by index, to name them in errors. */
-    private readonly files: readonly string[],
+    /** The run file's index among the collection's runs. */
+    private readonly file: number,
   ) {
-    this.spill = new PartitionFiles(folder, partitions, 'tsv');
+    this.spill = new PartitionFiles(runFolder(folder, file), partitions, 'tsv');
   }
 
-  /** Spill files for runs of this many bytes: about 2 MB of lines each, 16 at least. */
-  static partitionsFor(runBytes: number): number {
-    return Math.max(16, Math.ceil(runBytes / (2 * 1024 * 1024)));
-  }
-
-  /** The partition of a topic: the same for every run, on every machine. */
-  partitionOf(qid: string): number {
+  private partitionOf(qid: string): number {
     let partition = this.partitionOfTopic.get(qid);
     if (partition === undefined) {
-      partition = createHash('md5').update(qid).digest().readUInt32BE(0) % this.partitions;
+      partition = partitionOfTopic(qid, this.partitions);
       this.partitionOfTopic.set(qid, partition);
     }
     return partition;
@@ -64,9 +77,9 @@ export class TrecRunSpill {
    * number: the text parses to the same double, and is cheaper to copy than
    * a number is to print). A reader calls flushIfFull between chunks of its file.
    */
-  add(qid: string, engine: number, docno: string, score: string, file: number, line: number): void {
+  add(qid: string, tag: number, docno: string, score: string, line: number): void {
     const block = this.block;
-    if (block !== undefined && block.nextLine === line && block.qid === qid && block.engine === engine && block.file === file) {
+    if (block !== undefined && block.nextLine === line && block.qid === qid && block.tag === tag) {
       // An array joined once: appending to one long string costs several times more.
       block.pairs.push(docno, score);
       block.nextLine = line + 1;
@@ -75,7 +88,7 @@ export class TrecRunSpill {
       return;
     }
     this.closeBlock();
-    this.block = { qid, engine, file, nextLine: line + 1, head: `${qid}\t${engine}\t${file}\t${line}\t`, pairs: [docno, score] };
+    this.block = { qid, tag, nextLine: line + 1, head: `${qid}\t${tag}\t${this.file}\t${line}\t`, pairs: [docno, score] };
   }
 
   private closeBlock(): void {
@@ -89,10 +102,34 @@ export class TrecRunSpill {
     await this.spill.flushIfFull();
   }
 
-  /** Writes what is buffered; call before reading partitions. */
+  /** Writes what is buffered; call when the file is read. */
   async flush(): Promise<void> {
     this.closeBlock();
     await this.spill.flush();
+  }
+}
+
+/**
+ * The spills of a collection's run files (TrecRunSpill), read back partition
+ * by partition: a partition's blocks of every file, in file order, so the
+ * lines of a topic come as one read of the files in turn would give them.
+ */
+export class SpilledRuns {
+  private readonly files: PartitionFiles[];
+
+  constructor(
+    private readonly folder: string,
+    readonly partitions: number,
+    /** Input files by index, to name them in errors. */
+    private readonly fileNames: readonly string[],
+    /** Engine index of each file's tag numbers: engineOf[file][tag number]. */
+    private readonly engineOf: readonly (readonly number[])[],
+  ) {
+    this.files = fileNames.map((_, file) => new PartitionFiles(runFolder(folder, file), partitions, 'tsv'));
+  }
+
+  partitionOf(qid: string): number {
+    return partitionOfTopic(qid, this.partitions);
   }
 
   /**
@@ -101,42 +138,44 @@ export class TrecRunSpill {
    * and only its first line counts.
    */
   async read(partition: number, engineNames: readonly string[]): Promise<SpilledPartition> {
-    const text = await this.spill.read(partition);
+    const texts = await Promise.all(this.files.map((files) => files.read(partition)));
     const topics = new Map<string, SpilledTopic>();
     const seen = new Map<string, Set<string>>();
     const errors: InputError[] = [];
-    let start = 0;
-    while (start < text.length) {
-      const end = text.indexOf('\n', start);
-      const [qid = '', engineText = '', fileText = '', firstLineText = '', pairsText = ''] = text.slice(start, end).split('\t');
-      start = end + 1;
-      const engine = Number(engineText);
-      const key = `${qid}\t${engine}`;
-      let docnos = seen.get(key);
-      if (docnos === undefined) {
-        docnos = new Set();
-        seen.set(key, docnos);
-      }
-      let byEngine = topics.get(qid);
-      if (byEngine === undefined) {
-        byEngine = new Map();
-        topics.set(qid, byEngine);
-      }
-      let entries = byEngine.get(engine);
-      if (entries === undefined) {
-        entries = [];
-        byEngine.set(engine, entries);
-      }
-      const pairs = pairsText.split(' ');
-      for (let index = 0; index < pairs.length; index += 2) {
-        const docno = pairs[index] as string;
-        if (docnos.has(docno)) {
-          const line = Number(firstLineText) + index / 2;
-          errors.push({ file: this.files[Number(fileText)] ?? fileText, line, field: 'docno', message: `run ${engineNames[engine] ?? engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' });
-          continue;
+    for (const text of texts) {
+      let start = 0;
+      while (start < text.length) {
+        const end = text.indexOf('\n', start);
+        const [qid = '', tagText = '', fileText = '', firstLineText = '', pairsText = ''] = text.slice(start, end).split('\t');
+        start = end + 1;
+        const engine = this.engineOf[Number(fileText)]?.[Number(tagText)] as number;
+        const key = `${qid}\t${engine}`;
+        let docnos = seen.get(key);
+        if (docnos === undefined) {
+          docnos = new Set();
+          seen.set(key, docnos);
         }
-        docnos.add(docno);
-        entries.push({ docno, score: Number(pairs[index + 1]) });
+        let byEngine = topics.get(qid);
+        if (byEngine === undefined) {
+          byEngine = new Map();
+          topics.set(qid, byEngine);
+        }
+        let entries = byEngine.get(engine);
+        if (entries === undefined) {
+          entries = [];
+          byEngine.set(engine, entries);
+        }
+        const pairs = pairsText.split(' ');
+        for (let index = 0; index < pairs.length; index += 2) {
+          const docno = pairs[index] as string;
+          if (docnos.has(docno)) {
+            const line = Number(firstLineText) + index / 2;
+            errors.push({ file: this.fileNames[Number(fileText)] ?? fileText, line, field: 'docno', message: `run ${engineNames[engine] ?? engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' });
+            continue;
+          }
+          docnos.add(docno);
+          entries.push({ docno, score: Number(pairs[index + 1]) });
+        }
       }
     }
     return { topics, errors };

@@ -1,25 +1,59 @@
 import type { InputError } from '../schema/input-error.js';
 import { readTextChunks } from './text-chunks.js';
 import { scanTrecFields } from './trec-fields.js';
-import type { TrecRunSpill } from './trec-run-spill.js';
+import { readOrReport } from './trec-inputs.js';
+import { TrecRunSpill } from './trec-run-spill.js';
 
 const RUN_LINE = 'write each result as: topic-id Q0 document-id rank score run-tag (e.g. "301 Q0 FBIS3-10082 1 12.5 bm25")';
 
+/** What spilling one run file found: its lines, their errors, and its tags in the order it first uses them. */
+export interface SpilledRunFile {
+  readonly rows: number;
+  readonly errors: InputError[];
+  readonly tags: string[];
+}
+
+/** Spills a collection's run files (index = position) into `folder` in `partitions` partitions each: one after another, or several at once. */
+export type RunSpiller = (runs: readonly string[], folder: string, partitions: number) => Promise<SpilledRunFile[]>;
+
+/** The run files spilled one after another, in this thread. */
+export const spillRunsInTurn: RunSpiller = async (runs, folder, partitions) => {
+  const spilled: SpilledRunFile[] = [];
+  for (const [index, file] of runs.entries()) spilled.push(await spillRunFile(file, index, folder, partitions));
+  return spilled;
+};
+
+/** One run file spilled (TrecRunSpill); a file that cannot be read is one error. */
+export async function spillRunFile(file: string, fileIndex: number, folder: string, partitions: number): Promise<SpilledRunFile> {
+  return readOrReport(
+    file,
+    async (path) => {
+      const spill = new TrecRunSpill(folder, partitions, fileIndex);
+      const spilled = await spillRun(path, spill);
+      await spill.flush();
+      return spilled;
+    },
+    { rows: 0, errors: [], tags: [] },
+  );
+}
+
 /**
  * Streams a TREC run file (`qid Q0 docno rank score tag`, extra fields ignored
- * as trec_eval does) into a spill, with the same line checks as readRun
- * (trec-run-reader.ts); repeated documents are found when the spill's
+ * as trec_eval does) into its spill, with the same line checks as readRun
+ * (trec-run-reader.ts); repeated documents are found when the spills'
  * partitions are grouped. Lines are handled chunk by chunk rather than one
  * awaited line at a time: run files have millions of lines.
  */
-export async function spillRun(file: string, fileIndex: number, spill: TrecRunSpill, engineFor: (tag: string) => number): Promise<{ rows: number; errors: InputError[] }> {
+async function spillRun(file: string, spill: TrecRunSpill): Promise<SpilledRunFile> {
   const errors: InputError[] = [];
+  const tags: string[] = [];
+  const tagNumbers = new Map<string, number>();
   let rows = 0;
   let lineNumber = 0;
   let rest = '';
-  // The last tag and its engine: a run file repeats one tag on every line.
+  // The last tag and its number: a run file repeats one tag on every line.
   let lastTag: string | undefined;
-  let lastEngine = 0;
+  let lastNumber = 0;
   const bounds = new Int32Array(12);
   const field = (text: string, index: number): string => text.slice(bounds[2 * index], bounds[2 * index + 1]);
   const handle = (text: string): void => {
@@ -42,9 +76,14 @@ export async function spillRun(file: string, fileIndex: number, spill: TrecRunSp
     }
     if (tag !== lastTag) {
       lastTag = tag;
-      lastEngine = engineFor(tag);
+      let number = tagNumbers.get(tag);
+      if (number === undefined) {
+        number = tags.push(tag) - 1;
+        tagNumbers.set(tag, number);
+      }
+      lastNumber = number;
     }
-    spill.add(qid, lastEngine, docno, scoreText, fileIndex, lineNumber);
+    spill.add(qid, lastNumber, docno, scoreText, lineNumber);
   };
   for await (const chunk of readTextChunks(file)) {
     let start = 0;
@@ -64,5 +103,5 @@ export async function spillRun(file: string, fileIndex: number, spill: TrecRunSp
     await spill.flushIfFull();
   }
   if (rest !== '') handle(rest);
-  return { rows, errors };
+  return { rows, errors, tags };
 }

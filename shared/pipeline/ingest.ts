@@ -11,6 +11,7 @@ import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import { storedCaseText } from '../schema/stored-case.js';
+import type { RunSpiller } from '../dataset/trec-run-spilling-reader.js';
 import type { RunConfig } from './run-config.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
@@ -41,6 +42,8 @@ export interface IngestDependencies {
   readonly timeRemainingMs?: () => number;
   /** Where the local scratch folders go, and when a dead process's leftovers are removed; DEFAULT_WORK_FOLDERS if absent. */
   readonly workFolders?: WorkFolderSettings;
+  /** How a TREC collection's run files are spilled: one after another by default, or several at once on threads (the embedded CLI). */
+  readonly spillRuns?: RunSpiller;
 }
 
 export type IngestOutcome =
@@ -75,7 +78,8 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
 
   const folder = await startWorkFolder(dependencies, 'ingest');
   try {
-    const spooled = await spoolCases(store, runId, request.datasetKey, folder, spoolOptionsOf(request.config));
+    const options = spoolOptionsOf(request.config);
+    const spooled = await spoolCases(store, runId, request.datasetKey, folder, dependencies.spillRuns === undefined ? options : { ...options, spillRuns: dependencies.spillRuns });
     if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
     const now = dependencies.now();
     const manifest: Manifest = {
@@ -124,6 +128,7 @@ export interface SpoolOptions {
   readonly strict: boolean;
   /** The run's judge depth: a TREC collection's cases carry the corpus text of each engine's top chunks this deep. */
   readonly contentDepth: number;
+  readonly spillRuns?: RunSpiller;
 }
 
 /** The spool options of a run config. */
@@ -152,7 +157,7 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
     await writeLine(errors, JSON.stringify(error));
   };
   try {
-    for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth })) {
+    for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth, ...(options.spillRuns === undefined ? {} : { spillRuns: options.spillRuns }) })) {
       if (event.kind === 'error') await writeError(event.error);
       else if (event.kind === 'end') spooled.rows = event.counts.rows;
       else {

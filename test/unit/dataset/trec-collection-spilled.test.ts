@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectDataset, type CollectedDataset } from '../../../shared/dataset/dataset-events.js';
 import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/dataset/trec-collection.js';
 import { scanTrecFields, splitTrecFields } from '../../../shared/dataset/trec-fields.js';
+import { spillRunFile, type RunSpiller } from '../../../shared/dataset/trec-run-spilling-reader.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
@@ -31,6 +32,36 @@ async function loadBothWays(files: TrecCollectionFiles) {
 }
 
 describe('loadTrecCollection with a spill folder', () => {
+  it('gives the same events, in the same order, when the run files spill at once and finish in any order', async () => {
+    // Prepare: two files share tag r (the later one is named by its file), one file has two tags, repeated documents and a bad line
+    const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\nq2 0 d9 2\nq3 0 d4 3\n');
+    const first = await folder.write('first.txt', 'q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq2 Q0 d9 1 3 s\nq2 Q0 d9 2 1 s\nq3 Q0 d4 1 high r\n');
+    const second = await folder.write('second.txt', 'q1 Q0 d2 1 5 r\nq3 Q0 d4 1 2 r\nq3 Q0 d5 2 2 r\n');
+    const third = await folder.write('third.txt', 'q2 Q0 d9 1 1 t\nq1 Q0 d1 1 4 t\nq1 Q0 d1 2 4 t\n');
+    const files = { qrels, runs: [first, second, third] };
+    // Every file spilled at once, the last one first and the first one last.
+    const backwards: RunSpiller = (runs, spillFolder, partitions) =>
+      Promise.all(
+        runs.map(async (file, index) => {
+          await new Promise((resolve) => setTimeout(resolve, 10 * (runs.length - index)));
+          return spillRunFile(file, index, spillFolder, partitions);
+        }),
+      );
+
+    // Act
+    const inTurn = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'in-turn') }));
+    const atOnce = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'at-once'), spillRuns: backwards }));
+
+    // Assess: not sorted, so the order counts too
+    expect(atOnce).toEqual(inTurn);
+    expect(atOnce.cases.flatMap((evalCase) => Object.keys(evalCase.engines)).sort()).toEqual(['r', 's', 'second.txt:r', 'second.txt:r', 't', 't']);
+    expect(atOnce.errors.map((error) => [error.file.split('/').at(-1), error.line, error.field])).toEqual([
+      ['first.txt', 5, 'score'],
+      ['third.txt', 3, 'docno'],
+      ['first.txt', 4, 'docno'],
+    ]);
+  });
+
   it("gives trec_eval's test collection the same cases and counts as the in-memory load, and removes its spill files", async () => {
     // Prepare
     const files = { qrels: join(FIXTURES, 'qrels.rel_level'), runs: [join(FIXTURES, 'results.test'), join(FIXTURES, 'results.trunc')] };
