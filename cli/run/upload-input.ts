@@ -38,7 +38,7 @@ export async function uploadInput(store: ObjectStore, suite: string, input: RunI
 async function uploadCollection(store: ObjectStore, suite: string, collection: TrecCollectionPaths): Promise<{ key: string; etag: string }> {
   const folder = collectionFolder(suite, collectionName(collection.qrels));
   const upload = async (path: string, member: string): Promise<CollectionMember> => {
-    await store.upload(folder + member, path);
+    await store.upload(folder + member, path, { etag: false });
     return { path: member, sha256: await fileSha256(path) };
   };
   const manifest: CollectionManifest = {

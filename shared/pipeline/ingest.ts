@@ -96,8 +96,8 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       input_errors: spooled.errorCount,
       judge: request.judgeSummary,
     };
-    await store.upload(runKeys.inputErrors(runId), spooled.errorsPath);
-    await store.upload(runKeys.caseIds(runId), spooled.caseIdsPath);
+    await store.upload(runKeys.inputErrors(runId), spooled.errorsPath, { etag: false });
+    await store.upload(runKeys.caseIds(runId), spooled.caseIdsPath, { etag: false });
     const claimed = await store.put(runKeys.manifest(runId), JSON.stringify(manifest, null, 2), { ifNoneMatch: true });
     if (!claimed.written && (await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
@@ -233,7 +233,7 @@ async function checkpoint(dependencies: IngestDependencies, messagesPath: string
   const rest = join(folder, `rest-${offset}.jsonl`);
   await pipeline(createReadStream(messagesPath, { start: offset }), createWriteStream(rest));
   const key = runKeys.pendingMessages(finish.runId, offset);
-  await dependencies.store.upload(key, rest);
+  await dependencies.store.upload(key, rest, { etag: false });
   const message: ContinueIngestMessage = { kind: 'continue-ingest', run_id: finish.runId, messages_key: key, finish: { rows: finish.rows, cases: finish.cases, check_delay_seconds: finish.checkDelaySeconds } };
   await sendAll(dependencies.control, [{ id: 'continue', body: JSON.stringify(message) }]);
 }

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { EXACT_COMPARISON_LIMIT } from '../compare/compare-runs.js';
 import { readCaseLinesFile } from '../compare/run-files.js';
@@ -56,10 +57,12 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
         ? undefined
         : // Only the headline metrics of each line are read back: the comparison needs no more.
           await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(headlineMetrics(plain)))) }, target);
-  // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl.
+  // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl;
+  // a run without judges (ground truth only) has neither, and its cases.jsonl is not read again.
   const qrelsPath = `${run.casesPath}.qrels`;
   const tally = new AgreementTally();
-  await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => tally.add(line));
+  if (withoutJudges(manifest)) await writeFile(qrelsPath, '');
+  else await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => tally.add(line));
   const report = withAgreement(compared === undefined ? plain : { ...plain, comparison: compared.comparison }, tally.agreement(), minAgreementOf(manifest));
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
@@ -77,17 +80,23 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
     keys.push(key);
   }
   const casesKey = runKeys.report(manifest.suite, manifest.run_id, 'cases.jsonl');
-  await store.upload(casesKey, run.casesPath);
+  await store.upload(casesKey, run.casesPath, { etag: false });
   keys.push(casesKey);
   // Beside cases.jsonl, whatever the judges graded, as qrels (empty when no retrieval judge ran).
   const qrelsKey = runKeys.report(manifest.suite, manifest.run_id, 'judgments.qrels');
-  await store.upload(qrelsKey, qrelsPath);
+  await store.upload(qrelsKey, qrelsPath, { etag: false });
   keys.push(qrelsKey);
   await store.put(
     runKeys.latest(manifest.suite),
     JSON.stringify({ run_id: manifest.run_id, created_at: manifest.created_at, report: runKeys.report(manifest.suite, manifest.run_id, 'report.json') }),
   );
   return { report, keys };
+}
+
+/** A run whose config lists no judge at all: only ground-truth metrics, no grade for judgments.qrels or the agreement. */
+function withoutJudges(manifest: Manifest): boolean {
+  const judges = (manifest.config as { judges?: unknown }).judges;
+  return Array.isArray(judges) && judges.length === 0;
 }
 
 async function currentLines(path: string, metrics: ReadonlySet<string>): Promise<CaseLine[]> {

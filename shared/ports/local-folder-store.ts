@@ -54,12 +54,15 @@ export class LocalFolderStore implements ObjectStore {
     }
   }
 
-  async upload(key: string, path: string): Promise<{ etag: string }> {
+  upload(key: string, path: string): Promise<{ etag: string }>;
+  upload(key: string, path: string, options: { readonly etag: false }): Promise<unknown>;
+  async upload(key: string, path: string, options?: { readonly etag?: false }): Promise<{ etag: string } | undefined> {
     const target = this.pathOf(key);
     await mkdir(dirname(target), { recursive: true });
     const temporary = `${target}.${randomUUID()}.tmp`;
     await copyFile(path, temporary);
     await rename(temporary, target);
+    if (options?.etag === false) return undefined;
     // The local stand-in for an ETag: the MD5 of the content, as S3 gives for a single-part upload.
     const hash = createHash('md5');
     for await (const chunk of createReadStream(target)) hash.update(chunk as Buffer);

@@ -20,8 +20,14 @@ export interface ObjectStore {
    * than memory). Returns false when there is no such object.
    */
   download(key: string, path: string): Promise<boolean>;
-  /** Stores a local file as a stream; returns the object's ETag (S3's, or a content hash). */
+  /**
+   * Stores a local file as a stream; returns the object's ETag (S3's, or a
+   * content hash). With `{ etag: false }` the caller needs no ETag, and a
+   * store that would compute one (the local folder hashes the whole file)
+   * does not.
+   */
   upload(key: string, path: string): Promise<{ etag: string }>;
+  upload(key: string, path: string, options: { readonly etag: false }): Promise<unknown>;
   /** Removes the object; removing one that does not exist is not an error (as in S3). */
   delete(key: string): Promise<void>;
 }

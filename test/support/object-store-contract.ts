@@ -154,6 +154,20 @@ export function describeObjectStoreContract(name: string, createStore: () => Pro
       }
     });
 
+    it('uploads a local file whose ETag nobody asks for, and stores the same bytes', async () => {
+      const store = await createStore();
+      const folder = await mkdtemp(join(tmpdir(), 'assay-upload-'));
+
+      try {
+        await writeFile(join(folder, 'cases.jsonl'), '{"case_id":"c1"}\n');
+        await store.upload('reports/suite/r1/cases.jsonl', join(folder, 'cases.jsonl'), { etag: false });
+
+        expect(text(await store.get('reports/suite/r1/cases.jsonl'))).toBe('{"case_id":"c1"}\n');
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    });
+
     it.each(['', '/abs.json', '../escape.json', 'a/../../b', 'a//b', 'dir/', 'a/./b'])('rejects the key %j', async (key) => {
       const store = await createStore();
 
