@@ -27,6 +27,10 @@ async function answer(task: ThreadTask): Promise<unknown> {
       const { spillRunFile } = await import('../shared/dataset/trec-run-spilling-reader.js');
       return spillRunFile(task.file, task.fileIndex, task.folder, task.partitions);
     }
+    case 'trec-partition': {
+      const { serializedPartitionCases } = await import('../shared/dataset/trec-partition-cases.js');
+      return serializedPartitionCases(task.request);
+    }
     case 'judge':
       judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
       return judge(task.event);

@@ -6,13 +6,16 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CaseOutcome } from '../../shared/pipeline/evaluate-case.js';
 import type { AggregatedRangeText, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
 import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
-import type { RunSpiller, SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
+import type { SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
+import type { CollectionWork } from '../../shared/dataset/trec-collection-work.js';
+import type { PartitionRequest, SerializedPartition } from '../../shared/dataset/trec-partition-cases.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
 export type ThreadTask =
   | { readonly kind: 'load' }
   | { readonly kind: 'spill-run'; readonly file: string; readonly fileIndex: number; readonly folder: string; readonly partitions: number }
+  | { readonly kind: 'trec-partition'; readonly request: PartitionRequest }
   | { readonly kind: 'judge'; readonly event: SQSEvent }
   | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean };
 
@@ -20,6 +23,7 @@ export type ThreadTask =
 export interface ThreadAnswers {
   readonly load: null;
   readonly 'spill-run': SpilledRunFile;
+  readonly 'trec-partition': SerializedPartition;
   readonly judge: { readonly response: SQSBatchResponse; readonly outcomes: readonly CaseOutcome[] };
   readonly aggregate: AggregatedRangeText;
 }
@@ -187,7 +191,10 @@ export function threadedAggregator(threads: PipelineThreads, runId: string): Ran
   return piecewiseAggregator((range, caseIds, keepLines) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines }), threads.size);
 }
 
-/** A TREC collection's run files spilled on the threads, as many at once as there are threads. */
-export function threadedRunSpiller(threads: PipelineThreads): RunSpiller {
-  return (runs, folder, partitions) => Promise.all(runs.map((file, fileIndex) => threads.run({ kind: 'spill-run', file, fileIndex, folder, partitions })));
+/** A TREC collection loaded on the threads: its run files spilled and its partitions grouped, as many at once as there are threads. */
+export function threadedCollectionWork(threads: PipelineThreads): CollectionWork {
+  return {
+    spillRuns: (runs, folder, partitions) => Promise.all(runs.map((file, fileIndex) => threads.run({ kind: 'spill-run', file, fileIndex, folder, partitions }))),
+    partitionCases: (request) => threads.run({ kind: 'trec-partition', request }),
+  };
 }

@@ -21,7 +21,7 @@ import type { Engine } from '../../shared/engines/engine.js';
 import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
-import { judgedWithoutCalls, PipelineThreads, threadedRunSpiller } from './pipeline-threads.js';
+import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from './pipeline-threads.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
 export interface PipelineRun extends RunInput {
@@ -90,7 +90,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
         now,
         trigger,
         configFor: async () => ({ config: runConfig, judgeSummary }),
-        ...(threads === undefined ? {} : { spillRuns: threadedRunSpiller(threads) }),
+        ...(threads === undefined ? {} : { collectionWork: threadedCollectionWork(threads) }),
       },
       telemetry,
     );

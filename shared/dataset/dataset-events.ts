@@ -1,6 +1,7 @@
 import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { DatasetError } from './dataset-error.js';
+import type { SerializedCase } from './trec-partition-cases.js';
 
 /** Totals of one load, reported at its end. */
 export interface DatasetCounts {
@@ -18,7 +19,11 @@ export interface DatasetCounts {
  * What a load produces, in this order: errors as the rows are read, then the
  * cases (grouping needs the whole file first), then one `end` with the counts.
  */
-export type DatasetEvent = { kind: 'case'; case: EvalCase } | { kind: 'error'; error: InputError } | { kind: 'end'; counts: DatasetCounts };
+export type DatasetEvent =
+  /** `serialized`: the case as built on a worker thread; its `case` is then read from that text only when asked for. */
+  | { kind: 'case'; case: EvalCase; serialized?: SerializedCase }
+  | { kind: 'error'; error: InputError }
+  | { kind: 'end'; counts: DatasetCounts };
 
 export function isLabelled(evalCase: EvalCase): boolean {
   return (evalCase.expected_retrieved_context?.length ?? 0) > 0 || evalCase.expected_response !== undefined;
@@ -37,9 +42,14 @@ export class DatasetCounter {
   }
 
   case(evalCase: EvalCase): void {
+    this.caseOf(Object.keys(evalCase.engines), isLabelled(evalCase));
+  }
+
+  /** A case by its engines and whether it has ground truth. */
+  caseOf(engines: readonly string[], labelled: boolean): void {
     this.counts.cases += 1;
-    if (isLabelled(evalCase)) this.counts.labelled_cases += 1;
-    for (const engine of Object.keys(evalCase.engines)) {
+    if (labelled) this.counts.labelled_cases += 1;
+    for (const engine of engines) {
       // Own values only: an engine named "constructor" must not count from Object.prototype's.
       const counted = Object.hasOwn(this.counts.engines, engine) ? (this.counts.engines[engine] ?? 0) : 0;
       this.counts.engines[engine] = counted + 1;

@@ -2,13 +2,18 @@ import { rm, stat } from 'node:fs/promises';
 import { compareBytes } from '../trec/trec-order.js';
 import { DatasetCounter, type DatasetEvent } from './dataset-events.js';
 import { RunNames } from './run-names.js';
-import { buildTrecCase, shownDocuments } from './trec-case.js';
 import type { TrecCollectionFiles } from './trec-collection.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
-import type { RunEntry } from './trec-ranking.js';
 import { SpilledRuns, spillPartitionsFor } from './trec-run-spill.js';
-import { spillRunsInTurn, type RunSpiller } from './trec-run-spilling-reader.js';
+import { spillRunsInTurn } from './trec-run-spilling-reader.js';
+import type { CollectionWork } from './trec-collection-work.js';
+import { deserializedCase, namedRuns, type PartitionRequest, type SerializedPartition } from './trec-partition-cases.js';
+import { buildTrecCase, shownDocuments, type TrecTexts } from './trec-case.js';
+import type { Qrels } from './trec-qrels-reader.js';
 import { readIdTexts } from './trec-text-file.js';
+
+/** Partitions grouped ahead of the one whose cases are going out: enough to keep every thread busy, few enough to bound memory. */
+const PARTITIONS_AHEAD = 4;
 
 /**
  * loadTrecCollection with the run lines spilled to disk by topic (see
@@ -18,7 +23,7 @@ import { readIdTexts } from './trec-text-file.js';
  * partition's topics in trec_eval's order; a repeated document is reported
  * when its partition is grouped, after the line errors.
  */
-export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string, spillRuns: RunSpiller = spillRunsInTurn): AsyncGenerator<DatasetEvent> {
+export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string, work?: CollectionWork): AsyncGenerator<DatasetEvent> {
   const counter = new DatasetCounter();
   const report = errorReporter(counter);
   const qrels = await readQrelsOf(files);
@@ -32,7 +37,7 @@ export async function* loadSpilledCollection(files: TrecCollectionFiles, folder:
   const engineNames: string[] = [];
   const engineIndex = new Map<string, number>();
   const engineOf: number[][] = [];
-  const spilled = await spillRuns(files.runs, folder, partitions).catch(async (error: unknown) => {
+  const spilled = await (work?.spillRuns ?? spillRunsInTurn)(files.runs, folder, partitions).catch(async (error: unknown) => {
     await rm(folder, { recursive: true, force: true });
     throw error;
   });
@@ -67,26 +72,76 @@ export async function* loadSpilledCollection(files: TrecCollectionFiles, folder:
 
     const qrelsTopicsOf: string[][] = Array.from({ length: spill.partitions }, () => []);
     for (const qid of qrels.topics.keys()) qrelsTopicsOf[spill.partitionOf(qid)]?.push(qid);
-    const texts = { queries: queries?.texts, corpus: corpus?.texts, contentDepth: files.contentDepth };
-    for (let partition = 0; partition < spill.partitions; partition++) {
-      const { topics, errors } = await spill.read(partition, engineNames);
-      yield* report(errors);
-      const topicIds = [...new Set([...topics.keys(), ...(qrelsTopicsOf[partition] ?? [])])].sort(compareBytes);
-      for (const qid of topicIds) {
-        const evalCase = buildTrecCase(qid, qrels.topics.get(qid), namedRuns(topics.get(qid), engineNames), texts);
-        counter.case(evalCase);
-        yield { kind: 'case', case: evalCase };
-      }
-    }
+    const grouping = { spill, engineNames, qrels, qrelsTopicsOf, counter };
+    if (work !== undefined && queries === undefined && corpus === undefined) yield* casesOnThreads(grouping, work, { folder, fileNames: files.runs, engineOf });
+    else yield* casesHere(grouping, { queries: queries?.texts, corpus: corpus?.texts, contentDepth: files.contentDepth });
   } finally {
     await spill.remove();
   }
   yield { kind: 'end', counts: counter.snapshot() };
 }
 
-/** A topic's runs by engine name, in the order the engines were first met. */
-function namedRuns(byEngine: ReadonlyMap<number, RunEntry[]> | undefined, engineNames: readonly string[]): [string, RunEntry[]][] {
-  return [...(byEngine ?? [])].sort(([left], [right]) => left - right).map(([index, entries]) => [engineNames[index] as string, entries]);
+/** What grouping the spilled partitions into cases needs. */
+interface Grouping {
+  readonly spill: SpilledRuns;
+  readonly engineNames: readonly string[];
+  readonly qrels: Qrels;
+  /** The qrels' topics of each partition. */
+  readonly qrelsTopicsOf: readonly (readonly string[])[];
+  readonly counter: DatasetCounter;
+}
+
+/** The cases of every partition, grouped here: each partition's topics in trec_eval's order. */
+async function* casesHere(grouping: Grouping, texts: TrecTexts): AsyncGenerator<DatasetEvent> {
+  const { spill, engineNames, qrels, qrelsTopicsOf, counter } = grouping;
+  const report = errorReporter(counter);
+  for (let partition = 0; partition < spill.partitions; partition++) {
+    const { topics, errors } = await spill.read(partition, engineNames);
+    yield* report(errors);
+    const topicIds = [...new Set([...topics.keys(), ...(qrelsTopicsOf[partition] ?? [])])].sort(compareBytes);
+    for (const qid of topicIds) {
+      const evalCase = buildTrecCase(qid, qrels.topics.get(qid), namedRuns(topics.get(qid), engineNames), texts);
+      counter.case(evalCase);
+      yield { kind: 'case', case: evalCase };
+    }
+  }
+}
+
+/**
+ * The same cases, grouped and serialized by `work` (on worker threads), a
+ * few partitions ahead of the one whose cases go out, in the same order.
+ */
+async function* casesOnThreads(
+  grouping: Grouping,
+  work: CollectionWork,
+  spilled: Pick<PartitionRequest, 'folder' | 'fileNames' | 'engineOf'>,
+): AsyncGenerator<DatasetEvent> {
+  const { spill, engineNames, qrels, qrelsTopicsOf, counter } = grouping;
+  const report = errorReporter(counter);
+  const request = (partition: number): Promise<SerializedPartition> => {
+    const judgments = (qrelsTopicsOf[partition] ?? []).map((qid) => [qid, qrels.topics.get(qid) ?? []] as const);
+    const grouped = work.partitionCases({ ...spilled, partitions: spill.partitions, engineNames, partition, judgments });
+    // Awaited in turn; one that fails while an earlier one is awaited must not count as unhandled meanwhile.
+    grouped.catch(() => {});
+    return grouped;
+  };
+  const ahead: Promise<SerializedPartition>[] = [];
+  for (let partition = 0; partition < Math.min(PARTITIONS_AHEAD, spill.partitions); partition++) ahead.push(request(partition));
+  for (let partition = 0; partition < spill.partitions; partition++) {
+    const { errors, cases } = await (ahead.shift() as Promise<SerializedPartition>);
+    if (partition + PARTITIONS_AHEAD < spill.partitions) ahead.push(request(partition + PARTITIONS_AHEAD));
+    yield* report(errors);
+    for (const serialized of cases) {
+      counter.caseOf(serialized.engines, serialized.labelled);
+      yield {
+        kind: 'case',
+        get case() {
+          return deserializedCase(serialized);
+        },
+        serialized,
+      };
+    }
+  }
 }
 
 /** The documents whose text the cases show: a pass over the spill before the corpus is read. */

@@ -7,7 +7,7 @@ import { RunNames } from './run-names.js';
 import { readRun, type RunTopics } from './trec-run-reader.js';
 import { buildTrecCase } from './trec-case.js';
 import { loadSpilledCollection } from './trec-collection-spilled.js';
-import type { RunSpiller } from './trec-run-spilling-reader.js';
+import type { CollectionWork } from './trec-collection-work.js';
 
 export interface TrecCollectionFiles {
   qrels?: string;
@@ -26,8 +26,8 @@ export interface TrecCollectionFiles {
   spillFolder?: string;
   /** Only the top this-many chunks of each engine get their text from the corpus, and judged documents none (see TrecTexts). */
   contentDepth?: number;
-  /** How the run files are spilled (with spillFolder): one after another by default, or several at once on threads. */
-  spillRuns?: RunSpiller;
+  /** Where the heavy steps of a spilled load run (with spillFolder): in this thread by default, or on worker threads. */
+  work?: CollectionWork;
 }
 
 /**
@@ -40,7 +40,7 @@ export interface TrecCollectionFiles {
  * only the documents they and the qrels mention are kept.
  */
 export function loadTrecCollection(files: TrecCollectionFiles): AsyncGenerator<DatasetEvent> {
-  const events = files.spillFolder === undefined ? loadEvents(files) : loadSpilledCollection(files, files.spillFolder, files.spillRuns);
+  const events = files.spillFolder === undefined ? loadEvents(files) : loadSpilledCollection(files, files.spillFolder, files.work);
   return throwingOnFirstError(events, files.strict ?? false);
 }
 

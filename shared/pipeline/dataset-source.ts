@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
-import type { RunSpiller } from '../dataset/trec-run-spilling-reader.js';
+import type { CollectionWork } from '../dataset/trec-collection-work.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { collectionManifestSchema, isCollectionManifestKey, type CollectionManifest, type CollectionMember } from '../schema/collection-manifest.js';
 import type { InputError } from '../schema/input-error.js';
@@ -12,8 +12,8 @@ import { CASE_ID_RULE } from './run-identity.js';
 export interface DatasetSourceOptions {
   /** How many top chunks of each engine the judges read: a TREC collection's cases carry the corpus text of those only. */
   readonly contentDepth: number;
-  /** How a TREC collection's run files are spilled: one after another by default, or several at once on threads. */
-  readonly spillRuns?: RunSpiller;
+  /** Where a TREC collection's heavy loading steps run: in this thread by default, or on worker threads. */
+  readonly collectionWork?: CollectionWork;
 }
 
 /**
@@ -76,7 +76,7 @@ async function* collectionEvents(store: ObjectStore, manifestKey: string, folder
   const queries = await fetch(manifest.queries);
   const corpus = await fetch(manifest.corpus);
   for (const error of errors) yield { kind: 'error', error };
-  const loaded = loadTrecCollection({ qrels, runs, queries, corpus, spillFolder: join(folder, 'spill'), contentDepth: options.contentDepth, ...(options.spillRuns === undefined ? {} : { spillRuns: options.spillRuns }) });
+  const loaded = loadTrecCollection({ qrels, runs, queries, corpus, spillFolder: join(folder, 'spill'), contentDepth: options.contentDepth, ...(options.collectionWork === undefined ? {} : { work: options.collectionWork }) });
   for await (const event of loaded) {
     if (event.kind === 'error') yield { kind: 'error', error: { ...event.error, file: keyOf.get(event.error.file) ?? event.error.file } };
     else if (event.kind === 'end') yield { kind: 'end', counts: { ...event.counts, errors: event.counts.errors + errors.length } };

@@ -10,8 +10,9 @@ import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { MAX_INLINE_MESSAGE_BYTES, type CaseMessage, type CheckMessage, type ContinueIngestMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
-import { storedCaseText } from '../schema/stored-case.js';
-import type { RunSpiller } from '../dataset/trec-run-spilling-reader.js';
+import { INLINE_CHUNK_LIMIT, storedCaseText } from '../schema/stored-case.js';
+import { deserializedCase, type SerializedCase } from '../dataset/trec-partition-cases.js';
+import type { CollectionWork } from '../dataset/trec-collection-work.js';
 import type { RunConfig } from './run-config.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
@@ -42,8 +43,8 @@ export interface IngestDependencies {
   readonly timeRemainingMs?: () => number;
   /** Where the local scratch folders go, and when a dead process's leftovers are removed; DEFAULT_WORK_FOLDERS if absent. */
   readonly workFolders?: WorkFolderSettings;
-  /** How a TREC collection's run files are spilled: one after another by default, or several at once on threads (the embedded CLI). */
-  readonly spillRuns?: RunSpiller;
+  /** Where a TREC collection's heavy loading steps run: in this thread by default, or on worker threads (the embedded CLI). */
+  readonly collectionWork?: CollectionWork;
 }
 
 export type IngestOutcome =
@@ -79,7 +80,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
   const folder = await startWorkFolder(dependencies, 'ingest');
   try {
     const options = spoolOptionsOf(request.config);
-    const spooled = await spoolCases(store, runId, request.datasetKey, folder, dependencies.spillRuns === undefined ? options : { ...options, spillRuns: dependencies.spillRuns });
+    const spooled = await spoolCases(store, runId, request.datasetKey, folder, dependencies.collectionWork === undefined ? options : { ...options, collectionWork: dependencies.collectionWork });
     if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
     const now = dependencies.now();
     const manifest: Manifest = {
@@ -128,7 +129,7 @@ export interface SpoolOptions {
   readonly strict: boolean;
   /** The run's judge depth: a TREC collection's cases carry the corpus text of each engine's top chunks this deep. */
   readonly contentDepth: number;
-  readonly spillRuns?: RunSpiller;
+  readonly collectionWork?: CollectionWork;
 }
 
 /** The spool options of a run config. */
@@ -157,15 +158,17 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
     await writeLine(errors, JSON.stringify(error));
   };
   try {
-    for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth, ...(options.spillRuns === undefined ? {} : { spillRuns: options.spillRuns }) })) {
+    for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth, ...(options.collectionWork === undefined ? {} : { collectionWork: options.collectionWork }) })) {
       if (event.kind === 'error') await writeError(event.error);
       else if (event.kind === 'end') spooled.rows = event.counts.rows;
       else {
-        const caseId = caseIdFor(event.case.request_id);
+        // A case serialized on a worker thread is sent as its text, without building its objects here.
+        const { serialized } = event;
+        const caseId = caseIdFor(serialized?.requestId ?? event.case.request_id);
         await writeText(caseIds, `${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
         spooled.cases++;
-        for (const engine of Object.keys(event.case.engines)) spooled.engines.add(engine);
-        await writeLine(messages, await caseMessageBody(store, runId, caseId, event.case));
+        for (const engine of serialized?.engines ?? Object.keys(event.case.engines)) spooled.engines.add(engine);
+        await writeLine(messages, serialized === undefined ? await caseMessageBody(store, runId, caseId, event.case) : await serializedMessageBody(store, runId, caseId, serialized));
       }
       if (strict && spooled.errorCount > 0) break;
     }
@@ -258,23 +261,29 @@ export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'wo
   return createWorkFolder(settings, purpose);
 }
 
-/**
- * Chunks a case may hold and still be tried as an inline message: past this
- * its lists alone are near the message limit, and serialising the case in
- * full only to find it too large would double ingest's work on a sweep.
- */
-const INLINE_CHUNK_LIMIT = 2_000;
 
+/** The message of a case: the case itself when it fits in a message, else a claim check (the case stored, the message carries its key). */
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {
   let chunks = 0;
   for (const output of Object.values(evalCase.engines)) chunks += output.retrieved_context.length;
-  if (chunks <= INLINE_CHUNK_LIMIT) {
-    const body = `{"kind":"case","run_id":${JSON.stringify(runId)},"case_id":${JSON.stringify(caseId)},"case":${JSON.stringify(evalCase)}}`;
-    if (Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES) return body;
-  }
-  // Claim check: the case goes to the store in its compact stored form, the message carries its key.
+  const body = chunks <= INLINE_CHUNK_LIMIT ? inlineBody(runId, caseId, JSON.stringify(evalCase)) : undefined;
+  return body ?? (await claimCheck(store, runId, caseId, storedCaseText(evalCase)));
+}
+
+/** The same for a case built and serialized on another thread: its text goes into the message or the store as it is. */
+async function serializedMessageBody(store: ObjectStore, runId: string, caseId: string, serialized: SerializedCase): Promise<string> {
+  if (serialized.form === 'stored') return claimCheck(store, runId, caseId, serialized.text);
+  return inlineBody(runId, caseId, serialized.text) ?? (await claimCheck(store, runId, caseId, storedCaseText(deserializedCase(serialized))));
+}
+
+function inlineBody(runId: string, caseId: string, caseJson: string): string | undefined {
+  const body = `{"kind":"case","run_id":${JSON.stringify(runId)},"case_id":${JSON.stringify(caseId)},"case":${caseJson}}`;
+  return Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES ? body : undefined;
+}
+
+async function claimCheck(store: ObjectStore, runId: string, caseId: string, storedText: string): Promise<string> {
   const key = runKeys.claimCheck(runId, caseId);
-  await store.put(key, storedCaseText(evalCase));
+  await store.put(key, storedText);
   const reference: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case_key: key };
   return JSON.stringify(reference);
 }

@@ -15,6 +15,13 @@ const storedEngineOutputSchema = z.union([
 
 export const storedCaseSchema = evalCaseSchema.extend({ engines: z.record(z.string().min(1), storedEngineOutputSchema) });
 
+/**
+ * Chunks a case may hold and still be tried as an inline message: past this
+ * its lists alone are near the message limit, and serialising the case in
+ * full only to find it too large would double ingest's work on a sweep.
+ */
+export const INLINE_CHUNK_LIMIT = 2_000;
+
 /** The stored form of a case, as JSON text. */
 export function storedCaseText(evalCase: EvalCase): string {
   const engines: Record<string, unknown> = {};

@@ -5,6 +5,7 @@ import { collectDataset, type CollectedDataset } from '../../../shared/dataset/d
 import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/dataset/trec-collection.js';
 import { scanTrecFields, splitTrecFields } from '../../../shared/dataset/trec-fields.js';
 import { spillRunFile, type RunSpiller } from '../../../shared/dataset/trec-run-spilling-reader.js';
+import { serializedPartitionCases } from '../../../shared/dataset/trec-partition-cases.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
@@ -32,7 +33,7 @@ async function loadBothWays(files: TrecCollectionFiles) {
 }
 
 describe('loadTrecCollection with a spill folder', () => {
-  it('gives the same events, in the same order, when the run files spill at once and finish in any order', async () => {
+  it('gives the same events, in the same order, when the run files spill at once, finish in any order, and the partitions are grouped as text', async () => {
     // Prepare: two files share tag r (the later one is named by its file), one file has two tags, repeated documents and a bad line
     const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\nq2 0 d9 2\nq3 0 d4 3\n');
     const first = await folder.write('first.txt', 'q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq2 Q0 d9 1 3 s\nq2 Q0 d9 2 1 s\nq3 Q0 d4 1 high r\n');
@@ -50,7 +51,7 @@ describe('loadTrecCollection with a spill folder', () => {
 
     // Act
     const inTurn = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'in-turn') }));
-    const atOnce = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'at-once'), spillRuns: backwards }));
+    const atOnce = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'at-once'), work: { spillRuns: backwards, partitionCases: serializedPartitionCases } }));
 
     // Assess: not sorted, so the order counts too
     expect(atOnce).toEqual(inTurn);
