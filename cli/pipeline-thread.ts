@@ -36,7 +36,7 @@ async function answer(task: ThreadTask): Promise<unknown> {
       return judge(task.event);
     case 'aggregate': {
       const { rangeAggregatorOf } = await import('../shared/pipeline/aggregate-range.js');
-      return rangeAggregatorOf(store, task.runId)(task.range, task.caseIds, task.keepLines);
+      return rangeAggregatorOf(store, task.runId)(task.range, task.caseIds, task.keepLines, task.linesPath);
     }
   }
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CaseOutcome } from '../../shared/pipeline/evaluate-case.js';
-import type { AggregatedRangeText, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
+import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
 import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
 import type { SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
 import type { CollectionWork } from '../../shared/dataset/trec-collection-work.js';
@@ -17,7 +17,7 @@ export type ThreadTask =
   | { readonly kind: 'spill-run'; readonly file: string; readonly fileIndex: number; readonly folder: string; readonly partitions: number }
   | { readonly kind: 'trec-partition'; readonly request: PartitionRequest }
   | { readonly kind: 'judge'; readonly event: SQSEvent }
-  | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean };
+  | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean; readonly linesPath: string };
 
 /** What a pipeline thread answers for each kind of task. */
 export interface ThreadAnswers {
@@ -25,7 +25,7 @@ export interface ThreadAnswers {
   readonly 'spill-run': SpilledRunFile;
   readonly 'trec-partition': SerializedPartition;
   readonly judge: { readonly response: SQSBatchResponse; readonly outcomes: readonly CaseOutcome[] };
-  readonly aggregate: AggregatedRangeText;
+  readonly aggregate: AggregatedRangeFiles;
 }
 
 /** The message a thread gets: a task and the id its answer carries back. */
@@ -188,7 +188,7 @@ export function threadedJudgeWorker(threads: PipelineThreads, onOutcome: (outcom
 
 /** A reduce range aggregated in as many consecutive pieces as there are threads, one a thread, then joined. */
 export function threadedAggregator(threads: PipelineThreads, runId: string): RangeAggregator {
-  return piecewiseAggregator((range, caseIds, keepLines) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines }), threads.size);
+  return piecewiseAggregator((range, caseIds, keepLines, linesPath) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines, linesPath }), threads.size);
 }
 
 /** A TREC collection loaded on the threads: its run files spilled and its partitions grouped, as many at once as there are threads. */

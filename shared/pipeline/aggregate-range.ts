@@ -1,6 +1,8 @@
 import pLimit from 'p-limit';
 import type { ObjectStore } from '../ports/object-store.js';
-import { caseLines } from '../report/cases-jsonl.js';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { caseLines, caseLinesWithoutLists, caseLineTexts } from '../report/cases-jsonl.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import { emptySegment, foldEngineMetrics } from '../report/metric-columns.js';
 import type { CaseLine } from '../schema/report.js';
@@ -17,31 +19,35 @@ export interface AggregatedRange {
   readonly lines: readonly CaseLine[];
 }
 
-/** A range as the report needs it: its partial, its lines of cases.jsonl as text, and (when asked for) the lines the pages list. */
-export interface AggregatedRangeText {
+/** A range as the report needs it: its partial, the files holding its lines of cases.jsonl, and (when asked for) the lines the pages list. */
+export interface AggregatedRangeFiles {
   readonly partial: RangePartial;
-  /** The range's lines of cases.jsonl, each ending in a newline, in file order. */
-  readonly text: string;
+  /** Local files holding the range's lines of cases.jsonl, in file order, to be joined in this order. */
+  readonly linesFiles: readonly string[];
   /** The range's lines without their ranked lists: what report.html and the baseline comparison read. */
   readonly lines?: readonly CaseLine[];
 }
 
-/** Aggregates one range (sorted, consecutive case ids); `keepLines` asks for its lines as values too. */
-export type RangeAggregator = (range: number, caseIds: readonly string[], keepLines: boolean) => Promise<AggregatedRangeText>;
+/**
+ * Aggregates one range (sorted, consecutive case ids), writing its lines of
+ * cases.jsonl to files starting with `linesPath`; `keepLines` asks for the
+ * lines as values too.
+ */
+export type RangeAggregator = (range: number, caseIds: readonly string[], keepLines: boolean, linesPath: string) => Promise<AggregatedRangeFiles>;
 
-/** The range aggregator of one process: aggregateRange, then the lines as text. */
+/** The range aggregator of one process: the range's records folded, and its lines written to `linesPath` line by line. */
 export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggregator {
-  return async (range, caseIds, keepLines) => {
-    const { partial, lines } = await aggregateRange(store, runId, range, caseIds);
-    return { partial, text: lines.map((line) => `${JSON.stringify(line)}\n`).join(''), ...(keepLines ? { lines: lines.map(withoutRanking) } : {}) };
+  return async (range, caseIds, keepLines, linesPath) => {
+    const { partial, evaluated } = await aggregateResults(store, runId, range, caseIds);
+    const output = createWriteStream(linesPath);
+    try {
+      for (const text of caseLineTexts(evaluated)) if (!output.write(text)) await once(output, 'drain');
+    } finally {
+      output.end();
+      await once(output, 'close');
+    }
+    return { partial, linesFiles: [linesPath], ...(keepLines ? { lines: caseLinesWithoutLists(evaluated) } : {}) };
   };
-}
-
-/** A line without its ranked list: a thousand documents an engine that no page shows, and that would cross threads for nothing. */
-function withoutRanking(line: CaseLine): CaseLine {
-  if (line.retrieved === undefined) return line;
-  const { retrieved: _retrieved, ...rest } = line;
-  return rest;
 }
 
 /**
@@ -56,6 +62,12 @@ function withoutRanking(line: CaseLine): CaseLine {
  * deterministic key of its case, and they throw rather than skew the counts.
  */
 export async function aggregateRange(store: ObjectStore, runId: string, range: number, caseIds: readonly string[]): Promise<AggregatedRange> {
+  const { partial, evaluated } = await aggregateResults(store, runId, range, caseIds);
+  return { partial, lines: caseLines(evaluated) };
+}
+
+/** aggregateRange with the range's evaluated results rather than their lines. */
+async function aggregateResults(store: ObjectStore, runId: string, range: number, caseIds: readonly string[]): Promise<{ partial: RangePartial; evaluated: CaseResult[] }> {
   const limit = pLimit(READ_CONCURRENCY);
   const records = await Promise.all(caseIds.map((caseId) => limit(() => readCase(store, runId, caseId))));
   const columns = emptySegment(caseIds.length);
@@ -77,7 +89,7 @@ export async function aggregateRange(store: ObjectStore, runId: string, range: n
   }
   const judgeUsage = totalJudgeUsage(evaluated.map((result) => result.judge_usage));
   const judgingSkipped = evaluated.filter((result) => result.judging_skipped !== undefined).length;
-  return { partial: { range, outcomes, requestIds, failed, judgeUsage, judgingSkipped, columns }, lines: caseLines(evaluated) };
+  return { partial: { range, outcomes, requestIds, failed, judgeUsage, judgingSkipped, columns }, evaluated };
 }
 
 type CaseRecord = { kind: 'result'; result: CaseResult } | { kind: 'failure'; failure: CaseFailure } | undefined;

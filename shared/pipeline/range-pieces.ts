@@ -1,28 +1,28 @@
 import type { MetricColumn, SegmentColumns } from '../report/metric-columns.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import type { CaseLine } from '../schema/report.js';
-import type { AggregatedRangeText, RangeAggregator } from './aggregate-range.js';
+import type { AggregatedRangeFiles, RangeAggregator } from './aggregate-range.js';
 import type { RangePartial } from './range-partial.js';
 
 /**
  * A range aggregated as consecutive pieces at once (on several threads), then
- * joined: the same partial, text and lines as one aggregation of the whole
+ * joined: the same partial, lines files and lines as one aggregation of the whole
  * range, since a range's columns, outcomes and lines are all in case-id
  * order and its counts are integers. Pieces smaller than `minimumPiece`
  * cases are not worth a thread's hand-off.
  */
 export function piecewiseAggregator(aggregatePiece: RangeAggregator, pieces: number, minimumPiece = 16): RangeAggregator {
-  return async (range, caseIds, keepLines) => {
+  return async (range, caseIds, keepLines, linesPath) => {
     const count = Math.max(1, Math.min(pieces, Math.floor(caseIds.length / minimumPiece)));
-    if (count === 1) return aggregatePiece(range, caseIds, keepLines);
+    if (count === 1) return aggregatePiece(range, caseIds, keepLines, linesPath);
     const size = Math.ceil(caseIds.length / count);
     const slices = Array.from({ length: count }, (_, index) => caseIds.slice(index * size, (index + 1) * size)).filter((slice) => slice.length > 0);
-    return joinRangePieces(await Promise.all(slices.map((slice) => aggregatePiece(range, slice, keepLines))));
+    return joinRangePieces(await Promise.all(slices.map((slice, index) => aggregatePiece(range, slice, keepLines, `${linesPath}.${index}`))));
   };
 }
 
 /** Consecutive pieces of one range, in order, as one aggregated range. */
-export function joinRangePieces(pieces: readonly AggregatedRangeText[]): AggregatedRangeText {
+export function joinRangePieces(pieces: readonly AggregatedRangeFiles[]): AggregatedRangeFiles {
   const [first] = pieces;
   if (first === undefined) throw new Error('Expected at least one piece of a range to join');
   if (pieces.length === 1) return first;
@@ -44,7 +44,7 @@ export function joinRangePieces(pieces: readonly AggregatedRangeText[]): Aggrega
     columns: joinColumns(partials.map((piece) => piece.columns), size),
   };
   const lines = pieces.every((piece) => piece.lines !== undefined) ? pieces.flatMap((piece) => piece.lines as readonly CaseLine[]) : undefined;
-  return { partial, text: pieces.map((piece) => piece.text).join(''), ...(lines === undefined ? {} : { lines }) };
+  return { partial, linesFiles: pieces.flatMap((piece) => piece.linesFiles), ...(lines === undefined ? {} : { lines }) };
 }
 
 /** The pieces' columns laid end to end; engines and metrics in the order a single fold would first meet them. */

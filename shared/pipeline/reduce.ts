@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { ObjectStore } from '../ports/object-store.js';
@@ -84,8 +85,8 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
  * Aggregates a run's records in this process and writes its report files; the
  * run is complete or past its deadline. The records are read range by range
  * (REDUCE_RANGE_SIZE sorted case ids, READ_CONCURRENCY reads in flight), each
- * range's lines go to a local cases.jsonl at once, and only the per-metric
- * columns stay in memory. `aggregate` does the reading and folding of a range:
+ * range's lines go to local files at once, joined into cases.jsonl at the
+ * end, and only the per-metric columns stay in memory. `aggregate` does the reading and folding of a range:
  * in this thread by default, or spread over threads (the embedded CLI).
  */
 export async function reportRun(
@@ -97,25 +98,39 @@ export async function reportRun(
   const sortedCaseIds = [...completion.caseIds].sort(compareText);
   return withScratchFolder('assay-reduce-', async (folder) => {
     const casesPath = join(folder, 'cases.jsonl');
-    const output = createWriteStream(casesPath);
     const keepLines = sortedCaseIds.length <= FULL_HTML_CASE_LIMIT;
     const lines: CaseLine[] = [];
     const partials: RangePartial[] = [];
-    try {
-      for (let range = 0; range * REDUCE_RANGE_SIZE < sortedCaseIds.length; range++) {
-        const ids = sortedCaseIds.slice(range * REDUCE_RANGE_SIZE, (range + 1) * REDUCE_RANGE_SIZE);
-        const aggregated = await aggregate(range, ids, keepLines);
-        partials.push(aggregated.partial);
-        if (keepLines) lines.push(...(aggregated.lines ?? []));
-        if (!output.write(aggregated.text)) await once(output, 'drain');
-      }
-    } finally {
-      output.end();
-      await once(output, 'close');
+    const linesFiles: string[] = [];
+    for (let range = 0; range * REDUCE_RANGE_SIZE < sortedCaseIds.length; range++) {
+      const ids = sortedCaseIds.slice(range * REDUCE_RANGE_SIZE, (range + 1) * REDUCE_RANGE_SIZE);
+      const aggregated = await aggregate(range, ids, keepLines, join(folder, `lines-${range}`));
+      partials.push(aggregated.partial);
+      if (keepLines) lines.push(...(aggregated.lines ?? []));
+      linesFiles.push(...aggregated.linesFiles);
     }
+    await joinFiles(linesFiles, casesPath);
     const written = await writeRunReport(store, { manifest, sortedCaseIds, partials, casesPath, lines: keepLines ? lines : undefined });
     return { kind: 'reported', runId: manifest.run_id, ...written };
   });
+}
+
+/** Joins the files into one, in order, removing them; one file is only renamed. */
+async function joinFiles(files: readonly string[], path: string): Promise<void> {
+  if (files.length === 1) {
+    await rename(files[0] as string, path);
+    return;
+  }
+  const output = createWriteStream(path);
+  try {
+    for (const file of files) {
+      for await (const chunk of createReadStream(file)) if (!output.write(chunk)) await once(output, 'drain');
+      await rm(file);
+    }
+  } finally {
+    output.end();
+    await once(output, 'close');
+  }
 }
 
 /**

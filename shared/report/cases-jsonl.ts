@@ -1,4 +1,4 @@
-import { expandRanking } from '../schema/compact-ranking.js';
+import { expandRanking, type CompactRanking } from '../schema/compact-ranking.js';
 import type { CaseLine } from '../schema/report.js';
 import type { CaseResult } from '../schema/run-records.js';
 import { compareText, sortedKeys, sortedRecord } from './ordering.js';
@@ -29,6 +29,62 @@ export function caseLines(results: readonly CaseResult[]): CaseLine[] {
         engine,
         metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
         ...(output === undefined ? {} : { retrieved: 'ranking' in output ? expandRanking(output.ranking) : output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) }),
+        ...(result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped }),
+      };
+    }),
+  );
+}
+
+/**
+ * The lines of `cases.jsonl` as text, one string a line (newline included),
+ * in file order: the same bytes as casesJsonl, but a ranked list kept in
+ * compact form is written straight from its columns, without building the
+ * thousands of objects a sweep's line holds.
+ */
+export function* caseLineTexts(results: readonly CaseResult[]): Generator<string> {
+  const sorted = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
+  for (const result of sorted) {
+    for (const engine of sortedKeys(result.engines)) {
+      const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
+      const head = { case_id: result.case_id, request_id: result.request_id, engine, metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})) };
+      const skipped = result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped };
+      if (output === undefined || !('ranking' in output)) {
+        const listed = output === undefined ? {} : { retrieved: output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) };
+        yield `${JSON.stringify({ ...head, ...listed, ...skipped })}\n`;
+        continue;
+      }
+      // The head without its closing brace, the list, then the fields after it, in caseLines' order.
+      const after = JSON.stringify({ ...(output.response === undefined ? {} : { response: output.response }), ...skipped });
+      yield `${JSON.stringify(head).slice(0, -1)},"retrieved":${rankingJson(output.ranking)}${after === '{}' ? '}' : `,${after.slice(1)}`}\n`;
+    }
+  }
+}
+
+/** A compact list as the JSON of its object form (expandRanking), written from the columns. */
+function rankingJson(ranking: CompactRanking): string {
+  const { doc_uris: documentIds, scores, human_grades: grades } = ranking;
+  const parts = new Array<string>(documentIds.length);
+  for (let index = 0; index < documentIds.length; index++) {
+    const score = scores[index];
+    const grade = grades?.[index];
+    // A finite number prints the same in a template as in JSON.
+    parts[index] = `{"doc_uri":${JSON.stringify(documentIds[index])},"rank":${index + 1}${score === null || score === undefined ? '' : `,"score":${score}`}${grade === null || grade === undefined ? '' : `,"human_grade":${grade}`}}`;
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** The lines of `cases.jsonl` without their ranked lists: what report.html and a baseline comparison read. */
+export function caseLinesWithoutLists(results: readonly CaseResult[]): CaseLine[] {
+  const sorted = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
+  return sorted.flatMap((result) =>
+    sortedKeys(result.engines).map((engine) => {
+      const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
+      return {
+        case_id: result.case_id,
+        request_id: result.request_id,
+        engine,
+        metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
+        ...(output?.response === undefined ? {} : { response: output.response }),
         ...(result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped }),
       };
     }),

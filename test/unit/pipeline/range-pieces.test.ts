@@ -1,15 +1,33 @@
-import { describe, expect, it } from 'vitest';
-import { rangeAggregatorOf, type RangeAggregator } from '../../../shared/pipeline/aggregate-range.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rangeAggregatorOf, type AggregatedRangeFiles, type RangeAggregator } from '../../../shared/pipeline/aggregate-range.js';
 import { piecewiseAggregator } from '../../../shared/pipeline/range-pieces.js';
 import { serializePartial } from '../../../shared/pipeline/range-partial.js';
 import { runKeys } from '../../../shared/pipeline/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
+import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { compareText } from '../../../shared/report/ordering.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 import { result, RUN_ID, usage, type Value } from '../report/factories.js';
 
+let folder: TempFolder;
+beforeEach(async () => {
+  folder = await createTempFolder();
+});
+afterEach(async () => {
+  await folder.remove();
+});
+
+/** The range's lines of cases.jsonl: its files read in order. */
+async function linesText(aggregated: AggregatedRangeFiles): Promise<string> {
+  const texts = await Promise.all(aggregated.linesFiles.map((file) => readFile(file, 'utf8')));
+  return texts.join('');
+}
+
 describe('a reduce range aggregated in pieces', () => {
-  it.each([2, 3, 7])('joins %i pieces into the partial, cases.jsonl text and lines of one aggregation', async (pieces) => {
+  it.each([2, 3, 7])('joins %i pieces into the partial, cases.jsonl lines and page lines of one aggregation', async (pieces) => {
     // Prepare: failures, missing cases, ratings, error messages and judge usage (synthetic-run.ts)
     const store = new MemoryStore();
     const run = await syntheticRun(437, store);
@@ -17,11 +35,14 @@ describe('a reduce range aggregated in pieces', () => {
     const whole = rangeAggregatorOf(store, run.manifest.run_id);
 
     // Act
-    const [once, pieced] = await Promise.all([whole(0, sorted, true), piecewiseAggregator(whole, pieces)(0, sorted, true)]);
+    const once = await whole(0, sorted, true, join(folder.path, 'once'));
+    const pieced = await piecewiseAggregator(whole, pieces)(0, sorted, true, join(folder.path, 'pieced'));
 
     // Assess: the stored form walks engines and metrics in order, so equal text means equal order too
     expect(serializePartial(pieced.partial)).toBe(serializePartial(once.partial));
-    expect(pieced.text).toBe(once.text);
+    expect(pieced.linesFiles).toHaveLength(pieces);
+    expect(await linesText(pieced)).toBe(await linesText(once));
+    expect(await linesText(once)).toBe(casesJsonl(run.results));
     expect(pieced.lines).toEqual(once.lines);
   });
 
@@ -38,7 +59,8 @@ describe('a reduce range aggregated in pieces', () => {
     const whole = rangeAggregatorOf(store, RUN_ID);
 
     // Act: pieces of ten cases
-    const [once, pieced] = await Promise.all([whole(0, ids, false), piecewiseAggregator(whole, 4, 10)(0, ids, false)]);
+    const once = await whole(0, ids, false, join(folder.path, 'once'));
+    const pieced = await piecewiseAggregator(whole, 4, 10)(0, ids, false, join(folder.path, 'pieced'));
 
     // Assess
     expect(serializePartial(pieced.partial)).toBe(serializePartial(once.partial));
@@ -53,13 +75,13 @@ describe('a reduce range aggregated in pieces', () => {
     const run = await syntheticRun(20, store);
     const sorted = [...run.caseIds].sort(compareText);
     const calls: number[] = [];
-    const counting: RangeAggregator = (range, caseIds, keepLines) => {
+    const counting: RangeAggregator = (range, caseIds, keepLines, linesPath) => {
       calls.push(caseIds.length);
-      return rangeAggregatorOf(store, run.manifest.run_id)(range, caseIds, keepLines);
+      return rangeAggregatorOf(store, run.manifest.run_id)(range, caseIds, keepLines, linesPath);
     };
 
     // Act
-    await piecewiseAggregator(counting, 2)(0, sorted, true);
+    await piecewiseAggregator(counting, 2)(0, sorted, true, join(folder.path, 'lines'));
 
     // Assess
     expect(calls).toEqual([20]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caseLines, casesJsonl } from '../../../shared/report/cases-jsonl.js';
+import { caseLines, caseLinesWithoutLists, caseLineTexts, casesJsonl } from '../../../shared/report/cases-jsonl.js';
+import type { CaseResult } from '../../../shared/schema/run-records.js';
 import { caseLineSchema } from '../../../shared/schema/report.js';
 import { result } from './factories.js';
 
@@ -36,5 +37,31 @@ describe('casesJsonl', () => {
 
   it('is empty for no results', () => {
     expect(casesJsonl([])).toBe('');
+  });
+
+  it('writes compact lists straight from their columns, the same bytes as through their objects', () => {
+    // Prepare: compact lists with and without scores and grades, odd document ids, a response, a skipped judging; an object-form list; no list
+    const ranking = { doc_uris: ['d"1', 'd\\2', 'é3', 'd4'], scores: [2.5, null, -0, 1e21], human_grades: [3, null, 0, null] };
+    const results: CaseResult[] = [
+      { ...result('c1', { bm25: { 'm/precision': 0.5 }, dense: { 'm/precision': 1 } }), outputs: { bm25: { ranking }, dense: { ranking: { doc_uris: ['x'], scores: [0.1] }, response: 'an "answer"' } } },
+      { ...result('c2', { bm25: { 'm/precision': 0 } }), outputs: { bm25: { retrieved: [{ doc_uri: 'y', rank: 1, score: 3 }], response: 'text' } }, judging_skipped: 'max_judge_cost' },
+      { ...result('c3', { bm25: { 'm/precision': 0.25 } }), outputs: { bm25: { ranking: { doc_uris: [], scores: [] } } }, judging_skipped: 'max_judge_cost' },
+      result('c4', { bm25: { 'm/precision': 0.75 } }),
+    ];
+
+    // Act
+    const text = [...caseLineTexts(results)].join('');
+
+    // Assess
+    expect(text).toBe(casesJsonl(results));
+    expect(text.split('\n')[0]).toContain('"retrieved":[{"doc_uri":"d\\"1","rank":1,"score":2.5,"human_grade":3},{"doc_uri":"d\\\\2","rank":2},');
+  });
+
+  it('gives the page lines without their ranked lists', () => {
+    // Prepare
+    const results: CaseResult[] = [{ ...result('c1', { bm25: { 'm/precision': 0.5 } }), outputs: { bm25: { ranking: { doc_uris: ['a'], scores: [1] }, response: 'r' } } }];
+
+    // Act / Assess
+    expect(caseLinesWithoutLists(results)).toEqual(caseLines(results).map(({ retrieved: _retrieved, ...line }) => line));
   });
 });
