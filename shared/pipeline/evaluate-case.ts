@@ -4,7 +4,7 @@ import { judgeCase, type JudgeBackend } from '../judges/run-judges.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
-import { compactRanking } from '../schema/compact-ranking.js';
+import { rankingOf } from '../schema/compact-ranking.js';
 import { parseStoredCase } from '../schema/stored-case.js';
 import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
@@ -160,6 +160,9 @@ function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
   return Object.fromEntries(
     Object.entries(evalCase.engines).map(([engine, output]) => {
       const response = output.response === undefined ? {} : { response: output.response };
+      // Straight to columns: a sweep's case holds thousands of documents per engine.
+      const ranking = rankingOf(output.retrieved_context, (documentId) => humanGrades.get(documentId));
+      if (ranking !== undefined) return [engine, { ranking, ...response }];
       const ranked = output.retrieved_context.map((chunk) => {
         const humanGrade = humanGrades.get(chunk.doc_uri);
         return {
@@ -169,8 +172,7 @@ function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
           ...(humanGrade === undefined ? {} : { human_grade: humanGrade }),
         };
       });
-      const ranking = compactRanking(ranked);
-      return [engine, ranking === undefined ? { retrieved: ranked, ...response } : { ranking, ...response }];
+      return [engine, { retrieved: ranked, ...response }];
     }),
   );
 }

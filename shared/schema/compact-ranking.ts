@@ -62,6 +62,29 @@ export function compactRanking(chunks: readonly RankedDocument[]): CompactRankin
   return graded ? { doc_uris: documentIds, scores, human_grades: grades } : { doc_uris: documentIds, scores };
 }
 
+/**
+ * The compact form of a ranked list as its document ids, ranks and scores
+ * alone, each document's human grade from `gradeOf`: compactRanking of those
+ * fields, built without an object per document. Undefined when the ranks
+ * are not the positions (1, 2, 3, ...).
+ */
+export function rankingOf(chunks: readonly { readonly doc_uri: string; readonly rank: number; readonly score?: number | undefined }[], gradeOf: (documentId: string) => number | undefined): CompactRanking | undefined {
+  const documentIds = new Array<string>(chunks.length);
+  const scores = new Array<number | null>(chunks.length);
+  const grades = new Array<number | null>(chunks.length);
+  let graded = false;
+  for (let index = 0; index < chunks.length; index++) {
+    const chunk = chunks[index] as (typeof chunks)[number];
+    if (chunk.rank !== index + 1) return undefined;
+    documentIds[index] = chunk.doc_uri;
+    scores[index] = chunk.score ?? null;
+    const grade = gradeOf(chunk.doc_uri);
+    grades[index] = grade ?? null;
+    graded ||= grade !== undefined;
+  }
+  return graded ? { doc_uris: documentIds, scores, human_grades: grades } : { doc_uris: documentIds, scores };
+}
+
 /** The object form of a compact list: rank = position + 1, no score or grade where it was null. */
 export function expandRanking(ranking: CompactRanking): RankedDocument[] {
   return ranking.doc_uris.map((documentId, index) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactRanking, compactRankingSchema, expandRanking, type RankedDocument } from '../../../shared/schema/compact-ranking.js';
+import { compactRanking, compactRankingSchema, expandRanking, rankingOf, type RankedDocument } from '../../../shared/schema/compact-ranking.js';
 import type { EvalCase, RetrievedChunk } from '../../../shared/schema/eval-case.js';
 import { parseStoredCase, storedCaseText } from '../../../shared/schema/stored-case.js';
 
@@ -63,6 +63,32 @@ describe('compactRanking', () => {
     const parsed = compactRankingSchema.safeParse(ranking);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.message).toContain(message);
+  });
+});
+
+describe('rankingOf', () => {
+  it.each([
+    ['graded, with scores', [{ doc_uri: 'a', rank: 1, score: 2 }, { doc_uri: 'b', rank: 2, score: 1 }], { a: 3 }],
+    ['ungraded', [{ doc_uri: 'a', rank: 1, score: 2 }], {}],
+    ['without scores, text and all', [{ doc_uri: 'a', rank: 1, content: 'text' }, { doc_uri: 'b', rank: 2 }], { b: 0 }],
+  ])('gives compactRanking of the ids, ranks, scores and grades alone: %s', (_name, chunks: RetrievedChunk[], grades: Record<string, number>) => {
+    // Prepare: the list as the worker used to build it, one object per document
+    const ranked: RankedDocument[] = chunks.map((chunk) => ({
+      doc_uri: chunk.doc_uri,
+      rank: chunk.rank,
+      ...(chunk.score === undefined ? {} : { score: chunk.score }),
+      ...(grades[chunk.doc_uri] === undefined ? {} : { human_grade: grades[chunk.doc_uri] as number }),
+    }));
+
+    // Act
+    const ranking = rankingOf(chunks, (documentId) => grades[documentId]);
+
+    // Assess
+    expect(ranking).toEqual(compactRanking(ranked));
+  });
+
+  it('leaves a list whose ranks are not the positions to its object form', () => {
+    expect(rankingOf([{ doc_uri: 'a', rank: 2 }], () => undefined)).toBeUndefined();
   });
 });
 
