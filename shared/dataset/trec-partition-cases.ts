@@ -2,11 +2,10 @@ import type { EvalCase, ExpectedDocument } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { evalCaseSchema } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
-import { compareBytes } from '../trec/trec-order.js';
+import { compareBytes, compareTrec } from '../trec/trec-order.js';
 import { isLabelled } from './dataset-events.js';
 import { buildTrecCase } from './trec-case.js';
-import type { RunEntry } from './trec-ranking.js';
-import { SpilledRuns } from './trec-run-spill.js';
+import { SpilledRuns, type RunColumns } from './trec-run-spill.js';
 
 /**
  * A case built elsewhere (a worker thread) and handed over as text: cheap to
@@ -54,15 +53,53 @@ export type PartitionCaseBuilder = (request: PartitionRequest) => Promise<Serial
  */
 export async function serializedPartitionCases(request: PartitionRequest): Promise<SerializedPartition> {
   const spill = new SpilledRuns(request.folder, request.partitions, request.fileNames, request.engineOf);
-  const { topics, errors } = await spill.read(request.partition, request.engineNames);
+  const { topics, errors } = await spill.readColumns(request.partition, request.engineNames);
   const judgments = new Map(request.judgments);
   const topicIds = [...new Set([...topics.keys(), ...judgments.keys()])].sort(compareBytes);
-  const cases = topicIds.map((qid) => serializeCase(buildTrecCase(qid, judgments.get(qid) as ExpectedDocument[] | undefined, namedRuns(topics.get(qid), request.engineNames), {})));
+  const cases = topicIds.map((qid) => serializeTopic(qid, judgments.get(qid), namedRuns(topics.get(qid), request.engineNames)));
   return { errors, cases };
 }
 
+/**
+ * One topic's case, serialized. A long case (a sweep's: a thousand
+ * documents an engine) is written in its stored form straight from the
+ * columns, the same text storedCaseText gives for the case buildTrecCase
+ * builds, without an object per document; a short one is built and written
+ * as JSON.
+ */
+function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | undefined, runs: readonly (readonly [string, RunColumns])[]): SerializedCase {
+  const chunks = runs.reduce((sum, [, columns]) => sum + columns.docnos.length, 0);
+  if (chunks <= INLINE_CHUNK_LIMIT) {
+    const entries = runs.map(([engine, columns]) => [engine, columns.docnos.map((docno, index) => ({ docno, score: columns.scores[index] as number }))] as const);
+    return serializeCase(buildTrecCase(qid, judgments as ExpectedDocument[] | undefined, entries, {}));
+  }
+  const engines = runs.map(([engine, columns]) => {
+    const { docnos, scores } = inTrecOrder(columns);
+    return `${JSON.stringify(engine)}:{"tags":{},"ranking":{"doc_uris":${JSON.stringify(docnos)},"scores":${JSON.stringify(scores)}}}`;
+  });
+  const expected = judgments === undefined ? '' : `,"expected_retrieved_context":${JSON.stringify(judgments)}`;
+  return {
+    requestId: qid,
+    engines: runs.map(([engine]) => engine),
+    labelled: (judgments?.length ?? 0) > 0,
+    chunks,
+    form: 'stored',
+    text: `{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(qid)},"engines":{${engines.join(',')}},"tags":{}${expected}}`,
+  };
+}
+
+/** A run's lines of a topic in trec_eval's order (rankLikeTrecEval), as columns. */
+function inTrecOrder(columns: RunColumns): RunColumns {
+  const { docnos, scores } = columns;
+  let ranked = true;
+  for (let index = 1; index < docnos.length && ranked; index++) ranked = compareTrec(scores[index - 1] as number, docnos[index - 1] as string, scores[index] as number, docnos[index] as string) <= 0;
+  if (ranked) return columns;
+  const order = Array.from(docnos.keys()).sort((left, right) => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string));
+  return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
+}
+
 /** A topic's runs by engine name, in the order the engines were first met. */
-export function namedRuns(byEngine: ReadonlyMap<number, RunEntry[]> | undefined, engineNames: readonly string[]): [string, RunEntry[]][] {
+export function namedRuns<List>(byEngine: ReadonlyMap<number, List> | undefined, engineNames: readonly string[]): [string, List][] {
   return [...(byEngine ?? [])].sort(([left], [right]) => left - right).map(([index, entries]) => [engineNames[index] as string, entries]);
 }
 

@@ -11,6 +11,12 @@ const MAX_BLOCK_PAIRS = 100_000;
 /** One topic of a partition: its entries by engine index, in file order. */
 export type SpilledTopic = Map<number, RunEntry[]>;
 
+/** One topic's lines of one run as columns: document ids and scores, in file order. */
+export interface RunColumns {
+  readonly docnos: string[];
+  readonly scores: number[];
+}
+
 /** The topics of one partition, and the repeated documents found while grouping them. */
 export interface SpilledPartition {
   topics: Map<string, SpilledTopic>;
@@ -138,8 +144,30 @@ export class SpilledRuns {
    * and only its first line counts.
    */
   async read(partition: number, engineNames: readonly string[]): Promise<SpilledPartition> {
+    return this.group(partition, engineNames, () => [] as RunEntry[], (entries, docno, score) => entries.push({ docno, score }));
+  }
+
+  /** read, with each topic's list of an engine as two columns rather than an object per line. */
+  async readColumns(partition: number, engineNames: readonly string[]): Promise<{ topics: Map<string, Map<number, RunColumns>>; errors: InputError[] }> {
+    return this.group(
+      partition,
+      engineNames,
+      (): RunColumns => ({ docnos: [], scores: [] }),
+      (columns, docno, score) => {
+        columns.docnos.push(docno);
+        columns.scores.push(score);
+      },
+    );
+  }
+
+  private async group<List>(
+    partition: number,
+    engineNames: readonly string[],
+    create: () => List,
+    add: (list: List, docno: string, score: number) => void,
+  ): Promise<{ topics: Map<string, Map<number, List>>; errors: InputError[] }> {
     const texts = await Promise.all(this.files.map((files) => files.read(partition)));
-    const topics = new Map<string, SpilledTopic>();
+    const topics = new Map<string, Map<number, List>>();
     const seen = new Map<string, Set<string>>();
     const errors: InputError[] = [];
     for (const text of texts) {
@@ -160,10 +188,10 @@ export class SpilledRuns {
           byEngine = new Map();
           topics.set(qid, byEngine);
         }
-        let entries = byEngine.get(engine);
-        if (entries === undefined) {
-          entries = [];
-          byEngine.set(engine, entries);
+        let list = byEngine.get(engine);
+        if (list === undefined) {
+          list = create();
+          byEngine.set(engine, list);
         }
         const pairs = pairsText.split(' ');
         for (let index = 0; index < pairs.length; index += 2) {
@@ -174,7 +202,7 @@ export class SpilledRuns {
             continue;
           }
           docnos.add(docno);
-          entries.push({ docno, score: Number(pairs[index + 1]) });
+          add(list, docno, Number(pairs[index + 1]));
         }
       }
     }
