@@ -91,10 +91,22 @@ function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | un
 /** A run's lines of a topic in trec_eval's order (rankLikeTrecEval), as columns. */
 function inTrecOrder(columns: RunColumns): RunColumns {
   const { docnos, scores } = columns;
-  let ranked = true;
-  for (let index = 1; index < docnos.length && ranked; index++) ranked = compareTrec(scores[index - 1] as number, docnos[index - 1] as string, scores[index] as number, docnos[index] as string) <= 0;
-  if (ranked) return columns;
-  const order = Array.from(docnos.keys()).sort((left, right) => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string));
+  let descending = true;
+  for (let index = 1; index < scores.length && descending; index++) descending = (scores[index - 1] as number) >= (scores[index] as number);
+  const byTrec = (left: number, right: number): number => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string);
+  const order = Array.from(docnos.keys());
+  if (!descending) order.sort(byTrec);
+  else {
+    // Scores already fall, as most run files list them: only the ties need ordering, each by itself.
+    let start = 0;
+    while (start < order.length) {
+      let end = start + 1;
+      while (end < order.length && scores[end] === scores[start]) end++;
+      if (end - start > 1) order.splice(start, end - start, ...order.slice(start, end).sort(byTrec));
+      start = end;
+    }
+  }
+  if (order.every((index, position) => index === position)) return columns;
   return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
 }
 

@@ -28,9 +28,9 @@ export function partitionOfTopic(qid: string, partitions: number): number {
   return createHash('md5').update(qid).digest().readUInt32BE(0) % partitions;
 }
 
-/** Spill files for runs of this many bytes: about 2 MB of lines each, 16 at least. */
+/** Spill files for runs of this many bytes: about 8 MB of lines each, 8 at least (each run file spills its own set of them). */
 export function spillPartitionsFor(runBytes: number): number {
-  return Math.max(16, Math.ceil(runBytes / (2 * 1024 * 1024)));
+  return Math.max(8, Math.ceil(runBytes / (8 * 1024 * 1024)));
 }
 
 /** The folder of one run file's spill inside the collection's spill folder. */

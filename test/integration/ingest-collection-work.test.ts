@@ -37,9 +37,11 @@ async function spool(name: string, files: { qrels: string; runs: string[] }, wor
 
 describe('ingest of a TREC collection grouped elsewhere (the worker threads of an embedded run)', () => {
   it('sends the same messages and stores the same cases as grouping it in the ingest', async () => {
-    // Prepare: topic 401 holds 2 × 1,100 chunks, past the inline limit, so it is claim-checked; 402 and 403 go inline
+    // Prepare: topic 401 holds 3 × 1,100 chunks, past the inline limit, so it is claim-checked; 402 and 403 go inline
     const qrels = await folder.write('qrels.txt', ['401 0 a-d0 2', '401 0 b-d7 1', '402 0 a-d3 3', '403 0 x 1'].join('\n'));
-    const runs = [await folder.write('a.run', runText('a', { 401: 1_100, 402: 30 })), await folder.write('b.run', runText('b', { 401: 1_100, 403: 4 }))];
+    // Run c lists topic 401 from the lowest score up: ranked by a full sort, where a and b only need their ties ordered.
+    const reversed = runText('c', { 401: 1_100 }).trimEnd().split('\n').reverse().join('\n');
+    const runs = [await folder.write('a.run', runText('a', { 401: 1_100, 402: 30 })), await folder.write('b.run', runText('b', { 401: 1_100, 403: 4 })), await folder.write('c.run', reversed)];
     const work: CollectionWork = { spillRuns: spillRunsInTurn, partitionCases: serializedPartitionCases };
 
     // Act
@@ -50,6 +52,6 @@ describe('ingest of a TREC collection grouped elsewhere (the worker threads of a
     expect(elsewhere).toEqual(here);
     expect(Object.keys(here.claimChecks)).toEqual(['runs/r-1/cases/401.json']);
     expect(here.messages.trim().split('\n')).toHaveLength(3);
-    expect(here.engines.sort()).toEqual(['a', 'b']);
+    expect(here.engines.sort()).toEqual(['a', 'b', 'c']);
   });
 });

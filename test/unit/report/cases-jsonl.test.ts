@@ -41,7 +41,7 @@ describe('casesJsonl', () => {
 
   it('writes compact lists straight from their columns, the same bytes as through their objects', () => {
     // Prepare: compact lists with and without scores and grades, odd document ids, a response, a skipped judging; an object-form list; no list
-    const ranking = { doc_uris: ['d"1', 'd\\2', 'é3', 'd4'], scores: [2.5, null, -0, 1e21], human_grades: [3, null, 0, null] };
+    const ranking = { doc_uris: ['d"1', 'd\\2', 'é3', 'd4', 'x\u{1F600}', 'c\u0001', 'lone\ud800'], scores: [2.5, null, -0, 1e21, 0.1, 7, 8], human_grades: [3, null, 0, null, null, 1, null] };
     const results: CaseResult[] = [
       { ...result('c1', { bm25: { 'm/precision': 0.5 }, dense: { 'm/precision': 1 } }), outputs: { bm25: { ranking }, dense: { ranking: { doc_uris: ['x'], scores: [0.1] }, response: 'an "answer"' } } },
       { ...result('c2', { bm25: { 'm/precision': 0 } }), outputs: { bm25: { retrieved: [{ doc_uri: 'y', rank: 1, score: 3 }], response: 'text' } }, judging_skipped: 'max_judge_cost' },
