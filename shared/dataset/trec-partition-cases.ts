@@ -93,21 +93,24 @@ function inTrecOrder(columns: RunColumns): RunColumns {
   const { docnos, scores } = columns;
   let descending = true;
   for (let index = 1; index < scores.length && descending; index++) descending = (scores[index - 1] as number) >= (scores[index] as number);
-  const byTrec = (left: number, right: number): number => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string);
-  const order = Array.from(docnos.keys());
-  if (!descending) order.sort(byTrec);
-  else {
-    // Scores already fall, as most run files list them: only the ties need ordering, each by itself.
-    let start = 0;
-    while (start < order.length) {
-      let end = start + 1;
-      while (end < order.length && scores[end] === scores[start]) end++;
-      if (end - start > 1) order.splice(start, end - start, ...order.slice(start, end).sort(byTrec));
-      start = end;
-    }
+  if (!descending) {
+    const order = Array.from(docnos.keys()).sort((left, right) => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string));
+    return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
   }
-  if (order.every((index, position) => index === position)) return columns;
-  return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
+  // Scores already fall, as most run files list them: only each run of tied scores needs its ids ordered, in place.
+  let ordered = docnos;
+  let start = 0;
+  while (start < scores.length) {
+    let end = start + 1;
+    while (end < scores.length && scores[end] === scores[start]) end++;
+    if (end - start > 1) {
+      const tied = ordered.slice(start, end).sort((left, right) => compareBytes(right, left));
+      if (ordered === docnos) ordered = [...docnos];
+      for (let index = start; index < end; index++) ordered[index] = tied[index - start] as string;
+    }
+    start = end;
+  }
+  return ordered === docnos ? columns : { docnos: ordered, scores };
 }
 
 /** A topic's runs by engine name, in the order the engines were first met. */
