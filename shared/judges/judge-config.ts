@@ -51,6 +51,13 @@ export const runSettingsSchema = z.strictObject({
   check_delay_seconds: z.number().int().min(0).max(900).default(1),
   /** How many top hits of each live engine are judged. */
   judge_depth: z.number().int().min(1).default(10),
+  /**
+   * How many top documents of each engine's ranked list a case result and
+   * cases.jsonl keep (at least judge_depth); the ground-truth metrics use the
+   * whole list. A sweep's runs list 1,000 documents a topic, which the run
+   * files hold already: kept whole, they would be most of cases.jsonl.
+   */
+  list_depth: z.number().int().min(1).default(100),
   /** Live engine calls in flight at once in one worker, over all its cases and engines. */
   engine_concurrency: z.number().int().min(1).default(8),
   /** The most the run's judges may spend, in judge.prices' currency; past it, the cases left are evaluated without their LLM judges. */
@@ -130,13 +137,14 @@ const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, engine_concurrency, max_judge_cost, min_agreement',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement',
   'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
   'run.judge_depth': 'give how many top hits of each engine to judge, a whole number from 1 up, e.g. 10',
+  'run.list_depth': 'give how many top documents of each engine cases.jsonl lists, a whole number from 1 up, e.g. 100',
   'run.engine_concurrency': 'give how many live engine calls a worker makes at once, a whole number from 1 up, e.g. 8',
   'run.min_agreement': "give the least Cohen's kappa a relevance judge must reach with the human labels, a number from -1 to 1, e.g. 0.6",
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',

@@ -115,7 +115,7 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
     engines,
     skipped: skipJudging ? [...judgement.skipped, ...skippedByCeiling(judging.judges, evalCase)] : judgement.skipped,
     judge_usage: judgement.usage,
-    outputs: outputRecords(evalCase),
+    outputs: outputRecords(evalCase, listDepthOf(manifest)),
     ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
   };
   await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
@@ -149,11 +149,12 @@ function judgedView(evalCase: EvalCase, depth: number): EvalCase {
 }
 
 /**
- * Each engine's ranked list (doc_uri, rank, score) and response, for
- * cases.jsonl, with the human grade of every labelled document, so the report
- * can set the judges' grades against the human's (shared/report/judge-agreement.ts).
+ * Each engine's ranked list (doc_uri, rank, score) down to `depth` and its
+ * response, for cases.jsonl, with the human grade of every labelled document,
+ * so the report can set the judges' grades against the human's
+ * (shared/report/judge-agreement.ts).
  */
-function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
+function outputRecords(evalCase: EvalCase, depth: number): NonNullable<CaseResult['outputs']> {
   const humanGrades = new Map<string, number>();
   // The first label of a document counts, as for the ground-truth metrics.
   for (const label of evalCase.expected_retrieved_context ?? []) if (!humanGrades.has(label.doc_uri)) humanGrades.set(label.doc_uri, label.grade ?? 1);
@@ -161,9 +162,10 @@ function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
     Object.entries(evalCase.engines).map(([engine, output]) => {
       const response = output.response === undefined ? {} : { response: output.response };
       // Straight to columns: a sweep's case holds thousands of documents per engine.
-      const ranking = rankingOf(output.retrieved_context, (documentId) => humanGrades.get(documentId));
+      const listed = output.retrieved_context.slice(0, depth);
+      const ranking = rankingOf(listed, (documentId) => humanGrades.get(documentId));
       if (ranking !== undefined) return [engine, { ranking, ...response }];
-      const ranked = output.retrieved_context.map((chunk) => {
+      const ranked = listed.map((chunk) => {
         const humanGrade = humanGrades.get(chunk.doc_uri);
         return {
           doc_uri: chunk.doc_uri,
@@ -180,6 +182,12 @@ function outputRecords(evalCase: EvalCase): NonNullable<CaseResult['outputs']> {
 function judgeDepthOf(manifest: Manifest): number {
   const config = manifest.config as unknown as Partial<RunConfig>;
   return config.run?.judge_depth ?? 10;
+}
+
+/** How deep each engine's list is kept in the result: run.list_depth, and never less than the judges read. */
+function listDepthOf(manifest: Manifest): number {
+  const config = manifest.config as unknown as Partial<RunConfig>;
+  return Math.max(config.run?.list_depth ?? 100, judgeDepthOf(manifest));
 }
 
 function cutoffsOf(manifest: Manifest): readonly number[] {

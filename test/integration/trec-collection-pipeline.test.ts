@@ -168,6 +168,29 @@ describe('assay run on a TREC collection (embedded)', () => {
     expect(outcomes).toEqual([]);
   });
 
+  it.each([
+    ['by default', {}, 100],
+    ['to run.list_depth', { run: { list_depth: 20 } }, 20],
+    ['at least as deep as the judges read', { run: { list_depth: 20, judge_depth: 30 } }, 30],
+    ['whole when run.list_depth passes its length', { run: { list_depth: 5_000 } }, undefined],
+  ])('lists each run in cases.jsonl down to a depth %s, while the metrics use the whole list', async (_name, config, depth) => {
+    // Prepare: results.test ranks 1,000 documents or fewer a topic
+    const runs = [fixture('results.test')];
+    const run = await readRun(runs[0] as string);
+    if (!run.ok) throw new Error('the fixture could not be read');
+
+    // Act
+    const { report } = await runCollection({ qrels: fixture('qrels.test'), runs }, { config });
+
+    // Assess
+    const lines = (await readFile(join(folder.path, 'out', 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { request_id: string; retrieved: { rank: number }[] });
+    const lengths = lines.map((line) => line.retrieved.length);
+    const whole = lines.map((line) => run.run.topics.get(line.request_id)?.scores.length);
+    expect(lengths).toEqual(whole.map((length) => Math.min(length ?? 0, depth ?? Number.POSITIVE_INFINITY)));
+    expect(Math.max(...(whole as number[]))).toBeGreaterThan(100);
+    expect(report.engines.STANDARD?.['retrieval/ground_truth/average_precision/average']).toBe((await trecEvalSummary(fixture('qrels.test'), runs[0] as string)).map);
+  });
+
   it('reports a file changed after its manifest was written as an input error naming it', async () => {
     // Prepare: a first run stores the collection; then a run file is replaced behind the manifest's back
     const store = join(folder.path, 'store');
