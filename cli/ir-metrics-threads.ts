@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtEntry } from './built-entry.js';
 import type { EvaluationOptions } from '../shared/trec/evaluate.js';
 import { qrelsToParts, type Qrels } from '../shared/trec/qrels.js';
 import type { RunScore, ScoreOutput } from '../shared/trec/score-run-file.js';
@@ -13,17 +12,9 @@ export interface ScoreTask {
   readonly output: ScoreOutput;
 }
 
-/**
- * The built worker (dist/cli/ir-metrics-worker.js, beside the built main.js),
- * or undefined where there is none: from the TypeScript source (npm run
- * assay, the tests' in-process CLI) the runs are scored in this thread.
- */
+/** The built ir-metrics worker (dist/cli/ir-metrics-worker.js), or undefined from the source: the runs are then scored in this thread. */
 export function builtWorker(from: string): URL | undefined {
-  for (const relative of ['./ir-metrics-worker.js', '../ir-metrics-worker.js']) {
-    const url = new URL(relative, from);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
-  }
-  return undefined;
+  return builtEntry(from, 'ir-metrics-worker.js');
 }
 
 /** Threads worth scoring on for this many runs (this one included): one a core, never more than the runs. */

@@ -24,6 +24,8 @@ const result = await runPipeline(
     concurrency: 16,
     outFolder: join(folder, 'out'),
     environment: {},
+    // The worker threads `assay run` uses, from the build `npm ci` makes: this script runs from the source.
+    threadEntry: new URL('../../dist/cli/pipeline-thread.js', import.meta.url),
   },
   embeddedInfrastructure(join(folder, 'store'), 30),
   silent,

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtEntry } from '../built-entry.js';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CaseOutcome } from '../../shared/pipeline/evaluate-case.js';
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
@@ -79,7 +78,7 @@ export class PipelineThreads {
     this.slots = Array.from({ length: threads }, (): Slot => {
       const running = new Map<number, Waiting>();
       // The young generation the CLI's shebang gives the main thread: these steps make short-lived garbage.
-      const worker = new Worker(entry, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 192 } });
+      const worker = new Worker(entry, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
       worker.on('message', (reply: ThreadReply) => {
         const task = running.get(reply.id);
         if (task === undefined) return;
@@ -165,11 +164,7 @@ export class PipelineThreads {
 
 /** The built thread entry (dist/cli/pipeline-thread.js, beside the built main.js), or undefined where there is none. */
 export function builtThreadEntry(from: string): URL | undefined {
-  for (const relative of ['./pipeline-thread.js', '../pipeline-thread.js']) {
-    const url = new URL(relative, from);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
-  }
-  return undefined;
+  return builtEntry(from, 'pipeline-thread.js');
 }
 
 /** Whether a run's judging makes no call (no judge model, no live engine): only such runs are judged on threads, whose judging is rebuilt there without an API key. */

@@ -41,6 +41,8 @@ export interface PipelineRun extends RunInput {
    * judge call (pipeline-threads.ts); one a core by default, 1 for none.
    */
   readonly threads?: number;
+  /** The built thread entry (dist/cli/pipeline-thread.js), for a caller running this from the TypeScript source, which has none of its own. */
+  readonly threadEntry?: URL;
   /** Called with the run id (and the worker threads in use, 0 for none) before ingest starts, so a user can resume the run if this process dies. */
   readonly onRunId?: (runId: string, workerThreads: number) => void;
   /** Called once the run is ingested, before any case is judged: the tests inject faults here. */
@@ -76,7 +78,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const judgeSummary = judges.length === 0 && run.collection !== undefined ? GROUND_TRUTH_ONLY : choice.summary;
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
-  const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads) : undefined;
+  const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry) : undefined;
   try {
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
     const trigger = `cli:${now().toISOString()}`;

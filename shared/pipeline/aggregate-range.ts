@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { ObjectStore } from '../ports/object-store.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { caseLines, caseLinesWithoutLists, caseLineTexts } from '../report/cases-jsonl.js';
+import { caseLines, caseLineTexts } from '../report/cases-jsonl.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import { emptySegment, foldEngineMetrics } from '../report/metric-columns.js';
 import type { CaseLine } from '../schema/report.js';
@@ -46,7 +46,7 @@ export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggre
       output.end();
       await once(output, 'close');
     }
-    return { partial, linesFiles: [linesPath], ...(keepLines ? { lines: caseLinesWithoutLists(evaluated) } : {}) };
+    return { partial, linesFiles: [linesPath], ...(keepLines ? { lines: caseLines(evaluated, false) } : {}) };
   };
 }
 

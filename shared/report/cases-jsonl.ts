@@ -17,18 +17,24 @@ export function casesJsonl(results: readonly CaseResult[]): string {
     .join('');
 }
 
-/** The lines of `cases.jsonl` as values, in file order. */
-export function caseLines(results: readonly CaseResult[]): CaseLine[] {
+/**
+ * The lines of `cases.jsonl` as values, in file order; without `lists`, the
+ * lines without their ranked lists (what report.html and a baseline
+ * comparison read).
+ */
+export function caseLines(results: readonly CaseResult[], lists = true): CaseLine[] {
   const sorted = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
   return sorted.flatMap((result) =>
     sortedKeys(result.engines).map((engine) => {
       const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
+      const listed = output === undefined || !lists ? {} : { retrieved: 'ranking' in output ? expandRanking(output.ranking) : output.retrieved };
       return {
         case_id: result.case_id,
         request_id: result.request_id,
         engine,
         metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
-        ...(output === undefined ? {} : { retrieved: 'ranking' in output ? expandRanking(output.ranking) : output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) }),
+        ...listed,
+        ...(output?.response === undefined ? {} : { response: output.response }),
         ...(result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped }),
       };
     }),
@@ -80,21 +86,3 @@ function rankingJson(ranking: CompactRanking): string {
 
 /** Characters JSON.stringify escapes in a string: quote, backslash, control characters and (lone) surrogates. */
 const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** The lines of `cases.jsonl` without their ranked lists: what report.html and a baseline comparison read. */
-export function caseLinesWithoutLists(results: readonly CaseResult[]): CaseLine[] {
-  const sorted = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
-  return sorted.flatMap((result) =>
-    sortedKeys(result.engines).map((engine) => {
-      const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
-      return {
-        case_id: result.case_id,
-        request_id: result.request_id,
-        engine,
-        metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
-        ...(output?.response === undefined ? {} : { response: output.response }),
-        ...(result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped }),
-      };
-    }),
-  );
-}

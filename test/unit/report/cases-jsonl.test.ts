@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseLines, caseLinesWithoutLists, caseLineTexts, casesJsonl } from '../../../shared/report/cases-jsonl.js';
+import { caseLines, caseLineTexts, casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import type { CaseResult } from '../../../shared/schema/run-records.js';
 import { caseLineSchema } from '../../../shared/schema/report.js';
 import { result } from './factories.js';
@@ -62,6 +62,6 @@ describe('casesJsonl', () => {
     const results: CaseResult[] = [{ ...result('c1', { bm25: { 'm/precision': 0.5 } }), outputs: { bm25: { ranking: { doc_uris: ['a'], scores: [1] }, response: 'r' } } }];
 
     // Act / Assess
-    expect(caseLinesWithoutLists(results)).toEqual(caseLines(results).map(({ retrieved: _retrieved, ...line }) => line));
+    expect(caseLines(results, false)).toEqual(caseLines(results).map(({ retrieved: _retrieved, ...line }) => line));
   });
 });
