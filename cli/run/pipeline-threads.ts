@@ -1,14 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { builtEntry } from '../built-entry.js';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { CaseOutcome } from '../../shared/pipeline/evaluate-case.js';
-import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
-import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
-import type { SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
 import type { CollectionWork } from '../../shared/dataset/trec-collection-work.js';
 import type { PartitionRequest, SerializedPartition } from '../../shared/dataset/trec-partition-cases.js';
-import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import type { SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
+import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
+import type { CaseOutcome, Judging } from '../../shared/pipeline/evaluate-case.js';
+import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
+import { builtEntry } from '../built-entry.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
 export type ThreadTask =
