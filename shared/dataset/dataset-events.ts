@@ -1,7 +1,23 @@
 import type { EvalCase } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { DatasetError } from './dataset-error.js';
-import type { SerializedCase } from './trec-partition-cases.js';
+
+/**
+ * A case built elsewhere (a worker thread) and handed over as text: cheap to
+ * send between threads, and for a long case already in the form the pipeline
+ * stores it in, so nobody builds its thousands of chunk objects twice.
+ */
+export interface SerializedCase {
+  readonly requestId: string;
+  /** Its engines, in the case's order. */
+  readonly engines: readonly string[];
+  readonly labelled: boolean;
+  /** Chunks over all its engines. */
+  readonly chunks: number;
+  /** `case`: the case's own JSON; `stored`: its stored form (stored-case.ts), for a case of more than INLINE_CHUNK_LIMIT chunks. */
+  readonly form: 'case' | 'stored';
+  readonly text: string;
+}
 
 /** Totals of one load, reported at its end. */
 export interface DatasetCounts {

@@ -3,26 +3,9 @@ import type { InputError } from '../schema/input-error.js';
 import { evalCaseSchema } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
 import { compareBytes, compareTrec } from '../trec/trec-order.js';
-import { isLabelled } from './dataset-events.js';
+import { isLabelled, type SerializedCase } from './dataset-events.js';
 import { buildTrecCase } from './trec-case.js';
 import { SpilledRuns, type RunColumns } from './trec-run-spill.js';
-
-/**
- * A case built elsewhere (a worker thread) and handed over as text: cheap to
- * send between threads, and for a long case already in the form the pipeline
- * stores it in, so nobody builds its thousands of chunk objects twice.
- */
-export interface SerializedCase {
-  readonly requestId: string;
-  /** Its engines, in the case's order. */
-  readonly engines: readonly string[];
-  readonly labelled: boolean;
-  /** Chunks over all its engines. */
-  readonly chunks: number;
-  /** `case`: the case's own JSON; `stored`: its stored form (stored-case.ts), for a case of more than INLINE_CHUNK_LIMIT chunks. */
-  readonly form: 'case' | 'stored';
-  readonly text: string;
-}
 
 /** One spilled partition to turn into cases: the spill (SpilledRuns), the engines, and the judgments of the partition's topics. */
 export interface PartitionRequest {
