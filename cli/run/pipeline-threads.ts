@@ -166,9 +166,16 @@ export function builtThreadEntry(from: string): URL | undefined {
   return builtEntry(from, 'pipeline-thread.js');
 }
 
-/** Whether a run's judging makes no call (no judge model, no live engine): only such runs are judged on threads, whose judging is rebuilt there without an API key. */
+/**
+ * Whether a run's judging makes no call: no live engine, and every judge
+ * computed here (the lexical judges, or only deterministic ones such as
+ * document_recall, or none, whatever the API key). Only such runs are judged
+ * on threads, whose judging is rebuilt there from the run's judge list
+ * without an API key: the same judges, computed the same way.
+ */
 export function judgedWithoutCalls(judging: Judging): boolean {
-  return judging.backend.kind === 'lexical' && (judging.engines ?? []).length === 0;
+  if ((judging.engines ?? []).length > 0) return false;
+  return judging.backend.kind === 'lexical' || judging.judges.every((judge) => judge.kind === 'deterministic');
 }
 
 /** The judge worker handler, run on the threads: the outcomes come back with the batch response. */

@@ -13,7 +13,8 @@ import { buildJudging } from './run-judging.js';
  * The judge worker handler as a pipeline thread runs it, on one batch of case
  * messages. The main thread hands over only runs whose judging makes no call
  * (judgedWithoutCalls), so the judging built here from the run's stored
- * config, with no API key and no engine credentials, is the same as its own.
+ * config (its judge list), with no API key and no engine credentials, is the
+ * same as its own: the judges computed here, none of them calling out.
  */
 export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<ThreadAnswers['judge']> {
   const telemetry = quietTelemetry();
@@ -22,7 +23,7 @@ export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<Th
     let judging = judgings.get(configHash);
     if (judging === undefined) {
       judging = buildJudging(config, {}, undefined, {});
-      if (judging.backend.kind !== 'lexical' || (judging.engines ?? []).length > 0) throw new Error('A pipeline thread was handed a run that calls a judge model or a live engine');
+      if ((judging.engines ?? []).length > 0) throw new Error('A pipeline thread was handed a run that calls a live engine');
       judgings.set(configHash, judging);
     }
     return judging;

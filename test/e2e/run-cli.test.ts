@@ -89,11 +89,12 @@ describe('assay run, as the README runs it', () => {
       topics.flatMap((topic) => Array.from({ length: 30 }, (_, rank) => `${topic} Q0 d${(rank * step) % 37} ${rank + 1} ${(100 - Math.floor(rank / 3)).toFixed(1)} ${tag}\n`)).join('');
     const qrels = await folder.write('threads.qrels', topics.flatMap((topic) => Array.from({ length: 12 }, (_, doc) => `${topic} 0 d${doc * 3} ${(doc + Number(topic)) % 4}\n`)).join(''));
     const runs = [await folder.write('threads-a.run', runText('a', 1)), await folder.write('threads-b.run', runText('b', 5))];
+    // A judge key in the environment changes nothing: without --queries and --corpus no judge runs, so nothing calls out.
     const run = (threads: number) =>
       promisify(execFile)(
         join(root, 'cli', 'bin.js'),
         ['run', '--qrels', qrels, ...runs.flatMap((path) => ['--run', path]), '--threads', String(threads), '--store', join(folder.path, `threads-${threads}`), '--out', join(folder.path, `threads-${threads}-report`)],
-        { cwd: root },
+        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-never-used', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } },
       );
 
     // Act
