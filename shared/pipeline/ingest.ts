@@ -130,6 +130,7 @@ export interface SpoolOptions {
   readonly strict: boolean;
   /** The run's judge depth: a TREC collection's cases carry the corpus text of each engine's top chunks this deep. */
   readonly contentDepth: number;
+  /** Where a TREC collection's heavy loading steps run (IngestDependencies.collectionWork). */
   readonly collectionWork?: CollectionWork;
 }
 
@@ -261,7 +262,6 @@ export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'wo
   await removeStaleWorkFolders(settings);
   return createWorkFolder(settings, purpose);
 }
-
 
 /** The message of a case: the case itself when it fits in a message, else a claim check (the case stored, the message carries its key). */
 async function caseMessageBody(store: ObjectStore, runId: string, caseId: string, evalCase: EvalCase): Promise<string> {
