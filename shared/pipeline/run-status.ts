@@ -1,6 +1,7 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import type { Manifest } from '../schema/run-records.js';
 import { manifestSchema } from '../schema/run-records.js';
+import { reportSchema } from '../schema/report.js';
 import { runKeys } from './run-identity.js';
 
 export interface RunStatus {
@@ -15,24 +16,27 @@ export interface RunStatus {
   readonly report: string | undefined;
 }
 
-/** Where a run stands, read from the store alone: no queue access needed. */
+/**
+ * Where a run stands, read from the store alone: no queue access needed. A
+ * reported run's counts come from its report.json; a run still going lists
+ * its results and failures (a run of a million cases lists a thousand pages).
+ */
 export async function runStatus(store: ObjectStore, runId: string): Promise<RunStatus> {
   const manifestBytes = await store.get(runKeys.manifest(runId));
   const manifest = manifestBytes === undefined ? undefined : manifestSchema.parse(JSON.parse(new TextDecoder().decode(manifestBytes)));
+  const reportKey = manifest === undefined ? undefined : runKeys.report(manifest.suite, runId, 'report.json');
+  const reportBytes = reportKey === undefined ? undefined : await store.get(reportKey);
+  const ingested = (await store.get(runKeys.ingested(runId))) !== undefined;
+  if (reportKey !== undefined && reportBytes !== undefined) {
+    const { cases } = reportSchema.parse(JSON.parse(new TextDecoder().decode(reportBytes)));
+    return { runId, manifest, ingested, results: cases.evaluated, failures: cases.failed, report: reportKey };
+  }
   const count = async (prefix: string) => {
     let total = 0;
     for await (const _key of store.list(prefix)) total++;
     return total;
   };
-  const reportKey = manifest === undefined ? undefined : runKeys.report(manifest.suite, runId, 'report.json');
-  return {
-    runId,
-    manifest,
-    ingested: (await store.get(runKeys.ingested(runId))) !== undefined,
-    results: await count(runKeys.resultsPrefix(runId)),
-    failures: await count(runKeys.failuresPrefix(runId)),
-    report: reportKey !== undefined && (await store.get(reportKey)) !== undefined ? reportKey : undefined,
-  };
+  return { runId, manifest, ingested, results: await count(runKeys.resultsPrefix(runId)), failures: await count(runKeys.failuresPrefix(runId)), report: undefined };
 }
 
 export function describeStatus(status: RunStatus): string {
