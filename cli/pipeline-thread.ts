@@ -17,11 +17,15 @@ const { storeFolder } = workerData as ThreadSetup;
 const store = new LocalFolderStore(storeFolder);
 let judge: ReturnType<typeof import('./run/thread-judge.js').threadJudge> | undefined;
 
+async function judgeWorker(): Promise<NonNullable<typeof judge>> {
+  judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
+  return judge;
+}
+
 async function answer(task: ThreadTask): Promise<unknown> {
   switch (task.kind) {
     case 'load':
-      judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
-      await import('../shared/pipeline/aggregate-range.js');
+      await Promise.all([judgeWorker(), import('../shared/pipeline/aggregate-range.js')]);
       return null;
     case 'spill-run': {
       const { spillRunFile } = await import('../shared/dataset/trec-run-spilling-reader.js');
@@ -32,8 +36,7 @@ async function answer(task: ThreadTask): Promise<unknown> {
       return serializedPartitionCases(task.request);
     }
     case 'judge':
-      judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
-      return judge(task.event);
+      return (await judgeWorker())(task.event);
     case 'aggregate': {
       const { rangeAggregatorOf } = await import('../shared/pipeline/aggregate-range.js');
       return rangeAggregatorOf(store, task.runId)(task.range, task.caseIds, task.keepLines, task.linesPath);

@@ -67,7 +67,7 @@ export async function aggregateRange(store: ObjectStore, runId: string, range: n
 }
 
 /** aggregateRange with the range's evaluated results rather than their lines. */
-async function aggregateResults(store: ObjectStore, runId: string, range: number, caseIds: readonly string[]): Promise<{ partial: RangePartial; evaluated: CaseResult[] }> {
+export async function aggregateResults(store: ObjectStore, runId: string, range: number, caseIds: readonly string[]): Promise<{ partial: RangePartial; evaluated: CaseResult[] }> {
   const limit = pLimit(READ_CONCURRENCY);
   const records = await Promise.all(caseIds.map((caseId) => limit(() => readCase(store, runId, caseId))));
   const columns = emptySegment(caseIds.length);

@@ -7,7 +7,8 @@ import { compareText } from '../report/ordering.js';
 import type { ReduceRangeMessage } from '../schema/pipeline-messages.js';
 import type { Report } from '../schema/report.js';
 import { caseIdsSchema } from '../schema/run-records.js';
-import { aggregateRange } from './aggregate-range.js';
+import { caseLineTexts } from '../report/cases-jsonl.js';
+import { aggregateResults } from './aggregate-range.js';
 import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from './range-partial.js';
 import type { RunCompletion } from './run-completion.js';
 import { runKeys } from './run-identity.js';
@@ -62,10 +63,10 @@ export async function reduceRange(store: ObjectStore, message: ReduceRangeMessag
   const sortedCaseIds = await sortedRunCaseIds(store, message.run_id);
   const ids = sortedCaseIds.slice(message.range * REDUCE_RANGE_SIZE, (message.range + 1) * REDUCE_RANGE_SIZE);
   if (ids.length === 0) throw new Error(`Expected range ${message.range} of run ${message.run_id} to hold cases, but the run has ${sortedCaseIds.length} cases`);
-  const aggregated = await aggregateRange(store, message.run_id, message.range, ids);
+  const { partial, evaluated } = await aggregateResults(store, message.run_id, message.range, ids);
   // The lines first: a partial present means its lines are there too.
-  await store.put(runKeys.partialLines(message.run_id, message.range), aggregated.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-  await store.put(runKeys.partial(message.run_id, message.range), serializePartial(aggregated.partial));
+  await store.put(runKeys.partialLines(message.run_id, message.range), [...caseLineTexts(evaluated)].join(''));
+  await store.put(runKeys.partial(message.run_id, message.range), serializePartial(partial));
   return { cases: ids.length };
 }
 
