@@ -12,6 +12,7 @@ export function redriveCommand(): Command {
     .argument('<run>', 'run id, as printed by `assay run` (r-...)');
   return withFinishRunOptions(command).action(async (runId: string, options: FinishRunOptions) => {
     await finishRun(
+      'assay redrive',
       runId,
       options,
       async (infrastructure) => (await redriveFailures(infrastructure.store, infrastructure, runId)).requeued,

@@ -15,6 +15,7 @@ export function resumeCommand(): Command {
     .argument('<run>', 'run id, as `assay run` prints it on its first line (r-...)');
   return withFinishRunOptions(command).action(async (runId: string, options: FinishRunOptions) => {
     await finishRun(
+      'assay resume',
       runId,
       options,
       async (infrastructure) => {

@@ -13,6 +13,7 @@ import { copyReport, driveRun } from './drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
 import { Progress } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
+import { withRunLease } from './with-run-lease.js';
 
 export interface FinishRunOptions {
   readonly store: string;
@@ -39,6 +40,7 @@ export function withFinishRunOptions(command: Command): Command {
  * again once every case has ended.
  */
 export async function finishRun(
+  command: string,
   runId: string,
   options: FinishRunOptions,
   requeue: (infrastructure: Infrastructure, manifest: Manifest) => Promise<string[]>,
@@ -62,14 +64,15 @@ export async function finishRun(
     if (error instanceof EngineSetupError) throw new UsageError(error.message);
     throw error;
   }
-  const requeued = await requeue(infrastructure, manifest);
-  process.stderr.write(`assay: ${describe(requeued)}\n`);
-  const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
-  tracker.start(requeued.length);
-  const report = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now: () => new Date(), concurrency }).finally(() =>
-    runJudging.close(),
-  );
-  const files = await copyReport(infrastructure, manifest.suite, runId, resolve(options.out));
+  // A second operator finishing the same run would send every unfinished case again: one process at a time.
+  const { report, files } = await withRunLease(infrastructure.store, runId, command, async () => {
+    const requeued = await requeue(infrastructure, manifest);
+    process.stderr.write(`assay: ${describe(requeued)}\n`);
+    const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
+    tracker.start(requeued.length);
+    const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now: () => new Date(), concurrency });
+    return { report: driven, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
+  }).finally(() => runJudging.close());
   process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
 }

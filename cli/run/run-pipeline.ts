@@ -21,6 +21,7 @@ import type { Engine } from '../../shared/engines/engine.js';
 import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
+import { withRunLease } from './with-run-lease.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from './pipeline-threads.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
@@ -83,38 +84,42 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
     const trigger = `cli:${now().toISOString()}`;
     // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
-    run.onRunId?.(runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger }), threads?.size ?? 0);
-    const ingest = createIngestHandler(
-      {
-        store: infrastructure.store,
-        cases: infrastructure.cases,
-        control: infrastructure.control,
-        now,
-        trigger,
-        configFor: async () => ({ config: runConfig, judgeSummary }),
-        ...(threads === undefined ? {} : { collectionWork: threadedCollectionWork(threads) }),
-      },
-      telemetry,
-    );
-    const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
-    if (outcome === undefined || outcome.kind === 'duplicate') throw new Error('The ingest handler started no run for the uploaded dataset');
-    if (outcome.kind === 'rejected') {
-      throw new UsageError(`--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`, 1);
-    }
-    tracker.start(outcome.cases);
-    await run.afterIngest?.(outcome.runId, infrastructure);
+    const runId = runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger });
+    run.onRunId?.(runId, threads?.size ?? 0);
+    // Held until the report is written: an `assay resume` of this run meanwhile is refused instead of judging every case again.
+    return await withRunLease(infrastructure.store, runId, 'assay run', async () => {
+      const ingest = createIngestHandler(
+        {
+          store: infrastructure.store,
+          cases: infrastructure.cases,
+          control: infrastructure.control,
+          now,
+          trigger,
+          configFor: async () => ({ config: runConfig, judgeSummary }),
+          ...(threads === undefined ? {} : { collectionWork: threadedCollectionWork(threads) }),
+        },
+        telemetry,
+      );
+      const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
+      if (outcome === undefined || outcome.kind === 'duplicate') throw new Error('The ingest handler started no run for the uploaded dataset');
+      if (outcome.kind === 'rejected') {
+        throw new UsageError(`--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`, 1);
+      }
+      tracker.start(outcome.cases);
+      await run.afterIngest?.(outcome.runId, infrastructure);
 
-    const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }], budget);
-    const report = await driveRun(infrastructure, outcome.runId, {
-      expectedCases: outcome.cases,
-      judgingFor: runJudging.judgingFor,
-      tracker,
-      now,
-      concurrency: run.concurrency,
-      ...(threads === undefined ? {} : { threads }),
-    }).finally(() => runJudging.close());
-    const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
-    return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
+      const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }], budget);
+      const report = await driveRun(infrastructure, outcome.runId, {
+        expectedCases: outcome.cases,
+        judgingFor: runJudging.judgingFor,
+        tracker,
+        now,
+        concurrency: run.concurrency,
+        ...(threads === undefined ? {} : { threads }),
+      }).finally(() => runJudging.close());
+      const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
+      return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
+    });
   } finally {
     await threads?.close();
   }

@@ -5,8 +5,10 @@ import { parseReportJson, readCaseLinesFile } from '../compare/run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
+import type { Manifest } from '../schema/run-records.js';
 import { runKeys } from './run-identity.js';
 import { withScratchFolder } from './scratch-folder.js';
+import { previousRun, suiteRunOf } from './suite-runs.js';
 
 /**
  * Baselines: `assay baseline set RUN` stores the suite's pointer in
@@ -35,21 +37,21 @@ const targetSchema = z.object({ target: z.object({ runId: z.string(), kind: z.en
  * `runs/<run>/comparison-target.json`, so that writing the report again (once
  * latest.json points at this very run) compares with the same run.
  */
-export async function comparisonTarget(store: ObjectStore, suite: string, runId: string): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
-  const key = `runs/${runId}/comparison-target.json`;
+export async function comparisonTarget(store: ObjectStore, manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
+  const key = `runs/${manifest.run_id}/comparison-target.json`;
   const kept = await readJson(store, key, targetSchema);
   if (kept !== undefined) return kept.target ?? undefined;
-  const chosen = await chooseTarget(store, suite, runId);
+  const chosen = await chooseTarget(store, manifest);
   await store.put(key, JSON.stringify({ target: chosen ?? null }), { ifNoneMatch: true });
   return (await readJson(store, key, targetSchema))?.target ?? chosen;
 }
 
-async function chooseTarget(store: ObjectStore, suite: string, runId: string): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
-  const pointer = await readJson(store, baselineKey(suite), pointerSchema);
-  if (pointer !== undefined && pointer.run_id !== runId) return { runId: pointer.run_id, kind: 'baseline' };
-  const latest = await readJson(store, runKeys.latest(suite), z.object({ run_id: z.string() }).loose());
-  if (latest !== undefined && latest.run_id !== runId) return { runId: latest.run_id, kind: 'previous' };
-  return undefined;
+/** The baseline, else the suite's newest reported run before this one in run time (a resumed old run is not compared with a newer one). */
+async function chooseTarget(store: ObjectStore, manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
+  const pointer = await readJson(store, baselineKey(manifest.suite), pointerSchema);
+  if (pointer !== undefined && pointer.run_id !== manifest.run_id) return { runId: pointer.run_id, kind: 'baseline' };
+  const previous = await previousRun(store, manifest.suite, suiteRunOf(manifest));
+  return previous === undefined ? undefined : { runId: previous.run_id, kind: 'previous' };
 }
 
 /** One case's change on one headline metric, for the HTML report's per-query deltas. */

@@ -20,6 +20,7 @@ import { budgetReached } from './judge-ceiling.js';
 import { reportFromPartials } from './partials-report.js';
 import type { RangePartial } from './range-partial.js';
 import { runKeys } from './run-identity.js';
+import { recordReportedRun, suiteRunOf } from './suite-runs.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -38,7 +39,8 @@ export interface AggregatedRun {
  * The last step of a reduce: the report from the partials, the comparison
  * with the suite's baseline (baselines.ts; from the columns for a run of more
  * than EXACT_COMPARISON_LIMIT cases, column-comparison.ts), and the report files written,
- * with `reports/<suite>/latest.json` pointed at them. cases.jsonl is uploaded
+ * with `reports/<suite>/latest.json` pointed at them unless the suite has a
+ * newer reported run (suite-runs.ts). cases.jsonl is uploaded
  * from its local file as a stream; report.html lists every case up to
  * FULL_HTML_CASE_LIMIT cases and an excerpt above (light-report-cases.ts).
  * Reading cases.jsonl back once, it writes judgments.qrels and counts the
@@ -49,7 +51,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const { manifest } = run;
   const attemptUsage = await readAttemptUsage(store, manifest.run_id);
   const plain = reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, await budgetReached(store, manifest.run_id));
-  const target = await comparisonTarget(store, manifest.suite, manifest.run_id);
+  const target = await comparisonTarget(store, manifest);
   const compared =
     run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT
       ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target)
@@ -86,10 +88,8 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const qrelsKey = runKeys.report(manifest.suite, manifest.run_id, 'judgments.qrels');
   await store.upload(qrelsKey, qrelsPath, { etag: false });
   keys.push(qrelsKey);
-  await store.put(
-    runKeys.latest(manifest.suite),
-    JSON.stringify({ run_id: manifest.run_id, created_at: manifest.created_at, report: runKeys.report(manifest.suite, manifest.run_id, 'report.json') }),
-  );
+  // latest.json moves only forward in run time: a late report of an older run leaves it where it is.
+  await recordReportedRun(store, manifest.suite, suiteRunOf(manifest));
   return { report, keys };
 }
 

@@ -19,10 +19,11 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function run(dataset: string, name: string) {
+async function run(dataset: string, name: string, now?: () => Date) {
   const out = join(folder.path, name);
   const result = await runPipeline(
     {
+      ...(now === undefined ? {} : { now }),
       datasetPath: dataset,
       suite: 'example',
       config: judgeConfigSchema.parse({ judges: ['document_recall'] }),
@@ -36,6 +37,11 @@ async function run(dataset: string, name: string) {
     silentProgress,
   );
   return { runId: result.runId, report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))), markdown: await readFile(join(out, 'report.md'), 'utf8') };
+}
+
+async function latestRunId(): Promise<string> {
+  const latest = JSON.parse(await readFile(join(folder.path, 'store', 'reports', 'example', 'latest.json'), 'utf8')) as { run_id: string };
+  return latest.run_id;
 }
 
 /** The same dataset where the hybrid engine puts three irrelevant documents before everything it found. */
@@ -83,6 +89,22 @@ describe('baselines and regressions', () => {
     const { comparison: _ignored, run_id: _run, created_at: _created, ...secondRest } = second.report;
     const { run_id: _firstRun, created_at: _firstCreated, ...firstRest } = first.report;
     expect(secondRest).toEqual(firstRest);
+  });
+
+  it('keeps latest.json on the newest run in run time when an older run is reported late, and compares each run with the one before it', async () => {
+    // Prepare: the run of the 2nd is reported first, the run of the 1st (resumed, say) after it
+    const second = await run(DATASET, 'second', () => new Date('2026-11-02T00:00:00.000Z'));
+    const first = await run(DATASET, 'first', () => new Date('2026-11-01T00:00:00.000Z'));
+    const latestAfterFirst = await latestRunId();
+
+    // Act: the run of the 3rd
+    const third = await run(DATASET, 'third', () => new Date('2026-11-03T00:00:00.000Z'));
+
+    // Assess: latest.json never went back to the 1st; the 1st has nothing before it to compare with
+    expect(latestAfterFirst).toBe(second.runId);
+    expect(first.report.comparison).toBeUndefined();
+    expect(third.report.comparison).toMatchObject({ baseline_run_id: second.runId, baseline_kind: 'previous' });
+    expect(await latestRunId()).toBe(third.runId);
   });
 
   it('refuses a baseline without a report', async () => {

@@ -1,0 +1,27 @@
+import { hostname } from 'node:os';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
+import { acquireRunLease, describeHolder, type LeaseOptions } from '../../shared/pipeline/run-lease.js';
+import { UsageError } from '../usage-error.js';
+
+/**
+ * Runs `work` while this process holds the run's lease (run-lease.ts), and
+ * refuses, with exit code 1 and who holds it, when another live process does:
+ * that one is already sending and judging the run's cases, and will write its
+ * report.
+ */
+export async function withRunLease<T>(store: ObjectStore, runId: string, command: string, work: () => Promise<T>, options: Partial<LeaseOptions> = {}): Promise<T> {
+  const outcome = await acquireRunLease(store, runId, { holder: { command, host: hostname(), pid: process.pid }, ...options });
+  if (outcome.kind === 'busy') {
+    const { holder } = outcome;
+    throw new UsageError(
+      `run ${runId} is being finished by ${describeHolder(holder)}; wait for it to write the report (assay status ${runId}), ` +
+        `or, if that process died on another machine, try again after ${holder.expires_at}, when its lease lapses`,
+      1,
+    );
+  }
+  try {
+    return await work();
+  } finally {
+    await outcome.lease.release();
+  }
+}
