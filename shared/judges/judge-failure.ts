@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { networkFault } from './network-fault.js';
+import { innermostCause, networkFault } from './network-fault.js';
 import type { SamplingParameter } from './request-parameters.js';
 import { scrubSecrets } from './scrub-secrets.js';
 
@@ -35,7 +35,9 @@ export function classifyFailure(error: unknown, apiKey: string): RequestFailure 
     const what = fault.unreachable ? 'cannot reach the judge server' : 'the connection to the judge server failed';
     return { kind: 'failed', error: scrub(`${what}: ${fault.description}`), transient: true };
   }
-  if (error instanceof OpenAI.APIConnectionError) return { kind: 'failed', error: scrub(`cannot reach the judge server: ${error.message}`), transient: true };
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { kind: 'failed', error: scrub(`the connection to the judge server failed: ${innermostCause(error) ?? error.message}`), transient: true };
+  }
   if (!(error instanceof OpenAI.APIError)) throw error;
   const status = error.status;
   const said = [error.param, error.code, error.type, error.message].filter((part) => typeof part === 'string').join(' ');

@@ -58,3 +58,15 @@ function socketDetail(error: unknown, code: string): string | undefined {
   }
   return undefined;
 }
+
+/** The innermost cause of `error` in its own words, with its code: what a fetch failure that is no network fault (a malformed answer) says. */
+export function innermostCause(error: unknown): string | undefined {
+  let current: unknown = error;
+  let found: string | undefined;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (depth > 0) found = typeof code === 'string' ? `${current.message} (${code})` : current.message;
+    current = current.cause;
+  }
+  return found;
+}

@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { JudgeClient } from '../../../shared/judges/judge-client.js';
 import { classifyFailure } from '../../../shared/judges/judge-failure.js';
 import { closedPort } from '../../support/closed-port.js';
-import { answerWith } from '../../support/judge-clients.js';
+import { answerWith, judgeRequest, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../support/openai-test-server.js';
 
 /**
@@ -69,6 +72,27 @@ describe('classifyFailure: network faults', () => {
 
     // Assess
     expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: the host name does not resolve (ENOTFOUND)' });
+  });
+
+  it("names what undici found wrong with an answer it could not read, through the judge client", async () => {
+    // Prepare: a server whose answer says both Content-Length and Transfer-Encoding, which HTTP/1.1 forbids
+    const broken = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' });
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', () => resolve()));
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/v1`, maxRetries: 0 });
+
+    // Act
+    const completion = await client.complete(judgeRequest);
+    broken.close();
+
+    // Assess
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      error: "the connection to the judge server failed: Response does not match the HTTP/1.1 protocol (Content-Length can't be present with Transfer-Encoding) (HPE_UNEXPECTED_CONTENT_LENGTH)",
+    });
   });
 
   it('throws a TypeError of our own code, which carries no network code', () => {
