@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JudgeClient } from '../../../shared/judges/judge-client.js';
 import { closedPort } from '../../support/closed-port.js';
@@ -11,10 +13,26 @@ import type { OpenAiTestServer } from '../../support/openai-test-server.js';
  * once, and one that answered before and then drops stays a passing fault.
  */
 let server: OpenAiTestServer | undefined;
+let stalling: Server | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  stalling?.closeAllConnections();
+  stalling?.close();
+  stalling = undefined;
 });
+
+/** A server that sends an answer's headers and the start of its body, then nothing more; it counts the requests. */
+async function startStallingServer(): Promise<{ baseUrl: string; requests: () => number }> {
+  let requests = 0;
+  stalling = createServer((_request, response) => {
+    requests += 1;
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+    response.write('{"id": "chatcmpl-stalled", "choices": [');
+  });
+  await new Promise<void>((resolve) => stalling?.listen(0, '127.0.0.1', () => resolve()));
+  return { baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`, requests: () => requests };
+}
 
 const verdict = { rationale: 'on topic', rating: 'yes' };
 
@@ -61,6 +79,36 @@ describe('JudgeClient: a connection that breaks', () => {
       error: 'the connection to the judge server failed: the server closed the connection before its answer was complete (UND_ERR_SOCKET: other side closed)',
     });
     expect(server.log.map((entry) => entry.outcome)).toEqual(['cut', 'cut']);
+  });
+});
+
+describe('JudgeClient: an answer whose body stops coming', () => {
+  it('times the body out with the attempt, and retries it', async () => {
+    // Prepare: each attempt may take 150 ms; the judgment has seconds
+    const stalled = await startStallingServer();
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: stalled.baseUrl, timeoutMs: 150, maxRetries: 1, callDeadlineMs: 5_000 });
+
+    // Act
+    const completion = await client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: true, retries: 1, error: 'the judge call timed out' });
+    expect(stalled.requests()).toBe(2);
+  });
+
+  it('stops at the judgment\'s deadline while the body is being read, as a transient failure', async () => {
+    // Prepare: the deadline comes long before the attempt's timeout
+    const stalled = await startStallingServer();
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: stalled.baseUrl, timeoutMs: 5_000, callDeadlineMs: 200 });
+    const startedAt = Date.now();
+
+    // Act
+    const completion = await client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/) });
+    expect(stalled.requests()).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 });
 
