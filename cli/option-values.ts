@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CREDENTIALS_PROBLEM, credentialsFix, hasCredentials } from '../shared/judges/judge-base-url.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -47,11 +48,16 @@ export function httpUrl(option: string, value: string, example: string): string 
   return value;
 }
 
-/** OPENAI_BASE_URL, checked when a key is set and the judge client will use it. */
+/** OPENAI_BASE_URL, checked when a key is set and the judge client will use it: an http(s) URL without credentials. */
 export function judgeBaseUrl(environment: Readonly<Record<string, string | undefined>>): string | undefined {
   const baseUrl = environment.OPENAI_BASE_URL?.trim();
   if (!environment.OPENAI_API_KEY?.trim() || !baseUrl) return undefined;
-  return httpUrl('OPENAI_BASE_URL', baseUrl, 'https://api.openai.com/v1');
+  httpUrl('OPENAI_BASE_URL', baseUrl, 'https://api.openai.com/v1');
+  if (hasCredentials(baseUrl)) {
+    // The value is not repeated: its password would be printed.
+    throw new UsageError(`OPENAI_BASE_URL ${CREDENTIALS_PROBLEM}; ${credentialsFix(baseUrl)}`);
+  }
+  return baseUrl;
 }
 
 export function endpointUrl(value: string | undefined): string | undefined {

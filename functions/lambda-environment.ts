@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { z } from 'zod';
+import { judgeBaseUrlSchema } from '../shared/judges/judge-base-url.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { suiteConfig } from '../shared/pipeline/suite-config.js';
@@ -25,7 +26,7 @@ const environmentSchema = z.object({
   ASSAY_JUDGE_SECRET_ARN: z.string().min(1).optional(),
   /** The Secrets Manager secret holding the engines' variables (a JSON object); set on the judge worker only. */
   ASSAY_ENGINE_SECRET_ARN: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_BASE_URL: judgeBaseUrlSchema.optional(),
   ASSAY_JUDGE_MODEL: z.string().min(1).optional(),
   POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
   POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),

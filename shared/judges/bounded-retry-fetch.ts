@@ -1,12 +1,19 @@
+import { nestedErrorBody, serverErrorOf } from './error-body.js';
 import { isSpentQuota } from './judge-failure.js';
 import type { CallDeadline } from './call-deadline.js';
 
 /**
  * The fetch the judge client gives the openai SDK. The SDK keeps doing the
  * retrying (408, 409, 429, 5xx, connection errors, with its backoff and
- * Retry-After); this wrapper only edits the answers it retries on, before
- * the SDK reads them:
+ * Retry-After); this wrapper reads each answer whole first, and edits the
+ * answers before the SDK reads them:
  *
+ * - the body is read here, so an answer cut off in the middle (a proxy or a
+ *   gateway under load closing the connection) fails the fetch, which the
+ *   SDK retries as a connection error, instead of failing later when the SDK
+ *   reads the body, which nothing retries;
+ * - an error body in another shape than OpenAI's (error-body.ts) is handed
+ *   on in OpenAI's, so the SDK's error carries what the server said;
  * - a wait asked in `retry-after-ms` / `retry-after` (seconds or a date) is
  *   cut to `maxRetryWaitMs`: the SDK honours any wait, so `retry-after: 3600`
  *   would hold a worker for an hour;
@@ -16,7 +23,9 @@ import type { CallDeadline } from './call-deadline.js';
  * - a 429 for `insufficient_quota` is not retried: no wait refills a spent
  *   account.
  *
- * It also counts the HTTP attempts of each judgment, for the report.
+ * It also counts the HTTP attempts of each judgment, for the report (an
+ * attempt whose answer was cut counts too: the server did the work), and
+ * tells `contact` whether the server answered at all (server-reach.ts).
  */
 
 /** The header that ties an HTTP attempt to its judgment; it never leaves this process's requests' metadata. */
@@ -30,21 +39,32 @@ export interface TrackedCall {
   readonly deadline: CallDeadline;
 }
 
-export function boundedRetryFetch(maxRetryWaitMs: number, calls: ReadonlyMap<string, TrackedCall>): typeof fetch {
+/** Whom the wrapper tells whether the server answered. */
+export interface ServerContact {
+  sawAnswer(): void;
+  sawFailure(error: unknown): void;
+}
+
+export function boundedRetryFetch(maxRetryWaitMs: number, calls: ReadonlyMap<string, TrackedCall>, contact: ServerContact): typeof fetch {
   return async (input, init) => {
     const key = new Headers(init?.headers).get(CALL_HEADER);
     const call = key === null ? undefined : calls.get(key);
     if (call !== undefined) call.attempts++;
-    const response = await fetch(input, init);
-    if (!willBeRetried(response) || call === undefined) return response;
-    if (response.status === 429 && isSpentQuota(await errorOf(response))) return edited(response, { 'x-should-retry': 'false' });
-    const asked = askedWait(response.headers);
+    const response = await fetch(input, init).catch((error: unknown) => {
+      contact.sawFailure(error);
+      throw error;
+    });
+    contact.sawAnswer();
+    const whole = await readWhole(response);
+    if (!willBeRetried(whole.response) || call === undefined) return whole.response;
+    if (whole.response.status === 429 && isSpentQuota(serverErrorOf(whole.json) ?? {})) return edited(whole.response, { 'x-should-retry': 'false' });
+    const asked = askedWait(whole.response.headers);
     const wait = asked === undefined ? undefined : Math.min(asked, maxRetryWaitMs);
     if ((wait ?? SDK_LONGEST_BACKOFF_MS) >= call.deadline.deadlineAt - Date.now()) {
       call.deadline.outOfTime = true;
-      return edited(response, { 'x-should-retry': 'false' });
+      return edited(whole.response, { 'x-should-retry': 'false' });
     }
-    return wait === undefined ? response : edited(response, { 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
+    return wait === undefined ? whole.response : edited(whole.response, { 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
   };
 }
 
@@ -68,12 +88,31 @@ export function askedWait(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-async function errorOf(response: Response): Promise<{ code?: unknown; type?: unknown }> {
+/** Statuses whose answers have no body, which a Response cannot be built with. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The answer with its body read to the end (a judge's answers are small), and
+ * an error body in OpenAI's shape. Reading fails as fetch fails when the
+ * connection breaks, or when the SDK's timeout or the deadline aborts it.
+ */
+async function readWhole(response: Response): Promise<{ response: Response; json: unknown }> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const json = response.ok ? undefined : parsedJson(bytes);
+  const reshaped = json === undefined ? undefined : nestedErrorBody(json);
+  const headers = new Headers(response.headers);
+  // The body handed on is the decoded one, whole.
+  for (const name of ['content-encoding', 'content-length', 'transfer-encoding']) headers.delete(name);
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : (reshaped ?? bytes);
+  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers }), json };
+}
+
+function parsedJson(bytes: Uint8Array): unknown {
   try {
-    const body = (await response.clone().json()) as { error?: { code?: unknown; type?: unknown } } | null;
-    return body?.error ?? {};
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {
-    return {};
+    // Not JSON (an HTML error page): the SDK reports the text as it is.
+    return undefined;
   }
 }
 

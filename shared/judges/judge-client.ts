@@ -9,15 +9,18 @@ import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
 import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from './scrub-secrets.js';
+import { ServerReach } from './server-reach.js';
 
 export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
  * any OpenAI-compatible server. The SDK retries 429, 5xx, connection errors
- * and timeouts (with Retry-After capped, see bounded-retry-fetch.ts); a
- * deadline bounds the whole judgment (call-deadline.ts); failures are read by
- * what the server says (judge-failure.ts); the output mode steps down a shared
+ * and timeouts, an answer cut off mid-body included (with Retry-After capped,
+ * see bounded-retry-fetch.ts); a deadline bounds the whole judgment
+ * (call-deadline.ts); a server that was never reached and refuses every
+ * connection stops every call (server-reach.ts); failures are read by what
+ * the server says (judge-failure.ts); the output mode steps down a shared
  * ladder when a server refuses or ignores it (output-mode-ladder.ts). An
  * answer that does not match the schema after tolerant parsing gets one
  * repair request; a refusal or a cut answer gets none; after that it is an
@@ -67,6 +70,8 @@ export interface CompletionRequest {
 type Sent = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
 interface CallState extends TrackedCall {
   readonly usage: TokenUsage & { requests: number };
+  /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
+  readonly stop: AbortController;
 }
 
 export class JudgeClient {
@@ -74,19 +79,24 @@ export class JudgeClient {
   private readonly ladder = new OutputModeLadder();
   private readonly calls = new Map<string, CallState>();
   private nextCall = 0;
-  /** Set once no later call can succeed (a refused key, a spent quota): they fail with it, without a request. */
+  /** Set once no later call can succeed (a refused key, a spent quota, an unreachable server): they fail with it, without a request. */
   private fatal: string | undefined;
   private readonly parameters: RequestParameters;
+  private readonly reach: ServerReach;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
     this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
+    this.reach = new ServerReach(settings.baseUrl, (reason) => {
+      this.fatal ??= reason;
+      for (const call of this.calls.values()) call.stop.abort();
+    });
     this.client = new OpenAI({
       apiKey: settings.apiKey,
       baseURL: settings.baseUrl,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
-      fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls),
+      fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls, this.reach),
     });
   }
 
@@ -97,7 +107,8 @@ export class JudgeClient {
 
   async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const callKey = String(this.nextCall++);
-    const call: CallState = { attempts: 0, deadline: startDeadline(this.settings.callDeadlineMs, limits), usage: { inputTokens: 0, outputTokens: 0, requests: 0 } };
+    const deadline = startDeadline(this.settings.callDeadlineMs, limits);
+    const call: CallState = { attempts: 0, deadline, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, stop: new AbortController() };
     this.calls.set(callKey, call);
     const finish = <T extends object>(result: T) => {
       this.calls.delete(callKey);
@@ -132,6 +143,7 @@ export class JudgeClient {
   /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
   private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<Sent> {
     const { deadline } = call;
+    const signal = AbortSignal.any([deadline.signal, call.stop.signal]);
     let floor: OutputMode | undefined;
     let claim: ModeClaim | undefined;
     try {
@@ -141,7 +153,7 @@ export class JudgeClient {
         const current: ModeClaim = claim;
         call.usage.requests++;
         try {
-          const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), { headers: { [CALL_HEADER]: callKey }, signal: deadline.signal });
+          const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), { headers: { [CALL_HEADER]: callKey }, signal });
           call.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
           call.usage.outputTokens += completion.usage?.completion_tokens ?? 0;
           const answer = readChoice(completion, current.mode);
@@ -156,6 +168,7 @@ export class JudgeClient {
           return { ok: true, ...answer };
         } catch (error) {
           if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
+          if (call.stop.signal.aborted && this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
           const failure = classifyFailure(error, this.settings.apiKey);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { engineListSchema } from '../engines/engine-config.js';
 import { JUDGE_CATALOG, rubricWeightsSchema } from './catalog/index.js';
+import { judgeBaseUrlSchema } from './judge-base-url.js';
 import { buildCustomJudge, customJudgeSchema } from './custom-judge.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
 import { dagJudgeSchema } from './dag/dag-config.js';
@@ -26,7 +27,7 @@ export { selectJudges } from './judge-selection.js';
  * config file can be committed, copied into a report or hashed without leaking one.
  */
 export const judgeClientSchema = z.strictObject({
-  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  base_url: judgeBaseUrlSchema.optional(),
   model: z.string().min(1).optional(),
   temperature: z.number().min(0).max(2).default(0),
   timeout_ms: z.number().int().positive().optional(),

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { innermostCause, networkFault } from './network-fault.js';
 import type { SamplingParameter } from './request-parameters.js';
 import { scrubSecrets } from './scrub-secrets.js';
 
@@ -8,7 +9,11 @@ import { scrubSecrets } from './scrub-secrets.js';
  * gets its own remedy: a refused output mode steps down the mode ladder, a
  * refused sampling parameter is dropped, a spent quota or a refused key stops
  * every later call, and anything else about one request (a content filter, a
- * prompt too long, an unknown model) fails that request only.
+ * prompt too long, an unknown model) fails that request only. A network
+ * fault (a reset or refused connection, an answer cut off mid-body, a name
+ * that does not resolve) is a transient failure that names what happened,
+ * whether the SDK wrapped it or not; any other error that is not the
+ * server's answer is a bug, and is thrown.
  */
 export type RequestFailure =
   /** The server does not support the output mode sent (response_format, json_schema, json_object, tools). */
@@ -25,7 +30,14 @@ const VALIDATION_STATUSES = new Set([400, 422]);
 export function classifyFailure(error: unknown, apiKey: string): RequestFailure {
   const scrub = (text: string): string => scrubSecrets(text, [apiKey]);
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'failed', error: 'the judge call timed out', transient: true };
-  if (error instanceof OpenAI.APIConnectionError) return { kind: 'failed', error: scrub(`cannot reach the judge server: ${error.message}`), transient: true };
+  const fault = error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) ? undefined : networkFault(error);
+  if (fault !== undefined) {
+    const what = fault.unreachable ? 'cannot reach the judge server' : 'the connection to the judge server failed';
+    return { kind: 'failed', error: scrub(`${what}: ${fault.description}`), transient: true };
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { kind: 'failed', error: scrub(`the connection to the judge server failed: ${innermostCause(error) ?? error.message}`), transient: true };
+  }
   if (!(error instanceof OpenAI.APIError)) throw error;
   const status = error.status;
   const said = [error.param, error.code, error.type, error.message].filter((part) => typeof part === 'string').join(' ');

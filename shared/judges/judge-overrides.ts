@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { judgeBaseUrlSchema } from './judge-base-url.js';
 
 /**
  * Settings one judge may have apart from the run's `judge:` section: its own
@@ -9,7 +10,7 @@ import { z } from 'zod';
  */
 export const judgeOverridesShape = {
   model: z.string().min(1).optional(),
-  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  base_url: judgeBaseUrlSchema.optional(),
   temperature: z.number().min(0).max(2).optional(),
   max_tokens: z.number().int().min(16).optional(),
   /** Judgments per item at the judge's temperature, reported as their mean and spread. */

@@ -13,7 +13,7 @@ const RUN = join(root, 'examples', 'trec', 'run-bm25.txt');
 
 let folder: TempFolder;
 /** Paths inside the scratch folder that the table's arguments name. */
-let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; missing: string; reportFolder: string };
+let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; credentialsConfig: string; missing: string; reportFolder: string };
 beforeAll(async () => {
   folder = await createTempFolder();
   paths = {
@@ -22,6 +22,7 @@ beforeAll(async () => {
     file: await folder.write('a-file', 'not a folder\n'),
     badYaml: await folder.write('bad.yaml', 'judges: [unclosed\n'),
     badConfig: await folder.write('bad-config.yaml', 'judge:\n  model: 3\n  concurrency: -1\n'),
+    credentialsConfig: await folder.write('credentials.yaml', `judge:\n  base_url: http://judge-user:${URL_PASSWORD}@127.0.0.1:8000/v1\n`),
     missing: join(folder.path, 'missing.yaml'),
     reportFolder: folder.path,
   };
@@ -41,6 +42,8 @@ interface BadInvocation {
 }
 
 const RUN_ID = 'r-0000000000000000';
+/** The password of the base URLs with credentials, which no message may repeat. */
+const URL_PASSWORD = 'Pw-Zq81-url-secret';
 const run = (paths: Paths, ...extra: string[]) => ['run', DATASET, '--store', paths.store, '--out', paths.out, ...extra];
 
 const BAD_INVOCATIONS: Record<string, BadInvocation> = {
@@ -61,6 +64,18 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
     args: (p) => run(p),
     environment: { OPENAI_API_KEY: 'sk-test-usage-errors', OPENAI_BASE_URL: 'not a url' },
     message: /^assay run: OPENAI_BASE_URL got "not a url"; expected an http or https URL/,
+  },
+  'run with OPENAI_BASE_URL that holds a user and password': {
+    args: (p) => run(p),
+    environment: { OPENAI_API_KEY: 'sk-test-usage-errors', OPENAI_BASE_URL: `http://judge-user:${URL_PASSWORD}@127.0.0.1:8000/v1` },
+    message:
+      /^assay run: OPENAI_BASE_URL holds a user name or password \(user:password@ before the host\); give the URL without them \(http:\/\/127\.0\.0\.1:8000\/v1\) and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token$/,
+  },
+  'run --config whose judge base_url holds a user and password': {
+    args: (p) => run(p, '--config', p.credentialsConfig),
+    environment: { OPENAI_API_KEY: 'sk-test-usage-errors' },
+    message:
+      /^assay run: .*credentials\.yaml: field "judge\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/,
   },
   'run with an unknown option': { args: (p) => run(p, '--bogus'), message: /^assay run: unknown option '--bogus' \(Did you mean --corpus\?\)$/ },
   'run without a dataset': { args: () => ['run'], message: /^assay run: Give a dataset file, or a TREC collection with --qrels QRELS --run RUN$/ },

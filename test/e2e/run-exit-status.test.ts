@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { closedPort } from '../support/closed-port.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
@@ -62,6 +63,27 @@ describe('assay run exit status', () => {
     );
     expect(server.log.length).toBeGreaterThan(0);
     expect(server.log.length).toBeLessThanOrEqual(2);
+  });
+
+  it('exits 1 within seconds when nothing listens at the judge base URL, naming the URL', async () => {
+    // Prepare: a port just bound and closed; the default retries alone would take minutes a case
+    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    vi.stubEnv('OPENAI_API_KEY', 'sk-exit-status-Hn4Kd8Lq2Zr6');
+    vi.stubEnv('OPENAI_BASE_URL', baseUrl);
+    vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
+    const startedAt = Date.now();
+
+    // Act
+    const args = ['--judges', 'chunk_relevance,correctness', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')];
+    const result = await runCli(['run', DATASET, ...args]);
+
+    // Assess
+    expect(result.exitCode).toBe(1);
+    const url = baseUrl.replaceAll('.', '\\.').replaceAll('/', '\\/');
+    expect(lastLine(result.stderr)).toMatch(
+      new RegExp(`^assay run: every judge call failed \\((\\d+) of \\1\\); the first: cannot reach the judge server at ${url}: connection refused \\(ECONNREFUSED\\); check OPENAI_BASE_URL`),
+    );
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
   });
 
   it('exits 0 when the judges answer', async () => {

@@ -36,6 +36,18 @@ describe('the Lambda handlers, wired from their environment', () => {
     expect(() => parseLambdaEnvironment({})).toThrow(/ASSAY_BUCKET.*ASSAY_CASES_QUEUE_URL.*ASSAY_CONTROL_QUEUE_URL/);
   });
 
+  it('refuses a judge base URL with a user and password, without repeating the password', () => {
+    // Prepare
+    const queues = { ASSAY_BUCKET: 'b', ASSAY_CASES_QUEUE_URL: 'http://127.0.0.1:1/q/cases', ASSAY_CONTROL_QUEUE_URL: 'http://127.0.0.1:1/q/control' };
+
+    // Act
+    const parse = () => parseLambdaEnvironment({ ...queues, OPENAI_BASE_URL: 'https://gateway-user:Lm42-lambda-secret@gateway.example/v1' });
+
+    // Assess
+    expect(parse).toThrow(/^The function's environment is incomplete \(OPENAI_BASE_URL: holds a user name or password \(user:password@ before the host\)\); /);
+    expect(parse).not.toThrow(/Lm42-lambda-secret/);
+  });
+
   it('run a suite from an upload to its report, with the suite config from the bucket', async () => {
     // Prepare: the resources the stack would create, and the environment it would set
     const clients = createAwsClients({ endpoint: fauxqs.endpoint });

@@ -42,8 +42,19 @@ export type OracleAnswer = ({ json: unknown } | { text: string } | { refusal: st
 /** callIndex counts oracle consultations (0, 1, …), so faulted requests do not shift it. */
 export type Oracle = (request: ChatRequest, callIndex: number) => OracleAnswer;
 
-/** A fault forced on one request, whatever the probabilities say; 'none' lets the request through. */
-export type ForcedFault = '429' | '500' | 'garbage' | 'slow' | 'content-filter' | 'insufficient-quota' | 'none';
+/**
+ * A fault forced on one request, whatever the probabilities say; 'none' lets the request through.
+ * 'cut': the answer's headers and half its body, then the connection is destroyed (a proxy or
+ * gateway dropping it mid-response); 'hang-up': the connection is destroyed before any answer.
+ */
+export type ForcedFault = '429' | '500' | 'garbage' | 'slow' | 'content-filter' | 'insufficient-quota' | 'cut' | 'hang-up' | 'none';
+
+/**
+ * How error bodies are written: 'openai' nests them (`{"error": {message, type, param, code}}`);
+ * 'top-level' writes the fields at the top as vLLM does (`{"object": "error", message, type,
+ * param, code}`, code the status when there is no other); 'fastapi' writes `{"detail": message}`.
+ */
+export type ErrorShape = 'openai' | 'top-level' | 'fastapi';
 
 export interface FaultPlan {
   /** Probabilities in [0,1], drawn from a seeded PRNG per HTTP request so runs are reproducible. */
@@ -78,10 +89,12 @@ export interface FaultPlan {
    * first and last 10 characters ("sk-abc...xyz").
    */
   echoKey?: { status: 401 | 403 | 500; form: 'whole' | 'truncated' };
+  /** The shape of the error bodies of refusals, content filters, quotas, 429s and 500s; default 'openai'. */
+  errorShape?: ErrorShape;
 }
 
 /** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
-export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'key-echoed' | 'abandoned' | 'oracle-error';
+export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'cut' | 'hang-up' | 'key-echoed' | 'abandoned' | 'oracle-error';
 
 export interface LoggedRequest {
   readonly request: ChatRequest;
@@ -108,8 +121,9 @@ export interface OpenAiTestServer {
 const GARBAGE = "I think it's relevant!!";
 
 /** What the server decides on arrival; 'abandoned' and 'oracle-error' only become known later. */
-type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota';
-const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, 'content-filter': 400, 'insufficient-quota': 429, '429': 429, '500': 500 };
+type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'cut' | 'hang-up';
+/** 'hang-up' sends no status: 0, as for an abandoned request. */
+const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, 'content-filter': 400, 'insufficient-quota': 429, '429': 429, '500': 500, cut: 200, 'hang-up': 0 };
 
 const chatRequestSchema: z.ZodType<ChatRequest> = z
   .object({
@@ -155,7 +169,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     const refusal = refusalOf(request, plan);
     const outcome: Decision =
       refusal !== undefined ? 'refused'
-      : forced === 'content-filter' || forced === 'insufficient-quota' ? forced
+      : forced === 'content-filter' || forced === 'insufficient-quota' || forced === 'cut' || forced === 'hang-up' ? forced
       : forced === '429' || (forced === 'none' && rateLimitDraw < (plan.rateLimit ?? 0)) ? '429'
       : forced === '500' || (forced === 'none' && serverErrorDraw < (plan.serverError ?? 0)) ? '500'
       : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0)) ? 'garbage'
@@ -173,23 +187,25 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     // Both headers, so the client's backoff follows the test's short delay instead of its own half second.
     const retryAfter: Record<string, string> =
       plan.retryAfterSeconds !== undefined ? { 'retry-after': String(plan.retryAfterSeconds) } : { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
-    if (refusal !== undefined) return sendError(response, refusal.status, refusal.message, 'invalid_request_error', refusal.code, {}, refusal.param);
+    const shape = plan.errorShape ?? 'openai';
+    if (refusal !== undefined) return sendError(response, refusal.status, refusal.message, 'invalid_request_error', refusal.code, {}, refusal.param, shape);
     if (outcome === 'content-filter') {
       const message = "The response was filtered due to the prompt triggering the content management policy. Please modify your prompt and retry.";
-      return sendError(response, 400, message, 'invalid_request_error', 'content_filter', {}, 'prompt');
+      return sendError(response, 400, message, 'invalid_request_error', 'content_filter', {}, 'prompt', shape);
     }
     if (outcome === 'insufficient-quota') {
       const message = 'You exceeded your current quota, please check your plan and billing details.';
-      return sendError(response, 429, message, 'insufficient_quota', 'insufficient_quota', retryAfter);
+      return sendError(response, 429, message, 'insufficient_quota', 'insufficient_quota', retryAfter, null, shape);
     }
     if (outcome === '429') {
       const message = `Rate limit reached for ${request.model}. Please try again in ${plan.retryAfterMs ?? 5}ms.`;
-      return sendError(response, 429, message, 'requests', 'rate_limit_exceeded', retryAfter);
+      return sendError(response, 429, message, 'requests', 'rate_limit_exceeded', retryAfter, null, shape);
     }
     if (outcome === '500') {
       const message = 'The server had an error while processing your request. Sorry about that!';
-      return sendError(response, 500, message, 'server_error', null, retryAfter);
+      return sendError(response, 500, message, 'server_error', null, retryAfter, null, shape);
     }
+    if (outcome === 'hang-up') return void response.socket?.destroy();
     if (outcome === 'garbage') return sendJson(response, 200, completion(request, { text: GARBAGE }, position));
     let answer: OracleAnswer;
     try {
@@ -201,6 +217,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       const message = `The test oracle threw: ${error instanceof Error ? error.message : String(error)}`;
       return sendError(response, 500, message, 'server_error', 'oracle_error', { 'x-should-retry': 'false' });
     }
+    if (outcome === 'cut') return cutOff(response, completion(request, answer, position));
     sendJson(response, 200, completion(request, answer, position));
   }
 
@@ -367,8 +384,20 @@ function sendError(
   code: string | null,
   headers: Record<string, string> = {},
   param: string | null = null,
+  shape: ErrorShape = 'openai',
 ): void {
-  sendJson(response, status, { error: { message, type, param, code } }, headers);
+  const body =
+    shape === 'top-level' ? { object: 'error', message, type, param, code: code ?? status }
+    : shape === 'fastapi' ? { detail: message }
+    : { error: { message, type, param, code } };
+  sendJson(response, status, body, headers);
+}
+
+/** The headers (with the whole body's length) and half the body, then the connection destroyed. */
+function cutOff(response: ServerResponse, body: object): void {
+  const text = Buffer.from(JSON.stringify(body));
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+  response.write(text.subarray(0, Math.floor(text.length / 2)), () => response.socket?.destroy());
 }
 
 function sendJson(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {

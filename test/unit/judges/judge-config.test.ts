@@ -122,6 +122,11 @@ describe('loadJudgeConfig', () => {
       [/field "judge\.temperature": expected a number <= 2, got number 3/, /\n.*field "judge\.concurrency": expected a number >= 1, got number 0/],
     ],
     ['a minimum agreement outside -1 to 1', 'run:\n  min_agreement: 1.5\n', [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/]],
+    [
+      "a judge's own base_url with a user and password, without repeating the password",
+      'judge_settings:\n  graded_relevance: {base_url: "https://gateway-user:Zq81-own-secret@gateway.example/v1"}\n',
+      [/field "judge_settings\.graded_relevance\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/],
+    ],
     ['a list instead of a mapping', '- safety\n', [/: expected an object \(mapping\), got a list \(fix: write an object/]],
     ['broken YAML', 'judge: [unclosed\n', [/not valid YAML: .*line/]],
   ])('rejects %s', async (_described, content, messages) => {
