@@ -19,7 +19,7 @@ export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.
  * and timeouts, an answer cut off mid-body included (with Retry-After capped,
  * see bounded-retry-fetch.ts); a deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
- * connection stops every call (server-reach.ts); failures are read by what
+ * connection stops every call for a while (server-reach.ts); failures are read by what
  * the server says (judge-failure.ts); the output mode steps down a shared
  * ladder when a server refuses or ignores it (output-mode-ladder.ts). An
  * answer that does not match the schema after tolerant parsing gets one
@@ -79,7 +79,7 @@ export class JudgeClient {
   private readonly ladder = new OutputModeLadder();
   private readonly calls = new Map<string, CallState>();
   private nextCall = 0;
-  /** Set once no later call can succeed (a refused key, a spent quota, an unreachable server): they fail with it, without a request. */
+  /** Set once no later call can succeed (a refused key, a spent quota): they fail with it, without a request. */
   private fatal: string | undefined;
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
@@ -88,8 +88,7 @@ export class JudgeClient {
     rememberSecret(settings.apiKey);
     this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
     this.reach = new ServerReach(settings.baseUrl, (reason) => {
-      this.fatal ??= reason;
-      for (const call of this.calls.values()) call.stop.abort();
+      for (const call of this.calls.values()) call.stop.abort(reason);
     });
     this.client = new OpenAI({
       apiKey: settings.apiKey,
@@ -149,6 +148,8 @@ export class JudgeClient {
     try {
       for (;;) {
         if (this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
+        const unreachable = this.reach.unreachable;
+        if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
         claim ??= await this.ladder.claim(deadline.signal, floor);
         const current: ModeClaim = claim;
         call.usage.requests++;
@@ -168,7 +169,8 @@ export class JudgeClient {
           return { ok: true, ...answer };
         } catch (error) {
           if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
-          if (call.stop.signal.aborted && this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
+          const stopped: unknown = call.stop.signal.reason;
+          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
           const failure = classifyFailure(error, this.settings.apiKey);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');

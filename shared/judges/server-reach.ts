@@ -4,38 +4,52 @@ import { networkFault } from './network-fault.js';
  * Whether the judge server can be reached at all. A server that has never
  * sent this client an HTTP answer and refuses its connections (nothing
  * listens at that port) or whose name does not resolve is a wrong base URL
- * or a server that is not running: no retry within a run will change that,
- * so the first such failure ends every call in flight and every later call
- * fails at once, without a request, as with a refused key. A server that
- * has answered before and then drops is a passing fault: its calls are
- * retried and their cases tried again.
+ * or a server that is not running: retrying each call would only spend the
+ * run's time, so the first such failure ends every call in flight, and for
+ * UNREACHABLE_HOLD_MS every later call fails at once, without a request.
+ *
+ * The failures stay transient: the cases go back through the queue, which on
+ * AWS tries them again minutes later, when a gateway that was restarting may
+ * be back; after the hold the next call asks the server again. On one
+ * machine the queue's few quick redeliveries all fall within the hold, so a
+ * run against a wrong URL ends in seconds with every case failed and the
+ * reason named. A server that has answered before and then drops is a
+ * passing fault: its calls are retried as usual.
  */
+export const UNREACHABLE_HOLD_MS = 30_000;
+
 export class ServerReach {
   private answered = false;
   private reason: string | undefined;
+  private since = 0;
 
-  /** `onUnreachable` stops the calls in flight; it is called once. */
+  /** `onUnreachable` stops the calls in flight; it is called once a verdict. */
   constructor(
     private readonly baseUrl: string | undefined,
     private readonly onUnreachable: (reason: string) => void,
+    private readonly now: () => number = Date.now,
+    private readonly holdMs = UNREACHABLE_HOLD_MS,
   ) {}
 
-  /** Why no call can reach the server, once that is known. */
+  /** Why no call can reach the server now, while the last verdict holds. */
   get unreachable(): string | undefined {
+    if (this.reason !== undefined && this.now() - this.since >= this.holdMs) this.reason = undefined;
     return this.reason;
   }
 
   /** The server sent an HTTP answer (any status): it is there. */
   sawAnswer(): void {
     this.answered = true;
+    this.reason = undefined;
   }
 
   /** An attempt got no HTTP answer because of `error`. */
   sawFailure(error: unknown): void {
-    if (this.answered || this.reason !== undefined) return;
+    if (this.answered || this.unreachable !== undefined) return;
     const fault = networkFault(error);
     if (fault === undefined || !fault.unreachable) return;
     this.reason = `cannot reach the judge server at ${shownUrl(this.baseUrl)}: ${fault.description}; check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
+    this.since = this.now();
     this.onUnreachable(this.reason);
   }
 }

@@ -113,7 +113,7 @@ describe('JudgeClient: an answer whose body stops coming', () => {
 });
 
 describe('JudgeClient: a server that cannot be reached', () => {
-  it('fails at once, without retrying, when the server never answered and refuses the connection; later calls make no attempt', async () => {
+  it('fails at once, without retrying, when the server never answered and refuses the connection; later calls make no attempt; the cases go back to the queue', async () => {
     // Prepare: nothing listens at the port; the SDK alone would retry 4 times over some 7 seconds
     const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 4 });
@@ -125,8 +125,8 @@ describe('JudgeClient: a server that cannot be reached', () => {
 
     // Assess
     const error = `cannot reach the judge server at ${baseUrl}: connection refused (ECONNREFUSED); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
-    expect(first).toEqual({ ok: false, transient: false, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
-    expect(second).toEqual({ ok: false, transient: false, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(first).toEqual({ ok: false, transient: true, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(second).toEqual({ ok: false, transient: true, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(Date.now() - startedAt).toBeLessThan(400);
   });
 
@@ -140,7 +140,7 @@ describe('JudgeClient: a server that cannot be reached', () => {
     const completions = await Promise.all([1, 2, 3, 4].map(() => client.complete(judgeRequest)));
 
     // Assess
-    for (const completion of completions) expect(completion).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/^cannot reach the judge server at /) });
+    for (const completion of completions) expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^cannot reach the judge server at /) });
     expect(Date.now() - startedAt).toBeLessThan(400);
   });
 

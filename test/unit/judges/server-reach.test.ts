@@ -9,9 +9,9 @@ import { ServerReach } from '../../../shared/judges/server-reach.js';
  */
 const fetchFailure = (code: string, message: string): TypeError => new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
 
-function reachOf(baseUrl: string | undefined): { reach: ServerReach; stops: string[] } {
+function reachOf(baseUrl: string | undefined, now: () => number = () => 0): { reach: ServerReach; stops: string[] } {
   const stops: string[] = [];
-  return { reach: new ServerReach(baseUrl, (reason) => stops.push(reason)), stops };
+  return { reach: new ServerReach(baseUrl, (reason) => stops.push(reason), now, 30_000), stops };
 }
 
 describe('ServerReach', () => {
@@ -57,5 +57,25 @@ describe('ServerReach', () => {
     // Assess
     expect(reach.unreachable).toBeUndefined();
     expect(stops).toEqual([]);
+  });
+
+  it('holds its verdict for a while, then lets the next call ask the server again (a gateway that was restarting)', () => {
+    // Prepare
+    let time = 1_000;
+    const { reach, stops } = reachOf('http://127.0.0.1:8000/v1', () => time);
+    reach.sawFailure(fetchFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8000'));
+
+    // Act
+    time += 29_999;
+    const held = reach.unreachable;
+    time += 1;
+    const after = reach.unreachable;
+    reach.sawFailure(fetchFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8000'));
+
+    // Assess: a new refusal after the hold is a new verdict
+    expect(held).toMatch(/^cannot reach the judge server at /);
+    expect(after).toBeUndefined();
+    expect(reach.unreachable).toMatch(/^cannot reach the judge server at /);
+    expect(stops).toHaveLength(2);
   });
 });
