@@ -1,7 +1,7 @@
 import { Client, errors } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
 import { z } from 'zod';
-import { describeHitProblem, hitFrom, hitSchema } from './answer-mapping.js';
+import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import { awsCredentials } from './aws-support.js';
 import type { OpensearchConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';

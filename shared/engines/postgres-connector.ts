@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { z } from 'zod';
-import { describeHitProblem, hitFrom, hitSchema } from './answer-mapping.js';
+import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import type { PostgresConnectorConfig } from './connector-configs.js';
 import type { ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
