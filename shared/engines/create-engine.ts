@@ -71,12 +71,18 @@ function connectorFor(config: EngineConfig, context: ConnectorContext, timeoutMs
   }
 }
 
-/** Values that must never reach a message: the env values the engine reads, AWS keys, a database password. */
+/**
+ * Values that must never reach a message: the env values the engine reads,
+ * AWS keys, a database password. Of a connection string only the password
+ * counts: its scheme, host and user are no secret, and masking every run of
+ * 8 characters of the whole string would mask "postgres" in any message.
+ */
 function secretsOf(config: EngineConfig, env: Environment): string[] {
-  const values = envNamesOf(config).flatMap((name) => env[name] ?? []);
-  const connection = config.postgres === undefined ? undefined : env[config.postgres.connection_env];
+  const connectionEnv = config.postgres?.connection_env;
+  const values = envNamesOf(config).flatMap((name) => (name === connectionEnv ? [] : (env[name] ?? [])));
+  const connection = connectionEnv === undefined ? undefined : env[connectionEnv];
   const password = connection === undefined ? undefined : passwordIn(connection);
-  return [...values, ...awsSecrets(env), ...(password === undefined ? [] : [password, encodeURIComponent(password)])];
+  return [...values, ...awsSecrets(env), ...(password === undefined ? [] : [password])];
 }
 
 function passwordIn(connection: string): string | undefined {

@@ -1,4 +1,4 @@
-import type { ConnectorResult, EngineFailure } from './engine.js';
+import type { ConnectorResult } from './engine.js';
 
 export function transient(message: string, retryAfterMs?: number): ConnectorResult {
   return { ok: false, failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } };
@@ -47,20 +47,6 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/**
- * Replaces every secret value (the env values an engine uses) in a message,
- * so that a service echoing a header, or a driver quoting its connection
- * string, cannot carry a secret into a result, a log or a report.
- */
-export function redact(failure: EngineFailure, secrets: readonly string[]): EngineFailure {
-  let message = failure.message;
-  // Longest first, so a secret containing a shorter one is masked whole.
-  for (const secret of [...secrets].sort((left, right) => right.length - left.length)) {
-    if (secret.length >= 4) message = message.split(secret).join('***');
-  }
-  return { ...failure, message };
 }
 
 /** A short, single-line excerpt of an answer body for an error message. */
