@@ -4,6 +4,7 @@ import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
 import { excerpt, isTransientStatus, networkCode, permanent, retryAfterMs, transient } from './engine-failure.js';
 import { renderJson, renderText, renderUrl } from './engine-template.js';
+import { fetchWithinOrigin } from './same-origin-fetch.js';
 
 /** Without a body, a POST sends the query and its id. */
 const DEFAULT_BODY = { query: '{{query}}', request_id: '{{request_id}}' };
@@ -29,7 +30,9 @@ export function httpConnector(config: HttpConnectorConfig, context: ConnectorCon
     let text: string;
     let retryAfter: string | null;
     try {
-      const answer = await fetch(renderUrl(config.url, values), { method: config.method, headers, body, signal, redirect: 'follow' });
+      const sent = await fetchWithinOrigin(renderUrl(config.url, values), { method: config.method, headers, body, signal });
+      if (!sent.ok) return permanent(`${target}: ${sent.refusal}`);
+      const answer = sent.response;
       status = answer.status;
       retryAfter = answer.headers.get('retry-after');
       text = await answer.text();
