@@ -1,3 +1,4 @@
+import type { BodyRead } from './bounded-body.js';
 import type { ConnectorResult } from './engine.js';
 
 export function transient(message: string, retryAfterMs?: number): ConnectorResult {
@@ -53,4 +54,19 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
 export function excerpt(text: string, limit = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= limit ? flat : `${flat.slice(0, limit)}...`;
+}
+
+/** An answer above the engine's max_answer_bytes: permanent, as the same question gets the same answer. */
+export function tooLarge(target: string, limit: number, declared?: number): ConnectorResult {
+  const fix = '(fix: ask for fewer or shorter hits, or raise max_answer_bytes)';
+  return declared === undefined
+    ? permanent(`${target}: the answer passed max_answer_bytes (${limit} bytes), so reading stopped there ${fix}`)
+    : permanent(`${target}: the answer is ${declared} bytes (its Content-Length), above max_answer_bytes (${limit} bytes); it was not read ${fix}`);
+}
+
+/** A body that failed while it was read. */
+export function bodyFailure(target: string, read: Extract<BodyRead, { kind: 'broken' }>): ConnectorResult {
+  const code = networkCode(read.error);
+  if (code !== undefined) return transient(`${target}: connection failed (${code})`);
+  return permanent(`${target}: cannot read the answer: ${read.error instanceof Error ? read.error.message : String(read.error)}`);
 }
