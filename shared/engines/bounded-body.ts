@@ -6,6 +6,9 @@
  * one, which closes the connection, so the rest is never transferred.
  */
 
+/** An error answer is read this far, for the excerpt its message quotes. */
+export const ERROR_BODY_BYTES = 64 * 1024;
+
 export type BodyRead =
   /** The whole body, decoded as UTF-8. */
   | { readonly kind: 'complete'; readonly text: string }

@@ -66,7 +66,7 @@ function connectorFor(config: EngineConfig, context: ConnectorContext, { timeout
     case 'http':
       return lazyConnector(async () => (await import('./http-connector.js')).httpConnector(block as HttpConnectorConfig, context, maxAnswerBytes));
     case 'opensearch':
-      return lazyConnector(async () => (await import('./opensearch-connector.js')).opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs));
+      return lazyConnector(async () => (await import('./opensearch-connector.js')).opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs, maxAnswerBytes));
     case 'bedrock_kb':
       return lazyConnector(async () => (await import('./bedrock-kb-connector.js')).bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context));
     case 'lambda':

@@ -1,5 +1,5 @@
 import { checkedExpression, mapAnswer } from './answer-mapping.js';
-import { declaredLength, readBoundedBody, type BodyRead } from './bounded-body.js';
+import { declaredLength, ERROR_BODY_BYTES, readBoundedBody, type BodyRead } from './bounded-body.js';
 import type { HttpConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
@@ -9,8 +9,6 @@ import { fetchWithinOrigin } from './same-origin-fetch.js';
 
 /** Without a body, a POST sends the query and its id. */
 const DEFAULT_BODY = { query: '{{query}}', request_id: '{{request_id}}' };
-/** An error answer is read this far, for the excerpt its message quotes. */
-const ERROR_BODY_BYTES = 64 * 1024;
 
 /**
  * Any JSON search service: renders the URL, headers and body, sends them
