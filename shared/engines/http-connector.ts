@@ -3,7 +3,7 @@ import { declaredLength, ERROR_BODY_BYTES, readBoundedBody, type BodyRead } from
 import type { HttpConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { bodyFailure, excerpt, isTransientStatus, networkCode, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
+import { bodyFailure, excerpt, isTransientStatus, networkFault, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
 import { renderJson, renderText, renderUrl } from './engine-template.js';
 import { fetchWithinOrigin } from './same-origin-fetch.js';
 
@@ -70,9 +70,11 @@ function readAnswer(answer: Response, limit: number): Promise<BodyRead> {
 
 /** fetch rejected before an answer came: a network fault is transient; a request that cannot be built (a malformed URL) is not. */
 function sendFailure(target: string, error: unknown): ConnectorResult {
-  const code = networkCode(error);
-  if (code !== undefined) return transient(`${target}: connection failed (${code})`);
+  const fault = networkFault(error);
+  if (fault !== undefined) return transient(`${target}: ${fault}`);
   const reason = error instanceof Error ? error.message : String(error);
-  // "fetch failed" without a known code is still a network fault.
-  return reason === 'fetch failed' ? transient(`${target}: connection failed`) : permanent(`${target}: cannot send the request: ${reason}`);
+  // "fetch failed" without a known code is still a network fault; its cause says which.
+  if (reason !== 'fetch failed') return permanent(`${target}: cannot send the request: ${reason}`);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return transient(`${target}: the connection failed${cause}`);
 }

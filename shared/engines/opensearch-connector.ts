@@ -7,7 +7,7 @@ import { declaredLength, ERROR_BODY_BYTES, readBoundedBody } from './bounded-bod
 import type { OpensearchConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { bodyFailure, excerpt, isTransientStatus, networkCode, permanent, tooLarge, transient } from './engine-failure.js';
+import { bodyFailure, excerpt, isTransientStatus, networkFault, permanent, tooLarge, transient } from './engine-failure.js';
 import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import { renderJson, renderText } from './engine-template.js';
 
@@ -111,11 +111,10 @@ function fieldAt(source: Record<string, unknown> | undefined, path: string): unk
 
 /** A request that got no answer: the client's connection errors and network faults are transient. */
 function failureOf(target: string, error: unknown): ConnectorResult {
+  const fault = networkFault(error);
+  if (fault !== undefined) return transient(`${target}: ${fault}`);
   if (error instanceof errors.TimeoutError || error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.RequestAbortedError) {
-    const code = networkCode(error);
-    return transient(`${target}: ${code === undefined ? error.name : `connection failed (${code})`}`);
+    return transient(`${target}: ${error.name}: ${error.message}`);
   }
-  const code = networkCode(error);
-  if (code !== undefined) return transient(`${target}: connection failed (${code})`);
   return permanent(`${target}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
 }

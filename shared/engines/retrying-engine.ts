@@ -47,7 +47,7 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
         const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
         if (result.ok) {
           const latency = Math.round((performance.now() - started) * 10) / 10;
-          return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency } };
+          return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency, attempts: attempt + 1 } };
         }
         last = result.failure;
         if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);

@@ -36,6 +36,7 @@ describe('retryingEngine', () => {
     // Assess
     expect(result.ok && result.answer.hits).toEqual([{ doc_uri: 'd1', score: 1 }]);
     expect(result.ok && result.answer.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(result.ok && result.answer.attempts).toBe(2);
     expect(connector.starts).toHaveLength(2);
   });
 
