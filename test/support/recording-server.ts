@@ -51,6 +51,7 @@ export async function startRecordingServer(answer: (request: RecordedRequest, in
         if (scripted.cutAfter !== undefined) {
           outgoing.writeHead(scripted.status ?? 200, { ...contentType, 'content-length': String(Buffer.byteLength(text)), ...scripted.headers });
           const cut = () => ('stream' in outgoing ? outgoing.stream.session?.destroy() : outgoing.socket?.destroy());
+          // One call per response type: TypeScript cannot call the union of their write signatures.
           if ('stream' in outgoing) outgoing.write(scripted.cutAfter, cut);
           else outgoing.write(scripted.cutAfter, cut);
           return;
