@@ -71,8 +71,8 @@ function answerBlock(description: EngineDescription, ask: EngineAsk | undefined)
   const heading = `${description.name} (${description.connector}, ${description.target})`;
   if (ask === undefined) return `${heading}\n  not asked\n`;
   if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${ask.failure.message}\n`;
-  const { retrieved_context: hits, response, latency_ms } = ask.output;
-  const lines = [`${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms`];
+  const { retrieved_context: hits, response, latency_ms, attempts } = ask.output;
+  const lines = [`${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`];
   const idWidth = Math.max(0, ...hits.map((hit) => hit.doc_uri.length));
   for (const hit of hits) {
     const score = hit.score === undefined ? '' : hit.score.toFixed(4);

@@ -1,6 +1,7 @@
 import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
 import { z } from 'zod';
-import type { ConnectorResult, EngineHit } from './engine.js';
+import type { ConnectorResult } from './engine.js';
+import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import { permanent } from './engine-failure.js';
 
 type CompiledExpression = ReturnType<typeof compile>;
@@ -26,36 +27,6 @@ export function checkedExpression(text: string): AnswerExpression {
   const compilation = compileExpression(text);
   if (!compilation.ok) throw new Error(`JMESPath expression "${text}" was not checked at config load: ${compilation.error}`);
   return compilation.expression;
-}
-
-/** A score may arrive as a number or as numeric text (Postgres `numeric`, some JSON APIs). */
-export const scoreSchema = z.union([z.number().finite(), z.string().trim().regex(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/).transform(Number)]);
-
-/** One mapped hit: ids may be numbers (database keys); null means absent, as JSON APIs often write it. */
-export const hitSchema = z.object({
-  doc_uri: z.union([z.string().min(1), z.number().finite()]).transform(String),
-  content: z.string().nullish(),
-  score: scoreSchema.nullish(),
-});
-
-/** Drops the nulls a parsed hit may carry, so absent fields stay absent. */
-export function hitFrom(parsed: z.infer<typeof hitSchema>): EngineHit {
-  return {
-    doc_uri: parsed.doc_uri,
-    ...(parsed.content === null || parsed.content === undefined ? {} : { content: parsed.content }),
-    ...(parsed.score === null || parsed.score === undefined ? {} : { score: parsed.score }),
-  };
-}
-
-/** `item 2: doc_uri: expected a text or number`, naming the first problem of a list of hits. */
-export function describeHitProblem(error: z.ZodError): string {
-  const [issue] = error.issues;
-  if (issue === undefined) return 'not a list of hits';
-  const [index, field] = issue.path;
-  const where = typeof index === 'number' ? `item ${index + 1}` : 'the list';
-  const what = field === undefined ? '' : `${String(field)}: `;
-  const expected = field === 'doc_uri' ? 'expected a non-empty text or a number' : field === 'score' ? 'expected a number' : field === 'content' ? 'expected a text' : 'expected an object {doc_uri, content?, score?}';
-  return `${where}: ${what}${expected}`;
 }
 
 function evaluate(expression: AnswerExpression, answer: unknown): { ok: true; value: unknown } | { ok: false; error: string } {

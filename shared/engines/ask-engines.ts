@@ -8,6 +8,8 @@ export interface LiveEngineOutput {
   readonly response?: string;
   readonly tags: Record<string, unknown>;
   readonly latency_ms: number;
+  /** Attempts the answer took, failed ones included. */
+  readonly attempts: number;
 }
 
 export type EngineAsk = { readonly ok: true; readonly output: LiveEngineOutput } | { readonly ok: false; readonly failure: EngineFailure };
@@ -41,6 +43,7 @@ export async function askEngines(engines: readonly Engine[], request: EngineRequ
           ...(answer.response === undefined ? {} : { response: answer.response }),
           tags: {},
           latency_ms: answer.latency_ms,
+          attempts: answer.attempts,
         };
         return [engine.name, { ok: true, output }];
       }),

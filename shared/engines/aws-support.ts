@@ -1,7 +1,7 @@
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { ConnectorResult } from './engine.js';
-import { isTransientStatus, networkCode, permanent, transient } from './engine-failure.js';
+import { isTransientStatus, networkFault, permanent, transient } from './engine-failure.js';
 
 type CredentialProvider = ReturnType<typeof defaultProvider>;
 
@@ -35,17 +35,24 @@ interface AwsServiceError {
 }
 
 /**
- * An AWS SDK error as a failure: throttling, server faults, 429 and 5xx and
- * network faults are transient; missing credentials, access denied, a
- * missing resource or a bad request are permanent.
+ * An AWS SDK error as a failure: throttling, server faults, 429 and 5xx,
+ * network faults and a successful answer cut short are transient; missing
+ * credentials, access denied, a missing resource or a bad request are
+ * permanent.
  */
 export function awsFailure(target: string, error: unknown): ConnectorResult {
-  const code = networkCode(error);
-  if (code !== undefined) return transient(`${target}: connection failed (${code})`);
+  const fault = networkFault(error);
+  if (fault !== undefined) return transient(`${target}: ${fault}`);
   const serviceError = (typeof error === 'object' && error !== null ? error : {}) as AwsServiceError;
   const name = serviceError.name ?? 'Error';
   const message = `${target}: ${name}: ${serviceError.message ?? String(error)}`;
   const status = serviceError.$metadata?.httpStatusCode;
+  if (name === 'SyntaxError' && status !== undefined && status >= 200 && status <= 299) {
+    // An AWS API answers JSON on success, and over HTTP/2 the SDK takes a body cut short for a whole one, so JSON
+    // that does not parse is nearly always a connection closed mid-answer: another attempt may get it whole.
+    const reason = (serviceError.message ?? '').split('\n')[0];
+    return transient(`${target}: the answer is not whole JSON, as when the connection is closed mid-answer (${reason})`);
+  }
   if (name === 'CredentialsProviderError') return permanent(`${target}: no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID, or run with a role)`);
   if (name === 'TimeoutError' || serviceError.$retryable !== undefined || serviceError.$fault === 'server' || THROTTLING.test(name)) return transient(message);
   if (status !== undefined && isTransientStatus(status)) return transient(message);

@@ -1,7 +1,7 @@
 import { awsSecrets } from './aws-secrets.js';
 import type { ConnectorContext } from './connector-context.js';
 import type { BedrockKnowledgeBaseConnectorConfig, HttpConnectorConfig, LambdaConnectorConfig, OpensearchConnectorConfig, PostgresConnectorConfig, TrecConnectorConfig } from './connector-configs.js';
-import { connectorOf, templatedFields, type EngineConfig } from './engine-config.js';
+import { connectorOf, DEFAULT_MAX_ANSWER_BYTES, templatedFields, type EngineConfig } from './engine-config.js';
 import { expandMatrix, type EngineVariant } from './engine-matrix.js';
 import { envNamesIn, placeholdersIn } from './engine-template.js';
 import type { Connector, Engine } from './engine.js';
@@ -32,7 +32,8 @@ export function createEngine(variant: EngineVariant, env: Environment): EngineCr
   }
   const timeoutMs = config.http?.timeout_ms ?? config.timeout_ms;
   const context: ConnectorContext = { variables: variant.variables, env };
-  return { ok: true, engine: retryingEngine(variant.name, connectorFor(config, context, timeoutMs), { retries: config.retries, timeoutMs }, secretsOf(config, env)) };
+  const limits: ConnectorLimits = { timeoutMs, maxAnswerBytes: config.max_answer_bytes ?? DEFAULT_MAX_ANSWER_BYTES };
+  return { ok: true, engine: retryingEngine(variant.name, connectorFor(config, context, limits), { retries: config.retries, timeoutMs }, secretsOf(config, env)) };
 }
 
 /** Expands every engine's matrix and builds all variants; on any error none is kept. */
@@ -53,17 +54,23 @@ export function expandEngines(configs: readonly EngineConfig[], env: Environment
   return { ok: false, errors: failed };
 }
 
-function connectorFor(config: EngineConfig, context: ConnectorContext, timeoutMs: number): Connector {
+/** What bounds one attempt of a connector: its time and the size of the answer it reads. */
+interface ConnectorLimits {
+  readonly timeoutMs: number;
+  readonly maxAnswerBytes: number;
+}
+
+function connectorFor(config: EngineConfig, context: ConnectorContext, { timeoutMs, maxAnswerBytes }: ConnectorLimits): Connector {
   const { kind, config: block } = connectorOf(config);
   switch (kind) {
     case 'http':
-      return lazyConnector(async () => (await import('./http-connector.js')).httpConnector(block as HttpConnectorConfig, context));
+      return lazyConnector(async () => (await import('./http-connector.js')).httpConnector(block as HttpConnectorConfig, context, maxAnswerBytes));
     case 'opensearch':
-      return lazyConnector(async () => (await import('./opensearch-connector.js')).opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs));
+      return lazyConnector(async () => (await import('./opensearch-connector.js')).opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs, maxAnswerBytes));
     case 'bedrock_kb':
       return lazyConnector(async () => (await import('./bedrock-kb-connector.js')).bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context));
     case 'lambda':
-      return lazyConnector(async () => (await import('./lambda-connector.js')).lambdaConnector(block as LambdaConnectorConfig, context));
+      return lazyConnector(async () => (await import('./lambda-connector.js')).lambdaConnector(block as LambdaConnectorConfig, context, maxAnswerBytes));
     case 'postgres':
       return lazyConnector(async () => (await import('./postgres-connector.js')).postgresConnector(block as PostgresConnectorConfig, context, timeoutMs));
     case 'trec':
@@ -71,12 +78,18 @@ function connectorFor(config: EngineConfig, context: ConnectorContext, timeoutMs
   }
 }
 
-/** Values that must never reach a message: the env values the engine reads, AWS keys, a database password. */
+/**
+ * Values that must never reach a message: the env values the engine reads,
+ * AWS keys, a database password. Of a connection string only the password
+ * counts: its scheme, host and user are no secret, and masking every run of
+ * 8 characters of the whole string would mask "postgres" in any message.
+ */
 function secretsOf(config: EngineConfig, env: Environment): string[] {
-  const values = envNamesOf(config).flatMap((name) => env[name] ?? []);
-  const connection = config.postgres === undefined ? undefined : env[config.postgres.connection_env];
+  const connectionEnv = config.postgres?.connection_env;
+  const values = envNamesOf(config).flatMap((name) => (name === connectionEnv ? [] : (env[name] ?? [])));
+  const connection = connectionEnv === undefined ? undefined : env[connectionEnv];
   const password = connection === undefined ? undefined : passwordIn(connection);
-  return [...values, ...awsSecrets(env), ...(password === undefined ? [] : [password, encodeURIComponent(password)])];
+  return [...values, ...awsSecrets(env), ...(password === undefined ? [] : [password])];
 }
 
 function passwordIn(connection: string): string | undefined {

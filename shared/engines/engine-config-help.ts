@@ -25,6 +25,7 @@ const FIELD_FIXES: Readonly<Record<string, string>> = {
   matrix: 'write an object of variables, each a non-empty list of texts, numbers or true/false, e.g. {b: [0.3, 0.75], k1: [1.2]}',
   timeout_ms: 'give the milliseconds one attempt may take, e.g. 10000',
   retries: 'give the further attempts after a transient failure, 0 to 10',
+  max_answer_bytes: 'give the largest answer to read, in bytes, e.g. 16777216 (16 MiB, the default)',
   http: 'write an object with url and results, and optionally method, headers, body, timeout_ms, response',
   'http.url': `give an http or https URL; ${TEMPLATE_HINT} are URL-encoded`,
   'http.method': 'use POST or GET',

@@ -21,6 +21,8 @@ export const matrixSchema = z.record(
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 2;
+/** 16 MiB: thousands of hits with their passages, well inside a 256 MB worker. */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 const engineFields = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'expected a name of letters, digits, ".", "_" and "-"'),
@@ -29,6 +31,8 @@ const engineFields = z.strictObject({
   timeout_ms: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
   /** Further attempts after a transient failure. */
   retries: z.number().int().min(0).max(10).default(DEFAULT_RETRIES),
+  /** The largest answer read from the engine (http, opensearch, lambda); absent means DEFAULT_MAX_ANSWER_BYTES, so older configs hash as before. */
+  max_answer_bytes: z.number().int().positive().optional(),
   http: CONNECTOR_SCHEMAS.http.optional(),
   opensearch: CONNECTOR_SCHEMAS.opensearch.optional(),
   bedrock_kb: CONNECTOR_SCHEMAS.bedrock_kb.optional(),

@@ -1,4 +1,5 @@
-import type { ConnectorResult, EngineFailure } from './engine.js';
+import type { BodyRead } from './bounded-body.js';
+import type { ConnectorResult } from './engine.js';
 
 export function transient(message: string, retryAfterMs?: number): ConnectorResult {
   return { ok: false, failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } };
@@ -13,28 +14,45 @@ export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || status >= 500;
 }
 
-const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
+/** The network faults worth another try, by their code (Node's, undici's, HTTP/2's), with what each means. */
+const NETWORK_FAULTS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ECONNABORTED: 'the connection was aborted',
+  EPIPE: 'the connection was closed while the request was sent',
+  ETIMEDOUT: 'the connection timed out',
+  EAI_AGAIN: 'the host name could not be resolved for now',
+  ENOTFOUND: 'the host name did not resolve',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
+  UND_ERR_SOCKET: 'the server closed the connection',
+  UND_ERR_HEADERS_TIMEOUT: 'the answer did not start in time',
+  UND_ERR_BODY_TIMEOUT: 'the answer stalled',
+  ERR_STREAM_PREMATURE_CLOSE: 'the answer ended early',
+  ERR_HTTP2_STREAM_ERROR: 'the HTTP/2 stream was reset',
+  ERR_HTTP2_SESSION_ERROR: 'the HTTP/2 session failed',
+  ERR_HTTP2_GOAWAY_SESSION: 'the server ended the HTTP/2 session',
+  ERR_HTTP2_STREAM_CANCEL: 'the HTTP/2 stream was cancelled',
+};
 
-/** The system error code (ECONNREFUSED, ...) of an error or of its cause chain, if any. */
+/** The code of a network fault (ECONNREFUSED, ...) in an error or its cause chain, if any. */
 export function networkCode(error: unknown): string | undefined {
+  return codeIn(error, (code) => Object.hasOwn(NETWORK_FAULTS, code));
+}
+
+/** A network fault in words with its code, e.g. "the connection was reset (ECONNRESET)"; undefined when the error is none. */
+export function networkFault(error: unknown): string | undefined {
+  const code = networkCode(error);
+  return code === undefined ? undefined : `${NETWORK_FAULTS[code]} (${code})`;
+}
+
+/** The first string `code` of an error or of its cause chain that `accept` takes. */
+function codeIn(error: unknown, accept: (code: string) => boolean): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return code;
+    if (typeof code === 'string' && accept(code)) return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -49,22 +67,29 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/**
- * Replaces every secret value (the env values an engine uses) in a message,
- * so that a service echoing a header, or a driver quoting its connection
- * string, cannot carry a secret into a result, a log or a report.
- */
-export function redact(failure: EngineFailure, secrets: readonly string[]): EngineFailure {
-  let message = failure.message;
-  // Longest first, so a secret containing a shorter one is masked whole.
-  for (const secret of [...secrets].sort((left, right) => right.length - left.length)) {
-    if (secret.length >= 4) message = message.split(secret).join('***');
-  }
-  return { ...failure, message };
-}
-
 /** A short, single-line excerpt of an answer body for an error message. */
 export function excerpt(text: string, limit = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= limit ? flat : `${flat.slice(0, limit)}...`;
+}
+
+/** An answer above the engine's max_answer_bytes: permanent, as the same question gets the same answer. */
+export function tooLarge(target: string, limit: number, declared?: number): ConnectorResult {
+  const fix = '(fix: ask for fewer or shorter hits, or raise max_answer_bytes)';
+  return declared === undefined
+    ? permanent(`${target}: the answer passed max_answer_bytes (${limit} bytes), so reading stopped there ${fix}`)
+    : permanent(`${target}: the answer is ${declared} bytes (its Content-Length), above max_answer_bytes (${limit} bytes); it was not read ${fix}`);
+}
+
+/**
+ * A body that failed while it was read: a broken content encoding (zlib's
+ * Z_* codes) is permanent, as the same answer comes back broken; anything
+ * else is a connection closed mid-answer, worth another try.
+ */
+export function bodyFailure(target: string, read: Extract<BodyRead, { kind: 'broken' }>): ConnectorResult {
+  const encoding = codeIn(read.error, (code) => code.startsWith('Z_'));
+  if (encoding !== undefined) return permanent(`${target}: the answer's content encoding is broken (${encoding})`);
+  const code = networkCode(read.error);
+  const reason = code ?? (read.error instanceof Error ? read.error.message : String(read.error));
+  return transient(`${target}: the connection was closed mid-answer, after ${read.bytes} bytes (${reason})`);
 }

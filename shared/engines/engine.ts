@@ -25,6 +25,8 @@ export interface EngineAnswer {
   readonly response?: string;
   /** Wall time of the successful attempt, in milliseconds. */
   readonly latency_ms: number;
+  /** Attempts the call made, the failed ones before the successful one included. */
+  readonly attempts: number;
 }
 
 /**

@@ -1,20 +1,23 @@
 import { checkedExpression, mapAnswer } from './answer-mapping.js';
+import { declaredLength, ERROR_BODY_BYTES, readBoundedBody, type BodyRead } from './bounded-body.js';
 import type { HttpConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { excerpt, isTransientStatus, networkCode, permanent, retryAfterMs, transient } from './engine-failure.js';
+import { bodyFailure, excerpt, isTransientStatus, networkFault, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
 import { renderJson, renderText, renderUrl } from './engine-template.js';
+import { fetchWithinOrigin } from './same-origin-fetch.js';
 
 /** Without a body, a POST sends the query and its id. */
 const DEFAULT_BODY = { query: '{{query}}', request_id: '{{request_id}}' };
 
 /**
  * Any JSON search service: renders the URL, headers and body, sends them
- * with fetch, and maps the JSON answer with the `results` and `response`
- * JMESPath expressions. Messages name the URL as configured (its templates
- * unrendered), so a key passed as `{{env.NAME}}` never shows.
+ * with fetch (following redirects within the origin only), reads the answer
+ * up to `maxAnswerBytes`, and maps the JSON answer with the `results` and
+ * `response` JMESPath expressions. Messages name the URL as configured (its
+ * templates unrendered), so a key passed as `{{env.NAME}}` never shows.
  */
-export function httpConnector(config: HttpConnectorConfig, context: ConnectorContext): Connector {
+export function httpConnector(config: HttpConnectorConfig, context: ConnectorContext, maxAnswerBytes: number): Connector {
   const results = checkedExpression(config.results);
   const response = config.response === undefined ? undefined : checkedExpression(config.response);
   const target = `${config.method} ${config.url}`;
@@ -25,30 +28,34 @@ export function httpConnector(config: HttpConnectorConfig, context: ConnectorCon
     if (config.method === 'POST') headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = renderText(value, values);
     const body = config.method === 'POST' ? JSON.stringify(renderJson(config.body ?? DEFAULT_BODY, values)) : undefined;
-    let status: number;
-    let text: string;
-    let retryAfter: string | null;
+    let answer: Response;
     try {
-      const answer = await fetch(renderUrl(config.url, values), { method: config.method, headers, body, signal, redirect: 'follow' });
-      status = answer.status;
-      retryAfter = answer.headers.get('retry-after');
-      text = await answer.text();
+      const sent = await fetchWithinOrigin(renderUrl(config.url, values), { method: config.method, headers, body, signal });
+      if (!sent.ok) return permanent(`${target}: ${sent.refusal}`);
+      answer = sent.response;
     } catch (error) {
-      const code = networkCode(error);
-      if (code !== undefined) return transient(`${target}: connection failed (${code})`);
-      const reason = error instanceof Error ? error.message : String(error);
-      // "fetch failed" without a known code is still a network fault; anything else (a malformed URL) is not.
-      return reason === 'fetch failed' ? transient(`${target}: connection failed`) : permanent(`${target}: cannot send the request: ${reason}`);
+      return sendFailure(target, error);
     }
+    const { status } = answer;
     if (status < 200 || status > 299) {
-      const message = `${target} answered HTTP ${status}${text.trim() === '' ? '' : `: ${excerpt(text)}`}`;
-      return isTransientStatus(status) ? transient(message, retryAfterMs(retryAfter)) : permanent(message);
+      const read = await readAnswer(answer, ERROR_BODY_BYTES);
+      if (read.kind === 'broken') return bodyFailure(target, read);
+      const message = `${target} answered HTTP ${status}${read.text.trim() === '' ? '' : `: ${excerpt(read.text)}`}`;
+      return isTransientStatus(status) ? transient(message, retryAfterMs(answer.headers.get('retry-after'))) : permanent(message);
     }
+    const declared = declaredLength(answer.headers.get('content-length'));
+    if (declared !== undefined && declared > maxAnswerBytes) {
+      await answer.body?.cancel();
+      return tooLarge(target, maxAnswerBytes, declared);
+    }
+    const read = await readAnswer(answer, maxAnswerBytes);
+    if (read.kind === 'broken') return bodyFailure(target, read);
+    if (read.kind === 'too-large') return tooLarge(target, maxAnswerBytes);
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(read.text);
     } catch {
-      return permanent(`${target} answered HTTP ${status} with a body that is not JSON: ${excerpt(text) || '(empty)'}`);
+      return permanent(`${target} answered HTTP ${status} with a body that is not JSON: ${excerpt(read.text) || '(empty)'}`);
     }
     const mapped = mapAnswer(json, results, response);
     return mapped.ok ? mapped : permanent(`${target}: ${mapped.failure.message}`);
@@ -57,3 +64,17 @@ export function httpConnector(config: HttpConnectorConfig, context: ConnectorCon
   return { attempt, close: async () => undefined };
 }
 
+function readAnswer(answer: Response, limit: number): Promise<BodyRead> {
+  return answer.body === null ? Promise.resolve({ kind: 'complete', text: '' }) : readBoundedBody(answer.body, limit);
+}
+
+/** fetch rejected before an answer came: a network fault is transient; a request that cannot be built (a malformed URL) is not. */
+function sendFailure(target: string, error: unknown): ConnectorResult {
+  const fault = networkFault(error);
+  if (fault !== undefined) return transient(`${target}: ${fault}`);
+  const reason = error instanceof Error ? error.message : String(error);
+  // "fetch failed" without a known code is still a network fault; its cause says which.
+  if (reason !== 'fetch failed') return permanent(`${target}: cannot send the request: ${reason}`);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return transient(`${target}: the connection failed${cause}`);
+}

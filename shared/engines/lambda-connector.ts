@@ -11,9 +11,11 @@ import { renderJson, renderText } from './engine-template.js';
  * A search function on AWS Lambda, invoked synchronously with the rendered
  * payload; its JSON answer is mapped with `results` and `response` as for
  * http. An error the function raised is permanent, except Lambda's own
- * "Task timed out", which another attempt may not meet.
+ * "Task timed out", which another attempt may not meet. The SDK reads the
+ * whole answer (Lambda caps a synchronous one at 6 MB), so max_answer_bytes
+ * is checked on the payload it gives.
  */
-export function lambdaConnector(config: LambdaConnectorConfig, context: ConnectorContext): Connector {
+export function lambdaConnector(config: LambdaConnectorConfig, context: ConnectorContext, maxAnswerBytes: number): Connector {
   const client = new LambdaClient({
     region: config.region,
     credentials: awsCredentials(context.env),
@@ -39,6 +41,8 @@ export function lambdaConnector(config: LambdaConnectorConfig, context: Connecto
     } catch (error) {
       return awsFailure(target, error);
     }
+    const size = output.Payload?.byteLength ?? 0;
+    if (size > maxAnswerBytes) return permanent(`${target}: the function's answer is ${size} bytes, above max_answer_bytes (${maxAnswerBytes} bytes) (fix: return fewer or shorter hits, or raise max_answer_bytes)`);
     const text = output.Payload === undefined ? '' : new TextDecoder().decode(output.Payload);
     if (output.FunctionError !== undefined) {
       const message = `${target}: the function failed (${output.FunctionError}): ${excerpt(text) || '(no payload)'}`;

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { z } from 'zod';
-import { describeHitProblem, hitFrom, hitSchema } from './answer-mapping.js';
+import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import type { PostgresConnectorConfig } from './connector-configs.js';
 import type { ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { networkCode, permanent, transient } from './engine-failure.js';
+import { networkFault, permanent, transient } from './engine-failure.js';
 
 /**
  * A search written in SQL (full text, pgvector, hybrid): `$1` is the query
@@ -42,8 +42,8 @@ const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]|40001|40P01|57014)/;
 const TRANSIENT_DRIVER_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i;
 
 function failureOf(target: string, error: unknown): ConnectorResult {
-  const code = networkCode(error);
-  if (code !== undefined) return transient(`${target}: connection failed (${code})`);
+  const fault = networkFault(error);
+  if (fault !== undefined) return transient(`${target}: ${fault}`);
   const sqlState = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   if (typeof sqlState === 'string' && /^[0-9A-Z]{5}$/.test(sqlState)) {

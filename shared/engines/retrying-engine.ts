@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Connector, ConnectorResult, Engine, EngineFailure, EngineRequest, EngineResult } from './engine.js';
-import { redact } from './engine-failure.js';
+import { scrubSecrets } from '../judges/scrub-secrets.js';
+import { secretForms } from './secret-forms.js';
 
 export interface RetryPolicy {
   /** Further attempts after a transient failure. */
@@ -17,7 +18,8 @@ export interface RetryPolicy {
  * Wraps a connector into an Engine: a timeout per attempt, retries of
  * transient failures with exponential backoff (at least as long as a
  * Retry-After asks), all bounded by the caller's deadline signal; every
- * failure message passes through `redact` with the engine's secret values.
+ * failure message passes through `scrubSecrets` with the engine's secret
+ * values in the forms they may come back in, as judge errors do.
  *
  * The backoff's jitter is a hash of engine, request and attempt instead of a
  * random number: the cases of one run still spread their retries, and the
@@ -26,10 +28,11 @@ export interface RetryPolicy {
 export function retryingEngine(name: string, connector: Connector, policy: RetryPolicy, secrets: readonly string[]): Engine {
   const baseDelayMs = policy.baseDelayMs ?? 250;
   const maxDelayMs = policy.maxDelayMs ?? 4000;
-  const fail = (failure: EngineFailure, attempts: number): EngineResult => ({
-    ok: false,
-    failure: redact({ ...failure, message: attempts > 1 ? `${failure.message} (after ${attempts} attempts)` : failure.message }, secrets),
-  });
+  const forms = secretForms(secrets);
+  const fail = (failure: EngineFailure, attempts: number): EngineResult => {
+    const message = attempts > 1 ? `${failure.message} (after ${attempts} attempts)` : failure.message;
+    return { ok: false, failure: { ...failure, message: scrubSecrets(message, forms) } };
+  };
 
   return {
     name,
@@ -44,7 +47,7 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
         const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
         if (result.ok) {
           const latency = Math.round((performance.now() - started) * 10) / 10;
-          return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency } };
+          return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency, attempts: attempt + 1 } };
         }
         last = result.failure;
         if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);

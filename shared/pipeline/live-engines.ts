@@ -45,7 +45,8 @@ export class EngineSetupError extends Error {
 }
 
 const keptAnswerSchema = z.union([
-  z.object({ ok: z.literal(true), retrieved_context: z.array(retrievedChunkSchema), response: z.string().optional(), latency_ms: z.number() }),
+  // attempts is absent from answers kept before engines counted them.
+  z.object({ ok: z.literal(true), retrieved_context: z.array(retrievedChunkSchema), response: z.string().optional(), latency_ms: z.number(), attempts: z.number().int().positive().optional() }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 const keptAnswersSchema = z.record(z.string(), keptAnswerSchema);
@@ -59,7 +60,8 @@ export type LiveEngineStep =
  * Asks the engines that have no kept answer for this case, keeps what came
  * back, and returns the case with each answering engine's output in place
  * (a live engine replaces a frozen output of the same name) and, per engine,
- * `engine/latency_ms` or `engine/error_message`. A failure that may pass
+ * `engine/latency_ms` and `engine/attempts` (failed attempts included), or
+ * `engine/error_message`. A failure that may pass
  * (timeout, 429, 5xx, throttling) after the engine's own retries sends the
  * case back through the queue; a permanent one stays that engine's error and
  * the other engines are judged.
@@ -94,7 +96,7 @@ export async function askLiveEngines(
     const answer = kept[engine.name] as KeptAnswer;
     if (answer.ok) {
       outputs[engine.name] = { retrieved_context: answer.retrieved_context, ...(answer.response === undefined ? {} : { response: answer.response }), tags: {} };
-      metrics[engine.name] = { 'engine/latency_ms': answer.latency_ms };
+      metrics[engine.name] = { 'engine/latency_ms': answer.latency_ms, ...(answer.attempts === undefined ? {} : { 'engine/attempts': answer.attempts }) };
     } else {
       delete outputs[engine.name];
       metrics[engine.name] = { 'engine/error_message': answer.error };
@@ -105,8 +107,8 @@ export async function askLiveEngines(
 
 function keptFrom(ask: EngineAsk): KeptAnswer | undefined {
   if (ask.ok) {
-    const { retrieved_context, response, latency_ms } = ask.output;
-    return { ok: true, retrieved_context, ...(response === undefined ? {} : { response }), latency_ms };
+    const { retrieved_context, response, latency_ms, attempts } = ask.output;
+    return { ok: true, retrieved_context, ...(response === undefined ? {} : { response }), latency_ms, attempts };
   }
   return ask.failure.kind === 'permanent' ? { ok: false, error: ask.failure.message } : undefined;
 }

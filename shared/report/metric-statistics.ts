@@ -9,6 +9,8 @@ import { compareText, sortedRecord } from './ordering.js';
 const RATING = '/rating';
 /** An engine's wall time per case, in milliseconds: summarised by percentiles, as latency is. */
 export const ENGINE_LATENCY = 'engine/latency_ms';
+/** An engine's attempts per case, failed ones included: usage, so summed, and never averaged (an average would be compared as a score). */
+export const ENGINE_ATTEMPTS = 'engine/attempts';
 const ERROR_MESSAGE = '/error_message';
 
 /**
@@ -32,6 +34,8 @@ const ERROR_MESSAGE = '/error_message';
  *   there is none (never 0 or NaN in its place);
  * - M is `engine/latency_ms` (a live engine's wall time): `M/count`, `M/p50`,
  *   `M/p95` (type-7 quantiles) and `M/max`, without an interval;
+ * - M is `engine/attempts` (a live engine's attempts, failed ones included):
+ *   `M/count`, `M/total` and `M/max`;
  * - anything else (per-chunk lists, rationales, other texts) is not aggregated.
  * Every percentage and average also gets a 95% interval over the cases,
  * `M/.../ci_low` and `ci_high`: up to BOOTSTRAP_LIMIT values a percentile
@@ -65,6 +69,7 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
     return [[`${prefix}/error_count`, columns.reduce((total, column) => total + column.errorCount, 0)]];
   }
   if (name === ENGINE_LATENCY) return latencyStatistics(finiteValues(columns));
+  if (name === ENGINE_ATTEMPTS) return attemptStatistics(finiteValues(columns));
   const isRating = name.endsWith(RATING);
   const verdicts = isRating ? verdictValues(columns) : [];
   if (verdicts.length > 0) {
@@ -93,6 +98,13 @@ function latencyStatistics(values: number[]): [string, number][] {
     [`${ENGINE_LATENCY}/p95`, typeSevenQuantile(sorted, 0.95)],
     [`${ENGINE_LATENCY}/max`, sorted[sorted.length - 1] as number],
   ];
+}
+
+function attemptStatistics(values: readonly number[]): [string, number][] {
+  const total = values.reduce((sum, value) => sum + value, 0);
+  const statistics: [string, number][] = [[`${ENGINE_ATTEMPTS}/count`, values.length], [`${ENGINE_ATTEMPTS}/total`, total]];
+  // A reduce, not Math.max(...values): a million cases would overflow the call's arguments.
+  return values.length === 0 ? statistics : [...statistics, [`${ENGINE_ATTEMPTS}/max`, values.reduce((highest, value) => Math.max(highest, value))]];
 }
 
 const BOOTSTRAP = { resamples: 1000, seed: 20_261_122, level: 0.95 };

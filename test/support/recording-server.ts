@@ -17,6 +17,8 @@ export interface ScriptedAnswer {
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   readonly delayMs?: number;
+  /** Sends only this start of the body (its Content-Length promising the whole), then cuts the connection. */
+  readonly cutAfter?: string;
 }
 
 export interface RecordingServer {
@@ -45,7 +47,16 @@ export async function startRecordingServer(answer: (request: RecordedRequest, in
       const send = () => {
         if (outgoing.destroyed || outgoing.writableEnded) return;
         const text = typeof scripted.body === 'string' ? scripted.body : scripted.body === undefined ? '' : JSON.stringify(scripted.body);
-        outgoing.writeHead(scripted.status ?? 200, { 'content-type': typeof scripted.body === 'string' ? 'text/plain' : 'application/json', ...scripted.headers });
+        const contentType = { 'content-type': typeof scripted.body === 'string' ? 'text/plain' : 'application/json' };
+        if (scripted.cutAfter !== undefined) {
+          outgoing.writeHead(scripted.status ?? 200, { ...contentType, 'content-length': String(Buffer.byteLength(text)), ...scripted.headers });
+          const cut = () => ('stream' in outgoing ? outgoing.stream.session?.destroy() : outgoing.socket?.destroy());
+          // One call per response type: TypeScript cannot call the union of their write signatures.
+          if ('stream' in outgoing) outgoing.write(scripted.cutAfter, cut);
+          else outgoing.write(scripted.cutAfter, cut);
+          return;
+        }
+        outgoing.writeHead(scripted.status ?? 200, { ...contentType, ...scripted.headers });
         outgoing.end(text);
       };
       if (scripted.delayMs === undefined) send();

@@ -108,4 +108,34 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: 'bedrock knowledge base KB12345678 (us-east-1): AccessDeniedException: not authorized to perform bedrock:Retrieve' } });
     expect(bedrock.requests).toHaveLength(1);
   });
+
+  it('retries an answer cut mid-body as transient, and counts the cut attempt', async () => {
+    // Prepare: the first answer stops half-way and the connection is cut; the second is whole
+    const text = JSON.stringify(RETRIEVE_ANSWER);
+    const bedrock = await serve((index) => (index === 0 ? { body: RETRIEVE_ANSWER, cutAfter: text.slice(0, text.length / 2) } : { body: RETRIEVE_ANSWER }));
+    engine = buildEngine({ name: 'kb', retries: 1, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+
+    // Act
+    const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
+
+    // Assess
+    expect(result.ok && result.answer.attempts).toBe(2);
+    expect(result.ok && result.answer.hits).toHaveLength(2);
+  });
+
+  it('says the answer was cut short when every answer is', async () => {
+    // Prepare
+    const text = JSON.stringify(RETRIEVE_ANSWER);
+    const bedrock = await serve(() => ({ body: RETRIEVE_ANSWER, cutAfter: text.slice(0, 30) }));
+    engine = buildEngine({ name: 'kb', retries: 0, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+
+    // Act
+    const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
+
+    // Assess
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'transient', message: expect.stringMatching(/^bedrock knowledge base KB12345678 \(us-east-1\): the answer is not whole JSON, as when the connection is closed mid-answer \(.+ JSON.*\)$/) },
+    });
+  });
 });

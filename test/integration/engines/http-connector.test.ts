@@ -192,7 +192,7 @@ describe('http connector against a local search service', () => {
     const result = await ask(engine);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: `POST ${url}: connection failed (ECONNREFUSED)` } });
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: `POST ${url}: the connection was refused (ECONNREFUSED)` } });
   });
 
   it('keeps env values out of error messages even when the service echoes them', async () => {
@@ -205,7 +205,7 @@ describe('http connector against a local search service', () => {
 
     // Assess
     expect(service.requests[0]?.url).toBe('/search?key=secret-abcdef');
-    expect(!result.ok && result.failure.message).toBe(`POST ${service.url}/search?key={{env.SEARCH_KEY}} answered HTTP 401: {"error":"bad token 0: ***"}`);
+    expect(!result.ok && result.failure.message).toBe(`POST ${service.url}/search?key={{env.SEARCH_KEY}} answered HTTP 401: {"error":"bad token 0: [redacted]"}`);
   });
 });
 

@@ -22,8 +22,8 @@ async function serve(answer: (index: number) => ScriptedAnswer): Promise<Recordi
   return server;
 }
 
-function lambdaEngine(endpoint: string, overrides: Record<string, unknown> = {}, retries = 0): Engine {
-  return buildEngine({ name: 'fn', retries, lambda: { function_name: 'search-docs', region: 'us-east-1', results: RESULTS, response: 'generated', endpoint, ...overrides } }, AWS_ENV);
+function lambdaEngine(endpoint: string, overrides: Record<string, unknown> = {}, retries = 0, settings: Record<string, unknown> = {}): Engine {
+  return buildEngine({ name: 'fn', retries, ...settings, lambda: { function_name: 'search-docs', region: 'us-east-1', results: RESULTS, response: 'generated', endpoint, ...overrides } }, AWS_ENV);
 }
 
 afterEach(async () => {
@@ -89,5 +89,21 @@ describe('lambda connector against a loopback Invoke API', () => {
     expect(!result.ok && result.failure.kind).toBe(kind);
     expect(!result.ok && result.failure.message).toContain(expected);
     expect(!result.ok && result.failure.message.startsWith('lambda search-docs (us-east-1): ')).toBe(true);
+  });
+
+  it("refuses an answer above the engine's max_answer_bytes as permanent", async () => {
+    // Prepare: an answer of over 1 KiB
+    const lambda = await serve(() => ({ body: { answer: FUNCTION_ANSWER, padding: 'x'.repeat(2_000) } }));
+    engine = lambdaEngine(lambda.url, {}, 2, { max_answer_bytes: 1024 });
+
+    // Act
+    const result = await engine.call({ query: 'rotate access keys', request_id: 'q7' }, farDeadline());
+
+    // Assess
+    expect(!result.ok && result.failure).toEqual({
+      kind: 'permanent',
+      message: expect.stringMatching(/^lambda search-docs \(us-east-1\): the function's answer is \d+ bytes, above max_answer_bytes \(1024 bytes\) \(fix: return fewer or shorter hits, or raise max_answer_bytes\)$/),
+    });
+    expect(lambda.requests).toHaveLength(1);
   });
 });

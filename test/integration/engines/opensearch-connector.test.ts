@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../shared/engines/engine.js';
 import { buildEngine, farDeadline } from '../../support/engine-configs.js';
 import { fixtureJson } from '../../support/fixture-json.js';
+import { startRawHttpServer, streamUntilClosed } from '../../support/raw-http-server.js';
 import { startRecordingServer, type RecordingServer, type ScriptedAnswer } from '../../support/recording-server.js';
 
 /**
@@ -119,5 +120,30 @@ describe('opensearch connector against a recorded _search answer', () => {
 
     // Assess
     expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `opensearch ${cluster.url} index docs-v2: hits do not give id_field "document_id": item 1: doc_uri: expected a non-empty text or a number` } });
+  });
+
+  it("stops reading an answer that passes the engine's max_answer_bytes, as a permanent error", async () => {
+    // Prepare: a cluster that would stream 16 MiB of hits
+    let sent: Promise<{ written: number; closedEarly: boolean }> | undefined;
+    const cluster = await startRawHttpServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"hits": {"hits": [');
+      sent = streamUntilClosed(response, `{"_id": "doc", "_score": 1, "_source": {"text": "${'x'.repeat(200)}"}},`, 16 * 1024 * 1024);
+    });
+    engine = buildEngine({ name: 'os', retries: 2, max_answer_bytes: 65_536, opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } } } });
+
+    // Act
+    const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
+    const streamed = await sent;
+    await cluster.close();
+
+    // Assess
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'permanent', message: `opensearch ${cluster.url} index docs-v2: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)` },
+    });
+    expect(streamed?.closedEarly).toBe(true);
+    expect(streamed?.written).toBeLessThan(4 * 1024 * 1024);
+    expect(cluster.requests()).toBe(1);
   });
 });

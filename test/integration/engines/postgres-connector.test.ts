@@ -142,7 +142,7 @@ describe('postgres connector against PGlite over the wire protocol', () => {
     const result = await ask(engine, 'keys');
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'postgres (connection from $SEARCH_DATABASE_URL): connection failed (ECONNREFUSED)' } });
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'postgres (connection from $SEARCH_DATABASE_URL): the connection was refused (ECONNREFUSED)' } });
   });
 
   it('refuses to build an engine whose connection variable is not set, naming it', () => {

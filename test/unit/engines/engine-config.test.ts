@@ -50,7 +50,7 @@ engines:
   });
 
   it.each<[string, string, RegExp]>([
-    ['a misspelt engine key', `engines:\n  - name: a\n    retires: 3\n    ${HTTP}\n`, /field "engines\[0\]\.retires" \(engine "a"\): unknown key \(fix: remove it or correct its spelling; the keys here are name, matrix, timeout_ms, retries, http, opensearch/],
+    ['a misspelt engine key', `engines:\n  - name: a\n    retires: 3\n    ${HTTP}\n`, /field "engines\[0\]\.retires" \(engine "a"\): unknown key \(fix: remove it or correct its spelling; the keys here are name, matrix, timeout_ms, retries, max_answer_bytes, http, opensearch/],
     ['a misspelt key inside a connector', `engines:\n  - name: a\n    http: {url: "http://x.test/s", results: "hits", header: {a: b}}\n`, /field "engines\[0\]\.http\.header" \(engine "a"\): unknown key \(fix: remove it or correct its spelling; the keys here are url, method, headers, body, timeout_ms, results, response\)/],
     ['a misspelt key inside opensearch.aws', 'engines:\n  - name: a\n    opensearch: {url: "https://x.test", index: d, query: {}, aws: {region: us-east-1, servce: es}}\n', /field "engines\[0\]\.opensearch\.aws\.servce" \(engine "a"\): unknown key .*the keys here are region, service/],
     ['a misspelt matrix variable', `engines:\n  - name: a\n    matrix: {bb: [0.3]}\n    http: {url: "http://x.test/s", body: {b: "{{b}}"}, results: "hits"}\n`, /field "engines\[0\]\.http\.body" \(engine "a"\): unknown placeholder \{\{b\}\} \(fix: use one of query, request_id, bb, env\.NAME, or add "b" to the matrix\)/],

@@ -36,6 +36,7 @@ describe('retryingEngine', () => {
     // Assess
     expect(result.ok && result.answer.hits).toEqual([{ doc_uri: 'd1', score: 1 }]);
     expect(result.ok && result.answer.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(result.ok && result.answer.attempts).toBe(2);
     expect(connector.starts).toHaveLength(2);
   });
 
@@ -131,7 +132,22 @@ describe('retryingEngine', () => {
     const result = await retryingEngine('e', connector, FAST, ['tok-123456', 'tok-123456-extended']).call(REQUEST, new AbortController().signal);
 
     // Assess
-    expect(!result.ok && result.failure.message).toBe('401: token *** rejected for ***');
+    expect(!result.ok && result.failure.message).toBe('401: token [redacted] rejected for [redacted]');
+  });
+
+  it.each([
+    ['URL-encoded, as a URL template sends it', 'key=tok%2FVq7Xw2%2BLm9Tz4%3DRb8 was refused', 'key=[redacted] was refused'],
+    ['escaped in a JSON string', '{"error": "bad ab\\"cd\\"ef\\"gh\\"ij\\"kl"}', '{"error": "bad [redacted]"}'],
+    ['cut to its first and last characters', 'token tok/Vq7Xw2...m9Tz4=Rb8 unknown', 'token [redacted]...[redacted] unknown'],
+  ])('masks a secret that comes back %s', async (_described, message, expected) => {
+    // Prepare: secrets with characters that URL encoding and JSON escaping change
+    const connector = scripted([permanent(message)]);
+
+    // Act
+    const result = await retryingEngine('e', connector, FAST, ['tok/Vq7Xw2+Lm9Tz4=Rb8', 'ab"cd"ef"gh"ij"kl']).call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(!result.ok && result.failure.message).toBe(expected);
   });
 
   it('lets a bug in a connector throw', async () => {

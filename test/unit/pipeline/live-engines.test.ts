@@ -20,7 +20,7 @@ function scriptedEngine(name: string, results: readonly EngineResult[]): Engine 
   };
 }
 
-const hits = (...ids: string[]): EngineResult => ({ ok: true, answer: { hits: ids.map((id, index) => ({ doc_uri: id, content: `text of ${id}`, score: 10 - index })), response: `answer from ${ids.join(',')}`, latency_ms: 12 } });
+const hits = (...ids: string[]): EngineResult => ({ ok: true, answer: { hits: ids.map((id, index) => ({ doc_uri: id, content: `text of ${id}`, score: 10 - index })), response: `answer from ${ids.join(',')}`, latency_ms: 12, attempts: 1 } });
 const failure = (kind: 'transient' | 'permanent', message: string): EngineResult => ({ ok: false, failure: { kind, message } });
 
 function queryOnlyCase(overrides: Partial<EvalCase> = {}): EvalCase {
@@ -48,7 +48,7 @@ describe('askLiveEngines', () => {
           },
         },
       }),
-      metrics: { 'bm25@b=0.3': { 'engine/latency_ms': 12 } },
+      metrics: { 'bm25@b=0.3': { 'engine/latency_ms': 12, 'engine/attempts': 1 } },
     });
     expect(engine.calls).toEqual([{ query: 'how do I rotate a key', request_id: 'q1' }]);
   });

@@ -52,6 +52,26 @@ describe('buildReport: statistics per engine', () => {
     });
   });
 
+  it("totals a live engine's attempts instead of averaging them, so a comparison never ranks them", () => {
+    // Prepare: 1, 3 (two failed attempts first) and 1 attempts
+    const ids = ['c1', 'c2', 'c3'];
+    const results = [
+      result('c1', { bm25: { 'engine/latency_ms': 10, 'engine/attempts': 1 } }),
+      result('c2', { bm25: { 'engine/latency_ms': 10, 'engine/attempts': 3 } }),
+      result('c3', { bm25: { 'engine/latency_ms': 10, 'engine/attempts': 1 } }),
+    ];
+
+    // Act
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    // Assess: 1 + 3 + 1 = 5 attempts over 3 cases, at most 3
+    expect(Object.fromEntries(Object.entries(report.engines.bm25 ?? {}).filter(([name]) => name.startsWith('engine/attempts')))).toEqual({
+      'engine/attempts/count': 3,
+      'engine/attempts/max': 3,
+      'engine/attempts/total': 5,
+    });
+  });
+
   it('averages a numeric metric over the cases where it is a finite number', () => {
     // 0.5, absent, 1, null: (0.5 + 1) / 2 = 0.75 over 2 cases
     const ids = ['c1', 'c2', 'c3', 'c4'];

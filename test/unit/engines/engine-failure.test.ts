@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { networkFault } from '../../../shared/engines/engine-failure.js';
+
+/** An error as Node and undici raise it: a code on the error or on its cause. */
+function systemError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+describe('networkFault', () => {
+  it.each([
+    ['a host name that does not resolve, as fetch reports it', new TypeError('fetch failed', { cause: systemError('getaddrinfo ENOTFOUND search.internal', 'ENOTFOUND') }), 'the host name did not resolve (ENOTFOUND)'],
+    ['a DNS server that did not answer', new TypeError('fetch failed', { cause: systemError('getaddrinfo EAI_AGAIN search.internal', 'EAI_AGAIN') }), 'the host name could not be resolved for now (EAI_AGAIN)'],
+    ["a socket hang-up, as Node's http client reports it", systemError('socket hang up', 'ECONNRESET'), 'the connection was reset (ECONNRESET)'],
+    ['a body cut short, two causes deep', new TypeError('terminated', { cause: new Error('wrapped', { cause: systemError('other side closed', 'UND_ERR_SOCKET') }) }), 'the server closed the connection (UND_ERR_SOCKET)'],
+  ])('names %s', (_described, error, expected) => {
+    expect(networkFault(error)).toBe(expected);
+  });
+
+  it.each([
+    ['a bug', new TypeError('Cannot read properties of undefined')],
+    ['an error with an unrelated code', systemError('no such file', 'ENOENT')],
+    ['something that is not an error', 'fetch failed'],
+  ])('finds no network fault in %s', (_described, error) => {
+    expect(networkFault(error)).toBeUndefined();
+  });
+});
