@@ -35,9 +35,16 @@ export interface JudgingByConfigOptions {
  */
 export function judgingByConfig(options: JudgingByConfigOptions): (config: RunConfig, configHash: string) => Promise<Judging> {
   const built = new Map<string, { readonly secrets: JudgingSecrets; readonly judging: Judging }>();
+  // Per config hash, as the judging: selecting the judges for every case of a large run would add up.
+  const needsKey = new Map<string, boolean>();
   return async (config, configHash) => {
+    let callsJudgeServer = needsKey.get(configHash);
+    if (callsJudgeServer === undefined) {
+      callsJudgeServer = callsJudges(config);
+      needsKey.set(configHash, callsJudgeServer);
+    }
     // A run of ground-truth metrics and deterministic judges needs no key: an empty or unreadable secret does not stop it.
-    const apiKey = callsJudges(config) ? await options.judgeKey() : undefined;
+    const apiKey = callsJudgeServer ? await options.judgeKey() : undefined;
     const hasEngines = config.engines !== undefined && config.engines.length > 0;
     const engineVariables = hasEngines && options.engineVariables !== undefined ? await options.engineVariables() : undefined;
     const secrets: JudgingSecrets = { apiKey, engineVariables };
