@@ -1,19 +1,15 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Environment } from '../shared/engines/create-engine.js';
 import type { Engine } from '../shared/engines/engine.js';
 import { judgesForRun } from '../shared/judges/default-judges.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
-import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
-import { engineEnvironment, refreshingEngineVariables, type EngineVariables } from '../shared/pipeline/engine-secret.js';
+import { engineEnvironment } from '../shared/pipeline/engine-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
 import { JudgeBudget } from '../shared/pipeline/judge-budget.js';
 import { judgingByConfig } from '../shared/pipeline/judging-by-config.js';
 import { buildLiveEngines, ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { lambdaDependencies, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
-
-/** How long a container uses a secret it read: a rotated judge key or engine secret is used within this time. */
-export const SECRET_MAX_AGE_MS = 300_000;
+import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
 
 /**
  * A replaced judging's engines are closed once the cases that took them
@@ -31,10 +27,11 @@ let dependencies: Promise<JudgeWorkerDependencies> | undefined;
 
 /**
  * The judge worker's dependencies: the container's, plus its judging. The
- * judge key and the engine secret are read from Secrets Manager only here,
- * on the first judgment that needs them, then again once SECRET_MAX_AGE_MS
- * old or after a failed read; neither is ever put in the environment. The
- * engine secret is read only for a run whose config has live engines.
+ * judge key and the engine secret are read from Secrets Manager only here
+ * (secret-readers.ts), on the first judgment that needs them, then again
+ * once SECRET_MAX_AGE_MS old or after a failed read; neither is ever put in
+ * the environment. The judge key is read only for a run whose judges call a
+ * judge, the engine secret only for a run whose config has live engines.
  */
 export function judgeWorkerDependencies(): Promise<JudgeWorkerDependencies> {
   dependencies ??= lambdaDependencies().then((shared) => ({ ...shared, judgingFor: lambdaJudgingFor(shared) }));
@@ -81,21 +78,4 @@ async function closeEngines(engines: readonly Engine[]): Promise<void> {
   const closed = await Promise.allSettled(engines.map((engine) => engine.close()));
   const failed = closed.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
   if (failed.length > 0) throw new AggregateError(failed, `${failed.length} of ${engines.length} engines could not be closed`);
-}
-
-async function readSecretText(secretArn: string): Promise<string | undefined> {
-  // RefreshingSecret decides when to read; Powertools' own cache would only delay a rotation further.
-  const secret = await getSecret(secretArn, { forceFetch: true });
-  if (typeof secret === 'string') return secret.trim() === '' ? undefined : secret.trim();
-  throw new Error('the secret must hold text (SecretString), not binary');
-}
-
-function judgeKeyReader(secretArn: string | undefined): () => Promise<string | undefined> {
-  if (secretArn === undefined) return async () => undefined;
-  const secret = new RefreshingSecret({ name: `the judge secret ${secretArn}`, fetch: () => readSecretText(secretArn), maxAgeMs: SECRET_MAX_AGE_MS });
-  return () => secret.read();
-}
-
-function engineVariablesReader(secretArn: string): () => Promise<EngineVariables | undefined> {
-  return refreshingEngineVariables({ name: `the engine secret ${secretArn}`, fetch: () => readSecretText(secretArn), maxAgeMs: SECRET_MAX_AGE_MS });
 }

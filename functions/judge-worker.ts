@@ -1,7 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/pipeline/evaluate-case.js';
-import { caseMessageSchema } from '../shared/schema/pipeline-messages.js';
+import { reasonOf } from '../shared/pipeline/attempt-error.js';
+import { caseMessageSchema, type CaseMessage } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
 
 /** Marks a record to be delivered again: a judge failure that may pass on a later try. */
@@ -9,11 +10,18 @@ export class RetryLaterError extends Error {
   override readonly name = 'RetryLaterError';
 }
 
+/** Marks a record that failed for another reason (already logged and recorded): delivered again, then dead-lettered. */
+export class CaseFailedError extends Error {
+  override readonly name = 'CaseFailedError';
+}
+
 /**
  * Judge worker handler: an SQS batch of case messages. Each record is parsed
- * and judged on its own; a record that fails (a transient judge failure, or
- * a message that does not parse) is reported in batchItemFailures, so only it
- * comes back, and after maxReceiveCount it goes to the dead-letter queue.
+ * and judged on its own; a record that fails (a transient judge failure, any
+ * other error, or a message that does not parse) is reported in
+ * batchItemFailures, so only it comes back, and after maxReceiveCount it goes
+ * to the dead-letter queue. Every failure is logged with its reason: the
+ * batch processor keeps a record's error to itself.
  */
 export function createJudgeWorkerHandler(
   dependencies: WorkerDependencies,
@@ -21,14 +29,22 @@ export function createJudgeWorkerHandler(
   onOutcome: (outcome: CaseOutcome) => void = () => {},
 ) {
   const recordHandler = async (record: SQSRecord, context?: Context): Promise<void> => {
-    const message = caseMessageSchema.parse(JSON.parse(record.body));
     const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
+    const message = parseCaseMessage(record.body);
+    if (!message.ok) {
+      telemetry.logger.error('not a case message', { message_id: record.messageId, error: message.error, receive_count: receiveCount });
+      throw new CaseFailedError(message.error);
+    }
     const remainingMs = context?.getRemainingTimeInMillis();
-    const outcome = await evaluateCaseMessage(dependencies, message, { messageId: record.messageId, receiveCount, ...(remainingMs === undefined ? {} : { remainingMs }) });
+    const outcome = await evaluateCaseMessage(dependencies, message.value, { messageId: record.messageId, receiveCount, ...(remainingMs === undefined ? {} : { remainingMs }) });
     onOutcome(outcome);
     if (outcome.kind === 'retry') {
-      telemetry.logger.warn('case will be retried', { case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
+      telemetry.logger.warn('case will be retried', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
       throw new RetryLaterError(outcome.error);
+    }
+    if (outcome.kind === 'failed') {
+      telemetry.logger.error('case failed', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
+      throw new CaseFailedError(outcome.error);
     }
     telemetry.metrics?.addMetric('CasesEvaluated', 'Count', 1);
   };
@@ -40,6 +56,19 @@ export function createJudgeWorkerHandler(
       telemetry.metrics?.publishStoredMetrics();
     }
   };
+}
+
+function parseCaseMessage(body: string): { ok: true; value: CaseMessage } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (error) {
+    return { ok: false, error: `the message body is not JSON (${reasonOf(error)})` };
+  }
+  const parsed = caseMessageSchema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, error: `not a case message: ${issue === undefined ? 'no detail' : `${issue.path.join('.') || 'the body'}: ${issue.message}`}` };
 }
 
 let workerHandler: ReturnType<typeof createJudgeWorkerHandler> | undefined;

@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { z } from 'zod';
 import { judgeBaseUrlSchema } from '../shared/judges/judge-base-url.js';
-import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
+import { runJudgeSummary } from '../shared/judges/run-judge-summary.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { suiteConfig } from '../shared/pipeline/suite-config.js';
 import { createAwsClients } from '../shared/ports/aws-clients.js';
@@ -82,8 +82,9 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
       // The summary only names the judge; the secret itself stays with the judge worker.
       // Whether a judge key is configured is enough to name the judge; ingest never reads the secret.
       const configured = environment.ASSAY_JUDGE_SECRET_ARN === undefined ? undefined : 'configured';
-      const summary = chooseJudgeBackend(config, { OPENAI_API_KEY: configured, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, undefined).summary;
-      return { config, judgeSummary: summary };
+      // The worker keeps its judge cache in this bucket, so the store is passed for the summary to say so.
+      const judgeSummary = runJudgeSummary(config, { OPENAI_API_KEY: configured, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store);
+      return { config, judgeSummary };
     },
   };
 }

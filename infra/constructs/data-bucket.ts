@@ -83,23 +83,19 @@ export class DataBucket extends Construct {
   }
 
   /**
-   * s3:ListBucket on the bucket, for listings under the prefixes only (an
-   * `s3:prefix` condition; listing the whole bucket is refused). Every
-   * function that reads needs it under what it reads, even if it never lists:
-   * S3 answers a GET of a missing key with 404 only to a caller that may list
-   * that key's prefix (it checks the listing right with the key as
-   * `s3:prefix`), and with 403 otherwise, which the pipeline would take for
-   * an error instead of "absent" (the judge cache, `ingested.json`, a suite
-   * without a config file).
+   * s3:ListBucket on the whole bucket, with no `s3:prefix` condition. Every
+   * function that reads needs it, even one that never lists: S3 answers a GET
+   * of a missing key with 404 only to a caller that may ListBucket, and with
+   * 403 to any other, and the pipeline reads absent keys all the time (a
+   * suite without `config/<suite>.yaml`, a judge cache miss, `ingested.json`).
+   * Whether S3 counts a grant conditioned on `s3:prefix` for that check is
+   * not documented, and no emulator checks it; if it does not, every ingest
+   * would fail on its absent config. Unconditioned, it works either way, and
+   * it reveals key names only (run ids, case ids, suite names), never an
+   * object's content, which GetObject keeps to each function's prefixes.
    */
-  grantList(grantee: IGrantable, ...prefixes: DataPrefix[]): Grant {
-    if (prefixes.length === 0) throw new Error('Expected at least one prefix to grant listing under');
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['s3:ListBucket'],
-      resourceArns: [this.bucket.bucketArn],
-      conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
-    });
+  grantList(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [this.bucket.bucketArn] });
   }
 
   /**

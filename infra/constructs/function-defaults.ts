@@ -99,6 +99,8 @@ export class AssayFunction extends Construct {
         // The Node.js 24 runtime ships AWS SDK v3; bundling it again would only slow cold starts.
         // pg-native is pg's optional libpq binding, required only if asked for (pg.native); the pure JavaScript client is used.
         externalModules: ['@aws-sdk/*', 'pg-native'],
+        // index.meta.json beside the bundle: what went in and what was left out, checked by test/infra.
+        metafile: true,
         logLevel: LogLevel.WARNING,
       },
     });

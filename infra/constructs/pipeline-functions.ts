@@ -54,7 +54,9 @@ const CONTROL_BATCH_SIZE = 1;
 
 /**
  * The pipeline's five functions, what starts each of them, and what each may
- * touch: only the bucket prefixes, queues and secret its handler uses.
+ * touch: only the objects under the bucket prefixes, the queues and the
+ * secret its handler uses, plus the bucket's key names (an unconditioned
+ * s3:ListBucket, so that S3 answers a missing key with 404: data-bucket.ts).
  */
 export class PipelineFunctions extends Construct {
   readonly ingest: AssayFunction;
@@ -194,8 +196,8 @@ export class PipelineFunctions extends Construct {
     const { data } = this.props;
     data.grantReadObjects(target.role, ...access.read);
     data.grantWriteObjects(target.role, ...access.write);
-    // Listing follows reading: the reducer lists results and failures under runs/, the trigger datasets/<suite>/.
-    data.grantList(target.role, ...access.read);
+    // Every reader may list (data-bucket.ts says why): a missing key must be a 404, not a 403.
+    data.grantList(target.role);
     for (const prefix of new Set([...access.read, ...access.write])) {
       Validations.of(target.role).acknowledge({
         id: data.objectWildcardFinding(prefix),

@@ -29,3 +29,12 @@ export function judgesForRun(config: JudgeConfig, backend: 'llm' | 'lexical'): R
   const runnable = available.filter((judge) => judge.kind === 'deterministic' || isLexicalJudge(judge.id));
   return { judges: runnable, skippedJudges: available.filter((judge) => !runnable.includes(judge)).map((judge) => judge.id) };
 }
+
+/**
+ * Whether a run's judges call a judge server: false when the config lists
+ * no judges, or only deterministic ones (computed from the labels). Such a
+ * run needs no judge key, whatever the backend.
+ */
+export function callsJudges(config: JudgeConfig): boolean {
+  return judgesForRun(config, 'llm').judges.some((judge) => judge.kind !== 'deterministic');
+}

@@ -12,6 +12,7 @@ import { thresholdMetrics } from '../report/thresholds.js';
 import { groundTruthMetrics } from './ground-truth-metrics.js';
 import type { JudgeBudget } from './judge-budget.js';
 import { judgeCeilingOf } from './judge-ceiling.js';
+import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
@@ -32,7 +33,16 @@ export interface WorkerDependencies {
   judgingFor(config: RunConfig, configHash: string): Judging | Promise<Judging>;
 }
 
-export type CaseOutcome = { kind: 'done'; runId: string; caseId: string } | { kind: 'retry'; runId: string; caseId: string; error: string };
+/**
+ * `retry`: a judge or engine failure that may pass on a later try. `failed`:
+ * anything else that stopped the case (the judge secret unreadable, the
+ * manifest missing, an S3 error, a bug); it comes back through the queue
+ * too, in case it was passing, and its reason is recorded either way.
+ */
+export type CaseOutcome =
+  | { kind: 'done'; runId: string; caseId: string }
+  | { kind: 'retry'; runId: string; caseId: string; error: string }
+  | { kind: 'failed'; runId: string; caseId: string; error: string };
 
 /** One delivery of a case message: SQS's message id and receive count name it. */
 export interface Delivery {
@@ -60,13 +70,38 @@ const RESULT_MARGIN_MS = 10_000;
  * usage of that delivery is kept under `runs/<run>/attempt-usage/`, so the
  * report counts calls that no result holds. A judge
  * that answers garbage is not transient: its metric gets an error_message and
- * the case completes.
+ * the case completes. Any other error (the judge secret, the manifest, S3)
+ * returns `failed` with its reason, recorded in the same place.
  *
  * With run.max_judge_cost, the case's judge usage is added to the worker's
  * spend (judge-budget.ts), and once the run's spend has passed the ceiling
  * a case is evaluated without its LLM judges and marked `judging_skipped`.
  */
 export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
+  try {
+    return await evaluate(dependencies, message, delivery);
+  } catch (error) {
+    return failed(dependencies.store, message, delivery, error);
+  }
+}
+
+/**
+ * A case stopped by a thrown error: its reason goes where the failure
+ * recorder reads it, so the case's failure says why instead of nothing. A
+ * store that refuses that too (the S3 error that stopped the case) leaves the
+ * reason to the logs, with both errors.
+ */
+async function failed(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: unknown): Promise<CaseOutcome> {
+  let reason = reasonOf(error);
+  try {
+    await recordAttemptError(store, message.run_id, message.case_id, reason, delivery.receiveCount);
+  } catch (recordError) {
+    reason = `${reason} (and the reason could not be recorded for the failure recorder: ${reasonOf(recordError)})`;
+  }
+  return { kind: 'failed', runId: message.run_id, caseId: message.case_id, error: reason };
+}
+
+async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
   const manifest = await readManifest(store, message.run_id);
   const stored = message.case ?? (await readClaimCheck(store, message.case_key as string));
@@ -124,7 +159,7 @@ export async function evaluateCaseMessage(dependencies: WorkerDependencies, mess
 
 /** Records the delivery's last error and judge usage, and sends the case back through the queue. */
 async function retry(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: string, usage: CaseResult['judge_usage']): Promise<CaseOutcome> {
-  await store.put(runKeys.lastError(message.run_id, message.case_id), JSON.stringify({ error, receive_count: delivery.receiveCount }));
+  await recordAttemptError(store, message.run_id, message.case_id, error, delivery.receiveCount);
   // The calls of a delivery that ends in a retry were made (and maybe paid): the report counts them too.
   const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
   await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
@@ -207,7 +242,7 @@ function firstError(engines: Record<string, Record<string, MetricValue>>): strin
 /** The manifest of a run; a message for a run without one is a bug or a poison message, and throws. */
 export async function readManifest(store: ObjectStore, runId: string): Promise<Manifest> {
   const bytes = await store.get(runKeys.manifest(runId));
-  if (bytes === undefined) throw new Error(`Run ${runId} has no manifest`);
+  if (bytes === undefined) throw new Error(`Run ${runId} has no manifest (${runKeys.manifest(runId)})`);
   return manifestSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
 }
 

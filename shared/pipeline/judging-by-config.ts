@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { callsJudges } from '../judges/default-judges.js';
 import type { Judging } from './evaluate-case.js';
 import type { EngineVariables } from './engine-secret.js';
 import type { RunConfig } from './run-config.js';
@@ -12,7 +13,7 @@ export interface JudgingSecrets {
 }
 
 export interface JudgingByConfigOptions {
-  /** The judge key as of now (undefined: none configured); a RefreshingSecret's read, on Lambda. */
+  /** The judge key as of now (undefined: none configured); a RefreshingSecret's read, on Lambda. Asked only for a config whose judges call a judge. */
   readonly judgeKey: () => Promise<string | undefined>;
   /** The engine secret's variables as of now; asked only for a config with live engines. Absent: no engine secret. */
   readonly engineVariables?: () => Promise<EngineVariables | undefined>;
@@ -27,14 +28,23 @@ export interface JudgingByConfigOptions {
  * cases of a run share one judge client, its in-memory cache and its
  * in-flight deduplication, and one set of engines with their pools; rebuilt
  * when the judge key or the engine secret changes, so a rotated secret
- * reaches the judge client and the engines without a new container. The
+ * reaches the judge client and the engines without a new container. A config
+ * whose judges call no judge server is built without asking for the key. The
  * check and the build happen with no await between them, so the records of a
  * batch that ask at once get one judging.
  */
 export function judgingByConfig(options: JudgingByConfigOptions): (config: RunConfig, configHash: string) => Promise<Judging> {
   const built = new Map<string, { readonly secrets: JudgingSecrets; readonly judging: Judging }>();
+  // Per config hash, as the judging: selecting the judges for every case of a large run would add up.
+  const needsKey = new Map<string, boolean>();
   return async (config, configHash) => {
-    const apiKey = await options.judgeKey();
+    let callsJudgeServer = needsKey.get(configHash);
+    if (callsJudgeServer === undefined) {
+      callsJudgeServer = callsJudges(config);
+      needsKey.set(configHash, callsJudgeServer);
+    }
+    // A run of ground-truth metrics and deterministic judges needs no key: an empty or unreadable secret does not stop it.
+    const apiKey = callsJudgeServer ? await options.judgeKey() : undefined;
     const hasEngines = config.engines !== undefined && config.engines.length > 0;
     const engineVariables = hasEngines && options.engineVariables !== undefined ? await options.engineVariables() : undefined;
     const secrets: JudgingSecrets = { apiKey, engineVariables };

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { scrubSecrets } from '../judges/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseMessageSchema } from '../schema/pipeline-messages.js';
 import type { CaseFailure } from '../schema/run-records.js';
+import { readAttemptError } from './attempt-error.js';
 import { runKeys } from './run-identity.js';
-
-const lastErrorSchema = z.object({ error: z.string(), receive_count: z.number() });
 
 export type FailureOutcome = { kind: 'recorded'; runId: string; caseId: string } | { kind: 'superseded'; caseId: string } | { kind: 'poison'; key: string };
 
@@ -34,10 +33,10 @@ export async function recordFailure(store: ObjectStore, body: string, receiveCou
 }
 
 async function lastError(store: ObjectStore, runId: string, caseId: string): Promise<string> {
-  const bytes = await store.get(runKeys.lastError(runId, caseId));
-  if (bytes === undefined) return 'the case could not be processed; the worker recorded no error (see its logs)';
-  const parsed = lastErrorSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
-  return parsed.success ? parsed.data.error : 'the case could not be processed';
+  const recorded = await readAttemptError(store, runId, caseId);
+  // A worker records every failure it sees; one that recorded none was stopped from outside (a timeout, out of memory).
+  if (recorded === undefined) return 'the case could not be processed; the worker recorded no error, so its invocation ended first (a timeout or out of memory? see its logs)';
+  return 'error' in recorded ? recorded.error : `the case could not be processed; its last error is unreadable: ${recorded.unreadable}`;
 }
 
 function parseCaseMessage(body: string): { ok: true; value: z.infer<typeof caseMessageSchema> } | { ok: false; error: string } {

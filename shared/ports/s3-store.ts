@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { assertValidKey, type ObjectStore } from './object-store.js';
+import { accessDeniedError, type S3Access } from './s3-access-denied.js';
 
 export interface S3StoreOptions {
   /** Keys per ListObjectsV2 page (S3's maximum and default is 1000); smaller only to exercise paging. */
@@ -35,7 +36,7 @@ export class S3Store implements ObjectStore {
       return await response.Body.transformToByteArray();
     } catch (error) {
       if (isMissingObject(error)) return undefined;
-      throw error;
+      throw this.explained(error, key, 'read');
     }
   }
 
@@ -54,7 +55,7 @@ export class S3Store implements ObjectStore {
       return { written: true };
     } catch (error) {
       if (options.ifNoneMatch && isLostConditionalWrite(error)) return { written: false };
-      throw error;
+      throw this.explained(error, key, 'write');
     }
   }
 
@@ -65,7 +66,7 @@ export class S3Store implements ObjectStore {
       body = (await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }))).Body;
     } catch (error) {
       if (isMissingObject(error)) return false;
-      throw error;
+      throw this.explained(error, key, 'read');
     }
     const source = body === undefined ? Readable.from([]) : body instanceof Readable ? body : Readable.fromWeb(body.transformToWebStream());
     try {
@@ -84,16 +85,20 @@ export class S3Store implements ObjectStore {
     if (size > MAX_SINGLE_PUT_BYTES) {
       throw new Error(`Expected a file of at most 5 GiB for one PutObject, got ${size} bytes in ${path}; split the dataset into several files`);
     }
-    const result = await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        // The length lets the SDK sign and send the stream without buffering it.
-        Body: createReadStream(path),
-        ContentLength: size,
-        ContentType: contentTypeOf(key),
-      }),
-    );
+    const result = await this.client
+      .send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          // The length lets the SDK sign and send the stream without buffering it.
+          Body: createReadStream(path),
+          ContentLength: size,
+          ContentType: contentTypeOf(key),
+        }),
+      )
+      .catch((error: unknown) => {
+        throw this.explained(error, key, 'write');
+      });
     if (result.ETag === undefined) throw new Error(`PutObject of ${key} returned no ETag`);
     // S3 quotes ETags in headers; S3 events, and the other stores, give them bare.
     return { etag: result.ETag.replaceAll('"', '') };
@@ -107,19 +112,28 @@ export class S3Store implements ObjectStore {
   async *list(prefix: string): AsyncIterable<string> {
     let continuationToken: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({
-          Bucket: this.bucket,
-          Prefix: prefix,
-          ContinuationToken: continuationToken,
-          MaxKeys: this.pageSize,
-        }),
-      );
+      const page = await this.client
+        .send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            ContinuationToken: continuationToken,
+            MaxKeys: this.pageSize,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw this.explained(error, prefix, 'list');
+        });
       for (const object of page.Contents ?? []) {
         if (object.Key !== undefined) yield object.Key;
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken !== undefined);
+  }
+
+  /** A refusal named with its key and the permission it needs; any other error as it came. */
+  private explained(error: unknown, keyOrPrefix: string, access: S3Access): unknown {
+    return accessDeniedError(error, this.bucket, keyOrPrefix, access) ?? error;
   }
 }
 
@@ -136,7 +150,12 @@ function statusOf(error: unknown): { name: unknown; status: unknown } {
   return { name: shape.name, status: shape.$metadata?.httpStatusCode };
 }
 
-/** NoSuchKey, or a bare 404 (S3 answers HEAD-like errors without a body); a missing bucket is a configuration error and throws. */
+/**
+ * NoSuchKey, or a bare 404 (S3 answers HEAD-like errors without a body); a
+ * missing bucket is a configuration error and throws. A 403 is never "absent"
+ * (s3-access-denied.ts): S3 answers a missing key with 404 only to a caller
+ * that may list the bucket, which the stack grants every function that reads.
+ */
 function isMissingObject(error: unknown): boolean {
   const { name, status } = statusOf(error);
   return name === 'NoSuchKey' || (status === 404 && name !== 'NoSuchBucket');

@@ -34,27 +34,22 @@ describe('least privilege', () => {
     expect(prefixesFor(assay, role, 's3:PutObject')).toEqual(writes);
   });
 
-  it.each<[FunctionName, string[]]>([
-    ['ingest', ['config/*', 'datasets/*', 'runs/*']],
-    ['judgeWorker', ['cache/*', 'runs/*']],
-    ['failureRecorder', ['runs/*']],
-    ['reducer', ['baselines/*', 'reports/*', 'runs/*']],
-    ['scheduledTrigger', ['config/*', 'datasets/*', 'runs/*']],
-  ])('the %s may list the bucket only under the prefixes it reads, %j', (name, prefixes) => {
-    // The reducer lists runs/<run>/results/ and failures/, the trigger datasets/<suite>/; every reader needs
-    // the listing right under what it reads for S3 to answer a missing key with 404 rather than 403.
-    const assay = defaultAssay();
-    const role = roleLogicalId(assay.stack.functions[name]);
+  it.each<FunctionName>(['ingest', 'judgeWorker', 'failureRecorder', 'reducer', 'scheduledTrigger'])(
+    'the %s may list the bucket with no s3:prefix condition, so that S3 answers a missing key with 404, not 403',
+    (name) => {
+      // Whether S3 honours a prefix-conditioned ListBucket when it decides between 404 and 403 is undocumented: none is used.
+      const assay = defaultAssay();
+      const role = roleLogicalId(assay.stack.functions[name]);
 
-    const listings = allowStatements(assay)
-      .filter(({ roles, statement }) => roles.includes(role) && asList(statement.Action).includes('s3:ListBucket'))
-      .map(({ statement }) => statement);
+      const listings = allowStatements(assay)
+        .filter(({ roles, statement }) => roles.includes(role) && asList(statement.Action).includes('s3:ListBucket'))
+        .map(({ statement }) => statement);
 
-    expect(listings).toHaveLength(1);
-    expect(listings[0]?.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(assay.stack.data.bucket), 'Arn'] });
-    expect(Object.keys(listings[0]?.Condition ?? {})).toEqual(['StringLike']);
-    expect(asList(listings[0]?.Condition?.StringLike?.['s3:prefix'] ?? []).toSorted()).toEqual(prefixes);
-  });
+      expect(listings).toHaveLength(1);
+      expect(listings[0]?.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(assay.stack.data.bucket), 'Arn'] });
+      expect(listings[0]?.Condition).toBeUndefined();
+    },
+  );
 
   it('lets only the judge worker read the judge secret', () => {
     const assay = defaultAssay();

@@ -71,6 +71,28 @@ describe('judgingByConfig', () => {
 
     await expect(judgingFor(CONFIG, 'hash-a')).rejects.toThrow('Could not read the judge secret');
   });
+
+  it.each([
+    ['no judges', []],
+    ['deterministic judges only', ['document_recall']],
+  ])('builds a config with %s without reading the key, so an empty judge secret stops nothing', async (_name, judges) => {
+    // Prepare: a key that cannot be read
+    const builtWith: (string | undefined)[] = [];
+    const judgingFor = judgingByConfig({
+      judgeKey: () => Promise.reject(new Error('Could not read the judge secret')),
+      build: (_config, { apiKey }): Judging => {
+        builtWith.push(apiKey);
+        return { backend: { kind: 'lexical' }, judges: [] };
+      },
+    });
+    const config: RunConfig = { ...judgeConfigSchema.parse({ judges }), strict: false };
+
+    // Act
+    await judgingFor(config, 'hash-a');
+
+    // Assess
+    expect(builtWith).toEqual([undefined]);
+  });
 });
 
 const ENGINE_CONFIG: RunConfig = { ...judgeConfigSchema.parse({ judges: ['correctness'], engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }] }), strict: false };
