@@ -145,6 +145,8 @@ const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|password|cooki
  * leak.
  */
 function checkLiteralCredentials(kind: ConnectorKind, block: Record<string, unknown>, context: z.core.$RefinementCtx<EngineFields>): void {
+  const url = block['url'];
+  if (typeof url === 'string') checkUrlCredentials(kind, url, context);
   const headers = block['headers'];
   if (typeof headers !== 'object' || headers === null) return;
   for (const [name, value] of Object.entries(headers)) {
@@ -157,4 +159,28 @@ function checkLiteralCredentials(kind: ConnectorKind, block: Record<string, unkn
       });
     }
   }
+}
+
+/**
+ * The URL is printed in every message about the engine, as configured: a
+ * password in its user info or a credential in its query must come from the
+ * environment too, where messages show only the template.
+ */
+function checkUrlCredentials(kind: ConnectorKind, url: string, context: z.core.$RefinementCtx<EngineFields>): void {
+  const literal = (value: string): boolean => value !== '' && !value.includes('{{env.');
+  const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(url)?.[1];
+  const password = userInfo === undefined || !userInfo.includes(':') ? undefined : userInfo.slice(userInfo.indexOf(':') + 1);
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1).split('#')[0] ?? '' : '';
+  const credentialParameters = query
+    .split('&')
+    .map((pair) => [pair.split('=')[0] ?? '', pair.slice(pair.indexOf('=') + 1)] as const)
+    .filter(([name, value]) => CREDENTIAL_HEADER.test(name) && literal(value));
+  const found = password !== undefined && literal(password) ? 'a literal password' : credentialParameters.length > 0 ? `a literal credential in its query (${credentialParameters[0]?.[0]})` : undefined;
+  if (found === undefined) return;
+  context.addIssue({
+    code: 'custom',
+    path: [kind, 'url'],
+    message: `holds ${found}; the URL is printed in the engine's messages and copied into every run's manifest`,
+    params: { fix: 'read it from the environment, e.g. "https://search.example.com/q?api_key={{env.SEARCH_KEY}}" or an Authorization header, and export the variable' },
+  });
 }

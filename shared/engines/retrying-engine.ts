@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Connector, ConnectorResult, Engine, EngineFailure, EngineRequest, EngineResult } from './engine.js';
-import { scrubSecrets } from '../judges/scrub-secrets.js';
+import type { Connector, ConnectorResult, Engine, EngineFailure, EngineHit, EngineRequest, EngineResult } from './engine.js';
+import { removeKnownSecrets, scrubSecrets } from '../judges/scrub-secrets.js';
 import { secretForms } from './secret-forms.js';
 
 export interface RetryPolicy {
@@ -19,7 +19,9 @@ export interface RetryPolicy {
  * transient failures with exponential backoff (at least as long as a
  * Retry-After asks), all bounded by the caller's deadline signal; every
  * failure message passes through `scrubSecrets` with the engine's secret
- * values in the forms they may come back in, as judge errors do.
+ * values in the forms they may come back in, as judge errors do, and an
+ * answer's documents and response lose any run of those values (a service
+ * that echoes its key into a hit must not get it stored).
  *
  * The backoff's jitter is a hash of engine, request and attempt instead of a
  * random number: the cases of one run still spread their retries, and the
@@ -47,7 +49,8 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
         const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
         if (result.ok) {
           const latency = Math.round((performance.now() - started) * 10) / 10;
-          return { ok: true, answer: { hits: result.hits, ...(result.response === undefined ? {} : { response: result.response }), latency_ms: latency, attempts: attempt + 1 } };
+          const { hits, response } = withoutSecrets(result, forms);
+          return { ok: true, answer: { hits, ...(response === undefined ? {} : { response }), latency_ms: latency, attempts: attempt + 1 } };
         }
         last = result.failure;
         if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);
@@ -90,4 +93,15 @@ export function backoffMs(name: string, requestId: string, attempt: number, base
   const digest = createHash('sha256').update(`${name}\n${requestId}\n${attempt}`).digest();
   const jitter = 0.5 + digest.readUInt16BE(0) / 0xffff / 2;
   return Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * jitter;
+}
+
+/** The answer without the engine's secret values: they are removed from ids, contents and the response, where any of them appears. */
+function withoutSecrets(result: { readonly hits: readonly EngineHit[]; readonly response?: string }, forms: readonly string[]): { hits: readonly EngineHit[]; response?: string } {
+  const clean = (text: string): string => removeKnownSecrets(text, forms);
+  const hits = result.hits.map((hit) => {
+    const docUri = clean(hit.doc_uri);
+    const content = hit.content === undefined ? undefined : clean(hit.content);
+    return docUri === hit.doc_uri && content === hit.content ? hit : { ...hit, doc_uri: docUri, ...(content === undefined ? {} : { content }) };
+  });
+  return { hits, ...(result.response === undefined ? {} : { response: clean(result.response) }) };
 }

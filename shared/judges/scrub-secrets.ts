@@ -50,6 +50,17 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   return scrubbed;
 }
 
+/**
+ * `text` without the secrets remembered so far and the `secrets` given, and
+ * nothing else: for content from outside that is data, not a message (an
+ * engine's documents and answer), where words shaped like a credential
+ * (`password: ...` in a how-to page) are what the document says.
+ */
+export function removeKnownSecrets(text: string, secrets: readonly string[] = []): string {
+  const all = [...knownSecrets, ...secrets.map((secret) => secret.trim()).filter((secret) => secret.length >= SHORTEST_SECRET)];
+  return all.length === 0 ? text : removeSecretRuns(text, all);
+}
+
 /** Replaces every stretch of `text` made of runs of 8 or more characters of a secret (or a short secret whole). */
 function removeSecretRuns(text: string, secrets: readonly string[]): string {
   const pieces = new Set<string>();

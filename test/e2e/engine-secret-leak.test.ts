@@ -25,14 +25,30 @@ function echoOf(request: RecordedRequest): string {
   return `token ${header} refused; the url said ${fromUrl}; known as ${header.slice(0, 10)}...${header.slice(-9)}`;
 }
 
-/** Engines on one service: "refused" answers 401 (a permanent failure), "busy" 503 (a transient one, retried once). */
+/** An engine that answers, echoing its token into a document's id and text and into its answer. */
+function echoingAnswer(request: RecordedRequest): object {
+  const header = String(request.headers['x-search-token']);
+  return {
+    hits: [
+      { id: 'kb/rotate', text: `rotate keys; this service was called with ${header}` },
+      { id: `kb/debug?token=${encodeURIComponent(header)}`, text: 'a signed link' },
+    ],
+    answer: `Rotate it (asked with ${header.slice(0, 12)}).`,
+  };
+}
+
+/**
+ * Engines on one service: "refused" answers 401 (a permanent failure), "busy" 503 (a transient
+ * one, retried once), "echo" 200 with the token in its documents and answer.
+ */
 function configFor(url: string, names: readonly string[]): string {
   const engine = (name: string) => `  - name: ${name}
     retries: 1
     http:
       url: "${url}/${name}?key={{env.SEARCH_TOKEN}}"
       headers: {x-search-token: "{{env.SEARCH_TOKEN}}"}
-      results: "hits[].{doc_uri: id}"
+      results: "hits[].{doc_uri: id, content: text}"
+      response: "answer"
 `;
   return `judges: [document_recall]\nengines:\n${names.map(engine).join('')}`;
 }
@@ -57,10 +73,12 @@ afterEach(async () => {
 describe('an engine that repeats its credentials in its errors', () => {
   it('leaves no piece of the token in the output, the report or the store', async () => {
     // Prepare
-    engine = await startRecordingServer((request) => ({ status: request.url.startsWith('/refused') ? 401 : 503, body: { error: echoOf(request) } }));
+    engine = await startRecordingServer((request) =>
+      request.url.startsWith('/echo') ? { status: 200, body: echoingAnswer(request) } : { status: request.url.startsWith('/refused') ? 401 : 503, body: { error: echoOf(request) } },
+    );
     vi.stubEnv('SEARCH_TOKEN', TOKEN);
     // The run keeps the permanent failure as each case's engine error; a transient one takes the same path through the retrying engine.
-    const config = await folder.write('refused.yaml', configFor(engine.url, ['refused']));
+    const config = await folder.write('refused.yaml', configFor(engine.url, ['refused', 'echo']));
     const both = await folder.write('both.yaml', configFor(engine.url, ['refused', 'busy']));
     const dataset = await folder.write('queries.jsonl', DATASET);
     const store = join(folder.path, 'store');
@@ -78,6 +96,9 @@ describe('an engine that repeats its credentials in its errors', () => {
     for (const storedUnder of ['/engine-answers/', '/results/', 'cases.jsonl']) {
       expect(files.some(({ path, text }) => path.includes(storedUnder) && text.includes(scrubbed)), storedUnder).toBe(true);
     }
+    const answers = files.filter(({ path }) => path.includes('/engine-answers/')).map(({ text }) => text).join('\n');
+    expect(answers).toContain('this service was called with [redacted]');
+    expect(answers).toContain('kb/debug?token=[redacted]');
     expect(asked.stdout).toContain(`answered HTTP 401: {"error":"${scrubbed}"}`);
     expect(asked.stdout).toContain(`answered HTTP 503: {"error":"${scrubbed}"} (after 2 attempts)`);
     // ... and no 8 characters of the token in a row anywhere
