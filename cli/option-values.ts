@@ -12,9 +12,10 @@ function rejected(option: string, value: string, expected: string): UsageError {
   return new UsageError(`${option} got "${value}"; expected ${expected}`);
 }
 
-export function positiveInteger(option: string, value: string): number {
+/** A count of things at work at once (calls in flight, threads): from 1 to `maximum`, so a typo fails here instead of exhausting the machine. */
+export function countUpTo(option: string, value: string, maximum: number): number {
   const number = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) throw rejected(option, value, 'an integer from 1 and up');
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1 || number > maximum) throw rejected(option, value, `an integer from 1 to ${maximum}`);
   return number;
 }
 

@@ -4,6 +4,8 @@ import type { EngineAsk } from '../../shared/engines/ask-engines.js';
 import { describeEngine, type EngineDescription } from '../../shared/engines/engine-description.js';
 import { expandMatrix } from '../../shared/engines/engine-matrix.js';
 import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
+import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
+import { countUpTo } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
@@ -30,8 +32,9 @@ export function enginesCommand(): Command {
     .option('--config <file>', 'config file (YAML or JSON) with an engines: list')
     .option('--query <text>', 'ask every engine this query and print the hits, latency or error')
     .option('--request-id <id>', 'the request id sent with --query (default: q- and a hash of the query, as for datasets)')
-    .option('--concurrency <n>', 'engines asked at once', '4')
+    .option('--concurrency <n>', `engines asked at once, 1 to ${MAX_CONCURRENCY}`, '4')
     .action(async (options: EnginesOptions) => {
+      const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
       if (options.config === undefined) throw new UsageError('give the config file with --config FILE (its engines: list is what this command shows)');
       await assertReadableFile(options.config, 'config');
       const loaded = await loadJudgeConfig(options.config);
@@ -44,8 +47,6 @@ export function enginesCommand(): Command {
         process.stdout.write(listing(descriptions));
         return;
       }
-      const concurrency = Number(options.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number from 1 up, got "${options.concurrency}"`);
       // The connectors pull in the AWS SDK, pg and the OpenSearch client: load them only when asked to call.
       const [{ expandEngines }, { askEngines }] = await Promise.all([import('../../shared/engines/create-engine.js'), import('../../shared/engines/ask-engines.js')]);
       const created = expandEngines(configs, env);

@@ -5,7 +5,8 @@ import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { EXIT_FAILED } from '../failure-message.js';
-import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, suiteName } from '../option-values.js';
+import { MAX_CONCURRENCY, MAX_THREADS } from '../../shared/schema/work-limits.js';
+import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { nothingEvaluated } from '../run/nothing-evaluated.js';
@@ -41,18 +42,18 @@ export function runCommand(): Command {
     .option('--judges <ids>', 'comma-separated judge ids to run (overrides the config); see `assay judges`')
     .option('--store <folder>', 'local store folder (runs, reports, judge cache)', '.assay')
     .option('--out <folder>', 'folder for report.json, report.md and cases.jsonl', 'assay-report')
-    .option('--concurrency <n>', 'judge calls in flight at once', '8')
+    .option('--concurrency <n>', `judge calls in flight at once, 1 to ${MAX_CONCURRENCY}`, '8')
     .option('--aws-endpoint <url>', 'run over S3 and SQS at this endpoint (an emulator or AWS) instead of the embedded default')
     .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
     .option('--strict', 'stop at the first bad row instead of running the good ones')
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
-    .option('--threads <n>', 'worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core)')
+    .option('--threads <n>', `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)");
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
       const input = await runInputOf(dataset, options);
-      const concurrency = positiveInteger('--concurrency', options.concurrency);
-      const threads = options.threads === undefined ? undefined : positiveInteger('--threads', options.threads);
+      const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
+      const threads = options.threads === undefined ? undefined : countUpTo('--threads', options.threads, MAX_THREADS);
       suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
       judgeBaseUrl(process.env);

@@ -7,7 +7,8 @@ import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
-import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, runId as checkedRunId } from '../option-values.js';
+import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
+import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -27,7 +28,7 @@ export function withFinishRunOptions(command: Command): Command {
   return command
     .option('--store <folder>', 'local store folder of the run', '.assay')
     .option('--out <folder>', 'folder for the report files', 'assay-report')
-    .option('--concurrency <n>', 'judge calls in flight at once', '8')
+    .option('--concurrency <n>', `judge calls in flight at once, 1 to ${MAX_CONCURRENCY}`, '8')
     .option('--aws-endpoint <url>', 'the run lives in S3 and SQS at this endpoint')
     .option('--no-cache', 'judge again instead of reusing cached judgments');
 }
@@ -45,7 +46,7 @@ export async function finishRun(
   describe: (requeued: readonly string[]) => string,
 ): Promise<void> {
   checkedRunId(runId);
-  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
   const endpoint = endpointUrl(options.awsEndpoint);
   judgeBaseUrl(process.env);
   await assertWritableFolder('--out', resolve(options.out));

@@ -44,8 +44,11 @@ const RUN_ID = 'r-0000000000000000';
 const run = (paths: Paths, ...extra: string[]) => ['run', DATASET, '--store', paths.store, '--out', paths.out, ...extra];
 
 const BAD_INVOCATIONS: Record<string, BadInvocation> = {
-  'run --concurrency abc': { args: (p) => run(p, '--concurrency', 'abc'), message: /^assay run: --concurrency got "abc"; expected an integer from 1 and up$/ },
+  'run --concurrency abc': { args: (p) => run(p, '--concurrency', 'abc'), message: /^assay run: --concurrency got "abc"; expected an integer from 1 to 1000$/ },
   'run --concurrency -3': { args: (p) => run(p, '--concurrency', '-3'), message: /^assay run: --concurrency got "-3"; expected an integer/ },
+  'run --concurrency 1000000': { args: (p) => run(p, '--concurrency', '1000000'), message: /^assay run: --concurrency got "1000000"; expected an integer from 1 to 1000$/ },
+  'run --threads 100000': { args: (p) => run(p, '--threads', '100000'), message: /^assay run: --threads got "100000"; expected an integer from 1 to 64$/ },
+  'run --threads 0': { args: (p) => run(p, '--threads', '0'), message: /^assay run: --threads got "0"; expected an integer from 1 to 64$/ },
   'run --judges with an unknown id': { args: (p) => run(p, '--judges', 'nope'), message: /^assay run: --judges: field "judges\[0\]": unknown judge "nope" \(fix: use one of chunk_relevance, / },
   'run --judges with no id': { args: (p) => run(p, '--judges', ''), message: /^assay run: --judges got ""; expected comma-separated judge ids/ },
   'run --config that does not exist': { args: (p) => run(p, '--config', p.missing), message: /^assay run: The config file .*missing\.yaml does not exist$/ },
@@ -65,6 +68,8 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
   'run with an unknown option': { args: (p) => run(p, '--bogus'), message: /^assay run: unknown option '--bogus' \(Did you mean --corpus\?\)$/ },
   'run without a dataset': { args: () => ['run'], message: /^assay run: Give a dataset file, or a TREC collection with --qrels QRELS --run RUN$/ },
   'redrive --concurrency abc': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', 'abc'], message: /^assay redrive: --concurrency got "abc"/ },
+  'redrive --concurrency 1001': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', '1001'], message: /^assay redrive: --concurrency got "1001"; expected an integer from 1 to 1000$/ },
+  'engines --concurrency 5000': { args: (p) => ['engines', '--config', p.missing, '--query', 'q', '--concurrency', '5000'], message: /^assay engines: --concurrency got "5000"; expected an integer from 1 to 1000$/ },
   'redrive --aws-endpoint that is not a URL': { args: () => ['redrive', RUN_ID, '--aws-endpoint', 'nope'], message: /^assay redrive: --aws-endpoint got "nope"/ },
   'redrive --out that is a file': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--out', p.file], message: /^assay redrive: --out .* cannot be used/ },
   'baseline set --aws-endpoint that is not a URL': { args: () => ['baseline', 'set', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay baseline set: --aws-endpoint got "nope"/ },

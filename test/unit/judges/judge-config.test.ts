@@ -121,6 +121,8 @@ describe('loadJudgeConfig', () => {
       'judge:\n  temperature: 3\n  concurrency: 0\n',
       [/field "judge\.temperature": expected a number <= 2, got number 3/, /\n.*field "judge\.concurrency": expected a number >= 1, got number 0/],
     ],
+    ['judge calls in flight above the bound', 'judge:\n  concurrency: 5000\n', [/field "judge\.concurrency": expected a number <= 1000, got number 5000 \(fix: give how many judge calls may be in flight at once, a whole number from 1 to 1000/]],
+    ['live engine calls in flight above the bound', 'run:\n  engine_concurrency: 1001\n', [/field "run\.engine_concurrency": expected a number <= 1000, got number 1001 \(fix: .*from 1 to 1000/]],
     ['a minimum agreement outside -1 to 1', 'run:\n  min_agreement: 1.5\n', [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/]],
     ['a list instead of a mapping', '- safety\n', [/: expected an object \(mapping\), got a list \(fix: write an object/]],
     ['broken YAML', 'judge: [unclosed\n', [/not valid YAML: .*line/]],
