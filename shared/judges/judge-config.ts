@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { engineListSchema } from '../engines/engine-config.js';
@@ -10,6 +9,8 @@ import { thresholdsSchema } from '../schema/thresholds.js';
 import { dagJudgeSchema } from './dag/dag-config.js';
 import { buildDagJudge } from './dag/dag-judge.js';
 import { report } from './config-report.js';
+import { parseConfigText } from './config-text.js';
+import { findReservedKey, RESERVED_KEY } from '../dataset/own-keys.js';
 import { customJudgeExampleSchema } from './custom-judge-examples.js';
 import { ensembleSchema } from './ensemble/ensemble-judge.js';
 import { judgeOverridesSchema, judgeOverridesShape, OVERRIDE_FIXES } from './judge-overrides.js';
@@ -196,29 +197,17 @@ export async function loadJudgeConfig(path: string): Promise<JudgeConfigLoad> {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${path}: cannot read the config file: ${reason} (fix: check the path and its permissions)` };
   }
-  if (extension === '.json') {
-    let input: unknown;
-    try {
-      input = JSON.parse(text);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: `${path}: not valid JSON: ${reason} (fix: correct the syntax, or write the file as YAML)` };
-    }
-    return checkJudgeConfig(input, path);
-  }
-  const document = parseDocument(text, { prettyErrors: true });
-  const [syntaxError] = document.errors;
-  if (syntaxError !== undefined) {
-    // The first line names the problem and its line and column; the rest is a drawing of the spot, which does not fit a one-line error.
-    const problem = (syntaxError.message.split('\n', 1)[0] ?? '').replace(/:$/, '');
-    return { ok: false, error: `${path}: not valid YAML: ${problem} (fix: correct the syntax)` };
-  }
-  // An empty YAML file is an empty mapping: every setting keeps its default.
-  return checkJudgeConfig(document.toJS() ?? {}, path);
+  const parsed = parseConfigText(text, path, extension === '.json' ? 'json' : 'yaml');
+  return parsed.ok ? checkJudgeConfig(parsed.value, path) : parsed;
 }
 
 /** Checks judge settings already read from `file`: the schema, then custom judges and the judge list. */
 export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad {
+  // Records (thresholds, judge_settings, judge.prices.models, ...) would drop the key silently: a setting the user wrote would vanish.
+  const reserved = findReservedKey(input);
+  if (reserved !== undefined) {
+    return { ok: false, error: report(file, `"${reserved}"`, `the key "${RESERVED_KEY}" cannot be used`, 'remove it or rename it: no judge, model, metric or setting has that name') };
+  }
   const parsed = judgeConfigSchema.safeParse(input);
   if (!parsed.success) {
     const messages = parsed.error.issues.flatMap((issue) => describeIssue(issue, input, file));

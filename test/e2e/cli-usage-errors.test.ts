@@ -13,7 +13,7 @@ const RUN = join(root, 'examples', 'trec', 'run-bm25.txt');
 
 let folder: TempFolder;
 /** Paths inside the scratch folder that the table's arguments name. */
-let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; missing: string; reportFolder: string };
+let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; aliasBomb: string; missing: string; reportFolder: string };
 beforeAll(async () => {
   folder = await createTempFolder();
   paths = {
@@ -22,6 +22,8 @@ beforeAll(async () => {
     file: await folder.write('a-file', 'not a folder\n'),
     badYaml: await folder.write('bad.yaml', 'judges: [unclosed\n'),
     badConfig: await folder.write('bad-config.yaml', 'judge:\n  model: 3\n  concurrency: -1\n'),
+    // Nine levels of nine aliases: 9^9 strings if expanded.
+    aliasBomb: await folder.write('bomb.yaml', ['l0: &l0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, level) => `l${level + 1}: &l${level + 1} [${Array(9).fill(`*l${level}`).join(', ')}]`)].join('\n')),
     missing: join(folder.path, 'missing.yaml'),
     reportFolder: folder.path,
   };
@@ -53,6 +55,7 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
   'run --judges with no id': { args: (p) => run(p, '--judges', ''), message: /^assay run: --judges got ""; expected comma-separated judge ids/ },
   'run --config that does not exist': { args: (p) => run(p, '--config', p.missing), message: /^assay run: The config file .*missing\.yaml does not exist$/ },
   'run --config that is not YAML': { args: (p) => run(p, '--config', p.badYaml), message: /^assay run: .*bad\.yaml: not valid YAML: .* at line 2, column 1 \(fix: correct the syntax\)$/ },
+  'run --config that is a YAML alias bomb': { args: (p) => run(p, '--config', p.aliasBomb), message: /^assay run: .*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies/ },
   'run --config with two bad settings': { args: (p) => run(p, '--config', p.badConfig), message: /^assay run: .*field "judge\.model": .*; .*field "judge\.concurrency": / },
   'run --aws-endpoint that is not a URL': { args: (p) => run(p, '--aws-endpoint', 'not-a-url'), message: /^assay run: --aws-endpoint got "not-a-url"; expected an http or https URL/ },
   'run --suite with a slash': { args: (p) => run(p, '--suite', 'a/b'), message: /^assay run: --suite got "a\/b"; expected letters, digits/ },
