@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from './usage-error.js';
 
@@ -60,16 +60,17 @@ export function endpointUrl(value: string | undefined): string | undefined {
 }
 
 /**
- * Makes sure `folder` can hold files: creates it and writes and removes a
- * probe file, so a file in the way or a read-only place fails the command at
- * once rather than after a whole run.
+ * Makes sure `folder` can hold files: creates it and creates and removes a
+ * probe entry, so a file in the way or a read-only place fails the command at
+ * once rather than after a whole run. The probe is a new folder (mkdtemp
+ * picks an unused name), never a write to a fixed name a symbolic link could
+ * stand at.
  */
 export async function assertWritableFolder(option: string, folder: string): Promise<void> {
-  const probe = join(folder, `.assay-write-check-${process.pid}`);
   try {
     await mkdir(folder, { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
+    const probe = await mkdtemp(join(folder, '.assay-write-check-'));
+    await rm(probe, { recursive: true, force: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
     const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it is not writable' : code;
