@@ -25,8 +25,13 @@ export function positiveNumber(option: string, value: string, unit: string): num
   return number;
 }
 
+/** The longest suite name: it names folders (`datasets/<suite>/`) and files (`config/<suite>.yaml`) of the store, well within a file system's 255 bytes. */
+export const MAX_SUITE_NAME_LENGTH = 100;
+
 export function suiteName(value: string): string {
-  if (!/^[A-Za-z0-9._-]+$/.test(value) || value === '.' || value === '..') throw rejected('--suite', value, 'letters, digits, ".", "_" or "-"');
+  if (!/^[A-Za-z0-9._-]+$/.test(value) || value === '.' || value === '..' || value.length > MAX_SUITE_NAME_LENGTH) {
+    throw rejected('--suite', value, `letters, digits, ".", "_" or "-", up to ${MAX_SUITE_NAME_LENGTH} characters`);
+  }
   return value;
 }
 
@@ -73,7 +78,14 @@ export async function assertWritableFolder(option: string, folder: string): Prom
     await rm(probe, { recursive: true, force: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it is not writable' : code;
+    const reason =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file is in the way'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'it is not writable'
+          : code === 'ENAMETOOLONG'
+            ? 'a name in the path is longer than the file system allows, 255 bytes on most'
+            : code;
     throw new UsageError(`${option} ${folder} cannot be used (${reason}); expected a folder that can be created and written`);
   }
 }

@@ -58,10 +58,15 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
   'run --config that is a YAML alias bomb': { args: (p) => run(p, '--config', p.aliasBomb), message: /^assay run: .*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies/ },
   'run --config with two bad settings': { args: (p) => run(p, '--config', p.badConfig), message: /^assay run: .*field "judge\.model": .*; .*field "judge\.concurrency": / },
   'run --aws-endpoint that is not a URL': { args: (p) => run(p, '--aws-endpoint', 'not-a-url'), message: /^assay run: --aws-endpoint got "not-a-url"; expected an http or https URL/ },
+  'run --suite longer than 100 characters': { args: (p) => run(p, '--suite', 's'.repeat(101)), message: /^assay run: --suite got "s{101}"; expected letters, digits, "\.", "_" or "-", up to 100 characters$/ },
   'run --suite with a slash': { args: (p) => run(p, '--suite', 'a/b'), message: /^assay run: --suite got "a\/b"; expected letters, digits/ },
   'run a dataset that does not exist': { args: (p) => ['run', p.missing, '--store', p.store], message: /^assay run: The dataset file .* does not exist$/ },
   'run --out that is a file': { args: (p) => ['run', DATASET, '--store', p.store, '--out', p.file], message: /^assay run: --out .*a-file cannot be used \(a file is in the way\); expected a folder/ },
   'run --store that is a file': { args: (p) => ['run', DATASET, '--store', p.file, '--out', p.out], message: /^assay run: --store .*a-file cannot be used \(a file is in the way\)/ },
+  'run --out with a name longer than a file system allows': {
+    args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.out, 'o'.repeat(300))],
+    message: /^assay run: --out .* cannot be used \(a name in the path is longer than the file system allows, 255 bytes on most\)/,
+  },
   'run --out below a file': { args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.file, 'report')], message: /^assay run: --out .* cannot be used \(a file is in the way\)/ },
   'run with OPENAI_BASE_URL that is not a URL': {
     args: (p) => run(p),
