@@ -4,6 +4,7 @@ import type { EngineAsk } from '../../shared/engines/ask-engines.js';
 import { describeEngine, type EngineDescription } from '../../shared/engines/engine-description.js';
 import { expandMatrix } from '../../shared/engines/engine-matrix.js';
 import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
+import { terminalName } from '../../shared/report/terminal-text.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { countUpTo } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
@@ -63,28 +64,30 @@ export function enginesCommand(): Command {
 }
 
 function listing(descriptions: readonly EngineDescription[]): string {
-  const rows = [['ENGINE', 'CONNECTOR', 'TARGET'], ...descriptions.map(({ name, connector, target }) => [name, connector, target])];
+  const rows = [['ENGINE', 'CONNECTOR', 'TARGET'], ...descriptions.map(({ name, connector, target }) => [name, connector, target].map(terminalName))];
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n') + '\n';
 }
 
 function answerBlock(description: EngineDescription, ask: EngineAsk | undefined): string {
-  const heading = `${description.name} (${description.connector}, ${description.target})`;
+  // Hits, answers and errors are what a live service sent: escaped, they cannot drive the terminal.
+  const heading = terminalName(`${description.name} (${description.connector}, ${description.target})`);
   if (ask === undefined) return `${heading}\n  not asked\n`;
-  if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${ask.failure.message}\n`;
+  if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${terminalName(ask.failure.message)}\n`;
   const { retrieved_context: hits, response, latency_ms } = ask.output;
   const lines = [`${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms`];
-  const idWidth = Math.max(0, ...hits.map((hit) => hit.doc_uri.length));
-  for (const hit of hits) {
+  const ids = hits.map((hit) => terminalName(hit.doc_uri));
+  const idWidth = Math.max(0, ...ids.map((id) => id.length));
+  hits.forEach((hit, index) => {
     const score = hit.score === undefined ? '' : hit.score.toFixed(4);
-    lines.push(`  ${String(hit.rank).padStart(3)}  ${hit.doc_uri.padEnd(idWidth)}  ${score.padStart(10)}  ${preview(hit.content)}`.trimEnd());
-  }
+    lines.push(`  ${String(hit.rank).padStart(3)}  ${(ids[index] ?? '').padEnd(idWidth)}  ${score.padStart(10)}  ${preview(hit.content)}`.trimEnd());
+  });
   if (response !== undefined) lines.push(`  response: ${preview(response, 400)}`);
   return `${lines.join('\n')}\n`;
 }
 
 function preview(text: string | undefined, length = PREVIEW_LENGTH): string {
   if (text === undefined) return '';
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalName(text.replace(/\s+/g, ' ').trim());
   return flat.length <= length ? flat : `${flat.slice(0, length - 3)}...`;
 }

@@ -4,6 +4,7 @@ import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../share
 import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { MAX_CONCURRENCY, MAX_THREADS } from '../../shared/schema/work-limits.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, suiteName } from '../option-values.js';
@@ -78,7 +79,7 @@ export function runCommand(): Command {
             // First on both streams: whoever watches the run can resume it if this process dies.
             process.stdout.write(`run ${runId}\n`);
             const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
-            process.stderr.write(`assay: run ${runId} on ${where}; if interrupted, finish it with: assay resume ${runId}${resumeOptions(options)}\n`);
+            process.stderr.write(`assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`);
           },
         },
         infrastructure,
@@ -93,10 +94,10 @@ export function runCommand(): Command {
         'report files:',
         ...result.files.map((file) => `  ${file}`),
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${terminalText(lines.join('\n'))}\n`);
       if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
       // Warnings (a judge below run.min_agreement) do not change the exit status.
-      for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
+      for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
       const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
       const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);

@@ -6,6 +6,7 @@ import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
 import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
@@ -71,6 +72,6 @@ export async function finishRun(
     runJudging.close(),
   );
   const files = await copyReport(infrastructure, manifest.suite, runId, resolve(options.out));
-  process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
-  for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
+  process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
+  for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
 }
