@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CREDENTIALS_PROBLEM, credentialsFix, hasCredentials } from '../shared/judges/judge-base-url.js';
 import { UsageError } from './usage-error.js';
@@ -13,9 +13,10 @@ function rejected(option: string, value: string, expected: string): UsageError {
   return new UsageError(`${option} got "${value}"; expected ${expected}`);
 }
 
-export function positiveInteger(option: string, value: string): number {
+/** A count of things at work at once (calls in flight, threads): from 1 to `maximum`, so a typo fails here instead of exhausting the machine. */
+export function countUpTo(option: string, value: string, maximum: number): number {
   const number = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) throw rejected(option, value, 'an integer from 1 and up');
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1 || number > maximum) throw rejected(option, value, `an integer from 1 to ${maximum}`);
   return number;
 }
 
@@ -25,8 +26,13 @@ export function positiveNumber(option: string, value: string, unit: string): num
   return number;
 }
 
+/** The longest suite name: it names folders (`datasets/<suite>/`) and files (`config/<suite>.yaml`) of the store, well within a file system's 255 bytes. */
+export const MAX_SUITE_NAME_LENGTH = 100;
+
 export function suiteName(value: string): string {
-  if (!/^[A-Za-z0-9._-]+$/.test(value) || value === '.' || value === '..') throw rejected('--suite', value, 'letters, digits, ".", "_" or "-"');
+  if (!/^[A-Za-z0-9._-]+$/.test(value) || value === '.' || value === '..' || value.length > MAX_SUITE_NAME_LENGTH) {
+    throw rejected('--suite', value, `letters, digits, ".", "_" or "-", up to ${MAX_SUITE_NAME_LENGTH} characters`);
+  }
   return value;
 }
 
@@ -65,19 +71,27 @@ export function endpointUrl(value: string | undefined): string | undefined {
 }
 
 /**
- * Makes sure `folder` can hold files: creates it and writes and removes a
- * probe file, so a file in the way or a read-only place fails the command at
- * once rather than after a whole run.
+ * Makes sure `folder` can hold files: creates it and creates and removes a
+ * probe entry, so a file in the way or a read-only place fails the command at
+ * once rather than after a whole run. The probe is a new folder (mkdtemp
+ * picks an unused name), never a write to a fixed name a symbolic link could
+ * stand at.
  */
 export async function assertWritableFolder(option: string, folder: string): Promise<void> {
-  const probe = join(folder, `.assay-write-check-${process.pid}`);
   try {
     await mkdir(folder, { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
+    const probe = await mkdtemp(join(folder, '.assay-write-check-'));
+    await rm(probe, { recursive: true, force: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it is not writable' : code;
+    const reason =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file is in the way'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'it is not writable'
+          : code === 'ENAMETOOLONG'
+            ? 'a name in the path is longer than the file system allows, 255 bytes on most'
+            : code;
     throw new UsageError(`${option} ${folder} cannot be used (${reason}); expected a folder that can be created and written`);
   }
 }

@@ -1,5 +1,6 @@
 import { formatInputError, type InputError } from '../shared/schema/input-error.js';
 import type { DatasetCounts } from '../shared/dataset/index.js';
+import { terminalName } from '../shared/report/terminal-text.js';
 
 /** Errors printed as text before "and N more": enough to see the pattern, not a wall. */
 const ERRORS_SHOWN = 50;
@@ -31,9 +32,10 @@ export class ValidationReport {
   toText(): string {
     const { rows, cases, engines, labelled_cases: labelled, errors } = this.counts;
     const lines = [`rows: ${rows}`, `cases: ${cases}`, `engines: ${Object.keys(engines).length}`];
-    for (const [engine, engineCases] of Object.entries(engines)) lines.push(`  ${engine}: ${engineCases} ${engineCases === 1 ? 'case' : 'cases'}`);
+    // Names and errors quote the user's files: escaped, a control character can neither drive the terminal nor forge a line.
+    for (const [engine, engineCases] of Object.entries(engines)) lines.push(`  ${terminalName(engine)}: ${engineCases} ${engineCases === 1 ? 'case' : 'cases'}`);
     lines.push(`labelled cases: ${labelled}`, `errors: ${errors}`);
-    for (const error of this.errors.slice(0, ERRORS_SHOWN)) lines.push(`  ${formatInputError(error)}`);
+    for (const error of this.errors.slice(0, ERRORS_SHOWN)) lines.push(`  ${terminalName(formatInputError(error))}`);
     if (errors > ERRORS_SHOWN) lines.push(`  ... and ${errors - ERRORS_SHOWN} more`);
     return `${lines.join('\n')}\n`;
   }

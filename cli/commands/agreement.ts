@@ -4,6 +4,7 @@ import { renderAgreementText } from '../../shared/agreement/agreement-text.js';
 import type { NamedRun } from '../../shared/agreement/system-agreement.js';
 import { RunNames } from '../../shared/dataset/run-names.js';
 import type { Measure } from '../../shared/metrics/registry.js';
+import { terminalText } from '../../shared/report/terminal-text.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
@@ -66,7 +67,7 @@ export function agreementCommand(): Command {
         seed,
       });
       if (!result.ok) throw new UsageError(result.error);
-      process.stdout.write(options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : renderAgreementText(result.report));
+      process.stdout.write(options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : terminalText(renderAgreementText(result.report)));
     });
 }
 

@@ -4,6 +4,9 @@ import type { EngineAsk } from '../../shared/engines/ask-engines.js';
 import { describeEngine, type EngineDescription } from '../../shared/engines/engine-description.js';
 import { expandMatrix } from '../../shared/engines/engine-matrix.js';
 import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
+import { terminalName } from '../../shared/report/terminal-text.js';
+import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
+import { countUpTo } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
@@ -30,8 +33,9 @@ export function enginesCommand(): Command {
     .option('--config <file>', 'config file (YAML or JSON) with an engines: list')
     .option('--query <text>', 'ask every engine this query and print the hits, latency or error')
     .option('--request-id <id>', 'the request id sent with --query (default: q- and a hash of the query, as for datasets)')
-    .option('--concurrency <n>', 'engines asked at once', '4')
+    .option('--concurrency <n>', `engines asked at once, 1 to ${MAX_CONCURRENCY}`, '4')
     .action(async (options: EnginesOptions) => {
+      const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
       if (options.config === undefined) throw new UsageError('give the config file with --config FILE (its engines: list is what this command shows)');
       await assertReadableFile(options.config, 'config');
       const loaded = await loadJudgeConfig(options.config);
@@ -44,8 +48,6 @@ export function enginesCommand(): Command {
         process.stdout.write(listing(descriptions));
         return;
       }
-      const concurrency = Number(options.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number from 1 up, got "${options.concurrency}"`);
       // The connectors pull in the AWS SDK, pg and the OpenSearch client: load them only when asked to call.
       const [{ expandEngines }, { askEngines }] = await Promise.all([import('../../shared/engines/create-engine.js'), import('../../shared/engines/ask-engines.js')]);
       const created = expandEngines(configs, env);
@@ -62,28 +64,30 @@ export function enginesCommand(): Command {
 }
 
 function listing(descriptions: readonly EngineDescription[]): string {
-  const rows = [['ENGINE', 'CONNECTOR', 'TARGET'], ...descriptions.map(({ name, connector, target }) => [name, connector, target])];
+  const rows = [['ENGINE', 'CONNECTOR', 'TARGET'], ...descriptions.map(({ name, connector, target }) => [name, connector, target].map(terminalName))];
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n') + '\n';
 }
 
 function answerBlock(description: EngineDescription, ask: EngineAsk | undefined): string {
-  const heading = `${description.name} (${description.connector}, ${description.target})`;
+  // Hits, answers and errors are what a live service sent: escaped, they cannot drive the terminal.
+  const heading = terminalName(`${description.name} (${description.connector}, ${description.target})`);
   if (ask === undefined) return `${heading}\n  not asked\n`;
-  if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${ask.failure.message}\n`;
+  if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${terminalName(ask.failure.message)}\n`;
   const { retrieved_context: hits, response, latency_ms, attempts } = ask.output;
   const lines = [`${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`];
-  const idWidth = Math.max(0, ...hits.map((hit) => hit.doc_uri.length));
-  for (const hit of hits) {
+  const ids = hits.map((hit) => terminalName(hit.doc_uri));
+  const idWidth = Math.max(0, ...ids.map((id) => id.length));
+  hits.forEach((hit, index) => {
     const score = hit.score === undefined ? '' : hit.score.toFixed(4);
-    lines.push(`  ${String(hit.rank).padStart(3)}  ${hit.doc_uri.padEnd(idWidth)}  ${score.padStart(10)}  ${preview(hit.content)}`.trimEnd());
-  }
+    lines.push(`  ${String(hit.rank).padStart(3)}  ${(ids[index] ?? '').padEnd(idWidth)}  ${score.padStart(10)}  ${preview(hit.content)}`.trimEnd());
+  });
   if (response !== undefined) lines.push(`  response: ${preview(response, 400)}`);
   return `${lines.join('\n')}\n`;
 }
 
 function preview(text: string | undefined, length = PREVIEW_LENGTH): string {
   if (text === undefined) return '';
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalName(text.replace(/\s+/g, ' ').trim());
   return flat.length <= length ? flat : `${flat.slice(0, length - 3)}...`;
 }

@@ -3,6 +3,7 @@ import { JUDGE_CATALOG } from '../../shared/judges/catalog/index.js';
 import { loadJudgeConfig, selectJudges } from '../../shared/judges/judge-config.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { describeScale } from '../../shared/judges/scale.js';
+import { terminalText } from '../../shared/report/terminal-text.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
@@ -39,7 +40,7 @@ export function judgesCommand(): Command {
     .option('--config <file>', 'also list the custom judges, model variants and ensembles of this config file (YAML or JSON), with each judge\'s own settings')
     .action(async (options: JudgesOptions) => {
       const listings = (await judgesOf(options.config)).map(listingOf);
-      process.stdout.write(options.json === true ? `${JSON.stringify(listings, null, 2)}\n` : formatTable(listings));
+      process.stdout.write(options.json === true ? `${JSON.stringify(listings, null, 2)}\n` : terminalText(formatTable(listings)));
     });
 }
 

@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { REPORT_FILES } from '../../shared/pipeline/reduce.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runStatus } from '../../shared/pipeline/run-status.js';
 import { assertWritableFolder, endpointUrl, runId as checkedRunId } from '../option-values.js';
 import { bucketStore } from '../run/bucket-store.js';
+import { copyReportFiles } from '../run/report-out.js';
 import { UsageError } from '../usage-error.js';
 
 interface ReportOptions {
@@ -29,9 +30,8 @@ export function reportCommand(): Command {
       const status = await runStatus(store, runId);
       if (status.manifest === undefined) throw new UsageError(`No run ${runId} in bucket ${options.bucket}`);
       if (status.report === undefined) throw new UsageError(`Run ${runId} has no report yet; see assay status ${runId} --bucket ${options.bucket}`, 1);
-      for (const name of REPORT_FILES) {
-        const path = join(folder, name);
-        if (await store.download(runKeys.report(status.manifest.suite, runId, name), path)) process.stdout.write(`${path}\n`);
-      }
+      const { suite } = status.manifest;
+      const files = await copyReportFiles(store, (name) => runKeys.report(suite, runId, name), REPORT_FILES, folder);
+      for (const path of files) process.stdout.write(`${path}\n`);
     });
 }

@@ -4,8 +4,10 @@ import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../share
 import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
+import { MAX_CONCURRENCY, MAX_THREADS } from '../../shared/schema/work-limits.js';
 import { EXIT_FAILED } from '../failure-message.js';
-import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, suiteName } from '../option-values.js';
+import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
 import { nothingEvaluated } from '../run/nothing-evaluated.js';
@@ -41,18 +43,18 @@ export function runCommand(): Command {
     .option('--judges <ids>', 'comma-separated judge ids to run (overrides the config); see `assay judges`')
     .option('--store <folder>', 'local store folder (runs, reports, judge cache)', '.assay')
     .option('--out <folder>', 'folder for report.json, report.md and cases.jsonl', 'assay-report')
-    .option('--concurrency <n>', 'judge calls in flight at once', '8')
+    .option('--concurrency <n>', `judge calls in flight at once, 1 to ${MAX_CONCURRENCY}`, '8')
     .option('--aws-endpoint <url>', 'run over S3 and SQS at this endpoint (an emulator or AWS) instead of the embedded default')
     .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
     .option('--strict', 'stop at the first bad row instead of running the good ones')
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
-    .option('--threads <n>', 'worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core)')
+    .option('--threads <n>', `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)");
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
       const input = await runInputOf(dataset, options);
-      const concurrency = positiveInteger('--concurrency', options.concurrency);
-      const threads = options.threads === undefined ? undefined : positiveInteger('--threads', options.threads);
+      const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
+      const threads = options.threads === undefined ? undefined : countUpTo('--threads', options.threads, MAX_THREADS);
       suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
       judgeBaseUrl(process.env);
@@ -77,7 +79,7 @@ export function runCommand(): Command {
             // First on both streams: whoever watches the run can resume it if this process dies.
             process.stdout.write(`run ${runId}\n`);
             const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
-            process.stderr.write(`assay: run ${runId} on ${where}; if interrupted, finish it with: assay resume ${runId}${resumeOptions(options)}\n`);
+            process.stderr.write(`assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`);
           },
         },
         infrastructure,
@@ -92,10 +94,10 @@ export function runCommand(): Command {
         'report files:',
         ...result.files.map((file) => `  ${file}`),
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${terminalText(lines.join('\n'))}\n`);
       if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
       // Warnings (a judge below run.min_agreement) do not change the exit status.
-      for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
+      for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
       const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
       const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);

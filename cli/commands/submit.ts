@@ -4,6 +4,7 @@ import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
 import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
 import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
 import { suiteConfig } from '../../shared/pipeline/suite-config.js';
+import { terminalName } from '../../shared/report/terminal-text.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
@@ -51,7 +52,7 @@ export function submitCommand(): Command {
       }
       const { key: datasetKey, etag } = await uploadInput(store, options.suite, input);
       const runId = runIdFor({ datasetKey, etag, configHash: configHash(await suiteConfig(store, options.suite)), trigger: 'upload' });
-      process.stdout.write(`submitted ${datasetKey} to ${options.bucket}; run ${runId}\n`);
+      process.stdout.write(`submitted ${terminalName(datasetKey)} to ${options.bucket}; run ${runId}\n`);
       if (options.wait !== true) return;
       const deadline = Date.now() + timeoutMinutes * 60_000;
       for (;;) {

@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createFailureRecorderHandler } from '../../functions/failure-recorder.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
@@ -13,6 +11,7 @@ import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
 import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from './pipeline-threads.js';
+import { copyReportFiles } from './report-out.js';
 
 export interface DriveOptions {
   /** Cases of this run this drive waits for; when it has seen them all finish, it checks the run at once. */
@@ -137,11 +136,5 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
 
 /** Copies the run's report files from the store to a local folder; returns their paths. */
 export async function copyReport(infrastructure: Infrastructure, suite: string, runId: string, outFolder: string): Promise<string[]> {
-  await mkdir(outFolder, { recursive: true });
-  const files: string[] = [];
-  for (const name of REPORT_FILES) {
-    const path = join(outFolder, name);
-    if (await infrastructure.store.download(runKeys.report(suite, runId, name), path)) files.push(path);
-  }
-  return files;
+  return copyReportFiles(infrastructure.store, (name) => runKeys.report(suite, runId, name), REPORT_FILES, outFolder);
 }

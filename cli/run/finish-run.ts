@@ -6,8 +6,10 @@ import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
 import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../../shared/pipeline/run-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
+import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
-import { assertWritableFolder, endpointUrl, judgeBaseUrl, positiveInteger, runId as checkedRunId } from '../option-values.js';
+import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
+import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -28,7 +30,7 @@ export function withFinishRunOptions(command: Command): Command {
   return command
     .option('--store <folder>', 'local store folder of the run', '.assay')
     .option('--out <folder>', 'folder for the report files', 'assay-report')
-    .option('--concurrency <n>', 'judge calls in flight at once', '8')
+    .option('--concurrency <n>', `judge calls in flight at once, 1 to ${MAX_CONCURRENCY}`, '8')
     .option('--aws-endpoint <url>', 'the run lives in S3 and SQS at this endpoint')
     .option('--no-cache', 'judge again instead of reusing cached judgments');
 }
@@ -47,7 +49,7 @@ export async function finishRun(
   describe: (requeued: readonly string[]) => string,
 ): Promise<void> {
   checkedRunId(runId);
-  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
   const endpoint = endpointUrl(options.awsEndpoint);
   judgeBaseUrl(process.env);
   await assertWritableFolder('--out', resolve(options.out));
@@ -73,6 +75,6 @@ export async function finishRun(
     const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now: () => new Date(), concurrency });
     return { report: driven, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
   }).finally(() => runJudging.close());
-  process.stdout.write(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
-  for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${warning}\n`);
+  process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
+  for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
 }

@@ -7,6 +7,7 @@ import type { SpilledRunFile } from '../../shared/dataset/trec-run-spilling-read
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
 import type { CaseOutcome, Judging } from '../../shared/pipeline/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
+import { MAX_THREADS } from '../../shared/schema/work-limits.js';
 import { builtEntry } from '../built-entry.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
@@ -101,8 +102,8 @@ export class PipelineThreads {
     });
   }
 
-  /** `threads` threads over `storeFolder` (one a core by default); undefined for fewer than two, or without a built thread entry. */
-  static start(storeFolder: string, threads = availableParallelism(), entry: URL | undefined = builtThreadEntry(import.meta.url)): PipelineThreads | undefined {
+  /** `threads` threads over `storeFolder` (one a core by default, at most MAX_THREADS); undefined for fewer than two, or without a built thread entry. */
+  static start(storeFolder: string, threads = Math.min(availableParallelism(), MAX_THREADS), entry: URL | undefined = builtThreadEntry(import.meta.url)): PipelineThreads | undefined {
     if (entry === undefined || threads < 2) return undefined;
     return new PipelineThreads(entry, { storeFolder }, threads);
   }

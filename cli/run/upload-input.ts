@@ -60,8 +60,8 @@ async function uploadCollection(store: ObjectStore, suite: string, collection: T
   }
 }
 
-/** The collection's folder name: the qrels file's name without its extension, in key-safe characters. */
+/** The collection's folder name: the qrels file's name without its extension, in key-safe characters, short enough that `<name>.trec` fits a file system's 255-byte names. */
 export function collectionName(qrels: string): string {
   const stem = basename(qrels, extname(qrels)) || basename(qrels);
-  return stem.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '') || 'collection';
+  return stem.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '').slice(0, 250) || 'collection';
 }

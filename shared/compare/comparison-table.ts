@@ -1,5 +1,6 @@
 import { compareText } from '../report/ordering.js';
 import { alignedTable } from '../report/text-table.js';
+import { terminalName } from '../report/terminal-text.js';
 import type { MetricComparison, RunComparison } from './compare-runs.js';
 
 const HEADER = ['metric', 'A', 'B', 'delta', 'rel.', 'p', 'sig', 'n', 'W/L/T'] as const;
@@ -23,7 +24,7 @@ function engineTable(engine: string, metrics: Record<string, MetricComparison>):
   const body = Object.keys(metrics)
     .sort(compareText)
     .map((metric) => row(metric, metrics[metric] as MetricComparison));
-  return `engine ${engine}\n${alignedTable(HEADER, body)}\n`;
+  return `engine ${terminalName(engine)}\n${alignedTable(HEADER, body)}\n`;
 }
 
 function row(metric: string, compared: MetricComparison): string[] {

@@ -1,6 +1,7 @@
 import {
   arrayNotClosed,
   EMPTY_FILE,
+  MISSING_COMMA,
   NO_ROWS_IN_OBJECT,
   notAnArray,
   OBJECT_NOT_CLOSED,
@@ -21,8 +22,11 @@ import {
  * raw line break inside a string (never valid JSON) means the element is lost:
  * scanning skips to the next line that starts with `{`, follows a line ending
  * in a comma and is indented no deeper than the broken element, which is where
- * the next element of a one-per-line or pretty-printed array starts. A missing
- * comma between elements and a trailing comma before `]` are tolerated.
+ * the next element of a one-per-line or pretty-printed array starts. A `{` or
+ * `[` right after a whole object or array element (`{...}\n{...}`: the comma
+ * between them is missing) starts the next element, with a document error
+ * that says so, so both rows are read. A trailing comma before `]` is
+ * tolerated.
  */
 
 export type SplitterOutput =
@@ -42,6 +46,8 @@ interface OpenElement {
   start: number;
   /** Characters in the pieces so far, counted on even once they are dropped for being too many. */
   characters: number;
+  /** Whether it starts with { or [: back at the rows level, such an element is whole. */
+  bracketed: boolean;
   problem?: string;
 }
 
@@ -161,7 +167,7 @@ export class JsonArraySplitter {
     const resyncColumn = this.resyncColumn ?? 0;
     if (code === OPEN_BRACE && startsLine && this.previousLineEnd === COMMA && column <= resyncColumn) {
       this.resyncColumn = undefined;
-      this.openElement(index);
+      this.openElement(index, code);
       this.openers.push(code);
     }
   }
@@ -201,12 +207,14 @@ export class JsonArraySplitter {
     this.awaitingElement = true;
   }
 
-  private openElement(index: number): void {
-    this.element = { line: this.line, column: this.offset + index - this.lineStart, pieces: [], start: index, characters: 0 };
+  private openElement(index: number, code: number): void {
+    const bracketed = code === OPEN_BRACE || code === OPEN_BRACKET;
+    this.element = { line: this.line, column: this.offset + index - this.lineStart, pieces: [], start: index, characters: 0, bracketed };
     this.awaitingElement = false;
   }
 
   private *scanRows(code: number, index: number, chunk: string): Generator<SplitterOutput> {
+    const opening = this.element === undefined;
     if (this.element === undefined) {
       if (code === COMMA) {
         if (this.awaitingElement) yield { kind: 'bad-element', line: this.line, message: 'empty element: two commas in a row, or a comma right after [' };
@@ -218,12 +226,14 @@ export class JsonArraySplitter {
         yield { kind: 'bad-element', line: this.line, message: 'unexpected } between elements' };
         return;
       }
-      this.openElement(index);
+      this.openElement(index, code);
     }
     const atRowsLevel = this.openers.length === this.rowsDepth;
     if (code === QUOTE) {
       this.inString = true;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      // Checked only here, at an opening bracket, so the scan of every other character costs nothing more.
+      if (atRowsLevel && !opening) yield* this.splitAtMissingComma(code, index, chunk);
       this.openers.push(code);
     } else if (code === COMMA && atRowsLevel) {
       yield this.finishElement(chunk.slice(this.element?.start ?? index, index));
@@ -247,6 +257,15 @@ export class JsonArraySplitter {
     } else {
       this.markProblem('unexpected }: it closes nothing that is open');
     }
+  }
+
+  /** A { or [ at the rows level inside an element: after a whole bracketed element, the next one starts here. */
+  private *splitAtMissingComma(code: number, index: number, chunk: string): Generator<SplitterOutput> {
+    const element = this.element;
+    if (element === undefined || !element.bracketed || element.problem !== undefined) return;
+    yield this.finishElement(chunk.slice(element.start, index));
+    yield { kind: 'document-error', line: this.line, ...MISSING_COMMA };
+    this.openElement(index, code);
   }
 
   private markProblem(problem: string): void {

@@ -19,6 +19,12 @@ export const NO_ROWS_IN_OBJECT: DocumentError = {
 
 export const OBJECT_NOT_CLOSED: DocumentError = { message: 'the file ends before the top-level object is closed with } (truncated file?)', fix: WRITE_IT_WHOLE };
 
+/** Two elements with nothing between them: `{...}\n{...}`. Both are read; the file is still not valid JSON. */
+export const MISSING_COMMA: DocumentError = {
+  message: 'a comma is missing between this element and the one before it; both are read',
+  fix: 'put a comma after each element of the array but the last',
+};
+
 export function arrayNotClosed(insideElement: boolean): DocumentError {
   const inside = insideElement ? ' inside the element that starts here' : '';
   return { message: `the file ends${inside} before the array is closed with ] (truncated file?)`, fix: `${WRITE_IT_WHOLE}; a JSON array must end with ]` };

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { engineListSchema } from '../engines/engine-config.js';
@@ -11,12 +10,15 @@ import { thresholdsSchema } from '../schema/thresholds.js';
 import { dagJudgeSchema } from './dag/dag-config.js';
 import { buildDagJudge } from './dag/dag-judge.js';
 import { report } from './config-report.js';
+import { parseConfigText } from './config-text.js';
+import { findReservedKey, RESERVED_KEY } from '../dataset/own-keys.js';
 import { customJudgeExampleSchema } from './custom-judge-examples.js';
 import { ensembleSchema } from './ensemble/ensemble-judge.js';
 import { judgeOverridesSchema, judgeOverridesShape, OVERRIDE_FIXES } from './judge-overrides.js';
 import { checkJudgeCeiling } from './judge-price-checks.js';
 import { checkJudgeReferences } from './judge-reference-checks.js';
 import { judgePricesSchema, modelPriceSchema } from '../schema/judge-prices.js';
+import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 
 export { selectJudges } from './judge-selection.js';
 
@@ -32,7 +34,7 @@ export const judgeClientSchema = z.strictObject({
   temperature: z.number().min(0).max(2).default(0),
   timeout_ms: z.number().int().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
-  concurrency: z.number().int().min(1).optional(),
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
   /** The longest answer asked of the judge model; a verdict with its rationale needs a few hundred. */
   max_tokens: z.number().int().min(16).optional(),
   /** The longest wait honoured from a server's Retry-After. */
@@ -60,7 +62,7 @@ export const runSettingsSchema = z.strictObject({
    */
   list_depth: z.number().int().min(1).default(100),
   /** Live engine calls in flight at once in one worker, over all its cases and engines. */
-  engine_concurrency: z.number().int().min(1).default(8),
+  engine_concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(8),
   /** The most the run's judges may spend, in judge.prices' currency; past it, the cases left are evaluated without their LLM judges. */
   max_judge_cost: z.number().positive().optional(),
   /**
@@ -104,7 +106,7 @@ const FIXES: Readonly<Record<string, string>> = {
   'judge.temperature': 'give a number from 0 to 2; 0 keeps verdicts repeatable',
   'judge.timeout_ms': 'give a whole number of milliseconds above 0, e.g. 60000',
   'judge.max_retries': 'give a whole number from 0 up',
-  'judge.concurrency': 'give a whole number from 1 up',
+  'judge.concurrency': `give how many judge calls may be in flight at once, a whole number from 1 to ${MAX_CONCURRENCY}, e.g. 8`,
   'judge.max_tokens': 'give a whole number of tokens from 16 up, e.g. 1024',
   'judge.max_retry_wait_ms': 'give a whole number of milliseconds from 0 up, e.g. 30000',
   'judge.call_deadline_ms': 'give a whole number of milliseconds above 0, e.g. 120000',
@@ -146,7 +148,7 @@ const FIXES: Readonly<Record<string, string>> = {
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
   'run.judge_depth': 'give how many top hits of each engine to judge, a whole number from 1 up, e.g. 10',
   'run.list_depth': 'give how many top documents of each engine cases.jsonl lists, a whole number from 1 up, e.g. 100',
-  'run.engine_concurrency': 'give how many live engine calls a worker makes at once, a whole number from 1 up, e.g. 8',
+  'run.engine_concurrency': `give how many live engine calls a worker makes at once, a whole number from 1 to ${MAX_CONCURRENCY}, e.g. 8`,
   'run.min_agreement': "give the least Cohen's kappa a relevance judge must reach with the human labels, a number from -1 to 1, e.g. 0.6",
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
@@ -196,29 +198,17 @@ export async function loadJudgeConfig(path: string): Promise<JudgeConfigLoad> {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${path}: cannot read the config file: ${reason} (fix: check the path and its permissions)` };
   }
-  if (extension === '.json') {
-    let input: unknown;
-    try {
-      input = JSON.parse(text);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: `${path}: not valid JSON: ${reason} (fix: correct the syntax, or write the file as YAML)` };
-    }
-    return checkJudgeConfig(input, path);
-  }
-  const document = parseDocument(text, { prettyErrors: true });
-  const [syntaxError] = document.errors;
-  if (syntaxError !== undefined) {
-    // The first line names the problem and its line and column; the rest is a drawing of the spot, which does not fit a one-line error.
-    const problem = (syntaxError.message.split('\n', 1)[0] ?? '').replace(/:$/, '');
-    return { ok: false, error: `${path}: not valid YAML: ${problem} (fix: correct the syntax)` };
-  }
-  // An empty YAML file is an empty mapping: every setting keeps its default.
-  return checkJudgeConfig(document.toJS() ?? {}, path);
+  const parsed = parseConfigText(text, path, extension === '.json' ? 'json' : 'yaml');
+  return parsed.ok ? checkJudgeConfig(parsed.value, path) : parsed;
 }
 
 /** Checks judge settings already read from `file`: the schema, then custom judges and the judge list. */
 export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad {
+  // Records (thresholds, judge_settings, judge.prices.models, ...) would drop the key silently: a setting the user wrote would vanish.
+  const reserved = findReservedKey(input);
+  if (reserved !== undefined) {
+    return { ok: false, error: report(file, `"${reserved}"`, `the key "${RESERVED_KEY}" cannot be used`, 'remove it or rename it: no judge, model, metric or setting has that name') };
+  }
   const parsed = judgeConfigSchema.safeParse(input);
   if (!parsed.success) {
     const messages = parsed.error.issues.flatMap((issue) => describeIssue(issue, input, file));

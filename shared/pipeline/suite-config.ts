@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseConfigText } from '../judges/config-text.js';
 import { checkJudgeConfig, judgeConfigSchema } from '../judges/judge-config.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { RunConfig } from './run-config.js';
@@ -16,8 +16,9 @@ export async function suiteConfig(store: ObjectStore, suite: string): Promise<Ru
     const bytes = await store.get(key);
     if (bytes === undefined) continue;
     const text = new TextDecoder().decode(bytes);
-    const raw: unknown = key.endsWith('.json') ? JSON.parse(text) : parseDocument(text).toJS();
-    const checked = checkJudgeConfig(raw ?? {}, key);
+    const parsed = parseConfigText(text, key, key.endsWith('.json') ? 'json' : 'yaml');
+    if (!parsed.ok) throw new Error(parsed.error);
+    const checked = checkJudgeConfig(parsed.value ?? {}, key);
     if (!checked.ok) throw new Error(checked.error);
     return { ...checked.config, strict: false };
   }

@@ -23,9 +23,13 @@ export class LocalFolderStore implements ObjectStore {
   }
 
   async put(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean } = {}): Promise<{ written: boolean }> {
+    return this.explainingLongNames(key, () => this.write(key, body, options));
+  }
+
+  private async write(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean }): Promise<{ written: boolean }> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${randomUUID()}.tmp`;
+    const temporary = temporaryBeside(path);
     await writeFile(temporary, body);
     try {
       if (!options.ifNoneMatch) {
@@ -58,10 +62,12 @@ export class LocalFolderStore implements ObjectStore {
   upload(key: string, path: string, options: { readonly etag: false }): Promise<unknown>;
   async upload(key: string, path: string, options?: { readonly etag?: false }): Promise<{ etag: string } | undefined> {
     const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.${randomUUID()}.tmp`;
-    await copyFile(path, temporary);
-    await rename(temporary, target);
+    await this.explainingLongNames(key, async () => {
+      await mkdir(dirname(target), { recursive: true });
+      const temporary = temporaryBeside(target);
+      await copyFile(path, temporary);
+      await rename(temporary, target);
+    });
     if (options?.etag === false) return undefined;
     // The local stand-in for an ETag: the MD5 of the content, as S3 gives for a single-part upload.
     const hash = createHash('md5');
@@ -103,6 +109,23 @@ export class LocalFolderStore implements ObjectStore {
     }
   }
 
+  /**
+   * Runs a file operation for `key`; a name the file system refuses as too
+   * long (ENAMETOOLONG, which names neither the key nor the limit) becomes an
+   * error that names both.
+   */
+  private async explainingLongNames<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw error;
+      const longest = key.split('/').reduce((found, name) => (Buffer.byteLength(name) > Buffer.byteLength(found) ? name : found));
+      const bytes = Buffer.byteLength(longest);
+      const why = bytes > 255 ? `the name "${longest}" is ${bytes} bytes, longer than its file system allows (255 bytes on most)` : 'its path is longer than the file system allows';
+      throw new Error(`The store ${this.root} cannot hold "${key}": ${why}; shorten it`, { cause: error });
+    }
+  }
+
   private pathOf(key: string): string {
     assertValidKey(key);
     return join(this.root, ...key.split('/'));
@@ -111,4 +134,13 @@ export class LocalFolderStore implements ObjectStore {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+}
+
+/**
+ * A temporary file in the folder of `path`, under a name of fixed length
+ * (41 bytes) rather than `path` plus a suffix: a name the file system just
+ * holds must not become one it refuses while it is being written.
+ */
+function temporaryBeside(path: string): string {
+  return join(dirname(path), `.${randomUUID()}.tmp`);
 }

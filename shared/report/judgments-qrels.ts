@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
+import { trecIdField } from '../trec/id-field.js';
 
 /**
  * `judgments.qrels`: every (request, document) the run's judges graded, in
@@ -11,6 +12,8 @@ import { caseLineSchema, type CaseLine } from '../schema/report.js';
  * verdicts preferred over the offline lexical judge's). Documents are pooled:
  * each appears once per request, with the grade of its first judged chunk, in
  * the order of the case lines; a chunk whose judgment failed is left out.
+ * An id that a TREC field cannot hold as it is (whitespace, a control
+ * character, a request id starting with `#`) is percent-encoded (id-field.ts).
  */
 const GRADED = ['retrieval/llm_judged/graded_relevance/ratings', 'retrieval/lexical/graded_relevance/ratings'];
 const BINARY = ['retrieval/llm_judged/chunk_relevance/ratings', 'retrieval/lexical/chunk_relevance/ratings'];
@@ -72,11 +75,14 @@ export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, 
         caseId = line.case_id;
         seen = new Set();
       }
+      const topic = trecIdField(line.request_id, 'first');
       for (const [document, grade] of gradedDocuments(line)) {
-        if (seen.has(document)) continue;
-        seen.add(document);
+        // By the field as written: two ids that encode alike would otherwise judge one qrels document twice.
+        const field = trecIdField(document, 'inner');
+        if (seen.has(field)) continue;
+        seen.add(field);
         written++;
-        if (!output.write(`${line.request_id} 0 ${document} ${grade}\n`)) await once(output, 'drain');
+        if (!output.write(`${topic} 0 ${field} ${grade}\n`)) await once(output, 'drain');
       }
     }
   } finally {

@@ -1,11 +1,16 @@
+import { terminalName } from './terminal-text.js';
+
 const GAP = '  ';
 
 /**
  * A plain-text table for the terminal: the first column left-aligned, the
  * others right-aligned (they hold numbers), a dashed rule under the header,
- * no trailing spaces, one line per row.
+ * no trailing spaces, one line per row. Cells hold names from users' files
+ * (engines, metrics, runs): their control characters are shown escaped.
  */
-export function alignedTable(header: readonly string[], body: readonly (readonly string[])[]): string {
+export function alignedTable(shownHeader: readonly string[], shownBody: readonly (readonly string[])[]): string {
+  const header = shownHeader.map(terminalName);
+  const body = shownBody.map((cells) => cells.map(terminalName));
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells

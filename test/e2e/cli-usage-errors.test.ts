@@ -13,7 +13,7 @@ const RUN = join(root, 'examples', 'trec', 'run-bm25.txt');
 
 let folder: TempFolder;
 /** Paths inside the scratch folder that the table's arguments name. */
-let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; credentialsConfig: string; missing: string; reportFolder: string };
+let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; credentialsConfig: string; aliasBomb: string; missing: string; reportFolder: string };
 beforeAll(async () => {
   folder = await createTempFolder();
   paths = {
@@ -23,6 +23,8 @@ beforeAll(async () => {
     badYaml: await folder.write('bad.yaml', 'judges: [unclosed\n'),
     badConfig: await folder.write('bad-config.yaml', 'judge:\n  model: 3\n  concurrency: -1\n'),
     credentialsConfig: await folder.write('credentials.yaml', `judge:\n  base_url: http://judge-user:${URL_PASSWORD}@127.0.0.1:8000/v1\n`),
+    // Nine levels of nine aliases: 9^9 strings if expanded.
+    aliasBomb: await folder.write('bomb.yaml', ['l0: &l0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, level) => `l${level + 1}: &l${level + 1} [${Array(9).fill(`*l${level}`).join(', ')}]`)].join('\n')),
     missing: join(folder.path, 'missing.yaml'),
     reportFolder: folder.path,
   };
@@ -47,18 +49,27 @@ const URL_PASSWORD = 'Pw-Zq81-url-secret';
 const run = (paths: Paths, ...extra: string[]) => ['run', DATASET, '--store', paths.store, '--out', paths.out, ...extra];
 
 const BAD_INVOCATIONS: Record<string, BadInvocation> = {
-  'run --concurrency abc': { args: (p) => run(p, '--concurrency', 'abc'), message: /^assay run: --concurrency got "abc"; expected an integer from 1 and up$/ },
+  'run --concurrency abc': { args: (p) => run(p, '--concurrency', 'abc'), message: /^assay run: --concurrency got "abc"; expected an integer from 1 to 1000$/ },
   'run --concurrency -3': { args: (p) => run(p, '--concurrency', '-3'), message: /^assay run: --concurrency got "-3"; expected an integer/ },
+  'run --concurrency 1000000': { args: (p) => run(p, '--concurrency', '1000000'), message: /^assay run: --concurrency got "1000000"; expected an integer from 1 to 1000$/ },
+  'run --threads 100000': { args: (p) => run(p, '--threads', '100000'), message: /^assay run: --threads got "100000"; expected an integer from 1 to 64$/ },
+  'run --threads 0': { args: (p) => run(p, '--threads', '0'), message: /^assay run: --threads got "0"; expected an integer from 1 to 64$/ },
   'run --judges with an unknown id': { args: (p) => run(p, '--judges', 'nope'), message: /^assay run: --judges: field "judges\[0\]": unknown judge "nope" \(fix: use one of chunk_relevance, / },
   'run --judges with no id': { args: (p) => run(p, '--judges', ''), message: /^assay run: --judges got ""; expected comma-separated judge ids/ },
   'run --config that does not exist': { args: (p) => run(p, '--config', p.missing), message: /^assay run: The config file .*missing\.yaml does not exist$/ },
   'run --config that is not YAML': { args: (p) => run(p, '--config', p.badYaml), message: /^assay run: .*bad\.yaml: not valid YAML: .* at line 2, column 1 \(fix: correct the syntax\)$/ },
+  'run --config that is a YAML alias bomb': { args: (p) => run(p, '--config', p.aliasBomb), message: /^assay run: .*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies/ },
   'run --config with two bad settings': { args: (p) => run(p, '--config', p.badConfig), message: /^assay run: .*field "judge\.model": .*; .*field "judge\.concurrency": / },
   'run --aws-endpoint that is not a URL': { args: (p) => run(p, '--aws-endpoint', 'not-a-url'), message: /^assay run: --aws-endpoint got "not-a-url"; expected an http or https URL/ },
+  'run --suite longer than 100 characters': { args: (p) => run(p, '--suite', 's'.repeat(101)), message: /^assay run: --suite got "s{101}"; expected letters, digits, "\.", "_" or "-", up to 100 characters$/ },
   'run --suite with a slash': { args: (p) => run(p, '--suite', 'a/b'), message: /^assay run: --suite got "a\/b"; expected letters, digits/ },
   'run a dataset that does not exist': { args: (p) => ['run', p.missing, '--store', p.store], message: /^assay run: The dataset file .* does not exist$/ },
   'run --out that is a file': { args: (p) => ['run', DATASET, '--store', p.store, '--out', p.file], message: /^assay run: --out .*a-file cannot be used \(a file is in the way\); expected a folder/ },
   'run --store that is a file': { args: (p) => ['run', DATASET, '--store', p.file, '--out', p.out], message: /^assay run: --store .*a-file cannot be used \(a file is in the way\)/ },
+  'run --out with a name longer than a file system allows': {
+    args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.out, 'o'.repeat(300))],
+    message: /^assay run: --out .* cannot be used \(a name in the path is longer than the file system allows, 255 bytes on most\)/,
+  },
   'run --out below a file': { args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.file, 'report')], message: /^assay run: --out .* cannot be used \(a file is in the way\)/ },
   'run with OPENAI_BASE_URL that is not a URL': {
     args: (p) => run(p),
@@ -80,6 +91,8 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
   'run with an unknown option': { args: (p) => run(p, '--bogus'), message: /^assay run: unknown option '--bogus' \(Did you mean --corpus\?\)$/ },
   'run without a dataset': { args: () => ['run'], message: /^assay run: Give a dataset file, or a TREC collection with --qrels QRELS --run RUN$/ },
   'redrive --concurrency abc': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', 'abc'], message: /^assay redrive: --concurrency got "abc"/ },
+  'redrive --concurrency 1001': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', '1001'], message: /^assay redrive: --concurrency got "1001"; expected an integer from 1 to 1000$/ },
+  'engines --concurrency 5000': { args: (p) => ['engines', '--config', p.missing, '--query', 'q', '--concurrency', '5000'], message: /^assay engines: --concurrency got "5000"; expected an integer from 1 to 1000$/ },
   'redrive --aws-endpoint that is not a URL': { args: () => ['redrive', RUN_ID, '--aws-endpoint', 'nope'], message: /^assay redrive: --aws-endpoint got "nope"/ },
   'redrive --out that is a file': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--out', p.file], message: /^assay redrive: --out .* cannot be used/ },
   'baseline set --aws-endpoint that is not a URL': { args: () => ['baseline', 'set', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay baseline set: --aws-endpoint got "nope"/ },

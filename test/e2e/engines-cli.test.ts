@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleEngine, type ExampleEngine } from '../support/example-engine.js';
+import { startRecordingServer } from '../support/recording-server.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -98,5 +99,20 @@ describe('assay engines against the example BM25 service', () => {
     // Assess
     expect(outcome.exitCode).toBe(2);
     expect(outcome.stderr).toBe('assay engines: engine "secured": the environment variable ASSAY_TEST_UNSET_TOKEN is not set (fix: export ASSAY_TEST_UNSET_TOKEN before running)\n');
+  });
+
+  it('shows control characters of what a service answers escaped, so its hits cannot drive the terminal', async () => {
+    // Prepare: a service whose hit id, text and answer carry OSC, CSI and C1 sequences
+    const hostile = await startRecordingServer(() => ({ body: { hits: [{ id: 'doc\u001b]0;owned\u0007', text: 'text \u001b[2J', score: 1 }], answer: 'answer \u009b31m' } }));
+    const config = await folder.write('hostile.yaml', `engines:\n  - name: hostile\n    http: {url: "${hostile.url}/search", results: "hits[].{doc_uri: id, content: text, score: score}", response: answer}\n`);
+
+    // Act
+    const outcome = await runCli(['engines', '--config', config, '--query', 'keys']).finally(() => hostile.close());
+
+    // Assess
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(outcome.stdout).toContain('    1  doc\\x1b]0;owned\\x07      1.0000  text \\x1b[2J');
+    expect(outcome.stdout).toContain('  response: answer \\x9b31m');
   });
 });

@@ -51,7 +51,7 @@ describe('assay run, as the README runs it', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain('assay run: --concurrency got "0"; expected an integer from 1 and up');
+    expect((failure as { stderr: string }).stderr).toContain('assay run: --concurrency got "0"; expected an integer from 1 to 1000');
   });
 
   it('evaluates TREC runs: every run under its tag, with the doubles of assay ir-metrics (trec_eval without -c)', async () => {

@@ -44,4 +44,18 @@ describe('renderComparisonTable', () => {
   it('says so when no metric could be paired', () => {
     expect(renderComparisonTable({ engines: {} })).toMatch(/^No metric has values for the same cases in both runs/);
   });
+
+  it('shows control characters of engine and metric names escaped', () => {
+    // Prepare
+    const engine = 'bm25\u001b]8;;http://x\u0007';
+    const a = runFiles('run-a', oneMetric(engine, METRIC, [0.25, 0.5]));
+    const b = runFiles('run-b', oneMetric(engine, METRIC, [0.75, 0.5]));
+
+    // Act
+    const text = renderComparisonTable(compareRuns(a, b));
+
+    // Assess
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text.split('\n')[0]).toBe('engine bm25\\x1b]8;;http://x\\x07');
+  });
 });

@@ -37,6 +37,19 @@ describe('JsonArraySplitter', () => {
     );
   });
 
+  it('splits two elements with no comma between them the same however the text is cut', () => {
+    // Prepare
+    const text = '[\n  {"a": [1, {"b": "}"}]}\n  {"c": 2},\n  {"d": 3}\n]\n';
+    const whole = splitInChunks(text, []);
+
+    // Act
+    const cutAnywhere = Array.from({ length: text.length + 1 }, (_, cut) => splitInChunks(text, [cut]));
+
+    // Assess
+    expect(whole.map((output) => (output.kind === 'element' ? JSON.parse(output.text) : output.kind))).toEqual([{ a: [1, { b: '}' }] }, 'document-error', { c: 2 }, { d: 3 }]);
+    for (const outputs of cutAnywhere) expect(outputs).toEqual(whole);
+  });
+
   it('gives each element the line it starts on', () => {
     // Prepare
     const text = '[\n  {"a": 1},\n  {\n    "b": "x\\ny"\n  }, {"c": 3}\n]\n';
@@ -103,6 +116,23 @@ describe('readJsonArray', () => {
 
     // Assess
     expect(summary(events)).toEqual(['row 2', 'bad-row 3', 'row 4']);
+  });
+
+  it.each([
+    ['one object a line', '[\n{"request": "a"}\n{"request": "b"},\n{"request": "c"}\n]', ['row 2', 'file-error 3', 'row 3', 'row 4']],
+    ['pretty-printed', '[\n  {\n    "request": "a"\n  }\n  {\n    "request": "b"\n  }\n]', ['row 2', 'file-error 5', 'row 5']],
+    ['on one line, before an array', '[{"request": "a"} ["b"]]', ['row 1', 'file-error 1', 'bad-row 1']],
+  ])('reads both elements when the comma between them is missing (%s), with an error at the second', async (_layout, text, expected) => {
+    // Act
+    const events = await readText(text);
+
+    // Assess
+    expect(summary(events)).toEqual(expected);
+    const error = events.find((event) => event.kind === 'file-error');
+    expect(error?.kind === 'file-error' && error.error).toMatchObject({
+      message: 'a comma is missing between this element and the one before it; both are read',
+      fix: 'put a comma after each element of the array but the last',
+    });
   });
 
   it.each([

@@ -121,6 +121,8 @@ describe('loadJudgeConfig', () => {
       'judge:\n  temperature: 3\n  concurrency: 0\n',
       [/field "judge\.temperature": expected a number <= 2, got number 3/, /\n.*field "judge\.concurrency": expected a number >= 1, got number 0/],
     ],
+    ['judge calls in flight above the bound', 'judge:\n  concurrency: 5000\n', [/field "judge\.concurrency": expected a number <= 1000, got number 5000 \(fix: give how many judge calls may be in flight at once, a whole number from 1 to 1000/]],
+    ['live engine calls in flight above the bound', 'run:\n  engine_concurrency: 1001\n', [/field "run\.engine_concurrency": expected a number <= 1000, got number 1001 \(fix: .*from 1 to 1000/]],
     ['a minimum agreement outside -1 to 1', 'run:\n  min_agreement: 1.5\n', [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/]],
     [
       "a judge's own base_url with a user and password, without repeating the password",
@@ -137,6 +139,35 @@ describe('loadJudgeConfig', () => {
     expect(error).toMatch(/^.*unknown-key\.yaml: /);
     for (const message of messages) expect(error).toMatch(message);
   });
+
+  it('rejects a YAML alias bomb on one line naming the file, before expanding it', async () => {
+    // Prepare: nine levels of nine aliases each would expand to 9^9 strings
+    const levels = ['a: &l0 [x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 9; level++) levels.push(`l${level}: &l${level} [${Array.from({ length: 9 }, () => `*l${level - 1}`).join(', ')}]`);
+
+    // Act
+    const error = await errorOf('bomb.yaml', `${levels.join('\n')}\n`);
+
+    // Assess
+    expect(error).toMatch(/^.*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies of one anchor, as an alias bomb does \(fix: write the repeated values out\)$/);
+  });
+
+  const PROTO_PLACES: readonly [string, string, string][] = [
+    ['thresholds', 'thresholds:\n  __proto__: {max: 1}\n  engine/latency_ms: {max: 500}\n', '{"thresholds": {"__proto__": {"max": 1}, "engine/latency_ms": {"max": 500}}}'],
+    ['judge_settings', 'judge_settings:\n  __proto__: {model: gpt-4o}\n', '{"judge_settings": {"__proto__": {"model": "gpt-4o"}}}'],
+    ['judge.prices.models', 'judge:\n  prices:\n    models:\n      __proto__: {input_per_million: 1, output_per_million: 2}\n', '{"judge": {"prices": {"models": {"__proto__": {"input_per_million": 1, "output_per_million": 2}}}}}'],
+  ];
+
+  it.each(PROTO_PLACES.flatMap(([place, yaml, json]) => [[place, 'config.yaml', yaml] as const, [place, 'config.json', json] as const]))(
+    'rejects a __proto__ key in %s (%s) instead of dropping it',
+    async (place, name, content) => {
+      // Act
+      const error = await errorOf(name, content);
+
+      // Assess
+      expect(error).toMatch(new RegExp(`config\\.(yaml|json): field "${place.replace(/\./g, '\\.')}\\.__proto__": the key "__proto__" cannot be used \\(fix: remove it or rename it`));
+    },
+  );
 
   it('rejects broken JSON, naming the file', async () => {
     expect(await errorOf('broken.json', '{"judges": [}')).toMatch(/broken\.json: not valid JSON: /);

@@ -38,6 +38,19 @@ describe('renderSummaryTable', () => {
     expect(table).not.toContain('response_tokens');
   });
 
+  it('shows control characters of an engine name escaped, so the name cannot drive the terminal', () => {
+    // Prepare: a dataset's engine field is free text
+    const ids = ['c1'];
+    const results = [result('c1', { '\u001b]0;owned\u0007bm25\u001b[2J': { 'retrieval/ground_truth/precision@5': 1 } })];
+
+    // Act
+    const table = renderSummaryTable(buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+
+    // Assess
+    expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(table.split('\n')[0]).toMatch(/^metric +\\x1b\]0;owned\\x07bm25\\x1b\[2J/);
+  });
+
   it('says so when there is no metric', () => {
     const ids = ['c1'];
 

@@ -25,6 +25,8 @@ describe('collection keys', () => {
     ['/data/robust04.qrels.txt', 'robust04.qrels'],
     ['my qrels (v2).txt', 'my-qrels--v2-'],
     ['.hidden', 'hidden'],
+    // With ".trec" the folder name stays within the 255 bytes a file system allows one name.
+    [`${'q'.repeat(254)}.txt`, 'q'.repeat(250)],
   ])('names the collection of %s %s', (qrels, name) => {
     // Act / Assess
     expect(collectionName(qrels)).toBe(name);

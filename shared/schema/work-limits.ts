@@ -1,0 +1,20 @@
+/**
+ * Upper bounds of the settings that say how much work runs at once. Without
+ * them a typo costs the machine: `--concurrency 1000000` starts 250,000 queue
+ * consumers and never finishes, and `--threads 100000` took 5.9 GB before any
+ * work was done.
+ */
+
+/**
+ * The most judge calls (`--concurrency`, `judge.concurrency`) or live engine
+ * calls (`run.engine_concurrency`, `assay engines --concurrency`) in flight at
+ * once: far above what a judge server's rate limit or a search service allows
+ * one client.
+ */
+export const MAX_CONCURRENCY = 1000;
+
+/**
+ * The most worker threads of an embedded run (`--threads`): one a core of a
+ * large server. Each thread costs about 30 MB before it does any work.
+ */
+export const MAX_THREADS = 64;
