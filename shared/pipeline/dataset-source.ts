@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
 import type { CollectionWork } from '../dataset/trec-collection-work.js';
 import type { ObjectStore } from '../ports/object-store.js';
@@ -27,7 +27,8 @@ export async function* datasetEvents(store: ObjectStore, datasetKey: string, fol
     yield* collectionEvents(store, datasetKey, folder, options);
     return;
   }
-  const datasetPath = join(folder, basename(datasetKey));
+  // The local copy keeps only the extension, which says the format: an S3 key's last part may be longer than a file name can be.
+  const datasetPath = join(folder, `dataset${extname(basename(datasetKey)).slice(0, 16)}`);
   if (!(await store.download(datasetKey, datasetPath))) {
     yield* missing({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
     return;
