@@ -1,7 +1,8 @@
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { ConnectorResult } from './engine.js';
-import { isTransientStatus, networkFault, permanent, transient } from './engine-failure.js';
+import {isTransientStatus, permanent, transient } from './engine-failure.js';
+import { networkFault } from '../network/network-fault.js';
 
 type CredentialProvider = ReturnType<typeof defaultProvider>;
 
@@ -41,7 +42,7 @@ interface AwsServiceError {
  * permanent.
  */
 export function awsFailure(target: string, error: unknown): ConnectorResult {
-  const fault = networkFault(error);
+  const fault = networkFault(error)?.description;
   if (fault !== undefined) return transient(`${target}: ${fault}`);
   const serviceError = (typeof error === 'object' && error !== null ? error : {}) as AwsServiceError;
   const name = serviceError.name ?? 'Error';

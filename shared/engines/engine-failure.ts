@@ -1,3 +1,4 @@
+import { codeIn, networkFault } from '../network/network-fault.js';
 import type { BodyRead } from './bounded-body.js';
 import type { ConnectorResult } from './engine.js';
 
@@ -12,50 +13,6 @@ export function permanent(message: string): ConnectorResult {
 /** 408, 425, 429 and every 5xx are worth another try; the rest of 4xx are not. */
 export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || status >= 500;
-}
-
-/** The network faults worth another try, by their code (Node's, undici's, HTTP/2's), with what each means. */
-const NETWORK_FAULTS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'the connection was refused',
-  ECONNRESET: 'the connection was reset',
-  ECONNABORTED: 'the connection was aborted',
-  EPIPE: 'the connection was closed while the request was sent',
-  ETIMEDOUT: 'the connection timed out',
-  EAI_AGAIN: 'the host name could not be resolved for now',
-  ENOTFOUND: 'the host name did not resolve',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
-  UND_ERR_SOCKET: 'the server closed the connection',
-  UND_ERR_HEADERS_TIMEOUT: 'the answer did not start in time',
-  UND_ERR_BODY_TIMEOUT: 'the answer stalled',
-  ERR_STREAM_PREMATURE_CLOSE: 'the answer ended early',
-  ERR_HTTP2_STREAM_ERROR: 'the HTTP/2 stream was reset',
-  ERR_HTTP2_SESSION_ERROR: 'the HTTP/2 session failed',
-  ERR_HTTP2_GOAWAY_SESSION: 'the server ended the HTTP/2 session',
-  ERR_HTTP2_STREAM_CANCEL: 'the HTTP/2 stream was cancelled',
-};
-
-/** The code of a network fault (ECONNREFUSED, ...) in an error or its cause chain, if any. */
-export function networkCode(error: unknown): string | undefined {
-  return codeIn(error, (code) => Object.hasOwn(NETWORK_FAULTS, code));
-}
-
-/** A network fault in words with its code, e.g. "the connection was reset (ECONNRESET)"; undefined when the error is none. */
-export function networkFault(error: unknown): string | undefined {
-  const code = networkCode(error);
-  return code === undefined ? undefined : `${NETWORK_FAULTS[code]} (${code})`;
-}
-
-/** The first string `code` of an error or of its cause chain that `accept` takes. */
-function codeIn(error: unknown, accept: (code: string) => boolean): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && accept(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** Seconds or an HTTP date, as Retry-After allows; undefined when absent or unreadable. */
@@ -89,7 +46,6 @@ export function tooLarge(target: string, limit: number, declared?: number): Conn
 export function bodyFailure(target: string, read: Extract<BodyRead, { kind: 'broken' }>): ConnectorResult {
   const encoding = codeIn(read.error, (code) => code.startsWith('Z_'));
   if (encoding !== undefined) return permanent(`${target}: the answer's content encoding is broken (${encoding})`);
-  const code = networkCode(read.error);
-  const reason = code ?? (read.error instanceof Error ? read.error.message : String(read.error));
+  const reason = networkFault(read.error)?.code ?? (read.error instanceof Error ? read.error.message : String(read.error));
   return transient(`${target}: the connection was closed mid-answer, after ${read.bytes} bytes (${reason})`);
 }

@@ -3,7 +3,8 @@ import { declaredLength, ERROR_BODY_BYTES, readBoundedBody, type BodyRead } from
 import type { HttpConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { bodyFailure, excerpt, isTransientStatus, networkFault, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
+import {bodyFailure, excerpt, isTransientStatus, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
+import { networkFault } from '../network/network-fault.js';
 import { renderJson, renderText, renderUrl } from './engine-template.js';
 import { fetchWithinOrigin } from './same-origin-fetch.js';
 
@@ -70,7 +71,7 @@ function readAnswer(answer: Response, limit: number): Promise<BodyRead> {
 
 /** fetch rejected before an answer came: a network fault is transient; a request that cannot be built (a malformed URL) is not. */
 function sendFailure(target: string, error: unknown): ConnectorResult {
-  const fault = networkFault(error);
+  const fault = networkFault(error)?.description;
   if (fault !== undefined) return transient(`${target}: ${fault}`);
   const reason = error instanceof Error ? error.message : String(error);
   // "fetch failed" without a known code is still a network fault; its cause says which.

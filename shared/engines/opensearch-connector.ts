@@ -7,7 +7,8 @@ import { declaredLength, ERROR_BODY_BYTES, readBoundedBody } from './bounded-bod
 import type { OpensearchConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { bodyFailure, excerpt, isTransientStatus, networkFault, permanent, tooLarge, transient } from './engine-failure.js';
+import {bodyFailure, excerpt, isTransientStatus, permanent, tooLarge, transient } from './engine-failure.js';
+import { networkFault } from '../network/network-fault.js';
 import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import { renderJson, renderText } from './engine-template.js';
 
@@ -111,7 +112,7 @@ function fieldAt(source: Record<string, unknown> | undefined, path: string): unk
 
 /** A request that got no answer: the client's connection errors and network faults are transient. */
 function failureOf(target: string, error: unknown): ConnectorResult {
-  const fault = networkFault(error);
+  const fault = networkFault(error)?.description;
   if (fault !== undefined) return transient(`${target}: ${fault}`);
   if (error instanceof errors.TimeoutError || error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.RequestAbortedError) {
     return transient(`${target}: ${error.name}: ${error.message}`);

@@ -4,7 +4,8 @@ import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import type { PostgresConnectorConfig } from './connector-configs.js';
 import type { ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import { networkFault, permanent, transient } from './engine-failure.js';
+import {permanent, transient } from './engine-failure.js';
+import { networkFault } from '../network/network-fault.js';
 
 /**
  * A search written in SQL (full text, pgvector, hybrid): `$1` is the query
@@ -42,7 +43,7 @@ const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]|40001|40P01|57014)/;
 const TRANSIENT_DRIVER_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i;
 
 function failureOf(target: string, error: unknown): ConnectorResult {
-  const fault = networkFault(error);
+  const fault = networkFault(error)?.description;
   if (fault !== undefined) return transient(`${target}: ${fault}`);
   const sqlState = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);

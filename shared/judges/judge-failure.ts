@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { innermostCause, networkFault } from './network-fault.js';
+import { innermostCause, networkFault } from '../network/network-fault.js';
 import type { SamplingParameter } from './request-parameters.js';
 import { scrubSecrets } from './scrub-secrets.js';
 

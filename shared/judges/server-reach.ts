@@ -1,4 +1,4 @@
-import { networkFault } from './network-fault.js';
+import { networkFault } from '../network/network-fault.js';
 
 /**
  * Whether the judge server can be reached at all. A server that has never

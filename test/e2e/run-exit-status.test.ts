@@ -81,7 +81,7 @@ describe('assay run exit status', () => {
     expect(result.exitCode).toBe(1);
     const url = baseUrl.replaceAll('.', '\\.').replaceAll('/', '\\/');
     expect(lastLine(result.stderr)).toMatch(
-      new RegExp(`^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: .*cannot reach the judge server at ${url}: connection refused \\(ECONNREFUSED\\); check OPENAI_BASE_URL`),
+      new RegExp(`^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: .*cannot reach the judge server at ${url}: the connection was refused \\(ECONNREFUSED\\); check OPENAI_BASE_URL`),
     );
     expect(Date.now() - startedAt).toBeLessThan(10_000);
   });

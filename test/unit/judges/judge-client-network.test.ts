@@ -76,7 +76,7 @@ describe('JudgeClient: a connection that breaks', () => {
       ok: false,
       transient: true,
       retries: 1,
-      error: 'the connection to the judge server failed: the server closed the connection before its answer was complete (UND_ERR_SOCKET: other side closed)',
+      error: 'the connection to the judge server failed: the server closed the connection (UND_ERR_SOCKET)',
     });
     expect(server.log.map((entry) => entry.outcome)).toEqual(['cut', 'cut']);
   });
@@ -124,7 +124,7 @@ describe('JudgeClient: a server that cannot be reached', () => {
     const second = await client.complete(judgeRequest);
 
     // Assess
-    const error = `cannot reach the judge server at ${baseUrl}: connection refused (ECONNREFUSED); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
+    const error = `cannot reach the judge server at ${baseUrl}: the connection was refused (ECONNREFUSED); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
     expect(first).toEqual({ ok: false, transient: true, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(second).toEqual({ ok: false, transient: true, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(Date.now() - startedAt).toBeLessThan(400);
@@ -155,7 +155,7 @@ describe('JudgeClient: a server that cannot be reached', () => {
     const second = await started.client.complete(judgeRequest);
 
     // Assess
-    const error = 'cannot reach the judge server: connection refused (ECONNREFUSED)';
+    const error = 'cannot reach the judge server: the connection was refused (ECONNREFUSED)';
     expect(first).toMatchObject({ ok: false, transient: true, error });
     expect(second).toMatchObject({ ok: false, transient: true, error });
   });

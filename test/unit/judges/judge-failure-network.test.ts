@@ -46,7 +46,7 @@ describe('classifyFailure: network faults', () => {
     expect(failure).toEqual({
       kind: 'failed',
       transient: true,
-      error: 'the connection to the judge server failed: the server closed the connection before its answer was complete (UND_ERR_SOCKET: other side closed)',
+      error: 'the connection to the judge server failed: the server closed the connection (UND_ERR_SOCKET)',
     });
   });
 
@@ -59,7 +59,7 @@ describe('classifyFailure: network faults', () => {
     const failure = classifyFailure(error, API_KEY);
 
     // Assess
-    expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: connection refused (ECONNREFUSED)' });
+    expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: the connection was refused (ECONNREFUSED)' });
   });
 
   it('reads a host name that does not resolve as a transient failure naming it', () => {
@@ -71,7 +71,7 @@ describe('classifyFailure: network faults', () => {
     const failure = classifyFailure(error, API_KEY);
 
     // Assess
-    expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: the host name does not resolve (ENOTFOUND)' });
+    expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: the host name did not resolve (ENOTFOUND)' });
   });
 
   it("names what undici found wrong with an answer it could not read, through the judge client", async () => {

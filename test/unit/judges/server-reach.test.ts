@@ -24,7 +24,7 @@ describe('ServerReach', () => {
     reach.sawFailure(fetchFailure('ENOTFOUND', 'getaddrinfo ENOTFOUND judge.invalid'));
 
     // Assess
-    const reason = "cannot reach the judge server at https://judge.invalid/v1: the host name does not resolve (ENOTFOUND); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running";
+    const reason = "cannot reach the judge server at https://judge.invalid/v1: the host name did not resolve (ENOTFOUND); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running";
     expect(reach.unreachable).toBe(reason);
     expect(stops).toEqual([reason]);
   });
@@ -32,7 +32,7 @@ describe('ServerReach', () => {
   it('names the default server when no base URL is set', () => {
     const { reach } = reachOf(undefined);
     reach.sawFailure(fetchFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:443'));
-    expect(reach.unreachable).toMatch(/^cannot reach the judge server at https:\/\/api\.openai\.com\/v1: connection refused \(ECONNREFUSED\); /);
+    expect(reach.unreachable).toMatch(/^cannot reach the judge server at https:\/\/api\.openai\.com\/v1: the connection was refused \(ECONNREFUSED\); /);
   });
 
   it.each([

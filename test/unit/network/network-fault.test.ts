@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkFault } from '../../../shared/engines/engine-failure.js';
+import { networkFault } from '../../../shared/network/network-fault.js';
 
 /** An error as Node and undici raise it: a code on the error or on its cause. */
 function systemError(message: string, code: string): Error {
@@ -13,7 +13,7 @@ describe('networkFault', () => {
     ["a socket hang-up, as Node's http client reports it", systemError('socket hang up', 'ECONNRESET'), 'the connection was reset (ECONNRESET)'],
     ['a body cut short, two causes deep', new TypeError('terminated', { cause: new Error('wrapped', { cause: systemError('other side closed', 'UND_ERR_SOCKET') }) }), 'the server closed the connection (UND_ERR_SOCKET)'],
   ])('names %s', (_described, error, expected) => {
-    expect(networkFault(error)).toBe(expected);
+    expect(networkFault(error)?.description).toBe(expected);
   });
 
   it.each([
