@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../shared/judges/scrub-secrets.js';
+import { scrubSecrets } from '../shared/secrets/scrub-secrets.js';
 import { terminalName, terminalText } from '../shared/report/terminal-text.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Help } from 'commander';
-import { rememberSecret } from '../shared/judges/scrub-secrets.js';
+import { rememberSecret } from '../shared/secrets/scrub-secrets.js';
 import { COMMAND_TABLE, type CommandEntry } from './command-table.js';
 import { EXIT_USAGE, failureMessage } from './failure-message.js';
 

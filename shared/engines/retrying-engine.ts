@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Connector, ConnectorResult, Engine, EngineFailure, EngineHit, EngineRequest, EngineResult } from './engine.js';
-import { removeKnownSecrets, scrubSecrets } from '../judges/scrub-secrets.js';
-import { secretForms } from './secret-forms.js';
+import { removeKnownSecrets, scrubSecrets } from '../secrets/scrub-secrets.js';
+import { secretForms } from '../secrets/secret-forms.js';
 
 export interface RetryPolicy {
   /** Further attempts after a transient failure. */

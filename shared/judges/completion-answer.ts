@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { OutputMode } from './output-modes.js';
-import { scrubSecrets } from './scrub-secrets.js';
+import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**
  * What one chat completion answered besides its text: a refusal

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { ChatMessage, JudgeCompletion } from './judge-client.js';
-import { scrubSecrets } from './scrub-secrets.js';
+import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**
  * The judge cache: content-addressed, so the same judgment is never paid for

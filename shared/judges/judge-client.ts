@@ -8,7 +8,7 @@ import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
 import { RequestParameters } from './request-parameters.js';
-import { rememberSecret, scrubSecrets } from './scrub-secrets.js';
+import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
 import { ServerReach } from './server-reach.js';
 
 export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';

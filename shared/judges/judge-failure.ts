@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { innermostCause, networkFault } from '../network/network-fault.js';
 import type { SamplingParameter } from './request-parameters.js';
-import { scrubSecrets } from './scrub-secrets.js';
+import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**
  * What a failed judge request means, read from what the server said (status,

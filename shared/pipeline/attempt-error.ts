@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scrubSecrets } from '../judges/scrub-secrets.js';
+import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { runKeys } from './run-identity.js';
 

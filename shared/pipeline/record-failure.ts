@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { scrubSecrets } from '../judges/scrub-secrets.js';
+import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseMessageSchema } from '../schema/pipeline-messages.js';
 import type { CaseFailure } from '../schema/run-records.js';

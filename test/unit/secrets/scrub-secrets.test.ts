@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rememberSecret, scrubSecrets } from '../../../shared/judges/scrub-secrets.js';
+import { rememberSecret, scrubSecrets } from '../../../shared/secrets/scrub-secrets.js';
 
 const KEY = 'gw-7Hq2Lx9Vb4Nm8Rt3Wz6Kp1Yd';
 
