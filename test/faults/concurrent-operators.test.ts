@@ -8,6 +8,7 @@ import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { until } from '../support/until.js';
 import { answeredCalls, expectEveryCaseOnce, readRunFiles, requestsFor, writeFaultDataset } from './fault-harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -26,13 +27,6 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** `assay ARGS` in a process of its own, as a second operator's terminal would run it. */
 function assayProcess(args: readonly string[], environment: Record<string, string>): { child: ChildProcess; exited: Promise<number> } {

@@ -7,6 +7,7 @@ import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { until } from '../support/until.js';
 import { answeredCalls, expectEveryCaseOnce, readRunFiles, writeFaultDataset } from './fault-harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -23,14 +24,6 @@ afterEach(async () => {
   await folder.remove();
 });
 
-/** Polls until `condition` holds, for at most `timeoutMs`. */
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a run killed with SIGKILL', () => {
   it('is finished by assay resume with a whole report, paying for no judgment twice beyond those in flight', async () => {
