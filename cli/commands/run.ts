@@ -10,6 +10,7 @@ import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
+import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf, tooManyFailed } from '../run/failed-cases-gate.js';
 import { nothingEvaluated } from '../run/nothing-evaluated.js';
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
@@ -28,6 +29,7 @@ interface RunOptions extends CollectionOptions {
   cache: boolean;
   suite: string;
   failUnder?: string;
+  maxFailed?: string;
   threads?: string;
 }
 
@@ -49,6 +51,7 @@ export function runCommand(): Command {
     .option('--strict', 'stop at the first bad row instead of running the good ones')
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
     .option('--threads <n>', `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`)
+    .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)");
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
@@ -60,6 +63,7 @@ export function runCommand(): Command {
       judgeBaseUrl(process.env);
       const config = await configOf(options);
       const failUnder = failUnderOf(options.failUnder, config.thresholds !== undefined);
+      const maxFailed = maxFailedOf(options.maxFailed);
       // Checked before the run rather than found unusable after it.
       await assertWritableFolder('--out', resolve(options.out));
       if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
@@ -101,6 +105,9 @@ export function runCommand(): Command {
       const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
       const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+      // Before the pass rate: a pass rate over the cases that happened to end is no gate.
+      const unevaluated = tooManyFailed(result.report, maxFailed);
+      if (unevaluated !== undefined) throw new UsageError(unevaluated, EXIT_FAILED);
       const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
       if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);
     });

@@ -5,8 +5,10 @@ import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
 import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
 import { suiteConfig } from '../../shared/pipeline/suite-config.js';
 import { terminalName } from '../../shared/report/terminal-text.js';
+import { EXIT_FAILED } from '../failure-message.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';
+import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf, tooManyFailed } from '../run/failed-cases-gate.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { uploadInput } from '../run/upload-input.js';
 import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
@@ -18,6 +20,7 @@ interface SubmitOptions extends CollectionOptions {
   config?: string;
   wait?: boolean;
   timeout: string;
+  maxFailed?: string;
   awsEndpoint?: string;
 }
 
@@ -25,7 +28,8 @@ interface SubmitOptions extends CollectionOptions {
  * `assay submit DATASET --bucket B`: uploads a dataset to a deployed stack,
  * where the upload starts the run (a TREC collection: its files, then its
  * manifest, whose upload starts the run), and prints the run id (derived the way
- * ingest derives it). With --wait it follows the run until its report.
+ * ingest derives it). With --wait it follows the run until its report, and
+ * exits 1 when more of its cases failed or are missing than --max-failed allows.
  */
 export function submitCommand(): Command {
   const command = new Command('submit')
@@ -36,12 +40,15 @@ export function submitCommand(): Command {
     .option('--config <file>', 'suite config (YAML or JSON), stored as config/<suite>.<ext>')
     .option('--wait', 'follow the run until its report is written')
     .option('--timeout <minutes>', 'with --wait: give up after this long', '60')
+    .option(MAX_FAILED_FLAGS, `with --wait: ${MAX_FAILED_DESCRIPTION}`)
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)');
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: SubmitOptions) => {
       const input = await runInputOf(dataset, options);
       suiteName(options.suite);
       const timeoutMinutes = positiveNumber('--timeout', options.timeout, 'minutes');
+      if (options.maxFailed !== undefined && options.wait !== true) throw new UsageError('--max-failed needs --wait: without it assay submit does not wait for the report');
+      const maxFailed = maxFailedOf(options.maxFailed);
       const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
       if (options.config !== undefined) {
         await assertReadableFile(options.config, 'config');
@@ -60,6 +67,8 @@ export function submitCommand(): Command {
         process.stderr.write(`${describeStatus(status)}\n`);
         if (status.report !== undefined) {
           process.stdout.write(`report: ${status.report}\n`);
+          const unevaluated = status.reported === undefined ? undefined : tooManyFailed(status.reported, maxFailed);
+          if (unevaluated !== undefined) throw new UsageError(unevaluated, EXIT_FAILED);
           return;
         }
         if (Date.now() > deadline) throw new UsageError(`The run has no report after ${options.timeout} minutes; check it later with assay status ${runId}`, 1);

@@ -9,9 +9,11 @@ import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
+import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
+import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf, tooManyFailed } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
 import { Progress } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
@@ -23,6 +25,7 @@ export interface FinishRunOptions {
   readonly concurrency: string;
   readonly awsEndpoint?: string;
   readonly cache: boolean;
+  readonly maxFailed?: string;
 }
 
 /** The options of the commands that finish a run: where it lives, where the report goes, how hard to judge. */
@@ -32,7 +35,8 @@ export function withFinishRunOptions(command: Command): Command {
     .option('--out <folder>', 'folder for the report files', 'assay-report')
     .option('--concurrency <n>', `judge calls in flight at once, 1 to ${MAX_CONCURRENCY}`, '8')
     .option('--aws-endpoint <url>', 'the run lives in S3 and SQS at this endpoint')
-    .option('--no-cache', 'judge again instead of reusing cached judgments');
+    .option('--no-cache', 'judge again instead of reusing cached judgments')
+    .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION);
 }
 
 /**
@@ -50,6 +54,7 @@ export async function finishRun(
 ): Promise<void> {
   checkedRunId(runId);
   const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
+  const maxFailed = maxFailedOf(options.maxFailed);
   const endpoint = endpointUrl(options.awsEndpoint);
   judgeBaseUrl(process.env);
   await assertWritableFolder('--out', resolve(options.out));
@@ -77,4 +82,6 @@ export async function finishRun(
   }).finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
+  const unevaluated = tooManyFailed(report, maxFailed);
+  if (unevaluated !== undefined) throw new UsageError(unevaluated, EXIT_FAILED);
 }

@@ -1,7 +1,7 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import type { Manifest } from '../schema/run-records.js';
 import { manifestSchema } from '../schema/run-records.js';
-import { reportSchema } from '../schema/report.js';
+import { reportSchema, type Report } from '../schema/report.js';
 import { runKeys } from './run-identity.js';
 
 export interface RunStatus {
@@ -14,6 +14,8 @@ export interface RunStatus {
   readonly failures: number;
   /** The report.json key once the reducer has written it. */
   readonly report: string | undefined;
+  /** The reported run's case counts, and which cases failed (with why) or are missing. */
+  readonly reported: Pick<Report, 'cases' | 'failed_cases' | 'missing_cases'> | undefined;
 }
 
 /**
@@ -28,15 +30,15 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
   const reportBytes = reportKey === undefined ? undefined : await store.get(reportKey);
   const ingested = (await store.get(runKeys.ingested(runId))) !== undefined;
   if (reportKey !== undefined && reportBytes !== undefined) {
-    const { cases } = reportSchema.parse(JSON.parse(new TextDecoder().decode(reportBytes)));
-    return { runId, manifest, ingested, results: cases.evaluated, failures: cases.failed, report: reportKey };
+    const { cases, failed_cases, missing_cases } = reportSchema.parse(JSON.parse(new TextDecoder().decode(reportBytes)));
+    return { runId, manifest, ingested, results: cases.evaluated, failures: cases.failed, report: reportKey, reported: { cases, failed_cases, missing_cases } };
   }
   const count = async (prefix: string) => {
     let total = 0;
     for await (const _key of store.list(prefix)) total++;
     return total;
   };
-  return { runId, manifest, ingested, results: await count(runKeys.resultsPrefix(runId)), failures: await count(runKeys.failuresPrefix(runId)), report: undefined };
+  return { runId, manifest, ingested, results: await count(runKeys.resultsPrefix(runId)), failures: await count(runKeys.failuresPrefix(runId)), report: undefined, reported: undefined };
 }
 
 export function describeStatus(status: RunStatus): string {

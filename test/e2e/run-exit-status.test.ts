@@ -1,13 +1,17 @@
-import { access } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { reportSchema } from '../../shared/schema/report.js';
 import { closedPort } from '../support/closed-port.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
-const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
+const ROOT = join(import.meta.dirname, '..', '..');
+const DATASET = join(ROOT, 'examples', 'datasets', 'search-assistant.jsonl');
 
 let folder: TempFolder;
 let server: OpenAiTestServer;
@@ -93,5 +97,93 @@ describe('assay run exit status', () => {
     const result = await runCli(['run', DATASET, '--judges', 'chunk_relevance', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^run r-[0-9a-f]{16}\nLLM judge judge-model at 127\.0\.0\.1:\d+/);
+  });
+});
+
+/** Two cases; every judge call about q02's passage makes the judge server fail, so q02 fails and q01 is evaluated. */
+const HALF_FAILING_DATASET = [
+  { request_id: 'q01', request: 'How do I rotate an access key?', retrieved_context: [{ doc_uri: 'kb/rotate', content: 'To rotate a key, create a second key, then delete the old one.' }] },
+  { request_id: 'q02', request: 'Which passage breaks the judge?', retrieved_context: [{ doc_uri: 'kb/poison', content: 'This passage is poisoned.' }] },
+];
+
+/** `assay ARGS...` as its own process, so that two runs can go at once (runCli captures this process's streams). */
+async function assayProcess(args: readonly string[], environment: Record<string, string>): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const options = { cwd: ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1', ...environment } };
+  return promisify(execFile)(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], options).then(
+    ({ stdout, stderr }) => ({ exitCode: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ exitCode: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+describe('assay run, resume and redrive exit status with failed cases', () => {
+  let runs: TempFolder;
+  let judge: OpenAiTestServer;
+  /** The same run of two cases, one of which fails, gated by default and under --max-failed 1. */
+  let gated: Awaited<ReturnType<typeof assayProcess>>;
+  let accepted: Awaited<ReturnType<typeof assayProcess>>;
+  const store = () => join(runs.path, 'gated-store');
+  const out = () => join(runs.path, 'gated-out');
+  const runIdOf = (stdout: string) => /^run (r-[0-9a-f]{16})$/m.exec(stdout)?.[1] ?? '';
+
+  beforeAll(async () => {
+    runs = await createTempFolder();
+    judge = await startOpenAiTestServer({
+      oracle: (request, callIndex) => {
+        if (request.messages.some((message) => message.content?.includes('poisoned') === true)) throw new Error('the passage is poisoned');
+        return catalogOracle(request, callIndex);
+      },
+    });
+    const dataset = await runs.write('half-failing.jsonl', HALF_FAILING_DATASET.map((row) => JSON.stringify(row)).join('\n'));
+    const environment = { OPENAI_API_KEY: 'sk-exit-status-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: judge.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+    const run = (name: string, ...extra: string[]) =>
+      assayProcess(['run', dataset, '--judges', 'chunk_relevance', '--store', join(runs.path, `${name}-store`), '--out', join(runs.path, `${name}-out`), ...extra], environment);
+    // q02 fails on each of its 3 deliveries, 2 s apart: the two runs go at once.
+    [gated, accepted] = await Promise.all([run('gated'), run('accepted', '--max-failed', '1')]);
+  }, 60_000);
+  afterAll(async () => {
+    await judge.close();
+    await runs.remove();
+  });
+
+  it('exits 1 when a case failed, naming how many, the first and why, after writing and listing the report', async () => {
+    // Assess: one line on stderr, last; the report written and listed on stdout
+    expect(gated.exitCode).toBe(1);
+    expect(lastLine(gated.stderr)).toMatch(
+      /^assay run: 1 of 2 cases failed \(more than --max-failed 0\); the first: q02: .*the passage is poisoned.*; the report lists them all \(report\.json failed_cases\)$/,
+    );
+    expect(gated.stdout).toContain(`report files:\n  ${join(out(), 'report.json')}\n`);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out(), 'report.json'), 'utf8')));
+    expect(report.cases).toEqual({ total: 2, evaluated: 1, failed: 1, missing: 0 });
+  });
+
+  it('exits 0 when the failed cases are within --max-failed', async () => {
+    const report = reportSchema.parse(JSON.parse(await readFile(join(runs.path, 'accepted-out', 'report.json'), 'utf8')));
+    expect(report.cases).toEqual({ total: 2, evaluated: 1, failed: 1, missing: 0 });
+    expect(accepted.stderr).not.toMatch(/^assay run: /m);
+    expect(accepted.exitCode).toBe(0);
+  });
+
+  const resume = (...extra: string[]) => runCli(['resume', runIdOf(gated.stdout), '--store', store(), '--out', join(runs.path, 'resumed-out'), ...extra]);
+
+  it.each([
+    [[], '0'],
+    [['--max-failed', '49.9%'], '49.9%'],
+  ])('assay resume of that run with %j exits 1 by the same gate', async (extra, limit) => {
+    // Act: every case has ended, so resume sends none and writes the report again
+    const resumed = await resume(...extra);
+
+    // Assess
+    expect(resumed.exitCode).toBe(1);
+    expect(resumed.stderr).toContain('0 unfinished cases sent again');
+    expect(lastLine(resumed.stderr)).toMatch(new RegExp(`^assay resume: 1 of 2 cases failed \\(more than --max-failed ${limit.replace('.', '\\.')}\\); the first: q02: `));
+  });
+
+  it('assay resume of that run with --max-failed 50% exits 0', async () => {
+    // Act
+    const resumed = await resume('--max-failed', '50%');
+
+    // Assess
+    expect(resumed.stderr).not.toMatch(/^assay resume: /m);
+    expect(resumed.exitCode).toBe(0);
   });
 });
