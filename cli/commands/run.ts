@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
 import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
@@ -10,10 +10,10 @@ import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
-import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf, tooManyFailed } from '../run/failed-cases-gate.js';
-import { nothingEvaluated } from '../run/nothing-evaluated.js';
+import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
+import { locateIn, reportGate } from '../run/report-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
@@ -52,7 +52,15 @@ export function runCommand(): Command {
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
     .option('--threads <n>', `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`)
     .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION)
-    .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)");
+    .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)")
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 the report is written and at most --max-failed cases (default 0) failed or are\n' +
+        'missing; 1, the report still written, when nothing could be evaluated (no valid row, no case\n' +
+        'evaluated, every judge call failed), when more cases failed or are missing than --max-failed\n' +
+        "allows, or when an engine's pass rate is under --fail-under (checked in that order); 1 also\n" +
+        'for an unexpected error; 2 a usage error.',
+    );
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
       const input = await runInputOf(dataset, options);
@@ -102,12 +110,9 @@ export function runCommand(): Command {
       if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
       // Warnings (a judge below run.min_agreement) do not change the exit status.
       for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
-      const locate = (key: string) => (endpoint === undefined ? join(resolve(options.store), key) : `s3://${infrastructure.bucket}/${key}`);
-      const failure = await nothingEvaluated(result.report, infrastructure.store, locate);
+      const failure = await reportGate(result.report, infrastructure.store, locateIn(infrastructure), maxFailed);
       if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
-      // Before the pass rate: a pass rate over the cases that happened to end is no gate.
-      const unevaluated = tooManyFailed(result.report, maxFailed);
-      if (unevaluated !== undefined) throw new UsageError(unevaluated, EXIT_FAILED);
+      // After the failed cases: a pass rate over only the cases that happened to end is no gate.
       const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
       if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);
     });

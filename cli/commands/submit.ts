@@ -8,7 +8,8 @@ import { terminalName } from '../../shared/report/terminal-text.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';
-import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf, tooManyFailed } from '../run/failed-cases-gate.js';
+import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
+import { locateIn, reportGate } from '../run/report-gate.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { uploadInput } from '../run/upload-input.js';
 import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
@@ -29,7 +30,8 @@ interface SubmitOptions extends CollectionOptions {
  * where the upload starts the run (a TREC collection: its files, then its
  * manifest, whose upload starts the run), and prints the run id (derived the way
  * ingest derives it). With --wait it follows the run until its report, and
- * exits 1 when more of its cases failed or are missing than --max-failed allows.
+ * exits 1 as `assay run` does when the run evaluated nothing or more of its
+ * cases failed or are missing than --max-failed allows.
  */
 export function submitCommand(): Command {
   const command = new Command('submit')
@@ -67,8 +69,8 @@ export function submitCommand(): Command {
         process.stderr.write(`${describeStatus(status)}\n`);
         if (status.report !== undefined) {
           process.stdout.write(`report: ${status.report}\n`);
-          const unevaluated = status.reported === undefined ? undefined : tooManyFailed(status.reported, maxFailed);
-          if (unevaluated !== undefined) throw new UsageError(unevaluated, EXIT_FAILED);
+          const failure = status.reported === undefined ? undefined : await reportGate(status.reported, store, locateIn({ bucket: options.bucket }), maxFailed);
+          if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
           return;
         }
         if (Date.now() > deadline) throw new UsageError(`The run has no report after ${options.timeout} minutes; check it later with assay status ${runId}`, 1);

@@ -13,9 +13,10 @@ import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
-import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf, tooManyFailed } from './failed-cases-gate.js';
+import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
 import { Progress } from './progress.js';
+import { locateIn, reportGate } from './report-gate.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 
@@ -82,6 +83,6 @@ export async function finishRun(
   }).finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
-  const unevaluated = tooManyFailed(report, maxFailed);
-  if (unevaluated !== undefined) throw new UsageError(unevaluated, EXIT_FAILED);
+  const failure = await reportGate(report, infrastructure.store, locateIn(infrastructure), maxFailed);
+  if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
 }

@@ -14,8 +14,8 @@ export interface RunStatus {
   readonly failures: number;
   /** The report.json key once the reducer has written it. */
   readonly report: string | undefined;
-  /** The reported run's case counts, and which cases failed (with why) or are missing. */
-  readonly reported: Pick<Report, 'cases' | 'failed_cases' | 'missing_cases'> | undefined;
+  /** The report.json of a reported run. */
+  readonly reported: Report | undefined;
 }
 
 /**
@@ -30,8 +30,8 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
   const reportBytes = reportKey === undefined ? undefined : await store.get(reportKey);
   const ingested = (await store.get(runKeys.ingested(runId))) !== undefined;
   if (reportKey !== undefined && reportBytes !== undefined) {
-    const { cases, failed_cases, missing_cases } = reportSchema.parse(JSON.parse(new TextDecoder().decode(reportBytes)));
-    return { runId, manifest, ingested, results: cases.evaluated, failures: cases.failed, report: reportKey, reported: { cases, failed_cases, missing_cases } };
+    const reported = reportSchema.parse(JSON.parse(new TextDecoder().decode(reportBytes)));
+    return { runId, manifest, ingested, results: reported.cases.evaluated, failures: reported.cases.failed, report: reportKey, reported };
   }
   const count = async (prefix: string) => {
     let total = 0;

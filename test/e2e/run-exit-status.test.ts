@@ -69,7 +69,7 @@ describe('assay run exit status', () => {
     expect(server.log.length).toBeLessThanOrEqual(2);
   });
 
-  it('exits 1 within seconds when nothing listens at the judge base URL, naming the URL', async () => {
+  it('exits 1 within seconds when nothing listens at the judge base URL, naming the URL; so does assay resume of that run, whatever --max-failed', async () => {
     // Prepare: a port just bound and closed; the default retries alone would take minutes a case
     const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
     vi.stubEnv('OPENAI_API_KEY', 'sk-exit-status-Hn4Kd8Lq2Zr6');
@@ -88,6 +88,14 @@ describe('assay run exit status', () => {
       new RegExp(`^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: .*cannot reach the judge server at ${url}: the connection was refused \\(ECONNREFUSED\\); check OPENAI_BASE_URL`),
     );
     expect(Date.now() - startedAt).toBeLessThan(10_000);
+
+    // Act: every case has ended, so resume sends none and writes the report again
+    const runId = /^run (r-[0-9a-f]{16})$/m.exec(result.stdout)?.[1] ?? '';
+    const resumed = await runCli(['resume', runId, '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out'), '--max-failed', '100%']);
+
+    // Assess: a run that evaluated nothing fails before --max-failed is asked
+    expect(resumed.exitCode).toBe(1);
+    expect(lastLine(resumed.stderr)).toMatch(/^assay resume: no case could be evaluated \((\d+) failed, 0 missing\); the first failure, q\d+: .*cannot reach the judge server/);
   });
 
   it('exits 0 when the judges answer', async () => {

@@ -15,6 +15,9 @@ import { S3Store } from '../../shared/ports/s3-store.js';
 import { caseFailureSchema, manifestSchema } from '../../shared/schema/run-records.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { captureLogs, type LogEntry } from '../support/captured-logs.js';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiTestServer } from '../support/openai-test-server.js';
+import { runCli } from '../support/run-cli.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
 import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '../support/secrets-manager-test-server.js';
 
@@ -172,6 +175,59 @@ describe('the deployed judge worker, before it judges', () => {
       ['case failed', failure.error],
       ['not a case message', 'not a case message: run_id: Invalid input: expected string, received undefined'],
     ]);
+  });
+});
+
+describe('assay submit --wait, on a deployed run whose cases failed', () => {
+  const submit = (suite: string, ...extra: string[]) => runCli(['submit', DATASET, '--bucket', BUCKET, '--suite', suite, '--wait', '--aws-endpoint', fauxqs.endpoint, ...extra]);
+  const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+  it('exits 1 for a run that evaluated nothing, whatever --max-failed', async () => {
+    // Prepare: the run of suite judged above, whose every case failed (the judge secret had no value)
+    const readJson = async (key: string) => JSON.parse(new TextDecoder().decode(await store.get(key))) as unknown;
+    const { run_id: runId } = (await readJson('reports/judged/latest.json')) as { run_id: string };
+    const report = reportSchema.parse(await readJson(runKeys.report('judged', runId, 'report.json')));
+
+    // Act: the same file submitted again is the same run, already reported
+    const gated = await submit('judged');
+    const accepting = await submit('judged', '--max-failed', '100%');
+
+    // Assess
+    expect(report.cases).toMatchObject({ evaluated: 0, failed: 4 });
+    expect(gated.stdout).toBe(`submitted datasets/judged/support.jsonl to ${BUCKET}; run ${runId}\nreport: reports/judged/${runId}/report.json\n`);
+    expect(lastLine(gated.stderr)).toMatch(/^assay submit: no case could be evaluated \(4 failed, 0 missing\); the first failure, [^:]+: Could not read the judge secret /);
+    expect([gated.exitCode, accepting.exitCode]).toEqual([1, 1]);
+    expect(lastLine(accepting.stderr)).toBe(lastLine(gated.stderr));
+  });
+
+  it('exits 1 when a case failed, naming it and why, unless --max-failed accepts it', async () => {
+    // Prepare: the judge secret holds a key; the chunk judge's server fails every call about the CSV export passage
+    const judge = await startOpenAiTestServer({
+      oracle: (request, callIndex) => {
+        if (request.messages.some((message) => message.content?.includes('Export > CSV') === true)) throw new Error('the CSV passage is poisoned');
+        return catalogOracle(request, callIndex);
+      },
+    });
+    secrets.answer({ value: 'sk-deployed-gate-Qw3Er5Ty7' });
+    await store.put('config/partial.yaml', `judges: [chunk_relevance]\njudge_settings:\n  chunk_relevance: {base_url: "${judge.baseUrl}"}\nrun:\n  check_delay_seconds: 0\n`);
+    let report: Report;
+    try {
+      report = await runSuite('partial');
+    } finally {
+      await judge.close();
+    }
+
+    // Act
+    const gated = await submit('partial');
+    const byCount = await submit('partial', '--max-failed', '1');
+    const byShare = await submit('partial', '--max-failed', '25%');
+
+    // Assess
+    expect(report.cases).toEqual({ total: 4, evaluated: 3, failed: 1, missing: 0 });
+    expect(lastLine(gated.stderr)).toMatch(
+      /^assay submit: 1 of 4 cases failed \(more than --max-failed 0\); the first: [^:]+: .*the CSV passage is poisoned.*; the report lists them all \(report\.json failed_cases\)$/,
+    );
+    expect([gated.exitCode, byCount.exitCode, byShare.exitCode]).toEqual([1, 0, 0]);
   });
 });
 

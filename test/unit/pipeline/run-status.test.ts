@@ -48,6 +48,10 @@ describe('assay status', () => {
     // Assess
     expect({ results: status.results, failures: status.failures }).toEqual({ results: report.cases.evaluated, failures: report.cases.failed });
     expect(status.report).toBe(runKeys.report(run.manifest.suite, run.manifest.run_id, 'report.json'));
+    // What the gate of assay submit --wait reads: which cases failed (and why) or are missing, and more
+    expect(status.reported).toEqual(report);
+    expect(report.failed_cases.length).toBeGreaterThan(0);
+    expect(report.missing_cases.length).toBeGreaterThan(0);
     expect(store.listed).toEqual([]);
   });
 });
