@@ -123,10 +123,10 @@ async function assayProcess(args: readonly string[], environment: Record<string,
   );
 }
 
-describe('assay run, resume and redrive exit status with failed cases', () => {
+describe('assay run and resume exit status with failed cases', () => {
   let runs: TempFolder;
   let judge: OpenAiTestServer;
-  /** The same run of two cases, one of which fails, gated by default and under --max-failed 1. */
+  /** The same dataset run twice, each time one of its two cases failing: by default, and under --max-failed 1. */
   let gated: Awaited<ReturnType<typeof assayProcess>>;
   let accepted: Awaited<ReturnType<typeof assayProcess>>;
   const store = () => join(runs.path, 'gated-store');
@@ -173,17 +173,14 @@ describe('assay run, resume and redrive exit status with failed cases', () => {
 
   const resume = (...extra: string[]) => runCli(['resume', runIdOf(gated.stdout), '--store', store(), '--out', join(runs.path, 'resumed-out'), ...extra]);
 
-  it.each([
-    [[], '0'],
-    [['--max-failed', '49.9%'], '49.9%'],
-  ])('assay resume of that run with %j exits 1 by the same gate', async (extra, limit) => {
+  it('assay resume of that run exits 1 by the same gate', async () => {
     // Act: every case has ended, so resume sends none and writes the report again
-    const resumed = await resume(...extra);
+    const resumed = await resume();
 
     // Assess
     expect(resumed.exitCode).toBe(1);
     expect(resumed.stderr).toContain('0 unfinished cases sent again');
-    expect(lastLine(resumed.stderr)).toMatch(new RegExp(`^assay resume: 1 of 2 cases failed \\(more than --max-failed ${limit.replace('.', '\\.')}\\); the first: q02: `));
+    expect(lastLine(resumed.stderr)).toMatch(/^assay resume: 1 of 2 cases failed \(more than --max-failed 0\); the first: q02: .*the passage is poisoned/);
   });
 
   it('assay resume of that run with --max-failed 50% exits 0', async () => {
