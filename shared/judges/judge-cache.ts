@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { ChatMessage, JudgeCompletion } from './judge-client.js';
+import type { JudgeCompletion } from './judge-completion.js';
+import type { ChatMessage } from './output-modes.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**

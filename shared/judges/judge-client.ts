@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
-import type { z } from 'zod';
-import { extractJson, parseAnswer, type ParsedAnswer } from './answer-parsing.js';
+import { extractJson } from './answer-parsing.js';
+import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
-import { readChoice, stoppedAnswer, type ChoiceAnswer } from './completion-answer.js';
+import { readChoice, type ChoiceAnswer } from './completion-answer.js';
+import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
@@ -12,6 +13,7 @@ import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
 import { ServerReach } from './server-reach.js';
 
 export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
+export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, TokenUsage } from './judge-completion.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
@@ -45,42 +47,20 @@ export interface JudgeClientSettings {
   readonly callDeadlineMs: number;
 }
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-/** What one judgment cost: tokens, and HTTP attempts beyond the requests made (the SDK's retries). */
-export interface CallCost {
-  readonly usage: TokenUsage;
-  readonly retries: number;
-}
-
-export type JudgeCompletion =
-  | ({ ok: true; output: unknown; /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */ reportedModel: string | undefined } & CallCost)
-  | ({ ok: false; error: string; transient: boolean } & CallCost);
-
-export interface CompletionRequest {
-  readonly messages: readonly ChatMessage[];
-  readonly schema: z.ZodType;
-  /** Name of the schema (and of the tool in tool mode): letters, digits, _ and -. */
-  readonly schemaName: string;
-}
-
-type Sent = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
+type Sent = SentAnswer;
 interface CallState extends TrackedCall {
   readonly usage: TokenUsage & { requests: number };
   /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
   readonly stop: AbortController;
 }
 
-export class JudgeClient {
+export class JudgeClient implements JudgeCompleter {
   private readonly client: OpenAI;
   private readonly ladder = new OutputModeLadder();
   private readonly calls = new Map<string, CallState>();
   private nextCall = 0;
   /** Set once no later call can succeed (a refused key, a spent quota): they fail with it, without a request. */
-  private fatal: string | undefined;
+  private readonly fatal = new FatalFailure();
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
 
@@ -109,34 +89,12 @@ export class JudgeClient {
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
     const call: CallState = { attempts: 0, deadline, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, stop: new AbortController() };
     this.calls.set(callKey, call);
-    const finish = <T extends object>(result: T) => {
+    try {
+      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, callKey, call), { maxTokens: this.settings.maxTokens, secrets: [this.settings.apiKey] });
+      return { ...outcome, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
+    } finally {
       this.calls.delete(callKey);
-      return { ...result, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
-    };
-    const first = await this.send(request, request.messages, callKey, call);
-    if (!first.ok) return finish(first);
-    const parsed = this.judged(first, request.schema);
-    if (parsed.ok || parsed.final) return finish(parsed.ok ? { ok: true as const, output: parsed.value, reportedModel: first.reportedModel } : { ok: false as const, error: parsed.error, transient: false });
-    // One repair: show the model its answer and what is wrong with it.
-    const repairMessages: ChatMessage[] = [
-      ...request.messages,
-      { role: 'assistant', content: first.text },
-      { role: 'user', content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.` },
-    ];
-    const second = await this.send(request, repairMessages, callKey, call);
-    if (!second.ok) return finish(second);
-    const repaired = this.judged(second, request.schema);
-    if (repaired.ok) return finish({ ok: true as const, output: repaired.value, reportedModel: second.reportedModel });
-    const error = repaired.final ? repaired.error : `invalid answer after one repair request: ${repaired.error}`;
-    return finish({ ok: false as const, error, transient: false });
-  }
-
-  /** The answer as the judge's output; `final` when no repair request can help (a refusal, a cut answer). */
-  private judged(answer: ChoiceAnswer, schema: z.ZodType): { ok: true; value: unknown } | { ok: false; error: string; final: boolean } {
-    const parsed = readAnswer(answer.text, schema);
-    const stopped = stoppedAnswer(answer, parsed.ok, this.settings.maxTokens, this.settings.apiKey);
-    if (stopped !== undefined) return { ok: false, error: stopped, final: true };
-    return parsed.ok ? parsed : { ok: false, error: parsed.error, final: false };
+    }
   }
 
   /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
@@ -147,7 +105,8 @@ export class JudgeClient {
     let claim: ModeClaim | undefined;
     try {
       for (;;) {
-        if (this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
+        const fatal = this.fatal.current;
+        if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
         const unreachable = this.reach.unreachable;
         if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
         claim ??= await this.ladder.claim(deadline.signal, floor);
@@ -178,7 +137,7 @@ export class JudgeClient {
             continue;
           }
           if (failure.kind === 'parameter-refused' && this.parameters.drop(failure.parameter)) continue;
-          if (failure.kind === 'fatal') this.fatal = failure.error;
+          if (failure.kind === 'fatal') this.fatal.record(failure.error);
           const message = failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
           return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
@@ -216,9 +175,4 @@ function refusedAgain(failure: RequestFailure, error: unknown, apiKey: string): 
 /** An answer with no JSON object at all, and not a refusal: what a server that ignores response_format sends. */
 function isProse(answer: ChoiceAnswer): boolean {
   return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
-}
-
-function readAnswer(text: string, schema: z.ZodType): ParsedAnswer<unknown> {
-  const json = extractJson(text);
-  return json.ok ? parseAnswer(json.value, schema) : json;
 }

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { parseAnswer } from './answer-parsing.js';
 import { cacheKey, type JudgeCache } from './judge-cache.js';
-import { jsonSchemaOf, type ChatMessage, type JudgeClient } from './judge-client.js';
+import type { JudgeCompleter } from './judge-completion.js';
+import { jsonSchemaOf, type ChatMessage } from './output-modes.js';
 import type { LlmJudge, Verdict } from './judge-definition.js';
 import { schemaNameOf, type ClientOverrides } from './judge-overrides.js';
 import { renderTemplate, type TemplateInput } from './template.js';
@@ -70,7 +71,7 @@ export class JudgeService implements JudgeRunner {
 
   /** `limit` is shared by the services of one pool, so their calls together stay within one concurrency. */
   constructor(
-    private readonly client: JudgeClient,
+    private readonly client: JudgeCompleter,
     private readonly cache: JudgeCache,
     private readonly settings: JudgeServiceSettings,
     limit?: ReturnType<typeof pLimit>,
