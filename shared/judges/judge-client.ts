@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import { extractJson } from './answer-parsing.js';
 import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
@@ -10,14 +10,16 @@ import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
 import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
-import { ServerReach } from './server-reach.js';
+import { openAiTarget, ServerReach, shownUrl, type ReachTarget } from './server-reach.js';
 
 export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
 export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, TokenUsage } from './judge-completion.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
- * any OpenAI-compatible server. The SDK retries 429, 5xx, connection errors
+ * any OpenAI-compatible server, or an Azure OpenAI deployment through the
+ * SDK's AzureOpenAI client (the same chat completions under the deployment's
+ * path, with an api-version and an `api-key` header). The SDK retries 429, 5xx, connection errors
  * and timeouts, an answer cut off mid-body included (with Retry-After capped,
  * see bounded-retry-fetch.ts); a deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
@@ -29,10 +31,21 @@ export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, Toke
  * error value, never a default verdict.
  */
 
+/** An Azure OpenAI deployment: the same chat completions under `{endpoint}/openai/deployments/{deployment}`, an `api-key` header and an api-version. */
+export interface AzureDeployment {
+  /** The resource's endpoint, e.g. https://my-resource.openai.azure.com */
+  readonly endpoint: string;
+  readonly deployment: string;
+  readonly apiVersion: string;
+}
+
 export interface JudgeClientSettings {
-  /** OpenAI-compatible base URL; undefined means the SDK's default (api.openai.com). */
+  /** OpenAI-compatible base URL; undefined means the SDK's default (api.openai.com). Not used with `azure`. */
   readonly baseUrl: string | undefined;
+  /** The OpenAI key, or with `azure` the Azure OpenAI key. */
   readonly apiKey: string;
+  /** Set: the judge runs on this Azure OpenAI deployment, through the SDK's AzureOpenAI client. */
+  readonly azure?: AzureDeployment | undefined;
   readonly model: string;
   readonly temperature: number;
   /** One HTTP attempt. */
@@ -63,20 +76,28 @@ export class JudgeClient implements JudgeCompleter {
   private readonly fatal = new FatalFailure();
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
+  /** Where the key and the server are set, for the message of a refused key. */
+  private readonly credentials: string;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
     this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
-    this.reach = new ServerReach(settings.baseUrl, (reason) => {
+    const target = settings.azure === undefined ? openAiTarget(settings.baseUrl) : azureTarget(settings.azure);
+    this.reach = new ServerReach(target, (reason) => {
       for (const call of this.calls.values()) call.stop.abort(reason);
     });
-    this.client = new OpenAI({
+    const options = {
       apiKey: settings.apiKey,
-      baseURL: settings.baseUrl,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
       fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls, this.reach),
-    });
+    };
+    this.credentials = settings.azure === undefined ? 'OPENAI_API_KEY and OPENAI_BASE_URL' : 'AZURE_OPENAI_API_KEY and judge.azure (endpoint, deployment)';
+    // The base URL is given whole, so the SDK reads no OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT of its own.
+    this.client =
+      settings.azure === undefined
+        ? new OpenAI({ ...options, baseURL: settings.baseUrl })
+        : new AzureOpenAI({ ...options, baseURL: `${settings.azure.endpoint.replace(/\/+$/, '')}/openai`, deployment: settings.azure.deployment, apiVersion: settings.azure.apiVersion });
   }
 
   /** The output mode the next call will try first. */
@@ -130,7 +151,7 @@ export class JudgeClient implements JudgeCompleter {
           if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
           const stopped: unknown = call.stop.signal.reason;
           if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
-          const failure = classifyFailure(error, this.settings.apiKey);
+          const failure = classifyFailure(error, this.settings.apiKey, this.credentials);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');
             claim = undefined;
@@ -175,4 +196,8 @@ function refusedAgain(failure: RequestFailure, error: unknown, apiKey: string): 
 /** An answer with no JSON object at all, and not a refusal: what a server that ignores response_format sends. */
 function isProse(answer: ChoiceAnswer): boolean {
   return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
+}
+
+function azureTarget(azure: AzureDeployment): ReachTarget {
+  return { url: shownUrl(`${azure.endpoint.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(azure.deployment)}`), setting: 'judge.azure.endpoint' };
 }
