@@ -60,7 +60,6 @@ export interface JudgeClientSettings {
   readonly callDeadlineMs: number;
 }
 
-type Sent = SentAnswer;
 interface CallState extends TrackedCall {
   readonly usage: TokenUsage & { requests: number };
   /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
@@ -119,7 +118,7 @@ export class JudgeClient implements JudgeCompleter {
   }
 
   /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
-  private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<Sent> {
+  private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<SentAnswer> {
     const { deadline } = call;
     const signal = AbortSignal.any([deadline.signal, call.stop.signal]);
     let floor: OutputMode | undefined;
@@ -173,7 +172,7 @@ export class JudgeClient implements JudgeCompleter {
   }
 
   /** The last answer is named when a retry was not started for lack of time (a 429 or 5xx), not when the deadline cut a request. */
-  private outOfTime(deadline: CallDeadline, error: unknown): Sent {
+  private outOfTime(deadline: CallDeadline, error: unknown): SentAnswer {
     const last = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}` : undefined;
     return { ok: false, error: deadlineMessage(deadline, this.settings.callDeadlineMs, last), transient: true };
   }
