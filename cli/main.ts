@@ -68,6 +68,7 @@ function commandLabel(command: Command): string {
  */
 export async function main(argv: readonly string[]): Promise<number> {
   rememberSecret(process.env.OPENAI_API_KEY);
+  rememberSecret(process.env.AZURE_OPENAI_API_KEY);
   const program = await buildProgram(argv);
   let label = 'assay';
   program.hook('preAction', (_program, actionCommand) => {

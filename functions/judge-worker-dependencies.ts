@@ -1,6 +1,7 @@
 import type { Environment } from '../shared/engines/create-engine.js';
 import type { Engine } from '../shared/engines/engine.js';
 import { judgesForRun } from '../shared/judges/default-judges.js';
+import { providerNameOf } from '../shared/judges/judge-provider.js';
 import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import { engineEnvironment } from '../shared/pipeline/engine-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
@@ -8,7 +9,7 @@ import { JudgeBudget } from '../shared/pipeline/judge-budget.js';
 import { judgingByConfig } from '../shared/pipeline/judging-by-config.js';
 import { buildLiveEngines, ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
-import { lambdaDependencies, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
+import { lambdaDependencies, lambdaJudgeEnvironment, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
 import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
 
 /**
@@ -31,7 +32,8 @@ let dependencies: Promise<JudgeWorkerDependencies> | undefined;
  * (secret-readers.ts), on the first judgment that needs them, then again
  * once SECRET_MAX_AGE_MS old or after a failed read; neither is ever put in
  * the environment. The judge key is read only for a run whose judges call a
- * judge, the engine secret only for a run whose config has live engines.
+ * judge on a provider with keys (not Bedrock), the engine secret only for a
+ * run whose config has live engines.
  */
 export function judgeWorkerDependencies(): Promise<JudgeWorkerDependencies> {
   dependencies ??= lambdaDependencies().then((shared) => ({ ...shared, judgingFor: lambdaJudgingFor(shared) }));
@@ -44,9 +46,14 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
   const budget = new JudgeBudget(store);
   return judgingByConfig({
     judgeKey: judgeKeyReader(environment.ASSAY_JUDGE_SECRET_ARN),
+    // Bedrock judges sign with the function's role: a suite judged there never reads the judge secret.
+    needsJudgeKey: (config) => {
+      const provider = providerNameOf(config.judge, lambdaJudgeEnvironment(environment, undefined));
+      return !provider.ok || provider.name !== 'bedrock';
+    },
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
     build: (config, { apiKey, engineVariables }): Judging => {
-      const { backend } = chooseJudgeBackend(config, { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store);
+      const { backend } = chooseJudgeBackend(config, lambdaJudgeEnvironment(environment, apiKey), store);
       // A config without a judges list runs the same judges as `assay run` with the same backend.
       return { backend, judges: judgesForRun(config, backend.kind).judges, engines: lambdaEngines(config, engineEnvironment(process.env, engineVariables), environment), budget };
     },

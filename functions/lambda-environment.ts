@@ -2,6 +2,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { z } from 'zod';
 import { judgeBaseUrlSchema } from '../shared/judges/judge-base-url.js';
+import { JUDGE_PROVIDERS } from '../shared/judges/judge-provider-config.js';
+import type { JudgeEnvironment } from '../shared/judges/judge-provider.js';
 import { runJudgeSummary } from '../shared/judges/run-judge-summary.js';
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { suiteConfig } from '../shared/pipeline/suite-config.js';
@@ -28,6 +30,10 @@ const environmentSchema = z.object({
   ASSAY_ENGINE_SECRET_ARN: z.string().min(1).optional(),
   OPENAI_BASE_URL: judgeBaseUrlSchema.optional(),
   ASSAY_JUDGE_MODEL: z.string().min(1).optional(),
+  /** The judges' provider for every suite (the stack's judgeProvider); absent: each suite config's own. */
+  ASSAY_JUDGE_PROVIDER: z.enum(JUDGE_PROVIDERS).optional(),
+  /** The function's own region, which Bedrock judges use unless a suite config names another. */
+  AWS_REGION: z.string().min(1).optional(),
   POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
   POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),
 });
@@ -83,8 +89,24 @@ function buildDependencies(environment: LambdaEnvironment): LambdaDependencies {
       // Whether a judge key is configured is enough to name the judge; ingest never reads the secret.
       const configured = environment.ASSAY_JUDGE_SECRET_ARN === undefined ? undefined : 'configured';
       // The worker keeps its judge cache in this bucket, so the store is passed for the summary to say so.
-      const judgeSummary = runJudgeSummary(config, { OPENAI_API_KEY: configured, OPENAI_BASE_URL: environment.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL }, store);
+      const judgeSummary = runJudgeSummary(config, lambdaJudgeEnvironment(environment, configured), store);
       return { config, judgeSummary };
     },
+  };
+}
+
+/**
+ * What the judges read on Lambda: the stack's variables, and the judge key
+ * from the judge secret (read by the judge worker only), which holds the key
+ * of whichever provider the config names (OpenAI or Azure OpenAI).
+ */
+export function lambdaJudgeEnvironment(environment: LambdaEnvironment, apiKey: string | undefined): JudgeEnvironment {
+  return {
+    OPENAI_API_KEY: apiKey,
+    AZURE_OPENAI_API_KEY: apiKey,
+    OPENAI_BASE_URL: environment.OPENAI_BASE_URL,
+    ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL,
+    ASSAY_JUDGE_PROVIDER: environment.ASSAY_JUDGE_PROVIDER,
+    AWS_REGION: environment.AWS_REGION,
   };
 }

@@ -6,6 +6,7 @@ import { DataBucket } from './constructs/data-bucket.js';
 import { EngineAccess } from './constructs/engine-access.js';
 import { EngineNetwork } from './constructs/engine-network.js';
 import { visibilityTimeoutFor } from './constructs/function-defaults.js';
+import { JudgeModelAccess } from './constructs/judge-model-access.js';
 import { importSecret, JudgeSecret } from './constructs/judge-secret.js';
 import { NightlySchedule } from './constructs/nightly-schedule.js';
 import { functionTimeouts, PipelineFunctions } from './constructs/pipeline-functions.js';
@@ -18,7 +19,8 @@ export interface AssayStackProps extends StackProps {
 
 /**
  * The whole deployment, in the order data flows: the bucket, the queues,
- * the judge key's secret (and the engines' secret and network, when given),
+ * the judge key's secret (or, for Bedrock judges, the grant on their models;
+ * and the engines' secret and network, when given),
  * the functions that connect them, what the live engines may be asked, the
  * nightly schedule, and the alarms. Environment-agnostic: the account and region come
  * from the credentials `cdk deploy` runs with, so `cdk synth` needs none.
@@ -26,7 +28,10 @@ export interface AssayStackProps extends StackProps {
 export class AssayStack extends Stack {
   readonly data: DataBucket;
   readonly queues: PipelineQueues;
-  readonly judgeSecret: JudgeSecret;
+  /** The judge key's secret; none for Bedrock judges, which sign with the judge worker's role. */
+  readonly judgeSecret: JudgeSecret | undefined;
+  /** What Bedrock judges may call; undefined for other providers. */
+  readonly judgeModelAccess: JudgeModelAccess | undefined;
   /** The live engines' variables, when the deployment names a secret for them. */
   readonly engineSecret: ISecret | undefined;
   /** The judge worker's VPC, when its engines are on private endpoints. */
@@ -47,7 +52,8 @@ export class AssayStack extends Stack {
       controlVisibility: visibilityTimeoutFor(timeouts.reducer),
       deadLetterVisibility: visibilityTimeoutFor(timeouts.failureRecorder),
     });
-    this.judgeSecret = new JudgeSecret(this, 'JudgeSecret', { importArn: settings.judgeSecretArn });
+    const bedrockJudges = settings.judgeProvider === 'bedrock';
+    this.judgeSecret = bedrockJudges ? undefined : new JudgeSecret(this, 'JudgeSecret', { importArn: settings.judgeSecretArn });
     this.engineSecret = settings.engineSecretArn === undefined ? undefined : importSecret(this, 'EngineSecret', settings.engineSecretArn);
     this.engineNetwork =
       settings.engineVpcId === undefined
@@ -58,7 +64,7 @@ export class AssayStack extends Stack {
       timeouts,
       data: this.data,
       queues: this.queues,
-      judgeSecret: this.judgeSecret.secret,
+      judgeSecret: this.judgeSecret?.secret,
       engineSecret: this.engineSecret,
       engineNetwork: this.engineNetwork,
     });
@@ -70,11 +76,16 @@ export class AssayStack extends Stack {
       openSearchDomainArns: settings.engineOpenSearchDomainArns,
       openSearchCollectionArns: settings.engineOpenSearchCollectionArns,
     });
+    this.judgeModelAccess = bedrockJudges
+      ? new JudgeModelAccess(this, 'JudgeModelAccess', { role: this.functions.judgeWorker.role, modelIds: [settings.judgeModel, ...settings.judgeBedrockModels] })
+      : undefined;
     new NightlySchedule(this, 'Nightly', { expression: settings.schedule, trigger: this.functions.scheduledTrigger.function, deadLetterQueue: this.queues.failedEvents });
     this.alarms = new PipelineAlarms(this, 'Alarms', { queues: this.queues, email: settings.alarmEmail });
 
     new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName, description: 'assay submit DATASET --bucket <this>' });
-    new CfnOutput(this, 'JudgeSecretArn', { value: this.judgeSecret.secret.secretArn, description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string KEY' });
+    if (this.judgeSecret !== undefined) {
+      new CfnOutput(this, 'JudgeSecretArn', { value: this.judgeSecret.secret.secretArn, description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string KEY' });
+    }
     new CfnOutput(this, 'CasesQueueUrl', { value: this.queues.cases.queueUrl });
     new CfnOutput(this, 'CasesDeadLetterQueueUrl', { value: this.queues.casesDeadLetters.queueUrl });
   }

@@ -31,13 +31,20 @@ const listOf = (pattern: RegExp, expected: string) =>
 /** The beginning of an ARN in any partition: `arn:aws:<service>:<region>:<account>:`; no wildcards, so a grant names exactly these resources. */
 const arnOf = (service: string, resource: string, account = '\\d{12}') => new RegExp(`^arn:aws[a-z-]*:${service}:[a-z0-9-]+:${account}:${resource}$`);
 
+/** A Bedrock model id (`anthropic.claude-3-5-haiku-20241022-v1:0`) or a cross-region inference profile id (`us.anthropic...`). */
+export const BEDROCK_MODEL_ID = /^[a-z0-9-]+\.[A-Za-z0-9._:-]+$/;
+
 const BEDROCK_MODEL_RESOURCE = '(foundation-model|inference-profile|application-inference-profile|provisioned-model|custom-model|imported-model)/[A-Za-z0-9._:/-]+';
 
 export const settingsSchema = z
   .object({
     stackName: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'Expected a CloudFormation stack name: a letter, then letters, digits or "-"').default('Assay'),
+    /** Where the judges run for every suite: an OpenAI-compatible server with the key in the judge secret, or Amazon Bedrock with the judge worker's role. */
+    judgeProvider: z.enum(['openai', 'bedrock']).default('openai'),
     judgeBaseUrl: z.url().default('https://api.openai.com/v1'),
     judgeModel: z.string().min(1).default('gpt-4o-mini'),
+    /** Further Bedrock models the judges may ask (a judge's own model, `judge@model` variants), granted as judgeModel is. */
+    judgeBedrockModels: listOf(BEDROCK_MODEL_ID, 'Expected Bedrock model ids such as anthropic.claude-3-5-haiku-20241022-v1:0 or us.anthropic.claude-3-5-haiku-20241022-v1:0'),
     /** An existing secret holding the judge API key; without it the stack creates an empty one. */
     judgeSecretArn: optional(secretArn),
     /** Concurrent judge worker invocations: the lever on the judge server's rate limit (SQS event sources allow 2 to 1000). */
@@ -78,6 +85,18 @@ export const settingsSchema = z
     engineVpcId: optional(z.string().regex(/^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/, 'Expected a VPC id such as vpc-0123456789abcdef0')),
     engineSubnetIds: listOf(/^subnet-([0-9a-f]{8}|[0-9a-f]{17})$/, 'Expected subnet ids such as subnet-0123456789abcdef0'),
     engineSecurityGroupIds: listOf(/^sg-([0-9a-f]{8}|[0-9a-f]{17})$/, 'Expected security group ids such as sg-0123456789abcdef0'),
+  })
+  .refine((settings) => settings.judgeProvider !== 'bedrock' || BEDROCK_MODEL_ID.test(settings.judgeModel), {
+    message: 'Expected judgeModel to be a Bedrock model id with judgeProvider bedrock, e.g. -c judgeModel=anthropic.claude-3-5-haiku-20241022-v1:0',
+    path: ['judgeModel'],
+  })
+  .refine((settings) => settings.judgeProvider === 'bedrock' || settings.judgeBedrockModels.length === 0, {
+    message: 'Expected judgeProvider bedrock with judgeBedrockModels (the models are granted to Bedrock judges)',
+    path: ['judgeBedrockModels'],
+  })
+  .refine((settings) => settings.judgeProvider !== 'bedrock' || settings.judgeSecretArn === undefined, {
+    message: 'Expected no judgeSecretArn with judgeProvider bedrock: Bedrock judges sign with the judge worker\'s role and read no key',
+    path: ['judgeSecretArn'],
   })
   .refine((settings) => settings.batchSize <= 10 || settings.maxBatchingWindowSeconds >= 1, {
     message: 'Expected maxBatchingWindowSeconds of at least 1 when batchSize is above 10 (an SQS event source rule)',

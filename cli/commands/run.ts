@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
 import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
+import { chooseProvider, judgeEnvironmentOf } from '../../shared/judges/judge-provider.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
@@ -85,7 +86,7 @@ export function runCommand(): Command {
           noCache: !options.cache,
           concurrency,
           outFolder: resolve(options.out),
-          environment: { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL },
+          environment: judgeEnvironmentOf(process.env),
           ...(threads === undefined ? {} : { threads }),
           onRunId: (runId, workerThreads) => {
             // First on both streams: whoever watches the run can resume it if this process dies.
@@ -141,7 +142,10 @@ async function configOf(options: RunOptions): Promise<JudgeConfig> {
   const checked = checkJudgeConfig(raw, file);
   if (!checked.ok) throw new UsageError(checked.error);
   // ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
-  const ceiling = checkJudgeCeiling(checked.config, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL });
+  const ceiling = checkJudgeCeiling(checked.config, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL, ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER });
   if (ceiling.length > 0) throw new UsageError(ceiling.join('\n'));
+  // A provider without what it needs (azure without judge.azure, bedrock without a region) stops the run before any work.
+  const provider = chooseProvider(checked.config.judge, judgeEnvironmentOf(process.env));
+  if (!provider.ok && 'error' in provider) throw new UsageError(`${file}: ${provider.error}`);
   return checked.config;
 }

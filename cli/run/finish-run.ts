@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import { judgeEnvironmentOf } from '../../shared/judges/judge-provider.js';
+import { JudgeSetupError } from '../../shared/judges/judge-settings.js';
 import { readManifest } from '../../shared/pipeline/evaluate-case.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
@@ -63,13 +65,13 @@ export async function finishRun(
   const manifest = await readManifest(infrastructure.store, runId).catch(() => {
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
-  const environment = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL };
+  const environment = judgeEnvironmentOf(process.env);
   const runJudging = judgingForRuns(environment, options.cache ? infrastructure.store : undefined, process.env, [], new JudgeBudget(infrastructure.store));
   let judging: Judging;
   try {
     judging = runJudging.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
   } catch (error) {
-    if (error instanceof EngineSetupError) throw new UsageError(error.message);
+    if (error instanceof EngineSetupError || error instanceof JudgeSetupError) throw new UsageError(error.message);
     throw error;
   }
   // A second operator finishing the same run would send every unfinished case again: one process at a time.

@@ -39,7 +39,8 @@ export interface PipelineFunctionsProps {
   readonly timeouts: FunctionTimeouts;
   readonly data: DataBucket;
   readonly queues: PipelineQueues;
-  readonly judgeSecret: ISecret;
+  /** The judge key's secret; absent for Bedrock judges. */
+  readonly judgeSecret: ISecret | undefined;
   /** The live engines' variables; absent: the engines read only the function's environment. */
   readonly engineSecret?: ISecret | undefined;
   /** Where the judge worker runs when the engines are on private endpoints. */
@@ -97,7 +98,7 @@ export class PipelineFunctions extends Construct {
       engineSecret === undefined ? {} : { ASSAY_ENGINE_SECRET_ARN: engineSecret.secretArn },
     );
     this.grantObjects(this.judgeWorker, { read: ['runs/', 'cache/'], write: ['runs/', 'cache/'] });
-    props.judgeSecret.grantRead(this.judgeWorker.role);
+    props.judgeSecret?.grantRead(this.judgeWorker.role);
     engineSecret?.grantRead(this.judgeWorker.role);
     this.judgeWorker.function.addEventSource(
       new SqsEventSource(queues.cases, {
@@ -164,10 +165,7 @@ export class PipelineFunctions extends Construct {
         ASSAY_BUCKET: data.bucket.bucketName,
         ASSAY_CASES_QUEUE_URL: queues.cases.queueUrl,
         ASSAY_CONTROL_QUEUE_URL: queues.control.queueUrl,
-        // The secret's ARN, never its value; only the judge worker may read the value.
-        ASSAY_JUDGE_SECRET_ARN: judgeSecret.secretArn,
-        OPENAI_BASE_URL: settings.judgeBaseUrl,
-        ASSAY_JUDGE_MODEL: settings.judgeModel,
+        ...judgeEnvironment(settings, judgeSecret),
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
@@ -205,4 +203,15 @@ export class PipelineFunctions extends Construct {
       });
     }
   }
+}
+
+/**
+ * The judges' variables: the secret's ARN (never its value; only the judge
+ * worker may read the value) and the OpenAI-compatible server, or for Bedrock
+ * judges the provider alone, whose calls need no key and no URL.
+ */
+function judgeEnvironment(settings: Settings, judgeSecret: ISecret | undefined): Record<string, string> {
+  const model = { ASSAY_JUDGE_MODEL: settings.judgeModel };
+  if (settings.judgeProvider === 'bedrock') return { ASSAY_JUDGE_PROVIDER: 'bedrock', ...model };
+  return { ...(judgeSecret === undefined ? {} : { ASSAY_JUDGE_SECRET_ARN: judgeSecret.secretArn }), OPENAI_BASE_URL: settings.judgeBaseUrl, ...model };
 }

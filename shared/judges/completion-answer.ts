@@ -11,8 +11,11 @@ import { scrubSecrets } from '../secrets/scrub-secrets.js';
 export interface ChoiceAnswer {
   readonly text: string;
   readonly refusal: string | undefined;
+  /** Why the answer ended, in OpenAI's words: `stop`, `length` (the token limit), `content_filter`, `tool_calls`. */
   readonly finishReason: string | undefined;
   readonly reportedModel: string | undefined;
+  /** How the server itself named why it stopped, for messages (`stopReason guardrail_intervened`); default `finish_reason <finishReason>`. */
+  readonly stopNamed?: string;
 }
 
 export function readChoice(completion: OpenAI.Chat.Completions.ChatCompletion, mode: OutputMode): ChoiceAnswer {
@@ -32,10 +35,11 @@ export function readChoice(completion: OpenAI.Chat.Completions.ChatCompletion, m
  * The error of an answer that no repair can fix, or undefined. An answer cut
  * at the token limit that still parses is kept: the verdict is whole.
  */
-export function stoppedAnswer(answer: ChoiceAnswer, parsed: boolean, maxTokens: number, apiKey: string): string | undefined {
-  if (answer.refusal !== undefined) return scrubSecrets(`the judge model refused to answer: ${answer.refusal}`, [apiKey]);
+export function stoppedAnswer(answer: ChoiceAnswer, parsed: boolean, maxTokens: number, secrets: readonly string[]): string | undefined {
+  if (answer.refusal !== undefined) return scrubSecrets(`the judge model refused to answer: ${answer.refusal}`, secrets);
   if (answer.finishReason === 'content_filter') {
-    return "the judge server's content filter stopped the answer (finish_reason content_filter); this judgment cannot be made on this server";
+    const named = answer.stopNamed ?? 'finish_reason content_filter';
+    return `the judge server's content filter stopped the answer (${named}); this judgment cannot be made on this server`;
   }
   if (answer.finishReason === 'length' && !parsed) return `the answer was cut at max_tokens=${maxTokens}; raise judge.max_tokens`;
   return undefined;

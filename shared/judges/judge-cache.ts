@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { ChatMessage, JudgeCompletion } from './judge-client.js';
+import type { JudgeCompletion } from './judge-completion.js';
+import type { JudgeProviderName } from './judge-provider-config.js';
+import type { ChatMessage } from './output-modes.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**
  * The judge cache: content-addressed, so the same judgment is never paid for
  * twice, across engines, cases and runs. The key hashes everything that
- * changes the answer (the judge server's base URL, the model asked for, the
+ * changes the answer (the provider, the judge server's base URL, the model asked for, the
  * judge id and version, the rendered messages, the temperature, the output
  * schema and the sample number) and nothing secret: no API key, no user
  * info or query string of the URL. Each entry also keeps the model the server
@@ -19,7 +21,9 @@ import { scrubSecrets } from '../secrets/scrub-secrets.js';
  */
 
 export interface CacheKeyParts {
-  /** canonicalBaseUrl of the judge server: gateways and Azure deployments differ by path. */
+  /** Where the judge runs. An OpenAI-compatible server's keys leave it out, so the entries stored before providers existed stay valid. */
+  readonly provider: JudgeProviderName;
+  /** The judge server without credentials (judge-transports.ts serverOf): gateways and Azure deployments differ by path, Bedrock by region. */
   readonly baseUrl: string;
   /** The model asked for: what the caller controls; the model that answered is kept in the entry. */
   readonly model: string;
@@ -44,6 +48,7 @@ export function canonicalBaseUrl(baseUrl: string | undefined): string {
 export function cacheKey(parts: CacheKeyParts): string {
   const canonical = JSON.stringify([
     CACHE_FORMAT,
+    ...(parts.provider === 'openai' ? [] : [parts.provider]),
     parts.baseUrl,
     parts.model,
     parts.judgeId,

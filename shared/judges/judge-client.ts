@@ -1,21 +1,25 @@
-import OpenAI from 'openai';
-import type { z } from 'zod';
-import { extractJson, parseAnswer, type ParsedAnswer } from './answer-parsing.js';
+import OpenAI, { AzureOpenAI } from 'openai';
+import { extractJson } from './answer-parsing.js';
+import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
-import { readChoice, stoppedAnswer, type ChoiceAnswer } from './completion-answer.js';
+import { readChoice, type ChoiceAnswer } from './completion-answer.js';
+import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
 import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
-import { ServerReach } from './server-reach.js';
+import { openAiTarget, ServerReach, shownUrl, type ReachTarget } from './server-reach.js';
 
 export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
+export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, TokenUsage } from './judge-completion.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
- * any OpenAI-compatible server. The SDK retries 429, 5xx, connection errors
+ * any OpenAI-compatible server, or an Azure OpenAI deployment through the
+ * SDK's AzureOpenAI client (the same chat completions under the deployment's
+ * path, with an api-version and an `api-key` header). The SDK retries 429, 5xx, connection errors
  * and timeouts, an answer cut off mid-body included (with Retry-After capped,
  * see bounded-retry-fetch.ts); a deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
@@ -27,10 +31,21 @@ export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.
  * error value, never a default verdict.
  */
 
+/** An Azure OpenAI deployment: the same chat completions under `{endpoint}/openai/deployments/{deployment}`, an `api-key` header and an api-version. */
+export interface AzureDeployment {
+  /** The resource's endpoint, e.g. https://my-resource.openai.azure.com */
+  readonly endpoint: string;
+  readonly deployment: string;
+  readonly apiVersion: string;
+}
+
 export interface JudgeClientSettings {
-  /** OpenAI-compatible base URL; undefined means the SDK's default (api.openai.com). */
+  /** OpenAI-compatible base URL; undefined means the SDK's default (api.openai.com). Not used with `azure`. */
   readonly baseUrl: string | undefined;
+  /** The OpenAI key, or with `azure` the Azure OpenAI key. */
   readonly apiKey: string;
+  /** Set: the judge runs on this Azure OpenAI deployment, through the SDK's AzureOpenAI client. */
+  readonly azure?: AzureDeployment | undefined;
   readonly model: string;
   readonly temperature: number;
   /** One HTTP attempt. */
@@ -45,58 +60,43 @@ export interface JudgeClientSettings {
   readonly callDeadlineMs: number;
 }
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-/** What one judgment cost: tokens, and HTTP attempts beyond the requests made (the SDK's retries). */
-export interface CallCost {
-  readonly usage: TokenUsage;
-  readonly retries: number;
-}
-
-export type JudgeCompletion =
-  | ({ ok: true; output: unknown; /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */ reportedModel: string | undefined } & CallCost)
-  | ({ ok: false; error: string; transient: boolean } & CallCost);
-
-export interface CompletionRequest {
-  readonly messages: readonly ChatMessage[];
-  readonly schema: z.ZodType;
-  /** Name of the schema (and of the tool in tool mode): letters, digits, _ and -. */
-  readonly schemaName: string;
-}
-
-type Sent = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
 interface CallState extends TrackedCall {
   readonly usage: TokenUsage & { requests: number };
   /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
   readonly stop: AbortController;
 }
 
-export class JudgeClient {
+export class JudgeClient implements JudgeCompleter {
   private readonly client: OpenAI;
   private readonly ladder = new OutputModeLadder();
   private readonly calls = new Map<string, CallState>();
   private nextCall = 0;
   /** Set once no later call can succeed (a refused key, a spent quota): they fail with it, without a request. */
-  private fatal: string | undefined;
+  private readonly fatal = new FatalFailure();
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
+  /** Where the key and the server are set, for the message of a refused key. */
+  private readonly credentials: string;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
     this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
-    this.reach = new ServerReach(settings.baseUrl, (reason) => {
+    const target = settings.azure === undefined ? openAiTarget(settings.baseUrl) : azureTarget(settings.azure);
+    this.reach = new ServerReach(target, (reason) => {
       for (const call of this.calls.values()) call.stop.abort(reason);
     });
-    this.client = new OpenAI({
+    const options = {
       apiKey: settings.apiKey,
-      baseURL: settings.baseUrl,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
       fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls, this.reach),
-    });
+    };
+    this.credentials = settings.azure === undefined ? 'OPENAI_API_KEY and OPENAI_BASE_URL' : 'AZURE_OPENAI_API_KEY and judge.azure (endpoint, deployment)';
+    // The base URL is given whole, so the SDK reads no OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT of its own.
+    this.client =
+      settings.azure === undefined
+        ? new OpenAI({ ...options, baseURL: settings.baseUrl })
+        : new AzureOpenAI({ ...options, baseURL: `${settings.azure.endpoint.replace(/\/+$/, '')}/openai`, deployment: settings.azure.deployment, apiVersion: settings.azure.apiVersion });
   }
 
   /** The output mode the next call will try first. */
@@ -109,45 +109,24 @@ export class JudgeClient {
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
     const call: CallState = { attempts: 0, deadline, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, stop: new AbortController() };
     this.calls.set(callKey, call);
-    const finish = <T extends object>(result: T) => {
+    try {
+      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, callKey, call), { maxTokens: this.settings.maxTokens, secrets: [this.settings.apiKey] });
+      return { ...outcome, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
+    } finally {
       this.calls.delete(callKey);
-      return { ...result, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
-    };
-    const first = await this.send(request, request.messages, callKey, call);
-    if (!first.ok) return finish(first);
-    const parsed = this.judged(first, request.schema);
-    if (parsed.ok || parsed.final) return finish(parsed.ok ? { ok: true as const, output: parsed.value, reportedModel: first.reportedModel } : { ok: false as const, error: parsed.error, transient: false });
-    // One repair: show the model its answer and what is wrong with it.
-    const repairMessages: ChatMessage[] = [
-      ...request.messages,
-      { role: 'assistant', content: first.text },
-      { role: 'user', content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.` },
-    ];
-    const second = await this.send(request, repairMessages, callKey, call);
-    if (!second.ok) return finish(second);
-    const repaired = this.judged(second, request.schema);
-    if (repaired.ok) return finish({ ok: true as const, output: repaired.value, reportedModel: second.reportedModel });
-    const error = repaired.final ? repaired.error : `invalid answer after one repair request: ${repaired.error}`;
-    return finish({ ok: false as const, error, transient: false });
-  }
-
-  /** The answer as the judge's output; `final` when no repair request can help (a refusal, a cut answer). */
-  private judged(answer: ChoiceAnswer, schema: z.ZodType): { ok: true; value: unknown } | { ok: false; error: string; final: boolean } {
-    const parsed = readAnswer(answer.text, schema);
-    const stopped = stoppedAnswer(answer, parsed.ok, this.settings.maxTokens, this.settings.apiKey);
-    if (stopped !== undefined) return { ok: false, error: stopped, final: true };
-    return parsed.ok ? parsed : { ok: false, error: parsed.error, final: false };
+    }
   }
 
   /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
-  private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<Sent> {
+  private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<SentAnswer> {
     const { deadline } = call;
     const signal = AbortSignal.any([deadline.signal, call.stop.signal]);
     let floor: OutputMode | undefined;
     let claim: ModeClaim | undefined;
     try {
       for (;;) {
-        if (this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
+        const fatal = this.fatal.current;
+        if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
         const unreachable = this.reach.unreachable;
         if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
         claim ??= await this.ladder.claim(deadline.signal, floor);
@@ -171,14 +150,14 @@ export class JudgeClient {
           if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
           const stopped: unknown = call.stop.signal.reason;
           if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
-          const failure = classifyFailure(error, this.settings.apiKey);
+          const failure = classifyFailure(error, this.settings.apiKey, this.credentials);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');
             claim = undefined;
             continue;
           }
           if (failure.kind === 'parameter-refused' && this.parameters.drop(failure.parameter)) continue;
-          if (failure.kind === 'fatal') this.fatal = failure.error;
+          if (failure.kind === 'fatal') this.fatal.record(failure.error);
           const message = failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
           return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
@@ -193,7 +172,7 @@ export class JudgeClient {
   }
 
   /** The last answer is named when a retry was not started for lack of time (a 429 or 5xx), not when the deadline cut a request. */
-  private outOfTime(deadline: CallDeadline, error: unknown): Sent {
+  private outOfTime(deadline: CallDeadline, error: unknown): SentAnswer {
     const last = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}` : undefined;
     return { ok: false, error: deadlineMessage(deadline, this.settings.callDeadlineMs, last), transient: true };
   }
@@ -218,7 +197,6 @@ function isProse(answer: ChoiceAnswer): boolean {
   return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
 }
 
-function readAnswer(text: string, schema: z.ZodType): ParsedAnswer<unknown> {
-  const json = extractJson(text);
-  return json.ok ? parseAnswer(json.value, schema) : json;
+function azureTarget(azure: AzureDeployment): ReachTarget {
+  return { url: shownUrl(`${azure.endpoint.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(azure.deployment)}`), setting: 'judge.azure.endpoint' };
 }

@@ -16,6 +16,7 @@ import { customJudgeExampleSchema } from './custom-judge-examples.js';
 import { ensembleSchema } from './ensemble/ensemble-judge.js';
 import { judgeOverridesSchema, judgeOverridesShape, OVERRIDE_FIXES } from './judge-overrides.js';
 import { checkJudgeCeiling } from './judge-price-checks.js';
+import { checkJudgeProvider, PROVIDER_FIXES, PROVIDER_KEYS, providerFields } from './judge-provider-config.js';
 import { checkJudgeReferences } from './judge-reference-checks.js';
 import { judgePricesSchema, modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
@@ -29,6 +30,8 @@ export { selectJudges } from './judge-selection.js';
  * config file can be committed, copied into a report or hashed without leaking one.
  */
 export const judgeClientSchema = z.strictObject({
+  /** Where the judges run: openai (default), azure or bedrock, with that provider's block (judge-provider-config.ts). */
+  ...providerFields,
   base_url: judgeBaseUrlSchema.optional(),
   model: z.string().min(1).optional(),
   temperature: z.number().min(0).max(2).default(0),
@@ -100,7 +103,8 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 const FIXES: Readonly<Record<string, string>> = {
   '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
   thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
-  judge: 'write an object with some of the keys base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices',
+  judge: 'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices',
+  ...PROVIDER_FIXES,
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
   'judge.temperature': 'give a number from 0 to 2; 0 keeps verdicts repeatable',
@@ -175,6 +179,7 @@ const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   judge: Object.keys(judgeClientSchema.shape),
   run: Object.keys(runSettingsSchema.shape),
   'judge.prices': ['currency', 'models'],
+  ...PROVIDER_KEYS,
   'judge.prices.models.*': Object.keys(modelPriceSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
@@ -237,6 +242,7 @@ export function checkJudgeConfig(input: unknown, file: string): JudgeConfigLoad 
   });
   // Judge names and settings are checked once every judge they can name is valid.
   if (problems.length === 0) problems.push(...checkJudgeReferences(config, file));
+  if (problems.length === 0) problems.push(...checkJudgeProvider(config, file));
   if (problems.length === 0) problems.push(...checkJudgeCeiling(config, file));
   return problems.length > 0 ? { ok: false, error: problems.join('\n') } : { ok: true, config };
 }
@@ -247,8 +253,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown, file: string): s
   if (issue.code === 'unrecognized_keys') {
     const accepted = KNOWN_KEYS[pattern(path)] ?? [];
     return issue.keys.map((key) => {
-      const secretFix = path[0] === 'engines'
-        ? 'remove it: engine credentials come from the environment ({{env.NAME}} in headers, connection_env, the AWS credential chain), never from a file'
+      const secretFix =
+        path[0] === 'engines' ? 'remove it: engine credentials come from the environment ({{env.NAME}} in headers, connection_env, the AWS credential chain), never from a file'
+        : path[1] === 'azure' ? 'remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable, never from a file'
+        : path[1] === 'bedrock' ? 'remove it: Bedrock judges sign with the AWS credential chain (environment, profile, role), never with a key from a file'
         : 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file';
       const fix = /api.?key|secret|token|password/i.test(key) ? secretFix : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
       return report(file, formatPath([...path, key]) + which, 'unknown key', fix);

@@ -27,7 +27,11 @@ export type RequestFailure =
 /** Statuses of a request the server found invalid: 400 from OpenAI, 422 from servers that validate with a schema library. */
 const VALIDATION_STATUSES = new Set([400, 422]);
 
-export function classifyFailure(error: unknown, apiKey: string): RequestFailure {
+/**
+ * `credentials` names where the key and the server are set, for the message
+ * of a refused key: OpenAI's variables, or Azure OpenAI's.
+ */
+export function classifyFailure(error: unknown, apiKey: string, credentials = 'OPENAI_API_KEY and OPENAI_BASE_URL'): RequestFailure {
   const scrub = (text: string): string => scrubSecrets(text, [apiKey]);
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'failed', error: 'the judge call timed out', transient: true };
   const fault = error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) ? undefined : networkFault(error);
@@ -42,7 +46,7 @@ export function classifyFailure(error: unknown, apiKey: string): RequestFailure 
   const status = error.status;
   const said = [error.param, error.code, error.type, error.message].filter((part) => typeof part === 'string').join(' ');
   if (status === 401 || status === 403) {
-    const text = scrub(`the judge server refused the credentials (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check OPENAI_API_KEY and OPENAI_BASE_URL`);
+    const text = scrub(`the judge server refused the credentials (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check ${credentials}`);
     // Only a 401 says the key itself is wrong: a 403 may be about one request (a firewall rule, a content policy).
     return status === 401 ? { kind: 'fatal', error: text } : { kind: 'failed', error: text, transient: false };
   }

@@ -1,17 +1,19 @@
 import { report } from './config-report.js';
 import { judgesForRun } from './default-judges.js';
 import type { JudgeConfig } from './judge-config.js';
-import { DEFAULT_JUDGE_MODEL } from './judge-settings.js';
+import { DEFAULT_JUDGE_MODEL, defaultModelOf, providerNameOf } from './judge-provider.js';
 
 /**
  * The models a run's LLM judges ask, each with the first judge that asks it:
  * a judge's own model (`judge_settings`, its own entry, a `judge@model`
- * variant), else the run's default (`ASSAY_JUDGE_MODEL`, then `judge.model`,
- * then gpt-4o-mini).
+ * variant), else the run's default (`ASSAY_JUDGE_MODEL`, then `judge.model` or
+ * `judge.bedrock.model_id`, then gpt-4o-mini but on Bedrock).
  */
 export function modelsOfRun(config: JudgeConfig, environment: ModelEnvironment | undefined): Map<string, string> {
   // Without the environment, the run's default model is known only when the config sets it.
-  const defaultModel = environment === undefined ? config.judge.model : (nonEmpty(environment.ASSAY_JUDGE_MODEL) ?? config.judge.model ?? DEFAULT_JUDGE_MODEL);
+  const provider = environment === undefined ? undefined : providerNameOf(config.judge, environment);
+  const defaultModel =
+    environment === undefined || provider === undefined || !provider.ok ? (config.judge.model ?? config.judge.bedrock?.model_id) : defaultModelOf(config.judge, environment, provider.name);
   const models = new Map<string, string>();
   for (const judge of judgesForRun(config, 'llm').judges) {
     if (judge.kind !== 'llm' && judge.kind !== 'dag') continue;
@@ -21,9 +23,10 @@ export function modelsOfRun(config: JudgeConfig, environment: ModelEnvironment |
   return models;
 }
 
-/** Where a run starts: ASSAY_JUDGE_MODEL there replaces the config's default model. */
+/** Where a run starts: ASSAY_JUDGE_MODEL there replaces the config's default model, ASSAY_JUDGE_PROVIDER its provider. */
 export interface ModelEnvironment {
   readonly ASSAY_JUDGE_MODEL?: string | undefined;
+  readonly ASSAY_JUDGE_PROVIDER?: string | undefined;
 }
 
 /**

@@ -1,7 +1,9 @@
 import pLimit from 'p-limit';
 import { parseAnswer } from './answer-parsing.js';
 import { cacheKey, type JudgeCache } from './judge-cache.js';
-import { jsonSchemaOf, type ChatMessage, type JudgeClient } from './judge-client.js';
+import type { JudgeCompleter } from './judge-completion.js';
+import type { JudgeProviderName } from './judge-provider-config.js';
+import { jsonSchemaOf, type ChatMessage } from './output-modes.js';
 import type { LlmJudge, Verdict } from './judge-definition.js';
 import { schemaNameOf, type ClientOverrides } from './judge-overrides.js';
 import { renderTemplate, type TemplateInput } from './template.js';
@@ -33,7 +35,9 @@ export type JudgeOutcome =
   | { ok: false; error: string; transient: boolean; cost: JudgmentCost };
 
 export interface JudgeServiceSettings {
-  /** Base URL of the judge server as canonicalBaseUrl gives it, part of the cache key (never the key, user info or query). */
+  /** Where the judge runs: part of the cache key, so an Azure deployment and an OpenAI model of one name never share entries. */
+  readonly provider: JudgeProviderName;
+  /** The judge server as serverOf gives it (base URL, Azure deployment, Bedrock endpoint), part of the cache key (never the key, user info or query). */
   readonly baseUrl: string;
   readonly model: string;
   readonly temperature: number;
@@ -70,7 +74,7 @@ export class JudgeService implements JudgeRunner {
 
   /** `limit` is shared by the services of one pool, so their calls together stay within one concurrency. */
   constructor(
-    private readonly client: JudgeClient,
+    private readonly client: JudgeCompleter,
     private readonly cache: JudgeCache,
     private readonly settings: JudgeServiceSettings,
     limit?: ReturnType<typeof pLimit>,
@@ -89,6 +93,7 @@ export class JudgeService implements JudgeRunner {
     const schema = jsonSchemaOf(judge.output);
     const sample = this.settings.temperature > 0 ? (options.sample ?? 0) : 0;
     const key = cacheKey({
+      provider: this.settings.provider,
       baseUrl: this.settings.baseUrl,
       model: this.settings.model,
       // A model variant runs its judge's prompt: its cache entries are that judge's, told apart by the model.

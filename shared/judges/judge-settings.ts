@@ -1,26 +1,28 @@
 import type { ObjectStore } from '../ports/object-store.js';
-import { canonicalBaseUrl, JudgeCache } from './judge-cache.js';
-import { JudgeClient } from './judge-client.js';
+import { JudgeCache } from './judge-cache.js';
 import pLimit from 'p-limit';
 import type { JudgeConfig } from './judge-config.js';
+import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from './judge-provider.js';
 import { selectJudges } from './judge-selection.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
+import { createJudgeCompleter, serverOf } from './judge-transports.js';
 import type { JudgeBackend } from './run-judges.js';
 
+export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from './judge-provider.js';
+
 /**
- * Where the judge client's settings come from: the environment variables
- * every OpenAI client reads (OPENAI_BASE_URL, OPENAI_API_KEY) plus
- * ASSAY_JUDGE_MODEL, then the config file's `judge:` section, then defaults.
- * The environment wins over the file so that a CI job can point a committed
- * config at another server without editing it. The key comes only from the
- * environment. Without a key the offline lexical judge is used, and the
- * summary says so. A judge with settings of its own (judge-overrides.ts)
- * gets a service of its own from the pool; the environment overrides only
- * the run's defaults, never a judge's own model or server.
+ * Where the judge client's settings come from: the environment (the provider,
+ * its key, OPENAI_BASE_URL, ASSAY_JUDGE_MODEL: judge-provider.ts), then the
+ * config file's `judge:` section, then defaults. The environment wins over
+ * the file so that a CI job can point a committed config at another server
+ * without editing it. Keys come only from the environment. Without the
+ * provider's key the offline lexical judge is used, and the summary says so.
+ * A judge with settings of its own (judge-overrides.ts) gets a service of its
+ * own from the pool; the environment overrides only the run's defaults,
+ * never a judge's own model or server.
  */
 
-export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_CONCURRENCY = 8;
@@ -37,24 +39,26 @@ export interface JudgeBackendChoice {
   readonly summary: string;
 }
 
-export interface JudgeEnvironment {
-  readonly OPENAI_BASE_URL?: string | undefined;
-  readonly OPENAI_API_KEY?: string | undefined;
-  readonly ASSAY_JUDGE_MODEL?: string | undefined;
+/** Judge settings that cannot make a judge (an unknown provider, a provider without its settings); the CLI reports it as a usage error. */
+export class JudgeSetupError extends Error {
+  override readonly name = 'JudgeSetupError';
 }
 
 /**
  * Builds the judge backend. `store` holds the judge cache (`cache/judges/`);
- * undefined turns the cache off (`--no-cache`).
+ * undefined turns the cache off (`--no-cache`). Throws JudgeSetupError when
+ * the settings name a provider without what it needs.
  */
 export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined): JudgeBackendChoice {
-  const apiKey = nonEmpty(environment.OPENAI_API_KEY);
-  if (apiKey === undefined) {
-    return { backend: { kind: 'lexical' }, summary: 'lexical judge (non-LLM approximations): OPENAI_API_KEY is not set' };
+  const choice = chooseProvider(config.judge, environment);
+  if (!choice.ok) {
+    if ('error' in choice) throw new JudgeSetupError(choice.error);
+    return { backend: { kind: 'lexical' }, summary: `lexical judge (non-LLM approximations): ${choice.lexical}` };
   }
+  const { provider, model } = choice;
   const defaults: ResolvedClientSettings = {
-    baseUrl: nonEmpty(environment.OPENAI_BASE_URL) ?? config.judge.base_url,
-    model: nonEmpty(environment.ASSAY_JUDGE_MODEL) ?? config.judge.model ?? DEFAULT_JUDGE_MODEL,
+    baseUrl: provider.kind === 'openai' ? provider.baseUrl : undefined,
+    model,
     temperature: config.judge.temperature,
     maxTokens: config.judge.max_tokens ?? DEFAULT_MAX_TOKENS,
   };
@@ -62,20 +66,17 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
   // One limit for every service: judges with their own model still share the run's rate pressure.
   const limit = pLimit(concurrency);
   const cache = new JudgeCache(store);
+  const limits = {
+    timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
+    maxRetryWaitMs: config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS,
+    callDeadlineMs: config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS,
+  };
   const pool = new JudgeServicePool(defaults, (settings) => {
-    const client = new JudgeClient({
-      baseUrl: settings.baseUrl,
-      apiKey,
-      model: settings.model,
-      temperature: settings.temperature,
-      timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-      maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
-      maxTokens: settings.maxTokens,
-      maxRetryWaitMs: config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS,
-      callDeadlineMs: config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS,
-    });
+    const client = createJudgeCompleter(provider, settings, limits, model);
     const serviceSettings = {
-      baseUrl: canonicalBaseUrl(settings.baseUrl),
+      provider: provider.kind,
+      baseUrl: serverOf(provider, settings, model),
       model: settings.model,
       temperature: settings.temperature,
       cacheSampled: config.judge.cache_sampled ?? false,
@@ -83,21 +84,28 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
     };
     return new JudgeService(client, cache, serviceSettings, limit);
   });
-  const serverHost = new URL(defaults.baseUrl ?? 'https://api.openai.com/v1').host;
   const own = ownSettingsCount(config);
   const others = own === 0 ? '' : `; ${own} judge${own === 1 ? ' has' : 's have'} settings of ${own === 1 ? 'its' : 'their'} own`;
   const cached = store === undefined ? 'cache off' : 'cached';
   return {
     backend: { kind: 'llm', service: pool },
-    summary: `LLM judge ${defaults.model} at ${serverHost}, temperature ${defaults.temperature}, ${cached}${others}`,
+    summary: `LLM judge ${model} ${placeOf(provider)}, temperature ${defaults.temperature}, ${cached}${others}`,
   };
+}
+
+/** Where the judge runs, for the judge line of logs and reports. */
+function placeOf(provider: JudgeProvider): string {
+  switch (provider.kind) {
+    case 'openai':
+      return `at ${new URL(provider.baseUrl ?? 'https://api.openai.com/v1').host}`;
+    case 'azure':
+      return `on Azure OpenAI deployment ${provider.azure.deployment} (api-version ${provider.azure.apiVersion})`;
+    case 'bedrock':
+      return `on Amazon Bedrock (${provider.region}${provider.endpoint === undefined ? '' : `, endpoint ${new URL(provider.endpoint).host}`})`;
+  }
 }
 
 /** How many of the run's judges set a model, server, temperature or answer length of their own. */
 function ownSettingsCount(config: JudgeConfig): number {
   return selectJudges(config).filter((judge) => (judge.kind === 'llm' || judge.kind === 'dag') && judge.client !== undefined).length;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }

@@ -1,4 +1,4 @@
-import { modeBelow, OUTPUT_MODES, type OutputMode } from './output-modes.js';
+import { OUTPUT_MODES, type OutputMode } from './output-modes.js';
 
 /**
  * The output mode a judge client uses, shared by all its calls. It only ever
@@ -26,11 +26,18 @@ export class OutputModeLadder {
   private endProbe: (() => void) | undefined;
   private ignoredAnswers = 0;
 
-  /** `ignoredThreshold`: prose answers to a mode, over all calls, after which the client stops asking for it. */
-  constructor(private readonly ignoredThreshold = 2) {}
+  /**
+   * `ignoredThreshold`: prose answers to a mode, over all calls, after which
+   * the client stops asking for it. `modes`: the rungs a transport has, most
+   * to least strict (Bedrock's Converse has no response_format: tool, text).
+   */
+  constructor(
+    private readonly ignoredThreshold = 2,
+    private readonly modes: readonly OutputMode[] = OUTPUT_MODES,
+  ) {}
 
   get mode(): OutputMode {
-    return OUTPUT_MODES[this.index] ?? 'text';
+    return this.modes[this.index] ?? 'text';
   }
 
   /**
@@ -42,7 +49,7 @@ export class OutputModeLadder {
   async claim(signal: AbortSignal, floor?: OutputMode): Promise<ModeClaim> {
     for (;;) {
       signal.throwIfAborted();
-      if (floor !== undefined && OUTPUT_MODES.indexOf(floor) > this.index) return this.claimOf(floor, false);
+      if (floor !== undefined && this.modes.indexOf(floor) > this.index) return this.claimOf(floor, false);
       if (this.confirmed) return this.claimOf(this.mode, false);
       if (this.probe === undefined) {
         this.probe = new Promise<void>((resolve) => {
@@ -75,7 +82,7 @@ export class OutputModeLadder {
 
   /** Monotonic: a refusal of a mode above the current one (a late answer) changes nothing. */
   private stepBelow(mode: OutputMode): void {
-    const next = OUTPUT_MODES.indexOf(modeBelow(mode));
+    const next = Math.min(this.modes.indexOf(mode) + 1, this.modes.length - 1);
     if (next <= this.index) return;
     this.index = next;
     this.confirmed = false;

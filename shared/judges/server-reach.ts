@@ -18,6 +18,17 @@ import { networkFault } from '../network/network-fault.js';
  */
 export const UNREACHABLE_HOLD_MS = 30_000;
 
+/** The server as a message names it: its URL (without user info or query), and the setting that gives that URL. */
+export interface ReachTarget {
+  readonly url: string;
+  readonly setting: string;
+}
+
+/** An OpenAI-compatible server at `baseUrl` (undefined: the OpenAI API). */
+export function openAiTarget(baseUrl: string | undefined): ReachTarget {
+  return { url: shownUrl(baseUrl ?? 'https://api.openai.com/v1'), setting: "OPENAI_BASE_URL (or the config's judge base_url)" };
+}
+
 export class ServerReach {
   private answered = false;
   private reason: string | undefined;
@@ -25,7 +36,7 @@ export class ServerReach {
 
   /** `onUnreachable` stops the calls in flight; it is called once a verdict. */
   constructor(
-    private readonly baseUrl: string | undefined,
+    private readonly target: ReachTarget,
     private readonly onUnreachable: (reason: string) => void,
     private readonly now: () => number = Date.now,
     private readonly holdMs = UNREACHABLE_HOLD_MS,
@@ -48,14 +59,14 @@ export class ServerReach {
     if (this.answered || this.unreachable !== undefined) return;
     const fault = networkFault(error);
     if (fault === undefined || !fault.unreachable) return;
-    this.reason = `cannot reach the judge server at ${shownUrl(this.baseUrl)}: ${fault.description}; check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
+    this.reason = `cannot reach the judge server at ${this.target.url}: ${fault.description}; check ${this.target.setting} and that the server is running`;
     this.since = this.now();
     this.onUnreachable(this.reason);
   }
 }
 
-/** The base URL without user info, query or fragment, where credentials could be. */
-function shownUrl(baseUrl: string | undefined): string {
-  const url = new URL(baseUrl ?? 'https://api.openai.com/v1');
+/** A URL without user info, query or fragment, where credentials could be. */
+export function shownUrl(address: string): string {
+  const url = new URL(address);
   return `${url.protocol}//${url.host}${url.pathname}`;
 }

@@ -15,6 +15,8 @@ export interface JudgingSecrets {
 export interface JudgingByConfigOptions {
   /** The judge key as of now (undefined: none configured); a RefreshingSecret's read, on Lambda. Asked only for a config whose judges call a judge. */
   readonly judgeKey: () => Promise<string | undefined>;
+  /** Whether a config whose judges call a judge needs the key (a provider that signs another way does not); default: it does. */
+  readonly needsJudgeKey?: (config: RunConfig) => boolean;
   /** The engine secret's variables as of now; asked only for a config with live engines. Absent: no engine secret. */
   readonly engineVariables?: () => Promise<EngineVariables | undefined>;
   /** Builds the judging of a config with its secrets: the judge client, its cache, the selected judges and the live engines. */
@@ -38,13 +40,13 @@ export function judgingByConfig(options: JudgingByConfigOptions): (config: RunCo
   // Per config hash, as the judging: selecting the judges for every case of a large run would add up.
   const needsKey = new Map<string, boolean>();
   return async (config, configHash) => {
-    let callsJudgeServer = needsKey.get(configHash);
-    if (callsJudgeServer === undefined) {
-      callsJudgeServer = callsJudges(config);
-      needsKey.set(configHash, callsJudgeServer);
+    let keyNeeded = needsKey.get(configHash);
+    if (keyNeeded === undefined) {
+      keyNeeded = callsJudges(config) && (options.needsJudgeKey?.(config) ?? true);
+      needsKey.set(configHash, keyNeeded);
     }
-    // A run of ground-truth metrics and deterministic judges needs no key: an empty or unreadable secret does not stop it.
-    const apiKey = callsJudgeServer ? await options.judgeKey() : undefined;
+    // A run of ground-truth metrics and deterministic judges (or of Bedrock judges) needs no key: an empty or unreadable secret does not stop it.
+    const apiKey = keyNeeded ? await options.judgeKey() : undefined;
     const hasEngines = config.engines !== undefined && config.engines.length > 0;
     const engineVariables = hasEngines && options.engineVariables !== undefined ? await options.engineVariables() : undefined;
     const secrets: JudgingSecrets = { apiKey, engineVariables };

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiTestServer } from '../support/openai-test-server.js';
 import { createTempFolder } from '../support/temp-folder.js';
 
 /**
@@ -28,13 +30,13 @@ interface Started {
   readonly resolved: readonly string[];
 }
 
-async function startCli(args: readonly string[]): Promise<Started> {
+async function startCli(args: readonly string[], environment: Readonly<Record<string, string>> = {}): Promise<Started> {
   const folder = await createTempFolder();
   onTestFinished(() => folder.remove());
   const log = await folder.write('resolved.tsv', '');
   const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', recorder, bin, ...args], {
     cwd: root,
-    env: { ...process.env, RECORD_RESOLUTIONS_TO: log },
+    env: { ...process.env, ...environment, RECORD_RESOLUTIONS_TO: log },
   });
   const lines = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
   return { stdout, stderr, resolved: lines.map((line) => line.split('\t')[1] ?? '') };
@@ -84,5 +86,26 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     expect(started.stdout).toContain(join(folder.path, 'out', 'report.json'));
     expect(heavyPackagesIn(started.resolved)).not.toContain('@aws-sdk');
     expect(heavyPackagesIn(started.resolved)).not.toContain('aws-cdk-lib');
+  });
+
+  it('runs LLM judges through the OpenAI path without the AWS SDK, which only Bedrock judges load', async () => {
+    // Prepare
+    const folder = await createTempFolder();
+    onTestFinished(() => folder.remove());
+    const server = await startOpenAiTestServer({ oracle: catalogOracle });
+    onTestFinished(() => server.close());
+    const judgeEnvironment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+
+    // Act
+    const started = await startCli(
+      ['run', 'examples/datasets/search-assistant.jsonl', '--judges', 'chunk_relevance', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')],
+      judgeEnvironment,
+    );
+
+    // Assess: the judges were asked, and the Bedrock client with its SDK never resolved
+    expect(started.stdout).toContain('LLM judge judge-model at 127.0.0.1');
+    expect(server.answered()).toBeGreaterThan(0);
+    expect(heavyPackagesIn(started.resolved)).toEqual(['openai']);
+    expect(started.resolved.some((url) => url.includes('bedrock-judge-client'))).toBe(false);
   });
 });

@@ -68,6 +68,11 @@ describe('deployment settings', () => {
     [{ engineVpcId: 'vpc-0123456789abcdef0' }, 'engineSubnetIds'],
     [{ engineSubnetIds: 'subnet-0123456789abcdef0' }, 'engineSubnetIds'],
     [{ engineVpcId: 'my-vpc', engineSubnetIds: 'subnet-0123456789abcdef0' }, 'engineVpcId'],
+    [{ judgeProvider: 'vertex' }, 'judgeProvider'],
+    [{ judgeProvider: 'bedrock' }, 'judgeModel'],
+    [{ judgeProvider: 'bedrock', judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0', judgeSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-judge-AbC123' }, 'judgeSecretArn'],
+    [{ judgeBedrockModels: 'anthropic.claude-3-5-haiku-20241022-v1:0' }, 'judgeBedrockModels'],
+    [{ judgeProvider: 'bedrock', judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0', judgeBedrockModels: 'arn:aws:bedrock:us-east-1::foundation-model/*' }, 'judgeBedrockModels'],
     [{ engineVpcId: 'vpc-0123456789abcdef0', engineSubnetIds: 'subnet-0123456789abcdef0', engineSecurityGroupIds: 'default' }, 'engineSecurityGroupIds'],
     [{ engineSecurityGroupIds: 'sg-0123456789abcdef0' }, 'engineSecurityGroupIds'],
   ])('rejects %j naming the context key', (context, key) => {

@@ -44,7 +44,7 @@ afterEach(async () => {
 function llmBackend(store: ObjectStore | undefined, faults?: FaultPlan): JudgeBackend {
   if (faults) server.setFaults(faults);
   const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, apiKey: 'key', timeoutMs: 5_000, maxRetries: 8 });
-  const service = new JudgeService(client, new JudgeCache(store), { baseUrl: canonicalBaseUrl(server.baseUrl), model: 'judge-model', temperature: 0, cacheSampled: false, concurrency: 8 });
+  const service = new JudgeService(client, new JudgeCache(store), { provider: 'openai', baseUrl: canonicalBaseUrl(server.baseUrl), model: 'judge-model', temperature: 0, cacheSampled: false, concurrency: 8 });
   return { kind: 'llm', service };
 }
 

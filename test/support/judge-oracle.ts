@@ -3,9 +3,11 @@ import type { ChatRequest, Oracle } from './openai-test-server.js';
 /** A scripted judge: answers each catalog judge in its own output shape, deterministically from the prompt. */
 export const catalogOracle: Oracle = (request) => ({ json: answerFor(judgeName(request), lastUserMessage(request)) });
 
+/** The judge's schema name: the JSON schema's, or the forced tool's (tool mode, and Bedrock's Converse). */
 function judgeName(request: ChatRequest): string {
   const format = request.response_format as { json_schema?: { name?: string } } | undefined;
-  return format?.json_schema?.name ?? 'unknown';
+  const tool = request.tool_choice as { function?: { name?: string } } | undefined;
+  return format?.json_schema?.name ?? tool?.function?.name ?? 'unknown';
 }
 
 function lastUserMessage(request: ChatRequest): string {

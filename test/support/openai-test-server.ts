@@ -4,7 +4,11 @@ import { z } from 'zod';
 
 /**
  * A local stand-in for the Chat Completions endpoint, close enough to the real
- * one that the official `openai` client talks to it unchanged. Tests use it to
+ * one that the official `openai` client talks to it unchanged, at OpenAI's
+ * path (`/v1/chat/completions`) and at Azure OpenAI's
+ * (`/openai/deployments/{deployment}/chat/completions?api-version=...`, where
+ * a request must carry the api-version, and the `api-key` header when the
+ * server is started with `azureKey`). Tests use it to
  * drive an LLM-judge client through rate limits, server errors, unparseable
  * answers, refused features and slow answers, and to count the calls it made.
  */
@@ -101,6 +105,8 @@ export interface LoggedRequest {
   readonly status: number;
   readonly outcome: Outcome;
   readonly authorization: string | undefined;
+  /** The path and query string the request was sent to. */
+  readonly url: string;
   /** Every request header, names in lower case (the client's retry count is `x-stainless-retry-count`). */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -108,6 +114,8 @@ export interface LoggedRequest {
 export interface OpenAiTestServer {
   /** e.g. http://127.0.0.1:PORT/v1 */
   readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:PORT: the endpoint of an Azure OpenAI resource. */
+  readonly origin: string;
   /** Every chat-completion request received (faulted ones too), in order of arrival. */
   readonly log: readonly LoggedRequest[];
   /** Number of chat-completion requests answered 200 with the oracle's answer. */
@@ -136,7 +144,8 @@ const chatRequestSchema: z.ZodType<ChatRequest> = z
   })
   .loose();
 
-export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: FaultPlan }): Promise<OpenAiTestServer> {
+/** `azureKey`: the key an Azure request's `api-key` header must carry; a request without it is answered 401 as Azure answers it. */
+export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: FaultPlan; azureKey?: string }): Promise<OpenAiTestServer> {
   const log: { -readonly [Key in keyof LoggedRequest]: LoggedRequest[Key] }[] = [];
   let oracle = options.oracle;
   let oracleCalls = 0;
@@ -152,14 +161,20 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
   setFaults(options.faults ?? {});
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname;
-    if (incoming.method !== 'POST' || path !== '/v1/chat/completions') {
-      const message = `Unknown request URL: ${incoming.method} ${path}`;
+    const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+    const azure = /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(url.pathname);
+    if (incoming.method !== 'POST' || (url.pathname !== '/v1/chat/completions' && !azure)) {
+      const message = `Unknown request URL: ${incoming.method} ${url.pathname}`;
       return sendError(response, 404, message, 'invalid_request_error', 'unknown_url');
     }
     const parsed = parseRequest(await readBody(incoming));
     if (typeof parsed === 'string') return sendError(response, 400, parsed, 'invalid_request_error', null);
     const request = parsed;
+    const refusedByAzure = azure ? azureRefusal(url, incoming.headers['api-key'], options.azureKey) : undefined;
+    if (refusedByAzure !== undefined) {
+      log.push({ request, status: refusedByAzure.status, outcome: 'refused', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming) });
+      return sendJson(response, refusedByAzure.status, { error: { code: String(refusedByAzure.status), message: refusedByAzure.message } });
+    }
     if (plan.echoKey !== undefined) return echoKey(incoming, response, request, plan.echoKey, log);
 
     // Four draws for every request, used or not, so one probability never shifts the others' sequence.
@@ -175,7 +190,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0)) ? 'garbage'
       : 'answer';
     const status = outcome === 'refused' ? (refusal?.status ?? 400) : STATUS[outcome];
-    const entry: (typeof log)[number] = { request, status, outcome, authorization: incoming.headers.authorization, headers: headersOf(incoming) };
+    const entry: (typeof log)[number] = { request, status, outcome, authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming) };
     const position = log.push(entry);
 
     const slow = forced === 'slow' || (forced === 'none' && slowDraw < (plan.slow ?? 0));
@@ -237,6 +252,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    origin: `http://127.0.0.1:${port}`,
     log,
     answered: () => log.filter((entry) => entry.outcome === 'answer').length,
     setFaults,
@@ -261,12 +277,20 @@ function echoKey(
   echo: NonNullable<FaultPlan['echoKey']>,
   log: LoggedRequest[],
 ): void {
-  log.push({ request, status: echo.status, outcome: 'key-echoed', authorization: incoming.headers.authorization, headers: headersOf(incoming) });
+  log.push({ request, status: echo.status, outcome: 'key-echoed', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming) });
   const key = (incoming.headers.authorization ?? '').replace(/^Bearer /, '');
   const shown = echo.form === 'whole' ? key : `${key.slice(0, 10)}...${key.slice(-10)}`;
   const message = `Incorrect API key provided: ${shown}. You can find your API key at https://platform.example/account/api-keys.`;
   // A short retry-after, so a 500 goes through the client's retries quickly.
   sendError(response, echo.status, message, 'invalid_request_error', 'invalid_api_key', { 'retry-after-ms': '5', 'retry-after': '0' });
+}
+
+/** Azure's answers to a request without an api-version (its 404 for an unknown route) or without the resource's key. */
+function azureRefusal(url: URL, apiKey: string | string[] | undefined, expectedKey: string | undefined): { status: number; message: string } | undefined {
+  if (!url.searchParams.has('api-version')) return { status: 404, message: 'Resource not found' };
+  if (expectedKey === undefined || apiKey === expectedKey) return undefined;
+  const message = 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+  return { status: 401, message };
 }
 
 function completion(request: ChatRequest, answer: OracleAnswer, position: number): object {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssayFunction } from '../../../infra/constructs/function-defaults.js';
-import { customizedAssay, defaultAssay, functionLogicalId, logicalIdOf, propertiesOf, type SynthesizedAssay } from '../support/assay-app.js';
+import { customizedAssay, defaultAssay, functionLogicalId, judgeSecretOf, logicalIdOf, propertiesOf, type SynthesizedAssay } from '../support/assay-app.js';
 
 interface FunctionProperties {
   Runtime: string;
@@ -33,7 +33,7 @@ describe('the pipeline functions', () => {
         ASSAY_BUCKET: { Ref: logicalIdOf(assay.stack.data.bucket) },
         ASSAY_CASES_QUEUE_URL: { Ref: logicalIdOf(assay.stack.queues.cases) },
         ASSAY_CONTROL_QUEUE_URL: { Ref: logicalIdOf(assay.stack.queues.control) },
-        ASSAY_JUDGE_SECRET_ARN: { Ref: logicalIdOf(assay.stack.judgeSecret.secret) },
+        ASSAY_JUDGE_SECRET_ARN: { Ref: logicalIdOf(judgeSecretOf(assay)) },
         OPENAI_BASE_URL: 'https://api.openai.com/v1',
         ASSAY_JUDGE_MODEL: 'gpt-4o-mini',
         POWERTOOLS_SERVICE_NAME: 'assay',

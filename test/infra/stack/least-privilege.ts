@@ -4,7 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import type { DataPrefix } from '../../../infra/constructs/data-bucket.js';
 import { allowStatements, asList } from '../support/iam-statements.js';
-import { CUSTOM_CONTEXT, customizedAssay, defaultAssay, enginesAssay, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
+import { CUSTOM_CONTEXT, customizedAssay, defaultAssay, enginesAssay, judgeSecretOf, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
 
 type FunctionName = 'ingest' | 'judgeWorker' | 'failureRecorder' | 'reducer' | 'scheduledTrigger';
 
@@ -56,7 +56,7 @@ describe('least privilege', () => {
     const readers = allowStatements(assay).filter(({ statement }) => asList(statement.Action).includes('secretsmanager:GetSecretValue'));
 
     expect(readers.flatMap(({ roles }) => roles)).toEqual([roleLogicalId(assay.stack.functions.judgeWorker)]);
-    expect(readers.map(({ statement }) => statement.Resource)).toEqual([{ Ref: logicalIdOf(assay.stack.judgeSecret.secret) }]);
+    expect(readers.map(({ statement }) => statement.Resource)).toEqual([{ Ref: logicalIdOf(judgeSecretOf(assay)) }]);
   });
 
   it('grants the judge worker read on an imported secret by its ARN, and creates none', () => {

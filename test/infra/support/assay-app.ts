@@ -87,6 +87,21 @@ export const defaultAssay = (): SynthesizedAssay => once('default', {});
 export const customizedAssay = (): SynthesizedAssay => once('customized', CUSTOM_CONTEXT);
 export const enginesAssay = (): SynthesizedAssay => once('engines', ENGINES_CONTEXT);
 
+/** Judges on Amazon Bedrock: a model, and a cross-region inference profile for a judge of its own. */
+export const BEDROCK_CONTEXT = {
+  judgeProvider: 'bedrock',
+  judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+  judgeBedrockModels: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0',
+} as const;
+export const bedrockAssay = (): SynthesizedAssay => once('bedrock', BEDROCK_CONTEXT);
+
+/** The stack's judge secret, which only a stack with an OpenAI-compatible judge has. */
+export function judgeSecretOf(assay: SynthesizedAssay): IConstruct {
+  const secret = assay.stack.judgeSecret?.secret;
+  if (secret === undefined) throw new Error('This stack has no judge secret (its judges are on Bedrock)');
+  return secret;
+}
+
 /** The logical id, in the template, of the resource an L2 construct wraps. */
 export function logicalIdOf(construct: IConstruct): string {
   const resource = construct.node.defaultChild as CfnResource;

@@ -27,7 +27,7 @@ const inputs = { request: 'how do I rotate keys?', chunk: 'Rotate access keys fr
 function serviceOver(store: ObjectStore | undefined, settings: Partial<JudgeServiceSettings> = {}, cache = new JudgeCache(store, 100, () => {})): JudgeService {
   const model = settings.model ?? 'judge-model';
   const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, model, temperature: settings.temperature ?? 0 });
-  return new JudgeService(client, cache, { baseUrl: 'https://gateway.example/v1', model, temperature: 0, cacheSampled: false, concurrency: 4, ...settings });
+  return new JudgeService(client, cache, { provider: 'openai', baseUrl: 'https://gateway.example/v1', model, temperature: 0, cacheSampled: false, concurrency: 4, ...settings });
 }
 
 class FailingWrites extends MemoryStore {

@@ -82,7 +82,7 @@ describe('loadJudgeConfig', () => {
     [
       'a misspelt key, naming the file, the field and the keys that exist',
       'judge:\n  temprature: 0.5\n',
-      [/unknown-key\.yaml: field "judge\.temprature": unknown key \(fix: remove it or correct its spelling; the keys here are base_url, model, temperature/],
+      [/unknown-key\.yaml: field "judge\.temprature": unknown key \(fix: remove it or correct its spelling; the keys here are provider, azure, bedrock, base_url, model, temperature/],
     ],
     ['an unknown top-level key', 'judges: [safety]\nthreshold: 0.5\n', [/field "threshold": unknown key/]],
     [

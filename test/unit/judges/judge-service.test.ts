@@ -26,7 +26,7 @@ afterEach(async () => {
 function service(store: ObjectStore | undefined, overrides: { model?: string; apiKey?: string } = {}): JudgeService {
   const model = overrides.model ?? 'judge-model';
   const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, apiKey: overrides.apiKey ?? 'key-1', model, maxRetries: 3 });
-  return new JudgeService(client, new JudgeCache(store), { baseUrl: canonicalBaseUrl(server.baseUrl), model, temperature: 0, cacheSampled: false, concurrency: 4 });
+  return new JudgeService(client, new JudgeCache(store), { provider: 'openai', baseUrl: canonicalBaseUrl(server.baseUrl), model, temperature: 0, cacheSampled: false, concurrency: 4 });
 }
 
 const inputs = { request: 'how do I rotate keys?', chunk: 'Rotate access keys from the IAM console.' };
@@ -106,14 +106,25 @@ describe('JudgeService with the cache', () => {
 
   it('changes the key with every part that changes the answer', () => {
     const base = {
-      baseUrl: 'https://judge.example/v1', model: 'm', judgeId: 'j', judgeVersion: '1',
+      provider: 'openai' as const, baseUrl: 'https://judge.example/v1', model: 'm', judgeId: 'j', judgeVersion: '1',
       messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, outputSchema: { type: 'object' }, sample: 0,
     };
     const variants = [
       { baseUrl: 'https://judge.example/v2' }, { baseUrl: 'https://other.example/v1' }, { sample: 1 }, { model: 'm2' }, { judgeId: 'k' }, { judgeVersion: '2' },
       { messages: [{ role: 'user' as const, content: 'y' }] }, { temperature: 0.5 }, { outputSchema: { type: 'string' } },
+      { provider: 'azure' as const }, { provider: 'bedrock' as const },
     ];
     const keys = new Set([cacheKey(base), ...variants.map((variant) => cacheKey({ ...base, ...variant }))]);
     expect(keys.size).toBe(variants.length + 1);
+  });
+
+  it('keeps the keys of an OpenAI-compatible server as they were before providers, so stored entries stay valid', () => {
+    const parts = {
+      provider: 'openai' as const, baseUrl: 'https://judge.example/v1', model: 'm', judgeId: 'j', judgeVersion: '1',
+      messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, outputSchema: { type: 'object' }, sample: 0,
+    };
+
+    // The key the cache gave these parts before judge.provider existed.
+    expect(cacheKey(parts)).toBe('12ece493144b89042dd0509b28204c3db7570cdfb11f96f813975d6ac4495d40');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerReach } from '../../../shared/judges/server-reach.js';
+import { ServerReach, openAiTarget } from '../../../shared/judges/server-reach.js';
 
 /**
  * When the judge server counts as unreachable: never answered, and its
@@ -11,7 +11,7 @@ const fetchFailure = (code: string, message: string): TypeError => new TypeError
 
 function reachOf(baseUrl: string | undefined, now: () => number = () => 0): { reach: ServerReach; stops: string[] } {
   const stops: string[] = [];
-  return { reach: new ServerReach(baseUrl, (reason) => stops.push(reason), now, 30_000), stops };
+  return { reach: new ServerReach(openAiTarget(baseUrl), (reason) => stops.push(reason), now, 30_000), stops };
 }
 
 describe('ServerReach', () => {

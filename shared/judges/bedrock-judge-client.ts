@@ -1,0 +1,190 @@
+import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
+import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
+import { converseAnswer, converseInput, CONVERSE_MODES } from './bedrock-converse.js';
+import { classifyBedrockFailure } from './bedrock-failure.js';
+import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
+import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
+import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
+import type { ChatMessage, OutputMode } from './output-modes.js';
+import { ServerReach, shownUrl } from './server-reach.js';
+
+/**
+ * The judge client on Amazon Bedrock: one Converse call per answer, through
+ * the AWS SDK, signed with SigV4 from the standard credential chain (on AWS,
+ * the judge worker's role; no API key). The SDK retries throttling, 5xx and
+ * connection errors with its backoff; the judgment's deadline aborts a
+ * request in flight or a wait between attempts. Structured output is a forced
+ * tool (bedrock-converse.ts), stepping down to JSON in text on a model that
+ * refuses it; failures are read by the error the service named
+ * (bedrock-failure.ts); the answer exchange, its one repair, and the reading
+ * of cut or filtered answers are the OpenAI client's (answer-exchange.ts).
+ */
+
+export interface BedrockJudgeSettings {
+  readonly region: string;
+  /** Another endpoint than the region's (a VPC endpoint, a test server). */
+  readonly endpoint: string | undefined;
+  /** The Bedrock model id (or inference profile id) to converse with. */
+  readonly model: string;
+  readonly temperature: number;
+  /** One HTTP attempt. */
+  readonly timeoutMs: number;
+  /** Retries of one request by the SDK on throttling, 5xx and connection errors. */
+  readonly maxRetries: number;
+  readonly maxTokens: number;
+  /** The longest a judgment may take, all attempts and the repair included. */
+  readonly callDeadlineMs: number;
+}
+
+interface BedrockCall {
+  readonly deadline: CallDeadline;
+  readonly usage: TokenUsage;
+  /** Converse requests made (each with its SDK retries), and HTTP attempts over all of them. */
+  requests: number;
+  attempts: number;
+  /** The last error answer, named when the deadline ends the judgment. */
+  lastFailure: string | undefined;
+  /** Ends the call's request and the SDK's retries when Bedrock turns out to be unreachable. */
+  readonly stop: AbortController;
+}
+
+type AttemptMiddleware = Parameters<ConverseCommand['middlewareStack']['addRelativeTo']>[0];
+/** A finalize-step handler as the SDK calls it: the signed request in, the HTTP response and the output out. */
+type AttemptHandler = (args: { input: ConverseCommandInput; request: unknown }) => Promise<{ response: unknown; output: ConverseCommandOutput }>;
+
+export class BedrockJudgeClient implements JudgeCompleter {
+  private readonly client: BedrockRuntimeClient;
+  private readonly ladder = new OutputModeLadder(2, CONVERSE_MODES);
+  private readonly fatal = new FatalFailure();
+  private readonly reach: ServerReach;
+  private readonly calls = new Set<BedrockCall>();
+  /** Cleared once the model refuses a temperature (it takes only its default). */
+  private sendTemperature = true;
+  /** How messages name the model: `model <id> in <region>`. */
+  private readonly target: string;
+
+  constructor(private readonly settings: BedrockJudgeSettings) {
+    quietNodeVersionNotice();
+    const url = settings.endpoint ?? `https://bedrock-runtime.${settings.region}.amazonaws.com`;
+    this.reach = new ServerReach({ url: shownUrl(url), setting: 'judge.bedrock (region, endpoint)' }, (reason) => {
+      for (const call of this.calls) call.stop.abort(reason);
+    });
+    this.client = new BedrockRuntimeClient({
+      region: settings.region,
+      maxAttempts: settings.maxRetries + 1,
+      // The SDK's own choice for this service (one HTTP/2 session a request), with the attempt's timeout.
+      requestHandler: { requestTimeout: settings.timeoutMs, disableConcurrentStreams: true },
+      ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+    });
+    this.target = `model ${settings.model} in ${settings.region}`;
+  }
+
+  /** The output mode the next call will try first. */
+  get outputMode(): OutputMode {
+    return this.ladder.mode;
+  }
+
+  async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
+    const deadline = startDeadline(this.settings.callDeadlineMs, limits);
+    const call: BedrockCall = { deadline, usage: { inputTokens: 0, outputTokens: 0 }, requests: 0, attempts: 0, lastFailure: undefined, stop: new AbortController() };
+    this.calls.add(call);
+    try {
+      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, call), { maxTokens: this.settings.maxTokens, secrets: [] });
+      return { ...outcome, usage: { ...call.usage }, retries: Math.max(0, call.attempts - call.requests) };
+    } finally {
+      this.calls.delete(call);
+    }
+  }
+
+  /** One answer in the shared mode, stepping down when the model refuses forced tool use. */
+  private async send(request: CompletionRequest, messages: readonly ChatMessage[], call: BedrockCall): Promise<SentAnswer> {
+    const signal = AbortSignal.any([call.deadline.signal, call.stop.signal]);
+    let claim: ModeClaim | undefined;
+    try {
+      for (;;) {
+        const fatal = this.fatal.current;
+        if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
+        const unreachable = this.reach.unreachable;
+        if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
+        claim ??= await this.ladder.claim(call.deadline.signal);
+        const current: ModeClaim = claim;
+        const parameters = { modelId: this.settings.model, maxTokens: this.settings.maxTokens, temperature: this.sendTemperature ? this.settings.temperature : undefined };
+        call.requests++;
+        try {
+          const output = await this.converse(converseInput(current.mode, messages, request.schema, request.schemaName, parameters), call, signal);
+          call.usage.inputTokens += output.usage?.inputTokens ?? 0;
+          call.usage.outputTokens += output.usage?.outputTokens ?? 0;
+          current.settle('worked');
+          return { ok: true, ...converseAnswer(output, current.mode) };
+        } catch (error) {
+          if (call.deadline.signal.aborted) return this.outOfTime(call);
+          const stopped: unknown = call.stop.signal.reason;
+          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
+          const failure = classifyBedrockFailure(error, this.target);
+          if (failure.kind === 'mode-refused' && current.mode !== 'text') {
+            current.settle('refused');
+            claim = undefined;
+            continue;
+          }
+          if (failure.kind === 'parameter-refused' && this.sendTemperature) {
+            this.sendTemperature = false;
+            continue;
+          }
+          if (failure.kind === 'fatal') this.fatal.record(failure.error);
+          if (failure.kind === 'fatal' || failure.kind === 'failed') return { ok: false, error: failure.error, transient: failure.kind === 'failed' && failure.transient };
+          const what = failure.kind === 'mode-refused' ? 'every output mode, JSON in text included' : `the parameter ${failure.parameter}`;
+          return { ok: false, error: `Amazon Bedrock refused ${what}: ${error instanceof Error ? error.message : String(error)}`, transient: false };
+        }
+      }
+    } catch (error) {
+      // Only the wait for another call's probe throws here, when the deadline ends it.
+      if (call.deadline.signal.aborted) return this.outOfTime(call);
+      throw error;
+    } finally {
+      claim?.settle('undecided');
+    }
+  }
+
+  /** One Converse request with the SDK's retries; each of its HTTP attempts passes through attemptObserver. */
+  private converse(input: ConverseCommandInput, call: BedrockCall, signal: AbortSignal): Promise<ConverseCommandOutput> {
+    const command = new ConverseCommand(input);
+    command.middlewareStack.addRelativeTo(this.attemptObserver(call), { relation: 'after', toMiddleware: 'retryMiddleware', name: 'assayJudgeAttempt' });
+    return this.client.send(command, { abortSignal: signal });
+  }
+
+  /**
+   * The one place where an HTTP attempt starts and its outcome is known: the
+   * SDK's retry middleware calls this once per attempt, after its backoff and
+   * before signing. It counts the attempt, tells ServerReach whether Bedrock
+   * answered at all, and keeps the last error answer for the deadline's
+   * message. Pacing before an attempt belongs before `next`; the status and
+   * headers of its answer are known after it (`response` or the error's
+   * `$response`).
+   */
+  private attemptObserver(call: BedrockCall): AttemptMiddleware {
+    const observer = (next: AttemptHandler): AttemptHandler => async (args) => {
+      call.attempts++;
+      try {
+        const result = await next(args);
+        this.reach.sawAnswer();
+        return result;
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+        if (typeof status !== 'number') {
+          this.reach.sawFailure(error);
+        } else {
+          this.reach.sawAnswer();
+          call.lastFailure = `${error instanceof Error ? error.name : 'an error'} (HTTP ${status})`;
+        }
+        throw error;
+      }
+    };
+    // The stack takes a middleware of any step; this one is of the finalize step, where the retry middleware is.
+    return observer as AttemptMiddleware;
+  }
+
+  private outOfTime(call: BedrockCall): SentAnswer {
+    return { ok: false, error: deadlineMessage(call.deadline, this.settings.callDeadlineMs, call.lastFailure), transient: true };
+  }
+}
