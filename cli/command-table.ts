@@ -52,7 +52,7 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
   {
     name: 'status',
     term: 'status [options] <run>',
-    description: 'Show how far a run of a deployed stack has come',
+    description: "Show how far a run has come, in a deployed stack's bucket or a local store",
     load: async () => (await import('./commands/status.js')).statusCommand(),
   },
   {

@@ -75,7 +75,7 @@ export async function finishRun(
     throw error;
   }
   // A second operator finishing the same run would send every unfinished case again: one process at a time.
-  const { report, files } = await withRunLease(infrastructure.store, runId, command, async () => {
+  const { report, files } = await withRunLease(infrastructure.store, runId, command, `assay status ${runId} ${infrastructure.storeOptions}`, async () => {
     const requeued = await requeue(infrastructure, manifest);
     process.stderr.write(`assay: ${describe(requeued)}\n`);
     const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));

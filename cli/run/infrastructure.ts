@@ -13,6 +13,8 @@ export interface Infrastructure {
   /** How long a received message stays hidden; workers extend it while they still work on one. */
   readonly visibilityTimeoutSeconds: number;
   readonly description: string;
+  /** The options that name this store to another command, e.g. `--store /path` for `assay status`. */
+  readonly storeOptions: string;
   /** The store's local folder, in the embedded default: worker threads open it for themselves. */
   readonly storeFolder?: string;
 }
@@ -39,6 +41,7 @@ export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSec
     control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds }),
     visibilityTimeoutSeconds,
     description: `store ${storeFolder}, in-process queues`,
+    storeOptions: `--store ${shellWord(storeFolder)}`,
     storeFolder,
   };
 }
@@ -67,5 +70,11 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     control: resources.control,
     visibilityTimeoutSeconds,
     description: `bucket ${bucket} and SQS queues at ${new URL(endpoint).host}`,
+    storeOptions: `--bucket ${bucket} --aws-endpoint ${endpoint}`,
   };
+}
+
+/** A path as a shell reads it back: quoted when it holds anything but plain path characters. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -87,7 +87,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
     const runId = runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger });
     run.onRunId?.(runId, threads?.size ?? 0);
     // Held until the report is written: an `assay resume` of this run meanwhile is refused instead of judging every case again.
-    return await withRunLease(infrastructure.store, runId, 'assay run', async () => {
+    return await withRunLease(infrastructure.store, runId, 'assay run', `assay status ${runId} ${infrastructure.storeOptions}`, async () => {
       const ingest = createIngestHandler(
         {
           store: infrastructure.store,

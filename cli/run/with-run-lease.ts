@@ -7,14 +7,22 @@ import { UsageError } from '../usage-error.js';
  * Runs `work` while this process holds the run's lease (run-lease.ts), and
  * refuses, with exit code 1 and who holds it, when another live process does:
  * that one is already sending and judging the run's cases, and will write its
- * report.
+ * report. `statusCommand` is the `assay status` command line that shows the
+ * run's progress in this store.
  */
-export async function withRunLease<T>(store: ObjectStore, runId: string, command: string, work: () => Promise<T>, options: Partial<LeaseOptions> = {}): Promise<T> {
+export async function withRunLease<T>(
+  store: ObjectStore,
+  runId: string,
+  command: string,
+  statusCommand: string,
+  work: () => Promise<T>,
+  options: Partial<LeaseOptions> = {},
+): Promise<T> {
   const outcome = await acquireRunLease(store, runId, { holder: { command, host: hostname(), pid: process.pid }, ...options });
   if (outcome.kind === 'busy') {
     const { holder } = outcome;
     throw new UsageError(
-      `run ${runId} is being finished by ${describeHolder(holder)}; wait for it to write the report (assay status ${runId}), ` +
+      `run ${runId} is being finished by ${describeHolder(holder)}; wait for it to write the report (${statusCommand} shows how far it has come), ` +
         `or, if that process died on another machine, try again after ${holder.expires_at}, when its lease lapses`,
       1,
     );

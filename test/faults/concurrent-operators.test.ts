@@ -77,10 +77,14 @@ describe('operators running things at once', () => {
 
     // Assess: the second is refused at once, naming who holds the run; the first judges each pair once
     expect(second.exitCode).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^assay resume: run ${runA} is being finished by assay resume \\(process \\d+ on .+, since .+\\); wait for it to write the report`));
+    expect(second.stderr).toMatch(new RegExp(`^assay resume: run ${runA} is being finished by assay resume \\(process \\d+ on .+, since .+\\); wait for it to write the report \\(assay status ${runA} --store ${store} shows how far it has come\\)`));
     expect(firstExit).toBe(0);
     expect(answeredCalls(server, 'chunk_relevance') - 1).toBe(older.uniquePairs);
     expectEveryCaseOnce(await readRunFiles(join(folder.path, 'first')), older);
+    // ... and the status command the refusal named works on this store
+    const status = await runCli(['status', runA, '--store', store]);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toContain(runA);
     // latest.json still names B: A is older in run time, however late its report
     const latest = JSON.parse(await readFile(join(store, 'reports', 'default', 'latest.json'), 'utf8')) as { run_id: string };
     expect(latest.run_id).toBe(runBId);
