@@ -20,7 +20,8 @@ import { median, timeCommands } from './time-command.js';
  *     [--documents 1000] [--repeat 3]
  *
  * The collection is written once to bench/.data/ (ignored by git) and reused.
- * For the final figure, time the two commands it prints with farm-bench.
+ * For the final figure, time the two commands it prints as whole processes,
+ * alternately (hyperfine, or /usr/bin/time in a loop).
  */
 const { values } = parseArgs({
   options: {
@@ -76,7 +77,9 @@ const assayMedian = median(times['assay run --qrels --run x17'] ?? []);
 console.log(`\n${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem}), median of ${values.repeat}:`);
 console.log(`trec_eval loop ${trecMedian.toFixed(2)} s; assay run ${assayMedian.toFixed(2)} s; ratio ${(assayMedian / trecMedian).toFixed(2)}x`);
 console.log(`agreement (map, P_10, ndcg_cut_10, recip_rank of every run, exact doubles): ${(await agreement()) ? 'yes' : 'NO'}`);
-console.log(`\nfarm-bench -n 5 --timeout 600 --vs 'sh -c "for r in ${runs.join(' ')}; do ${trecEval} ${trecEvalArgs('$r').join(' ')}; done"' -- sh -c 'rm -rf ${store} && exec ${process.execPath} ${assayBin} ${assayArgs.join(' ')}'`);
+console.log('\nFor a whole-process comparison, time these two commands alternately:');
+console.log(`  assay:     sh -c 'rm -rf ${store} && exec ${process.execPath} ${assayBin} ${assayArgs.join(' ')}'`);
+console.log(`  trec_eval: sh -c 'for r in ${runs.join(' ')}; do ${trecEval} ${trecEvalArgs('$r').join(' ')}; done'`);
 
 /** Whether the last report's averages are, run by run, the doubles of `assay ir-metrics --json` (trec_eval's). */
 async function agreement(): Promise<boolean> {

@@ -41,7 +41,7 @@ export function enginesCommand(): Command {
       const loaded = await loadJudgeConfig(options.config);
       if (!loaded.ok) throw new UsageError(loaded.error);
       const configs = loaded.config.engines ?? [];
-      if (configs.length === 0) throw new UsageError(`${options.config}: no engines: list (fix: add engines, each with a name and one connector key; see README "Live engines and sweeps")`);
+      if (configs.length === 0) throw new UsageError(`${options.config}: no engines: list (fix: add engines, each with a name and one connector key; see docs/engines.md)`);
       const env = process.env;
       const descriptions = configs.flatMap(expandMatrix).map((variant) => describeEngine(variant, env));
       if (options.query === undefined) {

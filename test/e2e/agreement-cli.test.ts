@@ -91,11 +91,11 @@ describe('assay agreement', () => {
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  it('prints what the README shows for the example collection', async () => {
-    // Prepare: the README's example, from the command line to the "..." that cuts it
+  it('prints what docs/agreement.md shows for the example collection', async () => {
+    // Prepare: the page's example, from the command line to the "..." that cuts it
     const root = join(import.meta.dirname, '..', '..');
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const example = /\$ npx assay agreement (.+) \\\n +(.+)\n([\s\S]+?)\n\.\.\.\n/.exec(readme);
+    const page = readFileSync(join(root, 'docs', 'agreement.md'), 'utf8');
+    const example = /\$ npx assay agreement (.+) \\\n +(.+)\n([\s\S]+?)\n\.\.\.\n/.exec(page);
     expect(example).not.toBeNull();
     const [, firstLine, secondLine, shown] = example as unknown as [string, string, string, string];
     const args = `${firstLine} ${secondLine}`.split(/ +/).map((arg) => (arg.startsWith('examples/') ? join(root, arg) : arg));

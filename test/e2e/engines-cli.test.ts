@@ -11,7 +11,7 @@ let folder: TempFolder;
 let service: ExampleEngine;
 let failing: ExampleEngine;
 
-/** The README's sweep config, pointed at a service started on a free port. */
+/** The sweep config of docs/engines.md (examples/configs/sweep.yaml), pointed at a service started on a free port. */
 async function sweepConfig(url: string, name: string): Promise<string> {
   const shipped = await readFile(join(root, 'examples', 'configs', 'sweep.yaml'), 'utf8');
   return folder.write(name, shipped.replaceAll('http://127.0.0.1:8700', url));

@@ -40,6 +40,11 @@ describe('assay run, as the README runs it', () => {
     expect(stderr.split('\n')[0]).toBe(`assay: run ${runId} on store ${join(folder.path, 'store')}, in-process queues${threads}; if interrupted, finish it with: assay resume ${runId} --store ${join(folder.path, 'store')}`);
     expect(stdout).toMatch(/^lexical judge \(non-LLM approximations\): OPENAI_API_KEY is not set$/m);
     expect(stdout).toMatch(/^retrieval\/ground_truth\/ndcg@10\/average\s+\S+ \(n=9\)\s+\S+ \(n=9\)$/m);
+    // The Quick start shows the summary table as this run prints it
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const shownTable = /^metric {2,}bm25 {2,}hybrid\n[\s\S]*?\n\n/m.exec(readme)?.[0];
+    expect(shownTable).toBeDefined();
+    expect(stdout).toContain(shownTable);
     expect(stdout).toContain(`  ${join(out, 'report.json')}`);
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
     expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
