@@ -1,6 +1,7 @@
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createIngestHandler } from '../../functions/ingest.js';
 import { judgesForRun } from '../../shared/judges/default-judges.js';
+import { NO_JUDGES } from '../../shared/judges/run-judge-summary.js';
 import type { JudgeConfig } from '../../shared/judges/judge-config.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
@@ -76,7 +77,8 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   // One budget for the process: its spend file holds what every case it judges spends (judge-budget.ts).
   const budget = new JudgeBudget(infrastructure.store);
   const judging: Judging = { backend: choice.backend, judges, engines: liveEnginesOf(config, engineEnvironment), budget };
-  const judgeSummary = judges.length === 0 && run.collection !== undefined ? GROUND_TRUTH_ONLY : choice.summary;
+  // A run without judges names none, rather than the backend it will never call.
+  const judgeSummary = judges.length > 0 ? choice.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
   const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
   const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry) : undefined;

@@ -51,6 +51,25 @@ describe('assay run, as the README runs it', () => {
     expect(Object.keys(report.engines)).toEqual(['bm25', 'hybrid']);
   });
 
+  it('names no judge on the judge line of a run whose config lists none, whatever key is set', async () => {
+    // Prepare: a judge key in the environment, and a config without judges
+    const config = await folder.write('no-judges.yaml', 'judges: []\n');
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_API_KEY: 'sk-no-judges-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+
+    // Act
+    const result = await runCli(['run', 'examples/datasets/search-assistant.jsonl', '--config', config, '--store', join(folder.path, 'no-judges-store'), '--out', join(folder.path, 'no-judges')]).finally(() => {
+      process.env = saved;
+    });
+
+    // Assess
+    expect(result.exitCode).toBe(0);
+    const line = 'no judges: ground-truth metrics only (the config lists judges: [])';
+    expect(result.stdout.split('\n')[1]).toBe(line);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'no-judges', 'report.json'), 'utf8')));
+    expect(report.judge).toBe(line);
+  });
+
   it('explains a bad option', async () => {
     const failure = await promisify(execFile)(join(root, 'cli', 'bin.js'), ['run', 'examples/datasets/search-assistant.jsonl', '--concurrency', '0'], { cwd: root }).catch(
       (error: { code: number; stderr: string }) => error,
