@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
@@ -35,9 +36,8 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const scratch = await mkdtemp(join(tmpdir(), 'assay-view-'));
   const app = new ViewApp(new ViewData(options.store, scratch), options.storeName);
-  let allowedHosts: ReadonlySet<string> | undefined;
   const server = createServer((request, response) => {
-    void serve(app, request, response, allowedHosts, options.log);
+    void serve(app, request, response, allowedHosts(server.address(), options.host), options.log);
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -54,7 +54,6 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error(`Expected the view server to listen on a TCP port, got ${String(address)}`);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  allowedHosts = WILDCARD_HOSTS.has(options.host) ? undefined : new Set([host, 'localhost', '127.0.0.1', '[::1]', options.host].map((name) => `${name}:${address.port}`.toLowerCase()));
   return {
     url: `http://${host}:${address.port}/`,
     close: async () => {
@@ -67,6 +66,14 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   };
 }
 
+/** The Host headers a request may carry: the address listened on and the loopback names, with the port; undefined for any (a wildcard address). */
+function allowedHosts(address: AddressInfo | string | null, listenedOn: string): ReadonlySet<string> | undefined {
+  if (WILDCARD_HOSTS.has(listenedOn)) return undefined;
+  if (address === null || typeof address === 'string') return new Set();
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return new Set([host, 'localhost', '127.0.0.1', '[::1]', listenedOn].map((name) => `${name}:${address.port}`.toLowerCase()));
+}
+
 async function serve(app: ViewApp, request: IncomingMessage, response: ServerResponse, allowedHosts: ReadonlySet<string> | undefined, log: (line: string) => void): Promise<void> {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';
@@ -74,7 +81,7 @@ async function serve(app: ViewApp, request: IncomingMessage, response: ServerRes
     const host = request.headers.host?.toLowerCase();
     const answer =
       allowedHosts !== undefined && (host === undefined || !allowedHosts.has(host))
-        ? { status: 403, contentType: 'text/plain; charset=utf-8', body: `assay view answers requests for ${[...allowedHosts][0]} only\n` }
+        ? { status: 403, contentType: 'text/plain; charset=utf-8', body: `assay view answers requests for ${[...allowedHosts][0] ?? 'its own address'} only\n` }
         : await app.respond(method, target);
     const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
     response.writeHead(answer.status, {
