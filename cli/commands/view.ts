@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { historyKeys } from '../../shared/history/history-keys.js';
 import { existingStore, type StoreOptions } from '../store-option.js';
 import { UsageError } from '../usage-error.js';
 import { startViewServer } from '../view/view-server.js';
@@ -26,6 +27,8 @@ export function viewCommand(): Command {
       const port = Number(options.port);
       if (!/^\d+$/.test(options.port) || port > 65_535) throw new UsageError(`--port got "${options.port}"; expected an integer from 0 to 65535 (0 picks a free port)`);
       const { store, name } = await existingStore(options);
+      // One listing before serving: a bucket that is not there, or credentials it refuses, stop the command here rather than fail every page.
+      for await (const _key of store.list(historyKeys.cardsPrefix)) break;
       const server = await startViewServer({ store, storeName: name, host: options.host, port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE') throw new UsageError(`--port ${port} is in use on ${options.host}; choose another, or --port 0 for a free one`);
         if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EACCES') {

@@ -82,6 +82,14 @@ describe('assay view on an S3 endpoint', () => {
     expect(view.stderr()).toContain('assay view: stopped (SIGINT)');
   });
 
+  it('stops at once, serving nothing, when the bucket is not there', async () => {
+    const result = await runCli(['view', '--aws-endpoint', fauxqs.endpoint, '--bucket', 'no-such-bucket', '--port', '0']);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no-such-bucket');
+  });
+
   it('gets a history written before it existed from assay history rebuild', async () => {
     // Prepare: the bucket as reports of an older version left it, without any history object
     const before = new TextDecoder().decode(await store.get(historyKeys.json(SUITE)));
