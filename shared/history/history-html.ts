@@ -5,7 +5,7 @@ import type { HistoryFile } from './history-file.js';
 import { historyCharts } from './html/history-charts.js';
 import type { HistoryLinks } from './html/history-links.js';
 import { HISTORY_STYLES } from './html/history-styles.js';
-import { runsTable } from './html/runs-table.js';
+import { readableTime, runsTable } from './html/runs-table.js';
 
 /** The newest runs a history page charts: a hundred nights, about three months, keep each point a few pixels apart. */
 export const CHARTED_RUNS = 100;
@@ -34,8 +34,8 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
   const newest = history.runs.at(-1);
   const facts = [
     ['Runs', String(history.runs.length)],
-    ['First', first === undefined ? '-' : `<time>${escapeHtml(first.created_at)}</time>`],
-    ['Newest', newest === undefined ? '-' : `<a href="${escapeHtml(options.links.report(newest.run_id))}"><code>${escapeHtml(newest.run_id)}</code></a> <time>${escapeHtml(newest.created_at)}</time>`],
+    ['First', first === undefined ? '-' : timeOf(first.created_at)],
+    ['Newest', newest === undefined ? '-' : `<a href="${escapeHtml(options.links.report(newest.run_id))}"><code>${escapeHtml(newest.run_id)}</code></a> ${timeOf(newest.created_at)}`],
   ];
   const charts = historyCharts(charted, options.links);
   const chartNote =
@@ -83,6 +83,10 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
     '</html>',
     '',
   ].join('\n');
+}
+
+function timeOf(iso: string): string {
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(readableTime(iso))}</time>`;
 }
 
 /** A CSP source for an inline block: its SHA-256 in base64. */
