@@ -62,6 +62,18 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/report.js')).reportCommand(),
   },
   {
+    name: 'history',
+    term: 'history',
+    description: "Manage a suite's history (reports/<suite>/history.json and history.html)",
+    load: async () => (await import('./commands/history.js')).historyCommand(),
+  },
+  {
+    name: 'view',
+    term: 'view [options]',
+    description: "Browse a store's suites, their history, runs and comparisons in a local web app",
+    load: async () => (await import('./commands/view.js')).viewCommand(),
+  },
+  {
     name: 'ir-metrics',
     term: 'ir-metrics [options] <qrels> <runs...>',
     description: 'Evaluate TREC runs against qrels exactly as trec_eval does',

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { EXACT_COMPARISON_LIMIT } from '../compare/compare-runs.js';
 import { readCaseLinesFile } from '../compare/run-files.js';
+import { recordRunHistory } from '../history/write-history.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { reportJson } from '../report/aggregate.js';
 import { caseLines } from '../report/cases-jsonl.js';
@@ -40,7 +41,8 @@ export interface AggregatedRun {
  * with the suite's baseline (baselines.ts; from the columns for a run of more
  * than EXACT_COMPARISON_LIMIT cases, column-comparison.ts), and the report files written,
  * with `reports/<suite>/latest.json` pointed at them unless the suite has a
- * newer reported run (suite-runs.ts). cases.jsonl is uploaded
+ * newer reported run (suite-runs.ts), and the run added to the suite's
+ * history (shared/history/write-history.ts). cases.jsonl is uploaded
  * from its local file as a stream; report.html lists every case up to
  * FULL_HTML_CASE_LIMIT cases and an excerpt above (light-report-cases.ts).
  * Reading cases.jsonl back once, it writes judgments.qrels and counts the
@@ -90,6 +92,8 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   keys.push(qrelsKey);
   // latest.json moves only forward in run time: a late report of an older run leaves it where it is.
   await recordReportedRun(store, manifest.suite, suiteRunOf(manifest));
+  // The suite's history (reports/<suite>/history.json and .html) gets this run's row, its values as report.json has them.
+  await recordRunHistory(store, report);
   return { report, keys };
 }
 

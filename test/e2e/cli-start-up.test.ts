@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer } from '../support/openai-test-server.js';
+import { nights, reportNights } from '../support/reported-suite.js';
 import { createTempFolder } from '../support/temp-folder.js';
 
 /**
@@ -86,6 +88,20 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     expect(started.stdout).toContain(join(folder.path, 'out', 'report.json'));
     expect(heavyPackagesIn(started.resolved)).not.toContain('@aws-sdk');
     expect(heavyPackagesIn(started.resolved)).not.toContain('aws-cdk-lib');
+  });
+
+  it('rebuilds the history of a store folder without the AWS SDK, which only a bucket loads', async () => {
+    // Prepare: a store folder with a reported run
+    const folder = await createTempFolder();
+    onTestFinished(() => folder.remove());
+    await reportNights(new LocalFolderStore(join(folder.path, 'store')), 'nightly', nights(1));
+
+    // Act
+    const started = await startCli(['history', 'rebuild', '--suite', 'nightly', '--store', join(folder.path, 'store')]);
+
+    // Assess
+    expect(started.stdout).toContain('history of suite nightly: 1 run');
+    expect(heavyPackagesIn(started.resolved)).toEqual([]);
   });
 
   it('runs LLM judges through the OpenAI path without the AWS SDK, which only Bedrock judges load', async () => {

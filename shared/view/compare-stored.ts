@@ -1,0 +1,62 @@
+import { compareRuns, type RunComparison } from '../compare/compare-runs.js';
+import { aggregatedMetrics } from '../compare/compared-metrics.js';
+import { readCaseLinesFile } from '../compare/run-files.js';
+import { metricValues, type LinesRead } from './case-lines.js';
+import { found, unreadable, type Found } from './found.js';
+import type { StoredRun, ViewData } from './view-data.js';
+
+/**
+ * Two stored runs compared as `assay compare A B --json` compares their
+ * report folders: the same function with the same defaults, over the same
+ * lines (each read keeping only the metrics the comparison can use, which
+ * changes no pair), so the API gives the numbers the CLI prints.
+ */
+export async function compareStoredRuns(data: ViewData, a: StoredRun, b: StoredRun): Promise<Found<RunComparison>> {
+  const metrics = new Set(aggregatedMetrics([a.report, b.report]));
+  const files = await Promise.all([a, b].map(async (run) => ({ run, path: await data.casesFile(run) })));
+  const cases = [];
+  for (const { run, path } of files) {
+    if (!path.ok) return path;
+    const read = await readCaseLinesFile(path.value, metrics);
+    if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}${read.line === undefined ? '' : `, line ${read.line}`}: ${read.message}`);
+    cases.push(read.value);
+  }
+  return found(compareRuns({ report: a.report, cases: cases[0] ?? [] }, { report: b.report, cases: cases[1] ?? [] }));
+}
+
+/** One query's change between the runs, for one engine and metric. */
+export interface QueryChange {
+  readonly request_id: string;
+  readonly a: number;
+  readonly b: number;
+  /** b - a: negative when the query lost. */
+  readonly delta: number;
+}
+
+/**
+ * Every query whose value of the metric moved between the runs, for one
+ * engine, paired by request id as the comparison pairs them: the largest
+ * loss first, equal changes by request id. `unchanged` counts the pairs that
+ * did not move.
+ */
+export async function queryChanges(data: ViewData, a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<{ changes: QueryChange[]; unchanged: number }>> {
+  const values: Map<string, number>[] = [];
+  for (const run of [a, b]) {
+    const path = await data.casesFile(run);
+    if (!path.ok) return path;
+    const read: LinesRead<Map<string, number>> = await metricValues(path.value, engine, metric);
+    if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
+    values.push(read.value);
+  }
+  const [before = new Map<string, number>(), after = new Map<string, number>()] = values;
+  const changes: QueryChange[] = [];
+  let unchanged = 0;
+  for (const [requestId, valueOfA] of before) {
+    const valueOfB = after.get(requestId);
+    if (valueOfB === undefined) continue;
+    if (valueOfB === valueOfA) unchanged++;
+    else changes.push({ request_id: requestId, a: valueOfA, b: valueOfB, delta: valueOfB - valueOfA });
+  }
+  changes.sort((left, right) => left.delta - right.delta || (left.request_id < right.request_id ? -1 : left.request_id > right.request_id ? 1 : 0));
+  return found({ changes, unchanged });
+}

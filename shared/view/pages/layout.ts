@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { HISTORY_STYLES } from '../../history/html/history-styles.js';
+import { escapeHtml } from '../../report/html/escape.js';
+import { TABLE_SCRIPT } from '../../report/html/table-script.js';
+
+/** The history page's style sheet and what the view's own pages add: the compare form and the side-by-side ranked lists. */
+export const VIEW_STYLES = `${HISTORY_STYLES}
+form.choose { display: flex; flex-wrap: wrap; align-items: end; gap: 8px 14px; margin: 10px 0 4px; }
+form.choose label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--muted); }
+form.choose input, form.choose select, form.choose button { font: inherit; font-size: 0.9rem; padding: 3px 8px; border: 1px solid #9aa5b1; border-radius: 4px; background: #fff; color: var(--text); }
+form.choose input { width: 13em; }
+form.choose select { max-width: 30em; }
+ol.query-changes { padding-left: 2.4em; }
+ol.query-changes > li { margin: 4px 0; }
+ol.query-changes summary { cursor: pointer; }
+ol.query-changes summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.side-by-side { display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: 10px 22px; margin: 8px 0 14px; }
+.side-by-side caption { text-align: left; font-weight: 600; padding: 2px 0 6px; }
+table.comparison code, table.ranked-list code { overflow-wrap: normal; white-space: nowrap; }
+tr.moved td.other-rank { font-weight: 600; }
+.pages { display: flex; gap: 16px; margin: 10px 0; }
+.suite-card { border: 1px solid var(--line); border-radius: 6px; padding: 4px 16px 12px; margin: 14px 0; }
+.suite-card h2 { border: none; margin-top: 10px; }
+`;
+
+/** The pages' Content-Security-Policy: the style sheet and script above (by hash), forms to this server only, nothing fetched. (Framing is refused by the X-Frame-Options header: a meta policy cannot.) */
+export const VIEW_POLICY = [
+  "default-src 'none'",
+  `style-src '${sha256(VIEW_STYLES)}'`,
+  `script-src '${sha256(TABLE_SCRIPT)}'`,
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** The view's navigation, placed first on every page: in report.html's and history.html's markup, styled by their own `nav ul` rule. */
+export function viewNavigation(links: readonly (readonly [label: string, href: string])[]): string {
+  return `<nav aria-label="assay view"><ul>${links.map(([label, href]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>`;
+}
+
+/** A page of the view: the shared head, the navigation, the body, and the table script. */
+export function viewPage(title: string, navigation: string, body: string): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${VIEW_POLICY}">`,
+    `<title>${escapeHtml(`${title} · assay view`)}</title>`,
+    `<style>${VIEW_STYLES}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    navigation,
+    body,
+    '</main>',
+    `<script>${TABLE_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}

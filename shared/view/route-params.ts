@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * The values a request may name, each by the rule that made it: a path or
+ * query value that does not fit is refused before anything is read, so no
+ * request text ever becomes part of a store key unchecked.
+ */
+
+/** A suite name as `--suite` takes it (cli/option-values.ts): it names folders of the store. */
+export const suiteNameSchema = z
+  .string()
+  .max(100, 'a suite name has at most 100 characters')
+  .regex(/^[A-Za-z0-9._-]+$/, 'a suite name is letters, digits, ".", "_" or "-"')
+  .refine((name) => name !== '.' && name !== '..', 'a suite name cannot be "." or ".."');
+
+/** A run id as `assay run` prints it. */
+export const runIdSchema = z.string().regex(/^r-[0-9a-f]{16}$/, 'a run id is r- and 16 hexadecimal digits');
+
+/** An engine or metric name chosen on the compare page: matched against the runs' own names, never used in a key. */
+export const nameSchema = z.string().min(1).max(1000);
+
+/** The first row of a page. */
+export const offsetSchema = z.coerce.number<string>().int('offset is a whole number').min(0, 'offset is 0 or more').max(1e9).default(0);
+
+/** Rows a page shows at most. */
+export function limitSchema(fallback: number, maximum: number) {
+  return z.coerce.number<string>().int('limit is a whole number').min(1, 'limit is 1 or more').max(maximum, `limit is at most ${maximum}`).default(fallback);
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { limitSchema, nameSchema, offsetSchema, runIdSchema, suiteNameSchema } from './route-params.js';
+
+/** What a request asks for, its parameters checked. */
+export type Route =
+  | { readonly kind: 'suites-page' }
+  | { readonly kind: 'suite-page'; readonly suite: string; readonly charted: number }
+  | { readonly kind: 'run-page'; readonly runId: string }
+  | { readonly kind: 'cases-page'; readonly runId: string; readonly offset: number; readonly limit: number }
+  | { readonly kind: 'compare-page'; readonly a?: string; readonly b?: string; readonly engine?: string; readonly metric?: string; readonly offset: number; readonly limit: number }
+  | { readonly kind: 'suites-api' }
+  | { readonly kind: 'history-api'; readonly suite: string }
+  | { readonly kind: 'report-api'; readonly runId: string }
+  | { readonly kind: 'cases-api'; readonly runId: string; readonly offset: number; readonly limit: number }
+  | { readonly kind: 'compare-api'; readonly a: string; readonly b: string }
+  | { readonly kind: 'query-changes-api'; readonly a: string; readonly b: string; readonly engine: string; readonly metric: string; readonly offset: number; readonly limit: number };
+
+export type ParsedRoute = { readonly ok: true; readonly route: Route } | { readonly ok: false; readonly status: 400 | 404 | 405; readonly message: string };
+
+const casesQuery = z.object({ offset: offsetSchema, limit: limitSchema(100, 1000) });
+const suiteQuery = z.object({ runs: limitSchema(100, 100_000) });
+const comparePageQuery = z.object({
+  a: runIdSchema.optional(),
+  b: runIdSchema.optional(),
+  engine: nameSchema.optional(),
+  metric: nameSchema.optional(),
+  offset: offsetSchema,
+  limit: limitSchema(50, 500),
+});
+const compareQuery = z.object({ a: runIdSchema, b: runIdSchema });
+const queryChangesQuery = compareQuery.extend({ engine: nameSchema, metric: nameSchema, offset: offsetSchema, limit: limitSchema(50, 1000) });
+
+/**
+ * A request's method and target (`/runs/r-…?offset=10`) → the route, from a
+ * fixed set: the path is split into segments, each decoded and checked by its
+ * rule (route-params.ts), and the query by a schema per route. Anything else
+ * is a 4xx with the reason: an unknown path 404, a method other than GET or
+ * HEAD 405, a bad segment or query value 400. A segment such as `..` or
+ * `..%2F..%2Fetc` is no suite and no run id, so it is refused here.
+ */
+export function parseRoute(method: string, target: string): ParsedRoute {
+  if (method !== 'GET' && method !== 'HEAD') return { ok: false, status: 405, message: `${method} is not served here; only GET and HEAD` };
+  let url: URL;
+  try {
+    url = new URL(target, 'http://view.invalid');
+  } catch {
+    return { ok: false, status: 400, message: 'the request target is not a URL path' };
+  }
+  const segments = decodeSegments(url.pathname);
+  if (segments === undefined) return { ok: false, status: 400, message: 'the path has a broken percent-encoding' };
+  const query = queryOf(url.searchParams);
+  if (!query.ok) return query;
+  const values = query.values;
+  const [first, second, third, fourth, ...rest] = segments;
+  if (rest.length > 0) return notFound(url.pathname);
+  if (first === undefined) return { ok: true, route: { kind: 'suites-page' } };
+  if (first === 'suites' && second !== undefined && third === undefined) {
+    return checked([[suiteNameSchema, second], [suiteQuery, values]] as const, ([suite, { runs }]) => ({ kind: 'suite-page', suite, charted: runs }));
+  }
+  if (first === 'runs' && second !== undefined && third === undefined) return checked([[runIdSchema, second]] as const, ([runId]) => ({ kind: 'run-page', runId }));
+  if (first === 'runs' && second !== undefined && third === 'cases' && fourth === undefined) {
+    return checked([[runIdSchema, second], [casesQuery, values]] as const, ([runId, { offset, limit }]) => ({ kind: 'cases-page', runId, offset, limit }));
+  }
+  if (first === 'compare' && second === undefined) return checked([[comparePageQuery, values]] as const, ([page]) => ({ kind: 'compare-page', ...page }));
+  if (first === 'api') return apiRoute([second, third, fourth], values, url.pathname);
+  return notFound(url.pathname);
+}
+
+function apiRoute([second, third, fourth]: (string | undefined)[], values: Record<string, string>, path: string): ParsedRoute {
+  if (second === 'suites' && third === undefined) return { ok: true, route: { kind: 'suites-api' } };
+  if (second === 'suites' && third !== undefined && fourth === 'history') return checked([[suiteNameSchema, third]] as const, ([suite]) => ({ kind: 'history-api', suite }));
+  if (second === 'runs' && third !== undefined && fourth === 'report') return checked([[runIdSchema, third]] as const, ([runId]) => ({ kind: 'report-api', runId }));
+  if (second === 'runs' && third !== undefined && fourth === 'cases') {
+    return checked([[runIdSchema, third], [casesQuery, values]] as const, ([runId, { offset, limit }]) => ({ kind: 'cases-api', runId, offset, limit }));
+  }
+  if (second === 'compare' && third === undefined) return checked([[compareQuery, values]] as const, ([{ a, b }]) => ({ kind: 'compare-api', a, b }));
+  if (second === 'compare' && third === 'queries' && fourth === undefined) return checked([[queryChangesQuery, values]] as const, ([query]) => ({ kind: 'query-changes-api', ...query }));
+  return notFound(path);
+}
+
+type Checks = readonly (readonly [z.ZodType, unknown])[];
+type Checked<Items extends Checks> = { -readonly [Index in keyof Items]: Items[Index] extends readonly [infer Schema extends z.ZodType, unknown] ? z.output<Schema> : never };
+
+/** Each value through its schema; the first that fails gives a 400 naming the problem. */
+function checked<Items extends Checks>(items: Items, build: (values: Checked<Items>) => Route): ParsedRoute {
+  const values: unknown[] = [];
+  for (const [schema, value] of items) {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const [issue] = parsed.error.issues;
+      const field = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
+      return { ok: false, status: 400, message: `${field}${issue?.message ?? 'not a valid value'}` };
+    }
+    values.push(parsed.data);
+  }
+  return { ok: true, route: build(values as Checked<Items>) };
+}
+
+/** The path's segments, percent-decoded; an empty path is none. Undefined when a segment's encoding is broken. */
+function decodeSegments(pathname: string): string[] | undefined {
+  const parts = pathname === '/' ? [] : pathname.slice(1).split('/');
+  try {
+    return parts.map((part) => decodeURIComponent(part));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query as one value per name; a name given twice is refused rather than guessed at. */
+function queryOf(parameters: URLSearchParams): { ok: true; values: Record<string, string> } | { ok: false; status: 400; message: string } {
+  const values: Record<string, string> = {};
+  for (const [name, value] of parameters) {
+    if (Object.hasOwn(values, name)) return { ok: false, status: 400, message: `the query parameter "${name}" is given twice` };
+    Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return { ok: true, values };
+}
+
+function notFound(path: string): ParsedRoute {
+  return { ok: false, status: 404, message: `nothing is served at ${path}` };
+}

@@ -1,0 +1,142 @@
+import { renderHistoryHtml } from '../history/history-html.js';
+import { readCasePage } from './case-lines.js';
+import { Comparisons } from './compare-view.js';
+import { found, unreadable, type Found } from './found.js';
+import { casesPage } from './pages/cases-page.js';
+import { errorPage } from './pages/error-page.js';
+import { viewNavigation } from './pages/layout.js';
+import { runPage } from './pages/run-page.js';
+import { suitesPage } from './pages/suites-page.js';
+import { viewPaths } from './pages/view-paths.js';
+import { parseRoute, type Route } from './routes.js';
+import type { ViewData } from './view-data.js';
+
+export interface ViewResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string | Uint8Array;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Headers of every answer: nothing cached, nothing sniffed, never framed, no
+ * referrer sent on. Each page carries its own Content-Security-Policy (a run
+ * page is report.html, with the hashes of its own style sheet and script), so
+ * none is set here: two policies would both apply.
+ */
+export const VIEW_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+/**
+ * `assay view` without its HTTP server: a request's method and target in, the
+ * answer out. Pages are HTML rendered here from the same functions as the
+ * JSON API, so a page and the API never disagree.
+ */
+export class ViewApp {
+  private readonly comparisons: Comparisons;
+
+  constructor(
+    private readonly data: ViewData,
+    /** How the pages name the store: its folder, or the bucket. */
+    private readonly storeName: string,
+  ) {
+    this.comparisons = new Comparisons(data);
+  }
+
+  async respond(method: string, target: string): Promise<ViewResponse> {
+    const parsed = parseRoute(method, target);
+    const api = target.startsWith('/api/');
+    if (!parsed.ok) return failure(api, parsed.status, parsed.message);
+    const answer = await this.answer(parsed.route);
+    return answer.ok ? answer.value : failure(api, answer.status, answer.message);
+  }
+
+  private async answer(route: Route): Promise<Found<ViewResponse>> {
+    switch (route.kind) {
+      case 'suites-page': {
+        const { cards, unreadable: left } = await this.data.suites();
+        return html(suitesPage(cards, left, this.storeName));
+      }
+      case 'suites-api': {
+        const { cards, unreadable: left } = await this.data.suites();
+        return json({ suites: cards, ...(left.length === 0 ? {} : { unreadable: left }) });
+      }
+      case 'suite-page': {
+        const history = await this.data.history(route.suite);
+        if (!history.ok) return history;
+        const navigation = viewNavigation([
+          ['Suites', viewPaths.suites()],
+          ['history.json', viewPaths.historyApi(route.suite)],
+        ]);
+        const links = { report: viewPaths.run, compare: (a: string, b: string) => viewPaths.compare(a, b) };
+        return html(renderHistoryHtml(history.value, { links, chartedRuns: route.charted, navigation }));
+      }
+      case 'history-api': {
+        const bytes = await this.data.historyBytes(route.suite);
+        return bytes.ok ? found({ status: 200, contentType: JSON_TYPE, body: bytes.value }) : bytes;
+      }
+      case 'run-page': {
+        const run = await this.data.run(route.runId);
+        if (!run.ok) return run;
+        const page = await this.data.reportHtml(run.value);
+        return page.ok ? html(runPage(run.value, page.value)) : page;
+      }
+      case 'report-api': {
+        const run = await this.data.run(route.runId);
+        return run.ok ? found({ status: 200, contentType: JSON_TYPE, body: run.value.reportBytes }) : run;
+      }
+      case 'cases-page':
+      case 'cases-api':
+        return this.cases(route);
+      case 'compare-api': {
+        const runs = await this.comparisons.runs(route.a, route.b);
+        if (!runs.ok) return runs;
+        const comparison = await this.comparisons.comparison(runs.value[0], runs.value[1]);
+        // The text `assay compare --json` prints, byte for byte.
+        return comparison.ok ? found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(comparison.value, null, 2)}\n` }) : comparison;
+      }
+      case 'query-changes-api': {
+        const runs = await this.comparisons.runs(route.a, route.b);
+        if (!runs.ok) return runs;
+        const changed = await this.comparisons.queryChanges(runs.value[0], runs.value[1], route.engine, route.metric);
+        if (!changed.ok) return changed;
+        const page = changed.value.changes.slice(route.offset, route.offset + route.limit);
+        const next = route.offset + page.length < changed.value.changes.length ? route.offset + page.length : null;
+        return json({ a: route.a, b: route.b, engine: route.engine, metric: route.metric, total: changed.value.changes.length, unchanged: changed.value.unchanged, offset: route.offset, next_offset: next, changes: page });
+      }
+      case 'compare-page': {
+        const page = await this.comparisons.page(route);
+        return page.ok ? html(page.value.html, page.value.status) : page;
+      }
+    }
+  }
+
+  private async cases(route: Extract<Route, { kind: 'cases-page' | 'cases-api' }>): Promise<Found<ViewResponse>> {
+    const run = await this.data.run(route.runId);
+    if (!run.ok) return run;
+    const path = await this.data.casesFile(run.value);
+    if (!path.ok) return path;
+    const page = await readCasePage(path.value, route.offset, route.limit);
+    if (!page.ok) return unreadable(`cases.jsonl of run ${route.runId}, line ${page.line}: ${page.message}`);
+    return route.kind === 'cases-api' ? json({ run_id: route.runId, ...page.value }) : html(casesPage(run.value, page.value, route.limit));
+  }
+
+}
+
+function html(body: string, status = 200): Found<ViewResponse> {
+  return found({ status, contentType: HTML, body });
+}
+
+function json(value: unknown): Found<ViewResponse> {
+  return found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(value, null, 2)}\n` });
+}
+
+function failure(api: boolean, status: number, message: string): ViewResponse {
+  return api ? { status, contentType: JSON_TYPE, body: `${JSON.stringify({ error: message })}\n` } : { status, contentType: HTML, body: errorPage(status, message) };
+}

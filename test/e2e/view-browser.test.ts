@@ -1,0 +1,143 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import type { Report } from '../../shared/schema/report.js';
+import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser } from '../support/browser.js';
+import { ENGINES, NDCG, nights, reportNights, WORST_REQUEST } from '../support/reported-suite.js';
+import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { startViewProcess, type ViewProcess } from '../support/view-process.js';
+
+/**
+ * `assay view` over a store folder of three reported nights (dense degraded
+ * on the third), and the stored history.html, in the packaged Chromium:
+ * what a user sees, clicks and reads with a keyboard or a screen reader.
+ */
+const SUITE = 'nightly';
+let folder: TempFolder;
+let store: string;
+let reports: Report[];
+let view: ViewProcess;
+let browser: Browser;
+/** One page for the whole file: the packaged Chromium runs as a single process, which closing its only page would end. */
+let page: Page;
+let historyFile: string;
+/** Script errors and console errors (a Content-Security-Policy violation is one), by page. */
+const errors: string[] = [];
+/** Requests that left the page's own origin or file. */
+const outside: string[] = [];
+
+beforeAll(async () => {
+  folder = await createTempFolder();
+  store = join(folder.path, 'store');
+  reports = await reportNights(new LocalFolderStore(store), SUITE, nights(3, { 2: 'dense' }));
+  historyFile = pathToFileURL(join(store, 'reports', SUITE, 'history.html')).href;
+  [view, browser] = await Promise.all([startViewProcess(['--store', store, '--port', '0']), launchBrowser()]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+  });
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith(view.url) || url === historyFile) return route.continue();
+    outside.push(url);
+    return route.abort('blockedbyclient');
+  });
+}, BROWSER_LAUNCH_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await view?.stop();
+  await folder?.remove();
+});
+
+/** Goes to the address and checks that it answered 200. */
+async function open(address: string): Promise<void> {
+  const response = await page.goto(address);
+  expect(response?.status(), address).toBe(200);
+}
+
+/** Tables without header cells, and form fields without a label, on the page. */
+async function accessibilityGaps(): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const gaps = [];
+    for (const table of document.querySelectorAll('table')) {
+      if (table.querySelectorAll('thead th[scope="col"]').length === 0) gaps.push('a table without column headers: ' + table.className);
+    }
+    for (const field of document.querySelectorAll('input, select, textarea')) {
+      if (field.labels.length === 0 && !field.getAttribute('aria-label')) gaps.push('a field without a label: ' + (field.name || field.id));
+    }
+    return gaps;
+  })()`)) as string[];
+}
+
+describe('assay view in a browser', () => {
+  it('loads every page without a console error, with table headers and labelled fields', async () => {
+    const [, second, third] = reports;
+    for (const path of ['', `suites/${SUITE}`, `runs/${third?.run_id}`, `runs/${third?.run_id}/cases?limit=5`, `compare?a=${second?.run_id}&b=${third?.run_id}`]) {
+      await open(`${view.url}${path}`);
+
+      expect(await accessibilityGaps(), path).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+
+  it('draws a trend point per run and engine, linked to the run, with the regression marked', async () => {
+    // Prepare
+    await open(`${view.url}suites/${SUITE}`);
+    const chart = page.locator('figure.chart').filter({ has: page.locator('figcaption').getByText(`${NDCG}/average`, { exact: true }) }).locator('svg.trend-chart');
+
+    // Act
+    const links = await chart.locator('a').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+
+    // Assess
+    expect(links).toHaveLength(reports.length * ENGINES.length);
+    expect(new Set(links)).toEqual(new Set(reports.map((report) => `/runs/${report.run_id}`)));
+    expect(await chart.locator('.point.regression').count()).toBe(1);
+    expect(await chart.locator('a', { has: page.locator('.regression') }).getAttribute('href')).toBe(`/runs/${reports[2]?.run_id}`);
+    await Promise.all([page.waitForURL(`${view.url}runs/**`, { waitUntil: 'domcontentloaded' }), chart.locator('a').last().click()]);
+    expect(await page.locator('h1').textContent()).toContain(SUITE);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the compare page on the query that lost most, whose ranked lists open side by side from the keyboard', async () => {
+    // Prepare
+    const [, second, third] = reports;
+    await open(`${view.url}compare?a=${second?.run_id}&b=${third?.run_id}`);
+    const first = page.locator('ol.query-changes > li').first();
+
+    // Act: Tab from the last form control to the first query, and open it with Enter
+    expect(await page.locator('select[name="engine"]').inputValue()).toBe('dense');
+    await page.getByRole('button', { name: 'Compare' }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+
+    // Assess
+    expect(await first.locator('summary code').textContent()).toBe(WORST_REQUEST);
+    const lists = first.locator('table.ranked-list');
+    expect(await lists.count()).toBe(2);
+    // Both boxes measured in one frame, so no scroll can come between them
+    const [left, right] = await first.locator('.side-by-side > div').evaluateAll((sides) => sides.map((side) => side.getBoundingClientRect().toJSON() as { top: number; left: number; right: number }));
+    expect(left?.top).toBe(right?.top);
+    expect(left?.right ?? 0).toBeLessThanOrEqual(right?.left ?? 0);
+    expect(await lists.nth(0).locator('caption').textContent()).toBe(`A: ${second?.run_id}`);
+    expect(await lists.nth(1).locator('thead th').allTextContents()).toEqual(['rank', 'document', 'score', 'human grade', 'chunk_relevance', 'rank in A']);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the stored history.html', () => {
+  it('opens offline from the file, naming every run and fetching nothing', async () => {
+    await page.goto(historyFile);
+
+    for (const report of reports) expect(await page.locator(`table.runs a[href="${report.run_id}/report.html"]`).count()).toBe(1);
+    expect(await page.locator('svg.trend-chart').count()).toBeGreaterThan(0);
+    expect(await page.getByLabel('Filter runs').count()).toBe(1);
+    expect(await accessibilityGaps()).toEqual([]);
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
