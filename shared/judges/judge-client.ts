@@ -6,6 +6,7 @@ import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOpt
 import { readChoice, stoppedAnswer, type ChoiceAnswer } from './completion-answer.js';
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
+import { RateGovernor } from './rate/rate-governor.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
 import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
@@ -17,7 +18,9 @@ export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.
  * The judge client: one chat completion per judgment, on the openai SDK, for
  * any OpenAI-compatible server. The SDK retries 429, 5xx, connection errors
  * and timeouts, an answer cut off mid-body included (with Retry-After capped,
- * see bounded-retry-fetch.ts); a deadline bounds the whole judgment
+ * see bounded-retry-fetch.ts); every attempt waits for the server's rate
+ * governor, which holds and paces them and sends rate-limited requests again
+ * (rate/rate-governor.ts); a deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
  * connection stops every call for a while (server-reach.ts); failures are read by what
  * the server says (judge-failure.ts); the output mode steps down a shared
@@ -43,6 +46,8 @@ export interface JudgeClientSettings {
   readonly maxRetryWaitMs: number;
   /** The longest a judgment may take, all attempts and the repair included. */
   readonly callDeadlineMs: number;
+  /** The server's rate governor, shared by every client of the process that calls the same server and model (rate/governor-registry.ts); a client of its own without it. */
+  readonly governor?: RateGovernor;
 }
 
 export interface TokenUsage {
@@ -50,15 +55,22 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-/** What one judgment cost: tokens, and HTTP attempts beyond the requests made (the SDK's retries). */
+/**
+ * What one judgment cost: tokens, and the HTTP requests beyond its first (the
+ * SDK's retries, rate-limited requests sent again, requests sent again in a
+ * lower output mode or without a refused parameter, the repair request), so
+ * that one plus the retries is every request the server saw.
+ */
 export interface CallCost {
   readonly usage: TokenUsage;
   readonly retries: number;
+  /** Requests the server refused as over its rate limit (counted among the retries when sent again). */
+  readonly rateLimited: number;
 }
 
 export type JudgeCompletion =
   | ({ ok: true; output: unknown; /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */ reportedModel: string | undefined } & CallCost)
-  | ({ ok: false; error: string; transient: boolean } & CallCost);
+  | ({ ok: false; error: string; transient: boolean; /** The deadline came while the server's rate limit held the judgment. */ heldByRateLimit?: true } & CallCost);
 
 export interface CompletionRequest {
   readonly messages: readonly ChatMessage[];
@@ -69,10 +81,13 @@ export interface CompletionRequest {
 
 type Sent = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
 interface CallState extends TrackedCall {
-  readonly usage: TokenUsage & { requests: number };
+  readonly usage: TokenUsage;
   /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
   readonly stop: AbortController;
 }
+
+/** A client without a shared governor paces only what its own server tells it: the concurrency callers give bounds its calls. */
+const UNSHARED_MAX_IN_FLIGHT = 1_000;
 
 export class JudgeClient {
   private readonly client: OpenAI;
@@ -83,6 +98,7 @@ export class JudgeClient {
   private fatal: string | undefined;
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
+  private readonly governor: RateGovernor;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
@@ -90,12 +106,15 @@ export class JudgeClient {
     this.reach = new ServerReach(settings.baseUrl, (reason) => {
       for (const call of this.calls.values()) call.stop.abort(reason);
     });
+    this.governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: settings.maxRetryWaitMs });
+    const bounds = { maxRetryWaitMs: settings.maxRetryWaitMs, timeoutMs: settings.timeoutMs, maxTokens: settings.maxTokens, governor: this.governor };
     this.client = new OpenAI({
       apiKey: settings.apiKey,
       baseURL: settings.baseUrl,
       maxRetries: settings.maxRetries,
-      timeout: settings.timeoutMs,
-      fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls, this.reach),
+      // The fetch times each attempt from its permit (judge.timeout_ms); the SDK's own timer, which would also run while an attempt waits for the rate limit, is left to the deadline.
+      timeout: Math.max(settings.timeoutMs, settings.callDeadlineMs) + 1_000,
+      fetch: boundedRetryFetch(bounds, this.calls, this.reach),
     });
   }
 
@@ -107,11 +126,12 @@ export class JudgeClient {
   async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const callKey = String(this.nextCall++);
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
-    const call: CallState = { attempts: 0, deadline, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, stop: new AbortController() };
+    const call: CallState = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline, usage: { inputTokens: 0, outputTokens: 0 }, stop: new AbortController() };
     this.calls.set(callKey, call);
-    const finish = <T extends object>(result: T) => {
+    const finish = <T extends { ok: boolean }>(result: T) => {
       this.calls.delete(callKey);
-      return { ...result, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
+      const held = !result.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
+      return { ...result, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
     };
     const first = await this.send(request, request.messages, callKey, call);
     if (!first.ok) return finish(first);
@@ -150,9 +170,8 @@ export class JudgeClient {
         if (this.fatal !== undefined) return { ok: false, error: this.fatal, transient: false };
         const unreachable = this.reach.unreachable;
         if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
-        claim ??= await this.ladder.claim(deadline.signal, floor);
+        claim ??= this.ladder.claim(floor);
         const current: ModeClaim = claim;
-        call.usage.requests++;
         try {
           const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), { headers: { [CALL_HEADER]: callKey }, signal });
           call.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
@@ -183,10 +202,6 @@ export class JudgeClient {
           return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
       }
-    } catch (error) {
-      // Only the wait for another call's probe throws here, when the deadline ends it.
-      if (deadline.signal.aborted) return this.outOfTime(deadline, error);
-      throw error;
     } finally {
       claim?.settle('undecided');
     }

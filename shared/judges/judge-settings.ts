@@ -7,6 +7,8 @@ import { selectJudges } from './judge-selection.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
 import type { JudgeBackend } from './run-judges.js';
+import { sharedGovernor } from './rate/governor-registry.js';
+import { rateLimitsFor, type RateShare } from './rate/rate-limit-config.js';
 
 /**
  * Where the judge client's settings come from: the environment variables
@@ -18,6 +20,12 @@ import type { JudgeBackend } from './run-judges.js';
  * summary says so. A judge with settings of its own (judge-overrides.ts)
  * gets a service of its own from the pool; the environment overrides only
  * the run's defaults, never a judge's own model or server.
+ *
+ * Every client of the process that calls one server and model shares that
+ * server's rate governor (rate/governor-registry.ts), paced at the config's
+ * `judge.rate_limit` for the model when it gives one; `share` divides those
+ * limits among the workers of a deployment (each Lambda container takes its
+ * part).
  */
 
 export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
@@ -47,7 +55,7 @@ export interface JudgeEnvironment {
  * Builds the judge backend. `store` holds the judge cache (`cache/judges/`);
  * undefined turns the cache off (`--no-cache`).
  */
-export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined): JudgeBackendChoice {
+export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined, share?: RateShare): JudgeBackendChoice {
   const apiKey = nonEmpty(environment.OPENAI_API_KEY);
   if (apiKey === undefined) {
     return { backend: { kind: 'lexical' }, summary: 'lexical judge (non-LLM approximations): OPENAI_API_KEY is not set' };
@@ -62,7 +70,13 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
   // One limit for every service: judges with their own model still share the run's rate pressure.
   const limit = pLimit(concurrency);
   const cache = new JudgeCache(store);
+  const maxRetryWaitMs = config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS;
   const pool = new JudgeServicePool(defaults, (settings) => {
+    const governor = sharedGovernor(`${canonicalBaseUrl(settings.baseUrl)} ${settings.model}`, {
+      maxInFlight: concurrency,
+      limits: rateLimitsFor(config.judge.rate_limit, settings.model, share),
+      maxHoldMs: maxRetryWaitMs,
+    });
     const client = new JudgeClient({
       baseUrl: settings.baseUrl,
       apiKey,
@@ -71,8 +85,9 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
       timeoutMs: config.judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       maxRetries: config.judge.max_retries ?? DEFAULT_MAX_RETRIES,
       maxTokens: settings.maxTokens,
-      maxRetryWaitMs: config.judge.max_retry_wait_ms ?? DEFAULT_MAX_RETRY_WAIT_MS,
+      maxRetryWaitMs,
       callDeadlineMs: config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS,
+      governor,
     });
     const serviceSettings = {
       baseUrl: canonicalBaseUrl(settings.baseUrl),
