@@ -27,6 +27,10 @@ const environmentSchema = z.object({
   /** The Secrets Manager secret holding the engines' variables (a JSON object); set on the judge worker only. */
   ASSAY_ENGINE_SECRET_ARN: z.string().min(1).optional(),
   OPENAI_BASE_URL: judgeBaseUrlSchema.optional(),
+  /** The judge workers that share the judge account's rate, and this container's part of it (infra/judge-workers.ts); judge worker only. */
+  ASSAY_JUDGE_WORKERS: z.coerce.number().int().positive().optional(),
+  ASSAY_JUDGE_REQUESTS_PER_MINUTE: z.coerce.number().positive().optional(),
+  ASSAY_JUDGE_TOKENS_PER_MINUTE: z.coerce.number().positive().optional(),
   ASSAY_JUDGE_MODEL: z.string().min(1).optional(),
   POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
   POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),

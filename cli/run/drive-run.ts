@@ -7,6 +7,7 @@ import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/pipeli
 import { runCompletion } from '../../shared/pipeline/run-completion.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { runEventSources } from '../../shared/ports/lambda-event-source.js';
+import { deferTo } from '../../shared/pipeline/rate-limit-deferral.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
@@ -70,7 +71,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     }
   };
   const { threads } = options;
-  const worker = threads === undefined ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor }, telemetry, onOutcome) : threadedJudgeWorker(threads, onOutcome);
+  const defer = deferTo(infrastructure.cases);
+  const worker = threads === undefined ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor, defer }, telemetry, onOutcome) : threadedJudgeWorker(threads, onOutcome);
   const recordFailures = createFailureRecorderHandler(store, telemetry);
   const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
     const outcomes = await recordFailures(event);

@@ -258,7 +258,7 @@ export class RateGovernor {
     this.heldUntil = Math.max(this.heldUntil, now + Math.min(wait, this.maxHoldMs));
     const told = tokensShort ? paceOf(said.tokens, tokens) : paceOf(said.requests, 1);
     if (told !== undefined) return this.learn(tokensShort ? 'tokens' : 'requests', told * PACE_MARGIN);
-    if (startedAt >= this.decreasedAt) {
+    if (startedAt > this.decreasedAt) {
       this.window = Math.max(1, Math.floor(this.window / 2));
       this.decreasedAt = now;
     }
@@ -284,7 +284,8 @@ export class RateGovernor {
     if (this.timerAt <= time) return;
     this.cancelTimer?.();
     this.timerAt = time;
-    this.cancelTimer = this.clock.after(time - this.clock.now(), () => {
+    // Whole milliseconds, at least one, as timers count: a fraction would wake the pump a hair too early, again and again.
+    this.cancelTimer = this.clock.after(Math.max(1, Math.ceil(time - this.clock.now())), () => {
       this.timerAt = Number.POSITIVE_INFINITY;
       this.cancelTimer = undefined;
       this.pump();

@@ -28,21 +28,21 @@ export const judgeRateLimitSchema = z.strictObject({
 });
 export type JudgeRateLimit = z.infer<typeof judgeRateLimitSchema>;
 
-/** How the judge workers share an account's limits: each of `workers` takes its part (a deployed stack's judge workers). */
+/** How the judge workers of a deployment share an account's limits: each of `workers` takes its part. */
 export interface RateShare {
   readonly workers: number;
-  /** The whole account's own caps (the stack's settings), shared out the same way. */
+  /** This worker's part of the stack's own judge rate (the stack divided it already). */
   readonly limits?: RateLimits;
 }
 
-/** The limits one process applies to `model`: the config's, divided among the workers that share them, and never above the account's share. */
+/** The limits one process applies to `model`: the config's, divided among the workers that share them, and never above this worker's part of the stack's rate. */
 export function rateLimitsFor(config: JudgeRateLimit | undefined, model: string, share?: RateShare): RateLimits {
   const own = config?.models !== undefined && Object.hasOwn(config.models, model) ? config.models[model] : undefined;
   const workers = share?.workers ?? 1;
   const part = (perMinute: number | undefined): number | undefined => (perMinute === undefined ? undefined : perMinute / workers);
   return {
-    requestsPerMinute: lower(part(own?.requests_per_minute ?? config?.requests_per_minute), part(share?.limits?.requestsPerMinute)),
-    tokensPerMinute: lower(part(own?.tokens_per_minute ?? config?.tokens_per_minute), part(share?.limits?.tokensPerMinute)),
+    requestsPerMinute: lower(part(own?.requests_per_minute ?? config?.requests_per_minute), share?.limits?.requestsPerMinute),
+    tokensPerMinute: lower(part(own?.tokens_per_minute ?? config?.tokens_per_minute), share?.limits?.tokensPerMinute),
   };
 }
 
