@@ -12,13 +12,14 @@ import { sendAll, type WorkQueue } from '../ports/work-queue.js';
  * receive counts, however long the message was hidden. A new message works
  * the same on SQS (DelaySeconds, at most 900) and the in-process queue.
  *
- * The delay doubles from 5 s to a minute. After MAX_RATE_LIMIT_DEFERRALS the
- * case goes back through the queue as any transient failure does, so a
- * limit that never lifts still ends in a recorded failure instead of a case
- * that circles for ever.
+ * The delay doubles from 2 s (the embedded queues' visibility timeout) to a
+ * minute: about 16 minutes over MAX_RATE_LIMIT_DEFERRALS deferrals. After
+ * those the case goes back through the queue as any transient failure does,
+ * so a limit that never lifts still ends in a recorded failure instead of a
+ * case that circles for ever.
  */
 export const MAX_RATE_LIMIT_DEFERRALS = 20;
-const FIRST_DELAY_SECONDS = 5;
+const FIRST_DELAY_SECONDS = 2;
 const LONGEST_DELAY_SECONDS = 60;
 
 /** How to send a case message again as a new message, delayed. */

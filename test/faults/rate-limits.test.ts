@@ -14,9 +14,9 @@ import { answeredCalls, expectEveryCaseOnce, readRunFiles, requestsFor, useFault
  */
 
 class CountingProgress extends Progress {
-  retried = 0;
+  casesRetried = 0;
   override caseRetried(): void {
-    this.retried++;
+    this.casesRetried++;
   }
 }
 
@@ -54,7 +54,7 @@ describe('the pipeline at a judge rate limit', () => {
     const files = await readRunFiles(out);
     const usage = files.report.judges.chunk_relevance;
     const refused = fault.server.log.filter((entry) => entry.status === 429).length;
-    return { dataset, files, usage, refused, retriedCases: outcomes.retried };
+    return { dataset, files, usage, refused, retriedCases: outcomes.casesRetried };
   }
 
   it('loses no case and judges each pair once without a rate setting, even with no SDK retry to spend: the 429s wait and are sent again', async () => {
