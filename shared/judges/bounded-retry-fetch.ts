@@ -122,9 +122,11 @@ async function permitFor(bounds: FetchBounds, init: RequestInit | undefined, cal
   // About four characters a token, plus the answer's room, as OpenAI itself counts a request against a token limit.
   const tokens = Math.ceil(body.length / 4) + bounds.maxTokens;
   const signals = [init?.signal, call?.deadline.signal].filter((signal): signal is AbortSignal => signal !== undefined && signal !== null);
+  // Held while it waits; once granted, held still if it is being sent again after a refusal.
+  const refusedBefore = call?.heldByRateLimit ?? false;
   if (call !== undefined) call.heldByRateLimit = true;
   const permit = await bounds.governor.acquire(tokens, signals.length === 0 ? undefined : AbortSignal.any(signals));
-  if (call !== undefined) call.heldByRateLimit = false;
+  if (call !== undefined) call.heldByRateLimit = refusedBefore;
   return permit;
 }
 

@@ -119,7 +119,11 @@ describe('JudgeClient', () => {
     expect(completion).toMatchObject({ ok: false, transient: true, heldByRateLimit: true });
     expect(completion.ok ? '' : completion.error).toMatch(/^the judgment ran out of time: it stopped at its deadline after \d+ ms .*; the case will be tried again/);
     expect(completion.rateLimited).toBeGreaterThan(3);
-    expect({ rateLimited: completion.rateLimited, retries: completion.retries }).toEqual({ rateLimited: server.log.length, retries: server.log.length - 1 });
+    // The deadline may cut the last request before the server has it, or before its refusal is read
+    expect(completion.retries + 1).toBeGreaterThanOrEqual(server.log.length);
+    expect(completion.retries).toBeLessThanOrEqual(server.log.length);
+    expect(completion.rateLimited).toBeGreaterThanOrEqual(server.log.length - 1);
+    expect(completion.rateLimited).toBeLessThanOrEqual(server.log.length);
   });
 
   it('reports a timeout as a transient error value', async () => {
