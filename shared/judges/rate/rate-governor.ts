@@ -1,5 +1,10 @@
-import { Pace } from './pace.js';
-import { readRateHeaders, type HeaderReader, type QuotaState } from './rate-headers.js';
+import { AcceptedRate } from './accepted-rate.js';
+import { SYSTEM_CLOCK, type AttemptOutcome, type GovernorClock, type GovernorSettings, type GovernorState, type Permit } from './governor-types.js';
+import { PACE_MARGIN, Paces, quotaPace } from './paces.js';
+import { readRateHeaders } from './rate-headers.js';
+
+export type { AttemptOutcome, GovernorClock, GovernorSettings, GovernorState, Permit, RateLimits } from './governor-types.js';
+export { SYSTEM_CLOCK } from './governor-types.js';
 
 /**
  * One judge server's rate limit as the calls of a process meet it. Every HTTP
@@ -15,8 +20,8 @@ import { readRateHeaders, type HeaderReader, type QuotaState } from './rate-head
  * - no hold is on: a refusal holds every new attempt until the wait it asks
  *   for (`retry-after-ms`, `Retry-After`, else the quota's reset time, else a
  *   doubling backoff from 0.5 s to 8 s), cut to `maxHoldMs`;
- * - the pace allows it: configured requests and tokens per minute are spaced
- *   evenly from the first attempt (pace.ts), at 98% of the rate given: at
+ * - the pace allows it (paces.ts): configured requests and tokens per minute
+ *   are spaced evenly from the first attempt, at 98% of the rate given: at
  *   exactly the limit, a few milliseconds of delay on the way (the network,
  *   the server's event loop) put one request too many in a short window.
  *   Without them, a refusal whose headers give the quota and its reset time
@@ -24,67 +29,19 @@ import { readRateHeaders, type HeaderReader, type QuotaState } from './rate-head
  *   exact both for a token bucket and for a sliding window that was being
  *   filled evenly (the window's newest request is one spacing old). A
  *   refusal without them paces at 90% of the rate the server accepted over
- *   the last second. A learnt pace grows by 0.2% with
- *   every answer that does not say the quota is used up (remaining 0), so it
- *   comes back up to a limit that was raised or underestimated, until the
- *   next refusal sets it again.
+ *   the last second. A learnt pace grows by 0.2% with every answer that does
+ *   not say the quota is used up (remaining 0), so it comes back up to a
+ *   limit that was raised or underestimated, until the next refusal sets it
+ *   again.
  *
  * Tokens are estimated before the attempt and corrected by the answer's
  * usage. The governor knows nothing of HTTP clients or SDKs: the openai
  * transport and any other (Bedrock) report outcomes in these terms.
  */
-export interface RateLimits {
-  readonly requestsPerMinute?: number | undefined;
-  readonly tokensPerMinute?: number | undefined;
-}
-
-export interface GovernorClock {
-  now(): number;
-  /** Calls `fire` after `milliseconds`; returns what cancels it. */
-  after(milliseconds: number, fire: () => void): () => void;
-}
-
-export const SYSTEM_CLOCK: GovernorClock = {
-  now: () => Date.now(),
-  after: (milliseconds, fire) => {
-    const timer = setTimeout(fire, milliseconds);
-    return () => clearTimeout(timer);
-  },
-};
-
-export interface GovernorSettings {
-  /** The most attempts in flight at once: where the window starts and grows back to. */
-  readonly maxInFlight: number;
-  /** Configured limits, paced from the first attempt; what is learnt never goes faster. */
-  readonly limits?: RateLimits | undefined;
-  /** The longest hold a server's wait may impose. */
-  readonly maxHoldMs: number;
-  readonly clock?: GovernorClock;
-}
-
-export interface AttemptOutcome {
-  /** The HTTP status; undefined when no answer came (a network failure, an abort). */
-  readonly status?: number;
-  readonly headers?: HeaderReader;
-  /** A refusal that a wait cures (a 429 rate limit, a throttling error); a spent quota is not one. */
-  readonly rateLimited?: boolean;
-  /** The tokens the server counted for the attempt, when its answer says. */
-  readonly tokens?: number;
-}
-
-export interface Permit {
-  /** Hands the permit back; later calls are ignored. */
-  done(outcome: AttemptOutcome): void;
-}
-
-export interface GovernorState {
-  readonly window: number;
-  readonly inFlight: number;
-  readonly heldUntil: number;
-  /** The pace in force (configured or learnt, the slower), undefined when unpaced. */
-  readonly requestsPerMinute: number | undefined;
-  readonly tokensPerMinute: number | undefined;
-}
+const FIRST_BACKOFF_MS = 500;
+const LONGEST_BACKOFF_MS = 8_000;
+/** The share of the rate the server accepted that is paced at when it says nothing of its quota. */
+const ACCEPTED_RATE_SHARE = 0.9;
 
 interface Waiter {
   readonly tokens: number;
@@ -93,15 +50,6 @@ interface Waiter {
   readonly onAbort: () => void;
 }
 
-const FIRST_BACKOFF_MS = 500;
-const LONGEST_BACKOFF_MS = 8_000;
-/** How far back the accepted rate is measured when a refusal says nothing of the quota. */
-const ACCEPTED_RATE_SPAN_MS = 1_000;
-/** A learnt pace's growth with each answer: about 10% over 50 answers. */
-const LEARNT_PACE_GROWTH = 1.002;
-/** The share of a known limit that is paced at: the room left for jitter on the way to the server. */
-const PACE_MARGIN = 0.98;
-
 export class RateGovernor {
   private window: number;
   private inFlight = 0;
@@ -109,16 +57,12 @@ export class RateGovernor {
   private refusalsInARow = 0;
   /** Attempts started before this were in flight at the last halving, so their refusals do not halve again. */
   private decreasedAt = Number.NEGATIVE_INFINITY;
-  private readonly configured: { requests?: Pace; tokens?: Pace } = {};
-  private readonly learnt: { requests?: Pace; tokens?: Pace } = {};
-  /** Start times of recent attempts, and of those among them the server refused. */
-  private readonly started: number[] = [];
-  private readonly refusedStarts: number[] = [];
+  private readonly paces = new Paces();
+  private readonly accepted = new AcceptedRate();
   private readonly queue: Waiter[] = [];
   private cancelTimer: (() => void) | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private readonly clock: GovernorClock;
-
   private maxInFlight: number;
   private maxHoldMs: number;
 
@@ -144,18 +88,9 @@ export class RateGovernor {
       this.maxInFlight = settings.maxInFlight;
     }
     this.maxHoldMs = Math.max(this.maxHoldMs, settings.maxHoldMs);
-    const { requestsPerMinute, tokensPerMinute } = settings.limits ?? {};
-    this.configure('requests', requestsPerMinute);
-    this.configure('tokens', tokensPerMinute);
+    this.paces.configure('requests', settings.limits?.requestsPerMinute);
+    this.paces.configure('tokens', settings.limits?.tokensPerMinute);
     this.pump();
-  }
-
-  private configure(kind: 'requests' | 'tokens', perMinute: number | undefined): void {
-    if (perMinute === undefined) return;
-    const paced = perMinute * PACE_MARGIN;
-    const pace = this.configured[kind];
-    if (pace === undefined) this.configured[kind] = new Pace(paced);
-    else if (paced < pace.perMinute) pace.perMinute = paced;
   }
 
   /** Waits for a permit for one attempt of about `tokens` tokens; rejects with the signal's reason when it aborts first. */
@@ -177,7 +112,7 @@ export class RateGovernor {
 
   /** The earliest time (epoch ms) a new attempt could start, leaving aside the attempts in flight and waiting. */
   nextStartAt(): number {
-    return Math.max(this.heldUntil, ...this.paces().map(({ pace }) => pace.readyAt(this.clock.now())));
+    return Math.max(this.heldUntil, this.paces.readyAt(this.clock.now()));
   }
 
   state(): GovernorState {
@@ -185,19 +120,9 @@ export class RateGovernor {
       window: this.window,
       inFlight: this.inFlight,
       heldUntil: this.heldUntil,
-      requestsPerMinute: slower(this.configured.requests, this.learnt.requests),
-      tokensPerMinute: slower(this.configured.tokens, this.learnt.tokens),
+      requestsPerMinute: this.paces.perMinute('requests'),
+      tokensPerMinute: this.paces.perMinute('tokens'),
     };
-  }
-
-  private paces(): { kind: 'requests' | 'tokens'; pace: Pace }[] {
-    const all: { kind: 'requests' | 'tokens'; pace: Pace | undefined }[] = [
-      { kind: 'requests', pace: this.configured.requests },
-      { kind: 'requests', pace: this.learnt.requests },
-      { kind: 'tokens', pace: this.configured.tokens },
-      { kind: 'tokens', pace: this.learnt.tokens },
-    ];
-    return all.flatMap((entry) => (entry.pace === undefined ? [] : [{ kind: entry.kind, pace: entry.pace }]));
   }
 
   private pump(): void {
@@ -215,9 +140,8 @@ export class RateGovernor {
 
   private grant(tokens: number, startedAt: number): Permit {
     this.inFlight++;
-    this.started.push(startedAt);
-    forgetBefore(this.started, startedAt - ACCEPTED_RATE_SPAN_MS);
-    for (const { kind, pace } of this.paces()) pace.take(kind === 'requests' ? 1 : tokens, startedAt);
+    this.accepted.attempted(startedAt);
+    this.paces.take(tokens, startedAt);
     let settled = false;
     return {
       done: (outcome) => {
@@ -234,50 +158,30 @@ export class RateGovernor {
     const now = this.clock.now();
     if (outcome.rateLimited === true) return this.refused(outcome, tokens, startedAt, now);
     if (outcome.status === undefined) return;
-    if (outcome.tokens !== undefined) {
-      for (const { kind, pace } of this.paces()) if (kind === 'tokens') pace.giveBack(tokens - outcome.tokens, now);
-    }
-    if (outcome.status < 400) {
-      this.refusalsInARow = 0;
-      this.window = Math.min(this.maxInFlight, this.window + 1 / Math.max(1, this.window));
-      const learnt = this.learnt.requests;
-      const remaining = outcome.headers === undefined ? undefined : readRateHeaders(outcome.headers, now).requests.remaining;
-      if (learnt !== undefined && remaining !== 0) learnt.perMinute = learnt.perMinute * LEARNT_PACE_GROWTH;
-    }
+    if (outcome.tokens !== undefined) this.paces.giveBackTokens(tokens - outcome.tokens, now);
+    if (outcome.status >= 400) return;
+    this.refusalsInARow = 0;
+    this.window = Math.min(this.maxInFlight, this.window + 1 / Math.max(1, this.window));
+    const remaining = outcome.headers === undefined ? undefined : readRateHeaders(outcome.headers, now).requests.remaining;
+    if (remaining !== 0) this.paces.grow();
   }
 
   private refused(outcome: AttemptOutcome, tokens: number, startedAt: number, now: number): void {
-    this.refusedStarts.push(startedAt);
-    forgetBefore(this.refusedStarts, now - ACCEPTED_RATE_SPAN_MS);
+    this.accepted.refused(startedAt);
     const said = outcome.headers === undefined ? { requests: {}, tokens: {} } : readRateHeaders(outcome.headers, now);
-    const tokensShort = said.tokens.remaining !== undefined && said.tokens.remaining < tokens;
-    const quota: QuotaState = tokensShort ? said.tokens : said.requests;
+    const kind = said.tokens.remaining !== undefined && said.tokens.remaining < tokens ? 'tokens' : 'requests';
     const backoff = Math.min(LONGEST_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.refusalsInARow);
-    const wait = 'waitMs' in said && said.waitMs !== undefined ? said.waitMs : (quota.resetMs ?? backoff);
+    const wait = 'waitMs' in said && said.waitMs !== undefined ? said.waitMs : (said[kind].resetMs ?? backoff);
     this.refusalsInARow++;
     this.heldUntil = Math.max(this.heldUntil, now + Math.min(wait, this.maxHoldMs));
-    const told = tokensShort ? paceOf(said.tokens, tokens) : paceOf(said.requests, 1);
-    if (told !== undefined) return this.learn(tokensShort ? 'tokens' : 'requests', told * PACE_MARGIN);
+    const told = quotaPace(said[kind], kind === 'tokens' ? tokens : 1);
+    if (told !== undefined) return this.paces.learn(kind, told * PACE_MARGIN);
     if (startedAt > this.decreasedAt) {
       this.window = Math.max(1, Math.floor(this.window / 2));
       this.decreasedAt = now;
     }
-    this.learn('requests', this.acceptedRate(now));
-  }
-
-  /** 90% of the requests a minute the server accepted over the last second (those started then and not refused), when it accepted a few. */
-  private acceptedRate(now: number): number | undefined {
-    forgetBefore(this.started, now - ACCEPTED_RATE_SPAN_MS);
-    forgetBefore(this.refusedStarts, now - ACCEPTED_RATE_SPAN_MS);
-    const accepted = this.started.length - this.refusedStarts.length;
-    return accepted < 2 ? undefined : 0.9 * accepted * (60_000 / ACCEPTED_RATE_SPAN_MS);
-  }
-
-  private learn(kind: 'requests' | 'tokens', perMinute: number | undefined): void {
-    if (perMinute === undefined || !(perMinute > 0)) return;
-    const pace = this.learnt[kind];
-    if (pace === undefined) this.learnt[kind] = new Pace(perMinute);
-    else pace.perMinute = perMinute;
+    const accepted = this.accepted.perMinute(now);
+    this.paces.learn('requests', accepted === undefined ? undefined : accepted * ACCEPTED_RATE_SHARE);
   }
 
   private wakeAt(time: number): void {
@@ -293,22 +197,6 @@ export class RateGovernor {
   }
 }
 
-/** Drops the times (oldest first) at or before `time`. */
-function forgetBefore(times: number[], time: number): void {
-  while (times.length > 0 && (times[0] ?? time) <= time) times.shift();
-}
-
 function checkMaxInFlight(maxInFlight: number): void {
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new RangeError(`Expected maxInFlight to be an integer from 1 up, got ${maxInFlight}`);
-}
-
-/** The per-minute pace a full quota allows: (limit - this attempt's cost) over the time until it is whole again. */
-function paceOf(quota: QuotaState, cost: number): number | undefined {
-  if (quota.limit === undefined || quota.resetMs === undefined || !(quota.resetMs > 0) || quota.limit <= cost) return undefined;
-  return ((quota.limit - cost) * 60_000) / quota.resetMs;
-}
-
-function slower(...paces: (Pace | undefined)[]): number | undefined {
-  const rates = paces.flatMap((pace) => (pace === undefined ? [] : [pace.perMinute]));
-  return rates.length === 0 ? undefined : Math.min(...rates);
 }
