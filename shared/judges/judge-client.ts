@@ -16,11 +16,11 @@ export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
- * any OpenAI-compatible server. The SDK retries 429, 5xx, connection errors
- * and timeouts, an answer cut off mid-body included (with Retry-After capped,
- * see bounded-retry-fetch.ts); every attempt waits for the server's rate
- * governor, which holds and paces them and sends rate-limited requests again
- * (rate/rate-governor.ts); a deadline bounds the whole judgment
+ * any OpenAI-compatible server. The SDK retries 5xx, connection errors and
+ * timeouts, an answer cut off mid-body included (with Retry-After capped, see
+ * bounded-retry-fetch.ts); every attempt waits for the server's rate
+ * governor (rate/rate-governor.ts), which holds and paces them, and a
+ * rate-limited 429 is sent again there, not by the SDK; a deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
  * connection stops every call for a while (server-reach.ts); failures are read by what
  * the server says (judge-failure.ts); the output mode steps down a shared
@@ -98,7 +98,6 @@ export class JudgeClient {
   private fatal: string | undefined;
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
-  private readonly governor: RateGovernor;
 
   constructor(private readonly settings: JudgeClientSettings) {
     rememberSecret(settings.apiKey);
@@ -106,8 +105,8 @@ export class JudgeClient {
     this.reach = new ServerReach(settings.baseUrl, (reason) => {
       for (const call of this.calls.values()) call.stop.abort(reason);
     });
-    this.governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: settings.maxRetryWaitMs });
-    const bounds = { maxRetryWaitMs: settings.maxRetryWaitMs, timeoutMs: settings.timeoutMs, maxTokens: settings.maxTokens, governor: this.governor };
+    const governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: settings.maxRetryWaitMs });
+    const bounds = { maxRetryWaitMs: settings.maxRetryWaitMs, timeoutMs: settings.timeoutMs, maxTokens: settings.maxTokens, governor };
     this.client = new OpenAI({
       apiKey: settings.apiKey,
       baseURL: settings.baseUrl,
