@@ -4,6 +4,7 @@ import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
 import type { OpenAiTestServer } from '../support/openai-test-server.js';
+import { SILENT_STREAM } from '../support/silent-progress.js';
 import { answeredCalls, expectEveryCaseOnce, readRunFiles, requestsFor, useFaultRun, writeFaultDataset } from './fault-harness.js';
 
 /**
@@ -36,7 +37,7 @@ describe('the pipeline at a judge rate limit', () => {
     const dataset = await writeFaultDataset(fault.folder, 6);
     fault.server.setFaults({ latencyMs: 50, requestLimit: QUOTA });
     const out = join(fault.folder.path, 'out');
-    const outcomes = new CountingProgress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, () => ({}));
+    const outcomes = new CountingProgress(SILENT_STREAM, () => ({}));
     await runPipeline(
       {
         datasetPath: dataset.path,
