@@ -11,6 +11,8 @@ import { buildLiveEngines, ENGINE_DEADLINE_MS, EngineSetupError } from '../share
 import type { RunConfig } from '../shared/pipeline/run-config.js';
 import { lambdaDependencies, lambdaJudgeEnvironment, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
 import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
+import { deferTo } from '../shared/pipeline/rate-limit-deferral.js';
+import type { RateShare } from '../shared/judges/rate/rate-limit-config.js';
 
 /**
  * A replaced judging's engines are closed once the cases that took them
@@ -36,7 +38,7 @@ let dependencies: Promise<JudgeWorkerDependencies> | undefined;
  * run whose config has live engines.
  */
 export function judgeWorkerDependencies(): Promise<JudgeWorkerDependencies> {
-  dependencies ??= lambdaDependencies().then((shared) => ({ ...shared, judgingFor: lambdaJudgingFor(shared) }));
+  dependencies ??= lambdaDependencies().then((shared) => ({ ...shared, judgingFor: lambdaJudgingFor(shared), defer: deferTo(shared.cases) }));
   return dependencies;
 }
 
@@ -53,7 +55,7 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
     },
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
     build: (config, { apiKey, engineVariables }): Judging => {
-      const { backend } = chooseJudgeBackend(config, lambdaJudgeEnvironment(environment, apiKey), store);
+      const { backend } = chooseJudgeBackend(config, lambdaJudgeEnvironment(environment, apiKey), store, rateShareOf(environment));
       // A config without a judges list runs the same judges as `assay run` with the same backend.
       return { backend, judges: judgesForRun(config, backend.kind).judges, engines: lambdaEngines(config, engineEnvironment(process.env, engineVariables), environment), budget };
     },
@@ -65,6 +67,14 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
       }, RETIRED_ENGINES_CLOSE_AFTER_MS).unref();
     },
   });
+}
+
+/** This container's part of the judge account's rate, as the stack sets it (infra/judge-workers.ts). */
+function rateShareOf(environment: LambdaEnvironment): RateShare {
+  return {
+    workers: environment.ASSAY_JUDGE_WORKERS ?? 1,
+    limits: { requestsPerMinute: environment.ASSAY_JUDGE_REQUESTS_PER_MINUTE, tokensPerMinute: environment.ASSAY_JUDGE_TOKENS_PER_MINUTE },
+  };
 }
 
 /** The run's engines; a variable they lack is named with where it goes on AWS. */

@@ -38,6 +38,11 @@ export function createJudgeWorkerHandler(
     const remainingMs = context?.getRemainingTimeInMillis();
     const outcome = await evaluateCaseMessage(dependencies, message.value, { messageId: record.messageId, receiveCount, ...(remainingMs === undefined ? {} : { remainingMs }) });
     onOutcome(outcome);
+    if (outcome.kind === 'deferred') {
+      // Sent again as a new message: this delivery ends as done, so the receive count does not run out while the rate limit holds.
+      telemetry.logger.info('case deferred by the judge rate limit', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, delay_seconds: outcome.delaySeconds });
+      return;
+    }
     if (outcome.kind === 'retry') {
       telemetry.logger.warn('case will be retried', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
       throw new RetryLaterError(outcome.error);

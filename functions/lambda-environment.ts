@@ -29,6 +29,10 @@ const environmentSchema = z.object({
   /** The Secrets Manager secret holding the engines' variables (a JSON object); set on the judge worker only. */
   ASSAY_ENGINE_SECRET_ARN: z.string().min(1).optional(),
   OPENAI_BASE_URL: judgeBaseUrlSchema.optional(),
+  /** The judge workers that share the judge account's rate, and this container's part of it (infra/judge-workers.ts); judge worker only. */
+  ASSAY_JUDGE_WORKERS: z.coerce.number().int().positive().optional(),
+  ASSAY_JUDGE_REQUESTS_PER_MINUTE: z.coerce.number().positive().optional(),
+  ASSAY_JUDGE_TOKENS_PER_MINUTE: z.coerce.number().positive().optional(),
   ASSAY_JUDGE_MODEL: z.string().min(1).optional(),
   /** The judges' provider for every suite (the stack's judgeProvider); absent: each suite config's own. */
   ASSAY_JUDGE_PROVIDER: z.enum(JUDGE_PROVIDERS).optional(),

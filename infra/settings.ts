@@ -49,6 +49,12 @@ export const settingsSchema = z
     judgeSecretArn: optional(secretArn),
     /** Concurrent judge worker invocations: the lever on the judge server's rate limit (SQS event sources allow 2 to 1000). */
     maxConcurrency: wholeNumber(2, 1000).default(10),
+    /**
+     * The judge account's requests and tokens a minute for each judge model, shared by every judge
+     * worker: each gets its part (judge-workers.ts), and the worker's concurrency is reserved.
+     */
+    judgeRequestsPerMinute: optional(z.coerce.number().positive()),
+    judgeTokensPerMinute: optional(z.coerce.number().positive()),
     batchSize: wholeNumber(1, 10_000).default(10),
     maxBatchingWindowSeconds: wholeNumber(0, 300).default(2),
     maxReceiveCount: wholeNumber(1, 1000).default(3),

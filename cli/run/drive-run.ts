@@ -1,12 +1,12 @@
 import { createFailureRecorderHandler } from '../../functions/failure-recorder.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
-import { createReducerHandler } from '../../functions/reducer.js';
 import type { CaseOutcome, WorkerDependencies } from '../../shared/pipeline/evaluate-case.js';
-import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
+import type { ReduceOutcome } from '../../shared/pipeline/reduce.js';
 import { runCompletion } from '../../shared/pipeline/run-completion.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
-import { runEventSources } from '../../shared/ports/lambda-event-source.js';
+import { runEventSources, type SqsHandler } from '../../shared/ports/lambda-event-source.js';
+import { deferTo } from '../../shared/pipeline/rate-limit-deferral.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Progress } from './progress.js';
@@ -70,7 +70,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     }
   };
   const { threads } = options;
-  const worker = threads === undefined ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor }, telemetry, onOutcome) : threadedJudgeWorker(threads, onOutcome);
+  const defer = deferTo(infrastructure.cases);
+  const worker = threads === undefined ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor, defer }, telemetry, onOutcome) : threadedJudgeWorker(threads, onOutcome);
   const recordFailures = createFailureRecorderHandler(store, telemetry);
   const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
     const outcomes = await recordFailures(event);
@@ -78,10 +79,17 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     return outcomes;
   };
   // One process reduces in-process (reportRun, range by range): a split reduce only pays off across Lambda invocations.
-  const reducer = createReducerHandler(
-    { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY, drivenRun: runId },
-    telemetry,
-  );
+  // The reducer's code (aggregation, statistics, report pages) is loaded on its first check, not before the first judge call.
+  let reducerHandler: Promise<SqsHandler> | undefined;
+  const reducer: SqsHandler = async (event, context) => {
+    reducerHandler ??= import('../../functions/reducer.js').then(({ createReducerHandler }) =>
+      createReducerHandler(
+        { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY, drivenRun: runId },
+        telemetry,
+      ),
+    );
+    return (await reducerHandler)(event, context);
+  };
   const onHandlerError = (error: unknown): void => {
     handlerErrors.push(error);
     polls.abort();
@@ -107,6 +115,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       }
       const completion = await runCompletion(store, runId);
       if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
+        const { reportRun } = await import('../../shared/pipeline/reduce.js');
         reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId));
         polls.abort();
         return;
@@ -136,5 +145,6 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
 
 /** Copies the run's report files from the store to a local folder; returns their paths. */
 export async function copyReport(infrastructure: Infrastructure, suite: string, runId: string, outFolder: string): Promise<string[]> {
+  const { REPORT_FILES } = await import('../../shared/pipeline/reduce.js');
   return copyReportFiles(infrastructure.store, (name) => runKeys.report(suite, runId, name), REPORT_FILES, outFolder);
 }

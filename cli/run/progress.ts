@@ -49,7 +49,12 @@ export class Progress {
     const eta = this.done === 0 || this.done >= this.total ? '-' : `${Math.ceil((elapsed / this.done) * (this.total - this.done))}s`;
     const line =
       `cases ${this.done}/${this.total} | judge calls ${sum((entry) => entry.calls)} | cache hits ${sum((entry) => entry.cache_hits)} | ` +
-      `retries ${sum((entry) => entry.retries)} | errors ${sum((entry) => entry.errors)} | cases retried ${this.retried} | ETA ${eta}`;
+      `retries ${sum((entry) => entry.retries)}${rateLimited(sum((entry) => entry.rate_limited ?? 0))} | errors ${sum((entry) => entry.errors)} | cases retried ${this.retried} | ETA ${eta}`;
     this.stream.write(this.stream.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
   }
+}
+
+/** ` (N rate limited)` after the retries, once the judge server has refused any request as over its rate limit. */
+function rateLimited(count: number): string {
+  return count === 0 ? '' : ` (${count} rate limited)`;
 }

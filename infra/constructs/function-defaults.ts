@@ -37,6 +37,8 @@ export interface AssayFunctionProps {
   readonly deadLetterQueue?: IQueue;
   /** Runs the function in these subnets of a VPC, with these security groups. */
   readonly network?: FunctionNetwork;
+  /** Concurrency reserved for the function, which is also the most it may run at once. */
+  readonly reservedConcurrency?: number | undefined;
 }
 
 export interface FunctionNetwork {
@@ -85,6 +87,7 @@ export class AssayFunction extends Construct {
       logGroup: this.logGroup,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       deadLetterQueue: props.deadLetterQueue,
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
       ...(props.network === undefined ? {} : { vpc: props.network.vpc, vpcSubnets: { subnets: props.network.subnets }, securityGroups: props.network.securityGroups }),
       bundling: {
         forceDockerBundling: false,

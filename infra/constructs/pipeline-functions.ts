@@ -9,6 +9,7 @@ import type { Settings } from '../settings.js';
 import type { DataBucket, DataPrefix } from './data-bucket.js';
 import { AssayFunction, METRICS_NAMESPACE, SERVICE_NAME, type AssayFunctionProps, type FunctionNetwork } from './function-defaults.js';
 import type { PipelineQueues } from './queues.js';
+import { judgeWorkersOf } from '../judge-workers.js';
 
 /** Function timeouts, known before the queues are made: each queue's visibility timeout follows its consumer's. */
 export interface FunctionTimeouts {
@@ -85,6 +86,8 @@ export class PipelineFunctions extends Construct {
     this.acknowledgeNotificationHandler();
 
     const { engineSecret, engineNetwork } = props;
+    // The judge account's rate shared by the judge workers: each container's part, and as many containers at most.
+    const workers = judgeWorkersOf(settings);
     this.judgeWorker = this.assayFunction(
       'JudgeWorker',
       {
@@ -92,20 +95,26 @@ export class PipelineFunctions extends Construct {
         description: 'assay judge worker: asks the live engines, judges a batch of cases and writes their results',
         timeout: timeouts.judgeWorker,
         memoryMiB: settings.judgeWorkerMemoryMiB,
+        reservedConcurrency: workers.reservedConcurrency,
         ...(engineNetwork === undefined ? {} : { network: engineNetwork }),
       },
-      // The secret's ARN, never its value; only the judge worker calls engines.
-      engineSecret === undefined ? {} : { ASSAY_ENGINE_SECRET_ARN: engineSecret.secretArn },
+      {
+        ...workers.environment,
+        // The secret's ARN, never its value; only the judge worker calls engines.
+        ...(engineSecret === undefined ? {} : { ASSAY_ENGINE_SECRET_ARN: engineSecret.secretArn }),
+      },
     );
     this.grantObjects(this.judgeWorker, { read: ['runs/', 'cache/'], write: ['runs/', 'cache/'] });
     props.judgeSecret?.grantRead(this.judgeWorker.role);
     engineSecret?.grantRead(this.judgeWorker.role);
+    // A case the judge server's rate limit held is sent again as a new message (shared/pipeline/rate-limit-deferral.ts).
+    queues.cases.grantSendMessages(this.judgeWorker.role);
     this.judgeWorker.function.addEventSource(
       new SqsEventSource(queues.cases, {
         batchSize: settings.batchSize,
         maxBatchingWindow: settings.maxBatchingWindowSeconds > 0 ? Duration.seconds(settings.maxBatchingWindowSeconds) : undefined,
         reportBatchItemFailures: true,
-        maxConcurrency: settings.maxConcurrency,
+        maxConcurrency: workers.maxConcurrency,
       }),
     );
 

@@ -6,6 +6,7 @@ import { classifyBedrockFailure } from './bedrock-failure.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
 import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
+import { RateGovernor, type Permit } from './rate/rate-governor.js';
 import type { ChatMessage, OutputMode } from './output-modes.js';
 import { ServerReach, shownUrl } from './server-reach.js';
 
@@ -35,14 +36,25 @@ export interface BedrockJudgeSettings {
   readonly maxTokens: number;
   /** The longest a judgment may take, all attempts and the repair included. */
   readonly callDeadlineMs: number;
+  /** The model's rate governor, shared by every client of the process that calls it (rate/governor-registry.ts); a client of its own without it. */
+  readonly governor?: RateGovernor | undefined;
 }
+
+/** A client without a shared governor paces only by what its own throttling tells it. */
+const UNSHARED_MAX_IN_FLIGHT = 1_000;
+const UNSHARED_MAX_HOLD_MS = 30_000;
+/** Bedrock's refusals that a wait cures: the account's or the model's rate. */
+const THROTTLING = new Set(['ThrottlingException', 'ServiceQuotaExceededException']);
 
 interface BedrockCall {
   readonly deadline: CallDeadline;
   readonly usage: TokenUsage;
-  /** Converse requests made (each with its SDK retries), and HTTP attempts over all of them. */
-  requests: number;
+  /** HTTP attempts over all of the judgment's Converse requests, each with its SDK retries. */
   attempts: number;
+  /** Attempts Bedrock refused as throttled. */
+  rateLimited: number;
+  /** The rate limit holds the call: it waits for a permit, or its last answer was throttling. */
+  heldByRateLimit: boolean;
   /** The last error answer, named when the deadline ends the judgment. */
   lastFailure: string | undefined;
   /** Ends the call's request and the SDK's retries when Bedrock turns out to be unreachable. */
@@ -59,6 +71,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
   private readonly fatal = new FatalFailure();
   private readonly reach: ServerReach;
   private readonly calls = new Set<BedrockCall>();
+  private readonly governor: RateGovernor;
   /** Cleared once the model refuses a temperature (it takes only its default). */
   private sendTemperature = true;
   /** How messages name the model: `model <id> in <region>`. */
@@ -66,6 +79,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
 
   constructor(private readonly settings: BedrockJudgeSettings) {
     quietNodeVersionNotice();
+    this.governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: UNSHARED_MAX_HOLD_MS });
     const url = settings.endpoint ?? `https://bedrock-runtime.${settings.region}.amazonaws.com`;
     this.reach = new ServerReach({ url: shownUrl(url), setting: 'judge.bedrock (region, endpoint)' }, (reason) => {
       for (const call of this.calls) call.stop.abort(reason);
@@ -87,11 +101,12 @@ export class BedrockJudgeClient implements JudgeCompleter {
 
   async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
-    const call: BedrockCall = { deadline, usage: { inputTokens: 0, outputTokens: 0 }, requests: 0, attempts: 0, lastFailure: undefined, stop: new AbortController() };
+    const call: BedrockCall = { deadline, usage: { inputTokens: 0, outputTokens: 0 }, attempts: 0, rateLimited: 0, heldByRateLimit: false, lastFailure: undefined, stop: new AbortController() };
     this.calls.add(call);
     try {
       const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, call), { maxTokens: this.settings.maxTokens, secrets: [] });
-      return { ...outcome, usage: { ...call.usage }, retries: Math.max(0, call.attempts - call.requests) };
+      const held = !outcome.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
+      return { ...outcome, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
     } finally {
       this.calls.delete(call);
     }
@@ -107,10 +122,9 @@ export class BedrockJudgeClient implements JudgeCompleter {
         if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
         const unreachable = this.reach.unreachable;
         if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
-        claim ??= await this.ladder.claim(call.deadline.signal);
+        claim ??= this.ladder.claim();
         const current: ModeClaim = claim;
         const parameters = { modelId: this.settings.model, maxTokens: this.settings.maxTokens, temperature: this.sendTemperature ? this.settings.temperature : undefined };
-        call.requests++;
         try {
           const output = await this.converse(converseInput(current.mode, messages, request.schema, request.schemaName, parameters), call, signal);
           call.usage.inputTokens += output.usage?.inputTokens ?? 0;
@@ -137,10 +151,6 @@ export class BedrockJudgeClient implements JudgeCompleter {
           return { ok: false, error: `Amazon Bedrock refused ${what}: ${error instanceof Error ? error.message : String(error)}`, transient: false };
         }
       }
-    } catch (error) {
-      // Only the wait for another call's probe throws here, when the deadline ends it.
-      if (call.deadline.signal.aborted) return this.outOfTime(call);
-      throw error;
     } finally {
       claim?.settle('undecided');
     }
@@ -156,32 +166,50 @@ export class BedrockJudgeClient implements JudgeCompleter {
   /**
    * The one place where an HTTP attempt starts and its outcome is known: the
    * SDK's retry middleware calls this once per attempt, after its backoff and
-   * before signing. It counts the attempt, tells ServerReach whether Bedrock
-   * answered at all, and keeps the last error answer for the deadline's
-   * message. Pacing before an attempt belongs before `next`; the status and
-   * headers of its answer are known after it (`response` or the error's
-   * `$response`).
+   * before signing. The attempt waits for the model's rate governor first (a
+   * throttled model holds every attempt of the process), then it is counted,
+   * ServerReach learns whether Bedrock answered at all, the governor what
+   * came of it, and the last error answer is kept for the deadline's message.
    */
   private attemptObserver(call: BedrockCall): AttemptMiddleware {
     const observer = (next: AttemptHandler): AttemptHandler => async (args) => {
+      const permit = await this.permitFor(args.input, call);
       call.attempts++;
       try {
         const result = await next(args);
         this.reach.sawAnswer();
+        call.heldByRateLimit = false;
+        permit.done({ status: 200, ...(result.output.usage?.totalTokens === undefined ? {} : { tokens: result.output.usage.totalTokens }) });
         return result;
       } catch (error) {
         const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+        const throttled = error instanceof Error && THROTTLING.has(error.name);
+        if (throttled) call.rateLimited++;
+        call.heldByRateLimit = throttled;
         if (typeof status !== 'number') {
           this.reach.sawFailure(error);
+          permit.done({});
         } else {
           this.reach.sawAnswer();
           call.lastFailure = `${error instanceof Error ? error.name : 'an error'} (HTTP ${status})`;
+          permit.done({ status, rateLimited: throttled });
         }
         throw error;
       }
     };
     // The stack takes a middleware of any step; this one is of the finalize step, where the retry middleware is.
     return observer as AttemptMiddleware;
+  }
+
+  /** Waits for the governor's permit within the call's deadline, the call marked as held by the rate limit meanwhile. */
+  private async permitFor(input: ConverseCommandInput, call: BedrockCall): Promise<Permit> {
+    // Tokens as the governor estimates them everywhere: about four characters a token, and the longest answer asked for.
+    const tokens = Math.ceil(JSON.stringify([input.system ?? [], input.messages ?? []]).length / 4) + this.settings.maxTokens;
+    const held = call.heldByRateLimit;
+    call.heldByRateLimit = true;
+    const permit = await this.governor.acquire(tokens, AbortSignal.any([call.deadline.signal, call.stop.signal]));
+    call.heldByRateLimit = held;
+    return permit;
   }
 
   private outOfTime(call: BedrockCall): SentAnswer {

@@ -1,13 +1,27 @@
-import { nestedErrorBody, serverErrorOf } from './error-body.js';
+import { serverErrorOf } from './error-body.js';
 import { isSpentQuota } from './judge-failure.js';
 import type { CallDeadline } from './call-deadline.js';
+import { askedWait } from './rate/rate-headers.js';
+import type { Permit, RateGovernor } from './rate/rate-governor.js';
+import { edited, readWhole } from './whole-answer.js';
 
 /**
  * The fetch the judge client gives the openai SDK. The SDK keeps doing the
- * retrying (408, 409, 429, 5xx, connection errors, with its backoff and
- * Retry-After); this wrapper reads each answer whole first, and edits the
- * answers before the SDK reads them:
+ * retrying (408, 409, 5xx, connection errors, timeouts, with its backoff and
+ * Retry-After); this wrapper paces the attempts and reads each answer whole
+ * before the SDK sees it:
  *
+ * - every attempt waits for a permit of the server's rate governor
+ *   (rate/rate-governor.ts) and reports back what came of it, so the calls of
+ *   the whole process meet the server's rate limit together;
+ * - a 429 that is a rate limit is not handed to the SDK, whose retries it
+ *   would use up: the request waits for the governor (which holds every
+ *   attempt for the wait the server asked) and is sent again, as often as
+ *   the judgment's deadline allows; once the next permit would come past the
+ *   deadline, the 429 goes to the SDK marked not to be retried, and the call
+ *   is marked out of time because of the rate limit;
+ * - the per-attempt timeout starts once the permit is granted, so waiting
+ *   for the rate limit is bounded by the deadline only;
  * - the body is read here, so an answer cut off in the middle (a proxy or a
  *   gateway under load closing the connection) fails the fetch, which the
  *   SDK retries as a connection error, instead of failing later when the SDK
@@ -23,9 +37,10 @@ import type { CallDeadline } from './call-deadline.js';
  * - a 429 for `insufficient_quota` is not retried: no wait refills a spent
  *   account.
  *
- * It also counts the HTTP attempts of each judgment, for the report (an
- * attempt whose answer was cut counts too: the server did the work), and
- * tells `contact` whether the server answered at all (server-reach.ts).
+ * It also counts the HTTP attempts of each judgment and the rate-limit
+ * refusals among them, for the report (an attempt whose answer was cut
+ * counts too: the server did the work), and tells `contact` whether the
+ * server answered at all (server-reach.ts).
  */
 
 /** The header that ties an HTTP attempt to its judgment; it never leaves this process's requests' metadata. */
@@ -36,6 +51,14 @@ const SDK_LONGEST_BACKOFF_MS = 8_000;
 
 export interface TrackedCall {
   attempts: number;
+  /** Attempts the server refused as over its rate limit. */
+  rateLimited: number;
+  /**
+   * The rate limit was holding the call: it waits for a permit, or its last
+   * answer was a rate-limit refusal (it is being sent again, or has no time
+   * left to be). A deadline that comes then is the rate limit's doing.
+   */
+  heldByRateLimit: boolean;
   readonly deadline: CallDeadline;
 }
 
@@ -45,27 +68,82 @@ export interface ServerContact {
   sawFailure(error: unknown): void;
 }
 
-export function boundedRetryFetch(maxRetryWaitMs: number, calls: ReadonlyMap<string, TrackedCall>, contact: ServerContact): typeof fetch {
+export interface FetchBounds {
+  readonly maxRetryWaitMs: number;
+  /** One HTTP attempt, from its permit to the end of its answer. */
+  readonly timeoutMs: number;
+  /** The longest answer asked for, part of an attempt's token estimate. */
+  readonly maxTokens: number;
+  readonly governor: RateGovernor;
+}
+
+export function boundedRetryFetch(bounds: FetchBounds, calls: ReadonlyMap<string, TrackedCall>, contact: ServerContact): typeof fetch {
   return async (input, init) => {
     const key = new Headers(init?.headers).get(CALL_HEADER);
     const call = key === null ? undefined : calls.get(key);
-    if (call !== undefined) call.attempts++;
-    const response = await fetch(input, init).catch((error: unknown) => {
-      contact.sawFailure(error);
-      throw error;
-    });
-    contact.sawAnswer();
-    const whole = await readWhole(response);
-    if (!willBeRetried(whole.response) || call === undefined) return whole.response;
-    if (whole.response.status === 429 && isSpentQuota(serverErrorOf(whole.json) ?? {})) return edited(whole.response, { 'x-should-retry': 'false' });
-    const asked = askedWait(whole.response.headers);
-    const wait = asked === undefined ? undefined : Math.min(asked, maxRetryWaitMs);
-    if ((wait ?? SDK_LONGEST_BACKOFF_MS) >= call.deadline.deadlineAt - Date.now()) {
-      call.deadline.outOfTime = true;
-      return edited(whole.response, { 'x-should-retry': 'false' });
+    // The SDK sends a judgment's body as a string, which can be sent again as it is.
+    const resendable = call !== undefined && typeof init?.body === 'string';
+    for (;;) {
+      const permit = await permitFor(bounds, init, call);
+      if (call !== undefined) call.attempts++;
+      let whole: Awaited<ReturnType<typeof readWhole>>;
+      try {
+        const response = await fetch(input, { ...init, signal: attemptSignal(init?.signal, bounds.timeoutMs) }).catch((error: unknown) => {
+          contact.sawFailure(error);
+          throw error;
+        });
+        contact.sawAnswer();
+        whole = await readWhole(response);
+      } catch (error) {
+        permit.done({});
+        throw error;
+      }
+      const { status, headers } = whole.response;
+      const spentQuota = status === 429 && isSpentQuota(serverErrorOf(whole.json) ?? {});
+      const rateLimited = status === 429 && !spentQuota;
+      permit.done({ status, headers, rateLimited, ...(whole.tokens === undefined ? {} : { tokens: whole.tokens }) });
+      if (call !== undefined) call.heldByRateLimit = rateLimited;
+      if (call === undefined || !willBeRetried(whole.response)) return whole.response;
+      if (spentQuota) return edited(whole.response, { 'x-should-retry': 'false' });
+      if (rateLimited) call.rateLimited++;
+      if (rateLimited && resendable) {
+        if (bounds.governor.nextStartAt() < call.deadline.deadlineAt) continue;
+        call.deadline.outOfTime = true;
+        return edited(whole.response, { 'x-should-retry': 'false' });
+      }
+      return boundedWait(whole.response, bounds.maxRetryWaitMs, call);
     }
-    return wait === undefined ? whole.response : edited(whole.response, { 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
   };
+}
+
+/** Waits for the governor's permit within the call's deadline, the call marked as held by the rate limit meanwhile. */
+async function permitFor(bounds: FetchBounds, init: RequestInit | undefined, call: TrackedCall | undefined): Promise<Permit> {
+  const body = typeof init?.body === 'string' ? init.body : '';
+  // About four characters a token, plus the answer's room, as OpenAI itself counts a request against a token limit.
+  const tokens = Math.ceil(body.length / 4) + bounds.maxTokens;
+  const signals = [init?.signal, call?.deadline.signal].filter((signal): signal is AbortSignal => signal !== undefined && signal !== null);
+  // Held while it waits; once granted, held still if it is being sent again after a refusal.
+  const refusedBefore = call?.heldByRateLimit ?? false;
+  if (call !== undefined) call.heldByRateLimit = true;
+  const permit = await bounds.governor.acquire(tokens, signals.length === 0 ? undefined : AbortSignal.any(signals));
+  if (call !== undefined) call.heldByRateLimit = refusedBefore;
+  return permit;
+}
+
+function attemptSignal(signal: AbortSignal | null | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal === undefined || signal === null ? timeout : AbortSignal.any([signal, timeout]);
+}
+
+/** A retry the SDK will make: its wait cut to the cap, or not made when it would end past the deadline. */
+function boundedWait(response: Response, maxRetryWaitMs: number, call: TrackedCall): Response {
+  const asked = askedWait(response.headers);
+  const wait = asked === undefined ? undefined : Math.min(asked, maxRetryWaitMs);
+  if ((wait ?? SDK_LONGEST_BACKOFF_MS) >= call.deadline.deadlineAt - Date.now()) {
+    call.deadline.outOfTime = true;
+    return edited(response, { 'x-should-retry': 'false' });
+  }
+  return wait === undefined ? response : edited(response, { 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
 }
 
 /** The SDK's own rule (openai 6.x shouldRetry). */
@@ -74,53 +152,4 @@ function willBeRetried(response: Response): boolean {
   if (header === 'false') return false;
   if (header === 'true') return true;
   return response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500;
-}
-
-/** The wait a response asks for, in milliseconds, read as the SDK reads it; undefined when it asks none. */
-export function askedWait(headers: Headers): number | undefined {
-  const milliseconds = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(milliseconds) && milliseconds > 0) return milliseconds;
-  const retryAfter = headers.get('retry-after');
-  if (retryAfter === null) return Number.isFinite(milliseconds) ? milliseconds : undefined;
-  const seconds = Number.parseFloat(retryAfter);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(retryAfter);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Statuses whose answers have no body, which a Response cannot be built with. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
-/**
- * The answer with its body read to the end (a judge's answers are small), and
- * an error body in OpenAI's shape. Reading fails as fetch fails when the
- * connection breaks, or when the SDK's timeout or the deadline aborts it.
- */
-async function readWhole(response: Response): Promise<{ response: Response; json: unknown }> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const json = response.ok ? undefined : parsedJson(bytes);
-  const reshaped = json === undefined ? undefined : nestedErrorBody(json);
-  const headers = new Headers(response.headers);
-  // The body handed on is the decoded one, whole.
-  for (const name of ['content-encoding', 'content-length', 'transfer-encoding']) headers.delete(name);
-  const body = NULL_BODY_STATUSES.has(response.status) ? null : (reshaped ?? bytes);
-  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers }), json };
-}
-
-function parsedJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-  } catch {
-    // Not JSON (an HTML error page): the SDK reports the text as it is.
-    return undefined;
-  }
-}
-
-function edited(response: Response, changes: Record<string, string | undefined>): Response {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined) headers.delete(name);
-    else headers.set(name, value);
-  }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -8,7 +8,7 @@ import type { TemplateInput } from './template.js';
 
 export type JudgeBackend = { kind: 'llm'; service: JudgeRunner } | { kind: 'lexical' };
 
-export type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean };
+export type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean; /** The deadline came while the judge server's rate limit held it. */ heldByRateLimit?: true };
 
 /** What one judge concluded about one engine of a case in one sample: per chunk, or on the whole output, or why it could not. */
 export type EngineJudgments = { skipped: string } | { chunks: Outcome[] } | { whole: Outcome };
@@ -29,6 +29,8 @@ export class CaseJudgments {
   private readonly byChunk = new Map<string, Promise<Outcome>>();
   /** Some judgment failed in a way that may pass on a later try. */
   transient = false;
+  /** Every such failure came of the judge server's rate limit holding the judgment past its deadline. */
+  onlyRateLimited = true;
   readonly usage: Record<string, JudgeUsage> = {};
 
   constructor(
@@ -99,11 +101,15 @@ export class CaseJudgments {
       return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
     }
     const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client });
-    if (!outcome.ok && outcome.transient) this.transient = true;
+    if (!outcome.ok && outcome.transient) {
+      this.transient = true;
+      if (outcome.heldByRateLimit !== true) this.onlyRateLimited = false;
+    }
     const usage = (this.usage[judge.id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
     if (outcome.cost.cached) usage.cache_hits++;
     else usage.calls++;
     usage.retries += outcome.cost.retries;
+    if (outcome.cost.rateLimited > 0) usage.rate_limited = (usage.rate_limited ?? 0) + outcome.cost.rateLimited;
     usage.input_tokens += outcome.cost.inputTokens;
     usage.output_tokens += outcome.cost.outputTokens;
     if (!outcome.cost.cached) {

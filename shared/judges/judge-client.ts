@@ -8,6 +8,7 @@ import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCo
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
+import { RateGovernor } from './rate/rate-governor.js';
 import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
 import { openAiTarget, ServerReach, shownUrl, type ReachTarget } from './server-reach.js';
@@ -19,9 +20,12 @@ export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, Toke
  * The judge client: one chat completion per judgment, on the openai SDK, for
  * any OpenAI-compatible server, or an Azure OpenAI deployment through the
  * SDK's AzureOpenAI client (the same chat completions under the deployment's
- * path, with an api-version and an `api-key` header). The SDK retries 429, 5xx, connection errors
- * and timeouts, an answer cut off mid-body included (with Retry-After capped,
- * see bounded-retry-fetch.ts); a deadline bounds the whole judgment
+ * path, with an api-version and an `api-key` header). The SDK retries 5xx,
+ * connection errors and timeouts, an answer cut off mid-body included (with
+ * Retry-After capped, see bounded-retry-fetch.ts); every attempt waits for
+ * the server's rate governor (rate/rate-governor.ts), which holds and paces
+ * them, and a rate-limited 429 is sent again there, not by the SDK; a
+ * deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
  * connection stops every call for a while (server-reach.ts); failures are read by what
  * the server says (judge-failure.ts); the output mode steps down a shared
@@ -58,13 +62,18 @@ export interface JudgeClientSettings {
   readonly maxRetryWaitMs: number;
   /** The longest a judgment may take, all attempts and the repair included. */
   readonly callDeadlineMs: number;
+  /** The server's rate governor, shared by every client of the process that calls the same server and model (rate/governor-registry.ts); a client of its own without it. */
+  readonly governor?: RateGovernor;
 }
 
 interface CallState extends TrackedCall {
-  readonly usage: TokenUsage & { requests: number };
+  readonly usage: TokenUsage;
   /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
   readonly stop: AbortController;
 }
+
+/** A client without a shared governor paces only what its own server tells it: the concurrency callers give bounds its calls. */
+const UNSHARED_MAX_IN_FLIGHT = 1_000;
 
 export class JudgeClient implements JudgeCompleter {
   private readonly client: OpenAI;
@@ -85,11 +94,14 @@ export class JudgeClient implements JudgeCompleter {
     this.reach = new ServerReach(target, (reason) => {
       for (const call of this.calls.values()) call.stop.abort(reason);
     });
+    const governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: settings.maxRetryWaitMs });
+    const bounds = { maxRetryWaitMs: settings.maxRetryWaitMs, timeoutMs: settings.timeoutMs, maxTokens: settings.maxTokens, governor };
     const options = {
       apiKey: settings.apiKey,
       maxRetries: settings.maxRetries,
-      timeout: settings.timeoutMs,
-      fetch: boundedRetryFetch(settings.maxRetryWaitMs, this.calls, this.reach),
+      // The fetch times each attempt from its permit (judge.timeout_ms); the SDK's own timer, which would also run while an attempt waits for the rate limit, is left to the deadline.
+      timeout: Math.max(settings.timeoutMs, settings.callDeadlineMs) + 1_000,
+      fetch: boundedRetryFetch(bounds, this.calls, this.reach),
     };
     this.credentials = settings.azure === undefined ? 'OPENAI_API_KEY and OPENAI_BASE_URL' : 'AZURE_OPENAI_API_KEY and judge.azure (endpoint, deployment)';
     // The base URL is given whole, so the SDK reads no OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT of its own.
@@ -107,11 +119,12 @@ export class JudgeClient implements JudgeCompleter {
   async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const callKey = String(this.nextCall++);
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
-    const call: CallState = { attempts: 0, deadline, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, stop: new AbortController() };
+    const call: CallState = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline, usage: { inputTokens: 0, outputTokens: 0 }, stop: new AbortController() };
     this.calls.set(callKey, call);
     try {
       const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, callKey, call), { maxTokens: this.settings.maxTokens, secrets: [this.settings.apiKey] });
-      return { ...outcome, usage: { inputTokens: call.usage.inputTokens, outputTokens: call.usage.outputTokens }, retries: Math.max(0, call.attempts - call.usage.requests) };
+      const held = !outcome.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
+      return { ...outcome, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
     } finally {
       this.calls.delete(callKey);
     }
@@ -129,9 +142,8 @@ export class JudgeClient implements JudgeCompleter {
         if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
         const unreachable = this.reach.unreachable;
         if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
-        claim ??= await this.ladder.claim(deadline.signal, floor);
+        claim ??= this.ladder.claim(floor);
         const current: ModeClaim = claim;
-        call.usage.requests++;
         try {
           const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), { headers: { [CALL_HEADER]: callKey }, signal });
           call.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
@@ -162,10 +174,6 @@ export class JudgeClient implements JudgeCompleter {
           return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
       }
-    } catch (error) {
-      // Only the wait for another call's probe throws here, when the deadline ends it.
-      if (deadline.signal.aborted) return this.outOfTime(deadline, error);
-      throw error;
     } finally {
       claim?.settle('undecided');
     }

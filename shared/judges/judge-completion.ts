@@ -14,15 +14,22 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-/** What one judgment cost: tokens, and HTTP attempts beyond the requests made (the SDK's retries). */
+/**
+ * What one judgment cost: tokens, and the HTTP requests beyond its first (the
+ * SDK's retries, rate-limited requests sent again, requests sent again in a
+ * lower output mode or without a refused parameter, the repair request), so
+ * that one plus the retries is every request the server saw.
+ */
 export interface CallCost {
   readonly usage: TokenUsage;
   readonly retries: number;
+  /** Requests the server refused as over its rate limit (counted among the retries when sent again). */
+  readonly rateLimited: number;
 }
 
 export type JudgeCompletion =
   | ({ ok: true; output: unknown; /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */ reportedModel: string | undefined } & CallCost)
-  | ({ ok: false; error: string; transient: boolean } & CallCost);
+  | ({ ok: false; error: string; transient: boolean; /** The deadline came while the server's rate limit held the judgment. */ heldByRateLimit?: true } & CallCost);
 
 export interface CompletionRequest {
   readonly messages: readonly ChatMessage[];

@@ -20,6 +20,7 @@ import { checkJudgeProvider, PROVIDER_FIXES, PROVIDER_KEYS, providerFields } fro
 import { checkJudgeReferences } from './judge-reference-checks.js';
 import { judgePricesSchema, modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
+import { judgeRateLimitSchema, modelRateLimitSchema } from './rate/rate-limit-config.js';
 
 export { selectJudges } from './judge-selection.js';
 
@@ -48,6 +49,8 @@ export const judgeClientSchema = z.strictObject({
   cache_sampled: z.boolean().optional(),
   /** Prices per model, for the report's cost estimate and run.max_judge_cost (shared/schema/judge-prices.ts). */
   prices: judgePricesSchema.optional(),
+  /** The judge account's requests and tokens per minute, per model (rate/rate-limit-config.ts). */
+  rate_limit: judgeRateLimitSchema.optional(),
 });
 
 /** How a run is carried out: cutoffs of the ground-truth metrics, and how long the reducer waits. */
@@ -103,7 +106,7 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 const FIXES: Readonly<Record<string, string>> = {
   '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
   thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
-  judge: 'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices',
+  judge: 'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices, rate_limit',
   ...PROVIDER_FIXES,
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
@@ -121,6 +124,13 @@ const FIXES: Readonly<Record<string, string>> = {
   'judge.prices.models.*': 'give the model\'s prices as {input_per_million: <number from 0 up>, output_per_million: <number from 0 up>}',
   'judge.prices.models.*.input_per_million': 'give the price of a million input (prompt) tokens, a number from 0 up, e.g. 0.15',
   'judge.prices.models.*.output_per_million': 'give the price of a million output (completion) tokens, a number from 0 up, e.g. 0.6',
+  'judge.rate_limit': 'give the judge account\'s limits per minute, e.g. {requests_per_minute: 500, tokens_per_minute: 200000, models: {gpt-4o: {requests_per_minute: 100}}}',
+  'judge.rate_limit.requests_per_minute': 'give the requests a minute the judge account allows for each model, a number above 0, e.g. 500',
+  'judge.rate_limit.tokens_per_minute': 'give the tokens a minute the judge account allows for each model, a number above 0, e.g. 200000',
+  'judge.rate_limit.models': 'give limits by model name, e.g. {gpt-4o: {requests_per_minute: 100, tokens_per_minute: 30000}}',
+  'judge.rate_limit.models.*': 'give the model\'s limits as {requests_per_minute: <number above 0>, tokens_per_minute: <number above 0>}',
+  'judge.rate_limit.models.*.requests_per_minute': 'give the requests a minute the judge account allows for this model, a number above 0, e.g. 100',
+  'judge.rate_limit.models.*.tokens_per_minute': 'give the tokens a minute the judge account allows for this model, a number above 0, e.g. 30000',
   judges: 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
   'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
   judge_settings: 'give settings by judge id, e.g. {graded_relevance: {model: gpt-4o, temperature: 0.3}}',
@@ -181,6 +191,8 @@ const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.prices': ['currency', 'models'],
   ...PROVIDER_KEYS,
   'judge.prices.models.*': Object.keys(modelPriceSchema.shape),
+  'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
+  'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
   'dag_judges[]': Object.keys(dagJudgeSchema.shape),
@@ -336,10 +348,10 @@ function parentOf(fieldPattern: string): string {
 }
 
 function pattern(path: readonly (string | number)[]): string {
-  // judge_settings is keyed by judge id, and judge.prices.models by model: every key shares one pattern.
-  const byModel = path[0] === 'judge' && path[1] === 'prices' && path[2] === 'models' && path.length > 3;
+  // judge_settings is keyed by judge id, and judge.prices.models and judge.rate_limit.models by model: every key shares one pattern.
+  const byModel = path[0] === 'judge' && (path[1] === 'prices' || path[1] === 'rate_limit') && path[2] === 'models' && path.length > 3;
   const general =
-    path[0] === 'judge_settings' && path.length > 1 ? ['judge_settings', '*', ...path.slice(2)] : byModel ? ['judge', 'prices', 'models', '*', ...path.slice(4)] : path;
+    path[0] === 'judge_settings' && path.length > 1 ? ['judge_settings', '*', ...path.slice(2)] : byModel ? ['judge', path[1] as string, 'models', '*', ...path.slice(4)] : path;
   return plainPath(general).replace(/\[\d+\]/g, '[]');
 }
 

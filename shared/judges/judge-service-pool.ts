@@ -60,6 +60,7 @@ export class JudgeServicePool implements JudgeRunner {
       for (const [id, usage] of Object.entries(service.usage())) {
         const sum = (total[id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
         for (const key of USAGE_COUNTS) sum[key] += usage[key];
+        if (usage.rate_limited !== undefined) sum.rate_limited = (sum.rate_limited ?? 0) + usage.rate_limited;
       }
     }
     return total;

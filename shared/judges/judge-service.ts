@@ -16,6 +16,8 @@ export interface JudgeUsage {
   errors: number;
   input_tokens: number;
   output_tokens: number;
+  /** Requests the server refused as over its rate limit, among calls + retries; absent when none was. */
+  rate_limited?: number;
   /** The tokens by the model that answered, so the report can price them per model. */
   models?: Record<string, { input_tokens: number; output_tokens: number }>;
 }
@@ -24,6 +26,8 @@ export interface JudgeUsage {
 export interface JudgmentCost {
   readonly cached: boolean;
   readonly retries: number;
+  /** Requests the server refused as over its rate limit. */
+  readonly rateLimited: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** The model asked (the service's), whose prices the tokens are at. */
@@ -32,7 +36,7 @@ export interface JudgmentCost {
 
 export type JudgeOutcome =
   | { ok: true; verdict: Verdict; cached: boolean; cost: JudgmentCost }
-  | { ok: false; error: string; transient: boolean; cost: JudgmentCost };
+  | { ok: false; error: string; transient: boolean; /** The deadline came while the server's rate limit held the judgment. */ heldByRateLimit?: true; cost: JudgmentCost };
 
 export interface JudgeServiceSettings {
   /** Where the judge runs: part of the cache key, so an Azure deployment and an OpenAI model of one name never share entries. */
@@ -116,16 +120,18 @@ export class JudgeService implements JudgeRunner {
     else {
       usage.calls++;
       usage.retries += completion.retries;
+      if (completion.rateLimited > 0) usage.rate_limited = (usage.rate_limited ?? 0) + completion.rateLimited;
       usage.input_tokens += completion.usage.inputTokens;
       usage.output_tokens += completion.usage.outputTokens;
     }
     const model = this.settings.model;
     const cost: JudgmentCost = cached
-      ? { cached, retries: 0, inputTokens: 0, outputTokens: 0, model }
-      : { cached, retries: completion.retries, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model };
+      ? { cached, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
+      : { cached, retries: completion.retries, rateLimited: completion.rateLimited, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model };
     if (!completion.ok) {
       usage.errors++;
-      return { ok: false, error: completion.error, transient: completion.transient, cost };
+      const held = completion.heldByRateLimit === true ? { heldByRateLimit: true as const } : {};
+      return { ok: false, error: completion.error, transient: completion.transient, ...held, cost };
     }
     const output = parseAnswer(completion.output, judge.output);
     if (!output.ok) {

@@ -7,6 +7,8 @@ import { selectJudges } from './judge-selection.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
 import { createJudgeCompleter, serverOf } from './judge-transports.js';
+import { sharedGovernor } from './rate/governor-registry.js';
+import { rateLimitsFor, type RateShare } from './rate/rate-limit-config.js';
 import type { JudgeBackend } from './run-judges.js';
 
 export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from './judge-provider.js';
@@ -21,6 +23,12 @@ export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from '
  * A judge with settings of its own (judge-overrides.ts) gets a service of its
  * own from the pool; the environment overrides only the run's defaults,
  * never a judge's own model or server.
+ *
+ * Every client of the process that calls one server and model shares that
+ * server's rate governor (rate/governor-registry.ts), paced at the config's
+ * `judge.rate_limit` for the model when it gives one; `share` divides those
+ * limits among the workers of a deployment (each Lambda container takes its
+ * part).
  */
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -49,7 +57,7 @@ export class JudgeSetupError extends Error {
  * undefined turns the cache off (`--no-cache`). Throws JudgeSetupError when
  * the settings name a provider without what it needs.
  */
-export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined): JudgeBackendChoice {
+export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined, share?: RateShare): JudgeBackendChoice {
   const choice = chooseProvider(config.judge, environment);
   if (!choice.ok) {
     if ('error' in choice) throw new JudgeSetupError(choice.error);
@@ -73,10 +81,16 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
     callDeadlineMs: config.judge.call_deadline_ms ?? DEFAULT_CALL_DEADLINE_MS,
   };
   const pool = new JudgeServicePool(defaults, (settings) => {
-    const client = createJudgeCompleter(provider, settings, limits, model);
+    const server = serverOf(provider, settings, model);
+    const governor = sharedGovernor(`${server} ${settings.model}`, {
+      maxInFlight: concurrency,
+      limits: rateLimitsFor(config.judge.rate_limit, settings.model, share),
+      maxHoldMs: limits.maxRetryWaitMs,
+    });
+    const client = createJudgeCompleter(provider, settings, limits, model, governor);
     const serviceSettings = {
       provider: provider.kind,
-      baseUrl: serverOf(provider, settings, model),
+      baseUrl: server,
       model: settings.model,
       temperature: settings.temperature,
       cacheSampled: config.judge.cache_sampled ?? false,

@@ -4,6 +4,7 @@ import { JudgeClient } from './judge-client.js';
 import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from './judge-completion.js';
 import type { JudgeProvider } from './judge-provider.js';
 import type { ResolvedClientSettings } from './judge-service-pool.js';
+import type { RateGovernor } from './rate/rate-governor.js';
 
 /**
  * The judge client of one setting (model, temperature, answer length) on a
@@ -21,12 +22,13 @@ export interface TransportLimits {
 }
 
 /**
+ * `governor` paces every HTTP attempt (one per server and model in the process).
  * `defaultModel` is the run's: on Azure a judge with another model of its own
  * is sent to the deployment named like that model (what the SDK does without
  * a deployment), since a deployment serves one model.
  */
-export function createJudgeCompleter(provider: JudgeProvider, settings: ResolvedClientSettings, limits: TransportLimits, defaultModel: string): JudgeCompleter {
-  const common = { model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, timeoutMs: limits.timeoutMs, maxRetries: limits.maxRetries, callDeadlineMs: limits.callDeadlineMs };
+export function createJudgeCompleter(provider: JudgeProvider, settings: ResolvedClientSettings, limits: TransportLimits, defaultModel: string, governor?: RateGovernor): JudgeCompleter {
+  const common = { model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, timeoutMs: limits.timeoutMs, maxRetries: limits.maxRetries, callDeadlineMs: limits.callDeadlineMs, governor };
   switch (provider.kind) {
     case 'openai':
       return new JudgeClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });

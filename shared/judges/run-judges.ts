@@ -35,6 +35,8 @@ export interface CaseJudgement {
   readonly usage: Record<string, JudgeUsage>;
   /** Some judgment failed in a way that may pass on a later try (rate limit, server error, timeout). */
   readonly transient: boolean;
+  /** Each such failure was a judgment that the judge server's rate limit held until its deadline. */
+  readonly rateLimited: boolean;
 }
 
 export interface JudgeRunOptions {
@@ -51,7 +53,7 @@ export interface JudgeRunOptions {
 }
 
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
-  const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false };
+  const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false };
   const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};
@@ -68,7 +70,7 @@ export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): P
     }),
   );
   Object.assign(judgement.usage, judgments.usage);
-  return { ...judgement, transient: judgments.transient };
+  return { ...judgement, transient: judgments.transient, rateLimited: judgments.transient && judgments.onlyRateLimited };
 }
 
 function prefixOf(judge: JudgeDefinition, backend: JudgeBackend): string {

@@ -16,6 +16,7 @@ import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from './run-config.js';
 import { runKeys } from './run-identity.js';
+import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
 
 /** The judges of a run and the backend that runs them, built from the run's config. */
 export interface Judging {
@@ -31,17 +32,23 @@ export interface WorkerDependencies {
   readonly store: ObjectStore;
   /** Judging for a run's config; implementations cache it per config hash. */
   judgingFor(config: RunConfig, configHash: string): Judging | Promise<Judging>;
+  /** Sends a case again as a new, delayed message; without it a rate-limited case is retried as any transient failure. */
+  readonly defer?: DeferCase;
 }
 
 /**
- * `retry`: a judge or engine failure that may pass on a later try. `failed`:
- * anything else that stopped the case (the judge secret unreadable, the
- * manifest missing, an S3 error, a bug); it comes back through the queue
- * too, in case it was passing, and its reason is recorded either way.
+ * `retry`: a judge or engine failure that may pass on a later try. `deferred`:
+ * the judge server's rate limit held the case's judgments until their
+ * deadline, and the case was sent again as a new message
+ * (rate-limit-deferral.ts); this delivery is over. `failed`: anything else
+ * that stopped the case (the judge secret unreadable, the manifest missing,
+ * an S3 error, a bug); it comes back through the queue too, in case it was
+ * passing, and its reason is recorded either way.
  */
 export type CaseOutcome =
   | { kind: 'done'; runId: string; caseId: string }
   | { kind: 'retry'; runId: string; caseId: string; error: string }
+  | { kind: 'deferred'; runId: string; caseId: string; error: string; delaySeconds: number }
   | { kind: 'failed'; runId: string; caseId: string; error: string };
 
 /** One delivery of a case message: SQS's message id and receive count name it. */
@@ -131,7 +138,11 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
-    return retry(store, message, delivery, error, judgement.usage);
+    const deferral = judgement.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;
+    const outcome = await retry(store, message, delivery, error, judgement.usage);
+    if (deferral === undefined || dependencies.defer === undefined) return outcome;
+    await dependencies.defer(deferral.message, deferral.delaySeconds);
+    return { kind: 'deferred', runId: message.run_id, caseId: message.case_id, error, delaySeconds: deferral.delaySeconds };
   }
   const engines: Record<string, Record<string, MetricValue>> = {};
   for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };

@@ -15,6 +15,7 @@ export function totalJudgeUsage(records: readonly Readonly<Record<string, JudgeU
         errors: total.errors + usage.errors,
         input_tokens: total.input_tokens + usage.input_tokens,
         output_tokens: total.output_tokens + usage.output_tokens,
+        ...(total.rate_limited === undefined && usage.rate_limited === undefined ? {} : { rate_limited: (total.rate_limited ?? 0) + (usage.rate_limited ?? 0) }),
         ...(models === undefined ? {} : { models }),
       });
     }
@@ -37,4 +38,15 @@ function addModelTokens(
 
 function emptyUsage(): JudgeUsageRecord {
   return { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 };
+}
+
+/** One sentence on the requests a judge server refused as over its rate limit, or undefined when it refused none. */
+export function rateLimitNote(judges: Readonly<Record<string, JudgeUsageRecord>>): string | undefined {
+  const refused = Object.values(judges).reduce((total, usage) => total + (usage.rate_limited ?? 0), 0);
+  if (refused === 0) return undefined;
+  const requests = Object.values(judges).reduce((total, usage) => total + usage.calls + usage.retries, 0);
+  return (
+    `The judge server refused ${refused} of ${requests} requests as over its rate limit; each was sent again after the wait it asked ` +
+    '(counted in retries). Set judge.rate_limit to pace the requests at the limit instead.'
+  );
 }

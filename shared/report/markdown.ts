@@ -1,4 +1,5 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
+import { rateLimitNote } from './judge-usage.js';
 import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from './key-metrics.js';
@@ -120,7 +121,13 @@ function judgesSection(report: Report): string {
     ...models,
     '',
     costNote(cost),
+    ...rateLimitLines(report),
   ].join('\n');
+}
+
+function rateLimitLines(report: Report): string[] {
+  const note = rateLimitNote(report.judges);
+  return note === undefined ? [] : ['', note];
 }
 
 function caseList(heading: string, items: readonly string[]): string {

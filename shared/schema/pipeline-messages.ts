@@ -16,6 +16,8 @@ export const caseMessageSchema = z.object({
   case: evalCaseSchema.optional(),
   /** Otherwise the store key of `runs/<run>/cases/<case>.json`. */
   case_key: z.string().optional(),
+  /** How often the case was sent again because the judge server's rate limit held its judgments (shared/pipeline/rate-limit-deferral.ts). */
+  deferrals: z.number().int().nonnegative().optional(),
 }).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
   message: 'a case message carries either the case or its case_key, not both or neither',
 });

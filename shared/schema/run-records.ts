@@ -48,6 +48,8 @@ export const judgeUsageSchema = z.object({
   errors: z.number(),
   input_tokens: z.number(),
   output_tokens: z.number(),
+  /** Requests the judge server refused as over its rate limit, among calls + retries (absent when none was, and in records of older versions). */
+  rate_limited: z.number().optional(),
   /** The tokens split by the model that answered, so a cost can be priced per model (absent in records of older versions). */
   models: z.record(z.string(), modelTokensSchema).optional(),
 });

@@ -45,6 +45,7 @@ describe('deployment settings', () => {
     const settings = settingsFrom({ maxConcurrency: '50', batchSize: '20', maxBatchingWindowSeconds: '5', suites: 'faq, search', alarmEmail: '' });
 
     expect(settings).toMatchObject({ maxConcurrency: 50, batchSize: 20, maxBatchingWindowSeconds: 5, suites: ['faq', 'search'] });
+    expect(settingsFrom({ judgeRequestsPerMinute: '600', judgeTokensPerMinute: '' })).toMatchObject({ judgeRequestsPerMinute: 600, judgeTokensPerMinute: undefined });
     expect(settings.alarmEmail).toBeUndefined();
   });
 
@@ -75,6 +76,8 @@ describe('deployment settings', () => {
     [{ judgeProvider: 'bedrock', judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0', judgeBedrockModels: 'arn:aws:bedrock:us-east-1::foundation-model/*' }, 'judgeBedrockModels'],
     [{ engineVpcId: 'vpc-0123456789abcdef0', engineSubnetIds: 'subnet-0123456789abcdef0', engineSecurityGroupIds: 'default' }, 'engineSecurityGroupIds'],
     [{ engineSecurityGroupIds: 'sg-0123456789abcdef0' }, 'engineSecurityGroupIds'],
+    [{ judgeRequestsPerMinute: '0' }, 'judgeRequestsPerMinute'],
+    [{ judgeTokensPerMinute: 'lots' }, 'judgeTokensPerMinute'],
   ])('rejects %j naming the context key', (context, key) => {
     expect(() => settingsFrom(context)).toThrow(new RegExp(`context "${key}[".]`));
   });

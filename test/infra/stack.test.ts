@@ -1,5 +1,5 @@
 import { beforeAll } from 'vitest';
-import { bedrockAssay, customizedAssay, defaultAssay, enginesAssay, SYNTH_TIMEOUT_MS } from './support/assay-app.js';
+import { bedrockAssay, customizedAssay, defaultAssay, enginesAssay, ratedAssay, SYNTH_TIMEOUT_MS } from './support/assay-app.js';
 // One subject a module; importing them registers their tests in this file.
 import './stack/storage.js';
 import './stack/functions.js';
@@ -7,6 +7,7 @@ import './stack/alarms.js';
 import './stack/least-privilege.js';
 import './stack/engines.js';
 import './stack/bedrock-judges.js';
+import './stack/judge-rate.js';
 
 /*
  * The CDK assertions on the stack, gathered in one test file so that they
@@ -19,4 +20,5 @@ beforeAll(() => {
   customizedAssay();
   enginesAssay();
   bedrockAssay();
+  ratedAssay();
 }, SYNTH_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { RequestWindow, type RequestLimit } from './request-window.js';
 
 /**
  * A local stand-in for the Chat Completions endpoint, close enough to the real
@@ -95,6 +96,10 @@ export interface FaultPlan {
   echoKey?: { status: 401 | 403 | 500; form: 'whole' | 'truncated' };
   /** The shape of the error bodies of refusals, content filters, quotas, 429s and 500s; default 'openai'. */
   errorShape?: ErrorShape;
+  /** Every admitted request is answered after this long (a model's generation time); refusals by requestLimit come at once. */
+  latencyMs?: number;
+  /** A sliding-window requests-per-minute quota (request-window.ts): past it, 429 with retry-after-ms and OpenAI's x-ratelimit-* headers. */
+  requestLimit?: RequestLimit;
 }
 
 /** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
@@ -109,6 +114,9 @@ export interface LoggedRequest {
   readonly url: string;
   /** Every request header, names in lower case (the client's retry count is `x-stainless-retry-count`). */
   readonly headers: Readonly<Record<string, string>>;
+  /** performance.now() when the request arrived, and when its answer was sent (undefined until then, or when none was). */
+  readonly receivedAt: number;
+  readonly answeredAt?: number;
 }
 
 export interface OpenAiTestServer {
@@ -152,11 +160,13 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
   let plan: FaultPlan = {};
   let random = seededRandom(0);
   let requestsUnderPlan = 0;
+  let window: RequestWindow | undefined;
   const setFaults = (next: FaultPlan): void => {
     checkFaultPlan(next);
     plan = next;
     random = seededRandom(next.seed ?? 0);
     requestsUnderPlan = 0;
+    window = next.requestLimit === undefined ? undefined : new RequestWindow(next.requestLimit);
   };
   setFaults(options.faults ?? {});
 
@@ -170,12 +180,20 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     const parsed = parseRequest(await readBody(incoming));
     if (typeof parsed === 'string') return sendError(response, 400, parsed, 'invalid_request_error', null);
     const request = parsed;
+    const receivedAt = performance.now();
     const refusedByAzure = azure ? azureRefusal(url, incoming.headers['api-key'], options.azureKey) : undefined;
     if (refusedByAzure !== undefined) {
-      log.push({ request, status: refusedByAzure.status, outcome: 'refused', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming) });
+      log.push({ request, status: refusedByAzure.status, outcome: 'refused', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt });
       return sendJson(response, refusedByAzure.status, { error: { code: String(refusedByAzure.status), message: refusedByAzure.message } });
     }
     if (plan.echoKey !== undefined) return echoKey(incoming, response, request, plan.echoKey, log);
+    const admission = window?.admit();
+    if (admission !== undefined && !admission.admitted) {
+      log.push({ request, status: 429, outcome: '429', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt, answeredAt: receivedAt });
+      const message = `Rate limit reached for ${request.model} on requests per min. Please try again in ${admission.waitMs}ms.`;
+      const waits = { 'retry-after-ms': String(admission.waitMs), 'retry-after': String(Math.ceil(admission.waitMs / 1000)) };
+      return sendError(response, 429, message, 'requests', 'rate_limit_exceeded', { ...admission.headers, ...waits });
+    }
 
     // Four draws for every request, used or not, so one probability never shifts the others' sequence.
     const [rateLimitDraw, serverErrorDraw, garbageDraw, slowDraw] = [random(), random(), random(), random()];
@@ -190,15 +208,21 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0)) ? 'garbage'
       : 'answer';
     const status = outcome === 'refused' ? (refusal?.status ?? 400) : STATUS[outcome];
-    const entry: (typeof log)[number] = { request, status, outcome, authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming) };
+    const entry: (typeof log)[number] = { request, status, outcome, authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt };
     const position = log.push(entry);
+    response.once('finish', () => {
+      entry.answeredAt = performance.now();
+    });
 
     const slow = forced === 'slow' || (forced === 'none' && slowDraw < (plan.slow ?? 0));
-    if (slow && !(await clientWaits(response, plan.slowMs ?? 200))) {
+    const delayMs = (plan.latencyMs ?? 0) + (slow ? (plan.slowMs ?? 200) : 0);
+    if (delayMs > 0 && !(await clientWaits(response, delayMs))) {
       entry.status = 0;
       entry.outcome = 'abandoned';
       return;
     }
+    // Sent with the answer, so they say what the quota is when the client reads them.
+    const quota = window?.headers() ?? {};
     // Both headers, so the client's backoff follows the test's short delay instead of its own half second.
     const retryAfter: Record<string, string> =
       plan.retryAfterSeconds !== undefined ? { 'retry-after': String(plan.retryAfterSeconds) } : { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
@@ -233,7 +257,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       return sendError(response, 500, message, 'server_error', 'oracle_error', { 'x-should-retry': 'false' });
     }
     if (outcome === 'cut') return cutOff(response, completion(request, answer, position));
-    sendJson(response, 200, completion(request, answer, position));
+    sendJson(response, 200, completion(request, answer, position), quota);
   }
 
   const server = createServer((incoming, response) => {
@@ -277,7 +301,7 @@ function echoKey(
   echo: NonNullable<FaultPlan['echoKey']>,
   log: LoggedRequest[],
 ): void {
-  log.push({ request, status: echo.status, outcome: 'key-echoed', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming) });
+  log.push({ request, status: echo.status, outcome: 'key-echoed', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt: performance.now() });
   const key = (incoming.headers.authorization ?? '').replace(/^Bearer /, '');
   const shown = echo.form === 'whole' ? key : `${key.slice(0, 10)}...${key.slice(-10)}`;
   const message = `Incorrect API key provided: ${shown}. You can find your API key at https://platform.example/account/api-keys.`;
@@ -447,7 +471,7 @@ function checkFaultPlan(plan: FaultPlan): void {
       throw new TypeError(`Expected ${name} to be a probability from 0 to 1, got ${value}`);
     }
   }
-  for (const name of ['retryAfterMs', 'slowMs', 'retryAfterSeconds'] as const) {
+  for (const name of ['retryAfterMs', 'slowMs', 'retryAfterSeconds', 'latencyMs'] as const) {
     const value = plan[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
       throw new TypeError(`Expected ${name} to be a number from 0 up, got ${value}`);

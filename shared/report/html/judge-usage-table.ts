@@ -2,6 +2,7 @@ import type { Report } from '../../schema/report.js';
 import type { JudgeUsageRecord } from '../../schema/run-records.js';
 import { budgetText, costNote, formatCost } from '../judge-cost-text.js';
 import { escapeHtml } from './escape.js';
+import { rateLimitNote } from '../judge-usage.js';
 
 const COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const;
 
@@ -36,8 +37,14 @@ export function judgeUsageSection(report: Report): string {
       `${costHeader}</tr></thead>` +
       `<tbody>${body.join('')}</tbody><tfoot>${footer}</tfoot></table></div>` +
       modelTable(report) +
-      `<p class="note">${escapeHtml(costNote(cost))}</p>`,
+      `<p class="note">${escapeHtml(costNote(cost))}</p>` +
+      rateLimitParagraph(report),
   );
+}
+
+function rateLimitParagraph(report: Report): string {
+  const note = rateLimitNote(report.judges);
+  return note === undefined ? '' : `<p class="note">${escapeHtml(note)}</p>`;
 }
 
 function judgeCostOf(report: Report, judgeId: string): number | null {

@@ -73,6 +73,13 @@ export const ENGINES_CONTEXT = {
   engineSubnetIds: 'subnet-0123456789abcdef0,subnet-0fedcba9876543210',
 } as const;
 
+/** A judge account's rate for the whole stack: 600 requests and 200,000 tokens a minute, with 25 judge workers allowed. */
+export const RATED_CONTEXT = {
+  maxConcurrency: '25',
+  judgeRequestsPerMinute: '600',
+  judgeTokensPerMinute: '200000',
+} as const;
+
 const synthesized = new Map<string, SynthesizedAssay>();
 
 function once(name: string, context: Record<string, unknown>): SynthesizedAssay {
@@ -86,6 +93,7 @@ function once(name: string, context: Record<string, unknown>): SynthesizedAssay 
 export const defaultAssay = (): SynthesizedAssay => once('default', {});
 export const customizedAssay = (): SynthesizedAssay => once('customized', CUSTOM_CONTEXT);
 export const enginesAssay = (): SynthesizedAssay => once('engines', ENGINES_CONTEXT);
+export const ratedAssay = (): SynthesizedAssay => once('rated', RATED_CONTEXT);
 
 /** Judges on Amazon Bedrock: a model, and a cross-region inference profile for a judge of its own. */
 export const BEDROCK_CONTEXT = {

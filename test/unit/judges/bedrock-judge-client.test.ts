@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockJudgeClient, type BedrockJudgeSettings } from '../../../shared/judges/bedrock-judge-client.js';
+import { RateGovernor } from '../../../shared/judges/rate/rate-governor.js';
 import { closedPort } from '../../support/closed-port.js';
 import { startBedrockTestServer, type BedrockFaultPlan, type BedrockTestServer } from '../../support/bedrock-test-server.js';
 import { answerWith, judgeRequest } from '../../support/judge-clients.js';
@@ -150,8 +151,23 @@ describe('BedrockJudgeClient: failures', () => {
     // Act
     const completion = await started.client.complete(judgeRequest);
 
-    // Assess
-    expect(completion).toMatchObject({ ok: false, transient: true, retries: 1, error: 'Amazon Bedrock answered ThrottlingException, HTTP 429: Too many requests, please wait before trying again.' });
+    // Assess: both refusals counted as the rate limit's, which held the judgment to its end
+    expect(completion).toMatchObject({ ok: false, transient: true, retries: 1, rateLimited: 2, heldByRateLimit: true, error: 'Amazon Bedrock answered ThrottlingException, HTTP 429: Too many requests, please wait before trying again.' });
+  });
+
+  it('holds every attempt of the model for the throttling wait, through the rate governor it shares', async () => {
+    // Prepare: one governor for two clients of one model; the first attempt is throttled
+    const governor = new RateGovernor({ maxInFlight: 4, maxHoldMs: 5_000 });
+    const started = await startClient(answerWith(verdict), { firstFaults: ['throttle'] }, { governor });
+    const other = new BedrockJudgeClient({ region: 'us-east-1', endpoint: started.server.endpoint, model: MODEL, temperature: 0, timeoutMs: 2_000, maxRetries: 3, maxTokens: 1024, callDeadlineMs: 120_000, governor });
+
+    // Act
+    const [first, second] = await Promise.all([started.client.complete(judgeRequest), other.complete(judgeRequest)]);
+
+    // Assess: the throttled attempt is counted, and the governor held the model after it
+    expect([first, second].map((completion) => completion.ok)).toEqual([true, true]);
+    expect(first.rateLimited + second.rateLimited).toBe(1);
+    expect(governor.state().heldUntil).toBeGreaterThan(0);
   });
 
   it.each<[string, BedrockFaultPlan, RegExp]>([

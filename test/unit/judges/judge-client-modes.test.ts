@@ -6,8 +6,9 @@ import type { ChatRequest, OpenAiTestServer } from '../../support/openai-test-se
  * The output-mode ladder: json_schema, then json_object with the schema in
  * the prompt, then a forced tool call, then plain text with the schema in the
  * prompt. The client steps down when a server refuses a mode (400 or 422) or
- * ignores it (prose where JSON was asked), only ever down, and concurrent
- * calls wait for one probe instead of each discovering the refusal.
+ * ignores it (prose where JSON was asked), only ever down; concurrent calls
+ * go out at once rather than wait for one probe, so the pipe is full from
+ * the first request.
  */
 let server: OpenAiTestServer | undefined;
 afterEach(async () => {
@@ -18,6 +19,11 @@ afterEach(async () => {
 const verdict = { rationale: 'on topic', rating: 'yes' };
 const formatOf = (request: ChatRequest | undefined) => (request?.response_format as { type?: string } | undefined)?.type;
 const modeOf = (request: ChatRequest | undefined) => formatOf(request) ?? (request?.tools === undefined ? 'text' : 'tool');
+/** The same judge request about the passage numbered `index`, so the server's log tells the calls apart. */
+const requestAbout = (index: number) => ({ ...judgeRequest, messages: [{ role: 'system' as const, content: 'Judge the passage.' }, { role: 'user' as const, content: `Request: a\nPassage: ${index}` }] });
+/** The modes the requests of the call about passage `index` asked for, in order of arrival. */
+const modesOf = (index: number) =>
+  (server?.log ?? []).filter((entry) => entry.request.messages.some((message) => message.content === `Request: a\nPassage: ${index}`)).map((entry) => modeOf(entry.request));
 
 describe('JudgeClient output modes', () => {
   it.each([400, 422] as const)('steps down from json_schema to json_object, with the schema in the prompt, on a %s refusal', async (refusalStatus) => {
@@ -61,33 +67,40 @@ describe('JudgeClient output modes', () => {
     expect(started.client.outputMode).toBe('json_object');
   });
 
-  it('makes at most one extra request when 20 concurrent calls meet a server that refuses json_schema', async () => {
-    // Prepare: answers take a moment, so all 20 calls are in flight together
+  it('sends 20 concurrent calls at once in json_schema against a server that refuses it, each once more in json_object, and later calls start there', async () => {
+    // Prepare: answers take a moment, so all 20 calls are in flight together; each call asks about its own passage
     const started = await startJudgeClient(answerWith(verdict), { refuseResponseFormat: ['json_schema'], slow: 1, slowMs: 30 }, { maxRetries: 0 });
     server = started.server;
 
     // Act
-    const completions = await Promise.all(Array.from({ length: 20 }, () => started.client.complete(judgeRequest)));
+    const completions = await Promise.all(Array.from({ length: 20 }, (_, index) => started.client.complete(requestAbout(index))));
+    const later = await started.client.complete(requestAbout(20));
 
-    // Assess
-    expect(completions.every((completion) => completion.ok)).toBe(true);
-    expect(server.log.length).toBeLessThanOrEqual(21);
-    expect(server.log.filter((entry) => entry.outcome === 'refused').length).toBe(1);
+    // Assess: no call waited for another; each was refused once and sent again one step down, a retry in its usage
+    expect(completions.map((completion) => [completion.ok, completion.retries])).toEqual(Array.from({ length: 20 }, () => [true, 1]));
+    expect(Array.from({ length: 20 }, (_, index) => modesOf(index))).toEqual(Array.from({ length: 20 }, () => ['json_schema', 'json_object']));
+    expect(server.log.slice(0, 20).map((entry) => modeOf(entry.request))).toEqual(Array.from({ length: 20 }, () => 'json_schema'));
+    expect({ ok: later.ok, retries: later.retries, modes: modesOf(20) }).toEqual({ ok: true, retries: 0, modes: ['json_object'] });
   });
 
-  it('never steps back up: once a call has gone to plain text, no later request asks for a higher mode', async () => {
+  it('never steps back up: a call only goes down the ladder, and once every mode but text is refused, later calls ask for text alone', async () => {
     // Prepare: every structured mode refused, and answers of mixed speed, so late refusals arrive after the step down
     const started = await startJudgeClient(answerWith(verdict), { refuseResponseFormat: true, refuseTools: true, slow: 0.5, slowMs: 40, seed: 7 }, { maxRetries: 0 });
     server = started.server;
 
     // Act
-    const completions = await Promise.all(Array.from({ length: 20 }, () => started.client.complete(judgeRequest)));
-    const after = await started.client.complete(judgeRequest);
+    const completions = await Promise.all(Array.from({ length: 20 }, (_, index) => started.client.complete(requestAbout(index))));
+    const after = await started.client.complete(requestAbout(20));
 
-    // Assess
+    // Assess: within each call the modes only go down, and each ends in text
     expect([...completions, after].every((completion) => completion.ok)).toBe(true);
-    const modes = server.log.map((entry) => modeOf(entry.request));
-    expect(modes.slice(modes.indexOf('text')).filter((mode) => mode !== 'text')).toEqual([]);
+    const ladder = ['json_schema', 'json_object', 'tool', 'text'];
+    for (let index = 0; index < 20; index++) {
+      const steps = modesOf(index).map((mode) => ladder.indexOf(mode));
+      expect(steps).toEqual([...steps].sort((left, right) => left - right));
+      expect(steps.at(-1)).toBe(3);
+    }
+    expect(modesOf(20)).toEqual(['text']);
     expect(started.client.outputMode).toBe('text');
   });
 });

@@ -125,8 +125,8 @@ describe('JudgeClient: a server that cannot be reached', () => {
 
     // Assess
     const error = `cannot reach the judge server at ${baseUrl}: the connection was refused (ECONNREFUSED); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
-    expect(first).toEqual({ ok: false, transient: true, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
-    expect(second).toEqual({ ok: false, transient: true, error, retries: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(first).toEqual({ ok: false, transient: true, error, retries: 0, rateLimited: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(second).toEqual({ ok: false, transient: true, error, retries: 0, rateLimited: 0, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(Date.now() - startedAt).toBeLessThan(400);
   });
 

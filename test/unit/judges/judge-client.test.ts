@@ -108,11 +108,22 @@ describe('JudgeClient', () => {
     expect(await client.complete(request)).toMatchObject({ ok: true, retries: 3 });
   });
 
-  it('reports rate limits that outlive the retries as a transient error value', async () => {
-    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { rateLimit: 1 }, { maxRetries: 2 });
+  it('sends a rate-limited request again past the SDK\'s retries until the deadline, then fails it as transient and held by the rate limit', async () => {
+    // Prepare: every request is refused with a 5 ms wait; the SDK alone would give up after 2 retries
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { rateLimit: 1 }, { maxRetries: 2, callDeadlineMs: 300 });
+
+    // Act
     const completion = await client.complete(request);
-    expect(completion).toMatchObject({ ok: false, transient: true, retries: 2 });
-    expect(completion.ok ? '' : completion.error).toMatch(/^judge server answered 429/);
+
+    // Assess: every request the server saw is counted, as a rate-limit refusal and (past the first) a retry
+    expect(completion).toMatchObject({ ok: false, transient: true, heldByRateLimit: true });
+    expect(completion.ok ? '' : completion.error).toMatch(/^the judgment ran out of time: it stopped at its deadline after \d+ ms .*; the case will be tried again/);
+    expect(completion.rateLimited).toBeGreaterThan(3);
+    // The deadline may cut the last request before the server has it, or before its refusal is read
+    expect(completion.retries + 1).toBeGreaterThanOrEqual(server.log.length);
+    expect(completion.retries).toBeLessThanOrEqual(server.log.length);
+    expect(completion.rateLimited).toBeGreaterThanOrEqual(server.log.length - 1);
+    expect(completion.rateLimited).toBeLessThanOrEqual(server.log.length);
   });
 
   it('reports a timeout as a transient error value', async () => {

@@ -359,3 +359,54 @@ describe('protocol errors', () => {
     expect(running.log).toHaveLength(0);
   });
 });
+
+describe('a rate limit and a fixed latency', () => {
+  const post = (running: OpenAiTestServer, content: string) =>
+    fetch(`${running.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'judge-model', messages: [{ role: 'user', content }] }) });
+
+  it('admits a window\'s worth of requests, refuses the next at once with the wait until the oldest leaves the window, and says so in OpenAI\'s headers', async () => {
+    // Prepare: 3 requests per 400 ms, answered after 50 ms
+    const running = await start(answerVerdict, { latencyMs: 50, requestLimit: { requests: 3, windowMs: 400 } });
+
+    // Act
+    const answers = await Promise.all([0, 1, 2, 3].map((index) => post(running, `q${index}`)));
+    const refused = answers.find((answer) => answer.status === 429);
+    const admitted = answers.filter((answer) => answer.status === 200);
+
+    // Assess
+    expect(admitted).toHaveLength(3);
+    const wait = Number(refused?.headers.get('retry-after-ms'));
+    expect(wait).toBeGreaterThan(300);
+    expect(wait).toBeLessThanOrEqual(400);
+    expect(refused?.headers.get('x-ratelimit-limit-requests')).toBe('3');
+    expect(refused?.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(admitted.map((answer) => answer.headers.get('x-ratelimit-limit-requests'))).toEqual(['3', '3', '3']);
+    const refusal = running.log.find((entry) => entry.status === 429);
+    const answered = running.log.filter((entry) => entry.status === 200);
+    expect((refusal?.answeredAt ?? Number.POSITIVE_INFINITY) - (refusal?.receivedAt ?? 0)).toBeLessThan(40);
+    for (const entry of answered) expect((entry.answeredAt ?? 0) - entry.receivedAt).toBeGreaterThanOrEqual(49);
+  });
+
+  it('admits again once the oldest admitted request has left the window', async () => {
+    // Prepare
+    const running = await start(answerVerdict, { requestLimit: { requests: 2, windowMs: 200 } });
+    await Promise.all([post(running, 'a'), post(running, 'b')]);
+
+    // Act
+    const early = await post(running, 'c');
+    await new Promise((resolve) => setTimeout(resolve, Number(early.headers.get('retry-after-ms')) + 5));
+    const later = await post(running, 'd');
+
+    // Assess
+    expect([early.status, later.status]).toEqual([429, 200]);
+  });
+
+  it('sends only retry-after-ms and retry-after when told to leave out the x-ratelimit headers', async () => {
+    const running = await start(answerVerdict, { requestLimit: { requests: 1, windowMs: 1_000, headers: false } });
+    const [first, second] = await Promise.all([post(running, 'a'), post(running, 'b')]);
+    const refused = first?.status === 429 ? first : second;
+
+    expect(refused?.headers.get('retry-after-ms')).not.toBeNull();
+    expect(refused?.headers.get('x-ratelimit-remaining-requests')).toBeNull();
+  });
+});

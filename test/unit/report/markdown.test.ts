@@ -50,6 +50,24 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('## Missing cases (1)\n\n- `c5`');
   });
 
+  it('says how many requests the judge server refused as over its rate limit, summed over the cases, and nothing when it refused none', () => {
+    // Prepare: two cases whose judgments were refused 3 and 2 times, of 2 + 5 and 1 + 2 requests
+    const ids = ['c1', 'c2'];
+    const results = [
+      result('c1', { bm25: { [CORRECTNESS]: 'yes' } }, { correctness: usage({ calls: 2, retries: 5, rate_limited: 3 }) }),
+      result('c2', { bm25: { [CORRECTNESS]: 'no' } }, { correctness: usage({ calls: 1, retries: 2, rate_limited: 2 }) }),
+    ];
+
+    // Act
+    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const markdown = renderMarkdown(report);
+
+    // Assess
+    expect(report.judges.correctness).toMatchObject({ calls: 3, retries: 7, rate_limited: 5 });
+    expect(markdown).toContain('The judge server refused 5 of 10 requests as over its rate limit');
+    expect(renderMarkdown(sampleReport())).not.toContain('rate limit');
+  });
+
   it('lists at most 20 missing cases, then says how many more', () => {
     const ids = Array.from({ length: 23 }, (_, index) => `case-${String(index).padStart(2, '0')}`);
 

@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../test/support/openai-test-server.js';
+import { median } from './time-command.js';
+
+/**
+ * Judge throughput of `assay run` as a user starts it (the built CLI in a
+ * process of its own, `--concurrency 16`, chunk_relevance only, no cache),
+ * against a local test judge:
+ *
+ * - rate limit: 100 queries × 5 passages (500 judgments) against a judge
+ *   allowing --limit requests a minute (600), enforced over a sliding window
+ *   of --window-ms (1,000 ms: 10 a second, as OpenAI says it may enforce a
+ *   minute's quota over shorter periods), answering 429 with retry-after-ms
+ *   and x-ratelimit-* headers past it and every admitted request after
+ *   --latency ms (500). Once without a rate setting, once with
+ *   `judge.rate_limit.requests_per_minute` at the limit, and once without a
+ *   setting against a judge that sends no x-ratelimit-* headers. Figures:
+ *   the judgments a second between the first request and the last answer,
+ *   as a share of the limit's (10 a second), the share of requests refused,
+ *   and whether every judgment was answered exactly once;
+ * - full pipe: 200 queries × 5 passages (1,000 judgments), a judge answering
+ *   after 500 ms with no limit; the ideal is 1,000 × 0.5 s / 16 = 31.25 s.
+ *   Figures: the ideal as a share of the judging window (first request to
+ *   last answer) and of the whole command (start to exit), when the first
+ *   request left after the command's start, and how long after it 16 were
+ *   in flight.
+ *
+ * Each part runs --repeat times (3); with --reference-cli PATH (the cli/bin.js
+ * of another build, e.g. an export of the main branch), each round runs that
+ * build too, right after this one, for a side-by-side comparison.
+ *
+ *   npm run bench:judge-throughput -- [--part rate-limit|full-pipe|all] [--repeat 3] [--reference-cli PATH]
+ */
+const { values } = parseArgs({
+  options: {
+    part: { type: 'string', default: 'all' },
+    repeat: { type: 'string', default: '3' },
+    limit: { type: 'string', default: '600' },
+    'window-ms': { type: 'string', default: '1000' },
+    latency: { type: 'string', default: '500' },
+    'reference-cli': { type: 'string' },
+  },
+});
+const repeat = Number(values.repeat);
+const limitPerMinute = Number(values.limit);
+const windowMs = Number(values['window-ms']);
+const latencyMs = Number(values.latency);
+const concurrency = 16;
+const clis: { name: string; path: string }[] = [
+  { name: 'this build', path: join(import.meta.dirname, '..', 'cli', 'bin.js') },
+  ...(values['reference-cli'] === undefined ? [] : [{ name: 'reference', path: values['reference-cli'] }]),
+];
+const folder = await mkdtemp(join(tmpdir(), 'assay-bench-judges-'));
+
+async function writeDataset(queries: number, passages: number): Promise<string> {
+  const path = join(folder, `q${queries}-p${passages}.jsonl`);
+  const lines = Array.from({ length: queries }, (_, query) =>
+    JSON.stringify({
+      request_id: `q${query}`,
+      request: `question number ${query} about topic ${query % 17}`,
+      response: `answer ${query}`,
+      retrieved_context: Array.from({ length: passages }, (_, passage) => ({ doc_uri: `d${query}-${passage}`, content: `passage ${passage} for question ${query}` })),
+    }),
+  );
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+interface CommandRun {
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly exitCode: number | null;
+  /** Undefined when the command wrote no report (a reference build that refuses a setting). */
+  readonly report: { cases: { evaluated: number; failed: number; missing: number } } | undefined;
+}
+
+/** Runs `assay run` in a process of its own against `server`; times are performance.now() of this process. */
+let runs = 0;
+
+async function assayRun(cli: string, dataset: string, config: object, server: OpenAiTestServer, part: string): Promise<CommandRun> {
+  const name = `${part}-${runs++}`;
+  const configPath = join(folder, `${name}.json`);
+  await writeFile(configPath, JSON.stringify(config));
+  const out = join(folder, `out-${name}`);
+  const args = [cli, 'run', dataset, '--config', configPath, '--store', join(folder, `store-${name}`), '--out', out, '--concurrency', String(concurrency), '--no-cache'];
+  const environment = { ...process.env, OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'bench-model' };
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...args], { env: environment, stdio: ['ignore', 'ignore', 'ignore'] });
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  const endedAt = performance.now();
+  const report = await readFile(join(out, 'report.json'), 'utf8').then(
+    (text) => JSON.parse(text) as CommandRun['report'],
+    () => undefined,
+  );
+  return { startedAt, endedAt, exitCode, report };
+}
+
+const verdict = () => ({ json: { rationale: 'the passage answers it', rating: 'yes' } });
+
+/** Bodies answered more than once (a judgment made twice) and the answered judgments. */
+function answeredOnce(server: OpenAiTestServer): { answered: number; twice: number } {
+  const seen = new Map<string, number>();
+  for (const entry of server.log) {
+    if (entry.outcome !== 'answer') continue;
+    const key = JSON.stringify(entry.request.messages);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return { answered: seen.size, twice: [...seen.values()].filter((count) => count > 1).length };
+}
+
+async function rateLimitPart(): Promise<void> {
+  const dataset = await writeDataset(100, 5);
+  const perWindow = Math.round((limitPerMinute * windowMs) / 60_000);
+  const idealPerSecond = limitPerMinute / 60;
+  console.log(`rate limit: 500 judgments, --concurrency ${concurrency}, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window); ideal ${idealPerSecond.toFixed(1)} judgments/s`);
+  const settings = [
+    { name: 'no rate setting', headers: true, config: {}, reference: true },
+    { name: `requests_per_minute: ${limitPerMinute}`, headers: true, config: { rate_limit: { requests_per_minute: limitPerMinute } }, reference: false },
+    { name: 'no rate setting, no x-ratelimit headers', headers: false, config: {}, reference: true },
+  ];
+  for (const setting of settings) {
+    // A reference build from before judge.rate_limit would refuse the setting.
+    for (const cli of clis.filter((candidate) => setting.reference || candidate.name === 'this build')) {
+      const shares: number[] = [];
+      const refusals: number[] = [];
+      for (let round = 0; round < repeat; round++) {
+        const server = await startOpenAiTestServer({ oracle: verdict, faults: { latencyMs, requestLimit: { requests: perWindow, windowMs, headers: setting.headers } } });
+        const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'], judge: setting.config }, server, 'rate');
+        await server.close();
+        const first = server.log[0]?.receivedAt ?? run.startedAt;
+        const last = Math.max(...server.log.map((entry) => entry.answeredAt ?? 0));
+        const { answered, twice } = answeredOnce(server);
+        const refused = server.log.filter((entry) => entry.status === 429).length;
+        const share = answered / ((last - first) / 1000) / idealPerSecond;
+        shares.push(share);
+        refusals.push(refused / server.log.length);
+        const cases = run.report?.cases ?? { evaluated: 0, failed: 0, missing: 0 };
+        console.log(
+          `  ${setting.name}, ${cli.name}, round ${round + 1}: ${answered} judged in ${((last - first) / 1000).toFixed(1)} s = ${(100 * share).toFixed(1)}% of the limit; ` +
+            `${refused} of ${server.log.length} requests refused (${((100 * refused) / server.log.length).toFixed(1)}%); judged twice ${twice}; ` +
+            `cases evaluated ${cases.evaluated}, failed ${cases.failed}, missing ${cases.missing}; exit ${run.exitCode}`,
+        );
+      }
+      console.log(`  ${setting.name}, ${cli.name}: median ${(100 * median(shares)).toFixed(1)}% of the limit (${spread(shares)}), refused ${(100 * median(refusals)).toFixed(1)}% (${spread(refusals)})`);
+    }
+  }
+}
+
+async function fullPipePart(): Promise<void> {
+  const dataset = await writeDataset(200, 5);
+  const ideal = (1000 * 0.5) / concurrency;
+  console.log(`full pipe: 1,000 judgments, --concurrency ${concurrency}, judge latency 500 ms; ideal ${ideal} s`);
+  for (const cli of clis) {
+    const windowShares: number[] = [];
+    const wallShares: number[] = [];
+    for (let round = 0; round < repeat; round++) {
+      const server = await startOpenAiTestServer({ oracle: verdict, faults: { latencyMs: 500 } });
+      const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'] }, server, 'pipe');
+      await server.close();
+      const arrivals = server.log.map((entry) => entry.receivedAt);
+      const first = arrivals[0] ?? run.startedAt;
+      const last = Math.max(...server.log.map((entry) => entry.answeredAt ?? 0));
+      const full = fullAt(server, concurrency);
+      windowShares.push(ideal / ((last - first) / 1000));
+      wallShares.push(ideal / ((run.endedAt - run.startedAt) / 1000));
+      console.log(
+        `  ${cli.name}, round ${round + 1}: ${server.log.length} requests; judging window ${((last - first) / 1000).toFixed(2)} s = ${(100 * (windowShares.at(-1) ?? 0)).toFixed(1)}% of ideal; ` +
+          `whole command ${((run.endedAt - run.startedAt) / 1000).toFixed(2)} s = ${(100 * (wallShares.at(-1) ?? 0)).toFixed(1)}%; ` +
+          `first request ${(first - run.startedAt).toFixed(0)} ms after the start; ${concurrency} in flight ${full === undefined ? 'never' : `${(full - first).toFixed(0)} ms after the first`}; exit ${run.exitCode}`,
+      );
+    }
+    console.log(`  ${cli.name}: median ${(100 * median(windowShares)).toFixed(1)}% of ideal over the judging window (${spread(windowShares)}), ${(100 * median(wallShares)).toFixed(1)}% over the whole command (${spread(wallShares)})`);
+  }
+}
+
+/** When `count` requests were first in flight together at the server. */
+function fullAt(server: OpenAiTestServer, count: number): number | undefined {
+  const events = server.log.flatMap((entry) => [
+    { at: entry.receivedAt, change: 1 },
+    { at: entry.answeredAt ?? Number.POSITIVE_INFINITY, change: -1 },
+  ]);
+  events.sort((left, right) => left.at - right.at || left.change - right.change);
+  let inFlight = 0;
+  for (const event of events) {
+    inFlight += event.change;
+    if (inFlight >= count) return event.at;
+  }
+  return undefined;
+}
+
+function spread(values: readonly number[]): string {
+  return `${(100 * Math.min(...values)).toFixed(1)} to ${(100 * Math.max(...values)).toFixed(1)}`;
+}
+
+try {
+  if (values.part === 'rate-limit' || values.part === 'all') await rateLimitPart();
+  if (values.part === 'full-pipe' || values.part === 'all') await fullPipePart();
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}

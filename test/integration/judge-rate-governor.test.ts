@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
+import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
+import type { JudgeBackend } from '../../shared/judges/run-judges.js';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+
+/**
+ * One process, two runs' judge backends (two configs, as `assay run` builds
+ * for its own run and for another run's cases at a shared endpoint), one
+ * judge server and model with a quota of 10 requests a second: the backends
+ * share the server's rate governor, so together they keep to the rate each
+ * was given, not twice it.
+ */
+let server: OpenAiTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function backendFor(baseUrl: string, judge: object): JudgeBackend {
+  const config = judgeConfigSchema.parse({ judge: { concurrency: 8, rate_limit: { requests_per_minute: 600 }, ...judge } });
+  return chooseJudgeBackend(config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, undefined).backend;
+}
+
+describe('the rate governor of a process', () => {
+  it('paces the judges of every backend that calls one server and model together, so the quota is never passed', async () => {
+    // Prepare: two configs that differ elsewhere (the answer length) but call the same server and model
+    server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }), faults: { latencyMs: 20, requestLimit: { requests: 10, windowMs: 1_000 } } });
+    const backends = [backendFor(server.baseUrl, { max_tokens: 512 }), backendFor(server.baseUrl, { max_tokens: 256 })];
+
+    // Act: 10 judgments through each, all at once
+    const outcomes = await Promise.all(
+      backends.flatMap((backend, which) =>
+        Array.from({ length: 10 }, (_, index) => (backend.kind === 'llm' ? backend.service.judge(chunkRelevance, { request: 'q', chunk: `passage ${which}-${index}` }) : Promise.reject(new Error('an LLM backend was expected')))),
+      ),
+    );
+
+    // Assess: 20 requests at 600 a minute between them (paced at 588), spread over about 2 s; at most one refused
+    // (the process's first request can leave late, while fetch loads its HTTP client); apart, they would be refused by the half
+    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+    expect(server.log.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(1);
+    const arrivals = server.log.map((entry) => entry.receivedAt).sort((left, right) => left - right);
+    expect((arrivals.at(-1) ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThan(19 * 100);
+    // One pace for both: the requests arrive one at a time, about 102 ms apart, not two streams side by side
+    const gaps = arrivals.slice(1).map((arrival, index) => arrival - (arrivals[index] ?? 0));
+    expect(gaps.filter((gap) => gap < 80).length).toBeLessThanOrEqual(1);
+  });
+});
