@@ -1,6 +1,6 @@
-import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
@@ -26,7 +26,7 @@ const EXTERNAL_PACKAGES = ['@aws-sdk/*', '@smithy/*'];
 export async function buildCli(): Promise<void> {
   // Chunk names carry content hashes: clear the old ones rather than let them pile up.
   rmSync(BUILT_CLI_FOLDER, { recursive: true, force: true });
-  await build({
+  const result = await build({
     // The worker threads' entries are entries of their own: a worker thread starts from a file.
     entryPoints: [join(root, 'cli', 'main.ts'), join(root, 'cli', 'ir-metrics-worker.ts'), join(root, 'cli', 'pipeline-thread.ts')],
     outdir: BUILT_CLI_FOLDER,
@@ -40,7 +40,35 @@ export async function buildCli(): Promise<void> {
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: true,
     logLevel: 'warning',
+    metafile: true,
   });
+  writeFileSync(join(BUILT_CLI_FOLDER, PACKAGES_BY_FILE), `${JSON.stringify(packagesByOutputFile(result.metafile), null, 1)}\n`);
+}
+
+/**
+ * The file in the build naming the packages each built file carries: with the
+ * packages bundled in, which package a command loads shows only as the built
+ * files it loads.
+ */
+export const PACKAGES_BY_FILE = 'packages-by-file.json';
+
+function packagesByOutputFile(metafile: Metafile): Record<string, string[]> {
+  const byFile: Record<string, string[]> = {};
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    if (!output.endsWith('.js')) continue;
+    const packages = new Set(Object.keys(inputs).flatMap((input) => packageOf(input) ?? []));
+    byFile[relative(BUILT_CLI_FOLDER, join(root, output))] = [...packages].sort();
+  }
+  return byFile;
+}
+
+/** `node_modules/@scope/name/...` or `node_modules/name/...`: the package's name; undefined for the project's own files. */
+function packageOf(input: string): string | undefined {
+  const marker = 'node_modules/';
+  const at = input.lastIndexOf(marker);
+  if (at < 0) return undefined;
+  const parts = input.slice(at + marker.length).split('/');
+  return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildCli();

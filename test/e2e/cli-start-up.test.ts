@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { PACKAGES_BY_FILE } from '../../scripts/build-cli.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer } from '../support/openai-test-server.js';
@@ -44,8 +45,16 @@ async function startCli(args: readonly string[], environment: Readonly<Record<st
   return { stdout, stderr, resolved: lines.map((line) => line.split('\t')[1] ?? '') };
 }
 
-function heavyPackagesIn(resolved: readonly string[]): string[] {
-  return HEAVY_PACKAGES.filter((name) => resolved.some((url) => url.includes(`/node_modules/${name}/`)));
+/** The packages each built file carries (the build bundles most packages in, written beside it). */
+const packagesByFile = async (): Promise<Record<string, string[]>> =>
+  JSON.parse(await readFile(join(root, 'dist', 'cli', PACKAGES_BY_FILE), 'utf8')) as Record<string, string[]>;
+
+/** Heavy packages the process loaded: resolved from node_modules, or carried by a built file it loaded. */
+async function heavyPackagesIn(resolved: readonly string[]): Promise<string[]> {
+  const byFile = await packagesByFile();
+  const built = pathToFileURL(join(root, 'dist', 'cli')).href + '/';
+  const carried = resolved.filter((url) => url.startsWith(built)).flatMap((url) => byFile[url.slice(built.length)] ?? []);
+  return HEAVY_PACKAGES.filter((name) => carried.includes(name) || resolved.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
 describe('the built CLI starts without the heavy packages it does not need', () => {
@@ -62,7 +71,7 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     expect(started.stdout).toContain(prints);
     expect(started.stderr).toBe('');
     expect(started.resolved).toContain(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
-    expect(heavyPackagesIn(started.resolved)).toEqual([]);
+    expect(await heavyPackagesIn(started.resolved)).toEqual([]);
   });
 
   it.each([
@@ -73,7 +82,7 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     const started = await startCli(args);
     // Assess: the recording sees these packages, so their absence above means something.
     expect(started.stdout).toContain(`Usage: assay ${args[0]}`);
-    expect(heavyPackagesIn(started.resolved)).toEqual(loads);
+    expect(await heavyPackagesIn(started.resolved)).toEqual(loads);
   });
 
   it('runs an embedded run without the AWS SDK', async () => {
@@ -86,8 +95,8 @@ describe('the built CLI starts without the heavy packages it does not need', () 
 
     // Assess: the report is written, and only the S3/SQS adapters or engines that ask AWS would load the SDK
     expect(started.stdout).toContain(join(folder.path, 'out', 'report.json'));
-    expect(heavyPackagesIn(started.resolved)).not.toContain('@aws-sdk');
-    expect(heavyPackagesIn(started.resolved)).not.toContain('aws-cdk-lib');
+    expect(await heavyPackagesIn(started.resolved)).not.toContain('@aws-sdk');
+    expect(await heavyPackagesIn(started.resolved)).not.toContain('aws-cdk-lib');
   });
 
   it('rebuilds the history of a store folder without the AWS SDK, which only a bucket loads', async () => {
@@ -101,7 +110,7 @@ describe('the built CLI starts without the heavy packages it does not need', () 
 
     // Assess
     expect(started.stdout).toContain('history of suite nightly: 1 run');
-    expect(heavyPackagesIn(started.resolved)).toEqual([]);
+    expect(await heavyPackagesIn(started.resolved)).toEqual([]);
   });
 
   it('runs LLM judges through the OpenAI path without the AWS SDK, which only Bedrock judges load', async () => {
@@ -121,7 +130,7 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     // Assess: the judges were asked, and the Bedrock client with its SDK never resolved
     expect(started.stdout).toContain('LLM judge judge-model at 127.0.0.1');
     expect(server.answered()).toBeGreaterThan(0);
-    expect(heavyPackagesIn(started.resolved)).toEqual(['openai']);
+    expect(await heavyPackagesIn(started.resolved)).toEqual(['openai']);
     expect(started.resolved.some((url) => url.includes('bedrock-judge-client'))).toBe(false);
   });
 });
