@@ -172,3 +172,29 @@ describe('judgingByConfig with live engines', () => {
     await expect(judgingFor(ENGINE_CONFIG, 'hash-a')).rejects.toThrow('Could not read the engine secret');
   });
 });
+
+describe('judgingByConfig where the keys are in the environment (the CLI, the pipeline threads)', () => {
+  it('returns the judging a run built before ingest for its own config hash, and builds others once each', async () => {
+    // Prepare: the run's own judging, built before the cache existed
+    const own: Judging = { backend: { kind: 'lexical' }, judges: [] };
+    let builds = 0;
+    const judgingFor = judgingByConfig({
+      build: (): Judging => {
+        builds += 1;
+        return { backend: { kind: 'lexical' }, judges: [] };
+      },
+      known: [{ configHash: 'hash-own', judging: own }],
+    });
+
+    // Act
+    const forOwn = await judgingFor(CONFIG, 'hash-own');
+    const other = await judgingFor(CONFIG, 'hash-other');
+    const otherAgain = await judgingFor(CONFIG, 'hash-other');
+
+    // Assess: the seeded judging keeps its usage counters; the held judgings are listed for closing
+    expect(forOwn).toBe(own);
+    expect(otherAgain).toBe(other);
+    expect(builds).toBe(1);
+    expect(judgingFor.judgings()).toEqual([own, other]);
+  });
+});
