@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { embeddedInfrastructure } from '../cli/run/infrastructure.js';
-import { judgeConfigSchema } from '../shared/judges/judge-config.js';
+import { configFileSchema } from '../shared/config/index.js';
 import { ingestDataset } from '../shared/pipeline/ingest.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 
@@ -79,7 +79,7 @@ async function ingestOnly(dataset: string) {
         etag,
         suite: 'bench',
         trigger: 'bench',
-        config: { ...judgeConfigSchema.parse({}), strict: false },
+        config: { ...configFileSchema.parse({}), strict: false },
         judgeSummary: 'none',
       },
     );

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { embeddedInfrastructure } from '../cli/run/infrastructure.js';
 import { Progress } from '../cli/run/progress.js';
 import { runPipeline } from '../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../shared/judges/judge-config.js';
+import { configFileSchema } from '../shared/config/index.js';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
 
 /**
@@ -69,7 +69,7 @@ try {
     {
       datasetPath: dataset,
       suite: 'bench',
-      config: judgeConfigSchema.parse({ judges: ['chunk_relevance'], judge: { concurrency } }),
+      config: configFileSchema.parse({ judges: ['chunk_relevance'], judge: { concurrency } }),
       strict: false,
       noCache: true,
       concurrency,
@@ -97,7 +97,7 @@ try {
     {
       datasetPath: overheadDataset,
       suite: 'bench',
-      config: judgeConfigSchema.parse({ judges: ['document_recall'] }),
+      config: configFileSchema.parse({ judges: ['document_recall'] }),
       strict: false,
       noCache: true,
       concurrency,

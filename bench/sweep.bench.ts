@@ -10,7 +10,7 @@ import { Progress } from '../cli/run/progress.js';
 import { runPipeline } from '../cli/run/run-pipeline.js';
 import { Bm25Index } from '../examples/engines/bm25.js';
 import { loadCorpus } from '../examples/engines/bm25-server.js';
-import { judgeConfigSchema } from '../shared/judges/judge-config.js';
+import { configFileSchema } from '../shared/config/index.js';
 
 /**
  * A sweep's engine throughput on the embedded default: 8 variants (a 4 × 2
@@ -67,7 +67,7 @@ try {
   });
   const datasetPath = join(folder, 'queries.jsonl');
   await writeFile(datasetPath, `${lines.join('\n')}\n`);
-  const config = judgeConfigSchema.parse({
+  const config = configFileSchema.parse({
     judges: [],
     run: { engine_concurrency: engineConcurrency },
     engines: [

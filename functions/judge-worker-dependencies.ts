@@ -1,14 +1,12 @@
-import type { Environment } from '../shared/engines/create-engine.js';
 import type { Engine } from '../shared/engines/engine.js';
-import { judgesForRun } from '../shared/judges/default-judges.js';
 import { providerNameOf } from '../shared/judges/judge-provider.js';
-import { chooseJudgeBackend } from '../shared/judges/judge-settings.js';
 import { engineEnvironment } from '../shared/pipeline/engine-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
 import { JudgeBudget } from '../shared/pipeline/judge-budget.js';
-import { judgingByConfig } from '../shared/pipeline/judging-by-config.js';
-import { buildLiveEngines, ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
-import type { RunConfig } from '../shared/pipeline/run-config.js';
+import { buildJudging, type JudgingPlace } from '../shared/pipeline/judging.js';
+import { judgingByConfig, type JudgingFor } from '../shared/pipeline/judging-by-config.js';
+import { ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
+import type { RunConfig } from '../shared/config/index.js';
 import { lambdaDependencies, lambdaJudgeEnvironment, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
 import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
 import { deferTo } from '../shared/pipeline/rate-limit-deferral.js';
@@ -23,7 +21,7 @@ export const RETIRED_ENGINES_CLOSE_AFTER_MS = 2 * ENGINE_DEADLINE_MS;
 
 export interface JudgeWorkerDependencies extends LambdaDependencies {
   /** Judging for a run's config, one per config hash, rebuilt when the judge key or the engine secret changes. */
-  judgingFor(config: RunConfig, configHash: string): Promise<Judging>;
+  readonly judgingFor: JudgingFor;
 }
 
 let dependencies: Promise<JudgeWorkerDependencies> | undefined;
@@ -54,11 +52,9 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
       return !provider.ok || provider.name !== 'bedrock';
     },
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
-    build: (config, { apiKey, engineVariables }): Judging => {
-      const { backend } = chooseJudgeBackend(config, lambdaJudgeEnvironment(environment, apiKey), store, rateShareOf(environment));
-      // A config without a judges list runs the same judges as `assay run` with the same backend.
-      return { backend, judges: judgesForRun(config, backend.kind).judges, engines: lambdaEngines(config, engineEnvironment(process.env, engineVariables), environment), budget };
-    },
+    // The same judging as `assay run` builds from the same config (buildJudging), with this container's keys, cache and rate share.
+    build: (config, { apiKey, engineVariables }): Judging =>
+      lambdaJudging(config, { environment: lambdaJudgeEnvironment(environment, apiKey), cacheStore: store, engineEnvironment: engineEnvironment(process.env, engineVariables), budget, share: rateShareOf(environment) }, environment),
     retire: (judging) => {
       const engines = judging.engines ?? [];
       if (engines.length === 0) return;
@@ -77,10 +73,10 @@ function rateShareOf(environment: LambdaEnvironment): RateShare {
   };
 }
 
-/** The run's engines; a variable they lack is named with where it goes on AWS. */
-function lambdaEngines(config: RunConfig, env: Environment, environment: LambdaEnvironment): Engine[] {
+/** The run's judging; a variable its engines lack is named with where it goes on AWS. */
+function lambdaJudging(config: RunConfig, place: JudgingPlace, environment: LambdaEnvironment): Judging {
   try {
-    return buildLiveEngines(config.engines, env, config.run.engine_concurrency);
+    return buildJudging(config, place);
   } catch (error) {
     if (!(error instanceof EngineSetupError)) throw error;
     const where =

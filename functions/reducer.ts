@@ -1,10 +1,10 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { continueIngest } from '../shared/pipeline/ingest.js';
 import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/pipeline/reduce.js';
 import { reduceRange } from '../shared/pipeline/split-reduce.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
+import { createContinueIngestHandler } from './ingest.js';
 
 export interface ReducerHandlerDependencies extends ReducerDependencies {
   /** The cases queue, for resuming an ingest that stopped at a checkpoint. */
@@ -15,17 +15,18 @@ export interface ReducerHandlerDependencies extends ReducerDependencies {
  * Reducer handler: the control queue's messages. A check either schedules the
  * next one or writes the run's report (for a large run, after it fanned the
  * reduce out as reduce-range messages, each aggregating one range of the run);
- * a continue-ingest message resumes sending a large run's case messages from
- * its checkpoint. All are idempotent.
+ * a continue-ingest message goes to ingest's own handler (ingest.ts), which
+ * resumes sending a large run's case messages from its checkpoint. All are
+ * idempotent.
  */
 export function createReducerHandler(dependencies: ReducerHandlerDependencies, telemetry: HandlerTelemetry) {
+  const continueIngest = createContinueIngestHandler(dependencies, telemetry);
   return async (event: SQSEvent, context?: Context): Promise<ReduceOutcome[]> => {
     const outcomes: ReduceOutcome[] = [];
     for (const record of event.Records) {
       const message = controlMessageSchema.parse(JSON.parse(record.body));
       if (message.kind === 'continue-ingest') {
-        await continueIngest({ ...dependencies, timeRemainingMs: context === undefined ? undefined : () => context.getRemainingTimeInMillis() }, message);
-        telemetry.logger.info('ingest continued', { run_id: message.run_id, from: message.messages_key });
+        await continueIngest(message, context);
         continue;
       }
       if (message.kind === 'reduce-range') {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { peakResidentMiB } from './peak-memory.js';
 
 /**
@@ -18,7 +18,7 @@ const result = await runPipeline(
   {
     datasetPath,
     suite: 'scale',
-    config: judgeConfigSchema.parse({ judges: ['document_recall'] }),
+    config: configFileSchema.parse({ judges: ['document_recall'] }),
     strict: false,
     noCache: true,
     concurrency: 16,

@@ -3,7 +3,7 @@ import { requestIdFor } from '../../shared/dataset/content-ids.js';
 import type { EngineAsk } from '../../shared/engines/ask-engines.js';
 import { describeEngine, type EngineDescription } from '../../shared/engines/engine-description.js';
 import { expandMatrix } from '../../shared/engines/engine-matrix.js';
-import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
+import { loadConfigFile } from '../../shared/config/index.js';
 import { terminalName } from '../../shared/report/terminal-text.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { countUpTo } from '../option-values.js';
@@ -38,7 +38,7 @@ export function enginesCommand(): Command {
       const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
       if (options.config === undefined) throw new UsageError('give the config file with --config FILE (its engines: list is what this command shows)');
       await assertReadableFile(options.config, 'config');
-      const loaded = await loadJudgeConfig(options.config);
+      const loaded = await loadConfigFile(options.config);
       if (!loaded.ok) throw new UsageError(loaded.error);
       const configs = loaded.config.engines ?? [];
       if (configs.length === 0) throw new UsageError(`${options.config}: no engines: list (fix: add engines, each with a name and one connector key; see docs/engines.md)`);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { JUDGE_CATALOG } from '../../shared/judges/catalog/index.js';
-import { loadJudgeConfig, selectJudges } from '../../shared/judges/judge-config.js';
+import { loadConfigFile, selectJudges } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { describeScale } from '../../shared/judges/scale.js';
 import { terminalText } from '../../shared/report/terminal-text.js';
@@ -48,7 +48,7 @@ export function judgesCommand(): Command {
 async function judgesOf(configPath: string | undefined): Promise<JudgeDefinition[]> {
   if (configPath === undefined) return [...JUDGE_CATALOG];
   await assertReadableFile(configPath, 'config');
-  const loaded = await loadJudgeConfig(configPath);
+  const loaded = await loadConfigFile(configPath);
   if (!loaded.ok) throw new UsageError(loaded.error);
   const everyDefined = selectJudges({ ...loaded.config, judges: undefined });
   const listed = loaded.config.judges === undefined ? [] : selectJudges(loaded.config);

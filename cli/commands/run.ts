@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
-import { checkJudgeConfig, loadJudgeConfig, type JudgeConfig } from '../../shared/judges/judge-config.js';
-import { checkJudgeCeiling } from '../../shared/judges/judge-price-checks.js';
+import { parseRunConfig, readConfigFile, type ConfigFile } from '../../shared/config/index.js';
 import { chooseProvider, judgeEnvironmentOf } from '../../shared/judges/judge-provider.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
@@ -124,26 +123,24 @@ function resumeOptions(options: RunOptions): string {
   return options.store === '.assay' ? '' : ` --store ${options.store}`;
 }
 
-async function configOf(options: RunOptions): Promise<JudgeConfig> {
+async function configOf(options: RunOptions): Promise<ConfigFile> {
   let raw: unknown = {};
   let file = 'defaults';
   if (options.config !== undefined) {
     await assertReadableFile(options.config, 'config');
-    const loaded = await loadJudgeConfig(options.config);
-    if (!loaded.ok) throw new UsageError(loaded.error);
-    raw = loaded.config;
+    const read = await readConfigFile(options.config);
+    if (!read.ok) throw new UsageError(read.error);
+    raw = read.value;
     file = options.config;
   }
   if (options.judges !== undefined) {
     if (options.judges.trim() === '') throw new UsageError(`--judges got ""; expected comma-separated judge ids (see assay judges)`);
-    raw = { ...(raw as object), judges: options.judges.split(',').map((id) => id.trim()).filter(Boolean) };
+    raw = { ...(typeof raw === 'object' && raw !== null ? raw : {}), judges: options.judges.split(',').map((id) => id.trim()).filter(Boolean) };
     file = options.config === undefined ? '--judges' : `${options.config} with --judges`;
   }
-  const checked = checkJudgeConfig(raw, file);
+  // Parsed once, where the run starts: ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
+  const checked = parseRunConfig(raw, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL, ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER });
   if (!checked.ok) throw new UsageError(checked.error);
-  // ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
-  const ceiling = checkJudgeCeiling(checked.config, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL, ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER });
-  if (ceiling.length > 0) throw new UsageError(ceiling.join('\n'));
   // A provider without what it needs (azure without judge.azure, bedrock without a region) stops the run before any work.
   const provider = chooseProvider(checked.config.judge, judgeEnvironmentOf(process.env));
   if (!provider.ok && 'error' in provider) throw new UsageError(`${file}: ${provider.error}`);

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { extname } from 'node:path';
-import { loadJudgeConfig } from '../../shared/judges/judge-config.js';
-import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
+import { loadConfigFile } from '../../shared/config/index.js';
+import { runIdentityOf } from '../../shared/pipeline/run-identity.js';
 import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
 import { suiteConfig } from '../../shared/pipeline/suite-config.js';
 import { terminalName } from '../../shared/report/terminal-text.js';
@@ -54,13 +54,13 @@ export function submitCommand(): Command {
       const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
       if (options.config !== undefined) {
         await assertReadableFile(options.config, 'config');
-        const loaded = await loadJudgeConfig(options.config);
+        const loaded = await loadConfigFile(options.config);
         if (!loaded.ok) throw new UsageError(loaded.error);
         const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
         await store.upload(`config/${options.suite}.${extension}`, options.config);
       }
       const { key: datasetKey, etag } = await uploadInput(store, options.suite, input);
-      const runId = runIdFor({ datasetKey, etag, configHash: configHash(await suiteConfig(store, options.suite)), trigger: 'upload' });
+      const { runId } = runIdentityOf({ datasetKey, etag, config: await suiteConfig(store, options.suite), trigger: 'upload' });
       process.stdout.write(`submitted ${terminalName(datasetKey)} to ${options.bucket}; run ${runId}\n`);
       if (options.wait !== true) return;
       const deadline = Date.now() + timeoutMinutes * 60_000;

@@ -84,7 +84,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   const reducer: SqsHandler = async (event, context) => {
     reducerHandler ??= import('../../functions/reducer.js').then(({ createReducerHandler }) =>
       createReducerHandler(
-        { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY, drivenRun: runId },
+        { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY, reportedElsewhere: runId },
         telemetry,
       ),
     );

@@ -6,7 +6,7 @@ import { readManifest } from '../../shared/pipeline/evaluate-case.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
 import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { runConfigOf, StoredConfigError } from '../../shared/pipeline/stored-config.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { terminalName, terminalText } from '../../shared/report/terminal-text.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
@@ -66,12 +66,12 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = judgeEnvironmentOf(process.env);
-  const runJudging = judgingForRuns(environment, options.cache ? infrastructure.store : undefined, process.env, [], new JudgeBudget(infrastructure.store));
+  const runJudging = judgingForRuns({ environment, cacheStore: options.cache ? infrastructure.store : undefined, engineEnvironment: process.env, budget: new JudgeBudget(infrastructure.store) });
   let judging: Judging;
   try {
-    judging = runJudging.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
+    judging = await runJudging.judgingFor(runConfigOf(manifest), manifest.config_hash);
   } catch (error) {
-    if (error instanceof EngineSetupError || error instanceof JudgeSetupError) throw new UsageError(error.message);
+    if (error instanceof EngineSetupError || error instanceof JudgeSetupError || error instanceof StoredConfigError) throw new UsageError(error.message);
     throw error;
   }
   // A second operator finishing the same run would send every unfinished case again: one process at a time.

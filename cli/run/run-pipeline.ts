@@ -1,34 +1,31 @@
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createIngestHandler } from '../../functions/ingest.js';
-import { judgesForRun } from '../../shared/judges/default-judges.js';
-import { NO_JUDGES } from '../../shared/judges/run-judge-summary.js';
-import type { JudgeConfig } from '../../shared/judges/judge-config.js';
+import { judgesForRun, type ConfigFile, type RunConfig } from '../../shared/config/index.js';
+import type { Environment } from '../../shared/engines/create-engine.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
-import { chooseJudgeBackend, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
 import type { JudgeUsage } from '../../shared/judges/judge-service.js';
-import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import { judgeBackendKind, type JudgeEnvironment } from '../../shared/judges/judge-settings.js';
 import type { IngestOutcome } from '../../shared/pipeline/ingest.js';
 import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
-import { configHash, runIdFor } from '../../shared/pipeline/run-identity.js';
+import { buildJudging, type BuiltJudging, type JudgingPlace } from '../../shared/pipeline/judging.js';
+import { EngineSetupError } from '../../shared/pipeline/live-engines.js';
+import { configHash, runIdentityOf } from '../../shared/pipeline/run-identity.js';
+import { NO_JUDGES } from '../../shared/pipeline/run-judge-summary.js';
 import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
-import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
-import { judgingForRuns } from './run-judging.js';
-import type { Environment } from '../../shared/engines/create-engine.js';
-import type { Engine } from '../../shared/engines/engine.js';
-import { buildLiveEngines, EngineSetupError } from '../../shared/pipeline/live-engines.js';
 import type { Infrastructure } from './infrastructure.js';
-import type { Progress } from './progress.js';
-import { withRunLease } from './with-run-lease.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from './pipeline-threads.js';
+import type { Progress } from './progress.js';
+import { judgingForRuns } from './run-judging.js';
+import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
+import { withRunLease } from './with-run-lease.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
 export interface PipelineRun extends RunInput {
   readonly suite: string;
-  readonly config: JudgeConfig;
+  readonly config: ConfigFile;
   readonly strict: boolean;
   readonly noCache: boolean;
   /** Judge calls in flight, and case batches in flight. */
@@ -68,25 +65,25 @@ export interface PipelineResult {
  */
 export async function runPipeline(run: PipelineRun, infrastructure: Infrastructure, progress: (usage: () => Record<string, JudgeUsage>) => Progress): Promise<PipelineResult> {
   const now = run.now ?? (() => new Date());
-  const config: RunConfig = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency }, strict: run.strict };
-  const choice = chooseJudgeBackend(config, run.environment, run.noCache ? undefined : infrastructure.store);
-  const { judges, skippedJudges } = judgesFor(config, choice.backend.kind, run.collection);
-  // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive) runs the same judges.
-  const runConfig: RunConfig = { ...config, judges: judges.map((judge) => judge.id) };
+  const config: ConfigFile = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency } };
+  // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive, a thread) builds the same judging from it.
+  const { judges: listed, skippedJudges } = judgesFor(config, judgeBackendKind(config.judge, run.environment), run.collection);
+  const runConfig: RunConfig = { ...config, strict: run.strict, judges: listed.map((judge) => judge.id) };
   const engineEnvironment = run.engineEnvironment ?? process.env;
   // One budget for the process: its spend file holds what every case it judges spends (judge-budget.ts).
-  const budget = new JudgeBudget(infrastructure.store);
-  const judging: Judging = { backend: choice.backend, judges, engines: liveEnginesOf(config, engineEnvironment), budget };
+  const place = { environment: run.environment, cacheStore: run.noCache ? undefined : infrastructure.store, engineEnvironment, budget: new JudgeBudget(infrastructure.store) };
+  const judging = usableJudging(runConfig, place);
+  const hash = configHash(runConfig);
   // A run without judges names none, rather than the backend it will never call.
-  const judgeSummary = judges.length > 0 ? choice.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
-  const tracker = progress(() => (choice.backend.kind === 'llm' ? choice.backend.service.usage() : {}));
+  const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
+  const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
   const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry) : undefined;
   try {
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
     const trigger = `cli:${now().toISOString()}`;
-    // The id ingest will derive: known before the long part starts, so an interrupted run can be resumed.
-    const runId = runIdFor({ datasetKey, etag, configHash: configHash(runConfig), trigger });
+    // The id ingest will derive (the same function): known before the long part starts, so an interrupted run can be resumed.
+    const { runId } = runIdentityOf({ datasetKey, etag, config: runConfig, trigger });
     run.onRunId?.(runId, threads?.size ?? 0);
     // Held until the report is written: an `assay resume` of this run meanwhile is refused instead of judging every case again.
     return await withRunLease(infrastructure.store, runId, 'assay run', `assay status ${runId} ${infrastructure.storeOptions}`, async () => {
@@ -110,7 +107,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
       tracker.start(outcome.cases);
       await run.afterIngest?.(outcome.runId, infrastructure);
 
-      const runJudging = judgingForRuns(run.environment, run.noCache ? undefined : infrastructure.store, engineEnvironment, [{ configHash: configHash(runConfig), judging }], budget);
+      const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
       const report = await driveRun(infrastructure, outcome.runId, {
         expectedCases: outcome.cases,
         judgingFor: runJudging.judgingFor,
@@ -127,10 +124,10 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   }
 }
 
-/** The config's live engines, built before anything is uploaded: a missing variable is a usage error at once. */
-function liveEnginesOf(config: RunConfig, environment: Environment): Engine[] {
+/** The run's judging, built before anything is uploaded: a provider or an engine that cannot be set up is a usage error at once. */
+function usableJudging(config: RunConfig, place: JudgingPlace): BuiltJudging {
   try {
-    return buildLiveEngines(config.engines, environment, config.run.engine_concurrency);
+    return buildJudging(config, place);
   } catch (error) {
     if (error instanceof EngineSetupError) throw new UsageError(error.message);
     throw error;
@@ -145,7 +142,7 @@ const GROUND_TRUTH_ONLY = 'no judges: ground-truth metrics from the qrels only (
  * queries and corpus there is nothing to judge, and with them the default is
  * the default set's chunk judges.
  */
-function judgesFor(config: JudgeConfig, backend: 'llm' | 'lexical', collection: TrecCollectionPaths | undefined): { judges: JudgeDefinition[]; skippedJudges: string[] } {
+function judgesFor(config: ConfigFile, backend: 'llm' | 'lexical', collection: TrecCollectionPaths | undefined): { judges: JudgeDefinition[]; skippedJudges: string[] } {
   if (collection === undefined || config.judges !== undefined) return judgesForRun(config, backend);
   if (collection.corpus === undefined || collection.queries === undefined) return { judges: [], skippedJudges: [] };
   return { judges: judgesForRun(config, backend).judges.filter((judge) => judge.kind === 'llm' && judge.assessment === 'chunk'), skippedJudges: [] };

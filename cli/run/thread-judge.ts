@@ -2,12 +2,12 @@ import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
 import type { SQSEvent } from 'aws-lambda';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
-import type { CaseOutcome, Judging } from '../../shared/pipeline/evaluate-case.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import type { CaseOutcome } from '../../shared/pipeline/evaluate-case.js';
+import { judgingByConfig } from '../../shared/pipeline/judging-by-config.js';
+import { buildJudging } from '../../shared/pipeline/judging.js';
 import { lambdaContext } from '../../shared/ports/lambda-event-source.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { ThreadAnswers } from './pipeline-threads.js';
-import { buildJudging } from './run-judging.js';
 
 /**
  * The judge worker handler as a pipeline thread runs it, on one batch of case
@@ -18,16 +18,13 @@ import { buildJudging } from './run-judging.js';
  */
 export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<ThreadAnswers['judge']> {
   const telemetry = quietTelemetry();
-  const judgings = new Map<string, Judging>();
-  const judgingFor = (config: RunConfig, configHash: string): Judging => {
-    let judging = judgings.get(configHash);
-    if (judging === undefined) {
-      judging = buildJudging(config, {}, undefined, {});
+  const judgingFor = judgingByConfig({
+    build: (config) => {
+      const judging = buildJudging(config, { environment: {}, cacheStore: undefined, engineEnvironment: {} });
       if ((judging.engines ?? []).length > 0) throw new Error('A pipeline thread was handed a run that calls a live engine');
-      judgings.set(configHash, judging);
-    }
-    return judging;
-  };
+      return judging;
+    },
+  });
   return async (event) => {
     const outcomes: CaseOutcome[] = [];
     const handler = createJudgeWorkerHandler({ store, judgingFor }, telemetry, (outcome) => outcomes.push(outcome));

@@ -1,9 +1,9 @@
-import type { z } from 'zod';
 import type { InputError } from '../schema/input-error.js';
+import { issuePath, issueProblem, valueAt, type ZodIssue } from '../schema/zod-issue-text.js';
 import { conventionForField, type RowField } from './conventions.js';
 import { describeJsonType } from './reader-event.js';
 
-type Issue = z.core.$ZodIssue;
+type Issue = ZodIssue;
 type PathKey = PropertyKey;
 
 const CHUNK_LIST_FIELDS: ReadonlySet<string> = new Set(['retrieved_context', 'expected_retrieved_context']);
@@ -55,17 +55,9 @@ export function issueToInputError(
   };
 }
 
+/** The shared wording (schema/zod-issue-text.ts), in a dataset's JSON words: a string, an array. */
 function describeProblem(issue: Issue, field: RowField, rest: readonly PathKey[], found: unknown): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (found === undefined) return 'is missing';
-      return `expected ${expectedPhrase(issue.expected, field, rest)}, got ${describeFound(found)}`;
-    case 'too_small':
-      if (issue.origin === 'string') return 'must not be empty';
-      return `expected a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}, got ${describeFound(found)}`;
-    default:
-      return issue.message;
-  }
+  return issueProblem(issue, found, { expected: (expected) => expectedPhrase(expected, field, rest), found: describeFound });
 }
 
 function expectedPhrase(expected: string, field: RowField, rest: readonly PathKey[]): string {
@@ -91,14 +83,5 @@ function fixFor(field: RowField, rest: readonly PathKey[]): string {
 
 /** `contexts[2].doc_uri` */
 export function formatPath(head: string, rest: readonly PathKey[]): string {
-  return rest.reduce<string>((path, key) => (typeof key === 'number' ? `${path}[${key}]` : `${path}.${String(key)}`), head);
-}
-
-function valueAt(input: unknown, path: readonly PathKey[]): unknown {
-  let value: unknown = input;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
+  return issuePath([head, ...rest]);
 }

@@ -1,14 +1,14 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { JudgeCache } from './judge-cache.js';
 import pLimit from 'p-limit';
-import type { JudgeConfig } from './judge-config.js';
+import type { JudgeClientSection } from './judge-client-schema.js';
 import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from './judge-provider.js';
-import { selectJudges } from './judge-selection.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
 import { createJudgeCompleter, serverOf } from './judge-transports.js';
 import { sharedGovernor } from './rate/governor-registry.js';
 import { rateLimitsFor, type RateShare } from './rate/rate-limit-config.js';
+import type { JudgeDefinition } from './judge-definition.js';
 import type { JudgeBackend } from './run-judges.js';
 
 export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from './judge-provider.js';
@@ -53,11 +53,19 @@ export class JudgeSetupError extends Error {
 }
 
 /**
- * Builds the judge backend. `store` holds the judge cache (`cache/judges/`);
- * undefined turns the cache off (`--no-cache`). Throws JudgeSetupError when
- * the settings name a provider without what it needs.
+ * Builds the judge backend from a config's `judge:` section. `store` holds
+ * the judge cache (`cache/judges/`); undefined turns the cache off
+ * (`--no-cache`). The summary counts the run's `judges` that have settings
+ * of their own. Throws JudgeSetupError when the settings name a provider
+ * without what it needs.
  */
-export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnvironment, store: ObjectStore | undefined, share?: RateShare): JudgeBackendChoice {
+export function chooseJudgeBackend(
+  config: { readonly judge: JudgeClientSection },
+  environment: JudgeEnvironment,
+  store: ObjectStore | undefined,
+  share?: RateShare,
+  judges: readonly JudgeDefinition[] = [],
+): JudgeBackendChoice {
   const choice = chooseProvider(config.judge, environment);
   if (!choice.ok) {
     if ('error' in choice) throw new JudgeSetupError(choice.error);
@@ -98,13 +106,25 @@ export function chooseJudgeBackend(config: JudgeConfig, environment: JudgeEnviro
     };
     return new JudgeService(client, cache, serviceSettings, limit);
   });
-  const own = ownSettingsCount(config);
+  const own = judges.filter((judge) => (judge.kind === 'llm' || judge.kind === 'dag') && judge.client !== undefined).length;
   const others = own === 0 ? '' : `; ${own} judge${own === 1 ? ' has' : 's have'} settings of ${own === 1 ? 'its' : 'their'} own`;
   const cached = store === undefined ? 'cache off' : 'cached';
   return {
     backend: { kind: 'llm', service: pool },
     summary: `LLM judge ${model} ${placeOf(provider)}, temperature ${defaults.temperature}, ${cached}${others}`,
   };
+}
+
+/**
+ * Which backend the settings give, without building it: the LLM judge when
+ * the provider has what it needs, else the lexical judge. Throws
+ * JudgeSetupError as chooseJudgeBackend does.
+ */
+export function judgeBackendKind(judge: JudgeClientSection, environment: JudgeEnvironment): JudgeBackend['kind'] {
+  const choice = chooseProvider(judge, environment);
+  if (choice.ok) return 'llm';
+  if ('error' in choice) throw new JudgeSetupError(choice.error);
+  return 'lexical';
 }
 
 /** Where the judge runs, for the judge line of logs and reports. */
@@ -117,9 +137,4 @@ function placeOf(provider: JudgeProvider): string {
     case 'bedrock':
       return `on Amazon Bedrock (${provider.region}${provider.endpoint === undefined ? '' : `, endpoint ${new URL(provider.endpoint).host}`})`;
   }
-}
-
-/** How many of the run's judges set a model, server, temperature or answer length of their own. */
-function ownSettingsCount(config: JudgeConfig): number {
-  return selectJudges(config).filter((judge) => (judge.kind === 'llm' || judge.kind === 'dag') && judge.client !== undefined).length;
 }

@@ -14,7 +14,8 @@ import type { JudgeBudget } from './judge-budget.js';
 import { judgeCeilingOf } from './judge-ceiling.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from '../config/index.js';
+import { runConfigOf } from './stored-config.js';
 import { runKeys } from './run-identity.js';
 import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
 
@@ -112,7 +113,8 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   const { store } = dependencies;
   const manifest = await readManifest(store, message.run_id);
   const stored = message.case ?? (await readClaimCheck(store, message.case_key as string));
-  const judging = await dependencies.judgingFor(manifest.config as unknown as RunConfig, manifest.config_hash);
+  const config = runConfigOf(manifest);
+  const judging = await dependencies.judgingFor(config, manifest.config_hash);
   let evalCase = stored;
   let engineMetrics: Record<string, Record<string, MetricValue>> = {};
   if (judging.engines !== undefined && judging.engines.length > 0) {
@@ -129,10 +131,10 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
   const skipJudging = spending !== undefined && (await spending.budget.reached(message.run_id));
   const judges = skipJudging ? judging.judges.filter((judge) => judge.kind === 'deterministic') : judging.judges;
-  const judgement = await judgeCase(judgedView(evalCase, judgeDepthOf(manifest)), {
+  const judgement = await judgeCase(judgedView(evalCase, config.run.judge_depth), {
     judges,
     backend: judging.backend,
-    ndcgCutoffs: cutoffsOf(manifest),
+    ndcgCutoffs: config.run.cutoffs,
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
@@ -147,9 +149,9 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   const engines: Record<string, Record<string, MetricValue>> = {};
   for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
   for (const [engine, output] of Object.entries(evalCase.engines)) {
-    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, cutoffsOf(manifest)), ...judgement.engines[engine] };
+    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judgement.engines[engine] };
   }
-  const thresholds = (manifest.config as unknown as Partial<RunConfig>).thresholds;
+  const { thresholds } = config;
   if (thresholds !== undefined) {
     for (const [engine, metrics] of Object.entries(engines)) Object.assign(metrics, thresholdMetrics(metrics, thresholds));
   }
@@ -161,7 +163,7 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
     engines,
     skipped: skipJudging ? [...judgement.skipped, ...skippedByCeiling(judging.judges, evalCase)] : judgement.skipped,
     judge_usage: judgement.usage,
-    outputs: outputRecords(evalCase, listDepthOf(manifest)),
+    outputs: outputRecords(evalCase, listDepthOf(config)),
     ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
   };
   await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
@@ -225,20 +227,9 @@ function outputRecords(evalCase: EvalCase, depth: number): NonNullable<CaseResul
   );
 }
 
-function judgeDepthOf(manifest: Manifest): number {
-  const config = manifest.config as unknown as Partial<RunConfig>;
-  return config.run?.judge_depth ?? 10;
-}
-
 /** How deep each engine's list is kept in the result: run.list_depth, and never less than the judges read. */
-function listDepthOf(manifest: Manifest): number {
-  const config = manifest.config as unknown as Partial<RunConfig>;
-  return Math.max(config.run?.list_depth ?? 100, judgeDepthOf(manifest));
-}
-
-function cutoffsOf(manifest: Manifest): readonly number[] {
-  const config = manifest.config as unknown as Partial<RunConfig>;
-  return config.run?.cutoffs ?? [5, 10];
+function listDepthOf(config: RunConfig): number {
+  return Math.max(config.run.list_depth, config.run.judge_depth);
 }
 
 function firstError(engines: Record<string, Record<string, MetricValue>>): string | undefined {

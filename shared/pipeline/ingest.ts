@@ -14,10 +14,10 @@ import { INLINE_CHUNK_LIMIT, storedCaseText } from '../schema/stored-case.js';
 import type { SerializedCase } from '../dataset/dataset-events.js';
 import { deserializedCase } from '../dataset/trec-partition-cases.js';
 import type { CollectionWork } from '../dataset/trec-collection-work.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from '../config/index.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
-import { caseIdFor, configHash, runIdFor, runKeys } from './run-identity.js';
+import { caseIdFor, runIdentityOf, runKeys } from './run-identity.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from './work-folders.js';
 
 export interface IngestRequest {
@@ -74,8 +74,7 @@ export type IngestOutcome =
  */
 export async function ingestDataset(dependencies: IngestDependencies, request: IngestRequest): Promise<IngestOutcome> {
   const { store } = dependencies;
-  const hash = configHash(request.config);
-  const runId = runIdFor({ datasetKey: request.datasetKey, etag: request.etag, configHash: hash, trigger: request.trigger });
+  const { runId, configHash: hash } = runIdentityOf(request);
   if ((await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
   const folder = await startWorkFolder(dependencies, 'ingest');
@@ -89,7 +88,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       suite: request.suite,
       dataset: { key: request.datasetKey, etag: request.etag },
       trigger: request.trigger,
-      config: request.config as unknown as Record<string, unknown>,
+      config: request.config,
       config_hash: hash,
       created_at: now.toISOString(),
       deadline: new Date(now.getTime() + request.config.run.deadline_seconds * 1000).toISOString(),
@@ -135,8 +134,8 @@ export interface SpoolOptions {
 }
 
 /** The spool options of a run config. */
-export function spoolOptionsOf(config: { strict?: boolean; run?: { judge_depth?: number } }): SpoolOptions {
-  return { strict: config.strict === true, contentDepth: config.run?.judge_depth ?? 10 };
+export function spoolOptionsOf(config: Pick<RunConfig, 'strict' | 'run'>): SpoolOptions {
+  return { strict: config.strict, contentDepth: config.run.judge_depth };
 }
 
 /**

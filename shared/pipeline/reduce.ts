@@ -11,11 +11,11 @@ import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from './judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
-import type { RunConfig } from './run-config.js';
 import { runCompletion, type RunCompletion } from './run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from './scratch-folder.js';
 import { writeRunReport } from './write-report.js';
+import { runConfigOf } from './stored-config.js';
 
 export { REPORT_FILES } from './write-report.js';
 
@@ -26,12 +26,12 @@ export interface ReducerDependencies {
   /** From this many cases on, a run's reduce is split across invocations (split-reduce.ts); default SPLIT_REDUCE_FROM. */
   readonly splitReduceFrom?: number;
   /**
-   * The run a local drive (`assay run`, `resume`, `redrive`) reports itself
-   * as soon as its cases are done: its checks keep the waiting work (the
-   * judge spend, the next check) but never write its report, which would
-   * reduce the whole run a second time in the same process.
+   * A run whose report another part of this process writes as soon as its
+   * cases are done: its checks keep the waiting work (the judge spend, the
+   * next check) but never write its report, which would reduce the whole run
+   * a second time.
    */
-  readonly drivenRun?: string;
+  readonly reportedElsewhere?: string;
 }
 
 export type ReduceOutcome =
@@ -62,7 +62,7 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const pastDeadline = dependencies.now().getTime() >= completion.deadline.getTime();
   const next = async (): Promise<void> => {
     const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt: message.attempt + 1 };
-    const delaySeconds = nextCheckDelay((manifest.config as unknown as Partial<RunConfig>).run?.check_delay_seconds ?? 1, message.attempt);
+    const delaySeconds = nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, message.attempt);
     await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
   };
   if (completion.finished < caseIds.length && !pastDeadline) {
@@ -70,8 +70,8 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
     await next();
     return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   }
-  // Complete (or past its deadline), and reported by its drive: nothing left to wait for here, so no next check either.
-  if (manifest.run_id === dependencies.drivenRun) return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
+  // Complete (or past its deadline), and reported elsewhere: nothing left to wait for here, so no next check either.
+  if (manifest.run_id === dependencies.reportedElsewhere) return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId: manifest.run_id, ...fanned.reported };

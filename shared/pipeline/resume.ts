@@ -8,6 +8,7 @@ import { spoolCases, spoolOptionsOf, startWorkFolder } from './ingest.js';
 import type { WorkFolderSettings } from './work-folders.js';
 import { extendDeadline, runCompletion } from './run-completion.js';
 import { runKeys } from './run-identity.js';
+import { runConfigOf } from './stored-config.js';
 
 export interface ResumeDependencies {
   readonly store: ObjectStore;
@@ -38,7 +39,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   await extendDeadline(store, manifest, dependencies.now());
   const folder = await startWorkFolder(dependencies, 'resume');
   try {
-    const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, spoolOptionsOf(manifest.config as { strict?: boolean }));
+    const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, spoolOptionsOf(runConfigOf(manifest)));
     if (spooled.cases !== manifest.cases) {
       return { kind: 'unresumable', reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it` };
     }

@@ -4,6 +4,7 @@ import { caseIdsSchema, type Manifest } from '../schema/run-records.js';
 import { readManifest } from './evaluate-case.js';
 import { runKeys } from './run-identity.js';
 import { unfinishedCases } from './run-progress.js';
+import { runConfigOf } from './stored-config.js';
 
 /**
  * How far a run has come, read from the store alone: its case ids, which of
@@ -48,7 +49,7 @@ export async function runDeadline(store: ObjectStore, manifest: Manifest): Promi
 
 /** Moves a run's deadline to its configured length from `now`, for a resume or a redrive. */
 export async function extendDeadline(store: ObjectStore, manifest: Manifest, now: Date): Promise<void> {
-  const seconds = (manifest.config as { run?: { deadline_seconds?: number } }).run?.deadline_seconds ?? 3600;
+  const seconds = runConfigOf(manifest).run.deadline_seconds;
   const deadline = new Date(now.getTime() + seconds * 1000).toISOString();
   await store.put(runKeys.deadline(manifest.run_id), JSON.stringify({ deadline }));
 }

@@ -1,6 +1,6 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { ingestDataset, type IngestDependencies, type IngestOutcome } from './ingest.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from '../config/index.js';
 import { isCollectionMemberKey } from '../schema/collection-manifest.js';
 
 export interface ScheduledRunDependencies extends IngestDependencies {

@@ -1,7 +1,5 @@
-import { parseConfigText } from '../judges/config-text.js';
-import { checkJudgeConfig, judgeConfigSchema } from '../judges/judge-config.js';
+import { configFileSchema, parseConfigText, parseRunConfig, type RunConfig } from '../config/index.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { RunConfig } from './run-config.js';
 
 /** Where a suite's config lives in the bucket: outside datasets/, so writing it starts no run. */
 export const SUITE_CONFIG_KEYS = (suite: string): string[] => ['yaml', 'yml', 'json'].map((extension) => `config/${suite}.${extension}`);
@@ -18,9 +16,9 @@ export async function suiteConfig(store: ObjectStore, suite: string): Promise<Ru
     const text = new TextDecoder().decode(bytes);
     const parsed = parseConfigText(text, key, key.endsWith('.json') ? 'json' : 'yaml');
     if (!parsed.ok) throw new Error(parsed.error);
-    const checked = checkJudgeConfig(parsed.value ?? {}, key);
+    const checked = parseRunConfig(parsed.value ?? {}, key);
     if (!checked.ok) throw new Error(checked.error);
     return { ...checked.config, strict: false };
   }
-  return { ...judgeConfigSchema.parse({}), strict: false };
+  return { ...configFileSchema.parse({}), strict: false };
 }

@@ -22,6 +22,7 @@ import { reportFromPartials } from './partials-report.js';
 import type { RangePartial } from './range-partial.js';
 import { runKeys } from './run-identity.js';
 import { recordReportedRun, suiteRunOf } from './suite-runs.js';
+import { runConfigOf } from './stored-config.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -99,8 +100,8 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
 
 /** A run whose config lists no judge at all: only ground-truth metrics, no grade for judgments.qrels or the agreement. */
 function withoutJudges(manifest: Manifest): boolean {
-  const judges = (manifest.config as { judges?: unknown }).judges;
-  return Array.isArray(judges) && judges.length === 0;
+  const { judges } = runConfigOf(manifest);
+  return judges !== undefined && judges.length === 0;
 }
 
 async function currentLines(path: string, metrics: ReadonlySet<string>): Promise<CaseLine[]> {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { caseIdFor } from '../../shared/pipeline/run-identity.js';
 import { inputErrorSchema } from '../../shared/schema/input-error.js';
 import { silentProgress } from '../support/silent-progress.js';
@@ -60,7 +60,7 @@ describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
       {
         datasetPath: dataset,
         suite: 'hostile',
-        config: judgeConfigSchema.parse({ judges: ['chunk_relevance'] }),
+        config: configFileSchema.parse({ judges: ['chunk_relevance'] }),
         strict: false,
         noCache: false,
         concurrency: 4,

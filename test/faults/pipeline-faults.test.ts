@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { answeredCalls, expectEveryCaseOnce, FAULT_PLACES, readRunFiles, requestsFor, useFaultRun, writeFaultDataset } from './fault-harness.js';
 
 /**
@@ -34,7 +34,7 @@ describe.each(FAULT_PLACES)('the pipeline under judge faults, $name', (place) =>
       {
         datasetPath,
         suite: 'faults',
-        config: judgeConfigSchema.parse({ judges: ['chunk_relevance'], judge: { max_retries: options.maxRetries } }),
+        config: configFileSchema.parse({ judges: ['chunk_relevance'], judge: { max_retries: options.maxRetries } }),
         strict: false,
         noCache: false,
         concurrency: options.concurrency,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import type { OpenAiTestServer } from '../support/openai-test-server.js';
 import { SILENT_STREAM } from '../support/silent-progress.js';
 import { answeredCalls, expectEveryCaseOnce, readRunFiles, requestsFor, useFaultRun, writeFaultDataset } from './fault-harness.js';
@@ -42,7 +42,7 @@ describe('the pipeline at a judge rate limit', () => {
       {
         datasetPath: dataset.path,
         suite: 'rate-limits',
-        config: judgeConfigSchema.parse({ judges: ['chunk_relevance'], judge }),
+        config: configFileSchema.parse({ judges: ['chunk_relevance'], judge }),
         strict: false,
         noCache: false,
         concurrency: 16,

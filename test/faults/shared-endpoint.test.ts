@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { awsInfrastructure } from '../../cli/run/infrastructure.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
@@ -36,7 +36,7 @@ async function runAt(datasetPath: string, suite: string, judges: readonly string
     {
       datasetPath,
       suite,
-      config: judgeConfigSchema.parse({ judges }),
+      config: configFileSchema.parse({ judges }),
       strict: false,
       noCache: false,
       concurrency: 8,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { runCli } from '../support/run-cli.js';
 import { silentProgress } from '../support/silent-progress.js';
@@ -26,7 +26,7 @@ async function run(dataset: string, name: string, now?: () => Date) {
       ...(now === undefined ? {} : { now }),
       datasetPath: dataset,
       suite: 'example',
-      config: judgeConfigSchema.parse({ judges: ['document_recall'] }),
+      config: configFileSchema.parse({ judges: ['document_recall'] }),
       strict: false,
       noCache: true,
       concurrency: 4,

@@ -1,8 +1,8 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeWorkerDependencies, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
+import type { RunConfig } from '../../shared/config/index.js';
 import { startBedrockTestServer, type BedrockTestServer } from '../support/bedrock-test-server.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';
@@ -57,7 +57,7 @@ describe('the judge worker with Bedrock judges', () => {
   it('judges through Converse with the function role, and never reads the judge secret', async () => {
     // Prepare: a suite config with no judge settings; only its endpoint points at the stand-in
     const config: RunConfig = {
-      ...judgeConfigSchema.parse({ judges: ['relevance_to_query'], judge: { provider: 'bedrock', bedrock: { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: bedrock.endpoint } } }),
+      ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { provider: 'bedrock', bedrock: { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: bedrock.endpoint } } }),
       strict: false,
     };
 

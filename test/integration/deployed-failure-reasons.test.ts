@@ -4,10 +4,10 @@ import { handler as recordFailure } from '../../functions/failure-recorder.js';
 import { handler as ingest } from '../../functions/ingest.js';
 import { handler as judgeCases } from '../../functions/judge-worker.js';
 import { judgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
+import type { RunConfig } from '../../shared/config/index.js';
 import { handler as reduce } from '../../functions/reducer.js';
-import { NO_JUDGES } from '../../shared/judges/run-judge-summary.js';
+import { NO_JUDGES } from '../../shared/pipeline/run-judge-summary.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { createAwsClients, ensureAwsResources, type AwsClients, type AwsResources } from '../../shared/ports/aws-clients.js';
 import { lambdaContext, runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
@@ -143,7 +143,7 @@ describe('the deployed judge worker, before it judges', () => {
   it('says the same of a judge secret that holds only whitespace', async () => {
     // Prepare
     secrets.answer({ value: ' \n ' });
-    const config: RunConfig = { ...judgeConfigSchema.parse({ judges: ['chunk_relevance'] }), strict: false };
+    const config: RunConfig = { ...configFileSchema.parse({ judges: ['chunk_relevance'] }), strict: false };
 
     // Act
     const judging = (await judgeWorkerDependencies()).judgingFor(config, 'config-hash-whitespace');

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { judgeWorkerDependencies, RETIRED_ENGINES_CLOSE_AFTER_MS, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import type { RunConfig } from '../../shared/config/index.js';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '../support/secrets-manager-test-server.js';
 
@@ -18,7 +18,7 @@ const NOT_YET_SET = { error: 'ResourceNotFoundException', message: "Secrets Mana
 /** Just past the five minutes a secret is held. */
 const PAST_MAX_AGE_MS = 301_000;
 
-const runConfig = (input: Record<string, unknown>): RunConfig => ({ ...judgeConfigSchema.parse({ judges: ['relevance_to_query'], ...input }), strict: false });
+const runConfig = (input: Record<string, unknown>): RunConfig => ({ ...configFileSchema.parse({ judges: ['relevance_to_query'], ...input }), strict: false });
 /** The tenant header comes from the function's environment, the token from the engine secret. */
 const withEngines = (): RunConfig =>
   runConfig({

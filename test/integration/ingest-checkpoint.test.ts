@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/pipeline/ingest.js';
@@ -36,7 +36,7 @@ describe('an ingest that runs short of time', () => {
         etag,
         suite: 'example',
         trigger: 'test',
-        config: { ...judgeConfigSchema.parse({ judges: ['document_recall'] }), strict: false },
+        config: { ...configFileSchema.parse({ judges: ['document_recall'] }), strict: false },
         judgeSummary: 'none',
       },
     );

@@ -5,6 +5,7 @@ import { uploadInput } from '../../cli/run/upload-input.js';
 import type { CollectionWork } from '../../shared/dataset/trec-collection-work.js';
 import { serializedPartitionCases } from '../../shared/dataset/trec-partition-cases.js';
 import { spillRunsInTurn } from '../../shared/dataset/trec-run-spilling-reader.js';
+import { runConfigSchema } from '../../shared/config/index.js';
 import { spoolCases, spoolOptionsOf } from '../../shared/pipeline/ingest.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
@@ -28,7 +29,7 @@ function runText(tag: string, topics: Record<string, number>): string {
 async function spool(name: string, files: { qrels: string; runs: string[] }, work?: CollectionWork) {
   const store = new MemoryStore();
   const { key } = await uploadInput(store, 'trec', { collection: files });
-  const options = spoolOptionsOf({});
+  const options = spoolOptionsOf(runConfigSchema.parse({}));
   const spooled = await spoolCases(store, 'r-1', key, await mkdir(join(folder.path, name), { recursive: true }).then(() => join(folder.path, name)), work === undefined ? options : { ...options, collectionWork: work });
   const claimChecks: Record<string, string> = {};
   for await (const caseKey of store.list('runs/r-1/cases/')) claimChecks[caseKey] = new TextDecoder().decode(await store.get(caseKey));

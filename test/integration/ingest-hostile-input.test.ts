@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/pipeline/ingest.js';
 import { caseIdFor } from '../../shared/pipeline/run-identity.js';
@@ -33,7 +33,7 @@ async function ingest(rows: readonly (object | string)[], strict: boolean) {
       etag,
       suite: 'collide',
       trigger: 'test',
-      config: { ...judgeConfigSchema.parse({ judges: ['document_recall'] }), strict },
+      config: { ...configFileSchema.parse({ judges: ['document_recall'] }), strict },
       judgeSummary: 'none',
     },
   );

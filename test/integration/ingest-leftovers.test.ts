@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { ingestDataset } from '../../shared/pipeline/ingest.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -67,7 +67,7 @@ describe('an ingest killed half-way', () => {
     const { etag } = await infrastructure.store.upload('datasets/next/small.jsonl', small);
     const outcome = await ingestDataset(
       { store: infrastructure.store, cases: infrastructure.cases, control: infrastructure.control, now: () => new Date(), workFolders: { parent: workParent, staleAfterMs: 0 } },
-      { datasetKey: 'datasets/next/small.jsonl', etag, suite: 'next', trigger: 'test', config: { ...judgeConfigSchema.parse({ judges: ['document_recall'] }), strict: false }, judgeSummary: 'none' },
+      { datasetKey: 'datasets/next/small.jsonl', etag, suite: 'next', trigger: 'test', config: { ...configFileSchema.parse({ judges: ['document_recall'] }), strict: false }, judgeSummary: 'none' },
     );
 
     // Assess

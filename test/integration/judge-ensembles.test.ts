@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkJudgeConfig, selectJudges } from '../../shared/judges/judge-config.js';
+import { parseRunConfig, selectJudges } from '../../shared/config/index.js';
 import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
 import { judgeCase } from '../../shared/judges/run-judges.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 
 async function judge(input: Record<string, unknown>, store = new MemoryStore(), judgedCase = evalCase) {
-  const load = checkJudgeConfig(input, 'assay.yaml');
+  const load = parseRunConfig(input, 'assay.yaml');
   if (!load.ok) throw new Error(load.error);
   const { backend } = chooseJudgeBackend(load.config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, store);
   return judgeCase(judgedCase, { judges: selectJudges(load.config), backend });

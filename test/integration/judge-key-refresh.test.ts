@@ -1,9 +1,9 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { judgeWorkerDependencies, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import type { RunConfig } from '../../shared/config/index.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
@@ -18,7 +18,7 @@ import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '..
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-judge-AbC123';
 const BUCKET = 'assay-judge-key';
 const NOT_YET_SET = { error: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" };
-const CONFIG: RunConfig = { ...judgeConfigSchema.parse({ judges: ['relevance_to_query'], judge: { max_retries: 0 } }), strict: false };
+const CONFIG: RunConfig = { ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { max_retries: 0 } }), strict: false };
 const CONFIG_HASH = 'config-hash-1';
 /** Just past the five minutes a key is held. */
 const PAST_MAX_AGE_MS = 301_000;
@@ -121,7 +121,7 @@ describe('the judge key of a warm judge worker', () => {
 describe('the judges of a deployed run', () => {
   it('are the default set of `assay run` when the suite config lists none', async () => {
     // Prepare: a suite config without a judges list, as ingest stores it in the manifest
-    const config: RunConfig = { ...judgeConfigSchema.parse({}), strict: false };
+    const config: RunConfig = { ...configFileSchema.parse({}), strict: false };
 
     // Act
     const judging = await dependencies.judgingFor(config, 'config-hash-without-judges');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
 import type { JudgeBackend } from '../../shared/judges/run-judges.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 function backendFor(baseUrl: string, judge: object): JudgeBackend {
-  const config = judgeConfigSchema.parse({ judge: { concurrency: 8, rate_limit: { requests_per_minute: 600 }, ...judge } });
+  const config = configFileSchema.parse({ judge: { concurrency: 8, rate_limit: { requests_per_minute: 600 }, ...judge } });
   return chooseJudgeBackend(config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, undefined).backend;
 }
 

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { buildJudging } from '../../cli/run/run-judging.js';
+import { buildJudging } from '../../shared/pipeline/judging.js';
 import { loadCorpus, startBm25Server } from '../../examples/engines/bm25-server.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createScheduledTriggerHandler } from '../../functions/scheduled-trigger.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
-import type { RunConfig } from '../../shared/pipeline/run-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
+import type { RunConfig } from '../../shared/config/index.js';
 import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -46,7 +46,7 @@ describe('the nightly trigger with live engines', () => {
     let port = await startService(false);
     let now = new Date('2026-11-22T03:00:00Z');
     const configOf = (): RunConfig => ({
-      ...judgeConfigSchema.parse({
+      ...configFileSchema.parse({
         judges: [],
         engines: [{ name: 'bm25', http: { url: `http://127.0.0.1:${port}/search`, body: { query: '{{query}}', size: 10 }, results: 'hits[].{doc_uri: id, content: text, score: score}' } }],
       }),
@@ -60,7 +60,7 @@ describe('the nightly trigger with live engines', () => {
     const night = async () => {
       const [started] = await trigger({});
       const runId = (started as { outcome: { runId: string } }).outcome.runId;
-      return driveRun(infrastructure, runId, { expectedCases: 12, judgingFor: (config) => buildJudging(config, {}, undefined, {}), tracker: silentProgress(), now: () => new Date(), concurrency: 4 });
+      return driveRun(infrastructure, runId, { expectedCases: 12, judgingFor: (config) => buildJudging(config, { environment: {}, cacheStore: undefined, engineEnvironment: {} }), tracker: silentProgress(), now: () => new Date(), concurrency: 4 });
     };
 
     // Act: a healthy night, then a night after a bad release of the engine

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/pipeline/ingest.js';
 import { checkRun } from '../../shared/pipeline/reduce.js';
@@ -33,7 +33,7 @@ async function ingest(rows: readonly object[], deadlineSeconds = 3600) {
       etag,
       suite: 'edge',
       trigger: 'test',
-      config: { ...judgeConfigSchema.parse({ judges: ['document_recall'], run: { deadline_seconds: deadlineSeconds } }), strict: false },
+      config: { ...configFileSchema.parse({ judges: ['document_recall'], run: { deadline_seconds: deadlineSeconds } }), strict: false },
       judgeSummary: 'none',
     },
   );
@@ -102,7 +102,7 @@ describe('pipeline edges', () => {
     const now = pastDeadline ? new Date(Date.now() + 5_000) : new Date();
 
     // Act
-    const outcome = await checkRun({ store: infrastructure.store, control: infrastructure.control, now: () => now, drivenRun: runId }, { kind: 'check', run_id: runId, attempt: 0 });
+    const outcome = await checkRun({ store: infrastructure.store, control: infrastructure.control, now: () => now, reportedElsewhere: runId }, { kind: 'check', run_id: runId, attempt: 0 });
 
     // Assess: never reported here (the deadline test above reports the same run when no drive has it)
     expect(outcome).toEqual({ kind: 'waiting', runId, finished: 0, total: 3 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
 import { runPipeline, type PipelineRun } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { sendAll } from '../../shared/ports/work-queue.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { catalogOracle } from '../support/judge-oracle.js';
@@ -38,7 +38,7 @@ async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracl
     {
       datasetPath: DATASET,
       suite: 'example',
-      config: judgeConfigSchema.parse({ judges: JUDGES, judge: { max_retries: 6 } }),
+      config: configFileSchema.parse({ judges: JUDGES, judge: { max_retries: 6 } }),
       strict: false,
       noCache: options.noCache ?? false,
       concurrency: 4,

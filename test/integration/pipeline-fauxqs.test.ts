@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { startFauxqs } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';
@@ -41,7 +41,7 @@ async function reportOf(infrastructure: Infrastructure, name: string): Promise<R
     {
       datasetPath: DATASET,
       suite: 'example',
-      config: judgeConfigSchema.parse({ judges: ['chunk_relevance', 'correctness', 'document_recall'] }),
+      config: configFileSchema.parse({ judges: ['chunk_relevance', 'correctness', 'document_recall'] }),
       strict: false,
       noCache: true,
       concurrency: 4,

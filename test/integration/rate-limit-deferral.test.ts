@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
 import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
 import { evaluateCaseMessage, type Judging } from '../../shared/pipeline/evaluate-case.js';
@@ -31,7 +31,7 @@ async function heldCase(deferrals: number | undefined) {
   server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }), faults: { requestLimit: { requests: 1, windowMs: 5_000 } } });
   const store = new MemoryStore();
   await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(['q1'], { run_id: RUN_ID, engines: ['bm25'] })));
-  const config = judgeConfigSchema.parse({ judges: ['chunk_relevance'], judge: { call_deadline_ms: 300 } });
+  const config = configFileSchema.parse({ judges: ['chunk_relevance'], judge: { call_deadline_ms: 300 } });
   const { backend } = chooseJudgeBackend(config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, undefined);
   const judging: Judging = { backend, judges: [chunkRelevance] };
   let now = 0;

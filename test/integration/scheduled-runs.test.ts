@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { createScheduledTriggerHandler } from '../../functions/scheduled-trigger.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { uploadInput } from '../../cli/run/upload-input.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -30,7 +30,7 @@ describe('the nightly trigger', () => {
         cases: infrastructure.cases,
         control: infrastructure.control,
         now: () => now,
-        configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
+        configFor: async () => ({ config: { ...configFileSchema.parse({}), strict: false }, judgeSummary: 'none' }),
       },
       ['nightly', 'empty'],
       quietTelemetry(),
@@ -68,7 +68,7 @@ describe('the nightly trigger', () => {
         cases: infrastructure.cases,
         control: infrastructure.control,
         now: () => new Date('2026-11-22T03:00:00Z'),
-        configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
+        configFor: async () => ({ config: { ...configFileSchema.parse({}), strict: false }, judgeSummary: 'none' }),
       },
       ['trec'],
       quietTelemetry(),

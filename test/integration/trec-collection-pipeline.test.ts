@@ -6,7 +6,7 @@ import { quietTelemetry } from '../../functions/handler-context.js';
 import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';
 import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
@@ -42,7 +42,7 @@ async function runCollection(collection: TrecCollectionPaths, options: { store?:
     {
       collection,
       suite: 'trec',
-      config: judgeConfigSchema.parse(options.config ?? {}),
+      config: configFileSchema.parse(options.config ?? {}),
       strict: false,
       noCache: false,
       concurrency: 4,
@@ -75,7 +75,7 @@ function uploadIngest(infrastructure: Infrastructure) {
       control: infrastructure.control,
       now: () => new Date('2026-11-23T00:00:00Z'),
       trigger: 'upload',
-      configFor: async () => ({ config: { ...judgeConfigSchema.parse({}), strict: false }, judgeSummary: 'none' }),
+      configFor: async () => ({ config: { ...configFileSchema.parse({}), strict: false }, judgeSummary: 'none' }),
     },
     quietTelemetry(),
   );

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
-import { judgeConfigSchema } from '../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../shared/config/index.js';
 import { ingestDataset } from '../../shared/pipeline/ingest.js';
 
 /**
@@ -19,7 +19,7 @@ await ingestDataset(
     etag,
     suite: 'killed',
     trigger: 'test',
-    config: { ...judgeConfigSchema.parse({ judges: ['document_recall'] }), strict: false },
+    config: { ...configFileSchema.parse({ judges: ['document_recall'] }), strict: false },
     judgeSummary: 'none',
   },
 );

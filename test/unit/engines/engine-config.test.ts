@@ -1,10 +1,10 @@
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkJudgeConfig } from '../../../shared/judges/judge-config.js';
+import { parseRunConfig } from '../../../shared/config/index.js';
 
 /** The config file's engines: list, checked through the same loader as the rest of the file. */
 function check(yaml: string) {
-  return checkJudgeConfig(parseDocument(yaml).toJS(), 'sweep.yaml');
+  return parseRunConfig(parseDocument(yaml).toJS(), 'sweep.yaml');
 }
 
 function errorOf(yaml: string): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkJudgeConfig, loadJudgeConfig, selectJudges, type JudgeConfig } from '../../../shared/judges/judge-config.js';
+import { parseRunConfig, loadConfigFile, selectJudges, type ConfigFile } from '../../../shared/config/index.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 let folder: TempFolder;
@@ -29,7 +29,7 @@ custom_judges:
       {response}
 `;
 
-const EXPECTED: JudgeConfig = {
+const EXPECTED: ConfigFile = {
   judge: { base_url: 'http://localhost:11434/v1', model: 'qwen2.5:7b', temperature: 0, timeout_ms: 60000, max_retries: 3, concurrency: 4 },
   run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8 },
   judges: ['groundedness', 'rubric', 'politeness'],
@@ -46,15 +46,15 @@ const EXPECTED: JudgeConfig = {
 };
 
 async function errorOf(name: string, content: string): Promise<string> {
-  const load = await loadJudgeConfig(await folder.write(name, content));
+  const load = await loadConfigFile(await folder.write(name, content));
   if (load.ok) throw new Error(`expected ${name} to be rejected`);
   return load.error;
 }
 
-describe('loadJudgeConfig', () => {
+describe('loadConfigFile', () => {
   it.each(['assay.yaml', 'assay.yml'])('reads a YAML file (%s), with temperature 0 by default', async (name) => {
     // Act
-    const load = await loadJudgeConfig(await folder.write(name, YAML_CONFIG));
+    const load = await loadConfigFile(await folder.write(name, YAML_CONFIG));
 
     // Assess
     expect(load).toEqual({ ok: true, config: EXPECTED });
@@ -65,14 +65,14 @@ describe('loadJudgeConfig', () => {
     const path = await folder.write('assay.json', JSON.stringify(EXPECTED));
 
     // Act
-    const load = await loadJudgeConfig(path);
+    const load = await loadConfigFile(path);
 
     // Assess
     expect(load).toEqual({ ok: true, config: EXPECTED });
   });
 
   it('reads an empty YAML file as all defaults', async () => {
-    expect(await loadJudgeConfig(await folder.write('empty.yaml', ''))).toEqual({
+    expect(await loadConfigFile(await folder.write('empty.yaml', ''))).toEqual({
       ok: true,
       config: { judge: { temperature: 0 }, run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8 } },
     });
@@ -178,14 +178,14 @@ describe('loadJudgeConfig', () => {
   });
 
   it('reports a missing file as a value, not a crash', async () => {
-    const load = await loadJudgeConfig(`${folder.path}/missing.yaml`);
+    const load = await loadConfigFile(`${folder.path}/missing.yaml`);
     expect(load.ok ? '' : load.error).toMatch(/missing\.yaml: cannot read the config file: .*ENOENT/);
   });
 });
 
 describe('selectJudges', () => {
-  function checked(input: unknown): JudgeConfig {
-    const load = checkJudgeConfig(input, 'test.yaml');
+  function checked(input: unknown): ConfigFile {
+    const load = parseRunConfig(input, 'test.yaml');
     if (!load.ok) throw new Error(load.error);
     return load.config;
   }

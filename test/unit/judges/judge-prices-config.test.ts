@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkJudgeConfig } from '../../../shared/judges/judge-config.js';
-import { checkJudgeCeiling } from '../../../shared/judges/judge-price-checks.js';
+import { parseRunConfig } from '../../../shared/config/index.js';
+import { checkJudgeCeiling } from '../../../shared/config/index.js';
 
 const MINI = { input_per_million: 0.15, output_per_million: 0.6 };
 
 describe('judge.prices and run.max_judge_cost in the config', () => {
   it('accepts prices per model with a currency, USD when left out', () => {
-    const loaded = checkJudgeConfig({ judge: { prices: { models: { 'gpt-4o-mini': MINI } } }, run: { max_judge_cost: 2 } }, 'assay.yaml');
+    const loaded = parseRunConfig({ judge: { prices: { models: { 'gpt-4o-mini': MINI } } }, run: { max_judge_cost: 2 } }, 'assay.yaml');
 
     expect(loaded.ok && loaded.config.judge.prices).toEqual({ currency: 'USD', models: { 'gpt-4o-mini': MINI } });
     expect(loaded.ok && loaded.config.run.max_judge_cost).toBe(2);
@@ -33,7 +33,7 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
     ['a negative price', { judge: { prices: { models: { m: { input_per_million: -1, output_per_million: 0 } } } } }, 'field "judge.prices.models.m.input_per_million": expected a number >= 0, got number -1'],
     ['a misspelt price key', { judge: { prices: { models: { m: { input_per_million: 1, output_per_milion: 0 } } } } }, 'field "judge.prices.models.m.output_per_milion": unknown key (fix: remove it or correct its spelling; the keys here are input_per_million, output_per_million)'],
   ])('rejects %s, naming the field and the fix', (_, input, message) => {
-    const loaded = checkJudgeConfig(input, 'assay.yaml');
+    const loaded = parseRunConfig(input, 'assay.yaml');
 
     expect(loaded.ok).toBe(false);
     expect(loaded.ok ? '' : loaded.error).toContain(message);
@@ -41,7 +41,7 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
 
   it('needs a price for the run\'s default model where the run starts: ASSAY_JUDGE_MODEL, else gpt-4o-mini', () => {
     // Prepare: the file alone names no model, so it passes on its own
-    const loaded = checkJudgeConfig({ judge: { prices: { models: { 'qwen-max': MINI } } }, run: { max_judge_cost: 1 }, judges: ['safety'] }, 'assay.yaml');
+    const loaded = parseRunConfig({ judge: { prices: { models: { 'qwen-max': MINI } } }, run: { max_judge_cost: 1 }, judges: ['safety'] }, 'assay.yaml');
     if (!loaded.ok) throw new Error(loaded.error);
 
     // Act and assess

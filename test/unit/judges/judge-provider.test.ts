@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
-import { checkJudgeConfig, judgeConfigSchema } from '../../../shared/judges/judge-config.js';
-import { checkJudgeCeiling } from '../../../shared/judges/judge-price-checks.js';
+import { parseRunConfig, configFileSchema } from '../../../shared/config/index.js';
+import { checkJudgeCeiling } from '../../../shared/config/index.js';
 import { chooseJudgeBackend, JudgeSetupError } from '../../../shared/judges/judge-settings.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { startBedrockTestServer } from '../../support/bedrock-test-server.js';
@@ -17,7 +17,7 @@ import { startOpenAiTestServer } from '../../support/openai-test-server.js';
 const AZURE = { endpoint: 'https://my-resource.openai.azure.com', deployment: 'judge-prod', api_version: '2024-10-21' };
 const BEDROCK_MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const BEDROCK = { region: 'us-east-1', model_id: BEDROCK_MODEL };
-const config = (judge: object) => judgeConfigSchema.parse({ judge });
+const config = (judge: object) => configFileSchema.parse({ judge });
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -29,7 +29,7 @@ describe('the judge provider in the config file', () => {
     [{ provider: 'azure', azure: AZURE, model: 'gpt-4o' }],
     [{ provider: 'bedrock', bedrock: { ...BEDROCK, endpoint: 'https://vpce-0123.bedrock-runtime.us-east-1.vpce.amazonaws.com' } }],
   ])('accepts %j', (judge) => {
-    expect(checkJudgeConfig({ judge }, 'assay.yaml')).toMatchObject({ ok: true });
+    expect(parseRunConfig({ judge }, 'assay.yaml')).toMatchObject({ ok: true });
   });
 
   it.each<[string, object, RegExp]>([
@@ -41,14 +41,14 @@ describe('the judge provider in the config file', () => {
     ['an Azure key in the file', { provider: 'azure', azure: { ...AZURE, api_key: 'k' } }, /field "judge\.azure\.api_key": unknown key \(fix: remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable/],
     ['a region that is none', { provider: 'bedrock', bedrock: { ...BEDROCK, region: 'Virginia' } }, /field "judge\.bedrock\.region": expected an AWS region such as us-east-1, got "Virginia" \(fix: give the AWS region of the model/],
   ])('rejects %s, saying what to write', (_case, judge, message) => {
-    const checked = checkJudgeConfig({ judge }, 'assay.yaml');
+    const checked = parseRunConfig({ judge }, 'assay.yaml');
 
     expect(checked.ok).toBe(false);
     expect(checked.ok ? '' : checked.error).toMatch(message);
   });
 
   it("rejects a judge's own base_url under provider bedrock", () => {
-    const checked = checkJudgeConfig({ judge: { provider: 'bedrock', bedrock: BEDROCK }, judge_settings: { safety: { base_url: 'http://127.0.0.1:9/v1' } } }, 'assay.yaml');
+    const checked = parseRunConfig({ judge: { provider: 'bedrock', bedrock: BEDROCK }, judge_settings: { safety: { base_url: 'http://127.0.0.1:9/v1' } } }, 'assay.yaml');
 
     expect(checked.ok ? '' : checked.error).toMatch(/field "judge_settings\.safety\.base_url": is an OpenAI-compatible server, and the provider is bedrock/);
   });
@@ -114,13 +114,13 @@ describe('judge prices by model on each provider', () => {
   const prices = (model: string) => ({ currency: 'USD', models: { [model]: { input_per_million: 0.8, output_per_million: 4 } } });
 
   it('prices a Bedrock run by its model id', () => {
-    const priced = checkJudgeConfig({ judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices(BEDROCK_MODEL) }, run: { max_judge_cost: 5 } }, 'assay.yaml');
+    const priced = parseRunConfig({ judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices(BEDROCK_MODEL) }, run: { max_judge_cost: 5 } }, 'assay.yaml');
 
     expect(priced).toMatchObject({ ok: true });
   });
 
   it('names the Bedrock model id that has no price, never gpt-4o-mini', () => {
-    const unpriced = judgeConfigSchema.parse({ judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices('gpt-4o-mini') }, run: { max_judge_cost: 5 } });
+    const unpriced = configFileSchema.parse({ judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices('gpt-4o-mini') }, run: { max_judge_cost: 5 } });
 
     const problems = checkJudgeCeiling(unpriced, 'assay.yaml', {});
 

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { judgesForRun } from '../../../shared/judges/default-judges.js';
-import { checkJudgeConfig, selectJudges, type JudgeConfig } from '../../../shared/judges/judge-config.js';
+import { judgesForRun } from '../../../shared/config/index.js';
+import { parseRunConfig, selectJudges, type ConfigFile } from '../../../shared/config/index.js';
 import type { JudgeDefinition } from '../../../shared/judges/judge-definition.js';
 import { schemaNameOf } from '../../../shared/judges/judge-overrides.js';
 
-function checked(input: unknown): JudgeConfig {
-  const load = checkJudgeConfig(input, 'assay.yaml');
+function checked(input: unknown): ConfigFile {
+  const load = parseRunConfig(input, 'assay.yaml');
   if (!load.ok) throw new Error(load.error);
   return load.config;
 }
 
 function errorOf(input: unknown): string {
-  const load = checkJudgeConfig(input, 'assay.yaml');
+  const load = parseRunConfig(input, 'assay.yaml');
   return load.ok ? '' : load.error;
 }
 
@@ -81,7 +81,7 @@ describe('selectJudges with settings of single judges', () => {
   });
 });
 
-describe('checkJudgeConfig of judge names and settings', () => {
+describe('parseRunConfig of judge names and settings', () => {
   it.each<[string, unknown, RegExp]>([
     ['a variant of an unknown judge', { judges: ['graded@gpt-4o'] }, /field "judges\[0\]": unknown judge "graded" \(fix: use one of chunk_relevance/],
     ['a variant model with a slash', { judges: ['safety@meta/llama'] }, /field "judges\[0\]": the model "meta\/llama" of the variant "safety@meta\/llama" has characters a metric name cannot carry \(fix: .*judge_settings\)/],
@@ -115,7 +115,7 @@ describe('checkJudgeConfig of judge names and settings', () => {
 
   it('accepts repeat where the judge samples at a temperature above 0, and an ensemble listed by id', () => {
     // Act
-    const load = checkJudgeConfig(
+    const load = parseRunConfig(
       {
         judges: ['safety', 'safety_panel'],
         judge_settings: { safety: { temperature: 0.7, repeat: 5 } },

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkJudgeConfig, judgeConfigSchema } from '../../../shared/judges/judge-config.js';
+import { parseRunConfig, configFileSchema } from '../../../shared/config/index.js';
 import { chooseJudgeBackend, DEFAULT_JUDGE_MODEL } from '../../../shared/judges/judge-settings.js';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { startOpenAiTestServer } from '../../support/openai-test-server.js';
 
-const config = (judge: object = {}) => judgeConfigSchema.parse({ judge });
+const config = (judge: object = {}) => configFileSchema.parse({ judge });
 
 describe('chooseJudgeBackend', () => {
   it('uses the lexical judge, and says so, when no API key is set', () => {
@@ -57,7 +57,7 @@ describe('chooseJudgeBackend', () => {
     [{ call_deadline_ms: 0 }, /"judge\.call_deadline_ms".*fix: give a whole number of milliseconds above 0/],
     [{ cache_sampled: 'yes' }, /"judge\.cache_sampled".*fix: give true or false/],
   ])('rejects the judge setting %o with what to write instead', (judge, message) => {
-    const checked = checkJudgeConfig({ judge }, 'assay.yaml');
+    const checked = parseRunConfig({ judge }, 'assay.yaml');
     expect(checked.ok ? '' : checked.error).toMatch(message);
   });
 });

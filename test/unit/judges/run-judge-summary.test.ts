@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeConfigSchema } from '../../../shared/judges/judge-config.js';
-import { NO_JUDGES, runJudgeSummary } from '../../../shared/judges/run-judge-summary.js';
+import { configFileSchema } from '../../../shared/config/index.js';
+import { NO_JUDGES, runJudgeSummary } from '../../../shared/pipeline/run-judge-summary.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 
 /** The settings a deployed function has: a judge key is configured (its secret's ARN), the server and model from the stack. */
@@ -13,6 +13,6 @@ describe('runJudgeSummary, the judge line ingest writes for deployed workers', (
     ['judges: []', { judges: [] }, NO_JUDGES],
     ['deterministic judges only', { judges: ['document_recall'] }, 'no judge calls: deterministic judges only (document_recall), computed from the labels'],
   ])('names what the workers do for a config with %s', (_name, config, summary) => {
-    expect(runJudgeSummary(judgeConfigSchema.parse(config), DEPLOYED, new MemoryStore())).toBe(summary);
+    expect(runJudgeSummary(configFileSchema.parse(config), DEPLOYED, new MemoryStore())).toBe(summary);
   });
 });

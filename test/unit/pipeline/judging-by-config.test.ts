@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { judgeConfigSchema } from '../../../shared/judges/judge-config.js';
+import { configFileSchema } from '../../../shared/config/index.js';
 import type { Judging } from '../../../shared/pipeline/evaluate-case.js';
 import { judgingByConfig, type JudgingSecrets } from '../../../shared/pipeline/judging-by-config.js';
-import type { RunConfig } from '../../../shared/pipeline/run-config.js';
+import type { RunConfig } from '../../../shared/config/index.js';
 
-const CONFIG: RunConfig = { ...judgeConfigSchema.parse({ judges: ['correctness'] }), strict: false };
+const CONFIG: RunConfig = { ...configFileSchema.parse({ judges: ['correctness'] }), strict: false };
 
 /** judgingFor over a judge key the test sets, recording the key each judging was built with. */
 function judgingWithKey(initialKey: string | undefined) {
@@ -85,7 +85,7 @@ describe('judgingByConfig', () => {
         return { backend: { kind: 'lexical' }, judges: [] };
       },
     });
-    const config: RunConfig = { ...judgeConfigSchema.parse({ judges }), strict: false };
+    const config: RunConfig = { ...configFileSchema.parse({ judges }), strict: false };
 
     // Act
     await judgingFor(config, 'hash-a');
@@ -95,7 +95,7 @@ describe('judgingByConfig', () => {
   });
 });
 
-const ENGINE_CONFIG: RunConfig = { ...judgeConfigSchema.parse({ judges: ['correctness'], engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }] }), strict: false };
+const ENGINE_CONFIG: RunConfig = { ...configFileSchema.parse({ judges: ['correctness'], engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }] }), strict: false };
 
 /** judgingFor over a judge key and engine variables the test sets, recording the secrets each judging was built with and the judgings retired. */
 function judgingWithEngineSecret(initialVariables: Record<string, string> | undefined) {
@@ -170,5 +170,31 @@ describe('judgingByConfig with live engines', () => {
     });
 
     await expect(judgingFor(ENGINE_CONFIG, 'hash-a')).rejects.toThrow('Could not read the engine secret');
+  });
+});
+
+describe('judgingByConfig where the keys are in the environment (the CLI, the pipeline threads)', () => {
+  it('returns the judging a run built before ingest for its own config hash, and builds others once each', async () => {
+    // Prepare: the run's own judging, built before the cache existed
+    const own: Judging = { backend: { kind: 'lexical' }, judges: [] };
+    let builds = 0;
+    const judgingFor = judgingByConfig({
+      build: (): Judging => {
+        builds += 1;
+        return { backend: { kind: 'lexical' }, judges: [] };
+      },
+      known: [{ configHash: 'hash-own', judging: own }],
+    });
+
+    // Act
+    const forOwn = await judgingFor(CONFIG, 'hash-own');
+    const other = await judgingFor(CONFIG, 'hash-other');
+    const otherAgain = await judgingFor(CONFIG, 'hash-other');
+
+    // Assess: the seeded judging keeps its usage counters; the held judgings are listed for closing
+    expect(forOwn).toBe(own);
+    expect(otherAgain).toBe(other);
+    expect(builds).toBe(1);
+    expect(judgingFor.judgings()).toEqual([own, other]);
   });
 });

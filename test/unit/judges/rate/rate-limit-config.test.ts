@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkJudgeConfig } from '../../../../shared/judges/judge-config.js';
+import { parseRunConfig } from '../../../../shared/config/index.js';
 import { rateLimitsFor } from '../../../../shared/judges/rate/rate-limit-config.js';
 
 describe('judge.rate_limit in the config', () => {
   it('gives every model the top-level limits, and a model with its own entry its own', () => {
-    const loaded = checkJudgeConfig({ judge: { rate_limit: { requests_per_minute: 500, tokens_per_minute: 200_000, models: { 'gpt-4o': { requests_per_minute: 100 } } } } }, 'assay.yaml');
+    const loaded = parseRunConfig({ judge: { rate_limit: { requests_per_minute: 500, tokens_per_minute: 200_000, models: { 'gpt-4o': { requests_per_minute: 100 } } } } }, 'assay.yaml');
     const rateLimit = loaded.ok ? loaded.config.judge.rate_limit : undefined;
 
     expect(rateLimitsFor(rateLimit, 'gpt-4o-mini')).toEqual({ requestsPerMinute: 500, tokensPerMinute: 200_000 });
@@ -25,7 +25,7 @@ describe('judge.rate_limit in the config', () => {
     [{ judge: { rate_limit: { request_per_minute: 500 } } }, /field "judge\.rate_limit\.request_per_minute": unknown key \(fix: remove it or correct its spelling; the keys here are requests_per_minute, tokens_per_minute, models\)/],
     [{ judge: { rate_limit: { models: { 'gpt-4o': { tokens_per_minute: -5 } } } } }, /field "judge\.rate_limit\.models\.gpt-4o\.tokens_per_minute": expected a number > 0, got number -5 \(fix: give the tokens a minute the judge account allows for this model/],
   ])('refuses %j naming the field and how to fix it', (input, message) => {
-    const loaded = checkJudgeConfig(input, 'assay.yaml');
+    const loaded = parseRunConfig(input, 'assay.yaml');
 
     expect(loaded.ok ? '' : loaded.error).toMatch(message);
   });

@@ -1,6 +1,6 @@
-import { report } from './config-report.js';
-import type { JudgeConfig } from './judge-config.js';
-import type { JudgeDefinition } from './judge-definition.js';
+import { report } from '../judges/config-report.js';
+import type { ConfigFile } from './config-schema.js';
+import type { JudgeDefinition } from '../judges/judge-definition.js';
 import { baseJudges, buildConfiguredEnsemble, overridesOf, parseJudgeReference, VARIANT_MODEL } from './judge-selection.js';
 
 /**
@@ -10,7 +10,7 @@ import { baseJudges, buildConfiguredEnsemble, overridesOf, parseJudgeReference, 
  * fit together, and `repeat` only where sampling can differ (temperature
  * above 0). Call it once the custom and decision-tree judges are valid.
  */
-export function checkJudgeReferences(config: JudgeConfig, file: string): string[] {
+export function checkJudgeReferences(config: ConfigFile, file: string): string[] {
   const problems: string[] = [];
   const base = baseJudges(config);
   const ensembleIds = new Set<string>();
@@ -70,7 +70,7 @@ export function checkJudgeReferences(config: JudgeConfig, file: string): string[
 }
 
 /** Every judge reference a run of this config can use: its judges, its variants and its ensembles' members. */
-function referencesInRun(config: JudgeConfig, base: readonly JudgeDefinition[]): string[] {
+function referencesInRun(config: ConfigFile, base: readonly JudgeDefinition[]): string[] {
   const references = new Set<string>(base.filter((judge) => judge.kind !== 'deterministic').map((judge) => judge.id));
   for (const reference of config.judges ?? []) references.add(reference);
   for (const ensemble of config.ensembles ?? []) for (const member of ensemble.members) references.add(member);
@@ -79,7 +79,7 @@ function referencesInRun(config: JudgeConfig, base: readonly JudgeDefinition[]):
 }
 
 /** Where the repeat of a judge was written: the most specific place that gives it. */
-function repeatField(config: JudgeConfig, reference: string): string {
+function repeatField(config: ConfigFile, reference: string): string {
   const { baseId } = parseJudgeReference(reference);
   for (const key of [reference, baseId]) if (config.judge_settings?.[key]?.repeat !== undefined) return `"judge_settings.${key}.repeat"`;
   const custom = (config.custom_judges ?? []).findIndex((definition) => definition.id === baseId);

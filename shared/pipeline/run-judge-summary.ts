@@ -1,7 +1,6 @@
+import { callsJudges, judgesForRun, type ConfigFile } from '../config/index.js';
+import { chooseJudgeBackend, type JudgeEnvironment } from '../judges/judge-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { callsJudges, judgesForRun } from './default-judges.js';
-import type { JudgeConfig } from './judge-config.js';
-import { chooseJudgeBackend, type JudgeEnvironment } from './judge-settings.js';
 
 /** The judge line of a run that judges nothing: its report has the ground-truth metrics only. */
 export const NO_JUDGES = 'no judges: ground-truth metrics only (the config lists judges: [])';
@@ -15,9 +14,9 @@ export const NO_JUDGES = 'no judges: ground-truth metrics only (the config lists
  * "cached" when the judge cache lives in `cache` (the run's bucket, where the
  * deployed worker keeps it).
  */
-export function runJudgeSummary(config: JudgeConfig, environment: JudgeEnvironment, cache: ObjectStore | undefined): string {
-  if (callsJudges(config)) return chooseJudgeBackend(config, environment, cache).summary;
+export function runJudgeSummary(config: ConfigFile, environment: JudgeEnvironment, cache: ObjectStore | undefined): string {
   const judges = judgesForRun(config, 'llm').judges;
+  if (callsJudges(config)) return chooseJudgeBackend(config, environment, cache, undefined, judges).summary;
   if (judges.length === 0) return NO_JUDGES;
   return `no judge calls: deterministic judges only (${judges.map((judge) => judge.id).join(', ')}), computed from the labels`;
 }

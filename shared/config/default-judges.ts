@@ -1,7 +1,7 @@
-import type { JudgeConfig } from './judge-config.js';
+import type { ConfigFile } from './config-schema.js';
 import { selectJudges } from './judge-selection.js';
-import type { JudgeDefinition } from './judge-definition.js';
-import { isLexicalJudge } from './lexical/lexical-judge.js';
+import type { JudgeDefinition } from '../judges/judge-definition.js';
+import { isLexicalJudge } from '../judges/lexical/lexical-judge.js';
 
 /** The judges a run uses when the config names none, with an LLM judge: Databricks Agent Evaluation's default set. */
 export const DEFAULT_LLM_JUDGES: readonly string[] = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
@@ -19,7 +19,7 @@ export interface RunJudges {
  * and with the lexical judge the judges it can approximate (the others are
  * named, so the output can say they need an LLM judge).
  */
-export function judgesForRun(config: JudgeConfig, backend: 'llm' | 'lexical'): RunJudges {
+export function judgesForRun(config: ConfigFile, backend: 'llm' | 'lexical'): RunJudges {
   if (config.judges !== undefined) return { judges: [...selectJudges(config)], skippedJudges: [] };
   const available = selectJudges({ ...config, judges: undefined });
   // Ensembles run by default, with their members, since a config defines them only to run them.
@@ -35,6 +35,6 @@ export function judgesForRun(config: JudgeConfig, backend: 'llm' | 'lexical'): R
  * no judges, or only deterministic ones (computed from the labels). Such a
  * run needs no judge key, whatever the backend.
  */
-export function callsJudges(config: JudgeConfig): boolean {
+export function callsJudges(config: ConfigFile): boolean {
   return judgesForRun(config, 'llm').judges.some((judge) => judge.kind !== 'deterministic');
 }

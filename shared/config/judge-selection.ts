@@ -1,10 +1,10 @@
-import { JUDGE_CATALOG, rubricJudge } from './catalog/index.js';
-import { buildCustomJudge } from './custom-judge.js';
-import { buildDagJudge } from './dag/dag-judge.js';
-import { buildEnsemble, type EnsembleDefinition, type EnsembleJudge } from './ensemble/ensemble-judge.js';
-import type { JudgeConfig } from './judge-config.js';
-import type { JudgeDefinition } from './judge-definition.js';
-import { clientOverridesOf, mergeOverrides, type JudgeOverrides } from './judge-overrides.js';
+import { JUDGE_CATALOG, rubricJudge } from '../judges/catalog/index.js';
+import { buildCustomJudge } from '../judges/custom-judge.js';
+import { buildDagJudge } from '../judges/dag/dag-judge.js';
+import { buildEnsemble, type EnsembleDefinition, type EnsembleJudge } from '../judges/ensemble/ensemble-judge.js';
+import type { ConfigFile } from './config-schema.js';
+import type { JudgeDefinition } from '../judges/judge-definition.js';
+import { clientOverridesOf, mergeOverrides, type JudgeOverrides } from '../judges/judge-overrides.js';
 
 /**
  * Which judges a run has and with what settings. A judge is named in the
@@ -32,7 +32,7 @@ export function parseJudgeReference(reference: string): JudgeReference {
 }
 
 /** Built-in, custom and decision-tree judges of a checked config, without their settings. */
-export function baseJudges(config: JudgeConfig): JudgeDefinition[] {
+export function baseJudges(config: ConfigFile): JudgeDefinition[] {
   const weights = config.rubric_weights;
   const builtIn = JUDGE_CATALOG.map((judge) => (judge.id === 'rubric' && weights !== undefined ? rubricJudge(weights) : judge));
   const custom = (config.custom_judges ?? []).map((definition) => {
@@ -49,7 +49,7 @@ export function baseJudges(config: JudgeConfig): JudgeDefinition[] {
 }
 
 /** The settings a reference comes to, merged from every place that can give them. */
-export function overridesOf(config: JudgeConfig, reference: string): JudgeOverrides {
+export function overridesOf(config: ConfigFile, reference: string): JudgeOverrides {
   const { baseId, model } = parseJudgeReference(reference);
   const own = [...(config.custom_judges ?? []), ...(config.dag_judges ?? [])].find((definition) => definition.id === baseId);
   const settings = config.judge_settings ?? {};
@@ -62,7 +62,7 @@ export function overridesOf(config: JudgeConfig, reference: string): JudgeOverri
 }
 
 /** The judge a reference names, with its settings; undefined when its base judge is unknown. */
-export function resolveJudge(config: JudgeConfig, base: readonly JudgeDefinition[], reference: string): JudgeDefinition | undefined {
+export function resolveJudge(config: ConfigFile, base: readonly JudgeDefinition[], reference: string): JudgeDefinition | undefined {
   const { baseId } = parseJudgeReference(reference);
   const judge = base.find((candidate) => candidate.id === baseId);
   if (judge === undefined || judge.kind === 'deterministic' || judge.kind === 'ensemble') return judge;
@@ -77,7 +77,7 @@ export function resolveJudge(config: JudgeConfig, base: readonly JudgeDefinition
   };
 }
 
-export function buildConfiguredEnsemble(config: JudgeConfig, base: readonly JudgeDefinition[], definition: EnsembleDefinition) {
+export function buildConfiguredEnsemble(config: ConfigFile, base: readonly JudgeDefinition[], definition: EnsembleDefinition) {
   const members = definition.members.map((reference) => resolveJudge(config, base, reference));
   if (members.some((member) => member === undefined)) return undefined;
   return buildEnsemble(definition, members as JudgeDefinition[]);
@@ -89,7 +89,7 @@ export function buildConfiguredEnsemble(config: JudgeConfig, base: readonly Judg
  * absent), each with its settings; the members of an ensemble that the list
  * leaves out are added after it, since the ensemble needs their judgments.
  */
-export function selectJudges(config: JudgeConfig): readonly JudgeDefinition[] {
+export function selectJudges(config: ConfigFile): readonly JudgeDefinition[] {
   const base = baseJudges(config);
   const ensembles: EnsembleJudge[] = (config.ensembles ?? []).map((definition) => {
     const build = buildConfiguredEnsemble(config, base, definition);
@@ -112,3 +112,4 @@ export function selectJudges(config: JudgeConfig): readonly JudgeDefinition[] {
   }
   return listed;
 }
+

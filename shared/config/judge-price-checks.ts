@@ -1,7 +1,7 @@
-import { report } from './config-report.js';
+import { report } from '../judges/config-report.js';
 import { judgesForRun } from './default-judges.js';
-import type { JudgeConfig } from './judge-config.js';
-import { DEFAULT_JUDGE_MODEL, defaultModelOf, providerNameOf } from './judge-provider.js';
+import type { ConfigFile } from './config-schema.js';
+import { DEFAULT_JUDGE_MODEL, defaultModelOf, providerNameOf } from '../judges/judge-provider.js';
 
 /**
  * The models a run's LLM judges ask, each with the first judge that asks it:
@@ -9,7 +9,7 @@ import { DEFAULT_JUDGE_MODEL, defaultModelOf, providerNameOf } from './judge-pro
  * variant), else the run's default (`ASSAY_JUDGE_MODEL`, then `judge.model` or
  * `judge.bedrock.model_id`, then gpt-4o-mini but on Bedrock).
  */
-export function modelsOfRun(config: JudgeConfig, environment: ModelEnvironment | undefined): Map<string, string> {
+export function modelsOfRun(config: ConfigFile, environment: ModelEnvironment | undefined): Map<string, string> {
   // Without the environment, the run's default model is known only when the config sets it.
   const provider = environment === undefined ? undefined : providerNameOf(config.judge, environment);
   const defaultModel =
@@ -36,7 +36,7 @@ export interface ModelEnvironment {
  * models the config names are checked; with it (`assay run`, where the run
  * starts) the run's default model too, ASSAY_JUDGE_MODEL or gpt-4o-mini.
  */
-export function checkJudgeCeiling(config: JudgeConfig, file: string, environment?: ModelEnvironment): string[] {
+export function checkJudgeCeiling(config: ConfigFile, file: string, environment?: ModelEnvironment): string[] {
   if (config.run.max_judge_cost === undefined) return [];
   const environmentModel = nonEmpty(environment?.ASSAY_JUDGE_MODEL);
   const models = modelsOfRun(config, environment);

@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parseConfigText, type ConfigText } from './config-text.js';
+import type { ConfigFile } from './config-schema.js';
+import type { ModelEnvironment } from './judge-price-checks.js';
+import { parseRunConfig, type ConfigParse } from './parse-run-config.js';
+
+/** The value of a YAML (.yaml, .yml) or JSON (.json) config file, not yet checked; a one-line error names the file. */
+export async function readConfigFile(path: string): Promise<ConfigText> {
+  const extension = extname(path).toLowerCase();
+  if (!['.yaml', '.yml', '.json'].includes(extension)) {
+    return { ok: false, error: `${path}: cannot tell the format of the config file (fix: name it .yaml, .yml or .json)` };
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `${path}: cannot read the config file: ${reason} (fix: check the path and its permissions)` };
+  }
+  return parseConfigText(text, path, extension === '.json' ? 'json' : 'yaml');
+}
+
+/** Reads a config file and parses it (parseRunConfig). */
+export async function loadConfigFile(path: string, environment?: ModelEnvironment): Promise<ConfigParse<ConfigFile>> {
+  const read = await readConfigFile(path);
+  return read.ok ? parseRunConfig(read.value, path, environment) : read;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { engineListSchema } from '../engines/engine-config.js';
+import { rubricWeightsSchema } from '../judges/catalog/index.js';
+import { customJudgeSchema } from '../judges/custom-judge.js';
+import { dagJudgeSchema } from '../judges/dag/dag-config.js';
+import { ensembleSchema } from '../judges/ensemble/ensemble-judge.js';
+import { judgeClientSchema } from '../judges/judge-client-schema.js';
+import { judgeOverridesSchema } from '../judges/judge-overrides.js';
+import { thresholdsSchema } from '../schema/thresholds.js';
+import { MAX_CONCURRENCY } from '../schema/work-limits.js';
+
+/**
+ * The schema of the whole config file, with its defaults. Each section's own
+ * schema lives with what it configures (the judge client, custom and
+ * decision-tree judges, ensembles, engines, thresholds); this file puts them
+ * together. Objects are strict so that a misspelt key is an error instead of
+ * a silently ignored setting.
+ */
+
+/** How a run is carried out: cutoffs of the ground-truth metrics, and how long the reducer waits. */
+export const runSettingsSchema = z.strictObject({
+  cutoffs: z.array(z.number().int().positive()).min(1).default([5, 10]),
+  deadline_seconds: z.number().int().positive().default(3600),
+  check_delay_seconds: z.number().int().min(0).max(900).default(1),
+  /** How many top hits of each live engine are judged. */
+  judge_depth: z.number().int().min(1).default(10),
+  /**
+   * How many top documents of each engine's ranked list a case result and
+   * cases.jsonl keep (at least judge_depth); the ground-truth metrics use the
+   * whole list. A sweep's runs list 1,000 documents a topic, which the run
+   * files hold already: kept whole, they would be most of cases.jsonl.
+   */
+  list_depth: z.number().int().min(1).default(100),
+  /** Live engine calls in flight at once in one worker, over all its cases and engines. */
+  engine_concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(8),
+  /** The most the run's judges may spend, in judge.prices' currency; past it, the cases left are evaluated without their LLM judges. */
+  max_judge_cost: z.number().positive().optional(),
+  /**
+   * The least Cohen's kappa (over the grades) a relevance judge must reach
+   * with the human labels; below it the report and `assay run` warn.
+   */
+  min_agreement: z.number().min(-1).max(1).optional(),
+});
+
+export const configFileSchema = z.strictObject({
+  judge: judgeClientSchema.prefault({}),
+  run: runSettingsSchema.prefault({}),
+  /** Ids of the judges to run; absent means every built-in and custom judge. */
+  judges: z.array(z.string().min(1)).optional(),
+  rubric_weights: rubricWeightsSchema.optional(),
+  custom_judges: z.array(customJudgeSchema).optional(),
+  /** Pass conditions per case metric, for the report's pass rates and `assay run --fail-under`. */
+  thresholds: thresholdsSchema.optional(),
+  /** Decision-tree judges (after DeepEval's DAG metric): shared/judges/dag/. */
+  dag_judges: z.array(dagJudgeSchema).optional(),
+  /** Settings of single judges by id or variant id (`graded_relevance@gpt-4o`): model, base_url, temperature, max_tokens, repeat. */
+  judge_settings: z.record(z.string().min(1), judgeOverridesSchema).optional(),
+  /** Judges whose verdicts are combined per item (ensemble/ensemble-judge.ts). */
+  ensembles: z.array(ensembleSchema).optional(),
+  /** The live systems under test (shared/engines/). */
+  engines: engineListSchema.optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/**
+ * Everything that decides a run's results: the config file's contents (judge
+ * settings, judges, run settings) and the CLI's --strict. It is stored in the
+ * manifest and hashed into the run id; it never holds a secret. A manifest
+ * written before a key existed parses with that key's default.
+ */
+export const runConfigSchema = configFileSchema.extend({ strict: z.boolean().default(false) });
+export type RunConfig = z.infer<typeof runConfigSchema>;
