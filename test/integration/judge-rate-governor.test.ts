@@ -42,8 +42,10 @@ describe('the rate governor of a process', () => {
     expect(server.log.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(1);
     const arrivals = server.log.map((entry) => entry.receivedAt).sort((left, right) => left - right);
     expect((arrivals.at(-1) ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThan(19 * 100);
-    // One pace for both: the requests arrive one at a time, about 102 ms apart, not two streams side by side
-    const gaps = arrivals.slice(1).map((arrival, index) => arrival - (arrivals[index] ?? 0));
-    expect(gaps.filter((gap) => gap < 80).length).toBeLessThanOrEqual(1);
+    // One pace for both: no second holds more than the quota's 10 (and the one early request), where two
+    // streams side by side would put about 20 in each second. Counted over windows, not gaps between
+    // neighbours, since a pace that a busy machine delays makes up its lost time with closer requests.
+    const mostInOneSecond = Math.max(...arrivals.map((start) => arrivals.filter((arrival) => arrival >= start && arrival < start + 1_000).length));
+    expect(mostInOneSecond).toBeLessThanOrEqual(11);
   });
 });
