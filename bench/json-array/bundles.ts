@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -12,7 +12,8 @@ const SPLITTER = 'shared/dataset/json-array-splitter.ts';
  * `reference` (`reference.mjs`), so both start as fast as stream-json's
  * loader and differ only in the splitter. Returns the two paths.
  */
-export async function buildLoaders(folder: string, reference: string): Promise<{ current: string; reference: string }> {
+export async function buildLoaders(into: string, reference: string): Promise<{ current: string; reference: string }> {
+  const folder = resolve(into);
   mkdirSync(folder, { recursive: true });
   const referenceSplitter = join(folder, 'reference-json-array-splitter.ts');
   const source = execFileSync('git', ['show', `${reference}:${SPLITTER}`], { cwd: root, encoding: 'utf8' });
