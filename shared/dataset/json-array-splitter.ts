@@ -65,6 +65,20 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0d || code === NEWLINE;
 }
 
+/** Where the run of string content from `index` ends: at the next quote, backslash or line break, or the chunk's end. */
+function endOfStringRun(chunk: string, index: number): number {
+  let position = index;
+  for (let code = chunk.charCodeAt(position); position < chunk.length; code = chunk.charCodeAt(++position)) {
+    if (code === QUOTE || code === BACKSLASH || code === NEWLINE) break;
+  }
+  return position;
+}
+
+/** A character outside strings that neither opens, closes nor separates anything, nor ends a line. */
+function isPlainOutsideString(code: number): boolean {
+  return code !== QUOTE && code !== COMMA && code !== NEWLINE && code !== OPEN_BRACE && code !== CLOSE_BRACE && code !== OPEN_BRACKET && code !== CLOSE_BRACKET;
+}
+
 export class JsonArraySplitter {
   private line = 1;
   private offset = 0;
@@ -94,7 +108,15 @@ export class JsonArraySplitter {
     for (let index = 0; index < chunk.length && this.phase !== 'stopped'; index += 1) {
       const code = chunk.charCodeAt(index);
       if (this.inString) {
+        // Most of a row is string content, and only a quote, a backslash or a line break there changes anything.
+        if (!this.escaped && code !== QUOTE && code !== BACKSLASH && code !== NEWLINE) {
+          index = endOfStringRun(chunk, index) - 1;
+          continue;
+        }
         yield* this.scanString(code, index, chunk);
+      } else if (this.element !== undefined && this.phase === 'rows' && this.resyncColumn === undefined && isPlainOutsideString(code)) {
+        // Numbers, literals, colons and spaces inside an element only move the last visible character.
+        index = this.skipPlainOutsideString(chunk, index) - 1;
       } else if (this.resyncColumn !== undefined) {
         this.scanForNextElement(code, index);
       } else if (code === NEWLINE) {
@@ -124,6 +146,17 @@ export class JsonArraySplitter {
     if (this.phase === 'rows' && this.resyncColumn === undefined) {
       yield { kind: 'document-error', line: this.element?.line ?? this.line, ...arrayNotClosed(this.element !== undefined) };
     }
+  }
+
+  /** Skips the characters from `index` that isPlainOutsideString accepts, as scanRows would read them; returns where the run ends. */
+  private skipPlainOutsideString(chunk: string, index: number): number {
+    let position = index;
+    let lastNonSpace = this.lastNonSpace;
+    for (let code = chunk.charCodeAt(position); position < chunk.length && isPlainOutsideString(code); code = chunk.charCodeAt(++position)) {
+      if (!isSpace(code)) lastNonSpace = code;
+    }
+    this.lastNonSpace = lastNonSpace;
+    return position;
   }
 
   private startLine(index: number): void {

@@ -1,5 +1,5 @@
 import { namedGain, type GainScheme } from './gain.js';
-import type { JudgedRanking } from './judged-ranking.js';
+import { NOT_JUDGED, type JudgedRanking } from './judged-ranking.js';
 import { rankDiscount } from './rank-discount.js';
 
 /**
@@ -21,15 +21,23 @@ import { rankDiscount } from './rank-discount.js';
 export function ndcg(ranking: JudgedRanking, gain: GainScheme = 'linear'): number {
   const levels = gainLevels(ranking, gain);
   const gainByGrade = new Map(levels.map((level) => [level.grade, level.gain]));
+  // Most ranks hold an unjudged document and the rest a small grade: an array lookup for those, the map for any other grade.
+  const gainOfGrade = Float64Array.from({ length: Math.min(SMALL_GRADES, Math.max(0, ...gainByGrade.keys()) + 1) }, (_, grade) => gainByGrade.get(grade) ?? 0);
+  const notJudgedGain = gainByGrade.get(NOT_JUDGED) ?? 0;
   const grades = ranking.grades;
   let dcg = 0;
   for (let index = 0; index < grades.length; index++) {
-    const documentGain = gainByGrade.get(grades[index] as number) ?? 0;
+    const grade = grades[index] as number;
+    const documentGain =
+      grade >= 0 && grade < gainOfGrade.length ? (gainOfGrade[grade] as number) : grade === NOT_JUDGED ? notJudgedGain : (gainByGrade.get(grade) ?? 0);
     if (documentGain !== 0) dcg += documentGain / rankDiscount(index + 1);
   }
   const idealDcg = idealDcgOver(levels);
   return idealDcg > 0 ? dcg / idealDcg : 0;
 }
+
+/** Grades from 0 below this are looked up in an array rather than a map. */
+const SMALL_GRADES = 64;
 
 interface GainLevel {
   readonly grade: number;

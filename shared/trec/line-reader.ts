@@ -70,7 +70,7 @@ export function endOfLine(buffer: Buffer, index: number): number {
 /** The first position from `index` that is not a space within the line (the newline stops it). */
 export function skipSpaces(buffer: Buffer, index: number): number {
   let position = index;
-  for (let byte = buffer[position] as number; byte === 32 || byte === 9 || (byte >= 11 && byte <= 13); byte = buffer[position] as number) position++;
+  while (isSpaceByte(buffer[position] as number)) position++;
   return position;
 }
 
@@ -79,6 +79,11 @@ export function skipField(buffer: Buffer, index: number): number {
   let position = index;
   while (isFieldByte(buffer[position] as number)) position++;
   return position;
+}
+
+/** Whether a byte separates fields within a line: C isspace but the newline (space, \t, \v, \f, \r). */
+export function isSpaceByte(byte: number): boolean {
+  return byte === 32 || byte === 9 || (byte >= 11 && byte <= 13);
 }
 
 /** Whether a byte belongs to a field: anything but C isspace (space, \t, \n, \v, \f, \r), as trec_eval splits. */

@@ -1,6 +1,7 @@
 import { decodeField } from './line-reader.js';
 
-const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
+/** 10^0 to 10^22, each exact as a double. */
+export const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
 
 /**
  * Parses a decimal number from `buffer[start, end)` to the same double as

@@ -18,8 +18,8 @@ export class RepeatedField {
     return true;
   }
 
-  // A plain loop: Buffer.compare's native call costs more than comparing a few bytes.
-  private matches(buffer: Buffer, start: number, end: number): boolean {
+  /** Whether `buffer[start, end)` holds the field's bytes. A plain loop: Buffer.compare's native call costs more than comparing a few bytes. */
+  matches(buffer: Buffer, start: number, end: number): boolean {
     const bytes = this.bytes;
     if (end - start !== bytes.length) return false;
     for (let index = 0; index < bytes.length; index++) {

@@ -1,8 +1,8 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
-import { RepeatedField, TopicEntries } from './repeated-field.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './line-reader.js';
+import { RepeatedField } from './repeated-field.js';
 import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
-import { parseNumberBytes } from './parse-number.js';
+import { parseNumberBytes, POWERS_OF_TEN } from './parse-number.js';
 
 /** One topic's retrieved documents, in file order (ranking happens later). */
 export interface TopicRun {
@@ -45,7 +45,9 @@ export async function readRun(path: string): Promise<RunResult> {
  */
 class RunReader {
   private readonly topics = new Map<string, TopicRun>();
-  private readonly topicEntries = new TopicEntries<TopicRun>(this.topics, () => ({ documents: new ByteStringTable(1024), scores: [] }));
+  private readonly topicField = new RepeatedField();
+  /** The topic of the last line read. */
+  private topic: TopicRun | undefined;
   private readonly tagField = new RepeatedField();
   private error: InputError | undefined;
   private lineNumber = 0;
@@ -57,11 +59,106 @@ class RunReader {
 
   /** Reads the whole lines of `buffer[start, end)`, up to the first bad one. */
   lines(buffer: Buffer, start: number, end: number): void {
-    let position = start;
     this.tagEnd = -1;
-    while (position < end && this.error === undefined) position = this.line(buffer, position);
-    // Only the last line's tag counts: it is read once per chunk, not once per line.
+    let position = this.scan(buffer, start, end);
+    while (position < end && this.error === undefined) {
+      position = this.line(buffer, position);
+      if (this.error === undefined) position = this.scan(buffer, position, end);
+    }
+    // Only the last document line's tag counts: it is read once per chunk, not once per line.
     if (this.tagEnd !== -1 && this.error === undefined) this.tagField.update(buffer, this.tagStart, this.tagEnd);
+  }
+
+  /**
+   * Reads lines of the common shape (six or more fields, a plain decimal
+   * score, a new document) from `position`, each scanned, hashed and parsed
+   * in this one loop with no call per field or per line, and returns where
+   * the first other line starts (a comment or blank line, a short line, an
+   * exponent in the score, an error), which `line` reads, or `end`.
+   * A loop that does nothing else and keeps its state in local variables is
+   * what V8 optimises soonest and never has to give up: a run file is read
+   * once, so the time before the optimised code runs counts as much as the
+   * code.
+   */
+  private scan(buffer: Buffer, start: number, end: number): number {
+    let position = start;
+    while (position < end) {
+      const lineStart = position;
+      let byte = buffer[position] as number;
+      // Every field must start with a field byte: a comment (#), a leading space or a blank line takes the general path.
+      if (byte === 35 || !isFieldByte(byte)) return lineStart;
+      const topicStart = position;
+      while (isFieldByte(byte)) byte = buffer[++position] as number;
+      const topicEnd = position;
+      if (byte === 10) return lineStart;
+      while (isSpaceByte(byte)) byte = buffer[++position] as number;
+      while (isFieldByte(byte)) byte = buffer[++position] as number;
+      while (isSpaceByte(byte)) byte = buffer[++position] as number;
+      const documentStart = position;
+      let hash = HASH_SEED;
+      while (isFieldByte(byte)) {
+        hash = hashStep(hash, byte);
+        byte = buffer[++position] as number;
+      }
+      const documentEnd = position;
+      while (isSpaceByte(byte)) byte = buffer[++position] as number;
+      while (isFieldByte(byte)) byte = buffer[++position] as number;
+      while (isSpaceByte(byte)) byte = buffer[++position] as number;
+      // The score, parsed as it is scanned when it is plain decimal digits with at most one point (parse-number.ts's fast path).
+      const scoreStart = position;
+      const negative = byte === 45;
+      if (negative) byte = buffer[++position] as number;
+      let mantissa = 0;
+      let digits = 0;
+      let decimals = -1;
+      for (;;) {
+        if (byte >= 48 && byte <= 57) {
+          mantissa = mantissa * 10 + (byte - 48);
+          digits++;
+          if (decimals >= 0) decimals++;
+        } else if (byte === 46 && decimals < 0) {
+          decimals = 0;
+        } else {
+          break;
+        }
+        byte = buffer[++position] as number;
+      }
+      const scoreEnd = position;
+      const plainScore = digits > 0 && digits <= 15 && decimals <= 22 && !isFieldByte(byte);
+      while (isSpaceByte(byte)) byte = buffer[++position] as number;
+      // Not a plain score, or fewer than six fields (a field ended at the newline): the general path reads or rejects the line.
+      if (!plainScore || byte === 10 || documentEnd === documentStart) return lineStart;
+      const lineTagStart = position;
+      while (isFieldByte(byte)) byte = buffer[++position] as number;
+      const lineTagEnd = position;
+      while (byte !== 10) byte = buffer[++position] as number;
+      // The same topic as the line before, most of the time: checked here, where V8 inlines the check.
+      const previous = this.topic;
+      const topic = previous !== undefined && this.topicField.matches(buffer, topicStart, topicEnd) ? previous : this.topicOf(buffer, topicStart, topicEnd);
+      // A document retrieved twice: the general path names it.
+      if (topic.documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) return lineStart;
+      this.lineNumber++;
+      const magnitude = decimals > 0 ? mantissa / (POWERS_OF_TEN[decimals] as number) : mantissa;
+      topic.scores.push(negative ? -magnitude : magnitude);
+      this.tagStart = lineTagStart;
+      this.tagEnd = lineTagEnd;
+      position++;
+    }
+    return position;
+  }
+
+  /** The entry of a line's topic: the previous line's while the topic id's bytes stay the same. */
+  private topicOf(buffer: Buffer, start: number, end: number): TopicRun {
+    let topic = this.topic;
+    if (this.topicField.update(buffer, start, end) || topic === undefined) {
+      topic = this.topics.get(this.topicField.text);
+      if (topic === undefined) {
+        topic = { documents: new ByteStringTable(1024), scores: [] };
+        this.topics.set(this.topicField.text, topic);
+      }
+      this.topic = topic;
+    }
+    return topic;
   }
 
   /**
@@ -101,16 +198,16 @@ class RunReader {
         message: `expected a number, got "${decodeField(buffer, scoreStart, scoreEnd)}"`,
         fix: 'put the retrieval score (higher is better) in the fifth column',
       };
-    } else if (this.topicEntries.of(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
+    } else if (this.topicOf(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
       this.error = {
         file: this.path,
         line: lineNumber,
         field: 'docno',
-        message: `topic ${this.topicEntries.topicId} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
+        message: `topic ${this.topicField.text} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
         fix: `keep one line per topic and document`,
       };
     } else {
-      (this.topicEntries.current as TopicRun).scores.push(score);
+      (this.topic as TopicRun).scores.push(score);
       this.tagStart = tagStart;
       this.tagEnd = tagEnd;
     }

@@ -50,6 +50,32 @@ describe('JsonArraySplitter', () => {
     for (const outputs of cutAnywhere) expect(outputs).toEqual(whole);
   });
 
+  it('reads string runs, escapes, numbers and literals the same however the text is cut, a broken string included', () => {
+    // Text with escapes, non-ASCII letters and surrogate pairs, next to numbers, literals and nested values.
+    const text = fc.string({ unit: fc.constantFrom('a', 'é', '検', '🙂', '"', '\\', '\n', '\t', '/', ' ', '{', ']', ','), maxLength: 30 });
+    const value = fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }));
+    const row = fc.dictionary(fc.constantFrom('request', 'response', 'n', 'ok'), value, { minKeys: 1, maxKeys: 4 });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 5 }), fc.nat(), fc.array(fc.nat(), { maxLength: 6 }), (rows, brokenSeed, cutSeeds) => {
+        // Prepare: pretty-printed, and in one variant a raw line break inside the first string, which loses that element only
+        const pretty = JSON.stringify(rows, null, 2);
+        const firstString = pretty.indexOf('": "') + 4;
+        const variants = brokenSeed % 2 === 0 || firstString < 4 ? [pretty] : [pretty, `${pretty.slice(0, firstString)}\n${pretty.slice(firstString)}`];
+
+        for (const variant of variants) {
+          // Act
+          const whole = splitInChunks(variant, []);
+          const cut = splitInChunks(variant, cutSeeds.map((seed) => seed % (variant.length + 1)));
+
+          // Assess
+          expect(cut).toEqual(whole);
+          if (variant === pretty) expect(whole.map((output) => (output.kind === 'element' ? JSON.parse(output.text) : output))).toEqual(rows);
+        }
+      }),
+      { numRuns: 300, seed: 22 },
+    );
+  });
+
   it('gives each element the line it starts on', () => {
     // Prepare
     const text = '[\n  {"a": 1},\n  {\n    "b": "x\\ny"\n  }, {"c": 3}\n]\n';

@@ -39,6 +39,15 @@ describe('rankDiscount', () => {
     }
   });
 
+  it('holds log2(rank + 1) correctly rounded at every rank of its first 4,096, each built from smaller ones or a series', () => {
+    // Act
+    const table = rankDiscounts(4095);
+
+    // Assess: composite rank + 1 come from their prime factors, so every one is checked, not a sample
+    const wrong = Array.from({ length: 4095 }, (_, index) => index + 1).filter((rank) => table[rank] !== referenceLog2(rank + 1));
+    expect(wrong).toEqual([]);
+  });
+
   it('serves the same values from the shared table, which grows past its first 1024 ranks', () => {
     // Act
     const table = rankDiscounts(5000);

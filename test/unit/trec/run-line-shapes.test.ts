@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRun } from '../../../shared/trec/run.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+
+/** A run line as written: the fields, the separators between them, and what follows the tag. */
+interface WrittenLine {
+  readonly topic: string;
+  readonly document: string;
+  readonly rank: string;
+  readonly score: string;
+  readonly tag: string;
+  readonly separators: readonly [string, string, string, string, string];
+  readonly indent: string;
+  readonly trailer: string;
+}
+
+const separator = fc.constantFrom(' ', ' ', ' ', '\t', '  ', ' \t', '\v', '\f');
+// Plain decimals (read as they are scanned) and every other form a score may take (read by the general path).
+const score = fc.oneof(
+  fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((value) => value.toFixed(6)),
+  fc.integer({ min: -5000, max: 5000 }).map(String),
+  fc.constantFrom('1e-3', '+2.5', '-0.0', '.5', '5.', '0.1234567890123456789', '12345678901234567', '-7E2', '0x10'),
+);
+const writtenLine: fc.Arbitrary<WrittenLine> = fc.record({
+  topic: fc.constantFrom('301', '302', 't-1'),
+  document: fc.stringMatching(/^[A-Za-z0-9#_.-]{1,12}$/),
+  rank: fc.integer({ min: 0, max: 1000 }).map(String),
+  score,
+  tag: fc.constantFrom('bm25', 'run-A'),
+  separators: fc.tuple(separator, separator, separator, separator, separator),
+  indent: fc.constantFrom('', '', '', ' ', '\t'),
+  trailer: fc.constantFrom('', '', ' extra words', '\r'),
+});
+
+function written(line: WrittenLine): string {
+  const [first, second, third, fourth, fifth] = line.separators;
+  return `${line.indent}${line.topic}${first}Q0${second}${line.document}${third}${line.rank}${fourth}${line.score}${fifth}${line.tag}${line.trailer}`;
+}
+
+/** What a reader must make of the lines: each topic's documents and scores in file order, the last tag; the first repeated document ends it. */
+function expected(lines: readonly WrittenLine[]): { topics: [string, string[], number[]][]; runId: string } | { repeatedAt: number } {
+  const topics = new Map<string, [string[], number[]]>();
+  for (const [index, line] of lines.entries()) {
+    const topic = topics.get(line.topic) ?? [[], []];
+    if (topic[0].includes(line.document)) return { repeatedAt: index + 1 };
+    topic[0].push(line.document);
+    topic[1].push(Number(line.score));
+    topics.set(line.topic, topic);
+  }
+  return { topics: [...topics].map(([topicId, [documents, scores]]) => [topicId, documents, scores]), runId: lines.at(-1)?.tag ?? '' };
+}
+
+describe('readRun on lines of every shape', () => {
+  let folder: TempFolder;
+  beforeAll(async () => {
+    folder = await createTempFolder();
+  });
+  afterAll(async () => {
+    await folder.remove();
+  });
+
+  it('reads each line as a plain split on C whitespace and Number() would, whichever path reads it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(writtenLine, { minLength: 1, maxLength: 40 }), fc.boolean(), async (lines, commented) => {
+        // Prepare: comment and blank lines between them, which the general path skips
+        const text = lines.map((line, index) => (commented && index % 7 === 3 ? `# note\n\n${written(line)}` : written(line))).join('\n');
+        const file = await folder.write('shapes.txt', `${text}\n`);
+
+        // Act
+        const result = await readRun(file);
+
+        // Assess
+        const wanted = expected(lines);
+        if ('repeatedAt' in wanted) {
+          expect(result.ok).toBe(false);
+          return;
+        }
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        const topics = [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
+        expect({ topics, runId: result.run.runId }).toEqual(wanted);
+      }),
+      { numRuns: 200, seed: 22 },
+    );
+  });
+
+  it('names the line of a repeated document the loop finds, and of a short line after plain ones', async () => {
+    // Prepare
+    const plain = Array.from({ length: 50 }, (_, index) => `7 Q0 d${index} ${index + 1} ${(100 - index).toFixed(4)} tag`);
+    const repeated = await folder.write('repeated.txt', [...plain, '7 Q0 d3 51 1.5000 tag', ''].join('\n'));
+    const short = await folder.write('short.txt', [...plain, '7 Q0 d99 51 1.5000', ''].join('\n'));
+
+    // Act
+    const results = await Promise.all([readRun(repeated), readRun(short)]);
+
+    // Assess
+    expect(results).toMatchObject([
+      { ok: false, error: { line: 51, message: 'topic 7 retrieves document d3 twice' } },
+      { ok: false, error: { line: 51, message: 'expected at least 6 fields "qid iter docno rank score tag", found 5' } },
+    ]);
+  });
+});
