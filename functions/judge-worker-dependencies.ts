@@ -1,5 +1,5 @@
 import type { Engine } from '../shared/engines/engine.js';
-import { providerNameOf } from '../shared/judges/judge-provider.js';
+import { providerNameOf } from '../shared/judge-client/judge-provider.js';
 import { engineEnvironment } from '../shared/pipeline/engine-secret.js';
 import type { Judging } from '../shared/pipeline/evaluate-case.js';
 import { JudgeBudget } from '../shared/pipeline/judge-budget.js';
@@ -10,7 +10,7 @@ import type { RunConfig } from '../shared/config/index.js';
 import { lambdaDependencies, lambdaJudgeEnvironment, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
 import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
 import { deferTo } from '../shared/pipeline/rate-limit-deferral.js';
-import type { RateShare } from '../shared/judges/rate/rate-limit-config.js';
+import type { RateShare } from '../shared/judge-client/rate/rate-limit-config.js';
 
 /**
  * A replaced judging's engines are closed once the cases that took them

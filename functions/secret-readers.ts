@@ -1,5 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
+import { RefreshingSecret } from '../shared/secrets/refreshing-secret.js';
 import { refreshingEngineVariables, type EngineVariables } from '../shared/pipeline/engine-secret.js';
 
 /** How long a container uses a secret it read: a rotated judge key or engine secret is used within this time. */

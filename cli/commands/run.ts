@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { parseRunConfig, readConfigFile, type ConfigFile } from '../../shared/config/index.js';
-import { chooseProvider, judgeEnvironmentOf } from '../../shared/judges/judge-provider.js';
+import { chooseProvider, judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { budgetText } from '../../shared/report/judge-cost-text.js';
 import { renderSummaryTable } from '../../shared/report/summary-table.js';
 import { terminalName, terminalText } from '../../shared/report/terminal-text.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { judgeEnvironmentOf } from '../../shared/judges/judge-provider.js';
-import { JudgeSetupError } from '../../shared/judges/judge-settings.js';
+import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
+import { JudgeSetupError } from '../../shared/scoring/judge-backend.js';
 import { readManifest } from '../../shared/pipeline/evaluate-case.js';
 import type { Judging } from '../../shared/pipeline/evaluate-case.js';
 import { JudgeBudget } from '../../shared/pipeline/judge-budget.js';

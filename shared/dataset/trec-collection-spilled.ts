@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import { compareBytes } from '../trec/trec-order.js';
 import { DatasetCounter, type DatasetEvent } from './dataset-events.js';
 import { RunNames } from './run-names.js';
-import type { TrecCollectionFiles } from './trec-collection.js';
+import type { TrecCollectionFiles } from './trec-collection-files.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
 import { SpilledRuns, spillPartitionsFor } from './trec-run-spill.js';
 import { spillRunsInTurn } from './trec-run-spilling-reader.js';

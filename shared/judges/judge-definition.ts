@@ -2,9 +2,17 @@ import { z } from 'zod';
 import { ratingSchema, type Rating, type Scale } from './scale.js';
 import type { DagJudge } from './dag/dag-judge.js';
 import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
-import type { ClientOverrides } from './judge-overrides.js';
-import type { RatingSummary } from './rating-summaries.js';
+import type { ClientOverrides } from '../judge-client/judge-overrides.js';
 import { checkTemplate, type TemplateInput } from './template.js';
+
+/**
+ * The names under which a run summarises a yes/no rating. Databricks Agent
+ * Evaluation calls the share of "yes" `rating/percentage` for most judges and
+ * `rating/average` for safety (the mean of yes = 1, no = 0 over the judged
+ * cases: the same number). A judge lists the names it is known by in
+ * `ratingSummaries`; the report gives the share under each of them.
+ */
+export type RatingSummary = 'percentage' | 'average';
 
 /**
  * A judge is data: what it assesses, the inputs it needs, its prompt, the

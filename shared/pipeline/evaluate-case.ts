@@ -1,6 +1,6 @@
 import type { JudgeDefinition } from '../judges/judge-definition.js';
-import type { MetricValue } from '../judges/metric-value.js';
-import { judgeCase, type JudgeBackend } from '../judges/run-judges.js';
+import type { MetricValue } from '../schema/metric-value.js';
+import { judgeCase, type JudgeBackend } from '../scoring/run-judges.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';

@@ -6,7 +6,7 @@ import { precisionAt } from '../metrics/precision.js';
 import { recallAt } from '../metrics/recall.js';
 import { reciprocalRank } from '../metrics/reciprocal-rank.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
-import type { MetricValue } from '../judges/metric-value.js';
+import type { MetricValue } from '../schema/metric-value.js';
 
 export const DEFAULT_CUTOFFS: readonly number[] = [5, 10];
 

@@ -1,5 +1,5 @@
 import { callsJudges, judgesForRun, type ConfigFile } from '../config/index.js';
-import { chooseJudgeBackend, type JudgeEnvironment } from '../judges/judge-settings.js';
+import { chooseJudgeBackend, type JudgeEnvironment } from '../scoring/judge-backend.js';
 import type { ObjectStore } from '../ports/object-store.js';
 
 /** The judge line of a run that judges nothing: its report has the ground-truth metrics only. */

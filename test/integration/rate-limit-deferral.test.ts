@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../shared/config/index.js';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
-import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
+import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
 import { evaluateCaseMessage, type Judging } from '../../shared/pipeline/evaluate-case.js';
 import { deferTo, MAX_RATE_LIMIT_DEFERRALS } from '../../shared/pipeline/rate-limit-deferral.js';
 import { runKeys } from '../../shared/pipeline/run-identity.js';

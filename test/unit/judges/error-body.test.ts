@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestedErrorBody, serverErrorOf } from '../../../shared/judges/error-body.js';
+import { nestedErrorBody, serverErrorOf } from '../../../shared/judge-client/error-body.js';
 
 /** The error of a judge server's answer, read from each shape OpenAI-compatible servers write it in. */
 describe('serverErrorOf', () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
-import { canonicalBaseUrl, JudgeCache } from '../../../shared/judges/judge-cache.js';
-import { JudgeClient } from '../../../shared/judges/judge-client.js';
-import { JudgeService, type JudgeServiceSettings } from '../../../shared/judges/judge-service.js';
+import { canonicalBaseUrl, JudgeCache } from '../../../shared/judge-client/judge-cache.js';
+import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
+import { JudgeService, type JudgeServiceSettings } from '../../../shared/scoring/judge-service.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
 import { TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';

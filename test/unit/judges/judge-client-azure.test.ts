@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JudgeClient, type JudgeClientSettings } from '../../../shared/judges/judge-client.js';
+import { JudgeClient, type JudgeClientSettings } from '../../../shared/judge-client/judge-client.js';
 import { answerWith, judgeRequest, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer, type Oracle } from '../../support/openai-test-server.js';
 

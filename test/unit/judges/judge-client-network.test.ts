@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JudgeClient } from '../../../shared/judges/judge-client.js';
+import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
 import { closedPort } from '../../support/closed-port.js';
 import { answerWith, judgeRequest, startJudgeClient, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import type { OpenAiTestServer } from '../../support/openai-test-server.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { JudgeClient, type JudgeClientSettings } from '../../../shared/judges/judge-client.js';
+import { JudgeClient, type JudgeClientSettings } from '../../../shared/judge-client/judge-client.js';
 import { TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../../support/openai-test-server.js';
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JudgeClient } from '../../../shared/judges/judge-client.js';
-import { classifyFailure } from '../../../shared/judges/judge-failure.js';
+import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
+import { classifyFailure } from '../../../shared/judge-client/judge-failure.js';
 import { closedPort } from '../../support/closed-port.js';
 import { answerWith, judgeRequest, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../support/openai-test-server.js';

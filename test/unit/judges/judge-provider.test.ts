@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
 import { parseRunConfig, configFileSchema } from '../../../shared/config/index.js';
 import { checkJudgeCeiling } from '../../../shared/config/index.js';
-import { chooseJudgeBackend, JudgeSetupError } from '../../../shared/judges/judge-settings.js';
+import { chooseJudgeBackend, JudgeSetupError } from '../../../shared/scoring/judge-backend.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { startBedrockTestServer } from '../../support/bedrock-test-server.js';
 import { catalogOracle } from '../../support/judge-oracle.js';

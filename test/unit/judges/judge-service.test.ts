@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
-import { JudgeCache, cacheKey, canonicalBaseUrl } from '../../../shared/judges/judge-cache.js';
-import { JudgeClient } from '../../../shared/judges/judge-client.js';
-import { JudgeService } from '../../../shared/judges/judge-service.js';
+import { JudgeCache, cacheKey, canonicalBaseUrl } from '../../../shared/judge-client/judge-cache.js';
+import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
+import { JudgeService } from '../../../shared/scoring/judge-service.js';
 import { LocalFolderStore } from '../../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
 import { TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';

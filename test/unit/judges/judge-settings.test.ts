@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig, configFileSchema } from '../../../shared/config/index.js';
-import { chooseJudgeBackend, DEFAULT_JUDGE_MODEL } from '../../../shared/judges/judge-settings.js';
+import { chooseJudgeBackend, DEFAULT_JUDGE_MODEL } from '../../../shared/scoring/judge-backend.js';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { startOpenAiTestServer } from '../../support/openai-test-server.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, RefreshingSecret } from '../../../shared/judges/refreshing-secret.js';
+import { REDACTED, RefreshingSecret } from '../../../shared/secrets/refreshing-secret.js';
 
 const MAX_AGE_MS = 300_000;
 

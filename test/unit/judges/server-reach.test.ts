@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerReach, openAiTarget } from '../../../shared/judges/server-reach.js';
+import { ServerReach, openAiTarget } from '../../../shared/judge-client/server-reach.js';
 
 /**
  * When the judge server counts as unreachable: never answered, and its

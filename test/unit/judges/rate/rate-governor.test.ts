@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateGovernor, type GovernorSettings, type Permit } from '../../../../shared/judges/rate/rate-governor.js';
+import { RateGovernor, type GovernorSettings, type Permit } from '../../../../shared/judge-client/rate/rate-governor.js';
 import { ManualClock, settle } from '../../../support/manual-clock.js';
 
 /**

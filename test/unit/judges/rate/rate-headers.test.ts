@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationMs, readRateHeaders } from '../../../../shared/judges/rate/rate-headers.js';
+import { durationMs, readRateHeaders } from '../../../../shared/judge-client/rate/rate-headers.js';
 
 describe('rate-limit headers', () => {
   it.each([

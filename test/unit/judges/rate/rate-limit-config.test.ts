@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../../../shared/config/index.js';
-import { rateLimitsFor } from '../../../../shared/judges/rate/rate-limit-config.js';
+import { rateLimitsFor } from '../../../../shared/judge-client/rate/rate-limit-config.js';
 
 describe('judge.rate_limit in the config', () => {
   it('gives every model the top-level limits, and a model with its own entry its own', () => {

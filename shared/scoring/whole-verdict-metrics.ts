@@ -1,5 +1,5 @@
-import type { MetricValue } from './metric-value.js';
-import type { Verdict } from './judge-definition.js';
+import type { MetricValue } from '../schema/metric-value.js';
+import type { Verdict } from '../judges/judge-definition.js';
 
 type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string };
 

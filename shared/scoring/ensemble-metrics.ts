@@ -1,10 +1,10 @@
-import type { Outcome, EngineJudgments } from '../case-judgments.js';
-import { chunkVerdictMetrics } from '../chunk-metrics.js';
-import type { MetricValue } from '../metric-value.js';
-import { ratingValue } from '../scale.js';
-import { wholeVerdictMetrics } from '../whole-verdict-metrics.js';
-import { combineVerdicts, meanOf, type CombinedVerdict } from './combine-verdicts.js';
-import type { EnsembleJudge } from './ensemble-judge.js';
+import type { Outcome, EngineJudgments } from './case-judgments.js';
+import { chunkVerdictMetrics } from './chunk-metrics.js';
+import type { MetricValue } from '../schema/metric-value.js';
+import { ratingValue } from '../judges/scale.js';
+import { wholeVerdictMetrics } from './whole-verdict-metrics.js';
+import { combineVerdicts, meanOf, type CombinedVerdict } from '../judges/ensemble/combine-verdicts.js';
+import type { EnsembleJudge } from '../judges/ensemble/ensemble-judge.js';
 
 /**
  * An ensemble's metrics for one engine, from its members' judgments of it

@@ -1,7 +1,7 @@
-import type { LlmJudge } from './judge-definition.js';
-import type { ClientOverrides } from './judge-overrides.js';
+import type { LlmJudge } from '../judges/judge-definition.js';
+import type { ClientOverrides } from '../judge-client/judge-overrides.js';
 import type { JudgeOutcome, JudgeRunner, JudgeService, JudgeUsage, JudgmentOptions } from './judge-service.js';
-import type { TemplateInput } from './template.js';
+import type { TemplateInput } from '../judges/template.js';
 
 const USAGE_COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const satisfies readonly (keyof JudgeUsage)[];
 

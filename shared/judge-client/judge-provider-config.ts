@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { report } from './config-report.js';
+import { inputErrorLine } from '../schema/input-error-line.js';
 import { judgeBaseUrlSchema } from './judge-base-url.js';
 import type { JudgeOverrides } from './judge-overrides.js';
 
@@ -73,14 +73,14 @@ export function checkJudgeProvider(config: ProviderSettings, file: string): stri
   const problems: string[] = [];
   for (const block of ['azure', 'bedrock'] as const) {
     if (provider === block && config.judge[block] === undefined) {
-      problems.push(report(file, `"judge.${block}"`, `is missing: provider ${block} needs it`, PROVIDER_FIXES[`judge.${block}`] ?? ''));
+      problems.push(inputErrorLine(file, `"judge.${block}"`, `is missing: provider ${block} needs it`, PROVIDER_FIXES[`judge.${block}`] ?? ''));
     }
     if (provider !== block && config.judge[block] !== undefined) {
-      problems.push(report(file, `"judge.${block}"`, `applies only with provider ${block}, and the provider is ${provider}`, `add provider: ${block}, or remove judge.${block}`));
+      problems.push(inputErrorLine(file, `"judge.${block}"`, `applies only with provider ${block}, and the provider is ${provider}`, `add provider: ${block}, or remove judge.${block}`));
     }
   }
   if (provider === 'bedrock' && config.judge.model !== undefined) {
-    problems.push(report(file, '"judge.model"', 'does not apply with provider bedrock: the model is judge.bedrock.model_id', 'remove judge.model, and give the model as judge.bedrock.model_id'));
+    problems.push(inputErrorLine(file, '"judge.model"', 'does not apply with provider bedrock: the model is judge.bedrock.model_id', 'remove judge.model, and give the model as judge.bedrock.model_id'));
   }
   if (provider === 'openai') return problems;
   const baseUrls = [
@@ -91,7 +91,7 @@ export function checkJudgeProvider(config: ProviderSettings, file: string): stri
   ];
   const where = provider === 'azure' ? 'judge.azure.endpoint' : 'judge.bedrock';
   for (const field of baseUrls) {
-    problems.push(report(file, field, `is an OpenAI-compatible server, and the provider is ${provider}`, `remove it: with provider ${provider} every judge runs on ${where}`));
+    problems.push(inputErrorLine(file, field, `is an OpenAI-compatible server, and the provider is ${provider}`, `remove it: with provider ${provider} every judge runs on ${where}`));
   }
   return problems;
 }

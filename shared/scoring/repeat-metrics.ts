@@ -1,8 +1,8 @@
 import type { EngineJudgments, Outcome } from './case-judgments.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
-import { meanOf } from './ensemble/combine-verdicts.js';
-import type { JudgeDefinition } from './judge-definition.js';
-import type { MetricValue } from './metric-value.js';
+import { meanOf } from '../judges/ensemble/combine-verdicts.js';
+import type { JudgeDefinition } from '../judges/judge-definition.js';
+import type { MetricValue } from '../schema/metric-value.js';
 
 /**
  * Metrics of a judge drawn `repeat` times on the same engine output, at a

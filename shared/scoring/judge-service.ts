@@ -1,12 +1,12 @@
 import pLimit from 'p-limit';
-import { parseAnswer } from './answer-parsing.js';
-import { cacheKey, type JudgeCache } from './judge-cache.js';
-import type { JudgeCompleter } from './judge-completion.js';
-import type { JudgeProviderName } from './judge-provider-config.js';
-import { jsonSchemaOf, type ChatMessage } from './output-modes.js';
-import type { LlmJudge, Verdict } from './judge-definition.js';
-import { schemaNameOf, type ClientOverrides } from './judge-overrides.js';
-import { renderTemplate, type TemplateInput } from './template.js';
+import { parseAnswer } from '../judge-client/answer-parsing.js';
+import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
+import type { JudgeCompleter } from '../judge-client/judge-completion.js';
+import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
+import { jsonSchemaOf, type ChatMessage } from '../judge-client/output-modes.js';
+import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
+import { schemaNameOf, type ClientOverrides } from '../judge-client/judge-overrides.js';
+import { renderTemplate, type TemplateInput } from '../judges/template.js';
 
 /** Per judge: what judging cost. Reported in every run's report. */
 export interface JudgeUsage {

@@ -1,10 +1,10 @@
-import type { CallDeadlineOptions } from './call-deadline.js';
-import { canonicalBaseUrl } from './judge-cache.js';
-import { JudgeClient } from './judge-client.js';
-import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from './judge-completion.js';
-import type { JudgeProvider } from './judge-provider.js';
+import type { CallDeadlineOptions } from '../judge-client/call-deadline.js';
+import { canonicalBaseUrl } from '../judge-client/judge-cache.js';
+import { JudgeClient } from '../judge-client/judge-client.js';
+import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from '../judge-client/judge-completion.js';
+import type { JudgeProvider } from '../judge-client/judge-provider.js';
 import type { ResolvedClientSettings } from './judge-service-pool.js';
-import type { RateGovernor } from './rate/rate-governor.js';
+import type { RateGovernor } from '../judge-client/rate/rate-governor.js';
 
 /**
  * The judge client of one setting (model, temperature, answer length) on a
@@ -38,7 +38,7 @@ export function createJudgeCompleter(provider: JudgeProvider, settings: Resolved
     }
     case 'bedrock':
       return new LazyCompleter(async () => {
-        const { BedrockJudgeClient } = await import('./bedrock-judge-client.js');
+        const { BedrockJudgeClient } = await import('../judge-client/bedrock-judge-client.js');
         return new BedrockJudgeClient({ ...common, region: provider.region, endpoint: provider.endpoint });
       });
   }

@@ -1,10 +1,10 @@
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
-import type { DagJudge } from './dag/dag-judge.js';
-import { walkDag } from './dag/walk-dag.js';
-import type { LlmJudge, Verdict } from './judge-definition.js';
+import type { DagJudge } from '../judges/dag/dag-judge.js';
+import { walkDag } from '../judges/dag/walk-dag.js';
+import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
 import type { JudgeRunner, JudgeUsage } from './judge-service.js';
-import { isLexicalJudge, lexicalVerdict } from './lexical/lexical-judge.js';
-import type { TemplateInput } from './template.js';
+import { isLexicalJudge, lexicalVerdict } from '../judges/lexical/lexical-judge.js';
+import type { TemplateInput } from '../judges/template.js';
 
 export type JudgeBackend = { kind: 'llm'; service: JudgeRunner } | { kind: 'lexical' };
 

@@ -1,9 +1,9 @@
 import { countGrades } from '../metrics/judged-ranking.js';
 import { ndcgAt } from '../metrics/ndcg-cut.js';
 import { rankDiscount } from '../metrics/rank-discount.js';
-import type { MetricValue } from './metric-value.js';
-import type { Verdict } from './judge-definition.js';
-import type { Scale } from './scale.js';
+import type { MetricValue } from '../schema/metric-value.js';
+import type { Verdict } from '../judges/judge-definition.js';
+import type { Scale } from '../judges/scale.js';
 
 type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string };
 

@@ -1,17 +1,17 @@
 import type { ObjectStore } from '../ports/object-store.js';
-import { JudgeCache } from './judge-cache.js';
+import { JudgeCache } from '../judge-client/judge-cache.js';
 import pLimit from 'p-limit';
-import type { JudgeClientSection } from './judge-client-schema.js';
-import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from './judge-provider.js';
+import type { JudgeClientSection } from '../judge-client/judge-client-schema.js';
+import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from '../judge-client/judge-provider.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
 import { createJudgeCompleter, serverOf } from './judge-transports.js';
-import { sharedGovernor } from './rate/governor-registry.js';
-import { rateLimitsFor, type RateShare } from './rate/rate-limit-config.js';
-import type { JudgeDefinition } from './judge-definition.js';
+import { sharedGovernor } from '../judge-client/rate/governor-registry.js';
+import { rateLimitsFor, type RateShare } from '../judge-client/rate/rate-limit-config.js';
+import type { JudgeDefinition } from '../judges/judge-definition.js';
 import type { JudgeBackend } from './run-judges.js';
 
-export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from './judge-provider.js';
+export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from '../judge-client/judge-provider.js';
 
 /**
  * Where the judge client's settings come from: the environment (the provider,

@@ -2,12 +2,12 @@ import { documentRecall } from '../metrics/document-recall.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import { CaseJudgments, type JudgeBackend } from './case-judgments.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
-import type { DagJudge } from './dag/dag-judge.js';
-import { ensembleMetrics } from './ensemble/ensemble-metrics.js';
-import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
-import type { JudgeDefinition, LlmJudge } from './judge-definition.js';
+import type { DagJudge } from '../judges/dag/dag-judge.js';
+import { ensembleMetrics } from './ensemble-metrics.js';
+import type { EnsembleJudge } from '../judges/ensemble/ensemble-judge.js';
+import type { JudgeDefinition, LlmJudge } from '../judges/judge-definition.js';
 import type { JudgeUsage } from './judge-service.js';
-import type { MetricValue } from './metric-value.js';
+import type { MetricValue } from '../schema/metric-value.js';
 import { repeatedMetrics } from './repeat-metrics.js';
 import { wholeVerdictMetrics } from './whole-verdict-metrics.js';
 
