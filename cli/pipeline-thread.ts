@@ -28,11 +28,11 @@ async function answer(task: ThreadTask): Promise<unknown> {
       await Promise.all([judgeWorker(), import('../shared/pipeline/aggregate-range.js')]);
       return null;
     case 'spill-run': {
-      const { spillRunFile } = await import('../shared/dataset/trec-run-spilling-reader.js');
+      const { spillRunFile } = await import('../shared/trec-collection/trec-run-spilling-reader.js');
       return spillRunFile(task.file, task.fileIndex, task.folder, task.partitions);
     }
     case 'trec-partition': {
-      const { serializedPartitionCases } = await import('../shared/dataset/trec-partition-cases.js');
+      const { serializedPartitionCases } = await import('../shared/trec-collection/trec-partition-cases.js');
       return serializedPartitionCases(task.request);
     }
     case 'judge':

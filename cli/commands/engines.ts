@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { requestIdFor } from '../../shared/dataset/content-ids.js';
+import { requestIdFor } from '../../shared/rows/content-ids.js';
 import type { EngineAsk } from '../../shared/engines/ask-engines.js';
 import { describeEngine, type EngineDescription } from '../../shared/engines/engine-description.js';
 import { expandMatrix } from '../../shared/engines/engine-matrix.js';

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { CollectionWork } from '../../shared/dataset/trec-collection-work.js';
-import type { PartitionRequest, SerializedPartition } from '../../shared/dataset/trec-partition-cases.js';
-import type { SpilledRunFile } from '../../shared/dataset/trec-run-spilling-reader.js';
+import type { CollectionWork } from '../../shared/trec-collection/trec-collection-work.js';
+import type { PartitionRequest, SerializedPartition } from '../../shared/trec-collection/trec-partition-cases.js';
+import type { SpilledRunFile } from '../../shared/trec-collection/trec-run-spilling-reader.js';
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
 import type { CaseOutcome, Judging } from '../../shared/pipeline/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';

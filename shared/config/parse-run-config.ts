@@ -1,4 +1,4 @@
-import { findReservedKey, RESERVED_KEY } from '../dataset/own-keys.js';
+import { findReservedKey, RESERVED_KEY } from '../rows/own-keys.js';
 import { JUDGE_CATALOG } from '../judges/catalog/index.js';
 import { inputErrorLine } from '../schema/input-error-line.js';
 import { buildCustomJudge } from '../judges/custom-judge.js';

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
-import type { CollectionWork } from '../dataset/trec-collection-work.js';
+import type { CollectionWork } from '../trec-collection/trec-collection-work.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { collectionManifestSchema, isCollectionManifestKey, type CollectionManifest, type CollectionMember } from '../schema/collection-manifest.js';
 import type { InputError } from '../schema/input-error.js';

@@ -1,5 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './byte-lines.js';
 import { RepeatedField, TopicEntries } from './repeated-field.js';
 import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
 import { parseNumberBytes } from './parse-number.js';

@@ -1,4 +1,4 @@
-import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
+import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from '../rows/dataset-events.js';
 import { readIdTexts } from './trec-text-file.js';
 import type { Qrels } from './trec-qrels-reader.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';

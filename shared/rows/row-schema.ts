@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPlainObject } from './reader-event.js';
+import { isPlainObject } from '../readers/reader-event.js';
 
 /**
  * Lenient zod schemas for one row after its field names were mapped to the

@@ -1,4 +1,4 @@
-import { readBoundedLines } from './line-reader.js';
+import { readBoundedLines } from './text-lines.js';
 import { describeJsonType, isPlainObject, type ReaderEvent } from './reader-event.js';
 import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, tooLargeError, type RowLimits } from './row-limits.js';
 

@@ -1,5 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
-import { readTextChunks } from './text-chunks.js';
+import { readTextChunks } from '../readers/text-chunks.js';
 import { scanTrecFields } from './trec-fields.js';
 import { readOrReport } from './trec-inputs.js';
 import { TrecRunSpill } from './trec-run-spill.js';

@@ -4,7 +4,7 @@ import type { InputError } from '../schema/input-error.js';
 import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName, describeNames, type RowField } from './conventions.js';
 import { toExpectedDocuments, toRetrievedChunks, withoutUndefined, type ListSource } from './documents.js';
-import type { SourceRow } from './reader-event.js';
+import type { SourceRow } from '../readers/reader-event.js';
 import { rowSchema, type RowInput } from './row-schema.js';
 import { issueToInputError } from './zod-issues.js';
 import { hasOwnKey, RESERVED_KEY, setOwnKey } from './own-keys.js';

@@ -3,8 +3,8 @@ import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName } from './conventions.js';
 import { parsePythonStringList } from './python-string-list.js';
 import { setOwnKey } from './own-keys.js';
-import type { SourceRow } from './reader-event.js';
-import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, type RowLimits } from './row-limits.js';
+import type { SourceRow } from '../readers/reader-event.js';
+import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, type RowLimits } from '../readers/row-limits.js';
 
 const LIST_FIX = `write the list as JSON (["first", "second"]) or as a Python list of quoted strings (['first', "it's second"])`;
 

@@ -1,6 +1,6 @@
 import type { ExpectedDocument } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
-import { readLines } from './line-reader.js';
+import { readLines } from '../readers/text-lines.js';
 import { parseTrecInteger, splitTrecFields, type LineProblem } from './trec-fields.js';
 
 /** The judgments of a qrels file, by topic id, in file order. */

@@ -1,7 +1,7 @@
 import type { InputError } from '../schema/input-error.js';
 import { issuePath, issueProblem, valueAt, type ZodIssue } from '../schema/zod-issue-text.js';
 import { conventionForField, type RowField } from './conventions.js';
-import { describeJsonType } from './reader-event.js';
+import { describeJsonType } from '../readers/reader-event.js';
 
 type Issue = ZodIssue;
 type PathKey = PropertyKey;

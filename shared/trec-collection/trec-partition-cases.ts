@@ -3,7 +3,7 @@ import type { InputError } from '../schema/input-error.js';
 import { evalCaseSchema } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
 import { compareBytes, compareTrec } from '../trec/trec-order.js';
-import { isLabelled, type SerializedCase } from './dataset-events.js';
+import { isLabelled, type SerializedCase } from '../rows/dataset-events.js';
 import { buildTrecCase } from './trec-case.js';
 import { SpilledRuns, type RunColumns } from './trec-run-spill.js';
 

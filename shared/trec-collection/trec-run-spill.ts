@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InputError } from '../schema/input-error.js';
-import { PartitionFiles } from './partition-files.js';
+import { PartitionFiles } from '../rows/partition-files.js';
 import type { RunEntry } from './trec-ranking.js';
 
 /** Lines in one spilled block at most. */

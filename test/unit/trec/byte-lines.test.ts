@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forEachLineRun } from '../../../shared/trec/line-reader.js';
+import { forEachLineRun } from '../../../shared/trec/byte-lines.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 let folder: TempFolder;

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { InputError } from '../schema/input-error.js';
-import { readLines } from './line-reader.js';
-import { isPlainObject } from './reader-event.js';
+import { readLines } from '../readers/text-lines.js';
+import { isPlainObject } from '../readers/reader-event.js';
 
 /** Texts by id, read from a corpus or a queries file. */
 export interface IdTexts {

@@ -1,5 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
-import { readLines } from './line-reader.js';
+import { readLines } from '../readers/text-lines.js';
 import { parseTrecScore, splitTrecFields, type LineProblem } from './trec-fields.js';
 import type { RunEntry } from './trec-ranking.js';
 

@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { compareBytes } from '../trec/trec-order.js';
-import { DatasetCounter, type DatasetEvent } from './dataset-events.js';
+import { DatasetCounter, type DatasetEvent } from '../rows/dataset-events.js';
 import { RunNames } from './run-names.js';
 import type { TrecCollectionFiles } from './trec-collection-files.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';

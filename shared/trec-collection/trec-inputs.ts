@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
-import type { DatasetCounter, DatasetEvent } from './dataset-events.js';
-import { fileErrorFrom } from './file-errors.js';
+import type { DatasetCounter, DatasetEvent } from '../rows/dataset-events.js';
+import { fileErrorFrom } from '../readers/file-errors.js';
 import { readQrels, type Qrels } from './trec-qrels-reader.js';
 import type { IdTexts } from './trec-text-file.js';
 
