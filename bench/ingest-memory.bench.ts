@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { embeddedInfrastructure } from '../cli/run/infrastructure.js';
 import { configFileSchema } from '../shared/config/index.js';
-import { ingestDataset } from '../shared/pipeline/ingest.js';
+import { ingestDataset } from '../shared/ingest/ingest.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 
 /**

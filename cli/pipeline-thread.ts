@@ -25,7 +25,7 @@ async function judgeWorker(): Promise<NonNullable<typeof judge>> {
 async function answer(task: ThreadTask): Promise<unknown> {
   switch (task.kind) {
     case 'load':
-      await Promise.all([judgeWorker(), import('../shared/pipeline/aggregate-range.js')]);
+      await Promise.all([judgeWorker(), import('../shared/reduce/aggregate-range.js')]);
       return null;
     case 'spill-run': {
       const { spillRunFile } = await import('../shared/trec-collection/trec-run-spilling-reader.js');
@@ -38,7 +38,7 @@ async function answer(task: ThreadTask): Promise<unknown> {
     case 'judge':
       return (await judgeWorker())(task.event);
     case 'aggregate': {
-      const { rangeAggregatorOf } = await import('../shared/pipeline/aggregate-range.js');
+      const { rangeAggregatorOf } = await import('../shared/reduce/aggregate-range.js');
       return rangeAggregatorOf(store, task.runId)(task.range, task.caseIds, task.keepLines, task.linesPath);
     }
   }

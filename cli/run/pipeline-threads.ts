@@ -4,9 +4,9 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CollectionWork } from '../../shared/trec-collection/trec-collection-work.js';
 import type { PartitionRequest, SerializedPartition } from '../../shared/trec-collection/trec-partition-cases.js';
 import type { SpilledRunFile } from '../../shared/trec-collection/trec-run-spilling-reader.js';
-import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/pipeline/aggregate-range.js';
-import type { CaseOutcome, Judging } from '../../shared/pipeline/evaluate-case.js';
-import { piecewiseAggregator } from '../../shared/pipeline/range-pieces.js';
+import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/aggregate-range.js';
+import type { CaseOutcome, Judging } from '../../shared/worker/evaluate-case.js';
+import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
 import { builtEntry } from '../built-entry.js';
 

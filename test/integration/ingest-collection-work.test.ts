@@ -6,7 +6,7 @@ import type { CollectionWork } from '../../shared/trec-collection/trec-collectio
 import { serializedPartitionCases } from '../../shared/trec-collection/trec-partition-cases.js';
 import { spillRunsInTurn } from '../../shared/trec-collection/trec-run-spilling-reader.js';
 import { runConfigSchema } from '../../shared/config/index.js';
-import { spoolCases, spoolOptionsOf } from '../../shared/pipeline/ingest.js';
+import { spoolCases, spoolOptionsOf } from '../../shared/ingest/ingest.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 

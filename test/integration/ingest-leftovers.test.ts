@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { ingestDataset } from '../../shared/pipeline/ingest.js';
+import { ingestDataset } from '../../shared/ingest/ingest.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const INGEST_PROCESS = join(import.meta.dirname, '..', 'support', 'ingest-process.ts');

@@ -7,7 +7,7 @@ import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infra
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { evaluateRun, type MeasureValue } from '../../shared/trec/evaluate.js';

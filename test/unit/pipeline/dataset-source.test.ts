@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { datasetEvents } from '../../../shared/pipeline/dataset-source.js';
+import { datasetEvents } from '../../../shared/ingest/dataset-source.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { createTempFolder } from '../../support/temp-folder.js';
 

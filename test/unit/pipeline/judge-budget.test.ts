@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { JudgeBudget } from '../../../shared/pipeline/judge-budget.js';
-import { budgetReached, checkJudgeSpend, type JudgeCeiling } from '../../../shared/pipeline/judge-ceiling.js';
-import { checkRun } from '../../../shared/pipeline/reduce.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { JudgeBudget } from '../../../shared/worker/judge-budget.js';
+import { budgetReached, checkJudgeSpend, type JudgeCeiling } from '../../../shared/worker/judge-ceiling.js';
+import { checkRun } from '../../../shared/reduce/reduce.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import type { JudgeUsageRecord } from '../../../shared/schema/run-records.js';

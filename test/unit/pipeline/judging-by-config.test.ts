@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../../shared/config/index.js';
-import type { Judging } from '../../../shared/pipeline/evaluate-case.js';
-import { judgingByConfig, type JudgingSecrets } from '../../../shared/pipeline/judging-by-config.js';
+import type { Judging } from '../../../shared/worker/evaluate-case.js';
+import { judgingByConfig, type JudgingSecrets } from '../../../shared/worker/judging-by-config.js';
 import type { RunConfig } from '../../../shared/config/index.js';
 
 const CONFIG: RunConfig = { ...configFileSchema.parse({ judges: ['correctness'] }), strict: false };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EXCERPT_PER_METRIC, FULL_HTML_CASE_LIMIT } from '../../../shared/pipeline/light-report-cases.js';
-import { reportRun } from '../../../shared/pipeline/reduce.js';
-import { runCompletion } from '../../../shared/pipeline/run-completion.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { EXCERPT_PER_METRIC, FULL_HTML_CASE_LIMIT } from '../../../shared/reduce/light-report-cases.js';
+import { reportRun } from '../../../shared/reduce/reduce.js';
+import { runCompletion } from '../../../shared/run/run-completion.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { syntheticRun } from '../../support/synthetic-run.js';

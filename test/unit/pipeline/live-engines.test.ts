@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine, EngineRequest, EngineResult } from '../../../shared/engines/engine.js';
-import { askLiveEngines } from '../../../shared/pipeline/live-engines.js';
+import { askLiveEngines } from '../../../shared/worker/live-engines.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import type { EvalCase } from '../../../shared/schema/eval-case.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateRange } from '../../../shared/pipeline/aggregate-range.js';
-import { reportFromPartials } from '../../../shared/pipeline/partials-report.js';
-import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from '../../../shared/pipeline/range-partial.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
+import { reportFromPartials } from '../../../shared/report/partials-report.js';
+import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from '../../../shared/schema/range-partial.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recordFailure } from '../../../shared/pipeline/record-failure.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { recordFailure } from '../../../shared/worker/record-failure.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { caseFailureSchema, type CaseFailure } from '../../../shared/schema/run-records.js';
 import type { CaseMessage } from '../../../shared/schema/pipeline-messages.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redriveFailures } from '../../../shared/pipeline/redrive.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
-import { unfinishedCases } from '../../../shared/pipeline/run-progress.js';
+import { redriveFailures } from '../../../shared/operations/redrive.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
+import { unfinishedCases } from '../../../shared/run/run-progress.js';
 import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { syntheticRun } from '../../support/synthetic-run.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { reportRun } from '../../../shared/pipeline/reduce.js';
-import { runCompletion } from '../../../shared/pipeline/run-completion.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { reportRun } from '../../../shared/reduce/reduce.js';
+import { runCompletion } from '../../../shared/run/run-completion.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acquireRunLease, type LeaseHolder, type LeaseOptions } from '../../../shared/pipeline/run-lease.js';
+import { acquireRunLease, type LeaseHolder, type LeaseOptions } from '../../../shared/operations/run-lease.js';
 import { LocalFolderStore } from '../../../shared/ports/local-folder-store.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { createTempFolder } from '../../support/temp-folder.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caseShard, runKeys } from '../../../shared/pipeline/run-identity.js';
-import { unfinishedCases } from '../../../shared/pipeline/run-progress.js';
+import { caseShard, runKeys } from '../../../shared/run/run-identity.js';
+import { unfinishedCases } from '../../../shared/run/run-progress.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { failure, result, RUN_ID } from '../report/factories.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { reportRun } from '../../../shared/pipeline/reduce.js';
-import { runCompletion } from '../../../shared/pipeline/run-completion.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
-import { describeStatus, runStatus } from '../../../shared/pipeline/run-status.js';
+import { reportRun } from '../../../shared/reduce/reduce.js';
+import { runCompletion } from '../../../shared/run/run-completion.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
+import { describeStatus, runStatus } from '../../../shared/operations/run-status.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
 import { failure, manifest, result, RUN_ID } from '../report/factories.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readAttemptError } from '../../../shared/pipeline/attempt-error.js';
-import { evaluateCaseMessage } from '../../../shared/pipeline/evaluate-case.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
-import { runConfigOf, StoredConfigError } from '../../../shared/pipeline/stored-config.js';
+import { readAttemptError } from '../../../shared/worker/attempt-error.js';
+import { evaluateCaseMessage } from '../../../shared/worker/evaluate-case.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
+import { runConfigOf, StoredConfigError } from '../../../shared/run/stored-config.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { caseMessageSchema } from '../../../shared/schema/pipeline-messages.js';
 import { manifest } from '../report/factories.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suiteConfig } from '../../../shared/pipeline/suite-config.js';
+import { suiteConfig } from '../../../shared/run/suite-config.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 
 /** Nine levels of nine aliases: 9^9 strings if expanded. */

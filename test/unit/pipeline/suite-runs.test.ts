@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previousRun, recordReportedRun, type SuiteRun } from '../../../shared/pipeline/suite-runs.js';
+import { previousRun, recordReportedRun, type SuiteRun } from '../../../shared/run/suite-runs.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 
 const SUITE = 'nightly';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdir, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorkFolder, processExists, removeStaleWorkFolders, type WorkFolderSettings } from '../../../shared/pipeline/work-folders.js';
+import { createWorkFolder, processExists, removeStaleWorkFolders, type WorkFolderSettings } from '../../../shared/run/work-folders.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 let folder: TempFolder;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { aggregatedMetrics } from '../../../shared/compare/compared-metrics.js';
 import { ratingSummariesOf } from '../../../shared/judges/rating-summaries.js';
-import { aggregateRange } from '../../../shared/pipeline/aggregate-range.js';
-import { headlineMetrics } from '../../../shared/pipeline/baselines.js';
-import { reportFromPartials } from '../../../shared/pipeline/partials-report.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
+import { headlineMetrics } from '../../../shared/run/baselines.js';
+import { reportFromPartials } from '../../../shared/report/partials-report.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
 import { manifest, result, RUN_ID, type Value } from './factories.js';

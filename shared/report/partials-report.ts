@@ -1,12 +1,12 @@
-import { reportHeader } from '../report/aggregate.js';
-import { judgeSpendFields } from '../report/judge-spend-report.js';
-import { totalJudgeUsage } from '../report/judge-usage.js';
-import type { MetricColumn } from '../report/metric-columns.js';
-import { columnStatistics } from '../report/metric-statistics.js';
-import { compareText } from '../report/ordering.js';
+import { reportHeader } from './aggregate.js';
+import { judgeSpendFields } from './judge-spend-report.js';
+import { totalJudgeUsage } from './judge-usage.js';
+import type { MetricColumn } from './metric-columns.js';
+import { columnStatistics } from './metric-statistics.js';
+import { compareText } from './ordering.js';
 import type { Report } from '../schema/report.js';
 import type { JudgeUsageRecord, Manifest } from '../schema/run-records.js';
-import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
+import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
 
 /**
  * The report of a run from the partials of all its ranges, the same as

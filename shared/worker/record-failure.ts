@@ -5,7 +5,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { caseMessageSchema } from '../schema/pipeline-messages.js';
 import type { CaseFailure } from '../schema/run-records.js';
 import { readAttemptError } from './attempt-error.js';
-import { runKeys } from './run-identity.js';
+import { runKeys } from '../run/run-identity.js';
 
 export type FailureOutcome = { kind: 'recorded'; runId: string; caseId: string } | { kind: 'superseded'; caseId: string } | { kind: 'poison'; key: string };
 

@@ -1,5 +1,6 @@
 import { parseRunConfig, type RunConfig } from '../config/index.js';
-import type { Manifest } from '../schema/run-records.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import { manifestSchema, type Manifest } from '../schema/run-records.js';
 import { runKeys } from './run-identity.js';
 
 /** A run's stored config does not parse: a manifest hand-edited, or written by an assay that had other settings. */
@@ -26,4 +27,11 @@ export function runConfigOf(manifest: Manifest): RunConfig {
   if (parsed.size >= MOST_KEPT) parsed.clear();
   parsed.set(text, parse.config);
   return parse.config;
+}
+
+/** The run's manifest as stored; a run without one is a bug of the caller (every handler runs after ingest wrote it). */
+export async function readManifest(store: ObjectStore, runId: string): Promise<Manifest> {
+  const bytes = await store.get(runKeys.manifest(runId));
+  if (bytes === undefined) throw new Error(`Run ${runId} has no manifest (${runKeys.manifest(runId)})`);
+  return manifestSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
 }

@@ -2,7 +2,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import type { Manifest } from '../schema/run-records.js';
 import { manifestSchema } from '../schema/run-records.js';
 import { reportSchema, type Report } from '../schema/report.js';
-import { runKeys } from './run-identity.js';
+import { runKeys } from '../run/run-identity.js';
 
 export interface RunStatus {
   readonly runId: string;

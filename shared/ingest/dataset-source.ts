@@ -7,7 +7,7 @@ import type { CollectionWork } from '../trec-collection/trec-collection-work.js'
 import type { ObjectStore } from '../ports/object-store.js';
 import { collectionManifestSchema, isCollectionManifestKey, type CollectionManifest, type CollectionMember } from '../schema/collection-manifest.js';
 import type { InputError } from '../schema/input-error.js';
-import { CASE_ID_RULE } from './run-identity.js';
+import { CASE_ID_RULE } from '../run/run-identity.js';
 
 export interface DatasetSourceOptions {
   /** How many top chunks of each engine the judges read: a TREC collection's cases carry the corpus text of those only. */

@@ -17,8 +17,8 @@ import type { CollectionWork } from '../trec-collection/trec-collection-work.js'
 import type { RunConfig } from '../config/index.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
-import { caseIdFor, runIdentityOf, runKeys } from './run-identity.js';
-import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from './work-folders.js';
+import { caseIdFor, runIdentityOf, runKeys } from '../run/run-identity.js';
+import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from '../run/work-folders.js';
 
 export interface IngestRequest {
   readonly datasetKey: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { runKeys } from './run-identity.js';
+import { runKeys } from '../run/run-identity.js';
 
 /**
  * Why the last delivery of a case failed, kept under a deterministic key

@@ -2,17 +2,17 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { compareMetric, DEFAULT_COMPARE_OPTIONS, regressions, type MetricComparison } from '../compare/compare-runs.js';
-import { comparableValue } from '../compare/compared-metrics.js';
-import { parseReportJson } from '../compare/run-files.js';
+import { compareMetric, DEFAULT_COMPARE_OPTIONS, regressions, type MetricComparison } from './compare-runs.js';
+import { comparableValue } from './compared-metrics.js';
+import { parseReportJson } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { VERDICT_YES } from '../report/metric-columns.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { Report, ReportComparison } from '../schema/report.js';
-import { headlineMetrics, type QueryDelta } from './baselines.js';
-import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
-import { runKeys } from './run-identity.js';
-import { withScratchFolder } from './scratch-folder.js';
+import { headlineMetrics, type QueryDelta } from '../run/baselines.js';
+import { REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
+import { runKeys } from '../run/run-identity.js';
+import { withScratchFolder } from '../run/scratch-folder.js';
 
 /** What a comparison reads of a baseline's line: the pair's keys and the metrics. */
 const baselineLineSchema = z.object({ request_id: z.string(), engine: z.string(), metrics: z.record(z.string(), z.unknown()) });

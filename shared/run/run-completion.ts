@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseIdsSchema, type Manifest } from '../schema/run-records.js';
-import { readManifest } from './evaluate-case.js';
 import { runKeys } from './run-identity.js';
 import { unfinishedCases } from './run-progress.js';
-import { runConfigOf } from './stored-config.js';
+import { readManifest, runConfigOf } from './stored-config.js';
 
 /**
  * How far a run has come, read from the store alone: its case ids, which of

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateRange } from '../../../shared/pipeline/aggregate-range.js';
-import { compareWithBaseline, type QueryDelta } from '../../../shared/pipeline/baselines.js';
-import { compareColumnsWithBaseline } from '../../../shared/pipeline/column-comparison.js';
-import { reportFromPartials } from '../../../shared/pipeline/partials-report.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
+import { compareWithBaseline, type QueryDelta } from '../../../shared/run/baselines.js';
+import { compareColumnsWithBaseline } from '../../../shared/compare/column-comparison.js';
+import { reportFromPartials } from '../../../shared/report/partials-report.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
 import { caseLines, casesJsonl } from '../../../shared/report/cases-jsonl.js';

@@ -6,7 +6,7 @@ import type { EngineConfig } from '../engines/engine-config.js';
 import type { Engine } from '../engines/engine.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { retrievedChunkSchema, type EngineOutput, type EvalCase } from '../schema/eval-case.js';
-import { runKeys } from './run-identity.js';
+import { runKeys } from '../run/run-identity.js';
 
 /**
  * The live-engine step of the judge worker: before a case is judged, every

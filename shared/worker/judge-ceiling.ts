@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import { spendSettingsOf, type JudgePrices } from '../schema/judge-prices.js';
 import type { Manifest } from '../schema/run-records.js';
-import { runKeys } from './run-identity.js';
+import { runKeys } from '../run/run-identity.js';
 
 /** A run's cost ceiling: run.max_judge_cost, in the currency of judge.prices. */
 export interface JudgeCeiling {

@@ -1,5 +1,5 @@
 import type { ObjectStore } from '../ports/object-store.js';
-import { ingestDataset, type IngestDependencies, type IngestOutcome } from './ingest.js';
+import { ingestDataset, type IngestDependencies, type IngestOutcome } from '../ingest/ingest.js';
 import type { RunConfig } from '../config/index.js';
 import { isCollectionMemberKey } from '../schema/collection-manifest.js';
 

@@ -1,10 +1,10 @@
-import { averagePrecision } from '../metrics/average-precision.js';
-import { documentRecall } from '../metrics/document-recall.js';
-import { judgeRanking } from '../metrics/judged-ranking.js';
-import { ndcgAt } from '../metrics/ndcg-cut.js';
-import { precisionAt } from '../metrics/precision.js';
-import { recallAt } from '../metrics/recall.js';
-import { reciprocalRank } from '../metrics/reciprocal-rank.js';
+import { averagePrecision } from './average-precision.js';
+import { documentRecall } from './document-recall.js';
+import { judgeRanking } from './judged-ranking.js';
+import { ndcgAt } from './ndcg-cut.js';
+import { precisionAt } from './precision.js';
+import { recallAt } from './recall.js';
+import { reciprocalRank } from './reciprocal-rank.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import type { MetricValue } from '../schema/metric-value.js';
 

@@ -2,9 +2,9 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { caseFailureSchema } from '../schema/run-records.js';
-import { readManifest } from './evaluate-case.js';
-import { extendDeadline } from './run-completion.js';
-import { runKeys } from './run-identity.js';
+import { readManifest } from '../run/stored-config.js';
+import { extendDeadline } from '../run/run-completion.js';
+import { runKeys } from '../run/run-identity.js';
 
 /**
  * `assay redrive RUN`: sends every failed case of a run back to the cases

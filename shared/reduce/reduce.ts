@@ -8,14 +8,14 @@ import { compareText } from '../report/ordering.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
-import { checkJudgeSpend } from './judge-ceiling.js';
+import { checkJudgeSpend } from '../worker/judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
-import { REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
-import { runCompletion, type RunCompletion } from './run-completion.js';
+import { REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
+import { runCompletion, type RunCompletion } from '../run/run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
-import { withScratchFolder } from './scratch-folder.js';
+import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
-import { runConfigOf } from './stored-config.js';
+import { runConfigOf } from '../run/stored-config.js';
 
 export { REPORT_FILES } from './write-report.js';
 

@@ -6,17 +6,17 @@ import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
 import { rankingOf } from '../schema/compact-ranking.js';
 import { parseStoredCase } from '../schema/stored-case.js';
-import { manifestSchema, type CaseResult, type Manifest } from '../schema/run-records.js';
+import type { CaseResult } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
 import { thresholdMetrics } from '../report/thresholds.js';
-import { groundTruthMetrics } from './ground-truth-metrics.js';
+import { groundTruthMetrics } from '../metrics/ground-truth-metrics.js';
 import type { JudgeBudget } from './judge-budget.js';
 import { judgeCeilingOf } from './judge-ceiling.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from '../config/index.js';
-import { runConfigOf } from './stored-config.js';
-import { runKeys } from './run-identity.js';
+import { readManifest, runConfigOf } from '../run/stored-config.js';
+import { runKeys } from '../run/run-identity.js';
 import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
 
 /** The judges of a run and the backend that runs them, built from the run's config. */
@@ -242,11 +242,6 @@ function firstError(engines: Record<string, Record<string, MetricValue>>): strin
 }
 
 /** The manifest of a run; a message for a run without one is a bug or a poison message, and throws. */
-export async function readManifest(store: ObjectStore, runId: string): Promise<Manifest> {
-  const bytes = await store.get(runKeys.manifest(runId));
-  if (bytes === undefined) throw new Error(`Run ${runId} has no manifest (${runKeys.manifest(runId)})`);
-  return manifestSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
-}
 
 async function readClaimCheck(store: ObjectStore, key: string): Promise<EvalCase> {
   const bytes = await store.get(key);

@@ -4,11 +4,11 @@ import { createReadStream } from 'node:fs';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
-import { spoolCases, spoolOptionsOf, startWorkFolder } from './ingest.js';
-import type { WorkFolderSettings } from './work-folders.js';
-import { extendDeadline, runCompletion } from './run-completion.js';
-import { runKeys } from './run-identity.js';
-import { runConfigOf } from './stored-config.js';
+import { spoolCases, spoolOptionsOf, startWorkFolder } from '../ingest/ingest.js';
+import type { WorkFolderSettings } from '../run/work-folders.js';
+import { extendDeadline, runCompletion } from '../run/run-completion.js';
+import { runKeys } from '../run/run-identity.js';
+import { runConfigOf } from '../run/stored-config.js';
 
 export interface ResumeDependencies {
   readonly store: ObjectStore;

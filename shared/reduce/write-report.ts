@@ -14,15 +14,15 @@ import { renderMarkdown } from '../report/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
-import { compareWithBaseline, comparisonTarget, headlineMetrics } from './baselines.js';
-import { compareColumnsWithBaseline } from './column-comparison.js';
+import { compareWithBaseline, comparisonTarget, headlineMetrics } from '../run/baselines.js';
+import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
-import { budgetReached } from './judge-ceiling.js';
-import { reportFromPartials } from './partials-report.js';
-import type { RangePartial } from './range-partial.js';
-import { runKeys } from './run-identity.js';
-import { recordReportedRun, suiteRunOf } from './suite-runs.js';
-import { runConfigOf } from './stored-config.js';
+import { budgetReached } from '../worker/judge-ceiling.js';
+import { reportFromPartials } from '../report/partials-report.js';
+import type { RangePartial } from '../schema/range-partial.js';
+import { runKeys } from '../run/run-identity.js';
+import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
+import { runConfigOf } from '../run/stored-config.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
