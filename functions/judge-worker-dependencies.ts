@@ -1,6 +1,6 @@
 import type { Engine } from '../shared/engines/engine.js';
 import { providerNameOf } from '../shared/judge-client/judge-provider.js';
-import { engineEnvironment } from '../shared/secrets/engine-secret.js';
+import { engineEnvironment } from '../shared/engines/engine-secret.js';
 import type { Judging } from '../shared/worker/evaluate-case.js';
 import { JudgeBudget } from '../shared/worker/judge-budget.js';
 import { buildJudging, type JudgingPlace } from '../shared/worker/judging.js';

@@ -9,8 +9,8 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { VERDICT_YES } from '../report/metric-columns.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { Report, ReportComparison } from '../schema/report.js';
-import { headlineMetrics, type QueryDelta } from '../run/baselines.js';
-import { REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
+import { headlineMetrics, type QueryDelta } from './baselines.js';
+import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 

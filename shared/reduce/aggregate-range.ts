@@ -7,7 +7,7 @@ import { totalJudgeUsage } from '../report/judge-usage.js';
 import { emptySegment, foldEngineMetrics } from '../report/metric-columns.js';
 import type { CaseLine } from '../schema/report.js';
 import { caseFailureSchema, caseResultSchema, type CaseFailure, type CaseResult } from '../schema/run-records.js';
-import { OUTCOME_EVALUATED, OUTCOME_FAILED, type RangePartial } from '../schema/range-partial.js';
+import { OUTCOME_EVALUATED, OUTCOME_FAILED, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
 
 /** Result reads in flight at once: enough to hide a store's latency (S3 GETs of 20-50 ms), few enough for one process. */

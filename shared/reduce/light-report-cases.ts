@@ -1,7 +1,7 @@
-import { perCaseStatistics, type KeyStatistics } from '../report/html/key-statistics.js';
+import { perCaseStatistics, type KeyStatistics } from '../report-render/html/key-statistics.js';
 import { VERDICT_YES } from '../report/metric-columns.js';
 import { compareText } from '../report/ordering.js';
-import { REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
+import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 
 /**
  * Above this many cases report.html shows an excerpt of the per-query table

@@ -2,7 +2,7 @@ import type { MetricColumn, SegmentColumns } from '../report/metric-columns.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import type { CaseLine } from '../schema/report.js';
 import type { AggregatedRangeFiles, RangeAggregator } from './aggregate-range.js';
-import type { RangePartial } from '../schema/range-partial.js';
+import type { RangePartial } from '../report/range-partial.js';
 
 /**
  * A range aggregated as consecutive pieces at once (on several threads), then

@@ -10,7 +10,7 @@ import type { CheckMessage } from '../schema/pipeline-messages.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from '../worker/judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
-import { REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
+import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runCompletion, type RunCompletion } from '../run/run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';

@@ -9,7 +9,7 @@ import type { Report } from '../schema/report.js';
 import { caseIdsSchema } from '../schema/run-records.js';
 import { caseLineTexts } from '../report/cases-jsonl.js';
 import { aggregateResults } from './aggregate-range.js';
-import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from '../schema/range-partial.js';
+import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from '../report/range-partial.js';
 import type { RunCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';
 import { withScratchFolder } from '../run/scratch-folder.js';

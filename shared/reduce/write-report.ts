@@ -6,20 +6,20 @@ import { recordRunHistory } from '../history/write-history.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { reportJson } from '../report/aggregate.js';
 import { caseLines } from '../report/cases-jsonl.js';
-import { keyStatistics } from '../report/html/key-statistics.js';
-import { renderHtml } from '../report/html.js';
+import { keyStatistics } from '../report-render/html/key-statistics.js';
+import { renderHtml } from '../report-render/html.js';
 import { AgreementTally } from '../report/judge-agreement.js';
 import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
-import { renderMarkdown } from '../report/markdown.js';
+import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
-import { compareWithBaseline, comparisonTarget, headlineMetrics } from '../run/baselines.js';
+import { compareWithBaseline, comparisonTarget, headlineMetrics } from '../compare/baselines.js';
 import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { budgetReached } from '../worker/judge-ceiling.js';
 import { reportFromPartials } from '../report/partials-report.js';
-import type { RangePartial } from '../schema/range-partial.js';
+import type { RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
 import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
 import { runConfigOf } from '../run/stored-config.js';
@@ -48,7 +48,7 @@ export interface AggregatedRun {
  * FULL_HTML_CASE_LIMIT cases and an excerpt above (light-report-cases.ts).
  * Reading cases.jsonl back once, it writes judgments.qrels and counts the
  * judges' agreement with the human labels for the report (judge-agreement.ts),
- * as buildReport does from the records.
+ * as reportInOnePass does from the records.
  */
 export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
   const { manifest } = run;

@@ -6,11 +6,11 @@ import { columnStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
 import type { Report } from '../schema/report.js';
 import type { JudgeUsageRecord, Manifest } from '../schema/run-records.js';
-import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, type RangePartial } from '../schema/range-partial.js';
+import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, type RangePartial } from './range-partial.js';
 
 /**
  * The report of a run from the partials of all its ranges, the same as
- * buildReport (shared/report/aggregate.ts) gives from the records themselves:
+ * reportInOnePass (shared/report/aggregate.ts) gives from the records themselves:
  * ranges are consecutive runs of the sorted case ids, so walking them in
  * order visits the cases in case-id order, and every sum adds the same terms
  * in the same order. Counts and lists follow caseOutcomes' rules.

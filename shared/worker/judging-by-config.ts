@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { callsJudges, type RunConfig } from '../config/index.js';
 import type { Judging } from './evaluate-case.js';
-import type { EngineVariables } from '../secrets/engine-secret.js';
+import type { EngineVariables } from '../engines/engine-secret.js';
 
 /** The secrets a judging is built with. */
 export interface JudgingSecrets {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/run/pipeline-threads.js';
 import { rangeAggregatorOf } from '../../shared/reduce/aggregate-range.js';
-import { serializePartial } from '../../shared/schema/range-partial.js';
+import { serializePartial } from '../../shared/report/range-partial.js';
 import { runKeys } from '../../shared/run/run-identity.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { compareText } from '../../shared/report/ordering.js';

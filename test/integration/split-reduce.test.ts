@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createReducerHandler } from '../../functions/reducer.js';
-import { REDUCE_RANGE_SIZE } from '../../shared/schema/range-partial.js';
+import { REDUCE_RANGE_SIZE } from '../../shared/report/range-partial.js';
 import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/reduce/reduce.js';
 import { runCompletion } from '../../shared/run/run-completion.js';
 import { runKeys } from '../../shared/run/run-identity.js';

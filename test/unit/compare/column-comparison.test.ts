@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
-import { compareWithBaseline, type QueryDelta } from '../../../shared/run/baselines.js';
+import { compareWithBaseline, type QueryDelta } from '../../../shared/compare/baselines.js';
 import { compareColumnsWithBaseline } from '../../../shared/compare/column-comparison.js';
 import { reportFromPartials } from '../../../shared/report/partials-report.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
-import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
+import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js';
 import { caseLines, casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { compareText } from '../../../shared/report/ordering.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
@@ -16,7 +16,7 @@ const target = { runId: 'run-0', kind: 'previous' as const };
 async function prepare(count: number) {
   const store = new MemoryStore();
   const earlier = await syntheticRun(count, undefined, 99);
-  const baseline = buildReport({ manifest: { ...earlier.manifest, run_id: 'run-0' }, results: earlier.results.map((result) => ({ ...result, run_id: 'run-0' })), failures: [], caseIds: earlier.caseIds });
+  const baseline = reportInOnePass({ manifest: { ...earlier.manifest, run_id: 'run-0' }, results: earlier.results.map((result) => ({ ...result, run_id: 'run-0' })), failures: [], caseIds: earlier.caseIds });
   await store.put(runKeys.report('faq', 'run-0', 'report.json'), reportJson(baseline));
   await store.put(runKeys.report('faq', 'run-0', 'cases.jsonl'), casesJsonl(earlier.results));
   const run = await syntheticRun(count, store);

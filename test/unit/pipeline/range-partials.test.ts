@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
 import { reportFromPartials } from '../../../shared/report/partials-report.js';
-import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from '../../../shared/schema/range-partial.js';
+import { parsePartial, REDUCE_RANGE_SIZE, serializePartial, type RangePartial } from '../../../shared/report/range-partial.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
-import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
+import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { AgreementTally } from '../../../shared/report/judge-agreement.js';
 import { compareText } from '../../../shared/report/ordering.js';
@@ -35,7 +35,7 @@ describe('range partials', () => {
     const merged = withAgreement(reportFromPartials(run.manifest, sorted, partials.reverse(), []), tally.agreement(), minAgreementOf(run.manifest));
 
     // Assess: byte for byte the report and the cases.jsonl of the whole records at once
-    const onePass = buildReport({ manifest: run.manifest, results: run.results, failures: run.failures, caseIds: run.caseIds });
+    const onePass = reportInOnePass({ manifest: run.manifest, results: run.results, failures: run.failures, caseIds: run.caseIds });
     expect(reportJson(merged)).toBe(reportJson(onePass));
     expect(lines).toBe(casesJsonl(run.results));
     // 220 full blocks of 50 plus cases 11,000-11,002 (kinds 0-2): kind 1 failed only, kind 2 failed then evaluated, kind 3 missing.
@@ -58,7 +58,7 @@ describe('range partials', () => {
     const merged = reportFromPartials(run, ids, [parsePartial(serializePartial(aggregated.partial))], [], true);
 
     // Assess: 1,000 tokens × USD 10 / M = USD 0.01
-    expect(reportJson(merged)).toBe(reportJson(buildReport({ manifest: run, results, failures: [], caseIds: ids, budgetReached: true })));
+    expect(reportJson(merged)).toBe(reportJson(reportInOnePass({ manifest: run, results, failures: [], caseIds: ids, budgetReached: true })));
     expect(merged.judge_budget).toEqual({ max_judge_cost: 0.005, currency: 'USD', reached: true, judged_cases: 1, skipped_cases: 2 });
     expect(merged.judge_cost).toEqual({ currency: 'USD', total: 0.01, models: { m: { input_tokens: 1_000, output_tokens: 0, cost: 0.01 } }, judges: { safety: { cost: 0.01 } }, unpriced_models: [] });
     expect(aggregated.lines.map((line) => line.judging_skipped)).toEqual([undefined, 'max_judge_cost', 'max_judge_cost']);

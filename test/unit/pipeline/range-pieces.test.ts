@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rangeAggregatorOf, type AggregatedRangeFiles, type RangeAggregator } from '../../../shared/reduce/aggregate-range.js';
 import { piecewiseAggregator } from '../../../shared/reduce/range-pieces.js';
-import { serializePartial } from '../../../shared/schema/range-partial.js';
+import { serializePartial } from '../../../shared/report/range-partial.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineEnvironment, EngineSecretError, parseEngineSecret, refreshingEngineVariables } from '../../../shared/secrets/engine-secret.js';
+import { engineEnvironment, EngineSecretError, parseEngineSecret, refreshingEngineVariables } from '../../../shared/engines/engine-secret.js';
 
 const SECRET_NAME = 'the engine secret arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-engines-AbC123';
 const MAX_AGE_MS = 300_000;

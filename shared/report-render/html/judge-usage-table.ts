@@ -2,7 +2,7 @@ import type { Report } from '../../schema/report.js';
 import type { JudgeUsageRecord } from '../../schema/run-records.js';
 import { budgetText, costNote, formatCost } from '../judge-cost-text.js';
 import { escapeHtml } from './escape.js';
-import { rateLimitNote } from '../judge-usage.js';
+import { rateLimitNote } from '../../report/judge-usage.js';
 
 const COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const;
 

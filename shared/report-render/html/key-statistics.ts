@@ -1,5 +1,5 @@
 import type { Report } from '../../schema/report.js';
-import { formatAverage, formatPercentage, keyMetricTable } from '../key-metrics.js';
+import { formatAverage, formatPercentage, keyMetricTable } from '../../report/key-metrics.js';
 
 /** One headline statistic of the report, as keyMetricTable chooses them. */
 export interface KeyStatistic {

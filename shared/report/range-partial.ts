@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { MetricColumn, SegmentColumns } from '../report/metric-columns.js';
-import { compareText } from '../report/ordering.js';
-import type { FailedCase } from './report.js';
-import { judgeUsageSchema, type JudgeUsageRecord } from './run-records.js';
+import type { MetricColumn, SegmentColumns } from './metric-columns.js';
+import { compareText } from './ordering.js';
+import type { FailedCase } from '../schema/report.js';
+import { judgeUsageSchema, type JudgeUsageRecord } from '../schema/run-records.js';
 
 /**
  * The reducer aggregates a run in ranges of this many consecutive case ids

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Environment } from '../engines/create-engine.js';
-import { RefreshingSecret } from './refreshing-secret.js';
+import type { Environment } from './create-engine.js';
+import { RefreshingSecret } from '../secrets/refreshing-secret.js';
 
 /**
  * The engines' credentials on AWS: one secret whose SecretString is a JSON

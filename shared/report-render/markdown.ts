@@ -1,8 +1,8 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
-import { rateLimitNote } from './judge-usage.js';
+import { rateLimitNote } from '../report/judge-usage.js';
 import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
-import { keyMetricTable } from './key-metrics.js';
+import { keyMetricTable } from '../report/key-metrics.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
 export const LISTED_CASES = 20;

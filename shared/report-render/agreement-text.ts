@@ -1,6 +1,6 @@
-import { alignedTable } from '../report/text-table.js';
+import { alignedTable } from './text-table.js';
 import type { ResampledInterval } from '../statistics/bootstrap-interval.js';
-import type { AgreementReport } from './agreement-report.js';
+import type { AgreementReport } from '../agreement/agreement-report.js';
 
 /**
  * The terminal form of an agreement report: the statistics with their 95%

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compareText } from '../ordering.js';
+import { compareText } from '../../report/ordering.js';
 import { escapeHtml } from './escape.js';
 import { tableControls } from './table-script.js';
 

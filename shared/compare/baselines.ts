@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { compareRuns, regressions, type RunFiles } from '../compare/compare-runs.js';
+import { compareRuns, regressions, type RunFiles } from './compare-runs.js';
 import { join } from 'node:path';
-import { parseReportJson, readCaseLinesFile } from '../compare/run-files.js';
+import { parseReportJson, readCaseLinesFile } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
-import { runKeys } from './run-identity.js';
-import { withScratchFolder } from './scratch-folder.js';
-import { previousRun, suiteRunOf } from './suite-runs.js';
+import { runKeys } from '../run/run-identity.js';
+import { withScratchFolder } from '../run/scratch-folder.js';
+import { previousRun, suiteRunOf } from '../run/suite-runs.js';
 
 /**
  * Baselines: `assay baseline set RUN` stores the suite's pointer in

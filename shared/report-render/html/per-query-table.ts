@@ -1,5 +1,5 @@
 import type { CaseLine } from '../../schema/report.js';
-import { compareText } from '../ordering.js';
+import { compareText } from '../../report/ordering.js';
 import { escapeHtml } from './escape.js';
 import { perCaseStatistics, type KeyStatistics } from './key-statistics.js';
 import { tableControls } from './table-script.js';

@@ -1,5 +1,5 @@
 import type { Report } from '../schema/report.js';
-import { keyMetricTable } from './key-metrics.js';
+import { keyMetricTable } from '../report/key-metrics.js';
 import { alignedTable } from './text-table.js';
 
 
