@@ -9,7 +9,7 @@ import { MAX_CONCURRENCY, MAX_THREADS } from '../../shared/schema/work-limits.js
 import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, suiteName } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
-import { awsInfrastructure, embeddedInfrastructure } from '../run/infrastructure.js';
+import { awsInfrastructure, embeddedInfrastructure } from '../run/store-and-queues.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';

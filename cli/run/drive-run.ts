@@ -8,9 +8,9 @@ import { runKeys } from '../../shared/run/run-identity.js';
 import { runEventSources, type SqsHandler } from '../../shared/ports/lambda-event-source.js';
 import { deferTo } from '../../shared/worker/rate-limit-deferral.js';
 import type { Report } from '../../shared/schema/report.js';
-import type { Infrastructure } from './infrastructure.js';
+import type { Infrastructure } from './store-and-queues.js';
 import type { Progress } from './progress.js';
-import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from './pipeline-threads.js';
+import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
 import { copyReportFiles } from './report-out.js';
 
 export interface DriveOptions {

@@ -15,7 +15,7 @@ import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as ch
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
-import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './infrastructure.js';
+import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
 import { locateIn, reportGate } from './report-gate.js';
 import { judgingForRuns } from './run-judging.js';

@@ -15,8 +15,8 @@ import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js'
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
-import type { Infrastructure } from './infrastructure.js';
-import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from './pipeline-threads.js';
+import type { Infrastructure } from './store-and-queues.js';
+import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../threads/pipeline-threads.js';
 import type { Progress } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
 import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';

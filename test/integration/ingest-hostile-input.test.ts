@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { buildJudging } from '../../shared/worker/judging.js';
 import { loadCorpus, startBm25Server } from '../../examples/engines/bm25-server.js';
 import { quietTelemetry } from '../../functions/handler-context.js';

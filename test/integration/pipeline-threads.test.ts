@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/run/pipeline-threads.js';
+import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/threads/pipeline-threads.js';
 import { rangeAggregatorOf } from '../../shared/reduce/aggregate-range.js';
 import { serializePartial } from '../../shared/report/range-partial.js';
 import { runKeys } from '../../shared/run/run-identity.js';

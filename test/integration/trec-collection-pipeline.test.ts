@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIngestHandler } from '../../functions/ingest.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
-import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
 import { configFileSchema } from '../../shared/config/index.js';

@@ -3,7 +3,7 @@ import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { embeddedInfrastructure } from '../../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../../cli/run/store-and-queues.js';
 import { runPipeline } from '../../../cli/run/run-pipeline.js';
 import { suiteConfig } from '../../../shared/run/suite-config.js';
 import { runKeys } from '../../../shared/run/run-identity.js';

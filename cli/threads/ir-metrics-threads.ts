@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { builtEntry } from './built-entry.js';
-import type { EvaluationOptions } from '../shared/trec/evaluate.js';
-import { qrelsToParts, type Qrels } from '../shared/trec/qrels.js';
-import type { RunScore, ScoreOutput } from '../shared/trec/score-run-file.js';
+import type { EvaluationOptions } from '../../shared/trec/evaluate.js';
+import { qrelsToParts, type Qrels } from '../../shared/trec/qrels.js';
+import type { RunScore, ScoreOutput } from '../../shared/trec/score-run-file.js';
 
 export interface ScoreTask {
   readonly qrelsPath: string;

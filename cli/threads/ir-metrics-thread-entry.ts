@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
-import { selectMeasures } from '../shared/trec/measure-selection.js';
-import { qrelsFromParts, type QrelsParts } from '../shared/trec/qrels.js';
-import { scoreRunFile } from '../shared/trec/score-run-file.js';
+import { selectMeasures } from '../../shared/trec/measure-selection.js';
+import { qrelsFromParts, type QrelsParts } from '../../shared/trec/qrels.js';
+import { scoreRunFile } from '../../shared/trec/score-run-file.js';
 import { claimRun, type WorkerTask } from './ir-metrics-threads.js';
 
 /**

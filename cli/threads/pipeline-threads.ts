@@ -8,7 +8,7 @@ import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/
 import type { CaseOutcome, Judging } from '../../shared/worker/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
-import { builtEntry } from '../built-entry.js';
+import { builtEntry } from './built-entry.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
 export type ThreadTask =

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalFolderStore } from '../shared/ports/local-folder-store.js';
-import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './run/pipeline-threads.js';
+import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './pipeline-threads.js';
 
 /**
  * A pipeline thread of an embedded `assay run` (run/pipeline-threads.ts): it
@@ -15,30 +15,30 @@ if (parentPort === null) throw new Error('pipeline-thread runs as a worker threa
 const port = parentPort;
 const { storeFolder } = workerData as ThreadSetup;
 const store = new LocalFolderStore(storeFolder);
-let judge: ReturnType<typeof import('./run/thread-judge.js').threadJudge> | undefined;
+let judge: ReturnType<typeof import('./thread-judge.js').threadJudge> | undefined;
 
 async function judgeWorker(): Promise<NonNullable<typeof judge>> {
-  judge ??= (await import('./run/thread-judge.js')).threadJudge(store);
+  judge ??= (await import('./thread-judge.js')).threadJudge(store);
   return judge;
 }
 
 async function answer(task: ThreadTask): Promise<unknown> {
   switch (task.kind) {
     case 'load':
-      await Promise.all([judgeWorker(), import('../shared/reduce/aggregate-range.js')]);
+      await Promise.all([judgeWorker(), import('../../shared/reduce/aggregate-range.js')]);
       return null;
     case 'spill-run': {
-      const { spillRunFile } = await import('../shared/trec-collection/trec-run-spilling-reader.js');
+      const { spillRunFile } = await import('../../shared/trec-collection/trec-run-spilling-reader.js');
       return spillRunFile(task.file, task.fileIndex, task.folder, task.partitions);
     }
     case 'trec-partition': {
-      const { serializedPartitionCases } = await import('../shared/trec-collection/trec-partition-cases.js');
+      const { serializedPartitionCases } = await import('../../shared/trec-collection/trec-partition-cases.js');
       return serializedPartitionCases(task.request);
     }
     case 'judge':
       return (await judgeWorker())(task.event);
     case 'aggregate': {
-      const { rangeAggregatorOf } = await import('../shared/reduce/aggregate-range.js');
+      const { rangeAggregatorOf } = await import('../../shared/reduce/aggregate-range.js');
       return rangeAggregatorOf(store, task.runId)(task.range, task.caseIds, task.keepLines, task.linesPath);
     }
   }
