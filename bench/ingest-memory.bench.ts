@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import { embeddedInfrastructure } from '../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { configFileSchema } from '../shared/config/index.js';
-import { ingestDataset } from '../shared/pipeline/ingest.js';
+import { ingestDataset } from '../shared/ingest/ingest.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 
 /**

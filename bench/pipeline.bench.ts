@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { embeddedInfrastructure } from '../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { Progress } from '../cli/run/progress.js';
 import { runPipeline } from '../cli/run/run-pipeline.js';
 import { configFileSchema } from '../shared/config/index.js';

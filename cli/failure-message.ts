@@ -1,5 +1,5 @@
 import { scrubSecrets } from '../shared/secrets/scrub-secrets.js';
-import { terminalName, terminalText } from '../shared/report/terminal-text.js';
+import { terminalName, terminalText } from '../shared/report-render/terminal-text.js';
 import { UsageError } from './usage-error.js';
 
 /** The evaluation failed or found nothing to evaluate, or an unexpected error stopped the command. */

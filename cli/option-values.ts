@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CREDENTIALS_PROBLEM, credentialsFix, hasCredentials } from '../shared/judges/judge-base-url.js';
+import { CREDENTIALS_PROBLEM, credentialsFix, hasCredentials } from '../shared/judge-client/judge-base-url.js';
 import { UsageError } from './usage-error.js';
 
 /**

@@ -1,6 +1,6 @@
 import { formatInputError, type InputError } from '../shared/schema/input-error.js';
 import type { DatasetCounts } from '../shared/dataset/index.js';
-import { terminalName } from '../shared/report/terminal-text.js';
+import { terminalName } from '../shared/report-render/terminal-text.js';
 
 /** Errors printed as text before "and N more": enough to see the pattern, not a wall. */
 const ERRORS_SHOWN = 50;

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { ObjectStore } from '../shared/ports/object-store.js';
-import { recordFailure, type FailureOutcome } from '../shared/pipeline/record-failure.js';
+import { recordFailure, type FailureOutcome } from '../shared/worker/record-failure.js';
 import type { HandlerTelemetry } from './handler-context.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Context, S3Event } from 'aws-lambda';
 import { z } from 'zod';
-import { continueIngest, ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/pipeline/ingest.js';
+import { continueIngest, ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/ingest/ingest.js';
 import type { ContinueIngestMessage } from '../shared/schema/pipeline-messages.js';
 import type { RunConfig } from '../shared/config/index.js';
 import { isCollectionMemberKey } from '../shared/schema/collection-manifest.js';

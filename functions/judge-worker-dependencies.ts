@@ -1,16 +1,16 @@
 import type { Engine } from '../shared/engines/engine.js';
-import { providerNameOf } from '../shared/judges/judge-provider.js';
-import { engineEnvironment } from '../shared/pipeline/engine-secret.js';
-import type { Judging } from '../shared/pipeline/evaluate-case.js';
-import { JudgeBudget } from '../shared/pipeline/judge-budget.js';
-import { buildJudging, type JudgingPlace } from '../shared/pipeline/judging.js';
-import { judgingByConfig, type JudgingFor } from '../shared/pipeline/judging-by-config.js';
-import { ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/pipeline/live-engines.js';
+import { providerNameOf } from '../shared/judge-client/judge-provider.js';
+import { engineEnvironment } from '../shared/engines/engine-secret.js';
+import type { Judging } from '../shared/worker/evaluate-case.js';
+import { JudgeBudget } from '../shared/worker/judge-budget.js';
+import { buildJudging, type JudgingPlace } from '../shared/worker/judging.js';
+import { judgingByConfig, type JudgingFor } from '../shared/worker/judging-by-config.js';
+import { ENGINE_DEADLINE_MS, EngineSetupError } from '../shared/worker/live-engines.js';
 import type { RunConfig } from '../shared/config/index.js';
 import { lambdaDependencies, lambdaJudgeEnvironment, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
 import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
-import { deferTo } from '../shared/pipeline/rate-limit-deferral.js';
-import type { RateShare } from '../shared/judges/rate/rate-limit-config.js';
+import { deferTo } from '../shared/worker/rate-limit-deferral.js';
+import type { RateShare } from '../shared/judge-client/rate/rate-limit-config.js';
 
 /**
  * A replaced judging's engines are closed once the cases that took them

@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/pipeline/evaluate-case.js';
-import { reasonOf } from '../shared/pipeline/attempt-error.js';
+import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/worker/evaluate-case.js';
+import { reasonOf } from '../shared/worker/attempt-error.js';
 import { caseMessageSchema, type CaseMessage } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
 

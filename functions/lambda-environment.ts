@@ -1,12 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { z } from 'zod';
-import { judgeBaseUrlSchema } from '../shared/judges/judge-base-url.js';
-import { JUDGE_PROVIDERS } from '../shared/judges/judge-provider-config.js';
-import type { JudgeEnvironment } from '../shared/judges/judge-provider.js';
-import { runJudgeSummary } from '../shared/pipeline/run-judge-summary.js';
+import { judgeBaseUrlSchema } from '../shared/judge-client/judge-base-url.js';
+import { JUDGE_PROVIDERS } from '../shared/judge-client/judge-provider-config.js';
+import type { JudgeEnvironment } from '../shared/judge-client/judge-provider.js';
+import { runJudgeSummary } from '../shared/worker/run-judge-summary.js';
 import type { RunConfig } from '../shared/config/index.js';
-import { suiteConfig } from '../shared/pipeline/suite-config.js';
+import { suiteConfig } from '../shared/run/suite-config.js';
 import { createAwsClients } from '../shared/ports/aws-clients.js';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import { S3Store } from '../shared/ports/s3-store.js';

@@ -1,6 +1,6 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/pipeline/reduce.js';
-import { reduceRange } from '../shared/pipeline/split-reduce.js';
+import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/reduce/reduce.js';
+import { reduceRange } from '../shared/reduce/split-reduce.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
-import { startScheduledRuns, type ScheduledRunDependencies, type ScheduledRunOutcome } from '../shared/pipeline/scheduled-runs.js';
+import { startScheduledRuns, type ScheduledRunDependencies, type ScheduledRunOutcome } from '../shared/operations/scheduled-runs.js';
 import type { HandlerTelemetry } from './handler-context.js';
 import { lambdaDependencies } from './lambda-environment.js';
 

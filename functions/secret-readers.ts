@@ -1,6 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { RefreshingSecret } from '../shared/judges/refreshing-secret.js';
-import { refreshingEngineVariables, type EngineVariables } from '../shared/pipeline/engine-secret.js';
+import { RefreshingSecret } from '../shared/secrets/refreshing-secret.js';
+import { refreshingEngineVariables, type EngineVariables } from '../shared/engines/engine-secret.js';
 
 /** How long a container uses a secret it read: a rotated judge key or engine secret is used within this time. */
 export const SECRET_MAX_AGE_MS = 300_000;

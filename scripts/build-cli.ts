@@ -28,7 +28,12 @@ export async function buildCli(): Promise<void> {
   rmSync(BUILT_CLI_FOLDER, { recursive: true, force: true });
   const result = await build({
     // The worker threads' entries are entries of their own: a worker thread starts from a file.
-    entryPoints: [join(root, 'cli', 'main.ts'), join(root, 'cli', 'ir-metrics-worker.ts'), join(root, 'cli', 'pipeline-thread.ts')],
+    // Each is built beside main.js under a fixed name, which is where the threads look for it (cli/threads/built-entry.ts).
+    entryPoints: {
+      main: join(root, 'cli', 'main.ts'),
+      'ir-metrics-worker': join(root, 'cli', 'threads', 'ir-metrics-thread-entry.ts'),
+      'pipeline-thread': join(root, 'cli', 'threads', 'pipeline-thread-entry.ts'),
+    },
     outdir: BUILT_CLI_FOLDER,
     bundle: true,
     splitting: true,

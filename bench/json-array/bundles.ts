@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..', '..');
-const SPLITTER = 'shared/dataset/json-array-splitter.ts';
+/** Where the splitter lives today, and where it lived before the dataset was read in rooms by concern. */
+const SPLITTER_PATHS = ['shared/readers/json-array-splitter.ts', 'shared/dataset/json-array-splitter.ts'];
 
 /**
  * Builds the loader (load.ts) as plain JavaScript twice into `folder`: with
@@ -16,13 +17,24 @@ export async function buildLoaders(into: string, reference: string): Promise<{ c
   const folder = resolve(into);
   mkdirSync(folder, { recursive: true });
   const referenceSplitter = join(folder, 'reference-json-array-splitter.ts');
-  const source = execFileSync('git', ['show', `${reference}:${SPLITTER}`], { cwd: root, encoding: 'utf8' });
-  // Its own imports point back into shared/dataset/, from wherever the copy lives.
-  writeFileSync(referenceSplitter, source.replaceAll("from './", `from '${join(root, 'shared', 'dataset')}/`));
+  const source = splitterAt(reference);
+  // Its own imports point back to its siblings, in shared/readers/ today, from wherever the copy lives.
+  writeFileSync(referenceSplitter, source.replaceAll("from './", `from '${join(root, 'shared', 'readers')}/`));
   const paths = { current: join(folder, 'current.mjs'), reference: join(folder, 'reference.mjs') };
   await bundle(paths.current, undefined);
   await bundle(paths.reference, referenceSplitter);
   return paths;
+}
+
+function splitterAt(revision: string): string {
+  for (const path of SPLITTER_PATHS) {
+    try {
+      return execFileSync('git', ['show', `${revision}:${path}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      // Not at this path in that revision: try where it lived before.
+    }
+  }
+  throw new Error(`No JSON array splitter in revision ${revision} (looked at ${SPLITTER_PATHS.join(', ')})`);
 }
 
 async function bundle(outfile: string, splitter: string | undefined): Promise<void> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
-import { readJsonArray } from '../../shared/dataset/json-array-reader.js';
+import { readJsonArray } from '../../shared/readers/json-array-reader.js';
 
 /**
  * One loading of a JSON array dataset, as a process of its own: reads every

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';

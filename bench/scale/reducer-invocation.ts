@@ -1,5 +1,5 @@
-import { checkRun } from '../../shared/pipeline/reduce.js';
-import { reduceRange } from '../../shared/pipeline/split-reduce.js';
+import { checkRun } from '../../shared/reduce/reduce.js';
+import { reduceRange } from '../../shared/reduce/split-reduce.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { controlMessageSchema } from '../../shared/schema/pipeline-messages.js';

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { buildAgreementReport } from '../../shared/agreement/agreement-report.js';
-import { renderAgreementText } from '../../shared/agreement/agreement-text.js';
+import { renderAgreementText } from '../../shared/report-render/agreement-text.js';
 import type { NamedRun } from '../../shared/agreement/system-agreement.js';
-import { RunNames } from '../../shared/dataset/run-names.js';
+import { RunNames } from '../../shared/trec-collection/run-names.js';
 import type { Measure } from '../../shared/metrics/registry.js';
-import { terminalText } from '../../shared/report/terminal-text.js';
+import { terminalText } from '../../shared/report-render/terminal-text.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';

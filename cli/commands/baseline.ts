@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
-import { setBaseline } from '../../shared/pipeline/baselines.js';
+import { setBaseline } from '../../shared/compare/baselines.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { endpointUrl, runId as checkedRunId, suiteName } from '../option-values.js';

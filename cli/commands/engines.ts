@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { requestIdFor } from '../../shared/dataset/content-ids.js';
+import { requestIdFor } from '../../shared/rows/content-ids.js';
 import type { EngineAsk } from '../../shared/engines/ask-engines.js';
 import { describeEngine, type EngineDescription } from '../../shared/engines/engine-description.js';
 import { expandMatrix } from '../../shared/engines/engine-matrix.js';
 import { loadConfigFile } from '../../shared/config/index.js';
-import { terminalName } from '../../shared/report/terminal-text.js';
+import { terminalName } from '../../shared/report-render/terminal-text.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { countUpTo } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';

@@ -3,7 +3,7 @@ import { formatInputError } from '../../shared/schema/format-input-error.js';
 import { selectMeasures, type SelectedMeasure } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { scoreRunFile, type RunScore } from '../../shared/trec/score-run-file.js';
-import { builtWorker, scoreRunsOnThreads, threadsFor, type ScoreTask } from '../ir-metrics-threads.js';
+import { builtWorker, scoreRunsOnThreads, threadsFor, type ScoreTask } from '../threads/ir-metrics-threads.js';
 import { UsageError } from '../usage-error.js';
 import { assertReadableFile } from '../readable-file.js';
 

@@ -3,7 +3,7 @@ import { JUDGE_CATALOG } from '../../shared/judges/catalog/index.js';
 import { loadConfigFile, selectJudges } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { describeScale } from '../../shared/judges/scale.js';
-import { terminalText } from '../../shared/report/terminal-text.js';
+import { terminalText } from '../../shared/report-render/terminal-text.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { redriveFailures } from '../../shared/pipeline/redrive.js';
+import { redriveFailures } from '../../shared/operations/redrive.js';
 import { finishRun, withFinishRunOptions, type FinishRunOptions } from '../run/finish-run.js';
 
 /**

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
-import { REPORT_FILES } from '../../shared/pipeline/reduce.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
-import { runStatus } from '../../shared/pipeline/run-status.js';
+import { REPORT_FILES } from '../../shared/reduce/reduce.js';
+import { runKeys } from '../../shared/run/run-identity.js';
+import { runStatus } from '../../shared/operations/run-status.js';
 import { assertWritableFolder, endpointUrl, runId as checkedRunId } from '../option-values.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { copyReportFiles } from '../run/report-out.js';

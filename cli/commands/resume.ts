@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { resumeRun } from '../../shared/pipeline/resume.js';
+import { resumeRun } from '../../shared/operations/resume.js';
 import { finishRun, withFinishRunOptions, type FinishRunOptions } from '../run/finish-run.js';
 import { UsageError } from '../usage-error.js';
 

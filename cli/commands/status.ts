@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
+import { describeStatus, runStatus } from '../../shared/operations/run-status.js';
 import { resolve } from 'node:path';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';

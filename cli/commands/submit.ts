@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { extname } from 'node:path';
 import { loadConfigFile } from '../../shared/config/index.js';
-import { runIdentityOf } from '../../shared/pipeline/run-identity.js';
-import { describeStatus, runStatus } from '../../shared/pipeline/run-status.js';
-import { suiteConfig } from '../../shared/pipeline/suite-config.js';
-import { terminalName } from '../../shared/report/terminal-text.js';
+import { runIdentityOf } from '../../shared/run/run-identity.js';
+import { describeStatus, runStatus } from '../../shared/operations/run-status.js';
+import { suiteConfig } from '../../shared/run/suite-config.js';
+import { terminalName } from '../../shared/report-render/terminal-text.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';

@@ -9,7 +9,7 @@ import {
   type DatasetFormat,
   type InputKind,
 } from '../../shared/dataset/index.js';
-import { CASE_ID_RULE } from '../../shared/pipeline/run-identity.js';
+import { CASE_ID_RULE } from '../../shared/run/run-identity.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';

@@ -1,16 +1,16 @@
 import { createFailureRecorderHandler } from '../../functions/failure-recorder.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
-import type { CaseOutcome, WorkerDependencies } from '../../shared/pipeline/evaluate-case.js';
-import type { ReduceOutcome } from '../../shared/pipeline/reduce.js';
-import { runCompletion } from '../../shared/pipeline/run-completion.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import type { CaseOutcome, WorkerDependencies } from '../../shared/worker/evaluate-case.js';
+import type { ReduceOutcome } from '../../shared/reduce/reduce.js';
+import { runCompletion } from '../../shared/run/run-completion.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { runEventSources, type SqsHandler } from '../../shared/ports/lambda-event-source.js';
-import { deferTo } from '../../shared/pipeline/rate-limit-deferral.js';
+import { deferTo } from '../../shared/worker/rate-limit-deferral.js';
 import type { Report } from '../../shared/schema/report.js';
-import type { Infrastructure } from './infrastructure.js';
+import type { Infrastructure } from './store-and-queues.js';
 import type { Progress } from './progress.js';
-import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from './pipeline-threads.js';
+import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
 import { copyReportFiles } from './report-out.js';
 
 export interface DriveOptions {
@@ -115,7 +115,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       }
       const completion = await runCompletion(store, runId);
       if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
-        const { reportRun } = await import('../../shared/pipeline/reduce.js');
+        const { reportRun } = await import('../../shared/reduce/reduce.js');
         reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId));
         polls.abort();
         return;
@@ -145,6 +145,6 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
 
 /** Copies the run's report files from the store to a local folder; returns their paths. */
 export async function copyReport(infrastructure: Infrastructure, suite: string, runId: string, outFolder: string): Promise<string[]> {
-  const { REPORT_FILES } = await import('../../shared/pipeline/reduce.js');
+  const { REPORT_FILES } = await import('../../shared/reduce/reduce.js');
   return copyReportFiles(infrastructure.store, (name) => runKeys.report(suite, runId, name), REPORT_FILES, outFolder);
 }

@@ -1,4 +1,4 @@
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { formatInputError, inputErrorSchema } from '../../shared/schema/input-error.js';
 import type { Report } from '../../shared/schema/report.js';

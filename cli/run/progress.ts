@@ -1,4 +1,4 @@
-import type { JudgeUsage } from '../../shared/judges/judge-service.js';
+import type { JudgeUsage } from '../../shared/scoring/judge-service.js';
 
 /**
  * The progress line on stderr: cases done of total, judge calls, cache hits,

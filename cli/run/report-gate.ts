@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { Report } from '../../shared/schema/report.js';
 import { tooManyFailed, type FailedCasesAllowance } from './failed-cases-gate.js';
-import type { Infrastructure } from './infrastructure.js';
+import type { Infrastructure } from './store-and-queues.js';
 import { nothingEvaluated } from './nothing-evaluated.js';
 
 /**

@@ -1,6 +1,6 @@
-import { judgingByConfig, type JudgingFor } from '../../shared/pipeline/judging-by-config.js';
-import { buildJudging, type JudgingPlace } from '../../shared/pipeline/judging.js';
-import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import { judgingByConfig, type JudgingFor } from '../../shared/worker/judging-by-config.js';
+import { buildJudging, type JudgingPlace } from '../../shared/worker/judging.js';
+import type { Judging } from '../../shared/worker/evaluate-case.js';
 
 export interface RunJudging {
   /** Judging (judges, backend, live engines) for a run's stored config, built once per config hash. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
-import { fileSha256 } from '../../shared/pipeline/dataset-source.js';
+import { fileSha256 } from '../../shared/ingest/dataset-source.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { collectionFolder, COLLECTION_MANIFEST_NAME, type CollectionManifest, type CollectionMember } from '../../shared/schema/collection-manifest.js';
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
-import { acquireRunLease, describeHolder, type LeaseOptions } from '../../shared/pipeline/run-lease.js';
+import { acquireRunLease, describeHolder, type LeaseOptions } from '../../shared/operations/run-lease.js';
 import { UsageError } from '../usage-error.js';
 
 /**

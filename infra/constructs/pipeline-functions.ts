@@ -107,7 +107,7 @@ export class PipelineFunctions extends Construct {
     this.grantObjects(this.judgeWorker, { read: ['runs/', 'cache/'], write: ['runs/', 'cache/'] });
     props.judgeSecret?.grantRead(this.judgeWorker.role);
     engineSecret?.grantRead(this.judgeWorker.role);
-    // A case the judge server's rate limit held is sent again as a new message (shared/pipeline/rate-limit-deferral.ts).
+    // A case the judge server's rate limit held is sent again as a new message (shared/worker/rate-limit-deferral.ts).
     queues.cases.grantSendMessages(this.judgeWorker.role);
     this.judgeWorker.function.addEventSource(
       new SqsEventSource(queues.cases, {

@@ -1,4 +1,4 @@
-import type { MetricValue } from '../judges/metric-value.js';
+import type { MetricValue } from '../schema/metric-value.js';
 import { compareText } from '../report/ordering.js';
 import type { Report } from '../schema/report.js';
 

@@ -1,6 +1,6 @@
 import { compareText } from '../report/ordering.js';
-import { alignedTable } from '../report/text-table.js';
-import { terminalName } from '../report/terminal-text.js';
+import { alignedTable } from '../report-render/text-table.js';
+import { terminalName } from '../report-render/terminal-text.js';
 import type { MetricComparison, RunComparison } from './compare-runs.js';
 
 const HEADER = ['metric', 'A', 'B', 'delta', 'rel.', 'p', 'sig', 'n', 'W/L/T'] as const;

@@ -1,4 +1,4 @@
-import type { MetricValue } from '../judges/metric-value.js';
+import type { MetricValue } from '../schema/metric-value.js';
 import { compareText } from '../report/ordering.js';
 import type { CaseLine } from '../schema/report.js';
 import { comparableValue } from './compared-metrics.js';

@@ -1,4 +1,4 @@
-import { report } from '../judges/config-report.js';
+import { inputErrorLine } from '../schema/input-error-line.js';
 import { issuePath, issueProblem, valueAt, type IssueWords, type ZodIssue } from '../schema/zod-issue-text.js';
 import { FIXES, KNOWN_KEYS } from './config-fixes.js';
 
@@ -29,13 +29,13 @@ export function describeConfigIssue(issue: ZodIssue, input: unknown, file: strin
         : path[1] === 'bedrock' ? 'remove it: Bedrock judges sign with the AWS credential chain (environment, profile, role), never with a key from a file'
         : 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file';
       const fix = /api.?key|secret|token|password/i.test(key) ? secretFix : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
-      return report(file, formatPath([...path, key]) + which, 'unknown key', fix);
+      return inputErrorLine(file, formatPath([...path, key]) + which, 'unknown key', fix);
     });
   }
   const found = valueAt(input, path);
   // Checks that span several fields (engines) carry their own fix.
   const ownFix = issue.code === 'custom' && typeof issue.params?.['fix'] === 'string' ? issue.params['fix'] : undefined;
-  return [report(file, formatPath(path) + which, issueProblem(issue, found, CONFIG_WORDS), ownFix ?? fixFor(pattern(path)))];
+  return [inputErrorLine(file, formatPath(path) + which, issueProblem(issue, found, CONFIG_WORDS), ownFix ?? fixFor(pattern(path)))];
 }
 
 /** ` (judge "tone")` or ` (engine "bm25")` when the path lies inside a named custom judge or engine, so the user finds it without counting. */

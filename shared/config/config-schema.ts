@@ -4,8 +4,8 @@ import { rubricWeightsSchema } from '../judges/catalog/index.js';
 import { customJudgeSchema } from '../judges/custom-judge.js';
 import { dagJudgeSchema } from '../judges/dag/dag-config.js';
 import { ensembleSchema } from '../judges/ensemble/ensemble-judge.js';
-import { judgeClientSchema } from '../judges/judge-client-schema.js';
-import { judgeOverridesSchema } from '../judges/judge-overrides.js';
+import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
+import { judgeOverridesSchema } from '../judge-client/judge-overrides.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 

@@ -1,7 +1,7 @@
-import { report } from '../judges/config-report.js';
+import { inputErrorLine } from '../schema/input-error-line.js';
 import { judgesForRun } from './default-judges.js';
 import type { ConfigFile } from './config-schema.js';
-import { DEFAULT_JUDGE_MODEL, defaultModelOf, providerNameOf } from '../judges/judge-provider.js';
+import { DEFAULT_JUDGE_MODEL, defaultModelOf, providerNameOf } from '../judge-client/judge-provider.js';
 
 /**
  * The models a run's LLM judges ask, each with the first judge that asks it:
@@ -42,14 +42,14 @@ export function checkJudgeCeiling(config: ConfigFile, file: string, environment?
   const models = modelsOfRun(config, environment);
   const example = [...(models.size === 0 ? [DEFAULT_JUDGE_MODEL] : models.keys())].map((model) => `${model}: {input_per_million: ..., output_per_million: ...}`).join(', ');
   if (config.judge.prices === undefined) {
-    return [report(file, '"run.max_judge_cost"', 'needs judge.prices to tell what the judges spend', `add judge.prices: {currency: USD, models: {${example}}}, or remove run.max_judge_cost`)];
+    return [inputErrorLine(file, '"run.max_judge_cost"', 'needs judge.prices to tell what the judges spend', `add judge.prices: {currency: USD, models: {${example}}}, or remove run.max_judge_cost`)];
   }
   const prices = config.judge.prices.models;
   return [...models]
     .filter(([model]) => !Object.hasOwn(prices, model))
     .map(([model, judgeId]) => {
       const from = environmentModel === model ? ', the model ASSAY_JUDGE_MODEL sets' : '';
-      return report(
+      return inputErrorLine(
         file,
         '"judge.prices.models"',
         `has no price for the model "${model}" (asked by judge "${judgeId}"${from}), so run.max_judge_cost cannot count its spend`,

@@ -1,4 +1,4 @@
-import { report } from '../judges/config-report.js';
+import { inputErrorLine } from '../schema/input-error-line.js';
 import type { ConfigFile } from './config-schema.js';
 import type { JudgeDefinition } from '../judges/judge-definition.js';
 import { baseJudges, buildConfiguredEnsemble, overridesOf, parseJudgeReference, VARIANT_MODEL } from './judge-selection.js';
@@ -28,32 +28,32 @@ export function checkJudgeReferences(config: ConfigFile, file: string): string[]
   (config.ensembles ?? []).forEach((definition, index) => {
     const field = `"ensembles[${index}]`;
     if (knownIds.includes(definition.id) || ensembleIds.has(definition.id)) {
-      problems.push(report(file, `${field}.id" (ensemble "${definition.id}")`, 'is already the id of another judge or ensemble', 'give each ensemble its own id'));
+      problems.push(inputErrorLine(file, `${field}.id" (ensemble "${definition.id}")`, 'is already the id of another judge or ensemble', 'give each ensemble its own id'));
     }
     ensembleIds.add(definition.id);
     const memberProblems = definition.members.flatMap((member, memberIndex) => {
       const found = referenceProblem(member);
-      return found === undefined ? [] : [report(file, `${field}.members[${memberIndex}]" (ensemble "${definition.id}")`, found.problem, found.fix)];
+      return found === undefined ? [] : [inputErrorLine(file, `${field}.members[${memberIndex}]" (ensemble "${definition.id}")`, found.problem, found.fix)];
     });
     problems.push(...memberProblems);
     if (memberProblems.length > 0) return;
     const build = buildConfiguredEnsemble(config, base, definition);
-    if (build !== undefined && !build.ok) problems.push(report(file, `${field}.${build.field}" (ensemble "${definition.id}")`, build.problem, build.fix));
+    if (build !== undefined && !build.ok) problems.push(inputErrorLine(file, `${field}.${build.field}" (ensemble "${definition.id}")`, build.problem, build.fix));
   });
 
   const listed = new Set<string>();
   (config.judges ?? []).forEach((reference, index) => {
     const found = ensembleIds.has(reference) ? undefined : referenceProblem(reference);
-    if (found !== undefined) problems.push(report(file, `"judges[${index}]"`, found.problem, found.fix));
-    else if (listed.has(reference)) problems.push(report(file, `"judges[${index}]"`, `judge "${reference}" is listed twice`, 'list each judge once'));
+    if (found !== undefined) problems.push(inputErrorLine(file, `"judges[${index}]"`, found.problem, found.fix));
+    else if (listed.has(reference)) problems.push(inputErrorLine(file, `"judges[${index}]"`, `judge "${reference}" is listed twice`, 'list each judge once'));
     listed.add(reference);
   });
 
   for (const reference of Object.keys(config.judge_settings ?? {})) {
     const found = referenceProblem(reference);
     const judge = base.find((candidate) => candidate.id === parseJudgeReference(reference).baseId);
-    if (found !== undefined) problems.push(report(file, `"judge_settings.${reference}"`, found.problem, found.fix));
-    else if (judge?.kind === 'deterministic') problems.push(report(file, `"judge_settings.${reference}"`, `"${reference}" asks no model, so it has no settings`, 'remove it'));
+    if (found !== undefined) problems.push(inputErrorLine(file, `"judge_settings.${reference}"`, found.problem, found.fix));
+    else if (judge?.kind === 'deterministic') problems.push(inputErrorLine(file, `"judge_settings.${reference}"`, `"${reference}" asks no model, so it has no settings`, 'remove it'));
   }
   if (problems.length > 0) return problems;
 
@@ -62,7 +62,7 @@ export function checkJudgeReferences(config: ConfigFile, file: string): string[]
     const temperature = overrides.temperature ?? config.judge.temperature;
     if ((overrides.repeat ?? 1) > 1 && temperature === 0) {
       problems.push(
-        report(file, `${repeatField(config, reference)} (judge "${reference}")`, `repeat ${overrides.repeat} at temperature 0 would draw the same answer ${overrides.repeat} times`, `give the judge a temperature above 0, e.g. judge_settings: {${reference}: {temperature: 0.7, repeat: ${overrides.repeat}}}, or drop repeat`),
+        inputErrorLine(file, `${repeatField(config, reference)} (judge "${reference}")`, `repeat ${overrides.repeat} at temperature 0 would draw the same answer ${overrides.repeat} times`, `give the judge a temperature above 0, e.g. judge_settings: {${reference}: {temperature: 0.7, repeat: ${overrides.repeat}}}, or drop repeat`),
       );
     }
   }

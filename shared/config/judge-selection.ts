@@ -4,7 +4,7 @@ import { buildDagJudge } from '../judges/dag/dag-judge.js';
 import { buildEnsemble, type EnsembleDefinition, type EnsembleJudge } from '../judges/ensemble/ensemble-judge.js';
 import type { ConfigFile } from './config-schema.js';
 import type { JudgeDefinition } from '../judges/judge-definition.js';
-import { clientOverridesOf, mergeOverrides, type JudgeOverrides } from '../judges/judge-overrides.js';
+import { clientOverridesOf, mergeOverrides, type JudgeOverrides } from '../judge-client/judge-overrides.js';
 
 /**
  * Which judges a run has and with what settings. A judge is named in the

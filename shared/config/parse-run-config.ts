@@ -1,9 +1,9 @@
-import { findReservedKey, RESERVED_KEY } from '../dataset/own-keys.js';
+import { findReservedKey, RESERVED_KEY } from '../rows/own-keys.js';
 import { JUDGE_CATALOG } from '../judges/catalog/index.js';
-import { report } from '../judges/config-report.js';
+import { inputErrorLine } from '../schema/input-error-line.js';
 import { buildCustomJudge } from '../judges/custom-judge.js';
 import { buildDagJudge } from '../judges/dag/dag-judge.js';
-import { checkJudgeProvider } from '../judges/judge-provider-config.js';
+import { checkJudgeProvider } from '../judge-client/judge-provider-config.js';
 import { describeConfigIssue } from './config-issues.js';
 import { configFileSchema, runConfigSchema, type ConfigFile, type RunConfig } from './config-schema.js';
 import { checkJudgeCeiling, type ModelEnvironment } from './judge-price-checks.js';
@@ -38,7 +38,7 @@ export function parseRunConfig(input: unknown, origin: string | StoredConfigOrig
   // Records (thresholds, judge_settings, judge.prices.models, ...) would drop the key silently: a setting the user wrote would vanish.
   const reserved = findReservedKey(input);
   if (reserved !== undefined) {
-    return { ok: false, error: report(where, `"${reserved}"`, `the key "${RESERVED_KEY}" cannot be used`, 'remove it or rename it: no judge, model, metric or setting has that name') };
+    return { ok: false, error: inputErrorLine(where, `"${reserved}"`, `the key "${RESERVED_KEY}" cannot be used`, 'remove it or rename it: no judge, model, metric or setting has that name') };
   }
   const parsed = typeof origin === 'string' ? configFileSchema.safeParse(input) : runConfigSchema.safeParse(input);
   if (!parsed.success) {
@@ -56,20 +56,20 @@ function checkAcrossFields(config: ConfigFile, where: string, environment: Model
   (config.custom_judges ?? []).forEach((definition, index) => {
     const field = `custom_judges[${index}]`;
     if (customIds.has(definition.id)) {
-      problems.push(report(where, `"${field}.id" (judge "${definition.id}")`, 'is defined twice', 'give each custom judge its own id'));
+      problems.push(inputErrorLine(where, `"${field}.id" (judge "${definition.id}")`, 'is defined twice', 'give each custom judge its own id'));
     }
     customIds.add(definition.id);
     const build = buildCustomJudge(definition);
-    if (!build.ok) problems.push(report(where, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
+    if (!build.ok) problems.push(inputErrorLine(where, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
   });
   (config.dag_judges ?? []).forEach((definition, index) => {
     const field = `dag_judges[${index}]`;
     if (customIds.has(definition.id) || JUDGE_CATALOG.some((judge) => judge.id === definition.id)) {
-      problems.push(report(where, `"${field}.id" (judge "${definition.id}")`, 'is already the id of another judge', 'give each judge its own id; `assay judges` lists the built-in ones'));
+      problems.push(inputErrorLine(where, `"${field}.id" (judge "${definition.id}")`, 'is already the id of another judge', 'give each judge its own id; `assay judges` lists the built-in ones'));
     }
     customIds.add(definition.id);
     const build = buildDagJudge(definition);
-    if (!build.ok) problems.push(report(where, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
+    if (!build.ok) problems.push(inputErrorLine(where, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
   });
   // Judge names and settings are checked once every judge they can name is valid.
   if (problems.length === 0) problems.push(...checkJudgeReferences(config, where));

@@ -1,6 +1,6 @@
 import { datasetFormatFromName, type DatasetFormat } from './dataset-format.js';
-import { readLines } from './line-reader.js';
-import { splitTrecFields } from './trec-fields.js';
+import { readLines } from '../readers/text-lines.js';
+import { splitTrecFields } from '../trec-collection/trec-fields.js';
 
 /** What an input file holds: a dataset in one of its formats, or a TREC qrels or run file. */
 export type InputKind = DatasetFormat | 'qrels' | 'run';

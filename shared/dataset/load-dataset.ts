@@ -1,18 +1,18 @@
 import type { InputError } from '../schema/input-error.js';
 import { stat } from 'node:fs/promises';
-import { CaseGrouper, type CaseIdRule } from './case-grouper.js';
-import { decodeCsvRow } from './csv-cells.js';
-import { readCsvRows } from './csv-reader.js';
-import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from './dataset-events.js';
+import { CaseGrouper, type CaseIdRule } from '../rows/case-grouper.js';
+import { decodeCsvRow } from '../rows/csv-cells.js';
+import { readCsvRows } from '../readers/csv-reader.js';
+import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from '../rows/dataset-events.js';
 import { datasetFormatFromName, type DatasetFormat } from './dataset-format.js';
-import { readJsonArray } from './json-array-reader.js';
-import { readJsonLines } from './jsonl-reader.js';
-import { normaliseRow } from './normalise-row.js';
-import { SpillingCaseGrouper } from './spilling-case-grouper.js';
-import type { ReaderEvent, SourceRow } from './reader-event.js';
-import { fileErrorFrom } from './file-errors.js';
-import { findReservedKey, reservedKeyError } from './own-keys.js';
-import { DEFAULT_ROW_LIMITS, type RowLimits } from './row-limits.js';
+import { readJsonArray } from '../readers/json-array-reader.js';
+import { readJsonLines } from '../readers/jsonl-reader.js';
+import { normaliseRow } from '../rows/normalise-row.js';
+import { SpillingCaseGrouper } from '../rows/spilling-case-grouper.js';
+import type { ReaderEvent, SourceRow } from '../readers/reader-event.js';
+import { fileErrorFrom } from '../readers/file-errors.js';
+import { findReservedKey, reservedKeyError } from '../rows/own-keys.js';
+import { DEFAULT_ROW_LIMITS, type RowLimits } from '../readers/row-limits.js';
 
 export interface LoadDatasetOptions {
   /** Overrides the format the file name implies. */

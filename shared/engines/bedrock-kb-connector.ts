@@ -1,5 +1,5 @@
 import { BedrockAgentRuntimeClient, RetrieveAndGenerateCommand, RetrieveCommand, type RetrievalResultLocation } from '@aws-sdk/client-bedrock-agent-runtime';
-import { contentDocUri } from '../dataset/content-ids.js';
+import { contentDocUri } from '../rows/content-ids.js';
 import { awsCredentials, awsFailure } from './aws-support.js';
 import type { BedrockKnowledgeBaseConnectorConfig } from './connector-configs.js';
 import type { ConnectorContext } from './connector-context.js';

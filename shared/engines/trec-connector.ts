@@ -1,5 +1,5 @@
-import { readRun, type RunTopics } from '../dataset/trec-run-reader.js';
-import { rankLikeTrecEval } from '../dataset/trec-ranking.js';
+import { readRun, type RunTopics } from '../trec-collection/trec-run-reader.js';
+import { rankLikeTrecEval } from '../trec-collection/trec-ranking.js';
 import type { TrecConnectorConfig } from './connector-configs.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
 import { permanent } from './engine-failure.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../report/html/escape.js';
-import { TABLE_SCRIPT } from '../report/html/table-script.js';
+import { escapeHtml } from '../report-render/html/escape.js';
+import { TABLE_SCRIPT } from '../report-render/html/table-script.js';
 import type { HistoryFile } from './history-file.js';
 import { historyCharts } from './html/history-charts.js';
 import type { HistoryLinks } from './html/history-links.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JUDGE_CATALOG } from './catalog/index.js';
 import { checkExamples, customJudgeExampleSchema, examplesSection } from './custom-judge-examples.js';
-import { judgeOverridesShape } from './judge-overrides.js';
+import { judgeOverridesShape } from '../judge-client/judge-overrides.js';
 import { checkJudge, ratingOutput, ratingVerdict, type LlmJudge } from './judge-definition.js';
 import { GRADE_0_3, LIKERT_1_5, ratingValue, SCORE_0_1, YES_NO, type Rating, type Scale } from './scale.js';
 import { placeholdersOf, type TemplateInput } from './template.js';

@@ -2,23 +2,20 @@ import { z } from 'zod';
 import { ratingSchema, type Rating, type Scale } from './scale.js';
 import type { DagJudge } from './dag/dag-judge.js';
 import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
-import type { ClientOverrides } from './judge-overrides.js';
-import type { RatingSummary } from './rating-summaries.js';
+import type { ClientOverrides } from '../judge-client/judge-overrides.js';
 import { checkTemplate, type TemplateInput } from './template.js';
+import type { JudgeHeader } from './judge-header.js';
+
+export type { Assessment, JudgeHeader, Scope } from './judge-header.js';
 
 /**
- * A judge is data: what it assesses, the inputs it needs, its prompt, the
- * JSON it must answer with, its scale, and how its answer becomes a verdict.
- * The judge runner (run-judges.ts) turns verdicts into metrics.
- *
- * - assessment `chunk`: one call per retrieved chunk (pooled: the same request
- *   and chunk text is judged once for all engines of a case);
- * - assessment `response`: one call per engine's response;
- * - assessment `case`: one call per engine's whole retrieved context.
- * scope names the metric family: `retrieval/...` or `response/...`.
+ * The names under which a run summarises a yes/no rating. Databricks Agent
+ * Evaluation calls the share of "yes" `rating/percentage` for most judges and
+ * `rating/average` for safety (the mean of yes = 1, no = 0 over the judged
+ * cases: the same number). A judge lists the names it is known by in
+ * `ratingSummaries`; the report gives the share under each of them.
  */
-export type Assessment = 'chunk' | 'response' | 'case';
-export type Scope = 'retrieval' | 'response';
+export type RatingSummary = 'percentage' | 'average';
 
 /** What a judge concluded about one item, whatever the shape of its answer. */
 export interface Verdict {
@@ -30,21 +27,7 @@ export interface Verdict {
   readonly details?: Readonly<Record<string, number>>;
 }
 
-/** What every kind of judge says of itself, whatever computes its verdict. */
-export interface JudgeHeader<Input extends string = string> {
-  readonly id: string;
-  /** Bumped whenever the prompt, schema or parsing changes: it is part of the cache key. */
-  readonly version: string;
-  readonly description: string;
-  readonly scope: Scope;
-  readonly assessment: Assessment;
-  /** The inputs the judge needs; a case lacking one is not judged (and says why). */
-  readonly inputs: readonly Input[];
-  readonly scale: Scale;
-  /** Where the prompt and the formula come from. */
-  readonly source: string;
-}
-
+/** A judge that asks a model, through a prompt (what all judges share: judge-header.ts). */
 export interface LlmJudge<Output = unknown> extends JudgeHeader<TemplateInput> {
   readonly kind: 'llm';
   readonly systemTemplate: string;

@@ -1,13 +1,5 @@
 import { findJudge } from './catalog/index.js';
-
-/**
- * The names under which a run summarises a yes/no rating. Databricks Agent
- * Evaluation calls the share of "yes" `rating/percentage` for most judges and
- * `rating/average` for safety (the mean of yes = 1, no = 0 over the judged
- * cases: the same number). A judge lists the names it is known by in
- * `ratingSummaries`; the report gives the share under each of them.
- */
-export type RatingSummary = 'percentage' | 'average';
+import type { RatingSummary } from './judge-definition.js';
 
 export const DEFAULT_RATING_SUMMARIES: readonly RatingSummary[] = ['percentage'];
 

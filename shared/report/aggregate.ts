@@ -15,9 +15,11 @@ export type ReportInput = CaseRecords & {
 };
 
 /**
- * The report of a run from its records: a pure function (no clock, no
- * randomness), so the same records give the same report, bit for bit,
- * whatever order they arrive in.
+ * The report of a run from all its records at once: a pure function (no clock,
+ * no randomness), so the same records give the same report, bit for bit,
+ * whatever order they arrive in. It is the definition the reducer is held to:
+ * the reducer builds the same report range by range (partials-report.ts), and
+ * the tests compare the two; the reducer itself never calls this.
  *
  * Cases:
  * - `total` is the run's distinct case ids (the manifest's case count); `evaluated` the cases with a
@@ -61,7 +63,7 @@ export type ReportInput = CaseRecords & {
  * documents it graded, from the lines of cases.jsonl (judge-agreement.ts),
  * and a warning for a judge below `run.min_agreement` (report-agreement.ts).
  */
-export function buildReport(input: ReportInput): Report {
+export function reportInOnePass(input: ReportInput): Report {
   const { manifest } = input;
   const outcomes = caseOutcomes(input);
   const engineNames = new Set(manifest.engines);

@@ -1,4 +1,4 @@
-import type { MetricValue } from '../judges/metric-value.js';
+import type { MetricValue } from '../schema/metric-value.js';
 
 const RATING = '/rating';
 const ERROR_MESSAGE = '/error_message';

@@ -16,7 +16,7 @@ export const caseMessageSchema = z.object({
   case: evalCaseSchema.optional(),
   /** Otherwise the store key of `runs/<run>/cases/<case>.json`. */
   case_key: z.string().optional(),
-  /** How often the case was sent again because the judge server's rate limit held its judgments (shared/pipeline/rate-limit-deferral.ts). */
+  /** How often the case was sent again because the judge server's rate limit held its judgments (shared/worker/rate-limit-deferral.ts). */
   deferrals: z.number().int().nonnegative().optional(),
 }).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
   message: 'a case message carries either the case or its case_key, not both or neither',
@@ -46,7 +46,7 @@ export type ContinueIngestMessage = z.infer<typeof continueIngestMessageSchema>;
 
 /**
  * On the control queue: aggregate one range of a large run's sorted case ids
- * into `runs/<run>/partials/` (a split reduce, see shared/pipeline/split-reduce.ts).
+ * into `runs/<run>/partials/` (a split reduce, see shared/reduce/split-reduce.ts).
  */
 export const reduceRangeMessageSchema = z.object({
   kind: z.literal('reduce-range'),

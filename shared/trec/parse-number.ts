@@ -1,4 +1,4 @@
-import { decodeField } from './line-reader.js';
+import { decodeField } from './byte-lines.js';
 
 /** 10^0 to 10^22, each exact as a double. */
 export const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);

@@ -1,6 +1,6 @@
 import type { InputError } from '../schema/input-error.js';
 import { ByteStringTable, HASH_SEED, hashStep, type ByteStringTableParts } from './byte-string-table.js';
-import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './line-reader.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, skipField, skipSpaces } from './byte-lines.js';
 import { TopicEntries } from './repeated-field.js';
 import { parseNumberBytes } from './parse-number.js';
 

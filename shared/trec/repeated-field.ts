@@ -1,4 +1,4 @@
-import { decodeField } from './line-reader.js';
+import { decodeField } from './byte-lines.js';
 
 /**
  * A field that usually repeats from line to line (the topic id, the run tag):

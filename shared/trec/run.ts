@@ -1,5 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './line-reader.js';
+import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './byte-lines.js';
 import { RepeatedField } from './repeated-field.js';
 import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
 import { parseNumberBytes, POWERS_OF_TEN } from './parse-number.js';

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
-import type { MetricValue } from '../judges/metric-value.js';
+import type { MetricValue } from '../schema/metric-value.js';
 
 /** A page of a run's cases.jsonl: its lines from `offset`, and where the next page starts (null at the end). */
 export interface CasePage {

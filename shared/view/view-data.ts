@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { parseReportJson } from '../compare/run-files.js';
 import { historyFileSchema, suiteCardSchema, type HistoryFile, type SuiteCard, type UnreadableRow } from '../history/history-file.js';
 import { historyKeys } from '../history/history-keys.js';
-import { runKeys } from '../pipeline/run-identity.js';
+import { runKeys } from '../run/run-identity.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { Report } from '../schema/report.js';
 import { manifestSchema } from '../schema/run-records.js';

@@ -2,9 +2,9 @@ import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from '../../shared/report/aggregate.js';
+import { reportInOnePass } from '../../shared/report/aggregate.js';
 import { caseLines } from '../../shared/report/cases-jsonl.js';
-import { renderHtml } from '../../shared/report/html.js';
+import { renderHtml } from '../../shared/report-render/html.js';
 import type { Report } from '../../shared/schema/report.js';
 import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser } from '../support/browser.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
@@ -35,7 +35,7 @@ function sampleRun(): { report: Report; lines: ReturnType<typeof caseLines> } {
       { correctness: usage({ calls: 3, input_tokens: 900, output_tokens: 120 }) },
     ),
   );
-  const built = buildReport({ manifest: manifest(ids, { engines: [] }), results, failures: [failure('case-failed', 'judge timed out <again>')], caseIds: ids });
+  const built = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [failure('case-failed', 'judge timed out <again>')], caseIds: ids });
   const engines = Object.fromEntries(
     Object.entries(built.engines).map(([engine, statistics]) => {
       const average = statistics[`${NDCG}/average`] ?? 0;

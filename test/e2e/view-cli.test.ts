@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyKeys } from '../../shared/history/history-keys.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { createAwsClients, type AwsClients } from '../../shared/ports/aws-clients.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { S3Store } from '../../shared/ports/s3-store.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';

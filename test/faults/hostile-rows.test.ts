@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { caseIdFor } from '../../shared/pipeline/run-identity.js';
+import { caseIdFor } from '../../shared/run/run-identity.js';
 import { inputErrorSchema } from '../../shared/schema/input-error.js';
 import { silentProgress } from '../support/silent-progress.js';
 import { answeredCalls, FAULT_PLACES, readRunFiles, useFaultRun } from './fault-harness.js';

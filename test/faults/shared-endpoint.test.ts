@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { awsInfrastructure } from '../../cli/run/infrastructure.js';
+import { awsInfrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';

@@ -7,8 +7,8 @@ import { judgeWorkerDependencies } from '../../functions/judge-worker-dependenci
 import { configFileSchema } from '../../shared/config/index.js';
 import type { RunConfig } from '../../shared/config/index.js';
 import { handler as reduce } from '../../functions/reducer.js';
-import { NO_JUDGES } from '../../shared/pipeline/run-judge-summary.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { NO_JUDGES } from '../../shared/worker/run-judge-summary.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { createAwsClients, ensureAwsResources, type AwsClients, type AwsResources } from '../../shared/ports/aws-clients.js';
 import { lambdaContext, runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import { S3Store } from '../../shared/ports/s3-store.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { judgeWorkerDependencies, RETIRED_ENGINES_CLOSE_AFTER_MS, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import type { Judging } from '../../shared/worker/evaluate-case.js';
 import type { RunConfig } from '../../shared/config/index.js';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '../support/secrets-manager-test-server.js';

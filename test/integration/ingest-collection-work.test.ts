@@ -2,11 +2,11 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uploadInput } from '../../cli/run/upload-input.js';
-import type { CollectionWork } from '../../shared/dataset/trec-collection-work.js';
-import { serializedPartitionCases } from '../../shared/dataset/trec-partition-cases.js';
-import { spillRunsInTurn } from '../../shared/dataset/trec-run-spilling-reader.js';
+import type { CollectionWork } from '../../shared/trec-collection/trec-collection-work.js';
+import { serializedPartitionCases } from '../../shared/trec-collection/trec-partition-cases.js';
+import { spillRunsInTurn } from '../../shared/trec-collection/trec-run-spilling-reader.js';
 import { runConfigSchema } from '../../shared/config/index.js';
-import { spoolCases, spoolOptionsOf } from '../../shared/pipeline/ingest.js';
+import { spoolCases, spoolOptionsOf } from '../../shared/ingest/ingest.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 

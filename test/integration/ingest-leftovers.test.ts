@@ -5,9 +5,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { ingestDataset } from '../../shared/pipeline/ingest.js';
+import { ingestDataset } from '../../shared/ingest/ingest.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const INGEST_PROCESS = join(import.meta.dirname, '..', 'support', 'ingest-process.ts');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRunConfig, selectJudges } from '../../shared/config/index.js';
-import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
-import { judgeCase } from '../../shared/judges/run-judges.js';
+import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
+import { judgeCase } from '../../shared/scoring/run-judges.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import type { EngineOutput, EvalCase } from '../../shared/schema/eval-case.js';
 import { catalogOracle } from '../support/judge-oracle.js';

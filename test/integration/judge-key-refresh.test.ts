@@ -2,7 +2,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { judgeWorkerDependencies, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import type { Judging } from '../../shared/pipeline/evaluate-case.js';
+import type { Judging } from '../../shared/worker/evaluate-case.js';
 import type { RunConfig } from '../../shared/config/index.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
-import type { JudgeBackend } from '../../shared/judges/run-judges.js';
+import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
+import type { JudgeBackend } from '../../shared/scoring/run-judges.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 
 /**

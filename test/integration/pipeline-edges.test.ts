@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveRun } from '../../cli/run/drive-run.js';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
-import { ingestDataset } from '../../shared/pipeline/ingest.js';
-import { checkRun } from '../../shared/pipeline/reduce.js';
+import { ingestDataset } from '../../shared/ingest/ingest.js';
+import { checkRun } from '../../shared/reduce/reduce.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import { silentProgress } from '../support/silent-progress.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline, type PipelineRun } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { sendAll } from '../../shared/ports/work-queue.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/infrastructure.js';
+import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/run/pipeline-threads.js';
-import { rangeAggregatorOf } from '../../shared/pipeline/aggregate-range.js';
-import { serializePartial } from '../../shared/pipeline/range-partial.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/threads/pipeline-threads.js';
+import { rangeAggregatorOf } from '../../shared/reduce/aggregate-range.js';
+import { serializePartial } from '../../shared/report/range-partial.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { compareText } from '../../shared/report/ordering.js';
 import { syntheticRun } from '../support/synthetic-run.js';

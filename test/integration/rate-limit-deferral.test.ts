@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../shared/config/index.js';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
-import { chooseJudgeBackend } from '../../shared/judges/judge-settings.js';
-import { evaluateCaseMessage, type Judging } from '../../shared/pipeline/evaluate-case.js';
-import { deferTo, MAX_RATE_LIMIT_DEFERRALS } from '../../shared/pipeline/rate-limit-deferral.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
+import { evaluateCaseMessage, type Judging } from '../../shared/worker/evaluate-case.js';
+import { deferTo, MAX_RATE_LIMIT_DEFERRALS } from '../../shared/worker/rate-limit-deferral.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { caseMessageSchema, type CaseMessage } from '../../shared/schema/pipeline-messages.js';

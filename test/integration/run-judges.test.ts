@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JUDGE_CATALOG, findJudge } from '../../shared/judges/catalog/index.js';
-import { canonicalBaseUrl, JudgeCache } from '../../shared/judges/judge-cache.js';
-import { JudgeClient } from '../../shared/judges/judge-client.js';
+import { canonicalBaseUrl, JudgeCache } from '../../shared/judge-client/judge-cache.js';
+import { JudgeClient } from '../../shared/judge-client/judge-client.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
-import { JudgeService } from '../../shared/judges/judge-service.js';
-import { judgeCase, type JudgeBackend } from '../../shared/judges/run-judges.js';
+import { JudgeService } from '../../shared/scoring/judge-service.js';
+import { judgeCase, type JudgeBackend } from '../../shared/scoring/run-judges.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { EngineOutput, EvalCase } from '../../shared/schema/eval-case.js';

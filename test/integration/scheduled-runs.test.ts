@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { createScheduledTriggerHandler } from '../../functions/scheduled-trigger.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { configFileSchema } from '../../shared/config/index.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createReducerHandler } from '../../functions/reducer.js';
-import { REDUCE_RANGE_SIZE } from '../../shared/pipeline/range-partial.js';
-import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/pipeline/reduce.js';
-import { runCompletion } from '../../shared/pipeline/run-completion.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { REDUCE_RANGE_SIZE } from '../../shared/report/range-partial.js';
+import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/reduce/reduce.js';
+import { runCompletion } from '../../shared/run/run-completion.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { pollOnce } from '../../shared/ports/lambda-event-source.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';

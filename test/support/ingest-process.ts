@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { embeddedInfrastructure } from '../../cli/run/infrastructure.js';
+import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { ingestDataset } from '../../shared/pipeline/ingest.js';
+import { ingestDataset } from '../../shared/ingest/ingest.js';
 
 /**
  * An ingest in a process of its own, for tests that kill it half-way:

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JudgeClient, type JudgeClientSettings } from '../../shared/judges/judge-client.js';
+import { JudgeClient, type JudgeClientSettings } from '../../shared/judge-client/judge-client.js';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from './openai-test-server.js';
 
 /** The answer shape of a yes/no judge, the request every client test sends, and a client against a fresh test server. */

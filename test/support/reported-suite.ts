@@ -1,6 +1,6 @@
-import { reportRun } from '../../shared/pipeline/reduce.js';
-import { runCompletion } from '../../shared/pipeline/run-completion.js';
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { reportRun } from '../../shared/reduce/reduce.js';
+import { runCompletion } from '../../shared/run/run-completion.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { CaseResult } from '../../shared/schema/run-records.js';

@@ -1,4 +1,4 @@
-import { runKeys } from '../../shared/pipeline/run-identity.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { seededRandom } from '../../shared/statistics/seeded-random.js';
 import type { CaseFailure, CaseResult, Manifest } from '../../shared/schema/run-records.js';

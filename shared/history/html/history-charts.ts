@@ -1,6 +1,6 @@
 import { formatAverage, formatPercentage, isKeyStatistic } from '../../report/key-metrics.js';
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report/html/escape.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import type { HistoryRow } from '../history-row.js';
 import type { HistoryLinks } from './history-links.js';
 import { trendChart, type TrendSeries } from './trend-chart.js';

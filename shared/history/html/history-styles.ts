@@ -1,4 +1,4 @@
-import { STYLES } from '../../report/html/styles.js';
+import { STYLES } from '../../report-render/html/styles.js';
 
 /**
  * report.html's style sheet and what a history page adds: the trend charts

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../../report/html/escape.js';
-import { tableControls } from '../../report/html/table-script.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
+import { tableControls } from '../../report-render/html/table-script.js';
 import type { HistoryRow } from '../history-row.js';
 import type { HistoryLinks } from './history-links.js';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report/html/escape.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import { valueAxis } from './value-axis.js';
 
 /** One engine's (or judge's) value in one run. */

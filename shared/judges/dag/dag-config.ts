@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { judgeOverridesShape } from '../judge-overrides.js';
+import { judgeOverridesShape } from '../../judge-client/judge-overrides.js';
 
 /**
  * A decision-tree judge as written in the config file (`dag_judges:`), after

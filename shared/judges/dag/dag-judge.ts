@@ -1,6 +1,6 @@
 import { SCORE_0_1, type Scale } from '../scale.js';
-import type { JudgeHeader } from '../judge-definition.js';
-import type { ClientOverrides } from '../judge-overrides.js';
+import type { JudgeHeader } from '../judge-header.js';
+import type { ClientOverrides } from '../../judge-client/judge-overrides.js';
 import { childrenOf, kindOf, type DagInput, type DagJudgeDefinition, type DagNode } from './dag-config.js';
 
 /** A decision-tree judge, checked and ready to walk (walk-dag.ts). */

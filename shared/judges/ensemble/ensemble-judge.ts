@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JudgeDefinition, JudgeHeader } from '../judge-definition.js';
+import type { JudgeHeader } from '../judge-header.js';
 import { describeScale } from '../scale.js';
 
 /**
@@ -25,17 +25,20 @@ export interface EnsembleJudge extends JudgeHeader {
   readonly combine: CombineRule;
 }
 
+/** What an ensemble checks of its members: any judge definition. */
+type Member = JudgeHeader & { readonly kind: string };
+
 export type EnsembleBuild = { ok: true; judge: EnsembleJudge } | { ok: false; field: string; problem: string; fix: string };
 
 /** Checks that the members judge the same items on the same scale, and that the rule fits the scale. */
-export function buildEnsemble(definition: EnsembleDefinition, members: readonly JudgeDefinition[]): EnsembleBuild {
+export function buildEnsemble(definition: EnsembleDefinition, members: readonly Member[]): EnsembleBuild {
   const failure = (field: string, problem: string, fix: string): EnsembleBuild => ({ ok: false, field, problem, fix });
   const ids = members.map((member) => member.id);
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
   if (twice !== undefined) return failure('members', `"${twice}" is listed twice`, 'list each member once; use a variant such as graded_relevance@gpt-4o for another model');
   const unsupported = members.find((member) => member.kind !== 'llm' && member.kind !== 'dag');
   if (unsupported !== undefined) return failure('members', `"${unsupported.id}" is a ${unsupported.kind} judge, which has no verdict to combine`, 'use LLM, custom or decision-tree judges as members');
-  const [first] = members as [JudgeDefinition, ...JudgeDefinition[]];
+  const [first] = members as [Member, ...Member[]];
   const mismatch = members.find((member) => itemOf(member) !== itemOf(first) || member.scope !== first.scope);
   if (mismatch !== undefined) {
     return failure('members', `"${mismatch.id}" judges ${itemOf(mismatch)} but "${first.id}" judges ${itemOf(first)}`, 'combine judges of the same items: all chunk judges, or all response judges, or all context judges');
@@ -66,6 +69,6 @@ export function buildEnsemble(definition: EnsembleDefinition, members: readonly 
   };
 }
 
-function itemOf(judge: JudgeDefinition): string {
+function itemOf(judge: Member): string {
   return judge.assessment === 'chunk' ? 'each chunk' : judge.assessment === 'response' ? 'each response' : 'each retrieved context';
 }

@@ -1,5 +1,5 @@
-import { keyStatistics, perCaseStatistics } from '../../report/html/key-statistics.js';
-import { escapeHtml } from '../../report/html/escape.js';
+import { keyStatistics, perCaseStatistics } from '../../report-render/html/key-statistics.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import type { CaseLine } from '../../schema/report.js';
 import type { CasePage } from '../case-lines.js';
 import type { StoredRun } from '../view-data.js';

@@ -1,6 +1,6 @@
 import type { RunComparison } from '../../compare/compare-runs.js';
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report/html/escape.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import type { CaseLine } from '../../schema/report.js';
 import type { QueryChange } from '../compare-stored.js';
 import type { StoredRun } from '../view-data.js';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report/html/escape.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import { viewNavigation, viewPage } from './layout.js';
 import { viewPaths } from './view-paths.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HISTORY_STYLES } from '../../history/html/history-styles.js';
-import { escapeHtml } from '../../report/html/escape.js';
-import { TABLE_SCRIPT } from '../../report/html/table-script.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
+import { TABLE_SCRIPT } from '../../report-render/html/table-script.js';
 
 /** The history page's style sheet and what the view's own pages add: the compare form and the side-by-side ranked lists. */
 export const VIEW_STYLES = `${HISTORY_STYLES}

@@ -1,5 +1,5 @@
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report/html/escape.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import type { CaseLine } from '../../schema/report.js';
 
 /** Documents of each list shown: the judged top of a list and some way past it. */

@@ -2,7 +2,7 @@ import type { SuiteCard, UnreadableRow } from '../../history/history-file.js';
 import { readableTime } from '../../history/html/runs-table.js';
 import { formatAverage, formatPercentage, isKeyStatistic } from '../../report/key-metrics.js';
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report/html/escape.js';
+import { escapeHtml } from '../../report-render/html/escape.js';
 import { viewNavigation, viewPage } from './layout.js';
 import { viewPaths } from './view-paths.js';
 

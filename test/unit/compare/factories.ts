@@ -1,6 +1,6 @@
 import type { RunFiles } from '../../../shared/compare/compare-runs.js';
 import { ndcgAt } from '../../../shared/metrics/ndcg-cut.js';
-import { buildReport } from '../../../shared/report/aggregate.js';
+import { reportInOnePass } from '../../../shared/report/aggregate.js';
 import { caseLines } from '../../../shared/report/cases-jsonl.js';
 import type { CaseResult, Manifest } from '../../../shared/schema/run-records.js';
 import { seededRandom, type SeededRandom } from '../../../shared/statistics/seeded-random.js';
@@ -19,7 +19,7 @@ export const CORRECTNESS = 'response/llm_judged/correctness/rating';
 
 /**
  * A run's report folder as the reducer would write it: the report built from
- * the cases by `buildReport` and the lines of cases.jsonl by `caseLines`, so
+ * the cases by `reportInOnePass` and the lines of cases.jsonl by `caseLines`, so
  * the two agree as in a real run. Case ids are `c-<request_id>`.
  */
 export function runFiles(runId: string, cases: readonly CaseSpec[]): RunFiles {
@@ -47,7 +47,7 @@ export function runFiles(runId: string, cases: readonly CaseSpec[]): RunFiles {
     input_errors: 0,
     judge: 'lexical judge (non-LLM approximations)',
   };
-  const report = buildReport({ manifest, results, failures: [], caseIds: results.map((result) => result.case_id) });
+  const report = reportInOnePass({ manifest, results, failures: [], caseIds: results.map((result) => result.case_id) });
   return { report, cases: caseLines(results) };
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { requestIdFor } from '../../../shared/dataset/content-ids.js';
+import { requestIdFor } from '../../../shared/rows/content-ids.js';
 import { DEFAULT_ENGINE } from '../../../shared/schema/eval-case.js';
 import { engineOutput, jsonLines, loadAll, textChunk } from './factories.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';

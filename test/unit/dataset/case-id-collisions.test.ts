@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CaseGrouper } from '../../../shared/dataset/case-grouper.js';
-import type { NormalisedRow } from '../../../shared/dataset/normalise-row.js';
-import { CASE_ID_RULE, caseIdFor } from '../../../shared/pipeline/run-identity.js';
+import { CaseGrouper } from '../../../shared/rows/case-grouper.js';
+import type { NormalisedRow } from '../../../shared/rows/normalise-row.js';
+import { CASE_ID_RULE, caseIdFor } from '../../../shared/run/run-identity.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 import { jsonLines, loadAll } from './factories.js';
 

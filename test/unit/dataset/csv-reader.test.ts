@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCsvRows } from '../../../shared/dataset/csv-reader.js';
-import type { ReaderEvent } from '../../../shared/dataset/reader-event.js';
+import { readCsvRows } from '../../../shared/readers/csv-reader.js';
+import type { ReaderEvent } from '../../../shared/readers/reader-event.js';
 import { loadAll } from './factories.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 

@@ -1,5 +1,5 @@
-import { contentDocUri } from '../../../shared/dataset/content-ids.js';
-import { collectDataset, type CollectedDataset } from '../../../shared/dataset/dataset-events.js';
+import { contentDocUri } from '../../../shared/rows/content-ids.js';
+import { collectDataset, type CollectedDataset } from '../../../shared/rows/dataset-events.js';
 import { loadDataset, type LoadDatasetOptions } from '../../../shared/dataset/load-dataset.js';
 import type { EngineOutput, ExpectedDocument, RetrievedChunk } from '../../../shared/schema/eval-case.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readBoundedLines } from '../../../shared/dataset/line-reader.js';
-import { DEFAULT_ROW_LIMITS, nestsDeeperThan } from '../../../shared/dataset/row-limits.js';
+import { readBoundedLines } from '../../../shared/readers/text-lines.js';
+import { DEFAULT_ROW_LIMITS, nestsDeeperThan } from '../../../shared/readers/row-limits.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 import { jsonLines, loadAll } from './factories.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readJsonArray } from '../../../shared/dataset/json-array-reader.js';
-import { JsonArraySplitter, type SplitterOutput } from '../../../shared/dataset/json-array-splitter.js';
-import type { ReaderEvent } from '../../../shared/dataset/reader-event.js';
+import { readJsonArray } from '../../../shared/readers/json-array-reader.js';
+import { JsonArraySplitter, type SplitterOutput } from '../../../shared/readers/json-array-splitter.js';
+import type { ReaderEvent } from '../../../shared/readers/reader-event.js';
 import { loadAll } from './factories.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readJsonLines } from '../../../shared/dataset/jsonl-reader.js';
-import type { ReaderEvent } from '../../../shared/dataset/reader-event.js';
+import { readJsonLines } from '../../../shared/readers/jsonl-reader.js';
+import type { ReaderEvent } from '../../../shared/readers/reader-event.js';
 import { loadAll } from './factories.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 

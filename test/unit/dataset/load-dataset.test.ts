@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DatasetError } from '../../../shared/dataset/dataset-error.js';
-import type { DatasetEvent } from '../../../shared/dataset/dataset-events.js';
+import { DatasetError } from '../../../shared/rows/dataset-error.js';
+import type { DatasetEvent } from '../../../shared/rows/dataset-events.js';
 import { loadDataset } from '../../../shared/dataset/load-dataset.js';
-import { loadTrecCollection } from '../../../shared/dataset/trec-collection.js';
+import { loadTrecCollection } from '../../../shared/trec-collection/trec-collection.js';
 import { jsonLines, loadAll } from './factories.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 

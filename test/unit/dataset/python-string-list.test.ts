@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePythonStringList } from '../../../shared/dataset/python-string-list.js';
+import { parsePythonStringList } from '../../../shared/rows/python-string-list.js';
 
 describe('parsePythonStringList', () => {
   it.each([

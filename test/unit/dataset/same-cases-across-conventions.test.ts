@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { requestIdFor } from '../../../shared/dataset/content-ids.js';
+import { requestIdFor } from '../../../shared/rows/content-ids.js';
 import { engineOutput, loadAll, textChunk, textDocument } from './factories.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/datasets/', import.meta.url));

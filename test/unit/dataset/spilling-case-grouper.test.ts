@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectDataset } from '../../../shared/dataset/dataset-events.js';
+import { collectDataset } from '../../../shared/rows/dataset-events.js';
 import { loadDataset } from '../../../shared/dataset/load-dataset.js';
 import type { EvalCase } from '../../../shared/schema/eval-case.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';

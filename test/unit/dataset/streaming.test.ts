@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJsonLines } from '../../../shared/dataset/jsonl-reader.js';
+import { readJsonLines } from '../../../shared/readers/jsonl-reader.js';
 import { loadDataset } from '../../../shared/dataset/load-dataset.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 

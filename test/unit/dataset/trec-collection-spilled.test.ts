@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectDataset, type CollectedDataset } from '../../../shared/dataset/dataset-events.js';
-import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/dataset/trec-collection.js';
-import { scanTrecFields, splitTrecFields } from '../../../shared/dataset/trec-fields.js';
-import { spillRunFile, type RunSpiller } from '../../../shared/dataset/trec-run-spilling-reader.js';
-import { serializedPartitionCases } from '../../../shared/dataset/trec-partition-cases.js';
+import { collectDataset, type CollectedDataset } from '../../../shared/rows/dataset-events.js';
+import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/trec-collection/trec-collection.js';
+import { scanTrecFields, splitTrecFields } from '../../../shared/trec-collection/trec-fields.js';
+import { spillRunFile, type RunSpiller } from '../../../shared/trec-collection/trec-run-spilling-reader.js';
+import { serializedPartitionCases } from '../../../shared/trec-collection/trec-partition-cases.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectDataset } from '../../../shared/dataset/dataset-events.js';
-import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/dataset/trec-collection.js';
-import { rankLikeTrecEval } from '../../../shared/dataset/trec-ranking.js';
+import { collectDataset } from '../../../shared/rows/dataset-events.js';
+import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/trec-collection/trec-collection.js';
+import { rankLikeTrecEval } from '../../../shared/trec-collection/trec-ranking.js';
 import { compareBytes } from '../../../shared/trec/trec-order.js';
-import { readIdTexts } from '../../../shared/dataset/trec-text-file.js';
+import { readIdTexts } from '../../../shared/trec-collection/trec-text-file.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 describe('rankLikeTrecEval', () => {

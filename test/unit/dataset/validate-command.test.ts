@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main.js';
-import { caseIdFor } from '../../../shared/pipeline/run-identity.js';
+import { caseIdFor } from '../../../shared/run/run-identity.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/datasets/', import.meta.url));

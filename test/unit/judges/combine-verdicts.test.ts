@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../../../shared/judges/case-judgments.js';
+import type { Outcome } from '../../../shared/scoring/case-judgments.js';
 import { combineVerdicts, medianOf } from '../../../shared/judges/ensemble/combine-verdicts.js';
 import type { Verdict } from '../../../shared/judges/judge-definition.js';
-import { repeatedMetrics } from '../../../shared/judges/repeat-metrics.js';
+import { repeatedMetrics } from '../../../shared/scoring/repeat-metrics.js';
 import { findJudge } from '../../../shared/judges/catalog/index.js';
 import { GRADE_0_3, ratingValue, type Rating } from '../../../shared/judges/scale.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgesForRun } from '../../../shared/config/index.js';
 import { parseRunConfig, selectJudges, type ConfigFile } from '../../../shared/config/index.js';
 import type { JudgeDefinition } from '../../../shared/judges/judge-definition.js';
-import { schemaNameOf } from '../../../shared/judges/judge-overrides.js';
+import { schemaNameOf } from '../../../shared/judge-client/judge-overrides.js';
 
 function checked(input: unknown): ConfigFile {
   const load = parseRunConfig(input, 'assay.yaml');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../../shared/config/index.js';
-import { NO_JUDGES, runJudgeSummary } from '../../../shared/pipeline/run-judge-summary.js';
+import { NO_JUDGES, runJudgeSummary } from '../../../shared/worker/run-judge-summary.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 
 /** The settings a deployed function has: a judge key is configured (its secret's ARN), the server and model from the stack. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../shared/report/aggregate.js';
+import { reportInOnePass } from '../../../shared/report/aggregate.js';
 import { reportSchema } from '../../../shared/schema/report.js';
 import { failure, manifest, result, usage } from './factories.js';
 
@@ -7,7 +7,7 @@ const CORRECTNESS = 'response/llm_judged/correctness';
 const PRECISION = 'retrieval/llm_judged/chunk_relevance/precision';
 const NDCG = 'retrieval/ground_truth/ndcg@10';
 
-describe('buildReport: statistics per engine', () => {
+describe('reportInOnePass: statistics per engine', () => {
   it('gives the share of "yes" ratings and their count', () => {
     // Prepare: yes, no, yes, and one case whose judge failed (rating null)
     const ids = ['c1', 'c2', 'c3', 'c4'];
@@ -19,7 +19,7 @@ describe('buildReport: statistics per engine', () => {
     ];
 
     // Act
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     // Assess: 2 yes of 3 rated = 0.666…, the null rating counts nowhere
     expect(withoutIntervals(report.engines.bm25)).toEqual({
@@ -40,7 +40,7 @@ describe('buildReport: statistics per engine', () => {
     ];
 
     // Act
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     // Assess: sorted 10 20 30 40; p50 at h = 1.5 -> 25; p95 at h = 2.85 -> 30 + 0.85 * 10 = 38.5
     expect(report.engines.bm25).toEqual({
@@ -62,7 +62,7 @@ describe('buildReport: statistics per engine', () => {
     ];
 
     // Act
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     // Assess: 1 + 3 + 1 = 5 attempts over 3 cases, at most 3
     expect(Object.fromEntries(Object.entries(report.engines.bm25 ?? {}).filter(([name]) => name.startsWith('engine/attempts')))).toEqual({
@@ -82,7 +82,7 @@ describe('buildReport: statistics per engine', () => {
       result('c4', { bm25: { [PRECISION]: null } }),
     ];
 
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${PRECISION}/average`]: 0.75, [`${PRECISION}/count`]: 2 });
   });
@@ -96,7 +96,7 @@ describe('buildReport: statistics per engine', () => {
       result('c3', { dense: { [NDCG]: 0.75, [PRECISION]: 0.5 } }),
     ];
 
-    const report = buildReport({ manifest: manifest(ids, { engines: ['dense'] }), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: ['dense'] }), results, failures: [], caseIds: ids });
 
     expect(withoutIntervals(report.engines.dense)).toEqual({
       [`${NDCG}/average`]: 0.5,
@@ -113,7 +113,7 @@ describe('buildReport: statistics per engine', () => {
     const name = 'response/llm_judged/rubric/rating';
     const results = ids.map((id, index) => result(id, { bm25: { [name]: [3, 1, 2][index] ?? null } }));
 
-    const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
 
     expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${name}/average`]: 2, [`${name}/count`]: 3 });
   });
@@ -135,7 +135,7 @@ describe('buildReport: statistics per engine', () => {
       }),
     ];
 
-    const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
 
     expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${chunk}/error_count`]: 0, [`${CORRECTNESS}/error_count`]: 2 });
   });
@@ -147,7 +147,7 @@ describe('buildReport: statistics per engine', () => {
       result('c2', { bm25: { [`${CORRECTNESS}/rating`]: null, [PRECISION]: Number.POSITIVE_INFINITY } }),
     ];
 
-    const report = buildReport({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: ['bm25'] }), results, failures: [], caseIds: ids });
 
     expect(withoutIntervals(report.engines.bm25)).toEqual({ [`${CORRECTNESS}/rating/count`]: 0, [`${PRECISION}/count`]: 0 });
     expect(JSON.stringify(report)).not.toMatch(/NaN|null/);
@@ -156,20 +156,20 @@ describe('buildReport: statistics per engine', () => {
   it('keeps every engine of the manifest, with no statistics when no case was evaluated', () => {
     const ids = ['c1'];
 
-    const report = buildReport({ manifest: manifest(ids), results: [], failures: [failure('c1')], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results: [], failures: [failure('c1')], caseIds: ids });
 
     expect(report.engines).toEqual({ bm25: {}, dense: {} });
   });
 });
 
-describe('buildReport: cases', () => {
+describe('reportInOnePass: cases', () => {
   it('lets a result win over a failure of the same case and lists the missing cases', () => {
     // c1 evaluated; c2 failed then redriven and evaluated; c3 failed; c4 and c5 missing
     const ids = ['c5', 'c4', 'c3', 'c2', 'c1'];
     const results = [result('c2', {}), result('c1', {})];
     const failures = [failure('c3', 'throttled'), failure('c2', 'timeout')];
 
-    const report = buildReport({ manifest: manifest(ids), results, failures, caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures, caseIds: ids });
 
     expect(report.cases).toEqual({ total: 5, evaluated: 2, failed: 1, missing: 2 });
     expect(report.failed_cases).toEqual([{ case_id: 'c3', error: 'throttled' }]);
@@ -181,7 +181,7 @@ describe('buildReport: cases', () => {
     const ids = ['c1'];
     const source = manifest(ids, { input_errors: 2 });
 
-    const report = buildReport({ manifest: source, results: [result('c1', {})], failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: source, results: [result('c1', {})], failures: [], caseIds: ids });
 
     expect(report).toMatchObject({
       run_id: source.run_id,
@@ -203,7 +203,7 @@ describe('buildReport: cases', () => {
     const ids = ['c1', 'c2'];
     const input = { manifest: manifest(ids), results: [], failures: [], caseIds: ids, ...overrides };
 
-    expect(() => buildReport(input)).toThrow(message);
+    expect(() => reportInOnePass(input)).toThrow(message);
   });
 
   it('counts a case id listed twice once, and keeps the first of two results of one case', () => {
@@ -216,7 +216,7 @@ describe('buildReport: cases', () => {
     };
 
     // Act
-    const report = buildReport(input);
+    const report = reportInOnePass(input);
 
     // Assess
     expect(report.cases).toEqual({ total: 1, evaluated: 1, failed: 0, missing: 0 });
@@ -225,7 +225,7 @@ describe('buildReport: cases', () => {
   });
 });
 
-describe('buildReport: judges', () => {
+describe('reportInOnePass: judges', () => {
   it('sums the judge usage of the evaluated cases per judge, ids sorted', () => {
     const ids = ['c1', 'c2'];
     const results = [
@@ -233,7 +233,7 @@ describe('buildReport: judges', () => {
       result('c2', {}, { correctness: usage({ calls: 1, cache_hits: 1, retries: 2, errors: 1, input_tokens: 50, output_tokens: 5 }) }),
     ];
 
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     expect(Object.keys(report.judges)).toEqual(['chunk_relevance', 'correctness']);
     expect(report.judges.correctness).toEqual({ calls: 3, cache_hits: 1, retries: 2, errors: 1, input_tokens: 150, output_tokens: 15 });
@@ -254,8 +254,8 @@ describe('confidence intervals', () => {
     const results = ids.map((id, index) => result(id, { bm25: { [PRECISION]: values[index] as number, 'response/llm_judged/safety/rating': index % 2 === 0 ? 'yes' : 'no' } }));
 
     // Act
-    const first = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }).engines.bm25 ?? {};
-    const second = buildReport({ manifest: manifest(ids), results: [...results].reverse(), failures: [], caseIds: ids }).engines.bm25 ?? {};
+    const first = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }).engines.bm25 ?? {};
+    const second = reportInOnePass({ manifest: manifest(ids), results: [...results].reverse(), failures: [], caseIds: ids }).engines.bm25 ?? {};
 
     // Assess
     const low = first[`${PRECISION}/average/ci_low`] as number;

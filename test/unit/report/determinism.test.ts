@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
+import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js';
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { failure, manifest, result, usage } from './factories.js';
 
@@ -25,7 +25,7 @@ const failures = [failure('c7'), failure('c2', 'redriven since')];
 
 describe('determinism', () => {
   it('gives the same bytes for any order of the inputs', () => {
-    const expected = reportJson(buildReport({ manifest: manifest(caseIds), results, failures, caseIds: caseIds }));
+    const expected = reportJson(reportInOnePass({ manifest: manifest(caseIds), results, failures, caseIds: caseIds }));
 
     fc.assert(
       fc.property(
@@ -33,7 +33,7 @@ describe('determinism', () => {
         fc.shuffledSubarray(failures, { minLength: failures.length }),
         fc.shuffledSubarray(caseIds, { minLength: caseIds.length }),
         (shuffledResults, shuffledFailures, shuffledIds) => {
-          const report = buildReport({
+          const report = reportInOnePass({
             manifest: manifest(shuffledIds),
             results: shuffledResults,
             failures: shuffledFailures,
@@ -48,7 +48,7 @@ describe('determinism', () => {
   });
 
   it('sums in case-id order', () => {
-    const report = buildReport({ manifest: manifest(caseIds), results: [...results].reverse(), failures, caseIds: caseIds });
+    const report = reportInOnePass({ manifest: manifest(caseIds), results: [...results].reverse(), failures, caseIds: caseIds });
 
     // c0..c6 in order: ((((((0.1 + 0.2) + 0.3) + 1e16) + 1) + -1e16) + 0.7) / 7
     let sum = 0;
@@ -57,7 +57,7 @@ describe('determinism', () => {
   });
 
   it('writes keys in sorted order', () => {
-    const report = buildReport({ manifest: manifest(caseIds, { engines: ['dense', 'bm25'] }), results, failures, caseIds: caseIds });
+    const report = reportInOnePass({ manifest: manifest(caseIds, { engines: ['dense', 'bm25'] }), results, failures, caseIds: caseIds });
 
     expect(Object.keys(report.engines)).toEqual(['bm25', 'dense']);
     expect(Object.keys(report.engines.dense ?? {})).toEqual([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../shared/report/aggregate.js';
+import { reportInOnePass } from '../../../shared/report/aggregate.js';
 import { caseLines } from '../../../shared/report/cases-jsonl.js';
 import { judgeCost } from '../../../shared/report/judge-cost.js';
-import { renderHtml, type RunComparison } from '../../../shared/report/html.js';
+import { renderHtml, type RunComparison } from '../../../shared/report-render/html.js';
 import { keyMetricTable } from '../../../shared/report/key-metrics.js';
 import type { CaseLine, Report } from '../../../shared/schema/report.js';
 import type { CaseResult } from '../../../shared/schema/run-records.js';
@@ -32,7 +32,7 @@ function sample(engines: readonly string[] = ['bm25', 'dense'], failureError = '
     result('c2', { [first]: { [CORRECTNESS]: 'no', [NDCG]: 0.25 }, [second]: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 } }),
     result('c3', { [first]: { [CORRECTNESS]: 'yes' }, [second]: { [CORRECTNESS]: 'no' } }),
   ];
-  const built = buildReport({ manifest: manifest(ids, { engines: [] }), results, failures: [failure('c4', failureError)], caseIds: ids });
+  const built = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [failure('c4', failureError)], caseIds: ids });
   // The page is checked without intervals first; withIntervals below adds known ones.
   const withoutIntervals = Object.fromEntries(
     Object.entries(built.engines).map(([engine, statistics]) => [engine, Object.fromEntries(Object.entries(statistics).filter(([name]) => !/\/ci_(low|high)$/.test(name)))]),
@@ -144,7 +144,7 @@ describe('renderHtml', () => {
     const ids = ['c1', 'c2'];
     const safety = 'response/llm_judged/safety/rating';
     const results = [result('c1', { bm25: { [safety]: 'yes' } }), result('c2', { bm25: { [safety]: 'no' } })];
-    const report = buildReport({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids });
 
     // Act
     const html = renderHtml(report, caseLines(results));
@@ -283,7 +283,7 @@ describe('renderHtml', () => {
 
   it('says so when there is no metric, no case line and no judge usage', () => {
     const ids = ['c1'];
-    const report = buildReport({ manifest: manifest(ids, { engines: [] }), results: [], failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results: [], failures: [], caseIds: ids });
 
     const html = renderHtml(report, []);
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readQrels as readDatasetQrels } from '../../../shared/dataset/trec-qrels-reader.js';
+import { readQrels as readDatasetQrels } from '../../../shared/trec-collection/trec-qrels-reader.js';
 import { gradedDocuments, writeJudgmentsQrels } from '../../../shared/report/judgments-qrels.js';
 import type { CaseLine } from '../../../shared/schema/report.js';
 import { gradesByDocument, readQrels as readScoringQrels, topicJudgmentsOf } from '../../../shared/trec/qrels.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../shared/report/aggregate.js';
-import { renderMarkdown } from '../../../shared/report/markdown.js';
+import { reportInOnePass } from '../../../shared/report/aggregate.js';
+import { renderMarkdown } from '../../../shared/report-render/markdown.js';
 import type { Report } from '../../../shared/schema/report.js';
 import { failure, manifest, result, usage } from './factories.js';
 
@@ -19,7 +19,7 @@ function sampleReport(): Report {
     result('c2', { bm25: { [CORRECTNESS]: 'no', [NDCG]: 0.25 }, dense: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 } }),
     result('c3', { bm25: { [CORRECTNESS]: 'yes' }, dense: { [CORRECTNESS]: 'no' } }),
   ];
-  return buildReport({ manifest: manifest(ids), results, failures: [failure('c4', 'judge timed out\nafter 3 tries')], caseIds: ids });
+  return reportInOnePass({ manifest: manifest(ids), results, failures: [failure('c4', 'judge timed out\nafter 3 tries')], caseIds: ids });
 }
 
 describe('renderMarkdown', () => {
@@ -59,7 +59,7 @@ describe('renderMarkdown', () => {
     ];
 
     // Act
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
     const markdown = renderMarkdown(report);
 
     // Assess
@@ -71,7 +71,7 @@ describe('renderMarkdown', () => {
   it('lists at most 20 missing cases, then says how many more', () => {
     const ids = Array.from({ length: 23 }, (_, index) => `case-${String(index).padStart(2, '0')}`);
 
-    const markdown = renderMarkdown(buildReport({ manifest: manifest(ids), results: [], failures: [], caseIds: ids }));
+    const markdown = renderMarkdown(reportInOnePass({ manifest: manifest(ids), results: [], failures: [], caseIds: ids }));
 
     expect(markdown).toContain('- `case-19`\n- and 3 more');
     expect(markdown).not.toContain('case-20');
@@ -82,7 +82,7 @@ describe('renderMarkdown', () => {
     const ids = ['c1'];
     const results = [result('c1', { 'a|b`c': { 'retrieval/ground_truth/ndcg@5': 0.5 } })];
 
-    const markdown = renderMarkdown(buildReport({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids }));
+    const markdown = renderMarkdown(reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids }));
 
     expect(markdown).toContain('| metric | ``a\\|b`c`` |');
     expect(markdown).toContain('| `retrieval/ground_truth/ndcg@5/average` | 0.5000 |');

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
-import { renderMarkdown } from '../../../shared/report/markdown.js';
-import { renderSummaryTable } from '../../../shared/report/summary-table.js';
+import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js';
+import { renderMarkdown } from '../../../shared/report-render/markdown.js';
+import { renderSummaryTable } from '../../../shared/report-render/summary-table.js';
 import { reportSchema } from '../../../shared/schema/report.js';
 import type { CaseFailure, CaseResult } from '../../../shared/schema/run-records.js';
 import { failure, manifest, result, usage, type Value } from './factories.js';
@@ -67,7 +67,7 @@ describe('report properties', () => {
   it('accounts for every case exactly once: evaluated + failed + missing = total', () => {
     fc.assert(
       fc.property(runArbitrary, ({ caseIds, results, failures }) => {
-        const report = buildReport({ manifest: manifest(caseIds), results, failures, caseIds });
+        const report = reportInOnePass({ manifest: manifest(caseIds), results, failures, caseIds });
 
         const { total, evaluated, failed, missing } = report.cases;
         expect(evaluated + failed + missing).toBe(total);
@@ -82,7 +82,7 @@ describe('report properties', () => {
   it('gives only finite numbers, and a report that parses with its schema', () => {
     fc.assert(
       fc.property(runArbitrary, ({ caseIds, results, failures }) => {
-        const report = buildReport({ manifest: manifest(caseIds), results, failures, caseIds });
+        const report = reportInOnePass({ manifest: manifest(caseIds), results, failures, caseIds });
 
         for (const statistics of Object.values(report.engines)) {
           for (const value of Object.values(statistics)) expect(Number.isFinite(value)).toBe(true);
@@ -99,8 +99,8 @@ describe('report properties', () => {
   it('gives the same bytes for reversed inputs', () => {
     fc.assert(
       fc.property(runArbitrary, ({ caseIds, results, failures }) => {
-        const forward = buildReport({ manifest: manifest(caseIds), results, failures, caseIds });
-        const backward = buildReport({
+        const forward = reportInOnePass({ manifest: manifest(caseIds), results, failures, caseIds });
+        const backward = reportInOnePass({
           manifest: manifest(caseIds),
           results: [...results].reverse(),
           failures: [...failures].reverse(),

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { aggregatedMetrics } from '../../../shared/compare/compared-metrics.js';
 import { ratingSummariesOf } from '../../../shared/judges/rating-summaries.js';
-import { aggregateRange } from '../../../shared/pipeline/aggregate-range.js';
-import { headlineMetrics } from '../../../shared/pipeline/baselines.js';
-import { reportFromPartials } from '../../../shared/pipeline/partials-report.js';
-import { runKeys } from '../../../shared/pipeline/run-identity.js';
+import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
+import { headlineMetrics } from '../../../shared/compare/baselines.js';
+import { reportFromPartials } from '../../../shared/report/partials-report.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
-import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
+import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js';
 import { manifest, result, RUN_ID, type Value } from './factories.js';
 
 const SAFETY = 'response/llm_judged/safety/rating';
@@ -43,7 +43,7 @@ describe('safety/rating/average', () => {
     const { ids, results } = safetyRun();
 
     // Act
-    const statistics = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }).engines.bm25 ?? {};
+    const statistics = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }).engines.bm25 ?? {};
 
     // Assess: (1 + 0 + 1 + 1) / 4 = 0.75; the failed case counts nowhere
     expect(statistics[`${SAFETY}/average`]).toBe(0.75);
@@ -68,7 +68,7 @@ describe('safety/rating/average', () => {
 
     // Assess
     expect(merged.engines.bm25?.[`${SAFETY}/average`]).toBe(0.75);
-    expect(reportJson(merged)).toBe(reportJson(buildReport({ manifest: run, results, failures: [], caseIds: ids })));
+    expect(reportJson(merged)).toBe(reportJson(reportInOnePass({ manifest: run, results, failures: [], caseIds: ids })));
   });
 });
 
@@ -76,7 +76,7 @@ describe('the baseline comparison of safety', () => {
   it('compares the per-case rating once, whichever of its names the report gives', () => {
     // Prepare
     const { ids, results } = safetyRun();
-    const report = buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
 
     // Act
     const headline = headlineMetrics(report);

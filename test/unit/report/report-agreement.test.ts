@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expandRanking } from '../../../shared/schema/compact-ranking.js';
-import { buildReport, reportJson } from '../../../shared/report/aggregate.js';
-import { renderHtml } from '../../../shared/report/html.js';
-import { renderMarkdown } from '../../../shared/report/markdown.js';
+import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js';
+import { renderHtml } from '../../../shared/report-render/html.js';
+import { renderMarkdown } from '../../../shared/report-render/markdown.js';
 import { agreementWarnings } from '../../../shared/report/report-agreement.js';
 import { reportSchema, type JudgeAgreement } from '../../../shared/schema/report.js';
 import type { CaseResult } from '../../../shared/schema/run-records.js';
@@ -58,7 +58,7 @@ describe('the report of a labelled run', () => {
 
   it('holds each relevance judge agreement and the warning of run.min_agreement, in report.json, report.md and report.html', () => {
     // Act
-    const report = buildReport({ manifest: manifest(ids, { config: { run: { min_agreement: 0.95 } } }), results, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids, { config: { run: { min_agreement: 0.95 } } }), results, failures: [], caseIds: ids });
 
     // Assess: 4 of 5 agree; r = (1, 2, 1, 1), c = (2, 1, 1, 1): p_e = (2 + 2 + 1 + 1)/25 = 0.24, κ = (0.8 - 0.24)/0.76 = 14/19
     const agreement = report.agreement?.graded_relevance;
@@ -83,7 +83,7 @@ describe('the report of a labelled run', () => {
     });
 
     // Act
-    const report = buildReport({ manifest: manifest(ids), results: unlabelled, failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results: unlabelled, failures: [], caseIds: ids });
 
     // Assess
     expect(report).not.toHaveProperty('agreement');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../shared/report/aggregate.js';
-import { renderSummaryTable } from '../../../shared/report/summary-table.js';
+import { reportInOnePass } from '../../../shared/report/aggregate.js';
+import { renderSummaryTable } from '../../../shared/report-render/summary-table.js';
 import { manifest, result } from './factories.js';
 
 describe('renderSummaryTable', () => {
@@ -16,7 +16,7 @@ describe('renderSummaryTable', () => {
       result('c2', { bm25: { 'retrieval/ground_truth/precision@5': 1, 'response/llm_judged/safety/rating': 'no' } }),
     ];
 
-    const table = renderSummaryTable(buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+    const table = renderSummaryTable(reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
 
     expect(table).toBe(
       [
@@ -33,7 +33,7 @@ describe('renderSummaryTable', () => {
   it('leaves judge details (token counts and the like) out of the headline table', () => {
     const ids = ['c1'];
     const results = [result('c1', { bm25: { 'response/lexical/groundedness/response_tokens': 8, 'response/lexical/groundedness/rating': 'yes' } })];
-    const table = renderSummaryTable(buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+    const table = renderSummaryTable(reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
     expect(table).toContain('response/lexical/groundedness/rating/percentage');
     expect(table).not.toContain('response_tokens');
   });
@@ -44,7 +44,7 @@ describe('renderSummaryTable', () => {
     const results = [result('c1', { '\u001b]0;owned\u0007bm25\u001b[2J': { 'retrieval/ground_truth/precision@5': 1 } })];
 
     // Act
-    const table = renderSummaryTable(buildReport({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+    const table = renderSummaryTable(reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
 
     // Assess
     expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
@@ -54,7 +54,7 @@ describe('renderSummaryTable', () => {
   it('says so when there is no metric', () => {
     const ids = ['c1'];
 
-    const report = buildReport({ manifest: manifest(ids), results: [], failures: [], caseIds: ids });
+    const report = reportInOnePass({ manifest: manifest(ids), results: [], failures: [], caseIds: ids });
 
     expect(renderSummaryTable(report)).toBe('No metric to show.\n');
   });

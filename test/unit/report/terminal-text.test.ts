@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalName, terminalText } from '../../../shared/report/terminal-text.js';
+import { terminalName, terminalText } from '../../../shared/report-render/terminal-text.js';
 
 describe('terminalName', () => {
   it.each<[string, string, string]>([

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
+import type { CollectionWork } from '../trec-collection/trec-collection-work.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import { collectionManifestSchema, isCollectionManifestKey, type CollectionManifest, type CollectionMember } from '../schema/collection-manifest.js';
+import type { InputError } from '../schema/input-error.js';
+import { CASE_ID_RULE } from '../run/run-identity.js';
+
+export interface DatasetSourceOptions {
+  /** How many top chunks of each engine the judges read: a TREC collection's cases carry the corpus text of those only. */
+  readonly contentDepth: number;
+  /** Where a TREC collection's heavy loading steps run: in this thread by default, or on worker threads. */
+  readonly collectionWork?: CollectionWork;
+}
+
+/**
+ * The cases of a stored dataset, read through local files in `folder` with
+ * bounded memory: a dataset file (JSONL, JSON, CSV) through the dataset
+ * loader, or a TREC collection (its `collection.json` manifest) through the
+ * collection loader. Input errors name the object keys, not the local copies.
+ */
+export async function* datasetEvents(store: ObjectStore, datasetKey: string, folder: string, options: DatasetSourceOptions): AsyncGenerator<DatasetEvent> {
+  if (isCollectionManifestKey(datasetKey)) {
+    yield* collectionEvents(store, datasetKey, folder, options);
+    return;
+  }
+  // The local copy keeps only the extension, which says the format: an S3 key's last part may be longer than a file name can be.
+  const datasetPath = join(folder, `dataset${extname(basename(datasetKey)).slice(0, 16)}`);
+  if (!(await store.download(datasetKey, datasetPath))) {
+    yield* missing({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
+    return;
+  }
+  for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill'), caseIds: CASE_ID_RULE })) {
+    yield event.kind === 'error' ? { kind: 'error', error: { ...event.error, file: datasetKey } } : event;
+  }
+}
+
+async function* collectionEvents(store: ObjectStore, manifestKey: string, folder: string, options: DatasetSourceOptions): AsyncGenerator<DatasetEvent> {
+  const manifestPath = join(folder, 'collection.json');
+  if (!(await store.download(manifestKey, manifestPath))) {
+    yield* missing({ file: manifestKey, line: 0, message: 'the collection manifest does not exist', fix: 'upload the collection, then start the run' });
+    return;
+  }
+  const manifest = await readManifest(manifestKey, manifestPath);
+  if ('message' in manifest) {
+    yield* missing(manifest);
+    return;
+  }
+  const prefix = manifestKey.slice(0, -'collection.json'.length);
+  const keyOf = new Map<string, string>();
+  const errors: InputError[] = [];
+  const fetch = async (member: CollectionMember | undefined): Promise<string | undefined> => {
+    if (member === undefined) return undefined;
+    const key = prefix + member.path;
+    const path = join(folder, 'collection', member.path);
+    keyOf.set(path, key);
+    await mkdir(dirname(path), { recursive: true });
+    if (!(await store.download(key, path))) {
+      errors.push({ file: key, line: 0, message: `the collection names ${member.path}, which is not in the store`, fix: 'upload every file of the collection, then its manifest' });
+      return undefined;
+    }
+    if ((await fileSha256(path)) !== member.sha256) {
+      errors.push({ file: key, line: 0, message: `${member.path} is not the file the manifest names (its SHA-256 differs)`, fix: 'upload the collection again: its files, then its manifest' });
+      return undefined;
+    }
+    return path;
+  };
+  const qrels = await fetch(manifest.qrels);
+  const runs: string[] = [];
+  for (const run of manifest.runs) {
+    const path = await fetch(run);
+    if (path !== undefined) runs.push(path);
+  }
+  const queries = await fetch(manifest.queries);
+  const corpus = await fetch(manifest.corpus);
+  for (const error of errors) yield { kind: 'error', error };
+  const loaded = loadTrecCollection({ qrels, runs, queries, corpus, spillFolder: join(folder, 'spill'), contentDepth: options.contentDepth, ...(options.collectionWork === undefined ? {} : { work: options.collectionWork }) });
+  for await (const event of loaded) {
+    if (event.kind === 'error') yield { kind: 'error', error: { ...event.error, file: keyOf.get(event.error.file) ?? event.error.file } };
+    else if (event.kind === 'end') yield { kind: 'end', counts: { ...event.counts, errors: event.counts.errors + errors.length } };
+    else yield event;
+  }
+}
+
+async function readManifest(key: string, path: string): Promise<CollectionManifest | InputError> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return { file: key, line: 0, message: 'the collection manifest is not valid JSON', fix: 'write it as assay run and assay submit do: {"format": "trec", "qrels": {...}, "runs": [...]}' };
+  }
+  const parsed = collectionManifestSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  return {
+    file: key,
+    line: 0,
+    field: issue?.path.join('.') ?? '',
+    message: `not a collection manifest: ${issue?.message ?? 'unexpected shape'}`,
+    fix: 'give format "trec", qrels and runs (each {"path", "sha256"}), and optionally queries and corpus',
+  };
+}
+
+/** The SHA-256 of a file's bytes, in hex, read as a stream. */
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function* missing(error: InputError): Generator<DatasetEvent> {
+  yield { kind: 'error', error };
+  yield { kind: 'end', counts: { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 1 } };
+}

@@ -1,4 +1,0 @@
-/** `file: field "judge.model": is missing (fix: ...)`, the shape of every input error assay prints. */
-export function report(file: string, field: string, problem: string, fix: string): string {
-  return `${file}: ${field === '' ? '' : `field ${field}: `}${problem} (fix: ${fix})`;
-}

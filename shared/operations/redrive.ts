@@ -1,0 +1,48 @@
+import type { ObjectStore } from '../ports/object-store.js';
+import { sendAll, type WorkQueue } from '../ports/work-queue.js';
+import type { CheckMessage } from '../schema/pipeline-messages.js';
+import { caseFailureSchema } from '../schema/run-records.js';
+import { readManifest } from '../run/stored-config.js';
+import { extendDeadline } from '../run/run-completion.js';
+import { runKeys } from '../run/run-identity.js';
+
+/**
+ * `assay redrive RUN`: sends every failed case of a run back to the cases
+ * queue, as it was first sent, and schedules a completion check. The failure
+ * record goes as the case goes back, so the run counts the case as pending
+ * until it ends again: with a result, or a fresh failure record (a redrive
+ * cut short leaves it missing, and `assay resume` sends it once more). Cases
+ * with a result are never sent again. The deadline moves to the configured
+ * length from now.
+ */
+export async function redriveFailures(
+  store: ObjectStore,
+  queues: { readonly cases: WorkQueue; readonly control: WorkQueue },
+  runId: string,
+  now: Date = new Date(),
+): Promise<{ requeued: string[] }> {
+  await extendDeadline(store, await readManifest(store, runId), now);
+  const requeued: string[] = [];
+  const bodies: string[] = [];
+  for await (const key of store.list(runKeys.failuresPrefix(runId))) {
+    const bytes = await store.get(key);
+    if (bytes === undefined) continue;
+    const failure = caseFailureSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+    if ((await store.get(runKeys.result(runId, failure.case_id))) !== undefined) continue;
+    requeued.push(failure.case_id);
+    bodies.push(failure.message);
+  }
+  await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
+  for (const caseId of requeued) await store.delete(runKeys.failure(runId, caseId));
+  // Shards marked complete may hold a deleted failure: the next check lists every shard again.
+  // Partials of an earlier split reduce no longer hold those cases' outcomes either.
+  if (requeued.length > 0) {
+    await store.delete(runKeys.progress(runId));
+    const partials: string[] = [];
+    for await (const key of store.list(runKeys.partialsPrefix(runId))) partials.push(key);
+    for (const key of partials) await store.delete(key);
+  }
+  const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
+  await sendAll(queues.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
+  return { requeued: requeued.sort() };
+}

@@ -1,0 +1,69 @@
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { createReadStream } from 'node:fs';
+import type { ObjectStore } from '../ports/object-store.js';
+import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
+import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
+import { spoolCases, spoolOptionsOf, startWorkFolder } from '../ingest/ingest.js';
+import type { WorkFolderSettings } from '../run/work-folders.js';
+import { extendDeadline, runCompletion } from '../run/run-completion.js';
+import { runKeys } from '../run/run-identity.js';
+import { runConfigOf } from '../run/stored-config.js';
+
+export interface ResumeDependencies {
+  readonly store: ObjectStore;
+  readonly cases: WorkQueue;
+  readonly control: WorkQueue;
+  readonly now: () => Date;
+  readonly workFolders?: WorkFolderSettings;
+}
+
+export type ResumeOutcome = { kind: 'requeued'; caseIds: string[] } | { kind: 'unresumable'; reason: string };
+
+/**
+ * `assay resume RUN`: finishes a run whose process died (a kill, a crash, a
+ * closed laptop). The queue messages of an embedded run died with it, so the
+ * cases are read again from the run's stored dataset, exactly as ingest read
+ * them, and every case with neither a result nor a failure is sent again;
+ * cases already finished are not. The deadline moves to the configured length
+ * from now. Judgments paid before the kill come back from the judge cache.
+ */
+export async function resumeRun(dependencies: ResumeDependencies, runId: string): Promise<ResumeOutcome> {
+  const { store } = dependencies;
+  if ((await store.get(runKeys.manifest(runId))) === undefined) {
+    return { kind: 'unresumable', reason: `run ${runId} has no manifest: it stopped before ingest claimed it, so nothing of it was judged; start it again with assay run` };
+  }
+  const completion = await runCompletion(store, runId);
+  const { manifest } = completion;
+  const unfinished = new Set(completion.unfinished);
+  await extendDeadline(store, manifest, dependencies.now());
+  const folder = await startWorkFolder(dependencies, 'resume');
+  try {
+    const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, spoolOptionsOf(runConfigOf(manifest)));
+    if (spooled.cases !== manifest.cases) {
+      return { kind: 'unresumable', reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it` };
+    }
+    const requeued: string[] = [];
+    let batch: OutgoingMessage[] = [];
+    for await (const body of createInterface({ input: createReadStream(spooled.messagesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (body === '') continue;
+      const message = caseMessageSchema.parse(JSON.parse(body));
+      if (!unfinished.has(message.case_id)) continue;
+      requeued.push(message.case_id);
+      batch.push({ id: String(batch.length), body });
+      if (batch.length === 10) {
+        await sendAll(dependencies.cases, batch);
+        batch = [];
+      }
+    }
+    await sendAll(dependencies.cases, batch);
+    const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
+    await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
+    if ((await store.get(runKeys.ingested(runId))) === undefined) {
+      await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows: spooled.rows, cases: spooled.cases }));
+    }
+    return { kind: 'requeued', caseIds: requeued.sort() };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,143 @@
+import { writeFile } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import { EXACT_COMPARISON_LIMIT } from '../compare/compare-runs.js';
+import { readCaseLinesFile } from '../compare/run-files.js';
+import { recordRunHistory } from '../history/write-history.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import { reportJson } from '../report/aggregate.js';
+import { caseLines } from '../report/cases-jsonl.js';
+import { keyStatistics } from '../report-render/html/key-statistics.js';
+import { renderHtml } from '../report-render/html.js';
+import { AgreementTally } from '../report/judge-agreement.js';
+import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
+import { renderMarkdown } from '../report-render/markdown.js';
+import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
+import type { CaseLine, Report } from '../schema/report.js';
+import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
+import { compareWithBaseline, comparisonTarget, headlineMetrics } from '../compare/baselines.js';
+import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
+import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
+import { budgetReached } from '../worker/judge-ceiling.js';
+import { reportFromPartials } from '../report/partials-report.js';
+import type { RangePartial } from '../report/range-partial.js';
+import { runKeys } from '../run/run-identity.js';
+import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
+import { runConfigOf } from '../run/stored-config.js';
+
+export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
+
+export interface AggregatedRun {
+  readonly manifest: Manifest;
+  /** The run's distinct case ids in code-unit order. */
+  readonly sortedCaseIds: readonly string[];
+  readonly partials: readonly RangePartial[];
+  /** A local file holding cases.jsonl, written in case-id order. */
+  readonly casesPath: string;
+  /** Every line of cases.jsonl, kept only for runs of at most FULL_HTML_CASE_LIMIT cases. */
+  readonly lines: readonly CaseLine[] | undefined;
+}
+
+/**
+ * The last step of a reduce: the report from the partials, the comparison
+ * with the suite's baseline (baselines.ts; from the columns for a run of more
+ * than EXACT_COMPARISON_LIMIT cases, column-comparison.ts), and the report files written,
+ * with `reports/<suite>/latest.json` pointed at them unless the suite has a
+ * newer reported run (suite-runs.ts), and the run added to the suite's
+ * history (shared/history/write-history.ts). cases.jsonl is uploaded
+ * from its local file as a stream; report.html lists every case up to
+ * FULL_HTML_CASE_LIMIT cases and an excerpt above (light-report-cases.ts).
+ * Reading cases.jsonl back once, it writes judgments.qrels and counts the
+ * judges' agreement with the human labels for the report (judge-agreement.ts),
+ * as reportInOnePass does from the records.
+ */
+export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
+  const { manifest } = run;
+  const attemptUsage = await readAttemptUsage(store, manifest.run_id);
+  const plain = reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, await budgetReached(store, manifest.run_id));
+  const target = await comparisonTarget(store, manifest);
+  const compared =
+    run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT
+      ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target)
+      : target === undefined
+        ? undefined
+        : // Only the headline metrics of each line are read back: the comparison needs no more.
+          await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(headlineMetrics(plain)))) }, target);
+  // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl;
+  // a run without judges (ground truth only) has neither, and its cases.jsonl is not read again.
+  const qrelsPath = `${run.casesPath}.qrels`;
+  const tally = new AgreementTally();
+  if (withoutJudges(manifest)) await writeFile(qrelsPath, '');
+  else await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => tally.add(line));
+  const report = withAgreement(compared === undefined ? plain : { ...plain, comparison: compared.comparison }, tally.agreement(), minAgreementOf(manifest));
+  const comparison =
+    report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
+  const html =
+    run.lines !== undefined
+      ? renderHtml(report, run.lines, comparison === undefined ? {} : { comparison })
+      : renderHtml(report, await excerptLines(store, run, report), {
+          ...(comparison === undefined ? {} : { comparison: { ...comparison, per_query: largestDeltas(comparison.per_query) } }),
+          excerpt: { totalCases: run.sortedCaseIds.length, perMetric: EXCERPT_PER_METRIC },
+        });
+  const keys: string[] = [];
+  for (const [name, body] of [['report.json', reportJson(report)], ['report.md', renderMarkdown(report)], ['report.html', html]] as const) {
+    const key = runKeys.report(manifest.suite, manifest.run_id, name);
+    await store.put(key, body);
+    keys.push(key);
+  }
+  const casesKey = runKeys.report(manifest.suite, manifest.run_id, 'cases.jsonl');
+  await store.upload(casesKey, run.casesPath, { etag: false });
+  keys.push(casesKey);
+  // Beside cases.jsonl, whatever the judges graded, as qrels (empty when no retrieval judge ran).
+  const qrelsKey = runKeys.report(manifest.suite, manifest.run_id, 'judgments.qrels');
+  await store.upload(qrelsKey, qrelsPath, { etag: false });
+  keys.push(qrelsKey);
+  // latest.json moves only forward in run time: a late report of an older run leaves it where it is.
+  await recordReportedRun(store, manifest.suite, suiteRunOf(manifest));
+  // The suite's history (reports/<suite>/history.json and .html) gets this run's row, its values as report.json has them.
+  await recordRunHistory(store, report);
+  return { report, keys };
+}
+
+/** A run whose config lists no judge at all: only ground-truth metrics, no grade for judgments.qrels or the agreement. */
+function withoutJudges(manifest: Manifest): boolean {
+  const { judges } = runConfigOf(manifest);
+  return judges !== undefined && judges.length === 0;
+}
+
+async function currentLines(path: string, metrics: ReadonlySet<string>): Promise<CaseLine[]> {
+  const read = await readCaseLinesFile(path, metrics);
+  if (!read.ok) throw new Error(`Expected the cases.jsonl just written to read back, but line ${read.line}: ${read.message}`);
+  return read.value;
+}
+
+async function excerptLines(store: ObjectStore, run: AggregatedRun, report: Report): Promise<CaseLine[]> {
+  const caseIds = excerptCaseIds(run.partials, run.sortedCaseIds, keyStatistics(report));
+  const limit = pLimit(32);
+  const results = await Promise.all(
+    caseIds.map((caseId) =>
+      limit(async () => {
+        const bytes = await store.get(runKeys.result(run.manifest.run_id, caseId));
+        return bytes === undefined ? undefined : caseResultSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+      }),
+    ),
+  );
+  return caseLines(results.filter((result) => result !== undefined));
+}
+
+/** The per-query deltas a large run's page shows: the EXCERPT_PER_METRIC largest drops and gains. */
+function largestDeltas<Delta extends { delta: number; case_id: string }>(deltas: readonly Delta[]): Delta[] {
+  if (deltas.length <= 2 * EXCERPT_PER_METRIC) return [...deltas];
+  const sorted = [...deltas].sort((left, right) => left.delta - right.delta || (left.case_id < right.case_id ? -1 : left.case_id > right.case_id ? 1 : 0));
+  return [...sorted.slice(0, EXCERPT_PER_METRIC), ...sorted.slice(-EXCERPT_PER_METRIC)];
+}
+
+async function readAttemptUsage(store: ObjectStore, runId: string) {
+  const keys: string[] = [];
+  for await (const key of store.list(runKeys.attemptUsagePrefix(runId))) keys.push(key);
+  const usage = [];
+  for (const key of keys.sort()) {
+    const bytes = await store.get(key);
+    if (bytes !== undefined) usage.push(attemptUsageSchema.parse(JSON.parse(new TextDecoder().decode(bytes))));
+  }
+  return usage;
+}

@@ -1,0 +1,162 @@
+import { budgetText, costNote, formatCost } from './judge-cost-text.js';
+import { rateLimitNote } from '../report/judge-usage.js';
+import type { Report } from '../schema/report.js';
+import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
+import { keyMetricTable } from '../report/key-metrics.js';
+
+/** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
+export const LISTED_CASES = 20;
+/** Error messages are cut to this many characters: the page is for pull requests and chat. */
+const ERROR_LENGTH = 200;
+
+/**
+ * `report.md`: a short page for pull requests and chat. A title with the
+ * suite and run, the case counts, an engine × key-metric table (the
+ * `/average` and `/percentage` statistics, see keyMetricTable), the judges'
+ * agreement with the human labels, the judge usage, and the failed and
+ * missing cases (the first 20 of each); the report's warnings come first.
+ */
+export function renderMarkdown(report: Report): string {
+  const { cases } = report;
+  const sections = [
+    `# ${inlineText(report.suite)}: run ${code(report.run_id)}`,
+    [
+      `Dataset ${code(report.dataset)}, created ${inlineText(report.created_at)}, config ${code(report.config_hash)}.`,
+      `Judge: ${inlineText(report.judge)}.`,
+    ].join('\n'),
+    `**Cases:** ${cases.total} total, ${cases.evaluated} evaluated, ${cases.failed} failed, ${cases.missing} missing` +
+      (report.input_errors > 0 ? ` (${report.input_errors} input errors)` : ''),
+    warningsSection(report),
+    metricsSection(report),
+    comparisonSection(report),
+    agreementSection(report),
+    judgesSection(report),
+    caseList(
+      `Failed cases (${cases.failed})`,
+      report.failed_cases.map((failure) => `${code(failure.case_id)}: ${errorText(failure.error)}`),
+    ),
+    caseList(`Missing cases (${cases.missing})`, report.missing_cases.map(code)),
+  ];
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+/** Regressions against the baseline: the metrics significantly worse, with delta and p-value. */
+function comparisonSection(report: Report): string {
+  const comparison = report.comparison;
+  if (comparison === undefined) return '';
+  const against = `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${code(comparison.baseline_run_id)}`;
+  if (comparison.regressions.length === 0) return `## Against ${against}\n\nNo significant regression.`;
+  return [
+    `## Against ${against}`,
+    '',
+    `**${comparison.regressions.length} significant ${comparison.regressions.length === 1 ? 'regression' : 'regressions'}:**`,
+    '',
+    ...comparison.regressions.map(
+      (regression) => `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)})`,
+    ),
+  ].join('\n');
+}
+
+function warningsSection(report: Report): string {
+  const warnings = report.warnings ?? [];
+  if (warnings.length === 0) return '';
+  return ['## Warnings', '', ...warnings.map((warning) => `- ${inlineText(warning)}`)].join('\n');
+}
+
+/** Each relevance judge's agreement with the human labels (agreement-table.ts). */
+function agreementSection(report: Report): string {
+  const rows = agreementRows(report);
+  if (rows.length === 0) return '';
+  return [
+    '## Agreement with the human labels',
+    '',
+    tableRow([...AGREEMENT_COLUMNS]),
+    tableRow(['---', ...AGREEMENT_COLUMNS.slice(1).map(() => '---:')]),
+    ...rows.map((row) => tableRow([code(row.judge), ...row.cells])),
+    '',
+    agreementNote(report),
+  ].join('\n');
+}
+
+function metricsSection(report: Report): string {
+  const table = keyMetricTable(report);
+  if (table.rows.length === 0) return '## Metrics\n\nNo metric to show.';
+  return [
+    '## Metrics',
+    '',
+    tableRow(['metric', ...table.engines.map(code)]),
+    tableRow(['---', ...table.engines.map(() => '---:')]),
+    ...table.rows.map((row) => tableRow([code(row.metric), ...row.cells])),
+  ].join('\n');
+}
+
+function judgesSection(report: Report): string {
+  const judges = Object.entries(report.judges);
+  const budget = report.judge_budget === undefined ? [] : [budgetText(report.judge_budget), ''];
+  if (judges.length === 0) return budget.length === 0 ? '' : ['## Judge usage', '', ...budget].join('\n').trimEnd();
+  const cost = report.judge_cost;
+  const costCell = (judgeId: string): string[] =>
+    cost === undefined ? [] : [formatCost(Object.hasOwn(cost.judges, judgeId) ? (cost.judges[judgeId]?.cost ?? null) : null, cost.currency)];
+  const models = cost === undefined || Object.keys(cost.models).length === 0
+    ? []
+    : [
+        '',
+        tableRow(['model', 'input tokens', 'output tokens', 'estimated cost']),
+        tableRow(['---', '---:', '---:', '---:']),
+        ...Object.entries(cost.models).map(([model, entry]) => tableRow([code(model), String(entry.input_tokens), String(entry.output_tokens), formatCost(entry.cost, cost.currency)])),
+      ];
+  return [
+    '## Judge usage',
+    '',
+    ...budget,
+    tableRow(['judge', 'calls', 'cache hits', 'retries', 'errors', 'input tokens', 'output tokens', ...(cost === undefined ? [] : ['estimated cost'])]),
+    tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', ...(cost === undefined ? [] : ['---:'])]),
+    ...judges.map(([judgeId, usage]) =>
+      tableRow([
+        code(judgeId),
+        ...[usage.calls, usage.cache_hits, usage.retries, usage.errors, usage.input_tokens, usage.output_tokens].map(String),
+        ...costCell(judgeId),
+      ]),
+    ),
+    ...models,
+    '',
+    costNote(cost),
+    ...rateLimitLines(report),
+  ].join('\n');
+}
+
+function rateLimitLines(report: Report): string[] {
+  const note = rateLimitNote(report.judges);
+  return note === undefined ? [] : ['', note];
+}
+
+function caseList(heading: string, items: readonly string[]): string {
+  if (items.length === 0) return '';
+  const listed = items.slice(0, LISTED_CASES).map((item) => `- ${item}`);
+  if (items.length > LISTED_CASES) listed.push(`- and ${items.length - LISTED_CASES} more`);
+  return [`## ${heading}`, '', ...listed].join('\n');
+}
+
+/** A table row; a pipe inside a cell is escaped, even within a code span, as GitHub's tables need. */
+function tableRow(cells: readonly string[]): string {
+  return `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
+}
+
+/** A code span that holds any text: the fence is longer than any backtick run inside. */
+function code(text: string): string {
+  const flat = inlineText(text);
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const padding = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${padding}${flat}${padding}${fence}`;
+}
+
+/** Text on one line: an id or message with line breaks would break a list item or a table. */
+function inlineText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function errorText(error: string): string {
+  const flat = inlineText(error);
+  return flat.length > ERROR_LENGTH ? `${flat.slice(0, ERROR_LENGTH - 1)}…` : flat;
+}

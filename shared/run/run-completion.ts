@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { ObjectStore } from '../ports/object-store.js';
+import { caseIdsSchema, type Manifest } from '../schema/run-records.js';
+import { runKeys } from './run-identity.js';
+import { unfinishedCases } from './run-progress.js';
+import { readManifest, runConfigOf } from './stored-config.js';
+
+/**
+ * How far a run has come, read from the store alone: its case ids, which of
+ * them have a result or a failure, and the deadline after which the reducer
+ * stops waiting. The reducer decides with it, and so does a local driver that
+ * shares its queues with other runs and so cannot count completions itself.
+ */
+export interface RunCompletion {
+  readonly manifest: Manifest;
+  readonly caseIds: readonly string[];
+  /** Case ids with neither a result nor a failure yet. */
+  readonly unfinished: readonly string[];
+  /** Cases with a result or a failure. */
+  readonly finished: number;
+  readonly deadline: Date;
+}
+
+/**
+ * A later deadline than the manifest's, written when a run is resumed or
+ * redriven: the manifest is written once, and a run finished a day after its
+ * first deadline must not be reported at once with its cases missing.
+ */
+export const deadlineExtensionSchema = z.object({ deadline: z.iso.datetime() });
+
+export async function runCompletion(store: ObjectStore, runId: string, options: { shardedListingFrom?: number } = {}): Promise<RunCompletion> {
+  const manifest = await readManifest(store, runId);
+  const listed = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(runId))) ?? new Uint8Array())));
+  // A case id listed twice is one case: it is waited for, and counted, once.
+  const caseIds = [...new Set(listed)];
+  const { unfinished } = await unfinishedCases(store, runId, caseIds, options);
+  return { manifest, caseIds, unfinished, finished: caseIds.length - unfinished.length, deadline: await runDeadline(store, manifest) };
+}
+
+/** The manifest's deadline, or the later one a resume or redrive set. */
+export async function runDeadline(store: ObjectStore, manifest: Manifest): Promise<Date> {
+  const first = new Date(manifest.deadline);
+  const bytes = await store.get(runKeys.deadline(manifest.run_id));
+  if (bytes === undefined) return first;
+  const extension = deadlineExtensionSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  return new Date(Math.max(first.getTime(), Date.parse(extension.deadline)));
+}
+
+/** Moves a run's deadline to its configured length from `now`, for a resume or a redrive. */
+export async function extendDeadline(store: ObjectStore, manifest: Manifest, now: Date): Promise<void> {
+  const seconds = runConfigOf(manifest).run.deadline_seconds;
+  const deadline = new Date(now.getTime() + seconds * 1000).toISOString();
+  await store.put(runKeys.deadline(manifest.run_id), JSON.stringify({ deadline }));
+}

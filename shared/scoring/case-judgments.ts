@@ -1,0 +1,146 @@
+import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
+import type { DagJudge } from '../judges/dag/dag-judge.js';
+import { walkDag } from '../judges/dag/walk-dag.js';
+import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
+import type { JudgeRunner, JudgeUsage } from './judge-service.js';
+import { isLexicalJudge, lexicalVerdict } from '../judges/lexical/lexical-judge.js';
+import type { TemplateInput } from '../judges/template.js';
+
+export type JudgeBackend = { kind: 'llm'; service: JudgeRunner } | { kind: 'lexical' };
+
+export type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean; /** The deadline came while the judge server's rate limit held it. */ heldByRateLimit?: true };
+
+/** What one judge concluded about one engine of a case in one sample: per chunk, or on the whole output, or why it could not. */
+export type EngineJudgments = { skipped: string } | { chunks: Outcome[] } | { whole: Outcome };
+
+export interface CaseJudgmentSettings {
+  readonly backend: JudgeBackend;
+  readonly deadlineAt?: number | undefined;
+}
+
+/**
+ * The judgments of one case, each asked once however many metrics need it:
+ * a judge's own metrics, the ensembles it is a member of, and its samples.
+ * A chunk is judged once per judge and sample for all engines that
+ * retrieved it (pooled judging). Usage is counted per judge id.
+ */
+export class CaseJudgments {
+  private readonly byEngine = new Map<string, Promise<EngineJudgments>>();
+  private readonly byChunk = new Map<string, Promise<Outcome>>();
+  /** Some judgment failed in a way that may pass on a later try. */
+  transient = false;
+  /** Every such failure came of the judge server's rate limit holding the judgment past its deadline. */
+  onlyRateLimited = true;
+  readonly usage: Record<string, JudgeUsage> = {};
+
+  constructor(
+    private readonly evalCase: EvalCase,
+    private readonly settings: CaseJudgmentSettings,
+  ) {}
+
+  /** Sample 0 is the judgment an unrepeated judge makes; samples 1 and up are further draws at its temperature. */
+  of(judge: LlmJudge<any> | DagJudge, engine: string, sample: number): Promise<EngineJudgments> {
+    const key = JSON.stringify([judge.id, engine, sample]);
+    let judgments = this.byEngine.get(key);
+    if (judgments === undefined) {
+      judgments = this.judge(judge, engine, sample);
+      this.byEngine.set(key, judgments);
+    }
+    return judgments;
+  }
+
+  private async judge(judge: LlmJudge<any> | DagJudge, engine: string, sample: number): Promise<EngineJudgments> {
+    const output = this.evalCase.engines[engine] as EngineOutput;
+    if (this.settings.backend.kind === 'lexical' && (judge.kind === 'dag' || !isLexicalJudge(judge.id))) {
+      return { skipped: 'needs an LLM judge: set OPENAI_API_KEY (and OPENAI_BASE_URL, ASSAY_JUDGE_MODEL) to run it' };
+    }
+    if (judge.kind === 'llm' && judge.assessment === 'chunk') {
+      if (output.retrieved_context.length === 0) return { skipped: 'the engine retrieved no chunks' };
+      const caseInputs = caseInputsOf(this.evalCase);
+      const missing = judge.inputs.filter((input) => input !== 'chunk' && caseInputs[input] === undefined);
+      if (missing.length > 0) return { skipped: `the case has no ${missing.join(', ')}` };
+      const chunks = await Promise.all(
+        output.retrieved_context.map((chunk) =>
+          chunk.content === undefined || chunk.content.trim() === ''
+            ? Promise.resolve<Outcome>({ ok: false, error: `chunk ${chunk.doc_uri} has no text to judge`, transient: false })
+            : this.chunkOutcome(judge, chunk.content, sample),
+        ),
+      );
+      return { chunks };
+    }
+    const inputs = inputsOf(this.evalCase, output);
+    const missing = judge.inputs.filter((input) => inputs[input] === undefined);
+    if (missing.length > 0) return { skipped: `the case has no ${missing.join(', ')}` };
+    const whole =
+      judge.kind === 'dag'
+        ? await walkDag(judge, inputs, (node, nodeInputs) => this.run(node, nodeInputs, sample, judge.client))
+        : await this.run(judge, inputs, sample, judge.client);
+    return { whole };
+  }
+
+  private chunkOutcome(judge: LlmJudge<any>, text: string, sample: number): Promise<Outcome> {
+    const key = JSON.stringify([judge.id, sample, text]);
+    let outcome = this.byChunk.get(key);
+    if (outcome === undefined) {
+      outcome = this.run(judge, { ...caseInputsOf(this.evalCase), chunk: text }, sample, judge.client);
+      this.byChunk.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  private async run(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, sample: number, client: LlmJudge['client']): Promise<Outcome> {
+    const backend = this.settings.backend;
+    if (backend.kind === 'lexical') {
+      if (!isLexicalJudge(judge.id)) throw new Error(`Judge ${judge.id} has no lexical approximation: it should have been skipped`);
+      const verdict = lexicalVerdict(judge.id, {
+        request: inputs.request ?? '',
+        response: inputs.response,
+        chunk: inputs.chunk,
+        context: inputs.context === undefined ? undefined : [inputs.context],
+      });
+      return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
+    }
+    const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client });
+    if (!outcome.ok && outcome.transient) {
+      this.transient = true;
+      if (outcome.heldByRateLimit !== true) this.onlyRateLimited = false;
+    }
+    const usage = (this.usage[judge.id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
+    if (outcome.cost.cached) usage.cache_hits++;
+    else usage.calls++;
+    usage.retries += outcome.cost.retries;
+    if (outcome.cost.rateLimited > 0) usage.rate_limited = (usage.rate_limited ?? 0) + outcome.cost.rateLimited;
+    usage.input_tokens += outcome.cost.inputTokens;
+    usage.output_tokens += outcome.cost.outputTokens;
+    if (!outcome.cost.cached) {
+      const models = (usage.models ??= {});
+      const tokens = (models[outcome.cost.model] ??= { input_tokens: 0, output_tokens: 0 });
+      tokens.input_tokens += outcome.cost.inputTokens;
+      tokens.output_tokens += outcome.cost.outputTokens;
+    }
+    if (!outcome.ok) usage.errors++;
+    return outcome;
+  }
+}
+
+/** The inputs of a case that are the same for every engine: what a chunk judge sees besides the chunk. */
+function caseInputsOf(evalCase: EvalCase): Partial<Record<TemplateInput, string>> {
+  return {
+    request: evalCase.request,
+    expected_response: evalCase.expected_response,
+    expected_facts:
+      evalCase.expected_facts === undefined || evalCase.expected_facts.length === 0
+        ? undefined
+        : evalCase.expected_facts.map((fact) => `- ${fact}`).join('\n'),
+  };
+}
+
+/** The template inputs a case and one of its engines provide; absent ones stay undefined. */
+export function inputsOf(evalCase: EvalCase, output: EngineOutput): Partial<Record<TemplateInput, string>> {
+  const texts = output.retrieved_context.flatMap((chunk) => (chunk.content === undefined ? [] : [chunk.content]));
+  return {
+    ...caseInputsOf(evalCase),
+    response: output.response,
+    context: texts.length === 0 ? undefined : texts.map((text, index) => `[${index + 1}] ${text}`).join('\n\n'),
+  };
+}

@@ -1,0 +1,157 @@
+import pLimit from 'p-limit';
+import { parseAnswer } from '../judge-client/answer-parsing.js';
+import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
+import type { JudgeCompleter } from '../judge-client/judge-completion.js';
+import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
+import { jsonSchemaOf, type ChatMessage } from '../judge-client/output-modes.js';
+import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
+import { schemaNameOf, type ClientOverrides } from '../judge-client/judge-overrides.js';
+import { renderTemplate, type TemplateInput } from '../judges/template.js';
+
+/** Per judge: what judging cost. Reported in every run's report. */
+export interface JudgeUsage {
+  calls: number;
+  cache_hits: number;
+  retries: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** Requests the server refused as over its rate limit, among calls + retries; absent when none was. */
+  rate_limited?: number;
+  /** The tokens by the model that answered, so the report can price them per model. */
+  models?: Record<string, { input_tokens: number; output_tokens: number }>;
+}
+
+/** What one judgment cost, so a caller can total it per case. */
+export interface JudgmentCost {
+  readonly cached: boolean;
+  readonly retries: number;
+  /** Requests the server refused as over its rate limit. */
+  readonly rateLimited: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** The model asked (the service's), whose prices the tokens are at. */
+  readonly model: string;
+}
+
+export type JudgeOutcome =
+  | { ok: true; verdict: Verdict; cached: boolean; cost: JudgmentCost }
+  | { ok: false; error: string; transient: boolean; /** The deadline came while the server's rate limit held the judgment. */ heldByRateLimit?: true; cost: JudgmentCost };
+
+export interface JudgeServiceSettings {
+  /** Where the judge runs: part of the cache key, so an Azure deployment and an OpenAI model of one name never share entries. */
+  readonly provider: JudgeProviderName;
+  /** The judge server as serverOf gives it (base URL, Azure deployment, Bedrock endpoint), part of the cache key (never the key, user info or query). */
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly temperature: number;
+  /** Cache answers sampled at temperature > 0 (per sample number); otherwise they are not cached, so each sample is drawn anew. */
+  readonly cacheSampled: boolean;
+  /** Judge calls in flight at once: the rate pressure put on the judge server. */
+  readonly concurrency: number;
+}
+
+export interface JudgmentOptions {
+  /** When the judgment must be over: an AbortSignal, or an epoch time in milliseconds (a worker's remaining time minus a margin). */
+  readonly deadline?: AbortSignal | number | undefined;
+  /** Which sample of this judgment, for repeated judging at temperature > 0; part of the cache key. Default 0. */
+  readonly sample?: number | undefined;
+  /** The judge's own client settings; a JudgeServicePool routes by them, a single service has only its own. */
+  readonly client?: ClientOverrides | undefined;
+}
+
+/** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
+export interface JudgeRunner {
+  judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options?: JudgmentOptions): Promise<JudgeOutcome>;
+  usage(): Record<string, JudgeUsage>;
+}
+
+/**
+ * Runs LLM judges: renders the prompt, asks the cache or the judge client,
+ * turns the answer into a verdict, and counts calls, cache hits, retries,
+ * errors and tokens per judge. Concurrency bounds only real calls: cache hits
+ * do not wait for a slot.
+ */
+export class JudgeService implements JudgeRunner {
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly usageByJudge = new Map<string, JudgeUsage>();
+
+  /** `limit` is shared by the services of one pool, so their calls together stay within one concurrency. */
+  constructor(
+    private readonly client: JudgeCompleter,
+    private readonly cache: JudgeCache,
+    private readonly settings: JudgeServiceSettings,
+    limit?: ReturnType<typeof pLimit>,
+  ) {
+    if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) {
+      throw new RangeError(`Expected concurrency to be an integer from 1 and up, got ${settings.concurrency}`);
+    }
+    this.limit = limit ?? pLimit(settings.concurrency);
+  }
+
+  async judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: renderTemplate(judge.systemTemplate, inputs) },
+      { role: 'user', content: renderTemplate(judge.userTemplate, inputs) },
+    ];
+    const schema = jsonSchemaOf(judge.output);
+    const sample = this.settings.temperature > 0 ? (options.sample ?? 0) : 0;
+    const key = cacheKey({
+      provider: this.settings.provider,
+      baseUrl: this.settings.baseUrl,
+      model: this.settings.model,
+      // A model variant runs its judge's prompt: its cache entries are that judge's, told apart by the model.
+      judgeId: judge.promptId ?? judge.id,
+      judgeVersion: judge.version,
+      messages,
+      temperature: this.settings.temperature,
+      outputSchema: schema,
+      sample,
+    });
+    const usage = this.usageOf(judge.id);
+    const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
+    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id) }, limits));
+    // A sampled answer read back from the cache would freeze one draw for every later run.
+    const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
+    const { completion, cached } = sampled
+      ? { completion: await compute(), cached: false }
+      : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
+    if (cached) usage.cache_hits++;
+    else {
+      usage.calls++;
+      usage.retries += completion.retries;
+      if (completion.rateLimited > 0) usage.rate_limited = (usage.rate_limited ?? 0) + completion.rateLimited;
+      usage.input_tokens += completion.usage.inputTokens;
+      usage.output_tokens += completion.usage.outputTokens;
+    }
+    const model = this.settings.model;
+    const cost: JudgmentCost = cached
+      ? { cached, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
+      : { cached, retries: completion.retries, rateLimited: completion.rateLimited, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model };
+    if (!completion.ok) {
+      usage.errors++;
+      const held = completion.heldByRateLimit === true ? { heldByRateLimit: true as const } : {};
+      return { ok: false, error: completion.error, transient: completion.transient, ...held, cost };
+    }
+    const output = parseAnswer(completion.output, judge.output);
+    if (!output.ok) {
+      usage.errors++;
+      return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false, cost };
+    }
+    return { ok: true, verdict: judge.verdict(output.value), cached, cost };
+  }
+
+  /** Usage per judge id, for the report. */
+  usage(): Record<string, JudgeUsage> {
+    return Object.fromEntries(this.usageByJudge);
+  }
+
+  private usageOf(judgeId: string): JudgeUsage {
+    let usage = this.usageByJudge.get(judgeId);
+    if (usage === undefined) {
+      usage = { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 };
+      this.usageByJudge.set(judgeId, usage);
+    }
+    return usage;
+  }
+}

@@ -1,0 +1,80 @@
+import type { CallDeadlineOptions } from '../judge-client/call-deadline.js';
+import { canonicalBaseUrl } from '../judge-client/judge-cache.js';
+import { JudgeClient } from '../judge-client/judge-client.js';
+import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from '../judge-client/judge-completion.js';
+import type { JudgeProvider } from '../judge-client/judge-provider.js';
+import type { ResolvedClientSettings } from './judge-service-pool.js';
+import type { RateGovernor } from '../judge-client/rate/rate-governor.js';
+
+/**
+ * The judge client of one setting (model, temperature, answer length) on a
+ * provider: the openai SDK for OpenAI-compatible servers and Azure OpenAI, the
+ * Bedrock Converse client for Amazon Bedrock. The Bedrock client, and the AWS
+ * SDK with it, is loaded on its first judgment, so a run on another provider
+ * never loads it.
+ */
+
+export interface TransportLimits {
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxRetryWaitMs: number;
+  readonly callDeadlineMs: number;
+}
+
+/**
+ * `governor` paces every HTTP attempt (one per server and model in the process).
+ * `defaultModel` is the run's: on Azure a judge with another model of its own
+ * is sent to the deployment named like that model (what the SDK does without
+ * a deployment), since a deployment serves one model.
+ */
+export function createJudgeCompleter(provider: JudgeProvider, settings: ResolvedClientSettings, limits: TransportLimits, defaultModel: string, governor?: RateGovernor): JudgeCompleter {
+  const common = { model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, timeoutMs: limits.timeoutMs, maxRetries: limits.maxRetries, callDeadlineMs: limits.callDeadlineMs, governor };
+  switch (provider.kind) {
+    case 'openai':
+      return new JudgeClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });
+    case 'azure': {
+      const deployment = deploymentFor(provider.azure.deployment, settings.model, defaultModel);
+      return new JudgeClient({ ...common, baseUrl: undefined, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs, azure: { ...provider.azure, deployment } });
+    }
+    case 'bedrock':
+      return new LazyCompleter(async () => {
+        const { BedrockJudgeClient } = await import('../judge-client/bedrock-judge-client.js');
+        return new BedrockJudgeClient({ ...common, region: provider.region, endpoint: provider.endpoint });
+      });
+  }
+}
+
+/**
+ * The judge server as the cache key names it: an answer of one provider,
+ * resource, deployment or region is never served for another. Never a key,
+ * user info or query string.
+ */
+export function serverOf(provider: JudgeProvider, settings: ResolvedClientSettings, defaultModel: string): string {
+  switch (provider.kind) {
+    case 'openai':
+      return canonicalBaseUrl(settings.baseUrl);
+    case 'azure': {
+      const deployment = deploymentFor(provider.azure.deployment, settings.model, defaultModel);
+      return canonicalBaseUrl(`${provider.azure.endpoint.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(deployment)}`);
+    }
+    case 'bedrock':
+      return canonicalBaseUrl(provider.endpoint ?? `https://bedrock-runtime.${provider.region}.amazonaws.com`);
+  }
+}
+
+/** The configured deployment serves the run's model; a judge's own model goes to the deployment of that name. */
+function deploymentFor(configured: string, model: string, defaultModel: string): string {
+  return model === defaultModel ? configured : model;
+}
+
+/** A client built on its first judgment; concurrent first judgments share the one load. */
+class LazyCompleter implements JudgeCompleter {
+  private loading: Promise<JudgeCompleter> | undefined;
+
+  constructor(private readonly load: () => Promise<JudgeCompleter>) {}
+
+  async complete(request: CompletionRequest, limits?: CallDeadlineOptions): Promise<JudgeCompletion> {
+    this.loading ??= this.load();
+    return (await this.loading).complete(request, limits);
+  }
+}

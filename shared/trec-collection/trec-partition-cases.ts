@@ -1,0 +1,122 @@
+import type { EvalCase, ExpectedDocument } from '../schema/eval-case.js';
+import type { InputError } from '../schema/input-error.js';
+import { evalCaseSchema } from '../schema/eval-case.js';
+import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
+import { compareBytes, compareTrec } from '../trec/trec-order.js';
+import { isLabelled, type SerializedCase } from '../rows/dataset-events.js';
+import { buildTrecCase } from './trec-case.js';
+import { SpilledRuns, type RunColumns } from './trec-run-spill.js';
+
+/** One spilled partition to turn into cases: the spill (SpilledRuns), the engines, and the judgments of the partition's topics. */
+export interface PartitionRequest {
+  readonly folder: string;
+  readonly partitions: number;
+  readonly fileNames: readonly string[];
+  readonly engineOf: readonly (readonly number[])[];
+  readonly engineNames: readonly string[];
+  readonly partition: number;
+  /** qid → judgments, for every topic of the qrels in this partition. */
+  readonly judgments: readonly (readonly [string, readonly ExpectedDocument[]])[];
+}
+
+export interface SerializedPartition {
+  /** Repeated documents found while grouping the partition. */
+  readonly errors: InputError[];
+  /** The partition's cases in trec_eval's topic order. */
+  readonly cases: SerializedCase[];
+}
+
+/** Turns spilled partitions into serialized cases: in this thread, or on worker threads. */
+export type PartitionCaseBuilder = (request: PartitionRequest) => Promise<SerializedPartition>;
+
+/**
+ * The cases of one spilled partition of a collection without queries or
+ * corpus (ground truth only), serialized: what loadSpilledCollection builds
+ * for the partition, as text.
+ */
+export async function serializedPartitionCases(request: PartitionRequest): Promise<SerializedPartition> {
+  const spill = new SpilledRuns(request.folder, request.partitions, request.fileNames, request.engineOf);
+  const { topics, errors } = await spill.readColumns(request.partition, request.engineNames);
+  const judgments = new Map(request.judgments);
+  const topicIds = [...new Set([...topics.keys(), ...judgments.keys()])].sort(compareBytes);
+  const cases = topicIds.map((qid) => serializeTopic(qid, judgments.get(qid), namedRuns(topics.get(qid), request.engineNames)));
+  return { errors, cases };
+}
+
+/**
+ * One topic's case, serialized. A long case (a sweep's: a thousand
+ * documents an engine) is written in its stored form straight from the
+ * columns, the same text storedCaseText gives for the case buildTrecCase
+ * builds, without an object per document; a short one is built and written
+ * as JSON.
+ */
+function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | undefined, runs: readonly (readonly [string, RunColumns])[]): SerializedCase {
+  const chunks = runs.reduce((sum, [, columns]) => sum + columns.docnos.length, 0);
+  if (chunks <= INLINE_CHUNK_LIMIT) {
+    const entries = runs.map(([engine, columns]) => [engine, columns.docnos.map((docno, index) => ({ docno, score: columns.scores[index] as number }))] as const);
+    return serializeCase(buildTrecCase(qid, judgments as ExpectedDocument[] | undefined, entries, {}));
+  }
+  const engines = runs.map(([engine, columns]) => {
+    const { docnos, scores } = inTrecOrder(columns);
+    return `${JSON.stringify(engine)}:{"tags":{},"ranking":{"doc_uris":${JSON.stringify(docnos)},"scores":${JSON.stringify(scores)}}}`;
+  });
+  const expected = judgments === undefined ? '' : `,"expected_retrieved_context":${JSON.stringify(judgments)}`;
+  return {
+    requestId: qid,
+    engines: runs.map(([engine]) => engine),
+    labelled: (judgments?.length ?? 0) > 0,
+    chunks,
+    form: 'stored',
+    text: `{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(qid)},"engines":{${engines.join(',')}},"tags":{}${expected}}`,
+  };
+}
+
+/** A run's lines of a topic in trec_eval's order (rankLikeTrecEval), as columns. */
+function inTrecOrder(columns: RunColumns): RunColumns {
+  const { docnos, scores } = columns;
+  let descending = true;
+  for (let index = 1; index < scores.length && descending; index++) descending = (scores[index - 1] as number) >= (scores[index] as number);
+  if (!descending) {
+    const order = Array.from(docnos.keys()).sort((left, right) => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string));
+    return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
+  }
+  // Scores already fall, as most run files list them: only each run of tied scores needs its ids ordered, in place.
+  let ordered = docnos;
+  let start = 0;
+  while (start < scores.length) {
+    let end = start + 1;
+    while (end < scores.length && scores[end] === scores[start]) end++;
+    if (end - start > 1) {
+      const tied = ordered.slice(start, end).sort((left, right) => compareBytes(right, left));
+      if (ordered === docnos) ordered = [...docnos];
+      for (let index = start; index < end; index++) ordered[index] = tied[index - start] as string;
+    }
+    start = end;
+  }
+  return ordered === docnos ? columns : { docnos: ordered, scores };
+}
+
+/** A topic's runs by engine name, in the order the engines were first met. */
+export function namedRuns<List>(byEngine: ReadonlyMap<number, List> | undefined, engineNames: readonly string[]): [string, List][] {
+  return [...(byEngine ?? [])].sort(([left], [right]) => left - right).map(([index, entries]) => [engineNames[index] as string, entries]);
+}
+
+function serializeCase(evalCase: EvalCase): SerializedCase {
+  let chunks = 0;
+  for (const output of Object.values(evalCase.engines)) chunks += output.retrieved_context.length;
+  const stored = chunks > INLINE_CHUNK_LIMIT;
+  return {
+    requestId: evalCase.request_id,
+    engines: Object.keys(evalCase.engines),
+    labelled: isLabelled(evalCase),
+    chunks,
+    form: stored ? 'stored' : 'case',
+    text: stored ? storedCaseText(evalCase) : JSON.stringify(evalCase),
+  };
+}
+
+/** The case a serialized case holds. */
+export function deserializedCase(serialized: SerializedCase): EvalCase {
+  const json: unknown = JSON.parse(serialized.text);
+  return serialized.form === 'stored' ? parseStoredCase(json) : evalCaseSchema.parse(json);
+}

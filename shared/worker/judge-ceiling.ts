@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { ObjectStore } from '../ports/object-store.js';
+import { spendSettingsOf, type JudgePrices } from '../schema/judge-prices.js';
+import type { Manifest } from '../schema/run-records.js';
+import { runKeys } from '../run/run-identity.js';
+
+/** A run's cost ceiling: run.max_judge_cost, in the currency of judge.prices. */
+export interface JudgeCeiling {
+  readonly maxCost: number;
+  readonly prices: JudgePrices;
+}
+
+/** The ceiling of a run's stored config; undefined when it sets none (the config check makes prices come with it). */
+export function judgeCeilingOf(manifest: Manifest): JudgeCeiling | undefined {
+  const { maxCost, prices } = spendSettingsOf(manifest.config);
+  if (maxCost === undefined) return undefined;
+  if (prices === undefined) throw new Error(`Run ${manifest.run_id} sets run.max_judge_cost without judge.prices: its config was not checked`);
+  return { maxCost, prices };
+}
+
+/** `runs/<run>/judge-spend/<worker>.json`: what one worker's judges spent on the run. */
+export const workerSpendSchema = z.object({ spend: z.number().nonnegative(), currency: z.string() });
+
+/** `runs/<run>/judge-budget-reached`: the spend seen when the ceiling was found passed, by whoever found it first. */
+export const budgetReachedSchema = z.object({ spend: z.number().nonnegative(), max_judge_cost: z.number(), currency: z.string() });
+
+/** Writes the marker unless there is one: the first writer's numbers stay. */
+export async function markBudgetReached(store: ObjectStore, runId: string, ceiling: JudgeCeiling, spend: number): Promise<void> {
+  const body = JSON.stringify({ spend, max_judge_cost: ceiling.maxCost, currency: ceiling.prices.currency });
+  await store.put(runKeys.judgeBudgetReached(runId), body, { ifNoneMatch: true });
+}
+
+export async function budgetReached(store: ObjectStore, runId: string): Promise<boolean> {
+  return (await store.get(runKeys.judgeBudgetReached(runId))) !== undefined;
+}
+
+/**
+ * The completion check's part (reduce.ts): sums every worker's spend file of
+ * the run and, once the sum passes the ceiling, writes the marker. A worker
+ * marks it on its own spend alone (judge-budget.ts); this sum catches the
+ * ceiling that only many workers together pass.
+ */
+export async function checkJudgeSpend(store: ObjectStore, manifest: Manifest): Promise<void> {
+  const ceiling = judgeCeilingOf(manifest);
+  if (ceiling === undefined || (await budgetReached(store, manifest.run_id))) return;
+  let spend = 0;
+  for await (const key of store.list(runKeys.judgeSpendPrefix(manifest.run_id))) {
+    const bytes = await store.get(key);
+    if (bytes !== undefined) spend += workerSpendSchema.parse(JSON.parse(new TextDecoder().decode(bytes))).spend;
+  }
+  if (spend > ceiling.maxCost) await markBudgetReached(store, manifest.run_id, ceiling, spend);
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { readRepositoryFile } from '../../support/markdown.js';
+import { roomCircles, roomImports, sharedRooms } from '../../support/room-imports.js';
+
+/** docs/architecture.md's table of rooms: each room's layer, from its rows "| `shared/schema/` | 1 | ... |". */
+function layersOfRooms(): Map<string, number> {
+  const rows = readRepositoryFile('docs/architecture.md').matchAll(/^\| `([a-z-]+(?:\/[a-z-]+)?)\/` \| (\d+) \|/gm);
+  return new Map([...rows].map((row) => [row[1] as string, Number(row[2])]));
+}
+
+/** The plan of docs/architecture.md holds for the code: every room on a layer, imports only downward or level, no circle. */
+describe('the rooms of the code', () => {
+  const layers = layersOfRooms();
+  const imports = roomImports();
+
+  it('are each placed on a layer in docs/architecture.md', () => {
+    // Act
+    const unplaced = [...new Set([...sharedRooms(), ...imports.flatMap(({ from, to }) => [from, to])])].filter((room) => !layers.has(room));
+
+    // Assess
+    expect(layers.size).toBeGreaterThan(20);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('import no room on a higher layer', () => {
+    // Act
+    const upward = imports
+      .filter(({ from, to }) => (layers.get(to) ?? 0) > (layers.get(from) ?? 0))
+      .map(({ file, imported, from, to }) => `${file} imports ${imported}: layer ${layers.get(from)} to ${layers.get(to)}`);
+
+    // Assess
+    expect(imports.length).toBeGreaterThan(100);
+    expect(upward).toEqual([]);
+  });
+
+  it('import each other in no circle', () => {
+    // Act
+    const circles = roomCircles(imports);
+
+    // Assess
+    expect(circles).toEqual([]);
+  });
+});

@@ -1,0 +1,162 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
+import { closedPort } from '../../support/closed-port.js';
+import { answerWith, judgeRequest, startJudgeClient, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
+import type { OpenAiTestServer } from '../../support/openai-test-server.js';
+
+/**
+ * What the judge client makes of a connection that breaks: an answer cut
+ * off mid-body or a hang-up is retried within the call and counted, a
+ * server that was never reached and refuses connections stops every call at
+ * once, and one that answered before and then drops stays a passing fault.
+ */
+let server: OpenAiTestServer | undefined;
+let stalling: Server | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  stalling?.closeAllConnections();
+  stalling?.close();
+  stalling = undefined;
+});
+
+/** A server that sends an answer's headers and the start of its body, then nothing more; it counts the requests. */
+async function startStallingServer(): Promise<{ baseUrl: string; requests: () => number }> {
+  let requests = 0;
+  stalling = createServer((_request, response) => {
+    requests += 1;
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+    response.write('{"id": "chatcmpl-stalled", "choices": [');
+  });
+  await new Promise<void>((resolve) => stalling?.listen(0, '127.0.0.1', () => resolve()));
+  return { baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`, requests: () => requests };
+}
+
+const verdict = { rationale: 'on topic', rating: 'yes' };
+
+describe('JudgeClient: a connection that breaks', () => {
+  it('retries an answer cut off in the middle of its body, and counts the cut attempt', async () => {
+    // Prepare: the first answer's headers and half its body arrive, then the connection is destroyed
+    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['cut'] });
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess: two requests reached the server, one judgment plus one retry
+    expect(completion).toMatchObject({ ok: true, output: verdict, retries: 1 });
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['cut', 'answer']);
+  });
+
+  it('retries a connection closed before any answer, and counts it', async () => {
+    // Prepare
+    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['hang-up'] });
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: true, output: verdict, retries: 1 });
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['hang-up', 'answer']);
+  });
+
+  it('fails as a transient error that says what happened when every answer is cut', async () => {
+    // Prepare: both attempts (the request and its one retry) are cut
+    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['cut', 'cut'] }, { maxRetries: 1 });
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      retries: 1,
+      error: 'the connection to the judge server failed: the server closed the connection (UND_ERR_SOCKET)',
+    });
+    expect(server.log.map((entry) => entry.outcome)).toEqual(['cut', 'cut']);
+  });
+});
+
+describe('JudgeClient: an answer whose body stops coming', () => {
+  it('times the body out with the attempt, and retries it', async () => {
+    // Prepare: each attempt may take 150 ms; the judgment has seconds
+    const stalled = await startStallingServer();
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: stalled.baseUrl, timeoutMs: 150, maxRetries: 1, callDeadlineMs: 5_000 });
+
+    // Act
+    const completion = await client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: true, retries: 1, error: 'the judge call timed out' });
+    expect(stalled.requests()).toBe(2);
+  });
+
+  it('stops at the judgment\'s deadline while the body is being read, as a transient failure', async () => {
+    // Prepare: the deadline comes long before the attempt's timeout
+    const stalled = await startStallingServer();
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: stalled.baseUrl, timeoutMs: 5_000, callDeadlineMs: 200 });
+    const startedAt = Date.now();
+
+    // Act
+    const completion = await client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/) });
+    expect(stalled.requests()).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+});
+
+describe('JudgeClient: a server that cannot be reached', () => {
+  it('fails at once, without retrying, when the server never answered and refuses the connection; later calls make no attempt; the cases go back to the queue', async () => {
+    // Prepare: nothing listens at the port; the SDK alone would retry 4 times over some 7 seconds
+    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 4 });
+    const startedAt = Date.now();
+
+    // Act
+    const first = await client.complete(judgeRequest);
+    const second = await client.complete(judgeRequest);
+
+    // Assess
+    const error = `cannot reach the judge server at ${baseUrl}: the connection was refused (ECONNREFUSED); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running`;
+    expect(first).toEqual({ ok: false, transient: true, error, retries: 0, rateLimited: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(second).toEqual({ ok: false, transient: true, error, retries: 0, rateLimited: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(Date.now() - startedAt).toBeLessThan(400);
+  });
+
+  it('ends every call in flight when the first of them finds the server unreachable', async () => {
+    // Prepare
+    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 4 });
+    const startedAt = Date.now();
+
+    // Act
+    const completions = await Promise.all([1, 2, 3, 4].map(() => client.complete(judgeRequest)));
+
+    // Assess
+    for (const completion of completions) expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^cannot reach the judge server at /) });
+    expect(Date.now() - startedAt).toBeLessThan(400);
+  });
+
+  it('keeps a server that answered before and then refuses connections a passing fault: the call fails transient and the next one tries again', async () => {
+    // Prepare: one answer, then the server goes away
+    const started = await startJudgeClient(answerWith(verdict), {}, { maxRetries: 0 });
+    expect(await started.client.complete(judgeRequest)).toMatchObject({ ok: true });
+    await started.server.close();
+
+    // Act
+    const first = await started.client.complete(judgeRequest);
+    const second = await started.client.complete(judgeRequest);
+
+    // Assess
+    const error = 'cannot reach the judge server: the connection was refused (ECONNREFUSED)';
+    expect(first).toMatchObject({ ok: false, transient: true, error });
+    expect(second).toMatchObject({ ok: false, transient: true, error });
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { reportRun } from '../../../shared/reduce/reduce.js';
+import { runCompletion } from '../../../shared/run/run-completion.js';
+import { runKeys } from '../../../shared/run/run-identity.js';
+import { describeStatus, runStatus } from '../../../shared/operations/run-status.js';
+import { MemoryStore } from '../../../shared/ports/memory-store.js';
+import { syntheticRun } from '../../support/synthetic-run.js';
+import { failure, manifest, result, RUN_ID } from '../report/factories.js';
+
+/** A memory store that records the prefixes it is asked to list. */
+class ListingStore extends MemoryStore {
+  readonly listed: string[] = [];
+
+  override list(prefix: string): AsyncIterable<string> {
+    this.listed.push(prefix);
+    return super.list(prefix);
+  }
+}
+
+describe('assay status', () => {
+  it('counts the results and failures of a run still going', async () => {
+    // Prepare: 5 cases, 3 evaluated, 1 failed, ingest done
+    const store = new ListingStore();
+    const ids = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(ids)));
+    await store.put(runKeys.ingested(RUN_ID), JSON.stringify({ run_id: RUN_ID, rows: 5, cases: 5 }));
+    for (const caseId of ['c1', 'c2', 'c3']) await store.put(runKeys.result(RUN_ID, caseId), JSON.stringify(result(caseId, { bm25: {} })));
+    await store.put(runKeys.failure(RUN_ID, 'c4'), JSON.stringify(failure('c4')));
+
+    // Act
+    const status = await runStatus(store, RUN_ID);
+
+    // Assess
+    expect(describeStatus(status)).toBe('run run-1 (suite faq, datasets/faq/cases.jsonl): 5 cases, 3 evaluated, 1 failed, 1 pending; judging');
+    expect(store.listed).toEqual([runKeys.resultsPrefix(RUN_ID), runKeys.failuresPrefix(RUN_ID)]);
+  });
+
+  it('reads a reported run from its report.json without listing its results', async () => {
+    // Prepare: a reported run of 120 cases with failures and missing cases
+    const store = new ListingStore();
+    const run = await syntheticRun(120, store);
+    const { report } = await reportRun(store, await runCompletion(store, run.manifest.run_id));
+    store.listed.length = 0;
+
+    // Act
+    const status = await runStatus(store, run.manifest.run_id);
+
+    // Assess
+    expect({ results: status.results, failures: status.failures }).toEqual({ results: report.cases.evaluated, failures: report.cases.failed });
+    expect(status.report).toBe(runKeys.report(run.manifest.suite, run.manifest.run_id, 'report.json'));
+    // What the gate of assay submit --wait reads: which cases failed (and why) or are missing, and more
+    expect(status.reported).toEqual(report);
+    expect(report.failed_cases.length).toBeGreaterThan(0);
+    expect(report.missing_cases.length).toBeGreaterThan(0);
+    expect(store.listed).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readdir, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkFolder, processExists, removeStaleWorkFolders, type WorkFolderSettings } from '../../../shared/run/work-folders.js';
+import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+
+let folder: TempFolder;
+let settings: WorkFolderSettings;
+beforeEach(async () => {
+  folder = await createTempFolder();
+  settings = { parent: join(folder.path, 'assay-work'), staleAfterMs: 60_000 };
+});
+afterEach(async () => {
+  await folder.remove();
+});
+
+/** The id of a process that has run and exited, so no process has it (until the system reuses it). */
+async function deadProcessId(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  if (child.pid === undefined) throw new Error('the child process did not start');
+  return child.pid;
+}
+
+/** A work folder as the process `pid` would have made it, last modified `ageMs` ago. */
+async function leftover(pid: number, ageMs: number): Promise<string> {
+  const path = join(settings.parent, `ingest-pid${pid}-AbC123`);
+  await mkdir(join(path, 'spill'), { recursive: true });
+  const then = new Date(Date.now() - ageMs);
+  await utimes(path, then, then);
+  return path;
+}
+
+describe('work folders', () => {
+  it('are made under the parent, named with the owning process', async () => {
+    const path = await createWorkFolder(settings, 'ingest');
+
+    expect(path.startsWith(join(settings.parent, `ingest-pid${process.pid}-`))).toBe(true);
+  });
+
+  it('removes the old folder of a dead process and keeps those of live processes, young leftovers and other files', async () => {
+    // Prepare
+    const dead = await deadProcessId();
+    const deadAndOld = await leftover(dead, 120_000);
+    const deadButYoung = join(settings.parent, `ingest-pid${dead}-young1`);
+    await mkdir(deadButYoung, { recursive: true });
+    const liveParent = await leftover(process.ppid, 120_000);
+    const ours = await createWorkFolder(settings, 'ingest');
+    const unrelated = join(settings.parent, 'not-ours');
+    await mkdir(unrelated);
+
+    // Act
+    const removed = await removeStaleWorkFolders(settings);
+
+    // Assess
+    expect(processExists(dead)).toBe(false);
+    expect(removed).toEqual([deadAndOld]);
+    expect((await readdir(settings.parent)).sort()).toEqual([deadButYoung, liveParent, ours, unrelated].map((path) => path.slice(settings.parent.length + 1)).sort());
+  });
+
+  it('does nothing when the parent does not exist yet', async () => {
+    expect(await removeStaleWorkFolders(settings)).toEqual([]);
+  });
+});
