@@ -27,8 +27,10 @@ export const MAX_RECEIVE_COUNT = 3;
 /** Bytes of case message bodies an in-process queue holds in memory before it spools the rest to disk. */
 export const QUEUE_MEMORY_BYTES = 32 * 1024 * 1024;
 
-/** How the embedded case queues spool: memory bound and spool file size; the folders are work folders (work-folders.ts). */
-export type EmbeddedSpool = Omit<QueueSpoolOptions, 'folder'>;
+/** How the embedded case queues spool: memory bound, spool file size, and where their folders go (work-folders.ts's parent by default). */
+export interface EmbeddedSpool extends Omit<QueueSpoolOptions, 'folder'> {
+  readonly parent?: string;
+}
 
 /**
  * The embedded default: the store folder (`.assay/` unless --store says
@@ -41,7 +43,8 @@ export type EmbeddedSpool = Omit<QueueSpoolOptions, 'folder'>;
  * the messages its workers have in hand.
  */
 export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSeconds = 2, spool: EmbeddedSpool = { memoryBytes: QUEUE_MEMORY_BYTES }): Infrastructure {
-  const spoolFor = (purpose: string): QueueSpoolOptions => ({ ...spool, folder: workFolderPath(DEFAULT_WORK_FOLDERS, purpose) });
+  const { parent = DEFAULT_WORK_FOLDERS.parent, ...bounds } = spool;
+  const spoolFor = (purpose: string): QueueSpoolOptions => ({ ...bounds, folder: workFolderPath({ ...DEFAULT_WORK_FOLDERS, parent }, purpose) });
   const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds, spool: spoolFor('dead-letter-spool') });
   return {
     store: new LocalFolderStore(storeFolder),

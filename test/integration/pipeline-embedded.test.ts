@@ -92,7 +92,7 @@ describe('the pipeline, embedded', () => {
     const inMemory = await run();
 
     // Act
-    const spooled = await run({ spool: { memoryBytes: 0, segmentBytes: 1 } });
+    const spooled = await run({ spool: { memoryBytes: 0, segmentBytes: 1, parent: join(folder.path, 'spools') } });
 
     // Assess
     expect(spooled.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
