@@ -12,6 +12,7 @@ import type { Infrastructure } from './store-and-queues.js';
 import type { Progress } from './progress.js';
 import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
 import { copyReportFiles } from './report-out.js';
+import { FinishedCountdown } from './finished-countdown.js';
 
 export interface DriveOptions {
   /** Cases of this run this drive waits for; when it has seen them all finish, it checks the run at once. */
@@ -39,8 +40,9 @@ const MAX_IDLE_CHECK_MS = 10_000;
  * `runId` is written. The handlers serve any run whose messages reach these
  * queues (another `assay run` at the same endpoint included); this drive
  * ends when its own run is complete, which it reads from the store: at once
- * when it has seen all its expected cases finish, otherwise whenever it has
- * been idle a while (other processes may be judging its cases). It then
+ * when it has seen as many of its cases finish as it expects (counted, not
+ * listed: finished-countdown.ts), otherwise whenever it has been idle a while
+ * (other processes may be judging its cases). It then
  * writes the report itself instead of waiting for the next scheduled check,
  * which another process may take. A handler that throws outside a record (a
  * bug) stops the loop and is rethrown, instead of spinning forever.
@@ -53,18 +55,18 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   const finished = (): boolean => reported !== undefined || handlerErrors.length > 0;
   // Ends the queues' long polls once the drive is finished, so the process does not wait them out.
   const polls = new AbortController();
-  const ownFinished = new Set<string>();
+  const countdown = new FinishedCountdown(options.expectedCases);
   let wake: () => void = () => {};
-  const caseFinished = (outcomeRunId: string, caseId: string): void => {
+  const caseFinished = (outcomeRunId: string): void => {
     if (outcomeRunId !== runId) return;
-    ownFinished.add(caseId);
+    countdown.caseEnded();
     wake();
   };
   const onOutcome = (outcome: CaseOutcome): void => {
     if (outcome.runId !== runId) return;
     if (outcome.kind === 'done') {
       options.tracker.caseDone();
-      caseFinished(outcome.runId, outcome.caseId);
+      caseFinished(outcome.runId);
     } else {
       options.tracker.caseRetried();
     }
@@ -75,7 +77,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   const recordFailures = createFailureRecorderHandler(store, telemetry);
   const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
     const outcomes = await recordFailures(event);
-    for (const outcome of outcomes) if (outcome.kind === 'recorded') caseFinished(outcome.runId, outcome.caseId);
+    for (const outcome of outcomes) if (outcome.kind === 'recorded') caseFinished(outcome.runId);
     return outcomes;
   };
   // One process reduces in-process (reportRun, range by range): a split reduce only pays off across Lambda invocations.
@@ -109,7 +111,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
         };
       });
       if (finished()) return;
-      if (woken && ownFinished.size < options.expectedCases) {
+      if (woken && !countdown.checkDue) {
         idleMs = 1_000;
         continue;
       }
@@ -120,6 +122,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
         polls.abort();
         return;
       }
+      countdown.checked(completion.unfinished.length);
       idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
     }
   };

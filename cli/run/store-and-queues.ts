@@ -1,4 +1,6 @@
+import { DEFAULT_WORK_FOLDERS, workFolderPath } from '../../shared/run/work-folders.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
+import type { QueueSpoolOptions } from '../../shared/ports/message-spool.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { WorkQueue } from '../../shared/ports/work-queue.js';
@@ -22,20 +24,35 @@ export interface Infrastructure {
 /** Receives before a case message goes to the dead-letter queue, as the deployed stack sets it. */
 export const MAX_RECEIVE_COUNT = 3;
 
+/** Bytes of case message bodies an in-process queue holds in memory before it spools the rest to disk. */
+export const QUEUE_MEMORY_BYTES = 32 * 1024 * 1024;
+
+/** How the embedded case queues spool: memory bound, spool file size, and where their folders go (work-folders.ts's parent by default). */
+export interface EmbeddedSpool extends Omit<QueueSpoolOptions, 'folder'> {
+  readonly parent?: string;
+}
+
 /**
  * The embedded default: the store folder (`.assay/` unless --store says
  * otherwise) and in-process queues with SQS's semantics. The visibility
  * timeout is short because a failed case here should come back in seconds,
- * not after a Lambda-sized timeout.
+ * not after a Lambda-sized timeout. The cases queue and its dead-letter
+ * queue keep QUEUE_MEMORY_BYTES of messages in memory and spool the rest to
+ * `<temp>/assay-work/` (a folder a later ingest removes if this process dies
+ * with messages still spooled), so a run of any number of cases holds only
+ * the messages its workers have in hand.
  */
-export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSeconds = 2): Infrastructure {
-  const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds });
+export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSeconds = 2, spool: EmbeddedSpool = { memoryBytes: QUEUE_MEMORY_BYTES }): Infrastructure {
+  const { parent = DEFAULT_WORK_FOLDERS.parent, ...bounds } = spool;
+  const spoolFor = (purpose: string): QueueSpoolOptions => ({ ...bounds, folder: workFolderPath({ ...DEFAULT_WORK_FOLDERS, parent }, purpose) });
+  const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds, spool: spoolFor('dead-letter-spool') });
   return {
     store: new LocalFolderStore(storeFolder),
     bucket: storeFolder,
     cases: new InProcessQueue('assay-cases', {
       visibilityTimeoutSeconds,
       redrive: { deadLetterQueue: deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT },
+      spool: spoolFor('case-spool'),
     }),
     deadLetters,
     control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import TinyQueue from 'tinyqueue';
+import { MessageSpool, SPOOL_SEGMENT_BYTES, type QueueSpoolOptions, type SpooledMessage } from './message-spool.js';
 import type { OutgoingMessage, ReceiveOptions, ReceivedMessage, WorkQueue } from './work-queue.js';
 
 interface StoredMessage {
@@ -7,6 +8,8 @@ interface StoredMessage {
   /** Send order: visible messages come out lowest first. */
   readonly sequence: number;
   readonly body: string;
+  /** The body's size in bytes, counted against the spool's memory bound. */
+  readonly bytes: number;
   readonly sentTimestamp: number;
   visibleAt: number;
   receiveCount: number;
@@ -28,6 +31,8 @@ export interface InProcessQueueOptions {
   readonly redrive?: { readonly deadLetterQueue: InProcessQueue; readonly maxReceiveCount: number };
   /** The clock, in milliseconds; injectable so tests can step time. */
   readonly now?: () => number;
+  /** With a spool: messages past `memoryBytes` of bodies held wait on disk (message-spool.ts). */
+  readonly spool?: QueueSpoolOptions;
 }
 
 /**
@@ -41,9 +46,18 @@ export interface InProcessQueueOptions {
  * are found by receipt handle in a map. A change leaves the old heap entry in
  * place and bumps the message's version; entries whose version is behind are
  * skipped when they surface.
+ *
+ * With a spool, the queue holds at most `memoryBytes` of message bodies
+ * whatever the number of messages: once that much is held, a message sent
+ * without a delay goes to the spool on disk (message-spool.ts), and so does
+ * every one after it until the spool is empty again, so the spool keeps send
+ * order. A receive takes the spool's oldest message into memory when it is
+ * the next visible one in send order, so delivery order, visibility, receive
+ * counts and redrive are the same as without a spool. Delayed and received
+ * messages stay in memory: there are only as many as the workers have in hand.
  */
 export class InProcessQueue implements WorkQueue {
-  /** Every message held, in send order. */
+  /** Every message held in memory. */
   private readonly messages = new Map<string, StoredMessage>();
   private readonly visible = new TinyQueue<Scheduled>([], (left, right) => left.message.sequence - right.message.sequence);
   private readonly hidden = new TinyQueue<Scheduled>([], (left, right) => left.visibleAt - right.visibleAt || left.message.sequence - right.message.sequence);
@@ -52,12 +66,17 @@ export class InProcessQueue implements WorkQueue {
   private readonly now: () => number;
   private waiters: (() => void)[] = [];
   private sent = 0;
+  private readonly spool: MessageSpool | undefined;
+  /** Bytes of bodies held in memory: past the spool's memoryBytes, messages go to the spool. */
+  private heldBytes = 0;
 
   constructor(
     readonly name: string,
     private readonly options: InProcessQueueOptions,
   ) {
     this.now = options.now ?? Date.now;
+    const spool = options.spool;
+    this.spool = spool === undefined ? undefined : new MessageSpool(name, { folder: spool.folder, segmentBytes: spool.segmentBytes ?? SPOOL_SEGMENT_BYTES });
   }
 
   async sendBatch(messages: readonly OutgoingMessage[]): Promise<{ failed: { id: string; error: string }[] }> {
@@ -81,8 +100,7 @@ export class InProcessQueue implements WorkQueue {
     const message = this.received.get(receiptHandle);
     if (message === undefined) return;
     this.received.delete(receiptHandle);
-    this.messages.delete(message.messageId);
-    message.version += 1;
+    this.forget(message);
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
@@ -92,21 +110,37 @@ export class InProcessQueue implements WorkQueue {
     this.wake();
   }
 
-  /** Messages in the queue, visible or not: for tests and for knowing when a run has drained. */
+  /** Messages in the queue, visible or not, spooled ones included: for tests and for knowing when a run has drained. */
   get size(): number {
-    return this.messages.size;
+    return this.messages.size + (this.spool?.length ?? 0);
   }
 
-  /** Bodies of all messages, visible or not, in send order. */
+  /** Bytes of message bodies held in memory (the spooled ones are not). */
+  get bytesInMemory(): number {
+    return this.heldBytes;
+  }
+
+  /** Bodies of all messages, visible or not, spooled ones included, in send order. */
   bodies(): string[] {
-    return [...this.messages.values()].map((message) => message.body);
+    const held = [...this.messages.values()].map(({ sequence, body }) => ({ sequence, body }));
+    return [...held, ...(this.spool?.peekAll() ?? [])].sort((left, right) => left.sequence - right.sequence).map((message) => message.body);
   }
 
   private add(body: string, delaySeconds: number, receiveCount = 0, sentTimestamp = this.now()): void {
-    const message: StoredMessage = { messageId: randomUUID(), sequence: this.sent++, body, sentTimestamp, visibleAt: 0, receiveCount, receiptHandle: undefined, version: 0 };
-    this.messages.set(message.messageId, message);
-    this.schedule(message, this.now() + delaySeconds * 1000);
+    const sequence = this.sent++;
+    const bytes = this.spool === undefined ? 0 : Buffer.byteLength(body);
+    const sent = { sequence, body, bytes, sentTimestamp, receiveCount };
+    if (this.spool !== undefined && delaySeconds <= 0 && (this.spool.length > 0 || this.heldBytes + bytes > (this.options.spool?.memoryBytes ?? 0))) this.spool.append(sent);
+    else this.hold(sent, this.now() + delaySeconds * 1000);
     this.wake();
+  }
+
+  /** Keeps a message in memory, visible from `visibleAt`. */
+  private hold(sent: SpooledMessage, visibleAt: number): void {
+    const message: StoredMessage = { messageId: randomUUID(), ...sent, visibleAt: 0, receiptHandle: undefined, version: 0 };
+    this.messages.set(message.messageId, message);
+    this.heldBytes += sent.bytes;
+    this.schedule(message, visibleAt);
   }
 
   /** Puts the message in the heap its visibility calls for; older entries of it become stale. */
@@ -123,6 +157,7 @@ export class InProcessQueue implements WorkQueue {
     this.revealDue(now);
     const received: ReceivedMessage[] = [];
     while (received.length < maxMessages) {
+      this.loadSpooled(now);
       const entry = this.visible.pop();
       if (entry === undefined) break;
       const { message } = entry;
@@ -158,8 +193,29 @@ export class InProcessQueue implements WorkQueue {
     }
   }
 
+  /** Takes the spool's oldest message into memory when it is the next visible one in send order. */
+  private loadSpooled(now: number): void {
+    const next = this.spool?.nextSequence();
+    if (next === undefined) return;
+    const first = this.freshVisible();
+    if (first !== undefined && first.message.sequence < next) return;
+    const message = this.spool?.takeNext();
+    if (message !== undefined) this.hold(message, now);
+  }
+
+  /** The visible heap's first entry that is not stale, the stale ones before it dropped. */
+  private freshVisible(): Scheduled | undefined {
+    let entry = this.visible.peek();
+    while (entry !== undefined && entry.version !== entry.message.version) {
+      this.visible.pop();
+      entry = this.visible.peek();
+    }
+    return entry;
+  }
+
   private forget(message: StoredMessage): void {
     this.messages.delete(message.messageId);
+    this.heldBytes -= message.bytes;
     if (message.receiptHandle !== undefined) this.received.delete(message.receiptHandle);
     message.version += 1;
   }
@@ -167,7 +223,7 @@ export class InProcessQueue implements WorkQueue {
   private nextVisibleIn(): number | undefined {
     const now = this.now();
     this.revealDue(now);
-    if (this.visible.length > 0) return 0;
+    if (this.visible.length > 0 || (this.spool?.length ?? 0) > 0) return 0;
     const next = this.hidden.peek();
     return next === undefined ? undefined : Math.max(0, next.visibleAt - now);
   }

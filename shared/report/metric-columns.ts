@@ -70,24 +70,27 @@ function foldValue(size: number, column: MetricColumn, name: string, slot: numbe
   }
 }
 
-/** The finite numbers of a metric across segments, in case order. */
-export function finiteValues(columns: readonly MetricColumn[]): number[] {
-  const numbers: number[] = [];
-  for (const column of columns) {
-    const values = column.values;
-    if (values === undefined) continue;
-    for (const value of values) if (!Number.isNaN(value)) numbers.push(value);
-  }
+/**
+ * The finite numbers of a metric across segments, in case order. Counted
+ * first and copied once into an array of that size: a million-case run's
+ * metric is one 8 MB array, not the garbage of an array grown a push at a
+ * time, which a reduce made eighteen times over would leave for the collector.
+ */
+export function finiteValues(columns: readonly MetricColumn[]): Float64Array {
+  let count = 0;
+  for (const column of columns) for (const value of column.values ?? []) if (!Number.isNaN(value)) count++;
+  const numbers = new Float64Array(count);
+  let next = 0;
+  for (const column of columns) for (const value of column.values ?? []) if (!Number.isNaN(value)) numbers[next++] = value;
   return numbers;
 }
 
-/** The yes/no verdicts of a metric across segments, in case order, as 1 (yes) and 0 (no). */
-export function verdictValues(columns: readonly MetricColumn[]): number[] {
-  const verdicts: number[] = [];
-  for (const column of columns) {
-    const values = column.verdicts;
-    if (values === undefined) continue;
-    for (const verdict of values) if (verdict !== 0) verdicts.push(verdict === VERDICT_YES ? 1 : 0);
-  }
+/** The yes/no verdicts of a metric across segments, in case order, as 1 (yes) and 0 (no), counted first as finiteValues does. */
+export function verdictValues(columns: readonly MetricColumn[]): Float64Array {
+  let count = 0;
+  for (const column of columns) for (const verdict of column.verdicts ?? []) if (verdict !== 0) count++;
+  const verdicts = new Float64Array(count);
+  let next = 0;
+  for (const column of columns) for (const verdict of column.verdicts ?? []) if (verdict !== 0) verdicts[next++] = verdict === VERDICT_YES ? 1 : 0;
   return verdicts;
 }

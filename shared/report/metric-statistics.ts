@@ -71,7 +71,7 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
   if (name === ENGINE_LATENCY) return latencyStatistics(finiteValues(columns));
   if (name === ENGINE_ATTEMPTS) return attemptStatistics(finiteValues(columns));
   const isRating = name.endsWith(RATING);
-  const verdicts = isRating ? verdictValues(columns) : [];
+  const verdicts = isRating ? verdictValues(columns) : new Float64Array(0);
   if (verdicts.length > 0) {
     const yes = verdicts.reduce((total, verdict) => total + verdict, 0);
     // One interval for every name of the share: they are the same number over the same verdicts.
@@ -89,7 +89,7 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
   return [];
 }
 
-function latencyStatistics(values: number[]): [string, number][] {
+function latencyStatistics(values: Float64Array): [string, number][] {
   const sorted = values.sort((left, right) => left - right);
   if (sorted.length === 0) return [[`${ENGINE_LATENCY}/count`, 0]];
   return [
@@ -100,7 +100,7 @@ function latencyStatistics(values: number[]): [string, number][] {
   ];
 }
 
-function attemptStatistics(values: readonly number[]): [string, number][] {
+function attemptStatistics(values: Float64Array): [string, number][] {
   const total = values.reduce((sum, value) => sum + value, 0);
   const statistics: [string, number][] = [[`${ENGINE_ATTEMPTS}/count`, values.length], [`${ENGINE_ATTEMPTS}/total`, total]];
   // A reduce, not Math.max(...values): a million cases would overflow the call's arguments.
@@ -110,11 +110,11 @@ function attemptStatistics(values: readonly number[]): [string, number][] {
 const BOOTSTRAP = { resamples: 1000, seed: 20_261_122, level: 0.95 };
 
 /** The 95% interval of the mean of `values`: bootstrap up to BOOTSTRAP_LIMIT values, normal approximation above. */
-export function meanInterval(values: readonly number[]): Interval | undefined {
-  return values.length <= BOOTSTRAP_LIMIT ? bootstrapMeanInterval(values, BOOTSTRAP) : normalMeanInterval(values);
+export function meanInterval(values: ArrayLike<number>): Interval | undefined {
+  return values.length <= BOOTSTRAP_LIMIT ? bootstrapMeanInterval(Array.from(values), BOOTSTRAP) : normalMeanInterval(values);
 }
 
-function intervalOf(statistic: string, values: readonly number[]): [string, number][] {
+function intervalOf(statistic: string, values: ArrayLike<number>): [string, number][] {
   return withInterval(statistic, undefined, meanInterval(values));
 }
 
@@ -131,14 +131,14 @@ function withInterval(statistic: string, value: number | undefined, interval: In
  * by the count before they are added, which keeps every partial sum within
  * the largest value's magnitude; a mean that is still not finite is left out.
  */
-export function mean(numbers: readonly number[]): number | undefined {
+export function mean(numbers: ArrayLike<number>): number | undefined {
   if (numbers.length === 0) return undefined;
   let sum = 0;
-  for (const value of numbers) sum += value;
+  for (let index = 0; index < numbers.length; index++) sum += numbers[index] as number;
   let average = sum / numbers.length;
   if (!Number.isFinite(average)) {
     average = 0;
-    for (const value of numbers) average += value / numbers.length;
+    for (let index = 0; index < numbers.length; index++) average += (numbers[index] as number) / numbers.length;
   }
   return Number.isFinite(average) ? average : undefined;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,14 @@ const OWNED_NAME = /^[a-z-]+-pid(\d+)-[A-Za-z0-9]+$/;
 export async function createWorkFolder(settings: WorkFolderSettings, purpose: string): Promise<string> {
   await mkdir(settings.parent, { recursive: true });
   return mkdtemp(join(settings.parent, `${purpose}-pid${process.pid}-`));
+}
+
+/**
+ * A fresh work folder's path, not yet created, for a caller that creates it
+ * later and synchronously (the in-process queue's spool, on its first file).
+ */
+export function workFolderPath(settings: WorkFolderSettings, purpose: string): string {
+  return join(settings.parent, `${purpose}-pid${process.pid}-${randomBytes(6).toString('hex')}`);
 }
 
 /** Whether a process with this id exists: signal 0 checks without sending anything. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
+import { embeddedInfrastructure, type EmbeddedSpool, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline, type PipelineRun } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { sendAll } from '../../shared/ports/work-queue.js';
@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 
-async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracle; afterIngest?: PipelineRun['afterIngest']; noCache?: boolean } = {}) {
+async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracle; afterIngest?: PipelineRun['afterIngest']; noCache?: boolean; spool?: EmbeddedSpool } = {}) {
   if (options.faults) server.setFaults(options.faults);
   if (options.oracle) server.setOracle(options.oracle);
   const store = options.store ?? join(folder.path, 'store');
@@ -46,7 +46,7 @@ async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracl
       environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
       afterIngest: options.afterIngest,
     },
-    embeddedInfrastructure(store, 1),
+    embeddedInfrastructure(store, 1, options.spool),
     silentProgress,
   );
   const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
@@ -85,6 +85,19 @@ describe('the pipeline, embedded', () => {
     expect(server.log.some((entry) => entry.outcome === '429')).toBe(true);
     expect(faulty.report.engines).toEqual(clean.report.engines);
     expect(faulty.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+  });
+
+  it('gives the same report when the cases queue spools every message to disk', async () => {
+    // Prepare: no message body held in memory past the first, one spool file per message
+    const inMemory = await run();
+
+    // Act
+    const spooled = await run({ spool: { memoryBytes: 0, segmentBytes: 1, parent: join(folder.path, 'spools') } });
+
+    // Assess
+    expect(spooled.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(spooled.report.engines).toEqual(inMemory.report.engines);
+    expect(spooled.cases).toEqual(inMemory.cases);
   });
 
   it('counts every case once when every message is delivered twice', async () => {

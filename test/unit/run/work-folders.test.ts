@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdir, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorkFolder, processExists, removeStaleWorkFolders, type WorkFolderSettings } from '../../../shared/run/work-folders.js';
+import { createWorkFolder, processExists, removeStaleWorkFolders, workFolderPath, type WorkFolderSettings } from '../../../shared/run/work-folders.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 let folder: TempFolder;
@@ -38,6 +38,24 @@ describe('work folders', () => {
     const path = await createWorkFolder(settings, 'ingest');
 
     expect(path.startsWith(join(settings.parent, `ingest-pid${process.pid}-`))).toBe(true);
+  });
+
+  it('names a folder to be made later as it names those it makes, so a later ingest removes it once its process is gone', async () => {
+    // Prepare: the path a process that has exited would have been given, made and left 2 minutes old
+    const path = workFolderPath(settings, 'case-spool');
+    const dead = await deadProcessId();
+    const left = path.replace(`-pid${process.pid}-`, `-pid${dead}-`);
+    await mkdir(left, { recursive: true });
+    const then = new Date(Date.now() - 120_000);
+    await utimes(left, then, then);
+
+    // Act
+    const removed = await removeStaleWorkFolders(settings);
+
+    // Assess
+    expect(path.startsWith(join(settings.parent, `case-spool-pid${process.pid}-`))).toBe(true);
+    expect(workFolderPath(settings, 'case-spool')).not.toBe(path);
+    expect(removed).toEqual([left]);
   });
 
   it('removes the old folder of a dead process and keeps those of live processes, young leftovers and other files', async () => {
