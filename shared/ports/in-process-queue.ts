@@ -7,7 +7,8 @@ interface StoredMessage {
   readonly messageId: string;
   /** Send order: visible messages come out lowest first. */
   readonly sequence: number;
-  readonly body: string;
+  /** Emptied once the message is deleted or moved (forget). */
+  body: string;
   /** The body's size in bytes, counted against the spool's memory bound. */
   readonly bytes: number;
   readonly sentTimestamp: number;
@@ -165,8 +166,9 @@ export class InProcessQueue implements WorkQueue {
       const redrive = this.options.redrive;
       if (redrive !== undefined && message.receiveCount >= redrive.maxReceiveCount) {
         // Moved on its next receive, as SQS does: the dead-letter queue keeps the original send time.
+        const { body } = message;
         this.forget(message);
-        redrive.deadLetterQueue.add(message.body, 0, message.receiveCount, message.sentTimestamp);
+        redrive.deadLetterQueue.add(body, 0, message.receiveCount, message.sentTimestamp);
         continue;
       }
       if (message.receiptHandle !== undefined) this.received.delete(message.receiptHandle);
@@ -218,6 +220,9 @@ export class InProcessQueue implements WorkQueue {
     this.heldBytes -= message.bytes;
     if (message.receiptHandle !== undefined) this.received.delete(message.receiptHandle);
     message.version += 1;
+    // Its stale heap entries keep the message until they surface, seconds later: long enough for a
+    // body kept with it to outlive the young generation, and so to wait for a full collection.
+    message.body = '';
   }
 
   private nextVisibleIn(): number | undefined {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** How an in-process queue spools (InProcessQueueOptions.spool). */
@@ -26,7 +26,7 @@ export interface SpooledMessage {
   readonly receiveCount: number;
 }
 
-/** Messages encoded one after another (message-encoding below): a file's content, or the part of it not yet read. */
+/** Messages encoded one after another (the format below), decoded from `offset` on. */
 interface Encoded {
   readonly bytes: Buffer;
   offset: number;
@@ -38,8 +38,9 @@ interface Encoded {
  * they come into one buffer, which goes to a file of its own once it holds
  * SPOOL_SEGMENT_BYTES; they are decoded one at a time, when the queue is
  * about to deliver them, from the oldest file read back whole. So the spool
- * holds two buffers of about a file's size, and no message as a string until
- * it is next, whatever the number of messages spooled.
+ * holds a few buffers of about a file's size, used again file after file, and
+ * no message as a string until it is next, whatever the number of messages
+ * spooled.
  *
  * The file operations are synchronous on purpose: the queue decides that the
  * oldest spooled message comes next and loads it in one step, so no other
@@ -55,10 +56,13 @@ export class MessageSpool {
   private readonly files: string[] = [];
   private filesWritten = 0;
   /** The messages after the files: encoded, not yet written. */
-  private writing = Buffer.alloc(0);
+  private writing: Buffer = Buffer.alloc(0);
   private written = 0;
-  /** The oldest messages, read back from a file (or taken from `writing`), not yet decoded. */
+  /** The oldest messages, read back from a file (or taken from `writing`), not yet decoded; `reading.bytes` views `readBuffer`. */
   private reading: Encoded | undefined;
+  private readBuffer: Buffer | undefined;
+  /** A buffer no messages are in: the next file is read into it, so reading a million messages allocates no buffer per file. */
+  private spare: Buffer | undefined;
   /** The next message, decoded. */
   private next: SpooledMessage | undefined;
   private spooled = 0;
@@ -118,19 +122,37 @@ export class MessageSpool {
   /** The oldest message not yet decoded: from what was read, else the oldest file, else what is still being written. */
   private decodeNext(): SpooledMessage | undefined {
     if (this.reading === undefined || this.reading.offset >= this.reading.bytes.length) {
-      const path = this.files.shift();
-      if (path !== undefined) {
-        this.reading = { bytes: this.readFile(path), offset: 0 };
-        this.removeFile(path);
-      } else if (this.written > 0) {
-        this.reading = { bytes: Buffer.from(this.writing.subarray(0, this.written)), offset: 0 };
-        this.written = 0;
-      } else {
-        this.reading = undefined;
-        return undefined;
-      }
+      // Every message of the buffer read is decoded (copied into strings): it can take the next file.
+      this.spare ??= this.readBuffer;
+      this.reading = undefined;
+      this.readBuffer = undefined;
+      const next = this.nextEncoded();
+      if (next === undefined) return undefined;
+      this.readBuffer = next.buffer;
+      this.reading = { bytes: next.buffer.subarray(0, next.length), offset: 0 };
     }
     return this.decode(this.reading);
+  }
+
+  /** The oldest encoded messages not yet read: the oldest file, else what is being written. */
+  private nextEncoded(): { buffer: Buffer; length: number } | undefined {
+    const path = this.files.shift();
+    if (path !== undefined) {
+      const read = this.readInto(path, this.takeSpare());
+      this.removeFile(path);
+      return read;
+    }
+    if (this.written === 0) return undefined;
+    const taken = { buffer: this.writing, length: this.written };
+    this.writing = this.takeSpare();
+    this.written = 0;
+    return taken;
+  }
+
+  private takeSpare(): Buffer {
+    const spare = this.spare ?? Buffer.alloc(0);
+    this.spare = undefined;
+    return spare;
   }
 
   private decode(source: Encoded): SpooledMessage | undefined {
@@ -160,6 +182,27 @@ export class MessageSpool {
     this.filesWritten += 1;
     this.files.push(path);
     this.written = 0;
+  }
+
+  /** A file's bytes, read into `buffer` when it is large enough. */
+  private readInto(path: string, buffer: Buffer): { buffer: Buffer; length: number } {
+    try {
+      const file = openSync(path, 'r');
+      try {
+        const length = fstatSync(file).size;
+        const target = buffer.length >= length ? buffer : Buffer.allocUnsafe(Math.max(length, this.options.segmentBytes + 64 * 1024));
+        for (let read = 0; read < length; ) {
+          const count = readSync(file, target, read, length - read, read);
+          if (count === 0) throw new Error(`it ended after ${read} of ${length} bytes`);
+          read += count;
+        }
+        return { buffer: target, length };
+      } finally {
+        closeSync(file);
+      }
+    } catch (error) {
+      throw new Error(`The ${this.queueName} queue could not read back its spool file ${path}: ${String(error)}. Its messages are lost; finish the run with assay resume.`, { cause: error });
+    }
   }
 
   private readFile(path: string): Buffer {
