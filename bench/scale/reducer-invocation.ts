@@ -26,7 +26,7 @@ if (message.kind === 'reduce-range') {
   outcome = `range ${message.range}: ${reduced.cases} cases`;
 } else if (message.kind === 'check') {
   const checked = await checkRun({ store, control, now: () => new Date() }, message);
-  outcome = checked.kind === 'reported' ? `reported (${checked.report.cases.evaluated} evaluated)` : checked.kind === 'reducing' ? `reducing: ${checked.pendingRanges} ranges sent` : `waiting: ${checked.finished}/${checked.total}`;
+  outcome = checked.kind === 'reported' ? `reported (${checked.report.cases.evaluated} evaluated)` : checked.kind === 'reducing' ? `reducing: ${checked.pendingRanges} ranges sent` : checked.kind === 'waiting' ? `waiting: ${checked.finished}/${checked.total}` : checked.kind;
 } else {
   throw new Error(`The benchmark sends no ${message.kind} message`);
 }

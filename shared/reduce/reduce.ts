@@ -7,15 +7,16 @@ import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { compareText } from '../report/ordering.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import type { CheckMessage } from '../schema/pipeline-messages.js';
+import type { Manifest } from '../schema/run-records.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from '../worker/judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
-import { runCompletion, type RunCompletion } from '../run/run-completion.js';
+import { runCompletion, runDeadline, type RunCompletion } from '../run/run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
-import { runConfigOf } from '../run/stored-config.js';
+import { readManifest, runConfigOf } from '../run/stored-config.js';
 
 export { REPORT_FILES } from './write-report.js';
 
@@ -28,14 +29,16 @@ export interface ReducerDependencies {
   /**
    * A run whose report another part of this process writes as soon as its
    * cases are done: its checks keep the waiting work (the judge spend, the
-   * next check) but never write its report, which would reduce the whole run
-   * a second time.
+   * next check) but read none of its records and never write its report,
+   * which would reduce the whole run a second time.
    */
   readonly reportedElsewhere?: string;
 }
 
 export type ReduceOutcome =
   | { kind: 'waiting'; runId: string; finished: number; total: number }
+  /** A check of a run reported elsewhere in this process (ReducerDependencies.reportedElsewhere): its records were not read. */
+  | { kind: 'reported-elsewhere'; runId: string }
   | { kind: 'reducing'; runId: string; pendingRanges: number; ranges: number }
   | { kind: 'reported'; runId: string; report: Report; keys: readonly string[] };
 
@@ -54,28 +57,35 @@ export type ReduceOutcome =
  * compares the run with the suite's baseline or previous run (baselines.ts).
  * It is a pure function of the stored records, so writing it twice writes
  * the same bytes.
+ *
+ * A run reported elsewhere in this process (`assay run`, `resume`, `redrive`
+ * count their cases as they end) is checked without its records: the check
+ * only sums the judge spend and schedules the next, until the deadline.
+ * Reading a million case ids and listing every shard at each check would
+ * cost that process a few hundred MB of garbage each time, for nothing.
  */
 export async function checkRun(dependencies: ReducerDependencies, message: CheckMessage): Promise<ReduceOutcome> {
   const { store } = dependencies;
+  if (message.run_id === dependencies.reportedElsewhere) {
+    const manifest = await readManifest(store, message.run_id);
+    if (dependencies.now().getTime() < (await runDeadline(store, manifest)).getTime()) {
+      await checkJudgeSpend(store, manifest);
+      await scheduleNextCheck(dependencies.control, manifest, message);
+    }
+    return { kind: 'reported-elsewhere', runId: manifest.run_id };
+  }
   const completion = await runCompletion(store, message.run_id);
   const { manifest, caseIds } = completion;
   const pastDeadline = dependencies.now().getTime() >= completion.deadline.getTime();
-  const next = async (): Promise<void> => {
-    const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt: message.attempt + 1 };
-    const delaySeconds = nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, message.attempt);
-    await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
-  };
   if (completion.finished < caseIds.length && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
-    await next();
+    await scheduleNextCheck(dependencies.control, manifest, message);
     return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   }
-  // Complete (or past its deadline), and reported elsewhere: nothing left to wait for here, so no next check either.
-  if (manifest.run_id === dependencies.reportedElsewhere) return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId: manifest.run_id, ...fanned.reported };
-    await next();
+    await scheduleNextCheck(dependencies.control, manifest, message);
     return { kind: 'reducing', runId: manifest.run_id, pendingRanges: fanned.pending, ranges: fanned.ranges };
   }
   return reportRun(store, completion);
@@ -113,6 +123,13 @@ export async function reportRun(
     const written = await writeRunReport(store, { manifest, sortedCaseIds, partials, casesPath, lines: keepLines ? lines : undefined });
     return { kind: 'reported', runId: manifest.run_id, ...written };
   });
+}
+
+/** The run's next check, a delayed message on the control queue. */
+async function scheduleNextCheck(control: WorkQueue, manifest: Manifest, message: CheckMessage): Promise<void> {
+  const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt: message.attempt + 1 };
+  const delaySeconds = nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, message.attempt);
+  await sendAll(control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
 }
 
 /** Joins the files into one, in order, removing them; one file is only renamed. */

@@ -8,7 +8,9 @@ import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/ingest/ingest.js';
 import { checkRun } from '../../shared/reduce/reduce.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
+import { runKeys } from '../../shared/run/run-identity.js';
 import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
+import { RecordingStore } from '../support/recording-store.js';
 import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -89,9 +91,9 @@ describe('pipeline edges', () => {
   });
 
   it.each([
-    { name: 'while its cases are outstanding: waits and schedules the next check', pastDeadline: false, checksAdded: 1 },
+    { name: 'before its deadline: schedules the next check', pastDeadline: false, checksAdded: 1 },
     { name: 'once past its deadline: leaves the report to the drive, with no next check', pastDeadline: true, checksAdded: 0 },
-  ])('checks the run a local drive reports itself without reporting it, $name', async ({ pastDeadline, checksAdded }) => {
+  ])('checks the run a local drive reports itself without reading its case ids or results, or reporting it, $name', async ({ pastDeadline, checksAdded }) => {
     // Prepare: a run of three unconsumed cases, driven by this process
     const { infrastructure, runId } = await ingest(
       [1, 2, 3].map((index) => ({ request_id: `q${index}`, request: `question ${index}`, response: 'r' })),
@@ -100,12 +102,15 @@ describe('pipeline edges', () => {
     const control = infrastructure.control as InProcessQueue;
     const before = control.size;
     const now = pastDeadline ? new Date(Date.now() + 5_000) : new Date();
+    const store = new RecordingStore(infrastructure.store);
 
     // Act
-    const outcome = await checkRun({ store: infrastructure.store, control: infrastructure.control, now: () => now, reportedElsewhere: runId }, { kind: 'check', run_id: runId, attempt: 0 });
+    const outcome = await checkRun({ store, control: infrastructure.control, now: () => now, reportedElsewhere: runId }, { kind: 'check', run_id: runId, attempt: 0 });
 
     // Assess: never reported here (the deadline test above reports the same run when no drive has it)
-    expect(outcome).toEqual({ kind: 'waiting', runId, finished: 0, total: 3 });
+    expect(outcome).toEqual({ kind: 'reported-elsewhere', runId });
+    expect(store.reads).not.toContain(runKeys.caseIds(runId));
+    expect(store.listings.filter((prefix) => prefix.startsWith(runKeys.resultsPrefix(runId)) || prefix.startsWith(runKeys.failuresPrefix(runId)))).toEqual([]);
     expect(control.size).toBe(before + checksAdded);
     const reports = [];
     for await (const key of infrastructure.store.list('reports/')) reports.push(key);
