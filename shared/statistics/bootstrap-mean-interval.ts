@@ -47,12 +47,14 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   if (count === 1) return { low: values[0] as number, high: values[0] as number };
   if (scale === 0) return { low: 0, high: 0 };
 
-  const nextIndex = seededRandom(options.seed).drawsBelow(count);
+  const random = seededRandom(options.seed);
+  const indices = new Uint32Array(count);
   const means = new Float64Array(resamples);
   for (let draw = 0; draw < resamples; draw++) {
+    random.fillBelow(count, indices);
     // Summed as drawn, left to right: the same terms in the same order as summing the resample.
     let total = 0;
-    for (let index = 0; index < count; index++) total += scaled[nextIndex()] as number;
+    for (let index = 0; index < count; index++) total += scaled[indices[index] as number] as number;
     means[draw] = total / count;
   }
   means.sort();
