@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { escapeHtml } from '../report-render/html/escape.js';
-import { TABLE_SCRIPT } from '../report-render/html/table-script.js';
+import { selfContainedPage } from '../report-render/html/page.js';
 import type { HistoryFile } from './history-file.js';
 import { historyCharts } from './html/history-charts.js';
 import type { HistoryLinks } from './html/history-links.js';
@@ -43,53 +42,29 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
       ? `The charts show the newest ${charted.length} of ${history.runs.length} runs; the table lists them all, and history.json holds every value.`
       : `The charts show every run, oldest on the left.`;
   const unreadable = history.unreadable_rows ?? [];
-  const policy = [
-    "default-src 'none'",
-    `style-src '${sha256(HISTORY_STYLES)}'`,
-    `script-src '${sha256(TABLE_SCRIPT)}'`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
-    `<title>${escapeHtml(`${history.suite}: history · assay`)}</title>`,
-    `<style>${HISTORY_STYLES}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    options.navigation ?? '',
-    '<header><p class="kicker">assay suite history</p>',
-    `<h1>${escapeHtml(history.suite)}</h1>`,
-    `<dl class="facts">${facts.map(([name, value]) => `<div><dt>${name}</dt><dd>${value}</dd></div>`).join('')}</dl></header>`,
-    unreadable.length === 0
-      ? ''
-      : `<section class="warning" aria-labelledby="unreadable-heading"><h2 id="unreadable-heading">Rows left out</h2><ul>${unreadable
-          .map((entry) => `<li><code>${escapeHtml(entry.key)}</code>: ${escapeHtml(entry.reason)}</li>`)
-          .join('')}</ul><p>Run <code>assay history rebuild --suite ${escapeHtml(history.suite)}</code> to make them again from the reports.</p></section>`,
-    '<section id="trends" aria-labelledby="trends-heading"><h2 id="trends-heading">Trends</h2>',
-    history.runs.length === 0 ? '<p>No reported run yet.</p>' : `<p class="note">${chartNote} Each point links to its run’s report.</p>${charts}`,
-    '</section>',
-    '<section id="runs" aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>',
-    history.runs.length === 0 ? '' : runsTable(history.runs, options.links),
-    '</section>',
-    '</main>',
-    `<script>${TABLE_SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return selfContainedPage({
+    title: `${history.suite}: history · assay`,
+    styles: HISTORY_STYLES,
+    body: [
+      options.navigation ?? '',
+      '<header><p class="kicker">assay suite history</p>',
+      `<h1>${escapeHtml(history.suite)}</h1>`,
+      `<dl class="facts">${facts.map(([name, value]) => `<div><dt>${name}</dt><dd>${value}</dd></div>`).join('')}</dl></header>`,
+      unreadable.length === 0
+        ? ''
+        : `<section class="warning" aria-labelledby="unreadable-heading"><h2 id="unreadable-heading">Rows left out</h2><ul>${unreadable
+            .map((entry) => `<li><code>${escapeHtml(entry.key)}</code>: ${escapeHtml(entry.reason)}</li>`)
+            .join('')}</ul><p>Run <code>assay history rebuild --suite ${escapeHtml(history.suite)}</code> to make them again from the reports.</p></section>`,
+      '<section id="trends" aria-labelledby="trends-heading"><h2 id="trends-heading">Trends</h2>',
+      history.runs.length === 0 ? '<p>No reported run yet.</p>' : `<p class="note">${chartNote} Each point links to its run’s report.</p>${charts}`,
+      '</section>',
+      '<section id="runs" aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>',
+      history.runs.length === 0 ? '' : runsTable(history.runs, options.links),
+      '</section>',
+    ],
+  });
 }
 
 function timeOf(iso: string): string {
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(readableTime(iso))}</time>`;
-}
-
-/** A CSP source for an inline block: its SHA-256 in base64. */
-function sha256(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CaseLine, Report } from '../schema/report.js';
 import { agreementSection, warningsSection } from './html/agreement-table.js';
 import { caseListsSection } from './html/case-lists.js';
@@ -10,8 +9,8 @@ import { judgeUsageSection } from './html/judge-usage-table.js';
 import { keyStatistics } from './html/key-statistics.js';
 import { metricTableSection } from './html/metric-table.js';
 import { perQuerySection, type PerQueryExcerpt } from './html/per-query-table.js';
+import { selfContainedPage } from './html/page.js';
 import { STYLES } from './html/styles.js';
-import { TABLE_SCRIPT } from './html/table-script.js';
 
 export { runComparisonSchema, type RunComparison };
 
@@ -52,37 +51,10 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
   ];
   const shown = sections.filter(([, , html]) => html !== '');
   const contents = `<nav aria-label="Sections"><ul>${shown.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ul></nav>`;
-  const policy = [
-    "default-src 'none'",
-    `style-src '${sha256(STYLES)}'`,
-    `script-src '${sha256(TABLE_SCRIPT)}'`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
-    `<title>${escapeHtml(`${report.suite}: run ${report.run_id} · assay report`)}</title>`,
-    `<style>${STYLES}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    headerSection(report),
-    contents,
-    ...shown.map(([, , html]) => html),
-    '</main>',
-    `<script>${TABLE_SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return selfContainedPage({
+    title: `${report.suite}: run ${report.run_id} · assay report`,
+    styles: STYLES,
+    body: [headerSection(report), contents, ...shown.map(([, , html]) => html)],
+  });
 }
 
-/** A CSP source for an inline block: its SHA-256 in base64. */
-function sha256(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
-}

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { HISTORY_STYLES } from '../../history/html/history-styles.js';
 import { escapeHtml } from '../../report-render/html/escape.js';
-import { TABLE_SCRIPT } from '../../report-render/html/table-script.js';
+import { selfContainedPage } from '../../report-render/html/page.js';
 
 /** The history page's style sheet and what the view's own pages add: the compare form and the side-by-side ranked lists. */
 export const VIEW_STYLES = `${HISTORY_STYLES}
@@ -23,44 +22,12 @@ tr.moved td.other-rank { font-weight: 600; }
 .suite-card h2 { border: none; margin-top: 10px; }
 `;
 
-/** The pages' Content-Security-Policy: the style sheet and script above (by hash), forms to this server only, nothing fetched. (Framing is refused by the X-Frame-Options header: a meta policy cannot.) */
-export const VIEW_POLICY = [
-  "default-src 'none'",
-  `style-src '${sha256(VIEW_STYLES)}'`,
-  `script-src '${sha256(TABLE_SCRIPT)}'`,
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
-
 /** The view's navigation, placed first on every page: in report.html's and history.html's markup, styled by their own `nav ul` rule. */
 export function viewNavigation(links: readonly (readonly [label: string, href: string])[]): string {
   return `<nav aria-label="assay view"><ul>${links.map(([label, href]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>`;
 }
 
-/** A page of the view: the shared head, the navigation, the body, and the table script. */
+/** A page of the view: the shared head, the navigation, the body, and the table script; its forms go to this server only (framing is refused by the X-Frame-Options header: a meta policy cannot). */
 export function viewPage(title: string, navigation: string, body: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${VIEW_POLICY}">`,
-    `<title>${escapeHtml(`${title} · assay view`)}</title>`,
-    `<style>${VIEW_STYLES}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    navigation,
-    body,
-    '</main>',
-    `<script>${TABLE_SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
-}
-
-function sha256(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+  return selfContainedPage({ title: `${title} · assay view`, styles: VIEW_STYLES, formAction: 'self', body: [navigation, body] });
 }
