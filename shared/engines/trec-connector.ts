@@ -1,4 +1,4 @@
-import { readRun, type RunTopics } from '../trec-collection/trec-run-reader.js';
+import { readCollectionRun, type RunTopics } from '../trec-collection/trec-run-reader.js';
 import { rankLikeTrecEval } from '../trec-collection/trec-ranking.js';
 import type { TrecConnectorConfig } from './connector-configs.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
@@ -20,7 +20,7 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
     const tags = new Set<string>();
     let read;
     try {
-      read = await readRun(config.path, { topics, seen: new Map(), engineFor: (tag) => (tags.add(tag), tag) });
+      read = await readCollectionRun(config.path, { topics, seen: new Map(), engineFor: (tag) => (tags.add(tag), tag) });
     } catch (error) {
       return { ok: false, message: `${target}: cannot read the file: ${error instanceof Error ? error.message : String(error)}` };
     }

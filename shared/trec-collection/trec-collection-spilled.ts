@@ -9,7 +9,7 @@ import { spillRunsInTurn } from './trec-run-spilling-reader.js';
 import type { CollectionWork } from './trec-collection-work.js';
 import { deserializedCase, namedRuns, type PartitionRequest, type SerializedPartition } from './trec-partition-cases.js';
 import { buildTrecCase, shownDocuments, type TrecTexts } from './trec-case.js';
-import type { Qrels } from './trec-qrels-reader.js';
+import type { CollectionQrels } from './trec-qrels-reader.js';
 import { readIdTexts } from './trec-text-file.js';
 
 /** Partitions grouped ahead of the one whose cases are going out: enough to keep every thread busy, few enough to bound memory. */
@@ -85,7 +85,7 @@ export async function* loadSpilledCollection(files: TrecCollectionFiles, folder:
 interface Grouping {
   readonly spill: SpilledRuns;
   readonly engineNames: readonly string[];
-  readonly qrels: Qrels;
+  readonly qrels: CollectionQrels;
   /** The qrels' topics of each partition. */
   readonly qrelsTopicsOf: readonly (readonly string[])[];
   readonly counter: DatasetCounter;

@@ -1,10 +1,10 @@
 import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from '../rows/dataset-events.js';
 import { readIdTexts } from './trec-text-file.js';
-import type { Qrels } from './trec-qrels-reader.js';
+import type { CollectionQrels } from './trec-qrels-reader.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
 import { compareBytes } from '../trec/trec-order.js';
 import { RunNames } from './run-names.js';
-import { readRun, type RunTopics } from './trec-run-reader.js';
+import { readCollectionRun, type RunTopics } from './trec-run-reader.js';
 import { buildTrecCase } from './trec-case.js';
 import { loadSpilledCollection } from './trec-collection-spilled.js';
 import type { TrecCollectionFiles } from './trec-collection-files.js';
@@ -37,7 +37,7 @@ async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEv
   const engineNames = new RunNames();
   for (const file of files.runs) {
     const target = { topics: runs, seen, engineFor: (tag: string) => engineNames.nameFor(tag, file) };
-    const result = await readOrReport(file, (path) => readRun(path, target), { rows: 0, errors: [] });
+    const result = await readOrReport(file, (path) => readCollectionRun(path, target), { rows: 0, errors: [] });
     counter.row(result.rows);
     yield* report(result.errors);
   }
@@ -57,7 +57,7 @@ async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEv
   yield { kind: 'end', counts: counter.snapshot() };
 }
 
-function neededDocuments(qrels: Qrels, runs: RunTopics): Set<string> {
+function neededDocuments(qrels: CollectionQrels, runs: RunTopics): Set<string> {
   const needed = new Set<string>();
   for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
   for (const byTag of runs.values()) for (const entries of byTag.values()) for (const entry of entries) needed.add(entry.docno);

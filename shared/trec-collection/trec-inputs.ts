@@ -1,7 +1,7 @@
 import type { InputError } from '../schema/input-error.js';
 import type { DatasetCounter, DatasetEvent } from '../rows/dataset-events.js';
 import { fileErrorFrom } from '../readers/file-errors.js';
-import { readQrels, type Qrels } from './trec-qrels-reader.js';
+import { readCollectionQrels, type CollectionQrels } from './trec-qrels-reader.js';
 import type { IdTexts } from './trec-text-file.js';
 
 /** Helpers of the TREC collection loaders (trec-collection.ts, trec-collection-spilled.ts). */
@@ -17,9 +17,9 @@ export function errorReporter(counter: DatasetCounter): (errors: readonly InputE
 }
 
 /** The collection's qrels, or none. */
-export async function readQrelsOf(files: { qrels?: string }): Promise<Qrels> {
-  const noQrels: Qrels = { topics: new Map(), rows: 0, errors: [] };
-  return files.qrels === undefined ? noQrels : await readOrReport(files.qrels, readQrels, noQrels);
+export async function readQrelsOf(files: { qrels?: string }): Promise<CollectionQrels> {
+  const noQrels: CollectionQrels = { topics: new Map(), rows: 0, errors: [] };
+  return files.qrels === undefined ? noQrels : await readOrReport(files.qrels, readCollectionQrels, noQrels);
 }
 
 export function emptyTexts(): IdTexts {

@@ -4,7 +4,7 @@ import { readLines } from '../readers/text-lines.js';
 import { parseTrecInteger, splitTrecFields, type LineProblem } from './trec-fields.js';
 
 /** The judgments of a qrels file, by topic id, in file order. */
-export interface Qrels {
+export interface CollectionQrels {
   topics: Map<string, ExpectedDocument[]>;
   /** Judgment lines read, good or bad. */
   rows: number;
@@ -23,9 +23,11 @@ const QRELS_LINE = 'write each judgment as four fields: topic-id iteration docum
  * Reads a TREC qrels file (`qid iter docno grade`). Qrels are small next to
  * runs and corpora, so they are held in memory. A document judged twice for
  * one topic is an error, as in trec_eval: which grade to use would be a guess.
+ * A collection's reader: every bad line is an input error and reading goes
+ * on (shared/trec's readQrels, for ir-metrics, stops at the first).
  */
-export async function readQrels(file: string): Promise<Qrels> {
-  const qrels: Qrels = { topics: new Map(), rows: 0, errors: [] };
+export async function readCollectionQrels(file: string): Promise<CollectionQrels> {
+  const qrels: CollectionQrels = { topics: new Map(), rows: 0, errors: [] };
   const firstLines = new Map<string, Map<string, number>>();
   for await (const { line, text } of readLines(file)) {
     const fields = splitTrecFields(text);

@@ -6,7 +6,7 @@ import type { RunEntry } from './trec-ranking.js';
 /** Run lines by topic id, then by engine (the run tag). */
 export type RunTopics = Map<string, Map<string, RunEntry[]>>;
 
-/** Where readRun puts what it reads; shared by all the run files of a collection. */
+/** Where readCollectionRun puts what it reads; shared by all the run files of a collection. */
 export interface RunTarget {
   topics: RunTopics;
   /** Docnos seen per topic and engine, to catch repeats. */
@@ -28,9 +28,10 @@ const RUN_LINE = 'write each result as: topic-id Q0 document-id rank score run-t
  * ignored as trec_eval does) into `target`. Several run files may feed the same
  * target: `engineFor` names the engine of each run tag. A docno repeated within
  * a topic of one engine is an error, as in trec_eval. Returns the lines read
- * and the errors.
+ * and the errors: every bad line is one, and reading goes on (shared/trec's
+ * readRun, for ir-metrics, stops at the first).
  */
-export async function readRun(file: string, target: RunTarget): Promise<{ rows: number; errors: InputError[] }> {
+export async function readCollectionRun(file: string, target: RunTarget): Promise<{ rows: number; errors: InputError[] }> {
   const errors: InputError[] = [];
   let rows = 0;
   for await (const { line, text } of readLines(file)) {

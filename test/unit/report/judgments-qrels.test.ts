@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readQrels as readDatasetQrels } from '../../../shared/trec-collection/trec-qrels-reader.js';
+import { readCollectionQrels } from '../../../shared/trec-collection/trec-qrels-reader.js';
 import { gradedDocuments, writeJudgmentsQrels } from '../../../shared/report/judgments-qrels.js';
 import type { CaseLine } from '../../../shared/schema/report.js';
 import { gradesByDocument, readQrels as readScoringQrels, topicJudgmentsOf } from '../../../shared/trec/qrels.js';
@@ -86,7 +86,7 @@ describe('judgments.qrels with ids TREC fields cannot hold', () => {
     const { path } = await writtenQrels();
 
     // Act
-    const [scored, loaded] = await Promise.all([readScoringQrels(path), readDatasetQrels(path)]);
+    const [scored, loaded] = await Promise.all([readScoringQrels(path), readCollectionQrels(path)]);
 
     // Assess
     if (!scored.ok) throw new Error(scored.error.message);
