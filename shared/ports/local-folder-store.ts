@@ -4,6 +4,9 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from 
 import { dirname, join, relative, sep } from 'node:path';
 import { assertValidKey, type ObjectStore } from './object-store.js';
 
+/** Folders remembered at most: a few runs' shard folders; past it the memory starts again. */
+const MOST_FOLDERS_KEPT = 4096;
+
 /**
  * An ObjectStore in a local folder (the embedded default, `.assay/`). Writes
  * go to a temporary file first and then into place, so a reader never sees a
@@ -11,6 +14,9 @@ import { assertValidKey, type ObjectStore } from './object-store.js';
  * target exists, so of two writers exactly one wins, as with S3.
  */
 export class LocalFolderStore implements ObjectStore {
+  /** Folders this store has made or found, so that most writes need no mkdir. */
+  private readonly folders = new Set<string>();
+
   constructor(private readonly root: string) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -28,23 +34,48 @@ export class LocalFolderStore implements ObjectStore {
 
   private async write(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean }): Promise<{ written: boolean }> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
     const temporary = temporaryBeside(path);
-    await writeFile(temporary, body);
-    try {
-      if (!options.ifNoneMatch) {
-        await rename(temporary, path);
-        return { written: true };
-      }
+    await this.writeInFolder(temporary, body);
+    if (!options.ifNoneMatch) {
       try {
-        await link(temporary, path);
-        return { written: true };
+        await rename(temporary, path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { written: false };
+        await rm(temporary, { force: true });
         throw error;
       }
+      return { written: true };
+    }
+    try {
+      await link(temporary, path);
+      return { written: true };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { written: false };
+      throw error;
     } finally {
       await rm(temporary, { force: true });
+    }
+  }
+
+  /**
+   * Writes a file, creating its folder the first time this store writes
+   * there: a run writes thousands of results into a few hundred shard
+   * folders, and a recursive mkdir before each write cost about a quarter of
+   * an embedded judge worker's time. A folder removed since (a run's
+   * partials, a test's cleanup) is made again when the write finds it gone.
+   */
+  private async writeInFolder(path: string, body: Uint8Array | string): Promise<void> {
+    const folder = dirname(path);
+    if (!this.folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      if (this.folders.size >= MOST_FOLDERS_KEPT) this.folders.clear();
+      this.folders.add(folder);
+    }
+    try {
+      await writeFile(path, body);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(folder, { recursive: true });
+      await writeFile(path, body);
     }
   }
 

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalFolderStore } from '../../../shared/ports/local-folder-store.js';
@@ -38,5 +38,36 @@ describe('LocalFolderStore with long names', () => {
 
     // Assess
     await expect(written).rejects.toThrow(/^The store .* cannot hold "datasets\/s\/d+\.jsonl": the name "d+\.jsonl" is 300 bytes, longer than its file system allows \(255 bytes on most\); shorten it$/);
+  });
+});
+
+describe('LocalFolderStore folders', () => {
+  it('writes into a folder removed behind its back since its last write there', async () => {
+    // Prepare: the store has written into runs/r1/partials, which something else then removes
+    await store.put('runs/r1/partials/0.json', '{"a":1}');
+    await rm(join(folder.path, 'store', 'runs', 'r1'), { recursive: true });
+
+    // Act
+    const plain = await store.put('runs/r1/partials/1.json', '{"b":2}');
+    await rm(join(folder.path, 'store', 'runs', 'r1'), { recursive: true });
+    const once = await store.put('runs/r1/partials/2.json', '{"c":3}', { ifNoneMatch: true });
+
+    // Assess: both written, and no temporary file left beside them
+    expect([plain, once]).toEqual([{ written: true }, { written: true }]);
+    expect(new TextDecoder().decode(await store.get('runs/r1/partials/2.json'))).toBe('{"c":3}');
+    expect(await readdir(join(folder.path, 'store', 'runs', 'r1', 'partials'))).toEqual(['2.json']);
+  });
+
+  it('leaves no temporary file when an object is written twice, or once only', async () => {
+    // Act
+    await store.put('runs/r1/manifest.json', 'first');
+    await store.put('runs/r1/manifest.json', 'second');
+    const again = await store.put('runs/r1/lease.json', 'a', { ifNoneMatch: true });
+    const refused = await store.put('runs/r1/lease.json', 'b', { ifNoneMatch: true });
+
+    // Assess
+    expect([again, refused]).toEqual([{ written: true }, { written: false }]);
+    expect((await readdir(join(folder.path, 'store', 'runs', 'r1'))).sort()).toEqual(['lease.json', 'manifest.json']);
+    expect(new TextDecoder().decode(await store.get('runs/r1/manifest.json'))).toBe('second');
   });
 });
