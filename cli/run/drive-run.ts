@@ -10,7 +10,7 @@ import { deferTo } from '../../shared/worker/rate-limit-deferral.js';
 import type { Report } from '../../shared/schema/report.js';
 import type { Infrastructure } from './store-and-queues.js';
 import type { Progress } from './progress.js';
-import { threadedAggregator, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
+import { threadedAggregator, threadedIntervals, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
 import { copyReportFiles } from './report-out.js';
 import { FinishedCountdown } from './finished-countdown.js';
 
@@ -118,7 +118,7 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       const completion = await runCompletion(store, runId);
       if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
         const { reportRun } = await import('../../shared/reduce/reduce.js');
-        reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId));
+        reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId), threads === undefined ? undefined : threadedIntervals(threads));
         polls.abort();
         return;
       }

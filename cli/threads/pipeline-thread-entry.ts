@@ -37,6 +37,10 @@ async function answer(task: ThreadTask): Promise<unknown> {
     }
     case 'judge':
       return (await judgeWorker())(task.event);
+    case 'mean-intervals': {
+      const { meanInterval } = await import('../../shared/report/metric-statistics.js');
+      return task.lists.map((values) => meanInterval(values));
+    }
     case 'aggregate': {
       const { rangeAggregatorOf } = await import('../../shared/reduce/aggregate-range.js');
       return rangeAggregatorOf(store, task.runId)(task.range, task.caseIds, task.keepLines, task.linesPath);

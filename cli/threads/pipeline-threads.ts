@@ -7,7 +7,9 @@ import type { SpilledRunFile } from '../../shared/trec-collection/trec-run-spill
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/aggregate-range.js';
 import type { CaseOutcome, Judging } from '../../shared/worker/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
+import type { MeanIntervals } from '../../shared/report/interval-batch.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
+import type { Interval } from '../../shared/statistics/bootstrap-mean-interval.js';
 import { builtEntry } from './built-entry.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
@@ -16,7 +18,8 @@ export type ThreadTask =
   | { readonly kind: 'spill-run'; readonly file: string; readonly fileIndex: number; readonly folder: string; readonly partitions: number }
   | { readonly kind: 'trec-partition'; readonly request: PartitionRequest }
   | { readonly kind: 'judge'; readonly event: SQSEvent }
-  | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean; readonly linesPath: string };
+  | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean; readonly linesPath: string }
+  | { readonly kind: 'mean-intervals'; readonly lists: readonly Float64Array[] };
 
 /** What a pipeline thread answers for each kind of task. */
 export interface ThreadAnswers {
@@ -25,6 +28,7 @@ export interface ThreadAnswers {
   readonly 'trec-partition': SerializedPartition;
   readonly judge: { readonly response: SQSBatchResponse; readonly outcomes: readonly CaseOutcome[] };
   readonly aggregate: AggregatedRangeFiles;
+  readonly 'mean-intervals': (Interval | undefined)[];
 }
 
 /** The message a thread gets: a task and the id its answer carries back. */
@@ -191,6 +195,27 @@ export function threadedJudgeWorker(threads: PipelineThreads, onOutcome: (outcom
 /** A reduce range aggregated in as many consecutive pieces as there are threads, one a thread, then joined. */
 export function threadedAggregator(threads: PipelineThreads, runId: string): RangeAggregator {
   return piecewiseAggregator((range, caseIds, keepLines, linesPath) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines, linesPath }), threads.size);
+}
+
+/**
+ * The report's bootstrap intervals on the threads: the value lists dealt out
+ * in as many groups as there are threads, each about the same number of
+ * values (the largest list first to the lightest group), and put back in order.
+ */
+export function threadedIntervals(threads: PipelineThreads): MeanIntervals {
+  return async (lists) => {
+    const groups = Array.from({ length: Math.min(threads.size, lists.length) }, () => ({ positions: [] as number[], values: 0 }));
+    const bySize = [...lists.keys()].sort((left, right) => (lists[right] as Float64Array).length - (lists[left] as Float64Array).length);
+    for (const position of bySize) {
+      const lightest = groups.reduce((least, group) => (group.values < least.values ? group : least));
+      lightest.positions.push(position);
+      lightest.values += (lists[position] as Float64Array).length;
+    }
+    const answers = await Promise.all(groups.map((group) => threads.run({ kind: 'mean-intervals', lists: group.positions.map((position) => lists[position] as Float64Array) })));
+    const intervals: (Interval | undefined)[] = new Array(lists.length);
+    for (const [index, group] of groups.entries()) for (const [offset, position] of group.positions.entries()) intervals[position] = answers[index]?.[offset];
+    return intervals;
+  };
 }
 
 /** A TREC collection loaded on the threads: its run files spilled and its partitions grouped, as many at once as there are threads. */

@@ -11,6 +11,7 @@ import type { Manifest } from '../schema/run-records.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from '../worker/judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
+import type { MeanIntervals } from '../report/interval-batch.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runCompletion, runDeadline, type RunCompletion } from '../run/run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
@@ -96,13 +97,15 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
  * run is complete or past its deadline. The records are read range by range
  * (REDUCE_RANGE_SIZE sorted case ids, READ_CONCURRENCY reads in flight), each
  * range's lines go to local files at once, joined into cases.jsonl at the
- * end, and only the per-metric columns stay in memory. `aggregate` does the reading and folding of a range:
- * in this thread by default, or spread over threads (the embedded CLI).
+ * end, and only the per-metric columns stay in memory. `aggregate` does the
+ * reading and folding of a range, and `intervals` the statistics' bootstrap
+ * intervals: in this thread by default, or spread over threads (the embedded CLI).
  */
 export async function reportRun(
   store: ObjectStore,
   completion: RunCompletion,
   aggregate: RangeAggregator = rangeAggregatorOf(store, completion.manifest.run_id),
+  intervals?: MeanIntervals,
 ): Promise<Extract<ReduceOutcome, { kind: 'reported' }>> {
   const { manifest } = completion;
   const sortedCaseIds = [...completion.caseIds].sort(compareText);
@@ -120,7 +123,7 @@ export async function reportRun(
       linesFiles.push(...aggregated.linesFiles);
     }
     await joinFiles(linesFiles, casesPath);
-    const written = await writeRunReport(store, { manifest, sortedCaseIds, partials, casesPath, lines: keepLines ? lines : undefined });
+    const written = await writeRunReport(store, { manifest, sortedCaseIds, partials, casesPath, lines: keepLines ? lines : undefined, ...(intervals === undefined ? {} : { intervals }) });
     return { kind: 'reported', runId: manifest.run_id, ...written };
   });
 }

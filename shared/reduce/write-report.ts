@@ -18,6 +18,8 @@ import { compareWithBaseline, comparisonTarget, headlineMetrics } from '../compa
 import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { budgetReached } from '../worker/judge-ceiling.js';
+import { withIntervalBatch, type MeanIntervals } from '../report/interval-batch.js';
+import type { IntervalSource } from '../report/metric-statistics.js';
 import { reportFromPartials } from '../report/partials-report.js';
 import type { RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
@@ -35,6 +37,8 @@ export interface AggregatedRun {
   readonly casesPath: string;
   /** Every line of cases.jsonl, kept only for runs of at most FULL_HTML_CASE_LIMIT cases. */
   readonly lines: readonly CaseLine[] | undefined;
+  /** Computes the statistics' bootstrap intervals in one batch (the embedded CLI: on its threads); else one after another here. */
+  readonly intervals?: MeanIntervals;
 }
 
 /**
@@ -53,7 +57,9 @@ export interface AggregatedRun {
 export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
   const { manifest } = run;
   const attemptUsage = await readAttemptUsage(store, manifest.run_id);
-  const plain = reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, await budgetReached(store, manifest.run_id));
+  const reached = await budgetReached(store, manifest.run_id);
+  const build = (intervalOf?: IntervalSource): Report => reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
+  const plain = run.intervals === undefined ? build() : await withIntervalBatch(build, run.intervals);
   const target = await comparisonTarget(store, manifest);
   const compared =
     run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT

@@ -54,16 +54,24 @@ export function engineStatistics(results: readonly CaseResult[], engine: string)
   return columnStatistics(new Map([...columns].map(([name, column]) => [name, [column]] as const)));
 }
 
-/** Statistics of one engine from its columns: metric -> its columns over consecutive segments, in case order. */
-export function columnStatistics(columnsByMetric: ReadonlyMap<string, readonly MetricColumn[]>): Record<string, number> {
+/** Where a statistic's 95% interval comes from: meanInterval of its values, or the same computed ahead (interval-batch.ts). */
+export type IntervalSource = (values: ArrayLike<number>) => Interval | undefined;
+
+/**
+ * Statistics of one engine from its columns: metric -> its columns over
+ * consecutive segments, in case order. Every interval is asked of
+ * `intervalOf`, in the order of the metric names, so a caller can compute
+ * them all ahead, several at once, and serve them in that order.
+ */
+export function columnStatistics(columnsByMetric: ReadonlyMap<string, readonly MetricColumn[]>, intervalOf: IntervalSource = meanInterval): Record<string, number> {
   const names = [...columnsByMetric.keys()].sort(compareText);
-  return sortedRecord(names.flatMap((name) => statisticsOf(name, columnsByMetric.get(name) ?? [])));
+  return sortedRecord(names.flatMap((name) => statisticsOf(name, columnsByMetric.get(name) ?? [], intervalOf)));
 }
 
 /** Above this many values an interval is the normal approximation rather than the bootstrap. */
 export const BOOTSTRAP_LIMIT = 20_000;
 
-function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, number][] {
+function statisticsOf(name: string, columns: readonly MetricColumn[], intervalOf: IntervalSource): [string, number][] {
   if (name.endsWith(ERROR_MESSAGE)) {
     const prefix = name.slice(0, -ERROR_MESSAGE.length);
     return [[`${prefix}/error_count`, columns.reduce((total, column) => total + column.errorCount, 0)]];
@@ -75,7 +83,7 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
   if (verdicts.length > 0) {
     const yes = verdicts.reduce((total, verdict) => total + verdict, 0);
     // One interval for every name of the share: they are the same number over the same verdicts.
-    const interval = meanInterval(verdicts);
+    const interval = intervalOf(verdicts);
     const shares = ratingSummariesOf(name).flatMap((summary) => withInterval(`${name}/${summary}`, yes / verdicts.length, interval));
     return [...shares, [`${name}/count`, verdicts.length]];
   }
@@ -83,7 +91,7 @@ function statisticsOf(name: string, columns: readonly MetricColumn[]): [string, 
     const numbers = finiteValues(columns);
     const average = mean(numbers);
     const statistics: [string, number][] = [[`${name}/count`, numbers.length]];
-    if (average !== undefined) statistics.push([`${name}/average`, average], ...intervalOf(`${name}/average`, numbers));
+    if (average !== undefined) statistics.push([`${name}/average`, average], ...withInterval(`${name}/average`, undefined, intervalOf(numbers)));
     return statistics;
   }
   return [];
@@ -112,10 +120,6 @@ const BOOTSTRAP = { resamples: 1000, seed: 20_261_122, level: 0.95 };
 /** The 95% interval of the mean of `values`: bootstrap up to BOOTSTRAP_LIMIT values, normal approximation above. */
 export function meanInterval(values: ArrayLike<number>): Interval | undefined {
   return values.length <= BOOTSTRAP_LIMIT ? bootstrapMeanInterval(Array.from(values), BOOTSTRAP) : normalMeanInterval(values);
-}
-
-function intervalOf(statistic: string, values: ArrayLike<number>): [string, number][] {
-  return withInterval(statistic, undefined, meanInterval(values));
 }
 
 /** The statistic (when its value is given) and its interval's bounds (when there is one). */

@@ -2,7 +2,7 @@ import { reportHeader } from './aggregate.js';
 import { judgeSpendFields } from './judge-spend-report.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import type { MetricColumn } from './metric-columns.js';
-import { columnStatistics } from './metric-statistics.js';
+import { columnStatistics, meanInterval, type IntervalSource } from './metric-statistics.js';
 import { compareText } from './ordering.js';
 import type { Report } from '../schema/report.js';
 import type { JudgeUsageRecord, Manifest } from '../schema/run-records.js';
@@ -17,7 +17,8 @@ import { OUTCOME_EVALUATED, OUTCOME_FAILED, OUTCOME_MISSING, REDUCE_RANGE_SIZE, 
  *
  * `sortedCaseIds` are the run's distinct case ids in code-unit order; the
  * partials must cover them, range by range, with none missing.
- * `budgetReached` says the run's judge-budget-reached marker exists.
+ * `budgetReached` says the run's judge-budget-reached marker exists;
+ * `intervalOf` gives the statistics' intervals (columnStatistics).
  */
 export function reportFromPartials(
   manifest: Manifest,
@@ -25,6 +26,7 @@ export function reportFromPartials(
   partials: readonly RangePartial[],
   attemptUsage: readonly Readonly<Record<string, JudgeUsageRecord>>[],
   budgetReached = false,
+  intervalOf: IntervalSource = meanInterval,
 ): Report {
   if (sortedCaseIds.length !== manifest.cases) {
     throw new Error(`Expected ${manifest.cases} case ids (the manifest's case count), got ${sortedCaseIds.length}`);
@@ -46,7 +48,7 @@ export function reportFromPartials(
   const failed = ordered.flatMap((partial) => partial.failed);
   const engineNames = new Set(manifest.engines);
   for (const partial of ordered) for (const engine of partial.columns.engines.keys()) engineNames.add(engine);
-  const engines = Object.fromEntries([...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine))] as const));
+  const engines = Object.fromEntries([...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine), intervalOf)] as const));
   const judges = totalJudgeUsage([...ordered.map((partial) => partial.judgeUsage), ...attemptUsage]);
   const judgingSkipped = ordered.reduce((sum, partial) => sum + (partial.judgingSkipped ?? 0), 0);
   return {
