@@ -29,6 +29,28 @@ export function runConfigOf(manifest: Manifest): RunConfig {
   return parse.config;
 }
 
+/**
+ * The run's manifest, read once per store and run: ingest writes a manifest
+ * only where there is none, so it never changes, and the judge worker, which
+ * needs it for every case, reads it once per run rather than once per case
+ * (a file read locally, a GET on S3). The runs of a few stores are kept.
+ */
+export async function knownManifest(store: ObjectStore, runId: string): Promise<Manifest> {
+  let manifests = manifestsByStore.get(store);
+  if (manifests === undefined) {
+    manifests = new Map();
+    manifestsByStore.set(store, manifests);
+  }
+  const known = manifests.get(runId);
+  if (known !== undefined) return known;
+  const manifest = await readManifest(store, runId);
+  if (manifests.size >= MOST_KEPT) manifests.clear();
+  manifests.set(runId, manifest);
+  return manifest;
+}
+
+const manifestsByStore = new WeakMap<ObjectStore, Map<string, Manifest>>();
+
 /** The run's manifest as stored; a run without one is a bug of the caller (every handler runs after ingest wrote it). */
 export async function readManifest(store: ObjectStore, runId: string): Promise<Manifest> {
   const bytes = await store.get(runKeys.manifest(runId));

@@ -15,7 +15,7 @@ import { judgeCeilingOf } from './judge-ceiling.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
 import type { RunConfig } from '../config/index.js';
-import { readManifest, runConfigOf } from '../run/stored-config.js';
+import { knownManifest, runConfigOf } from '../run/stored-config.js';
 import { runKeys } from '../run/run-identity.js';
 import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
 
@@ -111,7 +111,7 @@ async function failed(store: ObjectStore, message: CaseMessage, delivery: Delive
 
 async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
-  const manifest = await readManifest(store, message.run_id);
+  const manifest = await knownManifest(store, message.run_id);
   const stored = message.case ?? (await readClaimCheck(store, message.case_key as string));
   const config = runConfigOf(manifest);
   const judging = await dependencies.judgingFor(config, manifest.config_hash);

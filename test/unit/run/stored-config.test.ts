@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readAttemptError } from '../../../shared/worker/attempt-error.js';
 import { evaluateCaseMessage } from '../../../shared/worker/evaluate-case.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
-import { runConfigOf, StoredConfigError } from '../../../shared/run/stored-config.js';
+import { knownManifest, runConfigOf, StoredConfigError } from '../../../shared/run/stored-config.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { caseMessageSchema } from '../../../shared/schema/pipeline-messages.js';
+import { RecordingStore } from '../../support/recording-store.js';
 import { manifest } from '../report/factories.js';
 
 /** A manifest's config as an assay before run.judge_depth, run.list_depth, run.engine_concurrency and strict wrote it. */
@@ -58,5 +59,33 @@ describe('the judge worker on a run whose stored config does not parse', () => {
     expect(outcome.kind === 'failed' ? outcome.error : '').toContain(reason);
     const recorded = await readAttemptError(store, 'r-edited', 'q1');
     expect(recorded !== undefined && 'error' in recorded ? recorded.error : '').toContain(reason);
+  });
+});
+
+describe('knownManifest', () => {
+  it('reads a run\'s manifest once per store, and each store\'s own', async () => {
+    // Prepare: the same run id in two stores, with different manifests
+    const first = new RecordingStore(new MemoryStore());
+    const second = new RecordingStore(new MemoryStore());
+    await first.put(runKeys.manifest('r1'), JSON.stringify(manifest(['q1'], { run_id: 'r1' })));
+    await second.put(runKeys.manifest('r1'), JSON.stringify(manifest(['q1', 'q2'], { run_id: 'r1' })));
+
+    // Act
+    const reads = [await knownManifest(first, 'r1'), await knownManifest(first, 'r1'), await knownManifest(second, 'r1')];
+
+    // Assess
+    expect(reads.map((read) => read.cases)).toEqual([1, 1, 2]);
+    expect(first.reads).toEqual([runKeys.manifest('r1')]);
+    expect(second.reads).toEqual([runKeys.manifest('r1')]);
+  });
+
+  it('fails on a run without a manifest, and reads it once it is there', async () => {
+    // Prepare
+    const store = new RecordingStore(new MemoryStore());
+
+    // Act, Assess
+    await expect(knownManifest(store, 'r2')).rejects.toThrow('Run r2 has no manifest (runs/r2/manifest.json)');
+    await store.put(runKeys.manifest('r2'), JSON.stringify(manifest(['q1'], { run_id: 'r2' })));
+    expect((await knownManifest(store, 'r2')).run_id).toBe('r2');
   });
 });
