@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessQueue, type InProcessQueueOptions } from '../../../shared/ports/in-process-queue.js';
-import type { ReceivedMessage } from '../../../shared/ports/work-queue.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+import { bodiesOf, sendBodies, steppedQueue } from '../../support/stepped-queue.js';
 import { describeWorkQueueContract } from '../../support/work-queue-contract.js';
 
 let folder: TempFolder;
@@ -27,26 +27,12 @@ describeWorkQueueContract('InProcessQueue with every message spooled', async ({ 
 });
 
 describe('InProcessQueue spooling to disk', () => {
-  function steppedQueue(spool: NonNullable<InProcessQueueOptions['spool']>, maxReceiveCount?: number) {
-    let time = 1_000_000;
-    const deadLetters = new InProcessQueue('dead-letters', { visibilityTimeoutSeconds: 30, now: () => time, spool: spoolOf() });
-    const redrive = maxReceiveCount === undefined ? {} : { redrive: { deadLetterQueue: deadLetters, maxReceiveCount } };
-    const queue = new InProcessQueue('cases', { visibilityTimeoutSeconds: 30, now: () => time, spool, ...redrive });
-    return { queue, deadLetters, advance: (milliseconds: number) => (time += milliseconds) };
-  }
-  const send = async (queue: InProcessQueue, bodies: readonly string[], delaySeconds = 0) => {
-    for (let start = 0; start < bodies.length; start += 10) {
-      await queue.sendBatch(bodies.slice(start, start + 10).map((body, index) => ({ id: String(index), body, delaySeconds })));
-    }
-  };
-  const bodiesOf = (messages: readonly ReceivedMessage[]) => messages.map((message) => message.body);
-
   it('holds at most its memory bound of bodies, and delivers every message once in send order', async () => {
     // Prepare: 2,000 bodies of 100 bytes (200,000 bytes) against a bound of 10,000 bytes and files of 5,000
     const spool = spoolOf(10_000, 5_000);
-    const { queue } = steppedQueue(spool);
+    const { queue } = steppedQueue({ spool, deadLetterSpool: spoolOf() });
     const bodies = Array.from({ length: 2_000 }, (_, index) => `case ${String(index).padStart(4, '0')} `.padEnd(100, 'x'));
-    await send(queue, bodies);
+    await sendBodies(queue, bodies);
     const afterSending = { bytes: queue.bytesInMemory, files: readdirSync(spool.folder).length, size: queue.size };
 
     // Act: receive and delete everything, ten at a time
@@ -69,13 +55,16 @@ describe('InProcessQueue spooling to disk', () => {
     expect(existsSync(spool.folder)).toBe(false);
   });
 
-  it('puts a message that came back, and a delayed one, in send order among the spooled ones', async () => {
-    // Prepare: a and b spooled; a received, then c spooled and a delayed message held in memory
-    const { queue, advance } = steppedQueue(spoolOf());
-    await send(queue, ['a', 'b']);
+  it.each([
+    { where: 'held in memory', spooled: false },
+    { where: 'spooled', spooled: true },
+  ])('puts a message that came back, and a delayed one, in send order among the others, $where', async ({ spooled }) => {
+    // Prepare: a and b sent; a received, then c sent and a delayed message held in memory
+    const { queue, advance } = steppedQueue(spooled ? { spool: spoolOf(), deadLetterSpool: spoolOf() } : {});
+    await sendBodies(queue, ['a', 'b']);
     const [first] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
-    await send(queue, ['c']);
-    await send(queue, ['late'], 10);
+    await sendBodies(queue, ['c']);
+    await sendBodies(queue, ['late'], 10);
 
     // Act: a comes back after its visibility timeout, late after its delay
     advance(30_000);
@@ -89,12 +78,12 @@ describe('InProcessQueue spooling to disk', () => {
 
   it('delivers in send order while messages are sent between receives', async () => {
     // Prepare: the spool's unwritten part is read while more messages come in behind it
-    const { queue } = steppedQueue(spoolOf(0, 1_000_000));
+    const { queue } = steppedQueue({ spool: spoolOf(0, 1_000_000), deadLetterSpool: spoolOf() });
     const delivered: string[] = [];
 
     // Act
     for (let round = 0; round < 5; round++) {
-      await send(queue, [`${round}a`, `${round}b`, `${round}c`]);
+      await sendBodies(queue, [`${round}a`, `${round}b`, `${round}c`]);
       const received = await queue.receive({ maxMessages: 2, waitSeconds: 0 });
       delivered.push(...bodiesOf(received));
       for (const message of received) await queue.delete(message.receiptHandle);
@@ -106,9 +95,9 @@ describe('InProcessQueue spooling to disk', () => {
   });
 
   it('lists every body, spooled or held, in send order', async () => {
-    const { queue } = steppedQueue(spoolOf(2, 3));
-    await send(queue, ['a', 'b', 'c', 'd', 'e']);
-    await send(queue, ['delayed'], 60);
+    const { queue } = steppedQueue({ spool: spoolOf(2, 3), deadLetterSpool: spoolOf() });
+    await sendBodies(queue, ['a', 'b', 'c', 'd', 'e']);
+    await sendBodies(queue, ['delayed'], 60);
 
     const [received] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
 
@@ -121,9 +110,9 @@ describe('InProcessQueue spooling to disk', () => {
     ['in a file each', 10],
     ['not yet written to a file', 1_000_000],
   ])('keeps bodies with newlines and any character as they were sent, %s', async (_, segmentBytes) => {
-    const { queue } = steppedQueue(spoolOf(0, segmentBytes));
+    const { queue } = steppedQueue({ spool: spoolOf(0, segmentBytes), deadLetterSpool: spoolOf() });
     const bodies = ['line one\nline two\n', '', 'ünïcödé 中文 🙂', ' 3 4 5 6\n'];
-    await send(queue, bodies);
+    await sendBodies(queue, bodies);
 
     const received = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
 
@@ -131,8 +120,8 @@ describe('InProcessQueue spooling to disk', () => {
   });
 
   it('moves a spooled message to a spooling dead-letter queue after maxReceiveCount, with its receive count and send time', async () => {
-    const { queue, deadLetters } = steppedQueue(spoolOf(), 2);
-    await send(queue, ['poison']);
+    const { queue, deadLetters } = steppedQueue({ spool: spoolOf(), deadLetterSpool: spoolOf(), maxReceiveCount: 2 });
+    await sendBodies(queue, ['poison']);
     let sentTimestamp: number | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
       const [received] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });

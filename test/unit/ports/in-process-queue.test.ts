@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';
-import type { ReceivedMessage } from '../../../shared/ports/work-queue.js';
+import { bodiesOf, sendBodies, steppedQueue } from '../../support/stepped-queue.js';
 import { describeWorkQueueContract } from '../../support/work-queue-contract.js';
 
 // The SQS adapter runs the same contract against fauxqs in test/integration/sqs-queue.test.ts.
@@ -12,43 +12,9 @@ describeWorkQueueContract('InProcessQueue', async ({ visibilityTimeoutSeconds, m
 });
 
 describe('InProcessQueue at scale and on a stepped clock', () => {
-  /** A queue on a clock the test moves by hand. */
-  function steppedQueue(maxReceiveCount?: number) {
-    let time = 1_000_000;
-    const deadLetters = new InProcessQueue('dead-letters', { visibilityTimeoutSeconds: 30, now: () => time });
-    const redrive = maxReceiveCount === undefined ? {} : { redrive: { deadLetterQueue: deadLetters, maxReceiveCount } };
-    const queue = new InProcessQueue('cases', { visibilityTimeoutSeconds: 30, now: () => time, ...redrive });
-    return { queue, deadLetters, advance: (milliseconds: number) => (time += milliseconds) };
-  }
-
-  const send = async (queue: InProcessQueue, bodies: readonly string[], delaySeconds = 0) => {
-    for (let start = 0; start < bodies.length; start += 10) {
-      await queue.sendBatch(bodies.slice(start, start + 10).map((body, index) => ({ id: String(index), body, delaySeconds })));
-    }
-  };
-  const bodiesOf = (messages: readonly ReceivedMessage[]) => messages.map((message) => message.body);
-
-  it('gives visible messages in send order, a message that came back included', async () => {
-    // Prepare
-    const { queue, advance } = steppedQueue();
-    await send(queue, ['a', 'b']);
-    const [first] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
-    await send(queue, ['c']);
-    await send(queue, ['late'], 10);
-
-    // Act
-    advance(30_000);
-    const afterTimeout = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
-
-    // Assess
-    expect(first?.body).toBe('a');
-    expect(bodiesOf(afterTimeout)).toEqual(['a', 'b', 'c', 'late']);
-    expect(afterTimeout[0]?.receiveCount).toBe(2);
-  });
-
   it('ignores a stale receipt handle and honours the latest one', async () => {
     const { queue, advance } = steppedQueue();
-    await send(queue, ['a']);
+    await sendBodies(queue, ['a']);
     const [first] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
     advance(30_000);
     const [second] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
@@ -63,8 +29,8 @@ describe('InProcessQueue at scale and on a stepped clock', () => {
   });
 
   it('moves a message to the dead-letter queue on the receive after maxReceiveCount', async () => {
-    const { queue, deadLetters } = steppedQueue(2);
-    await send(queue, ['poison']);
+    const { queue, deadLetters } = steppedQueue({ maxReceiveCount: 2 });
+    await sendBodies(queue, ['poison']);
     for (let attempt = 0; attempt < 2; attempt++) {
       const [received] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
       await queue.changeVisibility(received?.receiptHandle ?? '', 0);
@@ -82,7 +48,7 @@ describe('InProcessQueue at scale and on a stepped clock', () => {
     // O(n) scan per operation grows with the square of the messages.
     async function drain(count: number): Promise<number> {
       const { queue } = steppedQueue();
-      await send(queue, Array.from({ length: count }, (_, index) => `case ${index}`));
+      await sendBodies(queue, Array.from({ length: count }, (_, index) => `case ${index}`));
       const started = performance.now();
       for (;;) {
         const received = await queue.receive({ maxMessages: 10, waitSeconds: 0 });

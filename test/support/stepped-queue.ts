@@ -1,0 +1,22 @@
+import { InProcessQueue, type InProcessQueueOptions } from '../../shared/ports/in-process-queue.js';
+import type { ReceivedMessage } from '../../shared/ports/work-queue.js';
+
+type Spool = NonNullable<InProcessQueueOptions['spool']>;
+
+/** A cases queue (and its dead-letter queue) on a clock the test moves by hand, visibility timeout 30 s; spooling when given spools. */
+export function steppedQueue(options: { readonly spool?: Spool; readonly deadLetterSpool?: Spool; readonly maxReceiveCount?: number } = {}) {
+  let time = 1_000_000;
+  const deadLetters = new InProcessQueue('dead-letters', { visibilityTimeoutSeconds: 30, now: () => time, ...(options.deadLetterSpool === undefined ? {} : { spool: options.deadLetterSpool }) });
+  const redrive = options.maxReceiveCount === undefined ? {} : { redrive: { deadLetterQueue: deadLetters, maxReceiveCount: options.maxReceiveCount } };
+  const queue = new InProcessQueue('cases', { visibilityTimeoutSeconds: 30, now: () => time, ...(options.spool === undefined ? {} : { spool: options.spool }), ...redrive });
+  return { queue, deadLetters, advance: (milliseconds: number) => (time += milliseconds) };
+}
+
+/** Sends the bodies in batches of ten, in order. */
+export async function sendBodies(queue: InProcessQueue, bodies: readonly string[], delaySeconds = 0): Promise<void> {
+  for (let start = 0; start < bodies.length; start += 10) {
+    await queue.sendBatch(bodies.slice(start, start + 10).map((body, index) => ({ id: String(index), body, delaySeconds })));
+  }
+}
+
+export const bodiesOf = (messages: readonly ReceivedMessage[]): string[] => messages.map((message) => message.body);
