@@ -1,10 +1,10 @@
 import { DEFAULT_MEASURE_OPTIONS, type MeasureOptions } from '../metrics/registry.js';
 import type { JudgedRanking } from '../metrics/judged-ranking.js';
 import type { SelectedMeasure } from './measure-selection.js';
-import type { Qrels } from './qrels.js';
+import type { Qrels, TopicJudgments } from './qrels.js';
 import { rankTopic } from './rank-topic.js';
 import { compareBytes } from './trec-order.js';
-import { topicRunOf, type Run } from './run.js';
+import type { Run } from './run.js';
 
 export interface EvaluationOptions extends MeasureOptions {
   /** trec_eval -c: average over every qrels topic, scoring topics missing from the run as 0. */
@@ -48,15 +48,33 @@ export function evaluateRun(
   measures: readonly SelectedMeasure[],
   options: EvaluationOptions = DEFAULT_EVALUATION_OPTIONS,
 ): EvaluationResult {
+  const rankingOf = (topicId: string): JudgedRanking | undefined => {
+    const topicRun = run.topics.get(topicId);
+    return topicRun === undefined ? undefined : rankTopic(topicRun, qrels.get(topicId));
+  };
+  return evaluateRanked(qrels, { rankingOf, runId: run.runId }, measures, options);
+}
+
+/** A run as rankings: each qrels topic's judged ranking, undefined for a topic the run does not retrieve, and the run id. */
+export interface RankedRun {
+  readonly rankingOf: (topicId: string) => JudgedRanking | undefined;
+  readonly runId: string;
+}
+
+/** evaluateRun on a run already ranked (run-kernel.ts ranks in WebAssembly). */
+export function evaluateRanked(
+  qrels: Qrels,
+  run: RankedRun,
+  measures: readonly SelectedMeasure[],
+  options: EvaluationOptions = DEFAULT_EVALUATION_OPTIONS,
+): EvaluationResult {
   const queryMeasures = measures.flatMap((selected) => (selected.kind === 'query' ? [selected.measure] : []));
   const sums = new Float64Array(queryMeasures.length);
   const perTopic: TopicEvaluation[] = [];
-  const emptyRun = topicRunOf([]);
   for (const topicId of [...qrels.keys()].sort(compareBytes)) {
-    const topicRun = run.topics.get(topicId);
-    if (topicRun === undefined && !options.complete) continue;
-    const ranking = rankTopic(topicRun ?? emptyRun, qrels.get(topicId));
-    perTopic.push({ topicId, values: evaluateTopic(ranking, queryMeasures, options, sums) });
+    const ranking = run.rankingOf(topicId);
+    if (ranking === undefined && !options.complete) continue;
+    perTopic.push({ topicId, values: evaluateTopic(ranking ?? unretrieved(qrels.get(topicId)), queryMeasures, options, sums) });
   }
   if (perTopic.length === 0) {
     return { ok: false, error: 'No topic has both judgments and results: check that the qrels and the run use the same topic ids' };
@@ -94,3 +112,8 @@ function evaluateTopic(
 }
 
 type SelectedMeasureQuery = Extract<SelectedMeasure, { kind: 'query' }>['measure'];
+
+/** The ranking of a qrels topic the run does not retrieve (trec_eval -c scores it 0): no documents, the topic's judgments. */
+function unretrieved(judgments: TopicJudgments | undefined): JudgedRanking {
+  return { grades: new Int32Array(0), gradeCounts: judgments?.gradeCounts ?? [] };
+}

@@ -6,14 +6,15 @@ import { decodeField } from './byte-lines.js';
  * thousand strings for it instead of ten million.
  */
 export class RepeatedField {
-  // A Buffer from the start, as slice makes later: one object shape throughout.
-  private bytes: Uint8Array = Buffer.alloc(0);
+  // A plain Uint8Array from the start, as the copies made later: one object shape throughout.
+  private bytes: Uint8Array = new Uint8Array(0);
   text = '';
 
   /** Returns true when the field differs from the previous line's. */
   update(buffer: Buffer, start: number, end: number): boolean {
     if (this.matches(buffer, start, end)) return false;
-    this.bytes = buffer.slice(start, end);
+    // A copy: the reader reuses its buffer for the next chunk of the file, and a view would then compare the new bytes with themselves.
+    this.bytes = Uint8Array.prototype.slice.call(buffer, start, end);
     this.text = decodeField(buffer, start, end);
     return true;
   }

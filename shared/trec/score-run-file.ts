@@ -1,9 +1,10 @@
 import { formatInputError } from '../schema/format-input-error.js';
-import { evaluateRun, type EvaluationOptions } from './evaluate.js';
+import { evaluateRanked, evaluateRun, type EvaluationOptions, type EvaluationResult } from './evaluate.js';
 import { formatTrecJson, formatTrecText } from './format.js';
 import type { SelectedMeasure } from './measure-selection.js';
 import type { Qrels } from './qrels.js';
 import { readRun } from './run.js';
+import { RunKernel } from './run-kernel.js';
 
 /** What `ir-metrics` prints for each run. */
 export interface ScoreOutput {
@@ -20,12 +21,31 @@ export type RunScore = { ok: true; text: string } | { ok: false; error: string }
  * no topic in common) are values with the message to print.
  */
 export async function scoreRunFile(qrels: Qrels, runPath: string, measures: readonly SelectedMeasure[], options: EvaluationOptions, output: ScoreOutput): Promise<RunScore> {
-  const run = await readRun(runPath);
-  if (!run.ok) return { ok: false, error: formatInputError(run.error) };
-  const result = evaluateRun(qrels, run.run, measures, options);
+  const result = await evaluateRunFile(qrels, runPath, measures, options);
   if (!result.ok) return { ok: false, error: result.error };
   const text = output.json
     ? formatTrecJson(result.evaluation, { perTopic: true, summary: true })
     : formatTrecText(result.evaluation, { perTopic: output.perTopic, summary: output.summary });
   return { ok: true, text };
+}
+
+/** Each qrels' kernel, made once per thread; null when the qrels' topic ids keep it out. */
+const kernels = new WeakMap<Qrels, RunKernel | null>();
+
+/**
+ * A run file evaluated: ranked by the WebAssembly kernel when the file is of
+ * the common shape, read and ranked in JavaScript otherwise; the measures are
+ * the same code either way.
+ */
+async function evaluateRunFile(qrels: Qrels, runPath: string, measures: readonly SelectedMeasure[], options: EvaluationOptions): Promise<EvaluationResult> {
+  let kernel = kernels.get(qrels);
+  if (kernel === undefined) {
+    kernel = RunKernel.for(qrels) ?? null;
+    kernels.set(qrels, kernel);
+  }
+  const ranked = kernel?.rank(runPath);
+  if (ranked !== undefined) return evaluateRanked(qrels, ranked, measures, options);
+  const run = await readRun(runPath);
+  if (!run.ok) return { ok: false, error: formatInputError(run.error) };
+  return evaluateRun(qrels, run.run, measures, options);
 }

@@ -51,6 +51,20 @@ describe('readQrels', () => {
     // Assess
     expect(result).toMatchObject({ ok: false, error: { file, line, message } });
   });
+
+  it('tells a new topic from the last one when its line comes in the next read at the same place in the buffer', async () => {
+    // Prepare: a last line without a newline is read into the buffer where the first line was
+    const file = await folder.write('unfinished-qrels.txt', '301 0 d1 1\n302 0 d1 2');
+
+    // Act
+    const result = await readQrels(file);
+
+    // Assess
+    expect(result.ok && [...result.qrels].map(([topicId, judgments]) => [topicId, judgments.gradeCounts])).toEqual([
+      ['301', [0, 1]],
+      ['302', [0, 0, 1]],
+    ]);
+  });
 });
 
 describe('qrelsToParts and qrelsFromParts', () => {

@@ -75,6 +75,31 @@ describe('readRun', () => {
     expect(result.ok && [result.run.runId, result.run.topics.get('7')?.documents.size]).toEqual(['late', 1201]);
   });
 
+  it('tells a new topic from the last one when its line comes in the next read at the same place in the buffer', async () => {
+    // Prepare: a last line without a newline is read into the buffer where the first line was
+    const unfinished = await folder.write('unfinished.txt', '301 Q0 d1 1 0.5 tag\n302 Q0 d1 2 0.0 tag');
+    // Lines of one width, 1 MiB a read: the line after each read's end starts where that read's first line did
+    const width = 32;
+    const perRead = (1 << 20) / width;
+    const fixed = Array.from({ length: perRead + 10 }, (_, index) => `${index < perRead ? 'A' : 'B'} Q0 ${String(index).padStart(12, '0')} 1 0.5 t`.padEnd(width - 1, 'x'));
+    const aligned = await folder.write('aligned.txt', `${fixed.join('\n')}\n`);
+
+    // Act
+    const results = await Promise.all([readRun(unfinished), readRun(aligned)]);
+
+    // Assess
+    expect(results.map((result) => result.ok && [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.size]))).toEqual([
+      [
+        ['301', 1],
+        ['302', 1],
+      ],
+      [
+        ['A', perRead],
+        ['B', 10],
+      ],
+    ]);
+  });
+
   it('decodes UTF-8 docnos', async () => {
     const file = await folder.write('utf8-run.txt', '1 Q0 caf\u00e9-\u{1F600} 1 1 tag\n');
     const result = await readRun(file);

@@ -1,0 +1,720 @@
+/**
+ * The TREC run kernel, in AssemblyScript, compiled to WebAssembly by
+ * `npm run build:kernel` into shared/trec/trec-run-kernel-wasm.ts.
+ *
+ * It reads a whole run file held in its memory and hands back, for every
+ * qrels topic, the grades of the retrieved documents in trec_eval's rank
+ * order: what shared/trec/run.ts and rank-topic.ts compute, for the common
+ * shape of run file only. Every line must have six or more fields, a plain
+ * decimal score (at most 15 digits, one point, an optional minus, not -0) and
+ * ASCII topic ids, and no document may repeat within a topic; any other file
+ * (comments, blank lines, exponents, errors to name) gets the answer "not
+ * mine" and goes to the JavaScript reader, which reads every file. So this
+ * code never has to produce an error message or handle a rare shape, and its
+ * answers are compared with the JavaScript path's in the tests.
+ *
+ * Why WebAssembly: a compiled module starts running at near full speed at
+ * once and is compiled once per process, where JavaScript code is compiled
+ * again by every thread and runs slowly until it has warmed up, which costs
+ * as much as reading several run files.
+ *
+ * Memory is one bump-allocated heap. The qrels tables are built first and
+ * stay; each run's data is allocated after them and dropped when the next
+ * run begins.
+ */
+
+// ---------------------------------------------------------------- memory
+
+let top: usize = 0;
+let runBase: usize = 0;
+
+function allocate(size: usize): usize {
+  if (top === 0) top = (__heap_base + 7) & ~7;
+  const pointer = top;
+  // Eight spare bytes after every allocation: the scanners read whole words (see fieldEnd).
+  top = (top + size + 8 + 7) & ~7;
+  const needed = <i32>((top + 0xffff) >>> 16);
+  const have = memory.size();
+  if (needed > have && memory.grow(needed - have) < 0) unreachable();
+  return pointer;
+}
+
+/** Memory for the caller to fill (the qrels' arrays); valid until the next call. */
+export function reserve(size: i32): usize {
+  return allocate(<usize>size);
+}
+
+// ---------------------------------------------------------------- bytes
+
+@inline function isSpaceByte(byte: u32): bool {
+  return byte === 32 || byte === 9 || (byte >= 11 && byte <= 13);
+}
+
+/** strcmp's sign for two byte strings: unsigned bytes, a prefix before the longer string. */
+function compareBytes(a: usize, aLength: i32, b: usize, bLength: i32): i32 {
+  const shorter = aLength < bLength ? aLength : bLength;
+  for (let index = 0; index < shorter; index++) {
+    const difference = <i32>load<u8>(a + index) - <i32>load<u8>(b + index);
+    if (difference !== 0) return difference;
+  }
+  return aLength - bLength;
+}
+
+function equalBytes(a: usize, b: usize, length: i32): bool {
+  for (let index = 0; index < length; index++) if (load<u8>(a + index) !== load<u8>(b + index)) return false;
+  return true;
+}
+
+function slotsFor(entries: i32): i32 {
+  let slots = 16;
+  while (slots < entries * 2) slots <<= 1;
+  return slots;
+}
+
+function emptySlots(count: i32): usize {
+  const slots = allocate(<usize>count << 2);
+  memory.fill(slots, 0xff, <usize>count << 2);
+  return slots;
+}
+
+// ---------------------------------------------------------------- qrels (kept across runs)
+
+let qrelsTopics: i32 = 0;
+/** Per qrels topic: where its id's bytes start, their length and hash. */
+let qrelsTopicStart: usize = 0;
+let qrelsTopicLength: usize = 0;
+let qrelsTopicHash: usize = 0;
+/**
+ * Per qrels topic, a small open-addressing table of its judged documents
+ * (a topic's lines come together in a run file, so its table stays in the
+ * cache while they are read): where its slots start and its mask.
+ */
+let judgedSlotsAt: usize = 0;
+let judgedMaskOf: usize = 0;
+/** Per judgment: its document id's hash, bytes and mark. */
+let judgedHash: usize = 0;
+let judgedStart: usize = 0;
+let judgedLength: usize = 0;
+let judgedMark: usize = 0;
+
+/**
+ * Takes the qrels the caller wrote into reserved memory: `topicCount` topic
+ * ids (their bytes at `topicBytes`, id i from topicEnds[i - 1] to
+ * topicEnds[i]) and `judgmentCount` judgments grouped by topic in topic order
+ * (the topic index, the grade mark and the document id's bytes, judgment j
+ * from documentEnds[j - 1] to documentEnds[j] of `documentBytes`). The
+ * caller's arrays are copied into tables of their own; every run evaluated
+ * after this uses them.
+ */
+export function setQrels(topicCount: i32, topicEnds: usize, topicBytes: usize, judgmentCount: i32, judgmentTopics: usize, judgmentMarks: usize, documentEnds: usize, documentBytes: usize): void {
+  qrelsTopics = topicCount;
+  qrelsTopicStart = allocate(<usize>topicCount << 2);
+  qrelsTopicLength = allocate(<usize>topicCount << 2);
+  qrelsTopicHash = allocate(<usize>topicCount << 2);
+  const topicBytesLength = topicCount === 0 ? 0 : load<i32>(topicEnds + ((<usize>topicCount - 1) << 2));
+  const topicCopy = allocate(<usize>topicBytesLength);
+  memory.copy(topicCopy, topicBytes, <usize>topicBytesLength);
+  let from = 0;
+  for (let topic = 0; topic < topicCount; topic++) {
+    const to = load<i32>(topicEnds + (<usize>topic << 2));
+    const hash = hashBytes(topicCopy + from, to - from);
+    store<i32>(qrelsTopicStart + (<usize>topic << 2), <i32>(topicCopy + from));
+    store<i32>(qrelsTopicLength + (<usize>topic << 2), to - from);
+    store<u32>(qrelsTopicHash + (<usize>topic << 2), hash);
+    from = to;
+  }
+  const documentBytesLength = judgmentCount === 0 ? 0 : load<i32>(documentEnds + ((<usize>judgmentCount - 1) << 2));
+  const documentCopy = allocate(<usize>documentBytesLength);
+  memory.copy(documentCopy, documentBytes, <usize>documentBytesLength);
+  judgedHash = allocate(<usize>judgmentCount << 2);
+  judgedStart = allocate(<usize>judgmentCount << 2);
+  judgedLength = allocate(<usize>judgmentCount << 2);
+  judgedMark = allocate(<usize>judgmentCount << 2);
+  judgedSlotsAt = allocate(<usize>topicCount << 2);
+  judgedMaskOf = allocate(<usize>topicCount << 2);
+  from = 0;
+  let judgment = 0;
+  for (let topic = 0; topic < topicCount; topic++) {
+    const first = judgment;
+    while (judgment < judgmentCount && load<i32>(judgmentTopics + (<usize>judgment << 2)) === topic) judgment++;
+    const slotCount = slotsFor(judgment - first);
+    const slots = emptySlots(slotCount);
+    const mask = <u32>slotCount - 1;
+    store<i32>(judgedSlotsAt + (<usize>topic << 2), <i32>slots);
+    store<u32>(judgedMaskOf + (<usize>topic << 2), mask);
+    for (let each = first; each < judgment; each++) {
+      const offset = <usize>each << 2;
+      const to = load<i32>(documentEnds + offset);
+      const hash = hashBytes(documentCopy + from, to - from);
+      store<u32>(judgedHash + offset, hash);
+      store<i32>(judgedStart + offset, <i32>(documentCopy + from));
+      store<i32>(judgedLength + offset, to - from);
+      store<i32>(judgedMark + offset, load<i32>(judgmentMarks + offset));
+      let slot = hash & mask;
+      while (load<i32>(slots + (<usize>slot << 2)) !== -1) slot = (slot + 1) & mask;
+      store<i32>(slots + (<usize>slot << 2), each);
+      from = to;
+    }
+  }
+  runBase = top;
+}
+
+/** The mark of a document of qrels topic `topic` (its grade, or -2 for a negative one), -1 when the qrels do not judge it. */
+function markOf(topic: i32, start: usize, length: i32, hash: u32): i32 {
+  const slots = <usize>load<i32>(judgedSlotsAt + (<usize>topic << 2));
+  const mask = load<u32>(judgedMaskOf + (<usize>topic << 2));
+  let slot = hash & mask;
+  while (true) {
+    const judgment = load<i32>(slots + (<usize>slot << 2));
+    if (judgment === -1) return -1;
+    const offset = <usize>judgment << 2;
+    if (load<u32>(judgedHash + offset) === hash && load<i32>(judgedLength + offset) === length && equalBytes(<usize>load<i32>(judgedStart + offset), start, length)) {
+      return load<i32>(judgedMark + offset);
+    }
+    slot = (slot + 1) & mask;
+  }
+}
+
+// ---------------------------------------------------------------- one run
+
+let input: usize = 0;
+/** Per line (record) of the run: its topic, score, document id (bytes, hash) and mark. */
+let recordCount: i32 = 0;
+let recordTopic: usize = 0;
+let recordScore: usize = 0;
+let recordStart: usize = 0;
+let recordLength: usize = 0;
+let recordHash: usize = 0;
+let recordMark: usize = 0;
+/** The run's topics: the qrels ones first (same indices), then those only in the run. */
+let topicCount: i32 = 0;
+let topicCapacity: i32 = 0;
+let topicSlots: usize = 0;
+let topicMask: u32 = 0;
+let topicStart: usize = 0;
+let topicLength: usize = 0;
+let topicHash: usize = 0;
+let lastTagStart: i32 = 0;
+let lastTagEnd: i32 = 0;
+
+/** The shortest line of six fields: six bytes, five separators and the newline. */
+const SHORTEST_LINE = 12;
+
+/** Drops the last run's data and returns where the caller writes the next run file, `size` bytes. */
+export function beginRun(size: i32): usize {
+  top = runBase;
+  input = allocate(<usize>size);
+  return input;
+}
+
+/** Where the tag of the run's last line starts and ends, in the run file's bytes. */
+export function tagStart(): i32 {
+  return lastTagStart;
+}
+
+export function tagEnd(): i32 {
+  return lastTagEnd;
+}
+
+/**
+ * Makes room for `capacity` topics: the arrays are copied to new ones and the
+ * table rebuilt (a run names few topics; a table sized for one a line would
+ * touch megabytes of fresh memory for every run file).
+ */
+function growTopics(capacity: i32): void {
+  const starts = allocate(<usize>capacity << 2);
+  const lengths = allocate(<usize>capacity << 2);
+  const hashes = allocate(<usize>capacity << 2);
+  memory.copy(starts, topicStart, <usize>topicCount << 2);
+  memory.copy(lengths, topicLength, <usize>topicCount << 2);
+  memory.copy(hashes, topicHash, <usize>topicCount << 2);
+  topicStart = starts;
+  topicLength = lengths;
+  topicHash = hashes;
+  topicCapacity = capacity;
+  const slotCount = slotsFor(capacity);
+  topicSlots = emptySlots(slotCount);
+  topicMask = <u32>slotCount - 1;
+  for (let topic = 0; topic < topicCount; topic++) {
+    let slot = load<u32>(hashes + (<usize>topic << 2)) & topicMask;
+    while (load<i32>(topicSlots + (<usize>slot << 2)) !== -1) slot = (slot + 1) & topicMask;
+    store<i32>(topicSlots + (<usize>slot << 2), topic);
+  }
+}
+
+function topicOf(start: usize, length: i32, hash: u32): i32 {
+  let slot = hash & topicMask;
+  while (true) {
+    const topic = load<i32>(topicSlots + (<usize>slot << 2));
+    if (topic === -1) break;
+    const offset = <usize>topic << 2;
+    if (load<u32>(topicHash + offset) === hash && load<i32>(topicLength + offset) === length && equalBytes(<usize>load<i32>(topicStart + offset), start, length)) return topic;
+    slot = (slot + 1) & topicMask;
+  }
+  if (topicCount === topicCapacity) {
+    growTopics(topicCapacity * 2);
+    return topicOf(start, length, hash);
+  }
+  const topic = topicCount++;
+  const offset = <usize>topic << 2;
+  store<i32>(topicStart + offset, <i32>start);
+  store<i32>(topicLength + offset, length);
+  store<u32>(topicHash + offset, hash);
+  store<i32>(topicSlots + (<usize>slot << 2), topic);
+  return topic;
+}
+
+/**
+ * Makes ready to read a run file of `length` bytes at input[start, ...),
+ * which readLines then reads in pieces: a piece per call lets the engine
+ * switch to its optimised code between pieces, where a single call would run
+ * the first file of a thread in the code compiled first.
+ */
+export function startLines(length: i32): void {
+  const capacity = length / SHORTEST_LINE + 1;
+  recordCapacity = capacity;
+  recordCount = 0;
+  recordTopic = allocate(<usize>capacity << 2);
+  recordScore = allocate(<usize>capacity << 3);
+  recordStart = allocate(<usize>capacity << 2);
+  recordLength = allocate(<usize>capacity << 2);
+  recordHash = allocate(<usize>capacity << 2);
+  recordMark = allocate(<usize>capacity << 2);
+  topicCount = 0;
+  topicCapacity = 0;
+  growTopics(qrelsTopics + 64);
+  for (let topic = 0; topic < qrelsTopics; topic++) {
+    const offset = <usize>topic << 2;
+    topicOf(<usize>load<i32>(qrelsTopicStart + offset), load<i32>(qrelsTopicLength + offset), load<u32>(qrelsTopicHash + offset));
+  }
+  previousTopic = -1;
+  previousStart = 0;
+  previousLength = -1;
+}
+
+let recordCapacity: i32 = 0;
+/** The topic of the line read last, and where its id is: most lines have the topic of the line before. */
+let previousTopic: i32 = -1;
+let previousStart: usize = 0;
+let previousLength: i32 = -1;
+
+/**
+ * Reads the lines of input[start, end), whole lines ending with a newline,
+ * after those of the calls before since startLines. Returns 0 when every line
+ * is of the common shape and read, 1 when the file is not this kernel's to
+ * read (the JavaScript reader reads it then). A document retrieved twice is
+ * found by rank(), topic by topic.
+ */
+export function readLines(start: i32, end: i32): i32 {
+  const capacity = recordCapacity;
+  let position = input + <usize>start;
+  const limit = input + <usize>end;
+  while (position < limit) {
+    // A first byte that is no field byte (a blank line, leading spaces, a control byte) or a # comment: the JavaScript reader's.
+    const first = load<u8>(position);
+    if (first === 35 || first < 0x21) return 1;
+    const topicFieldStart = position;
+    const topicFieldEnd = fieldEnd(position);
+    if (!separates(topicFieldEnd)) return 1;
+    const iterationStart = skipSpaces(topicFieldEnd);
+    const iterationEnd = fieldEnd(iterationStart);
+    if (iterationEnd === iterationStart || !separates(iterationEnd)) return 1;
+    const documentStart = skipSpaces(iterationEnd);
+    const documentEnd = fieldEnd(documentStart);
+    if (documentEnd === documentStart || !separates(documentEnd)) return 1;
+    const rankStart = skipSpaces(documentEnd);
+    const rankEnd = fieldEnd(rankStart);
+    if (rankEnd === rankStart || !separates(rankEnd)) return 1;
+    position = skipSpaces(rankEnd);
+    // The score, parsed as it is scanned: plain decimal digits with at most one point and an optional minus.
+    let byte = <u32>load<u8>(position);
+    const negative = byte === 45;
+    if (negative) byte = load<u8>(++position);
+    let mantissa: f64 = 0;
+    let digits = 0;
+    let decimals = -1;
+    while (true) {
+      if (byte >= 48 && byte <= 57) {
+        mantissa = mantissa * 10 + <f64>(byte - 48);
+        digits++;
+        if (decimals >= 0) decimals++;
+      } else if (byte === 46 && decimals < 0) {
+        decimals = 0;
+      } else {
+        break;
+      }
+      byte = load<u8>(++position);
+    }
+    if (digits === 0 || digits > 15 || decimals > 22 || !separates(position)) return 1;
+    // -0 ties with 0 in trec_eval's order; the JavaScript path decides those.
+    if (negative && mantissa === 0) return 1;
+    const tagFieldStart = skipSpaces(position);
+    const tagFieldEnd = fieldEnd(tagFieldStart);
+    if (tagFieldEnd === tagFieldStart || !separates(tagFieldEnd)) return 1;
+    // Anything after the tag is ignored, as trec_eval does.
+    position = lineEnd(tagFieldEnd) + 1;
+
+    const topicFieldLength = <i32>(topicFieldEnd - topicFieldStart);
+    let topic = previousTopic;
+    if (topicFieldLength !== previousLength || !equalBytes(topicFieldStart, previousStart, topicFieldLength)) {
+      // Topic ids are looked up by their decoded text in JavaScript: only ASCII ones are compared as bytes here.
+      for (let at = topicFieldStart; at < topicFieldEnd; at++) if (load<u8>(at) >= 0x80) return 1;
+      topic = topicOf(topicFieldStart, topicFieldLength, hashBytes(topicFieldStart, topicFieldLength));
+      previousTopic = topic;
+      previousStart = topicFieldStart;
+      previousLength = topicFieldLength;
+    }
+    const record = recordCount;
+    if (record === capacity) return 1;
+    const offset = <usize>record << 2;
+    const documentLength = <i32>(documentEnd - documentStart);
+    const documentHash = hashBytes(documentStart, documentLength);
+    store<i32>(recordTopic + offset, topic);
+    store<i32>(recordStart + offset, <i32>documentStart);
+    store<i32>(recordLength + offset, documentLength);
+    store<u32>(recordHash + offset, documentHash);
+    const magnitude = decimals > 0 ? mantissa / powerOfTen(decimals) : mantissa;
+    store<f64>(recordScore + (<usize>record << 3), negative ? -magnitude : magnitude);
+    store<i32>(recordMark + offset, topic < qrelsTopics ? markOf(topic, documentStart, documentLength, documentHash) : -1);
+    recordCount = record + 1;
+    lastTagStart = <i32>(tagFieldStart - input);
+    lastTagEnd = <i32>(tagFieldEnd - input);
+  }
+  return 0;
+}
+
+/*
+ * Scanning a line eight bytes at a time. Fields end at the first byte below
+ * 0x21: (word - 0x21 in every byte) & ~word & 0x80 in every byte flags it
+ * exactly (bytes above the first flagged one may be flagged by the borrow,
+ * which the lowest-set-bit count never looks at). Every line ends with a
+ * newline, which stops every scan, and every allocation has eight spare bytes
+ * after it, so reading a word past the newline stays in memory.
+ */
+
+const ONES: u64 = 0x0101010101010101;
+const HIGH_BITS: u64 = 0x8080808080808080;
+
+/** Where the field that starts at `position` ends: its first byte below 0x21. */
+@inline function fieldEnd(position: usize): usize {
+  let at = position;
+  while (true) {
+    const word = load<u64>(at);
+    const flagged = (word - ONES * 0x21) & ~word & HIGH_BITS;
+    if (flagged !== 0) return at + <usize>(ctz(flagged) >> 3);
+    at += 8;
+  }
+}
+
+/**
+ * Whether the byte at `position`, the first below 0x21 after a field, is
+ * whitespace (C isspace: space, tab, newline, vertical tab, form feed,
+ * carriage return). trec_eval counts the other control bytes as part of a
+ * field: such a line is the JavaScript reader's.
+ */
+@inline function separates(position: usize): bool {
+  const byte = <u32>load<u8>(position);
+  return byte === 32 || (byte >= 9 && byte <= 13);
+}
+
+/** The first position from `position` that is not a space within the line (the newline stops it). */
+@inline function skipSpaces(position: usize): usize {
+  let at = position;
+  while (isSpaceByte(load<u8>(at))) at++;
+  return at;
+}
+
+/** The position of the newline that ends the line holding `position`. */
+function lineEnd(position: usize): usize {
+  let at = position;
+  while (true) {
+    const word = load<u64>(at) ^ (ONES * 10);
+    const flagged = (word - ONES) & ~word & HIGH_BITS;
+    if (flagged !== 0) return at + <usize>(ctz(flagged) >> 3);
+    at += 8;
+  }
+}
+
+/**
+ * A hash of `length` bytes at `pointer`, eight at a time: the last word is
+ * masked to the bytes that belong to the string (the rest may be anything).
+ */
+function hashBytes(pointer: usize, length: i32): u32 {
+  let hash: u64 = 0x9e3779b97f4a7c15 ^ <u64>length;
+  let at = pointer;
+  let left = length;
+  while (left >= 8) {
+    hash = (hash ^ load<u64>(at)) * 0xff51afd7ed558ccd;
+    hash ^= hash >> 29;
+    at += 8;
+    left -= 8;
+  }
+  if (left > 0) {
+    hash = (hash ^ (load<u64>(at) & ((<u64>1 << (<u64>left << 3)) - 1))) * 0xff51afd7ed558ccd;
+  }
+  hash ^= hash >> 32;
+  hash *= 0xc4ceb9fe1a85ec53;
+  return <u32>(hash >> 32);
+}
+
+/** 10^exponent for 0 <= exponent <= 22, each exact in a double. */
+function powerOfTen(exponent: i32): f64 {
+  let power: f64 = 1;
+  for (let index = 0; index < exponent; index++) power *= 10;
+  return power;
+}
+
+// ---------------------------------------------------------------- ranking
+
+let rankedGrades: usize = 0;
+
+/** Where the grades of qrels topic t start: topic t's are rankedGrades[ends[t - 1], ends[t]). */
+export function grades(): usize {
+  return rankedGrades;
+}
+
+/**
+ * Orders every qrels topic's documents as trec_eval does (score highest
+ * first, equal scores by document id in descending byte order) and writes
+ * their marks in that order, topic after topic. Returns the qrels topics'
+ * ends (a topic the run does not retrieve has no marks), or 0 when a topic
+ * of the run retrieves a document twice (the JavaScript reader names it).
+ */
+export function rank(): usize {
+  // cursor[t]: topic t's count of records, then where its next record goes in `order`.
+  const cursor = allocate(<usize>topicCount << 2);
+  memory.fill(cursor, 0, <usize>topicCount << 2);
+  for (let record = 0; record < recordCount; record++) {
+    const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
+    store<i32>(at, load<i32>(at) + 1);
+  }
+  const ends = allocate(<usize>topicCount << 2);
+  let total = 0;
+  let largest = 0;
+  for (let topic = 0; topic < topicCount; topic++) {
+    const count = load<i32>(cursor + (<usize>topic << 2));
+    if (count > largest) largest = count;
+    store<i32>(cursor + (<usize>topic << 2), total);
+    total += count;
+    store<i32>(ends + (<usize>topic << 2), total);
+  }
+  // Each topic's records in file order: order[ends[t - 1], ends[t]).
+  const order = allocate(<usize>total << 2);
+  for (let record = 0; record < recordCount; record++) {
+    const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
+    const next = load<i32>(at);
+    store<i32>(order + (<usize>next << 2), record);
+    store<i32>(at, next + 1);
+  }
+  const seen = allocate(<usize>slotsFor(largest) << 2);
+  const qrelsEnd = qrelsTopics === 0 ? 0 : load<i32>(ends + ((<usize>qrelsTopics - 1) << 2));
+  rankedGrades = allocate(<usize>qrelsEnd << 2);
+  const judged = allocate(<usize>largest << 2);
+  const scratch = allocate(<usize>largest << 2);
+  const below = allocate(<usize>(largest + 1) << 2);
+  const buckets = allocate(<usize>largest << 3);
+  let from = 0;
+  for (let topic = 0; topic < topicCount; topic++) {
+    const to = load<i32>(ends + (<usize>topic << 2));
+    const slice = order + (<usize>from << 2);
+    const size = to - from;
+    if (!allDifferent(slice, size, seen)) return 0;
+    if (topic < qrelsTopics) placeMarks(slice, size, rankedGrades + (<usize>from << 2), judged, scratch, below, buckets);
+    from = to;
+  }
+  return ends;
+}
+
+/**
+ * Writes the marks of one topic's records, slice[0, size) in file order, to
+ * out[0, size) in trec_eval's order. Only the judged records need a place
+ * (every other rank holds -1): they are sorted, and each record's place among
+ * them found (a guess from its score, then a search from the guess), which
+ * counts the records before each judged one without sorting them all.
+ */
+function placeMarks(slice: usize, size: i32, out: usize, judged: usize, scratch: usize, below: usize, buckets: usize): void {
+  if (inTrecOrder(slice, size)) {
+    for (let rank = 0; rank < size; rank++) store<i32>(out + (<usize>rank << 2), load<i32>(recordMark + (<usize>load<i32>(slice + (<usize>rank << 2)) << 2)));
+    return;
+  }
+  memory.fill(out, 0xff, <usize>size << 2);
+  let count = 0;
+  for (let index = 0; index < size; index++) {
+    const record = load<i32>(slice + (<usize>index << 2));
+    if (load<i32>(recordMark + (<usize>record << 2)) === -1) continue;
+    store<i32>(judged + (<usize>count << 2), record);
+    count++;
+  }
+  if (count === 0) return;
+  if (!insertionSorted(judged, count)) mergeSort(judged, scratch, count);
+  // buckets[b]: how many judged scores are above high - b / scale, a guess at a record's place from its score alone.
+  const high = load<f64>(recordScore + (<usize>load<i32>(judged) << 3));
+  const low = load<f64>(recordScore + (<usize>load<i32>(judged + (<usize>(count - 1) << 2)) << 3));
+  const bucketCount = 2 * count;
+  const scale = high > low ? <f64>bucketCount / (high - low) : 0;
+  if (scale > 0) {
+    let above = 0;
+    for (let bucket = 0; bucket < bucketCount; bucket++) {
+      const threshold = high - <f64>bucket / scale;
+      while (above < count && load<f64>(recordScore + (<usize>load<i32>(judged + (<usize>above << 2)) << 3)) > threshold) above++;
+      store<i32>(buckets + (<usize>bucket << 2), above);
+    }
+  }
+  memory.fill(below, 0, <usize>(count + 1) << 2);
+  for (let index = 0; index < size; index++) {
+    const record = load<i32>(slice + (<usize>index << 2));
+    let guess = 0;
+    if (scale > 0) {
+      const bucket = (high - load<f64>(recordScore + (<usize>record << 3))) * scale;
+      guess = load<i32>(buckets + (<usize>(bucket <= 0 ? 0 : bucket >= <f64>(bucketCount - 1) ? bucketCount - 1 : <i32>bucket) << 2));
+    }
+    const place = placeAmong(record, judged, count, guess);
+    store<i32>(below + (<usize>place << 2), load<i32>(below + (<usize>place << 2)) + 1);
+  }
+  // The records placed at or before judged[k] are those ranked before it, and itself.
+  let running = 0;
+  for (let k = 0; k < count; k++) {
+    running += load<i32>(below + (<usize>k << 2));
+    const record = load<i32>(judged + (<usize>k << 2));
+    store<i32>(out + (<usize>(running - 1) << 2), load<i32>(recordMark + (<usize>record << 2)));
+  }
+}
+
+/**
+ * How many of judged[0, count) (in trec_eval's order) come before `record`:
+ * searched outwards from `guess` in growing steps, then by halves, so a good
+ * guess costs a comparison or two and a bad one a binary search.
+ */
+function placeAmong(record: i32, judged: usize, count: i32, guess: i32): i32 {
+  let low = 0;
+  let high = count;
+  if (guess < count && before(load<i32>(judged + (<usize>guess << 2)), record)) {
+    low = guess + 1;
+    let step = 1;
+    while (true) {
+      const probe = low + step - 1;
+      if (probe >= high) break;
+      if (before(load<i32>(judged + (<usize>probe << 2)), record)) {
+        low = probe + 1;
+        step <<= 1;
+      } else {
+        high = probe;
+        break;
+      }
+    }
+  } else {
+    high = guess;
+    let step = 1;
+    while (true) {
+      const probe = high - step;
+      if (probe < low) break;
+      if (before(load<i32>(judged + (<usize>probe << 2)), record)) {
+        low = probe + 1;
+        break;
+      }
+      high = probe;
+      step <<= 1;
+    }
+  }
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(load<i32>(judged + (<usize>middle << 2)), record)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function inTrecOrder(slice: usize, size: i32): bool {
+  for (let index = 1; index < size; index++) {
+    if (!before(load<i32>(slice + (<usize>(index - 1) << 2)), load<i32>(slice + (<usize>index << 2)))) return false;
+  }
+  return true;
+}
+
+/** Whether the records of one topic, slice[0, size), name different documents; `seen` has room for their table. */
+function allDifferent(slice: usize, size: i32, seen: usize): bool {
+  const slotCount = slotsFor(size);
+  const mask = <u32>slotCount - 1;
+  memory.fill(seen, 0xff, <usize>slotCount << 2);
+  for (let index = 0; index < size; index++) {
+    const record = load<i32>(slice + (<usize>index << 2));
+    const offset = <usize>record << 2;
+    const hash = load<u32>(recordHash + offset);
+    const length = load<i32>(recordLength + offset);
+    const start = <usize>load<i32>(recordStart + offset);
+    let slot = hash & mask;
+    while (true) {
+      const other = load<i32>(seen + (<usize>slot << 2));
+      if (other === -1) break;
+      const otherOffset = <usize>other << 2;
+      if (load<u32>(recordHash + otherOffset) === hash && load<i32>(recordLength + otherOffset) === length && equalBytes(<usize>load<i32>(recordStart + otherOffset), start, length)) return false;
+      slot = (slot + 1) & mask;
+    }
+    store<i32>(seen + (<usize>slot << 2), record);
+  }
+  return true;
+}
+
+/** Whether record a comes before record b in trec_eval's order. */
+@inline function before(a: i32, b: i32): bool {
+  const scoreA = load<f64>(recordScore + (<usize>a << 3));
+  const scoreB = load<f64>(recordScore + (<usize>b << 3));
+  if (scoreA !== scoreB) return scoreA > scoreB;
+  const offsetA = <usize>a << 2;
+  const offsetB = <usize>b << 2;
+  return compareBytes(<usize>load<i32>(recordStart + offsetA), load<i32>(recordLength + offsetA), <usize>load<i32>(recordStart + offsetB), load<i32>(recordLength + offsetB)) > 0;
+}
+
+/**
+ * Sorts slice[0, size) into trec_eval's order by insertion, which costs one
+ * comparison a record on a file in rank order and little more on one whose
+ * equal scores are in another order (the common case), and gives up when it
+ * has moved records more than a few times their number: merge sort then
+ * finishes from where it stopped.
+ */
+function insertionSorted(slice: usize, size: i32): bool {
+  let budget = 4 * size + 64;
+  for (let index = 1; index < size; index++) {
+    const record = load<i32>(slice + (<usize>index << 2));
+    let place = index;
+    while (place > 0 && before(record, load<i32>(slice + (<usize>(place - 1) << 2)))) {
+      if (--budget < 0) {
+        store<i32>(slice + (<usize>place << 2), record);
+        return false;
+      }
+      store<i32>(slice + (<usize>place << 2), load<i32>(slice + (<usize>(place - 1) << 2)));
+      place--;
+    }
+    store<i32>(slice + (<usize>place << 2), record);
+  }
+  return true;
+}
+
+/** Sorts slice[0, size) of record indices into trec_eval's order, with scratch of the same size. */
+function mergeSort(slice: usize, scratch: usize, size: i32): void {
+  for (let width = 1; width < size; width <<= 1) {
+    for (let low = 0; low < size; low += width << 1) {
+      const middle = low + width < size ? low + width : size;
+      const high = low + (width << 1) < size ? low + (width << 1) : size;
+      let left = low;
+      let right = middle;
+      let out = low;
+      while (left < middle && right < high) {
+        const a = load<i32>(slice + (<usize>left << 2));
+        const b = load<i32>(slice + (<usize>right << 2));
+        if (before(b, a)) {
+          store<i32>(scratch + (<usize>out << 2), b);
+          right++;
+        } else {
+          store<i32>(scratch + (<usize>out << 2), a);
+          left++;
+        }
+        out++;
+      }
+      memory.copy(scratch + (<usize>out << 2), slice + (<usize>left << 2), <usize>(middle - left) << 2);
+      out += middle - left;
+      memory.copy(scratch + (<usize>out << 2), slice + (<usize>right << 2), <usize>(high - right) << 2);
+    }
+    memory.copy(slice, scratch, <usize>size << 2);
+  }
+}
