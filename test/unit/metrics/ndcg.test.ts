@@ -137,6 +137,13 @@ describe('ndcg with a grade -> gain map (trec_eval ndcg.1=3,2=9)', () => {
     expect(value).toBe(0.5);
   });
 
+  it('gives unjudged documents the gain the map assigns them', () => {
+    // -1 -> 1: DCG = 1/1 + 1/log2(3); the ideal list holds the one judged relevant document: IDCG = 1
+    const unjudgedFirst = ranking([UNJUDGED, 1], { 1: 1 });
+    const value = ndcg(unjudgedFirst, gains([[-1, 1]]));
+    expect(value).toBeCloseTo(1 + 1 / discount(2), 14);
+  });
+
   it('orders levels whose gains differ by less than 1 as trec_eval does (stable, truncated comparison)', () => {
     // Levels: the mapped grade 1 (gain 0.5) first, then grade 0 (gain 0, nobody judged
     // at it). trec_eval's comparison truncates 0.5 - 0 to 0, so the order stays and the
