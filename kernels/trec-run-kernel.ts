@@ -1,6 +1,6 @@
 /**
  * The TREC run kernel, in AssemblyScript, compiled to WebAssembly by
- * `npm run build:kernel` into shared/trec/trec-run-kernel-wasm.ts.
+ * `npm run build:generated` into shared/trec/trec-run-kernel-wasm.ts.
  *
  * It reads a whole run file held in its memory and hands back, for every
  * qrels topic, the grades of the retrieved documents in trec_eval's rank

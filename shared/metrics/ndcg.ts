@@ -1,5 +1,6 @@
 import { namedGain, type GainScheme } from './gain.js';
 import { NOT_JUDGED, type JudgedRanking } from './judged-ranking.js';
+import { ndcgAt } from './ndcg-cut.js';
 import { rankDiscount } from './rank-discount.js';
 
 /**
@@ -19,6 +20,9 @@ import { rankDiscount } from './rank-discount.js';
  * levels whose gains differ by less than 1.
  */
 export function ndcg(ranking: JudgedRanking, gain: GainScheme = 'linear'): number {
+  // A named gain grows with the grade: the gain table below orders the levels by grade, and NDCG is NDCG@k with no cut,
+  // summed in the same order (the same bits), without building the table for every topic.
+  if (typeof gain === 'string') return ndcgAt(ranking, Number.POSITIVE_INFINITY, gain);
   const levels = gainLevels(ranking, gain);
   const gainByGrade = new Map(levels.map((level) => [level.grade, level.gain]));
   // Most ranks hold an unjudged document and the rest a small grade: an array lookup for those, the map for any other grade.

@@ -1,3 +1,5 @@
+import { FIRST_RANK_DISCOUNTS } from './rank-discount-table.js';
+
 /**
  * log2(rank + 1), the DCG discount of the document at a 1-based rank, for
  * integer ranks, correctly rounded and cached.
@@ -12,7 +14,7 @@
  * rounded to the nearest double; the table grows on demand.
  */
 
-let table = new Float64Array(0);
+let table = firstDiscounts();
 
 /** log2(rank + 1) for a 1-based integer rank. */
 export function rankDiscount(rank: number): number {
@@ -26,17 +28,33 @@ export function rankDiscounts(highestRank: number): Float64Array {
   return table;
 }
 
-/**
- * Fills the table up to `rank` (and at least 1,024 ranks). Every thread that
- * scores runs builds it first, so it is built cheaply: log2 of a prime comes
- * from the series in log2DoubleDouble, and log2 of any other n is log2 of its
- * smallest prime factor p plus log2(n / p), both already known, added in
- * double-double arithmetic, whose error (a few units in the 106th bit) is far
- * below what could move the rounding to a double. One series in six below
- * 1,025, a tenth of the work.
- */
+/** Grows the table to hold `rank` (to at least twice its size). */
 function growTable(rank: number): void {
-  const size = Math.max(rank + 1, table.length * 2, 1024);
+  table = computeRankDiscounts(Math.max(rank + 1, table.length * 2, 1024));
+}
+
+/**
+ * The table's first 1,025 entries, as computed by computeRankDiscounts and
+ * written into rank-discount-table.ts by `npm run build:generated` (a test
+ * holds the two together): every thread that scores runs needs them at once,
+ * and computing them cost each thread 10 to 20 ms before V8 had optimised
+ * anything.
+ */
+function firstDiscounts(): Float64Array {
+  const bytes = Buffer.from(FIRST_RANK_DISCOUNTS, 'base64');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Float64Array.from({ length: bytes.byteLength / 8 }, (_, rank) => view.getFloat64(rank * 8, true));
+}
+
+/**
+ * log2(rank + 1) for ranks 0 to size - 1, each correctly rounded: log2 of a
+ * prime comes from the series in log2DoubleDouble, and log2 of any other n is
+ * log2 of its smallest prime factor p plus log2(n / p), both already known,
+ * added in double-double arithmetic, whose error (a few units in the 106th
+ * bit) is far below what could move the rounding to a double. One series in
+ * six below 1,025.
+ */
+export function computeRankDiscounts(size: number): Float64Array {
   const next = new Float64Array(size);
   // high[n], low[n]: log2(n) as a double-double, n = index + 1 from 1 to size.
   const high = new Float64Array(size + 1);
@@ -53,7 +71,7 @@ function growTable(rank: number): void {
     low[n] = carry;
     next[n - 1] = (high[n] as number) + (low[n] as number);
   }
-  table = next;
+  return next;
 }
 
 /** smallest[n]: the smallest prime dividing n, for n from 2 to `limit` (a sieve). */

@@ -75,6 +75,18 @@ describe('properties of the measures', () => {
     );
   });
 
+  it('ndcg with a named gain gives the same bits as with the same gains written as a map', () => {
+    fc.assert(
+      fc.property(queryArbitrary, (query) => {
+        const judged = judge(query);
+        const exponential = new Map(Array.from({ length: 4 }, (_, grade) => [grade, 2 ** grade - 1] as const));
+        expect(Object.is(ndcg(judged, 'linear'), ndcg(judged, new Map()))).toBe(true);
+        expect(Object.is(ndcg(judged, 'exponential'), ndcg(judged, exponential))).toBe(true);
+      }),
+      settings,
+    );
+  });
+
   it('P@k * k is the number of relevant documents in the top k', () => {
     fc.assert(
       fc.property(queryArbitrary, levelArbitrary, cutoffArbitrary, (query, level, k) => {
