@@ -32,7 +32,10 @@ function allocate(size: usize): usize {
   if (top === 0) top = (__heap_base + 7) & ~7;
   const pointer = top;
   // Eight spare bytes after every allocation: the scanners read whole words (see fieldEnd).
-  top = (top + size + 8 + 7) & ~7;
+  const next = (<u64>top + <u64>size + 8 + 7) & ~(<u64>7);
+  // Past what a 32-bit memory holds: a trap, which the caller takes as "not mine".
+  if (next > 0xffff0000) unreachable();
+  top = <usize>next;
   const needed = <i32>((top + 0xffff) >>> 16);
   const have = memory.size();
   if (needed > have && memory.grow(needed - have) < 0) unreachable();
@@ -40,7 +43,7 @@ function allocate(size: usize): usize {
 }
 
 /** Memory for the caller to fill (the qrels' arrays); valid until the next call. */
-export function reserve(size: i32): usize {
+export function reserve(size: u32): usize {
   return allocate(<usize>size);
 }
 
@@ -201,7 +204,7 @@ let lastTagEnd: i32 = 0;
 const SHORTEST_LINE = 12;
 
 /** Drops the last run's data and returns where the caller writes the next run file, `size` bytes. */
-export function beginRun(size: i32): usize {
+export function beginRun(size: u32): usize {
   top = runBase;
   input = allocate(<usize>size);
   return input;

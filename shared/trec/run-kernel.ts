@@ -26,6 +26,7 @@ const LARGEST_FILE = 256 * 1024 * 1024;
 interface WebAssemblyApi {
   readonly Module: new (bytes: Uint8Array) => CompiledKernel;
   readonly Instance: new (module: CompiledKernel) => { readonly exports: unknown };
+  readonly RuntimeError: abstract new () => Error;
 }
 
 type CompiledKernel = { readonly compiledKernel: unique symbol };
@@ -130,8 +131,15 @@ export class RunKernel {
     const loaded = this.read(path);
     if (loaded === undefined) return undefined;
     const { exports } = this;
-    if (!this.readLines(loaded)) return undefined;
-    const endsAt = exports.rank();
+    let endsAt: number;
+    try {
+      if (!this.readLines(loaded)) return undefined;
+      endsAt = exports.rank();
+    } catch (error) {
+      // The kernel's memory could not grow (it traps): the streaming reader needs far less. The next run starts afresh.
+      if (error instanceof webAssembly().RuntimeError) return undefined;
+      throw error;
+    }
     // A document retrieved twice: the JavaScript reader names it.
     if (endsAt === 0) return undefined;
     const memory = exports.memory.buffer;
@@ -161,13 +169,24 @@ export class RunKernel {
     return true;
   }
 
+  /** Room for the next run file in the kernel's memory, or undefined when its memory cannot grow that far. */
+  private reserveInput(size: number): number | undefined {
+    try {
+      return this.exports.beginRun(size);
+    } catch (error) {
+      if (error instanceof webAssembly().RuntimeError) return undefined;
+      throw error;
+    }
+  }
+
   /** Reads the file into the kernel's memory, with a newline after a last line that lacks one and past a byte-order mark. */
   private read(path: string): { input: number; start: number; end: number } | undefined {
     const descriptor = openSync(path, 'r');
     try {
       const size = fstatSync(descriptor).size;
       if (size === 0 || size > LARGEST_FILE) return undefined;
-      const input = this.exports.beginRun(size + 1);
+      const input = this.reserveInput(size + 1);
+      if (input === undefined) return undefined;
       const view = new Uint8Array(this.exports.memory.buffer, input, size + 1);
       let filled = 0;
       while (filled < size) {

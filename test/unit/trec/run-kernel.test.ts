@@ -205,6 +205,21 @@ describe('RunKernel', () => {
     expect(score.ok ? score.text : score.error).toBe(await javascriptScore(qrelsPath, file));
   });
 
+  it('answers undefined when its memory cannot grow as far as a run file needs, and ranks the next file as before', async () => {
+    // Prepare
+    const read = await readQrels(qrelsPath);
+    if (!read.ok) throw new Error('bad qrels');
+    const kernel = RunKernel.for(read.qrels);
+    const file = await folder.write('after-trap', '301 Q0 d10 1 2.5 after\n301 Q0 d1 2 2.5 after\n');
+
+    // Act: room for a file past the 4 GiB a 32-bit memory can hold
+    const room = (kernel as unknown as { reserveInput(size: number): number | undefined }).reserveInput(2 ** 32 - 1);
+
+    // Assess
+    expect(room).toBeUndefined();
+    expect(kernel?.rank(file)?.rankingOf('301')?.grades).toEqual(Int32Array.from([1, 0]));
+  });
+
   it('is not made for qrels whose topic ids are not all ASCII: those are compared as decoded text', () => {
     expect(RunKernel.for(qrelsOf([['301', { d1: 1 }], ['tøpic', { d1: 1 }]]))).toBeUndefined();
     expect(RunKernel.for(qrelsOf([['301', { d1: 1 }]]))).toBeDefined();
