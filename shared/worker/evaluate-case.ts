@@ -68,8 +68,10 @@ const RESULT_MARGIN_MS = 10_000;
 /**
  * The judge worker's work on one case message: the ground-truth metrics of
  * every engine, then the configured judges, written to
- * `runs/<run>/results/<case>.json` under a deterministic key, so a redelivered
- * message overwrites its own result instead of adding one.
+ * `runs/<run>/results/<case>.json` under a deterministic key, written only when
+ * no delivery of the case wrote it first: a message that came back while an
+ * earlier delivery ran adds no second result, and its judge calls are kept
+ * with those of retried deliveries (below).
  *
  * A judge failure that may pass later (rate limit, server error, timeout that
  * outlived the SDK's retries) returns `retry`: the handler fails the record,
@@ -166,17 +168,24 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
     outputs: outputRecords(evalCase, listDepthOf(config)),
     ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
   };
-  await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result));
+  const { written } = await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result), { ifNoneMatch: true });
+  // Another delivery of the case finished first (the message came back while this one ran): its result stands, and
+  // this delivery's judge calls are counted as those of a delivery that ended in a retry are.
+  if (!written) await recordAttemptUsage(store, message, delivery, judgement.usage);
   return { kind: 'done', runId: message.run_id, caseId: message.case_id };
 }
 
 /** Records the delivery's last error and judge usage, and sends the case back through the queue. */
 async function retry(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: string, usage: CaseResult['judge_usage']): Promise<CaseOutcome> {
   await recordAttemptError(store, message.run_id, message.case_id, error, delivery.receiveCount);
-  // The calls of a delivery that ends in a retry were made (and maybe paid): the report counts them too.
+  await recordAttemptUsage(store, message, delivery, usage);
+  return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
+}
+
+/** The calls of a delivery whose result no case holds were made (and maybe paid): kept under its own key, so the report counts them too. */
+async function recordAttemptUsage(store: ObjectStore, message: CaseMessage, delivery: Delivery, usage: CaseResult['judge_usage']): Promise<void> {
   const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
   await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
-  return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
 }
 
 /** The judges a case past the cost ceiling was not judged by, one entry per judge and engine. */

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { configFileSchema } from '../../shared/config/index.js';
+import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
+import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
+import { evaluateCaseMessage, type Judging } from '../../shared/worker/evaluate-case.js';
+import { runKeys } from '../../shared/run/run-identity.js';
+import { MemoryStore } from '../../shared/ports/memory-store.js';
+import { caseMessageSchema, type CaseMessage } from '../../shared/schema/pipeline-messages.js';
+import { attemptUsageSchema, caseResultSchema } from '../../shared/schema/run-records.js';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { manifest } from '../unit/report/factories.js';
+
+/**
+ * A case message that comes back while its first delivery still runs (a
+ * visibility timeout that ran out): both deliveries judge the case, one result
+ * stands, and every judge call either made is in the run's records.
+ */
+let server: OpenAiTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const RUN_ID = 'r-0123456789abcdef';
+
+describe('a case delivered twice', () => {
+  it('keeps the first result, and the judge usage of the second delivery where the report counts it', async () => {
+    // Prepare: a judge whose first verdict is "yes" and later ones "no", so the two deliveries' results differ
+    let answers = 0;
+    server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: answers++ < 3 ? 'yes' : 'no' } }) });
+    const store = new MemoryStore();
+    await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(['q1'], { run_id: RUN_ID, engines: ['bm25'] })));
+    const config = configFileSchema.parse({ judges: ['chunk_relevance'] });
+    const environment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+    // Each delivery on a worker of its own: a judging (and an in-memory judge cache) each
+    const worker = () => {
+      const judging: Judging = { backend: chooseJudgeBackend(config, environment, undefined).backend, judges: [chunkRelevance] };
+      return { store, judgingFor: () => judging };
+    };
+    const message: CaseMessage = caseMessageSchema.parse({
+      kind: 'case',
+      run_id: RUN_ID,
+      case_id: 'q1',
+      case: { request_id: 'q1', request: 'how do I rotate a key?', tags: {}, engines: { bm25: { tags: {}, retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({ doc_uri: `d${rank}`, rank: rank + 1, content: `passage ${text}` })) } } },
+    });
+
+    // Act: the first delivery, then the same message received again by another worker
+    const first = await evaluateCaseMessage(worker(), message, { messageId: 'm-1', receiveCount: 1 });
+    const second = await evaluateCaseMessage(worker(), message, { messageId: 'm-1', receiveCount: 2 });
+
+    // Assess: both done, the first result kept, and the calls of both in the result and the attempt usage
+    expect([first.kind, second.kind]).toEqual(['done', 'done']);
+    const result = caseResultSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.result(RUN_ID, 'q1'))) ?? new Uint8Array())));
+    expect(result.engines['bm25']?.['retrieval/llm_judged/chunk_relevance/ratings']).toEqual(['yes', 'yes', 'yes']);
+    const attempt = attemptUsageSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.attemptUsage(RUN_ID, 'q1', 'm-1-2'))) ?? new Uint8Array())));
+    const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
+    expect(counted(attempt['chunk_relevance'])).toBeGreaterThan(0);
+    expect(counted(result.judge_usage['chunk_relevance']) + counted(attempt['chunk_relevance'])).toBe(server.log.length);
+  });
+});
