@@ -5,7 +5,6 @@ import type { RankedRun } from './evaluate.js';
 import type { Qrels } from './qrels.js';
 import { TREC_RUN_KERNEL_WASM } from './trec-run-kernel-wasm.js';
 
-
 interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer };
   reserve(size: number): number;
@@ -43,7 +42,7 @@ function kernelModule(): CompiledKernel {
 }
 
 function webAssembly(): WebAssemblyApi {
-  return (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
+  return Reflect.get(globalThis, 'WebAssembly') as WebAssemblyApi;
 }
 
 /**
@@ -51,7 +50,7 @@ function webAssembly(): WebAssemblyApi {
  * (kernels/trec-run-kernel.ts): it reads a run file of the common shape and
  * orders each qrels topic's documents as rank-topic.ts does, and answers
  * undefined for any other file, which the JavaScript reader then reads. Its
- * code needs no warming up: a thread's first run is as quick as its last.
+ * code needs no warming up in each thread, as the JavaScript reader's does.
  */
 export class RunKernel {
   private readonly topicIds: string[];
@@ -150,7 +149,7 @@ export class RunKernel {
     let from = 0;
     this.topicIds.forEach((topicId, topic) => {
       const to = ends[topic] as number;
-      if (to > from) rankings.set(topicId, { grades: grades.subarray(from, to), gradeCounts: (this.qrels.get(topicId) as { gradeCounts: number[] }).gradeCounts });
+      if (to > from) rankings.set(topicId, { grades: grades.subarray(from, to), gradeCounts: this.qrels.get(topicId)?.gradeCounts ?? [] });
       from = to;
     });
     return { rankingOf: (topicId) => rankings.get(topicId), runId };
@@ -160,8 +159,9 @@ export class RunKernel {
   private readLines(loaded: { input: number; start: number; end: number }): boolean {
     const { exports } = this;
     exports.startLines(loaded.end - loaded.start);
-    const bytes = new Uint8Array(exports.memory.buffer, loaded.input, loaded.end);
     for (let from = loaded.start; from < loaded.end; ) {
+      // A view made again for every piece: a piece whose topics outgrow their table grows the memory, which detaches the last view.
+      const bytes = new Uint8Array(exports.memory.buffer, loaded.input, loaded.end);
       const to = from + PIECE >= loaded.end ? loaded.end : bytes.indexOf(10, from + PIECE) + 1;
       if (exports.readLines(from, to) !== 0) return false;
       from = to;

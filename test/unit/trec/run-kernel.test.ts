@@ -133,6 +133,22 @@ describe('RunKernel', () => {
     expect(kernel?.rank(long)?.runId).toBe('long');
   });
 
+  it('reads a run of tens of thousands of topics, most of them not in the qrels, whose table outgrows the memory between pieces', async () => {
+    // Prepare: 60,000 lines (about 2 MB, read in several pieces), each line a topic of its own but for those of topic 301
+    const lines = Array.from({ length: 60_000 }, (_, index) => (index % 1000 === 0 ? `301 Q0 d${index} 1 ${index} many` : `topic-${index} Q0 d1 1 0.5 many`));
+    const file = await folder.write('many-topics', `${lines.join('\n')}\n`);
+    const read = await readQrels(qrelsPath);
+    if (!read.ok) throw new Error('bad qrels');
+
+    // Act
+    const ranked = RunKernel.for(read.qrels)?.rank(file);
+    const score = await scoreRunFile(read.qrels, file, measures, options, output);
+
+    // Assess
+    expect(ranked?.rankingOf('301')?.grades.length).toBe(60);
+    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(qrelsPath, file));
+  });
+
   it('ranks topics with hundreds of judged documents whatever their order: reversed, shuffled, in runs of equal scores', async () => {
     // Prepare: 400 judged documents a topic, all retrieved with 200 others
     const documents = Array.from({ length: 600 }, (_, index) => `doc${index}`);
