@@ -269,9 +269,7 @@ function topicOf(start: usize, length: i32, hash: u32): i32 {
 
 /**
  * Makes ready to read a run file of `length` bytes at input[start, ...),
- * which readLines then reads in pieces: a piece per call lets the engine
- * switch to its optimised code between pieces, where a single call would run
- * the first file of a thread in the code compiled first.
+ * which readLines then reads (whole, or in pieces of whole lines).
  */
 export function startLines(length: i32): void {
   const capacity = length / SHORTEST_LINE + 1;

@@ -30,9 +30,6 @@ interface WebAssemblyApi {
 
 type CompiledKernel = { readonly compiledKernel: unique symbol };
 
-/** The bytes the kernel reads a call (about 4,000 lines of a run file). */
-const PIECE = 256 * 1024;
-
 let compiled: CompiledKernel | undefined;
 
 /** The compiled kernel, compiled once per thread (a few milliseconds: the module is 6 KB). */
@@ -132,7 +129,8 @@ export class RunKernel {
     const { exports } = this;
     let endsAt: number;
     try {
-      if (!this.readLines(loaded)) return undefined;
+      exports.startLines(loaded.end - loaded.start);
+      if (exports.readLines(loaded.start, loaded.end) !== 0) return undefined;
       endsAt = exports.rank();
     } catch (error) {
       // The kernel's memory could not grow (it traps): the streaming reader needs far less. The next run starts afresh.
@@ -153,20 +151,6 @@ export class RunKernel {
       from = to;
     });
     return { rankingOf: (topicId) => rankings.get(topicId), runId };
-  }
-
-  /** Has the kernel read the file's lines, a piece of about PIECE bytes at a time; false when it gave the file up. */
-  private readLines(loaded: { input: number; start: number; end: number }): boolean {
-    const { exports } = this;
-    exports.startLines(loaded.end - loaded.start);
-    for (let from = loaded.start; from < loaded.end; ) {
-      // A view made again for every piece: a piece whose topics outgrow their table grows the memory, which detaches the last view.
-      const bytes = new Uint8Array(exports.memory.buffer, loaded.input, loaded.end);
-      const to = from + PIECE >= loaded.end ? loaded.end : bytes.indexOf(10, from + PIECE) + 1;
-      if (exports.readLines(from, to) !== 0) return false;
-      from = to;
-    }
-    return true;
   }
 
   /** Room for the next run file in the kernel's memory, or undefined when its memory cannot grow that far. */
