@@ -272,6 +272,19 @@ function topicOf(start: usize, length: i32, hash: u32): i32 {
  * which readLines then reads (whole, or in pieces of whole lines).
  */
 export function startLines(length: i32): void {
+  begin(length, false);
+}
+
+/**
+ * startLines for collect(): readLines then also keeps where each score is
+ * written, and answers "not mine" for a file of more than one tag.
+ */
+export function startCollection(length: i32): void {
+  begin(length, true);
+}
+
+function begin(length: i32, collect: bool): void {
+  collecting = collect;
   const capacity = length / SHORTEST_LINE + 1;
   recordCapacity = capacity;
   recordCount = 0;
@@ -281,6 +294,10 @@ export function startLines(length: i32): void {
   recordLength = allocate(<usize>capacity << 2);
   recordHash = allocate(<usize>capacity << 2);
   recordMark = allocate(<usize>capacity << 2);
+  if (collect) {
+    recordScoreStart = allocate(<usize>capacity << 2);
+    recordScoreLength = allocate(<usize>capacity << 2);
+  }
   topicCount = 0;
   topicCapacity = 0;
   growTopics(qrelsTopics + 64);
@@ -294,6 +311,10 @@ export function startLines(length: i32): void {
 }
 
 let recordCapacity: i32 = 0;
+/** Whether readLines keeps each score's text (recordScoreStart, recordScoreLength) and checks that every line has one tag: for collect(). */
+let collecting = false;
+let recordScoreStart: usize = 0;
+let recordScoreLength: usize = 0;
 /** The topic of the line read last, and where its id is: most lines have the topic of the line before. */
 let previousTopic: i32 = -1;
 let previousStart: usize = 0;
@@ -327,6 +348,7 @@ export function readLines(start: i32, end: i32): i32 {
     const rankEnd = fieldEnd(rankStart);
     if (rankEnd === rankStart || !separates(rankEnd)) return 1;
     position = skipSpaces(rankEnd);
+    const scoreFieldStart = position;
     // The score, parsed as it is scanned: plain decimal digits with at most one point and an optional minus.
     let byte = <u32>load<u8>(position);
     const negative = byte === 45;
@@ -347,6 +369,7 @@ export function readLines(start: i32, end: i32): i32 {
       byte = load<u8>(++position);
     }
     if (digits === 0 || digits > 15 || decimals > 22 || !separates(position)) return 1;
+    const scoreFieldEnd = position;
     // -0 ties with 0 in trec_eval's order; the JavaScript path decides those.
     if (negative && mantissa === 0) return 1;
     const tagFieldStart = skipSpaces(position);
@@ -377,6 +400,12 @@ export function readLines(start: i32, end: i32): i32 {
     const magnitude = decimals > 0 ? mantissa / powerOfTen(decimals) : mantissa;
     store<f64>(recordScore + (<usize>record << 3), negative ? -magnitude : magnitude);
     store<i32>(recordMark + offset, topic < qrelsTopics ? markOf(topic, documentStart, documentLength, documentHash) : -1);
+    if (collecting) {
+      store<i32>(recordScoreStart + offset, <i32>scoreFieldStart);
+      store<i32>(recordScoreLength + offset, <i32>(scoreFieldEnd - scoreFieldStart));
+      const tagLength = <i32>(tagFieldEnd - tagFieldStart);
+      if (record > 0 && (tagLength !== lastTagEnd - lastTagStart || !equalBytes(tagFieldStart, input + <usize>lastTagStart, tagLength))) return 1;
+    }
     recordCount = record + 1;
     lastTagStart = <i32>(tagFieldStart - input);
     lastTagEnd = <i32>(tagFieldEnd - input);
@@ -718,4 +747,172 @@ function mergeSort(slice: usize, scratch: usize, size: i32): void {
     }
     memory.copy(slice, scratch, <usize>size << 2);
   }
+}
+
+// ---------------------------------------------------------------- collecting
+
+let collectedJson: usize = 0;
+let collectedTable: usize = 0;
+
+/** Where collect() wrote its lists' JSON. */
+export function json(): usize {
+  return collectedJson;
+}
+
+/** Where collect() wrote its table: per topic, four i32s (its id's start in the input and length, its document count, the end of its JSON). */
+export function table(): usize {
+  return collectedTable;
+}
+
+/**
+ * After readLines over a whole file read with startCollection: every topic's
+ * documents in trec_eval's order, written as the JSON of a stored case's
+ * ranking (`{"doc_uris":["d1",...],"scores":[2.5,...]}`, the scores as
+ * JavaScript prints them), topics in the order the file first names them.
+ * Returns the number of topics, or -1 when the file is not this kernel's to
+ * collect: a byte above 0x7f anywhere in input[start, end) (JavaScript's
+ * whitespace includes some non-ASCII characters), a document retrieved twice
+ * for a topic, a document id with a quote or backslash (JSON escapes them),
+ * or a score JavaScript prints with an exponent (below 10^-6).
+ */
+export function collect(start: i32, end: i32): i32 {
+  if (hasHighByte(input + <usize>start, end - start)) return -1;
+  const cursor = allocate(<usize>topicCount << 2);
+  memory.fill(cursor, 0, <usize>topicCount << 2);
+  for (let record = 0; record < recordCount; record++) {
+    const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
+    store<i32>(at, load<i32>(at) + 1);
+  }
+  const ends = allocate(<usize>topicCount << 2);
+  let total = 0;
+  let largest = 0;
+  for (let topic = 0; topic < topicCount; topic++) {
+    const count = load<i32>(cursor + (<usize>topic << 2));
+    if (count > largest) largest = count;
+    store<i32>(cursor + (<usize>topic << 2), total);
+    total += count;
+    store<i32>(ends + (<usize>topic << 2), total);
+  }
+  const order = allocate(<usize>total << 2);
+  for (let record = 0; record < recordCount; record++) {
+    const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
+    const next = load<i32>(at);
+    store<i32>(order + (<usize>next << 2), record);
+    store<i32>(at, next + 1);
+  }
+  const seen = allocate(<usize>slotsFor(largest) << 2);
+  const scratch = allocate(<usize>largest << 2);
+  // Each line's two values take at most its own bytes and six more ("0" before ".5", two quotes, two commas); each topic's frame 32.
+  const out = allocate(<usize>(end - start) + (<usize>recordCount * 6) + (<usize>topicCount << 5) + 64);
+  const rows = allocate(<usize>topicCount << 4);
+  let position = out;
+  let from = 0;
+  for (let topic = 0; topic < topicCount; topic++) {
+    const to = load<i32>(ends + (<usize>topic << 2));
+    const slice = order + (<usize>from << 2);
+    const size = to - from;
+    if (!allDifferent(slice, size, seen)) return -1;
+    if (!inTrecOrder(slice, size) && !insertionSorted(slice, size)) mergeSort(slice, scratch, size);
+    position = writeText(position, '{"doc_uris":[');
+    for (let index = 0; index < size; index++) {
+      const offset = <usize>load<i32>(slice + (<usize>index << 2)) << 2;
+      if (index > 0) store<u8>(position++, 44);
+      store<u8>(position++, 34);
+      const documentStart = <usize>load<i32>(recordStart + offset);
+      const documentLength = load<i32>(recordLength + offset);
+      for (let at = 0; at < documentLength; at++) {
+        const byte = load<u8>(documentStart + at);
+        if (byte === 34 || byte === 92) return -1;
+        store<u8>(position + at, byte);
+      }
+      position += documentLength;
+      store<u8>(position++, 34);
+    }
+    position = writeText(position, '],"scores":[');
+    for (let index = 0; index < size; index++) {
+      const offset = <usize>load<i32>(slice + (<usize>index << 2)) << 2;
+      if (index > 0) store<u8>(position++, 44);
+      position = writeScore(position, <usize>load<i32>(recordScoreStart + offset), load<i32>(recordScoreLength + offset));
+      if (position === 0) return -1;
+    }
+    position = writeText(position, ']}');
+    const row = rows + (<usize>topic << 4);
+    store<i32>(row, <i32>(load<i32>(topicStart + (<usize>topic << 2)) - <i32>input));
+    store<i32>(row + 4, load<i32>(topicLength + (<usize>topic << 2)));
+    store<i32>(row + 8, size);
+    store<i32>(row + 12, <i32>(position - out));
+    from = to;
+  }
+  collectedJson = out;
+  collectedTable = rows;
+  return topicCount;
+}
+
+/** Whether any of the `length` bytes at `pointer` is above 0x7f. */
+function hasHighByte(pointer: usize, length: i32): bool {
+  let at = pointer;
+  const words = pointer + (<usize>length & ~7);
+  while (at < words) {
+    if ((load<u64>(at) & HIGH_BITS) !== 0) return true;
+    at += 8;
+  }
+  const last = pointer + <usize>length;
+  while (at < last) {
+    if (load<u8>(at) >= 0x80) return true;
+    at++;
+  }
+  return false;
+}
+
+/** Writes an ASCII text at `position` and returns where it ends. */
+function writeText(position: usize, text: string): usize {
+  for (let index = 0; index < text.length; index++) store<u8>(position + index, <u8>text.charCodeAt(index));
+  return position + <usize>text.length;
+}
+
+/**
+ * Writes a score as JavaScript prints the number its text names, and returns
+ * where it ends, or 0 when JavaScript would print it with an exponent. The
+ * text is a plain decimal of at most 15 digits (readLines took no other), and
+ * the shortest decimal that names the same double as such a text is the text
+ * itself, without leading zeros before the point or trailing ones after it:
+ * two decimals of at most 15 digits never name one double.
+ */
+function writeScore(position: usize, start: usize, length: i32): usize {
+  const end = start + <usize>length;
+  let at = start;
+  const negative = load<u8>(at) === 45;
+  if (negative) at++;
+  let integerStart = at;
+  while (at < end && load<u8>(at) !== 46) at++;
+  const integerEnd = at;
+  const fractionStart = at < end ? at + 1 : end;
+  let fractionEnd = end;
+  while (integerStart < integerEnd && load<u8>(integerStart) === 48) integerStart++;
+  while (fractionEnd > fractionStart && load<u8>(fractionEnd - 1) === 48) fractionEnd--;
+  let out = position;
+  if (integerStart === integerEnd && fractionStart === fractionEnd) {
+    // Zero (readLines took no -0).
+    store<u8>(out, 48);
+    return out + 1;
+  }
+  if (integerStart === integerEnd) {
+    // Below 1: JavaScript writes 10^-6 and above in full, smaller numbers with an exponent.
+    let zeros = fractionStart;
+    while (load<u8>(zeros) === 48) zeros++;
+    if (zeros - fractionStart >= 6) return 0;
+  }
+  if (negative) store<u8>(out++, 45);
+  if (integerStart === integerEnd) {
+    store<u8>(out++, 48);
+  } else {
+    memory.copy(out, integerStart, integerEnd - integerStart);
+    out += integerEnd - integerStart;
+  }
+  if (fractionStart < fractionEnd) {
+    store<u8>(out++, 46);
+    memory.copy(out, fractionStart, fractionEnd - fractionStart);
+    out += fractionEnd - fractionStart;
+  }
+  return out;
 }

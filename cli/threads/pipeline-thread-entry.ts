@@ -31,6 +31,10 @@ async function answer(task: ThreadTask): Promise<unknown> {
       const { spillRunFile } = await import('../../shared/trec-collection/trec-run-spilling-reader.js');
       return spillRunFile(task.file, task.fileIndex, task.folder, task.partitions);
     }
+    case 'run-topics': {
+      const { readRunTopics } = await import('../../shared/trec-collection/trec-run-topics.js');
+      return readRunTopics(task.file);
+    }
     case 'trec-partition': {
       const { serializedPartitionCases } = await import('../../shared/trec-collection/trec-partition-cases.js');
       return serializedPartitionCases(task.request);

@@ -4,6 +4,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CollectionWork } from '../../shared/trec-collection/trec-collection-work.js';
 import type { PartitionRequest, SerializedPartition } from '../../shared/trec-collection/trec-partition-cases.js';
 import type { SpilledRunFile } from '../../shared/trec-collection/trec-run-spilling-reader.js';
+import type { RunFileTopics } from '../../shared/trec-collection/trec-run-topics.js';
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/aggregate-range.js';
 import type { CaseOutcome, Judging } from '../../shared/worker/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
@@ -17,6 +18,7 @@ export type ThreadTask =
   | { readonly kind: 'load' }
   | { readonly kind: 'spill-run'; readonly file: string; readonly fileIndex: number; readonly folder: string; readonly partitions: number }
   | { readonly kind: 'trec-partition'; readonly request: PartitionRequest }
+  | { readonly kind: 'run-topics'; readonly file: string }
   | { readonly kind: 'judge'; readonly event: SQSEvent }
   | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean; readonly linesPath: string }
   | { readonly kind: 'mean-intervals'; readonly lists: readonly Float64Array[] };
@@ -26,6 +28,7 @@ export interface ThreadAnswers {
   readonly load: null;
   readonly 'spill-run': SpilledRunFile;
   readonly 'trec-partition': SerializedPartition;
+  readonly 'run-topics': RunFileTopics;
   readonly judge: { readonly response: SQSBatchResponse; readonly outcomes: readonly CaseOutcome[] };
   readonly aggregate: AggregatedRangeFiles;
   readonly 'mean-intervals': (Interval | undefined)[];
@@ -218,9 +221,10 @@ export function threadedIntervals(threads: PipelineThreads): MeanIntervals {
   };
 }
 
-/** A TREC collection loaded on the threads: its run files spilled and its partitions grouped, as many at once as there are threads. */
+/** A TREC collection loaded on the threads: its run files read whole or spilled, and its partitions grouped, as many at once as there are threads. */
 export function threadedCollectionWork(threads: PipelineThreads): CollectionWork {
   return {
+    readRunTopics: (runs) => Promise.all(runs.map((file) => threads.run({ kind: 'run-topics', file }))),
     spillRuns: (runs, folder, partitions) => Promise.all(runs.map((file, fileIndex) => threads.run({ kind: 'spill-run', file, fileIndex, folder, partitions }))),
     partitionCases: (request) => threads.run({ kind: 'trec-partition', request }),
   };

@@ -87,16 +87,18 @@ export function rankingOf(chunks: readonly { readonly doc_uri: string; readonly 
 
 /** The object form of a compact list: rank = position + 1, no score or grade where it was null. */
 export function expandRanking(ranking: CompactRanking): RankedDocument[] {
-  return ranking.doc_uris.map((documentId, index) => {
-    const score = ranking.scores[index] ?? undefined;
-    const grade = ranking.human_grades?.[index] ?? undefined;
-    return {
-      doc_uri: documentId,
-      rank: index + 1,
-      ...(score === undefined ? {} : { score }),
-      ...(grade === undefined ? {} : { human_grade: grade }),
-    };
-  });
+  const { doc_uris: documentIds, scores, human_grades: grades } = ranking;
+  const documents: RankedDocument[] = new Array(documentIds.length);
+  // Each shape written out (no spread of a conditional object): a sweep's case expands thousands of documents.
+  for (let index = 0; index < documentIds.length; index++) {
+    const doc_uri = documentIds[index] as string;
+    const rank = index + 1;
+    const score = scores[index] ?? undefined;
+    const human_grade = grades?.[index] ?? undefined;
+    if (human_grade === undefined) documents[index] = score === undefined ? { doc_uri, rank } : { doc_uri, rank, score };
+    else documents[index] = score === undefined ? { doc_uri, rank, human_grade } : { doc_uri, rank, score, human_grade };
+  }
+  return documents;
 }
 
 function onlyRankingFields(chunk: object): boolean {

@@ -11,17 +11,23 @@ import { deserializedCase, namedRuns, type PartitionRequest, type SerializedPart
 import { buildTrecCase, shownDocuments, type TrecTexts } from './trec-case.js';
 import type { CollectionQrels } from './trec-qrels-reader.js';
 import { readIdTexts } from './trec-text-file.js';
+import { RUNS_IN_MEMORY_BYTES, RunsInMemory } from './trec-collection-in-memory.js';
+import { readRunTopicsInTurn } from './trec-run-topics.js';
 
 /** Partitions grouped ahead of the one whose cases are going out: enough to keep every thread busy, few enough to bound memory. */
 const PARTITIONS_AHEAD = 4;
 
 /**
- * loadTrecCollection with the run lines spilled to disk by topic (see
- * TrecRunSpill): the same cases and errors as the in-memory load, with
- * memory bounded by one partition's topics plus the qrels, the queries and
- * the corpus texts the cases show. Cases come partition by partition, each
- * partition's topics in trec_eval's order; a repeated document is reported
- * when its partition is grouped, after the line errors.
+ * loadTrecCollection with memory bounded whatever the size of the runs.
+ * Run files of at most RUNS_IN_MEMORY_BYTES in all (and no corpus) are read
+ * whole, each into its topics' ranked lists (on worker threads when `work`
+ * has them), and the cases written from those: the events of the in-memory
+ * load. Larger ones are spilled to disk by topic (see TrecRunSpill): the same
+ * cases and errors, with memory bounded by one partition's topics plus the
+ * qrels, the queries and the corpus texts the cases show. Cases then come
+ * partition by partition, each partition's topics in trec_eval's order; a
+ * repeated document is reported when its partition is grouped, after the
+ * line errors.
  */
 export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string, work?: CollectionWork): AsyncGenerator<DatasetEvent> {
   const counter = new DatasetCounter();
@@ -31,7 +37,17 @@ export async function* loadSpilledCollection(files: TrecCollectionFiles, folder:
   yield* report(qrels.errors);
 
   const sizes = await Promise.all(files.runs.map((file) => stat(file).then((stats) => stats.size, () => 0)));
-  const partitions = spillPartitionsFor(sizes.reduce((sum, size) => sum + size, 0));
+  const runBytes = sizes.reduce((sum, size) => sum + size, 0);
+  if (files.corpus === undefined && runBytes <= (files.runsInMemoryUpTo ?? RUNS_IN_MEMORY_BYTES)) {
+    const runs = RunsInMemory.of(files.runs, await (work?.readRunTopics ?? readRunTopicsInTurn)(files.runs));
+    if (runs !== undefined) {
+      const queries = files.queries === undefined ? emptyTexts() : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
+      yield* runs.events(qrels, counter, queries);
+      yield { kind: 'end', counts: counter.snapshot() };
+      return;
+    }
+  }
+  const partitions = spillPartitionsFor(runBytes);
   // Engines are named file by file, each file's tags in the order it uses them: as one read of the files in turn would name them.
   const names = new RunNames();
   const engineNames: string[] = [];

@@ -23,7 +23,7 @@ export interface LineProblem {
 }
 
 /** Whether a UTF-16 code unit is whitespace as the regular expression `\s` means it. */
-function isWhitespace(code: number): boolean {
+export function isWhitespace(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 0xa0) return false;
   return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;

@@ -2,10 +2,11 @@ import type { EvalCase, ExpectedDocument } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { evalCaseSchema } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
-import { compareBytes, compareTrec } from '../trec/trec-order.js';
+import { compareBytes } from '../trec/trec-order.js';
 import { isLabelled, type SerializedCase } from '../rows/dataset-events.js';
 import { buildTrecCase } from './trec-case.js';
-import { SpilledRuns, type RunColumns } from './trec-run-spill.js';
+import { SpilledRuns } from './trec-run-spill.js';
+import { inTrecOrder, type RunColumns } from './trec-ranking.js';
 
 /** One spilled partition to turn into cases: the spill (SpilledRuns), the engines, and the judgments of the partition's topics. */
 export interface PartitionRequest {
@@ -56,44 +57,29 @@ function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | un
     const entries = runs.map(([engine, columns]) => [engine, columns.docnos.map((docno, index) => ({ docno, score: columns.scores[index] as number }))] as const);
     return serializeCase(buildTrecCase(qid, judgments as ExpectedDocument[] | undefined, entries, {}));
   }
-  const engines = runs.map(([engine, columns]) => {
+  const rankings = runs.map(([engine, columns]) => {
     const { docnos, scores } = inTrecOrder(columns);
-    return `${JSON.stringify(engine)}:{"tags":{},"ranking":{"doc_uris":${JSON.stringify(docnos)},"scores":${JSON.stringify(scores)}}}`;
+    return [engine, `{"doc_uris":${JSON.stringify(docnos)},"scores":${JSON.stringify(scores)}}`] as const;
   });
+  return storedTopicCase(qid, qid, rankings, chunks, judgments);
+}
+
+/**
+ * A topic's case in its stored form, written from each engine's ranking as
+ * the stored form's JSON (`{"doc_uris":[...],"scores":[...]}`): the text
+ * storedCaseText gives for the case buildTrecCase builds.
+ */
+export function storedTopicCase(qid: string, request: string, rankings: readonly (readonly [string, string])[], chunks: number, judgments: readonly ExpectedDocument[] | undefined): SerializedCase {
+  const engines = rankings.map(([engine, ranking]) => `${JSON.stringify(engine)}:{"tags":{},"ranking":${ranking}}`);
   const expected = judgments === undefined ? '' : `,"expected_retrieved_context":${JSON.stringify(judgments)}`;
   return {
     requestId: qid,
-    engines: runs.map(([engine]) => engine),
+    engines: rankings.map(([engine]) => engine),
     labelled: (judgments?.length ?? 0) > 0,
     chunks,
     form: 'stored',
-    text: `{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(qid)},"engines":{${engines.join(',')}},"tags":{}${expected}}`,
+    text: `{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(request)},"engines":{${engines.join(',')}},"tags":{}${expected}}`,
   };
-}
-
-/** A run's lines of a topic in trec_eval's order (rankLikeTrecEval), as columns. */
-function inTrecOrder(columns: RunColumns): RunColumns {
-  const { docnos, scores } = columns;
-  let descending = true;
-  for (let index = 1; index < scores.length && descending; index++) descending = (scores[index - 1] as number) >= (scores[index] as number);
-  if (!descending) {
-    const order = Array.from(docnos.keys()).sort((left, right) => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string));
-    return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
-  }
-  // Scores already fall, as most run files list them: only each run of tied scores needs its ids ordered, in place.
-  let ordered = docnos;
-  let start = 0;
-  while (start < scores.length) {
-    let end = start + 1;
-    while (end < scores.length && scores[end] === scores[start]) end++;
-    if (end - start > 1) {
-      const tied = ordered.slice(start, end).sort((left, right) => compareBytes(right, left));
-      if (ordered === docnos) ordered = [...docnos];
-      for (let index = start; index < end; index++) ordered[index] = tied[index - start] as string;
-    }
-    start = end;
-  }
-  return ordered === docnos ? columns : { docnos: ordered, scores };
 }
 
 /** A topic's runs by engine name, in the order the engines were first met. */
@@ -101,7 +87,8 @@ export function namedRuns<List>(byEngine: ReadonlyMap<number, List> | undefined,
   return [...(byEngine ?? [])].sort(([left], [right]) => left - right).map(([index, entries]) => [engineNames[index] as string, entries]);
 }
 
-function serializeCase(evalCase: EvalCase): SerializedCase {
+/** A case as text: its own JSON, or its stored form past INLINE_CHUNK_LIMIT chunks. */
+export function serializeCase(evalCase: EvalCase): SerializedCase {
   let chunks = 0;
   for (const output of Object.values(evalCase.engines)) chunks += output.retrieved_context.length;
   const stored = chunks > INLINE_CHUNK_LIMIT;

@@ -3,19 +3,14 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InputError } from '../schema/input-error.js';
 import { PartitionFiles } from '../rows/partition-files.js';
-import type { RunEntry } from './trec-ranking.js';
+import type { RunColumns, RunEntry } from './trec-ranking.js';
+import type { RunLineSink } from './trec-run-lines.js';
 
 /** Lines in one spilled block at most. */
 const MAX_BLOCK_PAIRS = 100_000;
 
 /** One topic of a partition: its entries by engine index, in file order. */
 export type SpilledTopic = Map<number, RunEntry[]>;
-
-/** One topic's lines of one run as columns: document ids and scores, in file order. */
-export interface RunColumns {
-  readonly docnos: string[];
-  readonly scores: number[];
-}
 
 /** The topics of one partition, and the repeated documents found while grouping them. */
 export interface SpilledPartition {
@@ -54,7 +49,7 @@ function runFolder(folder: string, file: number): string {
  * line hold no whitespace, so tabs and spaces separate them safely, and a
  * block costs far less to write and read than its lines.
  */
-export class TrecRunSpill {
+export class TrecRunSpill implements RunLineSink {
   private readonly spill: PartitionFiles;
   private readonly partitionOfTopic = new Map<string, number>();
   /** The block being built: its header, its `docno score` pairs, and where the next line must be to join it. */
@@ -78,12 +73,15 @@ export class TrecRunSpill {
     return partition;
   }
 
+  readonly keepsScoreText = true;
+
   /**
    * Buffers one line, its score as written (already checked to be a finite
    * number: the text parses to the same double, and is cheaper to copy than
    * a number is to print). A reader calls flushIfFull between chunks of its file.
    */
-  add(qid: string, tag: number, docno: string, score: string, line: number): void {
+  add(qid: string, tag: number, docno: string, _value: number, line: number, scoreText: string | undefined): void {
+    const score = scoreText as string;
     const block = this.block;
     if (block !== undefined && block.nextLine === line && block.qid === qid && block.tag === tag) {
       // An array joined once: appending to one long string costs several times more.

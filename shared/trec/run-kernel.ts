@@ -5,7 +5,8 @@ import type { RankedRun } from './evaluate.js';
 import type { Qrels } from './qrels.js';
 import { TREC_RUN_KERNEL_WASM } from './trec-run-kernel-wasm.js';
 
-interface KernelExports {
+/** The kernel's exports (kernels/trec-run-kernel.ts). */
+export interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer };
   reserve(size: number): number;
   setQrels(topicCount: number, topicEnds: number, topicBytes: number, judgmentCount: number, judgmentTopics: number, judgmentMarks: number, documentEnds: number, documentBytes: number): void;
@@ -16,6 +17,10 @@ interface KernelExports {
   grades(): number;
   tagStart(): number;
   tagEnd(): number;
+  startCollection(length: number): void;
+  collect(start: number, end: number): number;
+  json(): number;
+  table(): number;
 }
 
 /** Run files above this size are left to the JavaScript reader, which streams them: the kernel holds a file whole in its memory, with 28 bytes a line beside it (a 70 MB run of 1.7 million lines peaked at 243 MiB against 197 MiB). */
@@ -42,6 +47,16 @@ function webAssembly(): WebAssemblyApi {
   return Reflect.get(globalThis, 'WebAssembly') as WebAssemblyApi;
 }
 
+/** A new instance of the kernel, its memory its own. */
+export function kernelInstance(): KernelExports {
+  return new (webAssembly().Instance)(kernelModule()).exports as KernelExports;
+}
+
+/** Whether an error is the kernel's trap (its memory could not grow): the JavaScript reader, which needs far less, reads the file then. */
+export function isKernelTrap(error: unknown): boolean {
+  return error instanceof webAssembly().RuntimeError;
+}
+
 /**
  * Ranks run files against one set of qrels in WebAssembly
  * (kernels/trec-run-kernel.ts): it reads a run file of the common shape and
@@ -63,7 +78,7 @@ export class RunKernel {
   static for(qrels: Qrels): RunKernel | undefined {
     const topicIds = [...qrels.keys()];
     if (topicIds.some((topicId) => !/^[\x21-\x7e]+$/.test(topicId))) return undefined;
-    const exports = new (webAssembly().Instance)(kernelModule()).exports as KernelExports;
+    const exports = kernelInstance();
     const kernel = new RunKernel(exports, qrels);
     kernel.load();
     return kernel;
@@ -124,7 +139,7 @@ export class RunKernel {
    * I/O errors throw, as readRun's do.
    */
   rank(path: string): RankedRun | undefined {
-    const loaded = this.read(path);
+    const loaded = readRunFile(this.exports, path);
     if (loaded === undefined) return undefined;
     const { exports } = this;
     let endsAt: number;
@@ -134,7 +149,7 @@ export class RunKernel {
       endsAt = exports.rank();
     } catch (error) {
       // The kernel's memory could not grow (it traps): the streaming reader needs far less. The next run starts afresh.
-      if (error instanceof webAssembly().RuntimeError) return undefined;
+      if (isKernelTrap(error)) return undefined;
       throw error;
     }
     // A document retrieved twice: the JavaScript reader names it.
@@ -152,40 +167,45 @@ export class RunKernel {
     });
     return { rankingOf: (topicId) => rankings.get(topicId), runId };
   }
+}
 
-  /** Room for the next run file in the kernel's memory, or undefined when its memory cannot grow that far. */
-  private reserveInput(size: number): number | undefined {
-    try {
-      return this.exports.beginRun(size);
-    } catch (error) {
-      if (error instanceof webAssembly().RuntimeError) return undefined;
-      throw error;
-    }
+/** Room for the next run file in the kernel's memory, or undefined when its memory cannot grow that far. */
+export function reserveInput(exports: KernelExports, size: number): number | undefined {
+  try {
+    return exports.beginRun(size);
+  } catch (error) {
+    if (isKernelTrap(error)) return undefined;
+    throw error;
   }
+}
 
-  /** Reads the file into the kernel's memory, with a newline after a last line that lacks one and past a byte-order mark. */
-  private read(path: string): { input: number; start: number; end: number } | undefined {
-    const descriptor = openSync(path, 'r');
-    try {
-      const size = fstatSync(descriptor).size;
-      if (size === 0 || size > LARGEST_FILE) return undefined;
-      const input = this.reserveInput(size + 1);
-      if (input === undefined) return undefined;
-      const view = new Uint8Array(this.exports.memory.buffer, input, size + 1);
-      let filled = 0;
-      while (filled < size) {
-        const bytesRead = readSync(descriptor, view, filled, size - filled, null);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      // A file that changed size while read: the streaming reader takes it.
-      if (filled !== size || readSync(descriptor, new Uint8Array(1), 0, 1, null) !== 0) return undefined;
-      const start = size >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
-      let end = size;
-      if (view[size - 1] !== 10) view[end++] = 10;
-      return end > start ? { input, start, end } : undefined;
-    } finally {
-      closeSync(descriptor);
+/**
+ * Reads a run file into the kernel's memory, with a newline after a last line
+ * that lacks one and past a byte-order mark: where it is (`input`), and its
+ * lines (input[start, end)). Undefined for an empty file, one past
+ * LARGEST_FILE, or one the memory cannot hold. I/O errors throw.
+ */
+export function readRunFile(exports: KernelExports, path: string): { input: number; start: number; end: number } | undefined {
+  const descriptor = openSync(path, 'r');
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size === 0 || size > LARGEST_FILE) return undefined;
+    const input = reserveInput(exports, size + 1);
+    if (input === undefined) return undefined;
+    const view = new Uint8Array(exports.memory.buffer, input, size + 1);
+    let filled = 0;
+    while (filled < size) {
+      const bytesRead = readSync(descriptor, view, filled, size - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
     }
+    // A file that changed size while read: the streaming reader takes it.
+    if (filled !== size || readSync(descriptor, new Uint8Array(1), 0, 1, null) !== 0) return undefined;
+    const start = size >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
+    let end = size;
+    if (view[size - 1] !== 10) view[end++] = 10;
+    return end > start ? { input, start, end } : undefined;
+  } finally {
+    closeSync(descriptor);
   }
 }

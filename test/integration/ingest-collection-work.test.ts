@@ -5,6 +5,7 @@ import { uploadInput } from '../../cli/run/upload-input.js';
 import type { CollectionWork } from '../../shared/trec-collection/trec-collection-work.js';
 import { serializedPartitionCases } from '../../shared/trec-collection/trec-partition-cases.js';
 import { spillRunsInTurn } from '../../shared/trec-collection/trec-run-spilling-reader.js';
+import { readRunTopicsInTurn } from '../../shared/trec-collection/trec-run-topics.js';
 import { runConfigSchema } from '../../shared/config/index.js';
 import { spoolCases, spoolOptionsOf } from '../../shared/ingest/ingest.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
@@ -43,7 +44,7 @@ describe('ingest of a TREC collection grouped elsewhere (the worker threads of a
     // Run c lists topic 401 from the lowest score up: ranked by a full sort, where a and b only need their ties ordered.
     const reversed = runText('c', { 401: 1_100 }).trimEnd().split('\n').reverse().join('\n');
     const runs = [await folder.write('a.run', runText('a', { 401: 1_100, 402: 30 })), await folder.write('b.run', runText('b', { 401: 1_100, 403: 4 })), await folder.write('c.run', reversed)];
-    const work: CollectionWork = { spillRuns: spillRunsInTurn, partitionCases: serializedPartitionCases };
+    const work: CollectionWork = { spillRuns: spillRunsInTurn, readRunTopics: readRunTopicsInTurn, partitionCases: serializedPartitionCases };
 
     // Act
     const here = await spool('here', { qrels, runs });

@@ -6,6 +6,7 @@ import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/tr
 import { scanTrecFields, splitTrecFields } from '../../../shared/trec-collection/trec-fields.js';
 import { spillRunFile, type RunSpiller } from '../../../shared/trec-collection/trec-run-spilling-reader.js';
 import { serializedPartitionCases } from '../../../shared/trec-collection/trec-partition-cases.js';
+import { readRunTopicsInTurn } from '../../../shared/trec-collection/trec-run-topics.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
@@ -28,11 +29,11 @@ function comparable(loaded: CollectedDataset) {
 async function loadBothWays(files: TrecCollectionFiles) {
   const inMemory = await collectDataset(loadTrecCollection(files));
   const spillFolder = join(folder.path, 'spill');
-  const spilled = await collectDataset(loadTrecCollection({ ...files, spillFolder }));
+  const spilled = await collectDataset(loadTrecCollection({ ...files, spillFolder, runsInMemoryUpTo: 0 }));
   return { inMemory: comparable(inMemory), spilled: comparable(spilled), spillFolder };
 }
 
-describe('loadTrecCollection with a spill folder', () => {
+describe('loadTrecCollection with a spill folder, past the bytes it reads in memory', () => {
   it('gives the same events, in the same order, when the run files spill at once, finish in any order, and the partitions are grouped as text', async () => {
     // Prepare: two files share tag r (the later one is named by its file), one file has two tags, repeated documents and a bad line
     const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\nq2 0 d9 2\nq3 0 d4 3\n');
@@ -50,8 +51,8 @@ describe('loadTrecCollection with a spill folder', () => {
       );
 
     // Act
-    const inTurn = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'in-turn') }));
-    const atOnce = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'at-once'), work: { spillRuns: backwards, partitionCases: serializedPartitionCases } }));
+    const inTurn = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'in-turn'), runsInMemoryUpTo: 0 }));
+    const atOnce = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'at-once'), runsInMemoryUpTo: 0, work: { spillRuns: backwards, readRunTopics: readRunTopicsInTurn, partitionCases: serializedPartitionCases } }));
 
     // Assess: not sorted, so the order counts too
     expect(atOnce).toEqual(inTurn);

@@ -6,7 +6,7 @@ import { selectMeasures } from '../../../shared/trec/measure-selection.js';
 import { readQrels } from '../../../shared/trec/qrels.js';
 import { rankTopic } from '../../../shared/trec/rank-topic.js';
 import { readRun } from '../../../shared/trec/run.js';
-import { RunKernel } from '../../../shared/trec/run-kernel.js';
+import { RunKernel, reserveInput, type KernelExports } from '../../../shared/trec/run-kernel.js';
 import { scoreRunFile } from '../../../shared/trec/score-run-file.js';
 import { formatInputError } from '../../../shared/schema/format-input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
@@ -232,7 +232,7 @@ describe('RunKernel', () => {
     const file = await folder.write('after-trap', '301 Q0 d10 1 2.5 after\n301 Q0 d1 2 2.5 after\n');
 
     // Act: room for a file past the 4 GiB a 32-bit memory can hold
-    const room = (kernel as unknown as { reserveInput(size: number): number | undefined }).reserveInput(2 ** 32 - 1);
+    const room = reserveInput((kernel as unknown as { exports: KernelExports }).exports, 2 ** 32 - 1);
 
     // Assess
     expect(room).toBeUndefined();

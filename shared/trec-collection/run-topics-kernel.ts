@@ -1,0 +1,47 @@
+import { isKernelTrap, kernelInstance, readRunFile, type KernelExports } from '../trec/run-kernel.js';
+import type { RunFileTopics, TopicRanking } from './run-file-topics.js';
+
+let kernel: KernelExports | undefined;
+
+/**
+ * A run file's topics (RunFileTopics) read by the WebAssembly kernel
+ * (kernels/trec-run-kernel.ts, `collect`), or undefined when the file is not
+ * of the shape it reads: one tag, ASCII only, no blank or comment line, six
+ * or more fields a line, a plain decimal score, no document twice in a topic.
+ * Such a file has no error to report, and the kernel gives what the
+ * JavaScript reader gives for it, byte for byte (the tests compare them);
+ * every other file is the JavaScript reader's. One kernel a thread, its
+ * memory reused from file to file. I/O errors throw.
+ */
+export function kernelRunTopics(path: string): RunFileTopics | undefined {
+  kernel ??= kernelInstance();
+  const exports = kernel;
+  const loaded = readRunFile(exports, path);
+  if (loaded === undefined) return undefined;
+  let topics: number;
+  try {
+    exports.startCollection(loaded.end - loaded.start);
+    if (exports.readLines(loaded.start, loaded.end) !== 0) return undefined;
+    topics = exports.collect(loaded.start, loaded.end);
+  } catch (error) {
+    // Memory that could not grow: the JavaScript reader streams the file. The next file starts afresh.
+    if (isKernelTrap(error)) return undefined;
+    throw error;
+  }
+  if (topics < 0) return undefined;
+  const memory = Buffer.from(exports.memory.buffer);
+  const table = new Int32Array(exports.memory.buffer, exports.table(), topics * 4);
+  const jsonAt = exports.json();
+  const json = memory.toString('latin1', jsonAt, jsonAt + (topics === 0 ? 0 : (table[topics * 4 - 1] as number)));
+  const rankings: TopicRanking[] = [];
+  let rows = 0;
+  let from = 0;
+  for (let topic = 0; topic < topics; topic++) {
+    const [idStart, idLength, count, to] = table.subarray(topic * 4, topic * 4 + 4) as unknown as [number, number, number, number];
+    rankings.push({ qid: memory.toString('latin1', loaded.input + idStart, loaded.input + idStart + idLength), tag: 0, count, ranking: json.slice(from, to) });
+    rows += count;
+    from = to;
+  }
+  const tag = memory.toString('latin1', loaded.input + exports.tagStart(), loaded.input + exports.tagEnd());
+  return { rows, errors: [], tags: rows === 0 ? [] : [tag], repeats: [], rankings };
+}
