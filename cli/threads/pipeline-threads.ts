@@ -107,6 +107,8 @@ export class PipelineThreads {
       worker.unref();
       return { worker, running, loading: false };
     });
+    // Each thread loads the code of every step at once, while the main thread still stores the run's input.
+    this.loadIdle();
   }
 
   /** `threads` threads over `storeFolder` (one a core by default, at most MAX_THREADS); undefined for fewer than two, or without a built thread entry. */
