@@ -138,6 +138,9 @@ export function spoolOptionsOf(config: Pick<RunConfig, 'strict' | 'run'>): Spool
   return { strict: config.strict, contentDepth: config.run.judge_depth };
 }
 
+/** Claim checks stored at once while cases are spooled: the writes overlap, where one after another the loading thread mostly waits. */
+const CLAIM_CHECKS_AT_ONCE = 8;
+
 /**
  * Reads the dataset object (or TREC collection) through a local file and the loader's spill files,
  * writing the input errors, the case ids and the case messages to local
@@ -158,6 +161,9 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
     spooled.firstError ??= error;
     await writeLine(errors, JSON.stringify(error));
   };
+  // Message bodies in the making, in case order: a few claim checks are stored at once, and their messages spooled in order.
+  const bodies: Promise<string>[] = [];
+  const spoolFirst = async (): Promise<void> => writeLine(messages, await (bodies.shift() as Promise<string>));
   try {
     for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth, ...(options.collectionWork === undefined ? {} : { collectionWork: options.collectionWork }) })) {
       if (event.kind === 'error') await writeError(event.error);
@@ -169,10 +175,15 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
         await writeText(caseIds, `${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
         spooled.cases++;
         for (const engine of serialized?.engines ?? Object.keys(event.case.engines)) spooled.engines.add(engine);
-        await writeLine(messages, serialized === undefined ? await caseMessageBody(store, runId, caseId, event.case) : await serializedMessageBody(store, runId, caseId, serialized));
+        const body = serialized === undefined ? caseMessageBody(store, runId, caseId, event.case) : serializedMessageBody(store, runId, caseId, serialized);
+        // Awaited in turn below; one that fails meanwhile must not count as unhandled.
+        body.catch(() => {});
+        bodies.push(body);
+        if (bodies.length >= CLAIM_CHECKS_AT_ONCE) await spoolFirst();
       }
       if (strict && spooled.errorCount > 0) break;
     }
+    while (bodies.length > 0) await spoolFirst();
     return spooled;
   } finally {
     caseIds.end(spooled.cases === 0 ? '[]' : ']');
