@@ -36,7 +36,10 @@ export function groundTruthMetrics(
   if (labels === undefined || labels.length === 0 || output.retrieved_context.length === 0) return {};
   const judgments = new Map<string, number>();
   for (const label of labels) if (!judgments.has(label.doc_uri)) judgments.set(label.doc_uri, label.grade ?? 1);
-  const ranked = [...new Set(output.retrieved_context.map((chunk) => chunk.doc_uri))];
+  const retrieved = output.retrieved_context.map((chunk) => chunk.doc_uri);
+  const distinct = new Set(retrieved);
+  // A list of distinct documents, as most are, is its own ranking.
+  const ranked = distinct.size === retrieved.length ? retrieved : [...distinct];
   const ranking = judgeRanking(ranked, judgments);
   const metrics: Record<string, MetricValue> = {};
   const prefix = 'retrieval/ground_truth';
