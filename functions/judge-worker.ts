@@ -27,6 +27,8 @@ export function createJudgeWorkerHandler(
   dependencies: WorkerDependencies,
   telemetry: HandlerTelemetry,
   onOutcome: (outcome: CaseOutcome) => void = () => {},
+  /** Whether a batch's records are judged at once (the default: judge calls and store reads overlap) or one after another. */
+  processInParallel = true,
 ) {
   const recordHandler = async (record: SQSRecord, context?: Context): Promise<void> => {
     const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
@@ -56,7 +58,7 @@ export function createJudgeWorkerHandler(
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     try {
       // A processor per invocation: it keeps the batch's records and failures, and batches may run at once.
-      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context });
+      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context, processInParallel });
     } finally {
       telemetry.metrics?.publishStoredMetrics();
     }

@@ -27,7 +27,7 @@ export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<Th
   });
   return async (event) => {
     const outcomes: CaseOutcome[] = [];
-    const handler = createJudgeWorkerHandler({ store, judgingFor }, telemetry, (outcome) => outcomes.push(outcome));
+    const handler = createJudgeWorkerHandler({ store, judgingFor }, telemetry, (outcome) => outcomes.push(outcome), false);
     try {
       return { response: await handler(event, lambdaContext('assay-cases')), outcomes };
     } catch (error) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectDataset, type CollectedDataset, type DatasetEvent } from '../../../shared/rows/dataset-events.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
+import { storedCaseText } from '../../../shared/schema/stored-case.js';
 import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/trec-collection/trec-collection.js';
 import type { CollectionWork } from '../../../shared/trec-collection/trec-collection-work.js';
 import { serializedPartitionCases } from '../../../shared/trec-collection/trec-partition-cases.js';
@@ -144,5 +145,8 @@ describe('loadTrecCollection of run files that fit in memory, with a spill folde
     expect(whole).toEqual(spilled);
     expect(whole['401']?.form).toBe('stored');
     expect(whole['402']?.form).toBe('case');
+    // The very text the pipeline writes (storedCaseText) for the case the load without a spill folder builds, down to the order of the fields.
+    const built = (await collectDataset(loadTrecCollection({ qrels, runs }))).cases.find((evalCase) => evalCase.request_id === '401');
+    expect(built === undefined ? undefined : storedCaseText(built)).toBe(whole['401']?.text);
   });
 });
