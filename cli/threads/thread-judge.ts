@@ -1,5 +1,5 @@
 import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
-import type { SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import type { CaseOutcome } from '../../shared/worker/evaluate-case.js';
@@ -25,15 +25,21 @@ export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<Th
       return judging;
     },
   });
-  return async (event) => {
-    const outcomes: CaseOutcome[] = [];
+  const judgeInTurn = async (event: SQSEvent, outcomes: CaseOutcome[]): Promise<SQSBatchResponse> => {
     const handler = createJudgeWorkerHandler({ store, judgingFor }, telemetry, (outcome) => outcomes.push(outcome), false);
     try {
-      return { response: await handler(event, lambdaContext('assay-cases')), outcomes };
+      return await handler(event, lambdaContext('assay-cases'));
     } catch (error) {
       // Every record failed: the whole batch comes back, as the event source does on this error.
-      if (error instanceof FullBatchFailureError) return { response: { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) }, outcomes };
+      if (error instanceof FullBatchFailureError) return { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) };
       throw error;
     }
+  };
+  // Two halves of the batch at once, each case after case: one case's store reads and writes overlap the other's computing, and no more than two cases' objects are alive at a time.
+  return async (event) => {
+    const outcomes: CaseOutcome[] = [];
+    const halves = [0, 1].map((half) => event.Records.filter((_, index) => index % 2 === half)).filter((records) => records.length > 0);
+    const responses = await Promise.all(halves.map((records) => judgeInTurn({ Records: records }, outcomes)));
+    return { response: { batchItemFailures: responses.flatMap((response) => response.batchItemFailures) }, outcomes };
   };
 }

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SQSRecord } from 'aws-lambda';
 import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/threads/pipeline-threads.js';
+import { threadJudge } from '../../cli/threads/thread-judge.js';
 import { rangeAggregatorOf } from '../../shared/reduce/aggregate-range.js';
 import { serializePartial } from '../../shared/report/range-partial.js';
 import { runKeys } from '../../shared/run/run-identity.js';
@@ -65,6 +67,31 @@ describe('the pipeline threads of an embedded run', () => {
 
     // Assess
     expect(next.partial.outcomes).toHaveLength(4);
+  });
+
+  it('judge a batch in two halves and give back the failed records of both, every one when all fail', async () => {
+    // Prepare: messages that are no case message, so each fails (and every record of each half)
+    const store = new LocalFolderStore(join(folder.path, 'store'));
+    const judge = threadJudge(store);
+    const record = (index: number): SQSRecord => ({
+      messageId: `m${index}`,
+      receiptHandle: `r${index}`,
+      body: index === 3 ? '{"kind":"case"}' : 'not json',
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:cases',
+      awsRegion: 'us-east-1',
+    });
+
+    // Act
+    const batch = await judge({ Records: [0, 1, 2, 3, 4].map(record) });
+    const single = await judge({ Records: [record(7)] });
+
+    // Assess
+    expect(batch.response.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(single.response.batchItemFailures).toEqual([{ itemIdentifier: 'm7' }]);
   });
 
   it('refuse tasks once closed', async () => {
