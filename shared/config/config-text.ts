@@ -1,5 +1,3 @@
-import { parseDocument } from 'yaml';
-
 export type ConfigText = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
@@ -12,9 +10,11 @@ const MAX_ALIAS_COUNT = 100;
 /**
  * The value of a config file's text, YAML or JSON, or a one-line error that
  * names the file. An empty YAML file is an empty mapping: every setting keeps
- * its default.
+ * its default. The YAML parser is loaded for the first YAML text: a run
+ * without one (a JSON config, or none, or a worker reading a run's stored
+ * config) never compiles it.
  */
-export function parseConfigText(text: string, file: string, format: 'yaml' | 'json'): ConfigText {
+export async function parseConfigText(text: string, file: string, format: 'yaml' | 'json'): Promise<ConfigText> {
   if (format === 'json') {
     try {
       return { ok: true, value: JSON.parse(text) };
@@ -22,6 +22,7 @@ export function parseConfigText(text: string, file: string, format: 'yaml' | 'js
       return { ok: false, error: `${file}: not valid JSON: ${firstLine(error)} (fix: correct the syntax, or write the file as YAML)` };
     }
   }
+  const { parseDocument } = await import('yaml');
   const document = parseDocument(text, { prettyErrors: true });
   const [syntaxError] = document.errors;
   if (syntaxError !== undefined) {

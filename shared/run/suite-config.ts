@@ -14,7 +14,7 @@ export async function suiteConfig(store: ObjectStore, suite: string): Promise<Ru
     const bytes = await store.get(key);
     if (bytes === undefined) continue;
     const text = new TextDecoder().decode(bytes);
-    const parsed = parseConfigText(text, key, key.endsWith('.json') ? 'json' : 'yaml');
+    const parsed = await parseConfigText(text, key, key.endsWith('.json') ? 'json' : 'yaml');
     if (!parsed.ok) throw new Error(parsed.error);
     const checked = parseRunConfig(parsed.value ?? {}, key);
     if (!checked.ok) throw new Error(checked.error);

@@ -1,6 +1,5 @@
 import type { CallDeadlineOptions } from '../judge-client/call-deadline.js';
 import { canonicalBaseUrl } from '../judge-client/judge-cache.js';
-import { JudgeClient } from '../judge-client/judge-client.js';
 import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from '../judge-client/judge-completion.js';
 import type { JudgeProvider } from '../judge-client/judge-provider.js';
 import type { ResolvedClientSettings } from './judge-service-pool.js';
@@ -9,9 +8,10 @@ import type { RateGovernor } from '../judge-client/rate/rate-governor.js';
 /**
  * The judge client of one setting (model, temperature, answer length) on a
  * provider: the openai SDK for OpenAI-compatible servers and Azure OpenAI, the
- * Bedrock Converse client for Amazon Bedrock. The Bedrock client, and the AWS
- * SDK with it, is loaded on its first judgment, so a run on another provider
- * never loads it.
+ * Bedrock Converse client for Amazon Bedrock. Each is loaded on its first
+ * judgment (the openai SDK, or the Bedrock client and the AWS SDK with it),
+ * so a run that makes no judge call, or calls another provider, never
+ * compiles it.
  */
 
 export interface TransportLimits {
@@ -31,10 +31,16 @@ export function createJudgeCompleter(provider: JudgeProvider, settings: Resolved
   const common = { model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, timeoutMs: limits.timeoutMs, maxRetries: limits.maxRetries, callDeadlineMs: limits.callDeadlineMs, governor };
   switch (provider.kind) {
     case 'openai':
-      return new JudgeClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });
+      return new LazyCompleter(async () => {
+        const { JudgeClient } = await import('../judge-client/judge-client.js');
+        return new JudgeClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });
+      });
     case 'azure': {
       const deployment = deploymentFor(provider.azure.deployment, settings.model, defaultModel);
-      return new JudgeClient({ ...common, baseUrl: undefined, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs, azure: { ...provider.azure, deployment } });
+      return new LazyCompleter(async () => {
+        const { JudgeClient } = await import('../judge-client/judge-client.js');
+        return new JudgeClient({ ...common, baseUrl: undefined, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs, azure: { ...provider.azure, deployment } });
+      });
     }
     case 'bedrock':
       return new LazyCompleter(async () => {
