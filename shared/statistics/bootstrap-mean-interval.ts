@@ -47,15 +47,24 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   if (count === 1) return { low: values[0] as number, high: values[0] as number };
   if (scale === 0) return { low: 0, high: 0 };
 
-  const random = seededRandom(options.seed);
-  const indices = new Uint32Array(count);
   const means = new Float64Array(resamples);
-  for (let draw = 0; draw < resamples; draw++) {
-    random.fillBelow(count, indices);
-    // Summed as drawn, left to right: the same terms in the same order as summing the resample.
-    let total = 0;
-    for (let index = 0; index < count; index++) total += scaled[indices[index] as number] as number;
-    means[draw] = total / count;
+  const drawn = drawnIndices(options.seed, count, resamples);
+  if (drawn !== undefined) {
+    for (let draw = 0, offset = 0; draw < resamples; draw++, offset += count) {
+      // Summed as drawn, left to right: the same terms in the same order as summing the resample.
+      let total = 0;
+      for (let index = 0; index < count; index++) total += scaled[drawn[offset + index] as number] as number;
+      means[draw] = total / count;
+    }
+  } else {
+    const random = seededRandom(options.seed);
+    const indices = new Uint32Array(count);
+    for (let draw = 0; draw < resamples; draw++) {
+      random.fillBelow(count, indices);
+      let total = 0;
+      for (let index = 0; index < count; index++) total += scaled[indices[index] as number] as number;
+      means[draw] = total / count;
+    }
   }
   means.sort();
   const tail = (1 - level) / 2;
@@ -69,4 +78,30 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   }
   const clamp = (bound: number): number => Math.min(largest, Math.max(smallest, bound * scale));
   return { low: clamp(typeSevenQuantile(means, tail)), high: clamp(typeSevenQuantile(means, 1 - tail)) };
+}
+
+/** Indices kept for reuse at most: 4 MiB of them. */
+const MOST_KEPT_DRAWS = 1 << 20;
+/** The last few index sets drawn, by seed, count and resamples. */
+const kept = new Map<string, Uint32Array>();
+
+/**
+ * Every resample's indices of one seed, count and number of resamples, one
+ * resample after another: the draws depend on nothing else, so a report's
+ * intervals of every metric over the same cases (a fixed seed) share them,
+ * drawn once. The same numbers as drawing each resample in turn (fillBelow
+ * continues the one stream). Undefined past MOST_KEPT_DRAWS: such a set is
+ * drawn a resample at a time instead.
+ */
+function drawnIndices(seed: number, count: number, resamples: number): Uint32Array | undefined {
+  if (count * resamples > MOST_KEPT_DRAWS) return undefined;
+  const key = `${seed} ${count} ${resamples}`;
+  let indices = kept.get(key);
+  if (indices === undefined) {
+    indices = new Uint32Array(count * resamples);
+    seededRandom(seed).fillBelow(count, indices);
+    if (kept.size >= 8) kept.delete(kept.keys().next().value as string);
+    kept.set(key, indices);
+  }
+  return indices;
 }

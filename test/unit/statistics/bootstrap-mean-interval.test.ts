@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapMeanInterval } from '../../../shared/statistics/bootstrap-mean-interval.js';
 import { seededRandom } from '../../../shared/statistics/seeded-random.js';
+import { typeSevenQuantile } from '../../../shared/statistics/quantile.js';
+import { scaleToUnit } from '../../../shared/statistics/unit-scale.js';
 
 describe('bootstrapMeanInterval', () => {
   it.each<[string, number[], ReturnType<typeof bootstrapMeanInterval>]>([
@@ -29,6 +31,32 @@ describe('bootstrapMeanInterval', () => {
 
     // Assess
     expect(interval).toEqual({ low: (first + second) / 2, high: (second + third) / 2 });
+  });
+
+  it.each([
+    ['lists of one length, whose draws are drawn once and shared', [100, 100, 37, 100], 1000],
+    ['lists too long to keep their draws (over 2^20 indices)', [1100, 1100], 1000],
+  ])('gives %s the interval of drawing every resample from its own stream', (_described, lengths, resamples) => {
+    // Prepare: the reference draws resample after resample from a fresh stream of the seed, as the method is defined
+    const reference = (values: number[], seed: number): { low: number; high: number } => {
+      const { values: scaled, scale } = scaleToUnit(values, 'values');
+      const stream = seededRandom(seed);
+      const means = Float64Array.from({ length: resamples }, () => {
+        let total = 0;
+        for (let index = 0; index < values.length; index++) total += scaled[stream.nextBelow(values.length)] as number;
+        return total / values.length;
+      }).sort();
+      const clamp = (bound: number) => Math.min(Math.max(...values), Math.max(Math.min(...values), bound * scale));
+      const tail = (1 - 0.95) / 2;
+      return { low: clamp(typeSevenQuantile(means, tail)), high: clamp(typeSevenQuantile(means, 1 - tail)) };
+    };
+    const lists = lengths.map((length, list) => Array.from({ length }, (_, index) => Math.abs(Math.sin(index * 7 + list)) * (list + 1)));
+
+    // Act: each list twice, the seed alternating, so a set of draws is reused by other lists and other seeds come between
+    const intervals = [...lists, ...lists].map((values, index) => bootstrapMeanInterval(values, { seed: 20 + (index % 2), resamples }));
+
+    // Assess
+    expect(intervals).toEqual([...lists, ...lists].map((values, index) => reference(values, 20 + (index % 2))));
   });
 
   it('is the same for the same seed and lies within [min, max] around the mean', () => {
