@@ -1,10 +1,10 @@
 import { readOrReport } from './trec-inputs.js';
 import { readRunLines, type RunLineSink } from './trec-run-lines.js';
 import type { RepeatedDocument, RunFileTopics, TopicRanking } from './run-file-topics.js';
-
-export type { RepeatedDocument, RunFileTopics, TopicRanking } from './run-file-topics.js';
 import { inTrecOrder } from './trec-ranking.js';
 import { kernelRunTopics } from './run-topics-kernel.js';
+
+export type { RepeatedDocument, RunFileTopics, TopicRanking } from './run-file-topics.js';
 
 /** Reads a collection's run files (index = position) into their topics: one after another, or several at once. */
 export type RunTopicsReader = (runs: readonly string[]) => Promise<RunFileTopics[]>;
@@ -22,13 +22,7 @@ export const readRunTopicsInTurn: RunTopicsReader = async (runs) => {
  * read is one error.
  */
 export async function readRunTopics(file: string): Promise<RunFileTopics> {
-  return readOrReport(
-    file,
-    async (path) => {
-      return kernelRunTopics(path) ?? (await scriptRunTopics(path));
-    },
-    { rows: 0, errors: [], tags: [], repeats: [], rankings: [] },
-  );
+  return readOrReport(file, async (path) => kernelRunTopics(path) ?? (await scriptRunTopics(path)), { rows: 0, errors: [], tags: [], repeats: [], rankings: [] });
 }
 
 /** readRunTopics by readRunLines alone, for any file (the kernel reads only the common shape); I/O errors throw. */
