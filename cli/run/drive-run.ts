@@ -131,7 +131,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     watch().catch(onHandlerError),
     runEventSources(
       [
-        { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4), threads?.size ?? 0), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+        // On threads, a batch waits for each thread beside the one it judges: a thread that finishes takes the next at once, not after this thread has received it.
+        { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4), 2 * (threads?.size ?? 0)), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
         { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
         // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
         { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
