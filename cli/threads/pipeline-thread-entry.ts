@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import type { RunFileTopics } from '../../shared/trec-collection/run-file-topics.js';
 import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './pipeline-threads.js';
 
 /**
@@ -52,9 +53,14 @@ async function answer(task: ThreadTask): Promise<unknown> {
   }
 }
 
+/** What an answer hands over rather than copies: a run file's rankings, megabytes in a buffer of their own (RunFileTopics.json). */
+function handedOver(task: ThreadTask, value: unknown): ArrayBuffer[] {
+  return task.kind === 'run-topics' ? [(value as RunFileTopics).json.buffer as ArrayBuffer] : [];
+}
+
 port.on('message', (request: ThreadRequest) => {
   answer(request.task).then(
-    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply),
+    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply, handedOver(request.task, value)),
     (error: unknown) => {
       const failure = error instanceof Error ? error : new Error(String(error));
       port.postMessage({ id: request.id, ok: false, message: failure.message, ...(failure.stack === undefined ? {} : { stack: failure.stack }) } satisfies ThreadReply);

@@ -292,7 +292,7 @@ function inlineBody(runId: string, caseId: string, caseJson: string): string | u
   return Buffer.byteLength(body) <= MAX_INLINE_MESSAGE_BYTES ? body : undefined;
 }
 
-async function claimCheck(store: ObjectStore, runId: string, caseId: string, storedText: string): Promise<string> {
+async function claimCheck(store: ObjectStore, runId: string, caseId: string, storedText: string | Uint8Array): Promise<string> {
   const key = runKeys.claimCheck(runId, caseId);
   await store.put(key, storedText);
   const reference: CaseMessage = { kind: 'case', run_id: runId, case_id: caseId, case_key: key };

@@ -7,16 +7,28 @@ import { DatasetError } from './dataset-error.js';
  * send between threads, and for a long case already in the form the pipeline
  * stores it in, so nobody builds its thousands of chunk objects twice.
  */
-export interface SerializedCase {
+export type SerializedCase = SerializedCaseHead & (CaseJson | StoredCaseJson);
+
+/** The case's own JSON. */
+interface CaseJson {
+  readonly form: 'case';
+  readonly text: string;
+}
+
+/** Its stored form (stored-case.ts), for a case of more than INLINE_CHUNK_LIMIT chunks: as text, or as the UTF-8 bytes the store writes. */
+interface StoredCaseJson {
+  readonly form: 'stored';
+  readonly text: string | Uint8Array;
+}
+
+/** What a serialized case says of itself beside its text. */
+export interface SerializedCaseHead {
   readonly requestId: string;
   /** Its engines, in the case's order. */
   readonly engines: readonly string[];
   readonly labelled: boolean;
   /** Chunks over all its engines. */
   readonly chunks: number;
-  /** `case`: the case's own JSON; `stored`: its stored form (stored-case.ts), for a case of more than INLINE_CHUNK_LIMIT chunks. */
-  readonly form: 'case' | 'stored';
-  readonly text: string;
 }
 
 /** Totals of one load, reported at its end. */

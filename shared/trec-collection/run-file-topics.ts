@@ -15,8 +15,9 @@ export interface TopicRanking {
   readonly tag: number;
   /** Documents in the list. */
   readonly count: number;
-  /** The list as the `ranking` of a stored case: `{"doc_uris":[...],"scores":[...]}`. */
-  readonly ranking: string;
+  /** Where the list is in the file's `json`, as the `ranking` of a stored case (`{"doc_uris":[...],"scores":[...]}`): bytes start to end. */
+  readonly start: number;
+  readonly end: number;
 }
 
 /**
@@ -24,9 +25,13 @@ export interface TopicRanking {
  * repeats (named by the caller, which alone knows each tag's engine name),
  * and every topic's ranked list of every tag, in the order the file first
  * lists them. What a collection small enough to hold in memory needs of a
- * run file; as text, which crosses threads cheaply.
+ * run file; the lists as UTF-8 JSON in one buffer of their own, which a
+ * thread hands over without a copy (pipeline-thread-entry.ts transfers it)
+ * and a case is joined from without making a string.
  */
 export interface RunFileTopics extends RunFileLines {
   readonly repeats: RepeatedDocument[];
   readonly rankings: TopicRanking[];
+  /** Every ranking's JSON, back to back; its buffer holds nothing else. */
+  readonly json: Uint8Array;
 }

@@ -32,16 +32,17 @@ export function kernelRunTopics(path: string): RunFileTopics | undefined {
   const memory = Buffer.from(exports.memory.buffer);
   const table = new Int32Array(exports.memory.buffer, exports.table(), topics * 4);
   const jsonAt = exports.json();
-  const json = memory.toString('latin1', jsonAt, jsonAt + (topics === 0 ? 0 : (table[topics * 4 - 1] as number)));
+  // Copied out of the kernel's memory, which the next file reuses, into a buffer of its own.
+  const json = new Uint8Array(exports.memory.buffer.slice(jsonAt, jsonAt + (topics === 0 ? 0 : (table[topics * 4 - 1] as number))));
   const rankings: TopicRanking[] = [];
   let rows = 0;
-  let from = 0;
+  let start = 0;
   for (let topic = 0; topic < topics; topic++) {
-    const [idStart, idLength, count, to] = table.subarray(topic * 4, topic * 4 + 4) as unknown as [number, number, number, number];
-    rankings.push({ qid: memory.toString('latin1', loaded.input + idStart, loaded.input + idStart + idLength), tag: 0, count, ranking: json.slice(from, to) });
+    const [idStart, idLength, count, end] = table.subarray(topic * 4, topic * 4 + 4) as unknown as [number, number, number, number];
+    rankings.push({ qid: memory.toString('latin1', loaded.input + idStart, loaded.input + idStart + idLength), tag: 0, count, start, end });
     rows += count;
-    from = to;
+    start = end;
   }
   const tag = memory.toString('latin1', loaded.input + exports.tagStart(), loaded.input + exports.tagEnd());
-  return { rows, errors: [], tags: rows === 0 ? [] : [tag], repeats: [], rankings };
+  return { rows, errors: [], tags: rows === 0 ? [] : [tag], repeats: [], rankings, json };
 }

@@ -17,6 +17,8 @@ export const RUNS_IN_MEMORY_BYTES = 96 * 1024 * 1024;
 /** One engine's ranked list of a topic. */
 interface EngineRanking {
   readonly engine: number;
+  /** The run file whose `json` holds the ranking. */
+  readonly file: number;
   readonly ranking: TopicRanking;
 }
 
@@ -106,7 +108,7 @@ export class RunsInMemory {
     for (const [index, read] of this.read.entries()) {
       for (const ranking of read.rankings) {
         const list = byTopic.get(ranking.qid);
-        const entry = { engine: this.engineOf[index]?.[ranking.tag] as number, ranking };
+        const entry = { engine: this.engineOf[index]?.[ranking.tag] as number, file: index, ranking };
         if (list === undefined) byTopic.set(ranking.qid, [entry]);
         else list.push(entry);
       }
@@ -123,10 +125,10 @@ export class RunsInMemory {
    */
   private topicCase(qid: string, rankings: readonly EngineRanking[], judgments: ExpectedDocument[] | undefined, queries: ReadonlyMap<string, string>): SerializedCase {
     const chunks = rankings.reduce((sum, { ranking }) => sum + ranking.count, 0);
-    const named = rankings.map(({ engine, ranking }) => [this.engineNames[engine] as string, ranking.ranking] as const);
+    const named = rankings.map(({ engine, file, ranking }) => [this.engineNames[engine] as string, (this.read[file] as RunFileTopics).json.subarray(ranking.start, ranking.end)] as const);
     if (chunks > INLINE_CHUNK_LIMIT) return storedTopicCase(qid, queries.get(qid) ?? qid, named, chunks, judgments);
-    const runs = named.map(([engine, text]) => {
-      const { doc_uris: docnos, scores } = compactRankingSchema.parse(JSON.parse(text));
+    const runs = named.map(([engine, json]) => {
+      const { doc_uris: docnos, scores } = compactRankingSchema.parse(JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')));
       return [engine, docnos.map((docno, index) => ({ docno, score: scores[index] as number }))] as const;
     });
     return serializeCase(buildTrecCase(qid, judgments, runs, { queries }));

@@ -59,30 +59,32 @@ function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | un
   }
   const rankings = runs.map(([engine, columns]) => {
     const { docnos, scores } = inTrecOrder(columns);
-    return [engine, `{"doc_uris":${JSON.stringify(docnos)},"scores":${JSON.stringify(scores)}}`] as const;
+    return [engine, Buffer.from(`{"doc_uris":${JSON.stringify(docnos)},"scores":${JSON.stringify(scores)}}`)] as const;
   });
   return storedTopicCase(qid, qid, rankings, chunks, judgments);
 }
 
 /**
  * A topic's case in its stored form, written from each engine's ranking as
- * the stored form's JSON (`{"doc_uris":[...],"scores":[...]}`): the text
- * storedCaseText gives for the case buildTrecCase builds.
+ * the stored form's JSON (`{"doc_uris":[...],"scores":[...]}`, UTF-8): the
+ * text storedCaseText gives for the case buildTrecCase builds, as the bytes
+ * the store writes, joined once without making a string of megabytes.
  */
-export function storedTopicCase(qid: string, request: string, rankings: readonly (readonly [string, string])[], chunks: number, judgments: readonly ExpectedDocument[] | undefined): SerializedCase {
-  // Joined once, into one flat string: concatenated, a case of megabytes would be copied again before it is written.
-  const parts = [`{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(request)},"engines":{`];
-  for (const [index, [engine, ranking]] of rankings.entries()) parts.push(`${index === 0 ? '' : ','}${JSON.stringify(engine)}:{"tags":{},"ranking":`, ranking, '}');
-  parts.push(judgments === undefined ? '},"tags":{}}' : `},"tags":{},"expected_retrieved_context":${JSON.stringify(judgments)}}`);
+export function storedTopicCase(qid: string, request: string, rankings: readonly (readonly [string, Uint8Array])[], chunks: number, judgments: readonly ExpectedDocument[] | undefined): SerializedCase {
+  const parts: Uint8Array[] = [Buffer.from(`{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(request)},"engines":{`)];
+  for (const [index, [engine, ranking]] of rankings.entries()) parts.push(Buffer.from(`${index === 0 ? '' : ','}${JSON.stringify(engine)}:{"tags":{},"ranking":`), ranking, CLOSE);
+  parts.push(Buffer.from(judgments === undefined ? '},"tags":{}}' : `},"tags":{},"expected_retrieved_context":${JSON.stringify(judgments)}}`));
   return {
     requestId: qid,
     engines: rankings.map(([engine]) => engine),
     labelled: (judgments?.length ?? 0) > 0,
     chunks,
     form: 'stored',
-    text: parts.join(''),
+    text: Buffer.concat(parts),
   };
 }
+
+const CLOSE = Buffer.from('}');
 
 /** A topic's runs by engine name, in the order the engines were first met. */
 export function namedRuns<List>(byEngine: ReadonlyMap<number, List> | undefined, engineNames: readonly string[]): [string, List][] {
@@ -106,6 +108,6 @@ export function serializeCase(evalCase: EvalCase): SerializedCase {
 
 /** The case a serialized case holds. */
 export function deserializedCase(serialized: SerializedCase): EvalCase {
-  const json: unknown = JSON.parse(serialized.text);
+  const json: unknown = JSON.parse(typeof serialized.text === 'string' ? serialized.text : Buffer.from(serialized.text.buffer, serialized.text.byteOffset, serialized.text.byteLength).toString('utf8'));
   return serialized.form === 'stored' ? parseStoredCase(json) : evalCaseSchema.parse(json);
 }

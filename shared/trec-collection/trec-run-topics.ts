@@ -22,14 +22,14 @@ export const readRunTopicsInTurn: RunTopicsReader = async (runs) => {
  * read is one error.
  */
 export async function readRunTopics(file: string): Promise<RunFileTopics> {
-  return readOrReport(file, async (path) => kernelRunTopics(path) ?? (await scriptRunTopics(path)), { rows: 0, errors: [], tags: [], repeats: [], rankings: [] });
+  return readOrReport(file, async (path) => kernelRunTopics(path) ?? (await scriptRunTopics(path)), { rows: 0, errors: [], tags: [], repeats: [], rankings: [], json: new Uint8Array(0) });
 }
 
 /** readRunTopics by readRunLines alone, for any file (the kernel reads only the common shape); I/O errors throw. */
 export async function scriptRunTopics(path: string): Promise<RunFileTopics> {
   const lists = new TopicLists();
   const { rows, errors, tags } = await readRunLines(path, lists);
-  return { rows, errors, tags, repeats: lists.repeats, rankings: lists.rankings() };
+  return { rows, errors, tags, repeats: lists.repeats, ...lists.rankings() };
 }
 
 /** One topic's lines of one tag, in file order, and the documents already met. */
@@ -75,10 +75,21 @@ class TopicLists implements RunLineSink {
 
   async flushIfFull(): Promise<void> {}
 
-  rankings(): TopicRanking[] {
-    return this.lists.map(({ qid, tag, docnos, scores }) => {
+  /** Every list ranked, its JSON in one buffer of its own. */
+  rankings(): { rankings: TopicRanking[]; json: Uint8Array } {
+    const texts = this.lists.map(({ docnos, scores }) => {
       const ranked = inTrecOrder({ docnos, scores });
-      return { qid, tag, count: docnos.length, ranking: `{"doc_uris":${JSON.stringify(ranked.docnos)},"scores":${JSON.stringify(ranked.scores)}}` };
+      return Buffer.from(`{"doc_uris":${JSON.stringify(ranked.docnos)},"scores":${JSON.stringify(ranked.scores)}}`);
     });
+    // A buffer of its own (Buffer.concat may hand out a slice of the shared pool, which must never be transferred).
+    const json = new Uint8Array(texts.reduce((sum, text) => sum + text.length, 0));
+    let end = 0;
+    const rankings = this.lists.map(({ qid, tag, docnos }, index) => {
+      const text = texts[index] as Buffer;
+      json.set(text, end);
+      end += text.length;
+      return { qid, tag, count: docnos.length, start: end - text.length, end };
+    });
+    return { rankings, json };
   }
 }

@@ -49,7 +49,11 @@ async function loadThreeWays(files: TrecCollectionFiles) {
 /** The serialized cases (the text ingest stores or sends) of a load, by request id. */
 async function serializedTexts(events: AsyncIterable<DatasetEvent>): Promise<Record<string, { form: string; text: string }>> {
   const texts: Record<string, { form: string; text: string }> = {};
-  for await (const event of events) if (event.kind === 'case' && event.serialized !== undefined) texts[event.serialized.requestId] = { form: event.serialized.form, text: event.serialized.text };
+  for await (const event of events) {
+    if (event.kind !== 'case' || event.serialized === undefined) continue;
+    const { requestId, form, text } = event.serialized;
+    texts[requestId] = { form, text: typeof text === 'string' ? text : Buffer.from(text).toString('utf8') };
+  }
   return texts;
 }
 
