@@ -503,14 +503,13 @@ export function grades(): usize {
   return rankedGrades;
 }
 
-/**
- * Orders every qrels topic's documents as trec_eval does (score highest
- * first, equal scores by document id in descending byte order) and writes
- * their marks in that order, topic after topic. Returns the qrels topics'
- * ends (a topic the run does not retrieve has no marks), or 0 when a topic
- * of the run retrieves a document twice (the JavaScript reader names it).
- */
-export function rank(): usize {
+/** What groupByTopic leaves: each topic's records in file order, order[ends[t - 1], ends[t]), and the largest topic's count. */
+let groupedEnds: usize = 0;
+let groupedOrder: usize = 0;
+let groupedLargest: i32 = 0;
+
+/** Groups the run's records by topic, in file order within each (a counting sort): into groupedEnds, groupedOrder and groupedLargest. */
+function groupByTopic(): void {
   // cursor[t]: topic t's count of records, then where its next record goes in `order`.
   const cursor = allocate(<usize>topicCount << 2);
   memory.fill(cursor, 0, <usize>topicCount << 2);
@@ -528,7 +527,6 @@ export function rank(): usize {
     total += count;
     store<i32>(ends + (<usize>topic << 2), total);
   }
-  // Each topic's records in file order: order[ends[t - 1], ends[t]).
   const order = allocate(<usize>total << 2);
   for (let record = 0; record < recordCount; record++) {
     const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
@@ -536,6 +534,23 @@ export function rank(): usize {
     store<i32>(order + (<usize>next << 2), record);
     store<i32>(at, next + 1);
   }
+  groupedEnds = ends;
+  groupedOrder = order;
+  groupedLargest = largest;
+}
+
+/**
+ * Orders every qrels topic's documents as trec_eval does (score highest
+ * first, equal scores by document id in descending byte order) and writes
+ * their marks in that order, topic after topic. Returns the qrels topics'
+ * ends (a topic the run does not retrieve has no marks), or 0 when a topic
+ * of the run retrieves a document twice (the JavaScript reader names it).
+ */
+export function rank(): usize {
+  groupByTopic();
+  const ends = groupedEnds;
+  const order = groupedOrder;
+  const largest = groupedLargest;
   const seen = allocate(<usize>slotsFor(largest) << 2);
   const qrelsEnd = qrelsTopics === 0 ? 0 : load<i32>(ends + ((<usize>qrelsTopics - 1) << 2));
   rankedGrades = allocate(<usize>qrelsEnd << 2);
@@ -777,29 +792,10 @@ export function table(): usize {
  */
 export function collect(start: i32, end: i32): i32 {
   if (hasHighByte(input + <usize>start, end - start)) return -1;
-  const cursor = allocate(<usize>topicCount << 2);
-  memory.fill(cursor, 0, <usize>topicCount << 2);
-  for (let record = 0; record < recordCount; record++) {
-    const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
-    store<i32>(at, load<i32>(at) + 1);
-  }
-  const ends = allocate(<usize>topicCount << 2);
-  let total = 0;
-  let largest = 0;
-  for (let topic = 0; topic < topicCount; topic++) {
-    const count = load<i32>(cursor + (<usize>topic << 2));
-    if (count > largest) largest = count;
-    store<i32>(cursor + (<usize>topic << 2), total);
-    total += count;
-    store<i32>(ends + (<usize>topic << 2), total);
-  }
-  const order = allocate(<usize>total << 2);
-  for (let record = 0; record < recordCount; record++) {
-    const at = cursor + (<usize>load<i32>(recordTopic + (<usize>record << 2)) << 2);
-    const next = load<i32>(at);
-    store<i32>(order + (<usize>next << 2), record);
-    store<i32>(at, next + 1);
-  }
+  groupByTopic();
+  const ends = groupedEnds;
+  const order = groupedOrder;
+  const largest = groupedLargest;
   const seen = allocate(<usize>slotsFor(largest) << 2);
   const scratch = allocate(<usize>largest << 2);
   // Each line's two values take at most its own bytes and six more ("0" before ".5", two quotes, two commas); each topic's frame 32.

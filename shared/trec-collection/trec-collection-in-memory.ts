@@ -8,7 +8,7 @@ import { RunNames } from './run-names.js';
 import { errorReporter } from './trec-inputs.js';
 import type { CollectionQrels } from './trec-qrels-reader.js';
 import { buildTrecCase } from './trec-case.js';
-import { deserializedCase, serializeCase, storedTopicCase } from './trec-partition-cases.js';
+import { serializeCase, serializedCaseEvent, storedTopicCase } from './trec-partition-cases.js';
 import type { RunFileTopics, TopicRanking } from './trec-run-topics.js';
 
 /** Run files of at most this many bytes in all are read whole rather than spilled: the cases then need no pass over spill files. */
@@ -76,13 +76,7 @@ export class RunsInMemory {
       const serialized = this.topicCase(qid, byTopic.get(qid) ?? [], qrels.topics.get(qid), queries.texts);
       byTopic.delete(qid);
       counter.caseOf(serialized.engines, serialized.labelled);
-      yield {
-        kind: 'case',
-        get case() {
-          return deserializedCase(serialized);
-        },
-        serialized,
-      };
+      yield serializedCaseEvent(serialized);
     }
   }
 

@@ -7,7 +7,7 @@ import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inp
 import { SpilledRuns, spillPartitionsFor } from './trec-run-spill.js';
 import { spillRunsInTurn } from './trec-run-spilling-reader.js';
 import type { CollectionWork } from './trec-collection-work.js';
-import { deserializedCase, namedRuns, type PartitionRequest, type SerializedPartition } from './trec-partition-cases.js';
+import { namedRuns, serializedCaseEvent, type PartitionRequest, type SerializedPartition } from './trec-partition-cases.js';
 import { buildTrecCase, shownDocuments, type TrecTexts } from './trec-case.js';
 import type { CollectionQrels } from './trec-qrels-reader.js';
 import { readIdTexts } from './trec-text-file.js';
@@ -149,13 +149,7 @@ async function* casesOnThreads(
     yield* report(errors);
     for (const serialized of cases) {
       counter.caseOf(serialized.engines, serialized.labelled);
-      yield {
-        kind: 'case',
-        get case() {
-          return deserializedCase(serialized);
-        },
-        serialized,
-      };
+      yield serializedCaseEvent(serialized);
     }
   }
 }

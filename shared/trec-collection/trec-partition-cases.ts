@@ -3,7 +3,7 @@ import type { InputError } from '../schema/input-error.js';
 import { evalCaseSchema } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
 import { compareBytes } from '../trec/trec-order.js';
-import { isLabelled, type SerializedCase } from '../rows/dataset-events.js';
+import { isLabelled, type DatasetEvent, type SerializedCase } from '../rows/dataset-events.js';
 import { buildTrecCase } from './trec-case.js';
 import { SpilledRuns } from './trec-run-spill.js';
 import { inTrecOrder, type RunColumns } from './trec-ranking.js';
@@ -103,6 +103,17 @@ export function serializeCase(evalCase: EvalCase): SerializedCase {
     chunks,
     form: stored ? 'stored' : 'case',
     text: stored ? storedCaseText(evalCase) : JSON.stringify(evalCase),
+  };
+}
+
+/** A case event of a serialized case: its case is read from the text only when asked for. */
+export function serializedCaseEvent(serialized: SerializedCase): DatasetEvent {
+  return {
+    kind: 'case',
+    get case() {
+      return deserializedCase(serialized);
+    },
+    serialized,
   };
 }
 

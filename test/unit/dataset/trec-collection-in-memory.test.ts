@@ -1,8 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectDataset, type CollectedDataset, type DatasetEvent } from '../../../shared/rows/dataset-events.js';
-import type { InputError } from '../../../shared/schema/input-error.js';
+import { collectDataset, type DatasetEvent } from '../../../shared/rows/dataset-events.js';
 import { storedCaseText } from '../../../shared/schema/stored-case.js';
 import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/trec-collection/trec-collection.js';
 import type { CollectionWork } from '../../../shared/trec-collection/trec-collection-work.js';
@@ -10,6 +9,7 @@ import { serializedPartitionCases } from '../../../shared/trec-collection/trec-p
 import { spillRunsInTurn } from '../../../shared/trec-collection/trec-run-spilling-reader.js';
 import { readRunTopics, type RunTopicsReader } from '../../../shared/trec-collection/trec-run-topics.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+import { inFixedOrder } from './collected-in-order.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'trec-eval');
 
@@ -57,10 +57,6 @@ async function serializedTexts(events: AsyncIterable<DatasetEvent>): Promise<Rec
   return texts;
 }
 
-function sortedCases(loaded: CollectedDataset) {
-  const byLine = (left: InputError, right: InputError) => left.file.localeCompare(right.file) || left.line - right.line;
-  return { cases: [...loaded.cases].sort((left, right) => left.request_id.localeCompare(right.request_id)), errors: [...loaded.errors].sort(byLine), counts: loaded.counts };
-}
 
 describe('loadTrecCollection of run files that fit in memory, with a spill folder', () => {
   it("gives trec_eval's test collection the events of the in-memory load, in the same order, and writes no spill file", async () => {
@@ -121,8 +117,8 @@ describe('loadTrecCollection of run files that fit in memory, with a spill folde
     const elsewhere = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'elsewhere'), work }));
 
     // Assess: the spill's events (cases by partition, repeated documents after the bad lines), the same once sorted
-    expect(sortedCases(bounded)).toEqual(sortedCases(reference));
-    expect(sortedCases(elsewhere)).toEqual(sortedCases(reference));
+    expect(inFixedOrder(bounded)).toEqual(inFixedOrder(reference));
+    expect(inFixedOrder(elsewhere)).toEqual(inFixedOrder(reference));
     expect(reference.cases[0]?.engines['run.txt:r']?.retrieved_context.map((chunk) => chunk.doc_uri)).toEqual(['d2', 'd3']);
     expect(reference.errors.map((error) => [error.file.split('/').slice(-2).join('/'), error.line])).toEqual([
       ['c/run.txt', 2],

@@ -1,14 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectDataset, type CollectedDataset } from '../../../shared/rows/dataset-events.js';
+import { collectDataset } from '../../../shared/rows/dataset-events.js';
 import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/trec-collection/trec-collection.js';
 import { scanTrecFields, splitTrecFields } from '../../../shared/trec-collection/trec-fields.js';
 import { spillRunFile, type RunSpiller } from '../../../shared/trec-collection/trec-run-spilling-reader.js';
 import { serializedPartitionCases } from '../../../shared/trec-collection/trec-partition-cases.js';
 import { readRunTopicsInTurn } from '../../../shared/trec-collection/trec-run-topics.js';
-import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+import { inFixedOrder } from './collected-in-order.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'trec-eval');
 
@@ -20,17 +20,11 @@ afterEach(async () => {
   await folder.remove();
 });
 
-/** The cases by request id and the errors in a fixed order: the spilled load orders cases by partition. */
-function comparable(loaded: CollectedDataset) {
-  const byLine = (left: InputError, right: InputError) => left.file.localeCompare(right.file) || left.line - right.line;
-  return { cases: [...loaded.cases].sort((left, right) => left.request_id.localeCompare(right.request_id)), errors: [...loaded.errors].sort(byLine), counts: loaded.counts };
-}
-
 async function loadBothWays(files: TrecCollectionFiles) {
   const inMemory = await collectDataset(loadTrecCollection(files));
   const spillFolder = join(folder.path, 'spill');
   const spilled = await collectDataset(loadTrecCollection({ ...files, spillFolder, runsInMemoryUpTo: 0 }));
-  return { inMemory: comparable(inMemory), spilled: comparable(spilled), spillFolder };
+  return { inMemory: inFixedOrder(inMemory), spilled: inFixedOrder(spilled), spillFolder };
 }
 
 describe('loadTrecCollection with a spill folder, past the bytes it reads in memory', () => {
