@@ -38,7 +38,11 @@ export function kernelRunTopics(path: string): RunFileTopics | undefined {
   let rows = 0;
   let start = 0;
   for (let topic = 0; topic < topics; topic++) {
-    const [idStart, idLength, count, end] = table.subarray(topic * 4, topic * 4 + 4) as unknown as [number, number, number, number];
+    // The kernel's table: per topic its id's start and length in the input, its document count, and where its JSON ends.
+    const idStart = table[topic * 4] as number;
+    const idLength = table[topic * 4 + 1] as number;
+    const count = table[topic * 4 + 2] as number;
+    const end = table[topic * 4 + 3] as number;
     rankings.push({ qid: memory.toString('latin1', loaded.input + idStart, loaded.input + idStart + idLength), tag: 0, count, start, end });
     rows += count;
     start = end;
