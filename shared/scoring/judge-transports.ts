@@ -1,6 +1,7 @@
 import type { CallDeadlineOptions } from '../judge-client/call-deadline.js';
 import { canonicalBaseUrl } from '../judge-client/judge-cache.js';
 import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from '../judge-client/judge-completion.js';
+import type { JudgeClientSettings } from '../judge-client/judge-client.js';
 import type { JudgeProvider } from '../judge-client/judge-provider.js';
 import type { ResolvedClientSettings } from './judge-service-pool.js';
 import type { RateGovernor } from '../judge-client/rate/rate-governor.js';
@@ -31,16 +32,10 @@ export function createJudgeCompleter(provider: JudgeProvider, settings: Resolved
   const common = { model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, timeoutMs: limits.timeoutMs, maxRetries: limits.maxRetries, callDeadlineMs: limits.callDeadlineMs, governor };
   switch (provider.kind) {
     case 'openai':
-      return new LazyCompleter(async () => {
-        const { JudgeClient } = await import('../judge-client/judge-client.js');
-        return new JudgeClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });
-      });
+      return openAiClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });
     case 'azure': {
       const deployment = deploymentFor(provider.azure.deployment, settings.model, defaultModel);
-      return new LazyCompleter(async () => {
-        const { JudgeClient } = await import('../judge-client/judge-client.js');
-        return new JudgeClient({ ...common, baseUrl: undefined, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs, azure: { ...provider.azure, deployment } });
-      });
+      return openAiClient({ ...common, baseUrl: undefined, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs, azure: { ...provider.azure, deployment } });
     }
     case 'bedrock':
       return new LazyCompleter(async () => {
@@ -71,6 +66,11 @@ export function serverOf(provider: JudgeProvider, settings: ResolvedClientSettin
 /** The configured deployment serves the run's model; a judge's own model goes to the deployment of that name. */
 function deploymentFor(configured: string, model: string, defaultModel: string): string {
   return model === defaultModel ? configured : model;
+}
+
+/** The openai SDK's client (OpenAI-compatible servers and Azure OpenAI), loaded with the SDK on its first judgment. */
+function openAiClient(settings: JudgeClientSettings): JudgeCompleter {
+  return new LazyCompleter(async () => new (await import('../judge-client/judge-client.js')).JudgeClient(settings));
 }
 
 /** A client built on its first judgment; concurrent first judgments share the one load. */

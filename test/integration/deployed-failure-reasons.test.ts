@@ -20,6 +20,7 @@ import { startOpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
 import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '../support/secrets-manager-test-server.js';
+import { sqsRecordOf } from '../support/sqs-record.js';
 
 /**
  * What a user of the deployed stack sees when the judge worker fails before
@@ -239,17 +240,3 @@ describe('the judge line of a deployed run', () => {
     expect(manifest.judge).toBe('LLM judge judge-model at 127.0.0.1:9, temperature 0, cached');
   });
 });
-
-function sqsRecordOf(body: string, messageId = 'm-1') {
-  return {
-    messageId,
-    receiptHandle: `receipt-${messageId}`,
-    body,
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:cases',
-    awsRegion: 'us-east-1',
-  };
-}

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SQSRecord } from 'aws-lambda';
 import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/threads/pipeline-threads.js';
 import { threadJudge } from '../../cli/threads/thread-judge.js';
+import { sqsRecordOf } from '../support/sqs-record.js';
 import { rangeAggregatorOf } from '../../shared/reduce/aggregate-range.js';
 import { serializePartial } from '../../shared/report/range-partial.js';
 import { runKeys } from '../../shared/run/run-identity.js';
@@ -73,17 +74,7 @@ describe('the pipeline threads of an embedded run', () => {
     // Prepare: messages that are no case message, so each fails (and every record of each half)
     const store = new LocalFolderStore(join(folder.path, 'store'));
     const judge = threadJudge(store);
-    const record = (index: number): SQSRecord => ({
-      messageId: `m${index}`,
-      receiptHandle: `r${index}`,
-      body: index === 3 ? '{"kind":"case"}' : 'not json',
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:cases',
-      awsRegion: 'us-east-1',
-    });
+    const record = (index: number): SQSRecord => sqsRecordOf(index === 3 ? '{"kind":"case"}' : 'not json', `m${index}`);
 
     // Act
     const batch = await judge({ Records: [0, 1, 2, 3, 4].map(record) });
