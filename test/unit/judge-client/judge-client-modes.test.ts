@@ -68,8 +68,8 @@ describe('JudgeClient output modes', () => {
   });
 
   it('sends 20 concurrent calls at once in json_schema against a server that refuses it, each once more in json_object, and later calls start there', async () => {
-    // Prepare: answers take a moment, so all 20 calls are in flight together; each call asks about its own passage
-    const started = await startJudgeClient(answerWith(verdict), { refuseResponseFormat: ['json_schema'], slow: 1, slowMs: 30 }, { maxRetries: 0 });
+    // Prepare: answers (refusals too) take a moment, long enough that all 20 calls are in flight together on a busy machine (30 ms was not); each call asks about its own passage
+    const started = await startJudgeClient(answerWith(verdict), { refuseResponseFormat: ['json_schema'], slow: 1, slowMs: 200 }, { maxRetries: 0 });
     server = started.server;
 
     // Act
