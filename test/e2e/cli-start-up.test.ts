@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { PACKAGES_BY_FILE } from '../../scripts/build-cli.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import { packagesLoaded, runBuiltCli } from '../support/built-cli.js';
 import { catalogOracle } from '../support/judge-oracle.js';
+import { REPOSITORY_ROOT } from '../support/markdown.js';
 import { startOpenAiTestServer } from '../support/openai-test-server.js';
 import { nights, reportNights } from '../support/reported-suite.js';
 import { createTempFolder } from '../support/temp-folder.js';
@@ -18,9 +16,7 @@ import { createTempFolder } from '../support/temp-folder.js';
  * checks which packages were among them. The build is fresh: the vitest
  * global setup builds it from the current source.
  */
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'cli', 'bin.js');
-const recorder = pathToFileURL(join(import.meta.dirname, '..', 'support', 'record-resolutions', 'register.mjs')).href;
+const root = REPOSITORY_ROOT;
 const fixture = (name: string): string => join(root, 'test', 'fixtures', 'trec-eval', name);
 
 /** Packages that cost seconds to load and that only some commands need. */
@@ -36,25 +32,13 @@ interface Started {
 async function startCli(args: readonly string[], environment: Readonly<Record<string, string>> = {}): Promise<Started> {
   const folder = await createTempFolder();
   onTestFinished(() => folder.remove());
-  const log = await folder.write('resolved.tsv', '');
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', recorder, bin, ...args], {
-    cwd: root,
-    env: { ...process.env, ...environment, RECORD_RESOLUTIONS_TO: log },
-  });
-  const lines = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
-  return { stdout, stderr, resolved: lines.map((line) => line.split('\t')[1] ?? '') };
+  return runBuiltCli(args, { env: environment, recordResolutions: join(folder.path, 'resolved.tsv') });
 }
 
-/** The packages each built file carries (the build bundles most packages in, written beside it). */
-const packagesByFile = async (): Promise<Record<string, string[]>> =>
-  JSON.parse(await readFile(join(root, 'dist', 'cli', PACKAGES_BY_FILE), 'utf8')) as Record<string, string[]>;
-
-/** Heavy packages the process loaded: resolved from node_modules, or carried by a built file it loaded. */
+/** Heavy packages the process loaded: resolved from node_modules, or carried by a built file it loaded (`@aws-sdk` stands for all its clients). */
 async function heavyPackagesIn(resolved: readonly string[]): Promise<string[]> {
-  const byFile = await packagesByFile();
-  const built = pathToFileURL(join(root, 'dist', 'cli')).href + '/';
-  const carried = resolved.filter((url) => url.startsWith(built)).flatMap((url) => byFile[url.slice(built.length)] ?? []);
-  return HEAVY_PACKAGES.filter((name) => carried.includes(name) || resolved.some((url) => url.includes(`/node_modules/${name}/`)));
+  const loaded = await packagesLoaded(resolved);
+  return HEAVY_PACKAGES.filter((name) => loaded.some((loadedName) => loadedName === name || loadedName.startsWith(`${name}/`)));
 }
 
 describe('the built CLI starts without the heavy packages it does not need', () => {

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAiTestServer, type ChatRequest, type OpenAiTestServer } from '../support/openai-test-server.js';
-import { runCli } from '../support/run-cli.js';
+import { runBuiltCli } from '../support/built-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
  * The decision-tree judge of examples/configs/dag-judge.yaml run end to end
- * by `assay run` against the OpenAI-compatible test server, whose answers
+ * by `assay run` (the built bin) against the OpenAI-compatible test server, whose answers
  * follow the summary's real headings, node by node.
  */
 const CONFIG = join(import.meta.dirname, '..', '..', 'examples', 'configs', 'dag-judge.yaml');
@@ -20,7 +20,6 @@ beforeEach(async () => {
   server = await startOpenAiTestServer({ oracle: headingOracle });
 });
 afterEach(async () => {
-  vi.unstubAllEnvs();
   await server.close();
   await folder.remove();
 });
@@ -50,10 +49,7 @@ async function run(out: string) {
     { request_id: 'partial', request: 'Summarise the meeting', response: '# body\nWe talked.' },
   ];
   const dataset = await folder.write('summaries.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
-  vi.stubEnv('OPENAI_API_KEY', 'test-key');
-  vi.stubEnv('OPENAI_BASE_URL', server.baseUrl);
-  vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
-  const result = await runCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out]);
+  const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], { env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' } });
   expect(result.exitCode).toBe(0);
   const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { case_id: string; metrics: Record<string, unknown> });
   return Object.fromEntries(lines.map((line) => [line.case_id, line.metrics]));

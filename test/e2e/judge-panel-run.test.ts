@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../shared/schema/report.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type ChatRequest, type OpenAiTestServer } from '../support/openai-test-server.js';
-import { runCli } from '../support/run-cli.js';
+import { runBuiltCli } from '../support/built-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
- * examples/configs/judge-panel.yaml run end to end by `assay run` against the
+ * examples/configs/judge-panel.yaml run end to end by `assay run` (the built bin) against the
  * test server: model variants, an ensemble, a repeated judge and a per-chunk
  * custom retrieval judge, down to the names the report aggregates them under.
  * The server answers as the catalog oracle, except that `large-model` grades
@@ -25,7 +25,6 @@ beforeEach(async () => {
   server = await startOpenAiTestServer({ oracle: (request: ChatRequest, index) => (request.model === 'large-model' ? { json: { rationale: 'all of it', rating: 3 } } : catalogOracle(request, index)) });
 });
 afterEach(async () => {
-  vi.unstubAllEnvs();
   await server.close();
   await folder.remove();
 });
@@ -39,10 +38,7 @@ async function run(out: string) {
     retrieved_context: texts.map((content, index) => ({ doc_uri: `doc-${content.length}`, content, rank: index + 1 })),
   });
   const dataset = await folder.write('chunks.jsonl', [row('bm25', [BILLING, ROTATE]), row('dense', [ROTATE, BILLING])].map((line) => JSON.stringify(line)).join('\n'));
-  vi.stubEnv('OPENAI_API_KEY', 'test-key');
-  vi.stubEnv('OPENAI_BASE_URL', server.baseUrl);
-  vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
-  const result = await runCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out]);
+  const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], { env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' } });
   expect(result.stderr).not.toMatch(/    at /);
   expect(result.exitCode).toBe(0);
   return reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
