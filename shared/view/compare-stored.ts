@@ -1,6 +1,7 @@
 import { compareRuns, type RunComparison } from '../compare/compare-runs.js';
 import { aggregatedMetrics } from '../compare/compared-metrics.js';
 import { readCaseLinesFile } from '../compare/run-files.js';
+import { compareText } from '../report/ordering.js';
 import { metricValues, type LinesRead } from './case-lines.js';
 import { found, unreadable, type Found } from './found.js';
 import type { StoredRun, ViewData } from './view-data.js';
@@ -33,13 +34,24 @@ export interface QueryChange {
   readonly delta: number;
 }
 
+/** The per-query changes of one engine and metric, and how many of them are losses (the first ones). */
+export interface QueryChanges {
+  readonly changes: readonly QueryChange[];
+  /** How many changes are losses (delta < 0): they come first, so the gains start at this offset. */
+  readonly losses: number;
+  /** Pairs whose value did not move. */
+  readonly unchanged: number;
+}
+
 /**
  * Every query whose value of the metric moved between the runs, for one
- * engine, paired by request id as the comparison pairs them: the largest
- * loss first, equal changes by request id. `unchanged` counts the pairs that
- * did not move.
+ * engine, paired by request id as the comparison pairs them: the losses
+ * first, the largest loss first, then the gains, the largest gain first, so
+ * both ends of the change open the list whichever way the mean moved (a
+ * regression check reads the losses even of a run that gained); equal
+ * changes by request id.
  */
-export async function queryChanges(data: ViewData, a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<{ changes: QueryChange[]; unchanged: number }>> {
+export async function queryChanges(data: ViewData, a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<QueryChanges>> {
   const values: Map<string, number>[] = [];
   for (const run of [a, b]) {
     const path = await data.casesFile(run);
@@ -57,6 +69,6 @@ export async function queryChanges(data: ViewData, a: StoredRun, b: StoredRun, e
     if (valueOfB === valueOfA) unchanged++;
     else changes.push({ request_id: requestId, a: valueOfA, b: valueOfB, delta: valueOfB - valueOfA });
   }
-  changes.sort((left, right) => left.delta - right.delta || (left.request_id < right.request_id ? -1 : left.request_id > right.request_id ? 1 : 0));
-  return found({ changes, unchanged });
+  changes.sort((left, right) => Number(left.delta > 0) - Number(right.delta > 0) || Math.abs(right.delta) - Math.abs(left.delta) || compareText(left.request_id, right.request_id));
+  return found({ changes, losses: changes.filter((change) => change.delta < 0).length, unchanged });
 }

@@ -1,16 +1,12 @@
 import type { RunComparison } from '../compare/compare-runs.js';
-import { isKeyStatistic } from '../report/key-metrics.js';
-import { compareText } from '../report/ordering.js';
 import { linesOf } from './case-lines.js';
-import { compareStoredRuns, queryChanges, type QueryChange } from './compare-stored.js';
+import { chooseComparedChange } from './compare-choice.js';
+import { compareStoredRuns, queryChanges, type QueryChanges } from './compare-stored.js';
 import { found, unreadable, type Found } from './found.js';
 import { Memo } from './memo.js';
 import { comparePage, type ComparedRuns } from './pages/compare-page.js';
 import type { Route } from './routes.js';
 import type { StoredRun, ViewData } from './view-data.js';
-
-/** The metric the compare page opens on when the runs have it: the usual headline of a search evaluation. */
-const PREFERRED_METRIC = 'retrieval/ground_truth/ndcg@10';
 
 /**
  * Comparisons of two stored runs for the view: the numbers of `assay
@@ -20,7 +16,7 @@ const PREFERRED_METRIC = 'retrieval/ground_truth/ndcg@10';
  */
 export class Comparisons {
   private readonly comparisons = new Memo<Found<RunComparison>>(8);
-  private readonly changes = new Memo<Found<{ changes: QueryChange[]; unchanged: number }>>(8);
+  private readonly changes = new Memo<Found<QueryChanges>>(8);
 
   constructor(private readonly data: ViewData) {}
 
@@ -35,7 +31,7 @@ export class Comparisons {
     return this.comparisons.get(`${a.runId}:${a.version}:${b.runId}:${b.version}`, () => compareStoredRuns(this.data, a, b));
   }
 
-  queryChanges(a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<{ changes: QueryChange[]; unchanged: number }>> {
+  queryChanges(a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<QueryChanges>> {
     return this.changes.get(JSON.stringify([a.runId, a.version, b.runId, b.version, engine, metric]), () => queryChanges(this.data, a, b, engine, metric));
   }
 
@@ -48,16 +44,10 @@ export class Comparisons {
     const [a, b] = runs.value;
     const comparison = await this.comparison(a, b);
     if (!comparison.ok) return comparison;
-    const { engine, metric } = choice(comparison.value, route.engine, route.metric);
-    const problem =
-      route.engine !== undefined && route.engine !== engine
-        ? `Engine "${route.engine}" is not compared in both runs; showing ${engine ?? 'none'}.`
-        : route.metric !== undefined && route.metric !== metric
-          ? `Metric "${route.metric}" is not compared for ${engine}; showing ${metric ?? 'none'}.`
-          : undefined;
-    let compared: ComparedRuns = { a, b, comparison: comparison.value, engine, metric, changes: undefined, lists: { a: new Map(), b: new Map() } };
-    if (engine !== undefined && metric !== undefined) {
-      const changed = await this.queryChanges(a, b, engine, metric);
+    const choice = chooseComparedChange(comparison.value, route);
+    let compared: ComparedRuns = { a, b, comparison: comparison.value, choice, changes: undefined, lists: { a: new Map(), b: new Map() } };
+    if (choice !== undefined) {
+      const changed = await this.queryChanges(a, b, choice.engine, choice.metric);
       if (!changed.ok) return changed;
       const page = changed.value.changes.slice(route.offset, route.offset + route.limit);
       const requestIds = new Set(page.map((change) => change.request_id));
@@ -65,43 +55,17 @@ export class Comparisons {
       for (const run of [a, b]) {
         const path = await this.data.casesFile(run);
         if (!path.ok) return path;
-        const read = await linesOf(path.value, engine, requestIds);
+        const read = await linesOf(path.value, choice.engine, requestIds);
         if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
         lists.push(read.value);
       }
+      const { changes, losses, unchanged } = changed.value;
       compared = {
         ...compared,
-        changes: { page, total: changed.value.changes.length, unchanged: changed.value.unchanged, offset: route.offset, limit: route.limit },
+        changes: { page, total: changes.length, losses, unchanged, offset: route.offset, limit: route.limit },
         lists: { a: lists[0] ?? new Map(), b: lists[1] ?? new Map() },
       };
     }
-    return found({ status: 200, html: comparePage(form, compared, problem) });
+    return found({ status: 200, html: comparePage(form, compared, choice?.problem) });
   }
-}
-
-/**
- * The engine and metric of the per-query changes: those asked for when the
- * comparison has them; else the metric is ndcg@10 when compared, or the first
- * headline metric (an average or a rating the reports show), and the engine
- * the one that lost most on it, so the page opens on what got worse.
- */
-function choice(comparison: RunComparison, engine: string | undefined, metric: string | undefined): { engine?: string; metric?: string } {
-  const engines = Object.keys(comparison.engines).sort(compareText);
-  const metricsOf = (name: string) => Object.keys(comparison.engines[name] ?? {}).sort(compareText);
-  const everyMetric = [...new Set(engines.flatMap(metricsOf))].sort(compareText);
-  const wanted =
-    metric !== undefined && everyMetric.includes(metric)
-      ? metric
-      : everyMetric.includes(PREFERRED_METRIC)
-        ? PREFERRED_METRIC
-        : (everyMetric.find((name) => isKeyStatistic(`${name}/average`) || isKeyStatistic(`${name}/percentage`)) ?? everyMetric[0]);
-  const chosenEngine =
-    engine !== undefined && engines.includes(engine)
-      ? engine
-      : engines
-          .filter((name) => wanted !== undefined && metricsOf(name).includes(wanted))
-          .sort((left, right) => (comparison.engines[left]?.[wanted ?? '']?.delta ?? 0) - (comparison.engines[right]?.[wanted ?? '']?.delta ?? 0))[0] ?? engines[0];
-  if (chosenEngine === undefined) return {};
-  const metrics = metricsOf(chosenEngine);
-  return { engine: chosenEngine, metric: wanted !== undefined && metrics.includes(wanted) ? wanted : metrics[0] };
 }

@@ -108,7 +108,7 @@ export class ViewApp {
         if (!changed.ok) return changed;
         const page = changed.value.changes.slice(route.offset, route.offset + route.limit);
         const next = route.offset + page.length < changed.value.changes.length ? route.offset + page.length : null;
-        return json({ a: route.a, b: route.b, engine: route.engine, metric: route.metric, total: changed.value.changes.length, unchanged: changed.value.unchanged, offset: route.offset, next_offset: next, changes: page });
+        return json({ a: route.a, b: route.b, engine: route.engine, metric: route.metric, total: changed.value.changes.length, losses: changed.value.losses, unchanged: changed.value.unchanged, offset: route.offset, next_offset: next, changes: page });
       }
       case 'compare-page': {
         const page = await this.comparisons.page(route);

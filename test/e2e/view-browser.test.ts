@@ -8,16 +8,20 @@ import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser } from '../support/browser.js'
 import { ENGINES, NDCG, nights, reportNights, WORST_REQUEST } from '../support/reported-suite.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 import { startViewProcess, type ViewProcess } from '../support/view-process.js';
+import { DROPPED_REQUEST, MOVED_ENGINE, RECIPROCAL_RANK, reportMovedEngineRuns } from '../support/view-stores.js';
 
 /**
  * `assay view` over a store folder of three reported nights (dense degraded
- * on the third), and the stored history.html, in the packaged Chromium:
- * what a user sees, clicks and reads with a keyboard or a screen reader.
+ * on the third) and, in a suite of its own, two runs where only the second
+ * engine by name moved (with ids and documents as long as real ones), and
+ * the stored history.html, in the packaged Chromium: what a user sees, clicks
+ * and reads with a keyboard or a screen reader.
  */
 const SUITE = 'nightly';
 let folder: TempFolder;
 let store: string;
 let reports: Report[];
+let movedRuns: Report[];
 let view: ViewProcess;
 let browser: Browser;
 /** One page for the whole file: the packaged Chromium runs as a single process, which closing its only page would end. */
@@ -32,6 +36,7 @@ beforeAll(async () => {
   folder = await createTempFolder();
   store = join(folder.path, 'store');
   reports = await reportNights(new LocalFolderStore(store), SUITE, nights(3, { 2: 'dense' }));
+  movedRuns = await reportMovedEngineRuns(new LocalFolderStore(store), 'moved');
   historyFile = pathToFileURL(join(store, 'reports', SUITE, 'history.html')).href;
   [view, browser] = await Promise.all([startViewProcess(['--store', store, '--port', '0']), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -109,14 +114,18 @@ describe('assay view in a browser', () => {
     await open(`${view.url}compare?a=${second?.run_id}&b=${third?.run_id}`);
     const first = page.locator('ol.query-changes > li').first();
 
-    // Act: Tab from the last form control to the first query, and open it with Enter
+    // Act: Tab from the last form control to the note's link to the queries, follow it, Tab to the first query and open it, all with the keyboard
     expect(await page.locator('select[name="engine"]').inputValue()).toBe('dense');
     await page.getByRole('button', { name: 'Compare' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.getAttribute("href")')).toBe('#queries');
+    await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
 
     // Assess
     expect(await first.locator('summary code').textContent()).toBe(WORST_REQUEST);
+    expect(await first.locator('details').getAttribute('open')).toBe('');
     const lists = first.locator('table.ranked-list');
     expect(await lists.count()).toBe(2);
     // Both boxes measured in one frame, so no scroll can come between them
@@ -127,7 +136,57 @@ describe('assay view in a browser', () => {
     expect(await lists.nth(1).locator('thead th').allTextContents()).toEqual(['rank', 'document', 'score', 'human grade', 'chunk_relevance', 'rank in A']);
     expect(errors).toEqual([]);
   });
+
+  it('opens the compare page on the engine and metric that moved, not the first engine by name, and fits its tables in 1280 px', async () => {
+    // Prepare: alpha (first by name) is the same in both runs; beta's reciprocal rank rose by 0.3194, its ndcg@10 by 0.2351
+    const [before, after] = movedRuns;
+    await open(`${view.url}compare?a=${before?.run_id}&b=${after?.run_id}`);
+
+    // Act: open every query, so the ranked lists with their long document ids are laid out too
+    await page.locator('ol.query-changes details').evaluateAll((details) => details.forEach((element) => element.setAttribute('open', '')));
+    const overflow = await tablesOutsideThePage();
+
+    // Assess
+    expect(await page.locator('select[name="engine"]').inputValue()).toBe(MOVED_ENGINE);
+    expect(await page.locator('select[name="metric"]').inputValue()).toBe(RECIPROCAL_RANK);
+    expect(await page.locator('section.choice p').first().textContent()).toBe(`Per-query changes below: ${MOVED_ENGINE}, ${RECIPROCAL_RANK}, the largest significant change (+0.3194, p = 0.008).`);
+    expect(await page.locator('ul.other-changes a').allTextContents()).toEqual([`${MOVED_ENGINE}, retrieval/ground_truth/ndcg@10`]);
+    expect(await page.locator('table.comparison tr[aria-current="true"] td').allTextContents()).toEqual(expect.arrayContaining([MOVED_ENGINE, RECIPROCAL_RANK, '+0.3194']));
+    expect(await page.locator('ol.losses > li summary code').allTextContents()).toEqual([DROPPED_REQUEST]);
+    expect(await page.locator('ol.gains > li').count()).toBe(8);
+    expect(overflow).toEqual({ pageScrollsSideways: false, tablesPastThePage: [], hiddenInScrollBoxes: [] });
+    expect(errors).toEqual([]);
+  });
 });
+
+/**
+ * At the page's width: whether the page scrolls sideways; tables whose right
+ * edge is past the page and not inside a scrolling box that is itself within
+ * the page (content a user cannot reach); and scrolling boxes whose content
+ * is wider than the box (reachable, but out of sight at first: at 1280 px the
+ * compare page's tables are meant to fit, their ids and metric paths wrapping).
+ */
+async function tablesOutsideThePage(): Promise<{ pageScrollsSideways: boolean; tablesPastThePage: string[]; hiddenInScrollBoxes: string[] }> {
+  return (await page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const scrollBox = (element) => {
+      for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
+        if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return parent;
+      }
+      return null;
+    };
+    const name = (table) => table.className + (table.caption ? ' ' + table.caption.textContent : '');
+    const tablesPastThePage = [];
+    const hiddenInScrollBoxes = [];
+    for (const table of document.querySelectorAll('main table')) {
+      const box = scrollBox(table);
+      const right = (box ?? table).getBoundingClientRect().right;
+      if (right > width) tablesPastThePage.push(name(table) + ': right edge at ' + right + ' of ' + width);
+      if (box !== null && box.scrollWidth > box.clientWidth) hiddenInScrollBoxes.push(name(table) + ': ' + box.scrollWidth + ' wide in ' + box.clientWidth);
+    }
+    return { pageScrollsSideways: document.documentElement.scrollWidth > width, tablesPastThePage, hiddenInScrollBoxes };
+  })()`)) as { pageScrollsSideways: boolean; tablesPastThePage: string[]; hiddenInScrollBoxes: string[] };
+}
 
 describe('the stored history.html', () => {
   it('opens offline from the file, naming every run and fetching nothing', async () => {

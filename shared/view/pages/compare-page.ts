@@ -1,30 +1,22 @@
-import type { RunComparison } from '../../compare/compare-runs.js';
 import { compareText } from '../../report/ordering.js';
 import { escapeHtml } from '../../report-render/html/escape.js';
-import type { CaseLine } from '../../schema/report.js';
-import type { QueryChange } from '../compare-stored.js';
-import type { StoredRun } from '../view-data.js';
+import { choiceNote } from './choice-note.js';
+import type { ComparedRuns } from './compared-runs.js';
+import { breakableName, pValueHtml, signedDelta } from './compare-numbers.js';
 import { viewNavigation, viewPage } from './layout.js';
-import { rankedListsSideBySide } from './ranked-lists.js';
+import { queryChangesSection } from './query-changes-section.js';
 import { viewPaths } from './view-paths.js';
 
-/** What the compare page shows once both runs are found. */
-export interface ComparedRuns {
-  readonly a: StoredRun;
-  readonly b: StoredRun;
-  readonly comparison: RunComparison;
-  readonly engine: string | undefined;
-  readonly metric: string | undefined;
-  readonly changes: { readonly page: readonly QueryChange[]; readonly total: number; readonly unchanged: number; readonly offset: number; readonly limit: number } | undefined;
-  readonly lists: { readonly a: ReadonlyMap<string, CaseLine>; readonly b: ReadonlyMap<string, CaseLine> };
-}
+export type { ComparedRuns } from './compared-runs.js';
 
 /**
  * `/compare?a=RUN&b=RUN`: a form to choose the runs, the engine and the
  * metric; per engine and metric the numbers of `assay compare --json` (means,
- * delta, p-values, significance, n, wins, losses, ties); and the chosen
- * engine's per-query changes of the chosen metric, the largest loss first, a
- * page at a time, each query opening to the two runs' ranked lists side by side.
+ * delta, p-values, significance, n, wins, losses, ties); and the per-query
+ * changes of one engine and metric, the address's or the largest change's
+ * (compare-choice.ts), saying which and why (choice-note.ts). Stored names are
+ * escaped; the tables wrap long names and ids to fit the page, and scroll
+ * inside it when they cannot.
  */
 export function comparePage(form: { readonly a?: string; readonly b?: string }, compared: ComparedRuns | undefined, problem?: string): string {
   const body =
@@ -32,7 +24,7 @@ export function comparePage(form: { readonly a?: string; readonly b?: string }, 
     '<p class="note">Cases are paired by request id within each engine, as <code>assay compare A B</code> pairs them; delta = B − A, positive when B is higher.</p></header>' +
     choiceForm(form, compared) +
     (problem === undefined ? '' : `<p class="warning">${escapeHtml(problem)}</p>`) +
-    (compared === undefined ? '' : summaryTable(compared) + queryChangesSection(compared));
+    (compared === undefined ? '' : choiceNote(compared) + summaryTable(compared) + queryChangesSection(compared));
   return viewPage('Compare two runs', viewNavigation([['Suites', viewPaths.suites()], ...(compared === undefined ? [] : runLinks(compared))]), body);
 }
 
@@ -45,7 +37,9 @@ function runLinks(compared: ComparedRuns): [string, string][] {
 
 function choiceForm(form: { readonly a?: string; readonly b?: string }, compared: ComparedRuns | undefined): string {
   const engines = compared === undefined ? [] : Object.keys(compared.comparison.engines).sort(compareText);
-  const metrics = compared?.engine === undefined ? [] : Object.keys(compared.comparison.engines[compared.engine] ?? {}).sort(compareText);
+  const shown = compared?.choice;
+  // The choice's engine is a key of the comparison, so indexing by it reads an own property.
+  const metrics = shown === undefined ? [] : Object.keys(compared?.comparison.engines[shown.engine] ?? {}).sort(compareText);
   const select = (name: string, label: string, options: readonly string[], chosen: string | undefined) =>
     options.length === 0
       ? ''
@@ -56,8 +50,8 @@ function choiceForm(form: { readonly a?: string; readonly b?: string }, compared
     '<form class="choose" method="get" action="/compare">' +
     `<label for="choose-a">Run A (before)<input id="choose-a" name="a" required pattern="r-[0-9a-f]{16}" value="${escapeHtml(form.a ?? '')}" placeholder="r-…" autocomplete="off" spellcheck="false"></label>` +
     `<label for="choose-b">Run B (after)<input id="choose-b" name="b" required pattern="r-[0-9a-f]{16}" value="${escapeHtml(form.b ?? '')}" placeholder="r-…" autocomplete="off" spellcheck="false"></label>` +
-    select('engine', 'Engine', engines, compared?.engine) +
-    select('metric', 'Metric of the per-query changes', metrics, compared?.metric) +
+    select('engine', 'Engine', engines, shown?.engine) +
+    select('metric', 'Metric of the per-query changes', metrics, shown?.metric) +
     '<button type="submit">Compare</button></form>'
   );
 }
@@ -74,11 +68,13 @@ function summaryTable(compared: ComparedRuns): string {
           if (entry === undefined) return '';
           const change = !entry.significant || entry.delta === 0 ? 'no' : entry.delta > 0 ? '▲ higher' : '▼ lower';
           const rowClass = !entry.significant || entry.delta === 0 ? 'unchanged' : entry.delta > 0 ? 'higher' : 'lower';
+          const shown = compared.choice?.engine === engine && compared.choice.metric === metric;
           return (
-            `<tr class="${rowClass}"><td>${escapeHtml(engine)}</td><td><a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId, { engine, metric }))}"><code>${escapeHtml(metric)}</code></a></td>` +
-            `${number(entry.a)}${number(entry.b)}<td class="number delta" data-value="${entry.delta}">${signed(entry.delta)}</td>` +
+            `<tr class="${rowClass}${shown ? ' shown' : ''}"${shown ? ' aria-current="true"' : ''}><td>${escapeHtml(engine)}</td>` +
+            `<td><a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId, { engine, metric }))}"><code>${breakableName(metric)}</code></a></td>` +
+            `${number(entry.a)}${number(entry.b)}<td class="number delta" data-value="${entry.delta}">${signedDelta(entry.delta)}</td>` +
             `<td class="number" data-value="${entry.relative_delta ?? ''}">${entry.relative_delta === null ? '-' : `${(entry.relative_delta * 100).toFixed(1)}%`}</td>` +
-            `<td class="number" data-value="${entry.p_value}">${pValue(entry.p_value)}</td><td class="number" data-value="${entry.t_test_p_value}">${pValue(entry.t_test_p_value)}</td>` +
+            `<td class="number" data-value="${entry.p_value}">${pValueHtml(entry.p_value)}</td><td class="number" data-value="${entry.t_test_p_value}">${pValueHtml(entry.t_test_p_value)}</td>` +
             `<td>${change}</td><td class="number">${entry.n}</td><td class="number">${entry.wins}/${entry.losses}/${entry.ties}</td></tr>`
           );
         });
@@ -88,7 +84,7 @@ function summaryTable(compared: ComparedRuns): string {
     (rows.length === 0
       ? '<p>The runs have no engine and metric in common.</p>'
       : '<div class="scroll"><table class="comparison" data-sortable><thead><tr><th scope="col">engine</th><th scope="col">metric</th>' +
-        `<th scope="col" class="number">A <code>${escapeHtml(compared.a.runId)}</code></th><th scope="col" class="number">B <code>${escapeHtml(compared.b.runId)}</code></th>` +
+        `<th scope="col" class="number">A<br><code>${escapeHtml(compared.a.runId)}</code></th><th scope="col" class="number">B<br><code>${escapeHtml(compared.b.runId)}</code></th>` +
         '<th scope="col" class="number">delta</th><th scope="col" class="number">relative</th><th scope="col" class="number">p-value</th>' +
         '<th scope="col" class="number">t-test p</th><th scope="col">significant</th><th scope="col" class="number">n</th><th scope="col" class="number">W/L/T</th>' +
         `</tr></thead><tbody>${rows.join('')}</tbody></table></div><p class="note">p-value: paired randomization test (10,000 seeded sign flips, or all 2^n under 14 pairs); significant at p &lt; 0.05. W/L/T: queries where B is above, below or equal to A. The same numbers as <code>assay compare --json</code> and <a href="${escapeHtml(`/api/compare?a=${compared.a.runId}&b=${compared.b.runId}`)}">/api/compare</a>.</p>`) +
@@ -96,39 +92,6 @@ function summaryTable(compared: ComparedRuns): string {
   );
 }
 
-function queryChangesSection(compared: ComparedRuns): string {
-  const { engine, metric, changes } = compared;
-  if (engine === undefined || metric === undefined || changes === undefined) return '';
-  const heading = `<h2 id="queries-heading">Per-query changes: ${escapeHtml(engine)}, <code>${escapeHtml(metric)}</code></h2>`;
-  if (changes.total === 0) return `<section id="queries" aria-labelledby="queries-heading">${heading}<p>No query changed (${changes.unchanged} unchanged).</p></section>`;
-  const pageLink = (offset: number, text: string, rel: string) =>
-    `<a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId, { engine, metric, offset, limit: changes.limit }))}" rel="${rel}">${text}</a>`;
-  const pages = [
-    changes.offset > 0 ? pageLink(Math.max(0, changes.offset - changes.limit), `Previous ${changes.limit}`, 'prev') : '',
-    changes.offset + changes.page.length < changes.total ? pageLink(changes.offset + changes.page.length, `Next ${changes.limit}`, 'next') : '',
-  ].filter((link) => link !== '');
-  const captions = [`A: ${compared.a.runId}`, `B: ${compared.b.runId}`] as const;
-  const items = changes.page.map(
-    (change) =>
-      `<li><details><summary><code>${escapeHtml(change.request_id)}</code>: A ${change.a.toFixed(4)}, B ${change.b.toFixed(4)} <span class="delta">(${signed(change.delta)})</span></summary>` +
-      `${rankedListsSideBySide(compared.lists.a.get(change.request_id), compared.lists.b.get(change.request_id), captions)}</details></li>`,
-  );
-  return (
-    `<section id="queries" aria-labelledby="queries-heading">${heading}` +
-    `<p class="note">${changes.total} ${changes.total === 1 ? 'query' : 'queries'} changed, ${changes.unchanged} unchanged; the largest loss first. Open a query to see the two ranked lists side by side.</p>` +
-    `<nav class="pages" aria-label="Pages of query changes">${pages.join('')}</nav>` +
-    `<ol class="query-changes" start="${changes.offset + 1}">${items.join('')}</ol></section>`
-  );
-}
-
 function number(value: number): string {
   return `<td class="number" data-value="${value}">${value.toFixed(4)}</td>`;
-}
-
-function signed(delta: number): string {
-  return `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(delta).toFixed(4)}`;
-}
-
-function pValue(value: number): string {
-  return value < 0.001 ? '&lt; 0.001' : value.toFixed(3);
 }

@@ -2,7 +2,14 @@ import { HISTORY_STYLES } from '../../history/html/history-styles.js';
 import { escapeHtml } from '../../report-render/html/escape.js';
 import { selfContainedPage } from '../../report-render/html/page.js';
 
-/** The history page's style sheet and what the view's own pages add: the compare form and the side-by-side ranked lists. */
+/**
+ * The history page's style sheet and what the view's own pages add: the
+ * compare form, the note on the engine and metric shown, and the
+ * side-by-side ranked lists. Ids, documents and metric paths in the tables
+ * wrap (code wraps anywhere, metric paths after each slash) so the tables fit
+ * the page at 1280 px; a table that still cannot fit scrolls in its own box
+ * (.scroll) rather than running off the page.
+ */
 export const VIEW_STYLES = `${HISTORY_STYLES}
 form.choose { display: flex; flex-wrap: wrap; align-items: end; gap: 8px 14px; margin: 10px 0 4px; }
 form.choose label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--muted); }
@@ -15,7 +22,12 @@ ol.query-changes summary { cursor: pointer; }
 ol.query-changes summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .side-by-side { display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: 10px 22px; margin: 8px 0 14px; }
 .side-by-side caption { text-align: left; font-weight: 600; padding: 2px 0 6px; }
-table.comparison code, table.ranked-list code { overflow-wrap: normal; white-space: nowrap; }
+table.comparison thead code { white-space: nowrap; }
+table.comparison tr.shown td { font-weight: 600; }
+table.comparison tr.shown td:first-child { box-shadow: inset 4px 0 var(--accent); }
+section.choice { margin: 12px 0 0; }
+section.choice p { margin: 4px 0; }
+ul.other-changes { margin: 2px 0 0; padding-left: 1.2em; font-size: 0.9rem; }
 tr.moved td.other-rank { font-weight: 600; }
 .pages { display: flex; gap: 16px; margin: 10px 0; }
 .suite-card { border: 1px solid var(--line); border-radius: 6px; padding: 4px 16px 12px; margin: 14px 0; }
