@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
+import { processLiveness, processStartTime } from '../run/process-liveness.js';
 
 /**
  * One process at a time drives a run: `assay run`, `assay resume` and
@@ -14,7 +15,9 @@ import type { ObjectStore } from '../ports/object-store.js';
  * contender does. The holder renews its own object while it works and marks
  * it released at the end; one that stopped renewing (its process died on
  * another machine) has lapsed once its `expires_at` is past, and one whose
- * process is gone on this machine has lapsed at once.
+ * process is gone on this machine has lapsed at once: no longer there, left
+ * a zombie (killed, never reaped), or its id now another process's
+ * (process-liveness.ts).
  */
 
 export const leaseRecordSchema = z.object({
@@ -23,6 +26,12 @@ export const leaseRecordSchema = z.object({
   command: z.string(),
   host: z.string(),
   pid: z.number().int(),
+  /**
+   * When the holder's process started (Linux: clock ticks after boot), so that
+   * a later process given the same id is not taken for the holder; absent off
+   * Linux and in leases written before it was recorded.
+   */
+  process_start_time: z.number().int().nonnegative().optional(),
   acquired_at: z.string(),
   expires_at: z.string(),
   released: z.boolean(),
@@ -40,8 +49,10 @@ export interface LeaseOptions {
   readonly now?: () => Date;
   /** How long a lease lasts without renewal; it is renewed every third of it. */
   readonly timeToLiveMs?: number;
-  /** Whether a process of this host is still running (a killed run's lease lapses at once). */
-  readonly processAlive?: (pid: number) => boolean;
+  /** Whether a process of this host, started at `startTime` if recorded, still runs (a killed run's lease lapses at once). */
+  readonly processAlive?: (pid: number, startTime: number | undefined) => boolean;
+  /** When the holder's process started, recorded in its lease; undefined where it cannot be known. */
+  readonly processStartTime?: (pid: number) => number | undefined;
 }
 
 export const LEASE_TIME_TO_LIVE_MS = 60_000;
@@ -55,13 +66,14 @@ const leaseKey = (runId: string, number: number): string => `${leasePrefix(runId
 export async function acquireRunLease(store: ObjectStore, runId: string, options: LeaseOptions): Promise<LeaseOutcome> {
   const now = options.now ?? (() => new Date());
   const timeToLiveMs = options.timeToLiveMs ?? LEASE_TIME_TO_LIVE_MS;
-  const alive = options.processAlive ?? processAlive;
+  const alive = options.processAlive ?? ((pid, startTime) => processLiveness(pid, startTime) === 'alive');
+  const startTime = (options.processStartTime ?? processStartTime)(options.holder.pid);
   // Two rounds: a contender that loses the write of a number reads who won it, then tries the next only if that one has lapsed too.
   for (let round = 0; round < 2; round++) {
     const current = await currentLease(store, runId);
     if (current !== undefined && !lapsed(current.record, now(), options.holder.host, alive)) return { kind: 'busy', holder: current.record };
     const number = (current?.number ?? 0) + 1;
-    const record = recordOf(runId, options.holder, now(), timeToLiveMs);
+    const record = recordOf(runId, options.holder, startTime, now(), timeToLiveMs);
     const { written } = await store.put(leaseKey(runId, number), JSON.stringify(record), { ifNoneMatch: true });
     if (written) return { kind: 'held', lease: new RunLease(store, leaseKey(runId, number), record, now, timeToLiveMs) };
   }
@@ -124,29 +136,20 @@ async function currentLease(store: ObjectStore, runId: string): Promise<{ number
   return { number: Number(last.slice(-11, -5)), record };
 }
 
-function lapsed(record: LeaseRecord, now: Date, host: string, alive: (pid: number) => boolean): boolean {
+function lapsed(record: LeaseRecord, now: Date, host: string, alive: NonNullable<LeaseOptions['processAlive']>): boolean {
   if (record.released || Date.parse(record.expires_at) <= now.getTime()) return true;
-  return record.host === host && !alive(record.pid);
+  return record.host === host && !alive(record.pid, record.process_start_time);
 }
 
-function recordOf(runId: string, holder: LeaseHolder, now: Date, timeToLiveMs: number): LeaseRecord {
+function recordOf(runId: string, holder: LeaseHolder, startTime: number | undefined, now: Date, timeToLiveMs: number): LeaseRecord {
   return {
     run_id: runId,
     command: holder.command,
     host: holder.host,
     pid: holder.pid,
+    ...(startTime === undefined ? {} : { process_start_time: startTime }),
     acquired_at: now.toISOString(),
     expires_at: new Date(now.getTime() + timeToLiveMs).toISOString(),
     released: false,
   };
-}
-
-/** Signal 0 checks that a process exists without touching it; EPERM means it exists under another user. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processLiveness } from './process-liveness.js';
 
 /**
  * Local scratch folders of ingest (the downloaded dataset, spill files, the
@@ -37,17 +38,6 @@ export function workFolderPath(settings: WorkFolderSettings, purpose: string): s
   return join(settings.parent, `${purpose}-pid${process.pid}-${randomBytes(6).toString('hex')}`);
 }
 
-/** Whether a process with this id exists: signal 0 checks without sending anything. */
-export function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
 /** Removes the work folders of processes that no longer exist; returns the removed paths. */
 export async function removeStaleWorkFolders(settings: WorkFolderSettings, now: number = Date.now()): Promise<string[]> {
   const names = await readdir(settings.parent).catch((error: NodeJS.ErrnoException) => {
@@ -57,7 +47,8 @@ export async function removeStaleWorkFolders(settings: WorkFolderSettings, now: 
   const removed: string[] = [];
   for (const name of names) {
     const owner = OWNED_NAME.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid || processExists(Number(owner))) continue;
+    // A zombie owner has exited too (process-liveness.ts); a name records no start time, so a reused id keeps the folder until that process ends.
+    if (owner === undefined || Number(owner) === process.pid || processLiveness(Number(owner)) === 'alive') continue;
     const path = join(settings.parent, name);
     const modified = await stat(path).then((found) => found.mtimeMs, () => undefined);
     if (modified === undefined || now - modified < settings.staleAfterMs) continue;

@@ -1,28 +1,83 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readProcessStat } from '../../shared/run/process-liveness.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 import { until } from '../support/until.js';
-import { answeredCalls, expectEveryCaseOnce, readRunFiles, writeFaultDataset } from './fault-harness.js';
+import { spawnUnreaped } from '../support/unreaped-process.js';
+import { answeredCalls, expectEveryCaseOnce, readRunFiles, requestsFor, writeFaultDataset } from './fault-harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CONCURRENCY = 4;
 
 let server: OpenAiTestServer;
 let folder: TempFolder;
+const cleanups: (() => Promise<void>)[] = [];
 beforeEach(async () => {
   server = await startOpenAiTestServer({ oracle: catalogOracle });
   folder = await createTempFolder();
 });
 afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await server.close();
   await folder.remove();
 });
+
+/** SIGKILL to every process of the group `leader` leads, as `kill -9 -PGID` sends it; a group already gone is no error. */
+function killGroup(leader: number): void {
+  try {
+    process.kill(-leader, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+interface BuiltAssay {
+  readonly child: ChildProcess;
+  readonly finished: Promise<{ exitCode: number; stderr: string }>;
+}
+
+/** `assay ARGS` through the built bin, in a process of its own, as an operator's terminal runs it. */
+function builtAssay(args: readonly string[], environment: Record<string, string>): BuiltAssay {
+  const child = spawn(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const finished = once(child, 'exit').then(([code]) => ({ exitCode: Number(code), stderr: stderr.join('') }));
+  cleanups.push(async () => {
+    child.kill('SIGKILL');
+    await finished;
+  });
+  return { child, finished };
+}
+
+/**
+ * An `assay run` of `dataset` through the built bin, killed with its process
+ * group once its judging has begun, and left a zombie by a parent that does
+ * not reap it; resolves to its run id.
+ */
+async function runKilledToZombie(datasetPath: string, store: string, environment: Record<string, string>): Promise<string> {
+  server.setFaults({ slow: 1, slowMs: 30_000 });
+  const args = ['run', datasetPath, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'killed'), '--concurrency', String(CONCURRENCY)];
+  const run = await spawnUnreaped(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], { cwd: ROOT, env: { ...process.env, ...environment } });
+  cleanups.push(async () => {
+    killGroup(run.pid);
+    await run.release();
+  });
+  const firstLine = await new Promise<string>((resolve) => createInterface({ input: run.stdout }).once('line', resolve));
+  const runId = /^run (r-[0-9a-f]{16})$/.exec(firstLine)?.[1] ?? '';
+  await until(() => requestsFor(server, 'chunk_relevance') > 0, 30_000);
+  killGroup(run.pid);
+  await until(() => readProcessStat(run.pid)?.state === 'Z', 10_000);
+  server.setFaults({});
+  return runId;
+}
 
 
 describe('a run killed with SIGKILL', () => {
@@ -63,6 +118,45 @@ describe('a run killed with SIGKILL', () => {
     expect(answeredCalls(server, 'chunk_relevance')).toBeLessThanOrEqual(dataset.uniquePairs + CONCURRENCY);
     expect(answeredCalls(server, 'chunk_relevance') - answeredBeforeResume).toBeLessThan(dataset.uniquePairs);
   }, 120_000);
+
+  // A zombie's id still answers signal 0; only /proc tells it has exited.
+  it.runIf(existsSync('/proc/self/stat'))('is finished by assay resume when the killed process is left a zombie', async () => {
+    // Prepare: a run killed with its process group once judging began, its node process left a zombie
+    const judge = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+    const dataset = await writeFaultDataset(folder, 8);
+    const store = join(folder.path, 'store');
+    const runId = await runKilledToZombie(dataset.path, store, judge);
+
+    // Act
+    const resumed = await builtAssay(['resume', runId, '--store', store, '--out', join(folder.path, 'resumed'), '--concurrency', String(CONCURRENCY)], judge).finished;
+
+    // Assess: the zombie held no lease; the report is whole
+    expect(resumed.stderr).not.toContain('is being finished by');
+    expect(resumed.exitCode).toBe(0);
+    expectEveryCaseOnce(await readRunFiles(join(folder.path, 'resumed')), dataset);
+  }, 90_000);
+
+  it.runIf(existsSync('/proc/self/stat'))('is finished by exactly one of two assay resume started at once after it was left a zombie; the other names the one', async () => {
+    // Prepare: a zombie's run, as above; judgments then take 250 ms, so the first resume holds the run a while
+    const judge = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+    const dataset = await writeFaultDataset(folder, 8);
+    const store = join(folder.path, 'store');
+    const runId = await runKilledToZombie(dataset.path, store, judge);
+    server.setFaults({ slow: 1, slowMs: 250 });
+
+    // Act
+    const resumes = ['one', 'two'].map((name) => ({ name, ...builtAssay(['resume', runId, '--store', store, '--out', join(folder.path, name), '--concurrency', '2'], judge) }));
+    const outcomes = await Promise.all(resumes.map(async (resume) => ({ ...resume, ...(await resume.finished) })));
+
+    // Assess: one finished it, the other was refused naming the one (process, host, since)
+    const finished = outcomes.filter((outcome) => outcome.exitCode === 0);
+    const refused = outcomes.filter((outcome) => outcome.exitCode === 1);
+    expect(finished).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.stderr).toMatch(/^assay resume: run r-[0-9a-f]{16} is being finished by assay resume \(process \d+ on .+, since \d{4}-\d\d-\d\dT.+\); wait for it to write the report/);
+    expect(refused[0]?.stderr).toContain(`run ${runId} is being finished by assay resume (process ${finished[0]?.child.pid} on ${hostname()}, since `);
+    expectEveryCaseOnce(await readRunFiles(join(folder.path, finished[0]?.name ?? '')), dataset);
+  }, 90_000);
 
   it('cannot be resumed under an unknown id, and says so', async () => {
     const outcome = await runCli(['resume', 'r-0000000000000000', '--store', join(folder.path, 'store')]);

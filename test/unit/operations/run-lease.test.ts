@@ -17,8 +17,9 @@ function holder(pid: number, host = 'build-box'): LeaseHolder {
   return { command: 'assay resume', host, pid };
 }
 
-function options(pid: number, now: () => Date, alive: readonly number[], host = 'build-box'): LeaseOptions {
-  return { holder: holder(pid, host), now, timeToLiveMs: 60_000, processAlive: (candidate) => alive.includes(candidate) };
+/** `alive`: the processes of this machine that still run; no start times unless `startTime` gives the holder's. */
+function options(pid: number, now: () => Date, alive: readonly number[], host = 'build-box', startTime?: number): LeaseOptions {
+  return { holder: holder(pid, host), now, timeToLiveMs: 60_000, processAlive: (candidate) => alive.includes(candidate), processStartTime: () => startTime };
 }
 
 describe('the lease of a run', () => {
@@ -67,6 +68,61 @@ describe('the lease of a run', () => {
     const afterKill = await acquireRunLease(store, RUN, options(200, time.now, [200]));
 
     expect(afterKill.kind).toBe('held');
+  });
+
+  it('lapses at once when its holder\'s process id now names a process started later (a reused PID)', async () => {
+    // Prepare: process 100, started at tick 5000, holds the lease; later the id 100 names a process started at tick 9000
+    const store = new MemoryStore();
+    const time = clock();
+    await acquireRunLease(store, RUN, options(100, time.now, [100, 200], 'build-box', 5000));
+    const asked: [number, number | undefined][] = [];
+    const running = new Map([[100, 9000], [200, 7000]]);
+
+    // Act
+    const next = await acquireRunLease(store, RUN, {
+      ...options(200, time.now, [], 'build-box', 7000),
+      processAlive: (pid, startTime) => {
+        asked.push([pid, startTime]);
+        return running.has(pid) && (startTime === undefined || running.get(pid) === startTime);
+      },
+    });
+
+    // Assess
+    expect(asked).toEqual([[100, 5000]]);
+    expect(next).toEqual({ kind: 'held', lease: expect.objectContaining({ holder: expect.objectContaining({ pid: 200, process_start_time: 7000 }) }) });
+  });
+
+  it('reads a lease written before start times were recorded, asking after its process by id alone', async () => {
+    // Prepare: a lease of an older assay, with no process_start_time
+    const store = new MemoryStore();
+    const time = clock();
+    const older = { run_id: RUN, command: 'assay resume', host: 'build-box', pid: 100, acquired_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-26T10:01:00.000Z', released: false };
+    await store.put(`runs/${RUN}/lease/000001.json`, JSON.stringify(older));
+    const asked: [number, number | undefined][] = [];
+
+    // Act
+    const whileAlive = await acquireRunLease(store, RUN, {
+      ...options(200, time.now, []),
+      processAlive: (pid, startTime) => {
+        asked.push([pid, startTime]);
+        return pid === 100;
+      },
+    });
+    const onceGone = await acquireRunLease(store, RUN, options(200, time.now, [200]));
+
+    // Assess
+    expect(asked).toEqual([[100, undefined]]);
+    expect(whileAlive).toEqual({ kind: 'busy', holder: older });
+    expect(onceGone.kind).toBe('held');
+  });
+
+  it('records no start time where none can be known (no /proc)', async () => {
+    const store = new MemoryStore();
+    const time = clock();
+
+    const outcome = await acquireRunLease(store, RUN, options(100, time.now, [100]));
+
+    expect(outcome.kind === 'held' ? Object.keys(outcome.lease.holder) : []).not.toContain('process_start_time');
   });
 
   it('stays with its holder while it renews', async () => {

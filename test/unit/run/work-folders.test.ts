@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorkFolder, processExists, removeStaleWorkFolders, workFolderPath, type WorkFolderSettings } from '../../../shared/run/work-folders.js';
+import { processLiveness, readProcessStat } from '../../../shared/run/process-liveness.js';
+import { createWorkFolder, removeStaleWorkFolders, workFolderPath, type WorkFolderSettings } from '../../../shared/run/work-folders.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
+import { spawnUnreaped } from '../../support/unreaped-process.js';
+import { until } from '../../support/until.js';
 
 let folder: TempFolder;
 let settings: WorkFolderSettings;
@@ -73,9 +77,27 @@ describe('work folders', () => {
     const removed = await removeStaleWorkFolders(settings);
 
     // Assess
-    expect(processExists(dead)).toBe(false);
+    expect(processLiveness(dead)).toBe('missing');
     expect(removed).toEqual([deadAndOld]);
     expect((await readdir(settings.parent)).sort()).toEqual([deadButYoung, liveParent, ours, unrelated].map((path) => path.slice(settings.parent.length + 1)).sort());
+  });
+
+  // Signal 0 still reaches a zombie; only /proc tells it has exited.
+  it.runIf(existsSync('/proc/self/stat'))('removes the old folder of a process that exited but was never reaped (a zombie)', async () => {
+    // Prepare: a child that exits at once under a parent that does not reap it
+    const zombie = await spawnUnreaped(process.execPath, ['-e', '']);
+    try {
+      await until(() => readProcessStat(zombie.pid)?.state === 'Z', 10_000);
+      const left = await leftover(zombie.pid, 120_000);
+
+      // Act
+      const removed = await removeStaleWorkFolders(settings);
+
+      // Assess
+      expect(removed).toEqual([left]);
+    } finally {
+      await zombie.release();
+    }
   });
 
   it('does nothing when the parent does not exist yet', async () => {
