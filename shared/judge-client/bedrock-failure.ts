@@ -1,5 +1,6 @@
 import { networkFault } from '../network/network-fault.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
+import { httpMismatch, type BedrockHttpVersion, type HttpMismatch } from './bedrock-http-version.js';
 import type { RequestFailure } from './judge-failure.js';
 
 /**
@@ -14,6 +15,11 @@ import type { RequestFailure } from './judge-failure.js';
  * - AccessDeniedException, UnrecognizedClientException, an expired or invalid
  *   signature, missing credentials, ResourceNotFoundException (no such model
  *   in the region): fatal, like a 401: no later call of this client can succeed;
+ * - a server that does not speak the HTTP version the client spoke, seen
+ *   before it ever answered (bedrock-http-version.ts): fatal, as every call
+ *   would fail the same way; the message names the version spoken, what came
+ *   back, and judge.bedrock.http_version. After an answer the same error is
+ *   a connection that broke: transient;
  * - ValidationException naming the tool configuration: the model has no
  *   forced tool use, so the output mode steps down to JSON in text; naming
  *   temperature as unsupported: sent again without it; about the input's
@@ -40,8 +46,29 @@ interface AwsError {
   readonly $metadata?: { readonly httpStatusCode?: unknown };
 }
 
-/** `target` names the model and region in messages: `model anthropic.claude-... in us-east-1`. */
-export function classifyBedrockFailure(error: unknown, target: string): RequestFailure {
+/** How the client spoke to the server, and whether the server has answered it yet. */
+export interface BedrockWire {
+  /** The endpoint as messages show it: no user info, query or fragment. */
+  readonly url: string;
+  readonly version: BedrockHttpVersion;
+  /** judge.bedrock.http_version chose the version; else the endpoint's scheme did. */
+  readonly chosen: boolean;
+  /** An HTTP answer came back before: the server speaks the version, and a protocol error now is a passing fault. */
+  readonly answered: boolean;
+}
+
+/** `target` names the model and region in messages: `model anthropic.claude-... in us-east-1`; `wire` how it was asked. */
+export function classifyBedrockFailure(error: unknown, target: string, wire: BedrockWire): RequestFailure {
+  const mismatch = httpMismatch(error, wire.version);
+  if (mismatch !== undefined) {
+    // A server that has answered in this version speaks it: the same error now is a connection that broke, worth another try.
+    if (wire.answered) return { kind: 'failed', error: scrubSecrets(`the connection to Amazon Bedrock failed: ${mismatch.seen}`), transient: true };
+    return { kind: 'fatal', error: scrubSecrets(mismatchMessage(mismatch, wire)) };
+  }
+  if (error instanceof Error && error.name === 'TimeoutError' && (error as AwsError).$metadata?.httpStatusCode === undefined) {
+    // Each handler words an attempt past judge.timeout_ms its own way (HTTP/1.1's with ETIMEDOUT, which would read as a connection that timed out).
+    return { kind: 'failed', error: scrubSecrets(`the judge call to Amazon Bedrock timed out: ${error.message.split('\n')[0]}`), transient: true };
+  }
   const fault = networkFault(error);
   if (fault !== undefined) {
     const what = fault.unreachable ? 'cannot reach Amazon Bedrock' : 'the connection to Amazon Bedrock failed';
@@ -73,6 +100,16 @@ export function classifyBedrockFailure(error: unknown, target: string): RequestF
   if (name === 'ValidationException' || status === 400) return classifyValidation(error.message, said, failed);
   if (status === undefined && aws.$metadata === undefined) throw error;
   return failed(`Amazon Bedrock answered ${said}`, false);
+}
+
+/** What the client spoke, what came back, and the setting that makes it speak the other version. */
+function mismatchMessage({ spoken, seen }: HttpMismatch, wire: BedrockWire): string {
+  const scheme = new URL(wire.url).protocol.replace(':', '');
+  const why = wire.chosen ? 'as judge.bedrock.http_version says' : `as it does to every ${scheme}:// endpoint`;
+  if (spoken === '2') {
+    return `Amazon Bedrock at ${wire.url} did not speak HTTP/2 (${seen}): the judge client spoke HTTP/2, ${why}; set judge.bedrock.http_version: "1.1" if the server speaks HTTP/1.1 (a proxy, a gateway)`;
+  }
+  return `Amazon Bedrock at ${wire.url} did not answer in HTTP/1.1 (${seen}): the judge client spoke HTTP/1.1, ${why}; set judge.bedrock.http_version: "2" if the server speaks only HTTP/2 (cleartext h2c over http://)`;
 }
 
 function classifyValidation(message: string, said: string, failed: (text: string, transient: boolean) => RequestFailure): RequestFailure {

@@ -2,7 +2,9 @@ import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput, type 
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
 import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { converseAnswer, converseInput, CONVERSE_MODES } from './bedrock-converse.js';
-import { classifyBedrockFailure } from './bedrock-failure.js';
+import { classifyBedrockFailure, type BedrockWire } from './bedrock-failure.js';
+import { bedrockHttpVersion, type BedrockHttpVersion } from './bedrock-http-version.js';
+import { bedrockRequestHandler } from './bedrock-request-handler.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
 import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
@@ -15,8 +17,10 @@ import { ServerReach, shownUrl } from './server-reach.js';
  * the AWS SDK, signed with SigV4 from the standard credential chain (on AWS,
  * the judge worker's role; no API key). The SDK retries throttling, 5xx and
  * connection errors with its backoff; the judgment's deadline aborts a
- * request in flight or a wait between attempts. Structured output is a forced
- * tool (bedrock-converse.ts), stepping down to JSON in text on a model that
+ * request in flight or a wait between attempts. It speaks HTTP/1.1 to an
+ * http:// endpoint and HTTP/2 to any other, unless judge.bedrock.http_version
+ * says (bedrock-http-version.ts). Structured output is a forced tool
+ * (bedrock-converse.ts), stepping down to JSON in text on a model that
  * refuses it; failures are read by the error the service named
  * (bedrock-failure.ts); the answer exchange, its one repair, and the reading
  * of cut or filtered answers are the OpenAI client's (answer-exchange.ts).
@@ -24,8 +28,10 @@ import { ServerReach, shownUrl } from './server-reach.js';
 
 export interface BedrockJudgeSettings {
   readonly region: string;
-  /** Another endpoint than the region's (a VPC endpoint, a test server). */
+  /** Another endpoint than the region's (a VPC endpoint, a proxy, a test server). */
   readonly endpoint: string | undefined;
+  /** judge.bedrock.http_version; undefined: by the endpoint's scheme. */
+  readonly httpVersion?: BedrockHttpVersion | undefined;
   /** The Bedrock model id (or inference profile id) to converse with. */
   readonly model: string;
   readonly temperature: number;
@@ -76,19 +82,24 @@ export class BedrockJudgeClient implements JudgeCompleter {
   private sendTemperature = true;
   /** How messages name the model: `model <id> in <region>`. */
   private readonly target: string;
+  /** How the client speaks to the server, for the message of a server that speaks another HTTP. */
+  private readonly wire: Omit<BedrockWire, 'answered'>;
+  /** The server has sent an HTTP answer: it speaks the version, so a protocol error from now on is a passing fault. */
+  private answered = false;
 
   constructor(private readonly settings: BedrockJudgeSettings) {
     quietNodeVersionNotice();
     this.governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: UNSHARED_MAX_HOLD_MS });
-    const url = settings.endpoint ?? `https://bedrock-runtime.${settings.region}.amazonaws.com`;
-    this.reach = new ServerReach({ url: shownUrl(url), setting: 'judge.bedrock (region, endpoint)' }, (reason) => {
+    const url = shownUrl(settings.endpoint ?? `https://bedrock-runtime.${settings.region}.amazonaws.com`);
+    this.reach = new ServerReach({ url, setting: 'judge.bedrock (region, endpoint)' }, (reason) => {
       for (const call of this.calls) call.stop.abort(reason);
     });
+    const version = bedrockHttpVersion(settings.endpoint, settings.httpVersion);
+    this.wire = { url, version, chosen: settings.httpVersion !== undefined };
     this.client = new BedrockRuntimeClient({
       region: settings.region,
       maxAttempts: settings.maxRetries + 1,
-      // The SDK's own choice for this service (one HTTP/2 session a request), with the attempt's timeout.
-      requestHandler: { requestTimeout: settings.timeoutMs, disableConcurrentStreams: true },
+      requestHandler: bedrockRequestHandler(version, settings.timeoutMs),
       ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
     });
     this.target = `model ${settings.model} in ${settings.region}`;
@@ -135,7 +146,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
           if (call.deadline.signal.aborted) return this.outOfTime(call);
           const stopped: unknown = call.stop.signal.reason;
           if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
-          const failure = classifyBedrockFailure(error, this.target);
+          const failure = classifyBedrockFailure(error, this.target, { ...this.wire, answered: this.answered });
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');
             claim = undefined;
@@ -178,6 +189,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
       try {
         const result = await next(args);
         this.reach.sawAnswer();
+        this.answered = true;
         call.heldByRateLimit = false;
         permit.done({ status: 200, ...(result.output.usage?.totalTokens === undefined ? {} : { tokens: result.output.usage.totalTokens }) });
         return result;
@@ -191,6 +203,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
           permit.done({});
         } else {
           this.reach.sawAnswer();
+          this.answered = true;
           call.lastFailure = `${error instanceof Error ? error.name : 'an error'} (HTTP ${status})`;
           permit.done({ status, rateLimited: throttled });
         }

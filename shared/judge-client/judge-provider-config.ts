@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { inputErrorLine } from '../schema/input-error-line.js';
+import { BEDROCK_HTTP_VERSIONS } from './bedrock-http-version.js';
 import { judgeBaseUrlSchema } from './judge-base-url.js';
 import type { JudgeOverrides } from './judge-overrides.js';
 
@@ -10,8 +11,9 @@ import type { JudgeOverrides } from './judge-overrides.js';
  *   `base_url` and the key in OPENAI_API_KEY;
  * - `provider: azure` with `azure: {endpoint, deployment, api_version}`: an
  *   Azure OpenAI deployment, the key in AZURE_OPENAI_API_KEY;
- * - `provider: bedrock` with `bedrock: {region, model_id, endpoint?}`: Amazon
- *   Bedrock's Converse API with the AWS credential chain, no key at all.
+ * - `provider: bedrock` with `bedrock: {region, model_id, endpoint?,
+ *   http_version?}`: Amazon Bedrock's Converse API with the AWS credential
+ *   chain, no key at all.
  *
  * A block for another provider than the one chosen, or an OpenAI setting
  * (`base_url`) under another provider, is an error rather than a setting
@@ -33,8 +35,16 @@ export const bedrockSettingsSchema = z.strictObject({
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as us-east-1'),
   /** A model id, an inference profile id (us.anthropic...) or a model ARN. */
   model_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,2047}$/, 'expected a Bedrock model id such as anthropic.claude-3-5-haiku-20241022-v1:0'),
-  /** Another endpoint than the region's: a VPC endpoint, or a test server. */
+  /** Another endpoint than the region's: a VPC endpoint, a proxy or gateway, or a test server. */
   endpoint: judgeBaseUrlSchema.optional(),
+  /**
+   * The HTTP spoken to the endpoint; absent: HTTP/1.1 to http://, HTTP/2 to https:// and the region's
+   * (bedrock-http-version.ts). YAML reads an unquoted 1.1 or 2 as a number, so numbers are taken too.
+   */
+  http_version: z
+    .union([z.enum(BEDROCK_HTTP_VERSIONS), z.literal(1.1), z.literal(2)], { error: 'expected "1.1" or "2"' })
+    .transform((version) => (version === 2 || version === '2' ? '2' : '1.1'))
+    .optional(),
 });
 
 export const providerFields = {
@@ -49,10 +59,11 @@ export const PROVIDER_FIXES: Readonly<Record<string, string>> = {
   'judge.azure.endpoint': "give the resource's endpoint, e.g. https://my-resource.openai.azure.com (the key goes in AZURE_OPENAI_API_KEY)",
   'judge.azure.deployment': 'give the name of the deployment, e.g. judge-prod',
   'judge.azure.api_version': 'give the api-version of the Azure OpenAI API, e.g. 2024-10-21',
-  'judge.bedrock': 'write an object with region and model_id (and endpoint, optional), e.g. {region: us-east-1, model_id: anthropic.claude-3-5-haiku-20241022-v1:0}',
+  'judge.bedrock': 'write an object with region and model_id (and endpoint and http_version, optional), e.g. {region: us-east-1, model_id: anthropic.claude-3-5-haiku-20241022-v1:0}',
   'judge.bedrock.region': 'give the AWS region of the model, e.g. us-east-1',
   'judge.bedrock.model_id': 'give the Bedrock model id or inference profile id, e.g. anthropic.claude-3-5-haiku-20241022-v1:0',
   'judge.bedrock.endpoint': 'give the endpoint URL (a VPC endpoint), or drop the key to use the region\'s',
+  'judge.bedrock.http_version': 'give "1.1" (a proxy or gateway that speaks HTTP/1.1) or "2" (a server that speaks only HTTP/2), or drop the key: HTTP/1.1 to an http:// endpoint, HTTP/2 to https://',
 };
 
 export const PROVIDER_KEYS: Readonly<Record<string, readonly string[]>> = {

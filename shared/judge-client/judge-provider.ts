@@ -1,3 +1,4 @@
+import type { BedrockHttpVersion } from './bedrock-http-version.js';
 import type { AzureDeployment } from './judge-client.js';
 import { JUDGE_PROVIDERS, type JudgeProviderName } from './judge-provider-config.js';
 
@@ -34,7 +35,8 @@ export function judgeEnvironmentOf(variables: Readonly<Record<string, string | u
 export type JudgeProvider =
   | { readonly kind: 'openai'; readonly baseUrl: string | undefined; readonly apiKey: string }
   | { readonly kind: 'azure'; readonly azure: AzureDeployment; readonly apiKey: string }
-  | { readonly kind: 'bedrock'; readonly region: string; readonly endpoint: string | undefined };
+  /** `httpVersion`: judge.bedrock.http_version; undefined: by the endpoint's scheme. */
+  | { readonly kind: 'bedrock'; readonly region: string; readonly endpoint: string | undefined; readonly httpVersion?: BedrockHttpVersion | undefined };
 
 export type ProviderChoice =
   | { readonly ok: true; readonly provider: JudgeProvider; readonly model: string }
@@ -48,7 +50,7 @@ interface JudgeSection {
   readonly base_url?: string | undefined;
   readonly model?: string | undefined;
   readonly azure?: { readonly endpoint: string; readonly deployment: string; readonly api_version: string } | undefined;
-  readonly bedrock?: { readonly region: string; readonly model_id: string; readonly endpoint?: string | undefined } | undefined;
+  readonly bedrock?: { readonly region: string; readonly model_id: string; readonly endpoint?: string | undefined; readonly http_version?: BedrockHttpVersion | undefined } | undefined;
 }
 
 /** The provider's name: ASSAY_JUDGE_PROVIDER, else the file's, else openai; an unknown name in the environment is an error. */
@@ -86,7 +88,7 @@ export function chooseProvider(judge: JudgeSection, environment: JudgeEnvironmen
   const region = judge.bedrock?.region ?? nonEmpty(environment.AWS_REGION) ?? nonEmpty(environment.AWS_DEFAULT_REGION);
   if (region === undefined) return { ok: false, error: 'the judge provider is bedrock, and no region is given: set judge.bedrock.region, or AWS_REGION' };
   if (model === undefined) return { ok: false, error: 'the judge provider is bedrock, and no model is given: set judge.bedrock.model_id, or ASSAY_JUDGE_MODEL' };
-  return { ok: true, provider: { kind: 'bedrock', region, endpoint: judge.bedrock?.endpoint }, model };
+  return { ok: true, provider: { kind: 'bedrock', region, endpoint: judge.bedrock?.endpoint, httpVersion: judge.bedrock?.http_version }, model };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

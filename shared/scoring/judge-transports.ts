@@ -40,7 +40,7 @@ export function createJudgeCompleter(provider: JudgeProvider, settings: Resolved
     case 'bedrock':
       return new LazyCompleter(async () => {
         const { BedrockJudgeClient } = await import('../judge-client/bedrock-judge-client.js');
-        return new BedrockJudgeClient({ ...common, region: provider.region, endpoint: provider.endpoint });
+        return new BedrockJudgeClient({ ...common, region: provider.region, endpoint: provider.endpoint, httpVersion: provider.httpVersion });
       });
   }
 }

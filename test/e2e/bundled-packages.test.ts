@@ -88,7 +88,7 @@ const SCENARIOS: readonly Scenario[] = [
     run: async () => {
       const cluster = await startRecordingServer(() => ({ body: fixtureJson('engines/opensearch-search.json') }));
       const lambda = await startRecordingServer(() => ({ body: fixtureJson('engines/lambda-search-answer.json') }));
-      const knowledgeBase = await startRecordingServer(() => ({ body: fixtureJson('engines/bedrock-retrieve.json') }), { http2: true });
+      const knowledgeBase = await startRecordingServer(() => ({ body: fixtureJson('engines/bedrock-retrieve.json') }));
       onTestFinished(() => Promise.all([cluster.close(), lambda.close(), knowledgeBase.close()]).then(() => undefined));
       const config = await configFile('managed-engines.json', {
         engines: [

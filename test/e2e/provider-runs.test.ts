@@ -13,8 +13,10 @@ import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
  * provider, each against a loopback server that speaks its wire and answers
  * as the same oracle: an OpenAI-compatible server, an Azure OpenAI deployment
  * (deployment path, api-version, api-key header), and Amazon Bedrock's
- * Converse (HTTP/2, SigV4, a forced tool). The engine metrics are the same
- * whichever provider judged them, and the judge line names provider and model.
+ * Converse (SigV4, a forced tool) behind an http:// endpoint that speaks
+ * HTTP/1.1, as a proxy, a gateway or LocalStack does. The engine metrics are
+ * the same whichever provider judged them, and the judge line names provider
+ * and model.
  */
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
 const JUDGES = 'chunk_relevance,correctness';
@@ -32,7 +34,7 @@ beforeAll(async () => {
   folder = await createTempFolder();
   openAi = await startOpenAiTestServer({ oracle: catalogOracle });
   azure = await startOpenAiTestServer({ oracle: catalogOracle, azureKey: AZURE_KEY });
-  bedrock = await startBedrockTestServer({ oracle: catalogOracle, accessKeyId: ACCESS_KEY });
+  bedrock = await startBedrockTestServer({ oracle: catalogOracle, accessKeyId: ACCESS_KEY, http: '1.1' });
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -78,6 +80,8 @@ describe('the example dataset judged on each provider', () => {
     // Each server was asked on its own wire, and the same number of times
     expect(azure.log.every((entry) => entry.url.startsWith('/openai/deployments/judge-prod/chat/completions?api-version=2024-10-21') && entry.headers['api-key'] === AZURE_KEY)).toBe(true);
     expect(bedrock.log.every((entry) => entry.modelId === BEDROCK_MODEL && entry.body.toolConfig?.toolChoice?.tool !== undefined)).toBe(true);
+    // Bedrock through an HTTP/1.1 loopback server: every request came in HTTP/1.1
+    expect(new Set(bedrock.log.map((entry) => entry.httpVersion))).toEqual(new Set(['1.1']));
     expect([azure.log.length, bedrock.log.length]).toEqual([openAi.log.length, openAi.log.length]);
   });
 });

@@ -13,7 +13,9 @@ import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '..
  * Amazon Bedrock (ASSAY_JUDGE_PROVIDER=bedrock): the judges sign with the
  * function's role, so no judge secret is read, even one that is configured
  * and empty; the calls reach Bedrock's Converse operation (a loopback stand-in
- * through the real SDK client) signed with the function's credentials.
+ * through the real SDK client) signed with the function's credentials, in
+ * HTTP/1.1 to the http:// endpoint, or in HTTP/2 when the suite's config says
+ * judge.bedrock.http_version "2".
  */
 const BUCKET = 'assay-bedrock-judges';
 const ACCESS_KEY = 'AKIDJUDGEWORKERROLE0';
@@ -23,11 +25,13 @@ const aws = useFauxqsClients();
 const savedEnvironment = { ...process.env };
 let secrets: SecretsManagerTestServer;
 let bedrock: BedrockTestServer;
+let bedrockHttp2: BedrockTestServer;
 let dependencies: JudgeWorkerDependencies;
 
 beforeAll(async () => {
   secrets = await startSecretsManagerTestServer(NOT_YET_SET);
   bedrock = await startBedrockTestServer({ oracle: catalogOracle, accessKeyId: ACCESS_KEY });
+  bedrockHttp2 = await startBedrockTestServer({ oracle: catalogOracle, accessKeyId: ACCESS_KEY, http: '2' });
   await aws.clients.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   Object.assign(process.env, {
     ASSAY_BUCKET: BUCKET,
@@ -50,6 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.env = savedEnvironment;
   await bedrock?.close();
+  await bedrockHttp2?.close();
   await secrets?.close();
 });
 
@@ -71,6 +76,23 @@ describe('the judge worker with Bedrock judges', () => {
     expect(outcome).toMatchObject({ ok: true, verdict: { rating: 'yes' } });
     expect(bedrock.log.map((entry) => entry.modelId)).toEqual(['anthropic.claude-3-5-haiku-20241022-v1:0']);
     expect(bedrock.log[0]?.authorization).toContain(`Credential=${ACCESS_KEY}/`);
+    expect(bedrock.log[0]?.httpVersion).toBe('1.1');
     expect(secrets.reads()).toBe(0);
+  });
+
+  it('speaks HTTP/2 to the endpoint when the suite config says http_version "2"', async () => {
+    // Prepare
+    const bedrockSettings = { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: bedrockHttp2.endpoint, http_version: '2' };
+    const config: RunConfig = { ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { provider: 'bedrock', bedrock: bedrockSettings } }), strict: false };
+
+    // Act
+    const judging = await dependencies.judgingFor(config, 'config-hash-bedrock-http2');
+    const [judge] = judging.judges;
+    if (judging.backend.kind !== 'llm' || judge?.kind !== 'llm') throw new Error('Expected an LLM judge on Bedrock');
+    const outcome = await judging.backend.service.judge(judge, { request: 'how do I rotate keys?', response: 'Rotate them in the console.' });
+
+    // Assess
+    expect(outcome).toMatchObject({ ok: true, verdict: { rating: 'yes' } });
+    expect(bedrockHttp2.log.map((entry) => entry.httpVersion)).toEqual(['2.0']);
   });
 });

@@ -1,4 +1,5 @@
-import { createServer, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { ChatRequest, Oracle, OracleAnswer } from './openai-test-server.js';
@@ -6,10 +7,13 @@ import type { ChatRequest, Oracle, OracleAnswer } from './openai-test-server.js'
 /**
  * A local stand-in for Amazon Bedrock Runtime's Converse operation
  * (`POST /model/{modelId}/converse`), close enough that the AWS SDK's
- * BedrockRuntimeClient talks to it unchanged: cleartext HTTP/2 (the SDK's
- * handler for this service), a SigV4 Authorization header whose access key
- * is checked, the Converse request and response JSON, and errors named in
- * the `x-amzn-errortype` header with a `{"message"}` body. Each request is
+ * BedrockRuntimeClient talks to it unchanged: the HTTP of one of two kinds
+ * of server behind an http:// endpoint (HTTP/1.1 by default, as a proxy, a
+ * gateway or LocalStack speaks, and as the judge client speaks to any
+ * http:// endpoint; or HTTP/2 only, cleartext h2c, as the SDK's own handler
+ * speaks), a SigV4 Authorization header whose access key is checked, the
+ * Converse request and response JSON, and errors named in the
+ * `x-amzn-errortype` header with a `{"message"}` body. Each request is
  * read into a chat request for the same oracles the OpenAI test server uses
  * (a forced tool becomes `tool_choice`), and the oracle's answer is written
  * back as Converse writes it: a `toolUse` block or text, and a stopReason.
@@ -38,12 +42,16 @@ export interface ConverseLogEntry {
   readonly authorization: string | undefined;
   readonly status: number;
   readonly outcome: BedrockFault | 'answer' | 'refused-tool';
+  /** The HTTP version the request came in: `1.1` or `2.0`. */
+  readonly httpVersion: string;
 }
 
 export interface BedrockTestServer {
   /** http://127.0.0.1:PORT, for the client's `endpoint`. */
   readonly endpoint: string;
   readonly log: readonly ConverseLogEntry[];
+  /** TCP connections accepted so far, requests that never parsed included (a client speaking the other HTTP). */
+  connections(): number;
   setFaults(plan: BedrockFaultPlan): void;
   close(): Promise<void>;
 }
@@ -71,15 +79,31 @@ const ERRORS: Record<Exclude<BedrockFault, 'slow' | 'garbage' | 'none'>, { statu
   'too-long': { status: 400, type: 'ValidationException', message: 'Input is too long for requested model.' },
 };
 
-/** `accessKeyId`: the key a request's SigV4 credential must name; another is answered as an unknown key. */
-export async function startBedrockTestServer(options: { oracle: Oracle; accessKeyId: string; faults?: BedrockFaultPlan }): Promise<BedrockTestServer> {
+/** A request and its response in either HTTP version, as far as the server uses them. */
+type Incoming = IncomingMessage | Http2ServerRequest;
+interface Outgoing {
+  readonly destroyed: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(body: string): unknown;
+}
+
+export interface BedrockTestServerOptions {
+  readonly oracle: Oracle;
+  /** The key a request's SigV4 credential must name; another is answered as an unknown key. */
+  readonly accessKeyId: string;
+  readonly faults?: BedrockFaultPlan;
+  /** The HTTP the server speaks, without TLS: `1.1` (the default, what the client speaks to an http:// endpoint) or `2` (h2c only). */
+  readonly http?: '1.1' | '2';
+}
+
+export async function startBedrockTestServer(options: BedrockTestServerOptions): Promise<BedrockTestServer> {
   const log: ConverseLogEntry[] = [];
   let plan: BedrockFaultPlan = options.faults ?? {};
   let underPlan = 0;
   let oracleCalls = 0;
 
-  async function handle(incoming: Http2ServerRequest, response: Http2ServerResponse): Promise<void> {
-    const path = /^\/model\/([^/]+)\/converse$/.exec(new URL(incoming.url, 'http://127.0.0.1').pathname);
+  async function handle(incoming: Incoming, response: Outgoing): Promise<void> {
+    const path = /^\/model\/([^/]+)\/converse$/.exec(new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname);
     if (incoming.method !== 'POST' || path === null) return sendError(response, 404, 'UnknownOperationException', `Unknown operation ${incoming.method} ${incoming.url}`);
     const parsed = converseBodySchema.safeParse(JSON.parse(await readBody(incoming)));
     if (!parsed.success) return sendError(response, 400, 'ValidationException', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
@@ -89,7 +113,7 @@ export async function startBedrockTestServer(options: { oracle: Oracle; accessKe
     const request = chatRequestOf(decodeURIComponent(path[1] ?? ''), body);
     const fault = plan.firstFaults?.[underPlan] ?? plan.always ?? 'none';
     underPlan += 1;
-    const entry = { modelId: request.model, body, request, authorization: incoming.headers.authorization, status: 200, outcome: fault as ConverseLogEntry['outcome'] };
+    const entry = { modelId: request.model, body, request, authorization: incoming.headers.authorization, status: 200, outcome: fault as ConverseLogEntry['outcome'], httpVersion: incoming.httpVersion };
     log.push(entry);
     if (plan.refuseToolChoice === true && body.toolConfig?.toolChoice?.tool !== undefined) {
       Object.assign(entry, { status: 400, outcome: 'refused-tool' });
@@ -105,28 +129,70 @@ export async function startBedrockTestServer(options: { oracle: Oracle; accessKe
     if (!response.destroyed) sendJson(response, 200, converseResponse(request, answer, log.length));
   }
 
-  const sessions = new Set<Http2Session>();
-  const server = createServer((incoming, response) => {
+  const listener = (incoming: Incoming, response: Outgoing): void => {
     handle(incoming, response).catch((error: unknown) => sendError(response, 500, 'InternalServerException', `The test server failed: ${error instanceof Error ? error.message : String(error)}`));
-  });
+  };
+  const listening = options.http === '2' ? await listenHttp2(listener) : await listenHttp1(listener);
+  return {
+    endpoint: `http://127.0.0.1:${listening.port}`,
+    log,
+    connections: () => listening.connections,
+    setFaults: (next) => {
+      plan = next;
+      underPlan = 0;
+    },
+    close: listening.close,
+  };
+}
+
+interface Listening {
+  readonly port: number;
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+async function listenHttp1(listener: (incoming: IncomingMessage, response: ServerResponse) => void): Promise<Listening> {
+  const server = createHttp1Server(listener);
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    port,
+    get connections() {
+      return connections;
+    },
+    close,
+  };
+}
+
+async function listenHttp2(listener: (incoming: Http2ServerRequest, response: Http2ServerResponse) => void): Promise<Listening> {
+  const sessions = new Set<Http2Session>();
+  const server = createHttp2Server(listener);
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const session of sessions) session.destroy();
+      server.close(() => resolve());
+    });
   return {
-    endpoint: `http://127.0.0.1:${port}`,
-    log,
-    setFaults: (next) => {
-      plan = next;
-      underPlan = 0;
+    port,
+    get connections() {
+      return connections;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const session of sessions) session.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -163,17 +229,17 @@ function converseResponse(request: ChatRequest, answer: OracleAnswer, position: 
   return { output: { message: { role: 'assistant', content } }, stopReason, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, metrics: { latencyMs: 5 } };
 }
 
-async function readBody(incoming: Http2ServerRequest): Promise<string> {
+async function readBody(incoming: Incoming): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function sendError(response: Http2ServerResponse, status: number, type: string, message: string): void {
+function sendError(response: Outgoing, status: number, type: string, message: string): void {
   sendJson(response, status, { message }, { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
 }
 
-function sendJson(response: Http2ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+function sendJson(response: Outgoing, status: number, body: object, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': 'test-request', ...headers });
   response.end(JSON.stringify(body));
 }

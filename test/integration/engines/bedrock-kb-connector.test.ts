@@ -8,8 +8,10 @@ import { startRecordingServer, type RecordingServer, type ScriptedAnswer } from 
  * Bedrock Knowledge Bases cannot run here: the SDK's endpoint points at a
  * loopback server that replays answers shaped as the documented Retrieve and
  * RetrieveAndGenerate responses, with dummy credentials, and checks the
- * request the SDK sent. The server speaks HTTP/2 because the SDK's default
- * handler for this service does.
+ * request the SDK sent. The server speaks HTTP/1.1, as the connector does to
+ * an http:// endpoint (a proxy, LocalStack): the SDK's own handler for this
+ * service speaks only HTTP/2, which it keeps for https:// endpoints. A server
+ * that speaks only HTTP/2 behind http:// fails every call, saying so.
  */
 
 const RETRIEVE_ANSWER = fixtureJson('engines/bedrock-retrieve.json');
@@ -20,8 +22,8 @@ const MODEL_ARN = 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-
 let server: RecordingServer | undefined;
 let engine: Engine | undefined;
 
-async function serve(answer: (index: number) => ScriptedAnswer): Promise<RecordingServer> {
-  server = await startRecordingServer((_, index) => answer(index), { http2: true });
+async function serve(answer: (index: number) => ScriptedAnswer, options: { http2?: boolean } = {}): Promise<RecordingServer> {
+  server = await startRecordingServer((_, index) => answer(index), options);
   return server;
 }
 
@@ -123,8 +125,8 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     expect(result.ok && result.answer.hits).toHaveLength(2);
   });
 
-  it('says the answer was cut short when every answer is', async () => {
-    // Prepare
+  it('says the connection broke when every answer is cut short', async () => {
+    // Prepare: over HTTP/1.1 the SDK sees the body end before its Content-Length (over HTTP/2 it took such a body for whole JSON)
     const text = JSON.stringify(RETRIEVE_ANSWER);
     const bedrock = await serve(() => ({ body: RETRIEVE_ANSWER, cutAfter: text.slice(0, 30) }));
     engine = buildEngine({ name: 'kb', retries: 0, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
@@ -133,9 +135,25 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
+    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'bedrock knowledge base KB12345678 (us-east-1): the connection was reset (ECONNRESET)' } });
+  });
+
+  it('fails permanently, saying what it spoke and what would work, when the http:// endpoint speaks only HTTP/2', async () => {
+    // Prepare
+    const bedrock = await serve(() => ({ body: RETRIEVE_ANSWER }), { http2: true });
+    engine = buildEngine({ name: 'kb', retries: 2, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+
+    // Act
+    const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
+
+    // Assess: not retried, and no request the server could read
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'transient', message: expect.stringMatching(/^bedrock knowledge base KB12345678 \(us-east-1\): the answer is not whole JSON, as when the connection is closed mid-answer \(.+ JSON.*\)$/) },
+      failure: {
+        kind: 'permanent',
+        message: `bedrock knowledge base KB12345678 (us-east-1) at ${bedrock.url} did not answer in HTTP/1.1 (Parse Error: Expected HTTP/, RTSP/ or ICE/, HPE_INVALID_CONSTANT): the connector speaks HTTP/1.1 to an http:// endpoint; a server that speaks only HTTP/2 needs its https:// address`,
+      },
     });
+    expect(bedrock.requests).toEqual([]);
   });
 });

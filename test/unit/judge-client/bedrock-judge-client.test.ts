@@ -8,11 +8,11 @@ import type { Oracle } from '../../support/openai-test-server.js';
 
 /**
  * The judge client on Amazon Bedrock's Converse API, against a loopback
- * server that speaks its wire (HTTP/2, SigV4, the Converse JSON, errors by
- * x-amzn-errortype): structured output as a forced tool, stopReason read as
- * finish_reason, usage, throttling retried, refused credentials fatal, the
- * deadline, and the step down to JSON in text for a model without forced
- * tool use.
+ * server that speaks its wire (HTTP/1.1 or HTTP/2 over http://, SigV4, the
+ * Converse JSON, errors by x-amzn-errortype): structured output as a forced
+ * tool, stopReason read as finish_reason, usage, throttling retried, refused
+ * credentials fatal, the deadline, the step down to JSON in text for a model
+ * without forced tool use, and a server that speaks the other HTTP version.
  */
 const ACCESS_KEY = 'AKIDBEDROCKJUDGETEST';
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
@@ -31,8 +31,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function startClient(oracle: Oracle, faults: BedrockFaultPlan = {}, settings: Partial<BedrockJudgeSettings> = {}): Promise<{ client: BedrockJudgeClient; server: BedrockTestServer }> {
-  server = await startBedrockTestServer({ oracle, accessKeyId: ACCESS_KEY, faults });
+async function startClient(oracle: Oracle, faults: BedrockFaultPlan = {}, settings: Partial<BedrockJudgeSettings> = {}, http: '1.1' | '2' = '1.1'): Promise<{ client: BedrockJudgeClient; server: BedrockTestServer }> {
+  server = await startBedrockTestServer({ oracle, accessKeyId: ACCESS_KEY, faults, http });
   const client = new BedrockJudgeClient({
     region: 'us-east-1',
     endpoint: server.endpoint,
@@ -128,6 +128,69 @@ describe('BedrockJudgeClient: answers', () => {
     ]);
     expect(started.server.log[1]?.body.system?.[0]?.text).toContain('Reply with only a JSON object that matches this JSON Schema');
     expect(started.client.outputMode).toBe('text');
+  });
+});
+
+describe('BedrockJudgeClient: the HTTP version', () => {
+  it.each<[string, '1.1' | '2', Partial<BedrockJudgeSettings>, string]>([
+    ['HTTP/1.1 to an http:// endpoint, unless told', '1.1', {}, '1.1'],
+    ['HTTP/2 (cleartext h2c) when judge.bedrock.http_version is "2"', '2', { httpVersion: '2' }, '2.0'],
+  ])('speaks %s', async (_case, http, settings, spoken) => {
+    // Prepare
+    const started = await startClient(answerWith(verdict), {}, settings, http);
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: true, output: verdict, retries: 0 });
+    expect(started.server.log.map((entry) => entry.httpVersion)).toEqual([spoken]);
+  });
+
+  it.each<['1.1' | '2', Partial<BedrockJudgeSettings>, string]>([
+    ['1.1', {}, 'the judge call to Amazon Bedrock timed out: @smithy/node-http-handler - [ERROR] a request has exceeded the configured 200 ms requestTimeout.'],
+    ['2', { httpVersion: '2' }, 'the judge call to Amazon Bedrock timed out: Stream timed out because of no activity for 200 ms'],
+  ])('bounds each attempt by timeoutMs over HTTP/%s', async (http, settings, error) => {
+    // Prepare: every answer is slower than one attempt may take
+    const started = await startClient(answerWith(verdict), { always: 'slow', slowMs: 1_500 }, { ...settings, timeoutMs: 200, maxRetries: 0 }, http);
+    const startedAt = Date.now();
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: true, error });
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it.each<[string, '1.1' | '2', Partial<BedrockJudgeSettings>, (endpoint: string) => string]>([
+    [
+      'HTTP/2 to a server that speaks HTTP/1.1',
+      '1.1',
+      { httpVersion: '2' },
+      (endpoint) =>
+        `Amazon Bedrock at ${endpoint}/ did not speak HTTP/2 (Protocol error, ERR_HTTP2_ERROR): the judge client spoke HTTP/2, as judge.bedrock.http_version says; set judge.bedrock.http_version: "1.1" if the server speaks HTTP/1.1 (a proxy, a gateway)`,
+    ],
+    [
+      'HTTP/1.1 to a server that speaks only HTTP/2',
+      '2',
+      {},
+      (endpoint) =>
+        `Amazon Bedrock at ${endpoint}/ did not answer in HTTP/1.1 (Parse Error: Expected HTTP/, RTSP/ or ICE/, HPE_INVALID_CONSTANT): the judge client spoke HTTP/1.1, as it does to every http:// endpoint; set judge.bedrock.http_version: "2" if the server speaks only HTTP/2 (cleartext h2c over http://)`,
+    ],
+  ])('says what it spoke and what to set, and stops every later call without a request, when it speaks %s', async (_case, http, settings, message) => {
+    // Prepare
+    const started = await startClient(answerWith(verdict), {}, settings, http);
+
+    // Act
+    const first = await started.client.complete(judgeRequest);
+    const second = await started.client.complete(judgeRequest);
+
+    // Assess: fatal, not retried by the SDK: one connection in all, and no request the server could read
+    expect(first).toMatchObject({ ok: false, transient: false, retries: 0, error: message(started.server.endpoint) });
+    expect(second).toMatchObject({ ok: false, transient: false, error: message(started.server.endpoint) });
+    expect(started.server.connections()).toBe(1);
+    expect(started.server.log).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chunkRelevance } from '../../../shared/judges/catalog/chunk-relevance.js';
 import { parseRunConfig, configFileSchema } from '../../../shared/config/index.js';
 import { checkJudgeCeiling } from '../../../shared/config/index.js';
+import { chooseProvider } from '../../../shared/judge-client/judge-provider.js';
 import { chooseJudgeBackend, JudgeSetupError } from '../../../shared/scoring/judge-backend.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { startBedrockTestServer } from '../../support/bedrock-test-server.js';
@@ -28,6 +29,7 @@ describe('the judge provider in the config file', () => {
     [{ provider: 'azure', azure: AZURE }],
     [{ provider: 'azure', azure: AZURE, model: 'gpt-4o' }],
     [{ provider: 'bedrock', bedrock: { ...BEDROCK, endpoint: 'https://vpce-0123.bedrock-runtime.us-east-1.vpce.amazonaws.com' } }],
+    [{ provider: 'bedrock', bedrock: { ...BEDROCK, endpoint: 'http://localhost:4566', http_version: '2' } }],
   ])('accepts %j', (judge) => {
     expect(parseRunConfig({ judge }, 'assay.yaml')).toMatchObject({ ok: true });
   });
@@ -40,11 +42,30 @@ describe('the judge provider in the config file', () => {
     ['a base_url with provider azure', { provider: 'azure', azure: AZURE, base_url: 'https://gateway.example/v1' }, /field "judge\.base_url": is an OpenAI-compatible server, and the provider is azure \(fix: remove it: with provider azure every judge runs on judge\.azure\.endpoint\)/],
     ['an Azure key in the file', { provider: 'azure', azure: { ...AZURE, api_key: 'k' } }, /field "judge\.azure\.api_key": unknown key \(fix: remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable/],
     ['a region that is none', { provider: 'bedrock', bedrock: { ...BEDROCK, region: 'Virginia' } }, /field "judge\.bedrock\.region": expected an AWS region such as us-east-1, got "Virginia" \(fix: give the AWS region of the model/],
+    ['an HTTP version that is none', { provider: 'bedrock', bedrock: { ...BEDROCK, http_version: 'h2' } }, /field "judge\.bedrock\.http_version": expected "1\.1" or "2" \(fix: give "1\.1" \(a proxy or gateway that speaks HTTP\/1\.1\) or "2"/],
   ])('rejects %s, saying what to write', (_case, judge, message) => {
     const checked = parseRunConfig({ judge }, 'assay.yaml');
 
     expect(checked.ok).toBe(false);
     expect(checked.ok ? '' : checked.error).toMatch(message);
+  });
+
+  it.each<[string | number | undefined, '1.1' | '2' | undefined]>([
+    ['1.1', '1.1'],
+    [1.1, '1.1'],
+    ['2', '2'],
+    [2, '2'],
+    [undefined, undefined],
+  ])('reads judge.bedrock.http_version %j, quoted or as YAML reads it unquoted, into the provider as %j', (written, httpVersion) => {
+    // Prepare
+    const bedrock = { ...BEDROCK, endpoint: 'http://localhost:4566', ...(written === undefined ? {} : { http_version: written }) };
+
+    // Act
+    const checked = parseRunConfig({ judge: { provider: 'bedrock', bedrock } }, 'assay.yaml');
+    const choice = checked.ok ? chooseProvider(checked.config.judge, {}) : undefined;
+
+    // Assess: undefined leaves the choice to the endpoint's scheme
+    expect(choice).toEqual({ ok: true, provider: { kind: 'bedrock', region: 'us-east-1', endpoint: 'http://localhost:4566', httpVersion }, model: BEDROCK_MODEL });
   });
 
   it("rejects a judge's own base_url under provider bedrock", () => {
