@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createBrotliDecompress } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,7 +46,16 @@ export async function launchPackagedChromium(root: string = tmpdir()): Promise<B
 }
 
 const require = createRequire(import.meta.url);
-const packageFolder = join(dirname(require.resolve('@sparticuz/chromium')), '..');
+const packageFolder = packageFolderOf(require.resolve('@sparticuz/chromium'));
+
+/** The package's own folder, above its entry file wherever the package keeps that. */
+function packageFolderOf(entry: string): string {
+  for (let folder = dirname(entry); folder !== dirname(folder); folder = dirname(folder)) {
+    const manifest = join(folder, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@sparticuz/chromium') return folder;
+  }
+  throw new Error(`No package.json of @sparticuz/chromium above ${entry}`);
+}
 
 /**
  * Decompresses the packaged Chromium once per version and user into
@@ -74,12 +85,16 @@ export async function preparePackagedChromium(root: string = tmpdir()): Promise<
   };
 }
 
-/** Runs in a child process whose TMPDIR is the staging folder: the package decompresses there. */
+/**
+ * Runs in a child process whose TMPDIR is the staging folder: the package
+ * decompresses the browser, its fonts and its graphics library there. It
+ * unpacks the shared libraries (al2023.tar.br) only on Amazon Linux, where
+ * they are missing, so decompressInto unpacks them itself: Debian lacks some too.
+ */
 const DECOMPRESS_SCRIPT = `
 const [, packageUrl, binFolder] = process.argv;
-const { default: Chromium, inflate } = await import(packageUrl);
+const { default: Chromium } = await import(packageUrl);
 await Chromium.executablePath(binFolder);
-await inflate(binFolder + '/al2023.tar.br');
 `;
 
 async function decompressInto(home: string, root: string): Promise<void> {
@@ -89,6 +104,7 @@ async function decompressInto(home: string, root: string): Promise<void> {
     await promisify(execFile)(process.execPath, ['--input-type=module', '-e', DECOMPRESS_SCRIPT, packageUrl, join(packageFolder, 'bin')], {
       env: { ...process.env, TMPDIR: staging },
     });
+    await extractBrotliTar(join(packageFolder, 'bin', 'al2023.tar.br'), join(staging, 'al2023'));
     await writeFile(join(staging, 'fonts.conf'), fontConfig(home));
     await rename(staging, home);
   } catch (error) {
@@ -97,6 +113,15 @@ async function decompressInto(home: string, root: string): Promise<void> {
     if (existsSync(home) && isCode(error, 'ENOTEMPTY', 'EEXIST')) return;
     throw new Error(`Could not decompress the packaged Chromium under ${root}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/** A Brotli-compressed tar file unpacked into `folder`, by the system's tar (which stops reading at the archive's end marker, so it reads a file, not a pipe). */
+async function extractBrotliTar(file: string, folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const archive = `${folder}.tar`;
+  await pipeline(createReadStream(file), createBrotliDecompress(), createWriteStream(archive));
+  await promisify(execFile)('tar', ['-x', '-f', archive, '-C', folder]);
+  await rm(archive);
 }
 
 function fontConfig(home: string): string {
