@@ -94,6 +94,7 @@ try {
     embeddedInfrastructure(join(folder, 'store')),
     (usage) => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, usage),
   );
+  if (result.kind !== 'reported') throw new Error(`the sweep ended ${result.kind}, without a report`);
   const wall = (performance.now() - started) / 1000;
   const first = Math.min(...searchedAt);
   const last = Math.max(...searchedAt);

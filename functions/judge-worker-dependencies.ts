@@ -54,7 +54,7 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
     // The same judging as `assay run` builds from the same config (buildJudging), with this container's keys, cache and rate share.
     build: (config, { apiKey, engineVariables }): Judging =>
-      lambdaJudging(config, { environment: lambdaJudgeEnvironment(environment, apiKey), cacheStore: store, engineEnvironment: engineEnvironment(process.env, engineVariables), budget, share: rateShareOf(environment) }, environment),
+      lambdaJudging(config, { environment: lambdaJudgeEnvironment(environment, apiKey), cacheStore: store, runStore: store, engineEnvironment: engineEnvironment(process.env, engineVariables), budget, share: rateShareOf(environment) }, environment),
     retire: (judging) => {
       const engines = judging.engines ?? [];
       if (engines.length === 0) return;

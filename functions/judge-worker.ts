@@ -45,6 +45,11 @@ export function createJudgeWorkerHandler(
       telemetry.logger.info('case deferred by the judge rate limit', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, delay_seconds: outcome.delaySeconds });
       return;
     }
+    if (outcome.kind === 'waiting') {
+      // Its judgments wait for batch jobs: this delivery is over, and the case is sent again once they have answered.
+      telemetry.logger.info('case waits for batch answers', { run_id: outcome.runId, case_id: outcome.caseId, requests: outcome.requests });
+      return;
+    }
     if (outcome.kind === 'retry') {
       telemetry.logger.warn('case will be retried', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
       throw new RetryLaterError(outcome.error);

@@ -17,6 +17,8 @@ import { locateIn, reportGate } from '../run/report-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
+import { batchFailedText } from '../run/batch-progress.js';
+import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
 
 interface RunOptions extends CollectionOptions {
   config?: string;
@@ -31,6 +33,8 @@ interface RunOptions extends CollectionOptions {
   failUnder?: string;
   maxFailed?: string;
   threads?: string;
+  batch?: boolean;
+  detach?: boolean;
 }
 
 /**
@@ -53,13 +57,16 @@ export function runCommand(): Command {
     .option('--threads <n>', `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`)
     .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)")
+    .option('--batch', "judge through the provider's batch API, at its batch price (judge.batch in the config)")
+    .option('--detach', 'with batch judging: return once the jobs are submitted; `assay resume RUN` finishes the run')
     .addHelpText(
       'after',
       '\nExit codes: 0 the report is written and at most --max-failed cases (default 0) failed or are\n' +
-        'missing; 1, the report still written, when nothing could be evaluated (no valid row, no case\n' +
-        'evaluated, every judge call failed), when more cases failed or are missing than --max-failed\n' +
-        "allows, or when an engine's pass rate is under --fail-under (checked in that order); 1 also\n" +
-        'for an unexpected error; 2 a usage error.',
+        'missing, or with --detach the batch jobs are submitted; 1, the report still written, when\n' +
+        'nothing could be evaluated (no valid row, no case evaluated, every judge call failed), when more\n' +
+        "cases failed or are missing than --max-failed allows, or when an engine's pass rate is under\n" +
+        '--fail-under (checked in that order); 1 also when a batch job failed validation (the run can be\n' +
+        'resumed) and for an unexpected error; 2 a usage error.',
     );
   return withCollectionOptions(command)
     .action(async (dataset: string | undefined, options: RunOptions) => {
@@ -70,6 +77,9 @@ export function runCommand(): Command {
       const endpoint = endpointUrl(options.awsEndpoint);
       judgeBaseUrl(process.env);
       const config = await configOf(options);
+      if (options.detach === true && batchSettingsOf(config.judge.batch) === undefined) {
+        throw new UsageError('--detach applies to batch judging only: add --batch, or judge.batch: true to the config');
+      }
       const failUnder = failUnderOf(options.failUnder, config.thresholds !== undefined);
       const maxFailed = maxFailedOf(options.maxFailed);
       // Checked before the run rather than found unusable after it.
@@ -87,6 +97,7 @@ export function runCommand(): Command {
           outFolder: resolve(options.out),
           environment: judgeEnvironmentOf(process.env),
           ...(threads === undefined ? {} : { threads }),
+          detach: options.detach === true,
           onRunId: (runId, workerThreads) => {
             // First on both streams: whoever watches the run can resume it if this process dies.
             process.stdout.write(`run ${runId}\n`);
@@ -97,6 +108,13 @@ export function runCommand(): Command {
         infrastructure,
         (usage) => new Progress(process.stderr, usage),
       );
+      if (result.kind === 'batch') {
+        const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
+        if (result.ended.kind === 'batch-failed') throw new UsageError(`${batchFailedText(result.ended.step)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
+        const jobs = result.ended.step.jobs.map((job) => job.provider_id ?? job.key).join(', ');
+        process.stdout.write(`${terminalText(`${result.judgeSummary}\nbatch jobs submitted: ${jobs}\nthe run waits for them; finish it with: ${finish}`)}\n`);
+        return;
+      }
       const lines = [
         result.judgeSummary,
         ...(result.skippedJudges.length > 0 ? [`not run (they need an LLM judge): ${result.skippedJudges.join(', ')}`] : []),
@@ -133,10 +151,18 @@ async function configOf(options: RunOptions): Promise<ConfigFile> {
     raw = read.value;
     file = options.config;
   }
+  if (options.batch === true) {
+    const object = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+    const judge = typeof object.judge === 'object' && object.judge !== null ? (object.judge as Record<string, unknown>) : {};
+    // --batch turns batch judging on and keeps the config's own batch settings.
+    const batch = typeof judge.batch === 'object' && judge.batch !== null ? { ...(judge.batch as Record<string, unknown>), enabled: true } : true;
+    raw = { ...object, judge: { ...judge, batch } };
+    file = options.config === undefined ? '--batch' : `${options.config} with --batch`;
+  }
   if (options.judges !== undefined) {
     if (options.judges.trim() === '') throw new UsageError(`--judges got ""; expected comma-separated judge ids (see assay judges)`);
     raw = { ...(typeof raw === 'object' && raw !== null ? raw : {}), judges: options.judges.split(',').map((id) => id.trim()).filter(Boolean) };
-    file = options.config === undefined ? '--judges' : `${options.config} with --judges`;
+    file = options.config === undefined ? '--judges' : `${file} with --judges`;
   }
   // Parsed once, where the run starts: ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
   const checked = parseRunConfig(raw, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL, ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER });

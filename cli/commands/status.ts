@@ -1,5 +1,8 @@
 import { Command } from 'commander';
-import { describeStatus, runStatus } from '../../shared/operations/run-status.js';
+import { describeStatus, runStatus, type RunStatus } from '../../shared/operations/run-status.js';
+import { pollJob } from '../../shared/batch/batch-jobs.js';
+import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
+import { runConfigOf } from '../../shared/run/stored-config.js';
 import { resolve } from 'node:path';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
@@ -25,7 +28,7 @@ export function statusCommand(): Command {
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
     .action(async (runId: string, options: StatusOptions) => {
       checkedRunId(runId);
-      const status = await runStatus(storeOf(options), runId);
+      const status = await withLiveJobs(await runStatus(storeOf(options), runId));
       if (options.json !== true) {
         process.stdout.write(`${describeStatus(status)}\n`);
         return;
@@ -38,9 +41,35 @@ export function statusCommand(): Command {
         failed: status.failures,
         ingested: status.ingested,
         report: status.report ?? null,
+        ...(status.batch === undefined
+          ? {}
+          : {
+              batch: {
+                round: status.batch.round,
+                waiting: status.batch.waiting,
+                jobs: status.batch.jobs.map((job) => ({ key: job.key, id: job.provider_id ?? null, round: job.round, requests: job.requests, state: job.state, counts: job.counts ?? null, collected: job.collected })),
+              },
+            }),
       };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     });
+}
+
+/**
+ * The run's open batch jobs as the provider sees them now, when this
+ * process has the provider's key (a job of a detached run is looked at by
+ * no one until it is resumed); otherwise as the last look recorded them.
+ * Nothing is written: status only reads.
+ */
+async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
+  const open = status.batch?.jobs.filter((job) => !job.collected && job.provider_id !== undefined && job.phase !== 'failed') ?? [];
+  if (status.batch === undefined || status.manifest === undefined || open.length === 0) return status;
+  const { batchProviderOf } = await import('../../shared/judge-client/batch/batch-provider-of.js');
+  const chosen = await batchProviderOf(runConfigOf(status.manifest).judge, judgeEnvironmentOf(process.env));
+  if (!chosen.ok) return status;
+  const now = () => new Date();
+  const jobs = await Promise.all(status.batch.jobs.map((job) => (open.includes(job) ? pollJob(chosen.provider, job, now) : job)));
+  return { ...status, batch: { ...status.batch, jobs } };
 }
 
 function storeOf(options: StatusOptions): ObjectStore {

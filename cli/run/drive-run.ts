@@ -12,6 +12,9 @@ import type { Infrastructure } from './store-and-queues.js';
 import type { Progress } from './progress.js';
 import { threadedAggregator, threadedIntervals, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
 import { copyReportFiles } from './report-out.js';
+import { advanceBatch, type BatchDependencies, type BatchStep } from '../../shared/batch/batch-rounds.js';
+import type { BatchProvider } from '../../shared/judge-client/batch/batch-provider.js';
+import type { BatchSettings } from '../../shared/judge-client/batch/batch-settings.js';
 import { FinishedCountdown } from './finished-countdown.js';
 
 export interface DriveOptions {
@@ -29,10 +32,29 @@ export interface DriveOptions {
   readonly concurrency: number;
   /** Threads over the store folder: the judge worker and the reduce run there (a run that makes no judge call). */
   readonly threads?: PipelineThreads;
+  /** A batch-judged run: its rounds of batch jobs are driven here, between its cases (shared/batch/). */
+  readonly batch?: BatchDrive;
 }
+
+export interface BatchDrive {
+  readonly provider: BatchProvider;
+  readonly settings: BatchSettings;
+  /** End the drive once the round's jobs are submitted (`assay run --detach`): `assay resume` finishes the run. */
+  readonly detach: boolean;
+  /** Each step the rounds took, for the progress line. */
+  readonly onStep: (step: BatchStep) => void;
+}
+
+/** How a drive ended: the report written; or, for a batch-judged run, detached after submitting its jobs, or stopped by a job that failed validation. */
+export type DriveOutcome =
+  | { readonly kind: 'reported'; readonly report: Report }
+  | { readonly kind: 'detached'; readonly step: Extract<BatchStep, { kind: 'submitted' }> }
+  | { readonly kind: 'batch-failed'; readonly step: Extract<BatchStep, { kind: 'failed' }> };
 
 /** Longest wait between two looks at the store while this drive sees no case of its run finish. */
 const MAX_IDLE_CHECK_MS = 10_000;
+/** A batch job is looked at after judge.batch.poll_seconds at first, then half as long again each time, at most every five minutes. */
+const LONGEST_JOB_POLL_MS = 300_000;
 
 /**
  * Drives the judge worker, failure recorder and reducer handlers from their
@@ -47,12 +69,13 @@ const MAX_IDLE_CHECK_MS = 10_000;
  * which another process may take. A handler that throws outside a record (a
  * bug) stops the loop and is rethrown, instead of spinning forever.
  */
-export async function driveRun(infrastructure: Infrastructure, runId: string, options: DriveOptions): Promise<Report> {
+export async function driveRun(infrastructure: Infrastructure, runId: string, options: DriveOptions): Promise<DriveOutcome> {
   const telemetry = quietTelemetry();
   const { store } = infrastructure;
   let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
+  let batchEnd: Exclude<DriveOutcome, { kind: 'reported' }> | undefined;
   const handlerErrors: unknown[] = [];
-  const finished = (): boolean => reported !== undefined || handlerErrors.length > 0;
+  const finished = (): boolean => reported !== undefined || batchEnd !== undefined || handlerErrors.length > 0;
   // Ends the queues' long polls once the drive is finished, so the process does not wait them out.
   const polls = new AbortController();
   const countdown = new FinishedCountdown(options.expectedCases);
@@ -66,6 +89,9 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     if (outcome.runId !== runId) return;
     if (outcome.kind === 'done') {
       options.tracker.caseDone();
+      caseFinished(outcome.runId);
+    } else if (outcome.kind === 'waiting') {
+      options.tracker.caseWaiting();
       caseFinished(outcome.runId);
     } else {
       options.tracker.caseRetried();
@@ -100,6 +126,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   const onHeartbeatError = (error: unknown): void => telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
   const visibilityTimeoutSeconds = infrastructure.visibilityTimeoutSeconds;
 
+  const batch = options.batch === undefined ? undefined : batchStepper(options.batch, { store, cases: infrastructure.cases, now: options.now }, runId);
+
   const watch = async (): Promise<void> => {
     let idleMs = 1_000;
     while (!finished()) {
@@ -116,14 +144,31 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
         continue;
       }
       const completion = await runCompletion(store, runId);
-      if (completion.finished >= completion.caseIds.length || options.now().getTime() >= completion.deadline.getTime()) {
+      const pastDeadline = options.now().getTime() >= completion.deadline.getTime();
+      const step = batch === undefined || pastDeadline ? undefined : await batch.step();
+      if (pastDeadline || step?.kind === 'done' || (batch === undefined && completion.finished >= completion.caseIds.length)) {
         const { reportRun } = await import('../../shared/reduce/reduce.js');
         reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId), threads === undefined ? undefined : threadedIntervals(threads));
         polls.abort();
         return;
       }
-      countdown.checked(completion.unfinished.length);
-      idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
+      if (step === undefined || step.kind === 'judging') {
+        countdown.checked(step?.kind === 'judging' ? step.unreported : completion.unfinished.length);
+        idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
+        continue;
+      }
+      if (step.kind === 'requeued') {
+        countdown.checked(step.cases);
+        idleMs = 1_000;
+        continue;
+      }
+      if ((step.kind === 'submitted' && options.batch?.detach === true) || step.kind === 'failed') {
+        batchEnd = step.kind === 'failed' ? { kind: 'batch-failed', step } : { kind: 'detached', step };
+        polls.abort();
+        return;
+      }
+      // Jobs are with the provider: no case moves until they finish, so the drive looks at them, less often as time goes by.
+      idleMs = batch?.nextPoll(step.kind === 'submitted') ?? MAX_IDLE_CHECK_MS;
     }
   };
 
@@ -143,8 +188,36 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     ),
   ]);
   options.tracker.finish();
-  if (reported === undefined) throw handlerErrors[0] instanceof Error ? handlerErrors[0] : new Error(String(handlerErrors[0]));
-  return reported.report;
+  if (handlerErrors.length > 0) throw handlerErrors[0] instanceof Error ? handlerErrors[0] : new Error(String(handlerErrors[0]));
+  if (batchEnd !== undefined) return batchEnd;
+  if (reported === undefined) throw new Error('The drive ended without a report');
+  return { kind: 'reported', report: reported.report };
+}
+
+/** driveRun for a run that ends with its report: no batch jobs to detach from or to fail (the tests' drives, a run judged online). */
+export async function driveToReport(infrastructure: Infrastructure, runId: string, options: Omit<DriveOptions, 'batch'>): Promise<Report> {
+  const outcome = await driveRun(infrastructure, runId, options);
+  if (outcome.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${outcome.kind} without a report`);
+  return outcome.report;
+}
+
+/** The rounds of a batch-judged run, a step at a time, with the wait before the next look at its jobs. */
+function batchStepper(drive: BatchDrive, place: Pick<BatchDependencies, 'store' | 'cases' | 'now'>, runId: string): { step(): Promise<BatchStep>; nextPoll(fresh: boolean): number } {
+  const firstPollMs = drive.settings.pollSeconds * 1000;
+  let pollMs = firstPollMs;
+  return {
+    async step() {
+      const step = await advanceBatch({ ...place, provider: drive.provider, settings: drive.settings }, runId);
+      drive.onStep(step);
+      return step;
+    },
+    nextPoll(fresh) {
+      if (fresh) pollMs = firstPollMs;
+      const wait = pollMs;
+      pollMs = Math.min(LONGEST_JOB_POLL_MS, pollMs * 1.5);
+      return wait;
+    },
+  };
 }
 
 /** Copies the run's report files from the store to a local folder; returns their paths. */

@@ -14,6 +14,8 @@ import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
+import { batchDriveOf } from './batch-drive.js';
+import { batchFailedText } from './batch-progress.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
@@ -65,7 +67,7 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = judgeEnvironmentOf(process.env);
-  const runJudging = judgingForRuns({ environment, cacheStore: options.cache ? infrastructure.store : undefined, engineEnvironment: process.env, budget: new JudgeBudget(infrastructure.store) });
+  const runJudging = judgingForRuns({ environment, cacheStore: options.cache ? infrastructure.store : undefined, runStore: infrastructure.store, engineEnvironment: process.env, budget: new JudgeBudget(infrastructure.store) });
   let judging: Judging;
   try {
     judging = await runJudging.judgingFor(runConfigOf(manifest), manifest.config_hash);
@@ -79,8 +81,14 @@ export async function finishRun(
     process.stderr.write(`assay: ${describe(requeued)}\n`);
     const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
     tracker.start(requeued.length);
-    const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now: () => new Date(), concurrency });
-    return { report: driven, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
+    const now = () => new Date();
+    const config = runConfigOf(manifest);
+    // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
+    const batch = await batchDriveOf(config.judge, environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), false, tracker, now);
+    const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now, concurrency, ...(batch === undefined ? {} : { batch }) });
+    if (driven.kind === 'batch-failed') throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
+    if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
+    return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
   }).finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);

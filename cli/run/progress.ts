@@ -9,6 +9,7 @@ export class Progress {
   private total = 0;
   private done = 0;
   private retried = 0;
+  private waiting = 0;
   private started = Date.now();
   private lastPrinted = 0;
 
@@ -26,6 +27,24 @@ export class Progress {
   caseDone(): void {
     this.done++;
     this.render(false);
+  }
+
+  /** A case of a batch-judged run waits for answers from batch jobs. */
+  caseWaiting(): void {
+    this.waiting++;
+    this.render(false);
+  }
+
+  /** A batch round's waiting cases were sent again: they are judged anew, and counted again as they end. */
+  casesRequeued(count: number): void {
+    this.waiting = Math.max(0, this.waiting - count);
+    this.render(true);
+  }
+
+  /** A line of its own about the run's batch jobs, under the progress line. */
+  note(text: string): void {
+    this.stream.write(this.stream.isTTY ? `\r${text}\u001b[K\n` : `${text}\n`);
+    this.render(true);
   }
 
   caseRetried(): void {
@@ -49,7 +68,8 @@ export class Progress {
     const eta = this.done === 0 || this.done >= this.total ? '-' : `${Math.ceil((elapsed / this.done) * (this.total - this.done))}s`;
     const line =
       `cases ${this.done}/${this.total} | judge calls ${sum((entry) => entry.calls)} | cache hits ${sum((entry) => entry.cache_hits)} | ` +
-      `retries ${sum((entry) => entry.retries)}${rateLimited(sum((entry) => entry.rate_limited ?? 0))} | errors ${sum((entry) => entry.errors)} | cases retried ${this.retried} | ETA ${eta}`;
+      `retries ${sum((entry) => entry.retries)}${rateLimited(sum((entry) => entry.rate_limited ?? 0))} | errors ${sum((entry) => entry.errors)} | cases retried ${this.retried}` +
+      `${this.waiting === 0 ? '' : ` | waiting for batch jobs ${this.waiting}`} | ETA ${eta}`;
     this.stream.write(this.stream.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
   }
 }

@@ -14,7 +14,8 @@ import { NO_JUDGES } from '../../shared/worker/run-judge-summary.js';
 import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
-import { copyReport, driveRun } from './drive-run.js';
+import { copyReport, driveRun, type DriveOutcome } from './drive-run.js';
+import { batchDriveOf } from './batch-drive.js';
 import type { Infrastructure } from './store-and-queues.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../threads/pipeline-threads.js';
 import type { Progress } from './progress.js';
@@ -46,15 +47,21 @@ export interface PipelineRun extends RunInput {
   readonly onRunId?: (runId: string, workerThreads: number) => void;
   /** Called once the run is ingested, before any case is judged: the tests inject faults here. */
   readonly afterIngest?: (runId: string, infrastructure: Infrastructure) => Promise<void>;
+  /** A batch-judged run returns once its jobs are submitted (`--detach`), and `assay resume` finishes it. */
+  readonly detach?: boolean;
 }
 
-export interface PipelineResult {
-  readonly runId: string;
-  readonly report: Report;
-  readonly files: readonly string[];
-  readonly judgeSummary: string;
-  readonly skippedJudges: readonly string[];
-}
+export type PipelineResult =
+  | {
+      readonly kind: 'reported';
+      readonly runId: string;
+      readonly report: Report;
+      readonly files: readonly string[];
+      readonly judgeSummary: string;
+      readonly skippedJudges: readonly string[];
+    }
+  /** A batch-judged run that ended its drive without a report: detached after submitting its jobs, or stopped by a job that failed validation. */
+  | { readonly kind: 'batch'; readonly runId: string; readonly ended: Exclude<DriveOutcome, { kind: 'reported' }>; readonly judgeSummary: string };
 
 /**
  * `assay run` on one machine or against an S3/SQS endpoint: uploads the
@@ -71,7 +78,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
   const runConfig: RunConfig = { ...config, strict: run.strict, judges: listed.map((judge) => judge.id) };
   const engineEnvironment = run.engineEnvironment ?? process.env;
   // One budget for the process: its spend file holds what every case it judges spends (judge-budget.ts).
-  const place = { environment: run.environment, cacheStore: run.noCache ? undefined : infrastructure.store, engineEnvironment, budget: new JudgeBudget(infrastructure.store) };
+  const place = { environment: run.environment, cacheStore: run.noCache ? undefined : infrastructure.store, runStore: infrastructure.store, engineEnvironment, budget: new JudgeBudget(infrastructure.store) };
   const judging = usableJudging(runConfig, place);
   const hash = configHash(runConfig);
   // A run without judges names none, rather than the backend it will never call.
@@ -108,16 +115,19 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
       await run.afterIngest?.(outcome.runId, infrastructure);
 
       const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
-      const report = await driveRun(infrastructure, outcome.runId, {
+      const batch = await batchDriveOf(runConfig.judge, run.environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), run.detach === true, tracker, now);
+      const driven = await driveRun(infrastructure, outcome.runId, {
         expectedCases: outcome.cases,
         judgingFor: runJudging.judgingFor,
         tracker,
         now,
         concurrency: run.concurrency,
         ...(threads === undefined ? {} : { threads }),
+        ...(batch === undefined ? {} : { batch }),
       }).finally(() => runJudging.close());
+      if (driven.kind !== 'reported') return { kind: 'batch', runId: outcome.runId, ended: driven, judgeSummary };
       const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
-      return { runId: outcome.runId, report, files, judgeSummary, skippedJudges };
+      return { kind: 'reported', runId: outcome.runId, report: driven.report, files, judgeSummary, skippedJudges };
     });
   } finally {
     await threads?.close();

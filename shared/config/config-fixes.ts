@@ -1,3 +1,4 @@
+import { BATCH_FIXES } from '../judge-client/batch/batch-settings.js';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { customJudgeExampleSchema } from '../judges/custom-judge-examples.js';
 import { customJudgeSchema } from '../judges/custom-judge.js';
@@ -17,8 +18,9 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 export const FIXES: Readonly<Record<string, string>> = {
   '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
   thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
-  judge: 'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices, rate_limit',
+  judge: 'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices, rate_limit, batch',
   ...PROVIDER_FIXES,
+  ...BATCH_FIXES,
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
   'judge.model': 'give the model name, e.g. gpt-4o-mini',
   'judge.temperature': 'give a number from 0 to 2; 0 keeps verdicts repeatable',
@@ -35,6 +37,8 @@ export const FIXES: Readonly<Record<string, string>> = {
   'judge.prices.models.*': 'give the model\'s prices as {input_per_million: <number from 0 up>, output_per_million: <number from 0 up>}',
   'judge.prices.models.*.input_per_million': 'give the price of a million input (prompt) tokens, a number from 0 up, e.g. 0.15',
   'judge.prices.models.*.output_per_million': 'give the price of a million output (completion) tokens, a number from 0 up, e.g. 0.6',
+  'judge.prices.models.*.batch_input_per_million': "give the price of a million input tokens in the provider's batch jobs, a number from 0 up (absent: half of input_per_million)",
+  'judge.prices.models.*.batch_output_per_million': "give the price of a million output tokens in the provider's batch jobs, a number from 0 up (absent: half of output_per_million)",
   'judge.rate_limit': 'give the judge account\'s limits per minute, e.g. {requests_per_minute: 500, tokens_per_minute: 200000, models: {gpt-4o: {requests_per_minute: 100}}}',
   'judge.rate_limit.requests_per_minute': 'give the requests a minute the judge account allows for each model, a number above 0, e.g. 500',
   'judge.rate_limit.tokens_per_minute': 'give the tokens a minute the judge account allows for each model, a number above 0, e.g. 200000',
@@ -104,6 +108,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.prices.models.*': Object.keys(modelPriceSchema.shape),
   'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
   'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
+  'judge.batch': ['enabled', 'failed_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds'],
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
   'dag_judges[]': Object.keys(dagJudgeSchema.shape),

@@ -4,6 +4,7 @@ import { inputErrorLine } from '../schema/input-error-line.js';
 import { buildCustomJudge } from '../judges/custom-judge.js';
 import { buildDagJudge } from '../judges/dag/dag-judge.js';
 import { checkJudgeProvider } from '../judge-client/judge-provider-config.js';
+import { checkBatchJudging } from '../judge-client/batch/batch-settings.js';
 import { describeConfigIssue } from './config-issues.js';
 import { configFileSchema, runConfigSchema, type ConfigFile, type RunConfig } from './config-schema.js';
 import { checkJudgeCeiling, type ModelEnvironment } from './judge-price-checks.js';
@@ -74,6 +75,7 @@ function checkAcrossFields(config: ConfigFile, where: string, environment: Model
   // Judge names and settings are checked once every judge they can name is valid.
   if (problems.length === 0) problems.push(...checkJudgeReferences(config, where));
   if (problems.length === 0) problems.push(...checkJudgeProvider(config, where));
+  if (problems.length === 0) problems.push(...checkBatchJudging(config, where));
   if (problems.length === 0) problems.push(...checkJudgeCeiling(config, where, environment));
   return problems;
 }

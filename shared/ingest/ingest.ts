@@ -1,3 +1,4 @@
+import { runWaitSeconds } from '../judge-client/batch/batch-settings.js';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -91,7 +92,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       config: request.config,
       config_hash: hash,
       created_at: now.toISOString(),
-      deadline: new Date(now.getTime() + request.config.run.deadline_seconds * 1000).toISOString(),
+      deadline: new Date(now.getTime() + runWaitSeconds(request.config) * 1000).toISOString(),
       cases: spooled.cases,
       engines: [...new Set([...spooled.engines, ...liveEngineNames(request.config.engines)])].sort(),
       input_errors: spooled.errorCount,

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { OutputMode } from './output-modes.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
+import { extractJson } from './answer-parsing.js';
 
 /**
  * What one chat completion answered besides its text: a refusal
@@ -43,4 +44,9 @@ export function stoppedAnswer(answer: ChoiceAnswer, parsed: boolean, maxTokens: 
   }
   if (answer.finishReason === 'length' && !parsed) return `the answer was cut at max_tokens=${maxTokens}; raise judge.max_tokens`;
   return undefined;
+}
+
+/** An answer with no JSON object at all, and not a refusal: what a server that ignores response_format sends. */
+export function isProse(answer: ChoiceAnswer): boolean {
+  return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
 }

@@ -4,6 +4,7 @@ import { providerFields } from './judge-provider-config.js';
 import { judgePricesSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { judgeRateLimitSchema } from './rate/rate-limit-config.js';
+import { judgeBatchSchema } from './batch/batch-settings.js';
 
 /**
  * The `judge:` section of the config file: the judge client's settings. The
@@ -34,5 +35,7 @@ export const judgeClientSchema = z.strictObject({
   prices: judgePricesSchema.optional(),
   /** The judge account's requests and tokens per minute, per model (rate/rate-limit-config.ts). */
   rate_limit: judgeRateLimitSchema.optional(),
+  /** Judge through the provider's batch API, at its batch price (batch/batch-settings.ts). */
+  batch: judgeBatchSchema.optional(),
 });
 export type JudgeClientSection = z.infer<typeof judgeClientSchema>;

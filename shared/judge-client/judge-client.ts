@@ -1,13 +1,13 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import { extractJson } from './answer-parsing.js';
 import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
-import { readChoice, type ChoiceAnswer } from './completion-answer.js';
+import { isProse, readChoice } from './completion-answer.js';
+import { chatRequestBody } from './chat-request-body.js';
 import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
-import { mayBeIgnored, modeBelow, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
+import { mayBeIgnored, modeBelow, type ChatMessage, type OutputMode } from './output-modes.js';
 import { RateGovernor } from './rate/rate-governor.js';
 import { RequestParameters } from './request-parameters.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
@@ -186,11 +186,7 @@ export class JudgeClient implements JudgeCompleter {
   }
 
   private body(request: CompletionRequest, messages: readonly ChatMessage[], mode: OutputMode) {
-    return {
-      model: this.settings.model,
-      ...this.parameters.current(),
-      ...outputRequest(mode, messages, request.schema, request.schemaName),
-    };
+    return chatRequestBody(this.settings.model, this.parameters.current(), mode, messages, request);
   }
 }
 
@@ -198,11 +194,6 @@ export class JudgeClient implements JudgeCompleter {
 function refusedAgain(failure: RequestFailure, error: unknown, apiKey: string): string {
   const what = failure.kind === 'parameter-refused' ? `the parameter ${failure.parameter}` : 'every output mode, plain text included';
   return scrubSecrets(`the judge server refused ${what}: ${error instanceof Error ? error.message : String(error)}`, [apiKey]);
-}
-
-/** An answer with no JSON object at all, and not a refusal: what a server that ignores response_format sends. */
-function isProse(answer: ChoiceAnswer): boolean {
-  return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
 }
 
 function azureTarget(azure: AzureDeployment): ReachTarget {

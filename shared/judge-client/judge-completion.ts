@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { BatchRequest } from './batch/batch-request.js';
 import type { CallDeadlineOptions } from './call-deadline.js';
 import type { ChatMessage } from './output-modes.js';
 
@@ -27,15 +28,44 @@ export interface CallCost {
   readonly rateLimited: number;
 }
 
+/** Where a judgment's answers came from, for its price: a provider's batch job costs less than the same requests online. */
+export type Pricing = 'online' | 'batch';
+
 export type JudgeCompletion =
-  | ({ ok: true; output: unknown; /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */ reportedModel: string | undefined } & CallCost)
-  | ({ ok: false; error: string; transient: boolean; /** The deadline came while the server's rate limit held the judgment. */ heldByRateLimit?: true } & CallCost);
+  | ({
+      ok: true;
+      output: unknown;
+      /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */
+      reportedModel: string | undefined;
+      /** Absent: online. */
+      pricing?: Pricing;
+    } & CallCost)
+  | ({
+      ok: false;
+      error: string;
+      transient: boolean;
+      /** The deadline came while the server's rate limit held the judgment. */
+      heldByRateLimit?: true;
+      /** The judgment waits for this request's answer from a batch job (batch-completer.ts): not a failure; it costs nothing yet. */
+      awaitingBatch?: BatchRequest;
+      pricing?: Pricing;
+    } & CallCost);
+
+/** Which run a judgment is for, and who asks it: what a batch judgment needs to find its answer and to name its request. */
+export interface BatchContext {
+  readonly runId: string;
+  readonly judge: string;
+  /** The sample number of a repeated judgment (0 for the first). */
+  readonly sample: number;
+}
 
 export interface CompletionRequest {
   readonly messages: readonly ChatMessage[];
   readonly schema: z.ZodType;
   /** Name of the schema (and of the tool in tool mode): letters, digits, _ and -. */
   readonly schemaName: string;
+  /** Set by a run whose judges answer through batch jobs; online clients ignore it. */
+  readonly batch?: BatchContext;
 }
 
 export interface JudgeCompleter {

@@ -1,6 +1,7 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
-import type { CheckMessage } from '../schema/pipeline-messages.js';
+import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
+import { inCurrentRound } from '../batch/batch-state.js';
 import { caseFailureSchema } from '../schema/run-records.js';
 import { readManifest } from '../run/stored-config.js';
 import { extendDeadline } from '../run/run-completion.js';
@@ -24,13 +25,16 @@ export async function redriveFailures(
   await extendDeadline(store, await readManifest(store, runId), now);
   const requeued: string[] = [];
   const bodies: string[] = [];
+  const inRound = await inCurrentRound(store, runId);
   for await (const key of store.list(runKeys.failuresPrefix(runId))) {
     const bytes = await store.get(key);
     if (bytes === undefined) continue;
     const failure = caseFailureSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
     if ((await store.get(runKeys.result(runId, failure.case_id))) !== undefined) continue;
     requeued.push(failure.case_id);
-    bodies.push(failure.message);
+    const message = caseMessageSchema.safeParse(JSON.parse(failure.message));
+    // A message that no longer parses goes as it was, and fails again with its reason.
+    bodies.push(message.success ? JSON.stringify(inRound(message.data)) : failure.message);
   }
   await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
   for (const caseId of requeued) await store.delete(runKeys.failure(runId, caseId));

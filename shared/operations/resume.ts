@@ -9,6 +9,8 @@ import type { WorkFolderSettings } from '../run/work-folders.js';
 import { extendDeadline, runCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';
 import { runConfigOf } from '../run/stored-config.js';
+import { inCurrentRound, readBatchState } from '../batch/batch-state.js';
+import { waitingCaseIds } from '../batch/waiting-cases.js';
 
 export interface ResumeDependencies {
   readonly store: ObjectStore;
@@ -35,7 +37,11 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   }
   const completion = await runCompletion(store, runId);
   const { manifest } = completion;
-  const unfinished = new Set(completion.unfinished);
+  // A case of a batch-judged run that waits for the jobs of the round is not sent: the jobs answer it, wherever they are.
+  const { round } = await readBatchState(store, runId);
+  const waiting = new Set(await waitingCaseIds(store, runId, round));
+  const unfinished = new Set(completion.unfinished.filter((caseId) => !waiting.has(caseId)));
+  const inRound = await inCurrentRound(store, runId);
   await extendDeadline(store, manifest, dependencies.now());
   const folder = await startWorkFolder(dependencies, 'resume');
   try {
@@ -50,7 +56,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
       const message = caseMessageSchema.parse(JSON.parse(body));
       if (!unfinished.has(message.case_id)) continue;
       requeued.push(message.case_id);
-      batch.push({ id: String(batch.length), body });
+      batch.push({ id: String(batch.length), body: round === 0 ? body : JSON.stringify(inRound(message)) });
       if (batch.length === 10) {
         await sendAll(dependencies.cases, batch);
         batch = [];

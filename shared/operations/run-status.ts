@@ -3,6 +3,8 @@ import type { Manifest } from '../schema/run-records.js';
 import { manifestSchema } from '../schema/run-records.js';
 import { reportSchema, type Report } from '../schema/report.js';
 import { runKeys } from '../run/run-identity.js';
+import { hasBatchState, readBatchState, type JobRecord } from '../batch/batch-state.js';
+import { waitingCaseIds } from '../batch/waiting-cases.js';
 
 export interface RunStatus {
   readonly runId: string;
@@ -16,6 +18,8 @@ export interface RunStatus {
   readonly report: string | undefined;
   /** The report.json of a reported run. */
   readonly reported: Report | undefined;
+  /** A batch-judged run's round, the cases waiting in it, and every job so far; undefined for a run judged online. */
+  readonly batch?: { readonly round: number; readonly waiting: number; readonly jobs: readonly JobRecord[] } | undefined;
 }
 
 /**
@@ -38,13 +42,32 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
     for await (const _key of store.list(prefix)) total++;
     return total;
   };
-  return { runId, manifest, ingested, results: await count(runKeys.resultsPrefix(runId)), failures: await count(runKeys.failuresPrefix(runId)), report: undefined, reported: undefined };
+  const batch = (await hasBatchState(store, runId)) ? await batchStatus(store, runId) : undefined;
+  return { runId, manifest, ingested, results: await count(runKeys.resultsPrefix(runId)), failures: await count(runKeys.failuresPrefix(runId)), report: undefined, reported: undefined, ...(batch === undefined ? {} : { batch }) };
+}
+
+async function batchStatus(store: ObjectStore, runId: string): Promise<NonNullable<RunStatus['batch']>> {
+  const state = await readBatchState(store, runId);
+  return { round: state.round, waiting: (await waitingCaseIds(store, runId, state.round)).length, jobs: state.jobs };
 }
 
 export function describeStatus(status: RunStatus): string {
   if (status.manifest === undefined) return `run ${status.runId}: not started yet (no manifest)`;
   const { manifest } = status;
   const pending = Math.max(0, manifest.cases - status.results - status.failures);
-  const stage = status.report !== undefined ? `reported: ${status.report}` : status.ingested ? 'judging' : 'ingesting';
-  return `run ${status.runId} (suite ${manifest.suite}, ${manifest.dataset.key}): ${manifest.cases} cases, ${status.results} evaluated, ${status.failures} failed, ${pending} pending; ${stage}`;
+  const open = status.batch?.jobs.some((job) => job.round === status.batch?.round && !job.collected && job.phase !== 'failed') === true;
+  const stage = status.report !== undefined ? `reported: ${status.report}` : open ? 'waiting for batch jobs' : status.ingested ? 'judging' : 'ingesting';
+  const line = `run ${status.runId} (suite ${manifest.suite}, ${manifest.dataset.key}): ${manifest.cases} cases, ${status.results} evaluated, ${status.failures} failed, ${pending} pending; ${stage}`;
+  if (status.batch === undefined || status.batch.jobs.length === 0) return line;
+  const waiting = status.batch.waiting === 0 || status.report !== undefined ? '' : `; ${status.batch.waiting} cases waiting for their answers`;
+  const jobs = status.batch.jobs.map((job) => `  batch job ${job.provider_id ?? job.key} (round ${job.round}, ${job.requests} requests): ${jobState(job)}`);
+  return [`${line}\nbatch round ${status.batch.round}${waiting}`, ...jobs].join('\n');
+}
+
+/** A job as the provider last named its state, with its counts: `in_progress, 120/219 done, 0 failed`. */
+export function jobState(job: JobRecord): string {
+  const counts = job.counts === undefined ? '' : `, ${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
+  const collected = job.collected && job.phase === 'finished' ? ', answers collected' : '';
+  const errors = job.phase === 'failed' && job.errors !== undefined && job.errors.length > 0 ? `: ${job.errors.slice(0, 3).map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`).join('; ')}` : '';
+  return `${job.state}${counts}${collected}${errors}`;
 }

@@ -9,7 +9,8 @@ export function formatCost(amount: number | null, currency: string): string {
 export function costNote(cost: JudgeCost | undefined): string {
   if (cost === undefined) return 'No cost estimate: the config gives no judge.prices.';
   const unpriced = cost.unpriced_models.length === 0 ? '' : ` No price for ${cost.unpriced_models.join(', ')}: ${cost.unpriced_models.length === 1 ? 'its' : 'their'} cost is unknown.`;
-  return `The cost is an estimate at the config's judge.prices, total ${formatCost(cost.total, cost.currency)}; the bill depends on the provider. Cache hits use no tokens.${unpriced}`;
+  const batch = cost.online_cost === undefined ? '' : ` Answers from batch jobs are at the batch price; the same tokens on demand would have cost ${formatCost(cost.online_cost, cost.currency)}.`;
+  return `The cost is an estimate at the config's judge.prices, total ${formatCost(cost.total, cost.currency)}; the bill depends on the provider. Cache hits use no tokens.${batch}${unpriced}`;
 }
 
 /** One sentence about run.max_judge_cost: reached or not, and how many cases were judged and skipped. */

@@ -8,6 +8,7 @@ export function totalJudgeUsage(records: readonly Readonly<Record<string, JudgeU
     for (const [judgeId, usage] of Object.entries(record)) {
       const total = totals.get(judgeId) ?? emptyUsage();
       const models = addModelTokens(total.models, usage.models);
+      const batchModels = addModelTokens(total.batch_models, usage.batch_models);
       totals.set(judgeId, {
         calls: total.calls + usage.calls,
         cache_hits: total.cache_hits + usage.cache_hits,
@@ -17,6 +18,7 @@ export function totalJudgeUsage(records: readonly Readonly<Record<string, JudgeU
         output_tokens: total.output_tokens + usage.output_tokens,
         ...(total.rate_limited === undefined && usage.rate_limited === undefined ? {} : { rate_limited: (total.rate_limited ?? 0) + (usage.rate_limited ?? 0) }),
         ...(models === undefined ? {} : { models }),
+        ...(batchModels === undefined ? {} : { batch_models: batchModels }),
       });
     }
   }

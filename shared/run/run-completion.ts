@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runWaitSeconds } from '../judge-client/batch/batch-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseIdsSchema, type Manifest } from '../schema/run-records.js';
 import { runKeys } from './run-identity.js';
@@ -48,7 +49,7 @@ export async function runDeadline(store: ObjectStore, manifest: Manifest): Promi
 
 /** Moves a run's deadline to its configured length from `now`, for a resume or a redrive. */
 export async function extendDeadline(store: ObjectStore, manifest: Manifest, now: Date): Promise<void> {
-  const seconds = runConfigOf(manifest).run.deadline_seconds;
+  const seconds = runWaitSeconds(runConfigOf(manifest));
   const deadline = new Date(now.getTime() + seconds * 1000).toISOString();
   await store.put(runKeys.deadline(manifest.run_id), JSON.stringify({ deadline }));
 }

@@ -11,6 +11,9 @@ import { z } from 'zod';
 export const modelPriceSchema = z.strictObject({
   input_per_million: z.number().min(0),
   output_per_million: z.number().min(0),
+  /** The model's batch prices; absent: half the prices above, the batch discount OpenAI, Azure OpenAI and Bedrock give today. */
+  batch_input_per_million: z.number().min(0).optional(),
+  batch_output_per_million: z.number().min(0).optional(),
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
@@ -32,4 +35,16 @@ export function spendSettingsOf(config: Readonly<Record<string, unknown>>): { re
   const prices = settings.judge?.prices;
   const maxCost = settings.run?.max_judge_cost;
   return { ...(prices === undefined ? {} : { prices }), ...(maxCost === undefined ? {} : { maxCost }) };
+}
+
+/** The share of the on-demand price a batch job's tokens cost where a model's batch prices are not configured. */
+export const DEFAULT_BATCH_PRICE_SHARE = 0.5;
+
+/** A model's price of a million input and output tokens, on demand or in batch jobs. */
+export function priceOf(price: ModelPrice, pricing: 'online' | 'batch'): { input: number; output: number } {
+  if (pricing === 'online') return { input: price.input_per_million, output: price.output_per_million };
+  return {
+    input: price.batch_input_per_million ?? price.input_per_million * DEFAULT_BATCH_PRICE_SHARE,
+    output: price.batch_output_per_million ?? price.output_per_million * DEFAULT_BATCH_PRICE_SHARE,
+  };
 }

@@ -18,6 +18,8 @@ export const caseMessageSchema = z.object({
   case_key: z.string().optional(),
   /** How often the case was sent again because the judge server's rate limit held its judgments (shared/worker/rate-limit-deferral.ts). */
   deferrals: z.number().int().nonnegative().optional(),
+  /** Of a batch-judged run: the round of batch jobs this delivery judges from (shared/batch/); absent, the first (0). */
+  batch_round: z.number().int().nonnegative().optional(),
 }).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
   message: 'a case message carries either the case or its case_key, not both or neither',
 });

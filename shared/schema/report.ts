@@ -61,8 +61,10 @@ export const judgeCostSchema = z.object({
   currency: z.string(),
   /** The sum over every model; null when some tokens came from a model without a price. */
   total: z.number().nullable(),
-  /** Per model that answered: its tokens and their cost, null without a price. */
-  models: z.record(z.string(), z.object({ input_tokens: count, output_tokens: count, cost: z.number().nullable() })),
+  /** With answers from batch jobs: what the same tokens would have cost on demand; null as total is. */
+  online_cost: z.number().nullable().optional(),
+  /** Per model that answered: its tokens (those of answers from batch jobs among them) and their cost, null without a price. */
+  models: z.record(z.string(), z.object({ input_tokens: count, output_tokens: count, batch_input_tokens: count.optional(), batch_output_tokens: count.optional(), cost: z.number().nullable() })),
   /** Per judge id: the cost of its tokens, null when some came from a model without a price. */
   judges: z.record(z.string(), z.object({ cost: z.number().nullable() })),
   /** The models whose tokens have no price, so whose cost is unknown. */

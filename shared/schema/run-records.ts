@@ -52,6 +52,8 @@ export const judgeUsageSchema = z.object({
   rate_limited: z.number().optional(),
   /** The tokens split by the model that answered, so a cost can be priced per model (absent in records of older versions). */
   models: z.record(z.string(), modelTokensSchema).optional(),
+  /** Of the tokens by model, those of answers from batch jobs, priced at the provider's batch price (absent when none was). */
+  batch_models: z.record(z.string(), modelTokensSchema).optional(),
 });
 export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
 

@@ -1,8 +1,9 @@
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
+import type { BatchRequest } from '../judge-client/batch/batch-request.js';
 import type { DagJudge } from '../judges/dag/dag-judge.js';
 import { walkDag } from '../judges/dag/walk-dag.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
-import type { JudgeRunner, JudgeUsage } from './judge-service.js';
+import type { JudgeRunner, JudgeUsage, JudgmentCost } from './judge-service.js';
 import { isLexicalJudge, lexicalVerdict } from '../judges/lexical/lexical-judge.js';
 import type { TemplateInput } from '../judges/template.js';
 
@@ -16,6 +17,8 @@ export type EngineJudgments = { skipped: string } | { chunks: Outcome[] } | { wh
 export interface CaseJudgmentSettings {
   readonly backend: JudgeBackend;
   readonly deadlineAt?: number | undefined;
+  /** The run of the case: its batch judgments find their answers under it. */
+  readonly runId?: string | undefined;
 }
 
 /**
@@ -31,6 +34,8 @@ export class CaseJudgments {
   transient = false;
   /** Every such failure came of the judge server's rate limit holding the judgment past its deadline. */
   onlyRateLimited = true;
+  /** The requests whose answers from batch jobs the case's judgments wait for, by id. */
+  readonly awaitingBatch = new Map<string, BatchRequest>();
   readonly usage: Record<string, JudgeUsage> = {};
 
   constructor(
@@ -100,7 +105,12 @@ export class CaseJudgments {
       });
       return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
     }
-    const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client });
+    const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client, runId: this.settings.runId });
+    if (!outcome.ok && outcome.awaitingBatch !== undefined) {
+      // Not a failure and nothing spent: the case is judged again once the request has its answer.
+      this.awaitingBatch.set(outcome.awaitingBatch.id, outcome.awaitingBatch);
+      return outcome;
+    }
     if (!outcome.ok && outcome.transient) {
       this.transient = true;
       if (outcome.heldByRateLimit !== true) this.onlyRateLimited = false;
@@ -113,14 +123,18 @@ export class CaseJudgments {
     usage.input_tokens += outcome.cost.inputTokens;
     usage.output_tokens += outcome.cost.outputTokens;
     if (!outcome.cost.cached) {
-      const models = (usage.models ??= {});
-      const tokens = (models[outcome.cost.model] ??= { input_tokens: 0, output_tokens: 0 });
-      tokens.input_tokens += outcome.cost.inputTokens;
-      tokens.output_tokens += outcome.cost.outputTokens;
+      addTokens((usage.models ??= {}), outcome.cost);
+      if (outcome.cost.pricing === 'batch') addTokens((usage.batch_models ??= {}), outcome.cost);
     }
     if (!outcome.ok) usage.errors++;
     return outcome;
   }
+}
+
+function addTokens(models: Record<string, { input_tokens: number; output_tokens: number }>, cost: JudgmentCost): void {
+  const tokens = (models[cost.model] ??= { input_tokens: 0, output_tokens: 0 });
+  tokens.input_tokens += cost.inputTokens;
+  tokens.output_tokens += cost.outputTokens;
 }
 
 /** The inputs of a case that are the same for every engine: what a chunk judge sees besides the chunk. */

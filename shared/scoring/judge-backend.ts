@@ -5,7 +5,9 @@ import type { JudgeClientSection } from '../judge-client/judge-client-schema.js'
 import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from '../judge-client/judge-provider.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
-import { createJudgeCompleter, serverOf } from './judge-transports.js';
+import { batchBodyModel, createBatchCompleter, createJudgeCompleter, serverOf } from './judge-transports.js';
+import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
+import { storedAnswers } from '../judge-client/batch/stored-answers.js';
 import { sharedGovernor } from '../judge-client/rate/governor-registry.js';
 import { rateLimitsFor, type RateShare } from '../judge-client/rate/rate-limit-config.js';
 import type { JudgeDefinition } from '../judges/judge-definition.js';
@@ -65,6 +67,7 @@ export function chooseJudgeBackend(
   store: ObjectStore | undefined,
   share?: RateShare,
   judges: readonly JudgeDefinition[] = [],
+  runStore?: ObjectStore,
 ): JudgeBackendChoice {
   const choice = chooseProvider(config.judge, environment);
   if (!choice.ok) {
@@ -72,6 +75,10 @@ export function chooseJudgeBackend(
     return { backend: { kind: 'lexical' }, summary: `lexical judge (non-LLM approximations): ${choice.lexical}` };
   }
   const { provider, model } = choice;
+  const batch = batchSettingsOf(config.judge.batch);
+  if (batch !== undefined && provider.kind === 'bedrock') {
+    throw new JudgeSetupError('judge.batch: batch judging runs on OpenAI and Azure OpenAI; on Amazon Bedrock, judge online (remove judge.batch)');
+  }
   const defaults: ResolvedClientSettings = {
     baseUrl: provider.kind === 'openai' ? provider.baseUrl : undefined,
     model,
@@ -95,7 +102,14 @@ export function chooseJudgeBackend(
       limits: rateLimitsFor(config.judge.rate_limit, settings.model, share),
       maxHoldMs: limits.maxRetryWaitMs,
     });
-    const client = createJudgeCompleter(provider, settings, limits, model, governor);
+    const online = createJudgeCompleter(provider, settings, limits, model, governor);
+    const client =
+      batch === undefined
+        ? online
+        : createBatchCompleter(
+            { bodyModel: batchBodyModel(provider, settings, model), model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, answerOf: runStore === undefined ? noRunStore : storedAnswers(runStore) },
+            batch.failedLines === 'online' ? online : undefined,
+          );
     const serviceSettings = {
       provider: provider.kind,
       baseUrl: server,
@@ -111,7 +125,7 @@ export function chooseJudgeBackend(
   const cached = store === undefined ? 'cache off' : 'cached';
   return {
     backend: { kind: 'llm', service: pool },
-    summary: `LLM judge ${model} ${placeOf(provider)}, temperature ${defaults.temperature}, ${cached}${others}`,
+    summary: `LLM judge ${model} ${placeOf(provider)}, temperature ${defaults.temperature}, ${cached}${batch === undefined ? '' : ', in batch jobs'}${others}`,
   };
 }
 
@@ -125,6 +139,11 @@ export function judgeBackendKind(judge: JudgeClientSection, environment: JudgeEn
   if (choice.ok) return 'llm';
   if ('error' in choice) throw new JudgeSetupError(choice.error);
   return 'lexical';
+}
+
+/** A judging built for its summary alone (runJudgeSummary) has no run store; a judgment through it is a bug. */
+function noRunStore(): never {
+  throw new Error('A batch-judged run needs its store for the answers of its jobs: pass runStore to chooseJudgeBackend');
 }
 
 /** Where the judge runs, for the judge line of logs and reports. */

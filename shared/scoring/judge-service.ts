@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { parseAnswer } from '../judge-client/answer-parsing.js';
 import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
-import type { JudgeCompleter } from '../judge-client/judge-completion.js';
+import type { BatchRequest } from '../judge-client/batch/batch-request.js';
+import type { JudgeCompleter, Pricing } from '../judge-client/judge-completion.js';
 import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
 import { jsonSchemaOf, type ChatMessage } from '../judge-client/output-modes.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
@@ -20,6 +21,8 @@ export interface JudgeUsage {
   rate_limited?: number;
   /** The tokens by the model that answered, so the report can price them per model. */
   models?: Record<string, { input_tokens: number; output_tokens: number }>;
+  /** Of `models`, the tokens of answers from batch jobs, priced at the provider's batch price. */
+  batch_models?: Record<string, { input_tokens: number; output_tokens: number }>;
 }
 
 /** What one judgment cost, so a caller can total it per case. */
@@ -32,11 +35,22 @@ export interface JudgmentCost {
   readonly outputTokens: number;
   /** The model asked (the service's), whose prices the tokens are at. */
   readonly model: string;
+  /** Absent: online. A batch job's answers are priced at the provider's batch price. */
+  readonly pricing?: Pricing;
 }
 
 export type JudgeOutcome =
   | { ok: true; verdict: Verdict; cached: boolean; cost: JudgmentCost }
-  | { ok: false; error: string; transient: boolean; /** The deadline came while the server's rate limit held the judgment. */ heldByRateLimit?: true; cost: JudgmentCost };
+  | {
+      ok: false;
+      error: string;
+      transient: boolean;
+      /** The deadline came while the server's rate limit held the judgment. */
+      heldByRateLimit?: true;
+      /** The judgment waits for this request's answer from a batch job: no failure, and nothing spent yet. */
+      awaitingBatch?: BatchRequest;
+      cost: JudgmentCost;
+    };
 
 export interface JudgeServiceSettings {
   /** Where the judge runs: part of the cache key, so an Azure deployment and an OpenAI model of one name never share entries. */
@@ -58,6 +72,8 @@ export interface JudgmentOptions {
   readonly sample?: number | undefined;
   /** The judge's own client settings; a JudgeServicePool routes by them, a single service has only its own. */
   readonly client?: ClientOverrides | undefined;
+  /** The run the judgment is for: a batch judgment finds its answers under it (judge-client/batch/). */
+  readonly runId?: string | undefined;
 }
 
 /** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
@@ -110,12 +126,19 @@ export class JudgeService implements JudgeRunner {
     });
     const usage = this.usageOf(judge.id);
     const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
-    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id) }, limits));
+    const batch = options.runId === undefined ? {} : { batch: { runId: options.runId, judge: judge.id, sample } };
+    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id), ...batch }, limits));
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
     const { completion, cached } = sampled
       ? { completion: await compute(), cached: false }
       : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
+    const model = this.settings.model;
+    if (!completion.ok && completion.awaitingBatch !== undefined) {
+      // Nothing was answered or spent yet: the case is judged again once a batch job has answered.
+      const free: JudgmentCost = { cached: false, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model };
+      return { ok: false, error: completion.error, transient: true, awaitingBatch: completion.awaitingBatch, cost: free };
+    }
     if (cached) usage.cache_hits++;
     else {
       usage.calls++;
@@ -124,10 +147,10 @@ export class JudgeService implements JudgeRunner {
       usage.input_tokens += completion.usage.inputTokens;
       usage.output_tokens += completion.usage.outputTokens;
     }
-    const model = this.settings.model;
+    const pricing = !cached && completion.pricing !== undefined ? { pricing: completion.pricing } : {};
     const cost: JudgmentCost = cached
       ? { cached, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
-      : { cached, retries: completion.retries, rateLimited: completion.rateLimited, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model };
+      : { cached, retries: completion.retries, rateLimited: completion.rateLimited, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model, ...pricing };
     if (!completion.ok) {
       usage.errors++;
       const held = completion.heldByRateLimit === true ? { heldByRateLimit: true as const } : {};

@@ -5,6 +5,7 @@ import type { JudgeClientSettings } from '../judge-client/judge-client.js';
 import type { JudgeProvider } from '../judge-client/judge-provider.js';
 import type { ResolvedClientSettings } from './judge-service-pool.js';
 import type { RateGovernor } from '../judge-client/rate/rate-governor.js';
+import type { ChatBatchCompleterSettings } from '../judge-client/batch/chat-batch-completer.js';
 
 /**
  * The judge client of one setting (model, temperature, answer length) on a
@@ -61,6 +62,21 @@ export function serverOf(provider: JudgeProvider, settings: ResolvedClientSettin
     case 'bedrock':
       return canonicalBaseUrl(provider.endpoint ?? `https://bedrock-runtime.${provider.region}.amazonaws.com`);
   }
+}
+
+/** The model a batch line names: the model, or on Azure OpenAI the deployment (a Global Batch one) that serves it. */
+export function batchBodyModel(provider: JudgeProvider, settings: ResolvedClientSettings, defaultModel: string): string {
+  return provider.kind === 'azure' ? deploymentFor(provider.azure.deployment, settings.model, defaultModel) : settings.model;
+}
+
+/**
+ * The judge client of a batch-judged run: judgments replayed from the
+ * answers of its batch jobs (judge-client/batch/chat-batch-completer.ts),
+ * loaded on the first judgment like the online clients; `online` judges the
+ * lines the jobs did not run, under `judge.batch.failed_lines: online`.
+ */
+export function createBatchCompleter(settings: Omit<ChatBatchCompleterSettings, 'online'>, online: JudgeCompleter | undefined): JudgeCompleter {
+  return new LazyCompleter(async () => new (await import('../judge-client/batch/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...(online === undefined ? {} : { online }) }));
 }
 
 /** The configured deployment serves the run's model; a judge's own model goes to the deployment of that name. */

@@ -1,3 +1,4 @@
+import type { BatchRequest } from '../judge-client/batch/batch-request.js';
 import { documentRecall } from '../metrics/document-recall.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import { CaseJudgments, type JudgeBackend } from './case-judgments.js';
@@ -37,6 +38,8 @@ export interface CaseJudgement {
   readonly transient: boolean;
   /** Each such failure was a judgment that the judge server's rate limit held until its deadline. */
   readonly rateLimited: boolean;
+  /** Requests whose answers from batch jobs some judgment waits for: the case waits with them, and is judged again once they are answered. */
+  readonly awaitingBatch: readonly BatchRequest[];
 }
 
 export interface JudgeRunOptions {
@@ -50,11 +53,13 @@ export interface JudgeRunOptions {
    * stops as a transient failure, so the case goes back through the queue.
    */
   readonly deadlineAt?: number;
+  /** The run of the case, for judges answered by batch jobs. */
+  readonly runId?: string;
 }
 
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
-  const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false };
-  const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt });
+  const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false, awaitingBatch: [] };
+  const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt, runId: options.runId });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};
   const byId = new Map(options.judges.map((judge) => [judge.id, judge]));
@@ -70,7 +75,7 @@ export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): P
     }),
   );
   Object.assign(judgement.usage, judgments.usage);
-  return { ...judgement, transient: judgments.transient, rateLimited: judgments.transient && judgments.onlyRateLimited };
+  return { ...judgement, transient: judgments.transient, rateLimited: judgments.transient && judgments.onlyRateLimited, awaitingBatch: [...judgments.awaitingBatch.values()] };
 }
 
 function prefixOf(judge: JudgeDefinition, backend: JudgeBackend): string {

@@ -18,6 +18,7 @@ import type { RunConfig } from '../config/index.js';
 import { knownManifest, runConfigOf } from '../run/stored-config.js';
 import { runKeys } from '../run/run-identity.js';
 import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
+import { recordWaitingCase } from '../batch/waiting-cases.js';
 
 /** The judges of a run and the backend that runs them, built from the run's config. */
 export interface Judging {
@@ -48,6 +49,8 @@ export interface WorkerDependencies {
  */
 export type CaseOutcome =
   | { kind: 'done'; runId: string; caseId: string }
+  /** Its judgments wait for answers from batch jobs (shared/batch/): recorded as waiting, it is sent again once they are answered. */
+  | { kind: 'waiting'; runId: string; caseId: string; requests: number }
   | { kind: 'retry'; runId: string; caseId: string; error: string }
   | { kind: 'deferred'; runId: string; caseId: string; error: string; delaySeconds: number }
   | { kind: 'failed'; runId: string; caseId: string; error: string };
@@ -138,8 +141,14 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
     backend: judging.backend,
     ndcgCutoffs: config.run.cutoffs,
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
+    runId: message.run_id,
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
+  if (judgement.awaitingBatch.length > 0) {
+    // Whatever else failed on the way is judged again with the rest, once the batch jobs have answered.
+    await recordWaitingCase(store, message, judgement.awaitingBatch);
+    return { kind: 'waiting', runId: message.run_id, caseId: message.case_id, requests: judgement.awaitingBatch.length };
+  }
   if (judgement.transient) {
     const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
     const deferral = judgement.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;

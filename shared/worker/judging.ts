@@ -13,6 +13,8 @@ export interface JudgingPlace {
   readonly environment: JudgeEnvironment;
   /** Where the judge cache lives (`cache/judges/`); undefined turns it off (`--no-cache`). */
   readonly cacheStore: ObjectStore | undefined;
+  /** Where the runs live: a batch-judged run's judgments read the answers of its jobs there. */
+  readonly runStore?: ObjectStore;
   /** Where live engines read their credentials (`{{env.NAME}}`, postgres' connection_env). */
   readonly engineEnvironment: Environment;
   /** This worker's side of run.max_judge_cost; without it the ceiling is not enforced here. */
@@ -39,7 +41,7 @@ export interface BuiltJudging extends Judging {
  */
 export function buildJudging(config: RunConfig, place: JudgingPlace): BuiltJudging {
   const { judges, skippedJudges } = judgesForRun(config, judgeBackendKind(config.judge, place.environment));
-  const { backend, summary } = chooseJudgeBackend(config, place.environment, place.cacheStore, place.share, judges);
+  const { backend, summary } = chooseJudgeBackend(config, place.environment, place.cacheStore, place.share, judges, place.runStore);
   return {
     backend,
     judges,

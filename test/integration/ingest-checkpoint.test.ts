@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { driveRun } from '../../cli/run/drive-run.js';
+import { driveToReport } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
@@ -42,7 +42,7 @@ describe('an ingest that runs short of time', () => {
     );
     const sentByIngest = (infrastructure.cases as InProcessQueue).size;
     const control = (infrastructure.control as InProcessQueue).bodies().map((body) => JSON.parse(body) as { kind: string });
-    const report = await driveRun(infrastructure, outcome.runId, {
+    const report = await driveToReport(infrastructure, outcome.runId, {
       expectedCases: 12,
       judgingFor: () => ({ backend: { kind: 'lexical' }, judges: [findJudge('document_recall') as JudgeDefinition] }),
       tracker: silentProgress(),

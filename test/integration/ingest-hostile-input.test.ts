@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { driveRun } from '../../cli/run/drive-run.js';
+import { driveToReport } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import { configFileSchema } from '../../shared/config/index.js';
@@ -56,7 +56,7 @@ describe('ingest of two requests with one case id', () => {
     if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
     const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
-    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveToReport(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(outcome).toMatchObject({ cases: 2, inputErrors: 1 });
@@ -91,7 +91,7 @@ describe('ingest of a hostile dataset', () => {
     if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
     const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
-    const report = await driveRun(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveToReport(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(errors.map((error) => [error.file, error.line])).toEqual([

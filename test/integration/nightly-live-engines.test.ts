@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { driveRun } from '../../cli/run/drive-run.js';
+import { driveToReport } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { buildJudging } from '../../shared/worker/judging.js';
 import { loadCorpus, startBm25Server } from '../../examples/engines/bm25-server.js';
@@ -60,7 +60,7 @@ describe('the nightly trigger with live engines', () => {
     const night = async () => {
       const [started] = await trigger({});
       const runId = (started as { outcome: { runId: string } }).outcome.runId;
-      return driveRun(infrastructure, runId, { expectedCases: 12, judgingFor: (config) => buildJudging(config, { environment: {}, cacheStore: undefined, engineEnvironment: {} }), tracker: silentProgress(), now: () => new Date(), concurrency: 4 });
+      return driveToReport(infrastructure, runId, { expectedCases: 12, judgingFor: (config) => buildJudging(config, { environment: {}, cacheStore: undefined, engineEnvironment: {} }), tracker: silentProgress(), now: () => new Date(), concurrency: 4 });
     };
 
     // Act: a healthy night, then a night after a bad release of the engine

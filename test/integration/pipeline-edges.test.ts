@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { driveRun } from '../../cli/run/drive-run.js';
+import { driveToReport } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { findJudge } from '../../shared/judges/catalog/index.js';
 import { configFileSchema } from '../../shared/config/index.js';
@@ -53,7 +53,7 @@ describe('pipeline edges', () => {
     const messages = (infrastructure.cases as InProcessQueue).bodies().map((body) => caseMessageSchema.parse(JSON.parse(body)));
 
     // Act
-    const report = await driveRun(infrastructure, runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveToReport(infrastructure, runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
 
     // Assess
     expect(messages.find((message) => message.case_id === 'big')).toMatchObject({ case_key: `runs/${runId}/cases/big.json` });

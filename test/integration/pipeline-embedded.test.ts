@@ -49,6 +49,7 @@ async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracl
     embeddedInfrastructure(store, 1, options.spool),
     silentProgress,
   );
+  if (result.kind !== 'reported') throw new Error(`the run ended ${result.kind}, without a report`);
   const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
   const cases = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { case_id: string; engine: string });
   return { result, report, cases, out };

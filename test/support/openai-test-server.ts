@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import { chatCompletionAnswer, parseChatRequest, refusalOf, type ChatRequest, type Oracle, type OracleAnswer, type RequestRefusals } from './chat-completion-answer.js';
 import { RequestWindow, type RequestLimit } from './request-window.js';
+
+export type { ChatMessage, ChatRequest, Oracle, OracleAnswer } from './chat-completion-answer.js';
 
 /**
  * A local stand-in for the Chat Completions endpoint, close enough to the real
@@ -13,39 +15,6 @@ import { RequestWindow, type RequestLimit } from './request-window.js';
  * drive an LLM-judge client through rate limits, server errors, unparseable
  * answers, refused features and slow answers, and to count the calls it made.
  */
-
-/** Content must be a string or null: content parts are answered 400, since a judge sends plain text. */
-export interface ChatMessage {
-  role: string;
-  content: string | null;
-  tool_calls?: unknown;
-  tool_call_id?: string;
-}
-
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  temperature?: number;
-  response_format?: unknown;
-  tools?: unknown[];
-  tool_choice?: unknown;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-}
-
-/**
- * What the oracle decides for one request: a JSON-able answer (sent as the
- * message content, or as tool-call arguments when the request forces a tool),
- * raw text content, or a refusal (`message.refusal`, content null). Any of
- * them may set the finish_reason and the model the response reports (default:
- * the requested one).
- */
-export type OracleAnswer = ({ json: unknown } | { text: string } | { refusal: string }) & {
-  finishReason?: 'stop' | 'length' | 'content_filter';
-  reportedModel?: string;
-};
-/** callIndex counts oracle consultations (0, 1, …), so faulted requests do not shift it. */
-export type Oracle = (request: ChatRequest, callIndex: number) => OracleAnswer;
 
 /**
  * A fault forced on one request, whatever the probabilities say; 'none' lets the request through.
@@ -61,7 +30,8 @@ export type ForcedFault = '429' | '500' | 'garbage' | 'slow' | 'content-filter' 
  */
 export type ErrorShape = 'openai' | 'top-level' | 'fastapi';
 
-export interface FaultPlan {
+/** Its refusals (refuseResponseFormat, refuseTools, refusalStatus, refuseParameters) are declared in chat-completion-answer.ts, which the batch server shares. */
+export interface FaultPlan extends RequestRefusals {
   /** Probabilities in [0,1], drawn from a seeded PRNG per HTTP request so runs are reproducible. */
   rateLimit?: number;
   serverError?: number;
@@ -74,18 +44,6 @@ export interface FaultPlan {
   slowMs?: number;
   /** One fault per request for the first requests after this plan is set, before the probabilities apply. */
   firstFaults?: readonly ForcedFault[];
-  /** Reject requests that carry response_format (all, or of the listed types) with a 400 naming `response_format` (as servers without structured output do). */
-  refuseResponseFormat?: boolean | readonly ('json_schema' | 'json_object')[];
-  /** Reject requests that carry tools with a 400. */
-  refuseTools?: boolean;
-  /** The status of those refusals: 400 (OpenAI) or 422 (the validation status of some servers). Default 400. */
-  refusalStatus?: 400 | 422;
-  /**
-   * Reject requests that carry these parameters, as OpenAI does for reasoning
-   * models: `temperature` (400 "Unsupported value", param temperature) and
-   * `max_tokens` (400 "Unsupported parameter ... Use 'max_completion_tokens'").
-   */
-  refuseParameters?: readonly ('temperature' | 'max_tokens')[];
   /** Sent instead of the short retry-after-ms with every 429 and 500: a `retry-after` header in seconds, as most servers send it. */
   retryAfterSeconds?: number;
   /**
@@ -140,17 +98,6 @@ const GARBAGE = "I think it's relevant!!";
 type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'cut' | 'hang-up';
 /** 'hang-up' sends no status: 0, as for an abandoned request. */
 const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, 'content-filter': 400, 'insufficient-quota': 429, '429': 429, '500': 500, cut: 200, 'hang-up': 0 };
-
-const chatRequestSchema: z.ZodType<ChatRequest> = z
-  .object({
-    model: z.string(),
-    messages: z.array(
-      z.object({ role: z.string(), content: z.string().nullable().default(null), tool_call_id: z.string().optional() }).loose(),
-    ),
-    temperature: z.number().optional(),
-    tools: z.array(z.unknown()).optional(),
-  })
-  .loose();
 
 /** `azureKey`: the key an Azure request's `api-key` header must carry; a request without it is answered 401 as Azure answers it. */
 export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: FaultPlan; azureKey?: string }): Promise<OpenAiTestServer> {
@@ -245,7 +192,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       return sendError(response, 500, message, 'server_error', null, retryAfter, null, shape);
     }
     if (outcome === 'hang-up') return void response.socket?.destroy();
-    if (outcome === 'garbage') return sendJson(response, 200, completion(request, { text: GARBAGE }, position));
+    if (outcome === 'garbage') return sendJson(response, 200, chatCompletionAnswer(request, { text: GARBAGE }, position).body);
     let answer: OracleAnswer;
     try {
       answer = oracle(request, oracleCalls++);
@@ -256,8 +203,8 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
       const message = `The test oracle threw: ${error instanceof Error ? error.message : String(error)}`;
       return sendError(response, 500, message, 'server_error', 'oracle_error', { 'x-should-retry': 'false' });
     }
-    if (outcome === 'cut') return cutOff(response, completion(request, answer, position));
-    sendJson(response, 200, completion(request, answer, position), quota);
+    if (outcome === 'cut') return cutOff(response, chatCompletionAnswer(request, answer, position).body);
+    sendJson(response, 200, chatCompletionAnswer(request, answer, position).body, quota);
   }
 
   const server = createServer((incoming, response) => {
@@ -317,72 +264,6 @@ function azureRefusal(url: URL, apiKey: string | string[] | undefined, expectedK
   return { status: 401, message };
 }
 
-function completion(request: ChatRequest, answer: OracleAnswer, position: number): object {
-  const text = 'json' in answer ? (JSON.stringify(answer.json) ?? 'null') : 'text' in answer ? answer.text : '';
-  const tool = forcedToolName(request);
-  const toolCalls = [{ id: `call_test_${position}`, type: 'function', function: { name: tool, arguments: text } }];
-  const message =
-    'refusal' in answer ? { role: 'assistant', content: null, refusal: answer.refusal }
-    : tool === undefined ? { role: 'assistant', content: text, refusal: null }
-    : { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls };
-  const finishReason = answer.finishReason ?? (tool === undefined || 'refusal' in answer ? 'stop' : 'tool_calls');
-  const prompt = request.messages.map((entry) => (entry.content ?? '') + (JSON.stringify(entry.tool_calls) ?? ''));
-  const promptTokens = estimateTokens(prompt.join(''));
-  const completionTokens = estimateTokens(text);
-  return {
-    id: `chatcmpl-test-${position}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: answer.reportedModel ?? request.model,
-    choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
-  };
-}
-
-/** A rough, deterministic count: about four characters a token for English text. */
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-/** The function the request obliges the model to call: named in tool_choice, or the only tool under 'required'. */
-function forcedToolName(request: ChatRequest): string | undefined {
-  const tools = request.tools ?? [];
-  if (tools.length === 0) return undefined;
-  if (request.tool_choice === 'required' && tools.length === 1) return functionName(tools[0]);
-  return functionName(request.tool_choice);
-}
-
-function functionName(value: unknown): string | undefined {
-  const inner = typeof value === 'object' && value !== null ? (value as { function?: unknown }).function : undefined;
-  const name = typeof inner === 'object' && inner !== null ? (inner as { name?: unknown }).name : undefined;
-  return typeof name === 'string' ? name : undefined;
-}
-
-interface Refusal {
-  readonly status: number;
-  readonly message: string;
-  readonly param: string | null;
-  readonly code: string | null;
-}
-
-function refusalOf(request: ChatRequest, plan: FaultPlan): Refusal | undefined {
-  const status = plan.refusalStatus ?? 400;
-  for (const parameter of plan.refuseParameters ?? []) {
-    if (request[parameter] === undefined) continue;
-    return parameter === 'temperature'
-      ? { status: 400, message: `Unsupported value: 'temperature' does not support ${request.temperature} with this model. Only the default (1) value is supported.`, param: 'temperature', code: 'unsupported_value' }
-      : { status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", param: 'max_tokens', code: 'unsupported_parameter' };
-  }
-  const format = request.response_format as { type?: unknown } | undefined | null;
-  const formatType = typeof format?.type === 'string' ? format.type : 'of this kind';
-  const refusedFormats = plan.refuseResponseFormat;
-  if (format !== undefined && format !== null && (refusedFormats === true || (Array.isArray(refusedFormats) && refusedFormats.includes(formatType)))) {
-    return { status, message: `response_format ${formatType} is not supported by this server`, param: 'response_format', code: null };
-  }
-  if (plan.refuseTools && (request.tools?.length ?? 0) > 0) return { status, message: 'tools are not supported by this server', param: 'tools', code: null };
-  return undefined;
-}
-
 function parseRequest(body: string): ChatRequest | string {
   let value: unknown;
   try {
@@ -390,9 +271,7 @@ function parseRequest(body: string): ChatRequest | string {
   } catch {
     return 'We could not parse the JSON body of your request. Expected a JSON object.';
   }
-  const result = chatRequestSchema.safeParse(value);
-  if (result.success) return result.data;
-  return result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
+  return parseChatRequest(value);
 }
 
 async function readBody(incoming: IncomingMessage): Promise<string> {

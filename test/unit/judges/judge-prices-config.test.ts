@@ -31,7 +31,7 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
     ['a ceiling of 0', { run: { max_judge_cost: 0 } }, 'field "run.max_judge_cost": expected a number > 0, got number 0'],
     ['a lower-case currency', { judge: { prices: { currency: 'usd', models: {} } } }, 'field "judge.prices.currency": expected a three-letter currency code such as USD, got "usd"'],
     ['a negative price', { judge: { prices: { models: { m: { input_per_million: -1, output_per_million: 0 } } } } }, 'field "judge.prices.models.m.input_per_million": expected a number >= 0, got number -1'],
-    ['a misspelt price key', { judge: { prices: { models: { m: { input_per_million: 1, output_per_milion: 0 } } } } }, 'field "judge.prices.models.m.output_per_milion": unknown key (fix: remove it or correct its spelling; the keys here are input_per_million, output_per_million)'],
+    ['a misspelt price key', { judge: { prices: { models: { m: { input_per_million: 1, output_per_milion: 0 } } } } }, 'field "judge.prices.models.m.output_per_milion": unknown key (fix: remove it or correct its spelling; the keys here are input_per_million, output_per_million, batch_input_per_million, batch_output_per_million)'],
   ])('rejects %s, naming the field and the fix', (_, input, message) => {
     const loaded = parseRunConfig(input, 'assay.yaml');
 

@@ -37,6 +37,34 @@ describe('judgeCost', () => {
     expect(cost.currency).toBe('USD');
   });
 
+  it('prices the tokens of answers from batch jobs at the batch price (half, or the configured one) and says what they would have cost on demand', () => {
+    // Prepare: 1 M of gpt-4o-mini's 2 M input tokens and all its 0.1 M output tokens came from batch jobs; gpt-4o has batch prices of its own
+    const prices: JudgePrices = { currency: 'USD', models: { ...PRICES.models, 'gpt-4o': { input_per_million: 2.5, output_per_million: 10, batch_input_per_million: 1, batch_output_per_million: 4 } } };
+    const judges = totalJudgeUsage([
+      {
+        correctness: usage({
+          calls: 3,
+          input_tokens: 2_000_000,
+          output_tokens: 100_000,
+          models: { 'gpt-4o-mini': { input_tokens: 2_000_000, output_tokens: 100_000 } },
+          batch_models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 100_000 } },
+        }),
+        'correctness@gpt-4o': usage({ calls: 1, input_tokens: 200_000, output_tokens: 10_000, models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } }, batch_models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } } }),
+      },
+    ]);
+
+    // Act
+    const cost = judgeCost(judges, prices);
+
+    // Assess: gpt-4o-mini 1 M × 0.15 online + 1 M × 0.075 + 0.1 M × 0.3 in batch = 0.15 + 0.075 + 0.03 = 0.255; gpt-4o 0.2 M × 1 + 0.01 M × 4 = 0.24
+    expect(cost.models['gpt-4o-mini']).toEqual({ input_tokens: 2_000_000, output_tokens: 100_000, batch_input_tokens: 1_000_000, batch_output_tokens: 100_000, cost: expect.closeTo(0.255, 12) });
+    expect(cost.models['gpt-4o']?.cost).toBeCloseTo(0.24, 12);
+    expect(cost.total).toBeCloseTo(0.495, 12);
+    // On demand: gpt-4o-mini 2 M × 0.15 + 0.1 M × 0.6 = 0.36; gpt-4o 0.2 M × 2.5 + 0.01 M × 10 = 0.6
+    expect(cost.online_cost).toBeCloseTo(0.96, 12);
+    expect(pricedSpend(judges, prices)).toBeCloseTo(0.495, 12);
+  });
+
   it('reports the cost of a model without a price as unknown, never guessed, and the total as unknown too', () => {
     // Prepare: groundedness asked llama3, which has no price; a judge with cache hits only asked llama3 for nothing
     const judges = {

@@ -1,0 +1,31 @@
+import { batchProviderOf } from '../../shared/judge-client/batch/batch-provider-of.js';
+import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
+import type { JudgeClientSection } from '../../shared/judge-client/judge-client-schema.js';
+import type { JudgeEnvironment } from '../../shared/judge-client/judge-provider.js';
+import { UsageError } from '../usage-error.js';
+import { batchStepText } from './batch-progress.js';
+import type { BatchDrive } from './drive-run.js';
+import type { Progress } from './progress.js';
+
+/**
+ * The batch side of a local drive, for a run whose config judges in batch
+ * jobs and whose judges call a model (a run judged by the lexical judge, for
+ * lack of a key, has no job to make): the provider's batch API, the
+ * config's batch settings, and the steps told on the progress line's stream.
+ */
+export async function batchDriveOf(judge: JudgeClientSection, environment: JudgeEnvironment, callsModel: boolean, detach: boolean, tracker: Progress, now: () => Date): Promise<BatchDrive | undefined> {
+  const settings = batchSettingsOf(judge.batch);
+  if (settings === undefined || !callsModel) return undefined;
+  const chosen = await batchProviderOf(judge, environment);
+  if (!chosen.ok) throw new UsageError(`judge.batch: ${chosen.reason}`);
+  return {
+    provider: chosen.provider,
+    settings,
+    detach,
+    onStep: (step) => {
+      if (step.kind === 'requeued') tracker.casesRequeued(step.cases);
+      const text = batchStepText(step, now());
+      if (text !== undefined) tracker.note(text);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { BatchStep } from '../../shared/batch/batch-rounds.js';
+import type { JobRecord } from '../../shared/batch/batch-state.js';
+
+/**
+ * What a step of a batch-judged run's rounds says on the progress line's
+ * stream: the jobs submitted, each look at them (the provider's state as it
+ * named it, requests done and failed of the total from its own counts, time
+ * since submission), the round's cases sent again. Judging steps say nothing:
+ * the progress line counts the cases.
+ */
+export function batchStepText(step: BatchStep, now: Date): string | undefined {
+  switch (step.kind) {
+    case 'submitted':
+      return `batch: ${plural(step.jobs.length, 'job')} submitted (${plural(sum(step.jobs, (job) => job.requests), 'request')}): ${step.jobs.map((job) => job.provider_id ?? job.key).join(', ')}`;
+    case 'in-progress':
+      return `batch: ${step.jobs.map((job) => jobText(job, now)).join('; ')}`;
+    case 'requeued':
+      return `batch: answers collected; ${plural(step.cases, 'case')} judged again from them (round ${step.round})`;
+    case 'failed':
+      return `batch: ${step.jobs.map((job) => `job ${job.provider_id ?? job.key} failed validation: ${errorsText(job)}`).join('; ')}`;
+    case 'judging':
+    case 'done':
+      return undefined;
+  }
+}
+
+function jobText(job: JobRecord, now: Date): string {
+  const counts = job.counts === undefined ? `${job.requests} requests` : `${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
+  const elapsed = job.created_at === undefined ? '' : `, ${duration(now.getTime() - Date.parse(job.created_at))}`;
+  return `${job.provider_id ?? job.key} ${job.state}, ${counts}${elapsed}`;
+}
+
+/** The provider's errors of a job that failed validation: line, code and message of each (the first five). */
+export function errorsText(job: JobRecord): string {
+  const errors = job.errors ?? [];
+  if (errors.length === 0) return `${job.state}, with no error named`;
+  const shown = errors.slice(0, 5).map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`);
+  return `${shown.join('; ')}${errors.length > 5 ? `; and ${errors.length - 5} more` : ''}`;
+}
+
+function duration(milliseconds: number): string {
+  const seconds = Math.max(0, Math.round(milliseconds / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return `${hours > 0 ? `${hours}h` : ''}${minutes > 0 || hours > 0 ? `${minutes}m` : ''}${seconds % 60}s elapsed`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function sum(jobs: readonly JobRecord[], pick: (job: JobRecord) => number): number {
+  return jobs.reduce((total, job) => total + pick(job), 0);
+}
+
+/** Jobs that failed validation, with the provider's errors: nothing of them ran or was paid for. */
+export function batchFailedText(step: Extract<BatchStep, { kind: 'failed' }>): string {
+  const jobs = step.jobs.map((job) => `batch job ${job.provider_id ?? job.key} failed validation: ${errorsText(job)}`).join('; ');
+  return `${jobs}; nothing of it ran or was paid for`;
+}

@@ -1,0 +1,114 @@
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
+import { batchKeys, type BatchAnswer, type BatchRequest } from '../judge-client/batch/batch-request.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import { compareText } from '../report/ordering.js';
+import type { BatchState, JobRecord } from './batch-state.js';
+import { writeBatchState } from './batch-state.js';
+
+/** Answers written to the store at once while a job is collected. */
+const WRITE_CONCURRENCY = 16;
+
+/**
+ * The round's requests in jobs: one model a job (a batch holds requests of
+ * one model), each within the provider's limits and the config's
+ * `max_requests_per_job`, in model and request id order, so the same
+ * requests make the same jobs.
+ */
+export function planJobs(requests: readonly BatchRequest[], provider: BatchProvider, maxRequestsPerJob: number | undefined): { lines: string[]; ids: string[] }[] {
+  const maxRequests = Math.min(provider.limits.maxRequests, maxRequestsPerJob ?? Number.POSITIVE_INFINITY);
+  const ordered = [...requests].sort((left, right) => compareText(`${modelOf(left)}\u0000${left.id}`, `${modelOf(right)}\u0000${right.id}`));
+  const jobs: { lines: string[]; ids: string[]; bytes: number; model: string }[] = [];
+  for (const request of ordered) {
+    const line = provider.line(request);
+    const bytes = Buffer.byteLength(line) + 1;
+    if (bytes > provider.limits.maxBytes) throw new Error(`A judge request of ${bytes} bytes is larger than a whole batch job of ${provider.name} may be (${provider.limits.maxBytes} bytes)`);
+    let last = jobs.at(-1);
+    if (last === undefined || last.model !== modelOf(request) || last.ids.length >= maxRequests || last.bytes + bytes > provider.limits.maxBytes) {
+      last = { lines: [], ids: [], bytes: 0, model: modelOf(request) };
+      jobs.push(last);
+    }
+    last.lines.push(line);
+    last.ids.push(request.id);
+    last.bytes += bytes;
+  }
+  return jobs.map(({ lines, ids }) => ({ lines, ids }));
+}
+
+/** The model a request's body names (on Azure OpenAI, the deployment). */
+function modelOf(request: BatchRequest): string {
+  return typeof request.body.model === 'string' ? request.body.model : request.model;
+}
+
+/**
+ * Records each planned job (its input, its request ids, its record in the
+ * state), then creates it at the provider, or finds it there when an earlier
+ * process created it and died before recording its id. Returns the state
+ * with every job created.
+ */
+export async function submitJobs(store: ObjectStore, provider: BatchProvider, runId: string, state: BatchState, planned: readonly { lines: string[]; ids: string[] }[], now: () => Date): Promise<BatchState> {
+  const inRound = state.jobs.filter((job) => job.round === state.round).length;
+  let current: BatchState = state;
+  for (const [index, job] of planned.entries()) {
+    const key = `${runId}-r${state.round}-j${inRound + index}`;
+    await store.put(batchKeys.jobInput(runId, key), `${job.lines.join('\n')}\n`);
+    await store.put(batchKeys.jobRequests(runId, key), JSON.stringify(job.ids));
+    const record: JobRecord = { key, round: state.round, requests: job.ids.length, state: 'planned', phase: 'planned', collected: false };
+    current = { ...current, jobs: [...current.jobs, record] };
+  }
+  await writeBatchState(store, runId, current);
+  return createPlanned(store, provider, runId, current, now);
+}
+
+/** Creates the jobs recorded but not yet at the provider (a process may have died in between). */
+export async function createPlanned(store: ObjectStore, provider: BatchProvider, runId: string, state: BatchState, now: () => Date): Promise<BatchState> {
+  let current = state;
+  for (const job of state.jobs.filter((candidate) => candidate.provider_id === undefined)) {
+    const input = await store.get(batchKeys.jobInput(runId, job.key));
+    if (input === undefined) throw new Error(`The input of batch job ${job.key} is missing from the store`);
+    const providerId = (await provider.find(job.key)) ?? (await provider.create(job.key, new TextDecoder().decode(input)));
+    current = replaceJob(current, { ...job, provider_id: providerId, state: 'submitted', phase: 'pending', created_at: now().toISOString() });
+    await writeBatchState(store, runId, current);
+  }
+  return current;
+}
+
+/** Asks the provider where a job is, and records it. */
+export async function pollJob(provider: BatchProvider, job: JobRecord, now: () => Date): Promise<JobRecord> {
+  if (job.provider_id === undefined) throw new Error(`Batch job ${job.key} was never created at the provider`);
+  const status = await provider.status(job.provider_id);
+  const finished = (status.phase === 'finished' || status.phase === 'failed') && job.finished_at === undefined ? { finished_at: now().toISOString() } : {};
+  const errors = status.errors.length === 0 ? {} : { errors: status.errors.map((error) => ({ code: error.code, message: error.message, ...(error.line === undefined ? {} : { line: error.line }) })) };
+  return { ...job, state: status.state, phase: status.phase, ...(status.counts === undefined ? {} : { counts: status.counts }), ...finished, ...errors };
+}
+
+/**
+ * Stores a finished job's answers under their request ids, each once (an
+ * answer already stored, by an earlier collection that died half-way, is
+ * kept), and a line failure for every request of the job the provider gave
+ * no answer for, so no case waits for an answer that will never come.
+ */
+export async function collectJob(store: ObjectStore, provider: BatchProvider, runId: string, job: JobRecord): Promise<JobRecord> {
+  if (job.provider_id === undefined) throw new Error(`Batch job ${job.key} was never created at the provider`);
+  const ids = z.array(z.string()).parse(JSON.parse(new TextDecoder().decode((await store.get(batchKeys.jobRequests(runId, job.key))) ?? new Uint8Array())));
+  const owed = new Set(ids);
+  const limit = pLimit(WRITE_CONCURRENCY);
+  const writes: Promise<unknown>[] = [];
+  const write = (requestId: string, answer: BatchAnswer['answer']): void => {
+    const record: BatchAnswer = { id: requestId, job: job.key, answer };
+    writes.push(limit(() => store.put(batchKeys.answer(runId, requestId), JSON.stringify(record), { ifNoneMatch: true })));
+  };
+  for await (const { requestId, answer } of provider.answers(job.provider_id)) {
+    // A line for a request the job did not hold is the provider's, not an answer this run asked for.
+    if (!owed.delete(requestId)) continue;
+    write(requestId, answer);
+  }
+  for (const requestId of owed) write(requestId, { kind: 'line-failed', code: 'not_returned', message: `${provider.name} returned no line for the request` });
+  await Promise.all(writes);
+  return { ...job, collected: true };
+}
+
+export function replaceJob(state: BatchState, job: JobRecord): BatchState {
+  return { ...state, jobs: state.jobs.map((known) => (known.key === job.key ? job : known)) };
+}

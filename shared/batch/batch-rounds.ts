@@ -1,0 +1,124 @@
+import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
+import { batchKeys, type BatchRequest } from '../judge-client/batch/batch-request.js';
+import type { BatchSettings } from '../judge-client/batch/batch-settings.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import { sendAll, type WorkQueue } from '../ports/work-queue.js';
+import { runCompletion } from '../run/run-completion.js';
+import { collectJob, createPlanned, planJobs, pollJob, replaceJob, submitJobs } from './batch-jobs.js';
+import { readBatchState, writeBatchState, type BatchState, type JobRecord } from './batch-state.js';
+import { readWaitingCase, waitingCaseIds } from './waiting-cases.js';
+
+/**
+ * A batch-judged run goes in rounds. In a round, every case is judged as far
+ * as the answers collected so far take it: it ends with a result (or a
+ * failure), or as waiting for requests no job has answered
+ * (waiting-cases.ts). Once every case has reported, the round's requests go
+ * out in jobs; once the jobs have finished and their answers are stored, the
+ * waiting cases are sent again, in the next round. A judgment needs a second
+ * round only for a request it could not know before the first was answered
+ * (a repair request, a lower output mode, a decision tree's next node, a line
+ * sent again), so most runs take one or two.
+ *
+ * `advanceBatch` takes the run one step, from the store alone, wherever the
+ * last step left it (a killed process, a Lambda that timed out): the local
+ * drive calls it until the run is done, the deployed reducer at each check.
+ */
+export interface BatchDependencies {
+  readonly store: ObjectStore;
+  readonly cases: WorkQueue;
+  readonly provider: BatchProvider;
+  readonly settings: BatchSettings;
+  readonly now: () => Date;
+}
+
+export type BatchStep =
+  /** Cases of the round have not reported yet: `unreported` of them. */
+  | { readonly kind: 'judging'; readonly unreported: number }
+  /** Every case has a result or a failure: the report can be written. */
+  | { readonly kind: 'done' }
+  /** The round's jobs were created at the provider. */
+  | { readonly kind: 'submitted'; readonly jobs: readonly JobRecord[] }
+  /** Jobs of the round are still with the provider. */
+  | { readonly kind: 'in-progress'; readonly jobs: readonly JobRecord[] }
+  /** The round's answers are in, and its waiting cases were sent again. */
+  | { readonly kind: 'requeued'; readonly cases: number; readonly round: number }
+  /** A job of the round failed validation: nothing of it ran; the next step submits its requests again. */
+  | { readonly kind: 'failed'; readonly jobs: readonly JobRecord[] };
+
+export async function advanceBatch(dependencies: BatchDependencies, runId: string): Promise<BatchStep> {
+  const { store } = dependencies;
+  let state = await readBatchState(store, runId);
+  const completion = await runCompletion(store, runId);
+  const waiting = new Set(await waitingCaseIds(store, runId, state.round));
+  const unreported = completion.unfinished.filter((caseId) => !waiting.has(caseId)).length;
+  if (unreported > 0) return { kind: 'judging', unreported };
+  if (waiting.size === 0 || completion.unfinished.length === 0) return { kind: 'done' };
+  const round = state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed');
+  if (round.length === 0) {
+    const requests = await openRequests(store, runId, state.round, completion.unfinished);
+    // Every request already has its answer (a step that died after collecting, before sending the cases again).
+    if (requests.length === 0) return requeue(dependencies, runId, state, completion.unfinished);
+    const planned = planJobs(requests, dependencies.provider, dependencies.settings.maxRequestsPerJob);
+    state = await submitJobs(store, dependencies.provider, runId, state, planned, dependencies.now);
+    return { kind: 'submitted', jobs: state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed') };
+  }
+  if (round.some((job) => job.provider_id === undefined)) state = await createPlanned(store, dependencies.provider, runId, state, dependencies.now);
+  state = await pollAndCollect(dependencies, runId, state);
+  const jobs = state.jobs.filter((job) => job.round === state.round);
+  const failed = jobs.filter((job) => job.phase === 'failed' && job.finished_at !== undefined && !job.collected);
+  if (failed.length > 0) {
+    // Acknowledged, so that the next step submits the requests again in a new job.
+    for (const job of failed) state = replaceJob(state, { ...job, collected: true });
+    await writeBatchState(store, runId, state);
+    return { kind: 'failed', jobs: failed };
+  }
+  const open = jobs.filter((job) => job.phase !== 'failed' && !job.collected);
+  if (open.length > 0) return { kind: 'in-progress', jobs: open };
+  return requeue(dependencies, runId, state, completion.unfinished);
+}
+
+/**
+ * Sends the round's waiting cases again, for the next round, then moves the
+ * state on. A process that dies in between sends them again next time:
+ * a case delivered twice writes one result.
+ */
+async function requeue(dependencies: BatchDependencies, runId: string, state: BatchState, unfinished: readonly string[]): Promise<BatchStep> {
+  const cases = await requeueWaiting(dependencies, runId, state.round, unfinished);
+  await writeBatchState(dependencies.store, runId, { ...state, round: state.round + 1 });
+  return { kind: 'requeued', cases, round: state.round + 1 };
+}
+
+/** Polls the round's jobs still with the provider, and collects those that finished. */
+async function pollAndCollect(dependencies: BatchDependencies, runId: string, state: BatchState): Promise<BatchState> {
+  let current = state;
+  for (const job of state.jobs.filter((candidate) => candidate.round === state.round && !candidate.collected && candidate.phase !== 'failed')) {
+    let polled = await pollJob(dependencies.provider, job, dependencies.now);
+    if (polled.phase === 'finished') polled = await collectJob(dependencies.store, dependencies.provider, runId, polled);
+    current = replaceJob(current, polled);
+    await writeBatchState(dependencies.store, runId, current);
+  }
+  return current;
+}
+
+/** The requests the round's waiting cases need that have no answer yet, each once. */
+async function openRequests(store: ObjectStore, runId: string, round: number, unfinished: readonly string[]): Promise<BatchRequest[]> {
+  const byId = new Map<string, BatchRequest>();
+  for (const caseId of unfinished) {
+    const waiting = await readWaitingCase(store, runId, round, caseId);
+    for (const request of waiting.requests) if (!byId.has(request.id)) byId.set(request.id, request);
+  }
+  const open: BatchRequest[] = [];
+  for (const request of byId.values()) if ((await store.get(batchKeys.answer(runId, request.id))) === undefined) open.push(request);
+  return open;
+}
+
+/** Sends the round's waiting cases again, for the next round. */
+async function requeueWaiting(dependencies: BatchDependencies, runId: string, round: number, unfinished: readonly string[]): Promise<number> {
+  const bodies: { id: string; body: string }[] = [];
+  for (const caseId of unfinished) {
+    const waiting = await readWaitingCase(dependencies.store, runId, round, caseId);
+    bodies.push({ id: String(bodies.length % 10), body: JSON.stringify({ ...waiting.message, batch_round: round + 1 }) });
+  }
+  await sendAll(dependencies.cases, bodies);
+  return bodies.length;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { batchKeys } from '../judge-client/batch/batch-request.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import type { CaseMessage } from '../schema/pipeline-messages.js';
+
+/**
+ * The batch jobs of a run, as its store keeps them: the round the run is in
+ * and every job of every round. A job is recorded, with the requests it
+ * holds (its input is under batchKeys.jobInput), before it is created at
+ * the provider, and its provider id right after, so a process that dies at
+ * any point leaves what the next one needs to find the job again instead of
+ * paying for it twice.
+ */
+export const jobRecordSchema = z.object({
+  /** The run's own name of the job: `<run>-r<round>-j<index>`; the provider keeps it (metadata, job name). */
+  key: z.string(),
+  round: z.number().int().nonnegative(),
+  /** The provider's id, once it has the job. */
+  provider_id: z.string().optional(),
+  requests: z.number().int().positive(),
+  /** The provider's word for the job's state, as it came (`validating`, `InProgress`, ...), or `planned` before it exists there. */
+  state: z.string(),
+  phase: z.enum(['planned', 'pending', 'running', 'finished', 'failed']),
+  counts: z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int() }).optional(),
+  /** Set once the job's answers are in the store. */
+  collected: z.boolean().default(false),
+  /** Why it failed validation, as the provider said. */
+  errors: z.array(z.object({ code: z.string(), message: z.string(), line: z.number().int().optional() })).optional(),
+  created_at: z.iso.datetime().optional(),
+  finished_at: z.iso.datetime().optional(),
+});
+export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+export const batchStateSchema = z.object({
+  /** Rounds whose answers are all in, and whose waiting cases were sent again, come before this one. */
+  round: z.number().int().nonnegative(),
+  jobs: z.array(jobRecordSchema),
+});
+export type BatchState = z.infer<typeof batchStateSchema>;
+
+export async function readBatchState(store: ObjectStore, runId: string): Promise<BatchState> {
+  const bytes = await store.get(batchKeys.state(runId));
+  if (bytes === undefined) return { round: 0, jobs: [] };
+  return batchStateSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+}
+
+export async function writeBatchState(store: ObjectStore, runId: string, state: BatchState): Promise<void> {
+  await store.put(batchKeys.state(runId), JSON.stringify(state));
+}
+
+/** Whether a run has batch jobs at all (a run judged online has no state). */
+export async function hasBatchState(store: ObjectStore, runId: string): Promise<boolean> {
+  return (await store.get(batchKeys.state(runId))) !== undefined;
+}
+
+/**
+ * A case message of the run set to the round its batch jobs are in: a case
+ * sent again by `assay resume` or `assay redrive` (whose stored message may
+ * be of an earlier round, or of none) must wait, if it waits, where the
+ * next jobs are made from. A run judged online is in round 0: its messages
+ * are kept as they are.
+ */
+export async function inCurrentRound(store: ObjectStore, runId: string): Promise<(message: CaseMessage) => CaseMessage> {
+  const { round } = await readBatchState(store, runId);
+  return (message) => (round === 0 && message.batch_round === undefined ? message : { ...message, batch_round: round });
+}

@@ -1,0 +1,58 @@
+import type { BatchAnswer, BatchRequest } from './batch-request.js';
+
+/**
+ * A provider's batch API, as a batch-judged run uses it: create a job from
+ * request lines, look at it, read its answers by request id, stop it. The
+ * rounds of a run (shared/batch/) know only this; the wire is the adapter's:
+ * OpenAI's and Azure OpenAI's files and batches (openai-batch-provider.ts),
+ * Amazon Bedrock's model invocation jobs.
+ */
+export interface BatchLimits {
+  /** The most requests one job may hold. */
+  readonly maxRequests: number;
+  /** The most bytes one job's input may have. */
+  readonly maxBytes: number;
+  /** The least requests a job must hold (Bedrock's minimum records; 1 elsewhere). */
+  readonly minRequests: number;
+}
+
+/**
+ * Where a job is: `pending` (accepted, not started: validating, submitted,
+ * scheduled), `running` (in progress, finalizing, being stopped), `finished`
+ * (its answers can be read: completed, expired, cancelled, stopped, partly
+ * completed), `failed` (nothing ran: it failed validation).
+ */
+export type BatchPhase = 'pending' | 'running' | 'finished' | 'failed';
+
+export interface BatchJobStatus {
+  /** The provider's own word for the state (`in_progress`, `InProgress`), shown as it comes. */
+  readonly state: string;
+  readonly phase: BatchPhase;
+  /** The provider's counts of the job's requests, when it gives them. */
+  readonly counts: { readonly total: number; readonly completed: number; readonly failed: number } | undefined;
+  /** Why a job failed validation: the provider's errors, with the input line they concern when it says. */
+  readonly errors: readonly BatchJobError[];
+}
+
+export interface BatchJobError {
+  readonly code: string;
+  readonly message: string;
+  /** 1-based line of the job's input. */
+  readonly line?: number | undefined;
+}
+
+export interface BatchProvider {
+  /** For messages: `OpenAI`, `Azure OpenAI deployment judge-batch`, `Amazon Bedrock (us-east-1)`. */
+  readonly name: string;
+  readonly limits: BatchLimits;
+  /** One request as a line of the job's input (JSON, no line break). */
+  line(request: BatchRequest): string;
+  /** A job created earlier under `key` by a process that died before it recorded the job's id; undefined when there is none. */
+  find(key: string): Promise<string | undefined>;
+  /** Creates a job from input lines (JSONL, each from `line`), named `key`; returns the provider's id of it. */
+  create(key: string, input: string): Promise<string>;
+  status(jobId: string): Promise<BatchJobStatus>;
+  /** A finished job's answers, each with its request id, in whatever order the provider wrote them. */
+  answers(jobId: string): AsyncIterable<{ readonly requestId: string; readonly answer: BatchAnswer['answer'] }>;
+  cancel(jobId: string): Promise<void>;
+}
