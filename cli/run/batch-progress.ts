@@ -14,8 +14,10 @@ export function batchStepText(step: BatchStep, now: Date): string | undefined {
       return `batch: ${plural(step.jobs.length, 'job')} submitted (${plural(sum(step.jobs, (job) => job.requests), 'request')}): ${step.jobs.map((job) => job.provider_id ?? job.key).join(', ')}`;
     case 'in-progress':
       return `batch: ${step.jobs.map((job) => jobText(job, now)).join('; ')}`;
-    case 'requeued':
-      return `batch: answers collected; ${plural(step.cases, 'case')} judged again from them (round ${step.round})`;
+    case 'requeued': {
+      const from = step.jobs.length === 0 ? '' : ` from ${step.jobs.map((job) => jobText(job, now)).join('; ')}`;
+      return `batch: answers collected${from}; ${plural(step.cases, 'case')} judged again from them (round ${step.round})`;
+    }
     case 'failed':
       return `batch: ${step.jobs.map((job) => `job ${job.provider_id ?? job.key} failed validation: ${errorsText(job)}`).join('; ')}`;
     case 'judging':

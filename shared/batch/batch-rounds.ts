@@ -40,8 +40,8 @@ export type BatchStep =
   | { readonly kind: 'submitted'; readonly jobs: readonly JobRecord[] }
   /** Jobs of the round are still with the provider. */
   | { readonly kind: 'in-progress'; readonly jobs: readonly JobRecord[] }
-  /** The round's answers are in, and its waiting cases were sent again. */
-  | { readonly kind: 'requeued'; readonly cases: number; readonly round: number }
+  /** The round's answers are in (from `jobs`, as they finished), and its waiting cases were sent again. */
+  | { readonly kind: 'requeued'; readonly cases: number; readonly round: number; readonly jobs: readonly JobRecord[] }
   /** A job of the round failed validation: nothing of it ran; the next step submits its requests again. */
   | { readonly kind: 'failed'; readonly jobs: readonly JobRecord[] };
 
@@ -85,7 +85,8 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
 async function requeue(dependencies: BatchDependencies, runId: string, state: BatchState, unfinished: readonly string[]): Promise<BatchStep> {
   const cases = await requeueWaiting(dependencies, runId, state.round, unfinished);
   await writeBatchState(dependencies.store, runId, { ...state, round: state.round + 1 });
-  return { kind: 'requeued', cases, round: state.round + 1 };
+  const jobs = state.jobs.filter((job) => job.round === state.round && job.phase === 'finished');
+  return { kind: 'requeued', cases, round: state.round + 1, jobs };
 }
 
 /** Polls the round's jobs still with the provider, and collects those that finished. */

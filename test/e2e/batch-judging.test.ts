@@ -44,6 +44,10 @@ async function assay(name: string, dataset: string, baseUrl: string, extra: read
   return { outcome, report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))) };
 }
 
+let onlineExample: ReturnType<typeof assay> | undefined;
+/** The example dataset judged online, once for the file: what every batch run of it must equal. */
+const viaOnlineExample = () => (onlineExample ??= assay('online', EXAMPLE, online.baseUrl));
+
 /** What an online run asked: every distinct chat completion request body the online server received. */
 function distinctOnlineRequests(server: OpenAiTestServer): number {
   return new Set(server.log.map((entry) => JSON.stringify(entry.request))).size;
@@ -52,7 +56,7 @@ function distinctOnlineRequests(server: OpenAiTestServer): number {
 describe('assay run --batch', () => {
   it('judges the example dataset in one job of its unique requests, to the online run\'s metrics, at half the price', async () => {
     // Act
-    const viaOnline = await assay('online', EXAMPLE, online.baseUrl);
+    const viaOnline = await viaOnlineExample();
     const viaBatch = await assay('batch', EXAMPLE, batch.baseUrl, ['--batch']);
 
     // Assess: the same metrics, to the byte
@@ -95,5 +99,29 @@ describe('assay run --batch', () => {
     expect(batch.batches.size - batchesBefore).toBe(1);
     expect([...batch.batches.values()].at(-1)?.toObject().request_counts).toMatchObject({ total: 500, completed: 500, failed: 0 });
     expect(viaBatch.report.judges.chunk_relevance).toMatchObject({ calls: 500, errors: 0 });
+  }, 120_000);
+
+  it.each([
+    { paths: 'the v1 API (/openai/v1/)', apiVersion: 'v1' },
+    { paths: 'a dated api-version', apiVersion: '2024-10-21' },
+  ])('judges on an Azure OpenAI Global Batch deployment through $paths, every line naming the deployment', async ({ apiVersion }) => {
+    // Prepare
+    const azure = await startOpenAiBatchServer({ oracle: catalogOracle, azureKey: 'azure-batch-key' });
+    const config = await folder.write(`azure-${apiVersion}.json`, JSON.stringify({ judge: { provider: 'azure', azure: { endpoint: azure.origin, deployment: 'judge-batch', api_version: apiVersion }, batch: { poll_seconds: 0.05 } } }));
+    const out = join(folder.path, `azure-${apiVersion}`, 'out');
+    const viaOnline = await viaOnlineExample();
+
+    // Act
+    const run = await runBuiltCli(['run', EXAMPLE, '--judges', JUDGES, '--config', config, '--store', join(folder.path, `azure-${apiVersion}`, 'store'), '--out', out], {
+      env: { AZURE_OPENAI_API_KEY: 'azure-batch-key', ASSAY_JUDGE_MODEL: 'judge-model' },
+    }).finally(() => azure.close());
+
+    // Assess
+    expect({ exitCode: run.exitCode, stderr: run.exitCode === 0 ? '' : run.stderr }).toEqual({ exitCode: 0, stderr: '' });
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    expect(JSON.stringify(report.engines)).toBe(JSON.stringify(viaOnline.report.engines));
+    expect(azure.batches.size).toBe(1);
+    expect(new Set(azure.models.values())).toEqual(new Set(['judge-batch']));
+    expect(azure.log.every((call) => call.headers['api-key'] === 'azure-batch-key' && call.path.startsWith(apiVersion === 'v1' ? '/openai/v1/' : '/openai/'))).toBe(true);
   }, 120_000);
 });
