@@ -13,14 +13,24 @@ import type { Progress } from './progress.js';
  * lack of a key, has no job to make): the provider's batch API, the
  * config's batch settings, and the steps told on the progress line's stream.
  */
-export async function batchDriveOf(judge: JudgeClientSection, environment: JudgeEnvironment, callsModel: boolean, detach: boolean, tracker: Progress, now: () => Date): Promise<BatchDrive | undefined> {
+export async function batchDriveOf(
+  config: { readonly judge: JudgeClientSection; readonly run: { readonly max_judge_cost?: number | undefined } },
+  environment: JudgeEnvironment,
+  callsModel: boolean,
+  detach: boolean,
+  tracker: Progress,
+  now: () => Date,
+): Promise<BatchDrive | undefined> {
+  const { judge } = config;
   const settings = batchSettingsOf(judge.batch);
   if (settings === undefined || !callsModel) return undefined;
   const chosen = await batchProviderOf(judge, environment);
   if (!chosen.ok) throw new UsageError(`judge.batch: ${chosen.reason}`);
+  const maxCost = config.run.max_judge_cost;
   return {
     provider: chosen.provider,
     settings,
+    ...(maxCost === undefined || judge.prices === undefined ? {} : { ceiling: { maxCost, prices: judge.prices } }),
     detach,
     onStep: (step) => {
       if (step.kind === 'requeued') tracker.casesRequeued(step.cases);

@@ -15,6 +15,7 @@ import { copyReportFiles } from './report-out.js';
 import { advanceBatch, type BatchDependencies, type BatchStep } from '../../shared/batch/batch-rounds.js';
 import type { BatchProvider } from '../../shared/judge-client/batch/batch-provider.js';
 import type { BatchSettings } from '../../shared/judge-client/batch/batch-settings.js';
+import type { BatchCeiling } from '../../shared/batch/batch-ceiling.js';
 import { FinishedCountdown } from './finished-countdown.js';
 
 export interface DriveOptions {
@@ -39,6 +40,8 @@ export interface DriveOptions {
 export interface BatchDrive {
   readonly provider: BatchProvider;
   readonly settings: BatchSettings;
+  /** run.max_judge_cost: no job is submitted that it does not cover. */
+  readonly ceiling?: BatchCeiling;
   /** End the drive once the round's jobs are submitted (`assay run --detach`): `assay resume` finishes the run. */
   readonly detach: boolean;
   /** Each step the rounds took, for the progress line. */
@@ -207,7 +210,7 @@ function batchStepper(drive: BatchDrive, place: Pick<BatchDependencies, 'store' 
   let pollMs = firstPollMs;
   return {
     async step() {
-      const step = await advanceBatch({ ...place, provider: drive.provider, settings: drive.settings }, runId);
+      const step = await advanceBatch({ ...place, provider: drive.provider, settings: drive.settings, ceiling: drive.ceiling }, runId);
       drive.onStep(step);
       return step;
     },

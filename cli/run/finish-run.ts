@@ -84,7 +84,7 @@ export async function finishRun(
     const now = () => new Date();
     const config = runConfigOf(manifest);
     // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
-    const batch = await batchDriveOf(config.judge, environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), false, tracker, now);
+    const batch = await batchDriveOf(config, environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), false, tracker, now);
     const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now, concurrency, ...(batch === undefined ? {} : { batch }) });
     if (driven.kind === 'batch-failed') throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
     if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);

@@ -115,7 +115,7 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
       await run.afterIngest?.(outcome.runId, infrastructure);
 
       const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
-      const batch = await batchDriveOf(runConfig.judge, run.environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), run.detach === true, tracker, now);
+      const batch = await batchDriveOf(runConfig, run.environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), run.detach === true, tracker, now);
       const driven = await driveRun(infrastructure, outcome.runId, {
         expectedCases: outcome.cases,
         judgingFor: runJudging.judgingFor,

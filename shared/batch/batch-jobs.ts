@@ -47,14 +47,24 @@ function modelOf(request: BatchRequest): string {
  * process created it and died before recording its id. Returns the state
  * with every job created.
  */
-export async function submitJobs(store: ObjectStore, provider: BatchProvider, runId: string, state: BatchState, planned: readonly { lines: string[]; ids: string[] }[], now: () => Date): Promise<BatchState> {
+export async function submitJobs(
+  store: ObjectStore,
+  provider: BatchProvider,
+  runId: string,
+  state: BatchState,
+  planned: readonly { lines: string[]; ids: string[] }[],
+  now: () => Date,
+  /** The cost estimated for each planned job, under run.max_judge_cost. */
+  estimates?: readonly number[],
+): Promise<BatchState> {
   const inRound = state.jobs.filter((job) => job.round === state.round).length;
   let current: BatchState = state;
   for (const [index, job] of planned.entries()) {
     const key = `${runId}-r${state.round}-j${inRound + index}`;
     await store.put(batchKeys.jobInput(runId, key), `${job.lines.join('\n')}\n`);
     await store.put(batchKeys.jobRequests(runId, key), JSON.stringify(job.ids));
-    const record: JobRecord = { key, round: state.round, requests: job.ids.length, state: 'planned', phase: 'planned', collected: false };
+    const estimate = estimates?.[index];
+    const record: JobRecord = { key, round: state.round, requests: job.ids.length, state: 'planned', phase: 'planned', collected: false, ...(estimate === undefined ? {} : { estimated_cost: estimate }) };
     current = { ...current, jobs: [...current.jobs, record] };
   }
   await writeBatchState(store, runId, current);

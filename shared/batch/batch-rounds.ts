@@ -6,7 +6,9 @@ import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { runCompletion } from '../run/run-completion.js';
 import { collectJob, createPlanned, planJobs, pollJob, replaceJob, submitJobs } from './batch-jobs.js';
 import { readBatchState, writeBatchState, type BatchState, type JobRecord } from './batch-state.js';
-import { readWaitingCase, waitingCaseIds } from './waiting-cases.js';
+import { readWaitingCase, waitingCaseIds, type WaitingCase } from './waiting-cases.js';
+import { splitAtCeiling, type BatchCeiling } from './batch-ceiling.js';
+import type { CaseMessage } from '../schema/pipeline-messages.js';
 
 /**
  * A batch-judged run goes in rounds. In a round, every case is judged as far
@@ -29,6 +31,8 @@ export interface BatchDependencies {
   readonly provider: BatchProvider;
   readonly settings: BatchSettings;
   readonly now: () => Date;
+  /** run.max_judge_cost: no job is submitted that it does not cover. */
+  readonly ceiling?: BatchCeiling | undefined;
 }
 
 export type BatchStep =
@@ -55,11 +59,25 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
   if (waiting.size === 0 || completion.unfinished.length === 0) return { kind: 'done' };
   const round = state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed');
   if (round.length === 0) {
-    const requests = await openRequests(store, runId, state.round, completion.unfinished);
+    let cases = await Promise.all(completion.unfinished.map((caseId) => readWaitingCase(store, runId, state.round, caseId)));
+    const answered = await answeredRequests(store, runId, cases);
+    let estimates: number[] | undefined;
+    if (dependencies.ceiling !== undefined) {
+      const committed = state.jobs.reduce((sum, job) => sum + (job.phase === 'failed' ? 0 : (job.estimated_cost ?? 0)), 0);
+      const split = splitAtCeiling(cases, dependencies.ceiling, committed, answered);
+      // Past the ceiling a case is still evaluated, by its ground truth and deterministic judges, as online.
+      await sendCases(dependencies.cases, split.over.map((waiting) => ({ ...waiting.message, batch_round: state.round, skip_judges: 'max_judge_cost' as const })));
+      // They wait for no job now: until their results are in, the round waits for them as for any case being judged.
+      for (const waiting of split.over) await store.delete(batchKeys.waiting(runId, state.round, waiting.case_id));
+      cases = [...split.within];
+      estimates = [split.estimate];
+    }
+    const requests = uniqueRequests(cases).filter((request) => !answered.has(request.id));
     // Every request already has its answer (a step that died after collecting, before sending the cases again).
-    if (requests.length === 0) return requeue(dependencies, runId, state, completion.unfinished);
+    if (requests.length === 0) return requeue(dependencies, runId, state, cases.map((waiting) => waiting.case_id));
     const planned = planJobs(requests, dependencies.provider, dependencies.settings.maxRequestsPerJob);
-    state = await submitJobs(store, dependencies.provider, runId, state, planned, dependencies.now);
+    const perJob = estimates === undefined ? undefined : planned.map((job) => ((estimates?.[0] ?? 0) * job.ids.length) / requests.length);
+    state = await submitJobs(store, dependencies.provider, runId, state, planned, dependencies.now, perJob);
     return { kind: 'submitted', jobs: state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed') };
   }
   if (round.some((job) => job.provider_id === undefined)) state = await createPlanned(store, dependencies.provider, runId, state, dependencies.now);
@@ -101,25 +119,28 @@ async function pollAndCollect(dependencies: BatchDependencies, runId: string, st
   return current;
 }
 
-/** The requests the round's waiting cases need that have no answer yet, each once. */
-async function openRequests(store: ObjectStore, runId: string, round: number, unfinished: readonly string[]): Promise<BatchRequest[]> {
+/** Each request the cases need, once. */
+function uniqueRequests(cases: readonly WaitingCase[]): BatchRequest[] {
   const byId = new Map<string, BatchRequest>();
-  for (const caseId of unfinished) {
-    const waiting = await readWaitingCase(store, runId, round, caseId);
-    for (const request of waiting.requests) if (!byId.has(request.id)) byId.set(request.id, request);
-  }
-  const open: BatchRequest[] = [];
-  for (const request of byId.values()) if ((await store.get(batchKeys.answer(runId, request.id))) === undefined) open.push(request);
-  return open;
+  for (const waiting of cases) for (const request of waiting.requests) if (!byId.has(request.id)) byId.set(request.id, request);
+  return [...byId.values()];
+}
+
+/** The ids of the cases' requests that already have an answer (a step that died between collecting and sending the cases again). */
+async function answeredRequests(store: ObjectStore, runId: string, cases: readonly WaitingCase[]): Promise<Set<string>> {
+  const answered = new Set<string>();
+  for (const request of uniqueRequests(cases)) if ((await store.get(batchKeys.answer(runId, request.id))) !== undefined) answered.add(request.id);
+  return answered;
+}
+
+async function sendCases(queue: WorkQueue, messages: readonly CaseMessage[]): Promise<void> {
+  await sendAll(queue, messages.map((message, index) => ({ id: String(index % 10), body: JSON.stringify(message) })));
 }
 
 /** Sends the round's waiting cases again, for the next round. */
 async function requeueWaiting(dependencies: BatchDependencies, runId: string, round: number, unfinished: readonly string[]): Promise<number> {
-  const bodies: { id: string; body: string }[] = [];
-  for (const caseId of unfinished) {
-    const waiting = await readWaitingCase(dependencies.store, runId, round, caseId);
-    bodies.push({ id: String(bodies.length % 10), body: JSON.stringify({ ...waiting.message, batch_round: round + 1 }) });
-  }
-  await sendAll(dependencies.cases, bodies);
-  return bodies.length;
+  const messages: CaseMessage[] = [];
+  for (const caseId of unfinished) messages.push({ ...(await readWaitingCase(dependencies.store, runId, round, caseId)).message, batch_round: round + 1 });
+  await sendCases(dependencies.cases, messages);
+  return messages.length;
 }

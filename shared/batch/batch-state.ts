@@ -28,6 +28,8 @@ export const jobRecordSchema = z.object({
   errors: z.array(z.object({ code: z.string(), message: z.string(), line: z.number().int().optional() })).optional(),
   created_at: z.iso.datetime().optional(),
   finished_at: z.iso.datetime().optional(),
+  /** What its requests were estimated to cost at submission, under run.max_judge_cost (batch-ceiling.ts). */
+  estimated_cost: z.number().nonnegative().optional(),
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 

@@ -20,6 +20,8 @@ export const caseMessageSchema = z.object({
   deferrals: z.number().int().nonnegative().optional(),
   /** Of a batch-judged run: the round of batch jobs this delivery judges from (shared/batch/); absent, the first (0). */
   batch_round: z.number().int().nonnegative().optional(),
+  /** Evaluate the case without its LLM judges: a batch-judged run's ceiling (run.max_judge_cost) left no room for its requests. */
+  skip_judges: z.literal('max_judge_cost').optional(),
 }).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
   message: 'a case message carries either the case or its case_key, not both or neither',
 });

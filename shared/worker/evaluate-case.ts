@@ -19,6 +19,7 @@ import { knownManifest, runConfigOf } from '../run/stored-config.js';
 import { runKeys } from '../run/run-identity.js';
 import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
 import { recordWaitingCase } from '../batch/waiting-cases.js';
+import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
 
 /** The judges of a run and the backend that runs them, built from the run's config. */
 export interface Judging {
@@ -131,10 +132,11 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   }
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
-  const ceiling = judging.budget === undefined ? undefined : judgeCeilingOf(manifest);
+  // A batch-judged run's ceiling is kept where its jobs are submitted, from the requests they hold (shared/batch/batch-ceiling.ts).
+  const ceiling = judging.budget === undefined || batchSettingsOf(config.judge.batch) !== undefined ? undefined : judgeCeilingOf(manifest);
   const spending = judging.budget !== undefined && ceiling !== undefined ? { budget: judging.budget, ceiling } : undefined;
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
-  const skipJudging = spending !== undefined && (await spending.budget.reached(message.run_id));
+  const skipJudging = message.skip_judges === 'max_judge_cost' || (spending !== undefined && (await spending.budget.reached(message.run_id)));
   const judges = skipJudging ? judging.judges.filter((judge) => judge.kind === 'deterministic') : judging.judges;
   const judgement = await judgeCase(judgedView(evalCase, config.run.judge_depth), {
     judges,

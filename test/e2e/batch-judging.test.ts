@@ -101,6 +101,31 @@ describe('assay run --batch', () => {
     expect(viaBatch.report.judges.chunk_relevance).toMatchObject({ calls: 500, errors: 0 });
   }, 120_000);
 
+  it('submits no request run.max_judge_cost does not cover: the cases past it are evaluated without their LLM judges', async () => {
+    // Prepare: a ceiling of USD 0.1 at USD 1 and 4 a million tokens in batch (half of 2 and 8): a request of about 120 input tokens and up to 1024 output tokens is estimated at USD 0.0042
+    const config = await folder.write('ceiling.json', JSON.stringify({ judge: { prices: PRICES, batch: { poll_seconds: 0.05 } }, run: { max_judge_cost: 0.1 } }));
+    const out = join(folder.path, 'ceiling', 'out');
+    const batchesBefore = batch.batches.size;
+
+    // Act
+    const run = await runBuiltCli(['run', EXAMPLE, '--judges', JUDGES, '--config', config, '--store', join(folder.path, 'ceiling', 'store'), '--out', out], {
+      env: { OPENAI_API_KEY: 'sk-batch-test', OPENAI_BASE_URL: batch.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+    });
+
+    // Assess: a job of the cases that fit; the others evaluated, their LLM judges skipped; the spend under the ceiling
+    expect(run.exitCode).toBe(0);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    const budget = report.judge_budget;
+    expect(budget).toMatchObject({ max_judge_cost: 0.1, reached: true });
+    expect(budget?.judged_cases).toBeGreaterThan(0);
+    expect(budget?.skipped_cases).toBeGreaterThan(0);
+    expect((budget?.judged_cases ?? 0) + (budget?.skipped_cases ?? 0)).toBe(12);
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.judge_cost?.total).toBeLessThanOrEqual(0.1);
+    expect(batch.batches.size - batchesBefore).toBe(1);
+    expect([...batch.batches.values()].at(-1)?.toObject().request_counts?.total).toBeLessThan(distinctOnlineRequests(online));
+  }, 120_000);
+
   it.each([
     { paths: 'the v1 API (/openai/v1/)', apiVersion: 'v1' },
     { paths: 'a dated api-version', apiVersion: '2024-10-21' },
