@@ -13,7 +13,8 @@ export interface ReducerHandlerDependencies extends ReducerDependencies {
 
 /**
  * Reducer handler: the control queue's messages. A check either schedules the
- * next one or writes the run's report (for a large run, after it fanned the
+ * next one (a batch-judged run's check submits, polls or collects its batch
+ * jobs first: shared/batch/) or writes the run's report (for a large run, after it fanned the
  * reduce out as reduce-range messages, each aggregating one range of the run);
  * a continue-ingest message goes to ingest's own handler (ingest.ts), which
  * resumes sending a large run's case messages from its checkpoint. All are
@@ -59,7 +60,8 @@ let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<ReduceOutcome[]> => {
   const { lambdaDependencies } = await import('./lambda-environment.js');
+  const { lambdaReducerBatch } = await import('./reducer-batch.js');
   const dependencies = await lambdaDependencies();
-  reducerHandler ??= createReducerHandler({ ...dependencies, now: () => new Date() }, dependencies.telemetry);
+  reducerHandler ??= createReducerHandler({ ...dependencies, now: () => new Date(), batch: lambdaReducerBatch(dependencies) }, dependencies.telemetry);
   return reducerHandler(event, context);
 };

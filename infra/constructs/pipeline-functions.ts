@@ -138,6 +138,8 @@ export class PipelineFunctions extends Construct {
     this.grantObjects(this.reducer, { read: ['runs/', 'reports/', 'baselines/'], write: ['runs/', 'reports/'] });
     queues.control.grantSendMessages(this.reducer.role);
     queues.cases.grantSendMessages(this.reducer.role);
+    // A batch-judged run's checks submit, poll and collect its jobs at the judge provider, with the judge key.
+    props.judgeSecret?.grantRead(this.reducer.role);
     this.reducer.function.addEventSource(new SqsEventSource(queues.control, { batchSize: CONTROL_BATCH_SIZE }));
 
     this.scheduledTrigger = this.assayFunction(
@@ -216,7 +218,7 @@ export class PipelineFunctions extends Construct {
 
 /**
  * The judges' variables: the secret's ARN (never its value; only the judge
- * worker may read the value) and the OpenAI-compatible server, or for Bedrock
+ * worker, and the reducer for batch jobs, may read the value) and the OpenAI-compatible server, or for Bedrock
  * judges the provider alone, whose calls need no key and no URL.
  */
 function judgeEnvironment(settings: Settings, judgeSecret: ISecret | undefined): Record<string, string> {

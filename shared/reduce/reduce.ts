@@ -18,6 +18,10 @@ import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
 import { readManifest, runConfigOf } from '../run/stored-config.js';
+import { advanceBatch, type BatchStep } from '../batch/batch-rounds.js';
+import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
+import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
+import type { RunConfig } from '../config/index.js';
 
 export { REPORT_FILES } from './write-report.js';
 
@@ -34,10 +38,21 @@ export interface ReducerDependencies {
    * which would reduce the whole run a second time.
    */
   readonly reportedElsewhere?: string;
+  /** The batch side of the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
+  readonly batch?: ReducerBatch;
+}
+
+export interface ReducerBatch {
+  /** Where the waiting cases are sent again. */
+  readonly cases: WorkQueue;
+  /** The batch API of a run's judge provider; undefined when it cannot judge (no key), and the run's cases then are judged as they are. */
+  providerFor(config: RunConfig): Promise<BatchProvider | undefined>;
 }
 
 export type ReduceOutcome =
   | { kind: 'waiting'; runId: string; finished: number; total: number }
+  /** A batch-judged run took a step of its rounds (jobs submitted, polled, collected, cases sent again). */
+  | { kind: 'batch'; runId: string; step: BatchStep }
   /** A check of a run reported elsewhere in this process (ReducerDependencies.reportedElsewhere): its records were not read. */
   | { kind: 'reported-elsewhere'; runId: string }
   | { kind: 'reducing'; runId: string; pendingRanges: number; ranges: number }
@@ -71,22 +86,29 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
     const manifest = await readManifest(store, message.run_id);
     if (dependencies.now().getTime() < (await runDeadline(store, manifest)).getTime()) {
       await checkJudgeSpend(store, manifest);
-      await scheduleNextCheck(dependencies.control, manifest, message);
+      await scheduleNextCheck(dependencies.control, manifest, message.attempt + 1);
     }
     return { kind: 'reported-elsewhere', runId: manifest.run_id };
   }
   const completion = await runCompletion(store, message.run_id);
   const { manifest, caseIds } = completion;
   const pastDeadline = dependencies.now().getTime() >= completion.deadline.getTime();
-  if (completion.finished < caseIds.length && !pastDeadline) {
+  const batched = pastDeadline ? undefined : await batchStep(dependencies, manifest);
+  if (batched !== undefined && batched.step.kind !== 'done') {
+    // Checks come minutes apart while jobs are with the provider; seconds apart again (counting from 0) once cases are judged.
+    const polling = batched.step.kind === 'in-progress' || batched.step.kind === 'submitted';
+    await scheduleNextCheck(dependencies.control, manifest, polling ? message.attempt + 1 : 0, polling ? batched.pollDelays : undefined);
+    return { kind: 'batch', runId: manifest.run_id, step: batched.step };
+  }
+  if (batched === undefined && completion.finished < caseIds.length && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
-    await scheduleNextCheck(dependencies.control, manifest, message);
+    await scheduleNextCheck(dependencies.control, manifest, message.attempt + 1);
     return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
   }
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId: manifest.run_id, ...fanned.reported };
-    await scheduleNextCheck(dependencies.control, manifest, message);
+    await scheduleNextCheck(dependencies.control, manifest, message.attempt + 1);
     return { kind: 'reducing', runId: manifest.run_id, pendingRanges: fanned.pending, ranges: fanned.ranges };
   }
   return reportRun(store, completion);
@@ -128,11 +150,34 @@ export async function reportRun(
   });
 }
 
-/** The run's next check, a delayed message on the control queue. */
-async function scheduleNextCheck(control: WorkQueue, manifest: Manifest, message: CheckMessage): Promise<void> {
-  const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt: message.attempt + 1 };
-  const delaySeconds = nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, message.attempt);
+/** The run's next check (the `attempt`-th), a delayed message on the control queue, later the more checks came before it. */
+async function scheduleNextCheck(control: WorkQueue, manifest: Manifest, attempt: number, delays?: { readonly first: number; readonly longest: number }): Promise<void> {
+  const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt };
+  const earlier = Math.max(0, attempt - 1);
+  const delaySeconds = delays === undefined ? nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, earlier) : Math.min(delays.longest, Math.round(delays.first * 1.5 ** earlier));
   await sendAll(control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
+}
+
+/** SQS's longest delay of a message: while a run's jobs are with the provider, its checks come at most this far apart. */
+const LONGEST_CHECK_DELAY_SECONDS = 900;
+
+/**
+ * A batch-judged run's step, when its provider can be reached from here;
+ * undefined for a run judged online (or whose judges have no key, and so are
+ * lexical: no job to make).
+ */
+async function batchStep(dependencies: ReducerDependencies, manifest: Manifest): Promise<{ step: BatchStep; pollDelays: { first: number; longest: number } } | undefined> {
+  const config = runConfigOf(manifest);
+  const settings = batchSettingsOf(config.judge.batch);
+  if (settings === undefined || dependencies.batch === undefined) return undefined;
+  const provider = await dependencies.batch.providerFor(config);
+  if (provider === undefined) return undefined;
+  const maxCost = config.run.max_judge_cost;
+  const prices = config.judge.prices;
+  const ceiling = maxCost === undefined || prices === undefined ? undefined : { maxCost, prices };
+  const step = await advanceBatch({ store: dependencies.store, cases: dependencies.batch.cases, provider, settings, now: dependencies.now, ceiling }, manifest.run_id);
+  // judge.batch.poll_seconds first (whole seconds, as SQS delays are), then half as long again each check.
+  return { step, pollDelays: { first: Math.max(1, Math.ceil(settings.pollSeconds)), longest: LONGEST_CHECK_DELAY_SECONDS } };
 }
 
 /** Joins the files into one, in order, removing them; one file is only renamed. */

@@ -51,21 +51,21 @@ describe('least privilege', () => {
     },
   );
 
-  it('lets only the judge worker read the judge secret', () => {
+  it('lets only the judge worker and the reducer (which submits and collects batch jobs) read the judge secret', () => {
     const assay = defaultAssay();
     const readers = allowStatements(assay).filter(({ statement }) => asList(statement.Action).includes('secretsmanager:GetSecretValue'));
 
-    expect(readers.flatMap(({ roles }) => roles)).toEqual([roleLogicalId(assay.stack.functions.judgeWorker)]);
-    expect(readers.map(({ statement }) => statement.Resource)).toEqual([{ Ref: logicalIdOf(judgeSecretOf(assay)) }]);
+    expect(readers.flatMap(({ roles }) => roles).sort()).toEqual([roleLogicalId(assay.stack.functions.judgeWorker), roleLogicalId(assay.stack.functions.reducer)].sort());
+    expect(readers.map(({ statement }) => statement.Resource)).toEqual([{ Ref: logicalIdOf(judgeSecretOf(assay)) }, { Ref: logicalIdOf(judgeSecretOf(assay)) }]);
   });
 
-  it('grants the judge worker read on an imported secret by its ARN, and creates none', () => {
+  it('grants the judge worker and the reducer read on an imported secret by its ARN, and creates none', () => {
     const imported = customizedAssay();
 
     imported.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
     const readers = allowStatements(imported).filter(({ statement }) => asList(statement.Action).includes('secretsmanager:GetSecretValue'));
-    expect(readers.flatMap(({ roles }) => roles)).toEqual([roleLogicalId(imported.stack.functions.judgeWorker)]);
-    expect(readers.map(({ statement }) => statement.Resource)).toEqual([CUSTOM_CONTEXT.judgeSecretArn]);
+    expect(readers.flatMap(({ roles }) => roles).sort()).toEqual([roleLogicalId(imported.stack.functions.judgeWorker), roleLogicalId(imported.stack.functions.reducer)].sort());
+    expect(readers.map(({ statement }) => statement.Resource)).toEqual([CUSTOM_CONTEXT.judgeSecretArn, CUSTOM_CONTEXT.judgeSecretArn]);
   });
 
   it('creates the secret without a value, so no key is ever in the template', () => {
