@@ -41,6 +41,8 @@ export function createReducerHandler(dependencies: ReducerHandlerDependencies, t
         telemetry.metrics?.addMetric('RunsReported', 'Count', 1);
         // The regression alarm watches this: metrics significantly worse than the suite's baseline.
         telemetry.metrics?.addMetric('Regressions', 'Count', outcome.report.comparison?.regressions.length ?? 0);
+        // And this: cases that had not ended when the run's deadline passed (a batch-judged run's deadline spans its jobs' window).
+        telemetry.metrics?.addMetric('MissingCases', 'Count', outcome.report.cases.missing);
       } else {
         telemetry.logger.info('run in progress', { ...outcome });
       }

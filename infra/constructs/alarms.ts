@@ -21,8 +21,8 @@ const PERIOD = Duration.minutes(5);
 /**
  * What someone should look at: cases that the failure recorder is not
  * draining from the dead-letter queue, control messages and upload events that
- * failed for good, rows rejected by ingest, and regressions found by the
- * reducer. With an e-mail address, every alarm goes to an encrypted SNS topic
+ * failed for good, rows rejected by ingest, regressions found by the
+ * reducer, and runs reported at their deadline with cases missing. With an e-mail address, every alarm goes to an encrypted SNS topic
  * that sends it there.
  */
 export class PipelineAlarms extends Construct {
@@ -38,6 +38,8 @@ export class PipelineAlarms extends Construct {
     this.queueDepthAlarm('FailedEvents', queues.failedEvents, 1, 'An upload or a nightly trigger did not start its run: the event is kept in the failed-events queue');
     this.metricAlarm('InputErrors', 'Rows of an uploaded dataset were rejected: see runs/<run>/input-errors.jsonl');
     this.metricAlarm('Regressions', 'A run scored significantly worse than its suite\'s baseline: see the run\'s report');
+    // A run waits for its cases until its deadline (run.deadline_seconds; at least 25 hours for a batch-judged run, whose jobs have a day).
+    this.metricAlarm('MissingCases', 'A run was reported with cases missing: its deadline passed before they ended (for a batch-judged run, its jobs did not finish within their window); see the run\'s report');
 
     if (props.email !== undefined) {
       const topic = this.encryptedTopic();

@@ -31,7 +31,7 @@ describe('the alarms', () => {
     });
   });
 
-  it.each(['InputErrors', 'Regressions'])("raises an alarm on %s > 0 from the functions' metrics, and not on a night without data", (metricName) => {
+  it.each(['InputErrors', 'Regressions', 'MissingCases'])("raises an alarm on %s > 0 from the functions' metrics, and not on a night without data", (metricName) => {
     const alarm = alarmsOf(defaultAssay()).find((candidate) => candidate.MetricName === metricName);
 
     // Powertools adds the `service` dimension to every metric; an alarm without it would watch an empty series.
