@@ -108,7 +108,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.prices.models.*': Object.keys(modelPriceSchema.shape),
   'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
   'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
-  'judge.batch': ['enabled', 'failed_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds'],
+  'judge.batch': ['enabled', 'failed_lines', 'max_requests_per_job', 'poll_seconds'],
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
   'dag_judges[]': Object.keys(dagJudgeSchema.shape),

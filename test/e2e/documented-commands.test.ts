@@ -10,6 +10,8 @@ import { startDeployedStack, type DeployedStack } from '../support/deployed-stac
 import { commandWords, documentedCommands, type DocumentedCommand } from '../support/documented-commands.js';
 import { readRepositoryFile, REPOSITORY_ROOT } from '../support/markdown.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiBatchServer } from '../support/openai-batch-server.js';
 
 /**
  * Every `npx assay` command the README and docs/ show, run as a reader runs it:
@@ -95,6 +97,17 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     expect(rows.length).toBeGreaterThan(10);
     for (const row of rows) expect(outcome.stdout).toContain(`${row}\n`);
     expect((await readdir(inWorkspace('assay-report'))).sort()).toEqual(REPORT_FILES);
+    return outcome;
+  },
+  'assay run examples/datasets/search-assistant.jsonl --batch': async (args) => {
+    // A server that speaks OpenAI's batch API on loopback, its job done by the first look at it.
+    const server = await startOpenAiBatchServer({ oracle: catalogOracle, stepEveryMs: 50, linesPerStep: 1_000 });
+    const outcome = await assay([...args, '--out', 'batch-report'], { OPENAI_API_KEY: 'sk-documented', OPENAI_BASE_URL: server.baseUrl }).finally(() => server.close());
+    expect(outcome.stderr).toMatch(/\nbatch: 1 job submitted \(\d+ requests\): batch_test1\n/);
+    const report = await readReport('batch-report');
+    expect(report.judge).toMatch(/^LLM judge gpt-4o-mini at 127\.0\.0\.1:\d+, temperature 0, cached, in batch jobs$/);
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(server.batches.size).toBe(1);
     return outcome;
   },
   'assay ir-metrics -q examples/trec/qrels.txt examples/trec/run-bm25.txt': async (args) => {

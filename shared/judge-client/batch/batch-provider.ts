@@ -12,8 +12,6 @@ export interface BatchLimits {
   readonly maxRequests: number;
   /** The most bytes one job's input may have. */
   readonly maxBytes: number;
-  /** The least requests a job must hold (Bedrock's minimum records; 1 elsewhere). */
-  readonly minRequests: number;
 }
 
 /**

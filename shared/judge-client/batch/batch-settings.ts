@@ -12,7 +12,6 @@ import { inputErrorLine } from '../../schema/input-error-line.js';
  * judge:
  *   batch:
  *     failed_lines: resubmit   # lines that failed or expired: once more in a new job; or online
- *     below_minimum: online    # fewer requests than the provider's least per job (Bedrock): online, or refuse
  *     max_requests_per_job: 50000
  *     poll_seconds: 5          # the first wait before the jobs are looked at; then 1.5 times longer, up to 5 minutes
  * ```
@@ -22,7 +21,6 @@ export const judgeBatchSchema = z.union([
   z.strictObject({
     enabled: z.boolean().default(true),
     failed_lines: z.enum(['resubmit', 'online']).default('resubmit'),
-    below_minimum: z.enum(['online', 'refuse']).default('online'),
     /** At most this many requests a job, below the provider's own limit. */
     max_requests_per_job: z.number().int().positive().optional(),
     /** The first wait before a job is looked at; each later wait is half as long again, up to five minutes. */
@@ -33,7 +31,6 @@ export type JudgeBatchSection = z.infer<typeof judgeBatchSchema>;
 
 export interface BatchSettings {
   readonly failedLines: 'resubmit' | 'online';
-  readonly belowMinimum: 'online' | 'refuse';
   readonly maxRequestsPerJob: number | undefined;
   /** The first wait, in seconds, before the jobs are looked at. */
   readonly pollSeconds: number;
@@ -42,15 +39,14 @@ export interface BatchSettings {
 /** The batch settings of a config's `judge.batch`, or undefined when the run judges online. */
 export function batchSettingsOf(section: JudgeBatchSection | undefined): BatchSettings | undefined {
   if (section === undefined || section === false) return undefined;
-  if (section === true) return { failedLines: 'resubmit', belowMinimum: 'online', maxRequestsPerJob: undefined, pollSeconds: 5 };
+  if (section === true) return { failedLines: 'resubmit', maxRequestsPerJob: undefined, pollSeconds: 5 };
   if (!section.enabled) return undefined;
-  return { failedLines: section.failed_lines, belowMinimum: section.below_minimum, maxRequestsPerJob: section.max_requests_per_job, pollSeconds: section.poll_seconds };
+  return { failedLines: section.failed_lines, maxRequestsPerJob: section.max_requests_per_job, pollSeconds: section.poll_seconds };
 }
 
 export const BATCH_FIXES: Readonly<Record<string, string>> = {
-  'judge.batch': 'write true, or an object with some of the keys enabled, failed_lines, below_minimum, max_requests_per_job',
+  'judge.batch': 'write true, or an object with some of the keys enabled, failed_lines, max_requests_per_job, poll_seconds',
   'judge.batch.failed_lines': 'write resubmit (failed and expired lines go once more in a new job) or online (they are judged online)',
-  'judge.batch.below_minimum': 'write online (a job below the provider\'s least number of requests is judged online) or refuse',
   'judge.batch.max_requests_per_job': 'give a whole number from 1, at most the provider\'s own limit',
   'judge.batch.poll_seconds': 'give the first wait before the jobs are looked at, in seconds, from 0.01 to 300 (default 5)',
 };
