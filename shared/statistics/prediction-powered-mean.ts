@@ -1,0 +1,128 @@
+import { studentTQuantile } from './student-t-quantile.js';
+
+/**
+ * The mean of a metric over a run's N cases, estimated from the judge's value
+ * on every case and the human value on n of them: prediction-powered
+ * inference (Angelopoulos, Bates, Fannjiang, Jordan, Zrnic, Science 2023) in
+ * its power-tuned form PPI++ (Angelopoulos, Duchi, Zrnic 2023,
+ * arXiv:2311.01453), for a finite population.
+ *
+ * With ŷ the judge's value and y the human one, the labelled cases a simple
+ * random sample of the N:
+ *
+ *   λ   = clip(cov_n(y, ŷ) / var_n(ŷ), 0, 1)          (the power-tuning weight)
+ *   θ̂   = λ · mean_N(ŷ) + mean_n(y − λŷ)               (the corrected estimate)
+ *   d_i = y_i − λ ŷ_i,   s²_d = Σ_n (d_i − mean_n(d))² / (n − k)
+ *   SE  = √((1 − n/N) · s²_d / n)                        (finite population: the estimand is the mean over the run's own N cases)
+ *   θ̂ ± t_{(1+level)/2, n−k} · SE
+ *
+ * with k = 2 when λ was fitted (above 0: the mean and λ both come from the
+ * labelled cases, one degree of freedom more than the mean alone) and k = 1
+ * when it is 0, where the estimate is the human-only one. mean_N(ŷ) is known
+ * over every case, so the randomness is the sample's alone, and λ minimizes
+ * the sample variance of d: the correction gains where the judge's values
+ * follow the human ones, and costs at most the degree of freedom where they
+ * do not. The human-only interval beside it is the same with λ = 0.
+ * Clipping λ to [0, 1] keeps a judge that is anticorrelated or overscaled from
+ * being extrapolated.
+ *
+ * Everything comes from sums (PairedSums), so partial sums of ranges of cases
+ * merge. Values near [0, 1], as IR metrics and verdict rates are, keep the
+ * sums exact enough for runs of millions of cases.
+ */
+export interface PairedSums {
+  /** Cases with the judge's value. */
+  all: number;
+  sumJudgeAll: number;
+  /** Of those, cases with the human value too. */
+  labelled: number;
+  sumHuman: number;
+  sumJudge: number;
+  sumHumanSquares: number;
+  sumJudgeSquares: number;
+  sumProducts: number;
+}
+
+export function emptyPairedSums(): PairedSums {
+  return { all: 0, sumJudgeAll: 0, labelled: 0, sumHuman: 0, sumJudge: 0, sumHumanSquares: 0, sumJudgeSquares: 0, sumProducts: 0 };
+}
+
+/** Adds one case: its judge value, and its human value when it is labelled. */
+export function addCase(sums: PairedSums, judge: number, human: number | undefined): void {
+  sums.all += 1;
+  sums.sumJudgeAll += judge;
+  if (human === undefined) return;
+  sums.labelled += 1;
+  sums.sumHuman += human;
+  sums.sumJudge += judge;
+  sums.sumHumanSquares += human * human;
+  sums.sumJudgeSquares += judge * judge;
+  sums.sumProducts += human * judge;
+}
+
+export function mergePairedSums(left: PairedSums, right: PairedSums): PairedSums {
+  return {
+    all: left.all + right.all,
+    sumJudgeAll: left.sumJudgeAll + right.sumJudgeAll,
+    labelled: left.labelled + right.labelled,
+    sumHuman: left.sumHuman + right.sumHuman,
+    sumJudge: left.sumJudge + right.sumJudge,
+    sumHumanSquares: left.sumHumanSquares + right.sumHumanSquares,
+    sumJudgeSquares: left.sumJudgeSquares + right.sumJudgeSquares,
+    sumProducts: left.sumProducts + right.sumProducts,
+  };
+}
+
+export interface MeanInterval {
+  readonly mean: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+export interface CorrectedMean {
+  readonly labelled: number;
+  readonly all: number;
+  readonly level: number;
+  /** The judge's mean over every case, as a judge-only report gives it. */
+  readonly judgeOnly: number;
+  readonly humanOnly: MeanInterval;
+  readonly corrected: MeanInterval & { readonly weight: number };
+  /** mean_n(ŷ − y): how far the judge's values lie above the human ones on the labelled cases. */
+  readonly bias: number;
+  /** Pearson's r of y and ŷ on the labelled cases; null when either does not vary. */
+  readonly correlation: number | null;
+}
+
+export type CorrectedMeanOutcome = { ok: true; value: CorrectedMean } | { ok: false; reason: string };
+
+export function correctedMean(sums: PairedSums, options: { readonly level: number; readonly minLabelled: number }): CorrectedMeanOutcome {
+  const n = sums.labelled;
+  const total = sums.all;
+  if (n < Math.max(3, options.minLabelled)) return { ok: false, reason: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
+  const meanHuman = sums.sumHuman / n;
+  const meanJudge = sums.sumJudge / n;
+  // Sample (co)variances, divided by n − 1.
+  const varianceHuman = Math.max(0, (sums.sumHumanSquares - n * meanHuman * meanHuman) / (n - 1));
+  const varianceJudge = Math.max(0, (sums.sumJudgeSquares - n * meanJudge * meanJudge) / (n - 1));
+  const covariance = (sums.sumProducts - n * meanHuman * meanJudge) / (n - 1);
+  const weight = varianceJudge > 0 ? Math.min(1, Math.max(0, covariance / varianceJudge)) : 0;
+  const judgeOnly = sums.sumJudgeAll / total;
+  const finite = Math.max(0, 1 - n / total);
+  const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level);
+  // s²_d from the sums: var(y − λŷ) = var(y) − 2λ cov(y, ŷ) + λ² var(ŷ), re-divided by n − k.
+  const fitted = weight > 0 ? 2 : 1;
+  const residual = Math.max(0, varianceHuman - 2 * weight * covariance + weight * weight * varianceJudge) * ((n - 1) / (n - fitted));
+  // With every case labelled the human mean is the estimand itself (and the formula's sums would differ from it in the last bit).
+  const correctedMean = n === total ? meanHuman : weight * judgeOnly + meanHuman - weight * meanJudge;
+  const corrected = { ...interval(correctedMean, residual, n, fitted, finite, options.level), weight };
+  const spread = Math.sqrt(varianceHuman * varianceJudge);
+  return {
+    ok: true,
+    value: { labelled: n, all: total, level: options.level, judgeOnly, humanOnly, corrected, bias: meanJudge - meanHuman, correlation: spread > 0 ? covariance / spread : null },
+  };
+}
+
+function interval(mean: number, variance: number, n: number, fitted: number, finite: number, level: number): MeanInterval {
+  const half = studentTQuantile(level, n - fitted) * Math.sqrt((finite * variance) / n);
+  return { mean, low: mean - half, high: mean + half };
+}
