@@ -1,4 +1,4 @@
-import { BATCH_FIXES } from '../judge-client/batch/batch-settings.js';
+import { BATCH_FIXES, bedrockBatchSchema } from '../judge-client/batch/batch-settings.js';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { customJudgeExampleSchema } from '../judges/custom-judge-examples.js';
 import { customJudgeSchema } from '../judges/custom-judge.js';
@@ -69,7 +69,7 @@ export const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement, corrected_estimates',
   'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
@@ -95,6 +95,9 @@ export const FIXES: Readonly<Record<string, string>> = {
   'dag_judges[].max_score': 'give the score that means best, a number above 0, or drop the key',
   'dag_judges[].description': 'give a one-sentence text, or drop the key',
   'dag_judges[].version': 'give a version text such as "2", or drop the key',
+  'run.corrected_estimates': 'write an object with level (a confidence level between 0 and 1, default 0.95) and min_labelled (a whole number from 3, default 8)',
+  'run.corrected_estimates.level': 'give a confidence level between 0 and 1, e.g. 0.95',
+  'run.corrected_estimates.min_labelled': 'give the fewest labelled cases an interval is given for, a whole number from 3, e.g. 8',
   ...ENGINE_CONFIG_FIXES,
 };
 
@@ -108,7 +111,9 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.prices.models.*': Object.keys(modelPriceSchema.shape),
   'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
   'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
-  'judge.batch': ['enabled', 'failed_lines', 'max_requests_per_job', 'poll_seconds'],
+  'run.corrected_estimates': ['level', 'min_labelled'],
+  'judge.batch': ['enabled', 'failed_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds', 'bedrock'],
+  'judge.batch.bedrock': Object.keys(bedrockBatchSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),
   'dag_judges[]': Object.keys(dagJudgeSchema.shape),

@@ -40,6 +40,8 @@ export const runSettingsSchema = z.strictObject({
    * with the human labels; below it the report and `assay run` warn.
    */
   min_agreement: z.number().min(-1).max(1).optional(),
+  /** The ground-truth metrics corrected by the relevance judges (shared/report/corrected-estimates.ts): the intervals' level, and the fewest labelled cases that get one. */
+  corrected_estimates: z.strictObject({ level: z.number().gt(0).lt(1).default(0.95), min_labelled: z.number().int().min(3).default(8) }).prefault({}),
 });
 
 export const configFileSchema = z.strictObject({

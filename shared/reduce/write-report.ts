@@ -9,6 +9,7 @@ import { caseLines } from '../report/cases-jsonl.js';
 import { keyStatistics } from '../report-render/html/key-statistics.js';
 import { renderHtml } from '../report-render/html.js';
 import { AgreementTally } from '../report/judge-agreement.js';
+import { CorrectionTally } from '../report/corrected-estimates.js';
 import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
@@ -72,9 +73,17 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   // a run without judges (ground truth only) has neither, and its cases.jsonl is not read again.
   const qrelsPath = `${run.casesPath}.qrels`;
   const tally = new AgreementTally();
+  const config = runConfigOf(manifest);
+  const correction = new CorrectionTally(config.run.cutoffs);
   if (withoutJudges(manifest)) await writeFile(qrelsPath, '');
-  else await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => tally.add(line));
-  const report = withAgreement(compared === undefined ? plain : { ...plain, comparison: compared.comparison }, tally.agreement(), minAgreementOf(manifest));
+  else
+    await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => {
+      tally.add(line);
+      correction.add(line);
+    });
+  const corrected = correction.estimates({ level: config.run.corrected_estimates.level, minLabelled: config.run.corrected_estimates.min_labelled });
+  const withComparison = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
+  const report = withAgreement(corrected === undefined ? withComparison : { ...withComparison, corrected }, tally.agreement(), minAgreementOf(manifest));
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
   const html =

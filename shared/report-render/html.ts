@@ -1,5 +1,5 @@
 import type { CaseLine, Report } from '../schema/report.js';
-import { agreementSection, warningsSection } from './html/agreement-table.js';
+import { agreementSection, correctedSection, warningsSection } from './html/agreement-table.js';
 import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
@@ -46,6 +46,7 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
     ['agreement', 'Agreement with the human labels', agreementSection(report)],
+    ['corrected', 'Ground truth corrected by the judges', correctedSection(report)],
     ['judges', 'Judge usage', judgeUsageSection(report)],
     ['cases', 'Failed and missing cases', caseListsSection(report)],
   ];

@@ -3,6 +3,7 @@ import { rateLimitNote } from '../report/judge-usage.js';
 import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
+import { CORRECTED_COLUMNS, correctedNote, correctedRows } from './corrected-table.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
 export const LISTED_CASES = 20;
@@ -30,6 +31,7 @@ export function renderMarkdown(report: Report): string {
     metricsSection(report),
     comparisonSection(report),
     agreementSection(report),
+    correctedSection(report),
     judgesSection(report),
     caseList(
       `Failed cases (${cases.failed})`,
@@ -77,6 +79,24 @@ function agreementSection(report: Report): string {
     agreementNote(report),
   ].join('\n');
 }
+
+/** The headline ground-truth metrics corrected by each relevance judge (corrected-table.ts); report.json and report.html have every metric. */
+function correctedSection(report: Report): string {
+  const rows = correctedRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
+  if (rows.length === 0) return '';
+  return [
+    '## Ground truth corrected by the judges',
+    '',
+    tableRow([...CORRECTED_COLUMNS]),
+    tableRow(['---', '---', '---', ...CORRECTED_COLUMNS.slice(3, -1).map(() => '---:'), '---']),
+    ...rows.map((row) => tableRow([code(row.engine), code(row.metric), code(row.judge), ...row.cells.map((cell, index) => (index === row.cells.length - 1 && row.flagged ? `**${inlineText(cell)}**` : inlineText(cell)))])),
+    '',
+    correctedNote(report),
+  ].join('\n');
+}
+
+/** The corrected metrics report.md shows: NDCG and average precision. */
+const HEADLINE_CORRECTED = /^(ndcg@\d+|average_precision)$/;
 
 function metricsSection(report: Report): string {
   const table = keyMetricTable(report);

@@ -4,6 +4,7 @@ import { caseOutcomes, type CaseRecords } from './case-outcomes.js';
 import { judgeSpendFields } from './judge-spend-report.js';
 import { caseLines } from './cases-jsonl.js';
 import { AgreementTally } from './judge-agreement.js';
+import { correctionSettingsOf, CorrectionTally } from './corrected-estimates.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
@@ -74,7 +75,13 @@ export function reportInOnePass(input: ReportInput): Report {
   const judges = totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]);
   const judgingSkipped = outcomes.evaluated.filter((result) => result.judging_skipped !== undefined).length;
   const tally = new AgreementTally();
-  for (const line of caseLines(outcomes.evaluated)) tally.add(line);
+  const { cutoffs, settings } = correctionSettingsOf(manifest);
+  const correction = new CorrectionTally(cutoffs);
+  for (const line of caseLines(outcomes.evaluated)) {
+    tally.add(line);
+    correction.add(line);
+  }
+  const corrected = correction.estimates(settings);
   const report: Report = {
     ...reportHeader(manifest),
     cases: {
@@ -89,6 +96,7 @@ export function reportInOnePass(input: ReportInput): Report {
     ...judgeSpendFields(manifest, judges, { evaluated: outcomes.evaluated.length, judgingSkipped }, input.budgetReached ?? false),
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
+    ...(corrected === undefined ? {} : { corrected }),
   };
   return withAgreement(report, tally.agreement(), minAgreementOf(manifest));
 }

@@ -72,6 +72,32 @@ export const judgeCostSchema = z.object({
 });
 export type JudgeCost = z.infer<typeof judgeCostSchema>;
 
+const meanIntervalSchema = z.object({ mean: z.number(), low: z.number(), high: z.number() });
+
+/**
+ * A ground-truth metric's mean over the run's cases, corrected by a
+ * relevance judge (shared/report/corrected-estimates.ts): the judge's mean
+ * over every case, the human mean over the labelled ones with its interval,
+ * and the corrected estimate with its interval and the weight it gives the
+ * judge; or, with too few labelled cases, why there is no interval.
+ */
+export const correctedEstimateSchema = z.object({
+  /** Cases with the human value too. */
+  labelled: count,
+  /** Cases with the judge's value: the population whose mean is estimated. */
+  cases: count,
+  level: z.number().optional(),
+  judge_only: z.number().optional(),
+  human_only: meanIntervalSchema.optional(),
+  corrected: meanIntervalSchema.extend({ weight: z.number() }).optional(),
+  /** The judge's value minus the human one, on average over the labelled cases. */
+  bias: z.number().optional(),
+  correlation: z.number().nullable().optional(),
+  /** Why there is no estimate (too few labelled cases). */
+  reason: z.string().optional(),
+});
+export type CorrectedEstimate = z.infer<typeof correctedEstimateSchema>;
+
 /** How the run fared against `run.max_judge_cost`. */
 export const judgeBudgetSchema = z.object({
   max_judge_cost: z.number(),
@@ -132,6 +158,8 @@ export const reportSchema = z
     comparison: reportComparisonSchema.optional(),
     /** Per retrieval judge (its name in the run): agreement with the human labels; present when the run has both. */
     agreement: z.record(z.string(), judgeAgreementSchema).optional(),
+    /** Per engine, ground-truth metric and relevance judge: the metric's mean corrected by the judge; present when some case has both. */
+    corrected: z.record(z.string(), z.record(z.string(), z.record(z.string(), correctedEstimateSchema))).optional(),
     /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
     warnings: z.array(z.string()).optional(),
   })

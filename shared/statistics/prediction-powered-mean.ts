@@ -108,6 +108,8 @@ export function correctedMean(sums: PairedSums, options: { readonly level: numbe
   const weight = varianceJudge > 0 ? Math.min(1, Math.max(0, covariance / varianceJudge)) : 0;
   const judgeOnly = sums.sumJudgeAll / total;
   const finite = Math.max(0, 1 - n / total);
+  // A spread of zero among the labelled cases would make the interval a point, a certainty about the cases no one labelled.
+  if (varianceHuman === 0 && n < total) return { ok: false, reason: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from` };
   const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level);
   // s²_d from the sums: var(y − λŷ) = var(y) − 2λ cov(y, ŷ) + λ² var(ŷ), re-divided by n − k.
   const fitted = weight > 0 ? 2 : 1;

@@ -1,5 +1,6 @@
 import type { Report } from '../../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from '../agreement-table.js';
+import { CORRECTED_COLUMNS, correctedNote, correctedRows } from '../corrected-table.js';
 import { escapeHtml } from './escape.js';
 
 /** The judges' agreement with the human labels: one plain table row per judge, no chart, no script. */
@@ -12,6 +13,24 @@ export function agreementSection(report: Report): string {
     '<section id="agreement" aria-labelledby="agreement-heading"><h2 id="agreement-heading">Agreement with the human labels</h2>' +
     `<div class="scroll"><table class="agreement"><thead><tr>${header}</tr></thead><tbody>${body.join('')}</tbody></table></div>` +
     `<p class="note">${escapeHtml(agreementNote(report))}</p></section>`
+  );
+}
+
+/** Each ground-truth metric corrected by each relevance judge: a plain table, the judge's flagged means marked. */
+export function correctedSection(report: Report): string {
+  const rows = correctedRows(report);
+  if (rows.length === 0) return '';
+  const header = CORRECTED_COLUMNS.map((title, column) => `<th scope="col"${column >= 3 && column < CORRECTED_COLUMNS.length - 1 ? ' class="number"' : ''}>${escapeHtml(title)}</th>`).join('');
+  const body = rows.map(
+    (row) =>
+      `<tr${row.flagged ? ' class="flagged"' : ''}><th scope="row"><code>${escapeHtml(row.engine)}</code></th><td><code>${escapeHtml(row.metric)}</code></td><td><code>${escapeHtml(row.judge)}</code></td>` +
+      row.cells.map((cell, index) => `<td${index < row.cells.length - 1 ? ' class="number"' : ''}>${row.flagged && index === row.cells.length - 1 ? `<strong>${escapeHtml(cell)}</strong>` : escapeHtml(cell)}</td>`).join('') +
+      '</tr>',
+  );
+  return (
+    '<section id="corrected" aria-labelledby="corrected-heading"><h2 id="corrected-heading">Ground truth corrected by the judges</h2>' +
+    `<div class="scroll"><table class="corrected"><thead><tr>${header}</tr></thead><tbody>${body.join('')}</tbody></table></div>` +
+    `<p class="note">${escapeHtml(correctedNote(report))}</p></section>`
   );
 }
 

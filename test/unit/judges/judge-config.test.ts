@@ -31,7 +31,7 @@ custom_judges:
 
 const EXPECTED: ConfigFile = {
   judge: { base_url: 'http://localhost:11434/v1', model: 'qwen2.5:7b', temperature: 0, timeout_ms: 60000, max_retries: 3, concurrency: 4 },
-  run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8 },
+  run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8, corrected_estimates: { level: 0.95, min_labelled: 8 } },
   judges: ['groundedness', 'rubric', 'politeness'],
   rubric_weights: { correctness: 2, comprehensiveness: 1, readability: 1 },
   custom_judges: [
@@ -74,7 +74,7 @@ describe('loadConfigFile', () => {
   it('reads an empty YAML file as all defaults', async () => {
     expect(await loadConfigFile(await folder.write('empty.yaml', ''))).toEqual({
       ok: true,
-      config: { judge: { temperature: 0 }, run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8 } },
+      config: { judge: { temperature: 0 }, run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8, corrected_estimates: { level: 0.95, min_labelled: 8 } } },
     });
   });
 

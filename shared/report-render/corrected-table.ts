@@ -1,0 +1,52 @@
+import type { CorrectedEstimate, Report } from '../schema/report.js';
+
+export const CORRECTED_COLUMNS = ['engine', 'metric', 'judge', 'judge only', 'human only (n)', 'corrected', 'weight', 'note'] as const;
+
+export interface CorrectedRow {
+  readonly engine: string;
+  readonly metric: string;
+  readonly judge: string;
+  /** The cells after engine, metric and judge, in CORRECTED_COLUMNS order. */
+  readonly cells: readonly string[];
+  /** The judge's own mean lies outside the corrected interval. */
+  readonly flagged: boolean;
+}
+
+/** The rows of the corrected-estimates table of report.md and report.html: one per engine, ground-truth metric and judge. */
+export function correctedRows(report: Report): CorrectedRow[] {
+  return Object.entries(report.corrected ?? {}).flatMap(([engine, metrics]) =>
+    Object.entries(metrics).flatMap(([metric, judges]) => Object.entries(judges).map(([judge, estimate]) => ({ engine, metric: metric.replace(/^retrieval\/ground_truth\//, ''), judge, ...cellsOf(estimate) }))),
+  );
+}
+
+function cellsOf(estimate: CorrectedEstimate): { cells: string[]; flagged: boolean } {
+  const { judge_only: judgeOnly, human_only: humanOnly, corrected } = estimate;
+  if (judgeOnly === undefined || humanOnly === undefined || corrected === undefined) {
+    return { cells: ['–', `– (${estimate.labelled})`, '–', '–', estimate.reason ?? ''], flagged: false };
+  }
+  const outside = judgeOnly < corrected.low || judgeOnly > corrected.high;
+  const gap = judgeOnly - corrected.mean;
+  const note = outside ? `the judge rates this engine ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support` : '';
+  return {
+    cells: [fixed(judgeOnly), `${interval(humanOnly)} (${estimate.labelled})`, interval(corrected), corrected.weight.toFixed(2), note],
+    flagged: outside,
+  };
+}
+
+function interval(value: { mean: number; low: number; high: number }): string {
+  return `${fixed(value.mean)} [${fixed(value.low)}, ${fixed(value.high)}]`;
+}
+
+function fixed(value: number): string {
+  return value.toFixed(4);
+}
+
+/** The sentence under the table: what each column is and what the estimate assumes. */
+export function correctedNote(report: Report): string {
+  const levels = new Set(Object.values(report.corrected ?? {}).flatMap((metrics) => Object.values(metrics).flatMap((judges) => Object.values(judges).flatMap((estimate) => (estimate.level === undefined ? [] : [estimate.level])))));
+  const level = levels.size === 1 ? `${Math.round([...levels][0] as number * 100)}%` : 'the configured';
+  return (
+    `Each ground-truth metric's mean over the run's cases: the judge's own (its grades as the qrels, on every case), the human labels' over the labelled cases, ` +
+    `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases. The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone).`
+  );
+}
