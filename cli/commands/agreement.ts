@@ -16,8 +16,10 @@ interface AgreementOptions {
   human?: string;
   judge?: string;
   run: string[];
-  measure: string;
+  measure: string[];
   level: string;
+  confidence: string;
+  minLabelled: string;
   json?: boolean;
   seed: string;
   resamples: string;
@@ -34,17 +36,21 @@ export function agreementCommand(): Command {
     .option('--human <qrels>', 'the reference judgments (required): "qid iter docno grade" per line')
     .option('--judge <qrels>', 'the judgments to assess (required), in the same format')
     .option('--run <run>', 'a TREC run to rank under both qrels (repeatable; two or more for tau)', collect, [])
-    .option('-m, --measure <measure>', 'the one trec_eval measure that ranks the runs (ndcg_cut.10, map, P.10, ...)', 'ndcg_cut.10')
+    .option('-m, --measure <measure>', 'a trec_eval measure (ndcg_cut.10, map, P.10, ...), repeatable: the first ranks the runs; each is corrected by the judge (default: ndcg_cut.10)', collect, [])
     .option('-l, --level <level>', 'lowest grade that counts as relevant, for the binary statistics and the measure', '1')
     .option('--json', 'print the report as JSON')
     .option('--seed <integer>', 'seed of the bootstrap resampling', '0')
     .option('--resamples <count>', 'bootstrap resamples of each 95% interval', '1000')
+    .option('--confidence <level>', "the corrected estimates' confidence level, between 0 and 1", '0.95')
+    .option('--min-labelled <count>', 'the fewest topics with human labels a corrected interval is given for', '8')
     .addHelpText(
       'after',
       '\nPairs are the (topic, document) pairs labelled in both qrels; the grades are the\n' +
         'categories of kappa. Runs are named by their tag (<file>:<tag> when an earlier run\n' +
         'has the same tag) and scored as `assay ir-metrics` does without -c. Intervals are\n' +
-        'percentile bootstraps: kappas resample the pairs, tau resamples the topics.',
+        'percentile bootstraps: kappas resample the pairs, tau resamples the topics. With runs, each\n' +
+        "measure's mean over the topics the judge qrels score is also corrected by the human labels of\n" +
+        'those that have them (prediction-powered, PPI++), per run and per pair of runs (a minus b).',
     )
     .action(async (options: AgreementOptions) => {
       // Checked here rather than as commander's required options, whose error exits 1, not 2.
@@ -55,13 +61,18 @@ export function agreementCommand(): Command {
       const resamples = parseInteger(options.resamples, '--resamples', 1);
       const seed = parseInteger(options.seed, '--seed', 0);
       if (seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
-      const measure = oneMeasure(options.measure);
+      const measures = (options.measure.length === 0 ? ['ndcg_cut.10'] : options.measure).map(oneMeasure);
+      const confidence = Number(options.confidence);
+      if (!(confidence > 0 && confidence < 1)) throw new UsageError(`Expected --confidence to be a level between 0 and 1 such as 0.95, got "${options.confidence}"`);
+      const minLabelled = parseInteger(options.minLabelled, '--min-labelled', 3);
       const [human, judge, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readQrelsFile(options.judge, 'judge qrels'), readRunFiles(options.run)]);
       const result = buildAgreementReport({
         human,
         judge,
         runs,
-        measure,
+        measure: measures[0] as Measure,
+        measures,
+        correction: { level: confidence, minLabelled },
         measureOptions: { relevanceLevel: level, gain: 'linear' },
         resamples,
         seed,

@@ -5,13 +5,19 @@ import type { Qrels } from '../trec/qrels.js';
 import { labelAgreement } from './label-agreement.js';
 import { pairLabels } from './label-pairs.js';
 import { systemAgreement, type NamedRun } from './system-agreement.js';
+import { correctedSystems, type CorrectionOptions, type RunDifference, type RunEstimate } from './corrected-systems.js';
 
 export interface AgreementInputs {
   readonly human: Qrels;
   readonly judge: Qrels;
   /** Runs to rank under both qrels; none leaves `systems` out. Names must be distinct. */
   readonly runs: readonly NamedRun[];
+  /** The measure that ranks the runs (tau and rho), and the first of those corrected. */
   readonly measure: Measure;
+  /** Every measure whose per-run means are corrected by the judge (the ranking measure first). */
+  readonly measures?: readonly Measure[];
+  /** The corrected estimates' confidence level and fewest labelled topics. */
+  readonly correction?: CorrectionOptions;
   /** trec_eval's -l: lowest grade that counts as relevant, for the binary statistics and the measure. */
   readonly measureOptions: MeasureOptions;
   readonly resamples: number;
@@ -47,12 +53,18 @@ export interface AgreementReport {
     binary_kappa: ResampledInterval | null;
     kendall_tau?: ResampledInterval | null;
   };
+  /** With runs: each run's measures over the judge-scored topics, corrected by the human labels of some (corrected-systems.ts). */
+  readonly estimates?: readonly RunEstimate[];
+  /** With two runs or more: the same for each pair's difference, a minus b. */
+  readonly differences?: readonly RunDifference[];
   readonly reasons: Record<string, string>;
 }
 
 export type AgreementReportResult = { ok: true; report: AgreementReport } | { ok: false; error: string };
 
 const INTERVAL_LEVEL = 0.95;
+/** The corrected estimates' defaults, as a run's run.corrected_estimates. */
+const DEFAULT_CORRECTION: CorrectionOptions = { level: 0.95, minLabelled: 8 };
 
 /** Compares two qrels files label by label and, given runs, by the system rankings they produce. */
 export function buildAgreementReport(inputs: AgreementInputs): AgreementReportResult {
@@ -66,6 +78,11 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
       ? undefined
       : systemAgreement(inputs.runs, { human: inputs.human, judge: inputs.judge }, inputs.measure, inputs.measureOptions, bootstrap);
   if (systems !== undefined && !systems.ok) return systems;
+  const corrected =
+    inputs.runs.length === 0
+      ? undefined
+      : correctedSystems(inputs.runs, { human: inputs.human, judge: inputs.judge }, inputs.measures ?? [inputs.measure], inputs.measureOptions, inputs.correction ?? DEFAULT_CORRECTION);
+  if (corrected !== undefined && !corrected.ok) return corrected;
 
   const reasons: Record<string, string> = {};
   const value = (path: string, statistic: Statistic): number | null => {
@@ -126,6 +143,7 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
         ? {}
         : { kendall_tau: interval('intervals.kendall_tau', systems.agreement.kendallTauInterval, systems.agreement.kendallTau) }),
     },
+    ...(corrected === undefined ? {} : { estimates: corrected.estimates, ...(inputs.runs.length < 2 ? {} : { differences: corrected.differences }) }),
     reasons,
   };
   return { ok: true, report };

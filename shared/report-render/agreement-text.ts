@@ -36,7 +36,24 @@ export function renderAgreementText(report: AgreementReport): string {
     const names = Object.keys(systems.human);
     sections.push(alignedTable(['run', `${systems.measure} human`, `${systems.measure} judge`], names.map((name) => [name, fixed(systems.human[name]), fixed(systems.judge[name])])));
   }
+  const corrected = [...(report.estimates ?? []).map((estimate) => ({ ...estimate, name: estimate.run })), ...(report.differences ?? []).map((difference) => ({ ...difference, name: `${difference.runs[0]} - ${difference.runs[1]}` }))];
+  if (corrected.length > 0) {
+    const header = ['run', 'measure', 'topics', 'labelled', 'judge only', 'human only', 'corrected', 'weight'];
+    sections.push(
+      `corrected by the human labels of the labelled topics (prediction-powered, PPI++; intervals for the mean over the judge-scored topics):\n${alignedTable(
+        header,
+        corrected.map((one) => [one.name, one.measure, String(one.topics), String(one.labelled_topics), fixed(one.judge_only.mean), ...correctedCells(one)]),
+      )}`,
+    );
+  }
   return `${sections.join('\n\n')}\n`;
+}
+
+function correctedCells(estimate: { human_only?: { mean: number; low: number; high: number }; corrected?: { mean: number; low: number; high: number; weight: number }; reason?: string }): string[] {
+  const { human_only: human, corrected } = estimate;
+  if (human === undefined || corrected === undefined) return [estimate.reason ?? 'n/a', '', ''];
+  const interval = (value: { mean: number; low: number; high: number }) => `${fixed(value.mean)} [${fixed(value.low)}, ${fixed(value.high)}]`;
+  return [interval(human), interval(corrected), corrected.weight.toFixed(2)];
 }
 
 function reasonOfStatistic(report: AgreementReport, intervalPath: string): string | undefined {

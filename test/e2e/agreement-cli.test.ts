@@ -37,7 +37,9 @@ describe('assay agreement', () => {
     expect(text).toMatch(/\nKendall's tau-b \(P_1\) +-?\d\.\d{4}/);
     expect(text).toContain(['human \\ judge  0  1  2', '-------------  -  -  -', '0              1  1  0', '1              0  1  1', '2              0  0  2'].join('\n'));
     // bm25 appears twice: the second file's run is named by its file
-    expect(text).toMatch(/\nbm25 +\d\.\d{4} +\d\.\d{4}\nsecond\.run:bm25 +\d\.\d{4} +\d\.\d{4}\ndense +\d\.\d{4} +\d\.\d{4}\n$/);
+    expect(text).toMatch(/\nbm25 +\d\.\d{4} +\d\.\d{4}\nsecond\.run:bm25 +\d\.\d{4} +\d\.\d{4}\ndense +\d\.\d{4} +\d\.\d{4}\n\ncorrected by the human labels/);
+    // Two topics: too few labelled for an interval, and said so run by run
+    expect(text).toMatch(/\nbm25 - second\.run:bm25 +P_1 +1 +1 +1\.0000 +1 labelled of 1 topics: fewer than the 8 an interval needs\n/);
   });
 
   it('prints the reasons of the statistics that have no value', async () => {
@@ -60,7 +62,7 @@ describe('assay agreement', () => {
     const report = JSON.parse(once.stdout) as Record<string, unknown>;
     expect(Object.keys(report)).toEqual([
       'pairs', 'human_only', 'judge_only', 'categories', 'exact_agreement', 'cohen_kappa', 'weighted_kappa',
-      'binary', 'confusion', 'systems', 'intervals', 'reasons',
+      'binary', 'confusion', 'systems', 'intervals', 'estimates', 'differences', 'reasons',
     ]);
     expect(report.intervals).toMatchObject({ level: 0.95, resamples: 50, seed: 7 });
     expect(report.systems).toMatchObject({ measure: 'ndcg_cut_10', n: 2 });
