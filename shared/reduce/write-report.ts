@@ -81,9 +81,12 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
       tally.add(line);
       correction.add(line);
     });
-  const corrected = correction.estimates({ level: config.run.corrected_estimates.level, minLabelled: config.run.corrected_estimates.min_labelled });
+  const settings = { level: config.run.corrected_estimates.level, minLabelled: config.run.corrected_estimates.min_labelled };
+  const corrected = correction.estimates(settings);
+  const differences = correction.differences(settings);
   const withComparison = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
-  const report = withAgreement(corrected === undefined ? withComparison : { ...withComparison, corrected }, tally.agreement(), minAgreementOf(manifest));
+  const withCorrection = corrected === undefined ? withComparison : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
+  const report = withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest));
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
   const html =

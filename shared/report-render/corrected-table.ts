@@ -19,14 +19,25 @@ export function correctedRows(report: Report): CorrectedRow[] {
   );
 }
 
-function cellsOf(estimate: CorrectedEstimate): { cells: string[]; flagged: boolean } {
+/** The rows of the engine-pair table: each pair's per-case difference, a minus b, corrected by each judge. */
+export function correctedDifferenceRows(report: Report): CorrectedRow[] {
+  return (report.corrected_differences ?? []).map((difference) => ({
+    engine: `${difference.engines[0]} − ${difference.engines[1]}`,
+    metric: difference.metric.replace(/^retrieval\/ground_truth\//, ''),
+    judge: difference.judge,
+    ...cellsOf(difference, 'difference'),
+  }));
+}
+
+function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' = 'engine'): { cells: string[]; flagged: boolean } {
   const { judge_only: judgeOnly, human_only: humanOnly, corrected } = estimate;
   if (judgeOnly === undefined || humanOnly === undefined || corrected === undefined) {
     return { cells: ['–', `– (${estimate.labelled})`, '–', '–', estimate.reason ?? ''], flagged: false };
   }
   const outside = judgeOnly < corrected.low || judgeOnly > corrected.high;
   const gap = judgeOnly - corrected.mean;
-  const note = outside ? `the judge rates this engine ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support` : '';
+  const what = subject === 'engine' ? 'rates this engine' : 'puts this difference';
+  const note = outside ? `the judge ${what} ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support` : '';
   return {
     cells: [fixed(judgeOnly), `${interval(humanOnly)} (${estimate.labelled})`, interval(corrected), corrected.weight.toFixed(2), note],
     flagged: outside,

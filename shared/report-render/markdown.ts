@@ -3,7 +3,7 @@ import { rateLimitNote } from '../report/judge-usage.js';
 import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
-import { CORRECTED_COLUMNS, correctedNote, correctedRows } from './corrected-table.js';
+import { CORRECTED_COLUMNS, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from './corrected-table.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
 export const LISTED_CASES = 20;
@@ -84,15 +84,22 @@ function agreementSection(report: Report): string {
 function correctedSection(report: Report): string {
   const rows = correctedRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
   if (rows.length === 0) return '';
+  const pairs = correctedDifferenceRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
+  const pairTable = pairs.length === 0 ? [] : ['', '**Differences between engines (a − b):**', '', tableRow(['engines', ...CORRECTED_COLUMNS.slice(1)]), tableRow(['---', '---', '---', ...CORRECTED_COLUMNS.slice(3, -1).map(() => '---:'), '---']), ...pairs.map(correctedRowText)];
   return [
     '## Ground truth corrected by the judges',
     '',
     tableRow([...CORRECTED_COLUMNS]),
     tableRow(['---', '---', '---', ...CORRECTED_COLUMNS.slice(3, -1).map(() => '---:'), '---']),
-    ...rows.map((row) => tableRow([code(row.engine), code(row.metric), code(row.judge), ...row.cells.map((cell, index) => (index === row.cells.length - 1 && row.flagged ? `**${inlineText(cell)}**` : inlineText(cell)))])),
+    ...rows.map(correctedRowText),
+    ...pairTable,
     '',
     correctedNote(report),
   ].join('\n');
+}
+
+function correctedRowText(row: CorrectedRow): string {
+  return tableRow([code(row.engine), code(row.metric), code(row.judge), ...row.cells.map((cell, index) => (index === row.cells.length - 1 && row.flagged ? `**${inlineText(cell)}**` : inlineText(cell)))]);
 }
 
 /** The corrected metrics report.md shows: NDCG and average precision. */

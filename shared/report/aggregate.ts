@@ -82,6 +82,7 @@ export function reportInOnePass(input: ReportInput): Report {
     correction.add(line);
   }
   const corrected = correction.estimates(settings);
+  const differences = correction.differences(settings);
   const report: Report = {
     ...reportHeader(manifest),
     cases: {
@@ -96,7 +97,7 @@ export function reportInOnePass(input: ReportInput): Report {
     ...judgeSpendFields(manifest, judges, { evaluated: outcomes.evaluated.length, judgingSkipped }, input.budgetReached ?? false),
     missing_cases: [...outcomes.missing],
     failed_cases: [...outcomes.failed],
-    ...(corrected === undefined ? {} : { corrected }),
+    ...(corrected === undefined ? {} : { corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) }),
   };
   return withAgreement(report, tally.agreement(), minAgreementOf(manifest));
 }

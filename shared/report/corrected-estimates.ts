@@ -1,7 +1,7 @@
 import { runSettingsSchema } from '../config/config-schema.js';
 import { groundTruthMetrics } from '../metrics/ground-truth-metrics.js';
 import type { Manifest } from '../schema/run-records.js';
-import type { CaseLine, CorrectedEstimate } from '../schema/report.js';
+import type { CaseLine, CorrectedDifference, CorrectedEstimate } from '../schema/report.js';
 import { addCase, correctedMean, emptyPairedSums, type PairedSums } from '../statistics/prediction-powered-mean.js';
 import { gradeOfRating } from './judgments-qrels.js';
 import { compareText } from './ordering.js';
@@ -51,6 +51,8 @@ type Tallies = Map<string, Map<string, Map<string, PairedSums>>>;
 
 export class CorrectionTally {
   private readonly tallies: Tallies = new Map();
+  /** The same, keyed by a pair of engines (`a\u0000b`, a before b by name): their per-case differences, a minus b. */
+  private readonly pairs: Tallies = new Map();
   private caseLines: CaseLine[] = [];
 
   /** `cutoffs`: the run's `run.cutoffs`, the k of its ground-truth metrics. */
@@ -81,11 +83,30 @@ export class CorrectionTally {
     return labelled ? result : undefined;
   }
 
-  /** The case whose lines have come by: its pooled judge qrels, then each engine's values. */
+  /**
+   * Each engine pair's differences, a minus b (a before b by name), on the
+   * cases both engines have: the judge's difference on every such case, the
+   * human one where both are labelled. What an engine-versus-engine
+   * comparison within the run is corrected by.
+   */
+  differences(settings: CorrectionSettings): CorrectedDifference[] {
+    this.flush();
+    const result: CorrectedDifference[] = [];
+    for (const [pair, metrics] of sorted(this.pairs)) {
+      const [first, second] = pair.split('\u0000') as [string, string];
+      for (const [metric, judges] of sorted(metrics)) {
+        for (const [judge, sums] of sorted(judges)) result.push({ engines: [first, second], metric: `${GROUND_TRUTH}${metric}`, judge, ...estimateOf(sums, settings) });
+      }
+    }
+    return result.some((difference) => difference.labelled > 0) ? result : [];
+  }
+
+  /** The case whose lines have come by: its pooled judge qrels, then each engine's values, then each pair's differences. */
   private flush(): void {
     const lines = this.caseLines;
     this.caseLines = [];
     for (const [judge, qrels] of judgeQrels(lines)) {
+      const values = new Map<string, Map<string, { judge: number; human: number | undefined }>>();
       for (const line of lines) {
         const retrieved = line.retrieved ?? [];
         if (retrieved.length === 0) continue;
@@ -95,25 +116,30 @@ export class CorrectionTally {
           this.cutoffs,
         );
         const twins = qrels.graded ? GRADED_TWINS : BINARY_TWINS;
+        const engineValues = new Map<string, { judge: number; human: number | undefined }>();
+        values.set(line.engine, engineValues);
         for (const [name, value] of Object.entries(judged)) {
           const metric = name.slice(GROUND_TRUTH.length);
           if (!twins.test(metric) || typeof value !== 'number') continue;
           const human = line.metrics[name];
-          addCase(this.sumsOf(line.engine, metric, judge), value, typeof human === 'number' ? human : undefined);
+          engineValues.set(metric, { judge: value, human: typeof human === 'number' ? human : undefined });
+          addCase(sumsIn(this.tallies, line.engine, metric, judge), value, typeof human === 'number' ? human : undefined);
+        }
+      }
+      const engines = [...values.keys()].sort(compareText);
+      for (const [index, first] of engines.entries()) {
+        for (const second of engines.slice(index + 1)) {
+          for (const [metric, left] of values.get(first) ?? []) {
+            const right = values.get(second)?.get(metric);
+            if (right === undefined) continue;
+            const human = left.human === undefined || right.human === undefined ? undefined : left.human - right.human;
+            addCase(sumsIn(this.pairs, `${first}\u0000${second}`, metric, judge), left.judge - right.judge, human);
+          }
         }
       }
     }
   }
 
-  private sumsOf(engine: string, metric: string, judge: string): PairedSums {
-    const metrics = this.tallies.get(engine) ?? new Map<string, Map<string, PairedSums>>();
-    this.tallies.set(engine, metrics);
-    const judges = metrics.get(metric) ?? new Map<string, PairedSums>();
-    metrics.set(metric, judges);
-    const sums = judges.get(judge) ?? emptyPairedSums();
-    judges.set(judge, sums);
-    return sums;
-  }
 }
 
 /** Each relevance judge's grades of the case's documents, pooled over its engines: the first graded chunk of a document counts. */
@@ -136,6 +162,16 @@ function judgeQrels(lines: readonly CaseLine[]): Map<string, Map<string, number>
     }
   }
   return byJudge;
+}
+
+function sumsIn(tallies: Tallies, key: string, metric: string, judge: string): PairedSums {
+  const metrics = tallies.get(key) ?? new Map<string, Map<string, PairedSums>>();
+  tallies.set(key, metrics);
+  const judges = metrics.get(metric) ?? new Map<string, PairedSums>();
+  metrics.set(metric, judges);
+  const sums = judges.get(judge) ?? emptyPairedSums();
+  judges.set(judge, sums);
+  return sums;
 }
 
 function estimateOf(sums: PairedSums, settings: CorrectionSettings): CorrectedEstimate {

@@ -98,6 +98,10 @@ export const correctedEstimateSchema = z.object({
 });
 export type CorrectedEstimate = z.infer<typeof correctedEstimateSchema>;
 
+/** The same for the per-case difference of two engines of the run, a minus b. */
+export const correctedDifferenceSchema = correctedEstimateSchema.extend({ engines: z.tuple([z.string(), z.string()]), metric: z.string(), judge: z.string() });
+export type CorrectedDifference = z.infer<typeof correctedDifferenceSchema>;
+
 /** How the run fared against `run.max_judge_cost`. */
 export const judgeBudgetSchema = z.object({
   max_judge_cost: z.number(),
@@ -160,6 +164,8 @@ export const reportSchema = z
     agreement: z.record(z.string(), judgeAgreementSchema).optional(),
     /** Per engine, ground-truth metric and relevance judge: the metric's mean corrected by the judge; present when some case has both. */
     corrected: z.record(z.string(), z.record(z.string(), z.record(z.string(), correctedEstimateSchema))).optional(),
+    /** With two engines or more: each pair's per-case differences corrected the same way. */
+    corrected_differences: z.array(correctedDifferenceSchema).optional(),
     /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
     warnings: z.array(z.string()).optional(),
   })

@@ -1,6 +1,6 @@
 import type { Report } from '../../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from '../agreement-table.js';
-import { CORRECTED_COLUMNS, correctedNote, correctedRows } from '../corrected-table.js';
+import { CORRECTED_COLUMNS, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from '../corrected-table.js';
 import { escapeHtml } from './escape.js';
 
 /** The judges' agreement with the human labels: one plain table row per judge, no chart, no script. */
@@ -20,18 +20,24 @@ export function agreementSection(report: Report): string {
 export function correctedSection(report: Report): string {
   const rows = correctedRows(report);
   if (rows.length === 0) return '';
-  const header = CORRECTED_COLUMNS.map((title, column) => `<th scope="col"${column >= 3 && column < CORRECTED_COLUMNS.length - 1 ? ' class="number"' : ''}>${escapeHtml(title)}</th>`).join('');
+  const pairs = correctedDifferenceRows(report);
+  return (
+    '<section id="corrected" aria-labelledby="corrected-heading"><h2 id="corrected-heading">Ground truth corrected by the judges</h2>' +
+    correctedTable(rows, 'engine') +
+    (pairs.length === 0 ? '' : `<h3>Differences between engines (a − b)</h3>${correctedTable(pairs, 'engines')}`) +
+    `<p class="note">${escapeHtml(correctedNote(report))}</p></section>`
+  );
+}
+
+function correctedTable(rows: readonly CorrectedRow[], first: string): string {
+  const header = [first, ...CORRECTED_COLUMNS.slice(1)].map((title, column) => `<th scope="col"${column >= 3 && column < CORRECTED_COLUMNS.length - 1 ? ' class="number"' : ''}>${escapeHtml(title)}</th>`).join('');
   const body = rows.map(
     (row) =>
       `<tr${row.flagged ? ' class="flagged"' : ''}><th scope="row"><code>${escapeHtml(row.engine)}</code></th><td><code>${escapeHtml(row.metric)}</code></td><td><code>${escapeHtml(row.judge)}</code></td>` +
       row.cells.map((cell, index) => `<td${index < row.cells.length - 1 ? ' class="number"' : ''}>${row.flagged && index === row.cells.length - 1 ? `<strong>${escapeHtml(cell)}</strong>` : escapeHtml(cell)}</td>`).join('') +
       '</tr>',
   );
-  return (
-    '<section id="corrected" aria-labelledby="corrected-heading"><h2 id="corrected-heading">Ground truth corrected by the judges</h2>' +
-    `<div class="scroll"><table class="corrected"><thead><tr>${header}</tr></thead><tbody>${body.join('')}</tbody></table></div>` +
-    `<p class="note">${escapeHtml(correctedNote(report))}</p></section>`
-  );
+  return `<div class="scroll"><table class="corrected"><thead><tr>${header}</tr></thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
 /** The report's warnings, first on the page after the header. */

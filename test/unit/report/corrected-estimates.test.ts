@@ -71,6 +71,35 @@ describe('the judge value of a ground-truth metric', () => {
     expect(metrics).toEqual(['retrieval/ground_truth/average_precision', 'retrieval/ground_truth/precision@1', 'retrieval/ground_truth/recall@1', 'retrieval/ground_truth/reciprocal_rank']);
   });
 
+  it('corrects each pair of engines on their per-case differences, a minus b', () => {
+    // Prepare: 4 cases; bm25 and dense rank a, b; the judge grades them per case; cases c1 to c3 labelled with both engines' ndcg@2
+    const judged: [number, number][] = [[3, 0], [1, 2], [2, 2], [0, 3]];
+    const human: ([number, number] | undefined)[] = [[1, 0.4], [0.5, 0.9], [0.7, 0.7], undefined];
+    const tally = new CorrectionTally([2]);
+    judged.forEach((grades, index) => {
+      const pair = human[index];
+      tally.add(line(`c${index + 1}`, 'bm25', ['a', 'b'], { [GRADED]: grades, ...(pair === undefined ? {} : { 'retrieval/ground_truth/ndcg@2': pair[0] }) }));
+      tally.add(line(`c${index + 1}`, 'dense', ['b', 'a'], { [GRADED]: [grades[1], grades[0]], ...(pair === undefined ? {} : { 'retrieval/ground_truth/ndcg@2': pair[1] }) }));
+    });
+
+    // Act
+    const differences = tally.differences({ level: 0.95, minLabelled: 3 }).filter((difference) => difference.metric === 'retrieval/ground_truth/ndcg@2');
+
+    // Assess: the judge's NDCG@2 per case, bm25 minus dense, and the human differences on c1 to c3
+    const ndcg = (first: number, second: number): number => {
+      const dcg = first + second / Math.log2(3);
+      const ideal = Math.max(first, second) + Math.min(first, second) / Math.log2(3);
+      return ideal === 0 ? 0 : dcg / ideal;
+    };
+    const expected = emptyPairedSums();
+    judged.forEach(([a, b], index) => addCase(expected, ndcg(a, b) - ndcg(b, a), human[index] === undefined ? undefined : (human[index]?.[0] ?? 0) - (human[index]?.[1] ?? 0)));
+    const reference = correctedMean(expected, { level: 0.95, minLabelled: 3 });
+    if (!reference.ok) throw new Error(reference.reason);
+    expect(differences).toEqual([
+      expect.objectContaining({ engines: ['bm25', 'dense'], judge: 'graded_relevance', labelled: 3, cases: 4, corrected: reference.value.corrected, judge_only: reference.value.judgeOnly }),
+    ]);
+  });
+
   it('is left out of a report without human labels', () => {
     const tally = new CorrectionTally([10]);
     tally.add(line('c1', 'bm25', ['a'], { [GRADED]: [2] }));
