@@ -8,6 +8,7 @@ import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/
 import type { Report } from '../../shared/schema/report.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
+import { DEFAULT_MIN_LABELLED } from '../../shared/statistics/prediction-powered-mean.js';
 
 interface CompareCommandOptions {
   json?: boolean;
@@ -17,6 +18,7 @@ interface CompareCommandOptions {
   failOnRegression?: boolean;
   permutations: string;
   seed: string;
+  minLabelled: string;
 }
 
 /**
@@ -37,13 +39,19 @@ export function compareCommand(): Command {
     .option('--fail-on-regression', 'exit 1 when some metric got significantly worse')
     .option('--permutations <count>', 'random sign flips of the randomization test', '10000')
     .option('--seed <integer>', 'seed of the sign flips and the bootstrap', '42')
+    .option('--min-labelled <count>', 'the fewest cases labelled in both runs a corrected difference is given an interval for', String(DEFAULT_MIN_LABELLED))
     .addHelpText(
       'after',
       '\nCases are paired by request_id within each engine; only cases with a number (or a yes/no\n' +
         'rating, yes = 1) in both runs count. p is the two-sided p-value of the paired randomization\n' +
         'test; W/L/T counts the cases where B is above, below or equal to A. Every metric is taken as\n' +
         'higher-is-better, diagnostic counts such as response_tokens too: with --fail-on-regression,\n' +
-        'pick the metrics to gate on with --metric.',
+        'pick the metrics to gate on with --metric.\n\n' +
+        'A ground-truth metric whose relevance judge graded both runs (its twin\n' +
+        'retrieval/<source>/<judge>/qrels/<metric> in both cases.jsonl) is also compared corrected by the\n' +
+        'judge: the judge\'s difference on every case, the human one on the labelled cases (PPI++), at level\n' +
+        '1 - alpha. A row per judge under the metric gives the corrected delta [interval], p and\n' +
+        'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.',
     )
     .action(async (folderOfA: string, folderOfB: string, options: CompareCommandOptions) => {
       const compareOptions = parseOptions(options);
@@ -53,7 +61,9 @@ export function compareCommand(): Command {
       process.stdout.write(options.json === true ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparisonTable(comparison));
       const worse = regressions(comparison);
       if (options.failOnRegression === true && worse.length > 0) {
-        const list = worse.map((regression) => `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)})`);
+        const list = worse.map(
+          (regression) => `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`})`,
+        );
         throw new UsageError(`${worse.length} ${worse.length === 1 ? 'metric' : 'metrics'} got significantly worse: ${list.join(', ')}`, 1);
       }
     });
@@ -72,7 +82,9 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
   }
   const seed = Number(options.seed);
   if (!/^\d+$/.test(options.seed) || seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
-  return { metrics: options.metric, alpha, minEffect, permutations, seed };
+  const minLabelled = Number(options.minLabelled);
+  if (!/^\d+$/.test(options.minLabelled) || minLabelled < 3) throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
+  return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled };
 }
 
 /** A --metric that no engine has in both runs is most likely a typo: say so rather than print nothing. */

@@ -1,6 +1,7 @@
 import type { Measure, MeasureOptions } from '../metrics/registry.js';
 import type { IntervalResult, ResampledInterval } from '../statistics/bootstrap-interval.js';
 import type { Statistic } from '../statistics/statistic.js';
+import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 import type { Qrels } from '../trec/qrels.js';
 import { labelAgreement } from './label-agreement.js';
 import { pairLabels } from './label-pairs.js';
@@ -64,7 +65,7 @@ export type AgreementReportResult = { ok: true; report: AgreementReport } | { ok
 
 const INTERVAL_LEVEL = 0.95;
 /** The corrected estimates' defaults, as a run's run.corrected_estimates. */
-const DEFAULT_CORRECTION: CorrectionOptions = { level: 0.95, minLabelled: 8 };
+const DEFAULT_CORRECTION: CorrectionOptions = { level: 0.95, minLabelled: DEFAULT_MIN_LABELLED };
 
 /** Compares two qrels files label by label and, given runs, by the system rankings they produce. */
 export function buildAgreementReport(inputs: AgreementInputs): AgreementReportResult {

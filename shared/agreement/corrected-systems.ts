@@ -1,5 +1,5 @@
 import type { Measure, MeasureOptions } from '../metrics/registry.js';
-import { addCase, correctedMean, emptyPairedSums, type PairedSums } from '../statistics/prediction-powered-mean.js';
+import { addCase, correctedMean, emptyPairedSums, type PairedSums, type Population } from '../statistics/prediction-powered-mean.js';
 import { evaluateRun } from '../trec/evaluate.js';
 import type { Qrels } from '../trec/qrels.js';
 import type { NamedRun } from './system-agreement.js';
@@ -17,11 +17,15 @@ import type { NamedRun } from './system-agreement.js';
 export interface CorrectedFields {
   readonly topics: number;
   readonly labelled_topics: number;
+  /** What the interval is for: `finite` the mean over these topics (a run's estimate), `superpopulation` over every topic they stand for (a difference, as a significance test reads it). */
+  readonly population: Population;
   readonly judge_only: { mean: number };
   readonly human_only?: { mean: number; low: number; high: number };
   readonly corrected?: { mean: number; low: number; high: number; weight: number };
   readonly bias?: number;
   readonly correlation?: number | null;
+  /** Differences only: the two-sided p-value of no difference, from the corrected interval's t statistic. */
+  readonly p_value?: number;
   /** Why there is no interval (too few labelled topics). */
   readonly reason?: string;
 }
@@ -56,7 +60,7 @@ export function correctedSystems(runs: readonly NamedRun[], qrels: { human: Qrel
         for (const topic of result.evaluation.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
       }
       scored.push(perLabels);
-      estimates.push({ run: name, measure: measure.trecName, ...fieldsOf(sumsOver(perLabels.judge, (topic) => perLabels.human.get(topic)), correction) });
+      estimates.push({ run: name, measure: measure.trecName, ...fieldsOf(sumsOver(perLabels.judge, (topic) => perLabels.human.get(topic)), correction, 'finite') });
     }
     for (let left = 0; left < runs.length; left++) {
       for (let right = left + 1; right < runs.length; right++) {
@@ -66,7 +70,7 @@ export function correctedSystems(runs: readonly NamedRun[], qrels: { human: Qrel
           const [first, second] = [a.human.get(topic), b.human.get(topic)];
           return first === undefined || second === undefined ? undefined : first - second;
         };
-        differences.push({ runs: [runs[left]?.name ?? '', runs[right]?.name ?? ''], measure: measure.trecName, ...fieldsOf(sumsOver(judged, human), correction) });
+        differences.push({ runs: [runs[left]?.name ?? '', runs[right]?.name ?? ''], measure: measure.trecName, ...fieldsOf(sumsOver(judged, human), correction, 'superpopulation') });
       }
     }
   }
@@ -80,11 +84,18 @@ function sumsOver(judge: ReadonlyMap<string, number>, human: (topic: string) => 
   return sums;
 }
 
-function fieldsOf(sums: PairedSums, correction: CorrectionOptions): CorrectedFields {
-  const base = { topics: sums.all, labelled_topics: sums.labelled, judge_only: { mean: sums.all === 0 ? 0 : sums.sumJudgeAll / sums.all } };
+function fieldsOf(sums: PairedSums, correction: CorrectionOptions, population: Population): CorrectedFields {
+  const base = { topics: sums.all, labelled_topics: sums.labelled, population, judge_only: { mean: sums.all === 0 ? 0 : sums.sumJudgeAll / sums.all } };
   if (sums.all === 0) return { ...base, reason: 'no topic is scored under the judge qrels' };
-  const outcome = correctedMean(sums, correction);
+  const outcome = correctedMean(sums, { ...correction, population });
   if (!outcome.ok) return { ...base, reason: outcome.reason.replace(/cases/g, 'topics') };
-  const { value } = outcome;
-  return { ...base, human_only: value.humanOnly, corrected: value.corrected, bias: value.bias, correlation: value.correlation };
+  const { humanOnly, corrected, bias, correlation } = outcome.value;
+  return {
+    ...base,
+    human_only: { mean: humanOnly.mean, low: humanOnly.low, high: humanOnly.high },
+    corrected: { mean: corrected.mean, low: corrected.low, high: corrected.high, weight: corrected.weight },
+    bias,
+    correlation,
+    ...(population === 'superpopulation' ? { p_value: corrected.pValue } : {}),
+  };
 }

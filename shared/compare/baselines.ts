@@ -3,6 +3,7 @@ import { compareRuns, regressions, type RunFiles } from './compare-runs.js';
 import { join } from 'node:path';
 import { parseReportJson, readCaseLinesFile } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { GROUND_TRUTH_PREFIX, parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
@@ -73,12 +74,13 @@ export async function compareWithBaseline(
   store: ObjectStore,
   current: { report: Report; cases: readonly CaseLine[] },
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
+  options: { readonly minLabelled?: number } = {},
 ): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
   if (target === undefined) return undefined;
   const metrics = headlineMetrics(current.report);
-  const baseline = await readRunFiles(store, current.report.suite, target.runId, new Set(metrics));
+  const baseline = await readRunFiles(store, current.report.suite, target.runId, new Set(comparisonReads(current.report)));
   if (baseline === undefined) return undefined;
-  const comparison = compareRuns(baseline, current, { metrics });
+  const comparison = compareRuns(baseline, current, { metrics, ...(options.minLabelled === undefined ? {} : { minLabelled: options.minLabelled }) });
   return {
     comparison: { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines },
     perQuery: queryDeltas(baseline.cases, current.cases, metrics),
@@ -121,6 +123,26 @@ export function headlineMetrics(report: Report): string[] {
     }
   }
   return [...names].sort();
+}
+
+/**
+ * The per-case metrics a comparison with the baseline reads: the headline
+ * ones, and the relevance judges' twins of the ground-truth ones among them,
+ * which correct them (shared/compare/corrected-comparison.ts). Every numeric
+ * metric has an average in the report, the twins too.
+ */
+export function comparisonReads(report: Report): string[] {
+  const headline = new Set(headlineMetrics(report));
+  const twins = new Set<string>();
+  for (const statistics of Object.values(report.engines)) {
+    for (const statistic of Object.keys(statistics)) {
+      if (!statistic.endsWith('/average')) continue;
+      const name = statistic.slice(0, -'/average'.length);
+      const twin = parseJudgeTwin(name);
+      if (twin !== undefined && headline.has(`${GROUND_TRUTH_PREFIX}${twin.metric}`)) twins.add(name);
+    }
+  }
+  return [...headline, ...[...twins].sort()];
 }
 
 /**

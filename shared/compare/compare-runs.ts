@@ -1,11 +1,13 @@
 import { mean } from '../report/metric-statistics.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
-import type { CaseLine, Report } from '../schema/report.js';
+import type { CaseLine, CorrectedEstimate, Report } from '../schema/report.js';
 import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-mean-interval.js';
 import { largeSamplePairedStatistics } from '../statistics/large-sample-paired.js';
 import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
 import { pairedTTest } from '../statistics/paired-t-test.js';
 import { aggregatedMetrics } from './compared-metrics.js';
+import { correctedComparison, correctedDecision } from './corrected-comparison.js';
+import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 import { indexCases, pairedValues } from './paired-values.js';
 
 /** Up to this many pairs a metric is compared by resampling; above it by the normal limits of the same statistics. */
@@ -28,6 +30,8 @@ export interface CompareOptions {
   permutations?: number;
   /** Seeds the randomization test and the bootstrap. Default 42. */
   seed?: number;
+  /** The fewest cases labelled in both runs a corrected difference is given an interval for. Default 8, as run.corrected_estimates. */
+  minLabelled?: number;
 }
 
 /** One metric of one engine, run A against run B, over the cases both have. */
@@ -56,6 +60,15 @@ export interface MetricComparison {
   ties: number;
   /** Percentile bootstrap interval of the mean per-case delta, at level 1 - alpha. */
   delta_interval: Interval;
+  /**
+   * A ground-truth metric with a relevance judge's twin in both runs: per
+   * judge, the mean difference b − a corrected by the judge
+   * (shared/compare/corrected-comparison.ts), over every case both runs have
+   * the judge's value for, at level 1 − alpha.
+   */
+  corrected?: Record<string, CorrectedEstimate>;
+  /** When some judge gives a corrected interval: `significant` is read from them, and this is the weakest judge's delta and p-value. */
+  corrected_decision?: { judge: string; delta: number; p_value: number };
 }
 
 /** engine -> metric -> comparison, keys sorted. */
@@ -66,8 +79,11 @@ export interface RunComparison {
 export interface Regression {
   engine: string;
   metric: string;
+  /** The paired delta, or the corrected one when the judge decided. */
   delta: number;
   p_value: number;
+  /** The relevance judge whose corrected interval decided, when one did. */
+  judge?: string;
 }
 
 /**
@@ -84,6 +100,12 @@ export interface Regression {
  * Every metric is taken as higher-is-better (assay has no lower-is-better
  * metric yet): a significant negative delta is a regression of B.
  *
+ * A ground-truth metric whose relevance judge's twin both runs have is also
+ * compared corrected by the judge (`corrected`): the judge's per-case
+ * difference on every case, the human one on the labelled cases. When a
+ * judge gives an interval, `significant` is the corrected decision
+ * (`correctedDecision`) and not the paired test's on the labelled cases alone.
+ *
  * - A metric with no pair (n = 0) is left out, and an engine with no metric.
  * - Every test uses the same seed, so a metric's p-value does not depend on
  *   which other metrics are compared; the same inputs give the same output,
@@ -95,7 +117,7 @@ export interface Regression {
  *   caller and throws (the CLI checks both first).
  */
 export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = {}): RunComparison {
-  const { alpha, minEffect, permutations, seed } = { ...DEFAULT_COMPARE_OPTIONS, ...definedOptions(options) };
+  const { alpha, minEffect, permutations, seed, minLabelled } = { ...DEFAULT_COMPARE_OPTIONS, ...definedOptions(options) };
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`Expected alpha to be between 0 and 1 (exclusive), got ${alpha}`);
   if (!(minEffect >= 0) || !Number.isFinite(minEffect)) throw new RangeError(`Expected minEffect to be a finite number from 0 and up, got ${minEffect}`);
 
@@ -110,7 +132,8 @@ export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = 
     for (const metric of metrics) {
       const pairs = pairedValues(casesOfA, casesOfB, engine, metric);
       if (pairs.a.length === 0) continue;
-      compared.push([metric, compareMetric(pairs.a, pairs.b, { alpha, minEffect, permutations, seed })]);
+      const plain = compareMetric(pairs.a, pairs.b, { alpha, minEffect, permutations, seed });
+      compared.push([metric, withCorrection(plain, correctedComparison(casesOfA, casesOfB, engine, metric, { alpha, minLabelled }), minEffect)]);
     }
     if (compared.length > 0) comparedEngines.push([engine, sortedRecord(compared)]);
   }
@@ -118,10 +141,21 @@ export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = 
 }
 
 /** compareRuns' options when left out. */
-export const DEFAULT_COMPARE_OPTIONS = { alpha: 0.05, minEffect: 0, permutations: 10_000, seed: 42 } as const;
+export const DEFAULT_COMPARE_OPTIONS = { alpha: 0.05, minEffect: 0, permutations: 10_000, seed: 42, minLabelled: DEFAULT_MIN_LABELLED } as const;
 
-function definedOptions(options: CompareOptions): Partial<Record<'alpha' | 'minEffect' | 'permutations' | 'seed', number>> {
-  return Object.fromEntries(Object.entries({ alpha: options.alpha, minEffect: options.minEffect, permutations: options.permutations, seed: options.seed }).filter(([, value]) => value !== undefined));
+function definedOptions(options: CompareOptions): Partial<Record<'alpha' | 'minEffect' | 'permutations' | 'seed' | 'minLabelled', number>> {
+  return Object.fromEntries(
+    Object.entries({ alpha: options.alpha, minEffect: options.minEffect, permutations: options.permutations, seed: options.seed, minLabelled: options.minLabelled }).filter(([, value]) => value !== undefined),
+  );
+}
+
+/** The comparison with its corrected differences; when a judge gives an interval, the decision is theirs. */
+function withCorrection(plain: MetricComparison, corrected: Record<string, CorrectedEstimate> | undefined, minEffect: number): MetricComparison {
+  if (corrected === undefined) return plain;
+  const decision = correctedDecision(corrected, minEffect);
+  if (decision === undefined) return { ...plain, corrected };
+  const { significant, ...decidedBy } = decision;
+  return { ...plain, significant, corrected, corrected_decision: decidedBy };
 }
 
 /** One metric's comparison from its pairs: a[i] and b[i] are one case (see compareRuns). */
@@ -164,7 +198,11 @@ export function regressions(comparison: RunComparison): Regression[] {
     const metrics = comparison.engines[engine] ?? {};
     for (const metric of Object.keys(metrics).sort(compareText)) {
       const compared = metrics[metric];
-      if (compared?.significant === true && compared.delta < 0) found.push({ engine, metric, delta: compared.delta, p_value: compared.p_value });
+      if (compared?.significant !== true) continue;
+      const decision = compared.corrected_decision;
+      if (decision !== undefined) {
+        if (decision.delta < 0) found.push({ engine, metric, delta: decision.delta, p_value: decision.p_value, judge: decision.judge });
+      } else if (compared.delta < 0) found.push({ engine, metric, delta: compared.delta, p_value: compared.p_value });
     }
   }
   return found;

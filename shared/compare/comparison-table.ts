@@ -11,7 +11,8 @@ const DECIMALS = 4;
  * and a table with one row per metric (metric, A, B, delta, rel., p, sig, n,
  * W/L/T), numbers with 4 decimals, deltas signed, p below 0.0001 as
  * "<0.0001", a relative delta of a zero mean as "n/a", ✓ in `sig` when
- * significant. Engines are separated by a blank line; the text ends with a
+ * significant; a ground-truth metric corrected by relevance judges has a row
+ * per judge under it (correctedRows). Engines are separated by a blank line; the text ends with a
  * newline.
  */
 export function renderComparisonTable(comparison: RunComparison): string {
@@ -23,7 +24,7 @@ export function renderComparisonTable(comparison: RunComparison): string {
 function engineTable(engine: string, metrics: Record<string, MetricComparison>): string {
   const body = Object.keys(metrics)
     .sort(compareText)
-    .map((metric) => row(metric, metrics[metric] as MetricComparison));
+    .flatMap((metric) => [row(metric, metrics[metric] as MetricComparison), ...correctedRows(metrics[metric] as MetricComparison)]);
   return `engine ${terminalName(engine)}\n${alignedTable(HEADER, body)}\n`;
 }
 
@@ -39,6 +40,26 @@ function row(metric: string, compared: MetricComparison): string[] {
     String(compared.n),
     `${compared.wins}/${compared.losses}/${compared.ties}`,
   ];
+}
+
+/**
+ * Under a ground-truth metric, one row per relevance judge that corrects it:
+ * the corrected delta with its interval, its p-value, and n as labelled/all
+ * cases; or why there is no interval. When one gives an interval, the
+ * metric's `sig` is theirs.
+ */
+function correctedRows(compared: MetricComparison): string[][] {
+  return Object.keys(compared.corrected ?? {})
+    .sort(compareText)
+    .map((judge) => {
+      const estimate = compared.corrected?.[judge];
+      const interval = estimate?.corrected;
+      const label = `  corrected by ${judge}`;
+      const n = `${estimate?.labelled ?? 0}/${estimate?.cases ?? 0}`;
+      if (interval === undefined || estimate?.p_value === undefined) return [label, '', '', estimate?.reason ?? '', '', '', '', n, ''];
+      const p = estimate.p_value < 10 ** -DECIMALS ? '<0.0001' : estimate.p_value.toFixed(DECIMALS);
+      return [label, '', '', `${signed(interval.mean)} [${signed(interval.low)}, ${signed(interval.high)}]`, '', p, '', n, ''];
+    });
 }
 
 /** A number with 4 decimals and a + when positive, so gains and losses read apart. */

@@ -8,6 +8,7 @@ import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
 import { judgeOverridesSchema } from '../judge-client/judge-overrides.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
+import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 
 /**
  * The schema of the whole config file, with its defaults. Each section's own
@@ -41,7 +42,7 @@ export const runSettingsSchema = z.strictObject({
    */
   min_agreement: z.number().min(-1).max(1).optional(),
   /** The ground-truth metrics corrected by the relevance judges (shared/report/corrected-estimates.ts): the intervals' level, and the fewest labelled cases that get one. */
-  corrected_estimates: z.strictObject({ level: z.number().gt(0).lt(1).default(0.95), min_labelled: z.number().int().min(3).default(8) }).prefault({}),
+  corrected_estimates: z.strictObject({ level: z.number().gt(0).lt(1).default(0.95), min_labelled: z.number().int().min(3).default(DEFAULT_MIN_LABELLED) }).prefault({}),
 });
 
 export const configFileSchema = z.strictObject({

@@ -15,7 +15,7 @@ import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
-import { compareWithBaseline, comparisonTarget, headlineMetrics } from '../compare/baselines.js';
+import { compareWithBaseline, comparisonTarget, comparisonReads } from '../compare/baselines.js';
 import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import { budgetReached } from '../worker/judge-ceiling.js';
@@ -62,19 +62,21 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const build = (intervalOf?: IntervalSource): Report => reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
   const plain = run.intervals === undefined ? build() : await withIntervalBatch(build, run.intervals);
   const target = await comparisonTarget(store, manifest);
+  const config = runConfigOf(manifest);
   const compared =
     run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT
       ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target)
       : target === undefined
         ? undefined
-        : // Only the headline metrics of each line are read back: the comparison needs no more.
-          await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(headlineMetrics(plain)))) }, target);
+        : // Only the headline metrics of each line (and the judges' twins that correct them) are read back: the comparison needs no more.
+          await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(comparisonReads(plain)))) }, target, {
+            minLabelled: config.run.corrected_estimates.min_labelled,
+          });
   // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl;
   // a run without judges (ground truth only) has neither, and its cases.jsonl is not read again.
   const qrelsPath = `${run.casesPath}.qrels`;
   const tally = new AgreementTally();
-  const config = runConfigOf(manifest);
-  const correction = new CorrectionTally(config.run.cutoffs);
+  const correction = new CorrectionTally();
   if (withoutJudges(manifest)) await writeFile(qrelsPath, '');
   else
     await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => {

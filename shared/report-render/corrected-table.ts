@@ -29,6 +29,15 @@ export function correctedDifferenceRows(report: Report): CorrectedRow[] {
   }));
 }
 
+/** The rows of the baseline table: each engine's ground-truth metric, this run minus the baseline, corrected by each judge. */
+export function correctedBaselineRows(report: Report): CorrectedRow[] {
+  return Object.entries(report.comparison?.engines ?? {}).flatMap(([engine, metrics]) =>
+    Object.entries(metrics).flatMap(([metric, compared]) =>
+      Object.entries(compared.corrected ?? {}).map(([judge, estimate]) => ({ engine, metric: metric.replace(/^retrieval\/ground_truth\//, ''), judge, ...cellsOf(estimate, 'difference') })),
+    ),
+  );
+}
+
 function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' = 'engine'): { cells: string[]; flagged: boolean } {
   const { judge_only: judgeOnly, human_only: humanOnly, corrected } = estimate;
   if (judgeOnly === undefined || humanOnly === undefined || corrected === undefined) {
@@ -58,6 +67,7 @@ export function correctedNote(report: Report): string {
   const level = levels.size === 1 ? `${Math.round([...levels][0] as number * 100)}%` : 'the configured';
   return (
     `Each ground-truth metric's mean over the run's cases: the judge's own (its grades as the qrels, on every case), the human labels' over the labelled cases, ` +
-    `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases. The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone).`
+    `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases. The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone). ` +
+    `A difference (between engines, or against the baseline) is the mean per-case difference, its interval for the queries the cases stand for, as a significance test reads it; against the baseline, at the comparison's level, it decides the regression check.`
   );
 }

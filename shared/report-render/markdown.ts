@@ -3,7 +3,7 @@ import { rateLimitNote } from '../report/judge-usage.js';
 import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
-import { CORRECTED_COLUMNS, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from './corrected-table.js';
+import { CORRECTED_COLUMNS, correctedBaselineRows, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from './corrected-table.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
 export const LISTED_CASES = 20;
@@ -54,7 +54,8 @@ function comparisonSection(report: Report): string {
     `**${comparison.regressions.length} significant ${comparison.regressions.length === 1 ? 'regression' : 'regressions'}:**`,
     '',
     ...comparison.regressions.map(
-      (regression) => `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)})`,
+      (regression) =>
+        `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${code(regression.judge)}`})`,
     ),
   ].join('\n');
 }
@@ -83,16 +84,25 @@ function agreementSection(report: Report): string {
 /** The headline ground-truth metrics corrected by each relevance judge (corrected-table.ts); report.json and report.html have every metric. */
 function correctedSection(report: Report): string {
   const rows = correctedRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
-  if (rows.length === 0) return '';
   const pairs = correctedDifferenceRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
-  const pairTable = pairs.length === 0 ? [] : ['', '**Differences between engines (a − b):**', '', tableRow(['engines', ...CORRECTED_COLUMNS.slice(1)]), tableRow(['---', '---', '---', ...CORRECTED_COLUMNS.slice(3, -1).map(() => '---:'), '---']), ...pairs.map(correctedRowText)];
+  const baseline = correctedBaselineRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
+  if (rows.length + pairs.length + baseline.length === 0) return '';
+  const table = (title: string | undefined, first: string, body: readonly CorrectedRow[]): string[] =>
+    body.length === 0
+      ? []
+      : [
+          ...(title === undefined ? [] : ['', title, '']),
+          tableRow([first, ...CORRECTED_COLUMNS.slice(1)]),
+          tableRow(['---', '---', '---', ...CORRECTED_COLUMNS.slice(3, -1).map(() => '---:'), '---']),
+          ...body.map(correctedRowText),
+        ];
+  const against = report.comparison === undefined ? '' : ` ${code(report.comparison.baseline_run_id)}`;
   return [
     '## Ground truth corrected by the judges',
     '',
-    tableRow([...CORRECTED_COLUMNS]),
-    tableRow(['---', '---', '---', ...CORRECTED_COLUMNS.slice(3, -1).map(() => '---:'), '---']),
-    ...rows.map(correctedRowText),
-    ...pairTable,
+    ...table(undefined, 'engine', rows),
+    ...table('**Differences between engines (a − b):**', 'engines', pairs),
+    ...table(`**Against the baseline${against} (this run − baseline):**`, 'engine', baseline),
     '',
     correctedNote(report),
   ].join('\n');

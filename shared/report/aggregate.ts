@@ -75,8 +75,8 @@ export function reportInOnePass(input: ReportInput): Report {
   const judges = totalJudgeUsage([...outcomes.evaluated.map((result) => result.judge_usage), ...(input.attemptUsage ?? [])]);
   const judgingSkipped = outcomes.evaluated.filter((result) => result.judging_skipped !== undefined).length;
   const tally = new AgreementTally();
-  const { cutoffs, settings } = correctionSettingsOf(manifest);
-  const correction = new CorrectionTally(cutoffs);
+  const settings = correctionSettingsOf(manifest);
+  const correction = new CorrectionTally();
   for (const line of caseLines(outcomes.evaluated)) {
     tally.add(line);
     correction.add(line);

@@ -29,6 +29,41 @@ export type ReportCases = z.infer<typeof reportCasesSchema>;
 export const failedCaseSchema = z.object({ case_id: z.string(), error: z.string() });
 export type FailedCase = z.infer<typeof failedCaseSchema>;
 
+const meanIntervalSchema = z.object({ mean: z.number(), low: z.number(), high: z.number() });
+
+/**
+ * A ground-truth metric's mean over the run's cases, corrected by a
+ * relevance judge (shared/report/corrected-estimates.ts): the judge's mean
+ * over every case, the human mean over the labelled ones with its interval,
+ * and the corrected estimate with its interval and the weight it gives the
+ * judge; or, with too few labelled cases, why there is no interval.
+ */
+export const correctedEstimateSchema = z.object({
+  /** Cases with the human value too. */
+  labelled: count,
+  /** Cases with the judge's value: the population whose mean is estimated. */
+  cases: count,
+  /**
+   * What the interval is for: `finite`, the mean over the run's own cases (an
+   * engine's mean); `superpopulation`, over the queries the cases stand for (a
+   * difference, as a significance test reads it). Absent in reports written
+   * before it was given.
+   */
+  population: z.enum(['finite', 'superpopulation']).optional(),
+  level: z.number().optional(),
+  judge_only: z.number().optional(),
+  human_only: meanIntervalSchema.optional(),
+  corrected: meanIntervalSchema.extend({ weight: z.number() }).optional(),
+  /** The judge's value minus the human one, on average over the labelled cases. */
+  bias: z.number().optional(),
+  correlation: z.number().nullable().optional(),
+  /** Differences only: the two-sided p-value of no difference, from the corrected interval's t statistic. */
+  p_value: z.number().optional(),
+  /** Why there is no estimate (too few labelled cases). */
+  reason: z.string().optional(),
+});
+export type CorrectedEstimate = z.infer<typeof correctedEstimateSchema>;
+
 /** One metric of one engine against the baseline run (see shared/compare/compare-runs.ts). */
 export const metricComparisonSchema = z.object({
   a: z.number(),
@@ -43,6 +78,10 @@ export const metricComparisonSchema = z.object({
   losses: z.number(),
   ties: z.number(),
   delta_interval: z.object({ low: z.number(), high: z.number() }),
+  /** A ground-truth metric: per relevance judge, the difference corrected by the judge (shared/compare/corrected-comparison.ts). */
+  corrected: z.record(z.string(), correctedEstimateSchema).optional(),
+  /** When a judge gives a corrected interval, `significant` is read from them; the weakest judge's delta and p-value. */
+  corrected_decision: z.object({ judge: z.string(), delta: z.number(), p_value: z.number() }).optional(),
 });
 
 /** The run against its suite's baseline (or, without one, the suite's previous run). */
@@ -51,7 +90,7 @@ export const reportComparisonSchema = z.object({
   /** `baseline` when set with `assay baseline set`, `previous` for the suite's previous report. */
   baseline_kind: z.enum(['baseline', 'previous']),
   /** Metrics significantly worse than the baseline: what the regression alarm counts. */
-  regressions: z.array(z.object({ engine: z.string(), metric: z.string(), delta: z.number(), p_value: z.number() })),
+  regressions: z.array(z.object({ engine: z.string(), metric: z.string(), delta: z.number(), p_value: z.number(), judge: z.string().optional() })),
   engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
 });
 export type ReportComparison = z.infer<typeof reportComparisonSchema>;
@@ -72,31 +111,7 @@ export const judgeCostSchema = z.object({
 });
 export type JudgeCost = z.infer<typeof judgeCostSchema>;
 
-const meanIntervalSchema = z.object({ mean: z.number(), low: z.number(), high: z.number() });
 
-/**
- * A ground-truth metric's mean over the run's cases, corrected by a
- * relevance judge (shared/report/corrected-estimates.ts): the judge's mean
- * over every case, the human mean over the labelled ones with its interval,
- * and the corrected estimate with its interval and the weight it gives the
- * judge; or, with too few labelled cases, why there is no interval.
- */
-export const correctedEstimateSchema = z.object({
-  /** Cases with the human value too. */
-  labelled: count,
-  /** Cases with the judge's value: the population whose mean is estimated. */
-  cases: count,
-  level: z.number().optional(),
-  judge_only: z.number().optional(),
-  human_only: meanIntervalSchema.optional(),
-  corrected: meanIntervalSchema.extend({ weight: z.number() }).optional(),
-  /** The judge's value minus the human one, on average over the labelled cases. */
-  bias: z.number().optional(),
-  correlation: z.number().nullable().optional(),
-  /** Why there is no estimate (too few labelled cases). */
-  reason: z.string().optional(),
-});
-export type CorrectedEstimate = z.infer<typeof correctedEstimateSchema>;
 
 /** The same for the per-case difference of two engines of the run, a minus b. */
 export const correctedDifferenceSchema = correctedEstimateSchema.extend({ engines: z.tuple([z.string(), z.string()]), metric: z.string(), judge: z.string() });

@@ -1,4 +1,5 @@
 import { studentTQuantile } from './student-t-quantile.js';
+import { studentTTwoSidedPValue } from './student-t.js';
 
 /**
  * The mean of a metric over a run's N cases, estimated from the judge's value
@@ -30,6 +31,9 @@ import { studentTQuantile } from './student-t-quantile.js';
  * merge. Values near [0, 1], as IR metrics and verdict rates are, keep the
  * sums exact enough for runs of millions of cases.
  */
+/** The fewest labelled cases an interval is given for unless configured: run.corrected_estimates.min_labelled's default. */
+export const DEFAULT_MIN_LABELLED = 8;
+
 export interface PairedSums {
   /** Cases with the judge's value. */
   all: number;
@@ -79,14 +83,19 @@ export interface MeanInterval {
   readonly high: number;
 }
 
+/** An interval with the two-sided p-value of a mean of 0 under the same t distribution: what a difference is tested by. */
+export interface CorrectedInterval extends MeanInterval {
+  readonly pValue: number;
+}
+
 export interface CorrectedMean {
   readonly labelled: number;
   readonly all: number;
   readonly level: number;
   /** The judge's mean over every case, as a judge-only report gives it. */
   readonly judgeOnly: number;
-  readonly humanOnly: MeanInterval;
-  readonly corrected: MeanInterval & { readonly weight: number };
+  readonly humanOnly: CorrectedInterval;
+  readonly corrected: CorrectedInterval & { readonly weight: number };
   /** mean_n(ŷ − y): how far the judge's values lie above the human ones on the labelled cases. */
   readonly bias: number;
   /** Pearson's r of y and ŷ on the labelled cases; null when either does not vary. */
@@ -95,7 +104,26 @@ export interface CorrectedMean {
 
 export type CorrectedMeanOutcome = { ok: true; value: CorrectedMean } | { ok: false; reason: string };
 
-export function correctedMean(sums: PairedSums, options: { readonly level: number; readonly minLabelled: number }): CorrectedMeanOutcome {
+/**
+ * Which mean the interval is for. `finite`: the mean over the run's own N
+ * cases, the only randomness the choice of the labelled ones (the variances
+ * above). `superpopulation`: the mean over every query the run's cases stand
+ * for, the N cases themselves a random sample of them, as a significance
+ * test of a difference reads it: each variance gains s²_y / N, the
+ * two-phase sampling variance (Cochran, Sampling Techniques, 3rd ed., §12.2),
+ * so that with every case labelled the interval is the paired t interval and
+ * not a point.
+ */
+export type Population = 'finite' | 'superpopulation';
+
+export interface CorrectedMeanOptions {
+  readonly level: number;
+  readonly minLabelled: number;
+  /** Default `finite`. */
+  readonly population?: Population;
+}
+
+export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): CorrectedMeanOutcome {
   const n = sums.labelled;
   const total = sums.all;
   if (n < Math.max(3, options.minLabelled)) return { ok: false, reason: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
@@ -110,13 +138,16 @@ export function correctedMean(sums: PairedSums, options: { readonly level: numbe
   const finite = Math.max(0, 1 - n / total);
   // A spread of zero among the labelled cases would make the interval a point, a certainty about the cases no one labelled.
   if (varianceHuman === 0 && n < total) return { ok: false, reason: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from` };
-  const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level);
+  // The superpopulation's extra variance, s²_y / N, written as a term per labelled case so that interval() divides by n alone.
+  const extra = options.population === 'superpopulation' ? (varianceHuman * n) / total : 0;
+  const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level, extra);
   // s²_d from the sums: var(y − λŷ) = var(y) − 2λ cov(y, ŷ) + λ² var(ŷ), re-divided by n − k.
-  const fitted = weight > 0 ? 2 : 1;
+  // With every case labelled the weight plays no part (the estimate is the human mean), so it costs no degree of freedom.
+  const fitted = weight > 0 && n < total ? 2 : 1;
   const residual = Math.max(0, varianceHuman - 2 * weight * covariance + weight * weight * varianceJudge) * ((n - 1) / (n - fitted));
   // With every case labelled the human mean is the estimand itself (and the formula's sums would differ from it in the last bit).
   const correctedMean = n === total ? meanHuman : weight * judgeOnly + meanHuman - weight * meanJudge;
-  const corrected = { ...interval(correctedMean, residual, n, fitted, finite, options.level), weight };
+  const corrected = { ...interval(correctedMean, residual, n, fitted, finite, options.level, extra), weight };
   const spread = Math.sqrt(varianceHuman * varianceJudge);
   return {
     ok: true,
@@ -124,7 +155,15 @@ export function correctedMean(sums: PairedSums, options: { readonly level: numbe
   };
 }
 
-function interval(mean: number, variance: number, n: number, fitted: number, finite: number, level: number): MeanInterval {
-  const half = studentTQuantile(level, n - fitted) * Math.sqrt((finite * variance) / n);
-  return { mean, low: mean - half, high: mean + half };
+function interval(mean: number, variance: number, n: number, fitted: number, finite: number, level: number, extra: number): CorrectedInterval {
+  const standardError = Math.sqrt((finite * variance + extra) / n);
+  const degreesOfFreedom = n - fitted;
+  const half = studentTQuantile(level, degreesOfFreedom) * standardError;
+  return { mean, low: mean - half, high: mean + half, pValue: tTestPValue(mean, standardError, degreesOfFreedom) };
+}
+
+/** Two-sided p-value of mean = 0 from the interval's own t statistic; with no spread at all, 1 for a mean of 0 and 0 for any other. */
+function tTestPValue(mean: number, standardError: number, degreesOfFreedom: number): number {
+  if (standardError === 0) return mean === 0 ? 1 : 0;
+  return studentTTwoSidedPValue(mean / standardError, degreesOfFreedom);
 }

@@ -10,6 +10,7 @@ import type { CaseResult } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
 import { thresholdMetrics } from '../report/thresholds.js';
 import { groundTruthMetrics } from '../metrics/ground-truth-metrics.js';
+import { judgeQrelsMetrics } from '../scoring/judge-qrels-metrics.js';
 import type { JudgeBudget } from './judge-budget.js';
 import { judgeCeilingOf } from './judge-ceiling.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
@@ -161,8 +162,10 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   }
   const engines: Record<string, Record<string, MetricValue>> = {};
   for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
+  // The relevance judges' values of the ground-truth metrics, with their grades as the qrels: what the report corrects the human means with.
+  const judgeTwins = judgeQrelsMetrics(evalCase, judgement.engines, config.run.cutoffs);
   for (const [engine, output] of Object.entries(evalCase.engines)) {
-    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judgement.engines[engine] };
+    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judgement.engines[engine], ...judgeTwins[engine] };
   }
   const { thresholds } = config;
   if (thresholds !== undefined) {

@@ -19,14 +19,14 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function run(dataset: string, name: string, now?: () => Date) {
+async function run(dataset: string, name: string, now?: () => Date, judges: readonly string[] = ['document_recall']) {
   const out = join(folder.path, name);
   const result = await runPipeline(
     {
       ...(now === undefined ? {} : { now }),
       datasetPath: dataset,
       suite: 'example',
-      config: configFileSchema.parse({ judges: ['document_recall'] }),
+      config: configFileSchema.parse({ judges }),
       strict: false,
       noCache: true,
       concurrency: 4,
@@ -79,6 +79,26 @@ describe('baselines and regressions', () => {
     // The hybrid engine lost ground on the 9 labelled cases: their per-query deltas are listed.
     expect(html).toMatch(/<h3>Per-query deltas \((\d+)\)<\/h3>/);
     expect(Number(/<h3>Per-query deltas \((\d+)\)<\/h3>/.exec(html)?.[1])).toBeGreaterThanOrEqual(9);
+  });
+
+  it('with a relevance judge, corrects the ground-truth metrics against the baseline by the judge, and the corrected interval decides', async () => {
+    // Prepare: the lexical chunk_relevance judge grades every case of both runs; 9 of the 21 cases have human labels
+    const baseline = await run(DATASET, 'baseline', undefined, ['chunk_relevance']);
+
+    // Act
+    const degraded = await run(await degradedHybrid(), 'degraded', undefined, ['chunk_relevance']);
+
+    // Assess
+    const metric = 'retrieval/ground_truth/average_precision';
+    const compared = degraded.report.comparison?.engines.hybrid?.[metric];
+    const corrected = compared?.corrected?.chunk_relevance;
+    expect(corrected).toMatchObject({ population: 'superpopulation', labelled: 9, cases: 12, level: 0.95 });
+    expect(corrected?.corrected?.high).toBeLessThan(0);
+    expect(compared?.corrected_decision).toEqual({ judge: 'chunk_relevance', delta: corrected?.corrected?.mean, p_value: corrected?.p_value });
+    expect(degraded.report.comparison?.regressions).toContainEqual({ engine: 'hybrid', metric, delta: corrected?.corrected?.mean, p_value: corrected?.p_value, judge: 'chunk_relevance' });
+    expect(degraded.report.comparison?.regressions.some((regression) => regression.engine === 'bm25')).toBe(false);
+    expect(degraded.markdown).toContain(`, corrected by \`chunk_relevance\`)`);
+    expect(degraded.markdown).toContain('**Against the baseline `' + baseline.runId + '` (this run − baseline):**');
   });
 
   it('compares with the previous run when the suite has no baseline, and the same inputs give the same report', async () => {

@@ -1,6 +1,6 @@
 import type { Report } from '../../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from '../agreement-table.js';
-import { CORRECTED_COLUMNS, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from '../corrected-table.js';
+import { CORRECTED_COLUMNS, correctedBaselineRows, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from '../corrected-table.js';
 import { escapeHtml } from './escape.js';
 
 /** The judges' agreement with the human labels: one plain table row per judge, no chart, no script. */
@@ -19,12 +19,15 @@ export function agreementSection(report: Report): string {
 /** Each ground-truth metric corrected by each relevance judge: a plain table, the judge's flagged means marked. */
 export function correctedSection(report: Report): string {
   const rows = correctedRows(report);
-  if (rows.length === 0) return '';
   const pairs = correctedDifferenceRows(report);
+  const baseline = correctedBaselineRows(report);
+  if (rows.length + pairs.length + baseline.length === 0) return '';
+  const against = report.comparison === undefined ? '' : ` <code>${escapeHtml(report.comparison.baseline_run_id)}</code>`;
   return (
     '<section id="corrected" aria-labelledby="corrected-heading"><h2 id="corrected-heading">Ground truth corrected by the judges</h2>' +
-    correctedTable(rows, 'engine') +
+    (rows.length === 0 ? '' : correctedTable(rows, 'engine')) +
     (pairs.length === 0 ? '' : `<h3>Differences between engines (a − b)</h3>${correctedTable(pairs, 'engines')}`) +
+    (baseline.length === 0 ? '' : `<h3>Against the baseline${against} (this run − baseline)</h3>${correctedTable(baseline, 'engine')}`) +
     `<p class="note">${escapeHtml(correctedNote(report))}</p></section>`
   );
 }

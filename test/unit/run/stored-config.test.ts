@@ -20,7 +20,7 @@ describe('runConfigOf: a run config read from its manifest', () => {
     const config = runConfigOf(stored);
 
     // Assess: what the manifest holds is kept, what it lacks is the schema's default
-    expect(config.run).toEqual({ cutoffs: [3], deadline_seconds: 600, check_delay_seconds: 2, judge_depth: 10, list_depth: 100, engine_concurrency: 8 });
+    expect(config.run).toEqual({ cutoffs: [3], deadline_seconds: 600, check_delay_seconds: 2, judge_depth: 10, list_depth: 100, engine_concurrency: 8, corrected_estimates: { level: 0.95, min_labelled: 8 } });
     expect(config.strict).toBe(false);
     expect(config.judges).toEqual(['correctness']);
   });

@@ -18,13 +18,15 @@ interface Tally {
   humanCovered: number;
   /** Draws where the judge-only mean, given the corrected interval's width, would not contain the truth. */
   judgeOnlyMisses: number;
+  /** Draws where every labelled case had one human value, so no interval was given. */
+  withoutInterval: number;
   correctedWidth: number;
   humanWidth: number;
 }
 
 /** `draws` random samples of `labelled` of the cases, each estimated with the rest as unlabelled. */
 function tally(populations: readonly Pairs[], labelled: number, draws: number, random: SeededRandom): Tally {
-  const result: Tally = { draws: 0, covered: 0, humanCovered: 0, judgeOnlyMisses: 0, correctedWidth: 0, humanWidth: 0 };
+  const result: Tally = { draws: 0, withoutInterval: 0, covered: 0, humanCovered: 0, judgeOnlyMisses: 0, correctedWidth: 0, humanWidth: 0 };
   for (const cases of populations) {
     const truth = cases.reduce((sum, [human]) => sum + human, 0) / cases.length;
     for (let draw = 0; draw < draws; draw++) {
@@ -32,17 +34,23 @@ function tally(populations: readonly Pairs[], labelled: number, draws: number, r
       const sums = emptyPairedSums();
       cases.forEach(([human, judge], index) => addCase(sums, judge, chosen.has(index) ? human : undefined));
       const outcome = correctedMean(sums, { level: 0.95, minLabelled: 8 });
-      if (!outcome.ok) throw new Error(outcome.reason);
-      const { corrected, humanOnly, judgeOnly }: CorrectedMean = outcome.value;
       result.draws += 1;
+      // No interval (every labelled topic has the same human value): counted as a miss.
+      if (!outcome.ok) {
+        result.withoutInterval += 1;
+        continue;
+      }
+      const { corrected, humanOnly, judgeOnly }: CorrectedMean = outcome.value;
       result.covered += Number(corrected.low <= truth && truth <= corrected.high);
       result.humanCovered += Number(humanOnly.low <= truth && truth <= humanOnly.high);
       result.judgeOnlyMisses += Number(Math.abs(judgeOnly - truth) > (corrected.high - corrected.low) / 2);
-      result.correctedWidth += (corrected.high - corrected.low) / draws / populations.length;
-      result.humanWidth += (humanOnly.high - humanOnly.low) / draws / populations.length;
+      result.correctedWidth += corrected.high - corrected.low;
+      result.humanWidth += humanOnly.high - humanOnly.low;
     }
   }
-  return result;
+  // Mean widths over the draws with an interval.
+  const withInterval = result.draws - result.withoutInterval;
+  return { ...result, correctedWidth: result.correctedWidth / withInterval, humanWidth: result.humanWidth / withInterval };
 }
 
 /** `count` distinct indices below `size`, by a partial Fisher-Yates shuffle. */
@@ -65,6 +73,8 @@ describe('corrected intervals on TREC 2019 Deep Learning runs, judged by an LLM 
 
     // Assess
     expect(result.draws).toBe(37 * 200);
+    // A draw of weak runs' topics that all score 0 gives no interval: rare, and a miss in the coverage.
+    expect(result.withoutInterval / result.draws).toBeLessThan(0.01);
     expect(result.covered / result.draws).toBeGreaterThanOrEqual(0.93);
     expect(result.correctedWidth).toBeLessThan(0.85 * result.humanWidth);
     expect(result.judgeOnlyMisses / result.draws).toBeGreaterThan(0.9);

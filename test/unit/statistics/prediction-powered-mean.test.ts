@@ -8,18 +8,24 @@ import { fixtureJson } from '../../support/fixture-json.js';
  * from the published formulas with NumPy and SciPy on fixed arrays
  * (test/fixtures/corrected/reference.py, which these tests never run).
  */
+interface ReferenceValues {
+  readonly judge_only: number;
+  readonly human_only: { mean: number; low: number; high: number };
+  readonly corrected: { mean: number; low: number; high: number; weight: number };
+  readonly bias: number;
+  readonly correlation: number | null;
+  readonly p_value: number;
+}
+
 interface ReferenceCase {
   readonly human: readonly number[];
   readonly judge: readonly number[];
   readonly unlabelled: readonly number[];
   readonly level: number;
-  readonly expected: {
-    readonly judge_only: number;
-    readonly human_only: { mean: number; low: number; high: number };
-    readonly corrected: { mean: number; low: number; high: number; weight: number };
-    readonly bias: number;
-    readonly correlation: number | null;
-  };
+  /** The mean over the N cases themselves. */
+  readonly expected: ReferenceValues;
+  /** The mean over the queries the N cases are a sample of. */
+  readonly superpopulation: ReferenceValues;
 }
 
 const reference = fixtureJson('corrected/expected.json') as Record<string, unknown>;
@@ -33,20 +39,25 @@ function sumsOf(reference: ReferenceCase): PairedSums {
   return sums;
 }
 
+const populations = cases.flatMap(([name, reference]) => [
+  [`${name}, finite population`, reference, 'finite', reference.expected] as const,
+  [`${name}, superpopulation`, reference, 'superpopulation', reference.superpopulation] as const,
+]);
+
 describe('the corrected mean', () => {
-  it.each(cases)('%s: as the published formulas give it', (_name, reference) => {
+  it.each(populations)('%s: as the published formulas give it', (_name, reference, population, expected) => {
     // Act
-    const outcome = correctedMean(sumsOf(reference), { level: reference.level, minLabelled: 3 });
+    const outcome = correctedMean(sumsOf(reference), { level: reference.level, minLabelled: 3, population });
 
     // Assess
     if (!outcome.ok) throw new Error(outcome.reason);
-    const { expected } = reference;
     expect(outcome.value.judgeOnly).toBeCloseTo(expected.judge_only, 12);
     for (const side of ['mean', 'low', 'high'] as const) {
       expect(outcome.value.humanOnly[side]).toBeCloseTo(expected.human_only[side], 10);
       expect(outcome.value.corrected[side]).toBeCloseTo(expected.corrected[side], 10);
     }
     expect(outcome.value.corrected.weight).toBeCloseTo(expected.corrected.weight, 12);
+    expect(outcome.value.corrected.pValue).toBeCloseTo(expected.p_value, 9);
     expect(outcome.value.bias).toBeCloseTo(expected.bias, 12);
     if (expected.correlation === null) expect(outcome.value.correlation).toBeNull();
     else expect(outcome.value.correlation).toBeCloseTo(expected.correlation, 12);
@@ -65,6 +76,16 @@ describe('the corrected mean', () => {
     const outcome = correctedMean(sumsOf(all as ReferenceCase), { level: 0.95, minLabelled: 3 });
 
     expect(outcome.ok && [outcome.value.corrected.low, outcome.value.corrected.high]).toEqual(outcome.ok ? [outcome.value.humanOnly.mean, outcome.value.humanOnly.mean] : []);
+  });
+
+  it('is the paired t interval over the superpopulation when every case is labelled, not a point', () => {
+    const [, all] = cases.find(([name]) => name === 'every case labelled') ?? [];
+    const outcome = correctedMean(sumsOf(all as ReferenceCase), { level: 0.95, minLabelled: 3, population: 'superpopulation' });
+
+    if (!outcome.ok) throw new Error(outcome.reason);
+    expect(outcome.value.corrected.high - outcome.value.corrected.low).toBeGreaterThan(0);
+    expect(outcome.value.corrected.low).toBeCloseTo(outcome.value.humanOnly.low, 12);
+    expect(outcome.value.corrected.high).toBeCloseTo(outcome.value.humanOnly.high, 12);
   });
 
   it('gives the same from sums merged range by range as from one pass', () => {
