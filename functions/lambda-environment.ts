@@ -38,6 +38,9 @@ const environmentSchema = z.object({
   ASSAY_JUDGE_PROVIDER: z.enum(JUDGE_PROVIDERS).optional(),
   /** The function's own region, which Bedrock judges use unless a suite config names another. */
   AWS_REGION: z.string().min(1).optional(),
+  /** Where Bedrock batch jobs read and write (the stack's bucket) and the service role they run as; the reducer's, on a stack of Bedrock judges. */
+  ASSAY_BEDROCK_BATCH_S3_URI: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/?$/, 'expected the S3 URI of the stack\'s bucket').optional(),
+  ASSAY_BEDROCK_BATCH_ROLE_ARN: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/, 'expected the ARN of the Bedrock batch service role').optional(),
   POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
   POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),
 });
@@ -112,5 +115,7 @@ export function lambdaJudgeEnvironment(environment: LambdaEnvironment, apiKey: s
     ASSAY_JUDGE_MODEL: environment.ASSAY_JUDGE_MODEL,
     ASSAY_JUDGE_PROVIDER: environment.ASSAY_JUDGE_PROVIDER,
     AWS_REGION: environment.AWS_REGION,
+    ASSAY_BEDROCK_BATCH_S3_URI: environment.ASSAY_BEDROCK_BATCH_S3_URI,
+    ASSAY_BEDROCK_BATCH_ROLE_ARN: environment.ASSAY_BEDROCK_BATCH_ROLE_ARN,
   };
 }

@@ -6,6 +6,7 @@ import { DataBucket } from './constructs/data-bucket.js';
 import { EngineAccess } from './constructs/engine-access.js';
 import { EngineNetwork } from './constructs/engine-network.js';
 import { visibilityTimeoutFor } from './constructs/function-defaults.js';
+import { BedrockBatchAccess } from './constructs/bedrock-batch-access.js';
 import { JudgeModelAccess } from './constructs/judge-model-access.js';
 import { importSecret, JudgeSecret } from './constructs/judge-secret.js';
 import { NightlySchedule } from './constructs/nightly-schedule.js';
@@ -32,6 +33,8 @@ export class AssayStack extends Stack {
   readonly judgeSecret: JudgeSecret | undefined;
   /** What Bedrock judges may call; undefined for other providers. */
   readonly judgeModelAccess: JudgeModelAccess | undefined;
+  /** Bedrock batch inference for batch-judged suites: the service role and the reducer's grants; undefined for other providers. */
+  readonly bedrockBatch: BedrockBatchAccess | undefined;
   /** The live engines' variables, when the deployment names a secret for them. */
   readonly engineSecret: ISecret | undefined;
   /** The judge worker's VPC, when its engines are on private endpoints. */
@@ -76,9 +79,9 @@ export class AssayStack extends Stack {
       openSearchDomainArns: settings.engineOpenSearchDomainArns,
       openSearchCollectionArns: settings.engineOpenSearchCollectionArns,
     });
-    this.judgeModelAccess = bedrockJudges
-      ? new JudgeModelAccess(this, 'JudgeModelAccess', { role: this.functions.judgeWorker.role, modelIds: [settings.judgeModel, ...settings.judgeBedrockModels] })
-      : undefined;
+    const judgeModels = [settings.judgeModel, ...settings.judgeBedrockModels];
+    this.judgeModelAccess = bedrockJudges ? new JudgeModelAccess(this, 'JudgeModelAccess', { role: this.functions.judgeWorker.role, modelIds: judgeModels }) : undefined;
+    this.bedrockBatch = bedrockJudges ? new BedrockBatchAccess(this, 'BedrockBatch', { data: this.data, reducer: this.functions.reducer, modelIds: judgeModels }) : undefined;
     new NightlySchedule(this, 'Nightly', { expression: settings.schedule, trigger: this.functions.scheduledTrigger.function, deadLetterQueue: this.queues.failedEvents });
     this.alarms = new PipelineAlarms(this, 'Alarms', { queues: this.queues, email: settings.alarmEmail });
 

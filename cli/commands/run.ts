@@ -17,7 +17,7 @@ import { locateIn, reportGate } from '../run/report-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
-import { batchFailedText } from '../run/batch-progress.js';
+import { batchFailedText, batchRefusedText } from '../run/batch-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
 
 interface RunOptions extends CollectionOptions {
@@ -111,6 +111,7 @@ export function runCommand(): Command {
       if (result.kind === 'batch') {
         const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
         if (result.ended.kind === 'batch-failed') throw new UsageError(`${batchFailedText(result.ended.step)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
+        if (result.ended.kind === 'batch-refused') throw new UsageError(`${batchRefusedText(result.ended.step)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
         const jobs = result.ended.step.jobs.map((job) => job.provider_id ?? job.key).join(', ');
         process.stdout.write(`${terminalText(`${result.judgeSummary}\nbatch jobs submitted: ${jobs}\nthe run waits for them; finish it with: ${finish}`)}\n`);
         return;

@@ -33,7 +33,7 @@ export async function batchDriveOf(
     ...(maxCost === undefined || judge.prices === undefined ? {} : { ceiling: { maxCost, prices: judge.prices } }),
     detach,
     onStep: (step) => {
-      if (step.kind === 'requeued') tracker.casesRequeued(step.cases);
+      if (step.kind === 'requeued' || (step.kind === 'below-minimum' && step.action === 'online')) tracker.casesRequeued(step.cases);
       const text = batchStepText(step, now());
       if (text !== undefined) tracker.note(text);
     },

@@ -20,6 +20,8 @@ export function batchStepText(step: BatchStep, now: Date): string | undefined {
     }
     case 'failed':
       return `batch: ${step.jobs.map((job) => `job ${job.provider_id ?? job.key} failed validation: ${errorsText(job)}`).join('; ')}`;
+    case 'below-minimum':
+      return step.action === 'online' ? `batch: ${step.reason}; they are judged online` : `batch: ${batchRefusedText(step)}`;
     case 'judging':
     case 'done':
       return undefined;
@@ -59,4 +61,9 @@ function sum(jobs: readonly JobRecord[], pick: (job: JobRecord) => number): numb
 export function batchFailedText(step: Extract<BatchStep, { kind: 'failed' }>): string {
   const jobs = step.jobs.map((job) => `batch job ${job.provider_id ?? job.key} failed validation: ${errorsText(job)}`).join('; ');
   return `${jobs}; nothing of it ran or was paid for`;
+}
+
+/** Cases refused for a round below the provider's minimum a job (judge.batch.below_minimum: refuse): recorded as failed. */
+export function batchRefusedText(step: Extract<BatchStep, { kind: 'below-minimum' }>): string {
+  return `${step.reason}, and judge.batch.below_minimum is refuse: they are recorded as failed (below_minimum: online judges such cases online)`;
 }

@@ -48,11 +48,16 @@ export interface BatchDrive {
   readonly onStep: (step: BatchStep) => void;
 }
 
-/** How a drive ended: the report written; or, for a batch-judged run, detached after submitting its jobs, or stopped by a job that failed validation. */
+/**
+ * How a drive ended: the report written; or, for a batch-judged run, detached
+ * after submitting its jobs, stopped by a job that failed validation, or by
+ * cases refused for a round below the provider's minimum a job.
+ */
 export type DriveOutcome =
   | { readonly kind: 'reported'; readonly report: Report }
   | { readonly kind: 'detached'; readonly step: Extract<BatchStep, { kind: 'submitted' }> }
-  | { readonly kind: 'batch-failed'; readonly step: Extract<BatchStep, { kind: 'failed' }> };
+  | { readonly kind: 'batch-failed'; readonly step: Extract<BatchStep, { kind: 'failed' }> }
+  | { readonly kind: 'batch-refused'; readonly step: Extract<BatchStep, { kind: 'below-minimum' }> };
 
 /** Longest wait between two looks at the store while this drive sees no case of its run finish. */
 const MAX_IDLE_CHECK_MS = 10_000;
@@ -165,10 +170,16 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
         idleMs = 1_000;
         continue;
       }
-      if ((step.kind === 'submitted' && options.batch?.detach === true) || step.kind === 'failed') {
-        batchEnd = step.kind === 'failed' ? { kind: 'batch-failed', step } : { kind: 'detached', step };
+      if ((step.kind === 'submitted' && options.batch?.detach === true) || step.kind === 'failed' || (step.kind === 'below-minimum' && step.action === 'refuse')) {
+        batchEnd = step.kind === 'failed' ? { kind: 'batch-failed', step } : step.kind === 'below-minimum' ? { kind: 'batch-refused', step } : { kind: 'detached', step };
         polls.abort();
         return;
+      }
+      if (step.kind === 'below-minimum') {
+        // Its cases are judged online now: the store is looked at again soon, as for cases being judged.
+        countdown.checked(step.cases);
+        idleMs = 1_000;
+        continue;
       }
       // Jobs are with the provider: no case moves until they finish, so the drive looks at them, less often as time goes by.
       idleMs = batch?.nextPoll(step.kind === 'submitted') ?? MAX_IDLE_CHECK_MS;

@@ -15,7 +15,7 @@ import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as ch
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { batchDriveOf } from './batch-drive.js';
-import { batchFailedText } from './batch-progress.js';
+import { batchFailedText, batchRefusedText } from './batch-progress.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
@@ -87,6 +87,7 @@ export async function finishRun(
     const batch = await batchDriveOf(config, environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), false, tracker, now);
     const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now, concurrency, ...(batch === undefined ? {} : { batch }) });
     if (driven.kind === 'batch-failed') throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
+    if (driven.kind === 'batch-refused') throw new UsageError(`${batchRefusedText(driven.step)}; \`${command} ${runId}\` reports the run with them`, EXIT_FAILED);
     if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
     return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
   }).finally(() => runJudging.close());

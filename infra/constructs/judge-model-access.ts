@@ -25,23 +25,32 @@ export class JudgeModelAccess extends Construct {
 
   constructor(scope: Construct, id: string, props: JudgeModelAccessProps) {
     super(scope, id);
-    const stack = Stack.of(this);
-    const resources = [...new Set(props.modelIds)].flatMap((modelId) => {
-      const profile = PROFILE_PREFIX.exec(modelId);
-      if (profile === null) return [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })];
-      return [
-        stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId }),
-        stack.formatArn({ service: 'bedrock', region: '*', account: '', resource: 'foundation-model', resourceName: profile[2] }),
-      ];
-    });
+    const resources = modelResources(Stack.of(this), props.modelIds);
     this.policy = new Policy(this, 'Policy', { roles: [props.role], statements: [new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources })] });
-    for (const modelId of props.modelIds) {
-      const profile = PROFILE_PREFIX.exec(modelId);
-      if (profile === null) continue;
-      Validations.of(this.policy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${profile[2]}]`,
-        reason: `The inference profile ${modelId} routes each call to ${profile[2]} in one of the profile's regions, and Bedrock authorizes the model there too; the regions are the profile's, so the grant names the model in any region`,
-      });
-    }
+    acknowledgeProfileRegions(this.policy, props.modelIds);
+  }
+}
+
+/** The ARNs a grant on the models names: each model in the stack's region; a profile in the stack's account and region, and its model in any region. */
+export function modelResources(stack: Stack, modelIds: readonly string[]): string[] {
+  return [...new Set(modelIds)].flatMap((modelId) => {
+    const profile = PROFILE_PREFIX.exec(modelId);
+    if (profile === null) return [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })];
+    return [
+      stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId }),
+      stack.formatArn({ service: 'bedrock', region: '*', account: '', resource: 'foundation-model', resourceName: profile[2] }),
+    ];
+  });
+}
+
+/** The one wildcard a profile's grant keeps, acknowledged on the policy that holds it. */
+export function acknowledgeProfileRegions(policy: Policy, modelIds: readonly string[]): void {
+  for (const modelId of new Set(modelIds)) {
+    const profile = PROFILE_PREFIX.exec(modelId);
+    if (profile === null) continue;
+    Validations.of(policy).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${profile[2]}]`,
+      reason: `The inference profile ${modelId} routes each call to ${profile[2]} in one of the profile's regions, and Bedrock authorizes the model there too; the regions are the profile's, so the grant names the model in any region`,
+    });
   }
 }

@@ -56,7 +56,11 @@ export function requestCost(request: BatchRequest, ceiling: BatchCeiling): numbe
   const price = Object.hasOwn(ceiling.prices.models, request.model) ? ceiling.prices.models[request.model] : undefined;
   if (price === undefined) throw new Error(`Model ${request.model} has no price, and run.max_judge_cost needs one for every model: the config was not checked`);
   const { input, output } = priceOf(price, 'batch');
-  const inputTokens = Math.ceil(JSON.stringify(request.body.messages ?? '').length / CHARACTERS_A_TOKEN);
-  const outputTokens = Number(request.body.max_tokens ?? request.body.max_completion_tokens ?? 0);
+  const { body } = request;
+  // A chat body holds its system prompt among the messages; a Converse body (Bedrock) beside them, its answer's limit in inferenceConfig.
+  const prompt = body.system === undefined ? body.messages : [body.system, body.messages];
+  const inputTokens = Math.ceil(JSON.stringify(prompt ?? '').length / CHARACTERS_A_TOKEN);
+  const inference = body.inferenceConfig as { maxTokens?: unknown } | undefined;
+  const outputTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? inference?.maxTokens ?? 0);
   return (inputTokens * input + outputTokens * output) / 1_000_000;
 }

@@ -10,13 +10,21 @@ import { writeBatchState } from './batch-state.js';
 /** Answers written to the store at once while a job is collected. */
 const WRITE_CONCURRENCY = 16;
 
+/** A job of a round, before it is recorded: its input lines, the ids of its requests in the same order, its model. */
+export interface PlannedJob {
+  readonly lines: string[];
+  readonly ids: string[];
+  /** The model its requests ask (on Azure OpenAI, the deployment): a provider that names the model per job (Bedrock) creates the job for it. */
+  readonly model: string;
+}
+
 /**
  * The round's requests in jobs: one model a job (a batch holds requests of
  * one model), each within the provider's limits and the config's
  * `max_requests_per_job`, in model and request id order, so the same
  * requests make the same jobs.
  */
-export function planJobs(requests: readonly BatchRequest[], provider: BatchProvider, maxRequestsPerJob: number | undefined): { lines: string[]; ids: string[] }[] {
+export function planJobs(requests: readonly BatchRequest[], provider: BatchProvider, maxRequestsPerJob: number | undefined): PlannedJob[] {
   const maxRequests = Math.min(provider.limits.maxRequests, maxRequestsPerJob ?? Number.POSITIVE_INFINITY);
   const ordered = [...requests].sort((left, right) => compareText(`${modelOf(left)}\u0000${left.id}`, `${modelOf(right)}\u0000${right.id}`));
   const jobs: { lines: string[]; ids: string[]; bytes: number; model: string }[] = [];
@@ -33,10 +41,10 @@ export function planJobs(requests: readonly BatchRequest[], provider: BatchProvi
     last.ids.push(request.id);
     last.bytes += bytes;
   }
-  return jobs.map(({ lines, ids }) => ({ lines, ids }));
+  return jobs.map(({ lines, ids, model }) => ({ lines, ids, model }));
 }
 
-/** The model a request's body names (on Azure OpenAI, the deployment). */
+/** The model a request's body names (on Azure OpenAI, the deployment); a body without one (Bedrock's Converse) asks the request's model. */
 function modelOf(request: BatchRequest): string {
   return typeof request.body.model === 'string' ? request.body.model : request.model;
 }
@@ -52,7 +60,7 @@ export async function submitJobs(
   provider: BatchProvider,
   runId: string,
   state: BatchState,
-  planned: readonly { lines: string[]; ids: string[] }[],
+  planned: readonly PlannedJob[],
   now: () => Date,
   /** The cost estimated for each planned job, under run.max_judge_cost. */
   estimates?: readonly number[],
@@ -64,7 +72,7 @@ export async function submitJobs(
     await store.put(batchKeys.jobInput(runId, key), `${job.lines.join('\n')}\n`);
     await store.put(batchKeys.jobRequests(runId, key), JSON.stringify(job.ids));
     const estimate = estimates?.[index];
-    const record: JobRecord = { key, round: state.round, requests: job.ids.length, state: 'planned', phase: 'planned', collected: false, ...(estimate === undefined ? {} : { estimated_cost: estimate }) };
+    const record: JobRecord = { key, round: state.round, requests: job.ids.length, model: job.model, state: 'planned', phase: 'planned', collected: false, ...(estimate === undefined ? {} : { estimated_cost: estimate }) };
     current = { ...current, jobs: [...current.jobs, record] };
   }
   await writeBatchState(store, runId, current);
@@ -77,7 +85,9 @@ export async function createPlanned(store: ObjectStore, provider: BatchProvider,
   for (const job of state.jobs.filter((candidate) => candidate.provider_id === undefined)) {
     const input = await store.get(batchKeys.jobInput(runId, job.key));
     if (input === undefined) throw new Error(`The input of batch job ${job.key} is missing from the store`);
-    const providerId = (await provider.find(job.key)) ?? (await provider.create(job.key, new TextDecoder().decode(input)));
+    // A job recorded before records named its model was an OpenAI or Azure OpenAI job, whose lines name it: those adapters take it from there.
+    const target = { runId, model: job.model ?? '' };
+    const providerId = (await provider.find(job.key)) ?? (await provider.create(job.key, new TextDecoder().decode(input), target));
     current = replaceJob(current, { ...job, provider_id: providerId, state: 'submitted', phase: 'pending', created_at: now().toISOString() });
     await writeBatchState(store, runId, current);
   }

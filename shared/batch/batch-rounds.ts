@@ -1,12 +1,13 @@
 import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
-import { batchKeys, type BatchRequest } from '../judge-client/batch/batch-request.js';
+import { batchKeys } from '../judge-client/batch/batch-request.js';
 import type { BatchSettings } from '../judge-client/batch/batch-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { runCompletion } from '../run/run-completion.js';
-import { collectJob, createPlanned, planJobs, pollJob, replaceJob, submitJobs } from './batch-jobs.js';
+import { collectJob, createPlanned, pollJob, replaceJob, submitJobs } from './batch-jobs.js';
+import { belowMinimumText, settleBelowMinimum, splitAtMinimum } from './batch-minimum.js';
 import { readBatchState, writeBatchState, type BatchState, type JobRecord } from './batch-state.js';
-import { readWaitingCase, waitingCaseIds, type WaitingCase } from './waiting-cases.js';
+import { readWaitingCase, uniqueRequests, waitingCaseIds, type WaitingCase } from './waiting-cases.js';
 import { splitAtCeiling, type BatchCeiling } from './batch-ceiling.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
 
@@ -47,7 +48,14 @@ export type BatchStep =
   /** The round's answers are in (from `jobs`, as they finished), and its waiting cases were sent again. */
   | { readonly kind: 'requeued'; readonly cases: number; readonly round: number; readonly jobs: readonly JobRecord[] }
   /** A job of the round failed validation: nothing of it ran; the next step submits its requests again. */
-  | { readonly kind: 'failed'; readonly jobs: readonly JobRecord[] };
+  | { readonly kind: 'failed'; readonly jobs: readonly JobRecord[] }
+  /**
+   * Cases whose requests would make a job below the provider's minimum were
+   * sent to be judged online (`online`) or failed (`refuse`), as
+   * judge.batch.below_minimum says; the rest of the round goes out in jobs
+   * once they have reported.
+   */
+  | { readonly kind: 'below-minimum'; readonly action: BatchSettings['belowMinimum']; readonly cases: number; readonly reason: string };
 
 export async function advanceBatch(dependencies: BatchDependencies, runId: string): Promise<BatchStep> {
   const { store } = dependencies;
@@ -72,11 +80,18 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
       cases = [...split.within];
       estimates = [split.estimate];
     }
-    const requests = uniqueRequests(cases).filter((request) => !answered.has(request.id));
+    const split = splitAtMinimum(cases, answered, dependencies.provider, dependencies.settings.maxRequestsPerJob);
+    if (split.below.length > 0) {
+      // Settled first, on their own: the round's jobs go out from its next step, once these cases have reported.
+      const reason = belowMinimumText(dependencies.provider, split);
+      await settleBelowMinimum(store, dependencies.cases, runId, state.round, split, reason, dependencies.settings.belowMinimum);
+      return { kind: 'below-minimum', action: dependencies.settings.belowMinimum, cases: split.below.length, reason };
+    }
+    const { planned } = split;
+    const requests = planned.reduce((sum, job) => sum + job.ids.length, 0);
     // Every request already has its answer (a step that died after collecting, before sending the cases again).
-    if (requests.length === 0) return requeue(dependencies, runId, state, cases.map((waiting) => waiting.case_id));
-    const planned = planJobs(requests, dependencies.provider, dependencies.settings.maxRequestsPerJob);
-    const perJob = estimates === undefined ? undefined : planned.map((job) => ((estimates?.[0] ?? 0) * job.ids.length) / requests.length);
+    if (requests === 0) return requeue(dependencies, runId, state, cases.map((waiting) => waiting.case_id));
+    const perJob = estimates === undefined ? undefined : planned.map((job) => ((estimates?.[0] ?? 0) * job.ids.length) / requests);
     state = await submitJobs(store, dependencies.provider, runId, state, planned, dependencies.now, perJob);
     return { kind: 'submitted', jobs: state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed') };
   }
@@ -119,13 +134,6 @@ async function pollAndCollect(dependencies: BatchDependencies, runId: string, st
   return current;
 }
 
-/** Each request the cases need, once. */
-function uniqueRequests(cases: readonly WaitingCase[]): BatchRequest[] {
-  const byId = new Map<string, BatchRequest>();
-  for (const waiting of cases) for (const request of waiting.requests) if (!byId.has(request.id)) byId.set(request.id, request);
-  return [...byId.values()];
-}
-
 /** The ids of the cases' requests that already have an answer (a step that died between collecting and sending the cases again). */
 async function answeredRequests(store: ObjectStore, runId: string, cases: readonly WaitingCase[]): Promise<Set<string>> {
   const answered = new Set<string>();
@@ -140,7 +148,11 @@ async function sendCases(queue: WorkQueue, messages: readonly CaseMessage[]): Pr
 /** Sends the round's waiting cases again, for the next round. */
 async function requeueWaiting(dependencies: BatchDependencies, runId: string, round: number, unfinished: readonly string[]): Promise<number> {
   const messages: CaseMessage[] = [];
-  for (const caseId of unfinished) messages.push({ ...(await readWaitingCase(dependencies.store, runId, round, caseId)).message, batch_round: round + 1 });
+  for (const caseId of unfinished) {
+    // A case goes online for the round it was flagged in only: the next round's requests may well fill a job.
+    const { judge_online: _online, ...message } = (await readWaitingCase(dependencies.store, runId, round, caseId)).message;
+    messages.push({ ...message, batch_round: round + 1 });
+  }
   await sendCases(dependencies.cases, messages);
   return messages.length;
 }

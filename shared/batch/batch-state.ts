@@ -18,6 +18,8 @@ export const jobRecordSchema = z.object({
   /** The provider's id, once it has the job. */
   provider_id: z.string().optional(),
   requests: z.number().int().positive(),
+  /** The model its requests ask; absent in the records of runs made before jobs named it. */
+  model: z.string().optional(),
   /** The provider's word for the job's state, as it came (`validating`, `InProgress`, ...), or `planned` before it exists there. */
   state: z.string(),
   phase: z.enum(['planned', 'pending', 'running', 'finished', 'failed']),

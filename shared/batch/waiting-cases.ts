@@ -44,3 +44,10 @@ export async function readWaitingCase(store: ObjectStore, runId: string, round: 
   if (bytes === undefined) throw new Error(`The waiting record of case ${caseId} (run ${runId}, round ${round}) is missing`);
   return waitingCaseSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
 }
+
+/** Each request the cases need, once. */
+export function uniqueRequests(cases: readonly WaitingCase[]): BatchRequest[] {
+  const byId = new Map<string, BatchRequest>();
+  for (const waiting of cases) for (const request of waiting.requests) if (!byId.has(request.id)) byId.set(request.id, request);
+  return [...byId.values()];
+}

@@ -57,6 +57,8 @@ export interface BatchContext {
   readonly judge: string;
   /** The sample number of a repeated judgment (0 for the first). */
   readonly sample: number;
+  /** The case's round is judged online where no job answered (its requests were below the provider's minimum a job: `below_minimum: online`). */
+  readonly online?: true;
 }
 
 export interface CompletionRequest {

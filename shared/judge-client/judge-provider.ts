@@ -24,11 +24,24 @@ export interface JudgeEnvironment {
   readonly AZURE_OPENAI_API_KEY?: string | undefined;
   readonly AWS_REGION?: string | undefined;
   readonly AWS_DEFAULT_REGION?: string | undefined;
+  /** Where Bedrock batch jobs read and write, and the role they run as: a deployed stack's, over judge.batch.bedrock. */
+  readonly ASSAY_BEDROCK_BATCH_S3_URI?: string | undefined;
+  readonly ASSAY_BEDROCK_BATCH_ROLE_ARN?: string | undefined;
 }
 
 /** The variables the judges read, taken from `variables` (process.env), and nothing else. */
 export function judgeEnvironmentOf(variables: Readonly<Record<string, string | undefined>>): JudgeEnvironment {
-  const names = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ASSAY_JUDGE_MODEL', 'ASSAY_JUDGE_PROVIDER', 'AZURE_OPENAI_API_KEY', 'AWS_REGION', 'AWS_DEFAULT_REGION'] as const;
+  const names = [
+    'OPENAI_BASE_URL',
+    'OPENAI_API_KEY',
+    'ASSAY_JUDGE_MODEL',
+    'ASSAY_JUDGE_PROVIDER',
+    'AZURE_OPENAI_API_KEY',
+    'AWS_REGION',
+    'AWS_DEFAULT_REGION',
+    'ASSAY_BEDROCK_BATCH_S3_URI',
+    'ASSAY_BEDROCK_BATCH_ROLE_ARN',
+  ] as const;
   return Object.fromEntries(names.flatMap((name) => (variables[name] === undefined ? [] : [[name, variables[name]]])));
 }
 

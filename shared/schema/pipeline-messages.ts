@@ -22,6 +22,8 @@ export const caseMessageSchema = z.object({
   batch_round: z.number().int().nonnegative().optional(),
   /** Evaluate the case without its LLM judges: a batch-judged run's ceiling (run.max_judge_cost) left no room for its requests. */
   skip_judges: z.literal('max_judge_cost').optional(),
+  /** Judge online what no batch job answered: the round's requests would make a job below the provider's minimum (judge.batch.below_minimum: online). */
+  judge_online: z.literal('below_minimum').optional(),
 }).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
   message: 'a case message carries either the case or its case_key, not both or neither',
 });

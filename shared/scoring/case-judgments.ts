@@ -19,6 +19,8 @@ export interface CaseJudgmentSettings {
   readonly deadlineAt?: number | undefined;
   /** The run of the case: its batch judgments find their answers under it. */
   readonly runId?: string | undefined;
+  /** Its batch judgments are made online where no job answered (a round below the provider's minimum a job). */
+  readonly batchOnline?: true | undefined;
 }
 
 /**
@@ -105,7 +107,7 @@ export class CaseJudgments {
       });
       return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
     }
-    const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client, runId: this.settings.runId });
+    const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client, runId: this.settings.runId, batchOnline: this.settings.batchOnline });
     if (!outcome.ok && outcome.awaitingBatch !== undefined) {
       // Not a failure and nothing spent: the case is judged again once the request has its answer.
       this.awaitingBatch.set(outcome.awaitingBatch.id, outcome.awaitingBatch);

@@ -76,9 +76,6 @@ export function chooseJudgeBackend(
   }
   const { provider, model } = choice;
   const batch = batchSettingsOf(config.judge.batch);
-  if (batch !== undefined && provider.kind === 'bedrock') {
-    throw new JudgeSetupError('judge.batch: batch judging runs on OpenAI and Azure OpenAI; on Amazon Bedrock, judge online (remove judge.batch)');
-  }
   const defaults: ResolvedClientSettings = {
     baseUrl: provider.kind === 'openai' ? provider.baseUrl : undefined,
     model,
@@ -107,8 +104,9 @@ export function chooseJudgeBackend(
       batch === undefined
         ? online
         : createBatchCompleter(
+            provider.kind,
             { bodyModel: batchBodyModel(provider, settings, model), model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, answerOf: runStore === undefined ? noRunStore : storedAnswers(runStore) },
-            batch.failedLines === 'online' ? online : undefined,
+            { client: online, failedLines: batch.failedLines === 'online' },
           );
     const serviceSettings = {
       provider: provider.kind,

@@ -74,6 +74,8 @@ export interface JudgmentOptions {
   readonly client?: ClientOverrides | undefined;
   /** The run the judgment is for: a batch judgment finds its answers under it (judge-client/batch/). */
   readonly runId?: string | undefined;
+  /** A batch judgment made online where no job answered (its round was below the provider's minimum a job). */
+  readonly batchOnline?: true | undefined;
 }
 
 /** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
@@ -126,7 +128,7 @@ export class JudgeService implements JudgeRunner {
     });
     const usage = this.usageOf(judge.id);
     const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
-    const batch = options.runId === undefined ? {} : { batch: { runId: options.runId, judge: judge.id, sample } };
+    const batch = options.runId === undefined ? {} : { batch: { runId: options.runId, judge: judge.id, sample, ...(options.batchOnline === true ? { online: true as const } : {}) } };
     const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id), ...batch }, limits));
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;

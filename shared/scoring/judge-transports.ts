@@ -69,14 +69,28 @@ export function batchBodyModel(provider: JudgeProvider, settings: ResolvedClient
   return provider.kind === 'azure' ? deploymentFor(provider.azure.deployment, settings.model, defaultModel) : settings.model;
 }
 
+/** The online client of a batch-judged run, and for what it judges. */
+export interface BatchOnline {
+  readonly client: JudgeCompleter;
+  /** `judge.batch.failed_lines: online`: the lines the jobs did not run are judged by it. */
+  readonly failedLines: boolean;
+}
+
 /**
  * The judge client of a batch-judged run: judgments replayed from the
- * answers of its batch jobs (judge-client/batch/chat-batch-completer.ts),
- * loaded on the first judgment like the online clients; `online` judges the
- * lines the jobs did not run, under `judge.batch.failed_lines: online`.
+ * answers of its batch jobs, on the provider's wire (chat completions:
+ * judge-client/batch/chat-batch-completer.ts; Bedrock's Converse:
+ * bedrock-batch-completer.ts), loaded on the first judgment like the online
+ * clients. The online client judges the requests of a round below the
+ * provider's minimum a job (a case sent with `judge_online`), and the lines
+ * the jobs did not run under `judge.batch.failed_lines: online`.
  */
-export function createBatchCompleter(settings: Omit<ChatBatchCompleterSettings, 'online'>, online: JudgeCompleter | undefined): JudgeCompleter {
-  return new LazyCompleter(async () => new (await import('../judge-client/batch/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...(online === undefined ? {} : { online }) }));
+export function createBatchCompleter(provider: JudgeProvider['kind'], settings: Omit<ChatBatchCompleterSettings, 'online' | 'belowMinimum'>, online: BatchOnline): JudgeCompleter {
+  const onlineFor = { belowMinimum: online.client, ...(online.failedLines ? { online: online.client } : {}) };
+  if (provider === 'bedrock') {
+    return new LazyCompleter(async () => new (await import('../judge-client/batch/bedrock-batch-completer.js')).BedrockBatchCompleter({ ...settings, ...onlineFor, modelId: settings.model }));
+  }
+  return new LazyCompleter(async () => new (await import('../judge-client/batch/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...onlineFor }));
 }
 
 /** The configured deployment serves the run's model; a judge's own model goes to the deployment of that name. */

@@ -55,11 +55,13 @@ export interface JudgeRunOptions {
   readonly deadlineAt?: number;
   /** The run of the case, for judges answered by batch jobs. */
   readonly runId?: string;
+  /** A batch-judged case whose round is judged online where no job answered (below the provider's minimum a job). */
+  readonly batchOnline?: true;
 }
 
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
   const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false, awaitingBatch: [] };
-  const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt, runId: options.runId });
+  const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt, runId: options.runId, batchOnline: options.batchOnline });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};
   const byId = new Map(options.judges.map((judge) => [judge.id, judge]));

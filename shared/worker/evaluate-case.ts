@@ -11,6 +11,7 @@ import type { Engine } from '../engines/engine.js';
 import { thresholdMetrics } from '../report/thresholds.js';
 import { groundTruthMetrics } from '../metrics/ground-truth-metrics.js';
 import { judgeQrelsMetrics } from '../scoring/judge-qrels-metrics.js';
+import { humanVerdictMetrics } from '../scoring/human-verdict-metrics.js';
 import type { JudgeBudget } from './judge-budget.js';
 import { judgeCeilingOf } from './judge-ceiling.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
@@ -145,6 +146,7 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
     ndcgCutoffs: config.run.cutoffs,
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
     runId: message.run_id,
+    ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
   if (judgement.awaitingBatch.length > 0) {
@@ -166,6 +168,8 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   const judgeTwins = judgeQrelsMetrics(evalCase, judgement.engines, config.run.cutoffs);
   for (const [engine, output] of Object.entries(evalCase.engines)) {
     engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judgement.engines[engine], ...judgeTwins[engine] };
+    // A person's verdicts on the response (the dataset's human_verdicts), beside the judges' ratings they correct.
+    Object.assign(engines[engine], humanVerdictMetrics(output, judgement.engines[engine] ?? {}, judging.judges));
   }
   const { thresholds } = config;
   if (thresholds !== undefined) {

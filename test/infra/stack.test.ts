@@ -7,6 +7,7 @@ import './stack/alarms.js';
 import './stack/least-privilege.js';
 import './stack/engines.js';
 import './stack/bedrock-judges.js';
+import './stack/bedrock-batch.js';
 import './stack/judge-rate.js';
 
 /*

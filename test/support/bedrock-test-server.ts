@@ -57,7 +57,7 @@ export interface BedrockTestServer {
 }
 
 const textBlock = z.object({ text: z.string() });
-const converseBodySchema = z.object({
+export const converseBodySchema = z.object({
   messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(textBlock).min(1) })).min(1),
   system: z.array(textBlock).optional(),
   inferenceConfig: z.object({ maxTokens: z.number().int().positive().optional(), temperature: z.number().min(0).max(1).optional() }).strict().optional(),
@@ -197,7 +197,7 @@ async function listenHttp2(listener: (incoming: Http2ServerRequest, response: Ht
 }
 
 /** The Converse request as a chat request: the system blocks first, the forced tool as tool_choice. */
-function chatRequestOf(modelId: string, body: ConverseBody): ChatRequest {
+export function chatRequestOf(modelId: string, body: ConverseBody): ChatRequest {
   const system = (body.system ?? []).map((block) => ({ role: 'system', content: block.text }));
   const turns = body.messages.map((message) => ({ role: message.role, content: message.content.map((block) => block.text).join('') }));
   const tool = body.toolConfig?.tools[0]?.toolSpec;
@@ -213,7 +213,7 @@ function chatRequestOf(modelId: string, body: ConverseBody): ChatRequest {
 }
 
 /** The oracle's answer as Converse gives it: a refusal is a guardrail's intervention, a filtered answer content_filtered. */
-function converseResponse(request: ChatRequest, answer: OracleAnswer, position: number): object {
+export function converseResponse(request: ChatRequest, answer: OracleAnswer, position: number): object {
   const forced = request.tool_choice !== undefined;
   const stopReason =
     'refusal' in answer ? 'guardrail_intervened'

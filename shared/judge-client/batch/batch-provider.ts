@@ -5,13 +5,21 @@ import type { BatchAnswer, BatchRequest } from './batch-request.js';
  * request lines, look at it, read its answers by request id, stop it. The
  * rounds of a run (shared/batch/) know only this; the wire is the adapter's:
  * OpenAI's and Azure OpenAI's files and batches (openai-batch-provider.ts),
- * Amazon Bedrock's model invocation jobs.
+ * Amazon Bedrock's model invocation jobs (bedrock-batch-provider.ts).
  */
 export interface BatchLimits {
   /** The most requests one job may hold. */
   readonly maxRequests: number;
   /** The most bytes one job's input may have. */
   readonly maxBytes: number;
+  /** The fewest requests a job may hold: Bedrock's minimum records per job (a quota of the model); 1 elsewhere. */
+  readonly minRequests: number;
+}
+
+/** What a job is for, besides its lines: the run whose prefix holds its files, and the one model its requests ask. */
+export interface BatchJobTarget {
+  readonly runId: string;
+  readonly model: string;
 }
 
 /**
@@ -48,7 +56,7 @@ export interface BatchProvider {
   /** A job created earlier under `key` by a process that died before it recorded the job's id; undefined when there is none. */
   find(key: string): Promise<string | undefined>;
   /** Creates a job from input lines (JSONL, each from `line`), named `key`; returns the provider's id of it. */
-  create(key: string, input: string): Promise<string>;
+  create(key: string, input: string, target: BatchJobTarget): Promise<string>;
   status(jobId: string): Promise<BatchJobStatus>;
   /** A finished job's answers, each with its request id, in whatever order the provider wrote them. */
   answers(jobId: string): AsyncIterable<{ readonly requestId: string; readonly answer: BatchAnswer['answer'] }>;

@@ -25,8 +25,8 @@ export type OpenAiBatchTarget =
   | { readonly kind: 'azure'; readonly azure: AzureDeployment; readonly apiKey: string };
 
 /** OpenAI's limits of one batch (its Batch API guide); Azure's Global Batch takes 100,000 requests in a 200 MB file. */
-const OPENAI_LIMITS: BatchLimits = { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 };
-const AZURE_LIMITS: BatchLimits = { maxRequests: 100_000, maxBytes: 200 * 1024 * 1024 };
+const OPENAI_LIMITS: BatchLimits = { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024, minRequests: 1 };
+const AZURE_LIMITS: BatchLimits = { maxRequests: 100_000, maxBytes: 200 * 1024 * 1024, minRequests: 1 };
 const METADATA_KEY = 'assay_job';
 const ENDPOINT = '/v1/chat/completions';
 

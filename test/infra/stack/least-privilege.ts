@@ -4,7 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import type { DataPrefix } from '../../../infra/constructs/data-bucket.js';
 import { allowStatements, asList } from '../support/iam-statements.js';
-import { CUSTOM_CONTEXT, customizedAssay, defaultAssay, enginesAssay, judgeSecretOf, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
+import { bedrockAssay, CUSTOM_CONTEXT, customizedAssay, defaultAssay, enginesAssay, judgeSecretOf, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
 
 type FunctionName = 'ingest' | 'judgeWorker' | 'failureRecorder' | 'reducer' | 'scheduledTrigger';
 
@@ -100,6 +100,7 @@ describe('cdk-nag (AWS Solutions)', () => {
     ['default', defaultAssay],
     ['customized', customizedAssay],
     ['live engines', enginesAssay],
+    ['Bedrock judges', bedrockAssay],
   ])('passes: the app with %s settings synthesizes, every finding acknowledged', (_name, synthesize) => {
     expect(() => synthesize()).not.toThrow();
   });
@@ -108,6 +109,7 @@ describe('cdk-nag (AWS Solutions)', () => {
     ['default', defaultAssay],
     ['customized', customizedAssay],
     ['live engines', enginesAssay],
+    ['Bedrock judges', bedrockAssay],
   ])('acknowledges only findings the checks really report, each with a reason (%s settings)', (_name, synthesize) => {
     // Prepare: the same checks with acknowledgements ignored report every raw finding.
     const assay = synthesize();
