@@ -3,37 +3,50 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../test/support/openai-test-server.js';
+import { catalogOracle } from '../test/support/judge-oracle.js';
+import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '../test/support/openai-test-server.js';
+import type { RequestLimit } from '../test/support/request-window.js';
 import { median } from './time-command.js';
 
 /**
  * Judge throughput of `assay run` as a user starts it (the built CLI in a
- * process of its own, `--concurrency 16`, chunk_relevance only, no cache),
- * against a local test judge:
+ * process of its own, chunk_relevance only unless said, no cache), against
+ * a local test judge:
  *
- * - rate limit: 100 queries × 5 passages (500 judgments) against a judge
- *   allowing --limit requests a minute (600), enforced over a sliding window
- *   of --window-ms (1,000 ms: 10 a second, as OpenAI says it may enforce a
- *   minute's quota over shorter periods), answering 429 with retry-after-ms
- *   and x-ratelimit-* headers past it and every admitted request after
- *   --latency ms (500). Once without a rate setting, once with
- *   `judge.rate_limit.requests_per_minute` at the limit, and once without a
- *   setting against a judge that sends no x-ratelimit-* headers. Figures:
- *   the judgments a second between the first request and the last answer,
- *   as a share of the limit's (10 a second), the share of requests refused,
- *   and whether every judgment was answered exactly once;
- * - full pipe: 200 queries × 5 passages (1,000 judgments), a judge answering
- *   after 500 ms with no limit; the ideal is 1,000 × 0.5 s / 16 = 31.25 s.
- *   Figures: the ideal as a share of the judging window (first request to
- *   last answer) and of the whole command (start to exit), when the first
- *   request left after the command's start, and how long after it 16 were
- *   in flight.
+ * - rate limit: 100 queries × 5 passages (500 judgments), `--concurrency
+ *   16`, against a judge allowing --limit requests a minute (600), enforced
+ *   over a sliding window of --window-ms (1,000 ms: 10 a second, as OpenAI
+ *   says it may enforce a minute's quota over shorter periods), answering
+ *   429 with retry-after-ms past it and every admitted request after each
+ *   --latency (50 and 500 ms). At each latency, four judges: x-ratelimit-*
+ *   headers whose reset is the time until the quota is whole (as OpenAI
+ *   documents it), the same with a reset that is the time until the next
+ *   request is allowed (as other servers send it), no x-ratelimit-* headers
+ *   (retry-after only), all three without a rate setting; and the first
+ *   with `judge.rate_limit.requests_per_minute` at the limit. Figures: the
+ *   judgments a second between the first request and the last answer, as a
+ *   share of the limit's (10 a second), the share of requests refused, and
+ *   whether every judgment was answered exactly once;
+ * - random 429s: examples/datasets/search-assistant.jsonl with nine
+ *   catalog judges (213 judgments), `--concurrency 8`, against a judge that
+ *   answers at once but refuses 20% of requests at random (429,
+ *   retry-after-ms 50, no x-ratelimit-* headers: an overloaded gateway) and
+ *   fails 5% (500), from a seeded random, each round right after the same
+ *   run against a judge that refuses nothing. Figures: the whole command's
+ *   time against the refusal-free run's, and whether every judgment was
+ *   answered exactly once;
+ * - full pipe: 200 queries × 5 passages (1,000 judgments), `--concurrency
+ *   16`, a judge answering after 500 ms with no limit; the ideal is 1,000 ×
+ *   0.5 s / 16 = 31.25 s. Figures: the ideal as a share of the judging
+ *   window (first request to last answer) and of the whole command (start
+ *   to exit), when the first request left after the command's start, and
+ *   how long after it 16 were in flight.
  *
  * Each part runs --repeat times (3); with --reference-cli PATH (the cli/bin.js
  * of another build, e.g. an export of the main branch), each round runs that
  * build too, right after this one, for a side-by-side comparison.
  *
- *   npm run bench:judge-throughput -- [--part rate-limit|full-pipe|all] [--repeat 3] [--reference-cli PATH]
+ *   npm run bench:judge-throughput -- [--part rate-limit|random-429|full-pipe|all] [--latency 50,500] [--repeat 3] [--reference-cli PATH]
  */
 const { values } = parseArgs({
   options: {
@@ -41,15 +54,14 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '3' },
     limit: { type: 'string', default: '600' },
     'window-ms': { type: 'string', default: '1000' },
-    latency: { type: 'string', default: '500' },
+    latency: { type: 'string', default: '50,500' },
     'reference-cli': { type: 'string' },
   },
 });
 const repeat = Number(values.repeat);
 const limitPerMinute = Number(values.limit);
 const windowMs = Number(values['window-ms']);
-const latencyMs = Number(values.latency);
-const concurrency = 16;
+const latencies = values.latency.split(',').map(Number);
 const clis: { name: string; path: string }[] = [
   { name: 'this build', path: join(import.meta.dirname, '..', 'cli', 'bin.js') },
   ...(values['reference-cli'] === undefined ? [] : [{ name: 'reference', path: values['reference-cli'] }]),
@@ -81,7 +93,7 @@ interface CommandRun {
 /** Runs `assay run` in a process of its own against `server`; times are performance.now() of this process. */
 let runs = 0;
 
-async function assayRun(cli: string, dataset: string, config: object, server: OpenAiTestServer, part: string): Promise<CommandRun> {
+async function assayRun(cli: string, dataset: string, config: object, server: OpenAiTestServer, part: string, concurrency: number): Promise<CommandRun> {
   const name = `${part}-${runs++}`;
   const configPath = join(folder, `${name}.json`);
   await writeFile(configPath, JSON.stringify(config));
@@ -115,46 +127,93 @@ function answeredOnce(server: OpenAiTestServer): { answered: number; twice: numb
   return { answered: seen.size, twice: [...seen.values()].filter((count) => count > 1).length };
 }
 
+/** From the first request the server saw to its last answer, in seconds. */
+function judgingWindow(server: OpenAiTestServer, run: CommandRun): number {
+  const first = server.log[0]?.receivedAt ?? run.startedAt;
+  return (Math.max(...server.log.map((entry) => entry.answeredAt ?? 0)) - first) / 1000;
+}
+
+function casesOf(run: CommandRun): string {
+  const cases = run.report?.cases ?? { evaluated: 0, failed: 0, missing: 0 };
+  return `cases evaluated ${cases.evaluated}, failed ${cases.failed}, missing ${cases.missing}; exit ${run.exitCode}`;
+}
+
+interface RateSetting {
+  readonly name: string;
+  readonly limit: Omit<RequestLimit, 'requests' | 'windowMs'>;
+  readonly config: object;
+  /** A reference build from before judge.rate_limit would refuse the setting. */
+  readonly reference: boolean;
+}
+
 async function rateLimitPart(): Promise<void> {
   const dataset = await writeDataset(100, 5);
   const perWindow = Math.round((limitPerMinute * windowMs) / 60_000);
   const idealPerSecond = limitPerMinute / 60;
-  console.log(`rate limit: 500 judgments, --concurrency ${concurrency}, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window); ideal ${idealPerSecond.toFixed(1)} judgments/s`);
-  const settings = [
-    { name: 'no rate setting', headers: true, config: {}, reference: true },
-    { name: `requests_per_minute: ${limitPerMinute}`, headers: true, config: { rate_limit: { requests_per_minute: limitPerMinute } }, reference: false },
-    { name: 'no rate setting, no x-ratelimit headers', headers: false, config: {}, reference: true },
+  const settings: RateSetting[] = [
+    { name: 'reset to a whole quota (OpenAI), no rate setting', limit: { reset: 'full' }, config: {}, reference: true },
+    { name: 'reset to the next free request, no rate setting', limit: { reset: 'next' }, config: {}, reference: true },
+    { name: 'no x-ratelimit-* headers, retry-after only, no rate setting', limit: { headers: false }, config: {}, reference: true },
+    { name: `reset to a whole quota, requests_per_minute: ${limitPerMinute}`, limit: { reset: 'full' }, config: { rate_limit: { requests_per_minute: limitPerMinute } }, reference: false },
   ];
-  for (const setting of settings) {
-    // A reference build from before judge.rate_limit would refuse the setting.
-    for (const cli of clis.filter((candidate) => setting.reference || candidate.name === 'this build')) {
-      const shares: number[] = [];
-      const refusals: number[] = [];
-      for (let round = 0; round < repeat; round++) {
-        const server = await startOpenAiTestServer({ oracle: verdict, faults: { latencyMs, requestLimit: { requests: perWindow, windowMs, headers: setting.headers } } });
-        const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'], judge: setting.config }, server, 'rate');
+  for (const latencyMs of latencies) {
+    console.log(`rate limit: 500 judgments, --concurrency 16, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window); ideal ${idealPerSecond.toFixed(1)} judgments/s`);
+    for (const setting of settings) {
+      for (const cli of clis.filter((candidate) => setting.reference || candidate.name === 'this build')) {
+        const shares: number[] = [];
+        const refusals: number[] = [];
+        for (let round = 0; round < repeat; round++) {
+          const server = await startOpenAiTestServer({ oracle: verdict, faults: { latencyMs, requestLimit: { requests: perWindow, windowMs, ...setting.limit } } });
+          const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'], judge: setting.config }, server, 'rate', 16);
+          await server.close();
+          const seconds = judgingWindow(server, run);
+          const { answered, twice } = answeredOnce(server);
+          const refused = server.log.filter((entry) => entry.status === 429).length;
+          shares.push(answered / seconds / idealPerSecond);
+          refusals.push(refused / server.log.length);
+          console.log(
+            `  ${latencyMs} ms, ${setting.name}, ${cli.name}, round ${round + 1}: ${answered} judged in ${seconds.toFixed(1)} s = ${(100 * (shares.at(-1) ?? 0)).toFixed(1)}% of the limit; ` +
+              `${refused} of ${server.log.length} requests refused (${(100 * (refusals.at(-1) ?? 0)).toFixed(1)}%); judged twice ${twice}; ${casesOf(run)}`,
+          );
+        }
+        console.log(`  ${latencyMs} ms, ${setting.name}, ${cli.name}: median ${(100 * median(shares)).toFixed(1)}% of the limit (${spread(shares)}), refused ${(100 * median(refusals)).toFixed(1)}% (${spread(refusals)})`);
+      }
+    }
+  }
+}
+
+/** Nine catalog judges on one model: 213 judgments of the example dataset, as a run with several judges makes them. */
+const SEVERAL_JUDGES = ['chunk_relevance', 'graded_relevance', 'correctness', 'groundedness', 'relevance_to_query', 'safety', 'context_sufficiency', 'answer_faithfulness', 'relevancy'];
+
+async function random429Part(): Promise<void> {
+  const dataset = join(import.meta.dirname, '..', 'examples', 'datasets', 'search-assistant.jsonl');
+  console.log('random 429s: examples/datasets/search-assistant.jsonl, nine judges, --concurrency 8; 20% of requests refused (429, retry-after-ms 50, no x-ratelimit-* headers) and 5% failed (500) at random, against no refusals');
+  for (const cli of clis) {
+    const ratios: number[] = [];
+    for (let round = 0; round < repeat; round++) {
+      const times: number[] = [];
+      for (const faults of [{}, { rateLimit: 0.2, serverError: 0.05, retryAfterMs: 50, seed: round + 1 }] satisfies FaultPlan[]) {
+        const server = await startOpenAiTestServer({ oracle: catalogOracle, faults });
+        const run = await assayRun(cli.path, dataset, { judges: SEVERAL_JUDGES }, server, 'random', 8);
         await server.close();
-        const first = server.log[0]?.receivedAt ?? run.startedAt;
-        const last = Math.max(...server.log.map((entry) => entry.answeredAt ?? 0));
         const { answered, twice } = answeredOnce(server);
         const refused = server.log.filter((entry) => entry.status === 429).length;
-        const share = answered / ((last - first) / 1000) / idealPerSecond;
-        shares.push(share);
-        refusals.push(refused / server.log.length);
-        const cases = run.report?.cases ?? { evaluated: 0, failed: 0, missing: 0 };
+        const failed = server.log.filter((entry) => entry.status === 500).length;
+        times.push((run.endedAt - run.startedAt) / 1000);
         console.log(
-          `  ${setting.name}, ${cli.name}, round ${round + 1}: ${answered} judged in ${((last - first) / 1000).toFixed(1)} s = ${(100 * share).toFixed(1)}% of the limit; ` +
-            `${refused} of ${server.log.length} requests refused (${((100 * refused) / server.log.length).toFixed(1)}%); judged twice ${twice}; ` +
-            `cases evaluated ${cases.evaluated}, failed ${cases.failed}, missing ${cases.missing}; exit ${run.exitCode}`,
+          `  ${'rateLimit' in faults ? 'random 429s and 500s' : 'no refusals'}, ${cli.name}, round ${round + 1}: whole command ${(times.at(-1) ?? 0).toFixed(2)} s, judging window ${judgingWindow(server, run).toFixed(2)} s; ` +
+            `${server.log.length} requests, ${refused} refused, ${failed} failed; ${answered} judged, twice ${twice}; ${casesOf(run)}`,
         );
       }
-      console.log(`  ${setting.name}, ${cli.name}: median ${(100 * median(shares)).toFixed(1)}% of the limit (${spread(shares)}), refused ${(100 * median(refusals)).toFixed(1)}% (${spread(refusals)})`);
+      ratios.push((times[1] ?? 0) / (times[0] ?? 1));
     }
+    console.log(`  ${cli.name}: the run with random refusals took ${median(ratios).toFixed(2)} times the refusal-free run's time (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`);
   }
 }
 
 async function fullPipePart(): Promise<void> {
   const dataset = await writeDataset(200, 5);
+  const concurrency = 16;
   const ideal = (1000 * 0.5) / concurrency;
   console.log(`full pipe: 1,000 judgments, --concurrency ${concurrency}, judge latency 500 ms; ideal ${ideal} s`);
   for (const cli of clis) {
@@ -162,16 +221,14 @@ async function fullPipePart(): Promise<void> {
     const wallShares: number[] = [];
     for (let round = 0; round < repeat; round++) {
       const server = await startOpenAiTestServer({ oracle: verdict, faults: { latencyMs: 500 } });
-      const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'] }, server, 'pipe');
+      const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'] }, server, 'pipe', concurrency);
       await server.close();
-      const arrivals = server.log.map((entry) => entry.receivedAt);
-      const first = arrivals[0] ?? run.startedAt;
-      const last = Math.max(...server.log.map((entry) => entry.answeredAt ?? 0));
+      const first = server.log[0]?.receivedAt ?? run.startedAt;
       const full = fullAt(server, concurrency);
-      windowShares.push(ideal / ((last - first) / 1000));
+      windowShares.push(ideal / judgingWindow(server, run));
       wallShares.push(ideal / ((run.endedAt - run.startedAt) / 1000));
       console.log(
-        `  ${cli.name}, round ${round + 1}: ${server.log.length} requests; judging window ${((last - first) / 1000).toFixed(2)} s = ${(100 * (windowShares.at(-1) ?? 0)).toFixed(1)}% of ideal; ` +
+        `  ${cli.name}, round ${round + 1}: ${server.log.length} requests; judging window ${judgingWindow(server, run).toFixed(2)} s = ${(100 * (windowShares.at(-1) ?? 0)).toFixed(1)}% of ideal; ` +
           `whole command ${((run.endedAt - run.startedAt) / 1000).toFixed(2)} s = ${(100 * (wallShares.at(-1) ?? 0)).toFixed(1)}%; ` +
           `first request ${(first - run.startedAt).toFixed(0)} ms after the start; ${concurrency} in flight ${full === undefined ? 'never' : `${(full - first).toFixed(0)} ms after the first`}; exit ${run.exitCode}`,
       );
@@ -201,6 +258,7 @@ function spread(values: readonly number[]): string {
 
 try {
   if (values.part === 'rate-limit' || values.part === 'all') await rateLimitPart();
+  if (values.part === 'random-429' || values.part === 'all') await random429Part();
   if (values.part === 'full-pipe' || values.part === 'all') await fullPipePart();
 } finally {
   await rm(folder, { recursive: true, force: true });

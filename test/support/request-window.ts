@@ -12,6 +12,12 @@ export interface RequestLimit {
   readonly windowMs: number;
   /** Send the x-ratelimit-* headers (default true); without them only retry-after-ms and retry-after say anything. */
   readonly headers?: boolean;
+  /**
+   * What x-ratelimit-reset-requests gives: 'full' (default), the time until
+   * the window is empty, as OpenAI documents it; 'next', the time until the
+   * next request is allowed (0 while some remain), as other servers read it.
+   */
+  readonly reset?: 'full' | 'next';
 }
 
 export type WindowDecision = { admitted: true; headers: Record<string, string> } | { admitted: false; waitMs: number; headers: Record<string, string> };
@@ -44,8 +50,8 @@ export class RequestWindow {
   headers(now = this.now()): Record<string, string> {
     if (this.limit.headers === false) return {};
     this.forgetBefore(now);
-    const newest = this.admitted.at(-1);
-    const resetMs = newest === undefined ? 0 : Math.max(0, newest + this.limit.windowMs - now);
+    const counted = this.limit.reset === 'next' ? (this.admitted.length < this.limit.requests ? undefined : this.admitted[0]) : this.admitted.at(-1);
+    const resetMs = counted === undefined ? 0 : Math.max(0, counted + this.limit.windowMs - now);
     return {
       'x-ratelimit-limit-requests': String(this.limit.requests),
       'x-ratelimit-remaining-requests': String(this.limit.requests - this.admitted.length),

@@ -21,7 +21,7 @@ export const SYSTEM_CLOCK: GovernorClock = {
 };
 
 export interface GovernorSettings {
-  /** The most attempts in flight at once: where the window starts and grows back to. */
+  /** The most attempts in flight at once: the callers' concurrency. */
   readonly maxInFlight: number;
   /** Configured limits, paced from the first attempt; what is learnt never goes faster. */
   readonly limits?: RateLimits | undefined;
@@ -47,10 +47,12 @@ export interface Permit {
 }
 
 export interface GovernorState {
-  readonly window: number;
+  readonly maxInFlight: number;
   readonly inFlight: number;
   readonly heldUntil: number;
   /** The pace in force (configured or learnt, the slower), undefined when unpaced. */
   readonly requestsPerMinute: number | undefined;
   readonly tokensPerMinute: number | undefined;
+  /** The share of attempts the server refuses whatever the pace, as last measured (learnt-request-pace.ts). */
+  readonly refusalFloor: number;
 }

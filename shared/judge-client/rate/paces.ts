@@ -1,19 +1,17 @@
 import { Pace } from './pace.js';
 import type { QuotaState } from './rate-headers.js';
 
+/** The share of a known limit that is paced at: the room left for jitter on the way to the server. */
+export const PACE_MARGIN = 0.98;
+
+export type PaceKind = 'requests' | 'tokens';
+
 /**
  * The paces in force for one server and model: requests and tokens a
  * minute, each configured (at 98% of the rate given) or learnt from the
  * server's refusals; an attempt waits for every one of them, so the slower
  * of a configured and a learnt pace binds.
  */
-export type PaceKind = 'requests' | 'tokens';
-
-/** The share of a known limit that is paced at: the room left for jitter on the way to the server. */
-export const PACE_MARGIN = 0.98;
-/** A learnt pace's growth with each answer: about 10% over 50 answers. */
-const LEARNT_PACE_GROWTH = 1.002;
-
 export class Paces {
   private readonly configured: { requests?: Pace; tokens?: Pace } = {};
   private readonly learnt: { requests?: Pace; tokens?: Pace } = {};
@@ -27,18 +25,15 @@ export class Paces {
     else if (paced < pace.perMinute) pace.perMinute = paced;
   }
 
-  /** A rate learnt from the server, replacing the one learnt before. */
+  /** A rate learnt from the server, replacing the one learnt before; undefined forgets it (a learnt pace undone). */
   learn(kind: PaceKind, perMinute: number | undefined): void {
-    if (perMinute === undefined || !(perMinute > 0)) return;
+    if (perMinute === undefined || !(perMinute > 0)) {
+      delete this.learnt[kind];
+      return;
+    }
     const pace = this.learnt[kind];
     if (pace === undefined) this.learnt[kind] = new Pace(perMinute);
     else pace.perMinute = perMinute;
-  }
-
-  /** Lets the learnt requests pace come back up after an answer that left room. */
-  grow(): void {
-    const pace = this.learnt.requests;
-    if (pace !== undefined) pace.perMinute = pace.perMinute * LEARNT_PACE_GROWTH;
   }
 
   readyAt(now: number): number {

@@ -1,47 +1,13 @@
-import { AcceptedRate } from './accepted-rate.js';
 import { SYSTEM_CLOCK, type AttemptOutcome, type GovernorClock, type GovernorSettings, type GovernorState, type Permit } from './governor-types.js';
 import { PACE_MARGIN, Paces, quotaPace } from './paces.js';
 import { readRateHeaders } from './rate-headers.js';
+import { LearntRequestPace } from './learnt-request-pace.js';
 
 export type { AttemptOutcome, GovernorClock, GovernorSettings, GovernorState, Permit, RateLimits } from './governor-types.js';
 export { SYSTEM_CLOCK } from './governor-types.js';
 
-/**
- * One judge server's rate limit as the calls of a process meet it. Every HTTP
- * attempt first asks for a permit (`acquire`) and hands it back with what
- * came of it (`permit.done`). The governor grants a permit when:
- *
- * - fewer attempts than its window are in flight. The window starts at the
- *   callers' concurrency, halves on a rate-limit refusal that says nothing of
- *   the quota (once for the attempts that were in flight together, never
- *   below 1) and grows back by one for every window's worth of answers
- *   (AIMD); a refusal that gives the quota sets the pace instead (below),
- *   which is what binds a rate limit;
- * - no hold is on: a refusal holds every new attempt until the wait it asks
- *   for (`retry-after-ms`, `Retry-After`, else the quota's reset time, else a
- *   doubling backoff from 0.5 s to 8 s), cut to `maxHoldMs`;
- * - the pace allows it (paces.ts): configured requests and tokens per minute
- *   are spaced evenly from the first attempt, at 98% of the rate given: at
- *   exactly the limit, a few milliseconds of delay on the way (the network,
- *   the server's event loop) put one request too many in a short window.
- *   Without them, a refusal whose headers give the quota and its reset time
- *   sets the pace to 98% of what the server allows, (limit - 1) / reset:
- *   exact both for a token bucket and for a sliding window that was being
- *   filled evenly (the window's newest request is one spacing old). A
- *   refusal without them paces at 90% of the rate the server accepted over
- *   the last second. A learnt pace grows by 0.2% with every answer that does
- *   not say the quota is used up (remaining 0), so it comes back up to a
- *   limit that was raised or underestimated, until the next refusal sets it
- *   again.
- *
- * Tokens are estimated before the attempt and corrected by the answer's
- * usage. The governor knows nothing of HTTP clients or SDKs: the openai
- * transport and any other (Bedrock) report outcomes in these terms.
- */
 const FIRST_BACKOFF_MS = 500;
 const LONGEST_BACKOFF_MS = 8_000;
-/** The share of the rate the server accepted that is paced at when it says nothing of its quota. */
-const ACCEPTED_RATE_SHARE = 0.9;
 
 interface Waiter {
   readonly tokens: number;
@@ -50,15 +16,54 @@ interface Waiter {
   readonly onAbort: () => void;
 }
 
+/**
+ * One judge server's rate limit as the calls of a process meet it. Every HTTP
+ * attempt first asks for a permit (`acquire`) and hands it back with what
+ * came of it (`permit.done`). A permit is granted when fewer than
+ * `maxInFlight` attempts are in flight, no hold is on, and every pace allows
+ * it (paces.ts: evenly spaced, no burst):
+ *
+ * - configured requests and tokens per minute (`judge.rate_limit`), paced
+ *   from the first attempt at 98%: at exactly the limit, a few milliseconds
+ *   of delay on the way put one request too many in a short window;
+ * - a requests pace learnt by a control loop over rounds of attempts
+ *   (learnt-request-pace.ts), from the configured rate if there is one: a
+ *   share refused above 5% in a round cuts it to the rate the server
+ *   accepted, once a round, and a round within 5% raises it; each cut is
+ *   checked by the next round, and undone when the refusals did not fall as
+ *   a rate limit's would, their share then kept as a floor the server
+ *   refuses at whatever the pace. A rule per refusal could not tell the two:
+ *   pacing at 90% of the rate accepted at each refusal made an overloaded
+ *   gateway's 20% of random 429s slow a 2 s run to 150 s;
+ * - a pace that a refusal's `x-ratelimit-*` headers tell, 98% of (limit - 1)
+ *   / reset: taken when slower than the pace in force, and cut by the
+ *   rounds like any other when refusals go on at it, since servers read
+ *   reset differently (the time to a whole quota makes it exact for a
+ *   sliding window filled evenly; the time to the next free request makes
+ *   it up to 60 times too fast); a tokens pace is only ever told.
+ *
+ * A refusal holds every new attempt for the wait it asks (`retry-after-ms`,
+ * `Retry-After`, else the quota's reset, else a backoff doubling from 0.5 s
+ * to 8 s; at most `maxHoldMs`) when nothing is learnt or configured yet, as
+ * a rate limit met in a burst must be waited out, or when its headers give
+ * the quota. Any other keeps only its own place in flight for that wait:
+ * the pace slows what a limit refuses, and a refusal costs the time of what
+ * it refused, not a stop of every call. The attempts in flight are never
+ * cut: a judge server's limits are per minute, which the pace meets, and
+ * halving them on each refusal was the other half of that collapse.
+ *
+ * Tokens are estimated before the attempt and corrected by the answer's
+ * usage. The governor knows nothing of HTTP clients or SDKs: the openai
+ * transport and any other (Bedrock) report outcomes in these terms.
+ */
 export class RateGovernor {
-  private window: number;
   private inFlight = 0;
+  /** When each place kept by a refusal after its attempt is free again (unordered; expired ones are dropped as the pump runs). */
+  private keptPlaces: number[] = [];
   private heldUntil = 0;
   private refusalsInARow = 0;
-  /** Attempts started before this were in flight at the last halving, so their refusals do not halve again. */
-  private decreasedAt = Number.NEGATIVE_INFINITY;
   private readonly paces = new Paces();
-  private readonly accepted = new AcceptedRate();
+  private readonly learnt = new LearntRequestPace();
   private readonly queue: Waiter[] = [];
   private cancelTimer: (() => void) | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
@@ -70,26 +75,19 @@ export class RateGovernor {
     checkMaxInFlight(settings.maxInFlight);
     this.maxInFlight = settings.maxInFlight;
     this.maxHoldMs = settings.maxHoldMs;
-    this.window = settings.maxInFlight;
     this.clock = settings.clock ?? SYSTEM_CLOCK;
     this.adopt(settings);
   }
 
-  /**
-   * Takes in another caller's settings: a larger concurrency raises the
-   * ceiling (and the window with it), a longer hold cap lengthens it, and a
-   * configured rate lower than the one in force (or the first one) slows the
-   * pace. Two configs that disagree about one server's limit get the lower.
-   */
+  /** Takes in another caller's settings: a larger concurrency or hold cap raises its own; of two configured rates the lower holds. */
   adopt(settings: GovernorSettings): void {
     checkMaxInFlight(settings.maxInFlight);
-    if (settings.maxInFlight > this.maxInFlight) {
-      this.window += settings.maxInFlight - this.maxInFlight;
-      this.maxInFlight = settings.maxInFlight;
-    }
+    this.maxInFlight = Math.max(this.maxInFlight, settings.maxInFlight);
     this.maxHoldMs = Math.max(this.maxHoldMs, settings.maxHoldMs);
     this.paces.configure('requests', settings.limits?.requestsPerMinute);
     this.paces.configure('tokens', settings.limits?.tokensPerMinute);
+    const configured = this.paces.perMinute('requests');
+    if (configured !== undefined) this.learnt.startAt(configured);
     this.pump();
   }
 
@@ -117,19 +115,26 @@ export class RateGovernor {
 
   state(): GovernorState {
     return {
-      window: this.window,
+      maxInFlight: this.maxInFlight,
       inFlight: this.inFlight,
       heldUntil: this.heldUntil,
       requestsPerMinute: this.paces.perMinute('requests'),
       tokensPerMinute: this.paces.perMinute('tokens'),
+      refusalFloor: this.learnt.refusalFloor,
     };
   }
 
   private pump(): void {
     for (;;) {
       const head = this.queue[0];
-      if (head === undefined || this.inFlight >= Math.floor(this.window)) return;
+      if (head === undefined) return;
       const now = this.clock.now();
+      this.keptPlaces = this.keptPlaces.filter((until) => until > now);
+      if (this.inFlight + this.keptPlaces.length >= this.maxInFlight) {
+        // Only a kept place comes free by itself; an attempt in flight frees its own when done.
+        if (this.keptPlaces.length > 0) this.wakeAt(Math.min(...this.keptPlaces));
+        return;
+      }
       const readyAt = this.nextStartAt();
       if (readyAt > now) return this.wakeAt(readyAt);
       this.queue.shift();
@@ -140,7 +145,8 @@ export class RateGovernor {
 
   private grant(tokens: number, startedAt: number): Permit {
     this.inFlight++;
-    this.accepted.attempted(startedAt);
+    const round = this.learnt.attempted(startedAt);
+    this.paces.learn('requests', this.learnt.perMinute);
     this.paces.take(tokens, startedAt);
     let settled = false;
     return {
@@ -148,40 +154,43 @@ export class RateGovernor {
         if (settled) return;
         settled = true;
         this.inFlight--;
-        this.settle(outcome, tokens, startedAt);
+        const keptMs = this.settle(outcome, tokens, round);
+        if (keptMs > 0) this.keptPlaces.push(this.clock.now() + keptMs);
+        this.paces.learn('requests', this.learnt.perMinute);
         this.pump();
       },
     };
   }
 
-  private settle(outcome: AttemptOutcome, tokens: number, startedAt: number): void {
+  /** Takes in what came of an attempt; returns how long its place in flight stays taken (a refusal's wait, when it holds no one else). */
+  private settle(outcome: AttemptOutcome, tokens: number, round: number): number {
     const now = this.clock.now();
-    if (outcome.rateLimited === true) return this.refused(outcome, tokens, startedAt, now);
-    if (outcome.status === undefined) return;
+    if (outcome.rateLimited === true) return this.refused(outcome, tokens, round, now);
+    if (outcome.status === undefined) return 0;
     if (outcome.tokens !== undefined) this.paces.giveBackTokens(tokens - outcome.tokens, now);
-    if (outcome.status >= 400) return;
+    if (outcome.status >= 400) {
+      this.learnt.settled(round, now);
+      return 0;
+    }
     this.refusalsInARow = 0;
-    this.window = Math.min(this.maxInFlight, this.window + 1 / Math.max(1, this.window));
     const remaining = outcome.headers === undefined ? undefined : readRateHeaders(outcome.headers, now).requests.remaining;
-    if (remaining !== 0) this.paces.grow();
+    this.learnt.settled(round, now, remaining === 0);
+    return 0;
   }
 
-  private refused(outcome: AttemptOutcome, tokens: number, startedAt: number, now: number): void {
-    this.accepted.refused(startedAt);
+  private refused(outcome: AttemptOutcome, tokens: number, round: number, now: number): number {
     const said = outcome.headers === undefined ? { requests: {}, tokens: {} } : readRateHeaders(outcome.headers, now);
     const kind = said.tokens.remaining !== undefined && said.tokens.remaining < tokens ? 'tokens' : 'requests';
     const backoff = Math.min(LONGEST_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.refusalsInARow);
-    const wait = 'waitMs' in said && said.waitMs !== undefined ? said.waitMs : (said[kind].resetMs ?? backoff);
+    const wait = Math.min(this.maxHoldMs, 'waitMs' in said && said.waitMs !== undefined ? said.waitMs : (said[kind].resetMs ?? backoff));
     this.refusalsInARow++;
-    this.heldUntil = Math.max(this.heldUntil, now + Math.min(wait, this.maxHoldMs));
     const told = quotaPace(said[kind], kind === 'tokens' ? tokens : 1);
-    if (told !== undefined) return this.paces.learn(kind, told * PACE_MARGIN);
-    if (startedAt > this.decreasedAt) {
-      this.window = Math.max(1, Math.floor(this.window / 2));
-      this.decreasedAt = now;
-    }
-    const accepted = this.accepted.perMinute(now);
-    this.paces.learn('requests', accepted === undefined ? undefined : accepted * ACCEPTED_RATE_SHARE);
+    if (kind === 'tokens' && told !== undefined) this.paces.learn('tokens', told * PACE_MARGIN);
+    const everyone = told !== undefined || this.learnt.holdsEveryone;
+    this.learnt.refused(round, now, wait, kind === 'requests' && told !== undefined ? told * PACE_MARGIN : undefined);
+    if (!everyone) return wait;
+    this.heldUntil = Math.max(this.heldUntil, now + wait);
+    return 0;
   }
 
   private wakeAt(time: number): void {

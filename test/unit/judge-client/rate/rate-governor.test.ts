@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { RateGovernor, type GovernorSettings, type Permit } from '../../../../shared/judge-client/rate/rate-governor.js';
+import { RateGovernor, type AttemptOutcome, type GovernorSettings, type Permit } from '../../../../shared/judge-client/rate/rate-governor.js';
+import { RequestWindow } from '../../../support/request-window.js';
 import { ManualClock, settle } from '../../../support/manual-clock.js';
 
 /**
- * The rate governor on a clock the tests move: the in-flight window (AIMD),
- * the holds a refusal asks for, and the paces configured or learnt from a
- * refusal's quota headers.
+ * The rate governor on a clock the tests move: its places in flight, the
+ * holds a refusal asks for, the paces configured or told by a refusal's
+ * quota headers, and the control loop that learns a pace round by round.
  */
 
 function governorOf(settings: Partial<GovernorSettings> = {}): { governor: RateGovernor; clock: ManualClock } {
@@ -20,11 +21,11 @@ function ask(governor: RateGovernor, count: number, tokens = 100): Permit[] {
   return granted;
 }
 
-const answered = { status: 200 };
-const refused = (headers: Record<string, string> = {}) => ({ status: 429, rateLimited: true, headers: new Headers(headers) });
+const answered: AttemptOutcome = { status: 200 };
+const refused = (headers: Record<string, string> = {}): AttemptOutcome => ({ status: 429, rateLimited: true, headers: new Headers(headers) });
 
-describe('RateGovernor: the in-flight window', () => {
-  it('grants as many permits as the window at once, and the next when one is handed back', async () => {
+describe('RateGovernor: places in flight', () => {
+  it('grants as many permits as its places at once, and the next when one is handed back', async () => {
     // Prepare
     const { governor } = governorOf({ maxInFlight: 4 });
 
@@ -39,46 +40,27 @@ describe('RateGovernor: the in-flight window', () => {
     expect({ before, after: granted.length }).toEqual({ before: 4, after: 5 });
   });
 
-  it('halves the window on a refusal that says nothing of the quota, once for the attempts in flight together, and grows it back by one a window of answers', async () => {
-    // Prepare: 8 in flight, two of them refused together (no wait header: a 500 ms hold)
-    const { governor, clock } = governorOf({ maxInFlight: 8 });
-    const first = ask(governor, 8);
+  it('once it paces, holds no one else for a refusal: the refused attempt keeps its own place for the wait it asks', async () => {
+    // Prepare: a first refusal tells a pace of 588 a minute (one every 102 ms) and holds every attempt for its 100 ms
+    const { governor, clock } = governorOf({ maxInFlight: 2 });
+    const first = await governor.acquire(100);
+    first.done(refused({ 'retry-after-ms': '100', 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }));
+    const second = ask(governor, 1);
+    await clock.advance(1_000);
+    second[0]?.done(answered);
+    const heldBefore = governor.state().heldUntil;
+    const third = ask(governor, 1);
     await settle();
 
-    // Act
-    first[0]?.done(refused());
-    first[1]?.done(refused());
-    const halved = governor.state().window;
-    await clock.advance(1_000);
-    for (const permit of first.slice(2)) permit.done(answered);
-    // Worked arithmetic: from 4, each answer adds 1/window: 4 + 1/4 + 1/4.25 + ... six answers reach 5.3
-    const grown = governor.state().window;
+    // Act: a refusal without quota headers asking 1 s; two more attempts ask at once
+    third[0]?.done(refused({ 'retry-after-ms': '1000' }));
+    const waiting = ask(governor, 2);
+    await clock.advance(999);
+    const beforeTheWait = waiting.length;
+    await clock.advance(1);
 
-    // Assess
-    expect(halved).toBe(4);
-    expect(grown).toBeGreaterThan(5.2);
-    expect(grown).toBeLessThan(5.5);
-  });
-
-  it('never halves below one, and grows back to the concurrency at most', async () => {
-    // Prepare
-    const { governor, clock } = governorOf({ maxInFlight: 2 });
-
-    // Act: three refusals one after the other, each from an attempt started after the last halving
-    for (let refusal = 0; refusal < 3; refusal++) {
-      const granted = ask(governor, 1);
-      await clock.advance(10_000);
-      granted[0]?.done(refused());
-    }
-    const floor = governor.state().window;
-    for (let answer = 0; answer < 20; answer++) {
-      const granted = ask(governor, 1);
-      await clock.advance(10_000);
-      granted[0]?.done(answered);
-    }
-
-    // Assess
-    expect({ floor, ceiling: governor.state().window }).toEqual({ floor: 1, ceiling: 2 });
+    // Assess: no new hold; one place free at once (as the pace allows), the refused attempt's after its 1 s
+    expect({ heldUntil: governor.state().heldUntil, beforeTheWait, afterTheWait: waiting.length }).toEqual({ heldUntil: heldBefore, beforeTheWait: 1, afterTheWait: 2 });
   });
 });
 
@@ -178,7 +160,19 @@ describe('RateGovernor: paces', () => {
     expect({ early, atFiveSeconds: next.length }).toEqual({ early: 0, atFiveSeconds: 1 });
   });
 
-  it('learns 98% of (limit - 1) / reset from a refusal that gives the quota, and leaves the window whole', async () => {
+  it('starts the learnt pace at a configured rate: a refusal at it holds no one else and is left to the rounds to judge', async () => {
+    // Prepare
+    const { governor } = governorOf({ maxInFlight: 4, limits: { requestsPerMinute: 600 } });
+    const first = await governor.acquire(100);
+
+    // Act
+    first.done(refused({ 'retry-after-ms': '1000' }));
+
+    // Assess
+    expect(governor.state()).toMatchObject({ heldUntil: 0, requestsPerMinute: 588 });
+  });
+
+  it('takes 98% of (limit - 1) / reset at once from a first refusal that gives the quota, and keeps every place', async () => {
     // Prepare: a sliding window of 10 a second, filled evenly: its newest request is 100 ms old, so it is whole again in 900 ms
     const { governor } = governorOf({ maxInFlight: 8 });
     const first = await governor.acquire(100);
@@ -187,41 +181,126 @@ describe('RateGovernor: paces', () => {
     first.done(refused({ 'retry-after-ms': '10', 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '900ms' }));
 
     // Assess: (10 - 1) / 0.9 s = 10 a second = 600 a minute, paced at 588
-    expect(governor.state()).toMatchObject({ window: 8, requestsPerMinute: 588 });
+    expect(governor.state()).toMatchObject({ maxInFlight: 8, requestsPerMinute: 588 });
   });
 
-  it('learns 90% of the rate the server accepted over the last second from a refusal with no quota headers', async () => {
-    // Prepare: 5 attempts in the last second were answered, 1 refused
-    const { governor, clock } = governorOf({ maxInFlight: 8 });
-    const permits = ask(governor, 6);
-    await clock.advance(500);
-    for (const permit of permits.slice(1)) permit.done(answered);
+  it.each([
+    ['without quota headers: what the server accepted until the wait ended', {}, 600],
+    ['with a slower pace the headers tell: that pace', { 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1.5s' }, 352.8],
+  ])('paces after a burst met a limit, %s', async (_case, headers, perMinute) => {
+    // Prepare: 16 attempts at once, as a run starts; 10 pass a sliding window of 10 a second, 6 are refused at once, asking 1 s
+    const { governor, clock } = governorOf({ maxInFlight: 16 });
+    const burst = ask(governor, 16);
+    await settle();
 
     // Act
-    permits[0]?.done(refused());
+    for (const permit of burst.slice(10)) permit.done(refused({ 'retry-after-ms': '1000', ...headers }));
+    await clock.advance(50);
+    for (const permit of burst.slice(0, 10)) permit.done(answered);
+    ask(governor, 1);
+    await clock.advance(950);
 
-    // Assess: 5 accepted in 1 s = 300 a minute, paced at 270
-    expect(governor.state().requestsPerMinute).toBeCloseTo(270, 6);
+    // Assess: 10 accepted in the 1,000 ms to the wait's end = 600 a minute; (10 - 1) / 1.5 s × 98% = 352.8 a minute
+    expect(governor.state().requestsPerMinute).toBeCloseTo(perMinute, 6);
+  });
+});
+
+describe('RateGovernor: the control loop, round by round', () => {
+  /** Sends `count` attempts one after another, each answered 1 ms after it is granted as `outcomeOf` says; the clock moves as the pace asks. */
+  async function attempts(governor: RateGovernor, clock: ManualClock, count: number, outcomeOf: (index: number) => AttemptOutcome): Promise<void> {
+    for (let index = 0; index < count; index++) {
+      const granted: Permit[] = [];
+      void governor.acquire(100).then((permit) => granted.push(permit));
+      await settle();
+      while (granted.length === 0) await clock.advance(Math.max(1, Math.ceil(governor.nextStartAt() - clock.now())));
+      await clock.advance(1);
+      granted[0]?.done(outcomeOf(index));
+    }
+  }
+
+  /** A round of 24 in which every fourth attempt is refused (25%), asking 1 ms. */
+  const quarterRefused = (index: number): AttemptOutcome => (index % 4 === 3 ? refused({ 'retry-after-ms': '1' }) : answered);
+
+  /** A pace of 588 a minute told by a first refusal, which with 23 answers makes a round that raises it 5%, to 617.4. */
+  async function pacedGovernor(): Promise<{ governor: RateGovernor; clock: ManualClock }> {
+    const { governor, clock } = governorOf({ maxInFlight: 1 });
+    await attempts(governor, clock, 1, () => refused({ 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }));
+    await attempts(governor, clock, 23, () => answered);
+    return { governor, clock };
+  }
+
+  it('cuts the pace to the rate accepted after a round refused more than 5%, and undoes the cut when the next round refuses as much: refusals at random do not ratchet it down', async () => {
+    // Prepare
+    const { governor, clock } = await pacedGovernor();
+    const before = governor.state().requestsPerMinute ?? 0;
+
+    // Act: a round with 25% refused, then another, then ten more
+    await attempts(governor, clock, 24, quarterRefused);
+    const cut = governor.state().requestsPerMinute ?? 0;
+    await attempts(governor, clock, 24, quarterRefused);
+    const checked = governor.state();
+    await attempts(governor, clock, 240, quarterRefused);
+
+    // Assess: 617.4 a minute cut by a quarter (of about what was sent, a little less than the pace); the cut
+    // undone with a floor of 25%; then 25% within the floor (plus 5%, plus twice 8.8 points of sampling error)
+    // raises it 5% a round: 617.4 × 1.05^10 = 1,005.7
+    expect(before).toBeCloseTo(617.4, 6);
+    expect(cut).toBeGreaterThan(0.72 * before);
+    expect(cut).toBeLessThan(0.75 * before);
+    expect({ pace: checked.requestsPerMinute, floor: checked.refusalFloor }).toEqual({ pace: before, floor: 0.25 });
+    expect(governor.state().requestsPerMinute).toBeCloseTo(before * 1.05 ** 10, 6);
   });
 
-  it('raises a learnt pace by 0.2% an answer, but not on an answer that says the quota is used up', async () => {
-    // Prepare: a learnt pace of 588 a minute
-    const { governor, clock } = governorOf({ maxInFlight: 8 });
-    const first = await governor.acquire(100);
-    first.done(refused({ 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '900ms' }));
-    await clock.advance(30_000);
+  it('cuts to a quarter at most after a round with every attempt refused, which tells no rate', async () => {
+    // Prepare
+    const { governor, clock } = await pacedGovernor();
 
     // Act
-    const permits = ask(governor, 2);
-    await clock.advance(1_000);
-    const [room, full] = permits;
-    room?.done({ status: 200, headers: new Headers({ 'x-ratelimit-remaining-requests': '3' }) });
-    const raised = governor.state().requestsPerMinute;
-    full?.done({ status: 200, headers: new Headers({ 'x-ratelimit-remaining-requests': '0' }) });
+    await attempts(governor, clock, 24, () => refused({ 'retry-after-ms': '1' }));
 
-    // Assess
-    expect(raised).toBeCloseTo(588 * 1.002, 6);
-    expect(governor.state().requestsPerMinute).toBeCloseTo(588 * 1.002, 6);
+    // Assess: a quarter of about what was sent at 617.4 a minute
+    expect(governor.state().requestsPerMinute).toBeGreaterThan(0.24 * 617.4);
+    expect(governor.state().requestsPerMinute).toBeLessThanOrEqual(0.25 * 617.4);
+  });
+
+  it('brings a pace that the headers tell too fast down to what the server accepts, when refusals go on at it', async () => {
+    // Prepare: a round of answers; then the account's quota of 10 a second (sliding) is spent by others when
+    // this process meets it, and its refusals say 101 requests are whole again in 1 s: 5,880 a minute at 98%
+    const { governor, clock } = governorOf({ maxInFlight: 1 });
+    await attempts(governor, clock, 24, () => answered);
+    const window = new RequestWindow({ requests: 10, windowMs: 1_000, headers: false }, () => clock.now());
+    for (let other = 0; other < 10; other++) window.admit();
+    const told = { 'x-ratelimit-limit-requests': '101', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' };
+    const server = (): AttemptOutcome => {
+      const admission = window.admit();
+      return admission.admitted ? answered : refused({ ...told, 'retry-after-ms': String(admission.waitMs) });
+    };
+
+    // Act
+    await attempts(governor, clock, 1, server);
+    const first = governor.state().requestsPerMinute;
+    await attempts(governor, clock, 240, server);
+
+    // Assess: nothing accepted yet to check the told pace against, so it stands, until the rounds cut it to
+    // the 600 a minute the server accepts
+    expect(first).toBeCloseTo(5_880, 6);
+    expect(governor.state().requestsPerMinute).toBeGreaterThan(540);
+    expect(governor.state().requestsPerMinute).toBeLessThan(660);
+  });
+
+  it('comes back up once the refusals stop: the floor eases off, and the pace, past where it was cut, doubles its raise each round', async () => {
+    // Prepare: a floor of 25% and a pace of 617.4 a minute, as in the first test
+    const { governor, clock } = await pacedGovernor();
+    await attempts(governor, clock, 48, quarterRefused);
+    const before = governor.state();
+
+    // Act: eight rounds without a refusal
+    await attempts(governor, clock, 8 * 24, () => answered);
+
+    // Assess: the floor at 25% × (7/8)^8 = 8.6%; the pace raised 5%, 10%, 20%, 40%, 80% and 100% three times: 14.3 times
+    expect(before).toMatchObject({ requestsPerMinute: 617.4, refusalFloor: 0.25 });
+    expect(governor.state().refusalFloor).toBeCloseTo(0.25 * 0.875 ** 8, 6);
+    expect(governor.state().requestsPerMinute).toBeCloseTo(617.4 * 1.05 * 1.1 * 1.2 * 1.4 * 1.8 * 2 ** 3, 6);
   });
 });
 
@@ -253,6 +332,6 @@ describe('RateGovernor: waiting', () => {
     governor.adopt({ maxInFlight: 8, maxHoldMs: 30_000, limits: { requestsPerMinute: 1_200 } });
 
     // Assess: 300 paced at 98%
-    expect(governor.state()).toMatchObject({ window: 16, requestsPerMinute: 294 });
+    expect(governor.state()).toMatchObject({ maxInFlight: 16, requestsPerMinute: 294 });
   });
 });
