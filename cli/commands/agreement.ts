@@ -1,5 +1,10 @@
 import { Command } from 'commander';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { buildAgreementReport } from '../../shared/agreement/agreement-report.js';
+import { rankJudgeQrels, type JudgeQrels } from '../../shared/agreement/judge-ranking.js';
+import { parseReportJson } from '../../shared/compare/run-files.js';
+import { renderJudgeRankingText } from '../../shared/report-render/judge-ranking-text.js';
 import { renderAgreementText } from '../../shared/report-render/agreement-text.js';
 import type { NamedRun } from '../../shared/agreement/system-agreement.js';
 import { RunNames } from '../../shared/trec-collection/run-names.js';
@@ -14,7 +19,8 @@ import { UsageError } from '../usage-error.js';
 
 interface AgreementOptions {
   human?: string;
-  judge?: string;
+  judge: string[];
+  judgeCost: string[];
   run: string[];
   measure: string[];
   level: string;
@@ -34,7 +40,8 @@ export function agreementCommand(): Command {
   return new Command('agreement')
     .description("Measure a judge's relevance labels against human qrels: kappa per label, tau between system rankings")
     .option('--human <qrels>', 'the reference judgments (required): "qid iter docno grade" per line')
-    .option('--judge <qrels>', 'the judgments to assess (required), in the same format')
+    .option('--judge <qrels>', 'the judgments to assess (required), in the same format; repeat it (NAME=PATH, PATH a qrels file or an assay run\'s report folder) to rank several judges', collect, [])
+    .option('--judge-cost <name=amount>', 'what a judge\'s labels cost (repeatable), for the ranking per unit of cost; a report folder\'s judge_cost.total otherwise', collect, [])
     .option('--run <run>', 'a TREC run to rank under both qrels (repeatable; two or more for tau)', collect, [])
     .option('-m, --measure <measure>', 'a trec_eval measure (ndcg_cut.10, map, P.10, ...), repeatable: the first ranks the runs; each is corrected by the judge (default: ndcg_cut.10)', collect, [])
     .option('-l, --level <level>', 'lowest grade that counts as relevant, for the binary statistics and the measure', '1')
@@ -50,11 +57,15 @@ export function agreementCommand(): Command {
         'has the same tag) and scored as `assay ir-metrics` does without -c. Intervals are\n' +
         'percentile bootstraps: kappas resample the pairs, tau resamples the topics. With runs, each\n' +
         "measure's mean over the topics the judge qrels score is also corrected by the human labels of\n" +
-        'those that have them (prediction-powered, PPI++), per run and per pair of runs (a minus b).',
+        'those that have them (prediction-powered, PPI++), per run and per pair of runs (a minus b).\n\n' +
+        'With several --judge, each judge gets its report, and the judges are ranked by the width of the\n' +
+        "corrected interval each gives the first measure over the runs' topics (the human labels a judge\n" +
+        'is worth), and by the human labels gained per unit of cost (--judge-cost, or the judge_cost of\n' +
+        "an assay run's report.json beside its judgments.qrels).",
     )
     .action(async (options: AgreementOptions) => {
       // Checked here rather than as commander's required options, whose error exits 1, not 2.
-      if (options.human === undefined || options.judge === undefined) {
+      if (options.human === undefined || options.judge.length === 0) {
         throw new UsageError(`Expected ${options.human === undefined ? '--human <qrels>, the reference judgments' : '--judge <qrels>, the judgments to assess'}`);
       }
       const level = parseInteger(options.level, '-l', 0);
@@ -65,17 +76,27 @@ export function agreementCommand(): Command {
       const confidence = Number(options.confidence);
       if (!(confidence > 0 && confidence < 1)) throw new UsageError(`Expected --confidence to be a level between 0 and 1 such as 0.95, got "${options.confidence}"`);
       const minLabelled = parseInteger(options.minLabelled, '--min-labelled', 3);
-      const [human, judge, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readQrelsFile(options.judge, 'judge qrels'), readRunFiles(options.run)]);
+      const common = {
+        measure: measures[0] as Measure,
+        measures,
+        correction: { level: confidence, minLabelled },
+        measureOptions: { relevanceLevel: level, gain: 'linear' as const },
+        resamples,
+        seed,
+      };
+      if (options.judge.length > 1 || options.judgeCost.length > 0) {
+        const [human, judges, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readJudges(options.judge, options.judgeCost), readRunFiles(options.run)]);
+        const ranked = rankJudgeQrels(judges, { human, runs, ...common });
+        if (!ranked.ok) throw new UsageError(ranked.error);
+        process.stdout.write(options.json === true ? `${JSON.stringify(ranked.report, null, 2)}\n` : terminalText(renderJudgeRankingText(ranked.report)));
+        return;
+      }
+      const [human, judge, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readQrelsFile(options.judge[0] as string, 'judge qrels'), readRunFiles(options.run)]);
       const result = buildAgreementReport({
         human,
         judge,
         runs,
-        measure: measures[0] as Measure,
-        measures,
-        correction: { level: confidence, minLabelled },
-        measureOptions: { relevanceLevel: level, gain: 'linear' },
-        resamples,
-        seed,
+        ...common,
       });
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : terminalText(renderAgreementText(result.report)));
@@ -118,6 +139,47 @@ async function readRunFiles(paths: readonly string[]): Promise<NamedRun[]> {
     runs.push({ name: names.nameFor(result.run.runId, path), run: result.run });
   }
   return runs;
+}
+
+/**
+ * The --judge values as named qrels: `NAME=PATH` or `PATH` (named by its file
+ * name without the extension, or its folder's name). A folder is an assay
+ * run's report folder: its judgments.qrels, and the cost of its report.json's
+ * judge_cost.total. --judge-cost NAME=AMOUNT gives or overrides a cost.
+ */
+async function readJudges(values: readonly string[], costs: readonly string[]): Promise<JudgeQrels[]> {
+  const given = new Map<string, number>();
+  for (const value of costs) {
+    const match = /^(.+)=(.+)$/.exec(value);
+    const amount = Number(match?.[2]);
+    if (match === null || !(amount >= 0) || !Number.isFinite(amount)) throw new UsageError(`Expected --judge-cost NAME=AMOUNT with an amount from 0 up, got "${value}"`);
+    given.set(match[1] as string, amount);
+  }
+  const judges: JudgeQrels[] = [];
+  for (const value of values) {
+    const named = /^([^=/\\]+)=(.+)$/.exec(value);
+    const path = named?.[2] ?? value;
+    const folder = (await stat(path).catch(() => undefined))?.isDirectory() === true;
+    const name = named?.[1] ?? basename(path).replace(folder ? /$/ : /\.[^.]*$/, '');
+    if (judges.some((judge) => judge.name === name)) throw new UsageError(`Two judges are named ${name}: name them with --judge NAME=PATH`);
+    const qrels = await readQrelsFile(folder ? join(path, 'judgments.qrels') : path, `judge qrels of ${name}`);
+    const fromReport = folder ? await reportCost(join(path, 'report.json')) : undefined;
+    const cost = given.get(name) ?? fromReport?.total ?? null;
+    judges.push({ name, qrels, cost, ...(fromReport === undefined || given.has(name) ? {} : { currency: fromReport.currency }) });
+  }
+  const unknown = [...given.keys()].filter((name) => !judges.some((judge) => judge.name === name));
+  if (unknown.length > 0) throw new UsageError(`--judge-cost names ${unknown.join(', ')}, which no --judge is named (judges: ${judges.map((judge) => judge.name).join(', ')})`);
+  return judges;
+}
+
+/** A report folder's judge cost, when its report.json has one with a total. */
+async function reportCost(path: string): Promise<{ total: number; currency: string } | undefined> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const report = parseReportJson(text);
+  if (!report.ok) throw new UsageError(`${path}: ${report.message}`);
+  const cost = report.value.judge_cost;
+  return cost === undefined || cost.total === null ? undefined : { total: cost.total, currency: cost.currency };
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -48,7 +48,8 @@ export function compareCommand(): Command {
         'higher-is-better, diagnostic counts such as response_tokens too: with --fail-on-regression,\n' +
         'pick the metrics to gate on with --metric.\n\n' +
         'A ground-truth metric whose relevance judge graded both runs (its twin\n' +
-        'retrieval/<source>/<judge>/qrels/<metric> in both cases.jsonl) is also compared corrected by the\n' +
+        'retrieval/<source>/<judge>/qrels/<metric> in both cases.jsonl), and a human verdict\n' +
+        '<scope>/human/<judge>/rating whose answer judge rated both runs, is also compared corrected by the\n' +
         'judge: the judge\'s difference on every case, the human one on the labelled cases (PPI++), at level\n' +
         '1 - alpha. A row per judge under the metric gives the corrected delta [interval], p and\n' +
         'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.',

@@ -3,7 +3,7 @@ import { compareRuns, regressions, type RunFiles } from './compare-runs.js';
 import { join } from 'node:path';
 import { parseReportJson, readCaseLinesFile } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { GROUND_TRUTH_PREFIX, parseJudgeTwin } from '../metrics/judge-twin-names.js';
+import { parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
@@ -127,22 +127,23 @@ export function headlineMetrics(report: Report): string[] {
 
 /**
  * The per-case metrics a comparison with the baseline reads: the headline
- * ones, and the relevance judges' twins of the ground-truth ones among them,
- * which correct them (shared/compare/corrected-comparison.ts). Every numeric
- * metric has an average in the report, the twins too.
+ * ones, and the judges' twins of the human ones among them, which correct
+ * them (shared/compare/corrected-comparison.ts): the relevance judges' values
+ * of the ground-truth metrics, and the answer judges' ratings beside the
+ * human verdicts. Every numeric metric has an average in the report (the
+ * twins too), a yes/no rating its percentage.
  */
 export function comparisonReads(report: Report): string[] {
   const headline = new Set(headlineMetrics(report));
   const twins = new Set<string>();
   for (const statistics of Object.values(report.engines)) {
     for (const statistic of Object.keys(statistics)) {
-      if (!statistic.endsWith('/average')) continue;
-      const name = statistic.slice(0, -'/average'.length);
-      const twin = parseJudgeTwin(name);
-      if (twin !== undefined && headline.has(`${GROUND_TRUTH_PREFIX}${twin.metric}`)) twins.add(name);
+      const name = statistic.endsWith('/average') ? statistic.slice(0, -'/average'.length) : statistic.endsWith('/rating/percentage') ? statistic.slice(0, -'/percentage'.length) : undefined;
+      const twin = name === undefined ? undefined : parseJudgeTwin(name);
+      if (name !== undefined && twin !== undefined && headline.has(twin.human)) twins.add(name);
     }
   }
-  return [...headline, ...[...twins].sort()];
+  return [...headline, ...[...twins].filter((name) => !headline.has(name)).sort()];
 }
 
 /**

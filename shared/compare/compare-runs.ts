@@ -61,8 +61,9 @@ export interface MetricComparison {
   /** Percentile bootstrap interval of the mean per-case delta, at level 1 - alpha. */
   delta_interval: Interval;
   /**
-   * A ground-truth metric with a relevance judge's twin in both runs: per
-   * judge, the mean difference b − a corrected by the judge
+   * A ground-truth metric with a relevance judge's twin in both runs, or a
+   * human verdict with the answer judge's rating in both: per judge, the
+   * mean difference b − a corrected by the judge
    * (shared/compare/corrected-comparison.ts), over every case both runs have
    * the judge's value for, at level 1 − alpha.
    */
@@ -82,7 +83,7 @@ export interface Regression {
   /** The paired delta, or the corrected one when the judge decided. */
   delta: number;
   p_value: number;
-  /** The relevance judge whose corrected interval decided, when one did. */
+  /** The judge whose corrected interval decided, when one did. */
   judge?: string;
 }
 
@@ -100,8 +101,9 @@ export interface Regression {
  * Every metric is taken as higher-is-better (assay has no lower-is-better
  * metric yet): a significant negative delta is a regression of B.
  *
- * A ground-truth metric whose relevance judge's twin both runs have is also
- * compared corrected by the judge (`corrected`): the judge's per-case
+ * A ground-truth metric whose relevance judge's twin both runs have (or a
+ * human verdict `<scope>/human/<judge>/rating` whose judge rated both runs)
+ * is also compared corrected by the judge (`corrected`): the judge's per-case
  * difference on every case, the human one on the labelled cases. When a
  * judge gives an interval, `significant` is the corrected decision
  * (`correctedDecision`) and not the paired test's on the labelled cases alone.

@@ -1,4 +1,4 @@
-import { GROUND_TRUTH_PREFIX, parseJudgeTwin } from '../metrics/judge-twin-names.js';
+import { isCorrectableMetric, parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import { estimateOf } from '../report/corrected-estimates.js';
 import { compareText } from '../report/ordering.js';
 import type { CorrectedEstimate } from '../schema/report.js';
@@ -7,10 +7,13 @@ import { comparableValue } from './compared-metrics.js';
 import type { CaseIndex } from './paired-values.js';
 
 /**
- * A ground-truth metric of one engine, run A against run B, corrected by each
- * relevance judge both runs have: the judge's per-case difference b − a (its
- * twin of the metric, shared/metrics/judge-twin-names.ts) on every case both
- * runs have it for, the human difference on the cases labelled in both.
+ * A human metric of one engine, run A against run B, corrected by each judge
+ * both runs have a twin of it from (shared/metrics/judge-twin-names.ts): a
+ * ground-truth metric by each relevance judge (its value of the metric with
+ * its grades as the qrels), a human verdict `<scope>/human/<judge>/rating`
+ * by the answer judge's rating (yes = 1, no = 0). The judge's per-case
+ * difference b − a on every case both runs have it for, the human difference
+ * on the cases labelled in both.
  * The interval is for the mean difference over the queries the cases stand
  * for (superpopulation), at level 1 − alpha, as the paired tests read theirs.
  * Undefined for any other metric, or when no judge has a twin in both runs.
@@ -22,21 +25,20 @@ export function correctedComparison(
   metric: string,
   options: { readonly alpha: number; readonly minLabelled: number },
 ): Record<string, CorrectedEstimate> | undefined {
-  if (!metric.startsWith(GROUND_TRUTH_PREFIX)) return undefined;
+  if (!isCorrectableMetric(metric)) return undefined;
   const casesOfA = a.get(engine);
   const casesOfB = b.get(engine);
   if (casesOfA === undefined || casesOfB === undefined) return undefined;
-  const groundTruth = metric.slice(GROUND_TRUTH_PREFIX.length);
   const requestIds = [...casesOfA.keys()].filter((requestId) => casesOfB.has(requestId)).sort(compareText);
   const byJudge = new Map<string, PairedSums>();
   for (const requestId of requestIds) {
     const before = casesOfA.get(requestId) ?? {};
     const after = casesOfB.get(requestId) ?? {};
-    const human = difference(metric, before[metric], after[metric]);
+    const human = difference(metric, ownValue(before, metric), ownValue(after, metric));
     for (const name of Object.keys(after)) {
       const twin = parseJudgeTwin(name);
-      if (twin === undefined || twin.metric !== groundTruth) continue;
-      const judged = difference(name, Object.hasOwn(before, name) ? before[name] : undefined, after[name]);
+      if (twin === undefined || twin.human !== metric) continue;
+      const judged = difference(name, ownValue(before, name), after[name]);
       if (judged === undefined) continue;
       const sums = byJudge.get(twin.judge) ?? emptyPairedSums();
       byJudge.set(twin.judge, sums);
@@ -48,7 +50,11 @@ export function correctedComparison(
   return Object.fromEntries([...byJudge].sort(([left], [right]) => compareText(left, right)).map(([judge, sums]) => [judge, estimateOf(sums, settings, 'superpopulation')]));
 }
 
-/** b − a of one case, when both runs have a number for it. */
+function ownValue(metrics: Readonly<Record<string, Parameters<typeof comparableValue>[1]>>, name: string): Parameters<typeof comparableValue>[1] {
+  return Object.hasOwn(metrics, name) ? metrics[name] : undefined;
+}
+
+/** b − a of one case, when both runs have a number (or a yes/no rating) for it. */
 function difference(metric: string, before: Parameters<typeof comparableValue>[1], after: Parameters<typeof comparableValue>[1]): number | undefined {
   const valueOfA = comparableValue(metric, before);
   const valueOfB = comparableValue(metric, after);

@@ -9,10 +9,11 @@ import { caseLines } from '../report/cases-jsonl.js';
 import { keyStatistics } from '../report-render/html/key-statistics.js';
 import { renderHtml } from '../report-render/html.js';
 import { AgreementTally } from '../report/judge-agreement.js';
-import { CorrectionTally } from '../report/corrected-estimates.js';
+import { CorrectionTally, holdsHumanVerdicts } from '../report/corrected-estimates.js';
 import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
+import { withJudgeRanking } from '../report/judge-ranking.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
 import { compareWithBaseline, comparisonTarget, comparisonReads } from '../compare/baselines.js';
@@ -79,16 +80,22 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const correction = new CorrectionTally();
   if (withoutJudges(manifest)) await writeFile(qrelsPath, '');
   else
-    await writeJudgmentsQrels(run.casesPath, qrelsPath, (line) => {
-      tally.add(line);
-      correction.add(line);
-    });
+    await writeJudgmentsQrels(
+      run.casesPath,
+      qrelsPath,
+      (line) => {
+        tally.add(line);
+        correction.add(line);
+      },
+      // Human verdicts are corrected by the answer judges' ratings of every case, graded by a relevance judge or not.
+      { everyLine: holdsHumanVerdicts(plain) },
+    );
   const settings = { level: config.run.corrected_estimates.level, minLabelled: config.run.corrected_estimates.min_labelled };
   const corrected = correction.estimates(settings);
   const differences = correction.differences(settings);
   const withComparison = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
   const withCorrection = corrected === undefined ? withComparison : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
-  const report = withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest));
+  const report = withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest)));
   const comparison =
     report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
   const html =

@@ -12,10 +12,21 @@ export interface CorrectedRow {
   readonly flagged: boolean;
 }
 
-/** The rows of the corrected-estimates table of report.md and report.html: one per engine, ground-truth metric and judge. */
+/**
+ * How a corrected metric reads in a table: a ground-truth metric without its
+ * prefix (`ndcg@10`), a human verdict as `human/<judge>` (`human/correctness`:
+ * the judge's verdict rate, or mean grade, against the human one).
+ */
+export function correctedMetricLabel(metric: string): string {
+  const verdict = /^[a-z]+\/human\/([^/]+)\/rating$/.exec(metric);
+  if (verdict !== null) return `human/${verdict[1] ?? ''}`;
+  return metric.replace(/^retrieval\/ground_truth\//, '');
+}
+
+/** The rows of the corrected-estimates table of report.md and report.html: one per engine, human metric and judge. */
 export function correctedRows(report: Report): CorrectedRow[] {
   return Object.entries(report.corrected ?? {}).flatMap(([engine, metrics]) =>
-    Object.entries(metrics).flatMap(([metric, judges]) => Object.entries(judges).map(([judge, estimate]) => ({ engine, metric: metric.replace(/^retrieval\/ground_truth\//, ''), judge, ...cellsOf(estimate) }))),
+    Object.entries(metrics).flatMap(([metric, judges]) => Object.entries(judges).map(([judge, estimate]) => ({ engine, metric: correctedMetricLabel(metric), judge, ...cellsOf(estimate) }))),
   );
 }
 
@@ -23,17 +34,17 @@ export function correctedRows(report: Report): CorrectedRow[] {
 export function correctedDifferenceRows(report: Report): CorrectedRow[] {
   return (report.corrected_differences ?? []).map((difference) => ({
     engine: `${difference.engines[0]} − ${difference.engines[1]}`,
-    metric: difference.metric.replace(/^retrieval\/ground_truth\//, ''),
+    metric: correctedMetricLabel(difference.metric),
     judge: difference.judge,
     ...cellsOf(difference, 'difference'),
   }));
 }
 
-/** The rows of the baseline table: each engine's ground-truth metric, this run minus the baseline, corrected by each judge. */
+/** The rows of the baseline table: each engine's human metric, this run minus the baseline, corrected by each judge. */
 export function correctedBaselineRows(report: Report): CorrectedRow[] {
   return Object.entries(report.comparison?.engines ?? {}).flatMap(([engine, metrics]) =>
     Object.entries(metrics).flatMap(([metric, compared]) =>
-      Object.entries(compared.corrected ?? {}).map(([judge, estimate]) => ({ engine, metric: metric.replace(/^retrieval\/ground_truth\//, ''), judge, ...cellsOf(estimate, 'difference') })),
+      Object.entries(compared.corrected ?? {}).map(([judge, estimate]) => ({ engine, metric: correctedMetricLabel(metric), judge, ...cellsOf(estimate, 'difference') })),
     ),
   );
 }
@@ -67,7 +78,8 @@ export function correctedNote(report: Report): string {
   const level = levels.size === 1 ? `${Math.round([...levels][0] as number * 100)}%` : 'the configured';
   return (
     `Each ground-truth metric's mean over the run's cases: the judge's own (its grades as the qrels, on every case), the human labels' over the labelled cases, ` +
-    `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases. The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone). ` +
+    `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases; likewise each answer judge's verdict rate or mean grade (human/<judge>: ` +
+    `its ratings on every case, yes = 1 and no = 0, and the human verdicts where the dataset gives them). The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone). ` +
     `A difference (between engines, or against the baseline) is the mean per-case difference, its interval for the queries the cases stand for, as a significance test reads it; against the baseline, at the comparison's level, it decides the regression check.`
   );
 }

@@ -3,6 +3,7 @@ import { agreementSection, correctedSection, warningsSection } from './html/agre
 import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
+import { judgeRankingSection } from './html/judge-ranking.js';
 import { escapeHtml } from './html/escape.js';
 import { headerSection } from './html/header.js';
 import { judgeUsageSection } from './html/judge-usage-table.js';
@@ -47,6 +48,7 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
     ['agreement', 'Agreement with the human labels', agreementSection(report)],
     ['corrected', 'Ground truth corrected by the judges', correctedSection(report)],
+    ['judge-ranking', 'Choosing a judge', judgeRankingSection(report)],
     ['judges', 'Judge usage', judgeUsageSection(report)],
     ['cases', 'Failed and missing cases', caseListsSection(report)],
   ];

@@ -3,6 +3,7 @@ import { rateLimitNote } from '../report/judge-usage.js';
 import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
+import { RANKING_NOTE, rankingCells, rankingColumns } from './judge-ranking-text.js';
 import { CORRECTED_COLUMNS, correctedBaselineRows, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from './corrected-table.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
@@ -32,6 +33,7 @@ export function renderMarkdown(report: Report): string {
     comparisonSection(report),
     agreementSection(report),
     correctedSection(report),
+    judgeRankingSection(report),
     judgesSection(report),
     caseList(
       `Failed cases (${cases.failed})`,
@@ -81,7 +83,7 @@ function agreementSection(report: Report): string {
   ].join('\n');
 }
 
-/** The headline ground-truth metrics corrected by each relevance judge (corrected-table.ts); report.json and report.html have every metric. */
+/** The headline human metrics corrected by each judge (corrected-table.ts); report.json and report.html have every metric. */
 function correctedSection(report: Report): string {
   const rows = correctedRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
   const pairs = correctedDifferenceRows(report).filter((row) => HEADLINE_CORRECTED.test(row.metric));
@@ -108,12 +110,40 @@ function correctedSection(report: Report): string {
   ].join('\n');
 }
 
+/** The judges ranked by the corrected interval they give (report.judge_ranking). */
+function judgeRankingSection(report: Report): string {
+  const ranking = report.judge_ranking;
+  if (ranking === undefined) return '';
+  const columns = rankingColumns(ranking.currency);
+  const table = (rows: typeof ranking.by_width): string[] => [
+    tableRow(columns),
+    tableRow(['---', ...columns.slice(1).map(() => '---:')]),
+    ...rows.map((judge) => {
+      const [name = '', ...cells] = rankingCells(judge);
+      return tableRow([code(name), ...cells]);
+    }),
+  ];
+  return [
+    '## Choosing a judge',
+    '',
+    `Ranked by the corrected ${Math.round(ranking.level * 100)}% interval each judge gives ${code(ranking.metric)}, on average over the engines:`,
+    '',
+    ...table(ranking.by_width),
+    '',
+    '**By labels gained per unit of cost:**',
+    '',
+    ...table(ranking.by_cost),
+    '',
+    RANKING_NOTE,
+  ].join('\n');
+}
+
 function correctedRowText(row: CorrectedRow): string {
   return tableRow([code(row.engine), code(row.metric), code(row.judge), ...row.cells.map((cell, index) => (index === row.cells.length - 1 && row.flagged ? `**${inlineText(cell)}**` : inlineText(cell)))]);
 }
 
-/** The corrected metrics report.md shows: NDCG and average precision. */
-const HEADLINE_CORRECTED = /^(ndcg@\d+|average_precision)$/;
+/** The corrected metrics report.md shows: NDCG, average precision and the answer judges' verdict rates (`human/<judge>`). */
+const HEADLINE_CORRECTED = /^(ndcg@\d+|average_precision|human\/[^/]+)$/;
 
 function metricsSection(report: Report): string {
   const table = keyMetricTable(report);

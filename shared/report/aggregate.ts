@@ -8,6 +8,7 @@ import { correctionSettingsOf, CorrectionTally } from './corrected-estimates.js'
 import { totalJudgeUsage } from './judge-usage.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
+import { withJudgeRanking } from './judge-ranking.js';
 import { minAgreementOf, withAgreement } from './report-agreement.js';
 
 export type ReportInput = CaseRecords & {
@@ -99,7 +100,7 @@ export function reportInOnePass(input: ReportInput): Report {
     failed_cases: [...outcomes.failed],
     ...(corrected === undefined ? {} : { corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) }),
   };
-  return withAgreement(report, tally.agreement(), minAgreementOf(manifest));
+  return withJudgeRanking(withAgreement(report, tally.agreement(), minAgreementOf(manifest)));
 }
 
 /** What a report says of its run, from the manifest alone; both report builders (this one and the reducer's partials) start from it. */

@@ -1,20 +1,26 @@
 import { runSettingsSchema } from '../config/config-schema.js';
-import { GROUND_TRUTH_PREFIX, parseJudgeTwin } from '../metrics/judge-twin-names.js';
+import { pairedNumber, parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import type { Manifest } from '../schema/run-records.js';
-import type { CaseLine, CorrectedDifference, CorrectedEstimate } from '../schema/report.js';
+import type { CaseLine, CorrectedDifference, CorrectedEstimate, Report } from '../schema/report.js';
 import { addCase, correctedMean, emptyPairedSums, type PairedSums, type Population } from '../statistics/prediction-powered-mean.js';
 import { compareText } from './ordering.js';
 
 /**
- * The ground-truth metrics of a run corrected by its judges: for each engine,
- * ground-truth metric and relevance judge, the mean over the run's cases
- * estimated from the judge's value of the metric on every case and the human
- * value on the labelled ones (shared/statistics/prediction-powered-mean.ts).
- * The judge's value is the same metric with the judge's grades, pooled over
- * the case's engines, as the qrels, which the judge worker writes beside the
- * ground-truth metrics (`retrieval/<source>/<judge>/qrels/<metric>`,
- * shared/scoring/judge-qrels-metrics.ts). The lines of cases.jsonl come by in
- * case-id order, a case's engines together; only sums stay in memory.
+ * The human metrics of a run corrected by its judges: for each engine, human
+ * metric and judge, the mean over the run's cases estimated from the judge's
+ * value on every case and the human value on the labelled ones
+ * (shared/statistics/prediction-powered-mean.ts). The pairs are named in
+ * shared/metrics/judge-twin-names.ts:
+ * - a ground-truth metric and a relevance judge's value of it, the same
+ *   metric with the judge's grades, pooled over the case's engines, as the
+ *   qrels (`retrieval/<source>/<judge>/qrels/<metric>`, written by the judge
+ *   worker beside the ground-truth metrics, shared/scoring/judge-qrels-metrics.ts);
+ * - a person's verdict on a response (`<scope>/human/<judge>/rating`, from
+ *   the dataset's human_verdicts) and the answer judge's rating of it
+ *   (`<scope>/<source>/<judge>/rating`), yes as 1 and no as 0, a graded
+ *   judge's number as it is: the judge's verdict rate or mean grade, corrected.
+ * The lines of cases.jsonl come by in case-id order, a case's engines
+ * together; only sums stay in memory.
  */
 
 /**
@@ -34,6 +40,18 @@ export interface CorrectionSettings {
   readonly minLabelled: number;
 }
 
+/** A human verdict's statistic (`<scope>/human/<judge>/rating/...`). */
+const HUMAN_VERDICT_STATISTIC = /^[a-z]+\/human\/[^/]+\/rating\//;
+
+/**
+ * Whether a report's statistics hold human verdicts: then the answer judges'
+ * ratings of every case line are read for the correction, not only the lines
+ * a relevance judge graded.
+ */
+export function holdsHumanVerdicts(report: Pick<Report, 'engines'>): boolean {
+  return Object.values(report.engines).some((statistics) => Object.keys(statistics).some((name) => HUMAN_VERDICT_STATISTIC.test(name)));
+}
+
 /** engine → metric → judge → sums. */
 type Tallies = Map<string, Map<string, Map<string, PairedSums>>>;
 
@@ -48,24 +66,28 @@ export class CorrectionTally {
     this.caseLines.push(line);
   }
 
-  /** Per engine, ground-truth metric and judge: the estimate, or why there is none. Undefined when no case had both a judge's and a human value. */
+  /**
+   * Per engine, human metric (its full name) and judge: the estimate, or why
+   * there is none. Only the human metrics some case has a value of are
+   * estimated (a run with an answer judge and no human verdicts gets no
+   * estimate of its verdict rate); undefined when there is none.
+   */
   estimates(settings: CorrectionSettings): Record<string, Record<string, Record<string, CorrectedEstimate>>> | undefined {
     this.flush();
-    let labelled = false;
+    const labelled = this.labelledMetrics();
+    if (labelled.size === 0) return undefined;
     const result: Record<string, Record<string, Record<string, CorrectedEstimate>>> = {};
     for (const [engine, metrics] of sorted(this.tallies)) {
       const byMetric: Record<string, Record<string, CorrectedEstimate>> = {};
       for (const [metric, judges] of sorted(metrics)) {
+        if (!labelled.has(metric)) continue;
         const byJudge: Record<string, CorrectedEstimate> = {};
-        for (const [judge, sums] of sorted(judges)) {
-          if (sums.labelled > 0) labelled = true;
-          byJudge[judge] = estimateOf(sums, settings, 'finite');
-        }
-        byMetric[`${GROUND_TRUTH_PREFIX}${metric}`] = byJudge;
+        for (const [judge, sums] of sorted(judges)) byJudge[judge] = estimateOf(sums, settings, 'finite');
+        byMetric[metric] = byJudge;
       }
-      result[engine] = byMetric;
+      if (Object.keys(byMetric).length > 0) result[engine] = byMetric;
     }
-    return labelled ? result : undefined;
+    return result;
   }
 
   /**
@@ -76,29 +98,40 @@ export class CorrectionTally {
    */
   differences(settings: CorrectionSettings): CorrectedDifference[] {
     this.flush();
+    const labelled = this.labelledMetrics();
     const result: CorrectedDifference[] = [];
     for (const [pair, metrics] of sorted(this.pairs)) {
       const [first, second] = pair.split('\u0000') as [string, string];
       for (const [metric, judges] of sorted(metrics)) {
-        for (const [judge, sums] of sorted(judges)) result.push({ engines: [first, second], metric: `${GROUND_TRUTH_PREFIX}${metric}`, judge, ...estimateOf(sums, settings, 'superpopulation') });
+        if (!labelled.has(metric)) continue;
+        for (const [judge, sums] of sorted(judges)) result.push({ engines: [first, second], metric, judge, ...estimateOf(sums, settings, 'superpopulation') });
       }
     }
     return result.some((difference) => difference.labelled > 0) ? result : [];
+  }
+
+  /** The human metrics with a value on some case of some engine, beside some judge's. */
+  private labelledMetrics(): Set<string> {
+    const labelled = new Set<string>();
+    for (const metrics of this.tallies.values()) {
+      for (const [metric, judges] of metrics) if ([...judges.values()].some((sums) => sums.labelled > 0)) labelled.add(metric);
+    }
+    return labelled;
   }
 
   /** The case whose lines have come by: each engine's values, then each pair's differences. */
   private flush(): void {
     const lines = this.caseLines;
     this.caseLines = [];
-    // judge → engine → metric → the judge's value and the human one.
+    // judge → engine → human metric → the judge's value and the human one.
     const values = new Map<string, Map<string, Map<string, { judge: number; human: number | undefined }>>>();
     for (const line of lines) {
-      for (const [name, value] of Object.entries(line.metrics)) {
+      for (const [name, judged] of Object.entries(line.metrics)) {
         const twin = parseJudgeTwin(name);
-        if (twin === undefined || typeof value !== 'number') continue;
-        const { judge, metric } = twin;
-        const humanValue = line.metrics[`${GROUND_TRUTH_PREFIX}${metric}`];
-        const human = typeof humanValue === 'number' ? humanValue : undefined;
+        const value = twin === undefined ? undefined : pairedNumber(judged);
+        if (twin === undefined || value === undefined) continue;
+        const { judge, human: metric } = twin;
+        const human = Object.hasOwn(line.metrics, metric) ? pairedNumber(line.metrics[metric]) : undefined;
         const byEngine = values.get(judge) ?? new Map<string, Map<string, { judge: number; human: number | undefined }>>();
         values.set(judge, byEngine);
         const byMetric = byEngine.get(line.engine) ?? new Map<string, { judge: number; human: number | undefined }>();

@@ -59,16 +59,17 @@ function mayHoldGrades(row: string): boolean {
  * Streams cases.jsonl (case-id order) into a qrels file; returns how many
  * judgments it wrote. `onLine` sees every line that carries relevance
  * ratings on the way, so other summaries of them (judge-agreement.ts) cost
- * no second read.
+ * no second read; with `everyLine`, every line (a run whose answer judges'
+ * ratings are corrected by human verdicts: corrected-estimates.ts).
  */
-export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, onLine?: (line: CaseLine) => void): Promise<number> {
+export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, onLine?: (line: CaseLine) => void, options: { readonly everyLine?: boolean } = {}): Promise<number> {
   const output = createWriteStream(qrelsPath);
   let written = 0;
   let caseId: string | undefined;
   let seen = new Set<string>();
   try {
     for await (const row of createInterface({ input: createReadStream(casesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
-      if (!mayHoldGrades(row)) continue;
+      if (options.everyLine !== true && !mayHoldGrades(row)) continue;
       const line = caseLineSchema.parse(JSON.parse(row));
       onLine?.(line);
       if (line.case_id !== caseId) {

@@ -18,6 +18,7 @@ export type RowField =
   | 'expected_facts'
   | 'expected_retrieved_context'
   | 'expected_context_ids'
+  | 'human_verdicts'
   | 'tags';
 
 export type ConventionName = 'assay' | 'Databricks/MLflow' | 'RAGAS' | 'DeepEval' | 'Spring AI';
@@ -142,6 +143,13 @@ export const FIELD_CONVENTIONS: readonly FieldConvention[] = [
     cell: 'structured',
     expects: 'a list of document id strings, one per reference context',
     fix: 'give one id string per reference context, in the same order',
+  },
+  {
+    field: 'human_verdicts',
+    names: [{ name: 'human_verdicts', convention: 'assay' }],
+    cell: 'structured',
+    expects: 'an object {"<judge id>": verdict}, each verdict "yes", "no", true, false or a number',
+    fix: 'give a person\'s verdicts on this response as an object keyed by judge id, e.g. {"correctness": "yes", "correctness_score": 0.8}',
   },
   {
     field: 'tags',

@@ -7,6 +7,11 @@ import type { SourceRow } from '../readers/reader-event.js';
 import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, type RowLimits } from '../readers/row-limits.js';
 
 const LIST_FIX = `write the list as JSON (["first", "second"]) or as a Python list of quoted strings (['first', "it's second"])`;
+/** The fixes of the cells that hold an object rather than a list, by field. */
+const OBJECT_FIXES: Readonly<Record<string, string>> = {
+  tags: 'write tags as a JSON object {"name": "value"}',
+  human_verdicts: 'write human_verdicts as a JSON object {"correctness": "yes", "correctness_score": 0.8}',
+};
 
 /**
  * Turns a CSV row's text cells into the values the conventions expect. Cells of
@@ -31,7 +36,7 @@ export function decodeCsvRow(file: string, row: SourceRow<string>, limits: RowLi
     }
     const decoded = decodeStructuredCell(cell);
     if (decoded.ok) setOwnKey(fields, column, decoded.value);
-    else errors.push({ file, line: row.line, field: column, message: decoded.message, fix: column === 'tags' ? 'write tags as a JSON object {"name": "value"}' : LIST_FIX });
+    else errors.push({ file, line: row.line, field: column, message: decoded.message, fix: OBJECT_FIXES[conventionForName(column)?.field ?? ''] ?? LIST_FIX });
   }
   return errors.length > 0 ? checkedErrors(errors) : checkedValue({ line: row.line, fields });
 }

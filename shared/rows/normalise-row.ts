@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ExpectedDocument, RetrievedChunk, Tags } from '../schema/eval-case.js';
+import type { ExpectedDocument, HumanVerdict, RetrievedChunk, Tags } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
 import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName, describeNames, type RowField } from './conventions.js';
@@ -15,7 +15,7 @@ export interface NormalisedRow {
   request_id?: string;
   request: string;
   /** Set when the row names an engine or carries an engine's output; absent for a row of labels only. */
-  engine?: { name?: string; retrieved_context: RetrievedChunk[]; response?: string };
+  engine?: { name?: string; retrieved_context: RetrievedChunk[]; response?: string; human_verdicts?: Record<string, HumanVerdict> };
   expected_response?: string;
   expected_facts?: string[];
   expected_retrieved_context?: ExpectedDocument[];
@@ -105,21 +105,39 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
     errors.push({ file, line, field: nameIn(mapped, 'engine'), message: `the engine name "${RESERVED_KEY}" cannot be used: engines are keys of the case`, fix: 'give the engine another name' });
   }
   const tags = mergeTags(file, line, input.tags ?? {}, mapped.unknown, errors);
+  const hasEngine = input.engine !== undefined || input.response !== undefined || retrieved !== undefined;
+  const humanVerdicts = ownVerdicts(input.human_verdicts);
+  if (humanVerdicts !== undefined && !hasEngine) {
+    errors.push({
+      file,
+      line,
+      field: nameIn(mapped, 'human_verdicts'),
+      message: 'human verdicts judge an engine\'s response, and this row has none: it is a label row (no response, retrieved list or engine name)',
+      fix: 'put human_verdicts on the row that carries the response they judge (the engine\'s row), not on a row of labels only',
+    });
+  }
   if (errors.length > 0) return checkedErrors(errors);
 
-  const hasEngine = input.engine !== undefined || input.response !== undefined || retrieved !== undefined;
   return checkedValue(
     withoutUndefined<NormalisedRow>({
       line,
       request_id: input.request_id,
       request: input.request,
-      engine: hasEngine ? withoutUndefined({ name: input.engine, retrieved_context: retrieved ?? [], response: input.response }) : undefined,
+      engine: hasEngine ? withoutUndefined({ name: input.engine, retrieved_context: retrieved ?? [], response: input.response, human_verdicts: humanVerdicts }) : undefined,
       expected_response: input.expected_response ?? joined,
       expected_facts: input.expected_facts,
       expected_retrieved_context: expectedDocuments,
       tags,
     }),
   );
+}
+
+/** The row's verdicts in an object of their own, keys defined rather than assigned (own-keys.ts); none when the object is empty. */
+function ownVerdicts(verdicts: RowInput['human_verdicts']): Record<string, HumanVerdict> | undefined {
+  if (verdicts === undefined) return undefined;
+  const own: Record<string, HumanVerdict> = {};
+  for (const [judge, verdict] of Object.entries(verdicts)) setOwnKey(own, judge, verdict);
+  return Object.keys(own).length === 0 ? undefined : own;
 }
 
 /** The field's name as the row wrote it. */

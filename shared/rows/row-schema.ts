@@ -88,6 +88,22 @@ function idFromNumber(value: unknown): unknown {
   return typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
 }
 
+/** How judges are named (custom-judge.ts, judge-definition.ts): what keys a row's human verdicts. */
+export const JUDGE_ID = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * A person's verdict on the row's response for one judge: "yes" or "no",
+ * true or false (read as yes and no), or a number on a graded judge's scale
+ * (written as text too, as CSV exports write numbers).
+ */
+export const humanVerdictInputSchema = z.preprocess(
+  numberFromText,
+  z.union([z.enum(['yes', 'no']), z.boolean().transform((value): 'yes' | 'no' => (value ? 'yes' : 'no')), z.number().finite()]),
+);
+
+/** Judge id → verdict; a null verdict (an export's missing value) is no verdict. */
+export const humanVerdictsInputSchema = z.preprocess(withoutNulls, z.record(z.string().regex(JUDGE_ID), humanVerdictInputSchema));
+
 export const rowSchema = z.object({
   request_id: z.preprocess(idFromNumber, z.string().min(1)).optional(),
   request: z.preprocess(requestText, z.string().min(1)),
@@ -100,6 +116,7 @@ export const rowSchema = z.object({
   expected_facts: z.array(z.string()).optional(),
   expected_retrieved_context: z.array(expectedDocumentInputSchema).optional(),
   expected_context_ids: z.array(z.string().min(1)).optional(),
+  human_verdicts: humanVerdictsInputSchema.optional(),
   tags: z.record(z.string(), z.unknown()).optional(),
 });
 export type RowInput = z.infer<typeof rowSchema>;

@@ -2,6 +2,7 @@ import type { InputError } from '../schema/input-error.js';
 import { issuePath, issueProblem, valueAt, type ZodIssue } from '../schema/zod-issue-text.js';
 import { conventionForField, type RowField } from './conventions.js';
 import { describeJsonType } from '../readers/reader-event.js';
+import { JUDGE_ID } from './row-schema.js';
 
 type Issue = ZodIssue;
 type PathKey = PropertyKey;
@@ -57,6 +58,10 @@ export function issueToInputError(
 
 /** The shared wording (schema/zod-issue-text.ts), in a dataset's JSON words: a string, an array. */
 function describeProblem(issue: Issue, field: RowField, rest: readonly PathKey[], found: unknown): string {
+  if (field === 'human_verdicts' && rest.length === 1) {
+    if (issue.code === 'invalid_key') return `the key "${String(rest[0])}" is not a judge id (lower-case letters, digits and underscores, starting with a letter)`;
+    return `must be "yes", "no", true, false or a number, got ${describeVerdict(found)}`;
+  }
   return issueProblem(issue, found, { expected: (expected) => expectedPhrase(expected, field, rest), found: describeFound });
 }
 
@@ -72,7 +77,19 @@ function describeFound(value: unknown): string {
   return describeJsonType(value);
 }
 
+/** A verdict as found: a text quoted (cut short), anything else as the other fields say it. */
+function describeVerdict(value: unknown): string {
+  if (typeof value !== 'string') return describeFound(value);
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return `a string (${JSON.stringify(shown)})`;
+}
+
 function fixFor(field: RowField, rest: readonly PathKey[]): string {
+  if (field === 'human_verdicts' && rest.length === 1) {
+    return typeof rest[0] === 'string' && !JUDGE_ID.test(rest[0])
+      ? 'key each verdict by the id of its judge, as `assay judges` and the config name it (correctness, groundedness, a custom judge\'s id)'
+      : 'give "yes" or "no" (true or false) for a yes/no judge, a number on the scale of a graded one, or leave the judge out';
+  }
   const [index, key] = rest;
   if (CHUNK_LIST_FIELDS.has(field) && typeof index === 'number') {
     if (typeof key === 'string') return CHUNK_KEY_FIXES[`${field}.${key}`] ?? `give ${key} as the type shown, or drop it`;

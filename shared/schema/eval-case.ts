@@ -43,10 +43,23 @@ export const expectedDocumentSchema = z.object({
 });
 export type ExpectedDocument = z.infer<typeof expectedDocumentSchema>;
 
+/**
+ * A person's verdict on one engine's response for one judge: "yes" or "no"
+ * for a yes/no judge, a number on the scale of a graded one.
+ */
+export const humanVerdictSchema = z.union([z.enum(['yes', 'no']), z.number().finite()]);
+export type HumanVerdict = z.infer<typeof humanVerdictSchema>;
+
 /** What one engine returned for the request. */
 export const engineOutputSchema = z.object({
   retrieved_context: z.array(retrievedChunkSchema),
   response: z.string().optional(),
+  /**
+   * Judge id → a person's verdict on this response (the dataset's
+   * `human_verdicts`): the human counterpart of the judge's rating, which
+   * the report corrects the judge's verdict rate with.
+   */
+  human_verdicts: z.record(z.string(), humanVerdictSchema).optional(),
   /** Unknown fields of this engine's row that differ from the case's shared tags. */
   tags: tagsSchema,
 });

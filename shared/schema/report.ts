@@ -32,8 +32,9 @@ export type FailedCase = z.infer<typeof failedCaseSchema>;
 const meanIntervalSchema = z.object({ mean: z.number(), low: z.number(), high: z.number() });
 
 /**
- * A ground-truth metric's mean over the run's cases, corrected by a
- * relevance judge (shared/report/corrected-estimates.ts): the judge's mean
+ * A human metric's mean over the run's cases (a ground-truth metric, or a
+ * human verdict rate), corrected by a judge's twin of it
+ * (shared/report/corrected-estimates.ts): the judge's mean
  * over every case, the human mean over the labelled ones with its interval,
  * and the corrected estimate with its interval and the weight it gives the
  * judge; or, with too few labelled cases, why there is no interval.
@@ -78,7 +79,7 @@ export const metricComparisonSchema = z.object({
   losses: z.number(),
   ties: z.number(),
   delta_interval: z.object({ low: z.number(), high: z.number() }),
-  /** A ground-truth metric: per relevance judge, the difference corrected by the judge (shared/compare/corrected-comparison.ts). */
+  /** A ground-truth metric or a human verdict: per judge with a twin of it, the difference corrected by the judge (shared/compare/corrected-comparison.ts). */
   corrected: z.record(z.string(), correctedEstimateSchema).optional(),
   /** When a judge gives a corrected interval, `significant` is read from them; the weakest judge's delta and p-value. */
   corrected_decision: z.object({ judge: z.string(), delta: z.number(), p_value: z.number() }).optional(),
@@ -116,6 +117,34 @@ export type JudgeCost = z.infer<typeof judgeCostSchema>;
 /** The same for the per-case difference of two engines of the run, a minus b. */
 export const correctedDifferenceSchema = correctedEstimateSchema.extend({ engines: z.tuple([z.string(), z.string()]), metric: z.string(), judge: z.string() });
 export type CorrectedDifference = z.infer<typeof correctedDifferenceSchema>;
+
+const nullableNumber = z.number().nullable();
+
+/** One candidate judge ranked (shared/agreement/judge-choice.ts). */
+export const rankedJudgeSchema = z.object({
+  name: z.string(),
+  estimates: count,
+  width: nullableNumber,
+  human_width: nullableNumber,
+  width_ratio: nullableNumber,
+  labelled: nullableNumber,
+  equivalent_labels: nullableNumber,
+  labels_gained: nullableNumber,
+  bias: nullableNumber,
+  kappa: nullableNumber,
+  cost: nullableNumber,
+  labels_per_cost: nullableNumber,
+});
+
+/** With two relevance judges or more and human labels: the judges ranked by the corrected interval of one metric (shared/report/judge-ranking.ts). */
+export const judgeRankingSchema = z.object({
+  metric: z.string(),
+  level: z.number(),
+  currency: z.string().nullable(),
+  by_width: z.array(rankedJudgeSchema),
+  by_cost: z.array(rankedJudgeSchema),
+});
+export type JudgeRanking = z.infer<typeof judgeRankingSchema>;
 
 /** How the run fared against `run.max_judge_cost`. */
 export const judgeBudgetSchema = z.object({
@@ -177,10 +206,12 @@ export const reportSchema = z
     comparison: reportComparisonSchema.optional(),
     /** Per retrieval judge (its name in the run): agreement with the human labels; present when the run has both. */
     agreement: z.record(z.string(), judgeAgreementSchema).optional(),
-    /** Per engine, ground-truth metric and relevance judge: the metric's mean corrected by the judge; present when some case has both. */
+    /** Per engine, human metric (ground-truth metric, or human verdict `<scope>/human/<judge>/rating`) and judge: the metric's mean corrected by the judge; present when some case has both. */
     corrected: z.record(z.string(), z.record(z.string(), z.record(z.string(), correctedEstimateSchema))).optional(),
     /** With two engines or more: each pair's per-case differences corrected the same way. */
     corrected_differences: z.array(correctedDifferenceSchema).optional(),
+    /** With two relevance judges or more: which buys the narrowest corrected interval, and the most per unit of cost. */
+    judge_ranking: judgeRankingSchema.optional(),
     /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
     warnings: z.array(z.string()).optional(),
   })

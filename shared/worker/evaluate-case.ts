@@ -167,9 +167,9 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   // The relevance judges' values of the ground-truth metrics, with their grades as the qrels: what the report corrects the human means with.
   const judgeTwins = judgeQrelsMetrics(evalCase, judgement.engines, config.run.cutoffs);
   for (const [engine, output] of Object.entries(evalCase.engines)) {
-    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judgement.engines[engine], ...judgeTwins[engine] };
-    // A person's verdicts on the response (the dataset's human_verdicts), beside the judges' ratings they correct.
-    Object.assign(engines[engine], humanVerdictMetrics(output, judgement.engines[engine] ?? {}, judging.judges));
+    const judged = judgement.engines[engine] ?? {};
+    // Last, a person's verdicts on the response (the dataset's human_verdicts), named to pair with the judges' ratings they correct.
+    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judged, ...judgeTwins[engine], ...humanVerdictMetrics(output, judged, judging.judges) };
   }
   const { thresholds } = config;
   if (thresholds !== undefined) {

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, startBm25Server } from '../../examples/engines/bm25-server.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
+import { seededRandom } from '../../shared/statistics/seeded-random.js';
 import { runBuiltCli, type BuiltCliOutcome } from '../support/built-cli.js';
 import { startDeployedStack, type DeployedStack } from '../support/deployed-stack.js';
 import { commandWords, documentedCommands, type DocumentedCommand } from '../support/documented-commands.js';
@@ -89,6 +90,32 @@ function shownBlock(page: string, firstLine: string): string[] {
   return block.trim().split('\n');
 }
 
+/** Seeded stand-ins for the files of docs/agreement.md's worked example: 43 topics, 11 with human labels, three judges, three runs. */
+async function writeStandIns(): Promise<void> {
+  const random = seededRandom(2019);
+  const human: string[] = [];
+  const judges: string[][] = [[], [], []];
+  const runs: string[][] = [[], [], []];
+  for (let topic = 1; topic <= 43; topic++) {
+    for (let document = 1; document <= 12; document++) {
+      const grade = random.nextBelow(4);
+      if (topic % 4 === 1) human.push(`${topic} Q0 p${document} ${grade}`);
+      judges.forEach((lines, judge) => lines.push(`${topic} 0 p${document} ${random.nextBelow(judge + 2) === 0 ? random.nextBelow(4) : Math.min(3, grade + (judge === 0 ? 1 : 0))}`));
+    }
+    runs.forEach((lines, run) => {
+      const order = Array.from({ length: 12 }, (_, index) => index + 1).sort((left, right) => ((left * (run + 7) + topic) % 13) - ((right * (run + 7) + topic) % 13));
+      order.forEach((document, rank) => lines.push(`${topic} Q0 p${document} ${rank + 1} ${(20 - rank).toFixed(1)} run${run}`));
+    });
+  }
+  await mkdir(inWorkspace('results'), { recursive: true });
+  await mkdir(inWorkspace('data', 'dl2019', 'runs_dl2019'), { recursive: true });
+  await writeFile(inWorkspace('human-11-topics.qrels'), `${human.join('\n')}\n`);
+  const judgeFiles = ['dl2019_test_4prompts_llama70b.txt', 'dl2019_test_4prompts_flant5large.txt', 'dl2019_test_sun_then_decomposed_flant5large.txt'];
+  await Promise.all(judgeFiles.map((name, index) => writeFile(inWorkspace('results', name), `${(judges[index] ?? []).join('\n')}\n`)));
+  const runFiles = ['ICT-BERT2.run', 'ICT-CKNRM_B.run', 'ICT-CKNRM_B50.run'];
+  await Promise.all(runFiles.map((name, index) => writeFile(inWorkspace('data', 'dl2019', 'runs_dl2019', name), `${(runs[index] ?? []).join('\n')}\n`)));
+}
+
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'assay run examples/datasets/search-assistant.jsonl': async (args) => {
     const outcome = await assay(args);
@@ -118,6 +145,15 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   'assay ir-metrics -m map -m ndcg_cut.10 examples/trec/qrels.txt examples/trec/run-bm25.txt': (args) => assay(args),
   'assay agreement --human examples/trec/qrels.txt --judge examples/trec/qrels-llm.txt --run examples/trec/run-bm25.txt --run examples/trec/run-dense.txt': (args) => assay(args),
+  // The worked example's files are a public repository's, not shipped here: stand-ins of the same names, seeded, check the command as written.
+  'assay agreement --human human-11-topics.qrels --judge llama70b=results/dl2019_test_4prompts_llama70b.txt --judge flant5large=results/dl2019_test_4prompts_flant5large.txt --judge flant5large-decomposed=results/dl2019_test_sun_then_decomposed_flant5large.txt --run data/dl2019/runs_dl2019/ICT-BERT2.run --run data/dl2019/runs_dl2019/ICT-CKNRM_B.run --run data/dl2019/runs_dl2019/ICT-CKNRM_B50.run --judge-cost llama70b=20 --judge-cost flant5large=1 --judge-cost flant5large-decomposed=2': async (args) => {
+    await writeStandIns();
+    const outcome = await assay(args);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.stdout).toMatch(/== judges ranked by the corrected 95% interval of ndcg_cut_10 \(mean over the runs\) ==\njudge +width +human only +ratio +labelled +worth \(labels\) +bias +kappa +cost +labels per cost\n/);
+    for (const judge of ['llama70b', 'flant5large', 'flant5large-decomposed']) expect(outcome.stdout).toContain(`== judge ${judge} ==`);
+    return outcome;
+  },
   'assay validate examples/datasets/support.jsonl': (args) => assay(args),
   'assay validate examples/trec/qrels.txt examples/trec/run-bm25.txt examples/trec/run-dense.txt --queries examples/trec/topics.tsv': async (args) => {
     const outcome = await assay(args);

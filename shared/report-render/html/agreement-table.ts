@@ -16,7 +16,7 @@ export function agreementSection(report: Report): string {
   );
 }
 
-/** Each ground-truth metric corrected by each relevance judge: a plain table, the judge's flagged means marked. */
+/** Each human metric (ground-truth metrics, human verdicts) corrected by each judge: a plain table, the judge's flagged means marked. */
 export function correctedSection(report: Report): string {
   const rows = correctedRows(report);
   const pairs = correctedDifferenceRows(report);

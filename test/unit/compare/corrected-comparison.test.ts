@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { comparisonReads, headlineMetrics } from '../../../shared/compare/baselines.js';
 import { compareRuns, regressions } from '../../../shared/compare/compare-runs.js';
 import { estimateOf } from '../../../shared/report/corrected-estimates.js';
 import { renderComparisonTable } from '../../../shared/compare/comparison-table.js';
 import { addCase, emptyPairedSums } from '../../../shared/statistics/prediction-powered-mean.js';
 import { seededRandom } from '../../../shared/statistics/seeded-random.js';
-import { NDCG, runFiles, type CaseSpec } from './factories.js';
+import { CORRECTNESS, NDCG, runFiles, type CaseSpec } from './factories.js';
 
 /**
  * A ground-truth metric compared with the baseline corrected by the
@@ -111,5 +112,89 @@ describe('a ground-truth metric against the baseline, corrected by the judge', (
     const table = renderComparisonTable(compareRuns(a, b, { metrics: [NDCG] }));
 
     expect(table).toMatch(/\n {2}corrected by graded_relevance +-0\.0\d{3} \[-0\.\d{4}, -0\.\d{4}\] +(<0\.0001|0\.0\d{3}) +10\/200\s/);
+  });
+});
+
+/**
+ * An answer judge's verdict rate against the baseline: the compared metric is
+ * the human verdict `response/human/correctness/rating`, corrected by the
+ * judge's rating in both runs, yes = 1 and no = 0.
+ */
+const VERDICT = 'response/human/correctness/rating';
+
+/**
+ * Two runs of `size` cases of engine "search"; in A every answer is right, in
+ * B the answers of every case divisible by `wrongEvery` turned wrong. The
+ * judge sees it but also says no on every 7th case of both runs; people
+ * gave verdicts on the first `labelled` cases of both.
+ */
+function verdictRuns(size: number, labelled: number, wrongEvery: number) {
+  const before: CaseSpec[] = [];
+  const after: CaseSpec[] = [];
+  const differences: { judge: number; human: number | undefined }[] = [];
+  for (let index = 0; index < size; index++) {
+    const requestId = `q${String(index).padStart(3, '0')}`;
+    const wrong = index % wrongEvery === 0;
+    const judgeBefore = index % 7 === 3 ? 'no' : 'yes';
+    const judgeAfter = wrong || index % 7 === 3 ? 'no' : 'yes';
+    const humanAfter = wrong ? 'no' : 'yes';
+    const isLabelled = index < labelled;
+    before.push({ requestId, engines: { search: { [CORRECTNESS]: judgeBefore, ...(isLabelled ? { [VERDICT]: 'yes' } : {}) } } });
+    after.push({ requestId, engines: { search: { [CORRECTNESS]: judgeAfter, ...(isLabelled ? { [VERDICT]: humanAfter } : {}) } } });
+    const asNumber = (verdict: string): number => (verdict === 'yes' ? 1 : 0);
+    differences.push({ judge: asNumber(judgeAfter) - asNumber(judgeBefore), human: isLabelled ? asNumber(humanAfter) - 1 : undefined });
+  }
+  return { a: runFiles('r-a', before), b: runFiles('r-b', after), differences };
+}
+
+describe('a verdict rate against the baseline, corrected by the answer judge', () => {
+  it('compares the human verdict, a headline metric, corrected by the judge\'s rating: the estimate of the same sums', () => {
+    // Prepare: a drop of a third in the right answers; 12 of 90 cases with verdicts in both runs
+    const { a, b, differences } = verdictRuns(90, 12, 3);
+    const sums = emptyPairedSums();
+    for (const difference of differences) addCase(sums, difference.judge, difference.human);
+
+    // Act
+    const comparison = compareRuns(a, b, { metrics: headlineMetrics(b.report) });
+    const compared = comparison.engines.search?.[VERDICT];
+
+    // Assess
+    expect(headlineMetrics(b.report)).toEqual([VERDICT, CORRECTNESS]);
+    expect(compared?.n).toBe(12);
+    expect(compared?.corrected?.correctness).toEqual(estimateOf(sums, { level: 0.95, minLabelled: 8 }, 'superpopulation'));
+    expect(compared?.corrected?.correctness).toMatchObject({ labelled: 12, cases: 90, population: 'superpopulation' });
+    expect(compared?.corrected?.correctness?.corrected?.high).toBeLessThan(0);
+    expect(compared?.significant).toBe(true);
+    expect(regressions(comparison)).toContainEqual({ engine: 'search', metric: VERDICT, delta: compared?.corrected?.correctness?.corrected?.mean, p_value: compared?.corrected?.correctness?.p_value, judge: 'correctness' });
+    // The judge's own rating is compared as any metric, not corrected
+    expect(comparison.engines.search?.[CORRECTNESS]?.corrected).toBeUndefined();
+  });
+
+  it('reads the judge\'s rating of the verdicts back from the baseline: yes/no ratings by their percentage, graded ones by their average', () => {
+    // Prepare: a yes/no judge and a graded one, each with human verdicts, and a judge without any
+    const score = 'response/llm_judged/correctness_score/rating';
+    const graded = 'response/human/correctness_score/rating';
+    const safety = 'response/llm_judged/safety/rating';
+    const { b } = verdictRuns(10, 10, 3);
+    const run = runFiles('r-c', [
+      { requestId: 'q1', engines: { search: { [CORRECTNESS]: 'yes', [VERDICT]: 'no', [score]: 0.8, [graded]: 0.6, [safety]: 'yes', [TWIN]: 0.5, [NDCG]: 0.4 } } },
+    ]);
+
+    // Act
+    const reads = comparisonReads(run.report);
+
+    // Assess
+    expect(new Set(reads)).toEqual(new Set([CORRECTNESS, VERDICT, score, graded, safety, NDCG, TWIN]));
+    expect(reads).toHaveLength(7);
+    expect(comparisonReads(b.report)).toEqual([VERDICT, CORRECTNESS]);
+  });
+
+  it('leaves a verdict rate with too few verdicts in both runs to the paired test, and says why', () => {
+    const { a, b } = verdictRuns(60, 5, 3);
+
+    const compared = compareRuns(a, b, { metrics: [VERDICT] }).engines.search?.[VERDICT];
+
+    expect(compared?.corrected?.correctness).toEqual({ labelled: 5, cases: 60, population: 'superpopulation', reason: '5 labelled of 60 cases: fewer than the 8 an interval needs' });
+    expect(compared?.corrected_decision).toBeUndefined();
   });
 });

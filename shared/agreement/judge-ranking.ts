@@ -1,0 +1,77 @@
+import type { Measure } from '../metrics/registry.js';
+import type { Qrels } from '../trec/qrels.js';
+import { buildAgreementReport, type AgreementInputs, type AgreementReport } from './agreement-report.js';
+import { rankByCost, rankJudges, type CandidateEstimate, type RankedJudge } from './judge-choice.js';
+
+/** One candidate judge of `assay agreement`: its qrels and, when known, what its labels cost. */
+export interface JudgeQrels {
+  readonly name: string;
+  readonly qrels: Qrels;
+  readonly cost: number | null;
+  /** The currency of `cost`, when it came from a run's report. */
+  readonly currency?: string;
+}
+
+/** What `assay agreement --json` prints with several judges. */
+export interface JudgeRankingReport {
+  /** Each judge's own agreement report, as `assay agreement` gives it for one judge. */
+  readonly judges: Record<string, AgreementReport>;
+  readonly ranking: {
+    /** The measure whose corrected intervals rank the judges: the first -m. */
+    readonly measure: string;
+    readonly level: number;
+    /** The costs' currency when the reports that gave them agree on one; null otherwise. */
+    readonly currency: string | null;
+    /** Narrowest corrected interval first (judge-choice.ts). */
+    readonly by_width: readonly RankedJudge[];
+    /** Most human labels gained per unit of cost first; judges of unknown cost last. */
+    readonly by_cost: readonly RankedJudge[];
+  };
+}
+
+export type JudgeRankingResult = { ok: true; report: JudgeRankingReport } | { ok: false; error: string };
+
+/**
+ * Several judges' qrels against the same human qrels and runs: each judge's
+ * agreement report, and the judges ranked by the corrected interval each
+ * gives the first measure over the runs (judge-choice.ts), and by the human
+ * labels that buys per unit of cost.
+ */
+export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<AgreementInputs, 'judge'>): JudgeRankingResult {
+  if (inputs.runs.length === 0) return { ok: false, error: 'Ranking judges needs --run: each judge is ranked by the corrected interval it gives the runs\' measure over their topics' };
+  const reports: Record<string, AgreementReport> = {};
+  const candidates = [];
+  for (const judge of judges) {
+    const built = buildAgreementReport({ ...inputs, judge: judge.qrels });
+    if (!built.ok) return { ok: false, error: `Judge ${judge.name}: ${built.error}` };
+    reports[judge.name] = built.report;
+    candidates.push({ name: judge.name, estimates: estimatesOf(built.report, inputs.measure), kappa: built.report.cohen_kappa, cost: judge.cost });
+  }
+  const byWidth = rankJudges(candidates);
+  const currencies = new Set(judges.flatMap((judge) => (judge.currency === undefined ? [] : [judge.currency])));
+  return {
+    ok: true,
+    report: {
+      judges: reports,
+      ranking: {
+        measure: inputs.measure.trecName,
+        level: inputs.correction?.level ?? 0.95,
+        currency: currencies.size === 1 ? ([...currencies][0] as string) : null,
+        by_width: byWidth,
+        by_cost: rankByCost(byWidth),
+      },
+    },
+  };
+}
+
+function estimatesOf(report: AgreementReport, measure: Measure): CandidateEstimate[] {
+  return (report.estimates ?? [])
+    .filter((estimate) => estimate.measure === measure.trecName)
+    .map((estimate) => ({
+      labelled: estimate.labelled_topics,
+      all: estimate.topics,
+      ...(estimate.human_only === undefined ? {} : { humanOnly: estimate.human_only }),
+      ...(estimate.corrected === undefined ? {} : { corrected: estimate.corrected }),
+      ...(estimate.bias === undefined ? {} : { bias: estimate.bias }),
+    }));
+}
