@@ -91,7 +91,7 @@ function shownBlock(page: string, firstLine: string): string[] {
 }
 
 /** Seeded stand-ins for the files of docs/agreement.md's worked example: 43 topics, 11 with human labels, three judges, three runs. */
-async function writeStandIns(): Promise<void> {
+async function writeStandIns(): Promise<string[]> {
   const random = seededRandom(2019);
   const human: string[] = [];
   const judges: string[][] = [[], [], []];
@@ -108,12 +108,13 @@ async function writeStandIns(): Promise<void> {
     });
   }
   await mkdir(inWorkspace('results'), { recursive: true });
-  await mkdir(inWorkspace('data', 'dl2019', 'runs_dl2019'), { recursive: true });
+  await mkdir(inWorkspace('runs'), { recursive: true });
   await writeFile(inWorkspace('human-11-topics.qrels'), `${human.join('\n')}\n`);
   const judgeFiles = ['dl2019_test_4prompts_llama70b.txt', 'dl2019_test_4prompts_flant5large.txt', 'dl2019_test_sun_then_decomposed_flant5large.txt'];
   await Promise.all(judgeFiles.map((name, index) => writeFile(inWorkspace('results', name), `${(judges[index] ?? []).join('\n')}\n`)));
-  const runFiles = ['ICT-BERT2.run', 'ICT-CKNRM_B.run', 'ICT-CKNRM_B50.run'];
-  await Promise.all(runFiles.map((name, index) => writeFile(inWorkspace('data', 'dl2019', 'runs_dl2019', name), `${(runs[index] ?? []).join('\n')}\n`)));
+  const runFiles = ['input.ICT-BERT2.run', 'input.ICT-CKNRM_B.run', 'input.ICT-CKNRM_B50.run'].map((name) => join('runs', name));
+  await Promise.all(runFiles.map((name, index) => writeFile(inWorkspace(name), `${(runs[index] ?? []).join('\n')}\n`)));
+  return runFiles;
 }
 
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
@@ -145,10 +146,14 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   'assay ir-metrics -m map -m ndcg_cut.10 examples/trec/qrels.txt examples/trec/run-bm25.txt': (args) => assay(args),
   'assay agreement --human examples/trec/qrels.txt --judge examples/trec/qrels-llm.txt --run examples/trec/run-bm25.txt --run examples/trec/run-dense.txt': (args) => assay(args),
-  // The worked example's files are a public repository's, not shipped here: stand-ins of the same names, seeded, check the command as written.
-  'assay agreement --human human-11-topics.qrels --judge llama70b=results/dl2019_test_4prompts_llama70b.txt --judge flant5large=results/dl2019_test_4prompts_flant5large.txt --judge flant5large-decomposed=results/dl2019_test_sun_then_decomposed_flant5large.txt --run data/dl2019/runs_dl2019/ICT-BERT2.run --run data/dl2019/runs_dl2019/ICT-CKNRM_B.run --run data/dl2019/runs_dl2019/ICT-CKNRM_B50.run --judge-cost llama70b=20 --judge-cost flant5large=1 --judge-cost flant5large-decomposed=2': async (args) => {
-    await writeStandIns();
-    const outcome = await assay(args);
+  // The worked example's files are a public repository's, not shipped here: stand-ins of the same names, seeded,
+  // check the command as written, its $(for ...) expanded as the shell would, one --run per file of runs/.
+  "assay agreement --human human-11-topics.qrels --judge llama70b=results/dl2019_test_4prompts_llama70b.txt --judge flant5large=results/dl2019_test_4prompts_flant5large.txt --judge flant5large-decomposed=results/dl2019_test_sun_then_decomposed_flant5large.txt $(for f in runs/*.run; do printf -- '--run %s ' \"$f\"; done) --judge-cost llama70b=20 --judge-cost flant5large=1 --judge-cost flant5large-decomposed=2": async (args) => {
+    const runFiles = await writeStandIns();
+    const from = args.indexOf('$(for');
+    const to = args.findIndex((word) => word.endsWith('done)'));
+    expect([from, to].every((index) => index > 0)).toBe(true);
+    const outcome = await assay([...args.slice(0, from), ...runFiles.flatMap((file) => ['--run', file]), ...args.slice(to + 1)]);
     expect(outcome.stderr).toBe('');
     expect(outcome.stdout).toMatch(/== judges ranked by the corrected 95% interval of ndcg_cut_10 \(mean over the runs\) ==\njudge +width +human only +ratio +labelled +worth \(labels\) +bias +kappa +cost +labels per cost\n/);
     for (const judge of ['llama70b', 'flant5large', 'flant5large-decomposed']) expect(outcome.stdout).toContain(`== judge ${judge} ==`);
