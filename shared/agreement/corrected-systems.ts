@@ -26,6 +26,8 @@ export interface CorrectedFields {
   readonly correlation?: number | null;
   /** Differences only: the two-sided p-value of no difference, from the corrected interval's t statistic. */
   readonly p_value?: number;
+  /** The judge's mean on the labelled topics against the rest, with Welch's p-value: a low one says they are not a random sample. */
+  readonly sample_check?: { labelled_judge_mean: number; unlabelled_judge_mean: number; p_value: number };
   /** Why there is no interval (too few labelled topics). */
   readonly reason?: string;
 }
@@ -97,5 +99,8 @@ function fieldsOf(sums: PairedSums, correction: CorrectionOptions, population: P
     bias,
     correlation,
     ...(population === 'superpopulation' ? { p_value: corrected.pValue } : {}),
+    ...(outcome.value.sample === undefined
+      ? {}
+      : { sample_check: { labelled_judge_mean: outcome.value.sample.labelledJudgeMean, unlabelled_judge_mean: outcome.value.sample.unlabelledJudgeMean, p_value: outcome.value.sample.pValue } }),
   };
 }

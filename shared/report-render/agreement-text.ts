@@ -1,4 +1,5 @@
 import { alignedTable } from './text-table.js';
+import { SAMPLE_CHECK_LEVEL } from './corrected-table.js';
 import type { ResampledInterval } from '../statistics/bootstrap-interval.js';
 import type { AgreementReport } from '../agreement/agreement-report.js';
 
@@ -44,6 +45,19 @@ export function renderAgreementText(report: AgreementReport): string {
         header,
         corrected.map((one) => [one.name, one.measure, String(one.topics), String(one.labelled_topics), fixed(one.judge_only.mean), ...correctedCells(one)]),
       )}`,
+    );
+  }
+  // The check of the sample, per run: the judge's values of the labelled topics against the rest.
+  const unlike = (report.estimates ?? []).filter((estimate) => estimate.sample_check !== undefined && estimate.sample_check.p_value < SAMPLE_CHECK_LEVEL);
+  if (unlike.length > 0) {
+    sections.push(
+      unlike
+        .map((estimate) => {
+          const check = estimate.sample_check as NonNullable<typeof estimate.sample_check>;
+          const apart = check.labelled_judge_mean - check.unlabelled_judge_mean;
+          return `${estimate.run} ${estimate.measure}: the labelled topics do not look like a random sample: the judge scores them ${Math.abs(apart).toFixed(4)} ${apart > 0 ? 'higher' : 'lower'} than the rest (Welch p ${check.p_value < 0.0001 ? '< 0.0001' : check.p_value.toFixed(4)}); the intervals assume one`;
+        })
+        .join('\n'),
     );
   }
   return `${sections.join('\n\n')}\n`;

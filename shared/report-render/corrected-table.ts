@@ -49,6 +49,9 @@ export function correctedBaselineRows(report: Report): CorrectedRow[] {
   );
 }
 
+/** Below this p-value the labelled cases are said not to look like a random sample of the run's. */
+export const SAMPLE_CHECK_LEVEL = 0.01;
+
 function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' = 'engine'): { cells: string[]; flagged: boolean } {
   const { judge_only: judgeOnly, human_only: humanOnly, corrected } = estimate;
   if (judgeOnly === undefined || humanOnly === undefined || corrected === undefined) {
@@ -57,10 +60,16 @@ function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' =
   const outside = judgeOnly < corrected.low || judgeOnly > corrected.high;
   const gap = judgeOnly - corrected.mean;
   const what = subject === 'engine' ? 'rates this engine' : 'puts this difference';
-  const note = outside ? `the judge ${what} ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support` : '';
+  const notes = outside ? [`the judge ${what} ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support`] : [];
+  const sample = estimate.sample_check;
+  const unlike = sample !== undefined && sample.p_value < SAMPLE_CHECK_LEVEL;
+  if (unlike) {
+    const apart = sample.labelled_judge_mean - sample.unlabelled_judge_mean;
+    notes.push(`the labelled cases do not look like a random sample: the judge rates them ${Math.abs(apart).toFixed(2)} ${apart > 0 ? 'higher' : 'lower'} than the rest (p ${sample.p_value < 0.0001 ? '< 0.0001' : sample.p_value.toFixed(4)}), and the interval assumes one`);
+  }
   return {
-    cells: [fixed(judgeOnly), `${interval(humanOnly)} (${estimate.labelled})`, interval(corrected), corrected.weight.toFixed(2), note],
-    flagged: outside,
+    cells: [fixed(judgeOnly), `${interval(humanOnly)} (${estimate.labelled})`, interval(corrected), corrected.weight.toFixed(2), notes.join('; ')],
+    flagged: outside || unlike,
   };
 }
 

@@ -2,7 +2,7 @@ import { runSettingsSchema } from '../config/config-schema.js';
 import { pairedNumber, parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { CaseLine, CorrectedDifference, CorrectedEstimate, Report } from '../schema/report.js';
-import { addCase, correctedMean, emptyPairedSums, type PairedSums, type Population } from '../statistics/prediction-powered-mean.js';
+import { addCase, correctedMean, emptyPairedSums, type PairedSums, type Population, type SampleCheck } from '../statistics/prediction-powered-mean.js';
 import { compareText } from './ordering.js';
 
 /**
@@ -188,7 +188,13 @@ export function estimateOf(sums: PairedSums, settings: CorrectionSettings, popul
     bias: value.bias,
     correlation: value.correlation,
     ...(population === 'superpopulation' ? { p_value: corrected.pValue } : {}),
+    ...(value.sample === undefined ? {} : { sample_check: sampleCheckFields(value.sample) }),
   };
+}
+
+/** The check of the sample as report.json and `assay agreement --json` hold it. */
+export function sampleCheckFields(sample: SampleCheck): { labelled_judge_mean: number; unlabelled_judge_mean: number; p_value: number } {
+  return { labelled_judge_mean: sample.labelledJudgeMean, unlabelled_judge_mean: sample.unlabelledJudgeMean, p_value: sample.pValue };
 }
 
 function sorted<Value>(map: ReadonlyMap<string, Value>): [string, Value][] {

@@ -60,6 +60,12 @@ export const correctedEstimateSchema = z.object({
   correlation: z.number().nullable().optional(),
   /** Differences only: the two-sided p-value of no difference, from the corrected interval's t statistic. */
   p_value: z.number().optional(),
+  /**
+   * The judge's mean on the labelled cases against the rest, with Welch's
+   * p-value: a low one says the labelled cases are not a random sample
+   * (shared/statistics/prediction-powered-mean.ts, SampleCheck).
+   */
+  sample_check: z.object({ labelled_judge_mean: z.number(), unlabelled_judge_mean: z.number(), p_value: z.number() }).optional(),
   /** Why there is no estimate (too few labelled cases). */
   reason: z.string().optional(),
 });

@@ -38,6 +38,7 @@ export interface PairedSums {
   /** Cases with the judge's value. */
   all: number;
   sumJudgeAll: number;
+  sumJudgeAllSquares: number;
   /** Of those, cases with the human value too. */
   labelled: number;
   sumHuman: number;
@@ -48,13 +49,14 @@ export interface PairedSums {
 }
 
 export function emptyPairedSums(): PairedSums {
-  return { all: 0, sumJudgeAll: 0, labelled: 0, sumHuman: 0, sumJudge: 0, sumHumanSquares: 0, sumJudgeSquares: 0, sumProducts: 0 };
+  return { all: 0, sumJudgeAll: 0, sumJudgeAllSquares: 0, labelled: 0, sumHuman: 0, sumJudge: 0, sumHumanSquares: 0, sumJudgeSquares: 0, sumProducts: 0 };
 }
 
 /** Adds one case: its judge value, and its human value when it is labelled. */
 export function addCase(sums: PairedSums, judge: number, human: number | undefined): void {
   sums.all += 1;
   sums.sumJudgeAll += judge;
+  sums.sumJudgeAllSquares += judge * judge;
   if (human === undefined) return;
   sums.labelled += 1;
   sums.sumHuman += human;
@@ -68,6 +70,7 @@ export function mergePairedSums(left: PairedSums, right: PairedSums): PairedSums
   return {
     all: left.all + right.all,
     sumJudgeAll: left.sumJudgeAll + right.sumJudgeAll,
+    sumJudgeAllSquares: left.sumJudgeAllSquares + right.sumJudgeAllSquares,
     labelled: left.labelled + right.labelled,
     sumHuman: left.sumHuman + right.sumHuman,
     sumJudge: left.sumJudge + right.sumJudge,
@@ -100,6 +103,22 @@ export interface CorrectedMean {
   readonly bias: number;
   /** Pearson's r of y and ŷ on the labelled cases; null when either does not vary. */
   readonly correlation: number | null;
+  /** Whether the labelled cases look like the rest to the judge; absent with fewer than 2 of either. */
+  readonly sample?: SampleCheck;
+}
+
+/**
+ * The one check of the sample assay can make: the judge's values of the
+ * labelled cases against those of the rest, by Welch's t-test (two-sided).
+ * Labelled cases chosen at random look, to the judge, like the rest; easy
+ * cases, one engine's or the first in the file would not. A low p-value says
+ * the labelled cases are not a random sample; a high one cannot say they
+ * are (cases chosen on something the judge does not see pass it).
+ */
+export interface SampleCheck {
+  readonly labelledJudgeMean: number;
+  readonly unlabelledJudgeMean: number;
+  readonly pValue: number;
 }
 
 export type CorrectedMeanOutcome = { ok: true; value: CorrectedMean } | { ok: false; reason: string };
@@ -149,10 +168,36 @@ export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): 
   const correctedMean = n === total ? meanHuman : weight * judgeOnly + meanHuman - weight * meanJudge;
   const corrected = { ...interval(correctedMean, residual, n, fitted, finite, options.level, extra), weight };
   const spread = Math.sqrt(varianceHuman * varianceJudge);
+  const sample = sampleCheck(sums, meanJudge, varianceJudge);
   return {
     ok: true,
-    value: { labelled: n, all: total, level: options.level, judgeOnly, humanOnly, corrected, bias: meanJudge - meanHuman, correlation: spread > 0 ? covariance / spread : null },
+    value: {
+      labelled: n,
+      all: total,
+      level: options.level,
+      judgeOnly,
+      humanOnly,
+      corrected,
+      bias: meanJudge - meanHuman,
+      correlation: spread > 0 ? covariance / spread : null,
+      ...(sample === undefined ? {} : { sample }),
+    },
   };
+}
+
+/** Welch's t-test of the judge's values, labelled cases against the rest (SampleCheck). */
+function sampleCheck(sums: PairedSums, meanLabelled: number, varianceLabelled: number): SampleCheck | undefined {
+  const n = sums.labelled;
+  const rest = sums.all - n;
+  if (n < 2 || rest < 2) return undefined;
+  const meanRest = (sums.sumJudgeAll - sums.sumJudge) / rest;
+  const varianceRest = Math.max(0, (sums.sumJudgeAllSquares - sums.sumJudgeSquares - rest * meanRest * meanRest) / (rest - 1));
+  const [first, second] = [varianceLabelled / n, varianceRest / rest];
+  const standardError = Math.sqrt(first + second);
+  const difference = meanLabelled - meanRest;
+  // Welch-Satterthwaite degrees of freedom.
+  const pValue = standardError === 0 ? (difference === 0 ? 1 : 0) : studentTTwoSidedPValue(difference / standardError, (first + second) ** 2 / (first ** 2 / (n - 1) + second ** 2 / (rest - 1)));
+  return { labelledJudgeMean: meanLabelled, unlabelledJudgeMean: meanRest, pValue };
 }
 
 function interval(mean: number, variance: number, n: number, fitted: number, finite: number, level: number, extra: number): CorrectedInterval {

@@ -55,6 +55,7 @@ describe('the correction tally', () => {
       corrected,
       bias: reference.bias,
       correlation: reference.correlation,
+      sample_check: { labelled_judge_mean: reference.sample?.labelledJudgeMean, unlabelled_judge_mean: reference.sample?.unlabelledJudgeMean, p_value: reference.sample?.pValue },
     });
   });
 
@@ -97,6 +98,26 @@ describe('the correction tally', () => {
 });
 
 describe('the report of a run with labels and a relevance judge', () => {
+  it('says when the labelled cases do not look like a random sample of the run\'s: the judge rates them far above the rest', () => {
+    // Prepare: 30 cases; the 12 labelled are those the judge rates best
+    const results: CaseResult[] = Array.from({ length: 30 }, (_, index) => {
+      const judged = index < 12 ? 0.8 + (index % 4) * 0.05 : 0.2 + (index % 5) * 0.05;
+      const metrics: Record<string, number> = { [TWIN]: judged };
+      if (index < 12) metrics[HUMAN] = judged - 0.1 + (index % 3) * 0.02;
+      return result(`c${String(index).padStart(2, '0')}`, { bm25: metrics });
+    });
+    const ids = results.map((case_) => case_.case_id);
+
+    // Act
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
+
+    // Assess
+    const check = report.corrected?.bm25?.[HUMAN]?.graded_relevance?.sample_check;
+    expect(check?.p_value).toBeLessThan(0.001);
+    expect(check?.labelled_judge_mean).toBeGreaterThan((check?.unlabelled_judge_mean ?? 1) + 0.5);
+    expect(renderMarkdown(report)).toMatch(/the labelled cases do not look like a random sample: the judge rates them 0\.\d\d higher than the rest \(p < 0\.0001\), and the interval assumes one\*\*/);
+  });
+
   it('holds the corrected estimates in report.json, report.md and report.html', () => {
     // Prepare: 30 cases of one engine, the judge's NDCG on each, the human one on the first 12
     const results: CaseResult[] = Array.from({ length: 30 }, (_, index) => {

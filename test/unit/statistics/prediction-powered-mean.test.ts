@@ -15,6 +15,7 @@ interface ReferenceValues {
   readonly bias: number;
   readonly correlation: number | null;
   readonly p_value: number;
+  readonly sample: { labelled_judge_mean: number; unlabelled_judge_mean: number; p_value: number } | null;
 }
 
 interface ReferenceCase {
@@ -58,6 +59,12 @@ describe('the corrected mean', () => {
     }
     expect(outcome.value.corrected.weight).toBeCloseTo(expected.corrected.weight, 12);
     expect(outcome.value.corrected.pValue).toBeCloseTo(expected.p_value, 9);
+    if (expected.sample === null) expect(outcome.value.sample).toBeUndefined();
+    else {
+      expect(outcome.value.sample?.labelledJudgeMean).toBeCloseTo(expected.sample.labelled_judge_mean, 12);
+      expect(outcome.value.sample?.unlabelledJudgeMean).toBeCloseTo(expected.sample.unlabelled_judge_mean, 12);
+      expect(outcome.value.sample?.pValue).toBeCloseTo(expected.sample.p_value, 9);
+    }
     expect(outcome.value.bias).toBeCloseTo(expected.bias, 12);
     if (expected.correlation === null) expect(outcome.value.correlation).toBeNull();
     else expect(outcome.value.correlation).toBeCloseTo(expected.correlation, 12);
@@ -86,6 +93,16 @@ describe('the corrected mean', () => {
     expect(outcome.value.corrected.high - outcome.value.corrected.low).toBeGreaterThan(0);
     expect(outcome.value.corrected.low).toBeCloseTo(outcome.value.humanOnly.low, 12);
     expect(outcome.value.corrected.high).toBeCloseTo(outcome.value.humanOnly.high, 12);
+  });
+
+  it('says when the labelled cases do not look like a random sample: the judge rates them far above the rest', () => {
+    const [, best] = cases.find(([name]) => name === 'labelled cases chosen among the best') ?? [];
+    const [, random] = cases.find(([name]) => name === 'a judge that follows the humans, high by 0.2') ?? [];
+
+    const [skewed, fair] = [best, random].map((reference) => correctedMean(sumsOf(reference as ReferenceCase), { level: 0.95, minLabelled: 3 }));
+
+    expect(skewed?.ok && skewed.value.sample?.pValue).toBeLessThan(0.001);
+    expect(fair?.ok && fair.value.sample?.pValue).toBeGreaterThan(0.05);
   });
 
   it('gives the same from sums merged range by range as from one pass', () => {
