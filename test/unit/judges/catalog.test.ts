@@ -235,11 +235,20 @@ describe('rubric', () => {
   });
 });
 
-describe('docs/judges.md', () => {
-  const documentation = readFileSync(new URL('../../../docs/judges.md', import.meta.url), 'utf8');
+describe('the judge catalog pages of docs/', () => {
+  const readDocs = (page: string) => readFileSync(new URL(`../../../docs/${page}`, import.meta.url), 'utf8');
+  const summary = readDocs('judges.md');
 
-  it.each(llmJudges.map((judge) => [judge.id, judge] as const))('quotes the prompts of %s as the code has them', (id, judge) => {
-    expect(documentation).toContain(`\`${id}\``);
+  it.each(llmJudges.map((judge) => [judge.id, judge] as const))('quote the prompts of %s as the code has them, on the page judges.md links it to', (id, judge) => {
+    // Prepare: judges.md's summary links each judge to its entry, `[`id`](page.md#id)`
+    const page = new RegExp(`\\[\`${id}\`\\]\\(([a-z-]+\\.md)#${id}\\)`).exec(summary)?.[1];
+
+    // Act
+    const documentation = readDocs(page ?? 'judges.md');
+
+    // Assess
+    expect(page).toBeDefined();
+    expect(documentation).toContain(`## \`${id}\``);
     expect(documentation).toContain(judge.systemTemplate);
     expect(documentation).toContain(judge.userTemplate);
   });

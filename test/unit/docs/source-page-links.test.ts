@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headingAnchors, headingTexts, linkTargets, markdownFiles, readRepositoryFile, REPOSITORY_ROOT } from '../../support/markdown.js';
+import { headingAnchors, headingTexts, readRepositoryFile, REPOSITORY_ROOT } from '../../support/markdown.js';
 
 /** What a relative link points at: a repository path and, after `#`, a heading's anchor. */
 interface LinkTarget {
@@ -21,21 +21,6 @@ function brokenBecause(link: LinkTarget): string | undefined {
   if (!link.path.endsWith('.md')) return `${link.path} is not a Markdown page with headings`;
   return headingAnchors(readRepositoryFile(link.path)).has(link.anchor) ? undefined : `${link.path} has no heading #${link.anchor}`;
 }
-
-const relative = (target: string) => !/^[a-z]+:/i.test(target);
-
-describe('links between the documentation pages', () => {
-  it.each(markdownFiles())('%s links only to files and headings that exist', (file) => {
-    // Prepare
-    const targets = linkTargets(readRepositoryFile(file)).filter(relative);
-
-    // Act
-    const broken = targets.map((target) => [target, brokenBecause(resolveLink(file, target))]).filter(([, reason]) => reason !== undefined);
-
-    // Assess
-    expect(broken).toEqual([]);
-  });
-});
 
 /** The source folders whose messages and comments may point users at a page. */
 const SOURCE_FOLDERS = ['cli', 'shared', 'functions', 'infra', 'scripts', 'bench'];
