@@ -1,4 +1,4 @@
-import { escapeHtml } from '../report-render/html/escape.js';
+import { escapeHtml, isolatedText } from '../report-render/html/escape.js';
 import { selfContainedPage } from '../report-render/html/page.js';
 import type { HistoryFile } from './history-file.js';
 import { historyCharts } from './html/history-charts.js';
@@ -34,7 +34,7 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
   const facts = [
     ['Runs', String(history.runs.length)],
     ['First', first === undefined ? '-' : timeOf(first.created_at)],
-    ['Newest', newest === undefined ? '-' : `<a href="${escapeHtml(options.links.report(newest.run_id))}"><code>${escapeHtml(newest.run_id)}</code></a> ${timeOf(newest.created_at)}`],
+    ['Newest', newest === undefined ? '-' : `<a href="${escapeHtml(options.links.report(newest.run_id))}"><code>${isolatedText(newest.run_id)}</code></a> ${timeOf(newest.created_at)}`],
   ];
   const charts = historyCharts(charted, options.links);
   const chartNote =
@@ -48,12 +48,12 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
     body: [
       options.navigation ?? '',
       '<header><p class="kicker">assay suite history</p>',
-      `<h1>${escapeHtml(history.suite)}</h1>`,
+      `<h1>${isolatedText(history.suite)}</h1>`,
       `<dl class="facts">${facts.map(([name, value]) => `<div><dt>${name}</dt><dd>${value}</dd></div>`).join('')}</dl></header>`,
       unreadable.length === 0
         ? ''
         : `<section class="warning" aria-labelledby="unreadable-heading"><h2 id="unreadable-heading">Rows left out</h2><ul>${unreadable
-            .map((entry) => `<li><code>${escapeHtml(entry.key)}</code>: ${escapeHtml(entry.reason)}</li>`)
+            .map((entry) => `<li><code>${isolatedText(entry.key)}</code>: ${isolatedText(entry.reason)}</li>`)
             .join('')}</ul><p>Run <code>assay history rebuild --suite ${escapeHtml(history.suite)}</code> to make them again from the reports.</p></section>`,
       '<section id="trends" aria-labelledby="trends-heading"><h2 id="trends-heading">Trends</h2>',
       history.runs.length === 0 ? '<p>No reported run yet.</p>' : `<p class="note">${chartNote} Each point links to its run’s report.</p>${charts}`,

@@ -17,7 +17,10 @@ export class LocalFolderStore implements ObjectStore {
   /** Folders this store has made or found, so that most writes need no mkdir. */
   private readonly folders = new Set<string>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    /** The folder the keys are paths under. */
+    readonly root: string,
+  ) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
     try {

@@ -32,6 +32,27 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
 }
 
+/**
+ * A store that tells which version of an object it holds (S3's ETag)
+ * without reading it, and which version it read: a reader that keeps a copy
+ * (`assay view`'s local copies of cases.jsonl) checks the copy against the
+ * object and reads a changed object again.
+ */
+export interface VersionedObjects {
+  /** The object's version, or undefined when there is none. */
+  versionOf(key: string): Promise<string | undefined>;
+  /** The object's bytes and their version, or undefined when there is none. */
+  getVersioned(key: string): Promise<{ readonly bytes: Uint8Array; readonly version: string } | undefined>;
+  /** Copies the object to a local file as a stream and returns the version copied, or undefined when there is none. */
+  downloadVersioned(key: string, path: string): Promise<string | undefined>;
+}
+
+/** Whether a store is also VersionedObjects. */
+export function hasVersions(store: ObjectStore): store is ObjectStore & VersionedObjects {
+  const candidate = store as Partial<VersionedObjects>;
+  return typeof candidate.versionOf === 'function' && typeof candidate.getVersioned === 'function' && typeof candidate.downloadVersioned === 'function';
+}
+
 /** Rejects keys that could escape a store's root or mean different things on different stores. */
 export function assertValidKey(key: string): void {
   if (key === '' || key.startsWith('/') || key.endsWith('/') || key.split('/').some((part) => part === '' || part === '.' || part === '..')) {

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { assertValidKey, type ObjectStore } from './object-store.js';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type GetObjectCommandOutput, type S3Client } from '@aws-sdk/client-s3';
+import { assertValidKey, type ObjectStore, type VersionedObjects } from './object-store.js';
 import { accessDeniedError, type S3Access } from './s3-access-denied.js';
 
 export interface S3StoreOptions {
@@ -16,8 +17,9 @@ export interface S3StoreOptions {
  * writes use `If-None-Match: *`, which S3 enforces atomically: of two writers,
  * the second gets 412 Precondition Failed (or 409 when both race in flight)
  * and `written: false`. Listing follows S3's own order, UTF-8 byte order.
+ * An object's version is its ETag (VersionedObjects).
  */
-export class S3Store implements ObjectStore {
+export class S3Store implements ObjectStore, VersionedObjects {
   private readonly pageSize: number | undefined;
 
   constructor(
@@ -29,11 +31,31 @@ export class S3Store implements ObjectStore {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    return (await this.getVersioned(key))?.bytes;
+  }
+
+  async getVersioned(key: string): Promise<{ bytes: Uint8Array; version: string } | undefined> {
+    const response = await this.getObject(key);
+    if (response === undefined) return undefined;
+    const bytes = response.Body === undefined ? new Uint8Array() : await response.Body.transformToByteArray();
+    return { bytes, version: versionOf(response.ETag) };
+  }
+
+  async versionOf(key: string): Promise<string | undefined> {
     assertValidKey(key);
     try {
-      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      if (response.Body === undefined) return new Uint8Array();
-      return await response.Body.transformToByteArray();
+      return versionOf((await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }))).ETag);
+    } catch (error) {
+      if (isMissingObject(error)) return undefined;
+      throw this.explained(error, key, 'read');
+    }
+  }
+
+  /** GetObject's answer, or undefined when there is no such object. */
+  private async getObject(key: string): Promise<GetObjectCommandOutput | undefined> {
+    assertValidKey(key);
+    try {
+      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       if (isMissingObject(error)) return undefined;
       throw this.explained(error, key, 'read');
@@ -60,14 +82,13 @@ export class S3Store implements ObjectStore {
   }
 
   async download(key: string, path: string): Promise<boolean> {
-    assertValidKey(key);
-    let body;
-    try {
-      body = (await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }))).Body;
-    } catch (error) {
-      if (isMissingObject(error)) return false;
-      throw this.explained(error, key, 'read');
-    }
+    return (await this.downloadVersioned(key, path)) !== undefined;
+  }
+
+  async downloadVersioned(key: string, path: string): Promise<string | undefined> {
+    const response = await this.getObject(key);
+    if (response === undefined) return undefined;
+    const body = response.Body;
     const source = body === undefined ? Readable.from([]) : body instanceof Readable ? body : Readable.fromWeb(body.transformToWebStream());
     try {
       await pipeline(source, createWriteStream(path));
@@ -76,7 +97,7 @@ export class S3Store implements ObjectStore {
       await rm(path, { force: true });
       throw error;
     }
-    return true;
+    return versionOf(response.ETag);
   }
 
   async upload(key: string, path: string): Promise<{ etag: string }> {
@@ -135,6 +156,11 @@ export class S3Store implements ObjectStore {
   private explained(error: unknown, keyOrPrefix: string, access: S3Access): unknown {
     return accessDeniedError(error, this.bucket, keyOrPrefix, access) ?? error;
   }
+}
+
+/** An ETag as the object's version, without S3's quotes; a service that gives none (none does for a stored object) makes every read a new version. */
+function versionOf(etag: string | undefined): string {
+  return etag === undefined ? `no-etag-${randomUUID()}` : etag.replaceAll('"', '');
 }
 
 /** S3's limit on one PutObject; larger objects need a multipart upload. */

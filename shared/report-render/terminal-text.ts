@@ -5,19 +5,24 @@
  * instead of being shown: ESC and CSI start escape sequences (colours,
  * cursor moves, clearing the screen), OSC (ESC ] or U+009D) sets the window
  * title or writes hyperlinks and the clipboard in some terminals, BEL rings,
- * and a carriage return or line break overwrites or forges a line. These
- * show them escaped, as JavaScript writes them (`\x1b`, `\x9d`, `\n`).
+ * and a carriage return or line break overwrites or forges a line. A
+ * bidirectional formatting character (a right-to-left override U+202E, an
+ * isolate, a mark) makes a terminal that lays out bidirectional text show the
+ * rest of the line reordered, the numbers of a table row included. These
+ * show them escaped, as JavaScript writes them (`\x1b`, `\x9d`, `\n`,
+ * `\u202e`).
  */
 
-/** C0 controls, DEL and C1 controls. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/** C0 controls, DEL, C1 controls, and the bidirectional formatting characters (ALM, LRM, RLM, LRE to RLO, LRI to PDI). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** The same but for line breaks and tabs, which lay out a block of text. */
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escaped(character: string): string {
-  return NAMED[character] ?? `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  const code = character.charCodeAt(0);
+  return NAMED[character] ?? (code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`);
 }
 
 /** One name (a cell, a field of a line): every control character escaped, line breaks and tabs too. */

@@ -4,7 +4,7 @@ import { readCaseLinesFile } from '../compare/run-files.js';
 import { compareText } from '../report/ordering.js';
 import { metricValues, type LinesRead } from './case-lines.js';
 import { found, unreadable, type Found } from './found.js';
-import type { StoredRun, ViewData } from './view-data.js';
+import type { CasesFile, StoredRun } from './view-data.js';
 
 /**
  * Two stored runs compared as `assay compare A B --json` compares their
@@ -12,13 +12,11 @@ import type { StoredRun, ViewData } from './view-data.js';
  * lines (each read keeping only the metrics the comparison can use, which
  * changes no pair), so the API gives the numbers the CLI prints.
  */
-export async function compareStoredRuns(data: ViewData, a: StoredRun, b: StoredRun): Promise<Found<RunComparison>> {
+export async function compareStoredRuns(a: StoredRun, b: StoredRun, files: readonly [CasesFile, CasesFile]): Promise<Found<RunComparison>> {
   const metrics = new Set(aggregatedMetrics([a.report, b.report]));
-  const files = await Promise.all([a, b].map(async (run) => ({ run, path: await data.casesFile(run) })));
   const cases = [];
-  for (const { run, path } of files) {
-    if (!path.ok) return path;
-    const read = await readCaseLinesFile(path.value, metrics);
+  for (const [run, file] of [[a, files[0]], [b, files[1]]] as const) {
+    const read = await readCaseLinesFile(file.path, metrics);
     if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}${read.line === undefined ? '' : `, line ${read.line}`}: ${read.message}`);
     cases.push(read.value);
   }
@@ -51,12 +49,10 @@ export interface QueryChanges {
  * regression check reads the losses even of a run that gained); equal
  * changes by request id.
  */
-export async function queryChanges(data: ViewData, a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<QueryChanges>> {
+export async function queryChanges(a: StoredRun, b: StoredRun, files: readonly [CasesFile, CasesFile], engine: string, metric: string): Promise<Found<QueryChanges>> {
   const values: Map<string, number>[] = [];
-  for (const run of [a, b]) {
-    const path = await data.casesFile(run);
-    if (!path.ok) return path;
-    const read: LinesRead<Map<string, number>> = await metricValues(path.value, engine, metric);
+  for (const [run, file] of [[a, files[0]], [b, files[1]]] as const) {
+    const read: LinesRead<Map<string, number>> = await metricValues(file.path, engine, metric);
     if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
     values.push(read.value);
   }

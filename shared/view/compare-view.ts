@@ -6,17 +6,18 @@ import { found, unreadable, type Found } from './found.js';
 import { Memo } from './memo.js';
 import { comparePage, type ComparedRuns } from './pages/compare-page.js';
 import type { Route } from './routes.js';
-import type { StoredRun, ViewData } from './view-data.js';
+import type { CasesFile, StoredRun, ViewData } from './view-data.js';
 
 /**
  * Comparisons of two stored runs for the view: the numbers of `assay
  * compare --json`, the per-query changes of one engine and metric, and the
  * compare page built from both. The last few of each are kept (Memo), keyed
- * by the runs' report versions.
+ * by the versions of the runs' report.json and cases.jsonl, so a changed or
+ * repaired file is read again; a comparison that failed is not kept.
  */
 export class Comparisons {
-  private readonly comparisons = new Memo<Found<RunComparison>>(8);
-  private readonly changes = new Memo<Found<QueryChanges>>(8);
+  private readonly comparisons = new Memo<Found<RunComparison>>(8, (value) => value.ok);
+  private readonly changes = new Memo<Found<QueryChanges>>(8, (value) => value.ok);
 
   constructor(private readonly data: ViewData) {}
 
@@ -27,12 +28,26 @@ export class Comparisons {
     return found([runOfA.value, runOfB.value]);
   }
 
-  comparison(a: StoredRun, b: StoredRun): Promise<Found<RunComparison>> {
-    return this.comparisons.get(`${a.runId}:${a.version}:${b.runId}:${b.version}`, () => compareStoredRuns(this.data, a, b));
+  async comparison(a: StoredRun, b: StoredRun): Promise<Found<RunComparison>> {
+    const files = await this.casesFiles(a, b);
+    if (!files.ok) return files;
+    const [ofA, ofB] = files.value;
+    return this.comparisons.get(JSON.stringify([a.runId, a.version, ofA.version, b.runId, b.version, ofB.version]), () => compareStoredRuns(a, b, files.value));
   }
 
-  queryChanges(a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<QueryChanges>> {
-    return this.changes.get(JSON.stringify([a.runId, a.version, b.runId, b.version, engine, metric]), () => queryChanges(this.data, a, b, engine, metric));
+  async queryChanges(a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<QueryChanges>> {
+    const files = await this.casesFiles(a, b);
+    if (!files.ok) return files;
+    const [ofA, ofB] = files.value;
+    return this.changes.get(JSON.stringify([a.runId, a.version, ofA.version, b.runId, b.version, ofB.version, engine, metric]), () => queryChanges(a, b, files.value, engine, metric));
+  }
+
+  /** Both runs' cases.jsonl as they are now. */
+  private async casesFiles(a: StoredRun, b: StoredRun): Promise<Found<[CasesFile, CasesFile]>> {
+    const [ofA, ofB] = await Promise.all([this.data.casesFile(a), this.data.casesFile(b)]);
+    if (!ofA.ok) return ofA;
+    if (!ofB.ok) return ofB;
+    return found([ofA.value, ofB.value]);
   }
 
   /** The compare page's markup and status: the form alone until both runs are named, 404 with the form when one is not found. */
@@ -53,9 +68,9 @@ export class Comparisons {
       const requestIds = new Set(page.map((change) => change.request_id));
       const lists = [];
       for (const run of [a, b]) {
-        const path = await this.data.casesFile(run);
-        if (!path.ok) return path;
-        const read = await linesOf(path.value, choice.engine, requestIds);
+        const file = await this.data.casesFile(run);
+        if (!file.ok) return file;
+        const read = await linesOf(file.value.path, choice.engine, requestIds);
         if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
         lists.push(read.value);
       }

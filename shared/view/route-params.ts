@@ -19,10 +19,20 @@ export const runIdSchema = z.string().regex(/^r-[0-9a-f]{16}$/, 'a run id is r- 
 /** An engine or metric name chosen on the compare page: matched against the runs' own names, never used in a key. */
 export const nameSchema = z.string().min(1).max(1000);
 
+/** Decimal digits, nothing else: no sign, no space, no `0x`, no exponent, not empty. */
+function decimal(name: string) {
+  return z
+    .string()
+    .regex(/^[0-9]+$/, `${name} is a whole number written in decimal digits (0-9)`)
+    .transform(Number);
+}
+
 /** The first row of a page. */
-export const offsetSchema = z.coerce.number<string>().int('offset is a whole number').min(0, 'offset is 0 or more').max(1e9).default(0);
+export const offsetSchema = decimal('offset').pipe(z.number().max(1e9, 'offset is at most 1000000000')).default(0);
 
 /** Rows a page shows at most. */
-export function limitSchema(fallback: number, maximum: number) {
-  return z.coerce.number<string>().int('limit is a whole number').min(1, 'limit is 1 or more').max(maximum, `limit is at most ${maximum}`).default(fallback);
+export function limitSchema(fallback: number, maximum: number, name = 'limit') {
+  return decimal(name)
+    .pipe(z.number().min(1, `${name} is 1 or more`).max(maximum, `${name} is at most ${maximum}`))
+    .default(fallback);
 }

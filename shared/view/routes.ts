@@ -18,7 +18,7 @@ export type Route =
 export type ParsedRoute = { readonly ok: true; readonly route: Route } | { readonly ok: false; readonly status: 400 | 404 | 405; readonly message: string };
 
 const casesQuery = z.object({ offset: offsetSchema, limit: limitSchema(100, 1000) });
-const suiteQuery = z.object({ runs: limitSchema(100, 100_000) });
+const suiteQuery = z.object({ runs: limitSchema(100, 100_000, 'runs') });
 const comparePageQuery = z.object({
   a: runIdSchema.optional(),
   b: runIdSchema.optional(),
@@ -32,27 +32,31 @@ const queryChangesQuery = compareQuery.extend({ engine: nameSchema, metric: name
 
 /**
  * A request's method and target (`/runs/r-…?offset=10`) → the route, from a
- * fixed set: the path is split into segments, each decoded and checked by its
- * rule (route-params.ts), and the query by a schema per route. Anything else
- * is a 4xx with the reason: an unknown path 404, a method other than GET or
- * HEAD 405, a bad segment or query value 400. A segment such as `..` or
- * `..%2F..%2Fetc` is no suite and no run id, so it is refused here.
+ * fixed set. The target is read as sent, never resolved as a URL would be
+ * (which removes `..` segments and turns `\` into `/` before anyone sees
+ * them): it must be a path from `/`, without a backslash or a fragment; the
+ * path is split into segments, each decoded, and a `.` or `..` segment,
+ * written or percent-encoded, is refused; each segment is then checked by
+ * its rule (route-params.ts), and the query by a schema per route. Anything
+ * else is a 4xx with the reason: an unknown path 404, a method other than
+ * GET or HEAD 405, a bad target, segment or query value 400.
  */
 export function parseRoute(method: string, target: string): ParsedRoute {
   if (method !== 'GET' && method !== 'HEAD') return { ok: false, status: 405, message: `${method} is not served here; only GET and HEAD` };
-  let url: URL;
-  try {
-    url = new URL(target, 'http://view.invalid');
-  } catch {
-    return { ok: false, status: 400, message: 'the request target is not a URL path' };
-  }
-  const segments = decodeSegments(url.pathname);
+  const queryAt = target.indexOf('?');
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  const rawQuery = queryAt === -1 ? '' : target.slice(queryAt + 1);
+  if (!path.startsWith('/')) return { ok: false, status: 400, message: 'the request target is not a path from "/"' };
+  if (path.includes('\\')) return { ok: false, status: 400, message: 'the path has a backslash; the view\'s paths have none' };
+  if (target.includes('#')) return { ok: false, status: 400, message: 'the request target has a fragment ("#"), which a request never carries' };
+  const segments = decodeSegments(path);
   if (segments === undefined) return { ok: false, status: 400, message: 'the path has a broken percent-encoding' };
-  const query = queryOf(url.searchParams);
+  if (segments.some((segment) => segment === '.' || segment === '..')) return { ok: false, status: 400, message: 'the path has a "." or ".." segment; the view\'s paths have none' };
+  const query = queryOf(new URLSearchParams(rawQuery));
   if (!query.ok) return query;
   const values = query.values;
   const [first, second, third, fourth, ...rest] = segments;
-  if (rest.length > 0) return notFound(url.pathname);
+  if (rest.length > 0) return notFound(path);
   if (first === undefined) return { ok: true, route: { kind: 'suites-page' } };
   if (first === 'suites' && second !== undefined && third === undefined) {
     return checked([[suiteNameSchema, second], [suiteQuery, values]] as const, ([suite, { runs }]) => ({ kind: 'suite-page', suite, charted: runs }));
@@ -62,8 +66,8 @@ export function parseRoute(method: string, target: string): ParsedRoute {
     return checked([[runIdSchema, second], [casesQuery, values]] as const, ([runId, { offset, limit }]) => ({ kind: 'cases-page', runId, offset, limit }));
   }
   if (first === 'compare' && second === undefined) return checked([[comparePageQuery, values]] as const, ([page]) => ({ kind: 'compare-page', ...page }));
-  if (first === 'api') return apiRoute([second, third, fourth], values, url.pathname);
-  return notFound(url.pathname);
+  if (first === 'api') return apiRoute([second, third, fourth], values, path);
+  return notFound(path);
 }
 
 function apiRoute([second, third, fourth]: (string | undefined)[], values: Record<string, string>, path: string): ParsedRoute {

@@ -1,6 +1,7 @@
 import { renderHistoryHtml } from '../history/history-html.js';
 import { readCasePage } from './case-lines.js';
 import { Comparisons } from './compare-view.js';
+import { DATA_POLICY, HISTORY_PAGE_POLICY, storedPagePolicy, VIEW_PAGE_POLICY } from './content-policy.js';
 import { found, unreadable, type Found } from './found.js';
 import { casesPage } from './pages/cases-page.js';
 import { errorPage } from './pages/error-page.js';
@@ -15,16 +16,17 @@ export interface ViewResponse {
   readonly status: number;
   readonly contentType: string;
   readonly body: string | Uint8Array;
+  /** The Content-Security-Policy header of the answer (content-policy.ts). */
+  readonly policy: string;
 }
 
 const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Headers of every answer: nothing cached, nothing sniffed, never framed, no
- * referrer sent on. Each page carries its own Content-Security-Policy (a run
- * page is report.html, with the hashes of its own style sheet and script), so
- * none is set here: two policies would both apply.
+ * Headers of every answer besides its Content-Security-Policy (which is the
+ * answer's own: ViewResponse.policy): nothing cached, nothing sniffed, never
+ * framed, no referrer sent on.
  */
 export const VIEW_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
@@ -51,10 +53,9 @@ export class ViewApp {
 
   async respond(method: string, target: string): Promise<ViewResponse> {
     const parsed = parseRoute(method, target);
-    const api = target.startsWith('/api/');
-    if (!parsed.ok) return failure(api, parsed.status, parsed.message);
+    if (!parsed.ok) return errorResponse(target, parsed.status, parsed.message);
     const answer = await this.answer(parsed.route);
-    return answer.ok ? answer.value : failure(api, answer.status, answer.message);
+    return answer.ok ? answer.value : errorResponse(target, answer.status, answer.message);
   }
 
   private async answer(route: Route): Promise<Found<ViewResponse>> {
@@ -75,21 +76,22 @@ export class ViewApp {
           ['history.json', viewPaths.historyApi(route.suite)],
         ]);
         const links = { report: viewPaths.run, compare: (a: string, b: string) => viewPaths.compare(a, b) };
-        return html(renderHistoryHtml(history.value, { links, chartedRuns: route.charted, navigation }));
+        return html(renderHistoryHtml(history.value, { links, chartedRuns: route.charted, navigation }), 200, HISTORY_PAGE_POLICY);
       }
       case 'history-api': {
         const bytes = await this.data.historyBytes(route.suite);
-        return bytes.ok ? found({ status: 200, contentType: JSON_TYPE, body: bytes.value }) : bytes;
+        return bytes.ok ? found({ status: 200, contentType: JSON_TYPE, body: bytes.value, policy: DATA_POLICY }) : bytes;
       }
       case 'run-page': {
         const run = await this.data.run(route.runId);
         if (!run.ok) return run;
         const page = await this.data.reportHtml(run.value);
-        return page.ok ? html(runPage(run.value, page.value)) : page;
+        // The stored page is the store's, not the view's: it runs under a policy of its own (storedPagePolicy).
+        return page.ok ? html(runPage(run.value, page.value), 200, storedPagePolicy(page.value)) : page;
       }
       case 'report-api': {
         const run = await this.data.run(route.runId);
-        return run.ok ? found({ status: 200, contentType: JSON_TYPE, body: run.value.reportBytes }) : run;
+        return run.ok ? found({ status: 200, contentType: JSON_TYPE, body: run.value.reportBytes, policy: DATA_POLICY }) : run;
       }
       case 'cases-page':
       case 'cases-api':
@@ -99,7 +101,7 @@ export class ViewApp {
         if (!runs.ok) return runs;
         const comparison = await this.comparisons.comparison(runs.value[0], runs.value[1]);
         // The text `assay compare --json` prints, byte for byte.
-        return comparison.ok ? found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(comparison.value, null, 2)}\n` }) : comparison;
+        return comparison.ok ? found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(comparison.value, null, 2)}\n`, policy: DATA_POLICY }) : comparison;
       }
       case 'query-changes-api': {
         const runs = await this.comparisons.runs(route.a, route.b);
@@ -120,23 +122,31 @@ export class ViewApp {
   private async cases(route: Extract<Route, { kind: 'cases-page' | 'cases-api' }>): Promise<Found<ViewResponse>> {
     const run = await this.data.run(route.runId);
     if (!run.ok) return run;
-    const path = await this.data.casesFile(run.value);
-    if (!path.ok) return path;
-    const page = await readCasePage(path.value, route.offset, route.limit);
+    const file = await this.data.casesFile(run.value);
+    if (!file.ok) return file;
+    const page = await readCasePage(file.value.path, route.offset, route.limit);
     if (!page.ok) return unreadable(`cases.jsonl of run ${route.runId}, line ${page.line}: ${page.message}`);
     return route.kind === 'cases-api' ? json({ run_id: route.runId, ...page.value }) : html(casesPage(run.value, page.value, route.limit));
   }
 
 }
 
-function html(body: string, status = 200): Found<ViewResponse> {
-  return found({ status, contentType: HTML, body });
+function html(body: string, status = 200, policy = VIEW_PAGE_POLICY): Found<ViewResponse> {
+  return found({ status, contentType: HTML, body, policy });
 }
 
 function json(value: unknown): Found<ViewResponse> {
-  return found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(value, null, 2)}\n` });
+  return found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(value, null, 2)}\n`, policy: DATA_POLICY });
 }
 
-function failure(api: boolean, status: number, message: string): ViewResponse {
-  return api ? { status, contentType: JSON_TYPE, body: `${JSON.stringify({ error: message })}\n` } : { status, contentType: HTML, body: errorPage(status, message) };
+/**
+ * A request that is not answered with what it asked for, in the form it
+ * asked for: `{"error": "..."}` for the API (a path under /api/), else the
+ * error page. The server answers a refused Host and an unexpected error
+ * this way too.
+ */
+export function errorResponse(target: string, status: number, message: string): ViewResponse {
+  return target.startsWith('/api/')
+    ? { status, contentType: JSON_TYPE, body: `${JSON.stringify({ error: message })}\n`, policy: DATA_POLICY }
+    : { status, contentType: HTML, body: errorPage(status, message), policy: VIEW_PAGE_POLICY };
 }

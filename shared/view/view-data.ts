@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { parseReportJson } from '../compare/run-files.js';
 import { historyFileSchema, suiteCardSchema, type HistoryFile, type SuiteCard, type UnreadableRow } from '../history/history-file.js';
@@ -9,6 +8,8 @@ import type { Report } from '../schema/report.js';
 import { manifestSchema } from '../schema/run-records.js';
 import { found, missing, unreadable, type Found } from './found.js';
 import { LocalCopies } from './local-copies.js';
+import { RefusedListing, type StoredObject, type ViewStore } from './stored-object.js';
+import { viewStoreOf } from './view-store.js';
 
 /** A reported run: where its files are and its report, with a version that changes whenever its report is written again. */
 export interface StoredRun {
@@ -19,36 +20,50 @@ export interface StoredRun {
   readonly version: string;
 }
 
+/** A local copy of a run's cases.jsonl as it is in the store now, and the version of the object it was copied from. */
+export interface CasesFile {
+  readonly path: string;
+  readonly version: string;
+}
+
 /**
  * What `assay view` reads from a store, every key made by historyKeys or
  * runKeys from checked names (route-params.ts): the suites' cards, a suite's
  * history, a run's report files. Nothing is cached but local copies of
- * cases.jsonl, checked against their report's version on every use, so every
- * page shows the store as it is now.
+ * cases.jsonl, checked against the object's version on every use, so every
+ * page shows the store as it is now. An object that cannot be read (not
+ * JSON, not of its shape, not a regular file of the store) is a 500 naming
+ * it, for a page and for the API alike.
  */
 export class ViewData {
   private readonly copies: LocalCopies;
+  private readonly store: ViewStore;
 
-  constructor(
-    readonly store: ObjectStore,
-    scratchFolder: string,
-  ) {
-    this.copies = new LocalCopies(store, scratchFolder);
+  /** `store` is read through viewStoreOf: a local folder as regular files only, a bucket by ETag. */
+  constructor(store: ObjectStore, scratchFolder: string) {
+    this.store = viewStoreOf(store);
+    this.copies = new LocalCopies(this.store, scratchFolder);
   }
 
   /** Every suite with a history, by name, and the cards that could not be read. */
   async suites(): Promise<{ cards: SuiteCard[]; unreadable: UnreadableRow[] }> {
     const keys: string[] = [];
-    for await (const key of this.store.list(historyKeys.cardsPrefix)) keys.push(key);
+    const unreadableCards: UnreadableRow[] = [];
+    try {
+      for await (const key of this.store.list(historyKeys.cardsPrefix)) keys.push(key);
+    } catch (error) {
+      if (!(error instanceof RefusedListing)) throw error;
+      unreadableCards.push({ key: error.key, reason: error.reason });
+    }
     const limit = pLimit(16);
     const cards: SuiteCard[] = [];
-    const unreadableCards: UnreadableRow[] = [];
     await Promise.all(
       keys.map((key) =>
         limit(async () => {
-          const read = parsedJson(await this.store.get(key), (json) => suiteCardSchema.safeParse(json));
+          const read = parsedJson(key, await this.store.read(key), (json) => suiteCardSchema.safeParse(json));
           if (read.ok) cards.push(read.value);
-          else if (read.status === 500) unreadableCards.push({ key, reason: read.message });
+          // The page names the card beside its reason.
+          else if (read.status === 500) unreadableCards.push({ key, reason: read.message.startsWith(`${key}: `) ? read.message.slice(key.length + 2) : read.message });
         }),
       ),
     );
@@ -56,17 +71,24 @@ export class ViewData {
     return { cards, unreadable: unreadableCards.sort((left, right) => (left.key < right.key ? -1 : 1)) };
   }
 
-  /** history.json's bytes, as stored. */
+  /** history.json's bytes as stored, once they are checked to be a history (the API answers a corrupt one as the page does). */
   async historyBytes(suite: string): Promise<Found<Uint8Array>> {
-    const bytes = await this.store.get(historyKeys.json(suite));
-    return bytes === undefined ? missing(noHistory(suite)) : found(bytes);
+    const read = await this.historyRead(suite);
+    return read.ok ? found(read.value.bytes) : read;
   }
 
   async history(suite: string): Promise<Found<HistoryFile>> {
-    const bytes = await this.historyBytes(suite);
-    if (!bytes.ok) return bytes;
-    const parsed = parsedJson(bytes.value, (json) => historyFileSchema.safeParse(json));
-    return parsed.ok ? parsed : unreadable(`${historyKeys.json(suite)}: ${parsed.message}; assay history rebuild --suite ${suite} makes it again`);
+    const read = await this.historyRead(suite);
+    return read.ok ? found(read.value.history) : read;
+  }
+
+  private async historyRead(suite: string): Promise<Found<{ bytes: Uint8Array; history: HistoryFile }>> {
+    const key = historyKeys.json(suite);
+    const read = await this.store.read(key);
+    if (read.state === 'absent') return missing(noHistory(suite));
+    const parsed = parsedJson(key, read, (json) => historyFileSchema.safeParse(json));
+    if (!parsed.ok) return unreadable(`${parsed.message}; assay history rebuild --suite ${suite} makes it again`);
+    return found({ bytes: read.state === 'found' ? read.value : new Uint8Array(), history: parsed.value });
   }
 
   /**
@@ -76,35 +98,45 @@ export class ViewData {
    */
   async run(runId: string): Promise<Found<StoredRun>> {
     const suite = await this.suiteOf(runId);
-    if (suite === undefined) return missing(`no run ${runId} in this store`);
-    const key = runKeys.report(suite, runId, 'report.json');
-    const reportBytes = await this.store.get(key);
-    if (reportBytes === undefined) return missing(`run ${runId} of suite ${suite} has no report yet`);
-    const parsed = parseReportJson(new TextDecoder().decode(reportBytes));
+    if (!suite.ok) return suite;
+    const key = runKeys.report(suite.value, runId, 'report.json');
+    const read = await this.store.read(key);
+    if (read.state === 'absent') return missing(`run ${runId} of suite ${suite.value} has no report yet`);
+    if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
+    const parsed = parseReportJson(new TextDecoder().decode(read.value));
     if (!parsed.ok) return unreadable(`${key}: ${parsed.message}`);
-    const version = createHash('sha256').update(reportBytes).digest('hex');
-    return found({ runId, suite, reportBytes, report: parsed.value, version });
+    return found({ runId, suite: suite.value, reportBytes: read.value, report: parsed.value, version: read.version });
   }
 
   /** The run's report.html as stored. */
   async reportHtml(run: StoredRun): Promise<Found<string>> {
-    const bytes = await this.store.get(runKeys.report(run.suite, run.runId, 'report.html'));
-    return bytes === undefined ? missing(`run ${run.runId} has no report.html`) : found(new TextDecoder().decode(bytes));
+    const key = runKeys.report(run.suite, run.runId, 'report.html');
+    const read = await this.store.read(key);
+    if (read.state === 'absent') return missing(`run ${run.runId} has no report.html`);
+    if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
+    return found(new TextDecoder().decode(read.value));
   }
 
-  /** A local copy of the run's cases.jsonl, to read as a stream. */
-  async casesFile(run: StoredRun): Promise<Found<string>> {
-    const path = await this.copies.path(runKeys.report(run.suite, run.runId, 'cases.jsonl'), run.version);
-    return path === undefined ? missing(`run ${run.runId} has no cases.jsonl`) : found(path);
+  /** A local copy of the run's cases.jsonl as it is now, to read as a stream. */
+  async casesFile(run: StoredRun): Promise<Found<CasesFile>> {
+    const key = runKeys.report(run.suite, run.runId, 'cases.jsonl');
+    const copy = await this.copies.path(key);
+    if (copy.state === 'absent') return missing(`run ${run.runId} has no cases.jsonl`);
+    if (copy.state === 'refused') return unreadable(refusedMessage(key, copy.reason));
+    return found({ path: copy.value, version: copy.version });
   }
 
-  private async suiteOf(runId: string): Promise<string | undefined> {
-    const manifest = parsedJson(await this.store.get(runKeys.manifest(runId)), (json) => manifestSchema.safeParse(json));
-    if (manifest.ok) return manifest.value.suite;
+  private async suiteOf(runId: string): Promise<Found<string>> {
+    const key = runKeys.manifest(runId);
+    const read = await this.store.read(key);
+    if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
+    const manifest = parsedJson(key, read, (json) => manifestSchema.safeParse(json));
+    if (manifest.ok) return found(manifest.value.suite);
     for (const card of (await this.suites()).cards) {
-      if ((await this.store.get(runKeys.report(card.suite, runId, 'report.json'))) !== undefined) return card.suite;
+      const report = await this.store.version(runKeys.report(card.suite, runId, 'report.json'));
+      if (report.state !== 'absent') return found(card.suite);
     }
-    return undefined;
+    return missing(`no run ${runId} in this store`);
   }
 }
 
@@ -112,20 +144,27 @@ function noHistory(suite: string): string {
   return `suite ${suite} has no history in this store; a report of the suite writes it, or assay history rebuild --suite ${suite} makes it from the reports written before`;
 }
 
-/** An object's JSON through a schema: absent is a 404, unparseable a 500 with the first problem. */
+/** Why an object is not read, naming it: the reason names it when the object itself is refused, else the part of its path that is. */
+function refusedMessage(key: string, reason: string): string {
+  return reason.startsWith(`${key} `) ? reason : `${key} cannot be read: ${reason}`;
+}
+
+/** An object's JSON through a schema: absent is a 404; refused, unparseable or of another shape a 500 naming the object and the first problem. */
 function parsedJson<Value>(
-  bytes: Uint8Array | undefined,
+  key: string,
+  read: StoredObject<Uint8Array>,
   parse: (json: unknown) => { success: true; data: Value } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } },
 ): Found<Value> {
-  if (bytes === undefined) return missing('not in the store');
+  if (read.state === 'absent') return missing(`${key} is not in the store`);
+  if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
+    json = JSON.parse(new TextDecoder().decode(read.value));
   } catch (error) {
-    return unreadable(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return unreadable(`${key}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const parsed = parse(json);
   if (parsed.success) return found(parsed.data);
   const [issue] = parsed.error.issues;
-  return unreadable(issue === undefined ? 'unexpected shape' : `field "${issue.path.map(String).join('.')}": ${issue.message}`);
+  return unreadable(`${key}: ${issue === undefined ? 'unexpected shape' : `field "${issue.path.map(String).join('.')}": ${issue.message}`}`);
 }

@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -8,7 +9,7 @@ import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser } from '../support/browser.js'
 import { ENGINES, NDCG, nights, reportNights, WORST_REQUEST } from '../support/reported-suite.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 import { startViewProcess, type ViewProcess } from '../support/view-process.js';
-import { DROPPED_REQUEST, MOVED_ENGINE, RECIPROCAL_RANK, reportMovedEngineRuns } from '../support/view-stores.js';
+import { DROPPED_REQUEST, MOVED_ENGINE, RECIPROCAL_RANK, reportMovedEngineRuns, STILL_ENGINE } from '../support/view-stores.js';
 
 /**
  * `assay view` over a store folder of three reported nights (dense degraded
@@ -22,6 +23,10 @@ let folder: TempFolder;
 let store: string;
 let reports: Report[];
 let movedRuns: Report[];
+/** A run whose stored report.html someone changed: scripts of their own, and a meta policy that would allow them. */
+let tamperedRuns: Report[];
+/** Two runs whose request ids hold a right-to-left override (U+202E). */
+let bidiRuns: Report[];
 let view: ViewProcess;
 let browser: Browser;
 /** One page for the whole file: the packaged Chromium runs as a single process, which closing its only page would end. */
@@ -37,6 +42,12 @@ beforeAll(async () => {
   store = join(folder.path, 'store');
   reports = await reportNights(new LocalFolderStore(store), SUITE, nights(3, { 2: 'dense' }));
   movedRuns = await reportMovedEngineRuns(new LocalFolderStore(store), 'moved');
+  tamperedRuns = await reportNights(new LocalFolderStore(store), 'tampered', nights(1).map((night) => ({ ...night, runId: 'r-00000000000000d1' })));
+  await tamperReportHtml(join(store, 'reports', 'tampered', 'r-00000000000000d1', 'report.html'));
+  bidiRuns = await reportMovedEngineRuns(new LocalFolderStore(store), 'bidi', { still: STILL_ENGINE, moved: MOVED_ENGINE }, {
+    requests: Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}\u202e-id`),
+    runIds: ['r-00000000000000c1', 'r-00000000000000c2'],
+  });
   historyFile = pathToFileURL(join(store, 'reports', SUITE, 'history.html')).href;
   [view, browser] = await Promise.all([startViewProcess(['--store', store, '--port', '0']), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -57,6 +68,24 @@ afterAll(async () => {
   await view?.stop();
   await folder?.remove();
 });
+
+/**
+ * The run's report.html as someone with write access to the store might
+ * leave it: its meta policy opened to any script, an inline script that
+ * would read the view's API, an event handler and a javascript: link.
+ */
+async function tamperReportHtml(file: string): Promise<void> {
+  const genuine = await readFile(file, 'utf8');
+  const injected =
+    '<script>window.ranInjected = true; document.title = "pwned"; fetch("/api/suites").then((r) => r.text()).then((t) => { window.stolen = t; });</script>' +
+    '<img src="x" onerror="window.ranHandler = true" alt="">' +
+    '<a id="javascript-link" href="javascript:window.ranLink = true">a link</a>';
+  const tampered = genuine
+    .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="default-src * 'unsafe-inline' 'unsafe-eval'">`)
+    .replace('<main>', `<main>${injected}`);
+  if (tampered === genuine) throw new Error('report.html was not tampered with');
+  await writeFile(file, tampered);
+}
 
 /** Goes to the address and checks that it answered 200. */
 async function open(address: string): Promise<void> {
@@ -187,6 +216,75 @@ async function tablesOutsideThePage(): Promise<{ pageScrollsSideways: boolean; t
     return { pageScrollsSideways: document.documentElement.scrollWidth > width, tablesPastThePage, hiddenInScrollBoxes };
   })()`)) as { pageScrollsSideways: boolean; tablesPastThePage: string[]; hiddenInScrollBoxes: string[] };
 }
+
+describe('assay view over a store someone else wrote', () => {
+  it('runs no script of a stored report.html but the view’s own table script', async () => {
+    // Prepare
+    const before = errors.length;
+
+    // Act
+    await open(`${view.url}runs/${tamperedRuns[0]?.run_id}`);
+    await page.locator('#javascript-link').click();
+    await page.waitForTimeout(200);
+    const ran = await page.evaluate('({ injected: window.ranInjected, handler: window.ranHandler, link: window.ranLink, stolen: window.stolen, title: document.title })');
+    const tableScriptRan = await page.locator('[data-table-controls]').first().isVisible();
+    const refusals = errors.splice(before);
+
+    // Assess
+    expect(ran).toEqual({ title: expect.stringContaining('tampered: run r-00000000000000d1') });
+    expect(tableScriptRan).toBe(true);
+    expect(await page.locator('th button.sort').count()).toBeGreaterThan(0);
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const refusal of refusals) expect(refusal).toContain('Content Security Policy');
+    expect(outside).toEqual([]);
+  });
+
+  it('shows the numbers beside a request id holding U+202E in their order', async () => {
+    // Prepare
+    const [a, b] = bidiRuns;
+    await open(`${view.url}compare?a=${a?.run_id}&b=${b?.run_id}`);
+    // The same line as the page would have it without isolation, to show the measure sees a reordering.
+    await page.evaluate(`(() => {
+      const control = document.createElement('p');
+      control.id = 'control';
+      const code = document.createElement('code');
+      code.textContent = 'q12\u202e-id';
+      const delta = document.createElement('span');
+      delta.className = 'delta';
+      delta.textContent = '(\u22120.1667)';
+      control.append(code, ': A 0.5000, B 0.3333 ', delta);
+      document.querySelector('main').append(control);
+    })()`);
+
+    // Act: where each part of the line is drawn, left to right
+    const measure = (selector: string) =>
+      page.evaluate(`(() => {
+        const line = document.querySelector(${JSON.stringify(selector)});
+        const code = line.querySelector('code');
+        const text = code.nextSibling;
+        const left = (needle) => {
+          const at = text.data.indexOf(needle);
+          const range = document.createRange();
+          range.setStart(text, at);
+          range.setEnd(text, at + needle.length);
+          return Math.round(range.getBoundingClientRect().left);
+        };
+        return {
+          shown: code.textContent,
+          order: [['id', Math.round(code.getBoundingClientRect().left)], ['A', left('A ')], ['0.5000', left('0.5000')], ['B', left('B ')], ['0.3333', left('0.3333')], ['delta', Math.round(line.querySelector('.delta').getBoundingClientRect().left)]]
+            .sort((x, y) => x[1] - y[1]).map((entry) => entry[0]),
+        };
+      })()`) as Promise<{ shown: string; order: string[] }>;
+    const shown = await measure('ol.losses > li summary');
+    const unisolated = await measure('#control');
+
+    // Assess
+    expect(shown).toEqual({ shown: 'q12\\u202e-id', order: ['id', 'A', '0.5000', 'B', '0.3333', 'delta'] });
+    expect(unisolated.order).not.toEqual(['id', 'A', '0.5000', 'B', '0.3333', 'delta']);
+    expect(await page.evaluate('document.querySelector("main").innerText.replace(document.getElementById("control").innerText, "").includes("\u202e")')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});
 
 describe('the stored history.html', () => {
   it('opens offline from the file, naming every run and fetching nothing', async () => {

@@ -82,6 +82,30 @@ describe('assay view on an S3 endpoint', () => {
     expect(view.stderr()).toContain('assay view: stopped (SIGINT)');
   });
 
+  it('reads a changed cases.jsonl again, by its ETag, its report.json left as it was', async () => {
+    // Prepare: a page read, so the view holds a copy of the object
+    const runId = reports[0]?.run_id ?? '';
+    const key = runKeys.report(SUITE, runId, 'cases.jsonl');
+    const original = new TextDecoder().decode(await store.get(key));
+    const view = await startViewProcess(['--aws-endpoint', fauxqs.endpoint, '--port', '0']);
+
+    try {
+      const before = JSON.parse((await httpGet(view.url, `/api/runs/${runId}/cases?limit=1`)).body) as { lines: { request_id: string }[] };
+      const [first = '', ...rest] = original.split('\n');
+
+      // Act
+      await store.put(key, [JSON.stringify({ ...JSON.parse(first), request_id: 'changed-in-the-bucket' }), ...rest].join('\n'));
+      const after = JSON.parse((await httpGet(view.url, `/api/runs/${runId}/cases?limit=1`)).body) as { lines: { request_id: string }[] };
+
+      // Assess
+      expect(before.lines[0]?.request_id).toBe('q01');
+      expect(after.lines[0]?.request_id).toBe('changed-in-the-bucket');
+    } finally {
+      await store.put(key, original);
+      expect(await view.stop()).toBe(0);
+    }
+  });
+
   it('stops at once, serving nothing, when the bucket is not there', async () => {
     const result = await runCli(['view', '--aws-endpoint', fauxqs.endpoint, '--bucket', 'no-such-bucket', '--port', '0']);
 

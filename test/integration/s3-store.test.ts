@@ -49,6 +49,29 @@ describe('S3Store on fauxqs: S3 specifics', () => {
     }
   });
 
+  it('tells an object’s version (its ETag) without reading it, the same as a read or a download gives, and another once it is written again', async () => {
+    const store = await createStore();
+    const folder = await mkdtemp(join(tmpdir(), 'assay-version-'));
+
+    try {
+      await store.put('reports/s/r/cases.jsonl', 'first\n');
+      const version = await store.versionOf('reports/s/r/cases.jsonl');
+      const read = await store.getVersioned('reports/s/r/cases.jsonl');
+      const downloaded = await store.downloadVersioned('reports/s/r/cases.jsonl', join(folder, 'copy'));
+      await store.put('reports/s/r/cases.jsonl', 'second\n');
+
+      expect(version).toBe(createHash('md5').update('first\n').digest('hex'));
+      expect(read).toEqual({ bytes: new TextEncoder().encode('first\n'), version });
+      expect(downloaded).toBe(version);
+      expect(await store.versionOf('reports/s/r/cases.jsonl')).not.toBe(version);
+      expect(await store.versionOf('reports/s/r/none.jsonl')).toBeUndefined();
+      expect(await store.getVersioned('reports/s/r/none.jsonl')).toBeUndefined();
+      expect(await store.downloadVersioned('reports/s/r/none.jsonl', join(folder, 'none'))).toBeUndefined();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('follows continuation tokens across pages', async () => {
     const store = await createStore({ pageSize: 2 });
     const keys = ['runs/r1/results/q1.json', 'runs/r1/results/q2.json', 'runs/r1/results/q3.json', 'runs/r1/results/q4.json', 'runs/r1/results/q5.json'];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer, type ViewServer } from '../../cli/view/view-server.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import { MemoryStore } from '../../shared/ports/memory-store.js';
 import type { Report } from '../../shared/schema/report.js';
 import { httpGet } from '../support/http-get.js';
 import { NDCG, nights, reportNights, WORST_REQUEST } from '../support/reported-suite.js';
@@ -113,8 +114,8 @@ describe('assay view’s API over a store folder', () => {
   it.each([
     ['/suites/..%2F..%2F..%2Fetc%2Fpasswd', 400],
     ['/api/runs/..%2F..%2Fruns/report', 400],
-    ['/runs/../../../etc/passwd', 404],
-    ['/api/suites/%2e%2e/%2e%2e/history', 404],
+    ['/runs/../../../etc/passwd', 400],
+    ['/api/suites/%2e%2e/%2e%2e/history', 400],
     ['//etc/passwd', 404],
     ['/api/runs/r-ffffffffffffffff/report', 404],
     ['/api/suites/unknown/history', 404],
@@ -130,6 +131,35 @@ describe('assay view’s API over a store folder', () => {
 
     expect(answer.status).toBe(403);
     expect(answer.body).not.toContain(SUITE);
+  });
+
+  it('answers an unexpected error with a 500 in the form asked for, its message on the log only', async () => {
+    // Prepare: a store whose every listing fails
+    const failing = new MemoryStore();
+    failing.list = () => {
+      throw new Error('the disk is on fire at /secret/path');
+    };
+    const lines: string[] = [];
+    const broken = await startViewServer({ store: failing, storeName: 'a failing store', host: '127.0.0.1', port: 0, log: (line) => lines.push(line) });
+
+    try {
+      // Act
+      const api = await httpGet(broken.url, '/api/suites');
+      const page = await httpGet(broken.url, '/');
+
+      // Assess
+      expect(api.status).toBe(500);
+      expect(JSON.parse(api.body)).toEqual({ error: 'assay view could not answer this request; the error is on its standard error' });
+      expect(page.status).toBe(500);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      for (const answer of [api, page]) {
+        expect(answer.body).not.toContain('/secret/path');
+        expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+      }
+      expect(lines).toEqual(['assay view: GET /api/suites: the disk is on fire at /secret/path', 'assay view: GET /: the disk is on fire at /secret/path']);
+    } finally {
+      await broken.close();
+    }
   });
 
   it('answers HEAD without a body and other methods with 405', async () => {

@@ -20,12 +20,11 @@ export const MOVED_ENGINE = 'beta';
 export const MOVED_REQUESTS = Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}-how-do-i-rotate-the-signing-keys-of-a-replicated-cluster-without-downtime`);
 /** The one query of the moved engine that loses: its relevant document falls from rank 2 to 3. */
 export const DROPPED_REQUEST = MOVED_REQUESTS[11] as string;
-/** Queries of the moved engine that keep their rank 2; the other eight rise to rank 1. */
-const KEPT = new Set([MOVED_REQUESTS[8], MOVED_REQUESTS[9], MOVED_REQUESTS[10]]);
 
 /**
- * Two runs of `suite` (r-…a1, then r-…b2) whose only change is the moved
- * engine's ranking (the engines' names can be given, to try hostile ones):
+ * Two runs of `suite` (r-…a1, then r-…b2, or the ids given) whose only change
+ * is the moved engine's ranking (the engines' names and the twelve request
+ * ids can be given, to try hostile ones; the twelfth is the one dropped):
  * each query has one relevant document, at rank 2 in run A for both engines;
  * in run B the moved engine puts it first for eight queries, keeps it second
  * for three and drops it to third for one. With one relevant document at
@@ -33,16 +32,25 @@ const KEPT = new Set([MOVED_REQUESTS[8], MOVED_REQUESTS[9], MOVED_REQUESTS[10]])
  *   reciprocal rank delta = (8 × (1 − 1/2) − (1/2 − 1/3)) / 12 = 3.8333 / 12 = +0.3194
  *   ndcg@10 delta = (8 × (1 − 0.6309) − (0.6309 − 0.5)) / 12 = 2.8216 / 12 = +0.2351
  */
-export async function reportMovedEngineRuns(store: ObjectStore, suite: string, names = { still: STILL_ENGINE, moved: MOVED_ENGINE }): Promise<[Report, Report]> {
+export async function reportMovedEngineRuns(
+  store: ObjectStore,
+  suite: string,
+  names: { still: string; moved: string } = { still: STILL_ENGINE, moved: MOVED_ENGINE },
+  options: { requests?: readonly string[]; runIds?: readonly [string, string] } = {},
+): Promise<[Report, Report]> {
+  const requests = options.requests ?? MOVED_REQUESTS;
+  const dropped = requests[11];
+  // Queries of the moved engine that keep their rank 2; the other eight rise to rank 1.
+  const kept = new Set(requests.slice(8, 11));
   const reports: Report[] = [];
-  for (const [runIndex, runId] of ['r-00000000000000a1', 'r-00000000000000b2'].entries()) {
+  for (const [runIndex, runId] of (options.runIds ?? ['r-00000000000000a1', 'r-00000000000000b2']).entries()) {
     const createdAt = new Date(Date.UTC(2026, 10, 1 + runIndex, 2)).toISOString();
-    const caseIds = [...MOVED_REQUESTS];
+    const caseIds = [...requests];
     const base = manifest(caseIds, { run_id: runId, suite, created_at: createdAt, deadline: createdAt, engines: [names.still, names.moved] });
     await store.put(runKeys.manifest(runId), JSON.stringify(base));
     await store.put(runKeys.caseIds(runId), JSON.stringify(caseIds));
-    for (const requestId of MOVED_REQUESTS) {
-      const relevantRanks = { [names.still]: 2, [names.moved]: runIndex === 0 || KEPT.has(requestId) ? 2 : requestId === DROPPED_REQUEST ? 3 : 1 };
+    for (const requestId of requests) {
+      const relevantRanks = { [names.still]: 2, [names.moved]: runIndex === 0 || kept.has(requestId) ? 2 : requestId === dropped ? 3 : 1 };
       await store.put(runKeys.result(runId, requestId), JSON.stringify(caseResult(runId, requestId, relevantRanks)));
     }
     reports.push((await reportRun(store, await runCompletion(store, runId))).report);

@@ -1,6 +1,6 @@
 import { formatAverage, formatPercentage, isKeyStatistic } from '../../report/key-metrics.js';
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { isolated, isolatedText } from '../../report-render/html/escape.js';
 import type { HistoryRow } from '../history-row.js';
 import type { HistoryLinks } from './history-links.js';
 import { trendChart, type TrendSeries } from './trend-chart.js';
@@ -26,7 +26,7 @@ export function historyCharts(runs: readonly HistoryRow[], links: HistoryLinks):
     if (!series.some((entry) => entry.points.some((point) => point !== undefined))) return;
     const id = `trend-${figures.length + 1}`;
     figures.push(
-      `<figure class="chart"><figcaption><code>${escapeHtml(title)}</code></figcaption>${trendChart({ id, title, runTimes, series, formatValue, percent })}</figure>`,
+      `<figure class="chart"><figcaption><code>${isolatedText(title)}</code></figcaption>${trendChart({ id, title, runTimes, series, formatValue, percent })}</figure>`,
     );
   };
   for (const statistic of [...statistics, LATENCY]) {
@@ -45,7 +45,7 @@ export function historyCharts(runs: readonly HistoryRow[], links: HistoryLinks):
           const high = values?.[`${statistic}/ci_high`];
           const interval = low !== undefined && high !== undefined ? ` [${format(low)}, ${format(high)}]` : '';
           const regressed = regression === undefined ? '' : ` · significant regression: ${signed(regression.delta)}, p ${regression.p_value.toFixed(4)}`;
-          return { value, href: links.report(row.run_id), label: `${engine} · ${row.run_id} · ${row.created_at} · ${format(value)}${interval}${regressed}`, regression: regression !== undefined };
+          return { value, href: links.report(row.run_id), label: `${isolated(engine)} · ${row.run_id} · ${row.created_at} · ${format(value)}${interval}${regressed}`, regression: regression !== undefined };
         }),
       })),
       format,
@@ -60,7 +60,7 @@ export function historyCharts(runs: readonly HistoryRow[], links: HistoryLinks):
       points: runs.map((row) => {
         const kappa = Object.hasOwn(row.agreement, judge) ? row.agreement[judge]?.cohen_kappa : undefined;
         if (kappa === undefined || kappa === null) return undefined;
-        return { value: kappa, href: links.report(row.run_id), label: `${judge} · ${row.run_id} · ${row.created_at} · kappa ${kappa.toFixed(4)}`, regression: false };
+        return { value: kappa, href: links.report(row.run_id), label: `${isolated(judge)} · ${row.run_id} · ${row.created_at} · kappa ${kappa.toFixed(4)}`, regression: false };
       }),
     })),
     (value) => value.toFixed(4),

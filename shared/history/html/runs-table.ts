@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolatedText } from '../../report-render/html/escape.js';
 import { tableControls } from '../../report-render/html/table-script.js';
 import type { HistoryRow } from '../history-row.js';
 import type { HistoryLinks } from './history-links.js';
@@ -20,7 +20,7 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
         row.regressions.length === 0
           ? '<td class="number" data-value="0">0</td>'
           : `<td class="number" data-value="${row.regressions.length}"><details><summary>${row.regressions.length}</summary><ul class="regressions">${row.regressions
-              .map((entry) => `<li>${escapeHtml(entry.engine)} <code>${escapeHtml(entry.metric)}</code> ${signed(entry.delta)} (p ${entry.p_value.toFixed(4)})</li>`)
+              .map((entry) => `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${signed(entry.delta)} (p ${entry.p_value.toFixed(4)})</li>`)
               .join('')}</ul></details></td>`;
       const compare =
         links.compare === undefined
@@ -28,8 +28,8 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
           : `<td>${before === undefined ? '<span class="missing">-</span>' : `<a href="${escapeHtml(links.compare(before.run_id, row.run_id))}">with the run before</a>`}</td>`;
       return (
         `<tr><td><time datetime="${escapeHtml(row.created_at)}">${escapeHtml(readableTime(row.created_at))}</time></td><td><a href="${escapeHtml(links.report(row.run_id))}"><code>${escapeHtml(row.run_id)}</code></a></td>` +
-        `<td><code>${escapeHtml(row.dataset)}</code></td><td><code>${escapeHtml(row.config_hash)}</code>${changedConfig ? ' <span class="changed">changed</span>' : ''}</td>` +
-        `<td>${escapeHtml(row.judge)}</td><td class="number" data-value="${row.cases.evaluated}">${row.cases.evaluated} of ${row.cases.total}</td>` +
+        `<td><code>${isolatedText(row.dataset)}</code></td><td><code>${isolatedText(row.config_hash)}</code>${changedConfig ? ' <span class="changed">changed</span>' : ''}</td>` +
+        `<td>${isolatedText(row.judge)}</td><td class="number" data-value="${row.cases.evaluated}">${row.cases.evaluated} of ${row.cases.total}</td>` +
         `<td class="number">${row.cases.failed}</td><td class="number">${row.cases.missing}</td>${regressions}${compare}</tr>`
       );
     })

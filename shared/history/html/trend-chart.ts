@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolated, isolatedText } from '../../report-render/html/escape.js';
 import { valueAxis } from './value-axis.js';
 
 /** One engine's (or judge's) value in one run. */
@@ -91,7 +91,7 @@ export function trendChart(input: TrendChartInput): string {
   const descriptionId = `${input.id}-desc`;
   return (
     `<svg class="trend-chart" role="group" aria-labelledby="${titleId} ${descriptionId}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}">` +
-    `<title id="${titleId}">${escapeHtml(input.title)}</title>` +
+    `<title id="${titleId}">${escapeHtml(isolated(input.title))}</title>` +
     `<desc id="${descriptionId}">${escapeHtml(description(input))}</desc>` +
     grid.join('') +
     `<line class="axis" x1="${LEFT}" y1="${plotBottom}" x2="${WIDTH - RIGHT}" y2="${plotBottom}"/>` +
@@ -129,7 +129,7 @@ function legend(series: readonly TrendSeries[]): string {
     const shape = SHAPES[index % SHAPES.length] ?? 'circle';
     return (
       `<li><svg class="swatch" aria-hidden="true" viewBox="0 0 30 12" width="30" height="12"><path class="line series-${index % 6}" d="M0 6H30"/>` +
-      `${shapeAt(shape, 15, 6, `point series-${index % 6}`)}</svg>${escapeHtml(entry.name)}</li>`
+      `${shapeAt(shape, 15, 6, `point series-${index % 6}`)}</svg>${isolatedText(entry.name)}</li>`
     );
   });
   if (series.some((entry) => entry.points.some((point) => point?.regression === true))) {
@@ -158,11 +158,11 @@ function description(input: TrendChartInput): string {
     const points = series.points.filter((point): point is TrendPoint => point !== undefined);
     const newest = points.at(-1);
     const oldest = points[0];
-    if (newest === undefined || oldest === undefined) return `${series.name}: no value`;
+    if (newest === undefined || oldest === undefined) return `${isolated(series.name)}: no value`;
     const regressions = points.filter((point) => point.regression).length;
     const lowest = Math.min(...points.map((point) => point.value));
     return (
-      `${series.name}: ${points.length} runs, first ${input.formatValue(oldest.value)}, newest ${input.formatValue(newest.value)}, lowest ${input.formatValue(lowest)}` +
+      `${isolated(series.name)}: ${points.length} runs, first ${input.formatValue(oldest.value)}, newest ${input.formatValue(newest.value)}, lowest ${input.formatValue(lowest)}` +
       (regressions > 0 ? `, ${regressions} significant ${regressions === 1 ? 'regression' : 'regressions'}` : '')
     );
   });

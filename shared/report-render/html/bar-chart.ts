@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolated } from './escape.js';
 import { formatInterval, formatValue, type KeyStatistic, type StatisticValue } from './key-statistics.js';
 
 /** One engine's bar: no value draws no bar and says so. */
@@ -52,7 +52,7 @@ export function barChart(statistic: KeyStatistic, bars: readonly Bar[], id: stri
   const descriptionId = `${id}-desc`;
   return (
     `<svg class="bar-chart" role="img" aria-labelledby="${titleId} ${descriptionId}" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}">` +
-    `<title id="${titleId}">${escapeHtml(statistic.name)}</title>` +
+    `<title id="${titleId}">${escapeHtml(isolated(statistic.name))}</title>` +
     `<desc id="${descriptionId}">${escapeHtml(description(statistic, bars))}</desc>` +
     grid.join('') +
     `<line class="axis" x1="${number(x(0))}" y1="${TOP}" x2="${number(x(0))}" y2="${plotBottom}"/>` +
@@ -70,7 +70,7 @@ function barRow(statistic: KeyStatistic, bar: Bar, top: number, x: (value: numbe
   const shortName = bar.engine.length > room ? `${bar.engine.slice(0, Math.max(1, room - 1))}…` : bar.engine;
   const label =
     `<text class="engine" x="${labelWidth - LABEL_PADDING}" y="${middle + 4}" text-anchor="end">` +
-    `<title>${escapeHtml(bar.engine)}</title>${escapeHtml(shortName)}</text>`;
+    `<title>${escapeHtml(isolated(bar.engine))}</title>${escapeHtml(isolated(shortName))}</text>`;
   if (bar.value === undefined) return `${label}<text class="no-value" x="${number(x(0)) + 4}" y="${middle + 4}">no value</text>`;
   const { value, interval } = bar.value;
   const start = Math.min(x(0), x(value));
@@ -110,9 +110,9 @@ function tickLabel(statistic: KeyStatistic, tick: number): string {
 function description(statistic: KeyStatistic, bars: readonly Bar[]): string {
   return bars
     .map((bar) => {
-      if (bar.value === undefined) return `${bar.engine}: no value`;
+      if (bar.value === undefined) return `${isolated(bar.engine)}: no value`;
       const interval = bar.value.interval === undefined ? '' : ` (95% interval ${formatInterval(statistic, bar.value.interval)})`;
-      return `${bar.engine}: ${formatValue(statistic, bar.value.value)}${interval}`;
+      return `${isolated(bar.engine)}: ${formatValue(statistic, bar.value.value)}${interval}`;
     })
     .join('; ');
 }

@@ -1,5 +1,5 @@
 import type { Report } from '../../schema/report.js';
-import { escapeHtml } from './escape.js';
+import { isolatedText } from './escape.js';
 
 /**
  * The failed cases with their last error, in full (line breaks kept), and
@@ -13,13 +13,13 @@ export function caseListsSection(report: Report): string {
       ? '<p>None.</p>'
       : '<div class="scroll"><table class="failed"><thead><tr><th scope="col">case</th><th scope="col">last error</th></tr></thead><tbody>' +
         report.failed_cases
-          .map((failure) => `<tr><td><code>${escapeHtml(failure.case_id)}</code></td><td class="error">${escapeHtml(failure.error)}</td></tr>`)
+          .map((failure) => `<tr><td><code>${isolatedText(failure.case_id)}</code></td><td class="error">${isolatedText(failure.error)}</td></tr>`)
           .join('') +
         '</tbody></table></div>';
   const missing =
     report.missing_cases.length === 0
       ? '<p>None.</p>'
-      : `<ul class="missing-cases">${report.missing_cases.map((caseId) => `<li><code>${escapeHtml(caseId)}</code></li>`).join('')}</ul>`;
+      : `<ul class="missing-cases">${report.missing_cases.map((caseId) => `<li><code>${isolatedText(caseId)}</code></li>`).join('')}</ul>`;
   return (
     '<section id="cases" aria-labelledby="cases-heading"><h2 id="cases-heading">Failed and missing cases</h2>' +
     `<h3>Failed cases (${report.failed_cases.length})</h3>` +

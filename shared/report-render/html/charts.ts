@@ -1,6 +1,6 @@
 import type { Report } from '../../schema/report.js';
 import { barChart } from './bar-chart.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolated, isolatedText } from './escape.js';
 import { statisticValue, type KeyStatistics } from './key-statistics.js';
 
 /** One bar chart per key statistic, engines side by side; no section when there is no key statistic. */
@@ -9,7 +9,7 @@ export function chartsSection(report: Report, keys: KeyStatistics): string {
   const figures = keys.statistics.map((statistic, index) => {
     const bars = keys.engines.map((engine) => ({ engine, value: statisticValue(report, engine, statistic) }));
     return (
-      `<figure class="chart"><figcaption title="${escapeHtml(statistic.name)}"><code>${escapeHtml(statistic.label)}</code></figcaption>` +
+      `<figure class="chart"><figcaption title="${escapeHtml(isolated(statistic.name))}"><code>${isolatedText(statistic.label)}</code></figcaption>` +
       `${barChart(statistic, bars, `chart-${index + 1}`)}</figure>`
     );
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolatedText } from './escape.js';
 import { tableControls } from './table-script.js';
 
 const metricComparisonSchema = z.object({
@@ -55,7 +55,7 @@ export function comparisonSection(comparison: RunComparison): string {
           const entry = metrics[metric];
           if (entry === undefined) return '';
           return (
-            `<tr class="${changeClass(entry.delta, entry.significant)}"><td>${escapeHtml(engine)}</td><td><code>${escapeHtml(metric)}</code></td>` +
+            `<tr class="${changeClass(entry.delta, entry.significant)}"><td>${isolatedText(engine)}</td><td><code>${isolatedText(metric)}</code></td>` +
             `${numberCell(entry.a)}${numberCell(entry.b)}${deltaCell(entry.delta)}` +
             `<td class="number" data-value="${entry.p_value}">${formatPValue(entry.p_value)}</td><td>${significance(entry.delta, entry.significant)}</td></tr>`
           );
@@ -87,7 +87,7 @@ function perQueryDeltas(deltas: NonNullable<RunComparison['per_query']>): string
   );
   const rows = sorted.map(
     (entry) =>
-      `<tr><td><code>${escapeHtml(entry.case_id)}</code></td><td>${escapeHtml(entry.engine)}</td><td><code>${escapeHtml(entry.metric)}</code></td>` +
+      `<tr><td><code>${isolatedText(entry.case_id)}</code></td><td>${isolatedText(entry.engine)}</td><td><code>${isolatedText(entry.metric)}</code></td>` +
       `${numberCell(entry.a)}${numberCell(entry.b)}${deltaCell(entry.delta)}</tr>`,
   );
   return (

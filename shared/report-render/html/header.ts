@@ -1,14 +1,14 @@
 import type { Report } from '../../schema/report.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolatedText } from './escape.js';
 
 /** The page's header: suite and run, dataset, creation time, config hash, judge, and the case counts as tiles. */
 export function headerSection(report: Report): string {
   const { cases } = report;
   const facts = [
-    ['Dataset', `<code>${escapeHtml(report.dataset)}</code>`],
+    ['Dataset', `<code>${isolatedText(report.dataset)}</code>`],
     ['Created', `<time>${escapeHtml(report.created_at)}</time>`],
-    ['Config hash', `<code>${escapeHtml(report.config_hash)}</code>`],
-    ['Judge', escapeHtml(report.judge)],
+    ['Config hash', `<code>${isolatedText(report.config_hash)}</code>`],
+    ['Judge', isolatedText(report.judge)],
   ];
   const tiles: [string, number, boolean][] = [
     ['cases', cases.total, false],
@@ -20,7 +20,7 @@ export function headerSection(report: Report): string {
   return (
     '<header>' +
     '<p class="kicker">assay evaluation report</p>' +
-    `<h1>${escapeHtml(report.suite)} <span class="run">run <code>${escapeHtml(report.run_id)}</code></span></h1>` +
+    `<h1>${isolatedText(report.suite)} <span class="run">run <code>${escapeHtml(report.run_id)}</code></span></h1>` +
     `<dl class="facts">${facts.map(([name, value]) => `<div><dt>${name}</dt><dd>${value}</dd></div>`).join('')}</dl>` +
     `<ul class="tiles" aria-label="Case counts">${tiles
       .map(([name, count, attention]) => `<li${attention ? ' class="attention"' : ''}><span class="tile-count">${count}</span> ${name}</li>`)

@@ -1,7 +1,7 @@
 import type { Report } from '../../schema/report.js';
 import type { JudgeUsageRecord } from '../../schema/run-records.js';
 import { budgetText, costNote, formatCost } from '../judge-cost-text.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolatedText } from './escape.js';
 import { rateLimitNote } from '../../report/judge-usage.js';
 
 const COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const;
@@ -25,7 +25,7 @@ export function judgeUsageSection(report: Report): string {
   const cells = (usage: JudgeUsageRecord, amount: number | null): string =>
     COUNTS.map((count) => `<td class="number">${grouped(usage[count])}</td>`).join('') +
     (cost === undefined ? '' : `<td class="number">${escapeHtml(formatCost(amount, cost.currency))}</td>`);
-  const body = judges.map(([judgeId, usage]) => `<tr><th scope="row"><code>${escapeHtml(judgeId)}</code></th>${cells(usage, judgeCostOf(report, judgeId))}</tr>`);
+  const body = judges.map(([judgeId, usage]) => `<tr><th scope="row"><code>${isolatedText(judgeId)}</code></th>${cells(usage, judgeCostOf(report, judgeId))}</tr>`);
   const footer = `<tr><th scope="row">total</th>${cells(total, cost?.total ?? null)}</tr>`;
   const costHeader = cost === undefined ? '' : '<th scope="col" class="number">estimated cost</th>';
   return section(
@@ -57,7 +57,7 @@ function modelTable(report: Report): string {
   if (cost === undefined || Object.keys(cost.models).length === 0) return '';
   const rows = Object.entries(cost.models).map(
     ([model, entry]) =>
-      `<tr><th scope="row"><code>${escapeHtml(model)}</code></th><td class="number">${grouped(entry.input_tokens)}</td>` +
+      `<tr><th scope="row"><code>${isolatedText(model)}</code></th><td class="number">${grouped(entry.input_tokens)}</td>` +
       `<td class="number">${grouped(entry.output_tokens)}</td><td class="number">${escapeHtml(formatCost(entry.cost, cost.currency))}</td></tr>`,
   );
   return (

@@ -1,5 +1,5 @@
 import type { Report } from '../../schema/report.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolated, isolatedText } from './escape.js';
 import { formatInterval, formatValue, statisticValue, type KeyStatistics } from './key-statistics.js';
 
 /**
@@ -12,7 +12,7 @@ import { formatInterval, formatValue, statisticValue, type KeyStatistics } from 
  */
 export function metricTableSection(report: Report, keys: KeyStatistics): string {
   if (keys.statistics.length === 0) return section('<p>No metric to show.</p>');
-  const header = keys.engines.map((engine) => `<th scope="col" class="number">${escapeHtml(engine)}</th>`).join('');
+  const header = keys.engines.map((engine) => `<th scope="col" class="number">${isolatedText(engine)}</th>`).join('');
   let anyInterval = false;
   let anyCount = false;
   const rows = keys.statistics.map((statistic) => {
@@ -28,7 +28,7 @@ export function metricTableSection(report: Report, keys: KeyStatistics): string 
       const shown = keys.engines.length > 1 && value.value === best ? `<strong>${text}</strong>` : text;
       return `<td class="number">${shown}${interval}${count}</td>`;
     });
-    return `<tr><th scope="row" title="${escapeHtml(statistic.name)}"><code>${escapeHtml(statistic.name)}</code></th>${cells.join('')}</tr>`;
+    return `<tr><th scope="row" title="${escapeHtml(isolated(statistic.name))}"><code>${isolatedText(statistic.name)}</code></th>${cells.join('')}</tr>`;
   });
   const notes = [
     'Averages with 4 decimals; percentages are the share of “yes” ratings.',

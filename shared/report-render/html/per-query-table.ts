@@ -1,6 +1,6 @@
 import type { CaseLine } from '../../schema/report.js';
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, isolated, isolatedText } from './escape.js';
 import { perCaseStatistics, type KeyStatistics } from './key-statistics.js';
 import { tableControls } from './table-script.js';
 
@@ -26,11 +26,11 @@ export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics,
   // A break opportunity after each slash lets long metric names wrap instead of widening the table.
   const columns = perCaseStatistics(keys);
   const metricHeaders = columns.map(
-    (statistic) => `<th scope="col" class="${statistic.kind === 'average' ? 'number metric' : 'metric'}" title="${escapeHtml(statistic.metric)}">${escapeHtml(statistic.caseLabel).replaceAll('/', '/<wbr>')}</th>`,
+    (statistic) => `<th scope="col" class="${statistic.kind === 'average' ? 'number metric' : 'metric'}" title="${escapeHtml(isolated(statistic.metric))}">${isolatedText(statistic.caseLabel, (text) => text.replaceAll('/', '/<wbr>'))}</th>`,
   );
   const rows = lines.map((line) => {
     const metrics = columns.map((statistic) => metricCell(Object.hasOwn(line.metrics, statistic.metric) ? line.metrics[statistic.metric] : undefined));
-    return `<tr><td><code>${escapeHtml(line.case_id)}</code></td><td><code>${escapeHtml(line.request_id)}</code></td><td>${escapeHtml(line.engine)}</td>${metrics.join('')}</tr>`;
+    return `<tr><td><code>${isolatedText(line.case_id)}</code></td><td><code>${isolatedText(line.request_id)}</code></td><td>${isolatedText(line.engine)}</td>${metrics.join('')}</tr>`;
   });
   return section(
     heading +
@@ -46,7 +46,7 @@ export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics,
 
 function metricCell(value: CaseLine['metrics'][string] | undefined): string {
   if (typeof value === 'number' && Number.isFinite(value)) return `<td class="number" data-value="${value}">${value.toFixed(4)}</td>`;
-  if (typeof value === 'string') return `<td>${escapeHtml(value)}</td>`;
+  if (typeof value === 'string') return `<td>${isolatedText(value)}</td>`;
   return '<td class="number missing">-</td>';
 }
 

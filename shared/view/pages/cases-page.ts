@@ -1,5 +1,5 @@
 import { keyStatistics, perCaseStatistics } from '../../report-render/html/key-statistics.js';
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolated, isolatedText } from '../../report-render/html/escape.js';
 import type { CaseLine } from '../../schema/report.js';
 import type { CasePage } from '../case-lines.js';
 import type { StoredRun } from '../view-data.js';
@@ -16,7 +16,7 @@ export function casesPage(run: StoredRun, page: CasePage, limit: number): string
   const columns = perCaseStatistics(keyStatistics(run.report));
   const rows = page.lines.map(
     (line) =>
-      `<tr><td><code>${escapeHtml(line.case_id)}</code></td><td><code>${escapeHtml(line.request_id)}</code></td><td>${escapeHtml(line.engine)}</td>` +
+      `<tr><td><code>${isolatedText(line.case_id)}</code></td><td><code>${isolatedText(line.request_id)}</code></td><td>${isolatedText(line.engine)}</td>` +
       `${columns.map((statistic) => cell(Object.hasOwn(line.metrics, statistic.metric) ? line.metrics[statistic.metric] : undefined)).join('')}</tr>`,
   );
   const first = page.offset + 1;
@@ -26,11 +26,11 @@ export function casesPage(run: StoredRun, page: CasePage, limit: number): string
     page.next_offset !== null ? `<a href="${escapeHtml(viewPaths.cases(run.runId, page.next_offset, limit))}" rel="next">Next ${limit}</a>` : '',
   ].filter((link) => link !== '');
   const body =
-    `<header><p class="kicker">assay view · run <code>${escapeHtml(run.runId)}</code></p><h1>Every case of ${escapeHtml(run.suite)}</h1>` +
+    `<header><p class="kicker">assay view · run <code>${escapeHtml(run.runId)}</code></p><h1>Every case of ${isolatedText(run.suite)}</h1>` +
     `<p class="note">${page.lines.length === 0 ? 'No line on this page.' : `Lines ${first} to ${last} of cases.jsonl (one per case and engine), ${run.report.cases.total} cases in the run.`}</p></header>` +
     `<nav class="pages" aria-label="Pages of cases">${pages.join('')}</nav>` +
     `<div class="scroll"><table id="cases-table" class="per-query" data-sortable><thead><tr><th scope="col">case</th><th scope="col">request id</th><th scope="col">engine</th>` +
-    `${columns.map((statistic) => `<th scope="col" class="metric" title="${escapeHtml(statistic.metric)}">${escapeHtml(statistic.caseLabel).replaceAll('/', '/<wbr>')}</th>`).join('')}</tr></thead>` +
+    `${columns.map((statistic) => `<th scope="col" class="metric" title="${escapeHtml(isolated(statistic.metric))}">${isolatedText(statistic.caseLabel, (text) => text.replaceAll('/', '/<wbr>'))}</th>`).join('')}</tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table></div>`;
   return viewPage(
     `${run.runId} cases`,
@@ -45,6 +45,6 @@ export function casesPage(run: StoredRun, page: CasePage, limit: number): string
 
 function cell(value: CaseLine['metrics'][string] | undefined): string {
   if (typeof value === 'number' && Number.isFinite(value)) return `<td class="number" data-value="${value}">${value.toFixed(4)}</td>`;
-  if (typeof value === 'string') return `<td>${escapeHtml(value)}</td>`;
+  if (typeof value === 'string') return `<td>${isolatedText(value)}</td>`;
   return '<td class="number missing">-</td>';
 }

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolatedText } from '../../report-render/html/escape.js';
 import { isSignificantChange, rankedChanges, type CompareChoice } from '../compare-choice.js';
 import type { ComparedRuns } from './compared-runs.js';
 import { breakableName, pValueHtml, signedDelta } from './compare-numbers.js';
@@ -16,13 +16,13 @@ const OTHER_CHANGES = 5;
 export function choiceNote(compared: ComparedRuns): string {
   const { choice } = compared;
   if (choice === undefined) return '';
-  const shown = `<a href="#queries"><strong>${escapeHtml(choice.engine)}</strong>, <code>${breakableName(choice.metric)}</code></a>`;
+  const shown = `<a href="#queries"><strong>${isolatedText(choice.engine)}</strong>, <code>${breakableName(choice.metric)}</code></a>`;
   const others = rankedChanges(compared.comparison)
     .filter((change) => change.compared.delta !== 0 && !(change.engine === choice.engine && change.metric === choice.metric))
     .slice(0, OTHER_CHANGES);
   const links = others.map(
     (change) =>
-      `<li><a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId, { engine: change.engine, metric: change.metric }))}">${escapeHtml(change.engine)}, <code>${breakableName(change.metric)}</code></a> ` +
+      `<li><a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId, { engine: change.engine, metric: change.metric }))}">${isolatedText(change.engine)}, <code>${breakableName(change.metric)}</code></a> ` +
       `${signedDelta(change.compared.delta)}${isSignificantChange(change.compared) ? ', significant' : ''}</li>`,
   );
   return (

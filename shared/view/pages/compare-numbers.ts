@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { isolatedText } from '../../report-render/html/escape.js';
 
 /** A delta with its sign always written (− for a loss, ± for none), four decimals: the compare page's one way to show a change. */
 export function signedDelta(delta: number): string {
@@ -10,7 +10,7 @@ export function pValueHtml(value: number): string {
   return value < 0.001 ? '&lt; 0.001' : value.toFixed(3);
 }
 
-/** A stored name (a metric path) as escaped HTML that may break after each `/`: metric paths are long and read best broken there. */
+/** A stored name (a metric path) as escaped, isolated HTML that may break after each `/`: metric paths are long and read best broken there. */
 export function breakableName(name: string): string {
-  return escapeHtml(name).replaceAll('/', '/<wbr>');
+  return isolatedText(name, (text) => text.replaceAll('/', '/<wbr>'));
 }

@@ -1,5 +1,5 @@
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolated, isolatedText } from '../../report-render/html/escape.js';
 import { choiceNote } from './choice-note.js';
 import type { ComparedRuns } from './compared-runs.js';
 import { breakableName, pValueHtml, signedDelta } from './compare-numbers.js';
@@ -23,7 +23,7 @@ export function comparePage(form: { readonly a?: string; readonly b?: string }, 
     '<header><p class="kicker">assay view</p><h1>Compare two runs</h1>' +
     '<p class="note">Cases are paired by request id within each engine, as <code>assay compare A B</code> pairs them; delta = B − A, positive when B is higher.</p></header>' +
     choiceForm(form, compared) +
-    (problem === undefined ? '' : `<p class="warning">${escapeHtml(problem)}</p>`) +
+    (problem === undefined ? '' : `<p class="warning">${isolatedText(problem)}</p>`) +
     (compared === undefined ? '' : choiceNote(compared) + summaryTable(compared) + queryChangesSection(compared));
   return viewPage('Compare two runs', viewNavigation([['Suites', viewPaths.suites()], ...(compared === undefined ? [] : runLinks(compared))]), body);
 }
@@ -44,7 +44,7 @@ function choiceForm(form: { readonly a?: string; readonly b?: string }, compared
     options.length === 0
       ? ''
       : `<label for="choose-${name}">${label}<select id="choose-${name}" name="${name}">${options
-          .map((option) => `<option${option === chosen ? ' selected' : ''}>${escapeHtml(option)}</option>`)
+          .map((option) => `<option value="${escapeHtml(option)}"${option === chosen ? ' selected' : ''}>${escapeHtml(isolated(option))}</option>`)
           .join('')}</select></label>`;
   return (
     '<form class="choose" method="get" action="/compare">' +
@@ -70,7 +70,7 @@ function summaryTable(compared: ComparedRuns): string {
           const rowClass = !entry.significant || entry.delta === 0 ? 'unchanged' : entry.delta > 0 ? 'higher' : 'lower';
           const shown = compared.choice?.engine === engine && compared.choice.metric === metric;
           return (
-            `<tr class="${rowClass}${shown ? ' shown' : ''}"${shown ? ' aria-current="true"' : ''}><td>${escapeHtml(engine)}</td>` +
+            `<tr class="${rowClass}${shown ? ' shown' : ''}"${shown ? ' aria-current="true"' : ''}><td>${isolatedText(engine)}</td>` +
             `<td><a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId, { engine, metric }))}"><code>${breakableName(metric)}</code></a></td>` +
             `${number(entry.a)}${number(entry.b)}<td class="number delta" data-value="${entry.delta}">${signedDelta(entry.delta)}</td>` +
             `<td class="number" data-value="${entry.relative_delta ?? ''}">${entry.relative_delta === null ? '-' : `${(entry.relative_delta * 100).toFixed(1)}%`}</td>` +

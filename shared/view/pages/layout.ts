@@ -1,5 +1,5 @@
 import { HISTORY_STYLES } from '../../history/html/history-styles.js';
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolatedText } from '../../report-render/html/escape.js';
 import { selfContainedPage } from '../../report-render/html/page.js';
 
 /**
@@ -36,7 +36,7 @@ tr.moved td.other-rank { font-weight: 600; }
 
 /** The view's navigation, placed first on every page: in report.html's and history.html's markup, styled by their own `nav ul` rule. */
 export function viewNavigation(links: readonly (readonly [label: string, href: string])[]): string {
-  return `<nav aria-label="assay view"><ul>${links.map(([label, href]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>`;
+  return `<nav aria-label="assay view"><ul>${links.map(([label, href]) => `<li><a href="${escapeHtml(href)}">${isolatedText(label)}</a></li>`).join('')}</ul></nav>`;
 }
 
 /** A page of the view: the shared head, the navigation, the body, and the table script; its forms go to this server only (framing is refused by the X-Frame-Options header: a meta policy cannot). */

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolatedText } from '../../report-render/html/escape.js';
 import type { QueryChange } from '../compare-stored.js';
 import type { ComparedRuns, PageOfChanges } from './compared-runs.js';
 import { breakableName, signedDelta } from './compare-numbers.js';
@@ -16,7 +16,7 @@ import { viewPaths } from './view-paths.js';
 export function queryChangesSection(compared: ComparedRuns): string {
   const { choice, changes } = compared;
   if (choice === undefined || changes === undefined) return '';
-  const heading = `<h2 id="queries-heading">Per-query changes: ${escapeHtml(choice.engine)}, <code>${breakableName(choice.metric)}</code></h2>`;
+  const heading = `<h2 id="queries-heading">Per-query changes: ${isolatedText(choice.engine)}, <code>${breakableName(choice.metric)}</code></h2>`;
   if (changes.total === 0) return `<section id="queries" aria-labelledby="queries-heading">${heading}<p>No query changed (${changes.unchanged} unchanged).</p></section>`;
   const gains = changes.total - changes.losses;
   const lossesShown = changes.page.filter((change) => change.delta < 0);
@@ -38,7 +38,7 @@ function group(compared: ComparedRuns, side: 'losses' | 'gains', title: string, 
   const captions = [`A: ${compared.a.runId}`, `B: ${compared.b.runId}`] as const;
   const items = shown.map(
     (change) =>
-      `<li><details><summary><code>${escapeHtml(change.request_id)}</code>: A ${change.a.toFixed(4)}, B ${change.b.toFixed(4)} <span class="delta">(${signedDelta(change.delta)})</span></summary>` +
+      `<li><details><summary><code>${isolatedText(change.request_id)}</code>: A ${change.a.toFixed(4)}, B ${change.b.toFixed(4)} <span class="delta">(${signedDelta(change.delta)})</span></summary>` +
       `${rankedListsSideBySide(compared.lists.a.get(change.request_id), compared.lists.b.get(change.request_id), captions)}</details></li>`,
   );
   return `<h3 id="${side}-heading">${title}</h3><ol class="query-changes ${side}" start="${start}" aria-labelledby="${side}-heading">${items.join('')}</ol>`;

@@ -1,5 +1,5 @@
 import { compareText } from '../../report/ordering.js';
-import { escapeHtml } from '../../report-render/html/escape.js';
+import { escapeHtml, isolated, isolatedText } from '../../report-render/html/escape.js';
 import type { CaseLine } from '../../schema/report.js';
 
 /** Documents of each list shown: the judged top of a list and some way past it. */
@@ -36,10 +36,10 @@ function rankedList(line: CaseLine | undefined, otherRanks: ReadonlyMap<string, 
     const verdicts = judges.map((metric) => {
       const ratings = line.metrics[metric];
       const rating = Array.isArray(ratings) ? ratings[index] : undefined;
-      return rating === undefined || rating === null ? '<td class="missing">-</td>' : `<td>${escapeHtml(String(rating))}</td>`;
+      return rating === undefined || rating === null ? '<td class="missing">-</td>' : `<td>${isolatedText(String(rating))}</td>`;
     });
     return (
-      `<tr${otherRank !== document.rank ? ' class="moved"' : ''}><td class="number">${document.rank}</td><td><code>${escapeHtml(document.doc_uri)}</code></td>` +
+      `<tr${otherRank !== document.rank ? ' class="moved"' : ''}><td class="number">${document.rank}</td><td><code>${isolatedText(document.doc_uri)}</code></td>` +
       `<td class="number">${document.score === undefined ? '-' : String(Number(document.score.toFixed(4)))}</td>` +
       `<td class="number">${document.human_grade ?? '-'}</td>${verdicts.join('')}<td class="number other-rank">${otherRank ?? '-'}</td></tr>`
     );
@@ -48,7 +48,7 @@ function rankedList(line: CaseLine | undefined, otherRanks: ReadonlyMap<string, 
   return (
     `<div class="scroll"><table class="ranked-list"><caption>${escapeHtml(caption)}</caption><thead><tr><th scope="col" class="number">rank</th><th scope="col">document</th>` +
     '<th scope="col" class="number">score</th><th scope="col" class="number">human grade</th>' +
-    `${judges.map((metric) => `<th scope="col" title="${escapeHtml(metric)}">${escapeHtml(RATINGS.exec(metric)?.[1] ?? metric)}</th>`).join('')}` +
+    `${judges.map((metric) => `<th scope="col" title="${escapeHtml(isolated(metric))}">${isolatedText(RATINGS.exec(metric)?.[1] ?? metric)}</th>`).join('')}` +
     `<th scope="col" class="number">rank in ${other}</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}</div>`
   );
 }

@@ -45,7 +45,7 @@ describe("the compare page's choice of engine and metric", () => {
     expect(page).toContain(`Per-query changes below: <a href="#queries"><strong>${ESCAPED_ENGINE}</strong>`);
     expect(page).toContain('the largest significant change (+0.3194, p = 0.008)');
     expect(page).toContain(`<h2 id="queries-heading">Per-query changes: ${ESCAPED_ENGINE}, <code>retrieval/<wbr>ground_truth/<wbr>reciprocal_rank</code></h2>`);
-    expect(page).toContain(`<option selected>${ESCAPED_ENGINE}</option>`);
+    expect(page).toContain(`<option value="${ESCAPED_ENGINE}" selected>${ESCAPED_ENGINE}</option>`);
     expect(page).toContain('<h3 id="losses-heading">Lost (1)</h3>');
     expect(page).toContain('<h3 id="gains-heading">Gained (8)</h3>');
   });
