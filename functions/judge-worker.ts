@@ -1,8 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/worker/evaluate-case.js';
-import { reasonOf } from '../shared/worker/attempt-error.js';
-import { caseMessageSchema, type CaseMessage } from '../shared/schema/pipeline-messages.js';
+import { parseCaseMessage } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
 
 /** Marks a record to be delivered again: a judge failure that may pass on a later try. */
@@ -68,19 +67,6 @@ export function createJudgeWorkerHandler(
       telemetry.metrics?.publishStoredMetrics();
     }
   };
-}
-
-function parseCaseMessage(body: string): { ok: true; value: CaseMessage } | { ok: false; error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (error) {
-    return { ok: false, error: `the message body is not JSON (${reasonOf(error)})` };
-  }
-  const parsed = caseMessageSchema.safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, error: `not a case message: ${issue === undefined ? 'no detail' : `${issue.path.join('.') || 'the body'}: ${issue.message}`}` };
 }
 
 let workerHandler: ReturnType<typeof createJudgeWorkerHandler> | undefined;

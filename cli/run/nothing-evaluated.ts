@@ -1,7 +1,9 @@
 import { runKeys } from '../../shared/run/run-identity.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { formatInputError, inputErrorSchema } from '../../shared/schema/input-error.js';
-import type { Report } from '../../shared/schema/report.js';
+import { parseJsonWith } from '../../shared/schema/parse-json-with.js';
+import { caseLineSchema, type Report } from '../../shared/schema/report.js';
+import { addUsages } from '../../shared/scoring/judge-usage-tally.js';
 
 /**
  * Why a finished run evaluated nothing, or undefined when it evaluated
@@ -23,9 +25,7 @@ export async function nothingEvaluated(report: Report, store: ObjectStore, locat
     const counts = `${report.cases.failed} failed, ${report.cases.missing} missing`;
     return `no case could be evaluated (${counts})${first === undefined ? '' : `; the first failure, ${first.case_id}: ${first.error}`}`;
   }
-  const usages = Object.values(report.judges);
-  const calls = usages.reduce((total, usage) => total + usage.calls, 0);
-  const errors = usages.reduce((total, usage) => total + usage.errors, 0);
+  const { calls, errors } = addUsages(Object.values(report.judges));
   if (calls === 0 || errors < calls) return undefined;
   const firstError = await firstJudgeError(store, runKeys.report(report.suite, report.run_id, 'cases.jsonl'));
   return `every judge call failed (${errors} of ${calls})${firstError === undefined ? '' : `; the first: ${firstError}`}`;
@@ -36,9 +36,9 @@ async function noCase(report: Report, store: ObjectStore, locate: (key: string) 
   if (report.input_errors === 0) return `no case to evaluate: ${report.dataset} has no rows; expected one row per query (JSONL, a JSON array or CSV)`;
   const bytes = await store.get(key);
   const firstLine = bytes === undefined ? undefined : new TextDecoder().decode(bytes).split('\n', 1)[0];
-  const first = firstLine === undefined ? undefined : inputErrorSchema.safeParse(safeJson(firstLine));
+  const first = firstLine === undefined ? undefined : parseJsonWith(inputErrorSchema, firstLine);
   const errors = `${report.input_errors} input ${report.input_errors === 1 ? 'error' : 'errors'}`;
-  const example = first?.success === true ? `; the first: ${formatInputError(first.data)}` : '';
+  const example = first?.ok === true ? `; the first: ${formatInputError(first.value)}` : '';
   return `${nothing} of ${report.dataset} is valid (${errors}${example}); every input error is in ${locate(key)}`;
 }
 
@@ -47,17 +47,10 @@ async function firstJudgeError(store: ObjectStore, key: string): Promise<string 
   const bytes = await store.get(key);
   if (bytes === undefined) return undefined;
   for (const line of new TextDecoder().decode(bytes).split('\n')) {
-    const metrics = (safeJson(line) as { metrics?: Record<string, unknown> } | undefined)?.metrics ?? {};
+    const parsed = parseJsonWith(caseLineSchema, line);
+    const metrics = parsed.ok ? parsed.value.metrics : {};
     const error = Object.entries(metrics).find(([name, value]) => name.endsWith('/error_message') && typeof value === 'string');
     if (error !== undefined) return error[1] as string;
   }
   return undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

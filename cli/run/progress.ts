@@ -1,4 +1,4 @@
-import type { JudgeUsage } from '../../shared/scoring/judge-service.js';
+import { addUsages, type JudgeUsage } from '../../shared/scoring/judge-usage-tally.js';
 
 /**
  * The progress line on stderr: cases done of total, judge calls, cache hits,
@@ -62,13 +62,12 @@ export class Progress {
     const interval = this.stream.isTTY ? 100 : 3_000;
     if (!force && now - this.lastPrinted < interval) return;
     this.lastPrinted = now;
-    const usage = Object.values(this.usage());
-    const sum = (pick: (entry: JudgeUsage) => number) => usage.reduce((total, entry) => total + pick(entry), 0);
+    const usage = addUsages(Object.values(this.usage()));
     const elapsed = (now - this.started) / 1000;
     const eta = this.done === 0 || this.done >= this.total ? '-' : `${Math.ceil((elapsed / this.done) * (this.total - this.done))}s`;
     const line =
-      `cases ${this.done}/${this.total} | judge calls ${sum((entry) => entry.calls)} | cache hits ${sum((entry) => entry.cache_hits)} | ` +
-      `retries ${sum((entry) => entry.retries)}${rateLimited(sum((entry) => entry.rate_limited ?? 0))} | errors ${sum((entry) => entry.errors)} | cases retried ${this.retried}` +
+      `cases ${this.done}/${this.total} | judge calls ${usage.calls} | cache hits ${usage.cache_hits} | ` +
+      `retries ${usage.retries}${rateLimited(usage.rate_limited ?? 0)} | errors ${usage.errors} | cases retried ${this.retried}` +
       `${this.waiting === 0 ? '' : ` | waiting for batch jobs ${this.waiting}`} | ETA ${eta}`;
     this.stream.write(this.stream.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
   }

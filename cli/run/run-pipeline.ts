@@ -3,7 +3,7 @@ import { createIngestHandler } from '../../functions/ingest.js';
 import { judgesForRun, type ConfigFile, type RunConfig } from '../../shared/config/index.js';
 import type { Environment } from '../../shared/engines/create-engine.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
-import type { JudgeUsage } from '../../shared/scoring/judge-service.js';
+import type { JudgeUsage } from '../../shared/scoring/judge-usage-tally.js';
 import { judgeBackendKind, type JudgeEnvironment } from '../../shared/scoring/judge-backend.js';
 import type { IngestOutcome } from '../../shared/ingest/ingest.js';
 import { JudgeBudget } from '../../shared/worker/judge-budget.js';

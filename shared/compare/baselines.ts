@@ -7,6 +7,7 @@ import { parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import { runKeys } from '../run/run-identity.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { previousRun, suiteRunOf } from '../run/suite-runs.js';
@@ -169,6 +170,6 @@ async function readRunFiles(store: ObjectStore, suite: string, runId: string, me
 async function readJson<T>(store: ObjectStore, key: string, schema: z.ZodType<T>): Promise<T | undefined> {
   const bytes = await store.get(key);
   if (bytes === undefined) return undefined;
-  const parsed = schema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
-  return parsed.success ? parsed.data : undefined;
+  const parsed = parseJsonWith(schema, bytes);
+  return parsed.ok ? parsed.value : undefined;
 }

@@ -9,6 +9,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { VERDICT_YES } from '../report/metric-columns.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { Report, ReportComparison } from '../schema/report.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import { headlineMetrics, type QueryDelta } from './baselines.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
@@ -103,15 +104,9 @@ async function baselineColumns(
   const seen = new Map<string, Uint8Array>();
   for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
     if (text.trim() === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    const parsed = baselineLineSchema.safeParse(json);
-    if (!parsed.success) return undefined;
-    const { engine, request_id: requestId, metrics: values } = parsed.data;
+    const parsed = parseJsonWith(baselineLineSchema, text);
+    if (!parsed.ok) return undefined;
+    const { engine, request_id: requestId, metrics: values } = parsed.value;
     const byMetric = columns.get(engine) ?? new Map<string, Float64Array>();
     columns.set(engine, byMetric);
     const index = requestIndex.get(requestId);

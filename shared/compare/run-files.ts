@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { z } from 'zod';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import { caseLineSchema, reportSchema, type CaseLine, type Report } from '../schema/report.js';
 
 /** A file's content as values, or why it is not valid: `line` is 1-based, absent when the problem is the file as a whole. */
@@ -8,10 +8,8 @@ export type ParsedFile<Value> = { ok: true; value: Value } | { ok: false; line?:
 
 /** report.json's text -> the report, checked against `reportSchema`. */
 export function parseReportJson(text: string): ParsedFile<Report> {
-  const json = parseJson(text);
-  if (!json.ok) return json;
-  const parsed = reportSchema.safeParse(json.value);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: describeIssues(parsed.error.issues) };
+  const parsed = parseJsonWith(reportSchema, text);
+  return parsed.ok ? parsed : { ok: false, message: parsed.error };
 }
 
 /**
@@ -50,37 +48,18 @@ function caseLinesReader(metrics?: ReadonlySet<string>) {
   const firstLineOf = new Map<string, number>();
   const add = (row: string, line: number): { ok: false; line: number; message: string } | undefined => {
     if (row.trim() === '') return undefined;
-    const json = parseJson(row);
-    if (!json.ok) return { ok: false, line, message: json.message };
-    const parsed = caseLineSchema.safeParse(json.value);
-    if (!parsed.success) return { ok: false, line, message: describeIssues(parsed.error.issues) };
+    const parsed = parseJsonWith(caseLineSchema, row);
+    if (!parsed.ok) return { ok: false, line, message: parsed.error };
     // JSON text of the pair: no separator character can make two different pairs collide.
-    const key = JSON.stringify([parsed.data.engine, parsed.data.request_id]);
+    const key = JSON.stringify([parsed.value.engine, parsed.value.request_id]);
     const earlier = firstLineOf.get(key);
     if (earlier !== undefined) {
-      return { ok: false, line, message: `engine "${parsed.data.engine}" already has request_id "${parsed.data.request_id}" on line ${earlier}` };
+      return { ok: false, line, message: `engine "${parsed.value.engine}" already has request_id "${parsed.value.request_id}" on line ${earlier}` };
     }
     firstLineOf.set(key, line);
-    const { case_id, request_id, engine } = parsed.data;
-    lines.push(metrics === undefined ? parsed.data : { case_id, request_id, engine, metrics: Object.fromEntries(Object.entries(parsed.data.metrics).filter(([name]) => metrics.has(name))) });
+    const { case_id, request_id, engine } = parsed.value;
+    lines.push(metrics === undefined ? parsed.value : { case_id, request_id, engine, metrics: Object.fromEntries(Object.entries(parsed.value.metrics).filter(([name]) => metrics.has(name))) });
     return undefined;
   };
   return { lines, add };
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
-  }
-}
-
-/** The first problem zod found, with its field, and how many more there are. */
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  const [first] = issues;
-  if (first === undefined) return 'does not match the expected shape';
-  const field = first.path.length === 0 ? '' : `field "${first.path.map(String).join('.')}": `;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more ${issues.length === 2 ? 'problem' : 'problems'})` : '';
-  return `${field}${first.message}${more}`;
 }

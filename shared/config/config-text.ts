@@ -1,4 +1,6 @@
-export type ConfigText = { ok: true; value: unknown } | { ok: false; error: string };
+import type { Result } from '../schema/result.js';
+
+export type ConfigText = Result<unknown>;
 
 /**
  * The value of a config file's text, YAML or JSON, or a one-line error that

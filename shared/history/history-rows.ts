@@ -3,6 +3,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import type { UnreadableRow } from './history-file.js';
 import { historyKeys } from './history-keys.js';
 import { historyRowSchema, type HistoryRow } from './history-row.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 
 /** Row objects read at once: a thousand nights read in a few dozen round trips to S3. */
 const READ_CONCURRENCY = 32;
@@ -23,22 +24,9 @@ export async function readHistoryRows(store: ObjectStore, suite: string): Promis
   const unreadable: UnreadableRow[] = [];
   for (const { key, bytes } of read) {
     if (bytes === undefined) continue;
-    const parsed = parseRow(new TextDecoder().decode(bytes));
-    if (parsed.ok) rows.push(parsed.row);
-    else unreadable.push({ key, reason: parsed.reason });
+    const parsed = parseJsonWith(historyRowSchema, bytes, 'a history row');
+    if (parsed.ok) rows.push(parsed.value);
+    else unreadable.push({ key, reason: parsed.error });
   }
   return { rows, unreadable };
-}
-
-function parseRow(text: string): { ok: true; row: HistoryRow } | { ok: false; reason: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
-  }
-  const parsed = historyRowSchema.safeParse(json);
-  if (parsed.success) return { ok: true, row: parsed.data };
-  const [issue] = parsed.error.issues;
-  return { ok: false, reason: `not a history row: ${issue === undefined ? 'unexpected shape' : `field "${issue.path.map(String).join('.')}": ${issue.message}`}` };
 }

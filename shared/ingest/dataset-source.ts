@@ -6,6 +6,7 @@ import type { CollectionWork } from '../trec-collection/trec-collection-work.js'
 import type { ObjectStore } from '../ports/object-store.js';
 import { collectionManifestSchema, isCollectionManifestKey, type CollectionManifest, type CollectionMember } from '../schema/collection-manifest.js';
 import type { InputError } from '../schema/input-error.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import { CASE_ID_RULE } from '../run/run-identity.js';
 
 export interface DatasetSourceOptions {
@@ -79,21 +80,13 @@ async function* collectionEvents(store: ObjectStore, manifestKey: string, folder
 }
 
 async function readManifest(key: string, path: string): Promise<CollectionManifest | InputError> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, 'utf8'));
-  } catch {
-    return { file: key, line: 0, message: 'the collection manifest is not valid JSON', fix: 'write it as assay run and assay submit do: {"format": "trec", "qrels": {...}, "runs": [...]}' };
-  }
-  const parsed = collectionManifestSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
+  const parsed = parseJsonWith(collectionManifestSchema, await readFile(path), 'a collection manifest');
+  if (parsed.ok) return parsed.value;
   return {
     file: key,
     line: 0,
-    field: issue?.path.join('.') ?? '',
-    message: `not a collection manifest: ${issue?.message ?? 'unexpected shape'}`,
-    fix: 'give format "trec", qrels and runs (each {"path", "sha256"}), and optionally queries and corpus',
+    message: parsed.error,
+    fix: 'write it as assay run and assay submit do: JSON with format "trec", qrels and runs (each {"path", "sha256"}), and optionally queries and corpus',
   };
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Result } from '../schema/result.js';
 
 /**
  * Reading a judge's answer. Models wrap JSON in code fences, put prose around
@@ -8,7 +9,7 @@ import type { z } from 'zod';
  * narrow repairs, or it is an error.
  */
 
-export type ParsedAnswer<T> = { ok: true; value: T } | { ok: false; error: string };
+export type ParsedAnswer<T> = Result<T>;
 
 /** Parses a raw answer text into JSON: the whole text, a fenced block, or the first balanced object in it. */
 export function extractJson(text: string): ParsedAnswer<unknown> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import type { JudgeCompletion } from './judge-completion.js';
 import type { JudgeProviderName } from './judge-provider-config.js';
 import type { ChatMessage } from './output-modes.js';
@@ -143,12 +144,8 @@ export class JudgeCache {
     const bytes = await this.store?.get(storeKey(key));
     if (bytes === undefined) return undefined;
     // A corrupt or foreign entry is a miss, not a crash: the judgment is simply made again.
-    try {
-      const parsed = entrySchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    const parsed = parseJsonWith(entrySchema, bytes);
+    return parsed.ok ? parsed.value : undefined;
   }
 }
 

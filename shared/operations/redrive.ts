@@ -1,6 +1,6 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
-import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
+import { parseCaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
 import { inCurrentRound } from '../batch/batch-state.js';
 import { caseFailureSchema } from '../schema/run-records.js';
 import { readManifest } from '../run/stored-config.js';
@@ -32,9 +32,9 @@ export async function redriveFailures(
     const failure = caseFailureSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
     if ((await store.get(runKeys.result(runId, failure.case_id))) !== undefined) continue;
     requeued.push(failure.case_id);
-    const message = caseMessageSchema.safeParse(JSON.parse(failure.message));
+    const message = parseCaseMessage(failure.message);
     // A message that no longer parses goes as it was, and fails again with its reason.
-    bodies.push(message.success ? JSON.stringify(inRound(message.data)) : failure.message);
+    bodies.push(message.ok ? JSON.stringify(inRound(message.value)) : failure.message);
   }
   await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
   for (const caseId of requeued) await store.delete(runKeys.failure(runId, caseId));

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseShard, runKeys } from './run-identity.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 
 /**
  * From this many cases on, a completion check lists the run's results shard
@@ -75,9 +76,9 @@ export async function unfinishedCases(
 async function readProgress(store: ObjectStore, runId: string): Promise<Set<string>> {
   const bytes = await store.get(runKeys.progress(runId));
   if (bytes === undefined) return new Set();
-  const parsed = progressSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+  const parsed = parseJsonWith(progressSchema, bytes);
   // A progress file that does not parse only costs a full listing: start again from none.
-  return new Set(parsed.success ? parsed.data.complete_shards : []);
+  return new Set(parsed.ok ? parsed.value.complete_shards : []);
 }
 
 async function keysUnder(store: ObjectStore, prefix: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { Manifest } from '../schema/run-records.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import { runKeys } from './run-identity.js';
 
 /**
@@ -91,10 +92,6 @@ async function readLatest(store: ObjectStore, suite: string): Promise<SuiteRun |
 async function readRecord(store: ObjectStore, key: string): Promise<SuiteRun | undefined> {
   const bytes = await store.get(key);
   if (bytes === undefined) return undefined;
-  try {
-    const parsed = suiteRunSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
-    return parsed.success && Number.isFinite(Date.parse(parsed.data.created_at)) ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonWith(suiteRunSchema, bytes);
+  return parsed.ok && Number.isFinite(Date.parse(parsed.value.created_at)) ? parsed.value : undefined;
 }

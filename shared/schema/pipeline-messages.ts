@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { evalCaseSchema } from './eval-case.js';
+import { parseJsonWith } from './parse-json-with.js';
+import type { Result } from './result.js';
 
 /**
  * Messages on the pipeline's queues. Every message is parsed with these
@@ -7,15 +9,15 @@ import { evalCaseSchema } from './eval-case.js';
  * ends in the dead-letter queue with its error recorded.
  */
 
-/** On the cases queue: one case to judge, inline or (too large for a message) by claim check. */
-export const caseMessageSchema = z.object({
+/** The fields of every case message before where its case is (`case` or `case_key`), in their order on the wire. */
+const caseMessageHead = {
   kind: z.literal('case'),
   run_id: z.string().min(1),
   case_id: z.string().min(1),
-  /** The case itself, when it fits in a message. */
-  case: evalCaseSchema.optional(),
-  /** Otherwise the store key of `runs/<run>/cases/<case>.json`. */
-  case_key: z.string().optional(),
+};
+
+/** The fields of every case message after where its case is. */
+const caseMessageTail = {
   /** How often the case was sent again because the judge server's rate limit held its judgments (shared/worker/rate-limit-deferral.ts). */
   deferrals: z.number().int().nonnegative().optional(),
   /** Of a batch-judged run: the round of batch jobs this delivery judges from (shared/batch/); absent, the first (0). */
@@ -24,10 +26,30 @@ export const caseMessageSchema = z.object({
   skip_judges: z.literal('max_judge_cost').optional(),
   /** Judge online what no batch job answered: the round's requests would make a job below the provider's minimum (judge.batch.below_minimum: online). */
   judge_online: z.literal('below_minimum').optional(),
-}).refine((message) => (message.case === undefined) !== (message.case_key === undefined), {
-  message: 'a case message carries either the case or its case_key, not both or neither',
+};
+
+/** A case that fits in a message, carried in it (and so no case_key). */
+export const inlineCaseMessageSchema = z.object({ ...caseMessageHead, case: evalCaseSchema, case_key: z.undefined().optional(), ...caseMessageTail });
+export type InlineCaseMessage = z.infer<typeof inlineCaseMessageSchema>;
+
+/** A case too large for a message: the store key of `runs/<run>/cases/<case>.json` (a claim check), and no case. */
+export const claimCheckedCaseMessageSchema = z.object({ ...caseMessageHead, case: z.undefined().optional(), case_key: z.string(), ...caseMessageTail });
+export type ClaimCheckedCaseMessage = z.infer<typeof claimCheckedCaseMessageSchema>;
+
+/** On the cases queue: one case to judge, inline or (too large for a message) by claim check, never both. */
+export const caseMessageSchema = z.union([inlineCaseMessageSchema, claimCheckedCaseMessageSchema], {
+  error: 'a case message carries either the case or its case_key, not both or neither',
 });
 export type CaseMessage = z.infer<typeof caseMessageSchema>;
+
+/**
+ * A queue message's body as a case message, or why it is not one, for the
+ * log and the dead-letter record: `not valid JSON (...)`, or `not a case
+ * message: field "run_id": is missing` (parse-json-with.ts).
+ */
+export function parseCaseMessage(body: string): Result<CaseMessage> {
+  return parseJsonWith(caseMessageSchema, body, 'a case message');
+}
 
 /** On the control queue: ask the reducer whether a run is complete. */
 export const checkMessageSchema = z.object({

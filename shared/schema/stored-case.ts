@@ -14,6 +14,7 @@ const storedEngineOutputSchema = z.union([
 ]);
 
 export const storedCaseSchema = evalCaseSchema.extend({ engines: z.record(z.string().min(1), storedEngineOutputSchema) });
+export type StoredCase = z.infer<typeof storedCaseSchema>;
 
 /**
  * Chunks a case may hold and still be tried as an inline message: past this
@@ -39,7 +40,11 @@ export function storedCaseText(evalCase: EvalCase): string {
 
 /** A stored case read back (parsed JSON) as the case it was. */
 export function parseStoredCase(value: unknown): EvalCase {
-  const stored = storedCaseSchema.parse(value);
+  return expandStoredCase(storedCaseSchema.parse(value));
+}
+
+/** A stored case as the case it was: each compact list back in object form. */
+export function expandStoredCase(stored: StoredCase): EvalCase {
   const engines: Record<string, EngineOutput> = {};
   for (const [engine, output] of Object.entries(stored.engines)) {
     if (!('ranking' in output)) {

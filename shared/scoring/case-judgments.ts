@@ -3,7 +3,8 @@ import type { BatchRequest } from '../judge-client/batch/batch-request.js';
 import type { DagJudge } from '../judges/dag/dag-judge.js';
 import { walkDag } from '../judges/dag/walk-dag.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
-import type { JudgeRunner, JudgeUsage, JudgmentCost } from './judge-service.js';
+import type { JudgeRunner } from './judge-service.js';
+import { addUsage, emptyUsage, judgmentUsage, type JudgeUsage } from './judge-usage-tally.js';
 import { isLexicalJudge, lexicalVerdict } from '../judges/lexical/lexical-judge.js';
 import type { TemplateInput } from '../judges/template.js';
 
@@ -117,26 +118,10 @@ export class CaseJudgments {
       this.transient = true;
       if (outcome.heldByRateLimit !== true) this.onlyRateLimited = false;
     }
-    const usage = (this.usage[judge.id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
-    if (outcome.cost.cached) usage.cache_hits++;
-    else usage.calls++;
-    usage.retries += outcome.cost.retries;
-    if (outcome.cost.rateLimited > 0) usage.rate_limited = (usage.rate_limited ?? 0) + outcome.cost.rateLimited;
-    usage.input_tokens += outcome.cost.inputTokens;
-    usage.output_tokens += outcome.cost.outputTokens;
-    if (!outcome.cost.cached) {
-      addTokens((usage.models ??= {}), outcome.cost);
-      if (outcome.cost.pricing === 'batch') addTokens((usage.batch_models ??= {}), outcome.cost);
-    }
-    if (!outcome.ok) usage.errors++;
+    const counted = Object.hasOwn(this.usage, judge.id) ? this.usage[judge.id] : undefined;
+    this.usage[judge.id] = addUsage(counted ?? emptyUsage(), judgmentUsage(outcome.cost, !outcome.ok));
     return outcome;
   }
-}
-
-function addTokens(models: Record<string, { input_tokens: number; output_tokens: number }>, cost: JudgmentCost): void {
-  const tokens = (models[cost.model] ??= { input_tokens: 0, output_tokens: 0 });
-  tokens.input_tokens += cost.inputTokens;
-  tokens.output_tokens += cost.outputTokens;
 }
 
 /** The inputs of a case that are the same for every engine: what a chunk judge sees besides the chunk. */

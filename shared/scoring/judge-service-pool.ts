@@ -1,9 +1,8 @@
 import type { LlmJudge } from '../judges/judge-definition.js';
 import type { ClientOverrides } from '../judge-client/judge-overrides.js';
-import type { JudgeOutcome, JudgeRunner, JudgeService, JudgeUsage, JudgmentOptions } from './judge-service.js';
+import type { JudgeOutcome, JudgeRunner, JudgeService, JudgmentOptions } from './judge-service.js';
 import type { TemplateInput } from '../judges/template.js';
-
-const USAGE_COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const satisfies readonly (keyof JudgeUsage)[];
+import { addUsagesByJudge, type JudgeUsage } from './judge-usage-tally.js';
 
 /** Every client setting a judge can set for itself, resolved against the run's. */
 export interface ResolvedClientSettings {
@@ -55,15 +54,7 @@ export class JudgeServicePool implements JudgeRunner {
 
   /** Usage per judge id over every service; a judge id that used two services (a decision tree's nodes do not) is summed. */
   usage(): Record<string, JudgeUsage> {
-    const total: Record<string, JudgeUsage> = {};
-    for (const { service } of this.services.values()) {
-      for (const [id, usage] of Object.entries(service.usage())) {
-        const sum = (total[id] ??= { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
-        for (const key of USAGE_COUNTS) sum[key] += usage[key];
-        if (usage.rate_limited !== undefined) sum.rate_limited = (sum.rate_limited ?? 0) + usage.rate_limited;
-      }
-    }
-    return total;
+    return addUsagesByJudge([...this.services.values()].map(({ service }) => service.usage()));
   }
 
   /** The settings in use so far, one per service. */

@@ -2,42 +2,13 @@ import pLimit from 'p-limit';
 import { parseAnswer } from '../judge-client/answer-parsing.js';
 import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
 import type { BatchRequest } from '../judge-client/batch/batch-request.js';
-import type { JudgeCompleter, Pricing } from '../judge-client/judge-completion.js';
+import type { JudgeCompleter } from '../judge-client/judge-completion.js';
 import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
 import { jsonSchemaOf, type ChatMessage } from '../judge-client/output-modes.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
 import { schemaNameOf, type ClientOverrides } from '../judge-client/judge-overrides.js';
 import { renderTemplate, type TemplateInput } from '../judges/template.js';
-
-/** Per judge: what judging cost. Reported in every run's report. */
-export interface JudgeUsage {
-  calls: number;
-  cache_hits: number;
-  retries: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-  /** Requests the server refused as over its rate limit, among calls + retries; absent when none was. */
-  rate_limited?: number;
-  /** The tokens by the model that answered, so the report can price them per model. */
-  models?: Record<string, { input_tokens: number; output_tokens: number }>;
-  /** Of `models`, the tokens of answers from batch jobs, priced at the provider's batch price. */
-  batch_models?: Record<string, { input_tokens: number; output_tokens: number }>;
-}
-
-/** What one judgment cost, so a caller can total it per case. */
-export interface JudgmentCost {
-  readonly cached: boolean;
-  readonly retries: number;
-  /** Requests the server refused as over its rate limit. */
-  readonly rateLimited: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** The model asked (the service's), whose prices the tokens are at. */
-  readonly model: string;
-  /** Absent: online. A batch job's answers are priced at the provider's batch price. */
-  readonly pricing?: Pricing;
-}
+import { addUsage, emptyUsage, judgmentUsage, type JudgeUsage, type JudgmentCost } from './judge-usage-tally.js';
 
 export type JudgeOutcome =
   | { ok: true; verdict: Verdict; cached: boolean; cost: JudgmentCost }
@@ -126,7 +97,6 @@ export class JudgeService implements JudgeRunner {
       outputSchema: schema,
       sample,
     });
-    const usage = this.usageOf(judge.id);
     const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
     const batch = options.runId === undefined ? {} : { batch: { runId: options.runId, judge: judge.id, sample, ...(options.batchOnline === true ? { online: true as const } : {}) } };
     const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id), ...batch }, limits));
@@ -141,28 +111,20 @@ export class JudgeService implements JudgeRunner {
       const free: JudgmentCost = { cached: false, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model };
       return { ok: false, error: completion.error, transient: true, awaitingBatch: completion.awaitingBatch, cost: free };
     }
-    if (cached) usage.cache_hits++;
-    else {
-      usage.calls++;
-      usage.retries += completion.retries;
-      if (completion.rateLimited > 0) usage.rate_limited = (usage.rate_limited ?? 0) + completion.rateLimited;
-      usage.input_tokens += completion.usage.inputTokens;
-      usage.output_tokens += completion.usage.outputTokens;
-    }
     const pricing = !cached && completion.pricing !== undefined ? { pricing: completion.pricing } : {};
     const cost: JudgmentCost = cached
       ? { cached, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
       : { cached, retries: completion.retries, rateLimited: completion.rateLimited, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model, ...pricing };
     if (!completion.ok) {
-      usage.errors++;
+      this.count(judge.id, judgmentUsage(cost, true));
       const held = completion.heldByRateLimit === true ? { heldByRateLimit: true as const } : {};
       return { ok: false, error: completion.error, transient: completion.transient, ...held, cost };
     }
-    const output = parseAnswer(completion.output, judge.output);
-    if (!output.ok) {
-      usage.errors++;
-      return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false, cost };
-    }
+    // A fresh answer was checked against the judge's schema by the client (answer-exchange.ts); one read back from the
+    // cache (or shared with a call in flight) is checked here, since the judge's schema may have changed since it was stored.
+    const output = cached ? parseAnswer(completion.output, judge.output) : { ok: true as const, value: completion.output };
+    this.count(judge.id, judgmentUsage(cost, !output.ok));
+    if (!output.ok) return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false, cost };
     return { ok: true, verdict: judge.verdict(output.value), cached, cost };
   }
 
@@ -171,12 +133,7 @@ export class JudgeService implements JudgeRunner {
     return Object.fromEntries(this.usageByJudge);
   }
 
-  private usageOf(judgeId: string): JudgeUsage {
-    let usage = this.usageByJudge.get(judgeId);
-    if (usage === undefined) {
-      usage = { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 };
-      this.usageByJudge.set(judgeId, usage);
-    }
-    return usage;
+  private count(judgeId: string, judgment: JudgeUsage): void {
+    this.usageByJudge.set(judgeId, addUsage(this.usageByJudge.get(judgeId) ?? emptyUsage(), judgment));
   }
 }

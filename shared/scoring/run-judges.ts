@@ -7,7 +7,7 @@ import type { DagJudge } from '../judges/dag/dag-judge.js';
 import { ensembleMetrics } from './ensemble-metrics.js';
 import type { EnsembleJudge } from '../judges/ensemble/ensemble-judge.js';
 import type { JudgeDefinition, LlmJudge } from '../judges/judge-definition.js';
-import type { JudgeUsage } from './judge-service.js';
+import type { JudgeUsage } from './judge-usage-tally.js';
 import type { MetricValue } from '../schema/metric-value.js';
 import { repeatedMetrics } from './repeat-metrics.js';
 import { wholeVerdictMetrics } from './whole-verdict-metrics.js';

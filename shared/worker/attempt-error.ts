@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { runKeys } from '../run/run-identity.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 
 /**
  * Why the last delivery of a case failed, kept under a deterministic key
@@ -17,18 +18,13 @@ export async function recordAttemptError(store: ObjectStore, runId: string, case
   await store.put(runKeys.lastError(runId, caseId), JSON.stringify({ error, receive_count: receiveCount }));
 }
 
-/** The last delivery's error; undefined when no delivery recorded one, or when the record does not parse. */
+/** The last delivery's error; undefined when no delivery recorded one, and why not when its record does not parse. */
 export async function readAttemptError(store: ObjectStore, runId: string, caseId: string): Promise<{ error: string } | { unreadable: string } | undefined> {
-  const bytes = await store.get(runKeys.lastError(runId, caseId));
+  const key = runKeys.lastError(runId, caseId);
+  const bytes = await store.get(key);
   if (bytes === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    return { unreadable: `${runKeys.lastError(runId, caseId)} is not JSON (${error instanceof Error ? error.message : String(error)})` };
-  }
-  const parsed = attemptErrorSchema.safeParse(json);
-  return parsed.success ? { error: parsed.data.error } : { unreadable: `${runKeys.lastError(runId, caseId)} does not hold an error and a receive count` };
+  const parsed = parseJsonWith(attemptErrorSchema, bytes, 'a last-error record');
+  return parsed.ok ? { error: parsed.value.error } : { unreadable: `${key}: ${parsed.error}` };
 }
 
 /**

@@ -1,21 +1,18 @@
 import type { JudgeDefinition } from '../judges/judge-definition.js';
 import type { MetricValue } from '../schema/metric-value.js';
-import { judgeCase, type JudgeBackend } from '../scoring/run-judges.js';
+import { judgeCase, type CaseJudgement, type JudgeBackend } from '../scoring/run-judges.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
-import { rankingOf } from '../schema/compact-ranking.js';
-import { parseStoredCase } from '../schema/stored-case.js';
-import type { CaseResult } from '../schema/run-records.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
+import { expandStoredCase, storedCaseSchema } from '../schema/stored-case.js';
+import type { CaseResult, Manifest } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
-import { thresholdMetrics } from '../report/thresholds.js';
-import { groundTruthMetrics } from '../metrics/ground-truth-metrics.js';
-import { judgeQrelsMetrics } from '../scoring/judge-qrels-metrics.js';
-import { humanVerdictMetrics } from '../scoring/human-verdict-metrics.js';
 import type { JudgeBudget } from './judge-budget.js';
-import { judgeCeilingOf } from './judge-ceiling.js';
+import { judgeCeilingOf, type JudgeCeiling } from './judge-ceiling.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
-import { askLiveEngines, ENGINE_DEADLINE_MS } from './live-engines.js';
+import { askLiveEngines, ENGINE_DEADLINE_MS, type LiveEngineStep } from './live-engines.js';
+import { caseMetrics, caseResult } from './case-result.js';
 import type { RunConfig } from '../config/index.js';
 import { knownManifest, runConfigOf } from '../run/stored-config.js';
 import { runKeys } from '../run/run-identity.js';
@@ -72,26 +69,36 @@ const ENGINE_MARGIN_MS = 30_000;
 const RESULT_MARGIN_MS = 10_000;
 
 /**
- * The judge worker's work on one case message: the ground-truth metrics of
- * every engine, then the configured judges, written to
- * `runs/<run>/results/<case>.json` under a deterministic key, written only when
- * no delivery of the case wrote it first: a message that came back while an
- * earlier delivery ran adds no second result, and its judge calls are kept
- * with those of retried deliveries (below).
+ * The judge worker's work on one case message, step by step:
  *
- * A judge failure that may pass later (rate limit, server error, timeout that
- * outlived the SDK's retries) returns `retry`: the handler fails the record,
- * the queue delivers it again, and after maxReceiveCount the failure recorder
- * writes the last error, kept in `runs/<run>/attempts/<case>.json`; the judge
- * usage of that delivery is kept under `runs/<run>/attempt-usage/`, so the
- * report counts calls that no result holds. A judge
- * that answers garbage is not transient: its metric gets an error_message and
- * the case completes. Any other error (the judge secret, the manifest, S3)
- * returns `failed` with its reason, recorded in the same place.
+ * 1. the run: its manifest, the config stored in it, the judging built from
+ *    that; and the case, carried in the message or read from its claim check;
+ * 2. the live engines, if the run has any, asked within the time the
+ *    invocation leaves them (an engine failure that may pass returns `retry`);
+ * 3. the configured judges, within the invocation's time. With
+ *    run.max_judge_cost, the case's judge usage is added to the worker's
+ *    spend (judge-budget.ts), and once the run's spend has passed the ceiling
+ *    a case is evaluated without its LLM judges and marked `judging_skipped`;
+ * 4. a case whose judgments wait for answers from batch jobs is recorded as
+ *    `waiting`. A judge failure that may pass later (rate limit, server error,
+ *    timeout that outlived the SDK's retries) returns `retry`: the handler
+ *    fails the record, the queue delivers it again, and after maxReceiveCount
+ *    the failure recorder writes the last error, kept in
+ *    `runs/<run>/attempts/<case>.json`; the judge usage of that delivery is
+ *    kept under `runs/<run>/attempt-usage/`, so the report counts calls that
+ *    no result holds. When only the rate limit held the judgments, the case
+ *    is sent again as a new message instead (`deferred`);
+ * 5. each engine's metrics: the ground-truth metrics of every engine, the
+ *    judges', and the thresholds (case-result.ts);
+ * 6. the result, written to `runs/<run>/results/<case>.json` under a
+ *    deterministic key, only when no delivery of the case wrote it first: a
+ *    message that came back while an earlier delivery ran adds no second
+ *    result, and its judge calls are kept with those of retried deliveries.
  *
- * With run.max_judge_cost, the case's judge usage is added to the worker's
- * spend (judge-budget.ts), and once the run's spend has passed the ceiling
- * a case is evaluated without its LLM judges and marked `judging_skipped`.
+ * A judge that answers garbage is not transient: its metric gets an
+ * error_message and the case completes. Any other error (the judge secret,
+ * the manifest, S3) returns `failed` with its reason, recorded where the
+ * failure recorder reads it.
  */
 export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   try {
@@ -117,80 +124,107 @@ async function failed(store: ObjectStore, message: CaseMessage, delivery: Delive
   return { kind: 'failed', runId: message.run_id, caseId: message.case_id, error: reason };
 }
 
+/** A run as a case of it is evaluated: its manifest, the config stored in it, and the judging built from that. */
+interface CaseRun {
+  readonly manifest: Manifest;
+  readonly config: RunConfig;
+  readonly judging: Judging;
+}
+
+/** The steps of evaluateCaseMessage's doc comment, in order; a step that ends the delivery early returns its outcome. */
 async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
   const { store } = dependencies;
   const manifest = await knownManifest(store, message.run_id);
-  const stored = message.case ?? (await readClaimCheck(store, message.case_key as string));
+  const stored = await caseOf(store, message);
+  const run = await runOf(dependencies, manifest);
+  const answered = await askEngines(store, message, delivery, run.judging, stored);
+  if (answered.kind === 'retry') return retry(store, message, delivery, answered.error, {});
+  const { evalCase } = answered;
+  const { judgement, skipJudging } = await judgeWithinBudget(run, message, delivery, evalCase);
+  if (judgement.awaitingBatch.length > 0) return waitForBatchAnswers(store, message, judgement.awaitingBatch);
+  if (judgement.transient) return retryOrDefer(dependencies, message, delivery, judgement);
+  const engines = caseMetrics(evalCase, answered.metrics, judgement, run.config, run.judging.judges);
+  const result = caseResult(message, evalCase, engines, judgement, { config: run.config, judges: run.judging.judges, skipJudging });
+  return writeResultOnce(store, message, delivery, result);
+}
+
+/** The run's config, from its manifest, and its judging, built once per config (judging-by-config.ts). */
+async function runOf(dependencies: WorkerDependencies, manifest: Manifest): Promise<CaseRun> {
   const config = runConfigOf(manifest);
-  const judging = await dependencies.judgingFor(config, manifest.config_hash);
-  let evalCase = stored;
-  let engineMetrics: Record<string, Record<string, MetricValue>> = {};
-  if (judging.engines !== undefined && judging.engines.length > 0) {
-    const deadlineMs = Math.max(1_000, Math.min(ENGINE_DEADLINE_MS, (delivery.remainingMs ?? Number.POSITIVE_INFINITY) - ENGINE_MARGIN_MS));
-    const step = await askLiveEngines(store, message.run_id, message.case_id, stored, judging.engines, deadlineMs);
-    if (step.kind === 'retry') return retry(store, message, delivery, step.error, {});
-    evalCase = step.evalCase;
-    engineMetrics = step.metrics;
-  }
+  return { manifest, config, judging: await dependencies.judgingFor(config, manifest.config_hash) };
+}
+
+/** The case of a message: carried in it, or read back from its claim check. */
+async function caseOf(store: ObjectStore, message: CaseMessage): Promise<EvalCase> {
+  return message.case !== undefined ? message.case : readClaimCheck(store, message.case_key);
+}
+
+/** A claim-checked case; one missing or unreadable is a bug, and throws. */
+async function readClaimCheck(store: ObjectStore, key: string): Promise<EvalCase> {
+  const bytes = await store.get(key);
+  if (bytes === undefined) throw new Error(`The claim-checked case ${key} is missing`);
+  const parsed = parseJsonWith(storedCaseSchema, bytes, 'a stored case');
+  if (!parsed.ok) throw new Error(`The claim-checked case ${key} is unreadable: ${parsed.error}`);
+  return expandStoredCase(parsed.value);
+}
+
+/** The case with the run's live engines' answers in it, asked within the time the invocation leaves them; the case as it is when the run has none. */
+async function askEngines(store: ObjectStore, message: CaseMessage, delivery: Delivery, judging: Judging, stored: EvalCase): Promise<LiveEngineStep> {
+  if (judging.engines === undefined || judging.engines.length === 0) return { kind: 'answered', evalCase: stored, metrics: {} };
+  const deadlineMs = Math.max(1_000, Math.min(ENGINE_DEADLINE_MS, (delivery.remainingMs ?? Number.POSITIVE_INFINITY) - ENGINE_MARGIN_MS));
+  return askLiveEngines(store, message.run_id, message.case_id, stored, judging.engines, deadlineMs);
+}
+
+/**
+ * The case judged, within the invocation's time and run.max_judge_cost:
+ * past the run's ceiling (or when the message says so) by its deterministic
+ * judges only, and the judge usage added to the worker's spend.
+ */
+async function judgeWithinBudget(run: CaseRun, message: CaseMessage, delivery: Delivery, evalCase: EvalCase): Promise<{ judgement: CaseJudgement; skipJudging: boolean }> {
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
-  // A batch-judged run's ceiling is kept where its jobs are submitted, from the requests they hold (shared/batch/batch-ceiling.ts).
-  const ceiling = judging.budget === undefined || batchSettingsOf(config.judge.batch) !== undefined ? undefined : judgeCeilingOf(manifest);
-  const spending = judging.budget !== undefined && ceiling !== undefined ? { budget: judging.budget, ceiling } : undefined;
+  const spending = spendingOf(run);
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
   const skipJudging = message.skip_judges === 'max_judge_cost' || (spending !== undefined && (await spending.budget.reached(message.run_id)));
-  const judges = skipJudging ? judging.judges.filter((judge) => judge.kind === 'deterministic') : judging.judges;
-  const judgement = await judgeCase(judgedView(evalCase, config.run.judge_depth), {
+  const judges = skipJudging ? run.judging.judges.filter((judge) => judge.kind === 'deterministic') : run.judging.judges;
+  const judgement = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
     judges,
-    backend: judging.backend,
-    ndcgCutoffs: config.run.cutoffs,
+    backend: run.judging.backend,
+    ndcgCutoffs: run.config.run.cutoffs,
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
     runId: message.run_id,
     ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
-  if (judgement.awaitingBatch.length > 0) {
-    // Whatever else failed on the way is judged again with the rest, once the batch jobs have answered.
-    await recordWaitingCase(store, message, judgement.awaitingBatch);
-    return { kind: 'waiting', runId: message.run_id, caseId: message.case_id, requests: judgement.awaitingBatch.length };
-  }
-  if (judgement.transient) {
-    const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
-    const deferral = judgement.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;
-    const outcome = await retry(store, message, delivery, error, judgement.usage);
-    if (deferral === undefined || dependencies.defer === undefined) return outcome;
-    await dependencies.defer(deferral.message, deferral.delaySeconds);
-    return { kind: 'deferred', runId: message.run_id, caseId: message.case_id, error, delaySeconds: deferral.delaySeconds };
-  }
-  const engines: Record<string, Record<string, MetricValue>> = {};
-  for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
-  // The relevance judges' values of the ground-truth metrics, with their grades as the qrels: what the report corrects the human means with.
-  const judgeTwins = judgeQrelsMetrics(evalCase, judgement.engines, config.run.cutoffs);
-  for (const [engine, output] of Object.entries(evalCase.engines)) {
-    const judged = judgement.engines[engine] ?? {};
-    // Last, a person's verdicts on the response (the dataset's human_verdicts), named to pair with the judges' ratings they correct.
-    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judged, ...judgeTwins[engine], ...humanVerdictMetrics(output, judged, judging.judges) };
-  }
-  const { thresholds } = config;
-  if (thresholds !== undefined) {
-    for (const [engine, metrics] of Object.entries(engines)) Object.assign(metrics, thresholdMetrics(metrics, thresholds));
-  }
-  const result: CaseResult = {
-    run_id: message.run_id,
-    case_id: message.case_id,
-    request_id: evalCase.request_id,
-    request: evalCase.request,
-    engines,
-    skipped: skipJudging ? [...judgement.skipped, ...skippedByCeiling(judging.judges, evalCase)] : judgement.skipped,
-    judge_usage: judgement.usage,
-    outputs: outputRecords(evalCase, listDepthOf(config)),
-    ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
-  };
-  const { written } = await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result), { ifNoneMatch: true });
-  // Another delivery of the case finished first (the message came back while this one ran): its result stands, and
-  // this delivery's judge calls are counted as those of a delivery that ended in a retry are.
-  if (!written) await recordAttemptUsage(store, message, delivery, judgement.usage);
-  return { kind: 'done', runId: message.run_id, caseId: message.case_id };
+  return { judgement, skipJudging };
+}
+
+/** This worker's budget and the run's ceiling, when the run sets one and this worker keeps it. */
+function spendingOf(run: CaseRun): { budget: JudgeBudget; ceiling: JudgeCeiling } | undefined {
+  // A batch-judged run's ceiling is kept where its jobs are submitted, from the requests they hold (shared/batch/batch-ceiling.ts).
+  const ceiling = run.judging.budget === undefined || batchSettingsOf(run.config.judge.batch) !== undefined ? undefined : judgeCeilingOf(run.manifest);
+  return run.judging.budget !== undefined && ceiling !== undefined ? { budget: run.judging.budget, ceiling } : undefined;
+}
+
+/** A case whose judgments wait for answers from batch jobs is recorded as waiting; this delivery is over. */
+async function waitForBatchAnswers(store: ObjectStore, message: CaseMessage, requests: CaseJudgement['awaitingBatch']): Promise<CaseOutcome> {
+  // Whatever else failed on the way is judged again with the rest, once the batch jobs have answered.
+  await recordWaitingCase(store, message, requests);
+  return { kind: 'waiting', runId: message.run_id, caseId: message.case_id, requests: requests.length };
+}
+
+/**
+ * A judgment that may pass on a later try: the case goes back through the
+ * queue, or, when only the judge server's rate limit held it, is sent again
+ * as a new message, delayed (rate-limit-deferral.ts).
+ */
+async function retryOrDefer(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery, judgement: CaseJudgement): Promise<CaseOutcome> {
+  const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
+  const deferral = judgement.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;
+  const outcome = await retry(dependencies.store, message, delivery, error, judgement.usage);
+  if (deferral === undefined || dependencies.defer === undefined) return outcome;
+  await dependencies.defer(deferral.message, deferral.delaySeconds);
+  return { kind: 'deferred', runId: message.run_id, caseId: message.case_id, error, delaySeconds: deferral.delaySeconds };
 }
 
 /** Records the delivery's last error and judge usage, and sends the case back through the queue. */
@@ -200,16 +234,22 @@ async function retry(store: ObjectStore, message: CaseMessage, delivery: Deliver
   return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
 }
 
+/**
+ * The result under its deterministic key, only when no delivery of the case
+ * wrote it first (the message came back while this one ran): that result
+ * stands, and this delivery's judge calls are counted as those of a delivery
+ * that ended in a retry are.
+ */
+async function writeResultOnce(store: ObjectStore, message: CaseMessage, delivery: Delivery, result: CaseResult): Promise<CaseOutcome> {
+  const { written } = await store.put(runKeys.result(message.run_id, message.case_id), JSON.stringify(result), { ifNoneMatch: true });
+  if (!written) await recordAttemptUsage(store, message, delivery, result.judge_usage);
+  return { kind: 'done', runId: message.run_id, caseId: message.case_id };
+}
+
 /** The calls of a delivery whose result no case holds were made (and maybe paid): kept under its own key, so the report counts them too. */
 async function recordAttemptUsage(store: ObjectStore, message: CaseMessage, delivery: Delivery, usage: CaseResult['judge_usage']): Promise<void> {
   const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
   await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
-}
-
-/** The judges a case past the cost ceiling was not judged by, one entry per judge and engine. */
-function skippedByCeiling(judges: readonly JudgeDefinition[], evalCase: EvalCase): CaseResult['skipped'] {
-  const reason = "the run's judge spend passed run.max_judge_cost";
-  return judges.filter((judge) => judge.kind !== 'deterministic').flatMap((judge) => Object.keys(evalCase.engines).map((engine) => ({ judge: judge.id, engine, reason })));
 }
 
 /**
@@ -223,42 +263,6 @@ function judgedView(evalCase: EvalCase, depth: number): EvalCase {
   return { ...evalCase, engines };
 }
 
-/**
- * Each engine's ranked list (doc_uri, rank, score) down to `depth` and its
- * response, for cases.jsonl, with the human grade of every labelled document,
- * so the report can set the judges' grades against the human's
- * (shared/report/judge-agreement.ts).
- */
-function outputRecords(evalCase: EvalCase, depth: number): NonNullable<CaseResult['outputs']> {
-  const humanGrades = new Map<string, number>();
-  // The first label of a document counts, as for the ground-truth metrics.
-  for (const label of evalCase.expected_retrieved_context ?? []) if (!humanGrades.has(label.doc_uri)) humanGrades.set(label.doc_uri, label.grade ?? 1);
-  return Object.fromEntries(
-    Object.entries(evalCase.engines).map(([engine, output]) => {
-      const response = output.response === undefined ? {} : { response: output.response };
-      // Straight to columns: a sweep's case holds thousands of documents per engine.
-      const listed = output.retrieved_context.slice(0, depth);
-      const ranking = rankingOf(listed, (documentId) => humanGrades.get(documentId));
-      if (ranking !== undefined) return [engine, { ranking, ...response }];
-      const ranked = listed.map((chunk) => {
-        const humanGrade = humanGrades.get(chunk.doc_uri);
-        return {
-          doc_uri: chunk.doc_uri,
-          rank: chunk.rank,
-          ...(chunk.score === undefined ? {} : { score: chunk.score }),
-          ...(humanGrade === undefined ? {} : { human_grade: humanGrade }),
-        };
-      });
-      return [engine, { retrieved: ranked, ...response }];
-    }),
-  );
-}
-
-/** How deep each engine's list is kept in the result: run.list_depth, and never less than the judges read. */
-function listDepthOf(config: RunConfig): number {
-  return Math.max(config.run.list_depth, config.run.judge_depth);
-}
-
 function firstError(engines: Record<string, Record<string, MetricValue>>): string | undefined {
   for (const metrics of Object.values(engines)) {
     for (const [name, value] of Object.entries(metrics)) {
@@ -266,12 +270,4 @@ function firstError(engines: Record<string, Record<string, MetricValue>>): strin
     }
   }
   return undefined;
-}
-
-/** The manifest of a run; a message for a run without one is a bug or a poison message, and throws. */
-
-async function readClaimCheck(store: ObjectStore, key: string): Promise<EvalCase> {
-  const bytes = await store.get(key);
-  if (bytes === undefined) throw new Error(`The claim-checked case ${key} is missing`);
-  return parseStoredCase(JSON.parse(new TextDecoder().decode(bytes)));
 }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { z } from 'zod';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { caseMessageSchema } from '../schema/pipeline-messages.js';
+import { parseCaseMessage } from '../schema/pipeline-messages.js';
 import type { CaseFailure } from '../schema/run-records.js';
 import { readAttemptError } from './attempt-error.js';
 import { runKeys } from '../run/run-identity.js';
@@ -37,15 +36,4 @@ async function lastError(store: ObjectStore, runId: string, caseId: string): Pro
   // A worker records every failure it sees; one that recorded none was stopped from outside (a timeout, out of memory).
   if (recorded === undefined) return 'the case could not be processed; the worker recorded no error, so its invocation ended first (a timeout or out of memory? see its logs)';
   return 'error' in recorded ? recorded.error : `the case could not be processed; its last error is unreadable: ${recorded.unreadable}`;
-}
-
-function parseCaseMessage(body: string): { ok: true; value: z.infer<typeof caseMessageSchema> } | { ok: false; error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return { ok: false, error: 'the message body is not JSON' };
-  }
-  const parsed = caseMessageSchema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: `not a case message: ${parsed.error.issues[0]?.message}` };
 }

@@ -174,7 +174,7 @@ describe('the deployed judge worker, before it judges', () => {
     expect(failure.error).toBe('Run r-00000000000000ff has no manifest (runs/r-00000000000000ff/manifest.json)');
     expect(errorsOf(logs.entries()).map((entry) => [entry.message, entry.error]).sort()).toEqual([
       ['case failed', failure.error],
-      ['not a case message', 'not a case message: run_id: Invalid input: expected string, received undefined'],
+      ['not a case message', 'not a case message: field "run_id": is missing (and 1 more problem)'],
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { Progress } from '../../cli/run/progress.js';
-import type { JudgeUsage } from '../../shared/scoring/judge-service.js';
+import type { JudgeUsage } from '../../shared/scoring/judge-usage-tally.js';
 
 /** A stream that takes the progress lines and drops them. */
 export const SILENT_STREAM = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;

@@ -3,6 +3,7 @@ import type { JudgeUsageRecord } from '../../schema/run-records.js';
 import { budgetText, costNote, formatCost } from '../judge-cost-text.js';
 import { escapeHtml, isolatedText } from './escape.js';
 import { rateLimitNote } from '../../report/judge-usage.js';
+import { addUsages } from '../../scoring/judge-usage-tally.js';
 
 const COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const;
 
@@ -20,8 +21,7 @@ export function judgeUsageSection(report: Report): string {
   const budget = report.judge_budget === undefined ? '' : `<p class="note">${escapeHtml(budgetText(report.judge_budget))}</p>`;
   if (judges.length === 0) return section(`${heading}<p>No judge usage recorded: no judge call was made for this run.</p>${budget}`);
   const cost = report.judge_cost;
-  const total: JudgeUsageRecord = { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 };
-  for (const [, usage] of judges) for (const count of COUNTS) total[count] += usage[count];
+  const total = addUsages(judges.map(([, usage]) => usage));
   const cells = (usage: JudgeUsageRecord, amount: number | null): string =>
     COUNTS.map((count) => `<td class="number">${grouped(usage[count])}</td>`).join('') +
     (cost === undefined ? '' : `<td class="number">${escapeHtml(formatCost(amount, cost.currency))}</td>`);

@@ -56,6 +56,26 @@ describe('JudgeService with the cache', () => {
     expect(second.usage().chunk_relevance).toMatchObject({ calls: 0, cache_hits: 1 });
   });
 
+  it('checks an answer read back from the store against the judge\'s schema again, and counts it as a failed cache hit', async () => {
+    // Prepare: a first run stores its answer, which is then changed in the store to one the judge's schema refuses
+    const store = new LocalFolderStore(folder.path);
+    await service(store).judge(chunkRelevance, inputs);
+    const keys: string[] = [];
+    for await (const key of store.list('cache/judges/')) keys.push(key);
+    const key = keys[0] as string;
+    const entry = JSON.parse(new TextDecoder().decode(await store.get(key))) as Record<string, unknown>;
+    await store.put(key, JSON.stringify({ ...entry, output: { rationale: 'changed', rating: 'perhaps' } }));
+
+    // Act: a second run reads it back
+    const second = service(new LocalFolderStore(folder.path));
+    const outcome = await second.judge(chunkRelevance, inputs);
+
+    // Assess
+    expect(outcome).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/^cached answer no longer matches the judge's schema: rating: /) });
+    expect(second.usage().chunk_relevance).toMatchObject({ calls: 0, cache_hits: 1, errors: 1 });
+    expect(server.answered()).toBe(1);
+  });
+
   it('makes one call for identical judgments in flight at the same time', async () => {
     const judges = service(new LocalFolderStore(folder.path));
     const outcomes = await Promise.all([1, 2, 3, 4, 5].map(() => judges.judge(chunkRelevance, inputs)));

@@ -3,9 +3,9 @@ import { recordFailure } from '../../../shared/worker/record-failure.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { caseFailureSchema, type CaseFailure } from '../../../shared/schema/run-records.js';
-import type { CaseMessage } from '../../../shared/schema/pipeline-messages.js';
+import type { CaseMessage, ClaimCheckedCaseMessage } from '../../../shared/schema/pipeline-messages.js';
 
-function caseMessage(overrides: Partial<CaseMessage> = {}): CaseMessage {
+function caseMessage(overrides: Partial<ClaimCheckedCaseMessage> = {}): ClaimCheckedCaseMessage {
   return { kind: 'case', run_id: 'r-0123456789abcdef', case_id: 'q01', case_key: 'runs/r-0123456789abcdef/cases/q01.json', ...overrides };
 }
 

@@ -1,0 +1,102 @@
+import type { Pricing } from '../judge-client/judge-completion.js';
+import type { JudgeUsageRecord, ModelTokens } from '../schema/run-records.js';
+
+/**
+ * The one count of judge usage: what one judgment adds (`judgmentUsage`), and
+ * the sum of usages (`addUsage`, `addUsages`, `addUsagesByJudge`). The judge
+ * service counts with it for the progress line, a case's judgments for its
+ * result, and the report sums the results' and deliveries' records with it,
+ * so a count means the same everywhere.
+ */
+
+/** Per judge: what judging cost, as a case result and report.json hold it (schema/run-records.ts). */
+export type JudgeUsage = JudgeUsageRecord;
+
+/** What one judgment cost, so a caller can total it per case. */
+export interface JudgmentCost {
+  readonly cached: boolean;
+  readonly retries: number;
+  /** Requests the server refused as over its rate limit. */
+  readonly rateLimited: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** The model asked (the service's), whose prices the tokens are at. */
+  readonly model: string;
+  /** Absent: online. A batch job's answers are priced at the provider's batch price. */
+  readonly pricing?: Pricing;
+}
+
+/** No judgment yet: every count zero, and no `rate_limited`, `models` or `batch_models`. */
+export function emptyUsage(): JudgeUsage {
+  return { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 };
+}
+
+/**
+ * What one judgment adds: a call, or a cache hit (which spends nothing), its
+ * retries, requests refused as over the rate limit (only when there were
+ * some), its tokens, and for a call its tokens under the model asked (and,
+ * for a batch job's answer, under `batch_models` too); an error when it failed.
+ */
+export function judgmentUsage(cost: JudgmentCost, failed: boolean): JudgeUsage {
+  const tokens: ModelTokens = { input_tokens: cost.inputTokens, output_tokens: cost.outputTokens };
+  return {
+    calls: cost.cached ? 0 : 1,
+    cache_hits: cost.cached ? 1 : 0,
+    retries: cost.retries,
+    errors: failed ? 1 : 0,
+    ...tokens,
+    ...(cost.rateLimited > 0 ? { rate_limited: cost.rateLimited } : {}),
+    ...(cost.cached ? {} : { models: { [cost.model]: tokens } }),
+    ...(!cost.cached && cost.pricing === 'batch' ? { batch_models: { [cost.model]: tokens } } : {}),
+  };
+}
+
+/**
+ * The sum of two usages, as a new record: every count added; `rate_limited`,
+ * `models` and `batch_models` present when either has them, models in the
+ * order they were first seen.
+ */
+export function addUsage(left: Readonly<JudgeUsage>, right: Readonly<JudgeUsage>): JudgeUsage {
+  const models = addModelTokens(left.models, right.models);
+  const batchModels = addModelTokens(left.batch_models, right.batch_models);
+  return {
+    calls: left.calls + right.calls,
+    cache_hits: left.cache_hits + right.cache_hits,
+    retries: left.retries + right.retries,
+    errors: left.errors + right.errors,
+    input_tokens: left.input_tokens + right.input_tokens,
+    output_tokens: left.output_tokens + right.output_tokens,
+    ...(left.rate_limited === undefined && right.rate_limited === undefined ? {} : { rate_limited: (left.rate_limited ?? 0) + (right.rate_limited ?? 0) }),
+    ...(models === undefined ? {} : { models }),
+    ...(batchModels === undefined ? {} : { batch_models: batchModels }),
+  };
+}
+
+/** The sum of usages, in their order; the empty usage for none. */
+export function addUsages(usages: Iterable<Readonly<JudgeUsage>>): JudgeUsage {
+  let total = emptyUsage();
+  for (const usage of usages) total = addUsage(total, usage);
+  return total;
+}
+
+/** Per judge id, its usage summed over the records (in their order); judge ids in the order they were first seen. */
+export function addUsagesByJudge(records: Iterable<Readonly<Record<string, Readonly<JudgeUsage>>>>): Record<string, JudgeUsage> {
+  const totals = new Map<string, JudgeUsage>();
+  for (const record of records) {
+    for (const [judgeId, usage] of Object.entries(record)) totals.set(judgeId, addUsage(totals.get(judgeId) ?? emptyUsage(), usage));
+  }
+  return Object.fromEntries(totals);
+}
+
+function addModelTokens(
+  left: Readonly<Record<string, ModelTokens>> | undefined,
+  right: Readonly<Record<string, ModelTokens>> | undefined,
+): Record<string, ModelTokens> | undefined {
+  if (left === undefined && right === undefined) return undefined;
+  const sums = new Map<string, ModelTokens>(Object.entries(left ?? {}));
+  for (const [model, tokens] of Object.entries(right ?? {})) {
+    const sum = sums.get(model) ?? { input_tokens: 0, output_tokens: 0 };
+    sums.set(model, { input_tokens: sum.input_tokens + tokens.input_tokens, output_tokens: sum.output_tokens + tokens.output_tokens });
+  }
+  return Object.fromEntries(sums);
+}
