@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deriveRun } from './derive-run.js';
 import { generateCollection, type CollectionShape } from './generate-collection.js';
 import { median, timeCommands, type Timed } from './time-command.js';
@@ -12,6 +12,8 @@ export interface ManyRunsOptions {
   readonly shape: CollectionShape;
   readonly measures: readonly string[];
   readonly repeat: number;
+  /** A collection of official runs to time instead of the generated one. */
+  readonly official?: { readonly qrels: string; readonly runs: readonly string[] };
 }
 
 /**
@@ -21,11 +23,11 @@ export interface ManyRunsOptions {
  * alternating rounds. All three must print the same bytes.
  */
 export async function benchManyRuns(options: ManyRunsOptions): Promise<void> {
-  const { shape } = options;
+  const { shape, official } = options;
   const stem = `many-q${shape.queries}-d${shape.documentsPerQuery}-j${shape.judgedPerQuery}-s${shape.seed}`;
-  const qrels = join(options.folder, `${stem}.qrels`);
-  const runs = Array.from({ length: options.runs }, (_, index) => join(options.folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
-  if (!runs.every((run) => existsSync(run)) || !existsSync(qrels)) {
+  const qrels = official?.qrels ?? join(options.folder, `${stem}.qrels`);
+  const runs = official?.runs ?? Array.from({ length: options.runs }, (_, index) => join(options.folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
+  if (official === undefined && (!runs.every((run) => existsSync(run)) || !existsSync(qrels))) {
     console.log(`Generating ${options.runs} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents...`);
     const [first, ...others] = runs as [string, ...string[]];
     await generateCollection(qrels, first, shape);
@@ -52,7 +54,8 @@ export async function benchManyRuns(options: ManyRunsOptions): Promise<void> {
   }
   const medianOf = (name: string): number => median(times.get(name) ?? []);
   const loop = times.get('trec_eval, a process a run') ?? [];
-  console.log(`\n${options.runs} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents (${stem}), -q -c, median of ${options.repeat}:`);
+  const collection = official === undefined ? `${options.runs} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents (${stem})` : `${runs.length} runs of ${dirname(runs[0] as string)} against ${official.qrels}`;
+  console.log(`\n${collection}, -q -c, median of ${options.repeat}:`);
   for (const name of Object.keys(contenders)) {
     // Each round's ratio to the loop timed next to it, so that load on the machine moves both alike.
     const pairs = (times.get(name) ?? []).map((seconds, round) => seconds / (loop[round] as number));
@@ -61,4 +64,7 @@ export async function benchManyRuns(options: ManyRunsOptions): Promise<void> {
     );
   }
   console.log(`outputs identical: ${new Set(digests.values()).size === 1 ? 'yes' : 'NO'}`);
+  console.log('\nFor a whole-process comparison, time these two commands alternately:');
+  console.log(`  assay:     ${options.assayBin} ir-metrics ${[...flags, qrels, ...runs].join(' ')}`);
+  console.log(`  trec_eval: sh -c 'for r in ${runs.join(' ')}; do ${options.trecEval} ${flags.join(' ')} ${qrels} $r; done'`);
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCollection, type CollectionShape } from './generate-collection.js';
 import { benchManyRuns } from './ir-metrics-many-runs.js';
+import { officialRuns } from './official-runs.js';
 import { median, timeCommands } from './time-command.js';
 
 /**
@@ -16,6 +17,12 @@ import { median, timeCommands } from './time-command.js';
  *
  *   npm run bench -- --trec-eval /path/to/trec_eval [--part large|many|all] [--queries 10000]
  *     [--runs 17] [--run-queries 100] [--documents 1000] [--repeat 3]
+ *   npm run bench -- --trec-eval /path/to/trec_eval --qrels QRELS --runs-folder DIR [--repeat 3]
+ *
+ * With --qrels and --runs-folder the many-runs part times a collection of
+ * official runs instead of the generated one (every file of the folder a
+ * run; official-runs.ts names two public ones), and the large part is left
+ * out.
  *
  * trec_eval is not part of this repository: build it from its public source
  * anywhere outside the repository and pass its path (or set TREC_EVAL).
@@ -32,6 +39,8 @@ const { values } = parseArgs({
     judged: { type: 'string', default: '200' },
     repeat: { type: 'string', default: '3' },
     seed: { type: 'string', default: '42' },
+    qrels: { type: 'string' },
+    'runs-folder': { type: 'string' },
   },
 });
 
@@ -60,14 +69,15 @@ const shapeWith = (queries: string): CollectionShape => ({
   seed: Number(values.seed),
 });
 
-if (values.part !== 'many') await benchLargeRun(trecEval, shapeWith(values.queries));
+const official = officialRuns(values.qrels, values['runs-folder']);
+if (values.part !== 'many' && official === undefined) await benchLargeRun(trecEval, shapeWith(values.queries));
 // The many-runs part scores what a shared task such as Robust03 reports for each of its runs.
 const sharedTaskMeasures = [
   '-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.10,100,1000', '-m', 'ndcg', '-m', 'ndcg_cut.10,20', '-m', 'recip_rank', '-m', 'Rprec',
 ];
-if (values.part !== 'large') {
+if (values.part !== 'large' || official !== undefined) {
   console.log('');
-  await benchManyRuns({ trecEval, assayBin, folder, runs: Number(values.runs), shape: shapeWith(values['run-queries']), measures: sharedTaskMeasures, repeat });
+  await benchManyRuns({ trecEval, assayBin, folder, runs: Number(values.runs), shape: shapeWith(values['run-queries']), measures: sharedTaskMeasures, repeat, ...(official === undefined ? {} : { official }) });
 }
 
 async function benchLargeRun(trecEvalPath: string, shape: CollectionShape): Promise<void> {

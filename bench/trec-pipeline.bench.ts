@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveRun } from './derive-run.js';
 import { generateCollection, type CollectionShape } from './generate-collection.js';
+import { officialRuns } from './official-runs.js';
 import { median, timeCommands } from './time-command.js';
 
 /**
@@ -18,6 +19,11 @@ import { median, timeCommands } from './time-command.js';
  *
  *   npm run bench:trec-pipeline -- --trec-eval /path/to/trec_eval [--runs 17] [--queries 100]
  *     [--documents 1000] [--repeat 3]
+ *   npm run bench:trec-pipeline -- --trec-eval /path/to/trec_eval --qrels QRELS --runs-folder DIR [--repeat 3]
+ *
+ * With --qrels and --runs-folder it times a collection of official runs
+ * instead (every file of the folder a run; official-runs.ts names two public
+ * ones), each run's engine named by its tag.
  *
  * The collection is written once to bench/.data/ (ignored by git) and reused.
  * For the final figure, time the two commands it prints as whole processes,
@@ -32,6 +38,8 @@ const { values } = parseArgs({
     judged: { type: 'string', default: '200' },
     repeat: { type: 'string', default: '3' },
     seed: { type: 'string', default: '42' },
+    qrels: { type: 'string' },
+    'runs-folder': { type: 'string' },
   },
 });
 
@@ -44,11 +52,12 @@ const folder = join(import.meta.dirname, '.data');
 mkdirSync(folder, { recursive: true });
 const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
 const shape: CollectionShape = { queries: Number(values.queries), documentsPerQuery: Number(values.documents), judgedPerQuery: Number(values.judged), seed: Number(values.seed) };
-const runCount = Number(values.runs);
+const official = officialRuns(values.qrels, values['runs-folder']);
 const stem = `many-q${shape.queries}-d${shape.documentsPerQuery}-j${shape.judgedPerQuery}-s${shape.seed}`;
-const qrels = join(folder, `${stem}.qrels`);
-const runs = Array.from({ length: runCount }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
-if (!existsSync(qrels) || !runs.every((run) => existsSync(run))) {
+const qrels = official?.qrels ?? join(folder, `${stem}.qrels`);
+const runs = official?.runs ?? Array.from({ length: Number(values.runs) }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
+const runCount = runs.length;
+if (official === undefined && (!existsSync(qrels) || !runs.every((run) => existsSync(run)))) {
   console.log(`Generating ${runCount} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents...`);
   const [first, ...others] = runs as [string, ...string[]];
   await generateCollection(qrels, first, shape);
@@ -62,19 +71,21 @@ const assayArgs = ['run', '--qrels', qrels, ...runs.flatMap((run) => ['--run', r
 const MEASURE_FLAGS = ['-m', 'map', '-m', 'P.10', '-m', 'ndcg_cut.10', '-m', 'recip_rank'];
 const trecEvalArgs = (run: string) => [...MEASURE_FLAGS, qrels, run];
 
-const times: Record<string, number[]> = { 'trec_eval, a process a run': [], 'assay run --qrels --run x17': [] };
+const assayName = `assay run --qrels --run x${runCount}`;
+const times: Record<string, number[]> = { 'trec_eval, a process a run': [], [assayName]: [] };
 for (let round = 0; round < Number(values.repeat); round++) {
   // A fresh store each time: a second run over the same store would be the same run, already reported.
   await rm(store, { recursive: true, force: true });
   const trec = await timeCommands(runs.map((run) => [trecEval, trecEvalArgs(run)]));
   const assay = await timeCommands([[process.execPath, [assayBin, ...assayArgs]]]);
   times['trec_eval, a process a run']?.push(trec.seconds);
-  times['assay run --qrels --run x17']?.push(assay.seconds);
+  times[assayName]?.push(assay.seconds);
   console.log(`round ${round + 1}: trec_eval loop ${trec.seconds.toFixed(2)} s, assay run ${assay.seconds.toFixed(2)} s`);
 }
 const trecMedian = median(times['trec_eval, a process a run'] ?? []);
-const assayMedian = median(times['assay run --qrels --run x17'] ?? []);
-console.log(`\n${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem}), median of ${values.repeat}:`);
+const assayMedian = median(times[assayName] ?? []);
+const collection = official === undefined ? `${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem})` : `${runCount} runs of ${values['runs-folder']} against ${qrels}`;
+console.log(`\n${collection}, median of ${values.repeat}:`);
 console.log(`trec_eval loop ${trecMedian.toFixed(2)} s; assay run ${assayMedian.toFixed(2)} s; ratio ${(assayMedian / trecMedian).toFixed(2)}x`);
 console.log(`agreement (map, P_10, ndcg_cut_10, recip_rank of every run, exact doubles): ${(await agreement()) ? 'yes' : 'NO'}`);
 console.log('\nFor a whole-process comparison, time these two commands alternately:');
@@ -86,8 +97,10 @@ async function agreement(): Promise<boolean> {
   const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { engines: Record<string, Record<string, number>> };
   const reference = JSON.parse(await output(process.execPath, [assayBin, 'ir-metrics', '--json', ...MEASURE_FLAGS, qrels, ...runs])) as Record<string, { all: Record<string, number> }>;
   let agrees = true;
+  const tags = await Promise.all(runs.map(async (run, index) => (official === undefined ? (index === 0 ? 'bench' : `bench${index + 1}`) : lastTag(run))));
   for (const [index, run] of runs.entries()) {
-    const tag = index === 0 ? 'bench' : `bench${index + 1}`;
+    // A tag that an earlier run file has too names its engine <file>:<tag>, as assay validate names it.
+    const tag = tags.indexOf(tags[index] as string) === index ? (tags[index] as string) : `${basename(run)}:${tags[index]}`;
     for (const [trecName, assayName] of Object.entries(MEASURES)) {
       const expected = reference[run]?.all[trecName];
       const actual = report.engines[tag]?.[`retrieval/ground_truth/${assayName}/average`];
@@ -98,6 +111,12 @@ async function agreement(): Promise<boolean> {
     }
   }
   return agrees;
+}
+
+/** The tag of a run file's last line: the run id trec_eval reports and the engine's name. */
+async function lastTag(run: string): Promise<string> {
+  const lines = (await readFile(run, 'latin1')).trimEnd().split('\n');
+  return (lines[lines.length - 1] ?? '').trim().split(/\s+/)[5] ?? '';
 }
 
 function output(command: string, args: readonly string[]): Promise<string> {

@@ -5,11 +5,13 @@
  * It reads a whole run file held in its memory and hands back, for every
  * qrels topic, the grades of the retrieved documents in trec_eval's rank
  * order: what shared/trec/run.ts and rank-topic.ts compute, for the common
- * shape of run file only. Every line must have six or more fields, a plain
- * decimal score (at most 15 digits, one point, an optional minus, not -0) and
- * ASCII topic ids, and no document may repeat within a topic; any other file
- * (comments, blank lines, exponents, errors to name) gets the answer "not
- * mine" and goes to the JavaScript reader, which reads every file. So this
+ * shape of run file only. Every line must have six or more fields, a decimal
+ * score (digits of any length with at most one point, an optional sign and
+ * exponent, read to the double trec_eval's atof gives: readNumber) and ASCII
+ * topic ids, and no document may repeat within a topic; any other file
+ * (comments, blank lines, -0, a subnormal or infinite score, errors to name)
+ * gets the answer "not mine" and goes to the JavaScript reader, which reads
+ * every file. So this
  * code never has to produce an error message or handle a rare shape, and its
  * answers are compared with the JavaScript path's in the tests.
  *
@@ -22,6 +24,8 @@
  * stay; each run's data is allocated after them and dropped when the next
  * run begins.
  */
+
+import { LARGEST_POWER_OF_TEN, POWERS_OF_FIVE, SMALLEST_POWER_OF_TEN } from './powers-of-five';
 
 // ---------------------------------------------------------------- memory
 
@@ -63,9 +67,13 @@ function compareBytes(a: usize, aLength: i32, b: usize, bLength: i32): i32 {
   return aLength - bLength;
 }
 
+/** Whether the `length` bytes at a and b are the same, compared eight at a time (every string here has eight readable bytes after it). */
 function equalBytes(a: usize, b: usize, length: i32): bool {
-  for (let index = 0; index < length; index++) if (load<u8>(a + index) !== load<u8>(b + index)) return false;
-  return true;
+  let index = 0;
+  for (; index + 8 <= length; index += 8) if (load<u64>(a + <usize>index) !== load<u64>(b + <usize>index)) return false;
+  if (index === length) return true;
+  const mask = (<u64>1 << (<u64>(length - index) << 3)) - 1;
+  return ((load<u64>(a + <usize>index) ^ load<u64>(b + <usize>index)) & mask) === 0;
 }
 
 function slotsFor(entries: i32): i32 {
@@ -90,15 +98,14 @@ let qrelsTopicHash: usize = 0;
 /**
  * Per qrels topic, a small open-addressing table of its judged documents
  * (a topic's lines come together in a run file, so its table stays in the
- * cache while they are read): where its slots start and its mask.
+ * cache while they are read): where its slots start and its mask. A slot is
+ * eight bytes, the judgment's index (-1 for none) and its document id's hash,
+ * so a probe that misses reads nothing else.
  */
 let judgedSlotsAt: usize = 0;
 let judgedMaskOf: usize = 0;
-/** Per judgment: its document id's hash, bytes and mark. */
-let judgedHash: usize = 0;
-let judgedStart: usize = 0;
-let judgedLength: usize = 0;
-let judgedMark: usize = 0;
+/** Per judgment, sixteen bytes: where its document id's bytes start, their length, and its mark. */
+let judged: usize = 0;
 
 /**
  * Takes the qrels the caller wrote into reserved memory: `topicCount` topic
@@ -129,10 +136,7 @@ export function setQrels(topicCount: i32, topicEnds: usize, topicBytes: usize, j
   const documentBytesLength = judgmentCount === 0 ? 0 : load<i32>(documentEnds + ((<usize>judgmentCount - 1) << 2));
   const documentCopy = allocate(<usize>documentBytesLength);
   memory.copy(documentCopy, documentBytes, <usize>documentBytesLength);
-  judgedHash = allocate(<usize>judgmentCount << 2);
-  judgedStart = allocate(<usize>judgmentCount << 2);
-  judgedLength = allocate(<usize>judgmentCount << 2);
-  judgedMark = allocate(<usize>judgmentCount << 2);
+  judged = allocate(<usize>judgmentCount << 4);
   judgedSlotsAt = allocate(<usize>topicCount << 2);
   judgedMaskOf = allocate(<usize>topicCount << 2);
   from = 0;
@@ -141,7 +145,7 @@ export function setQrels(topicCount: i32, topicEnds: usize, topicBytes: usize, j
     const first = judgment;
     while (judgment < judgmentCount && load<i32>(judgmentTopics + (<usize>judgment << 2)) === topic) judgment++;
     const slotCount = slotsFor(judgment - first);
-    const slots = emptySlots(slotCount);
+    const slots = emptySlots(slotCount << 1);
     const mask = <u32>slotCount - 1;
     store<i32>(judgedSlotsAt + (<usize>topic << 2), <i32>slots);
     store<u32>(judgedMaskOf + (<usize>topic << 2), mask);
@@ -149,13 +153,14 @@ export function setQrels(topicCount: i32, topicEnds: usize, topicBytes: usize, j
       const offset = <usize>each << 2;
       const to = load<i32>(documentEnds + offset);
       const hash = hashBytes(documentCopy + from, to - from);
-      store<u32>(judgedHash + offset, hash);
-      store<i32>(judgedStart + offset, <i32>(documentCopy + from));
-      store<i32>(judgedLength + offset, to - from);
-      store<i32>(judgedMark + offset, load<i32>(judgmentMarks + offset));
+      const record = judged + (<usize>each << 4);
+      store<i32>(record, <i32>(documentCopy + from));
+      store<i32>(record, to - from, 4);
+      store<i32>(record, load<i32>(judgmentMarks + offset), 8);
       let slot = hash & mask;
-      while (load<i32>(slots + (<usize>slot << 2)) !== -1) slot = (slot + 1) & mask;
-      store<i32>(slots + (<usize>slot << 2), each);
+      while (load<i32>(slots + (<usize>slot << 3)) !== -1) slot = (slot + 1) & mask;
+      store<i32>(slots + (<usize>slot << 3), each);
+      store<u32>(slots + (<usize>slot << 3), hash, 4);
       from = to;
     }
   }
@@ -168,11 +173,12 @@ function markOf(topic: i32, start: usize, length: i32, hash: u32): i32 {
   const mask = load<u32>(judgedMaskOf + (<usize>topic << 2));
   let slot = hash & mask;
   while (true) {
-    const judgment = load<i32>(slots + (<usize>slot << 2));
+    const entry = slots + (<usize>slot << 3);
+    const judgment = load<i32>(entry);
     if (judgment === -1) return -1;
-    const offset = <usize>judgment << 2;
-    if (load<u32>(judgedHash + offset) === hash && load<i32>(judgedLength + offset) === length && equalBytes(<usize>load<i32>(judgedStart + offset), start, length)) {
-      return load<i32>(judgedMark + offset);
+    if (load<u32>(entry, 4) === hash) {
+      const record = judged + (<usize>judgment << 4);
+      if (load<i32>(record, 4) === length && equalBytes(<usize>load<i32>(record), start, length)) return load<i32>(record, 8);
     }
     slot = (slot + 1) & mask;
   }
@@ -349,29 +355,12 @@ export function readLines(start: i32, end: i32): i32 {
     if (rankEnd === rankStart || !separates(rankEnd)) return 1;
     position = skipSpaces(rankEnd);
     const scoreFieldStart = position;
-    // The score, parsed as it is scanned: plain decimal digits with at most one point and an optional minus.
-    let byte = <u32>load<u8>(position);
-    const negative = byte === 45;
-    if (negative) byte = load<u8>(++position);
-    let mantissa: f64 = 0;
-    let digits = 0;
-    let decimals = -1;
-    while (true) {
-      if (byte >= 48 && byte <= 57) {
-        mantissa = mantissa * 10 + <f64>(byte - 48);
-        digits++;
-        if (decimals >= 0) decimals++;
-      } else if (byte === 46 && decimals < 0) {
-        decimals = 0;
-      } else {
-        break;
-      }
-      byte = load<u8>(++position);
-    }
-    if (digits === 0 || digits > 15 || decimals > 22 || !separates(position)) return 1;
+    // The score, parsed as it is scanned: a decimal number, to the double strtod gives (readNumber).
+    position = readNumber(position);
+    if (position === 0 || !separates(position)) return 1;
     const scoreFieldEnd = position;
     // -0 ties with 0 in trec_eval's order; the JavaScript path decides those.
-    if (negative && mantissa === 0) return 1;
+    if (numberValue === 0 && numberNegative) return 1;
     const tagFieldStart = skipSpaces(position);
     const tagFieldEnd = fieldEnd(tagFieldStart);
     if (tagFieldEnd === tagFieldStart || !separates(tagFieldEnd)) return 1;
@@ -397,8 +386,7 @@ export function readLines(start: i32, end: i32): i32 {
     store<i32>(recordStart + offset, <i32>documentStart);
     store<i32>(recordLength + offset, documentLength);
     store<u32>(recordHash + offset, documentHash);
-    const magnitude = decimals > 0 ? mantissa / powerOfTen(decimals) : mantissa;
-    store<f64>(recordScore + (<usize>record << 3), negative ? -magnitude : magnitude);
+    store<f64>(recordScore + (<usize>record << 3), numberValue);
     store<i32>(recordMark + offset, topic < qrelsTopics ? markOf(topic, documentStart, documentLength, documentHash) : -1);
     if (collecting) {
       store<i32>(recordScoreStart + offset, <i32>scoreFieldStart);
@@ -487,11 +475,192 @@ function hashBytes(pointer: usize, length: i32): u32 {
   return <u32>(hash >> 32);
 }
 
-/** 10^exponent for 0 <= exponent <= 22, each exact in a double. */
-function powerOfTen(exponent: i32): f64 {
-  let power: f64 = 1;
-  for (let index = 0; index < exponent; index++) power *= 10;
-  return power;
+// ---------------------------------------------------------------- decimal numbers
+
+/*
+ * trec_eval reads a score with atof, which gives the double nearest to the
+ * decimal (ties to the even one), as JavaScript's Number does. readNumber
+ * does the same without a slower path: Clinger's fast path when the digits
+ * and the power of ten are both exact doubles (a single correctly rounded
+ * division or product), else the Eisel-Lemire algorithm (a 128-bit product
+ * with a table of powers of five, exact for every decimal of up to 19
+ * significant digits: Mushtak and Lemire, "Fast number parsing without
+ * fallback", 2023, as in the fast_float library). A decimal of more digits
+ * is read as its first 19 and their successor: when both give one double,
+ * so does the decimal between them. What is left (those two differ, a value
+ * out of a normal double's range, -0) is the JavaScript reader's.
+ */
+
+/** What readNumber read last: its value, its sign, and the decimal it names, digits × 10^exponent (19 significant digits at most; `dropped` when a nonzero digit after those was left out). */
+let numberValue: f64 = 0;
+let numberNegative = false;
+let numberDigits: u64 = 0;
+let numberExponent: i32 = 0;
+let numberDropped = false;
+
+/**
+ * Reads a decimal number at `position`: an optional sign, digits with at most
+ * one point among them, and an optional exponent (e or E, an optional sign,
+ * digits). Sets numberValue and the rest, and returns where the number ends,
+ * or 0 when the text is not such a number or its value is left to the
+ * JavaScript reader (see above). The caller looks at the byte it ends on.
+ */
+@inline function readNumber(position: usize): usize {
+  let at = position;
+  let byte = <u32>load<u8>(at);
+  const negative = byte === 45;
+  if (negative || byte === 43) byte = load<u8>(++at);
+  const digitsStart = at;
+  let digits: u64 = 0;
+  let significant = 0;
+  let exponent: i32 = 0;
+  let dropped = false;
+  let point = false;
+  // Leading zeros are no significant digits.
+  while (byte === 48) byte = load<u8>(++at);
+  while (byte - 48 < 10) {
+    if (significant < 19) {
+      digits = digits * 10 + <u64>(byte - 48);
+      significant++;
+    } else {
+      exponent++;
+      if (byte !== 48) dropped = true;
+    }
+    byte = load<u8>(++at);
+  }
+  if (byte === 46) {
+    point = true;
+    byte = load<u8>(++at);
+    if (significant === 0) {
+      while (byte === 48) {
+        exponent--;
+        byte = load<u8>(++at);
+      }
+    }
+    while (byte - 48 < 10) {
+      if (significant < 19) {
+        digits = digits * 10 + <u64>(byte - 48);
+        significant++;
+        exponent--;
+      } else if (byte !== 48) {
+        dropped = true;
+      }
+      byte = load<u8>(++at);
+    }
+  }
+  // No digit at all (a sign or a point alone).
+  if (at - digitsStart === (point ? 1 : 0)) return 0;
+  if ((byte | 0x20) === 101) {
+    byte = load<u8>(++at);
+    const negativeExponent = byte === 45;
+    if (negativeExponent || byte === 43) byte = load<u8>(++at);
+    if (byte - 48 >= 10) return 0;
+    let written: i32 = 0;
+    while (byte - 48 < 10) {
+      if (written < 100000) written = written * 10 + <i32>(byte - 48);
+      byte = load<u8>(++at);
+    }
+    exponent += negativeExponent ? -written : written;
+  }
+  let value = toDouble(digits, exponent);
+  if (dropped && value === value && toDouble(digits + 1, exponent) !== value) value = NaN;
+  if (value !== value) return 0;
+  numberValue = negative ? -value : value;
+  numberNegative = negative;
+  numberDigits = digits;
+  numberExponent = exponent;
+  numberDropped = dropped;
+  return at;
+}
+
+/** The double nearest to digits × 10^exponent (ties to even), or NaN when the value is not a normal double or zero. */
+function toDouble(digits: u64, exponent: i32): f64 {
+  if (digits === 0) return 0;
+  if (digits <= (<u64>1 << 53) && exponent >= -22 && exponent <= 22) {
+    // Clinger's fast path: both operands exact, one rounding.
+    return exponent < 0 ? <f64>digits / load<f64>(POWERS_OF_TEN + (<usize>-exponent << 3)) : <f64>digits * load<f64>(POWERS_OF_TEN + (<usize>exponent << 3));
+  }
+  return eiselLemire(digits, exponent);
+}
+
+/** 10^0 to 10^22, each exact in a double. */
+const POWERS_OF_TEN: usize = memory.data<f64>([1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]);
+
+/** The high and low words of the last product multiply() formed. */
+let productHigh: u64 = 0;
+let productLow: u64 = 0;
+
+/** The 128-bit product of a and b, into productHigh and productLow. */
+@inline function multiply(a: u64, b: u64): void {
+  const aLow = a & 0xffffffff;
+  const aHigh = a >> 32;
+  const bLow = b & 0xffffffff;
+  const bHigh = b >> 32;
+  const lowLow = aLow * bLow;
+  const lowHigh = aLow * bHigh;
+  const highLow = aHigh * bLow;
+  const cross = (lowLow >> 32) + (lowHigh & 0xffffffff) + highLow;
+  productHigh = aHigh * bHigh + (lowHigh >> 32) + (cross >> 32);
+  productLow = a * b;
+}
+
+/**
+ * The Eisel-Lemire algorithm for doubles (fast_float's compute_float):
+ * digits × 10^exponent correctly rounded, for nonzero digits; NaN for a value
+ * that is subnormal or out of range (left to the JavaScript reader).
+ */
+function eiselLemire(digits: u64, exponent: i32): f64 {
+  if (exponent < SMALLEST_POWER_OF_TEN || exponent > LARGEST_POWER_OF_TEN) return NaN;
+  const zeros = <i32>clz(digits);
+  const normalized = digits << <u64>zeros;
+  const entry = POWERS_OF_FIVE + (<usize>(exponent - SMALLEST_POWER_OF_TEN) << 4);
+  multiply(normalized, load<u64>(entry));
+  let high = productHigh;
+  let low = productLow;
+  // Fewer than 55 + 1 bits known: the next 64 bits of the power settle them.
+  if ((high & 0x1ff) === 0x1ff) {
+    multiply(normalized, load<u64>(entry + 8));
+    low += productHigh;
+    if (productHigh > low) high++;
+  }
+  const upper = <i32>(high >> 63);
+  const shift = <u64>(upper + 9);
+  let mantissa = high >> shift;
+  // floor(log2(10^exponent)) + 63 + the product's top bit - the shift of the digits + the bias.
+  let power = (((152170 + 65536) * exponent) >> 16) + 63 + upper - zeros + 1023;
+  if (power <= 0) return NaN;
+  // Exactly halfway between two doubles (possible only for these exponents): round to even.
+  if (low <= 1 && exponent >= -4 && exponent <= 23 && (mantissa & 3) === 1 && mantissa << shift === high) mantissa &= ~(<u64>1);
+  mantissa += mantissa & 1;
+  mantissa >>= 1;
+  if (mantissa >= <u64>2 << 52) {
+    mantissa = <u64>1 << 52;
+    power++;
+  }
+  if (power >= 0x7ff) return NaN;
+  return reinterpret<f64>((mantissa & ~(<u64>1 << 52)) | (<u64>power << 52));
+}
+
+/**
+ * For the tests: the double the kernel reads from the `length` bytes at
+ * `at` (followed by a newline), or NaN when it leaves them to the JavaScript
+ * reader (not a number it reads, or one whose value it does not find).
+ */
+export function parseNumber(at: usize, length: i32): f64 {
+  const end = readNumber(at);
+  return end === at + <usize>length ? numberValue : NaN;
+}
+
+/**
+ * For the tests: writes at `out` the score that the `length` bytes at `at`
+ * name as collect() writes it (as JavaScript prints that number) and returns
+ * its length, or 0 when collect() would leave the file to the JavaScript
+ * reader for it.
+ */
+export function formatNumber(at: usize, length: i32, out: usize): i32 {
+  if (parseNumber(at, length) !== numberValue || (numberValue === 0 && numberNegative)) return 0;
+  const end = writeScore(out, at, length);
+  return end === 0 ? 0 : <i32>(end - out);
 }
 
 // ---------------------------------------------------------------- ranking
@@ -572,13 +741,14 @@ export function rank(): usize {
 
 /**
  * Writes the marks of one topic's records, slice[0, size) in file order, to
- * out[0, size) in trec_eval's order. Only the judged records need a place
- * (every other rank holds -1): they are sorted, and each record's place among
- * them found (a guess from its score, then a search from the guess), which
- * counts the records before each judged one without sorting them all.
+ * out[0, size) in trec_eval's order. A topic listed by rank is sorted
+ * (sortedCheaply). Otherwise only the judged records need a place (every
+ * other rank holds -1): they are sorted, and each record's place among them
+ * found (a guess from its score, then a search from the guess), which counts
+ * the records before each judged one without sorting them all.
  */
 function placeMarks(slice: usize, size: i32, out: usize, judged: usize, scratch: usize, below: usize, buckets: usize): void {
-  if (inTrecOrder(slice, size)) {
+  if (inTrecOrder(slice, size) || sortedCheaply(slice, size)) {
     for (let rank = 0; rank < size; rank++) store<i32>(out + (<usize>rank << 2), load<i32>(recordMark + (<usize>load<i32>(slice + (<usize>rank << 2)) << 2)));
     return;
   }
@@ -711,6 +881,39 @@ function allDifferent(slice: usize, size: i32, seen: usize): bool {
 }
 
 /**
+ * Sorts slice[0, size) into trec_eval's order when that is cheap, and says
+ * whether it did: a run file lists each topic by rank, so its records are in
+ * trec_eval's order but for equal scores, whose documents it often lists in
+ * ascending order (trec_eval's is descending). Such stretches, records each
+ * before the one ahead in trec_eval's order, are reversed first, then
+ * insertion sorts what is left out of place (or gives up, leaving the slice
+ * in some order of the same records). A list with more than a few scores
+ * above the one before them is given up at once, untouched.
+ */
+function sortedCheaply(slice: usize, size: i32): bool {
+  // A list not by score (more than a few scores above the one before them) is no run in rank order: give up before moving anything.
+  let rises = (size >> 5) + 2;
+  for (let at = 1; at < size; at++) {
+    const score = load<f64>(recordScore + (<usize>load<i32>(slice + (<usize>at << 2)) << 3));
+    if (score > load<f64>(recordScore + (<usize>load<i32>(slice + (<usize>(at - 1) << 2)) << 3)) && --rises < 0) return false;
+  }
+  let index = 0;
+  while (index < size - 1) {
+    let last = index;
+    while (last < size - 1 && before(load<i32>(slice + (<usize>(last + 1) << 2)), load<i32>(slice + (<usize>last << 2)))) last++;
+    for (let low = index, high = last; low < high; low++, high--) {
+      const lowAt = slice + (<usize>low << 2);
+      const highAt = slice + (<usize>high << 2);
+      const record = load<i32>(lowAt);
+      store<i32>(lowAt, load<i32>(highAt));
+      store<i32>(highAt, record);
+    }
+    index = last + 1;
+  }
+  return insertionSorted(slice, size);
+}
+
+/**
  * Sorts slice[0, size) into trec_eval's order by insertion, which costs one
  * comparison a record on a file in rank order and little more on one whose
  * equal scores are in another order (the common case), and gives up when it
@@ -798,8 +1001,8 @@ export function collect(start: i32, end: i32): i32 {
   const largest = groupedLargest;
   const seen = allocate(<usize>slotsFor(largest) << 2);
   const scratch = allocate(<usize>largest << 2);
-  // Each line's two values take at most its own bytes and six more ("0" before ".5", two quotes, two commas); each topic's frame 32.
-  const out = allocate(<usize>(end - start) + (<usize>recordCount * 6) + (<usize>topicCount << 5) + 64);
+  // Each line's document id takes its own bytes and four more (two quotes, a comma, and one to spare); its score at most 26 (writeScore: a sign, "0.", five zeros, 17 digits, one to spare) and a comma; each topic's frame 32; writeScore's scratch 64 past the end.
+  const out = allocate(<usize>(end - start) + (<usize>recordCount * 32) + (<usize>topicCount << 5) + 128);
   const rows = allocate(<usize>topicCount << 4);
   let position = out;
   let from = 0;
@@ -808,7 +1011,7 @@ export function collect(start: i32, end: i32): i32 {
     const slice = order + (<usize>from << 2);
     const size = to - from;
     if (!allDifferent(slice, size, seen)) return -1;
-    if (!inTrecOrder(slice, size) && !insertionSorted(slice, size)) mergeSort(slice, scratch, size);
+    if (!inTrecOrder(slice, size) && !sortedCheaply(slice, size)) mergeSort(slice, scratch, size);
     position = writeText(position, '{"doc_uris":[');
     for (let index = 0; index < size; index++) {
       const offset = <usize>load<i32>(slice + (<usize>index << 2)) << 2;
@@ -866,49 +1069,158 @@ function writeText(position: usize, text: string): usize {
   return position + <usize>text.length;
 }
 
+/** 5^0 to 5^27, each below 2^63. */
+const LARGEST_EXACT_POWER_OF_FIVE = 27;
+const EXACT_POWERS_OF_FIVE: usize = memory.data<u64>([
+  1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125, 244140625, 1220703125, 6103515625, 30517578125,
+  152587890625, 762939453125, 3814697265625, 19073486328125, 95367431640625, 476837158203125, 2384185791015625, 11920928955078125,
+  59604644775390625, 298023223876953125, 1490116119384765625, 7450580596923828125,
+]);
+
+/**
+ * The sign of decimal × 10^-places minus `value` (a positive normal double),
+ * compared exactly, for 0 < places <= 27: -1, 0 or 1. value × 10^places is
+ * m × 5^places × 2^(e + places) for value = m × 2^e, and m × 5^places fits in
+ * 128 bits; the two sides differ by less than a factor of two, so the shift
+ * that brings them together keeps every bit.
+ */
+function compareDecimal(decimal: u64, places: i32, value: f64): i32 {
+  const bits = reinterpret<u64>(value);
+  const mantissa = (bits & ((<u64>1 << 52) - 1)) | (<u64>1 << 52);
+  const shift = <i32>(bits >> 52) - 1075 + places;
+  multiply(mantissa, load<u64>(EXACT_POWERS_OF_FIVE + (<usize>places << 3)));
+  let high = productHigh;
+  let low = productLow;
+  let decimalHigh: u64 = 0;
+  let decimalLow = decimal;
+  if (shift > 0) {
+    // value's side × 2^shift: it stays below 2^64 when it is near the decimal, or is larger.
+    if (high !== 0 || shift >= 64 || low >> <u64>(64 - shift) !== 0) return -1;
+    low <<= <u64>shift;
+  } else if (shift < 0) {
+    const left = -shift;
+    if (left >= 128) return 1;
+    if (left >= 64) {
+      if (left > 64 && decimal >> <u64>(128 - left) !== 0) return 1;
+      decimalHigh = decimal << <u64>(left - 64);
+      decimalLow = 0;
+    } else {
+      decimalHigh = decimal >> <u64>(64 - left);
+      decimalLow = decimal << <u64>left;
+    }
+  }
+  if (decimalHigh !== high) return decimalHigh < high ? -1 : 1;
+  return decimalLow < low ? -1 : decimalLow > low ? 1 : 0;
+}
+
+/** How many decimal digits a nonzero number has. */
+function digitCount(digits: u64): i32 {
+  let count = 0;
+  for (let rest = digits; rest !== 0; rest /= 10) count++;
+  return count;
+}
+
 /**
  * Writes a score as JavaScript prints the number its text names, and returns
- * where it ends, or 0 when JavaScript would print it with an exponent. The
- * text is a plain decimal of at most 15 digits (readLines took no other), and
- * the shortest decimal that names the same double as such a text is the text
- * itself, without leading zeros before the point or trailing ones after it:
- * two decimals of at most 15 digits never name one double.
+ * where it ends, or 0 when this kernel cannot tell what JavaScript prints.
+ * JavaScript prints the shortest decimal that names the same double, the
+ * one nearest to it among those, the even one of two as near
+ * (ECMAScript's Number::toString). A text of at most 15 significant digits is
+ * that decimal (two such decimals never name one double). A longer one is
+ * shortened a digit at a time while a decimal of one digit fewer names the
+ * double (each read as readNumber reads it), and one still longer than 15
+ * digits is then moved to the decimal of its length nearest to the double
+ * (compared exactly, for numbers of about 10^-10 to 10^16; others are left to
+ * the JavaScript reader).
  */
 function writeScore(position: usize, start: usize, length: i32): usize {
-  const end = start + <usize>length;
-  let at = start;
-  const negative = load<u8>(at) === 45;
-  if (negative) at++;
-  let integerStart = at;
-  while (at < end && load<u8>(at) !== 46) at++;
-  const integerEnd = at;
-  const fractionStart = at < end ? at + 1 : end;
-  let fractionEnd = end;
-  while (integerStart < integerEnd && load<u8>(integerStart) === 48) integerStart++;
-  while (fractionEnd > fractionStart && load<u8>(fractionEnd - 1) === 48) fractionEnd--;
+  if (readNumber(start) !== start + <usize>length || numberDropped) return 0;
+  const value = numberNegative ? -numberValue : numberValue;
+  let digits = numberDigits;
+  let exponent = numberExponent;
   let out = position;
-  if (integerStart === integerEnd && fractionStart === fractionEnd) {
+  if (digits === 0) {
     // Zero (readLines took no -0).
     store<u8>(out, 48);
     return out + 1;
   }
-  if (integerStart === integerEnd) {
-    // Below 1: JavaScript writes 10^-6 and above in full, smaller numbers with an exponent.
-    let zeros = fractionStart;
-    while (load<u8>(zeros) === 48) zeros++;
-    if (zeros - fractionStart >= 6) return 0;
+  while (digits % 10 === 0) {
+    digits /= 10;
+    exponent++;
   }
-  if (negative) store<u8>(out++, 45);
-  if (integerStart === integerEnd) {
-    store<u8>(out++, 48);
-  } else {
-    memory.copy(out, integerStart, integerEnd - integerStart);
-    out += integerEnd - integerStart;
+  let count = digitCount(digits);
+  // Fewer digits while a decimal of one digit fewer names the double: those that do form an interval around the text, so one of the two around it does; the nearer to the double when both do (exactly half way, the even one).
+  while (count > 15) {
+    const low = digits / 10;
+    const shorter = toDouble(low, exponent + 1);
+    const longer = toDouble(low + 1, exponent + 1);
+    if (shorter !== shorter || longer !== longer) return 0;
+    if (shorter !== value && longer !== value) break;
+    let next = shorter === value ? low : low + 1;
+    if (shorter === value && longer === value) {
+      if (exponent >= 0 || -exponent > LARGEST_EXACT_POWER_OF_FIVE) return 0;
+      const middle = compareDecimal(low * 10 + 5, -exponent, value);
+      next = middle < 0 ? low + 1 : middle > 0 ? low : (low & 1) === 0 ? low : low + 1;
+    }
+    digits = next;
+    exponent++;
+    while (digits % 10 === 0) {
+      digits /= 10;
+      exponent++;
+    }
+    count = digitCount(digits);
   }
-  if (fractionStart < fractionEnd) {
+  if (count > 15) {
+    // The shortest length: JavaScript takes the decimal of that length nearest to the double. Step to it while the double is half a unit or more away (exactly half, the even one), compared exactly.
+    if (exponent > 0 || exponent < 1 - LARGEST_EXACT_POWER_OF_FIVE) return 0;
+    for (let step = 0; ; step++) {
+      if (step === 32) return 0;
+      const below = compareDecimal(digits * 10 - 5, 1 - exponent, value);
+      const above = compareDecimal(digits * 10 + 5, 1 - exponent, value);
+      if (below > 0) digits--;
+      else if (above < 0) digits++;
+      else if ((below === 0 || above === 0) && (digits & 1) !== 0) digits += below === 0 ? -1 : 1;
+      else break;
+      if (toDouble(digits, exponent) !== value || digits % 10 === 0 || digitCount(digits) !== count) return 0;
+    }
+  }
+  // The digits, most significant first, at the end of a 20-byte scratch after `out` (the caller's room holds them).
+  const text = out + 40;
+  for (let index = count - 1, rest = digits; index >= 0; index--, rest /= 10) store<u8>(text + <usize>index, <u8>(48 + <i32>(rest % 10)));
+  if (numberNegative) store<u8>(out++, 45);
+  // ECMAScript's Number::toString with the digits s of length k and the point after n of them.
+  const k = count;
+  const n = count + exponent;
+  if (k <= n && n <= 21) {
+    memory.copy(out, text, <usize>k);
+    out += <usize>k;
+    for (let index = k; index < n; index++) store<u8>(out++, 48);
+  } else if (0 < n && n <= 21) {
+    memory.copy(out, text, <usize>n);
+    out += <usize>n;
     store<u8>(out++, 46);
-    memory.copy(out, fractionStart, fractionEnd - fractionStart);
-    out += fractionEnd - fractionStart;
+    memory.copy(out, text + <usize>n, <usize>(k - n));
+    out += <usize>(k - n);
+  } else if (-6 < n && n <= 0) {
+    store<u8>(out++, 48);
+    store<u8>(out++, 46);
+    for (let index = n; index < 0; index++) store<u8>(out++, 48);
+    memory.copy(out, text, <usize>k);
+    out += <usize>k;
+  } else {
+    store<u8>(out++, load<u8>(text));
+    if (k > 1) {
+      store<u8>(out++, 46);
+      memory.copy(out, text + 1, <usize>(k - 1));
+      out += <usize>(k - 1);
+    }
+    store<u8>(out++, 101);
+    store<u8>(out++, n - 1 < 0 ? 45 : 43);
+    let power = n - 1 < 0 ? 1 - n : n - 1;
+    let width = 1;
+    for (let rest = power / 10; rest !== 0; rest /= 10) width++;
+    for (let index = width - 1; index >= 0; index--, power /= 10) store<u8>(out + <usize>index, <u8>(48 + power % 10));
+    out += <usize>width;
   }
   return out;
 }

@@ -7,7 +7,10 @@ let kernel: KernelExports | undefined;
  * A run file's topics (RunFileTopics) read by the WebAssembly kernel
  * (kernels/trec-run-kernel.ts, `collect`), or undefined when the file is not
  * of the shape it reads: one tag, ASCII only, no blank or comment line, six
- * or more fields a line, a plain decimal score, no document twice in a topic.
+ * or more fields a line, a decimal score whose number the kernel writes as
+ * JavaScript prints it (kernels/trec-run-kernel.ts, writeScore: scores of up
+ * to 19 significant digits, exponents too, between about 10^-10 and 10^16
+ * when longer than 15 digits), no document twice in a topic.
  * Such a file has no error to report, and the kernel gives what the
  * JavaScript reader gives for it, byte for byte (the tests compare them);
  * every other file is the JavaScript reader's. One kernel a thread, its

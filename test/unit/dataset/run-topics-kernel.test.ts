@@ -5,13 +5,37 @@ import { readRunTopics, scriptRunTopics } from '../../../shared/trec-collection/
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 
 const separator = fc.constantFrom(' ', ' ', ' ', '\t', '  ', ' \t', '\v', '\f');
-/** Score texts of every plain decimal form: trailing and leading zeros, a bare point at either end, signs, ties, and numbers near 10^-6 (JavaScript prints those below it with an exponent). */
+/** Doubles of normal size (subnormal ones are left to the JavaScript reader). */
+const normal = fc.double({ min: -100, max: 100, noNaN: true }).filter((value) => value === 0 || Math.abs(value) > 1e-290);
+/**
+ * Score texts of every decimal form: trailing and leading zeros, a bare point at either end, signs, ties, numbers near 10^-6
+ * (JavaScript prints those below it with an exponent), exponents, and the full-precision doubles and float32 values that
+ * neural rankers print, shortest (as JavaScript and Python print them) or not (17 digits, 20 decimals).
+ */
 const score = fc.oneof(
   fc.integer({ min: -4, max: 4 }).map((value) => (value / 2).toFixed(1)),
-  fc.double({ min: -100, max: 100, noNaN: true }).map((value) => value.toFixed(6)),
+  normal.map((value) => value.toFixed(6)),
   fc.integer({ min: 1, max: 999_999_999 }).map((value) => String(value)),
   fc.constantFrom('3', '3.0', '3.00', '-1.5', '.5', '5.', '007.250', '0', '0.000', '00', '0.000001', '0.0000010', '0.0000015', '-0.000002', '123456789012345', '1234567.89012345', '0.1', '0.30000000000000'),
-).map((text) => (/^-0*\.?0*$/.test(text) ? text.slice(1) : text));
+  fc.constantFrom('2e0', '2.5E+1', '1e21', '1e-7', '-1.5e-7', '49.19109429178723', '-1.1279716491699219', '9.975090383917973e-05', '0.30000000000000004', '10.031979740362001', '0.10000000000000001', '0.30000000000000005'),
+  normal.map((value) => String(value)),
+  fc.float({ min: -100, max: 100, noNaN: true }).map((value) => String(value)),
+  normal.map((value) => (value / 1e5).toExponential().replace(/e-(\d)$/, 'e-0$1')),
+  normal.map((value) => value.toPrecision(17)),
+  normal.map((value) => value.toFixed(20)),
+).map((text) => (/^-0*\.?0*(e.*)?$/i.test(text) ? text.slice(1) : text));
+
+/** The significant digits of a decimal text, without leading or trailing zeros. */
+function significantDigits(text: string): string {
+  return text.replace(/^[-+]/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+}
+
+/** Whether the kernel writes this score itself: at most 15 significant digits, or at most 19 for a number between 10^-8 and 10^15. */
+function writable(text: string): boolean {
+  const digits = significantDigits(text);
+  const value = Math.abs(Number(text));
+  return digits.length <= 15 || (digits.length <= 19 && value >= 1e-8 && value < 1e15);
+}
 const line = fc.record({
   topic: fc.constantFrom('301', '302', '303', '30', 'q-9', '1000'),
   document: fc.constantFrom('d1', 'd10', 'd2', 'D9', 'x', 'd100', 'd3', 'd11', 'zz', 'longer-document-id-17', 'a~b', "o'k", 'x\x7fy'),
@@ -64,21 +88,21 @@ describe('kernelRunTopics', () => {
           read++;
           expect(fromKernel).toEqual(fromScript);
         }
-        // ...and it reads every such file (a byte-order mark is skipped) but those with a score JavaScript writes with an exponent
-        const exponent = Buffer.from(fromScript.json).toString('utf8').includes('e-');
-        expect(fromKernel === undefined).toBe(exponent);
+        // ...and it reads every such file (a byte-order mark is skipped) whose scores it can write as JavaScript does
+        if (lines.every((each) => writable(each.score))) expect(fromKernel).toBeDefined();
       }),
       { numRuns: 300, seed: 26_112_026 },
     );
-    expect(read).toBeGreaterThan(150);
+    expect(read).toBeGreaterThan(40);
   });
 
   it.each([
     ['two tags', 'q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 b\n'],
     ['a document twice in a topic', 'q1 Q0 d1 1 2 a\nq1 Q0 d1 2 1 a\n'],
     ['a bad score', 'q1 Q0 d1 1 high a\n'],
-    ['an exponent', 'q1 Q0 d1 1 2e0 a\n'],
-    ['a score below 10^-6', 'q1 Q0 d1 1 0.0000001 a\n'],
+    ['a score of more than 19 significant digits', 'q1 Q0 d1 1 0.12345678901234567891 a\n'],
+    ['a score of 17 digits below 10^-10', 'q1 Q0 d1 1 1.2345678901234567e-11 a\n'],
+    ['a subnormal score', 'q1 Q0 d1 1 5e-324 a\n'],
     ['a negative zero', 'q1 Q0 d1 1 -0.0 a\n'],
     ['five fields', 'q1 Q0 d1 1 2\n'],
     ['a blank line', 'q1 Q0 d1 1 2 a\n\nq1 Q0 d2 2 1 a\n'],

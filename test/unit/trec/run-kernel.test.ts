@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateRun } from '../../../shared/trec/evaluate.js';
@@ -34,6 +35,8 @@ async function javascriptScore(qrelsPath: string, runPath: string): Promise<stri
   return result.ok ? formatTrecText(result.evaluation, { perTopic: true, summary: true }) : result.error;
 }
 
+/** Doubles of normal size (subnormal scores are left to the JavaScript reader, a case of their own below). */
+const normal = fc.double({ min: -100, max: 100, noNaN: true }).filter((value) => value === 0 || Math.abs(value) > 1e-290);
 const separator = fc.constantFrom(' ', ' ', ' ', '\t', '  ', '\r');
 const line = fc.record({
   topic: fc.constantFrom('301', '302', '303', '999', '30'),
@@ -41,7 +44,13 @@ const line = fc.record({
   score: fc.oneof(
     fc.integer({ min: -4, max: 4 }).map((value) => (value / 2).toFixed(1)),
     fc.double({ min: -100, max: 100, noNaN: true }).map((value) => value.toFixed(4)),
-    fc.constantFrom('3', '3.0', '3.00', '-1.5', '.5', '5.'),
+    fc.constantFrom('3', '3.0', '3.00', '-1.5', '.5', '5.', '+2', '2e0', '20E-1', '0.2e1'),
+    // Scores as neural rankers' runs print them: doubles and float32 values at full precision, with exponents below 10^-4.
+    normal.map((value) => String(value)),
+    fc.float({ min: -100, max: 100, noNaN: true }).map((value) => String(value)),
+    normal.map((value) => (value / 1e5).toExponential()),
+    normal.map((value) => value.toPrecision(17)),
+    normal.map((value) => value.toFixed(20)),
   // A negative zero (-0.0000 from a tiny negative) is left to the JavaScript reader, a case of its own below.
   ).map((score) => (/^-0\.?0*$/.test(score) ? score.slice(1) : score)),
   separators: fc.tuple(separator, separator, separator, separator, separator),
@@ -114,6 +123,21 @@ describe('RunKernel', () => {
     expect(accepted).toBe(300);
   });
 
+  it.each(['run.float64', 'run.float32-negative', 'run.six-decimals'])('ranks %s of the sample of official runs\' scores itself, as the JavaScript reader does', async (name) => {
+    // Prepare: long, negative and exponent scores, ties (test/fixtures/trec-real-scores)
+    const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'trec-real-scores');
+    const read = await readQrels(join(fixtures, 'qrels'));
+    if (!read.ok) throw new Error('bad qrels');
+
+    // Act
+    const ranked = RunKernel.for(read.qrels)?.rank(join(fixtures, name));
+    const score = await scoreRunFile(read.qrels, join(fixtures, name), measures, options, output);
+
+    // Assess
+    expect(ranked).toBeDefined();
+    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(join(fixtures, 'qrels'), join(fixtures, name)));
+  });
+
   it('reuses its memory from run to run: a long run, then a short one, then the long one again', async () => {
     // Prepare: scores in no order, equal scores, topics interleaved, 20,000 lines
     const lines = Array.from({ length: 20_000 }, (_, index) => `${['301', '302', '303', '304'][index % 4]} Q0 ${['d', 'D', 'x'][index % 3]}${(index * 7919) % 20_011} 1 ${((index * 31) % 17) / 4} long`);
@@ -183,8 +207,10 @@ describe('RunKernel', () => {
     ['a comment line', '# written by hand\n301 Q0 d1 1 2.5 t\n'],
     ['a blank line', '301 Q0 d1 1 2.5 t\n\n301 Q0 d2 2 1.5 t\n'],
     ['a leading space', ' 301 Q0 d1 1 2.5 t\n'],
-    ['a score with an exponent', '301 Q0 d1 1 2.5e1 t\n'],
-    ['a score of sixteen digits', '301 Q0 d1 1 1234567890.123456 t\n'],
+    ['a score past the largest double', '301 Q0 d1 1 1e400 t\n'],
+    ['a subnormal score', '301 Q0 d1 1 5e-324 t\n'],
+    ['a score with an exponent and no digits after it', '301 Q0 d1 1 2.5e t\n'],
+    ['a score of more than 19 digits halfway between two doubles', '301 Q0 d1 1 9007199254740993.0000000000000000001 t\n'],
     ['a negative zero score', '301 Q0 d1 1 -0.0 t\n301 Q0 d10 2 0 t\n'],
     ['a score that is no number', '301 Q0 d1 1 high t\n'],
     ['five fields', '301 Q0 d1 1 2.5\n'],
