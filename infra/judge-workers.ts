@@ -32,7 +32,7 @@ export function judgeWorkersOf(settings: Settings): JudgeWorkers {
   const byRequests = judgeRequestsPerMinute === undefined ? settings.maxConcurrency : Math.floor(judgeRequestsPerMinute / LEAST_WORKER_REQUESTS_PER_MINUTE);
   const workers = rated ? Math.max(LEAST_WORKERS, Math.min(settings.maxConcurrency, byRequests)) : settings.maxConcurrency;
   const environment: Record<string, string> = { ASSAY_JUDGE_WORKERS: String(workers) };
-  if (judgeRequestsPerMinute !== undefined) environment['ASSAY_JUDGE_REQUESTS_PER_MINUTE'] = String(judgeRequestsPerMinute / workers);
-  if (judgeTokensPerMinute !== undefined) environment['ASSAY_JUDGE_TOKENS_PER_MINUTE'] = String(judgeTokensPerMinute / workers);
+  if (judgeRequestsPerMinute !== undefined) environment.ASSAY_JUDGE_REQUESTS_PER_MINUTE = String(judgeRequestsPerMinute / workers);
+  if (judgeTokensPerMinute !== undefined) environment.ASSAY_JUDGE_TOKENS_PER_MINUTE = String(judgeTokensPerMinute / workers);
   return { maxConcurrency: workers, reservedConcurrency: rated ? workers : undefined, environment };
 }

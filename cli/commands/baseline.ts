@@ -36,6 +36,6 @@ export function baselineCommand(): Command {
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(`baseline of suite ${options.suite}: ${runId}\n`);
     });
-  baseline.commands.forEach((command) => command.exitOverride());
+  for (const command of baseline.commands) command.exitOverride();
   return baseline;
 }

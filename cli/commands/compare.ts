@@ -110,10 +110,10 @@ async function readRunFolder(folder: string): Promise<RunFiles> {
   const casesPath = join(folder, 'cases.jsonl');
   await Promise.all([assertReadableFile(reportPath, 'report'), assertReadableFile(casesPath, 'cases')]);
   const [reportText, casesText] = await Promise.all([readFile(reportPath, 'utf8'), readFile(casesPath, 'utf8')]);
-  return { report: valueOf(parseReportJson(reportText), reportPath), cases: valueOf(parseCasesJsonl(casesText), casesPath) };
+  return { report: parsedValue(parseReportJson(reportText), reportPath), cases: parsedValue(parseCasesJsonl(casesText), casesPath) };
 }
 
-function valueOf<Value>(parsed: ParsedFile<Value>, path: string): Value {
+function parsedValue<Value>(parsed: ParsedFile<Value>, path: string): Value {
   if (parsed.ok) return parsed.value;
   throw new UsageError(`${parsed.line === undefined ? path : `${path}:${parsed.line}`}: ${parsed.message}`);
 }

@@ -66,7 +66,7 @@ export function enginesCommand(): Command {
 function listing(descriptions: readonly EngineDescription[]): string {
   const rows = [['ENGINE', 'CONNECTOR', 'TARGET'], ...descriptions.map(({ name, connector, target }) => [name, connector, target].map(terminalName))];
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n') + '\n';
+  return `${rows.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n')}\n`;
 }
 
 function answerBlock(description: EngineDescription, ask: EngineAsk | undefined): string {

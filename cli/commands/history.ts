@@ -29,6 +29,6 @@ export function historyCommand(): Command {
       const runs = rebuilt.history.runs.length;
       process.stdout.write(`history of suite ${suite}: ${runs} ${runs === 1 ? 'run' : 'runs'} (${historyKeys.json(suite)}, ${historyKeys.html(suite)})\n`);
     });
-  history.commands.forEach((command) => command.exitOverride());
+  for (const command of history.commands) command.exitOverride();
   return history;
 }

@@ -94,10 +94,11 @@ const COLUMNS = ['id', 'kind', 'scope', 'assessment', 'scale', 'inputs'] as cons
 
 /** Aligned columns, the description on its own indented line: it is too long to share a line. */
 function formatTable(listings: readonly JudgeListing[]): string {
-  const rows = listings.map((listing) => COLUMNS.map((column) => (column === 'inputs' ? listing.inputs.join(', ') : listing[column])));
+  const cellsOf = (listing: JudgeListing): string[] => COLUMNS.map((column) => (column === 'inputs' ? listing.inputs.join(', ') : listing[column]));
   const header = COLUMNS.map((column) => column.toUpperCase());
-  const widths = COLUMNS.map((_, index) => Math.max(header[index]!.length, ...rows.map((row) => row[index]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index]!))).join('  ');
-  const body = listings.map((listing, index) => `${line(rows[index]!)}\n    ${listing.description}${settingsLine(listing)}\n`);
+  const rows = listings.map(cellsOf);
+  const widths = COLUMNS.map((_, column) => Math.max(...[header, ...rows].map((cells) => cells[column]?.length ?? 0)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+  const body = listings.map((listing) => `${line(cellsOf(listing))}\n    ${listing.description}${settingsLine(listing)}\n`);
   return `${line(header)}\n${body.join('')}`;
 }

@@ -34,7 +34,7 @@ export function describeConfigIssue(issue: ZodIssue, input: unknown, file: strin
   }
   const found = valueAt(input, path);
   // Checks that span several fields (engines) carry their own fix.
-  const ownFix = issue.code === 'custom' && typeof issue.params?.['fix'] === 'string' ? issue.params['fix'] : undefined;
+  const ownFix = issue.code === 'custom' && typeof issue.params?.fix === 'string' ? issue.params.fix : undefined;
   return [inputErrorLine(file, formatPath(path) + which, issueProblem(issue, found, CONFIG_WORDS), ownFix ?? fixFor(pattern(path)))];
 }
 

@@ -15,10 +15,10 @@ type CredentialProvider = ReturnType<typeof defaultProvider>;
 export function awsCredentials(env: Readonly<Record<string, string | undefined>>): CredentialProvider {
   // Every AWS connector asks for its credentials before it builds its client.
   quietNodeVersionNotice();
-  const accessKeyId = env['AWS_ACCESS_KEY_ID'];
-  const secretAccessKey = env['AWS_SECRET_ACCESS_KEY'];
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
   if (accessKeyId !== undefined && secretAccessKey !== undefined) {
-    const sessionToken = env['AWS_SESSION_TOKEN'];
+    const sessionToken = env.AWS_SESSION_TOKEN;
     const identity = { accessKeyId, secretAccessKey, ...(sessionToken === undefined ? {} : { sessionToken }) };
     return async () => identity;
   }

@@ -50,7 +50,8 @@ export function expandEngines(configs: readonly EngineConfig[], env: Environment
   const engines = creations.flatMap((creation) => (creation.ok ? [creation.engine] : []));
   const failed = creations.flatMap((creation) => (creation.ok ? [] : [creation.error]));
   if (failed.length === 0) return { ok: true, engines };
-  void Promise.all(engines.map((engine) => engine.close()));
+  // The engines built are closed (none has connected yet: a connector is made on first use); allSettled, so that a close that fails cannot become an unhandled rejection that ends the process.
+  void Promise.allSettled(engines.map((engine) => engine.close()));
   return { ok: false, errors: failed };
 }
 

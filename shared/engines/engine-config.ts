@@ -94,7 +94,7 @@ function checkEngine(engine: EngineFields, context: z.core.$RefinementCtx<Engine
   const used = new Set<string>();
   for (const [path, value] of templatedFields(kind, block)) {
     const names = placeholdersIn(value);
-    names.forEach((name) => used.add(name));
+    for (const name of names) used.add(name);
     for (const name of unknownPlaceholders(names, variables)) {
       const known = ['query', 'request_id', ...variables, 'env.NAME'].join(', ');
       context.addIssue({ code: 'custom', path: [kind, ...path], message: `unknown placeholder {{${name}}}`, params: { fix: `use one of ${known}, or add "${name}" to the matrix` } });
@@ -145,9 +145,9 @@ const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|password|cooki
  * leak.
  */
 function checkLiteralCredentials(kind: ConnectorKind, block: Record<string, unknown>, context: z.core.$RefinementCtx<EngineFields>): void {
-  const url = block['url'];
+  const url = block.url;
   if (typeof url === 'string') checkUrlCredentials(kind, url, context);
-  const headers = block['headers'];
+  const headers = block.headers;
   if (typeof headers !== 'object' || headers === null) return;
   for (const [name, value] of Object.entries(headers)) {
     if (CREDENTIAL_HEADER.test(name) && typeof value === 'string' && !value.includes('{{env.')) {

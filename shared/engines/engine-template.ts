@@ -40,7 +40,7 @@ export function envNamesIn(names: readonly string[]): string[] {
   return [...new Set(names.flatMap((name) => ENV_NAME.exec(name)?.[1] ?? []))];
 }
 
-function valueOf(name: string, values: TemplateValues): TemplateScalar {
+function templateValue(name: string, values: TemplateValues): TemplateScalar {
   if (name === 'query') return values.query;
   if (name === 'request_id') return values.request_id;
   const envName = ENV_NAME.exec(name)?.[1];
@@ -55,14 +55,14 @@ function valueOf(name: string, values: TemplateValues): TemplateScalar {
 }
 
 function interpolate(text: string, values: TemplateValues, encode: (value: string) => string): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => encode(String(valueOf(name, values))));
+  return text.replace(PLACEHOLDER, (_, name: string) => encode(String(templateValue(name, values))));
 }
 
 /** Renders a JSON template: typed single placeholders, interpolated text elsewhere, structure kept. */
 export function renderJson(template: unknown, values: TemplateValues): unknown {
   if (typeof template === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(template);
-    return whole === null ? interpolate(template, values, (value) => value) : valueOf(whole[1] as string, values);
+    return whole === null ? interpolate(template, values, (value) => value) : templateValue(whole[1] as string, values);
   }
   if (Array.isArray(template)) return template.map((item) => renderJson(item, values));
   if (typeof template === 'object' && template !== null) {

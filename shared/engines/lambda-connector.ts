@@ -1,4 +1,4 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, type InvokeCommandOutput, LambdaClient } from '@aws-sdk/client-lambda';
 import { checkedExpression, mapAnswer } from './answer-mapping.js';
 import { awsCredentials, awsFailure } from './aws-support.js';
 import type { LambdaConnectorConfig } from './connector-configs.js';
@@ -28,7 +28,7 @@ export function lambdaConnector(config: LambdaConnectorConfig, context: Connecto
 
   async function attempt(request: EngineRequest, signal: AbortSignal): Promise<ConnectorResult> {
     const values = templateValues(request, context);
-    let output;
+    let output: InvokeCommandOutput;
     try {
       output = await client.send(
         new InvokeCommand({

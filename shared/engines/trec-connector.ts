@@ -18,9 +18,13 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
   async function load(): Promise<LoadedRun> {
     const topics: RunTopics = new Map();
     const tags = new Set<string>();
-    let read;
+    let read: Awaited<ReturnType<typeof readCollectionRun>>;
     try {
-      read = await readCollectionRun(config.path, { topics, seen: new Map(), engineFor: (tag) => (tags.add(tag), tag) });
+      read = await readCollectionRun(config.path, { topics, seen: new Map(), engineFor: (tag) => {
+          tags.add(tag);
+          return tag;
+        },
+      });
     } catch (error) {
       return { ok: false, message: `${target}: cannot read the file: ${error instanceof Error ? error.message : String(error)}` };
     }

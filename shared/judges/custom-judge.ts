@@ -3,7 +3,7 @@ import { JUDGE_CATALOG } from './catalog/index.js';
 import { checkExamples, customJudgeExampleSchema, examplesSection } from './custom-judge-examples.js';
 import { judgeOverridesShape } from '../judge-client/judge-overrides.js';
 import { checkJudge, ratingOutput, ratingVerdict, type LlmJudge } from './judge-definition.js';
-import { GRADE_0_3, LIKERT_1_5, ratingValue, SCORE_0_1, YES_NO, type Rating, type Scale } from './scale.js';
+import { GRADE_0_3, LIKERT_1_5, SCORE_0_1, YES_NO, type Rating, type Scale } from './scale.js';
 import { placeholdersOf, type TemplateInput } from './template.js';
 
 /** Scales a custom judge can name, as written in the config file. */
@@ -122,7 +122,7 @@ export function buildCustomJudge(
     systemTemplate: systemPromptFor(definition.scale) + examplesSection(examples),
     userTemplate: definition.template,
     output: ratingOutput(scale),
-    verdict: ratingVerdict(scale, (rating) => ratingValue(scale, rating)),
+    verdict: ratingVerdict(scale),
     source: 'custom judge from the config file',
   };
   const check = checkJudge(judge);

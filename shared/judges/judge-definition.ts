@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ratingSchema, type Rating, type Scale } from './scale.js';
+import { ratingSchema, ratingValue, type Rating, type Scale } from './scale.js';
 import type { DagJudge } from './dag/dag-judge.js';
 import type { EnsembleJudge } from './ensemble/ensemble-judge.js';
 import type { ClientOverrides } from '../judge-client/judge-overrides.js';
@@ -34,7 +34,8 @@ export interface LlmJudge<Output = unknown> extends JudgeHeader<TemplateInput> {
   readonly userTemplate: string;
   /** The answer the judge must give, sent as a JSON schema; always has a rationale. */
   readonly output: z.ZodType<Output>;
-  readonly verdict: (output: Output) => Verdict;
+  /** The verdict of a parsed answer. A method, so that a judge of any answer is an LlmJudge (of unknown answer) where judges of several kinds are handled alike: each is only ever given an answer its own `output` parsed. */
+  verdict(output: Output): Verdict;
   /** The run statistics of a yes/no rating, `<prefix>/rating/<name>` (rating-summaries.ts); absent means `percentage` alone. */
   readonly ratingSummaries?: readonly RatingSummary[];
   /** The judge whose prompt and answer schema this one runs (a model variant `id@model`): its id names the cache entry and the schema sent. */
@@ -50,7 +51,7 @@ export interface DeterministicJudge extends JudgeHeader {
   readonly kind: 'deterministic';
 }
 
-export type JudgeDefinition = LlmJudge<any> | DeterministicJudge | DagJudge | EnsembleJudge;
+export type JudgeDefinition = LlmJudge | DeterministicJudge | DagJudge | EnsembleJudge;
 
 /** The output of the judges whose whole answer is a rationale and a rating. */
 export function ratingOutput(scale: Scale) {
@@ -60,11 +61,11 @@ export function ratingOutput(scale: Scale) {
   });
 }
 
-/** Verdict of a plain rating answer. */
-export function ratingVerdict(scale: Scale, valueOf: (rating: Rating) => number) {
+/** Verdict of a plain rating answer: its value the rating's on the scale (scale.ts). */
+export function ratingVerdict(scale: Scale) {
   return (output: { rationale: string; rating: Rating }): Verdict => ({
     rating: output.rating,
-    value: valueOf(output.rating),
+    value: ratingValue(scale, output.rating),
     rationale: output.rationale,
   });
 }
@@ -72,7 +73,7 @@ export function ratingVerdict(scale: Scale, valueOf: (rating: Rating) => number)
 export type JudgeCheck = { ok: true } | { ok: false; error: string };
 
 /** Checks a judge when it is loaded: its templates use known placeholders and all its inputs. */
-export function checkJudge(judge: LlmJudge<any>): JudgeCheck {
+export function checkJudge(judge: LlmJudge): JudgeCheck {
   const combined = `${judge.systemTemplate}\n${judge.userTemplate}`;
   const check = checkTemplate(combined, judge.inputs, `judge ${judge.id}`);
   if (!check.ok) return check;

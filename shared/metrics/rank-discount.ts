@@ -144,8 +144,8 @@ function log2DoubleDouble(n: number): number {
   return add(exponent, 0, log2OfMantissaHigh, carry);
 }
 
-/** ln 2 as a double-double (the high part is Math.LN2). */
-const LN2_HIGH = 0.6931471805599453;
+/** ln 2 as a double-double. */
+const LN2_HIGH = Math.LN2;
 const LN2_LOW = 2.3190468138462996e-17;
 
 /** The low part of the double-double the last operation returned the high part of. */

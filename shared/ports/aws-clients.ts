@@ -1,5 +1,5 @@
 import {
-  BucketLocationConstraint,
+  type BucketLocationConstraint,
   CreateBucketCommand,
   HeadBucketCommand,
   S3Client,

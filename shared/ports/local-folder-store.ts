@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Dirent } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { assertValidKey, type ObjectStore } from './object-store.js';
@@ -126,7 +126,7 @@ export class LocalFolderStore implements ObjectStore {
 
   /** Adds the keys of the files under `folder` whose first segment there starts with `namePrefix`. */
   private async collect(folder: string, namePrefix: string, keys: string[]): Promise<void> {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(folder, { withFileTypes: true });
     } catch (error) {

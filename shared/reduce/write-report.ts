@@ -18,7 +18,7 @@ import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
 import { compareWithBaseline, comparisonTarget, comparisonReads } from '../compare/baselines.js';
 import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
-import { EXCERPT_PER_METRIC, excerptCaseIds, FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
+import { EXCERPT_PER_METRIC, excerptCaseIds } from './light-report-cases.js';
 import { budgetReached } from '../worker/judge-ceiling.js';
 import { withIntervalBatch, type MeanIntervals } from '../report/interval-batch.js';
 import type { IntervalSource } from '../report/metric-statistics.js';

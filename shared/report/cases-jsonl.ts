@@ -76,12 +76,13 @@ function rankingJson(ranking: CompactRanking): string {
     const score = scores[index];
     const grade = grades?.[index];
     // A finite number prints the same in a string as in JSON; only an id with a quote, a backslash or a control character needs escaping.
-    text += (index === 0 ? '{"doc_uri":' : ',{"doc_uri":') + (NEEDS_ESCAPING.test(documentId) ? JSON.stringify(documentId) : '"' + documentId + '"') + ',"rank":' + (index + 1);
-    if (score !== null && score !== undefined) text += ',"score":' + score;
-    if (grade !== null && grade !== undefined) text += ',"human_grade":' + grade;
+    const id = NEEDS_ESCAPING.test(documentId) ? JSON.stringify(documentId) : `"${documentId}"`;
+    text += `${index === 0 ? '{' : ',{'}"doc_uri":${id},"rank":${index + 1}`;
+    if (score !== null && score !== undefined) text += `,"score":${score}`;
+    if (grade !== null && grade !== undefined) text += `,"human_grade":${grade}`;
     text += '}';
   }
-  return text + ']';
+  return `${text}]`;
 }
 
 /** Characters JSON.stringify escapes in a string: quote, backslash, control characters and (lone) surrogates. */

@@ -26,7 +26,7 @@ export function findReservedKey(value: unknown): string | undefined {
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value: current, path } = next;
     if (Array.isArray(current)) {
-      current.forEach((item, index) => pending.push({ value: item, path: `${path}[${index}]` }));
+      for (const [index, item] of current.entries()) pending.push({ value: item, path: `${path}[${index}]` });
     } else if (typeof current === 'object' && current !== null) {
       for (const [key, item] of Object.entries(current)) {
         const keyPath = path === '' ? key : `${path}.${key}`;

@@ -47,7 +47,7 @@ export class CaseJudgments {
   ) {}
 
   /** Sample 0 is the judgment an unrepeated judge makes; samples 1 and up are further draws at its temperature. */
-  of(judge: LlmJudge<any> | DagJudge, engine: string, sample: number): Promise<EngineJudgments> {
+  of(judge: LlmJudge | DagJudge, engine: string, sample: number): Promise<EngineJudgments> {
     const key = JSON.stringify([judge.id, engine, sample]);
     let judgments = this.byEngine.get(key);
     if (judgments === undefined) {
@@ -57,7 +57,7 @@ export class CaseJudgments {
     return judgments;
   }
 
-  private async judge(judge: LlmJudge<any> | DagJudge, engine: string, sample: number): Promise<EngineJudgments> {
+  private async judge(judge: LlmJudge | DagJudge, engine: string, sample: number): Promise<EngineJudgments> {
     const output = this.evalCase.engines[engine] as EngineOutput;
     if (this.settings.backend.kind === 'lexical' && (judge.kind === 'dag' || !isLexicalJudge(judge.id))) {
       return { skipped: 'needs an LLM judge: set OPENAI_API_KEY (and OPENAI_BASE_URL, ASSAY_JUDGE_MODEL) to run it' };
@@ -86,7 +86,7 @@ export class CaseJudgments {
     return { whole };
   }
 
-  private chunkOutcome(judge: LlmJudge<any>, text: string, sample: number): Promise<Outcome> {
+  private chunkOutcome(judge: LlmJudge, text: string, sample: number): Promise<Outcome> {
     const key = JSON.stringify([judge.id, sample, text]);
     let outcome = this.byChunk.get(key);
     if (outcome === undefined) {
@@ -96,7 +96,7 @@ export class CaseJudgments {
     return outcome;
   }
 
-  private async run(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, sample: number, client: LlmJudge['client']): Promise<Outcome> {
+  private async run(judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>, sample: number, client: LlmJudge['client']): Promise<Outcome> {
     const backend = this.settings.backend;
     if (backend.kind === 'lexical') {
       if (!isLexicalJudge(judge.id)) throw new Error(`Judge ${judge.id} has no lexical approximation: it should have been skipped`);

@@ -25,12 +25,12 @@ export function ensembleMetrics(
 ): { metrics: Record<string, MetricValue> } | { skipped: string } {
   const skipped = members.findIndex((member) => 'skipped' in member);
   if (skipped !== -1) return { skipped: `member ${ensemble.members[skipped]} was skipped: ${(members[skipped] as { skipped: string }).skipped}` };
-  const valueOf = (rating: number) => ratingValue(ensemble.scale, rating);
+  const ratingToValue = (rating: number) => ratingValue(ensemble.scale, rating);
   const combine = (outcomes: readonly Outcome[]): { outcome: Outcome; combined?: CombinedVerdict } => {
     const failures = outcomes.flatMap((outcome, index) => (outcome.ok ? [] : [`${ensemble.members[index]}: ${outcome.error}`]));
     if (failures.length > 0) return { outcome: { ok: false, error: failures.join('; '), transient: false } };
     const verdicts = outcomes.map((outcome) => (outcome as Extract<Outcome, { ok: true }>).verdict);
-    const combined = combineVerdicts(ensemble.combine, ensemble.members, verdicts, valueOf);
+    const combined = combineVerdicts(ensemble.combine, ensemble.members, verdicts, ratingToValue);
     return { outcome: { ok: true, verdict: combined.verdict }, combined };
   };
   const spreadName = ensemble.combine === 'majority' ? 'agreement' : 'spread';

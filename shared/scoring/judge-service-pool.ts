@@ -48,7 +48,7 @@ export class JudgeServicePool implements JudgeRunner {
     return entry.service;
   }
 
-  judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
+  judge(judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
     return this.serviceFor(options.client ?? judge.client).judge(judge, inputs, options);
   }
 

@@ -51,7 +51,7 @@ export interface JudgmentOptions {
 
 /** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
 export interface JudgeRunner {
-  judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options?: JudgmentOptions): Promise<JudgeOutcome>;
+  judge(judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>, options?: JudgmentOptions): Promise<JudgeOutcome>;
   usage(): Record<string, JudgeUsage>;
 }
 
@@ -78,7 +78,7 @@ export class JudgeService implements JudgeRunner {
     this.limit = limit ?? pLimit(settings.concurrency);
   }
 
-  async judge(judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
+  async judge(judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>, options: JudgmentOptions = {}): Promise<JudgeOutcome> {
     const messages: ChatMessage[] = [
       { role: 'system', content: renderTemplate(judge.systemTemplate, inputs) },
       { role: 'user', content: renderTemplate(judge.userTemplate, inputs) },

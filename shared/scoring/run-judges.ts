@@ -85,7 +85,7 @@ function prefixOf(judge: JudgeDefinition, backend: JudgeBackend): string {
 }
 
 async function reportJudge(
-  judge: LlmJudge<any> | DagJudge,
+  judge: LlmJudge | DagJudge,
   engine: string,
   judgments: CaseJudgments,
   options: JudgeRunOptions,

@@ -136,7 +136,10 @@ export class RateGovernor {
         return;
       }
       const readyAt = this.nextStartAt();
-      if (readyAt > now) return this.wakeAt(readyAt);
+      if (readyAt > now) {
+        this.wakeAt(readyAt);
+        return;
+      }
       this.queue.shift();
       head.signal?.removeEventListener('abort', head.onAbort);
       head.grant(this.grant(head.tokens, now));

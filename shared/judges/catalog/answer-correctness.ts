@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, YES_NO } from '../scale.js';
+import { YES_NO } from '../scale.js';
 
 const output = ratingOutput(YES_NO);
 
@@ -29,6 +29,6 @@ export const answerCorrectness: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then answer "rating" with "yes" or "no". Reply with JSON only.',
   userTemplate: 'Query:\n{request}\n\nResponse:\n{response}\n\nContext:\n{context}',
   output,
-  verdict: ratingVerdict(YES_NO, (rating) => ratingValue(YES_NO, rating)),
+  verdict: ratingVerdict(YES_NO),
   source: 'Spring AI Alibaba AnswerCorrectnessEvaluator (query, response and supporting data; YES/NO read as score 1/0)',
 };

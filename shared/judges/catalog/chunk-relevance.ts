@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, YES_NO } from '../scale.js';
+import { YES_NO } from '../scale.js';
 
 const output = ratingOutput(YES_NO);
 
@@ -24,6 +24,6 @@ export const chunkRelevance: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then answer "rating" with "yes" or "no". Reply with JSON only.',
   userTemplate: 'Request:\n{request}\n\nRetrieved passage:\n{chunk}',
   output,
-  verdict: ratingVerdict(YES_NO, (rating) => ratingValue(YES_NO, rating)),
+  verdict: ratingVerdict(YES_NO),
   source: 'Databricks Agent Evaluation chunk_relevance (yes/no per chunk, precision); AP over verdicts in rank order as in the Aliyun RAG evaluation recipe',
 };

@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, SCORE_0_1 } from '../scale.js';
+import { SCORE_0_1 } from '../scale.js';
 
 const output = ratingOutput(SCORE_0_1);
 
@@ -30,6 +30,6 @@ export const correctnessScore: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then give "rating" as a number from 0 to 1. Reply with JSON only.',
   userTemplate: 'Request:\n{request}\n\nAnswer:\n{response}\n\nGround-truth answer:\n{expected_response}',
   output,
-  verdict: ratingVerdict(SCORE_0_1, (rating) => ratingValue(SCORE_0_1, rating)),
+  verdict: ratingVerdict(SCORE_0_1),
   source: 'RAGAS answer_correctness (agreement with the ground truth), asked as one 0-1 score with a rationale; renamed from answer_correctness, which follows Spring AI Alibaba',
 };

@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, YES_NO } from '../scale.js';
+import { YES_NO } from '../scale.js';
 
 const output = ratingOutput(YES_NO);
 
@@ -26,6 +26,6 @@ export const correctness: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then answer "rating" with "yes" or "no". Reply with JSON only.',
   userTemplate: 'Request:\n{request}\n\nAnswer under test:\n{response}\n\nExpected answer:\n{expected_response}',
   output,
-  verdict: ratingVerdict(YES_NO, (rating) => ratingValue(YES_NO, rating)),
+  verdict: ratingVerdict(YES_NO),
   source: 'Databricks Agent Evaluation correctness judge',
 };

@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, YES_NO } from '../scale.js';
+import { YES_NO } from '../scale.js';
 
 const output = ratingOutput(YES_NO);
 
@@ -25,6 +25,6 @@ export const factCheck: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then answer "rating" with "yes" (supported) or "no" (not supported). Reply with JSON only.',
   userTemplate: 'Document:\n{context}\n\nClaim:\n{response}',
   output,
-  verdict: ratingVerdict(YES_NO, (rating) => ratingValue(YES_NO, rating)),
+  verdict: ratingVerdict(YES_NO),
   source: 'Spring AI FactCheckingEvaluator (MiniCheck, Tang et al. 2024)',
 };

@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { GRADE_0_3, ratingValue } from '../scale.js';
+import { GRADE_0_3, } from '../scale.js';
 
 const output = ratingOutput(GRADE_0_3);
 
@@ -35,6 +35,6 @@ export const gradedRelevance: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then give "rating" as the grade, an integer from 0 to 3. Reply with JSON only.',
   userTemplate: 'Request:\n{request}\n\nRetrieved passage:\n{chunk}',
   output,
-  verdict: ratingVerdict(GRADE_0_3, (rating) => ratingValue(GRADE_0_3, rating)),
+  verdict: ratingVerdict(GRADE_0_3),
   source: 'TREC graded relevance (0-3) as used by NDCG (Järvelin and Kekäläinen); LLM relevance grading in the style of UMBRELA',
 };

@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { ratingValue, YES_NO } from '../scale.js';
+import { YES_NO } from '../scale.js';
 
 const output = ratingOutput(YES_NO);
 
@@ -25,6 +25,6 @@ export const relevancy: LlmJudge<typeof output._output> = {
     'Reason step by step in "rationale" first, then answer "rating" with "yes" or "no". Reply with JSON only.',
   userTemplate: 'Request:\n{request}\n\nResponse:\n{response}\n\nRetrieved context:\n{context}',
   output,
-  verdict: ratingVerdict(YES_NO, (rating) => ratingValue(YES_NO, rating)),
+  verdict: ratingVerdict(YES_NO),
   source: 'Spring AI RelevancyEvaluator',
 };

@@ -7,7 +7,7 @@ import type { DagJudge } from './dag-judge.js';
 
 export type NodeOutcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean };
 /** Asks the judge server one node's question: the runner's own call, so every node is cached and counted like any judgment. */
-export type AskNode = (judge: LlmJudge<any>, inputs: Partial<Record<TemplateInput, string>>) => Promise<NodeOutcome>;
+export type AskNode = (judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>) => Promise<NodeOutcome>;
 
 const INPUT_TITLES: Readonly<Record<DagInput, string>> = {
   request: 'Request',

@@ -16,7 +16,7 @@ export interface CombinedVerdict {
   readonly spread?: number;
 }
 
-export function combineVerdicts(rule: CombineRule, memberIds: readonly string[], verdicts: readonly Verdict[], valueOf: (rating: number) => number): CombinedVerdict {
+export function combineVerdicts(rule: CombineRule, memberIds: readonly string[], verdicts: readonly Verdict[], ratingToValue: (rating: number) => number): CombinedVerdict {
   const summary = verdicts.map((verdict, index) => `${memberIds[index]}: ${String(verdict.rating)}`).join(', ');
   if (rule === 'majority') {
     const yes = verdicts.filter((verdict) => verdict.rating === 'yes').length;
@@ -31,7 +31,7 @@ export function combineVerdicts(rule: CombineRule, memberIds: readonly string[],
   const rating = rule === 'mean' ? meanOf(ratings) : medianOf(ratings);
   const values = verdicts.map((verdict) => verdict.value);
   return {
-    verdict: { rating, value: valueOf(rating), rationale: `${rule} of ${summary}` },
+    verdict: { rating, value: ratingToValue(rating), rationale: `${rule} of ${summary}` },
     spread: Math.max(...values) - Math.min(...values),
   };
 }
