@@ -18,7 +18,7 @@ export function lambdaReducerBatch({ environment, cases }: Pick<LambdaDependenci
     cases,
     async providerFor(config: RunConfig): Promise<BatchProvider | undefined> {
       const chosen = await batchProviderOf(config.judge, lambdaJudgeEnvironment(environment, await judgeKey()));
-      return chosen.ok ? chosen.provider : undefined;
+      return chosen.ok ? chosen.value : undefined;
     },
   };
 }

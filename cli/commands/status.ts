@@ -68,7 +68,7 @@ async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
   const chosen = await batchProviderOf(runConfigOf(status.manifest).judge, judgeEnvironmentOf(process.env));
   if (!chosen.ok) return status;
   const now = () => new Date();
-  const jobs = await Promise.all(status.batch.jobs.map((job) => (open.includes(job) ? pollJob(chosen.provider, job, now) : job)));
+  const jobs = await Promise.all(status.batch.jobs.map((job) => (open.includes(job) ? pollJob(chosen.value, job, now) : job)));
   return { ...status, batch: { ...status.batch, jobs } };
 }
 

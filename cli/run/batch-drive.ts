@@ -25,10 +25,10 @@ export async function batchDriveOf(
   const settings = batchSettingsOf(judge.batch);
   if (settings === undefined || !callsModel) return undefined;
   const chosen = await batchProviderOf(judge, environment);
-  if (!chosen.ok) throw new UsageError(`judge.batch: ${chosen.reason}`);
+  if (!chosen.ok) throw new UsageError(`judge.batch: ${chosen.error}`);
   const maxCost = config.run.max_judge_cost;
   return {
-    provider: chosen.provider,
+    provider: chosen.value,
     settings,
     ...(maxCost === undefined || judge.prices === undefined ? {} : { ceiling: { maxCost, prices: judge.prices } }),
     detach,

@@ -88,17 +88,17 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
   const reasons: Record<string, string> = {};
   const value = (path: string, statistic: Statistic): number | null => {
     if (statistic.ok) return statistic.value;
-    reasons[path] = statistic.reason;
+    reasons[path] = statistic.error;
     return null;
   };
   const interval = (path: string, result: IntervalResult, estimate: Statistic): ResampledInterval | null => {
     // An interval around a statistic that is undefined on the data itself would describe nothing.
     if (!estimate.ok) {
-      reasons[path] = estimate.reason;
+      reasons[path] = estimate.error;
       return null;
     }
-    if (result.ok) return result.interval;
-    reasons[path] = result.reason;
+    if (result.ok) return result.value;
+    reasons[path] = result.error;
     return null;
   };
   const confusion: Record<string, Record<string, number>> = {};

@@ -90,7 +90,7 @@ function fieldsOf(sums: PairedSums, correction: CorrectionOptions, population: P
   const base = { topics: sums.all, labelled_topics: sums.labelled, population, judge_only: { mean: sums.all === 0 ? 0 : sums.sumJudgeAll / sums.all } };
   if (sums.all === 0) return { ...base, reason: 'no topic is scored under the judge qrels' };
   const outcome = correctedMean(sums, { ...correction, population });
-  if (!outcome.ok) return { ...base, reason: outcome.reason.replace(/cases/g, 'topics') };
+  if (!outcome.ok) return { ...base, reason: outcome.error.replace(/cases/g, 'topics') };
   const { humanOnly, corrected, bias, correlation } = outcome.value;
   return {
     ...base,

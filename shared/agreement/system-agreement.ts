@@ -84,11 +84,11 @@ export function systemAgreement(
 }
 
 /** Why no correlation of the two lists exists, said in terms of runs and qrels; undefined when one does. */
-function degenerateRanking(means: { human: readonly number[]; judge: readonly number[] }, measure: string): { ok: false; reason: string } | undefined {
-  if (means.human.length < 2) return { ok: false, reason: `needs at least 2 runs to rank, got ${means.human.length}` };
+function degenerateRanking(means: { human: readonly number[]; judge: readonly number[] }, measure: string): { ok: false; error: string } | undefined {
+  if (means.human.length < 2) return { ok: false, error: `needs at least 2 runs to rank, got ${means.human.length}` };
   for (const labels of ['human', 'judge'] as const) {
     const values = means[labels];
-    if (values.every((value) => value === values[0])) return { ok: false, reason: `every run has the same ${measure} under the ${labels} qrels` };
+    if (values.every((value) => value === values[0])) return { ok: false, error: `every run has the same ${measure} under the ${labels} qrels` };
   }
   return undefined;
 }

@@ -174,7 +174,7 @@ function sumsIn(tallies: Tallies, key: string, metric: string, judge: string): P
  */
 export function estimateOf(sums: PairedSums, settings: CorrectionSettings, population: Population): CorrectedEstimate {
   const outcome = correctedMean(sums, { ...settings, population });
-  if (!outcome.ok) return { labelled: sums.labelled, cases: sums.all, population, reason: outcome.reason };
+  if (!outcome.ok) return { labelled: sums.labelled, cases: sums.all, population, reason: outcome.error };
   const { value } = outcome;
   const { humanOnly, corrected } = value;
   return {

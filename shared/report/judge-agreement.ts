@@ -91,7 +91,7 @@ function judgeAgreement(table: ReadonlyMap<number, ReadonlyMap<number, number>>,
   const reasons: Record<string, string> = {};
   const value = (path: string, statistic: Statistic): number | null => {
     if (statistic.ok) return statistic.value;
-    reasons[path] = statistic.reason;
+    reasons[path] = statistic.error;
     return null;
   };
   return {

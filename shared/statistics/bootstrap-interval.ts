@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { typeSevenQuantile } from './quantile.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -17,7 +18,8 @@ export interface ResampledInterval {
   readonly resamples_used: number;
 }
 
-export type IntervalResult = { ok: true; interval: ResampledInterval } | { ok: false; reason: string };
+/** The interval, or why there is none (`error`). */
+export type IntervalResult = Result<ResampledInterval>;
 
 /**
  * Percentile bootstrap interval (Efron & Tibshirani 1993, ch. 13) of any
@@ -61,7 +63,7 @@ export function percentileBootstrapIntervals(
     throw new RangeError(`Expected resamples to be an integer from 1 and up, got ${options.resamples}`);
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`Expected level to be between 0 and 1 (exclusive), got ${level}`);
-  if (unitCount === 0) return new Array<IntervalResult>(statisticCount).fill({ ok: false, reason: 'nothing to resample' });
+  if (unitCount === 0) return new Array<IntervalResult>(statisticCount).fill({ ok: false, error: 'nothing to resample' });
   const random = seededRandom(options.seed);
   const indices = new Int32Array(unitCount);
   const values: number[][] = Array.from({ length: statisticCount }, () => []);
@@ -76,8 +78,8 @@ export function percentileBootstrapIntervals(
   }
   const tail = (1 - level) / 2;
   return values.map((defined): IntervalResult => {
-    if (defined.length === 0) return { ok: false, reason: `the statistic is undefined on every one of the ${options.resamples} resamples` };
+    if (defined.length === 0) return { ok: false, error: `the statistic is undefined on every one of the ${options.resamples} resamples` };
     const sorted = Float64Array.from(defined).sort();
-    return { ok: true, interval: { low: typeSevenQuantile(sorted, tail), high: typeSevenQuantile(sorted, 1 - tail), resamples_used: defined.length } };
+    return { ok: true, value: { low: typeSevenQuantile(sorted, tail), high: typeSevenQuantile(sorted, 1 - tail), resamples_used: defined.length } };
   });
 }

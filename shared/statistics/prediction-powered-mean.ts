@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { studentTQuantile } from './student-t-quantile.js';
 import { studentTTwoSidedPValue } from './student-t.js';
 
@@ -121,7 +122,8 @@ export interface SampleCheck {
   readonly pValue: number;
 }
 
-export type CorrectedMeanOutcome = { ok: true; value: CorrectedMean } | { ok: false; reason: string };
+/** The corrected mean, or why there is none (`error`). */
+export type CorrectedMeanOutcome = Result<CorrectedMean>;
 
 /**
  * Which mean the interval is for. `finite`: the mean over the run's own N
@@ -145,7 +147,7 @@ export interface CorrectedMeanOptions {
 export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): CorrectedMeanOutcome {
   const n = sums.labelled;
   const total = sums.all;
-  if (n < Math.max(3, options.minLabelled)) return { ok: false, reason: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
+  if (n < Math.max(3, options.minLabelled)) return { ok: false, error: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
   const meanHuman = sums.sumHuman / n;
   const meanJudge = sums.sumJudge / n;
   // Sample (co)variances, divided by n − 1.
@@ -156,7 +158,7 @@ export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): 
   const judgeOnly = sums.sumJudgeAll / total;
   const finite = Math.max(0, 1 - n / total);
   // A spread of zero among the labelled cases would make the interval a point, a certainty about the cases no one labelled.
-  if (varianceHuman === 0 && n < total) return { ok: false, reason: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from` };
+  if (varianceHuman === 0 && n < total) return { ok: false, error: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from` };
   // The superpopulation's extra variance, s²_y / N, written as a term per labelled case so that interval() divides by n alone.
   const extra = options.population === 'superpopulation' ? (varianceHuman * n) / total : 0;
   const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level, extra);

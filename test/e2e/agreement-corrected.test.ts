@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCase, correctedMean, emptyPairedSums } from '../../shared/statistics/prediction-powered-mean.js';
 import { seededRandom } from '../../shared/statistics/seeded-random.js';
@@ -70,7 +70,7 @@ describe('assay agreement with runs: measures corrected by the judge', () => {
     const sums = emptyPairedSums();
     for (const topic of [...judged.keys()].sort()) addCase(sums, judged.get(topic) ?? Number.NaN, labelled.get(topic));
     const expected = correctedMean(sums, { level: 0.95, minLabelled: 8 });
-    if (!expected.ok) throw new Error(expected.reason);
+    if (!expected.ok) throw new Error(expected.error);
     const first = report.estimates[0];
     expect(first?.corrected.mean).toBeCloseTo(expected.value.corrected.mean, 12);
     expect(first?.corrected.low).toBeCloseTo(expected.value.corrected.low, 12);

@@ -68,7 +68,7 @@ describe('a run with human verdicts on the answers and an answer judge', () => {
     });
 
     // Assess: the run judged every answer through the test server
-    expect(result.stderr).not.toMatch(/    at /);
+    expect(result.stderr).not.toMatch(/ {4}at /);
     expect(result.exitCode).toBe(0);
     expect(server.log).toHaveLength(CASES);
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
@@ -84,7 +84,7 @@ describe('a run with human verdicts on the answers and an answer judge', () => {
       addCase(sums, judged, LABELLED.has(index) ? (WRONG.has(index) ? 0 : 1) : undefined);
     }
     const expected = correctedMean(sums, { level: 0.95, minLabelled: 8 });
-    if (!expected.ok) throw new Error(expected.reason);
+    if (!expected.ok) throw new Error(expected.error);
     const estimate = report.corrected?.rag?.['response/human/correctness/rating']?.correctness;
     expect(estimate).toMatchObject({ labelled: 10, cases: 16, population: 'finite', level: 0.95, judge_only: 0.75 });
     expect(estimate?.corrected?.mean).toBeCloseTo(expected.value.corrected.mean, 12);

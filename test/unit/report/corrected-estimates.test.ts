@@ -26,7 +26,7 @@ function referenceOf(judge: readonly number[], human: readonly (number | undefin
   const sums = emptyPairedSums();
   judge.forEach((value, index) => addCase(sums, value, human[index]));
   const outcome = correctedMean(sums, { ...SETTINGS, population });
-  if (!outcome.ok) throw new Error(outcome.reason);
+  if (!outcome.ok) throw new Error(outcome.error);
   return outcome.value;
 }
 

@@ -18,7 +18,7 @@ describe('percentileBootstrapInterval', () => {
     const mean = bootstrapMeanInterval(values, { resamples: 500, seed: 9 });
 
     // Assess
-    expect(general).toEqual({ ok: true, interval: { low: mean?.low, high: mean?.high, resamples_used: 500 } });
+    expect(general).toEqual({ ok: true, value: { low: mean?.low, high: mean?.high, resamples_used: 500 } });
   });
 
   it('is the same for the same seed and differs for another', () => {
@@ -42,9 +42,9 @@ describe('percentileBootstrapInterval', () => {
     // Assess: the defined values are 1 (two ways) and 2, so the bounds are 1 and 2
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.interval.resamples_used).toBeGreaterThan(250);
-    expect(result.interval.resamples_used).toBeLessThan(350);
-    expect(result.interval).toMatchObject({ low: 1, high: 2 });
+    expect(result.value.resamples_used).toBeGreaterThan(250);
+    expect(result.value.resamples_used).toBeLessThan(350);
+    expect(result.value).toMatchObject({ low: 1, high: 2 });
   });
 
   it.each<[string, number, (indices: Int32Array) => number | undefined, RegExp]>([
@@ -54,7 +54,7 @@ describe('percentileBootstrapInterval', () => {
     const result = percentileBootstrapInterval(units, statistic, { resamples: 100, seed: 0 });
 
     expect(result.ok).toBe(false);
-    expect(result.ok ? '' : result.reason).toMatch(reason);
+    expect(result.ok ? '' : result.error).toMatch(reason);
   });
 
   it('throws on a NaN statistic or bad options', () => {

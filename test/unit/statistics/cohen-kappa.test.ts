@@ -56,7 +56,7 @@ describe('cohenKappa', () => {
     for (const weights of ['none', 'quadratic'] as const) {
       const kappa = cohenKappa(counts, weights);
       expect(kappa.ok).toBe(false);
-      expect(kappa.ok ? '' : kappa.reason).toMatch(reason);
+      expect(kappa.ok ? '' : kappa.error).toMatch(reason);
     }
   });
 

@@ -36,7 +36,7 @@ describe('kendallTauB', () => {
     const tau = kendallTauB(x, y);
 
     expect(tau.ok).toBe(false);
-    expect(tau.ok ? '' : tau.reason).toMatch(reason);
+    expect(tau.ok ? '' : tau.error).toMatch(reason);
   });
 
   it('throws on lists of different lengths or a value that is not a number', () => {

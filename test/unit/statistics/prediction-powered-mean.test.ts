@@ -51,7 +51,7 @@ describe('the corrected mean', () => {
     const outcome = correctedMean(sumsOf(reference), { level: reference.level, minLabelled: 3, population });
 
     // Assess
-    if (!outcome.ok) throw new Error(outcome.reason);
+    if (!outcome.ok) throw new Error(outcome.error);
     expect(outcome.value.judgeOnly).toBeCloseTo(expected.judge_only, 12);
     for (const side of ['mean', 'low', 'high'] as const) {
       expect(outcome.value.humanOnly[side]).toBeCloseTo(expected.human_only[side], 10);
@@ -89,7 +89,7 @@ describe('the corrected mean', () => {
     const [, all] = cases.find(([name]) => name === 'every case labelled') ?? [];
     const outcome = correctedMean(sumsOf(all as ReferenceCase), { level: 0.95, minLabelled: 3, population: 'superpopulation' });
 
-    if (!outcome.ok) throw new Error(outcome.reason);
+    if (!outcome.ok) throw new Error(outcome.error);
     expect(outcome.value.corrected.high - outcome.value.corrected.low).toBeGreaterThan(0);
     expect(outcome.value.corrected.low).toBeCloseTo(outcome.value.humanOnly.low, 12);
     expect(outcome.value.corrected.high).toBeCloseTo(outcome.value.humanOnly.high, 12);
@@ -123,7 +123,7 @@ describe('the corrected mean', () => {
   it('says why there is no interval below the least number of labelled cases', () => {
     const [, reference] = cases[0] as [string, ReferenceCase];
 
-    expect(correctedMean(sumsOf(reference), { level: 0.95, minLabelled: 11 })).toEqual({ ok: false, reason: '10 labelled of 25 cases: fewer than the 11 an interval needs' });
+    expect(correctedMean(sumsOf(reference), { level: 0.95, minLabelled: 11 })).toEqual({ ok: false, error: '10 labelled of 25 cases: fewer than the 11 an interval needs' });
   });
 });
 

@@ -43,6 +43,6 @@ describe('spearmanRho', () => {
     const rho = spearmanRho(x, y);
 
     expect(rho.ok).toBe(false);
-    expect(rho.ok ? '' : rho.reason).toMatch(reason);
+    expect(rho.ok ? '' : rho.error).toMatch(reason);
   });
 });

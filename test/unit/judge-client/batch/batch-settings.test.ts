@@ -37,8 +37,8 @@ describe('judge.batch on Amazon Bedrock', () => {
     const fromEnvironment = await batchProviderOf(configOf({ ...BEDROCK, batch: true }).judge, { ASSAY_BEDROCK_BATCH_S3_URI: 's3://stack-bucket', ASSAY_BEDROCK_BATCH_ROLE_ARN: PLACE.role_arn });
     const badEnvironment = await batchProviderOf(configOf({ ...BEDROCK, batch: { bedrock: PLACE } }).judge, { ASSAY_BEDROCK_BATCH_S3_URI: 'stack-bucket' });
 
-    expect(withoutPlace).toEqual({ ok: false, reason: expect.stringContaining('give judge.batch.bedrock {s3_uri, role_arn}') });
-    expect(fromEnvironment.ok && fromEnvironment.provider).toMatchObject({ name: 'Amazon Bedrock batch inference (us-east-1)', limits: { minRequests: 100 } });
-    expect(badEnvironment).toEqual({ ok: false, reason: expect.stringContaining('ASSAY_BEDROCK_BATCH_S3_URI: expected an S3 URI') });
+    expect(withoutPlace).toEqual({ ok: false, error: expect.stringContaining('give judge.batch.bedrock {s3_uri, role_arn}') });
+    expect(fromEnvironment.ok && fromEnvironment.value).toMatchObject({ name: 'Amazon Bedrock batch inference (us-east-1)', limits: { minRequests: 100 } });
+    expect(badEnvironment).toEqual({ ok: false, error: expect.stringContaining('ASSAY_BEDROCK_BATCH_S3_URI: expected an S3 URI') });
   });
 });
