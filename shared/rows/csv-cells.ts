@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import type { InputError } from '../schema/input-error.js';
 import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName } from './conventions.js';
@@ -36,22 +37,20 @@ export function decodeCsvRow(file: string, row: SourceRow<string>, limits: RowLi
     }
     const decoded = decodeStructuredCell(cell);
     if (decoded.ok) setOwnKey(fields, column, decoded.value);
-    else errors.push({ file, line: row.line, field: column, message: decoded.message, fix: OBJECT_FIXES[conventionForName(column)?.field ?? ''] ?? LIST_FIX });
+    else errors.push({ file, line: row.line, field: column, message: decoded.error, fix: OBJECT_FIXES[conventionForName(column)?.field ?? ''] ?? LIST_FIX });
   }
   return errors.length > 0 ? checkedErrors(errors) : checkedValue({ line: row.line, fields });
 }
 
-type DecodedCell = { ok: true; value: unknown } | { ok: false; message: string };
-
-function decodeStructuredCell(cell: string): DecodedCell {
+function decodeStructuredCell(cell: string): Result<unknown> {
   const text = cell.trim();
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     // Not JSON: maybe a Python list, as pandas writes one.
   }
-  if (!text.startsWith('[')) return { ok: false, message: 'expected a JSON list or object, got plain text' };
+  if (!text.startsWith('[')) return { ok: false, error: 'expected a JSON list or object, got plain text' };
   const list = parsePythonStringList(text);
   if (list.ok) return { ok: true, value: list.value };
-  return { ok: false, message: `neither JSON nor a Python list of strings: ${list.message}` };
+  return { ok: false, error: `neither JSON nor a Python list of strings: ${list.error}` };
 }

@@ -1,3 +1,5 @@
+import type { Result } from '../schema/result.js';
+
 /**
  * Reads a Python list of strings as `repr()` (and so pandas' `to_csv`) writes it:
  * `['first context', "it's second"]`. RAGAS exports store their context lists
@@ -5,7 +7,7 @@
  * guess about other Python values would silently change the data.
  */
 
-export type PythonListResult = { ok: true; value: string[] } | { ok: false; message: string };
+export type PythonListResult = Result<string[]>;
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\',
@@ -29,7 +31,7 @@ export function parsePythonStringList(text: string): PythonListResult {
   try {
     return { ok: true, value: reader.readList() };
   } catch (error) {
-    if (error instanceof SyntaxError) return { ok: false, message: error.message };
+    if (error instanceof SyntaxError) return { ok: false, error: error.message };
     throw error;
   }
 }

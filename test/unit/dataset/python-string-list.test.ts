@@ -35,6 +35,6 @@ describe('parsePythonStringList', () => {
 
     // Assess
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toMatch(message);
+    expect(!result.ok && result.error).toMatch(message);
   });
 });
