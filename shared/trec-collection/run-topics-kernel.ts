@@ -12,7 +12,8 @@ let kernel: KernelExports | undefined;
  * to 19 significant digits, exponents too, between about 10^-10 and 10^16
  * when longer than 15 digits), no document twice in a topic.
  * Such a file has no error to report, and the kernel gives what the
- * JavaScript reader gives for it, byte for byte (the tests compare them);
+ * JavaScript reader (readRunLines, by the run-line rule of
+ * shared/trec/run-line.ts) gives for it, byte for byte (the tests compare them);
  * every other file is the JavaScript reader's. One kernel a thread, its
  * memory reused from file to file. I/O errors throw.
  */

@@ -4,6 +4,7 @@ import { INLINE_CHUNK_LIMIT } from '../schema/stored-case.js';
 import { compactRankingSchema } from '../schema/compact-ranking.js';
 import { DatasetCounter, type DatasetEvent, type SerializedCase } from '../rows/dataset-events.js';
 import { compareBytes } from '../trec/trec-order.js';
+import { repeatedDocumentError } from '../trec/run-line.js';
 import { RunNames } from './run-names.js';
 import { errorReporter } from './trec-inputs.js';
 import type { CollectionQrels } from './trec-qrels-reader.js';
@@ -85,7 +86,7 @@ export class RunsInMemory {
     if (read.repeats.length === 0) return read.errors;
     const repeats = read.repeats.map(({ line, qid, tag, docno }): InputError => {
       const engine = this.engineNames[this.engineOf[index]?.[tag] as number];
-      return { file, line, field: 'docno', message: `run ${engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' };
+      return repeatedDocumentError(file, line, qid, docno, engine);
     });
     const merged: InputError[] = [];
     let next = 0;

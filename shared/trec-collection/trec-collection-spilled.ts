@@ -1,9 +1,9 @@
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { compareBytes } from '../trec/trec-order.js';
-import { DatasetCounter, type DatasetEvent } from '../rows/dataset-events.js';
+import type { DatasetCounter, DatasetEvent } from '../rows/dataset-events.js';
 import { RunNames } from './run-names.js';
 import type { TrecCollectionFiles } from './trec-collection-files.js';
-import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
+import { emptyTexts, errorReporter, readOrReport } from './trec-inputs.js';
 import { SpilledRuns, spillPartitionsFor } from './trec-run-spill.js';
 import { spillRunsInTurn } from './trec-run-spilling-reader.js';
 import type { CollectionWork } from './trec-collection-work.js';
@@ -11,42 +11,23 @@ import { namedRuns, serializedCaseEvent, type PartitionRequest, type SerializedP
 import { buildTrecCase, shownDocuments, type TrecTexts } from './trec-case.js';
 import type { CollectionQrels } from './trec-qrels-reader.js';
 import { readIdTexts } from './trec-text-file.js';
-import { RUNS_IN_MEMORY_BYTES, RunsInMemory } from './trec-collection-in-memory.js';
-import { readRunTopicsInTurn } from './trec-run-topics.js';
 
 /** Partitions grouped ahead of the one whose cases are going out: enough to keep every thread busy, few enough to bound memory. */
 const PARTITIONS_AHEAD = 4;
 
 /**
- * loadTrecCollection with memory bounded whatever the size of the runs.
- * Run files of at most RUNS_IN_MEMORY_BYTES in all (and no corpus) are read
- * whole, each into its topics' ranked lists (on worker threads when `work`
- * has them), and the cases written from those: the events of the in-memory
- * load. Larger ones are spilled to disk by topic (see TrecRunSpill): the same
- * cases and errors, with memory bounded by one partition's topics plus the
- * qrels, the queries and the corpus texts the cases show. Cases then come
- * partition by partition, each partition's topics in trec_eval's order; a
- * repeated document is reported when its partition is grouped, after the
- * line errors.
+ * The events of a collection's runs spilled to disk by topic (TrecRunSpill),
+ * after the qrels' (read by loadTrecCollection, which comes here when the
+ * runs are too large to read whole, or a corpus is given): each file's lines
+ * counted and their errors, the queries' and the corpus's errors, then the
+ * cases, with memory bounded by one partition's topics plus the qrels, the
+ * queries and the corpus texts the cases show. Cases come partition by
+ * partition, each partition's topics in trec_eval's order; a repeated
+ * document is reported when its partition is grouped, after the line errors.
  */
-export async function* loadSpilledCollection(files: TrecCollectionFiles, folder: string, work?: CollectionWork): AsyncGenerator<DatasetEvent> {
-  const counter = new DatasetCounter();
+export async function* spilledRunEvents(files: TrecCollectionFiles, folder: string, runBytes: number, qrels: CollectionQrels, counter: DatasetCounter): AsyncGenerator<DatasetEvent> {
   const report = errorReporter(counter);
-  const qrels = await readQrelsOf(files);
-  counter.row(qrels.rows);
-  yield* report(qrels.errors);
-
-  const sizes = await Promise.all(files.runs.map((file) => stat(file).then((stats) => stats.size, () => 0)));
-  const runBytes = sizes.reduce((sum, size) => sum + size, 0);
-  if (files.corpus === undefined && runBytes <= (files.runsInMemoryUpTo ?? RUNS_IN_MEMORY_BYTES)) {
-    const runs = RunsInMemory.of(files.runs, await (work?.readRunTopics ?? readRunTopicsInTurn)(files.runs));
-    if (runs !== undefined) {
-      const queries = files.queries === undefined ? emptyTexts() : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
-      yield* runs.events(qrels, counter, queries);
-      yield { kind: 'end', counts: counter.snapshot() };
-      return;
-    }
-  }
+  const work = files.work;
   const partitions = spillPartitionsFor(runBytes);
   // Engines are named file by file, each file's tags in the order it uses them: as one read of the files in turn would name them.
   const names = new RunNames();
@@ -94,7 +75,6 @@ export async function* loadSpilledCollection(files: TrecCollectionFiles, folder:
   } finally {
     await spill.remove();
   }
-  yield { kind: 'end', counts: counter.snapshot() };
 }
 
 /** What grouping the spilled partitions into cases needs. */

@@ -1,28 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DatasetCounter, throwingOnFirstError, type DatasetEvent } from '../rows/dataset-events.js';
 import { readIdTexts } from './trec-text-file.js';
-import type { CollectionQrels } from './trec-qrels-reader.js';
 import { emptyTexts, errorReporter, readOrReport, readQrelsOf } from './trec-inputs.js';
-import { compareBytes } from '../trec/trec-order.js';
-import { RunNames } from './run-names.js';
-import { readCollectionRun, type RunTopics } from './trec-run-reader.js';
-import { buildTrecCase } from './trec-case.js';
-import { loadSpilledCollection } from './trec-collection-spilled.js';
+import { RUNS_IN_MEMORY_BYTES, RunsInMemory } from './trec-collection-in-memory.js';
+import { readRunTopicsInTurn } from './trec-run-topics.js';
+import { spilledRunEvents } from './trec-collection-spilled.js';
 import type { TrecCollectionFiles } from './trec-collection-files.js';
 
 export type { TrecCollectionFiles } from './trec-collection-files.js';
 
 /**
  * Loads TREC qrels, runs, and optionally a corpus and queries, as EvalCases:
- * one case per topic, each run an engine named by its tag, the qrels the expected documents
- * with their grades. Topics come in trec_eval's order (qid byte order).
+ * one case per topic, each run an engine named by its tag, the qrels the
+ * expected documents with their grades. The one load of a collection:
+ * `assay run` (ingest) and `assay validate` read a collection here, so they
+ * find the same cases and the same errors, every run line read by the
+ * run-line rule (shared/trec/run-line.ts, every bad line reported).
  *
- * Qrels and queries are small and held in memory; runs are read line by line
- * into a compact per-topic list. The corpus is read once, after the runs, and
- * only the documents they and the qrels mention are kept.
+ * Qrels and queries are small and held in memory. Run files of at most
+ * RUNS_IN_MEMORY_BYTES in all (and no corpus) are read whole, each into its
+ * topics' ranked lists (by the WebAssembly kernel when of the common shape;
+ * on worker threads when `work` has them), and the cases come in trec_eval's
+ * order (qid byte order). Larger runs, or runs with a corpus, are spilled by
+ * topic into `spillFolder` (a folder of the system's temporary one when not
+ * given; created only then, and removed), so memory stays bounded by a few
+ * topics (trec-collection-spilled.ts); the corpus is read once, after the
+ * runs, for the documents the cases show.
  */
 export function loadTrecCollection(files: TrecCollectionFiles): AsyncGenerator<DatasetEvent> {
-  const events = files.spillFolder === undefined ? loadEvents(files) : loadSpilledCollection(files, files.spillFolder, files.work);
-  return throwingOnFirstError(events, files.strict ?? false);
+  return throwingOnFirstError(loadEvents(files), files.strict ?? false);
 }
 
 async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEvent> {
@@ -32,34 +41,18 @@ async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEv
   counter.row(qrels.rows);
   yield* report(qrels.errors);
 
-  const runs: RunTopics = new Map();
-  const seen = new Map<string, Set<string>>();
-  const engineNames = new RunNames();
-  for (const file of files.runs) {
-    const target = { topics: runs, seen, engineFor: (tag: string) => engineNames.nameFor(tag, file) };
-    const result = await readOrReport(file, (path) => readCollectionRun(path, target), { rows: 0, errors: [] });
-    counter.row(result.rows);
-    yield* report(result.errors);
+  const sizes = await Promise.all(files.runs.map((file) => stat(file).then((stats) => stats.size, () => 0)));
+  const runBytes = sizes.reduce((sum, size) => sum + size, 0);
+  if (files.corpus === undefined && runBytes <= (files.runsInMemoryUpTo ?? RUNS_IN_MEMORY_BYTES)) {
+    const runs = RunsInMemory.of(files.runs, await (files.work?.readRunTopics ?? readRunTopicsInTurn)(files.runs));
+    if (runs !== undefined) {
+      const queries = files.queries === undefined ? emptyTexts() : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
+      yield* runs.events(qrels, counter, queries);
+      yield { kind: 'end', counts: counter.snapshot() };
+      return;
+    }
   }
-  seen.clear();
-
-  const queries = files.queries === undefined ? undefined : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
-  yield* report(queries?.errors ?? []);
-  const corpus = files.corpus === undefined ? undefined : await readOrReport(files.corpus, (path) => readIdTexts(path, neededDocuments(qrels, runs)), emptyTexts());
-  yield* report(corpus?.errors ?? []);
-
-  const topicIds = [...new Set([...qrels.topics.keys(), ...runs.keys()])].sort(compareBytes);
-  for (const qid of topicIds) {
-    const evalCase = buildTrecCase(qid, qrels.topics.get(qid), runs.get(qid) ?? [], { queries: queries?.texts, corpus: corpus?.texts, contentDepth: files.contentDepth });
-    counter.case(evalCase);
-    yield { kind: 'case', case: evalCase };
-  }
+  const folder = files.spillFolder ?? join(tmpdir(), `assay-trec-${randomUUID()}`);
+  yield* spilledRunEvents(files, folder, runBytes, qrels, counter);
   yield { kind: 'end', counts: counter.snapshot() };
-}
-
-function neededDocuments(qrels: CollectionQrels, runs: RunTopics): Set<string> {
-  const needed = new Set<string>();
-  for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
-  for (const byTag of runs.values()) for (const entries of byTag.values()) for (const entry of entries) needed.add(entry.docno);
-  return needed;
 }

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InputError } from '../schema/input-error.js';
 import { PartitionFiles } from '../rows/partition-files.js';
+import { repeatedDocumentError } from '../trec/run-line.js';
 import type { RunColumns, RunEntry } from './trec-ranking.js';
 import type { RunLineSink } from './trec-run-lines.js';
 
@@ -196,7 +197,7 @@ export class SpilledRuns {
           const docno = pairs[index] as string;
           if (docnos.has(docno)) {
             const line = Number(firstLineText) + index / 2;
-            errors.push({ file: this.fileNames[Number(fileText)] ?? fileText, line, field: 'docno', message: `run ${engineNames[engine] ?? engine} retrieves document ${docno} twice for topic ${qid}`, fix: 'keep one line per topic and document in each run' });
+            errors.push(repeatedDocumentError(this.fileNames[Number(fileText)] ?? fileText, line, qid, docno, engineNames[engine] ?? String(engine)));
             continue;
           }
           docnos.add(docno);

@@ -18,7 +18,8 @@ export const readRunTopicsInTurn: RunTopicsReader = async (runs) => {
 
 /**
  * One run file's topics (RunFileTopics): by the WebAssembly kernel when the
- * file is of the common shape, else by readRunLines; a file that cannot be
+ * file is of the common shape, else by readRunLines (the run-line rule of
+ * shared/trec/run-line.ts, every bad line an error); a file that cannot be
  * read is one error.
  */
 export async function readRunTopics(file: string): Promise<RunFileTopics> {

@@ -17,9 +17,10 @@ import { open } from 'node:fs/promises';
  * For readers that scan lines themselves in one pass, without a call or a
  * newline search per line. The file is read into one buffer, reused from
  * chunk to chunk (and grown only for a line longer than it); the buffer is
- * only valid during the call.
+ * only valid during the call. `afterChunk`, when given, is awaited after
+ * each call (a reader that writes what it read, between chunks).
  */
-export async function forEachLineRun(path: string, onLines: (buffer: Buffer, start: number, end: number) => void): Promise<void> {
+export async function forEachLineRun(path: string, onLines: (buffer: Buffer, start: number, end: number) => void, afterChunk?: () => Promise<void>): Promise<void> {
   const handle = await open(path, 'r');
   try {
     let buffer: Buffer = Buffer.allocUnsafe(1 << 20);
@@ -37,6 +38,7 @@ export async function forEachLineRun(path: string, onLines: (buffer: Buffer, sta
       const end = buffer.lastIndexOf(10, filled - 1) + 1;
       if (end <= start) continue;
       onLines(buffer, start, end);
+      if (afterChunk !== undefined) await afterChunk();
       buffer.copyWithin(0, end, filled);
       filled -= end;
       start = 0;
@@ -46,6 +48,7 @@ export async function forEachLineRun(path: string, onLines: (buffer: Buffer, sta
       if (filled === buffer.length) buffer = grown(buffer, filled);
       buffer[filled++] = 10;
       onLines(buffer, start, filled);
+      if (afterChunk !== undefined) await afterChunk();
     }
   } finally {
     await handle.close();

@@ -139,7 +139,8 @@ export class RunKernel {
 
   /**
    * The rankings of the run file at `path`, or undefined when the file is not
-   * of the shape the kernel reads (the caller then reads it with readRun).
+   * of the shape the kernel reads (the caller then reads it with readRun, by
+   * the run-line rule of run-line.ts).
    * I/O errors throw, as readRun's do.
    */
   rank(path: string): RankedRun | undefined {

@@ -1,8 +1,9 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './byte-lines.js';
+import { decodeField, forEachLineRun, isFieldByte, isSpaceByte } from './byte-lines.js';
 import { RepeatedField } from './repeated-field.js';
 import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
-import { parseNumberBytes, POWERS_OF_TEN } from './parse-number.js';
+import { POWERS_OF_TEN } from './parse-number.js';
+import { badScoreError, repeatedDocumentError, RunLineFields, runScore, scoreText, splitRunLine, tooFewFieldsError } from './run-line.js';
 
 /** One topic's retrieved documents, in file order (ranking happens later). */
 export interface TopicRun {
@@ -21,12 +22,12 @@ export interface Run {
 export type RunResult = { ok: true; run: Run } | { ok: false; error: InputError };
 
 /**
- * Reads a TREC run file: `qid iter docno rank score tag`, whitespace-separated,
- * anything after the tag ignored (as trec_eval does). The rank column is read
- * past but not used: ranking is by score (see rank-topic.ts). Blank lines and
- * lines starting with `#` are skipped. The first malformed line, or a
- * document retrieved twice for one topic, stops reading with an error naming
- * the line.
+ * Reads a TREC run file by the run-line rule (run-line.ts), stopping at the
+ * first error (its `first` policy): the first malformed line, or a document
+ * retrieved twice for one topic, ends reading with an error naming the line.
+ * The rank column is read past but not used: ranking is by score (see
+ * rank-topic.ts). `assay ir-metrics` reads a run file here when the
+ * WebAssembly kernel (run-kernel.ts) leaves it, and `assay agreement` always.
  *
  * Document ids stay bytes (byte-string-table.ts) and the topic id is decoded
  * only when it changes, because run files have millions of lines.
@@ -54,6 +55,7 @@ class RunReader {
   /** Where the tag of the chunk's last document line is, -1 when there is none yet. */
   private tagStart = 0;
   private tagEnd = -1;
+  private readonly fields = new RunLineFields();
 
   constructor(private readonly path: string) {}
 
@@ -70,8 +72,8 @@ class RunReader {
   }
 
   /**
-   * Reads lines of the common shape (six or more fields, a plain decimal
-   * score, a new document) from `position`, each scanned, hashed and parsed
+   * The rule's fast path in JavaScript: reads lines of the common shape (six
+   * or more fields, a plain decimal score, a new document) from `position`, each scanned, hashed and parsed
    * in this one loop with no call per field or per line, and returns where
    * the first other line starts (a comment or blank line, a short line, an
    * exponent in the score, an error), which `line` reads, or `end`.
@@ -105,7 +107,6 @@ class RunReader {
       while (isFieldByte(byte)) byte = buffer[++position] as number;
       while (isSpaceByte(byte)) byte = buffer[++position] as number;
       // The score, parsed as it is scanned when it is plain decimal digits with at most one point (parse-number.ts's fast path).
-      const scoreStart = position;
       const negative = byte === 45;
       if (negative) byte = buffer[++position] as number;
       let mantissa = 0;
@@ -123,7 +124,6 @@ class RunReader {
         }
         byte = buffer[++position] as number;
       }
-      const scoreEnd = position;
       const plainScore = digits > 0 && digits <= 15 && decimals <= 22 && !isFieldByte(byte);
       while (isSpaceByte(byte)) byte = buffer[++position] as number;
       // Not a plain score, or fewer than six fields (a field ended at the newline): the general path reads or rejects the line.
@@ -161,67 +161,32 @@ class RunReader {
     return topic;
   }
 
-  /**
-   * Reads the line that starts at `position` and returns where the next one
-   * starts. The line ends with a newline (forEachLineRun's promise), which
-   * stops every scan below. The six fields are scanned one after another,
-   * unrolled, so their bounds stay in local variables.
-   */
+  /** Reads the line that starts at `position` by the run-line rule (run-line.ts), and returns where the next one starts. */
   private line(buffer: Buffer, position: number): number {
     const lineNumber = ++this.lineNumber;
-    // A `#` in the first column makes a comment line, as in trec_eval.
-    if (buffer[position] === 35) return endOfLine(buffer, position) + 1;
-    const topicStart = skipSpaces(buffer, position);
-    if (buffer[topicStart] === 10) return topicStart + 1;
-    const topicEnd = skipField(buffer, topicStart);
-    const iterationStart = skipSpaces(buffer, topicEnd);
-    if (buffer[iterationStart] === 10) return this.tooFewFields(1, lineNumber, iterationStart);
-    const documentStart = skipSpaces(buffer, skipField(buffer, iterationStart));
-    if (buffer[documentStart] === 10) return this.tooFewFields(2, lineNumber, documentStart);
-    let hash = HASH_SEED;
-    let documentEnd = documentStart;
-    for (let byte = buffer[documentEnd] as number; isFieldByte(byte); byte = buffer[++documentEnd] as number) hash = hashStep(hash, byte);
-    const rankStart = skipSpaces(buffer, documentEnd);
-    if (buffer[rankStart] === 10) return this.tooFewFields(3, lineNumber, rankStart);
-    const scoreStart = skipSpaces(buffer, skipField(buffer, rankStart));
-    if (buffer[scoreStart] === 10) return this.tooFewFields(4, lineNumber, scoreStart);
-    const scoreEnd = skipField(buffer, scoreStart);
-    const tagStart = skipSpaces(buffer, scoreEnd);
-    if (buffer[tagStart] === 10) return this.tooFewFields(5, lineNumber, tagStart);
-    const tagEnd = skipField(buffer, tagStart);
-    const score = parseNumberBytes(buffer, scoreStart, scoreEnd);
-    if (Number.isNaN(score)) {
-      this.error = {
-        file: this.path,
-        line: lineNumber,
-        field: 'score',
-        message: `expected a number, got "${decodeField(buffer, scoreStart, scoreEnd)}"`,
-        fix: 'put the retrieval score (higher is better) in the fifth column',
-      };
-    } else if (this.topicOf(buffer, topicStart, topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
-      this.error = {
-        file: this.path,
-        line: lineNumber,
-        field: 'docno',
-        message: `topic ${this.topicField.text} retrieves document ${decodeField(buffer, documentStart, documentEnd)} twice`,
-        fix: `keep one line per topic and document`,
-      };
-    } else {
-      (this.topic as TopicRun).scores.push(score);
-      this.tagStart = tagStart;
-      this.tagEnd = tagEnd;
+    const fields = this.fields;
+    const next = splitRunLine(buffer, position, fields);
+    if (fields.count === 0) return next;
+    if (fields.count < 6) {
+      this.error = tooFewFieldsError(this.path, lineNumber, fields.count);
+      return next;
     }
-    return endOfLine(buffer, tagEnd) + 1;
-  }
-
-  private tooFewFields(fieldCount: number, lineNumber: number, index: number): number {
-    this.error = {
-      file: this.path,
-      line: lineNumber,
-      message: `expected at least 6 fields "qid iter docno rank score tag", found ${fieldCount}`,
-      fix: 'write one retrieved document per line as: topic-id Q0 document-id rank score run-tag',
-    };
-    return index + 1;
+    const score = runScore(buffer, fields);
+    if (Number.isNaN(score)) {
+      this.error = badScoreError(this.path, lineNumber, scoreText(buffer, fields));
+      return next;
+    }
+    const { documentStart, documentEnd } = fields;
+    let hash = HASH_SEED;
+    for (let index = documentStart; index < documentEnd; index++) hash = hashStep(hash, buffer[index] as number);
+    if (this.topicOf(buffer, fields.topicStart, fields.topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
+      this.error = repeatedDocumentError(this.path, lineNumber, this.topicField.text, decodeField(buffer, documentStart, documentEnd));
+      return next;
+    }
+    (this.topic as TopicRun).scores.push(score);
+    this.tagStart = fields.tagStart;
+    this.tagEnd = fields.tagEnd;
+    return next;
   }
 
   result(): RunResult {

@@ -23,5 +23,5 @@ export function loadAll(file: string, options: LoadDatasetOptions = {}): Promise
 
 /** JSONL text from row objects. */
 export function jsonLines(rows: readonly object[]): string {
-  return rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
+  return `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 }

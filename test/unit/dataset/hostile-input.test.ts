@@ -4,7 +4,7 @@ import { readBoundedLines } from '../../../shared/readers/text-lines.js';
 import { DEFAULT_ROW_LIMITS, nestsDeeperThan } from '../../../shared/readers/row-limits.js';
 import type { InputError } from '../../../shared/schema/input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
-import { jsonLines, loadAll } from './factories.js';
+import { loadAll } from './factories.js';
 
 let folder: TempFolder;
 beforeEach(async () => {

@@ -62,6 +62,7 @@ function runText(lines: readonly Line[], tag: string): string {
     .join('\n');
 }
 
+/** The kernel against the JavaScript reader, readRunLines, which follows the one run-line rule (shared/trec/run-line.ts). */
 describe('kernelRunTopics', () => {
   let folder: TempFolder;
   beforeAll(async () => {

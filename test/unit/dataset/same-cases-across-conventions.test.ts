@@ -31,7 +31,7 @@ describe('one eval set in every convention', () => {
 
   it('builds the expected first case: shared tags on the case, differing tags on the engines, one id per text', async () => {
     // Act
-    const { cases } = await loadAll(FIXTURES + 'support-ragas.csv');
+    const { cases } = await loadAll(`${FIXTURES}support-ragas.csv`);
 
     // Assess
     expect(cases[0]).toEqual({
@@ -57,7 +57,7 @@ describe('one eval set in every convention', () => {
 
   it('keeps the Chinese query and the CSV field with commas, quotes and a line break intact', async () => {
     // Act
-    const { cases } = await loadAll(FIXTURES + 'support-ragas.csv');
+    const { cases } = await loadAll(`${FIXTURES}support-ragas.csv`);
 
     // Assess
     expect(cases[1]?.request).toBe('如何申请退款？');

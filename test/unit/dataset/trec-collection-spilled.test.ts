@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectDataset } from '../../../shared/rows/dataset-events.js';
 import { loadTrecCollection, type TrecCollectionFiles } from '../../../shared/trec-collection/trec-collection.js';
-import { scanTrecFields, splitTrecFields } from '../../../shared/trec-collection/trec-fields.js';
 import { spillRunFile, type RunSpiller } from '../../../shared/trec-collection/trec-run-spilling-reader.js';
 import { serializedPartitionCases } from '../../../shared/trec-collection/trec-partition-cases.js';
 import { readRunTopicsInTurn } from '../../../shared/trec-collection/trec-run-topics.js';
@@ -107,28 +106,5 @@ describe('loadTrecCollection with a spill folder, past the bytes it reads in mem
       { doc_uri: 'd1', score: 1, rank: 3 },
     ]);
     expect(cases[0]?.expected_retrieved_context).toEqual([{ doc_uri: 'd3', grade: 1 }]);
-  });
-});
-
-describe('scanTrecFields', () => {
-  it.each([
-    ['301 Q0 FBIS3-10082 1 12.5 bm25'],
-    ['  301\tQ0 \t d 1  2 tag extra junk  '],
-    ['a\u00a0b\u3000c\u2028d\ufeffe\u000bf\u000cg'],
-    [''],
-    ['   '],
-    ['one'],
-  ])('finds the fields splitTrecFields finds in %j', (line) => {
-    // Prepare
-    const bounds = new Int32Array(12);
-
-    // Act
-    const count = scanTrecFields(line, bounds);
-
-    // Assess
-    const fields = splitTrecFields(line);
-    expect(count).toBe(fields.length);
-    const found = Array.from({ length: Math.min(count, 6) }, (_, index) => line.slice(bounds[2 * index], bounds[2 * index + 1]));
-    expect(found).toEqual(fields.slice(0, 6));
   });
 });

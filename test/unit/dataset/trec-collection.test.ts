@@ -126,8 +126,9 @@ describe('loadTrecCollection', () => {
     ['a docno judged twice for a topic', { 'qrels.txt': 'q1 0 d1 1\nq1 0 d1 0\n' }, {}, 'qrels.txt', 2, 'docno', /topic q1 judges document d1 twice \(first on line 1\)/],
     ['a qrels line with 3 fields', { 'qrels.txt': 'q1 d1 1\n' }, {}, 'qrels.txt', 1, undefined, /expected 4 fields \(qid iter docno grade\), got 3/],
     ['a qrels grade that is not an integer', { 'qrels.txt': 'q1 0 d1 high\n' }, {}, 'qrels.txt', 1, 'grade', /expected an integer grade/],
-    ['a run line with 5 fields', {}, { 'run.txt': 'q1 Q0 d1 1 2\n' }, 'run.txt', 1, undefined, /expected 6 fields/],
-    ['a run score that is not a number', {}, { 'run.txt': 'q1 Q0 d1 1 high r\n' }, 'run.txt', 1, 'score', /expected a finite number/],
+    ['a run line with 5 fields', {}, { 'run.txt': 'q1 Q0 d1 1 2\n' }, 'run.txt', 1, undefined, /expected at least 6 fields/],
+    ['a run score that is not a number', {}, { 'run.txt': 'q1 Q0 d1 1 high r\n' }, 'run.txt', 1, 'score', /expected a number, got "high"/],
+    ['a run score that is infinite', {}, { 'run.txt': 'q1 Q0 d1 1 1e999 r\n' }, 'run.txt', 1, 'score', /expected a finite number, got "1e999"/],
   ])('reports %s', async (_described, qrelsFiles: Record<string, string>, runFiles: Record<string, string>, name, line, field, message) => {
     // Prepare
     const [qrels] = await Promise.all(Object.entries(qrelsFiles).map(([file, text]) => folder.write(file, text)));

@@ -75,6 +75,7 @@ function expectedJudgments(lines: readonly Judgment[]): { topics: [string, [stri
   return { topics: [...topics].map(([topicId, grades]) => [topicId, [...grades]]) };
 }
 
+/** readRun's fast path and its general path, the one run-line rule (shared/trec/run-line.ts), give one result. */
 describe('readRun and readQrels on lines of every shape', () => {
   let folder: TempFolder;
   beforeAll(async () => {

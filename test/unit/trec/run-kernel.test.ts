@@ -77,6 +77,7 @@ function runText(lines: readonly Line[], tag: string): string {
     .join('\n');
 }
 
+/** The kernel, the fast path of the one run-line rule, against readRun, which follows that rule (shared/trec/run-line.ts). */
 describe('RunKernel', () => {
   let folder: TempFolder;
   let qrelsPath: string;
