@@ -32,7 +32,9 @@ beforeAll(async () => {
     }
     runs.forEach((lines, run) => {
       const order = Array.from({ length: 8 }, (_, index) => index + 1).sort(() => (random.nextBelow(3) === 0 ? -1 : 1) * (run === 0 ? 1 : -1));
-      order.forEach((document, rank) => lines.push(`${topic} Q0 d${document} ${rank + 1} ${(10 - rank).toFixed(2)} system${run}`));
+      order.forEach((document, rank) => {
+        lines.push(`${topic} Q0 d${document} ${rank + 1} ${(10 - rank).toFixed(2)} system${run}`);
+      });
     });
   }
   files.human = await folder.write('human.qrels', `${human.join('\n')}\n`);

@@ -37,7 +37,9 @@ beforeAll(async () => {
         const other = random.nextBelow(index + 1);
         [order[index], order[other]] = [order[other] as number, order[index] as number];
       }
-      order.forEach((document, rank) => lines.push(`${topic} Q0 d${document} ${rank + 1} ${(20 - rank).toFixed(2)} system${run}`));
+      order.forEach((document, rank) => {
+        lines.push(`${topic} Q0 d${document} ${rank + 1} ${(20 - rank).toFixed(2)} system${run}`);
+      });
     });
   }
   files.human = await folder.write('human.qrels', `${human.join('\n')}\n`);

@@ -35,7 +35,10 @@ async function librariesOfBrowser(): Promise<Map<string, string>> {
     const exe = await readlink(`/proc/${pid}/exe`).catch(() => '');
     if (exe !== executable) continue;
     const maps = await readFile(`/proc/${pid}/maps`, 'utf8');
-    for (const path of maps.matchAll(/\s(\/\S+\.so[.\d]*)$/gm)) libraries.set(basename(path[1]!), path[1]!);
+    for (const [line, path] of maps.matchAll(/\s(\/\S+\.so[.\d]*)$/gm)) {
+      if (path === undefined) throw new Error(`Expected a library path in the mapping ${line}`);
+      libraries.set(basename(path), path);
+    }
   }
   return libraries;
 }

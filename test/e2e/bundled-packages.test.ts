@@ -99,7 +99,7 @@ const SCENARIOS: readonly Scenario[] = [
       });
       return assay(['engines', '--config', config, '--query', 'rotate access keys'], AWS_KEYS);
     },
-    prints: /^os \(opensearch.*: 3 hits[^]*^fn \(lambda.*: 2 hits[^]*^kb \(bedrock_kb.*: 2 hits/m,
+    prints: /^os \(opensearch.*: 3 hits[\s\S]*^fn \(lambda.*: 2 hits[\s\S]*^kb \(bedrock_kb.*: 2 hits/m,
   },
   {
     name: 'a Postgres engine',

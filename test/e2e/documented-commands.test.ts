@@ -100,11 +100,15 @@ async function writeStandIns(): Promise<string[]> {
     for (let document = 1; document <= 12; document++) {
       const grade = random.nextBelow(4);
       if (topic % 4 === 1) human.push(`${topic} Q0 p${document} ${grade}`);
-      judges.forEach((lines, judge) => lines.push(`${topic} 0 p${document} ${random.nextBelow(judge + 2) === 0 ? random.nextBelow(4) : Math.min(3, grade + (judge === 0 ? 1 : 0))}`));
+      judges.forEach((lines, judge) => {
+        lines.push(`${topic} 0 p${document} ${random.nextBelow(judge + 2) === 0 ? random.nextBelow(4) : Math.min(3, grade + (judge === 0 ? 1 : 0))}`);
+      });
     }
     runs.forEach((lines, run) => {
       const order = Array.from({ length: 12 }, (_, index) => index + 1).sort((left, right) => ((left * (run + 7) + topic) % 13) - ((right * (run + 7) + topic) % 13));
-      order.forEach((document, rank) => lines.push(`${topic} Q0 p${document} ${rank + 1} ${(20 - rank).toFixed(1)} run${run}`));
+      order.forEach((document, rank) => {
+        lines.push(`${topic} Q0 p${document} ${rank + 1} ${(20 - rank).toFixed(1)} run${run}`);
+      });
     });
   }
   await mkdir(inWorkspace('results'), { recursive: true });

@@ -39,7 +39,7 @@ async function run(out: string) {
   });
   const dataset = await folder.write('chunks.jsonl', [row('bm25', [BILLING, ROTATE]), row('dense', [ROTATE, BILLING])].map((line) => JSON.stringify(line)).join('\n'));
   const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], { env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' } });
-  expect(result.stderr).not.toMatch(/    at /);
+  expect(result.stderr).not.toMatch(/ {4}at /);
   expect(result.exitCode).toBe(0);
   return reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
 }

@@ -82,7 +82,7 @@ async function sweep(port: number, out: string, store: string) {
   vi.stubEnv('OPENAI_BASE_URL', judge.baseUrl);
   vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
   const result = await runCli(['run', QUERIES, '--config', configPath, '--suite', 'nightly', '--store', store, '--out', out]);
-  expect(result.stderr).not.toMatch(/    at /);
+  expect(result.stderr).not.toMatch(/ {4}at /);
   expect(result.exitCode).toBe(0);
   const report: Report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
   const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as SweepLine);

@@ -49,7 +49,7 @@ async function runOn(name: string, judge: object, variables: Record<string, stri
   const config = await folder.write(`${name}.json`, JSON.stringify({ judge }));
   const out = join(folder.path, name, 'out');
   const result = await runCli(['run', DATASET, '--judges', JUDGES, '--config', config, '--store', join(folder.path, name, 'store'), '--out', out]);
-  expect(result.stderr).not.toMatch(/    at /);
+  expect(result.stderr).not.toMatch(/ {4}at /);
   expect(result.exitCode).toBe(0);
   return reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
 }
@@ -76,7 +76,7 @@ describe('the example dataset judged on each provider', () => {
     expect(viaAzure.judge).toMatch(/^LLM judge gpt-4o-mini on Azure OpenAI deployment judge-prod \(api-version 2024-10-21\), temperature 0, cached/);
     expect(viaBedrock.judge).toMatch(new RegExp(`^LLM judge ${BEDROCK_MODEL.replace(/[.:]/g, '\\$&')} on Amazon Bedrock \\(us-east-1, endpoint 127\\.0\\.0\\.1:\\d+\\), temperature 0, cached`));
     // Each provider's usage is priced under the model it asked
-    expect(Object.keys(viaBedrock.judges['chunk_relevance']?.models ?? {})).toEqual([BEDROCK_MODEL]);
+    expect(Object.keys(viaBedrock.judges.chunk_relevance?.models ?? {})).toEqual([BEDROCK_MODEL]);
     // Each server was asked on its own wire, and the same number of times
     expect(azure.log.every((entry) => entry.url.startsWith('/openai/deployments/judge-prod/chat/completions?api-version=2024-10-21') && entry.headers['api-key'] === AZURE_KEY)).toBe(true);
     expect(bedrock.log.every((entry) => entry.modelId === BEDROCK_MODEL && entry.body.toolConfig?.toolChoice?.tool !== undefined)).toBe(true);

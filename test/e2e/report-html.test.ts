@@ -134,7 +134,7 @@ describe('report.html in a headless browser', () => {
     expect(image.height).toBe(800);
     const colours = new Map<number, number>();
     for (let offset = 0; offset < image.pixels.length; offset += image.channels) {
-      const colour = (image.pixels[offset]! << 16) | (image.pixels[offset + 1]! << 8) | image.pixels[offset + 2]!;
+      const colour = (byteAt(image.pixels, offset) << 16) | (byteAt(image.pixels, offset + 1) << 8) | byteAt(image.pixels, offset + 2);
       colours.set(colour, (colours.get(colour) ?? 0) + 1);
     }
     const background = Math.max(...colours.values());
@@ -188,15 +188,22 @@ function decodePng(png: Buffer): DecodedPng {
     const source = row * (stride + 1) + 1;
     const target = row * stride;
     for (let column = 0; column < stride; column++) {
-      const left = column >= channels ? pixels[target + column - channels]! : 0;
-      const up = row > 0 ? pixels[target - stride + column]! : 0;
-      const upLeft = row > 0 && column >= channels ? pixels[target - stride + column - channels]! : 0;
-      const raw = filtered[source + column]!;
+      const left = column >= channels ? byteAt(pixels, target + column - channels) : 0;
+      const up = row > 0 ? byteAt(pixels, target - stride + column) : 0;
+      const upLeft = row > 0 && column >= channels ? byteAt(pixels, target - stride + column - channels) : 0;
+      const raw = byteAt(filtered, source + column);
       const predictor = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
       pixels[target + column] = (raw + predictor) & 0xff;
     }
   }
   return { width, height, channels, pixels };
+}
+
+/** The byte at index; reading past the end means a truncated PNG, which throws. */
+function byteAt(bytes: Uint8Array, index: number): number {
+  const byte = bytes[index];
+  if (byte === undefined) throw new Error(`Expected a byte at offset ${index} of ${bytes.length}, the PNG is truncated`);
+  return byte;
 }
 
 function paeth(left: number, up: number, upLeft: number): number {

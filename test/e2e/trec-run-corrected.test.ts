@@ -41,7 +41,9 @@ beforeAll(async () => {
         const other = random.nextBelow(index + 1);
         [order[index], order[other]] = [order[other] as number, order[index] as number];
       }
-      order.forEach((document, rank) => lines.push(`t${topic} Q0 t${topic}-d${document} ${rank + 1} ${10 - rank} sys${run}`));
+      order.forEach((document, rank) => {
+        lines.push(`t${topic} Q0 t${topic}-d${document} ${rank + 1} ${10 - rank} sys${run}`);
+      });
     });
   }
   await folder.write('queries.tsv', `${queries.join('\n')}\n`);

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
@@ -29,10 +30,10 @@ afterEach(async () => {
 
 
 /** `assay ARGS` in a process of its own, as a second operator's terminal would run it. */
-function assayProcess(args: readonly string[], environment: Record<string, string>): { child: ChildProcess; exited: Promise<number> } {
+function assayProcess(args: readonly string[], environment: Record<string, string>): { child: ChildProcessByStdio<null, Readable, Readable>; exited: Promise<number> } {
   const child = spawn(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
-  child.stderr?.resume();
+  child.stderr.resume();
   const exited = once(child, 'exit').then(([code]) => Number(code));
   return { child, exited };
 }
@@ -55,7 +56,7 @@ describe('operators running things at once', () => {
     const older = await writeFaultDataset(folder, 8);
     server.setFaults({ slow: 1, slowMs: 30_000 });
     const killed = assayProcess(['run', older.path, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'killed'), '--concurrency', String(CONCURRENCY)], judge);
-    const firstLine = await new Promise<string>((resolve) => createInterface({ input: killed.child.stdout! }).once('line', resolve));
+    const firstLine = await new Promise<string>((resolve) => createInterface({ input: killed.child.stdout }).once('line', resolve));
     const runA = /^run (r-[0-9a-f]{16})$/.exec(firstLine)?.[1] ?? '';
     await until(() => requestsFor(server, 'chunk_relevance') > 0, 20_000);
     killed.child.kill('SIGKILL');

@@ -1,6 +1,6 @@
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAwsClients, ensureAwsResources, type AwsResourceNames } from '../../shared/ports/aws-clients.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 

@@ -98,7 +98,7 @@ describe('baselines and regressions', () => {
     expect(degraded.report.comparison?.regressions).toContainEqual({ engine: 'hybrid', metric, delta: corrected?.corrected?.mean, p_value: corrected?.p_value, judge: 'chunk_relevance' });
     expect(degraded.report.comparison?.regressions.some((regression) => regression.engine === 'bm25')).toBe(false);
     expect(degraded.markdown).toContain(`, corrected by \`chunk_relevance\`)`);
-    expect(degraded.markdown).toContain('**Against the baseline `' + baseline.runId + '` (this run − baseline):**');
+    expect(degraded.markdown).toContain(`**Against the baseline \`${baseline.runId}\` (this run − baseline):**`);
   });
 
   it('compares with the previous run when the suite has no baseline, and the same inputs give the same report', async () => {

@@ -67,8 +67,9 @@ describe('Amazon Bedrock batch inference jobs', () => {
     // Act
     const submitted = await submitJobs(store, bedrock, RUN, { round: 0, jobs: [] }, planned, now);
     const [job] = submitted.jobs;
+    if (job === undefined) throw new Error('Expected the three requests to be submitted as a job');
     await server.settle();
-    const polled = await pollJob(bedrock, job ?? submitted.jobs[0]!, now);
+    const polled = await pollJob(bedrock, job, now);
     const collected = await collectJob(store, bedrock, RUN, polled);
 
     // Assess: one job, of the Converse type, as the run's key, reading the run's input
@@ -127,9 +128,12 @@ describe('Amazon Bedrock batch inference jobs', () => {
     const planned = planJobs([request(0), request(1), request(2), request(3)], bedrock, undefined);
     const submitted = await submitJobs(store, bedrock, RUN, { round: 0, jobs: [] }, planned, now);
 
+    const [job] = submitted.jobs;
+    if (job === undefined) throw new Error('Expected the four requests to be submitted as a job');
+
     // Act
     await server.settle();
-    const polled = await pollJob(bedrock, submitted.jobs[0]!, now);
+    const polled = await pollJob(bedrock, job, now);
     if (polled.phase === 'finished') await collectJob(store, bedrock, RUN, polled);
 
     // Assess

@@ -160,7 +160,7 @@ describe('the deployed judge worker, before it judges', () => {
     const logs = captureLogs();
 
     // Act
-    let response;
+    let response: unknown;
     try {
       response = await judgeCases({ Records: [record, sqsRecordOf(JSON.stringify({ kind: 'case' }), 'm-2')] }, lambdaContext('judge-worker')).catch((error: unknown) => error);
       await recordFailure({ Records: [record] });

@@ -53,7 +53,7 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
-  delete process.env['ASSAY_JUDGE_SECRET_ARN'];
+  delete process.env.ASSAY_JUDGE_SECRET_ARN;
   dependencies = await judgeWorkerDependencies();
 });
 

@@ -67,13 +67,16 @@ describe('a batch that runs', () => {
     expect(created.request_counts).toEqual({ total: 0, completed: 0, failed: 0 });
     // Half the lines a step by default: 0, 2, then all 4.
     expect(polls.map((batch) => [batch.status, batch.request_counts?.completed])).toEqual([['in_progress', 0], ['in_progress', 2], ['finalizing', 4], ['completed', 4]]);
-    const done = polls[3]!;
+    const done = polls[3];
+    if (done === undefined) throw new Error('Expected a fourth poll of the batch');
     expect(done).toMatchObject({ model: 'judge-model', request_counts: { total: 4, completed: 4, failed: 0 }, error_file_id: null });
     expect(done.completed_at).toBeGreaterThanOrEqual(done.created_at);
-    const lines = await resultLines(client, done.output_file_id);
+    const outputFileId = done.output_file_id;
+    if (!outputFileId) throw new Error('Expected the completed batch to name its output file');
+    const lines = await resultLines(client, outputFileId);
     expect(lines.map((line) => line.response?.status_code)).toEqual([200, 200, 200, 200]);
     expect([...server.judged.values()]).toEqual([1, 1, 1, 1]);
-    expect(server.files.get(done.output_file_id!)?.info.purpose).toBe('batch_output');
+    expect(server.files.get(outputFileId)?.info.purpose).toBe('batch_output');
   });
 
   it('writes the output in an order that is not the input order, each line found by its custom_id', async () => {

@@ -64,7 +64,7 @@ describe('a case held by the judge rate limit', () => {
     const usageKeys: string[] = [];
     for await (const key of store.list(runKeys.attemptUsagePrefix(RUN_ID))) usageKeys.push(key);
     const [usageKey] = usageKeys;
-    const usage = judgeUsageSchema.parse((JSON.parse(new TextDecoder().decode((await store.get(usageKey ?? '')) ?? new Uint8Array())) as Record<string, unknown>)['chunk_relevance']);
+    const usage = judgeUsageSchema.parse((JSON.parse(new TextDecoder().decode((await store.get(usageKey ?? '')) ?? new Uint8Array())) as Record<string, unknown>).chunk_relevance);
     expect(usage.rate_limited).toBeGreaterThan(0);
     expect(usage.calls + usage.retries).toBe(server?.log.length);
   });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { S3Store } from '../../shared/ports/s3-store.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 import { describeObjectStoreContract, listAll, text } from '../support/object-store-contract.js';

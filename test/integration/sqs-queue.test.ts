@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureAwsResources } from '../../shared/ports/aws-clients.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 import { describeWorkQueueContract } from '../support/work-queue-contract.js';

@@ -145,7 +145,10 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const timer = options.stepEveryMs === undefined ? undefined : setInterval(() => unfinished(undefined).forEach((batch) => batch.step(job)), options.stepEveryMs);
+  const stepUnfinished = (batchId: string | undefined): void => {
+    for (const batch of unfinished(batchId)) batch.step(job);
+  };
+  const timer = options.stepEveryMs === undefined ? undefined : setInterval(() => stepUnfinished(undefined), options.stepEveryMs);
   // The timer alone must not keep a test run alive.
   timer?.unref();
   let closing: Promise<void> | undefined;
@@ -159,10 +162,12 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
     judged: answers.judged,
     models: answers.models,
     oracleErrors: answers.oracleErrors,
-    advance: (batchId) => unfinished(batchId).forEach((batch) => batch.step(job)),
+    advance: (batchId) => stepUnfinished(batchId),
     settle: (batchId) => {
       // Each step moves a batch on (a state, or at least one line), so this ends.
-      for (let left = unfinished(batchId); left.length > 0; left = unfinished(batchId)) left.forEach((batch) => batch.step(job));
+      for (let left = unfinished(batchId); left.length > 0; left = unfinished(batchId)) {
+        for (const batch of left) batch.step(job);
+      }
       return batchId === undefined ? undefined : batches.get(batchId)?.toObject();
     },
     setFaults: (next) => {

@@ -55,7 +55,7 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/knowledgebases/KB12345678/retrieve');
     expect(JSON.parse(sent?.body ?? '')).toEqual({ retrievalQuery: { text: 'rotate access keys' }, retrievalConfiguration: { vectorSearchConfiguration: { numberOfResults: 2 } } });
-    expect(sent?.headers['authorization']).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
+    expect(sent?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
   });
 
   it('calls RetrieveAndGenerate when a model is set: the answer, and the cited references once each in citation order', async () => {

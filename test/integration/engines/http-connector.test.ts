@@ -72,7 +72,7 @@ describe('http connector against a local search service', () => {
     const [sent] = service.requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/search');
-    expect(sent?.headers['authorization']).toBe('Bearer token-123456');
+    expect(sent?.headers.authorization).toBe('Bearer token-123456');
     expect(sent?.headers['content-type']).toBe('application/json');
     // A string that is one placeholder keeps the value's type: 0.3 goes as a number, inside text as text.
     expect(JSON.parse(sent?.body ?? '')).toEqual({ q: 'rotate access keys', id: 'q1', b: 0.3, label: 'b=0.3', flags: [true, 0.3] });
@@ -228,7 +228,7 @@ describe('askEngines', () => {
     ]);
     // The output drops into a case as it is: it parses as an EngineOutput.
     expect(output?.ok && engineOutputSchema.safeParse(output.output).success).toBe(true);
-    expect(asks['broken']).toEqual({ ok: false, failure: { kind: 'permanent', message: `POST ${service.url}/search: results expression "took" gave a number, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)` } });
+    expect(asks.broken).toEqual({ ok: false, failure: { kind: 'permanent', message: `POST ${service.url}/search: results expression "took" gave a number, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)` } });
     expect(service.requests.map((request) => (JSON.parse(request.body) as { b?: number }).b).sort()).toEqual([0.3, 0.75, undefined]);
   });
 

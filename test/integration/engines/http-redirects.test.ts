@@ -49,7 +49,7 @@ describe('an http engine that redirects', () => {
     const [first, second] = service.requests;
     expect(second).toMatchObject({ method: 'POST', url: '/new', body: first?.body });
     expect(second?.headers['x-api-key']).toBe(ENV.SEARCH_TOKEN);
-    expect(second?.headers['authorization']).toBe(`Bearer ${ENV.SEARCH_TOKEN}`);
+    expect(second?.headers.authorization).toBe(`Bearer ${ENV.SEARCH_TOKEN}`);
   });
 
   it('turns a POST into a GET without a body on a 303, as fetch does', async () => {

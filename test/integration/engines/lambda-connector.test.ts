@@ -56,7 +56,7 @@ describe('lambda connector against a loopback Invoke API', () => {
     expect(sent?.url).toBe('/2015-03-31/functions/search-docs%3Alive/invocations');
     expect(sent?.headers['x-amz-invocation-type']).toBe('RequestResponse');
     expect(JSON.parse(sent?.body ?? '')).toEqual({ q: 'rotate access keys', id: 'q7', top_k: 5 });
-    expect(sent?.headers['authorization']).toMatch(/Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/lambda\/aws4_request/);
+    expect(sent?.headers.authorization).toMatch(/Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/lambda\/aws4_request/);
   });
 
   it('sends the default payload {query, request_id} when none is configured', async () => {

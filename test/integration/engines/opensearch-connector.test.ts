@@ -54,7 +54,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/docs-v2/_search?size=3');
     expect(JSON.parse(sent?.body ?? '')).toEqual({ query: { multi_match: { query: 'rotate keys', fields: ['title^2', 'text'] } }, _source: ['doc_id', 'text', 'meta'], min_score: 0.5 });
-    expect(sent?.headers['authorization']).toBeUndefined();
+    expect(sent?.headers.authorization).toBeUndefined();
   });
 
   it('uses _id by default and reads a nested content field', async () => {
@@ -88,7 +88,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     // Assess
     expect(result.ok).toBe(true);
     const headers = cluster.requests[0]?.headers ?? {};
-    expect(headers['authorization']).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST/\\d{8}/${region}/${service}/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$`));
+    expect(headers.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST/\\d{8}/${region}/${service}/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$`));
     expect(headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     expect(headers['x-amz-content-sha256']).toMatch(/^[0-9a-f]{64}$/);
   });

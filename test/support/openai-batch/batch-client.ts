@@ -21,7 +21,7 @@ export function lineOf(customId: string, body: object = judgeBody(`question ${cu
 }
 
 export async function submit(client: OpenAI, lines: readonly string[]): Promise<OpenAI.Batches.Batch> {
-  const file = await client.files.create({ file: await toFile(Buffer.from(lines.join('\n') + '\n'), 'requests.jsonl'), purpose: 'batch' });
+  const file = await client.files.create({ file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'requests.jsonl'), purpose: 'batch' });
   return client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { run: 'r1' } });
 }
 

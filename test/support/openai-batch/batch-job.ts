@@ -86,10 +86,10 @@ export class BatchJob {
   /** One step of the batch's life; nothing once it is finished. */
   step(context: JobContext): void {
     const now = Math.floor(context.now() / 1000);
-    if (this.status === 'validating') return this.validate(context, now);
-    if (this.status === 'in_progress') return this.run(context, now);
-    if (this.status === 'finalizing') return this.close('completed', context, now);
-    if (this.status === 'cancelling') return this.close('cancelled', context, now);
+    if (this.status === 'validating') this.validate(context, now);
+    else if (this.status === 'in_progress') this.run(context, now);
+    else if (this.status === 'finalizing') this.close('completed', context, now);
+    else if (this.status === 'cancelling') this.close('cancelled', context, now);
   }
 
   /** Starts cancelling; undefined when it could, else why not (a finished batch). */
@@ -103,7 +103,7 @@ export class BatchJob {
 
   toObject(): BatchObject {
     const completed = this.results.filter((result) => result.outcome.response?.status_code === 200);
-    const usage = completed.map((result) => (result.outcome.response?.body as { usage?: { prompt_tokens: number; completion_tokens: number } }).usage);
+    const usage = completed.map((result) => (result.outcome.response?.body as { usage?: { prompt_tokens: number; completion_tokens: number } } | undefined)?.usage);
     const input = usage.reduce((sum, entry) => sum + (entry?.prompt_tokens ?? 0), 0);
     const output = usage.reduce((sum, entry) => sum + (entry?.completion_tokens ?? 0), 0);
     return {
@@ -130,8 +130,14 @@ export class BatchJob {
     const bytes = context.inputBytes(this.request.inputFileId) ?? Buffer.alloc(0);
     const input = readBatchInput(bytes, this.request.endpoint, this.request.lineUrls, context.limits);
     const faults = context.faults();
-    if (faults.validationErrors !== undefined) return this.fail(faults.validationErrors, now);
-    if ('errors' in input) return this.fail(input.errors, now);
+    if (faults.validationErrors !== undefined) {
+      this.fail(faults.validationErrors, now);
+      return;
+    }
+    if ('errors' in input) {
+      this.fail(input.errors, now);
+      return;
+    }
     this.model = input.model;
     this.promptTokens = input.lines.reduce((sum, line) => {
       const request = parseChatRequest(line.body);
@@ -141,7 +147,8 @@ export class BatchJob {
     const model = input.model ?? 'unknown';
     if (limit !== undefined && context.enqueuedTokens(model, this.id) + this.promptTokens > limit) {
       const message = `Enqueued token limit reached for ${model} in organization org-test. Limit: ${limit.toLocaleString('en-US')} enqueued tokens. Please try again once some in_progress batches have been completed.`;
-      return this.fail([{ code: 'token_limit_exceeded', message, param: null, line: null }], now);
+      this.fail([{ code: 'token_limit_exceeded', message, param: null, line: null }], now);
+      return;
     }
     this.lines = input.lines;
     this.status = 'in_progress';
@@ -154,7 +161,10 @@ export class BatchJob {
     const share = context.linesPerStep ?? Math.ceil(this.lines.length / 2);
     const until = Math.min(this.lines.length, this.results.length + share, expireAfterLines ?? Number.POSITIVE_INFINITY);
     for (const line of this.lines.slice(this.results.length, until)) this.results.push({ line, outcome: context.answer(line) });
-    if (expireAfterLines !== undefined && this.results.length >= expireAfterLines && this.results.length < this.lines.length) return this.close('expired', context, now);
+    if (expireAfterLines !== undefined && this.results.length >= expireAfterLines && this.results.length < this.lines.length) {
+      this.close('expired', context, now);
+      return;
+    }
     if (this.results.length === this.lines.length) {
       this.status = 'finalizing';
       this.times.finalizing_at = now;

@@ -63,7 +63,10 @@ export function routeBatchApi(request: ApiRequest, context: RouteContext): Reply
     case 'GET files/{id}/content':
       return withFile(context.files, id, (file) => ({ status: 200, body: file.data }));
     case 'DELETE files/{id}':
-      return withFile(context.files, id, (file) => (context.files.delete(file.info.id), { status: 200, body: { id: file.info.id, object: 'file', deleted: true } }));
+      return withFile(context.files, id, (file) => {
+        context.files.delete(file.info.id);
+        return { status: 200, body: { id: file.info.id, object: 'file', deleted: true } };
+      });
     case 'POST batches':
       return createBatch(request, context);
     case 'GET batches':

@@ -98,7 +98,9 @@ describe('the history the reducer writes', () => {
     // only after nineteen other reducers have each written their row and history.json
     const store = new HeldHistoryWriteStore(historyKeys.json(SUITE));
     const reports = Array.from({ length: 20 }, (_, index) => nightlyReport(index + 1, { bm25: index / 20 }));
-    const first = recordRunHistory(store, reports[7]!);
+    const held = reports[7];
+    if (held === undefined) throw new Error('Expected twenty reports');
+    const first = recordRunHistory(store, held);
     await store.holding;
 
     // Act

@@ -30,7 +30,7 @@ const CATALOG_IDS = [
 /** Judges whose prompt or answer changed since their first version: the version is part of the cache key. */
 const BUMPED_VERSIONS: Readonly<Record<string, string>> = { answer_correctness: '2', answer_faithfulness: '2', answer_relevancy: '2' };
 
-const llmJudges = JUDGE_CATALOG.filter((judge): judge is LlmJudge<any> => judge.kind === 'llm');
+const llmJudges = JUDGE_CATALOG.filter((judge): judge is LlmJudge => judge.kind === 'llm');
 
 /** Parses a hand-made answer with the judge's own schema, as the runner does, then takes its verdict. */
 function verdictOf(id: string, answer: unknown): Verdict {

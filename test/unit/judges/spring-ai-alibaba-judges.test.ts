@@ -4,7 +4,7 @@ import { extractJson, parseAnswer } from '../../../shared/judge-client/answer-pa
 import type { LlmJudge, Verdict } from '../../../shared/judges/judge-definition.js';
 import { renderTemplate } from '../../../shared/judges/template.js';
 
-function llmJudge(id: string): LlmJudge<any> {
+function llmJudge(id: string): LlmJudge {
   const judge = findJudge(id);
   if (judge?.kind !== 'llm') throw new Error(`${id} is not an LLM judge`);
   return judge;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';
-import { bodiesOf, sendBodies, steppedQueue } from '../../support/stepped-queue.js';
+import { sendBodies, steppedQueue } from '../../support/stepped-queue.js';
 import { describeWorkQueueContract } from '../../support/work-queue-contract.js';
 
 // The SQS adapter runs the same contract against fauxqs in test/integration/sqs-queue.test.ts.

@@ -24,7 +24,9 @@ function line(caseId: string, engine: string, metrics: CaseLine['metrics']): Cas
 
 function referenceOf(judge: readonly number[], human: readonly (number | undefined)[], population: Population = 'finite') {
   const sums = emptyPairedSums();
-  judge.forEach((value, index) => addCase(sums, value, human[index]));
+  judge.forEach((value, index) => {
+    addCase(sums, value, human[index]);
+  });
   const outcome = correctedMean(sums, { ...SETTINGS, population });
   if (!outcome.ok) throw new Error(outcome.error);
   return outcome.value;
@@ -36,7 +38,9 @@ describe('the correction tally', () => {
     const judge = [1, 0.63, 0.9, 0.8, 0.2];
     const human = [0.95, 0.3, 0.8, undefined, undefined];
     const tally = new CorrectionTally();
-    judge.forEach((value, index) => tally.add(line(`c${index}`, 'bm25', { [TWIN]: value, ...(human[index] === undefined ? {} : { [HUMAN]: human[index] as number }) })));
+    judge.forEach((value, index) => {
+      tally.add(line(`c${index}`, 'bm25', { [TWIN]: value, ...(human[index] === undefined ? {} : { [HUMAN]: human[index] as number }) }));
+    });
 
     // Act
     const estimate = tally.estimates(SETTINGS)?.bm25?.[HUMAN]?.graded_relevance;

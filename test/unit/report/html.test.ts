@@ -67,7 +67,7 @@ describe('renderHtml', () => {
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
     expect(html).toContain('<meta charset="utf-8">');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(html).toMatch(/<style>[^]*@media print \{[^]*<\/style>/);
+    expect(html).toMatch(/<style>[\s\S]*@media print \{[\s\S]*<\/style>/);
     expect(html.trimEnd().endsWith('</html>')).toBe(true);
   });
 
@@ -128,7 +128,7 @@ describe('renderHtml', () => {
 
     const html = renderHtml(report, cases);
 
-    const table = /<table id="per-query-table"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+    const table = /<table id="per-query-table"[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
     // 3 evaluated cases × 2 engines
     expect(count(table, /<tr>/g)).toBe(1 + 6);
     expect(table).toContain('data-sortable');
@@ -150,11 +150,11 @@ describe('renderHtml', () => {
     const html = renderHtml(report, caseLines(results));
 
     // Assess
-    const metrics = /<table class="metrics"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+    const metrics = /<table class="metrics"[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
     expect(metrics).toContain('<code>response/llm_judged/safety/rating/average</code></th><td class="number">0.5000 ');
     expect(metrics).toContain('<code>response/llm_judged/safety/rating/percentage</code></th><td class="number">50.0% ');
     expect(html).toContain('<figcaption title="response/llm_judged/safety/rating/average"><code>llm_judged/safety/rating/average</code>');
-    const table = /<table id="per-query-table"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+    const table = /<table id="per-query-table"[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
     expect(count(table, /<th scope="col"[^>]*title="response\/llm_judged\/safety\/rating">llm_judged\/<wbr>safety\/<wbr>rating<\/th>/g)).toBe(1);
     expect(table).toContain('<td>bm25</td><td>yes</td></tr>');
   });

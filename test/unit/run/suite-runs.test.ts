@@ -30,7 +30,13 @@ describe("a suite's reported runs", () => {
     // A fixed shuffle: newest in the middle, so earlier and later writers race past it.
     const order = [7, 19, 3, 12, 0, 15, 9, 1, 18, 5, 11, 2, 16, 8, 13, 4, 17, 6, 14, 10];
 
-    await Promise.all(order.map((index) => recordReportedRun(store, SUITE, runs[index]!)));
+    await Promise.all(
+      order.map((index) => {
+        const run = runs[index];
+        if (run === undefined) throw new Error(`Expected a run at ${index} of ${runs.length}`);
+        return recordReportedRun(store, SUITE, run);
+      }),
+    );
 
     expect(await latestOf(store)).toEqual(runs[19]);
   });

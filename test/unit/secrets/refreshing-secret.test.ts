@@ -77,7 +77,15 @@ describe('RefreshingSecret', () => {
     // Prepare
     const pending = deferred<string>();
     let reads = 0;
-    const secret = new RefreshingSecret({ name: 'the judge secret', maxAgeMs: MAX_AGE_MS, now: () => 0, fetch: () => ((reads += 1), pending.promise) });
+    const secret = new RefreshingSecret({
+      name: 'the judge secret',
+      maxAgeMs: MAX_AGE_MS,
+      now: () => 0,
+      fetch: () => {
+        reads += 1;
+        return pending.promise;
+      },
+    });
 
     // Act
     const callers = [secret.read(), secret.read(), secret.read()];
@@ -96,7 +104,10 @@ describe('RefreshingSecret', () => {
       name: 'the judge secret',
       maxAgeMs: MAX_AGE_MS,
       now: () => 0,
-      fetch: () => ((reads += 1), reads === 1 ? pending.promise : Promise.resolve('sk-later')),
+      fetch: () => {
+        reads += 1;
+        return reads === 1 ? pending.promise : Promise.resolve('sk-later');
+      },
     });
 
     // Act

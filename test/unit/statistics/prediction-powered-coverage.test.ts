@@ -32,7 +32,9 @@ function tally(populations: readonly Pairs[], labelled: number, draws: number, r
     for (let draw = 0; draw < draws; draw++) {
       const chosen = new Set(sample(cases.length, labelled, random));
       const sums = emptyPairedSums();
-      cases.forEach(([human, judge], index) => addCase(sums, judge, chosen.has(index) ? human : undefined));
+      cases.forEach(([human, judge], index) => {
+        addCase(sums, judge, chosen.has(index) ? human : undefined);
+      });
       const outcome = correctedMean(sums, { level: 0.95, minLabelled: 8 });
       result.draws += 1;
       // No interval (every labelled topic has the same human value): counted as a miss.

@@ -35,7 +35,9 @@ const quantiles = reference['t quantiles'] as Record<string, number>;
 
 function sumsOf(reference: ReferenceCase): PairedSums {
   const sums = emptyPairedSums();
-  reference.human.forEach((human, index) => addCase(sums, reference.judge[index] ?? Number.NaN, human));
+  reference.human.forEach((human, index) => {
+    addCase(sums, reference.judge[index] ?? Number.NaN, human);
+  });
   for (const judge of reference.unlabelled) addCase(sums, judge, undefined);
   return sums;
 }
@@ -109,7 +111,9 @@ describe('the corrected mean', () => {
     const [, reference] = cases[0] as [string, ReferenceCase];
     const first = emptyPairedSums();
     const second = emptyPairedSums();
-    reference.human.forEach((human, index) => addCase(index < 4 ? first : second, reference.judge[index] ?? Number.NaN, human));
+    reference.human.forEach((human, index) => {
+      addCase(index < 4 ? first : second, reference.judge[index] ?? Number.NaN, human);
+    });
     for (const judge of reference.unlabelled) addCase(second, judge, undefined);
 
     const merged = correctedMean(mergePairedSums(first, second), { level: 0.95, minLabelled: 3 });

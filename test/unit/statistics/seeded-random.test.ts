@@ -31,7 +31,12 @@ describe('seededRandom', () => {
     // 6,000 draws below 6: about 1,000 each, standard deviation √(6000 · 1/6 · 5/6) = 28.9.
     const random = seededRandom(3);
     const counts = [0, 0, 0, 0, 0, 0];
-    for (let draw = 0; draw < 6000; draw++) counts[random.nextBelow(6)]! += 1;
+    for (let draw = 0; draw < 6000; draw++) {
+      const drawn = random.nextBelow(6);
+      const count = counts[drawn];
+      if (count === undefined) throw new Error(`Expected a draw below 6, got ${drawn}`);
+      counts[drawn] = count + 1;
+    }
     for (const count of counts) expect(Math.abs(count - 1000)).toBeLessThan(150);
   });
 
