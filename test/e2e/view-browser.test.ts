@@ -172,7 +172,9 @@ describe('assay view in a browser', () => {
     await open(`${view.url}compare?a=${before?.run_id}&b=${after?.run_id}`);
 
     // Act: open every query, so the ranked lists with their long document ids are laid out too
-    await page.locator('ol.query-changes details').evaluateAll((details) => details.forEach((element) => element.setAttribute('open', '')));
+    await page.locator('ol.query-changes details').evaluateAll((details) => {
+      for (const element of details) element.setAttribute('open', '');
+    });
     const overflow = await tablesOutsideThePage();
 
     // Assess

@@ -37,9 +37,9 @@ describe('ByteStringTable', () => {
 
   it('finds the strings of another table by id (run document -> judgment)', () => {
     const judged = new ByteStringTable();
-    ['a', 'b', 'c'].forEach((text) => judged.addText(text));
+    for (const text of ['a', 'b', 'c']) judged.addText(text);
     const retrieved = new ByteStringTable();
-    ['c', 'x', 'a'].forEach((text) => retrieved.addText(text));
+    for (const text of ['c', 'x', 'a']) retrieved.addText(text);
     expect([0, 1, 2].map((id) => judged.findFrom(retrieved, id))).toEqual([2, -1, 0]);
   });
 
