@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import type { ConfigText } from './config-text.js';
+import type { Result } from '../schema/result.js';
 
 /**
  * How many copies of one anchor a YAML config may expand to (yaml's own
@@ -17,7 +17,7 @@ const MAX_ALIAS_COUNT = 100;
  * only its `default` export in the CLI's split bundle, while a static import
  * is given every named export.
  */
-export function parseYamlConfigText(text: string, file: string): ConfigText {
+export function parseYamlConfigText(text: string, file: string): Result<unknown> {
   const document = parseDocument(text, { prettyErrors: true });
   const [syntaxError] = document.errors;
   if (syntaxError !== undefined) {
