@@ -2,6 +2,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/reduce/reduce.js';
 import { reduceRange } from '../shared/reduce/split-reduce.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
+import { readJsonWith } from '../shared/schema/parse-json-with.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
 import { createContinueIngestHandler } from './ingest.js';
@@ -25,7 +26,7 @@ export function createReducerHandler(dependencies: ReducerHandlerDependencies, t
   return async (event: SQSEvent, context?: Context): Promise<ReduceOutcome[]> => {
     const outcomes: ReduceOutcome[] = [];
     for (const record of event.Records) {
-      const message = controlMessageSchema.parse(JSON.parse(record.body));
+      const message = readJsonWith(controlMessageSchema, record.body, `control message ${record.messageId}`);
       if (message.kind === 'continue-ingest') {
         await continueIngest(message, context);
         continue;

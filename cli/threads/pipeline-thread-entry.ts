@@ -4,7 +4,7 @@ import type { RunFileTopics } from '../../shared/trec-collection/run-file-topics
 import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './pipeline-threads.js';
 
 /**
- * A pipeline thread of an embedded `assay run` (run/pipeline-threads.ts): it
+ * A pipeline thread of an embedded `assay run` (pipeline-threads.ts): it
  * opens the run's store folder and answers the main thread's tasks. Each kind
  * of task loads its code on first use, so a thread starts in a few
  * milliseconds and loads only what it is asked to do. Tasks come from the

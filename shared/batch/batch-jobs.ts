@@ -6,6 +6,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { compareText } from '../report/ordering.js';
 import type { BatchState, JobRecord } from './batch-state.js';
 import { writeBatchState } from './batch-state.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 
 /** Answers written to the store at once while a job is collected. */
 const WRITE_CONCURRENCY = 16;
@@ -111,7 +112,8 @@ export async function pollJob(provider: BatchProvider, job: JobRecord, now: () =
  */
 export async function collectJob(store: ObjectStore, provider: BatchProvider, runId: string, job: JobRecord): Promise<JobRecord> {
   if (job.provider_id === undefined) throw new Error(`Batch job ${job.key} was never created at the provider`);
-  const ids = z.array(z.string()).parse(JSON.parse(new TextDecoder().decode((await store.get(batchKeys.jobRequests(runId, job.key))) ?? new Uint8Array())));
+  const requestsKey = batchKeys.jobRequests(runId, job.key);
+  const ids = readJsonWith(z.array(z.string()), (await store.get(requestsKey)) ?? new Uint8Array(), requestsKey);
   const owed = new Set(ids);
   const limit = pLimit(WRITE_CONCURRENCY);
   const writes: Promise<unknown>[] = [];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { batchKeys } from '../judge-client/batch/batch-request.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
 
 /**
@@ -45,7 +46,7 @@ export type BatchState = z.infer<typeof batchStateSchema>;
 export async function readBatchState(store: ObjectStore, runId: string): Promise<BatchState> {
   const bytes = await store.get(batchKeys.state(runId));
   if (bytes === undefined) return { round: 0, jobs: [] };
-  return batchStateSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  return readJsonWith(batchStateSchema, bytes, batchKeys.state(runId));
 }
 
 export async function writeBatchState(store: ObjectStore, runId: string, state: BatchState): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { batchKeys, batchRequestSchema, type BatchRequest } from '../judge-client/batch/batch-request.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseMessageSchema, type CaseMessage } from '../schema/pipeline-messages.js';
 
 /**
@@ -40,9 +41,10 @@ export async function waitingCaseIds(store: ObjectStore, runId: string, round: n
 }
 
 export async function readWaitingCase(store: ObjectStore, runId: string, round: number, caseId: string): Promise<WaitingCase> {
-  const bytes = await store.get(batchKeys.waiting(runId, round, caseId));
+  const key = batchKeys.waiting(runId, round, caseId);
+  const bytes = await store.get(key);
   if (bytes === undefined) throw new Error(`The waiting record of case ${caseId} (run ${runId}, round ${round}) is missing`);
-  return waitingCaseSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  return readJsonWith(waitingCaseSchema, bytes, key);
 }
 
 /** Each request the cases need, once. */

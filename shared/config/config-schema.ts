@@ -58,7 +58,7 @@ export const configFileSchema = z.strictObject({
   dag_judges: z.array(dagJudgeSchema).optional(),
   /** Settings of single judges by id or variant id (`graded_relevance@gpt-4o`): model, base_url, temperature, max_tokens, repeat. */
   judge_settings: z.record(z.string().min(1), judgeOverridesSchema).optional(),
-  /** Judges whose verdicts are combined per item (ensemble/ensemble-judge.ts). */
+  /** Judges whose verdicts are combined per item (shared/judges/ensemble/ensemble-judge.ts). */
   ensembles: z.array(ensembleSchema).optional(),
   /** The live systems under test (shared/engines/). */
   engines: engineListSchema.optional(),

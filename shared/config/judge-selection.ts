@@ -19,6 +19,8 @@ import { clientOverridesOf, mergeOverrides, type JudgeOverrides } from '../judge
  * (custom and decision-tree judges), `judge_settings.<id>`,
  * `judge_settings.<id>@<model>`, and the variant's model.
  */
+
+/** The characters a model in a variant id may hold. */
 export const VARIANT_MODEL = /^[A-Za-z0-9._:-]+$/;
 
 export interface JudgeReference {

@@ -46,7 +46,7 @@ export type JudgeCompletion =
       transient: boolean;
       /** The deadline came while the server's rate limit held the judgment. */
       heldByRateLimit?: true;
-      /** The judgment waits for this request's answer from a batch job (batch-completer.ts): not a failure; it costs nothing yet. */
+      /** The judgment waits for this request's answer from a batch job (batch/batch-replay.ts): not a failure; it costs nothing yet. */
       awaitingBatch?: BatchRequest;
       pricing?: Pricing;
     } & CallCost);

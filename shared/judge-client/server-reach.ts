@@ -16,6 +16,8 @@ import { networkFault } from '../network/network-fault.js';
  * reason named. A server that has answered before and then drops is a
  * passing fault: its calls are retried as usual.
  */
+
+/** How long calls fail at once after the server was found unreachable. */
 export const UNREACHABLE_HOLD_MS = 30_000;
 
 /** The server as a message names it: its URL (without user info or query), and the setting that gives that URL. */

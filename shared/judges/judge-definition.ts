@@ -34,7 +34,11 @@ export interface LlmJudge<Output = unknown> extends JudgeHeader<TemplateInput> {
   readonly userTemplate: string;
   /** The answer the judge must give, sent as a JSON schema; always has a rationale. */
   readonly output: z.ZodType<Output>;
-  /** The verdict of a parsed answer. A method, so that a judge of any answer is an LlmJudge (of unknown answer) where judges of several kinds are handled alike: each is only ever given an answer its own `output` parsed. */
+  /**
+   * The verdict of a parsed answer. A method, so that a judge of any answer is
+   * an LlmJudge (of unknown answer) where judges of several kinds are handled
+   * alike: each is only ever given an answer its own `output` parsed.
+   */
   verdict(output: Output): Verdict;
   /** The run statistics of a yes/no rating, `<prefix>/rating/<name>` (rating-summaries.ts); absent means `percentage` alone. */
   readonly ratingSummaries?: readonly RatingSummary[];

@@ -12,6 +12,8 @@
  *   `<scope>/human/<judge>/rating` (the dataset's `human_verdicts`, written by
  *   shared/scoring/human-verdict-metrics.ts), yes read as 1 and no as 0.
  */
+
+/** The prefix of every ground-truth metric. */
 export const GROUND_TRUTH_PREFIX = 'retrieval/ground_truth/';
 
 const QRELS_TWIN = /^retrieval\/(?:llm_judged|lexical)\/([^/]+)\/qrels\/([^/]+)$/;

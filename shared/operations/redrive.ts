@@ -1,5 +1,6 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { parseCaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
 import { inCurrentRound } from '../batch/batch-state.js';
 import { caseFailureSchema } from '../schema/run-records.js';
@@ -29,7 +30,7 @@ export async function redriveFailures(
   for await (const key of store.list(runKeys.failuresPrefix(runId))) {
     const bytes = await store.get(key);
     if (bytes === undefined) continue;
-    const failure = caseFailureSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+    const failure = readJsonWith(caseFailureSchema, bytes, key);
     if ((await store.get(runKeys.result(runId, failure.case_id))) !== undefined) continue;
     requeued.push(failure.case_id);
     const message = parseCaseMessage(failure.message);

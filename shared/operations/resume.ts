@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { createReadStream } from 'node:fs';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
 import { spoolCases, spoolOptionsOf, startWorkFolder } from '../ingest/ingest.js';
 import type { WorkFolderSettings } from '../run/work-folders.js';
@@ -53,7 +54,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
     let batch: OutgoingMessage[] = [];
     for await (const body of createInterface({ input: createReadStream(spooled.messagesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
       if (body === '') continue;
-      const message = caseMessageSchema.parse(JSON.parse(body));
+      const message = readJsonWith(caseMessageSchema, body, spooled.messagesPath);
       if (!unfinished.has(message.case_id)) continue;
       requeued.push(message.case_id);
       batch.push({ id: String(batch.length), body: round === 0 ? body : JSON.stringify(inRound(message)) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import { processLiveness, processStartTime } from '../run/process-liveness.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 
 /**
  * One process at a time drives a run: `assay run`, `assay resume` and
@@ -132,7 +133,7 @@ async function currentLease(store: ObjectStore, runId: string): Promise<{ number
   if (last === undefined) return undefined;
   const bytes = await store.get(last);
   if (bytes === undefined) throw new Error(`Expected the listed lease ${last} to be readable`);
-  const record = leaseRecordSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  const record = readJsonWith(leaseRecordSchema, bytes, last);
   return { number: Number(last.slice(-11, -5)), record };
 }
 

@@ -1,4 +1,5 @@
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import type { Manifest } from '../schema/run-records.js';
 import { manifestSchema } from '../schema/run-records.js';
 import { reportSchema, type Report } from '../schema/report.js';
@@ -29,12 +30,12 @@ export interface RunStatus {
  */
 export async function runStatus(store: ObjectStore, runId: string): Promise<RunStatus> {
   const manifestBytes = await store.get(runKeys.manifest(runId));
-  const manifest = manifestBytes === undefined ? undefined : manifestSchema.parse(JSON.parse(new TextDecoder().decode(manifestBytes)));
+  const manifest = manifestBytes === undefined ? undefined : readJsonWith(manifestSchema, manifestBytes, runKeys.manifest(runId));
   const reportKey = manifest === undefined ? undefined : runKeys.report(manifest.suite, runId, 'report.json');
   const reportBytes = reportKey === undefined ? undefined : await store.get(reportKey);
   const ingested = (await store.get(runKeys.ingested(runId))) !== undefined;
   if (reportKey !== undefined && reportBytes !== undefined) {
-    const reported = reportSchema.parse(JSON.parse(new TextDecoder().decode(reportBytes)));
+    const reported = readJsonWith(reportSchema, reportBytes, reportKey);
     return { runId, manifest, ingested, results: reported.cases.evaluated, failures: reported.cases.failed, report: reportKey, reported };
   }
   const count = async (prefix: string) => {

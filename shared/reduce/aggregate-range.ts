@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { caseLines, caseLineTexts } from '../report/cases-jsonl.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import { emptySegment, foldEngineMetrics } from '../report/metric-columns.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import type { CaseLine } from '../schema/report.js';
 import { caseFailureSchema, caseResultSchema, type CaseFailure, type CaseResult } from '../schema/run-records.js';
 import { OUTCOME_EVALUATED, OUTCOME_FAILED, type RangePartial } from '../report/range-partial.js';
@@ -95,15 +96,17 @@ export async function aggregateResults(store: ObjectStore, runId: string, range:
 type CaseRecord = { kind: 'result'; result: CaseResult } | { kind: 'failure'; failure: CaseFailure } | undefined;
 
 async function readCase(store: ObjectStore, runId: string, caseId: string): Promise<CaseRecord> {
-  const resultBytes = await store.get(runKeys.result(runId, caseId));
+  const resultKey = runKeys.result(runId, caseId);
+  const resultBytes = await store.get(resultKey);
   if (resultBytes !== undefined) {
-    const result = caseResultSchema.parse(parseJson(resultBytes));
+    const result = readJsonWith(caseResultSchema, resultBytes, resultKey);
     checkRecord(result, 'results', runId, caseId);
     return { kind: 'result', result };
   }
-  const failureBytes = await store.get(runKeys.failure(runId, caseId));
+  const failureKey = runKeys.failure(runId, caseId);
+  const failureBytes = await store.get(failureKey);
   if (failureBytes === undefined) return undefined;
-  const failure = caseFailureSchema.parse(parseJson(failureBytes));
+  const failure = readJsonWith(caseFailureSchema, failureBytes, failureKey);
   checkRecord(failure, 'failures', runId, caseId);
   return { kind: 'failure', failure };
 }
@@ -111,8 +114,4 @@ async function readCase(store: ObjectStore, runId: string, caseId: string): Prom
 function checkRecord(record: { run_id: string; case_id: string }, described: string, runId: string, caseId: string): void {
   if (record.run_id !== runId) throw new Error(`Expected ${described} of run "${runId}", but case "${record.case_id}" belongs to run "${record.run_id}"`);
   if (record.case_id !== caseId) throw new Error(`Expected ${described} of case "${caseId}" under its key, but found case "${record.case_id}" there`);
-}
-
-function parseJson(bytes: Uint8Array): unknown {
-  return JSON.parse(new TextDecoder().decode(bytes));
 }

@@ -6,6 +6,7 @@ import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { compareText } from '../report/ordering.js';
 import type { ReduceRangeMessage } from '../schema/pipeline-messages.js';
 import type { Report } from '../schema/report.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseIdsSchema } from '../schema/run-records.js';
 import { caseLineTexts } from '../report/cases-jsonl.js';
 import { aggregateResults } from './aggregate-range.js';
@@ -77,7 +78,7 @@ async function mergePartials(store: ObjectStore, completion: RunCompletion, rang
   for (let range = 0; range < ranges; range++) {
     const bytes = await store.get(runKeys.partial(manifest.run_id, range));
     if (bytes === undefined) throw new Error(`Expected the partial of range ${range} of run ${manifest.run_id}; it was listed a moment ago`);
-    partials.push(parsePartial(new TextDecoder().decode(bytes)));
+    partials.push(parsePartial(bytes, runKeys.partial(manifest.run_id, range)));
   }
   return withScratchFolder('assay-merge-', async (folder) => {
     const casesPath = join(folder, 'cases.jsonl');
@@ -101,6 +102,6 @@ async function mergePartials(store: ObjectStore, completion: RunCompletion, rang
 /** The run's distinct case ids in code-unit order. */
 export async function sortedRunCaseIds(store: ObjectStore, runId: string): Promise<string[]> {
   const bytes = await store.get(runKeys.caseIds(runId));
-  const listed = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array())));
+  const listed = readJsonWith(caseIdsSchema, bytes ?? new Uint8Array(), runKeys.caseIds(runId));
   return [...new Set(listed)].sort(compareText);
 }

@@ -14,6 +14,7 @@ import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import { withJudgeRanking } from '../report/judge-ranking.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
 import { compareWithBaseline, comparisonTarget, comparisonReads } from '../compare/baselines.js';
@@ -143,8 +144,9 @@ async function excerptLines(store: ObjectStore, run: AggregatedRun, report: Repo
   const results = await Promise.all(
     caseIds.map((caseId) =>
       limit(async () => {
-        const bytes = await store.get(runKeys.result(run.manifest.run_id, caseId));
-        return bytes === undefined ? undefined : caseResultSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+        const key = runKeys.result(run.manifest.run_id, caseId);
+        const bytes = await store.get(key);
+        return bytes === undefined ? undefined : readJsonWith(caseResultSchema, bytes, key);
       }),
     ),
   );
@@ -164,7 +166,7 @@ async function readAttemptUsage(store: ObjectStore, runId: string) {
   const usage = [];
   for (const key of keys.sort()) {
     const bytes = await store.get(key);
-    if (bytes !== undefined) usage.push(attemptUsageSchema.parse(JSON.parse(new TextDecoder().decode(bytes))));
+    if (bytes !== undefined) usage.push(readJsonWith(attemptUsageSchema, bytes, key));
   }
   return usage;
 }

@@ -4,7 +4,6 @@ import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
 import { judgeRankingSection } from './html/judge-ranking.js';
-import { escapeHtml } from './html/escape.js';
 import { headerSection } from './html/header.js';
 import { judgeUsageSection } from './html/judge-usage-table.js';
 import { keyStatistics } from './html/key-statistics.js';

@@ -12,6 +12,8 @@ import { compareText } from './ordering.js';
  * when two judges correct it, else the first by the order below that two
  * judges correct (average precision, say, for a graded and a yes/no judge).
  */
+
+/** The ground-truth metrics a ranking of judges is made on, most preferred first. */
 const PREFERRED = [/^retrieval\/ground_truth\/ndcg@10$/, /^retrieval\/ground_truth\/ndcg@\d+$/, /^retrieval\/ground_truth\/average_precision$/, /./];
 
 export function withJudgeRanking(report: Report): Report {

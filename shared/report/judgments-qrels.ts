@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
 import { trecIdField } from '../trec/id-field.js';
 
@@ -15,6 +16,8 @@ import { trecIdField } from '../trec/id-field.js';
  * An id that a TREC field cannot hold as it is (whitespace, a control
  * character, a request id starting with `#`) is percent-encoded (id-field.ts).
  */
+
+/** The ratings a document's grade is read from: a graded judge's, else a yes/no judge's (BINARY); LLM before lexical. */
 const GRADED = ['retrieval/llm_judged/graded_relevance/ratings', 'retrieval/lexical/graded_relevance/ratings'];
 const BINARY = ['retrieval/llm_judged/chunk_relevance/ratings', 'retrieval/lexical/chunk_relevance/ratings'];
 
@@ -70,7 +73,7 @@ export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, 
   try {
     for await (const row of createInterface({ input: createReadStream(casesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
       if (options.everyLine !== true && !mayHoldGrades(row)) continue;
-      const line = caseLineSchema.parse(JSON.parse(row));
+      const line = readJsonWith(caseLineSchema, row, casesPath);
       onLine?.(line);
       if (line.case_id !== caseId) {
         caseId = line.case_id;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MetricColumn, SegmentColumns } from './metric-columns.js';
 import { compareText } from './ordering.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import type { FailedCase } from '../schema/report.js';
 import { judgeUsageSchema, type JudgeUsageRecord } from '../schema/run-records.js';
 
@@ -85,8 +86,8 @@ export function serializePartial(partial: RangePartial): string {
   });
 }
 
-export function parsePartial(text: string): RangePartial {
-  const stored = storedPartialSchema.parse(JSON.parse(text));
+export function parsePartial(text: string | Uint8Array, where = 'a range partial'): RangePartial {
+  const stored = readJsonWith(storedPartialSchema, text, where);
   const engines = new Map<string, Map<string, MetricColumn>>();
   for (const [engine, columns] of Object.entries(stored.engines)) {
     const parsed = new Map<string, MetricColumn>();

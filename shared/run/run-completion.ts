@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runWaitSeconds } from '../judge-client/batch/batch-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseIdsSchema, type Manifest } from '../schema/run-records.js';
 import { runKeys } from './run-identity.js';
 import { unfinishedCases } from './run-progress.js';
@@ -31,7 +32,7 @@ export const deadlineExtensionSchema = z.object({ deadline: z.iso.datetime() });
 
 export async function runCompletion(store: ObjectStore, runId: string, options: { shardedListingFrom?: number } = {}): Promise<RunCompletion> {
   const manifest = await readManifest(store, runId);
-  const listed = caseIdsSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.caseIds(runId))) ?? new Uint8Array())));
+  const listed = readJsonWith(caseIdsSchema, (await store.get(runKeys.caseIds(runId))) ?? new Uint8Array(), runKeys.caseIds(runId));
   // A case id listed twice is one case: it is waited for, and counted, once.
   const caseIds = [...new Set(listed)];
   const { unfinished } = await unfinishedCases(store, runId, caseIds, options);
@@ -43,7 +44,7 @@ export async function runDeadline(store: ObjectStore, manifest: Manifest): Promi
   const first = new Date(manifest.deadline);
   const bytes = await store.get(runKeys.deadline(manifest.run_id));
   if (bytes === undefined) return first;
-  const extension = deadlineExtensionSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  const extension = readJsonWith(deadlineExtensionSchema, bytes, runKeys.deadline(manifest.run_id));
   return new Date(Math.max(first.getTime(), Date.parse(extension.deadline)));
 }
 

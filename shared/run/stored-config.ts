@@ -1,5 +1,6 @@
 import { parseRunConfig, type RunConfig } from '../config/index.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { manifestSchema, type Manifest } from '../schema/run-records.js';
 import { runKeys } from './run-identity.js';
 
@@ -55,5 +56,5 @@ const manifestsByStore = new WeakMap<ObjectStore, Map<string, Manifest>>();
 export async function readManifest(store: ObjectStore, runId: string): Promise<Manifest> {
   const bytes = await store.get(runKeys.manifest(runId));
   if (bytes === undefined) throw new Error(`Run ${runId} has no manifest (${runKeys.manifest(runId)})`);
-  return manifestSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+  return readJsonWith(manifestSchema, bytes, runKeys.manifest(runId));
 }

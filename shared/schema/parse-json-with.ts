@@ -24,6 +24,18 @@ export function parseJsonWith<Schema extends z.ZodType>(schema: Schema, text: st
   return { ok: false, error: what === undefined ? problem : `not ${what}: ${problem}` };
 }
 
+/**
+ * parseJsonWith for a record a step cannot go on without (a run's manifest,
+ * its case ids, a stored result): its value, or an Error naming `where` (the
+ * record's key) with the same wording, such as `runs/r-1/case-ids.json: not
+ * valid JSON (...)`.
+ */
+export function readJsonWith<Schema extends z.ZodType>(schema: Schema, text: string | Uint8Array, where: string): z.output<Schema> {
+  const parsed = parseJsonWith(schema, text);
+  if (!parsed.ok) throw new Error(`${where}: ${parsed.error}`);
+  return parsed.value;
+}
+
 /** The first of zod's issues on a JSON value, with its field, in JSON's words, and how many more there are. */
 export function describeJsonIssues(issues: readonly ZodIssue[], input: unknown): string {
   const problems = issues.flatMap((issue) => plainIssues(issue, [], input));

@@ -27,7 +27,7 @@ export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from '
  * never a judge's own model or server.
  *
  * Every client of the process that calls one server and model shares that
- * server's rate governor (rate/governor-registry.ts), paced at the config's
+ * server's rate governor (judge-client/rate/governor-registry.ts), paced at the config's
  * `judge.rate_limit` for the model when it gives one; `share` divides those
  * limits among the workers of a deployment (each Lambda container takes its
  * part).

@@ -15,6 +15,8 @@ import type { MetricValue } from '../schema/metric-value.js';
  * `retrieval/<source>/<judge>/qrels/<metric>`, they are what the report
  * corrects the human labels' means with (shared/report/corrected-estimates.ts).
  */
+
+/** A relevance judge's ratings of a case's chunks: its source, and its id or variant id. */
 const RELEVANCE_RATINGS = /^retrieval\/(llm_judged|lexical)\/((?:graded_relevance|chunk_relevance)(?:@[^/]+)?)\/ratings$/;
 const BINARY_TWINS = /^(precision@\d+|recall@\d+|average_precision|reciprocal_rank)$/;
 const GRADED_TWINS = /^(ndcg@\d+|precision@\d+|recall@\d+|average_precision|reciprocal_rank)$/;

@@ -22,7 +22,7 @@ export { inputsOf, type JudgeBackend } from './case-judgments.js';
  * source segment is `lexical`, so a non-LLM number is never mistaken for a
  * judged one. A repeated judge adds its samples and their spread
  * (repeat-metrics.ts); an ensemble combines its members' judgments, which
- * are asked once for both (ensemble/ensemble-metrics.ts).
+ * are asked once for both (ensemble-metrics.ts).
  *
  * Nothing is dropped: a judge that fails leaves an error_message where its
  * rating would be, and a judge that cannot run for lack of an input is listed

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
 import type { MetricValue } from '../schema/metric-value.js';
 
@@ -74,16 +75,8 @@ function numeric(value: MetricValue | undefined): number | undefined {
 }
 
 function parseLine(text: string, number: number): LinesRead<CaseLine> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, line: number, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
-  }
-  const parsed = caseLineSchema.safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const [issue] = parsed.error.issues;
-  return { ok: false, line: number, message: issue === undefined ? 'not a case line' : `field "${issue.path.map(String).join('.')}": ${issue.message}` };
+  const parsed = parseJsonWith(caseLineSchema, text);
+  return parsed.ok ? parsed : { ok: false, line: number, message: parsed.error };
 }
 
 /** Calls `visit` with each non-blank line and its 1-based number until it says stop or fails; leaving the loop closes the file. */

@@ -17,6 +17,7 @@ import { VIEW_STYLES } from './pages/layout.js';
  * refuses framing (frame-ancestors) and fetches nothing (default-src).
  */
 
+/** No page of the view is shown in a frame: every answer says so. */
 const NO_FRAMING = "frame-ancestors 'none'";
 
 /** The view's own pages (suites, cases, compare, errors): VIEW_STYLES and the table script; forms to the view only. */

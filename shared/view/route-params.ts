@@ -17,7 +17,7 @@ export const suiteNameSchema = z
 export const runIdSchema = z.string().regex(/^r-[0-9a-f]{16}$/, 'a run id is r- and 16 hexadecimal digits');
 
 /** An engine or metric name chosen on the compare page: matched against the runs' own names, never used in a key. */
-export const nameSchema = z.string().min(1).max(1000);
+export const nameSchema = z.string().min(1, 'a name is not empty').max(1000, 'a name has at most 1000 characters');
 
 /** Decimal digits, nothing else: no sign, no space, no `0x`, no exponent, not empty. */
 function decimal(name: string) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issuePath, valueAt, type ZodIssue } from '../schema/zod-issue-text.js';
 import { limitSchema, nameSchema, offsetSchema, runIdSchema, suiteNameSchema } from './route-params.js';
 
 /** What a request asks for, its parameters checked. */
@@ -85,19 +86,28 @@ function apiRoute([second, third, fourth]: (string | undefined)[], values: Recor
 type Checks = readonly (readonly [z.ZodType, unknown])[];
 type Checked<Items extends Checks> = { -readonly [Index in keyof Items]: Items[Index] extends readonly [infer Schema extends z.ZodType, unknown] ? z.output<Schema> : never };
 
-/** Each value through its schema; the first that fails gives a 400 naming the problem. */
+/** Each value through its schema; the first that fails gives a 400 naming the problem (problemOf). */
 function checked<Items extends Checks>(items: Items, build: (values: Checked<Items>) => Route): ParsedRoute {
   const values: unknown[] = [];
   for (const [schema, value] of items) {
     const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const [issue] = parsed.error.issues;
-      const field = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
-      return { ok: false, status: 400, message: `${field}${issue?.message ?? 'not a valid value'}` };
-    }
+    if (!parsed.success) return { ok: false, status: 400, message: problemOf(parsed.error.issues, value) };
     values.push(parsed.data);
   }
   return { ok: true, route: build(values as Checked<Items>) };
+}
+
+/**
+ * A request value's first problem, its parameter named as zod-issue-text.ts
+ * writes a path: the rule's own sentence (route-params.ts gives every rule
+ * one, naming the parameter), or `is missing` for a parameter not given.
+ */
+function problemOf(issues: readonly ZodIssue[], value: unknown): string {
+  const [issue] = issues;
+  if (issue === undefined) return 'not a valid value';
+  const path = issuePath(issue.path);
+  const problem = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined ? 'is missing' : issue.message;
+  return path === '' ? problem : `${path}: ${problem}`;
 }
 
 /** The path's segments, percent-decoded; an empty path is none. Undefined when a segment's encoding is broken. */

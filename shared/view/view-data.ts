@@ -1,9 +1,11 @@
 import pLimit from 'p-limit';
+import type { z } from 'zod';
 import { parseReportJson } from '../compare/run-files.js';
 import { historyFileSchema, suiteCardSchema, type HistoryFile, type SuiteCard, type UnreadableRow } from '../history/history-file.js';
 import { historyKeys } from '../history/history-keys.js';
 import { runKeys } from '../run/run-identity.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { parseJsonWith } from '../schema/parse-json-with.js';
 import type { Report } from '../schema/report.js';
 import { manifestSchema } from '../schema/run-records.js';
 import { found, missing, unreadable, type Found } from './found.js';
@@ -60,7 +62,7 @@ export class ViewData {
     await Promise.all(
       keys.map((key) =>
         limit(async () => {
-          const read = parsedJson(key, await this.store.read(key), (json) => suiteCardSchema.safeParse(json));
+          const read = parsedJson(key, await this.store.read(key), suiteCardSchema);
           if (read.ok) cards.push(read.value);
           // The page names the card beside its reason.
           else if (read.status === 500) unreadableCards.push({ key, reason: read.message.startsWith(`${key}: `) ? read.message.slice(key.length + 2) : read.message });
@@ -86,7 +88,7 @@ export class ViewData {
     const key = historyKeys.json(suite);
     const read = await this.store.read(key);
     if (read.state === 'absent') return missing(noHistory(suite));
-    const parsed = parsedJson(key, read, (json) => historyFileSchema.safeParse(json));
+    const parsed = parsedJson(key, read, historyFileSchema);
     if (!parsed.ok) return unreadable(`${parsed.message}; assay history rebuild --suite ${suite} makes it again`);
     return found({ bytes: read.state === 'found' ? read.value : new Uint8Array(), history: parsed.value });
   }
@@ -130,7 +132,7 @@ export class ViewData {
     const key = runKeys.manifest(runId);
     const read = await this.store.read(key);
     if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
-    const manifest = parsedJson(key, read, (json) => manifestSchema.safeParse(json));
+    const manifest = parsedJson(key, read, manifestSchema);
     if (manifest.ok) return found(manifest.value.suite);
     for (const card of (await this.suites()).cards) {
       const report = await this.store.version(runKeys.report(card.suite, runId, 'report.json'));
@@ -150,21 +152,9 @@ function refusedMessage(key: string, reason: string): string {
 }
 
 /** An object's JSON through a schema: absent is a 404; refused, unparseable or of another shape a 500 naming the object and the first problem. */
-function parsedJson<Value>(
-  key: string,
-  read: StoredObject<Uint8Array>,
-  parse: (json: unknown) => { success: true; data: Value } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } },
-): Found<Value> {
+function parsedJson<Schema extends z.ZodType>(key: string, read: StoredObject<Uint8Array>, schema: Schema): Found<z.output<Schema>> {
   if (read.state === 'absent') return missing(`${key} is not in the store`);
   if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(read.value));
-  } catch (error) {
-    return unreadable(`${key}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const parsed = parse(json);
-  if (parsed.success) return found(parsed.data);
-  const [issue] = parsed.error.issues;
-  return unreadable(`${key}: ${issue === undefined ? 'unexpected shape' : `field "${issue.path.map(String).join('.')}": ${issue.message}`}`);
+  const parsed = parseJsonWith(schema, read.value);
+  return parsed.ok ? found(parsed.value) : unreadable(`${key}: ${parsed.error}`);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { spendSettingsOf, type JudgePrices } from '../schema/judge-prices.js';
 import type { Manifest } from '../schema/run-records.js';
 import { runKeys } from '../run/run-identity.js';
@@ -46,7 +47,7 @@ export async function checkJudgeSpend(store: ObjectStore, manifest: Manifest): P
   let spend = 0;
   for await (const key of store.list(runKeys.judgeSpendPrefix(manifest.run_id))) {
     const bytes = await store.get(key);
-    if (bytes !== undefined) spend += workerSpendSchema.parse(JSON.parse(new TextDecoder().decode(bytes))).spend;
+    if (bytes !== undefined) spend += readJsonWith(workerSpendSchema, bytes, key).spend;
   }
   if (spend > ceiling.maxCost) await markBudgetReached(store, manifest.run_id, ceiling, spend);
 }

@@ -5,6 +5,7 @@ import { expandEngines, type Environment } from '../engines/create-engine.js';
 import type { EngineConfig } from '../engines/engine-config.js';
 import type { Engine } from '../engines/engine.js';
 import type { ObjectStore } from '../ports/object-store.js';
+import { readJsonWith } from '../schema/parse-json-with.js';
 import { retrievedChunkSchema, type EngineOutput, type EvalCase } from '../schema/eval-case.js';
 import { runKeys } from '../run/run-identity.js';
 
@@ -76,7 +77,7 @@ export async function askLiveEngines(
 ): Promise<LiveEngineStep> {
   const key = runKeys.engineAnswers(runId, caseId);
   const stored = await store.get(key);
-  const kept: Record<string, KeptAnswer> = stored === undefined ? {} : keptAnswersSchema.parse(JSON.parse(new TextDecoder().decode(stored)));
+  const kept: Record<string, KeptAnswer> = stored === undefined ? {} : readJsonWith(keptAnswersSchema, stored, key);
   const missing = engines.filter((engine) => !Object.hasOwn(kept, engine.name));
   const transient: string[] = [];
   if (missing.length > 0) {

@@ -18,6 +18,8 @@ import { sendAll, type WorkQueue } from '../ports/work-queue.js';
  * so a limit that never lifts still ends in a recorded failure instead of a
  * case that circles for ever.
  */
+
+/** Times a case is deferred for a rate limit before it goes back through the queue as a transient failure. */
 export const MAX_RATE_LIMIT_DEFERRALS = 20;
 const FIRST_DELAY_SECONDS = 2;
 const LONGEST_DELAY_SECONDS = 60;

@@ -108,7 +108,7 @@ describe('assay view over a store someone else wrote', () => {
     const page = await httpGet(view.url, '/suites/corrupt');
 
     expect(api.status).toBe(500);
-    expect(JSON.parse(api.body).error).toBe('reports/corrupt/history.json: field "runs": Invalid input: expected array, received number; assay history rebuild --suite corrupt makes it again');
+    expect(JSON.parse(api.body).error).toBe('reports/corrupt/history.json: field "runs": expected an array, got a number (7); assay history rebuild --suite corrupt makes it again');
     expect(page.status).toBe(500);
     expect(page.body).toContain('reports/corrupt/history.json: field &quot;runs&quot;');
   });

@@ -1,3 +1,23 @@
+/** Attempts settled that close a round (LearntRequestPace). */
+const ROUND_ATTEMPTS = 24;
+/** The share of attempts a rate limit may refuse before the pace is cut: room for jitter at the limit. */
+const TARGET_SHARE = 0.05;
+/** A cut leaves a quarter at least: a round with every attempt refused tells no rate, only that it is far less. */
+const LEAST_CUT_FACTOR = 0.25;
+/** The least raise of a round within the target. */
+const GROWTH = 0.05;
+/** How fast the floor follows a lower share, for refusals at random that became fewer or stopped. */
+const FLOOR_EASING = 0.125;
+
+interface Round {
+  readonly number: number;
+  openedAt: number | undefined;
+  started: number;
+  settled: number;
+  refused: number;
+  exhausted: boolean;
+}
+
 /**
  * The requests pace learnt from what a judge server refuses: the control
  * loop of rate-governor.ts, over rounds of attempts.
@@ -34,25 +54,6 @@
  * headers that tell a pace the server does not keep are ignored when too
  * fast, and a pace they set too fast is cut by the rounds like any other.
  */
-const ROUND_ATTEMPTS = 24;
-/** The share of attempts a rate limit may refuse before the pace is cut: room for jitter at the limit. */
-const TARGET_SHARE = 0.05;
-/** A cut leaves a quarter at least: a round with every attempt refused tells no rate, only that it is far less. */
-const LEAST_CUT_FACTOR = 0.25;
-/** The least raise of a round within the target. */
-const GROWTH = 0.05;
-/** How fast the floor follows a lower share, for refusals at random that became fewer or stopped. */
-const FLOOR_EASING = 0.125;
-
-interface Round {
-  readonly number: number;
-  openedAt: number | undefined;
-  started: number;
-  settled: number;
-  refused: number;
-  exhausted: boolean;
-}
-
 export class LearntRequestPace {
   private pace: number | undefined;
   private floor = 0;

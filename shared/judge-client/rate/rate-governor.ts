@@ -6,7 +6,9 @@ import { LearntRequestPace } from './learnt-request-pace.js';
 export type { AttemptOutcome, GovernorClock, GovernorSettings, GovernorState, Permit, RateLimits } from './governor-types.js';
 export { SYSTEM_CLOCK } from './governor-types.js';
 
+/** The hold after a refusal that names no wait, doubled for each refusal in a row. */
 const FIRST_BACKOFF_MS = 500;
+/** The longest such hold. */
 const LONGEST_BACKOFF_MS = 8_000;
 
 interface Waiter {

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { RateLimits } from './rate-governor.js';
 
+/** A model's limits per minute; at the top level of `judge.rate_limit`, those of every model without its own. */
+const limitsShape = {
+  requests_per_minute: z.number().positive().optional(),
+  tokens_per_minute: z.number().positive().optional(),
+};
+export const modelRateLimitSchema = z.strictObject(limitsShape);
+
 /**
  * `judge.rate_limit` in the config file: the judge account's limits, to pace
  * requests at them instead of finding them by refusals. Limits are per model,
@@ -16,12 +23,6 @@ import type { RateLimits } from './rate-governor.js';
  *       gpt-4o: {requests_per_minute: 100, tokens_per_minute: 30000}
  * ```
  */
-const limitsShape = {
-  requests_per_minute: z.number().positive().optional(),
-  tokens_per_minute: z.number().positive().optional(),
-};
-export const modelRateLimitSchema = z.strictObject(limitsShape);
-
 export const judgeRateLimitSchema = z.strictObject({
   ...limitsShape,
   models: z.record(z.string().min(1), modelRateLimitSchema).optional(),

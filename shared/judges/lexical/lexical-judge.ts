@@ -23,6 +23,8 @@ import { tokenize } from './tokenize.js';
  *
  * Pure: the same inputs always give the same verdict.
  */
+
+/** The judges the lexical judge stands in for. */
 export const LEXICAL_JUDGE_IDS = ['chunk_relevance', 'graded_relevance', 'relevance_to_query', 'groundedness'] as const;
 export type LexicalJudgeId = (typeof LEXICAL_JUDGE_IDS)[number];
 
