@@ -34,7 +34,17 @@ const latencyMs = Number(values.latency);
 const repeat = Number(values.repeat);
 const SUITE = 'nightly';
 
-const GROUND_TRUTH = ['precision@5', 'precision@10', 'recall@5', 'recall@10', 'ndcg@5', 'ndcg@10', 'average_precision', 'reciprocal_rank', 'document_recall'];
+const GROUND_TRUTH = [
+  'precision@5',
+  'precision@10',
+  'recall@5',
+  'recall@10',
+  'ndcg@5',
+  'ndcg@10',
+  'average_precision',
+  'reciprocal_rank',
+  'document_recall',
+];
 const HEADLINE = [
   ...GROUND_TRUTH.map((metric) => `retrieval/ground_truth/${metric}/average`),
   'response/llm_judged/correctness/rating/percentage',
@@ -44,7 +54,13 @@ const HEADLINE = [
   'retrieval/llm_judged/graded_relevance/ndcg@5/average',
   'retrieval/llm_judged/graded_relevance/ndcg@10/average',
 ];
-const ERROR_COUNTS = ['engine/error_count', 'response/llm_judged/correctness/error_count', 'response/llm_judged/groundedness/error_count', 'retrieval/llm_judged/chunk_relevance/error_count', 'retrieval/llm_judged/graded_relevance/error_count'];
+const ERROR_COUNTS = [
+  'engine/error_count',
+  'response/llm_judged/correctness/error_count',
+  'response/llm_judged/groundedness/error_count',
+  'retrieval/llm_judged/chunk_relevance/error_count',
+  'retrieval/llm_judged/graded_relevance/error_count',
+];
 
 function nightReport(night: number, random: ReturnType<typeof seededRandom>): Report {
   const fraction = () => random.nextUint32() / 2 ** 32;
@@ -53,14 +69,31 @@ function nightReport(night: number, random: ReturnType<typeof seededRandom>): Re
       const statistics: Record<string, number> = {};
       for (const name of HEADLINE) {
         const value = 0.3 + 0.5 * fraction();
-        Object.assign(statistics, { [name]: value, [`${name}/ci_low`]: value - 0.04 * fraction(), [`${name}/ci_high`]: value + 0.04 * fraction(), [`${name.replace(/\/(average|percentage)$/, '')}/count`]: 500 });
+        Object.assign(statistics, {
+          [name]: value,
+          [`${name}/ci_low`]: value - 0.04 * fraction(),
+          [`${name}/ci_high`]: value + 0.04 * fraction(),
+          [`${name.replace(/\/(average|percentage)$/, '')}/count`]: 500,
+        });
       }
       for (const name of ERROR_COUNTS) statistics[name] = random.nextBelow(3);
-      Object.assign(statistics, { 'engine/latency_ms/p50': 80 + random.nextBelow(40), 'engine/latency_ms/p95': 300 + random.nextBelow(200), 'engine/latency_ms/max': 900 + random.nextBelow(500) });
+      Object.assign(statistics, {
+        'engine/latency_ms/p50': 80 + random.nextBelow(40),
+        'engine/latency_ms/p95': 300 + random.nextBelow(200),
+        'engine/latency_ms/max': 900 + random.nextBelow(500),
+      });
       return [`engine-${index + 1}`, statistics];
     }),
   );
-  const kappa = () => ({ pairs: 2000, exact_agreement: fraction(), cohen_kappa: fraction(), weighted_kappa: fraction(), binary: { level: 1, kappa: fraction(), agreement: fraction(), precision: fraction(), recall: fraction() }, confusion: {}, reasons: {} });
+  const kappa = () => ({
+    pairs: 2000,
+    exact_agreement: fraction(),
+    cohen_kappa: fraction(),
+    weighted_kappa: fraction(),
+    binary: { level: 1, kappa: fraction(), agreement: fraction(), precision: fraction(), recall: fraction() },
+    confusion: {},
+    reasons: {},
+  });
   return {
     run_id: `r-${night.toString(16).padStart(16, '0')}`,
     suite: SUITE,
@@ -118,4 +151,6 @@ const range = (values: number[]) => `${Math.min(...values).toFixed(0)} to ${Math
 console.log(`history of ${nights} nights, ${engineCount} engines: recording the newest night`);
 console.log(`  in memory:           median ${median(memoryTimes).toFixed(0)} ms (${range(memoryTimes)}), ${repeat} rounds`);
 console.log(`  ${latencyMs} ms a request:   median ${median(latencyTimes).toFixed(0)} ms (${range(latencyTimes)}), ${requests} requests`);
-console.log(`  history.json ${(await size(historyKeys.json(SUITE))).toFixed(0)} KiB, history.html ${(await size(historyKeys.html(SUITE))).toFixed(0)} KiB, a row ${(await size(historyKeys.row(SUITE, last.created_at, last.run_id))).toFixed(1)} KiB, the card ${(await size(historyKeys.card(SUITE))).toFixed(1)} KiB`);
+console.log(
+  `  history.json ${(await size(historyKeys.json(SUITE))).toFixed(0)} KiB, history.html ${(await size(historyKeys.html(SUITE))).toFixed(0)} KiB, a row ${(await size(historyKeys.row(SUITE, last.created_at, last.run_id))).toFixed(1)} KiB, the card ${(await size(historyKeys.card(SUITE))).toFixed(1)} KiB`,
+);

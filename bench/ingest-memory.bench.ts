@@ -30,9 +30,17 @@ if (values['ingest-only'] !== undefined) {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', import.meta.filename, '--ingest-only', dataset], {
       maxBuffer: 1 << 20,
     });
-    const result = JSON.parse(stdout) as { outcome: string; sent: number; seconds: number; peakMegabytes: number; baselineMegabytes: number };
+    const result = JSON.parse(stdout) as {
+      outcome: string;
+      sent: number;
+      seconds: number;
+      peakMegabytes: number;
+      baselineMegabytes: number;
+    };
     console.log(`ingest of ${rows} rows: ${result.outcome}, ${result.sent} case messages sent, ${result.seconds.toFixed(1)} s`);
-    console.log(`peak RSS ${result.peakMegabytes.toFixed(0)} MB (the process before ingest: ${result.baselineMegabytes.toFixed(0)} MB; target <= 256 MB)`);
+    console.log(
+      `peak RSS ${result.peakMegabytes.toFixed(0)} MB (the process before ingest: ${result.baselineMegabytes.toFixed(0)} MB; target <= 256 MB)`,
+    );
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -26,7 +26,9 @@ export async function benchManyRuns(options: ManyRunsOptions): Promise<void> {
   const { shape, official } = options;
   const stem = `many-q${shape.queries}-d${shape.documentsPerQuery}-j${shape.judgedPerQuery}-s${shape.seed}`;
   const qrels = official?.qrels ?? join(options.folder, `${stem}.qrels`);
-  const runs = official?.runs ?? Array.from({ length: options.runs }, (_, index) => join(options.folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
+  const runs =
+    official?.runs ??
+    Array.from({ length: options.runs }, (_, index) => join(options.folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
   if (official === undefined && (!runs.every((run) => existsSync(run)) || !existsSync(qrels))) {
     console.log(`Generating ${options.runs} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents...`);
     const [first, ...others] = runs as [string, ...string[]];
@@ -54,7 +56,10 @@ export async function benchManyRuns(options: ManyRunsOptions): Promise<void> {
   }
   const medianOf = (name: string): number => median(times.get(name) ?? []);
   const loop = times.get('trec_eval, a process a run') ?? [];
-  const collection = official === undefined ? `${options.runs} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents (${stem})` : `${runs.length} runs of ${dirname(runs[0] as string)} against ${official.qrels}`;
+  const collection =
+    official === undefined
+      ? `${options.runs} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents (${stem})`
+      : `${runs.length} runs of ${dirname(runs[0] as string)} against ${official.qrels}`;
   console.log(`\n${collection}, -q -c, median of ${options.repeat}:`);
   for (const name of Object.keys(contenders)) {
     // Each round's ratio to the loop timed next to it, so that load on the machine moves both alike.

@@ -59,8 +59,26 @@ mkdirSync(folder, { recursive: true });
 const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
 const repeat = Number(values.repeat);
 const measures = [
-  '-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.5,10,100', '-m', 'ndcg', '-m', 'ndcg_cut.5,10,20',
-  '-m', 'recip_rank', '-m', 'Rprec', '-m', 'num_rel', '-m', 'num_ret', '-m', 'num_rel_ret',
+  '-m',
+  'map',
+  '-m',
+  'P.5,10,20',
+  '-m',
+  'recall.5,10,100',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10,20',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'num_rel',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel_ret',
 ];
 const shapeWith = (queries: string): CollectionShape => ({
   queries: Number(queries),
@@ -73,11 +91,33 @@ const official = officialRuns(values.qrels, values['runs-folder']);
 if (values.part !== 'many' && official === undefined) await benchLargeRun(trecEval, shapeWith(values.queries));
 // The many-runs part scores what a shared task such as Robust03 reports for each of its runs.
 const sharedTaskMeasures = [
-  '-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.10,100,1000', '-m', 'ndcg', '-m', 'ndcg_cut.10,20', '-m', 'recip_rank', '-m', 'Rprec',
+  '-m',
+  'map',
+  '-m',
+  'P.5,10,20',
+  '-m',
+  'recall.10,100,1000',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.10,20',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
 ];
 if (values.part !== 'large' || official !== undefined) {
   console.log('');
-  await benchManyRuns({ trecEval, assayBin, folder, runs: Number(values.runs), shape: shapeWith(values['run-queries']), measures: sharedTaskMeasures, repeat, ...(official === undefined ? {} : { official }) });
+  await benchManyRuns({
+    trecEval,
+    assayBin,
+    folder,
+    runs: Number(values.runs),
+    shape: shapeWith(values['run-queries']),
+    measures: sharedTaskMeasures,
+    repeat,
+    ...(official === undefined ? {} : { official }),
+  });
 }
 
 async function benchLargeRun(trecEvalPath: string, shape: CollectionShape): Promise<void> {

@@ -57,7 +57,9 @@ for (let round = 1; round <= Number(values.repeat); round++) {
   for (const [name, args] of Object.entries(contenders)) {
     const loaded = await load(args);
     results.set(name, [...(results.get(name) ?? []), loaded]);
-    console.log(`round ${round}: ${name.padEnd(20)} ${loaded.cpuSeconds.toFixed(2)} s CPU, ${loaded.loadSeconds.toFixed(2)} s loading, ${loaded.rows} rows`);
+    console.log(
+      `round ${round}: ${name.padEnd(20)} ${loaded.cpuSeconds.toFixed(2)} s CPU, ${loaded.loadSeconds.toFixed(2)} s loading, ${loaded.rows} rows`,
+    );
   }
 }
 
@@ -76,10 +78,14 @@ const ratio = (a: string, b: string): string => {
   const pairs = cpuOf(a).map((cpu, index) => cpu / (cpuOf(b)[index] as number));
   return `${median(pairs).toFixed(2)} (${Math.min(...pairs).toFixed(2)} to ${Math.max(...pairs).toFixed(2)})`;
 };
-console.log(`CPU ratio, this build / ${values.reference}: ${ratio(current, reference)}; this build / stream-json: ${ratio(current, library)}`);
+console.log(
+  `CPU ratio, this build / ${values.reference}: ${ratio(current, reference)}; this build / stream-json: ${ratio(current, library)}`,
+);
 const digests = new Set([...results.values()].flat().map((loaded) => `${loaded.rows}/${loaded.badRows}/${loaded.digest}`));
 console.log(`rows identical in every process: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(', ')})`}`);
-console.log(`\nWhole-process commands, to time side by side:\n  node ${contenders[current]?.join(' ')}\n  node ${contenders[reference]?.join(' ')}\n  node ${contenders[library]?.join(' ')}`);
+console.log(
+  `\nWhole-process commands, to time side by side:\n  node ${contenders[current]?.join(' ')}\n  node ${contenders[reference]?.join(' ')}\n  node ${contenders[library]?.join(' ')}`,
+);
 
 function load(args: readonly string[]): Promise<Loaded> {
   return new Promise((resolve, reject) => {

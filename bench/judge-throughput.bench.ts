@@ -75,7 +75,10 @@ async function writeDataset(queries: number, passages: number): Promise<string> 
       request_id: `q${query}`,
       request: `question number ${query} about topic ${query % 17}`,
       response: `answer ${query}`,
-      retrieved_context: Array.from({ length: passages }, (_, passage) => ({ doc_uri: `d${query}-${passage}`, content: `passage ${passage} for question ${query}` })),
+      retrieved_context: Array.from({ length: passages }, (_, passage) => ({
+        doc_uri: `d${query}-${passage}`,
+        content: `passage ${passage} for question ${query}`,
+      })),
     }),
   );
   await writeFile(path, `${lines.join('\n')}\n`);
@@ -93,12 +96,32 @@ interface CommandRun {
 /** Runs `assay run` in a process of its own against `server`; times are performance.now() of this process. */
 let runs = 0;
 
-async function assayRun(cli: string, dataset: string, config: object, server: OpenAiTestServer, part: string, concurrency: number): Promise<CommandRun> {
+async function assayRun(
+  cli: string,
+  dataset: string,
+  config: object,
+  server: OpenAiTestServer,
+  part: string,
+  concurrency: number,
+): Promise<CommandRun> {
   const name = `${part}-${runs++}`;
   const configPath = join(folder, `${name}.json`);
   await writeFile(configPath, JSON.stringify(config));
   const out = join(folder, `out-${name}`);
-  const args = [cli, 'run', dataset, '--config', configPath, '--store', join(folder, `store-${name}`), '--out', out, '--concurrency', String(concurrency), '--no-cache'];
+  const args = [
+    cli,
+    'run',
+    dataset,
+    '--config',
+    configPath,
+    '--store',
+    join(folder, `store-${name}`),
+    '--out',
+    out,
+    '--concurrency',
+    String(concurrency),
+    '--no-cache',
+  ];
   const environment = { ...process.env, OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'bench-model' };
   const startedAt = performance.now();
   const child = spawn(process.execPath, ['--max-semi-space-size=64', ...args], { env: environment, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -154,16 +177,26 @@ async function rateLimitPart(): Promise<void> {
     { name: 'reset to a whole quota (OpenAI), no rate setting', limit: { reset: 'full' }, config: {}, reference: true },
     { name: 'reset to the next free request, no rate setting', limit: { reset: 'next' }, config: {}, reference: true },
     { name: 'no x-ratelimit-* headers, retry-after only, no rate setting', limit: { headers: false }, config: {}, reference: true },
-    { name: `reset to a whole quota, requests_per_minute: ${limitPerMinute}`, limit: { reset: 'full' }, config: { rate_limit: { requests_per_minute: limitPerMinute } }, reference: false },
+    {
+      name: `reset to a whole quota, requests_per_minute: ${limitPerMinute}`,
+      limit: { reset: 'full' },
+      config: { rate_limit: { requests_per_minute: limitPerMinute } },
+      reference: false,
+    },
   ];
   for (const latencyMs of latencies) {
-    console.log(`rate limit: 500 judgments, --concurrency 16, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window); ideal ${idealPerSecond.toFixed(1)} judgments/s`);
+    console.log(
+      `rate limit: 500 judgments, --concurrency 16, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window); ideal ${idealPerSecond.toFixed(1)} judgments/s`,
+    );
     for (const setting of settings) {
       for (const cli of clis.filter((candidate) => setting.reference || candidate.name === 'this build')) {
         const shares: number[] = [];
         const refusals: number[] = [];
         for (let round = 0; round < repeat; round++) {
-          const server = await startOpenAiTestServer({ oracle: verdict, faults: { latencyMs, requestLimit: { requests: perWindow, windowMs, ...setting.limit } } });
+          const server = await startOpenAiTestServer({
+            oracle: verdict,
+            faults: { latencyMs, requestLimit: { requests: perWindow, windowMs, ...setting.limit } },
+          });
           const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'], judge: setting.config }, server, 'rate', 16);
           await server.close();
           const seconds = judgingWindow(server, run);
@@ -176,18 +209,32 @@ async function rateLimitPart(): Promise<void> {
               `${refused} of ${server.log.length} requests refused (${(100 * (refusals.at(-1) ?? 0)).toFixed(1)}%); judged twice ${twice}; ${casesOf(run)}`,
           );
         }
-        console.log(`  ${latencyMs} ms, ${setting.name}, ${cli.name}: median ${(100 * median(shares)).toFixed(1)}% of the limit (${spread(shares)}), refused ${(100 * median(refusals)).toFixed(1)}% (${spread(refusals)})`);
+        console.log(
+          `  ${latencyMs} ms, ${setting.name}, ${cli.name}: median ${(100 * median(shares)).toFixed(1)}% of the limit (${spread(shares)}), refused ${(100 * median(refusals)).toFixed(1)}% (${spread(refusals)})`,
+        );
       }
     }
   }
 }
 
 /** Nine catalog judges on one model: 213 judgments of the example dataset, as a run with several judges makes them. */
-const SEVERAL_JUDGES = ['chunk_relevance', 'graded_relevance', 'correctness', 'groundedness', 'relevance_to_query', 'safety', 'context_sufficiency', 'answer_faithfulness', 'relevancy'];
+const SEVERAL_JUDGES = [
+  'chunk_relevance',
+  'graded_relevance',
+  'correctness',
+  'groundedness',
+  'relevance_to_query',
+  'safety',
+  'context_sufficiency',
+  'answer_faithfulness',
+  'relevancy',
+];
 
 async function random429Part(): Promise<void> {
   const dataset = join(import.meta.dirname, '..', 'examples', 'datasets', 'search-assistant.jsonl');
-  console.log('random 429s: examples/datasets/search-assistant.jsonl, nine judges, --concurrency 8; 20% of requests refused (429, retry-after-ms 50, no x-ratelimit-* headers) and 5% failed (500) at random, against no refusals');
+  console.log(
+    'random 429s: examples/datasets/search-assistant.jsonl, nine judges, --concurrency 8; 20% of requests refused (429, retry-after-ms 50, no x-ratelimit-* headers) and 5% failed (500) at random, against no refusals',
+  );
   for (const cli of clis) {
     const ratios: number[] = [];
     for (let round = 0; round < repeat; round++) {
@@ -207,7 +254,9 @@ async function random429Part(): Promise<void> {
       }
       ratios.push((times[1] ?? 0) / (times[0] ?? 1));
     }
-    console.log(`  ${cli.name}: the run with random refusals took ${median(ratios).toFixed(2)} times the refusal-free run's time (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`);
+    console.log(
+      `  ${cli.name}: the run with random refusals took ${median(ratios).toFixed(2)} times the refusal-free run's time (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`,
+    );
   }
 }
 
@@ -233,7 +282,9 @@ async function fullPipePart(): Promise<void> {
           `first request ${(first - run.startedAt).toFixed(0)} ms after the start; ${concurrency} in flight ${full === undefined ? 'never' : `${(full - first).toFixed(0)} ms after the first`}; exit ${run.exitCode}`,
       );
     }
-    console.log(`  ${cli.name}: median ${(100 * median(windowShares)).toFixed(1)}% of ideal over the judging window (${spread(windowShares)}), ${(100 * median(wallShares)).toFixed(1)}% over the whole command (${spread(wallShares)})`);
+    console.log(
+      `  ${cli.name}: median ${(100 * median(windowShares)).toFixed(1)}% of ideal over the judging window (${spread(windowShares)}), ${(100 * median(wallShares)).toFixed(1)}% over the whole command (${spread(wallShares)})`,
+    );
   }
 }
 

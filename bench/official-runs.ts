@@ -18,7 +18,9 @@ import { join } from 'node:path';
 export function officialRuns(qrels: string | undefined, runsFolder: string | undefined): { qrels: string; runs: string[] } | undefined {
   if (qrels === undefined && runsFolder === undefined) return undefined;
   if (qrels === undefined || runsFolder === undefined || !existsSync(qrels) || !existsSync(runsFolder)) {
-    console.error('Give both --qrels FILE and --runs-folder DIR (a folder holding only run files, uncompressed), or neither for the generated collection.');
+    console.error(
+      'Give both --qrels FILE and --runs-folder DIR (a folder holding only run files, uncompressed), or neither for the generated collection.',
+    );
     process.exit(2);
   }
   const runs = readdirSync(runsFolder)

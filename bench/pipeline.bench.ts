@@ -31,7 +31,8 @@ const concurrency = Number(values.concurrency);
 const latencyMs = Number(values.latency);
 
 const folder = await mkdtemp(join(tmpdir(), 'assay-bench-'));
-const silent = (usage: () => Record<string, unknown>) => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, usage as never);
+const silent = (usage: () => Record<string, unknown>) =>
+  new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, usage as never);
 
 async function writeDataset(path: string, count: number): Promise<void> {
   const lines: string[] = [];
@@ -43,7 +44,10 @@ async function writeDataset(path: string, count: number): Promise<void> {
           request: `question number ${index} about topic ${index % 17}`,
           engine,
           response: `answer ${index} from ${engine}`,
-          retrieved_context: [0, 1, 2].map((rank) => ({ doc_uri: `d${index}-${engine}-${rank}`, content: `passage ${rank} for question ${index} by ${engine}` })),
+          retrieved_context: [0, 1, 2].map((rank) => ({
+            doc_uri: `d${index}-${engine}-${rank}`,
+            content: `passage ${rank} for question ${index} by ${engine}`,
+          })),
           expected_retrieved_context: [{ doc_uri: `d${index}-dense-0`, grade: 2 }],
         }),
       );
@@ -85,8 +89,12 @@ try {
   // The judging window: from the first call's start to the last call's end.
   const window = ((answeredAt.at(-1) ?? 0) - (answeredAt[0] ?? 0)) / 1000 + latencyMs / 1000;
   const ideal = concurrency / (latencyMs / 1000);
-  console.log(`judge throughput: ${calls} calls judged in ${window.toFixed(2)} s = ${(calls / window).toFixed(1)} calls/s (whole run ${seconds.toFixed(2)} s);`);
-  console.log(`  ideal ${ideal.toFixed(1)} calls/s (concurrency ${concurrency} / ${latencyMs} ms): ${((100 * calls) / window / ideal).toFixed(1)}% (target >= 90%)`);
+  console.log(
+    `judge throughput: ${calls} calls judged in ${window.toFixed(2)} s = ${(calls / window).toFixed(1)} calls/s (whole run ${seconds.toFixed(2)} s);`,
+  );
+  console.log(
+    `  ideal ${ideal.toFixed(1)} calls/s (concurrency ${concurrency} / ${latencyMs} ms): ${((100 * calls) / window / ideal).toFixed(1)}% (target >= 90%)`,
+  );
 
   // Non-judge overhead
   const overheadCases = Number(values['overhead-cases']);

@@ -42,7 +42,10 @@ async function writeDataset(path: string, count: number): Promise<void> {
   for (let index = 0; index < count; index++) {
     let lines = '';
     for (const engine of ['bm25', 'dense']) {
-      const retrieved = [0, 1, 2, 3, 4].map((rank) => ({ doc_uri: `d${(index * 31 + rank * (engine === 'bm25' ? 7 : 11)) % 997}`, content: `passage ${rank} of ${index}` }));
+      const retrieved = [0, 1, 2, 3, 4].map((rank) => ({
+        doc_uri: `d${(index * 31 + rank * (engine === 'bm25' ? 7 : 11)) % 997}`,
+        content: `passage ${rank} of ${index}`,
+      }));
       const expected = [0, 1, 2].map((offset) => ({ doc_uri: `d${(index * 31 + offset * 7) % 997}`, grade: 2 - offset }));
       lines += `${JSON.stringify({ request_id: `q${index}`, request: `question ${index}`, engine, retrieved_context: retrieved, expected_retrieved_context: expected })}\n`;
     }
@@ -81,7 +84,9 @@ async function deployedReduce(store: string, runId: string): Promise<void> {
     if (message === nextCheck) nextCheck = undefined;
     const invocation = await child('reducer-invocation.ts', [store, String(latency), message]);
     invocations.push({ kind: invocation.kind as string, seconds: invocation.seconds as number, peakMiB: invocation.peakMiB as number });
-    console.log(`  ${invocation.kind}: ${invocation.outcome} in ${(invocation.seconds as number).toFixed(1)} s, ${invocation.requests} requests, peak ${(invocation.peakMiB as number).toFixed(0)} MiB`);
+    console.log(
+      `  ${invocation.kind}: ${invocation.outcome} in ${(invocation.seconds as number).toFixed(1)} s, ${invocation.requests} requests, peak ${(invocation.peakMiB as number).toFixed(0)} MiB`,
+    );
     reported = String(invocation.outcome).startsWith('reported');
     for (const body of invocation.sent as string[]) {
       if ((JSON.parse(body) as { kind: string }).kind === 'check') nextCheck = body;
@@ -108,7 +113,9 @@ try {
   if (reference !== undefined) references.push(await timeAssayRun(reference, folder, 'reference-before'));
   const embedded = await timeAssayRun(dataset, folder, 'run');
   if (reference !== undefined) references.push(await timeAssayRun(reference, folder, 'reference-after'));
-  console.log(`assay run: ${cases} cases × 2 engines in ${embedded.seconds.toFixed(1)} s, peak ${embedded.peakMiB.toFixed(0)} MiB resident; ${JSON.stringify(embedded.cases)}`);
+  console.log(
+    `assay run: ${cases} cases × 2 engines in ${embedded.seconds.toFixed(1)} s, peak ${embedded.peakMiB.toFixed(0)} MiB resident; ${JSON.stringify(embedded.cases)}`,
+  );
   if (references.length > 0) {
     const times = references.map((run) => run.seconds);
     const mean = times.reduce((sum, time) => sum + time, 0) / times.length;

@@ -48,7 +48,9 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   mostInFlight = Math.max(mostInFlight, inFlight);
   searchedAt.push(performance.now());
   await new Promise((resolve) => setTimeout(resolve, latencyMs));
-  const hits = index.search(body.query, { b: body.b, k1: body.k1, size: 10, fields: ['title', 'text'] }).map(({ document, score }) => ({ id: document.id, text: document.text, score }));
+  const hits = index
+    .search(body.query, { b: body.b, k1: body.k1, size: 10, fields: ['title', 'text'] })
+    .map(({ document, score }) => ({ id: document.id, text: document.text, score }));
   inFlight--;
   response.writeHead(200, { 'content-type': 'application/json' });
   response.end(JSON.stringify({ hits }));
@@ -60,7 +62,12 @@ const { port } = service.address() as AddressInfo;
 const folder = await mkdtemp(join(tmpdir(), 'assay-bench-sweep-'));
 try {
   // Queries built from the corpus's own words, so every search does real work.
-  const words = documents.flatMap((document) => document.text.toLowerCase().split(/\W+/).filter((word) => word.length > 3));
+  const words = documents.flatMap((document) =>
+    document.text
+      .toLowerCase()
+      .split(/\W+/)
+      .filter((word) => word.length > 3),
+  );
   const lines = Array.from({ length: queries }, (_, position) => {
     const picked = [0, 1, 2].map((offset) => words[(position * 7 + offset * 13) % words.length]);
     return JSON.stringify({ request_id: `q${position}`, request: picked.join(' ') });
@@ -74,7 +81,11 @@ try {
       {
         name: 'bm25',
         matrix: { b: [0.3, 0.5, 0.75, 0.9], k1: [0.9, 1.5] },
-        http: { url: `http://127.0.0.1:${port}/search`, body: { query: '{{query}}', b: '{{b}}', k1: '{{k1}}' }, results: 'hits[].{doc_uri: id, content: text, score: score}' },
+        http: {
+          url: `http://127.0.0.1:${port}/search`,
+          body: { query: '{{query}}', b: '{{b}}', k1: '{{k1}}' },
+          results: 'hits[].{doc_uri: id, content: text, score: score}',
+        },
       },
     ],
   });
@@ -100,8 +111,12 @@ try {
   const last = Math.max(...searchedAt);
   const callsPerSecond = (searchedAt.length - 1) / ((last - first) / 1000);
   const ideal = engineConcurrency / (latencyMs / 1000);
-  console.log(`cases: ${result.report.cases.evaluated}/${result.report.cases.total}, engines: ${Object.keys(result.report.engines).length}, searches: ${searchedAt.length}`);
-  console.log(`engine calls: ${callsPerSecond.toFixed(1)}/s of an ideal ${ideal.toFixed(1)}/s (${engineConcurrency} in flight × ${latencyMs} ms) = ${((100 * callsPerSecond) / ideal).toFixed(1)}%`);
+  console.log(
+    `cases: ${result.report.cases.evaluated}/${result.report.cases.total}, engines: ${Object.keys(result.report.engines).length}, searches: ${searchedAt.length}`,
+  );
+  console.log(
+    `engine calls: ${callsPerSecond.toFixed(1)}/s of an ideal ${ideal.toFixed(1)}/s (${engineConcurrency} in flight × ${latencyMs} ms) = ${((100 * callsPerSecond) / ideal).toFixed(1)}%`,
+  );
   console.log(`most searches in flight: ${mostInFlight}; whole run ${wall.toFixed(1)} s`);
 } finally {
   service.close();

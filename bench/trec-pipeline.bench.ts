@@ -45,23 +45,33 @@ const { values } = parseArgs({
 
 const trecEval = values['trec-eval'];
 if (trecEval === undefined || !existsSync(trecEval)) {
-  console.error('Pass the path of a trec_eval binary with --trec-eval PATH (or TREC_EVAL=PATH): without one there is nothing to compare with.');
+  console.error(
+    'Pass the path of a trec_eval binary with --trec-eval PATH (or TREC_EVAL=PATH): without one there is nothing to compare with.',
+  );
   process.exit(2);
 }
 const folder = join(import.meta.dirname, '.data');
 mkdirSync(folder, { recursive: true });
 const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
-const shape: CollectionShape = { queries: Number(values.queries), documentsPerQuery: Number(values.documents), judgedPerQuery: Number(values.judged), seed: Number(values.seed) };
+const shape: CollectionShape = {
+  queries: Number(values.queries),
+  documentsPerQuery: Number(values.documents),
+  judgedPerQuery: Number(values.judged),
+  seed: Number(values.seed),
+};
 const official = officialRuns(values.qrels, values['runs-folder']);
 const stem = `many-q${shape.queries}-d${shape.documentsPerQuery}-j${shape.judgedPerQuery}-s${shape.seed}`;
 const qrels = official?.qrels ?? join(folder, `${stem}.qrels`);
-const runs = official?.runs ?? Array.from({ length: Number(values.runs) }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
+const runs =
+  official?.runs ??
+  Array.from({ length: Number(values.runs) }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
 const runCount = runs.length;
 if (official === undefined && (!existsSync(qrels) || !runs.every((run) => existsSync(run)))) {
   console.log(`Generating ${runCount} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents...`);
   const [first, ...others] = runs as [string, ...string[]];
   await generateCollection(qrels, first, shape);
-  for (const [index, run] of others.entries()) await deriveRun(first, run, { seed: shape.seed + index + 1, tag: `bench${index + 2}`, spread: 0.5 });
+  for (const [index, run] of others.entries())
+    await deriveRun(first, run, { seed: shape.seed + index + 1, tag: `bench${index + 2}`, spread: 0.5 });
 }
 
 const MEASURES = { map: 'average_precision', P_10: 'precision@10', ndcg_cut_10: 'ndcg@10', recip_rank: 'reciprocal_rank' } as const;
@@ -84,9 +94,14 @@ for (let round = 0; round < Number(values.repeat); round++) {
 }
 const trecMedian = median(times['trec_eval, a process a run'] ?? []);
 const assayMedian = median(times[assayName] ?? []);
-const collection = official === undefined ? `${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem})` : `${runCount} runs of ${values['runs-folder']} against ${qrels}`;
+const collection =
+  official === undefined
+    ? `${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem})`
+    : `${runCount} runs of ${values['runs-folder']} against ${qrels}`;
 console.log(`\n${collection}, median of ${values.repeat}:`);
-console.log(`trec_eval loop ${trecMedian.toFixed(2)} s; assay run ${assayMedian.toFixed(2)} s; ratio ${(assayMedian / trecMedian).toFixed(2)}x`);
+console.log(
+  `trec_eval loop ${trecMedian.toFixed(2)} s; assay run ${assayMedian.toFixed(2)} s; ratio ${(assayMedian / trecMedian).toFixed(2)}x`,
+);
 console.log(`agreement (map, P_10, ndcg_cut_10, recip_rank of every run, exact doubles): ${(await agreement()) ? 'yes' : 'NO'}`);
 console.log('\nFor a whole-process comparison, time these two commands alternately:');
 console.log(`  assay:     sh -c 'rm -rf ${store} && exec ${process.execPath} ${assayBin} ${assayArgs.join(' ')}'`);
@@ -95,9 +110,13 @@ console.log(`  trec_eval: sh -c 'for r in ${runs.join(' ')}; do ${trecEval} ${tr
 /** Whether the last report's averages are, run by run, the doubles of `assay ir-metrics --json` (trec_eval's). */
 async function agreement(): Promise<boolean> {
   const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { engines: Record<string, Record<string, number>> };
-  const reference = JSON.parse(await output(process.execPath, [assayBin, 'ir-metrics', '--json', ...MEASURE_FLAGS, qrels, ...runs])) as Record<string, { all: Record<string, number> }>;
+  const reference = JSON.parse(
+    await output(process.execPath, [assayBin, 'ir-metrics', '--json', ...MEASURE_FLAGS, qrels, ...runs]),
+  ) as Record<string, { all: Record<string, number> }>;
   let agrees = true;
-  const tags = await Promise.all(runs.map(async (run, index) => (official === undefined ? (index === 0 ? 'bench' : `bench${index + 1}`) : lastTag(run))));
+  const tags = await Promise.all(
+    runs.map(async (run, index) => (official === undefined ? (index === 0 ? 'bench' : `bench${index + 1}`) : lastTag(run))),
+  );
   for (const [index, run] of runs.entries()) {
     // A tag that an earlier run file has too names its engine <file>:<tag>, as assay validate names it.
     const tag = tags.indexOf(tags[index] as string) === index ? (tags[index] as string) : `${basename(run)}:${tags[index]}`;

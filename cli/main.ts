@@ -47,7 +47,13 @@ function listedCommand(entry: CommandEntry): Command {
 function configureErrors(command: Command): void {
   command.exitOverride();
   command.configureOutput({
-    outputError: (text, write) => write(`${commandLabel(command)}: ${text.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`),
+    outputError: (text, write) =>
+      write(
+        `${commandLabel(command)}: ${text
+          .replace(/^error: /, '')
+          .trim()
+          .replace(/\s*\n\s*/g, ' ')}\n`,
+      ),
   });
   for (const subcommand of command.commands) configureErrors(subcommand);
 }

@@ -16,7 +16,8 @@ function rejected(option: string, value: string, expected: string): UsageError {
 /** A count of things at work at once (calls in flight, threads): from 1 to `maximum`, so a typo fails here instead of exhausting the machine. */
 export function countUpTo(option: string, value: string, maximum: number): number {
   const number = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1 || number > maximum) throw rejected(option, value, `an integer from 1 to ${maximum}`);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1 || number > maximum)
+    throw rejected(option, value, `an integer from 1 to ${maximum}`);
   return number;
 }
 
@@ -50,7 +51,8 @@ export function httpUrl(option: string, value: string, example: string): string 
   } catch {
     url = undefined;
   }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw rejected(option, value, `an http or https URL such as ${example}`);
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw rejected(option, value, `an http or https URL such as ${example}`);
   return value;
 }
 

@@ -33,6 +33,7 @@ export async function existingStore(options: StoreOptions): Promise<{ store: Obj
   }
   const folder = resolve(options.store ?? '.assay');
   const found = await stat(folder).catch(() => undefined);
-  if (found === undefined || !found.isDirectory()) throw new UsageError(`No store at ${folder}; give the folder assay run wrote with --store, or a bucket with --bucket`);
+  if (found === undefined || !found.isDirectory())
+    throw new UsageError(`No store at ${folder}; give the folder assay run wrote with --store, or a bucket with --bucket`);
   return { store: new LocalFolderStore(folder), name: `store ${folder}` };
 }

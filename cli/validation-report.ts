@@ -33,7 +33,8 @@ export class ValidationReport {
     const { rows, cases, engines, labelled_cases: labelled, errors } = this.counts;
     const lines = [`rows: ${rows}`, `cases: ${cases}`, `engines: ${Object.keys(engines).length}`];
     // Names and errors quote the user's files: escaped, a control character can neither drive the terminal nor forge a line.
-    for (const [engine, engineCases] of Object.entries(engines)) lines.push(`  ${terminalName(engine)}: ${engineCases} ${engineCases === 1 ? 'case' : 'cases'}`);
+    for (const [engine, engineCases] of Object.entries(engines))
+      lines.push(`  ${terminalName(engine)}: ${engineCases} ${engineCases === 1 ? 'case' : 'cases'}`);
     lines.push(`labelled cases: ${labelled}`, `errors: ${errors}`);
     for (const error of this.errors.slice(0, ERRORS_SHOWN)) lines.push(`  ${terminalName(formatInputError(error))}`);
     if (errors > ERRORS_SHOWN) lines.push(`  ... and ${errors - ERRORS_SHOWN} more`);

@@ -44,14 +44,17 @@ export function createIngestHandler(dependencies: IngestHandlerDependencies, tel
       const suite = suiteOf(key);
       const { config, judgeSummary } = await dependencies.configFor(suite);
       const timeRemainingMs = context === undefined ? dependencies.timeRemainingMs : () => context.getRemainingTimeInMillis();
-      const outcome = await ingestDataset({ ...dependencies, timeRemainingMs }, {
-        datasetKey: key,
-        etag: (record.s3.object.eTag ?? '').replace(/"/g, ''),
-        suite,
-        trigger: dependencies.trigger,
-        config,
-        judgeSummary,
-      });
+      const outcome = await ingestDataset(
+        { ...dependencies, timeRemainingMs },
+        {
+          datasetKey: key,
+          etag: (record.s3.object.eTag ?? '').replace(/"/g, ''),
+          suite,
+          trigger: dependencies.trigger,
+          config,
+          judgeSummary,
+        },
+      );
       telemetry.logger.info('ingest', { key, ...outcome });
       telemetry.metrics?.addMetric('InputErrors', 'Count', outcome.kind === 'started' ? outcome.inputErrors : 0);
       outcomes.push(outcome);
@@ -91,9 +94,6 @@ let ingestHandler: ReturnType<typeof createIngestHandler> | undefined;
 export const handler = async (event: S3Event, context: Context): Promise<IngestOutcome[]> => {
   const { lambdaDependencies } = await import('./lambda-environment.js');
   const dependencies = await lambdaDependencies();
-  ingestHandler ??= createIngestHandler(
-    { ...dependencies, now: () => new Date(), trigger: 'upload' },
-    dependencies.telemetry,
-  );
+  ingestHandler ??= createIngestHandler({ ...dependencies, now: () => new Date(), trigger: 'upload' }, dependencies.telemetry);
   return ingestHandler(event, context);
 };

@@ -36,7 +36,11 @@ let dependencies: Promise<JudgeWorkerDependencies> | undefined;
  * run whose config has live engines.
  */
 export function judgeWorkerDependencies(): Promise<JudgeWorkerDependencies> {
-  dependencies ??= lambdaDependencies().then((shared) => ({ ...shared, judgingFor: lambdaJudgingFor(shared), defer: deferTo(shared.cases) }));
+  dependencies ??= lambdaDependencies().then((shared) => ({
+    ...shared,
+    judgingFor: lambdaJudgingFor(shared),
+    defer: deferTo(shared.cases),
+  }));
   return dependencies;
 }
 
@@ -54,12 +58,25 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
     // The same judging as `assay run` builds from the same config (buildJudging), with this container's keys, cache and rate share.
     build: (config, { apiKey, engineVariables }): Judging =>
-      lambdaJudging(config, { environment: lambdaJudgeEnvironment(environment, apiKey), cacheStore: store, runStore: store, engineEnvironment: engineEnvironment(process.env, engineVariables), budget, share: rateShareOf(environment) }, environment),
+      lambdaJudging(
+        config,
+        {
+          environment: lambdaJudgeEnvironment(environment, apiKey),
+          cacheStore: store,
+          runStore: store,
+          engineEnvironment: engineEnvironment(process.env, engineVariables),
+          budget,
+          share: rateShareOf(environment),
+        },
+        environment,
+      ),
     retire: (judging) => {
       const engines = judging.engines ?? [];
       if (engines.length === 0) return;
       setTimeout(() => {
-        closeEngines(engines).catch((error: unknown) => telemetry.logger.warn('could not close the engines of a replaced judging', { error: String(error) }));
+        closeEngines(engines).catch((error: unknown) =>
+          telemetry.logger.warn('could not close the engines of a replaced judging', { error: String(error) }),
+        );
       }, RETIRED_ENGINES_CLOSE_AFTER_MS).unref();
     },
   });

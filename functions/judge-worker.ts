@@ -37,11 +37,20 @@ export function createJudgeWorkerHandler(
       throw new CaseFailedError(message.error);
     }
     const remainingMs = context?.getRemainingTimeInMillis();
-    const outcome = await evaluateCaseMessage(dependencies, message.value, { messageId: record.messageId, receiveCount, ...(remainingMs === undefined ? {} : { remainingMs }) });
+    const outcome = await evaluateCaseMessage(dependencies, message.value, {
+      messageId: record.messageId,
+      receiveCount,
+      ...(remainingMs === undefined ? {} : { remainingMs }),
+    });
     onOutcome(outcome);
     if (outcome.kind === 'deferred') {
       // Sent again as a new message: this delivery ends as done, so the receive count does not run out while the rate limit holds.
-      telemetry.logger.info('case deferred by the judge rate limit', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, delay_seconds: outcome.delaySeconds });
+      telemetry.logger.info('case deferred by the judge rate limit', {
+        run_id: outcome.runId,
+        case_id: outcome.caseId,
+        error: outcome.error,
+        delay_seconds: outcome.delaySeconds,
+      });
       return;
     }
     if (outcome.kind === 'waiting') {
@@ -50,11 +59,21 @@ export function createJudgeWorkerHandler(
       return;
     }
     if (outcome.kind === 'retry') {
-      telemetry.logger.warn('case will be retried', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
+      telemetry.logger.warn('case will be retried', {
+        run_id: outcome.runId,
+        case_id: outcome.caseId,
+        error: outcome.error,
+        receive_count: receiveCount,
+      });
       throw new RetryLaterError(outcome.error);
     }
     if (outcome.kind === 'failed') {
-      telemetry.logger.error('case failed', { run_id: outcome.runId, case_id: outcome.caseId, error: outcome.error, receive_count: receiveCount });
+      telemetry.logger.error('case failed', {
+        run_id: outcome.runId,
+        case_id: outcome.caseId,
+        error: outcome.error,
+        receive_count: receiveCount,
+      });
       throw new CaseFailedError(outcome.error);
     }
     telemetry.metrics?.addMetric('CasesEvaluated', 'Count', 1);

@@ -39,8 +39,14 @@ const environmentSchema = z.object({
   /** The function's own region, which Bedrock judges use unless a suite config names another. */
   AWS_REGION: z.string().min(1).optional(),
   /** Where Bedrock batch jobs read and write (the stack's bucket) and the service role they run as; the reducer's, on a stack of Bedrock judges. */
-  ASSAY_BEDROCK_BATCH_S3_URI: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/?$/, 'expected the S3 URI of the stack\'s bucket').optional(),
-  ASSAY_BEDROCK_BATCH_ROLE_ARN: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/, 'expected the ARN of the Bedrock batch service role').optional(),
+  ASSAY_BEDROCK_BATCH_S3_URI: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/?$/, "expected the S3 URI of the stack's bucket")
+    .optional(),
+  ASSAY_BEDROCK_BATCH_ROLE_ARN: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/, 'expected the ARN of the Bedrock batch service role')
+    .optional(),
   POWERTOOLS_SERVICE_NAME: z.string().default('assay'),
   POWERTOOLS_METRICS_NAMESPACE: z.string().default('assay'),
 });

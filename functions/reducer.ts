@@ -65,6 +65,9 @@ export const handler = async (event: SQSEvent, context: Context): Promise<Reduce
   const { lambdaDependencies } = await import('./lambda-environment.js');
   const { lambdaReducerBatch } = await import('./reducer-batch.js');
   const dependencies = await lambdaDependencies();
-  reducerHandler ??= createReducerHandler({ ...dependencies, now: () => new Date(), batch: lambdaReducerBatch(dependencies) }, dependencies.telemetry);
+  reducerHandler ??= createReducerHandler(
+    { ...dependencies, now: () => new Date(), batch: lambdaReducerBatch(dependencies) },
+    dependencies.telemetry,
+  );
   return reducerHandler(event, context);
 };

@@ -11,7 +11,11 @@ const scheduleEventSchema = z.object({ suites: z.array(z.string().min(1)).option
  * Scheduled trigger handler: the nightly schedule's invocation re-runs every
  * configured suite from its stored dataset.
  */
-export function createScheduledTriggerHandler(dependencies: ScheduledRunDependencies, suites: readonly string[], telemetry: HandlerTelemetry) {
+export function createScheduledTriggerHandler(
+  dependencies: ScheduledRunDependencies,
+  suites: readonly string[],
+  telemetry: HandlerTelemetry,
+) {
   return async (event: unknown, context?: Context): Promise<ScheduledRunOutcome[]> => {
     const parsed = scheduleEventSchema.parse(event ?? {});
     const timeRemainingMs = context === undefined ? dependencies.timeRemainingMs : () => context.getRemainingTimeInMillis();
@@ -28,7 +32,11 @@ let triggerHandler: ReturnType<typeof createScheduledTriggerHandler> | undefined
 /** The Lambda entry point: the suites come from ASSAY_SUITES (comma-separated). */
 export const handler = async (event: unknown, context: Context): Promise<ScheduledRunOutcome[]> => {
   const dependencies = await lambdaDependencies();
-  const suites = suitesSchema.parse(process.env.ASSAY_SUITES).split(',').map((suite) => suite.trim()).filter(Boolean);
+  const suites = suitesSchema
+    .parse(process.env.ASSAY_SUITES)
+    .split(',')
+    .map((suite) => suite.trim())
+    .filter(Boolean);
   triggerHandler ??= createScheduledTriggerHandler({ ...dependencies, now: () => new Date() }, suites, dependencies.telemetry);
   return triggerHandler(event, context);
 };

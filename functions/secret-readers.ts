@@ -15,12 +15,20 @@ export const SECRET_MAX_AGE_MS = 300_000;
  */
 export function judgeKeyReader(secretArn: string | undefined): () => Promise<string | undefined> {
   if (secretArn === undefined) return async () => undefined;
-  const secret = new RefreshingSecret({ name: `the judge secret ${secretArn}`, fetch: () => readJudgeKey(secretArn), maxAgeMs: SECRET_MAX_AGE_MS });
+  const secret = new RefreshingSecret({
+    name: `the judge secret ${secretArn}`,
+    fetch: () => readJudgeKey(secretArn),
+    maxAgeMs: SECRET_MAX_AGE_MS,
+  });
   return () => secret.read();
 }
 
 export function engineVariablesReader(secretArn: string): () => Promise<EngineVariables | undefined> {
-  return refreshingEngineVariables({ name: `the engine secret ${secretArn}`, fetch: () => readSecretText(secretArn), maxAgeMs: SECRET_MAX_AGE_MS });
+  return refreshingEngineVariables({
+    name: `the engine secret ${secretArn}`,
+    fetch: () => readSecretText(secretArn),
+    maxAgeMs: SECRET_MAX_AGE_MS,
+  });
 }
 
 async function readJudgeKey(secretArn: string): Promise<string> {

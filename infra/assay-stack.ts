@@ -61,7 +61,11 @@ export class AssayStack extends Stack {
     this.engineNetwork =
       settings.engineVpcId === undefined
         ? undefined
-        : new EngineNetwork(this, 'EngineNetwork', { vpcId: settings.engineVpcId, subnetIds: settings.engineSubnetIds, securityGroupIds: settings.engineSecurityGroupIds });
+        : new EngineNetwork(this, 'EngineNetwork', {
+            vpcId: settings.engineVpcId,
+            subnetIds: settings.engineSubnetIds,
+            securityGroupIds: settings.engineSecurityGroupIds,
+          });
     this.functions = new PipelineFunctions(this, 'Pipeline', {
       settings,
       timeouts,
@@ -80,14 +84,25 @@ export class AssayStack extends Stack {
       openSearchCollectionArns: settings.engineOpenSearchCollectionArns,
     });
     const judgeModels = [settings.judgeModel, ...settings.judgeBedrockModels];
-    this.judgeModelAccess = bedrockJudges ? new JudgeModelAccess(this, 'JudgeModelAccess', { role: this.functions.judgeWorker.role, modelIds: judgeModels }) : undefined;
-    this.bedrockBatch = bedrockJudges ? new BedrockBatchAccess(this, 'BedrockBatch', { data: this.data, reducer: this.functions.reducer, modelIds: judgeModels }) : undefined;
-    new NightlySchedule(this, 'Nightly', { expression: settings.schedule, trigger: this.functions.scheduledTrigger.function, deadLetterQueue: this.queues.failedEvents });
+    this.judgeModelAccess = bedrockJudges
+      ? new JudgeModelAccess(this, 'JudgeModelAccess', { role: this.functions.judgeWorker.role, modelIds: judgeModels })
+      : undefined;
+    this.bedrockBatch = bedrockJudges
+      ? new BedrockBatchAccess(this, 'BedrockBatch', { data: this.data, reducer: this.functions.reducer, modelIds: judgeModels })
+      : undefined;
+    new NightlySchedule(this, 'Nightly', {
+      expression: settings.schedule,
+      trigger: this.functions.scheduledTrigger.function,
+      deadLetterQueue: this.queues.failedEvents,
+    });
     this.alarms = new PipelineAlarms(this, 'Alarms', { queues: this.queues, email: settings.alarmEmail });
 
     new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName, description: 'assay submit DATASET --bucket <this>' });
     if (this.judgeSecret !== undefined) {
-      new CfnOutput(this, 'JudgeSecretArn', { value: this.judgeSecret.secret.secretArn, description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string KEY' });
+      new CfnOutput(this, 'JudgeSecretArn', {
+        value: this.judgeSecret.secret.secretArn,
+        description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string KEY',
+      });
     }
     new CfnOutput(this, 'CasesQueueUrl', { value: this.queues.cases.queueUrl });
     new CfnOutput(this, 'CasesDeadLetterQueueUrl', { value: this.queues.casesDeadLetters.queueUrl });

@@ -29,7 +29,8 @@ const LEAST_WORKERS = 2;
 export function judgeWorkersOf(settings: Settings): JudgeWorkers {
   const { judgeRequestsPerMinute, judgeTokensPerMinute } = settings;
   const rated = judgeRequestsPerMinute !== undefined || judgeTokensPerMinute !== undefined;
-  const byRequests = judgeRequestsPerMinute === undefined ? settings.maxConcurrency : Math.floor(judgeRequestsPerMinute / LEAST_WORKER_REQUESTS_PER_MINUTE);
+  const byRequests =
+    judgeRequestsPerMinute === undefined ? settings.maxConcurrency : Math.floor(judgeRequestsPerMinute / LEAST_WORKER_REQUESTS_PER_MINUTE);
   const workers = rated ? Math.max(LEAST_WORKERS, Math.min(settings.maxConcurrency, byRequests)) : settings.maxConcurrency;
   const environment: Record<string, string> = { ASSAY_JUDGE_WORKERS: String(workers) };
   if (judgeRequestsPerMinute !== undefined) environment.ASSAY_JUDGE_REQUESTS_PER_MINUTE = String(judgeRequestsPerMinute / workers);

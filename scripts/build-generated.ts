@@ -114,7 +114,10 @@ export function rankDiscountsModuleText(): string {
 
 /** Base64 in lines of 100 characters, joined as a TypeScript string expression. */
 function base64Lines(bytes: Uint8Array): string {
-  const lines = Buffer.from(bytes).toString('base64').match(/.{1,100}/g) ?? [];
+  const lines =
+    Buffer.from(bytes)
+      .toString('base64')
+      .match(/.{1,100}/g) ?? [];
   return lines.map((line) => `  '${line}'`).join(' +\n');
 }
 

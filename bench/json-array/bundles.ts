@@ -47,11 +47,16 @@ async function bundle(outfile: string, splitter: string | undefined): Promise<vo
     target: 'node20',
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     logLevel: 'warning',
-    plugins: splitter === undefined ? [] : [{
-      name: 'reference-splitter',
-      setup(builder) {
-        builder.onResolve({ filter: /json-array-splitter\.js$/ }, () => ({ path: splitter }));
-      },
-    }],
+    plugins:
+      splitter === undefined
+        ? []
+        : [
+            {
+              name: 'reference-splitter',
+              setup(builder) {
+                builder.onResolve({ filter: /json-array-splitter\.js$/ }, () => ({ path: splitter }));
+              },
+            },
+          ],
   });
 }

@@ -45,9 +45,35 @@ export async function generateJsonArray(path: string, options: { rows: number; b
 }
 
 const WORDS = [
-  'retrieval', 'evaluation', 'ranking', 'passage', 'query', 'judge', 'relevance', 'context', 'answer', 'model',
-  'café', 'naïve', 'Straße', 'über', 'résumé', 'détente', '検索', '評価', '文書', 'очередь', 'ποιότητα', '🙂', '✓',
-  'a "quoted" word', 'back\\slash', 'tab\there', 'line\nbreak', 'C:\\path\\to', 'x < y & z > w',
+  'retrieval',
+  'evaluation',
+  'ranking',
+  'passage',
+  'query',
+  'judge',
+  'relevance',
+  'context',
+  'answer',
+  'model',
+  'café',
+  'naïve',
+  'Straße',
+  'über',
+  'résumé',
+  'détente',
+  '検索',
+  '評価',
+  '文書',
+  'очередь',
+  'ποιότητα',
+  '🙂',
+  '✓',
+  'a "quoted" word',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  'C:\\path\\to',
+  'x < y & z > w',
 ];
 
 function sentence(random: () => number, words: number): string {

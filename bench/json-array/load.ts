@@ -39,4 +39,6 @@ if (values.reader === 'stream-json') {
 }
 const { user, system } = process.cpuUsage();
 const loadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-process.stdout.write(`${JSON.stringify({ rows, badRows, digest: digest.digest('hex'), cpuSeconds: (user + system) / 1e6, loadSeconds })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ rows, badRows, digest: digest.digest('hex'), cpuSeconds: (user + system) / 1e6, loadSeconds })}\n`,
+);

@@ -26,7 +26,21 @@ export interface AssayRunFigures {
 export async function timeAssayRun(dataset: string, folder: string, name: string): Promise<AssayRunFigures> {
   const peakFile = join(folder, `${name}.peak`);
   const out = join(folder, `${name}-report`);
-  const args = ['run', dataset, '--judges', 'document_recall', '--no-cache', '--concurrency', '16', '--suite', 'scale', '--store', join(folder, `${name}-store`), '--out', out];
+  const args = [
+    'run',
+    dataset,
+    '--judges',
+    'document_recall',
+    '--no-cache',
+    '--concurrency',
+    '16',
+    '--suite',
+    'scale',
+    '--store',
+    join(folder, `${name}-store`),
+    '--out',
+    out,
+  ];
   const started = performance.now();
   const child = spawn(process.execPath, [...shebangOptions(), '--import', join(import.meta.dirname, 'peak-at-exit.mjs'), bin, ...args], {
     env: { ...process.env, ASSAY_BENCH_PEAK_FILE: peakFile, OPENAI_API_KEY: '' },

@@ -26,9 +26,18 @@ if (message.kind === 'reduce-range') {
   outcome = `range ${message.range}: ${reduced.cases} cases`;
 } else if (message.kind === 'check') {
   const checked = await checkRun({ store, control, now: () => new Date() }, message);
-  outcome = checked.kind === 'reported' ? `reported (${checked.report.cases.evaluated} evaluated)` : checked.kind === 'reducing' ? `reducing: ${checked.pendingRanges} ranges sent` : checked.kind === 'waiting' ? `waiting: ${checked.finished}/${checked.total}` : checked.kind;
+  outcome =
+    checked.kind === 'reported'
+      ? `reported (${checked.report.cases.evaluated} evaluated)`
+      : checked.kind === 'reducing'
+        ? `reducing: ${checked.pendingRanges} ranges sent`
+        : checked.kind === 'waiting'
+          ? `waiting: ${checked.finished}/${checked.total}`
+          : checked.kind;
 } else {
   throw new Error(`The benchmark sends no ${message.kind} message`);
 }
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ kind: message.kind, seconds, peakMiB: peakResidentMiB(), requests: store.requests, outcome, sent: control.bodies() }));
+console.log(
+  JSON.stringify({ kind: message.kind, seconds, peakMiB: peakResidentMiB(), requests: store.requests, outcome, sent: control.bodies() }),
+);

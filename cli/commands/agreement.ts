@@ -40,10 +40,25 @@ export function agreementCommand(): Command {
   return new Command('agreement')
     .description("Measure a judge's relevance labels against human qrels: kappa per label, tau between system rankings")
     .option('--human <qrels>', 'the reference judgments (required): "qid iter docno grade" per line')
-    .option('--judge <qrels>', 'the judgments to assess (required), in the same format; repeat it (NAME=PATH, PATH a qrels file or an assay run\'s report folder) to rank several judges', collect, [])
-    .option('--judge-cost <name=amount>', 'what a judge\'s labels cost (repeatable), for the ranking per unit of cost; a report folder\'s judge_cost.total otherwise', collect, [])
+    .option(
+      '--judge <qrels>',
+      "the judgments to assess (required), in the same format; repeat it (NAME=PATH, PATH a qrels file or an assay run's report folder) to rank several judges",
+      collect,
+      [],
+    )
+    .option(
+      '--judge-cost <name=amount>',
+      "what a judge's labels cost (repeatable), for the ranking per unit of cost; a report folder's judge_cost.total otherwise",
+      collect,
+      [],
+    )
     .option('--run <run>', 'a TREC run to rank under both qrels (repeatable; two or more for tau)', collect, [])
-    .option('-m, --measure <measure>', 'a trec_eval measure (ndcg_cut.10, map, P.10, ...), repeatable: the first ranks the runs; each is corrected by the judge (default: ndcg_cut.10)', collect, [])
+    .option(
+      '-m, --measure <measure>',
+      'a trec_eval measure (ndcg_cut.10, map, P.10, ...), repeatable: the first ranks the runs; each is corrected by the judge (default: ndcg_cut.10)',
+      collect,
+      [],
+    )
     .option('-l, --level <level>', 'lowest grade that counts as relevant, for the binary statistics and the measure', '1')
     .option('--json', 'print the report as JSON')
     .option('--seed <integer>', 'seed of the bootstrap resampling', '0')
@@ -66,7 +81,9 @@ export function agreementCommand(): Command {
     .action(async (options: AgreementOptions) => {
       // Checked here rather than as commander's required options, whose error exits 1, not 2.
       if (options.human === undefined || options.judge.length === 0) {
-        throw new UsageError(`Expected ${options.human === undefined ? '--human <qrels>, the reference judgments' : '--judge <qrels>, the judgments to assess'}`);
+        throw new UsageError(
+          `Expected ${options.human === undefined ? '--human <qrels>, the reference judgments' : '--judge <qrels>, the judgments to assess'}`,
+        );
       }
       const level = parseInteger(options.level, '-l', 0);
       const resamples = parseInteger(options.resamples, '--resamples', 1);
@@ -74,7 +91,8 @@ export function agreementCommand(): Command {
       if (seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
       const measures = (options.measure.length === 0 ? ['ndcg_cut.10'] : options.measure).map(oneMeasure);
       const confidence = Number(options.confidence);
-      if (!(confidence > 0 && confidence < 1)) throw new UsageError(`Expected --confidence to be a level between 0 and 1 such as 0.95, got "${options.confidence}"`);
+      if (!(confidence > 0 && confidence < 1))
+        throw new UsageError(`Expected --confidence to be a level between 0 and 1 such as 0.95, got "${options.confidence}"`);
       const minLabelled = parseInteger(options.minLabelled, '--min-labelled', 3);
       const common = {
         measure: measures[0] as Measure,
@@ -85,13 +103,23 @@ export function agreementCommand(): Command {
         seed,
       };
       if (options.judge.length > 1 || options.judgeCost.length > 0) {
-        const [human, judges, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readJudges(options.judge, options.judgeCost), readRunFiles(options.run)]);
+        const [human, judges, runs] = await Promise.all([
+          readQrelsFile(options.human, 'human qrels'),
+          readJudges(options.judge, options.judgeCost),
+          readRunFiles(options.run),
+        ]);
         const ranked = rankJudgeQrels(judges, { human, runs, ...common });
         if (!ranked.ok) throw new UsageError(ranked.error);
-        process.stdout.write(options.json === true ? `${JSON.stringify(ranked.report, null, 2)}\n` : terminalText(renderJudgeRankingText(ranked.report)));
+        process.stdout.write(
+          options.json === true ? `${JSON.stringify(ranked.report, null, 2)}\n` : terminalText(renderJudgeRankingText(ranked.report)),
+        );
         return;
       }
-      const [human, judge, runs] = await Promise.all([readQrelsFile(options.human, 'human qrels'), readQrelsFile(options.judge[0] as string, 'judge qrels'), readRunFiles(options.run)]);
+      const [human, judge, runs] = await Promise.all([
+        readQrelsFile(options.human, 'human qrels'),
+        readQrelsFile(options.judge[0] as string, 'judge qrels'),
+        readRunFiles(options.run),
+      ]);
       const result = buildAgreementReport({
         human,
         judge,
@@ -99,7 +127,9 @@ export function agreementCommand(): Command {
         ...common,
       });
       if (!result.ok) throw new UsageError(result.error);
-      process.stdout.write(options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : terminalText(renderAgreementText(result.report)));
+      process.stdout.write(
+        options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : terminalText(renderAgreementText(result.report)),
+      );
     });
 }
 
@@ -115,7 +145,9 @@ function parseInteger(text: string, option: string, minimum: number): number {
 function oneMeasure(name: string): Measure {
   const selection = selectMeasures([name]);
   if (!selection.ok) throw new UsageError(selection.error);
-  const measures = selection.measures.flatMap((selected) => (selected.kind === 'query' && selected.measure.aggregate === 'mean' ? [selected.measure] : []));
+  const measures = selection.measures.flatMap((selected) =>
+    selected.kind === 'query' && selected.measure.aggregate === 'mean' ? [selected.measure] : [],
+  );
   if (measures.length !== 1 || selection.measures.length !== 1) {
     throw new UsageError(`Expected -m to name one averaged measure such as ndcg_cut.10, map or P.10, got "${name}"`);
   }
@@ -152,7 +184,8 @@ async function readJudges(values: readonly string[], costs: readonly string[]): 
   for (const value of costs) {
     const match = /^(.+)=(.+)$/.exec(value);
     const amount = Number(match?.[2]);
-    if (match === null || !(amount >= 0) || !Number.isFinite(amount)) throw new UsageError(`Expected --judge-cost NAME=AMOUNT with an amount from 0 up, got "${value}"`);
+    if (match === null || !(amount >= 0) || !Number.isFinite(amount))
+      throw new UsageError(`Expected --judge-cost NAME=AMOUNT with an amount from 0 up, got "${value}"`);
     given.set(match[1] as string, amount);
   }
   const judges: JudgeQrels[] = [];
@@ -168,7 +201,10 @@ async function readJudges(values: readonly string[], costs: readonly string[]): 
     judges.push({ name, qrels, cost, ...(fromReport === undefined || given.has(name) ? {} : { currency: fromReport.currency }) });
   }
   const unknown = [...given.keys()].filter((name) => !judges.some((judge) => judge.name === name));
-  if (unknown.length > 0) throw new UsageError(`--judge-cost names ${unknown.join(', ')}, which no --judge is named (judges: ${judges.map((judge) => judge.name).join(', ')})`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--judge-cost names ${unknown.join(', ')}, which no --judge is named (judges: ${judges.map((judge) => judge.name).join(', ')})`,
+    );
   return judges;
 }
 

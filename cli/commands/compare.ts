@@ -39,7 +39,11 @@ export function compareCommand(): Command {
     .option('--fail-on-regression', 'exit 1 when some metric got significantly worse')
     .option('--permutations <count>', 'random sign flips of the randomization test', '10000')
     .option('--seed <integer>', 'seed of the sign flips and the bootstrap', '42')
-    .option('--min-labelled <count>', 'the fewest cases labelled in both runs a corrected difference is given an interval for', String(DEFAULT_MIN_LABELLED))
+    .option(
+      '--min-labelled <count>',
+      'the fewest cases labelled in both runs a corrected difference is given an interval for',
+      String(DEFAULT_MIN_LABELLED),
+    )
     .addHelpText(
       'after',
       '\nCases are paired by request_id within each engine; only cases with a number (or a yes/no\n' +
@@ -50,7 +54,7 @@ export function compareCommand(): Command {
         'A ground-truth metric whose relevance judge graded both runs (its twin\n' +
         'retrieval/<source>/<judge>/qrels/<metric> in both cases.jsonl), and a human verdict\n' +
         '<scope>/human/<judge>/rating whose answer judge rated both runs, is also compared corrected by the\n' +
-        'judge: the judge\'s difference on every case, the human one on the labelled cases (PPI++), at level\n' +
+        "judge: the judge's difference on every case, the human one on the labelled cases (PPI++), at level\n" +
         '1 - alpha. A row per judge under the metric gives the corrected delta [interval], p and\n' +
         'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.',
     )
@@ -63,7 +67,8 @@ export function compareCommand(): Command {
       const worse = regressions(comparison);
       if (options.failOnRegression === true && worse.length > 0) {
         const list = worse.map(
-          (regression) => `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`})`,
+          (regression) =>
+            `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`})`,
         );
         throw new UsageError(`${worse.length} ${worse.length === 1 ? 'metric' : 'metrics'} got significantly worse: ${list.join(', ')}`, 1);
       }
@@ -72,7 +77,8 @@ export function compareCommand(): Command {
 
 function parseOptions(options: CompareCommandOptions): CompareOptions {
   const alpha = Number(options.alpha);
-  if (options.alpha.trim() === '' || !(alpha > 0 && alpha < 1)) throw new UsageError(`Expected --alpha to be a number between 0 and 1 (exclusive), got "${options.alpha}"`);
+  if (options.alpha.trim() === '' || !(alpha > 0 && alpha < 1))
+    throw new UsageError(`Expected --alpha to be a number between 0 and 1 (exclusive), got "${options.alpha}"`);
   const minEffect = Number(options.minEffect);
   if (options.minEffect.trim() === '' || !(minEffect >= 0) || !Number.isFinite(minEffect)) {
     throw new UsageError(`Expected --min-effect to be a number from 0 and up, got "${options.minEffect}"`);
@@ -82,9 +88,11 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
     throw new UsageError(`Expected --permutations to be an integer from 1 and up, got "${options.permutations}"`);
   }
   const seed = Number(options.seed);
-  if (!/^\d+$/.test(options.seed) || seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
+  if (!/^\d+$/.test(options.seed) || seed > 2 ** 32 - 1)
+    throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
   const minLabelled = Number(options.minLabelled);
-  if (!/^\d+$/.test(options.minLabelled) || minLabelled < 3) throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
+  if (!/^\d+$/.test(options.minLabelled) || minLabelled < 3)
+    throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
   return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled };
 }
 
@@ -102,7 +110,9 @@ function assertMetricsCompared(comparison: RunComparison, requested: readonly st
 async function readRunFolder(folder: string): Promise<RunFiles> {
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
-      error.code === 'ENOENT' ? `The report folder ${folder} does not exist` : `Cannot read the report folder ${folder} (${error.code ?? 'unknown error'})`,
+      error.code === 'ENOENT'
+        ? `The report folder ${folder} does not exist`
+        : `Cannot read the report folder ${folder} (${error.code ?? 'unknown error'})`,
     );
   });
   if (!info.isDirectory()) throw new UsageError(`${folder} is not a folder; expected a report folder with report.json and cases.jsonl`);

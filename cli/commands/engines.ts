@@ -36,12 +36,16 @@ export function enginesCommand(): Command {
     .option('--concurrency <n>', `engines asked at once, 1 to ${MAX_CONCURRENCY}`, '4')
     .action(async (options: EnginesOptions) => {
       const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
-      if (options.config === undefined) throw new UsageError('give the config file with --config FILE (its engines: list is what this command shows)');
+      if (options.config === undefined)
+        throw new UsageError('give the config file with --config FILE (its engines: list is what this command shows)');
       await assertReadableFile(options.config, 'config');
       const loaded = await loadConfigFile(options.config);
       if (!loaded.ok) throw new UsageError(loaded.error);
       const configs = loaded.config.engines ?? [];
-      if (configs.length === 0) throw new UsageError(`${options.config}: no engines: list (fix: add engines, each with a name and one connector key; see docs/engines.md)`);
+      if (configs.length === 0)
+        throw new UsageError(
+          `${options.config}: no engines: list (fix: add engines, each with a name and one connector key; see docs/engines.md)`,
+        );
       const env = process.env;
       const descriptions = configs.flatMap(expandMatrix).map((variant) => describeEngine(variant, env));
       if (options.query === undefined) {
@@ -49,7 +53,10 @@ export function enginesCommand(): Command {
         return;
       }
       // The connectors pull in the AWS SDK, pg and the OpenSearch client: load them only when asked to call.
-      const [{ expandEngines }, { askEngines }] = await Promise.all([import('../../shared/engines/create-engine.js'), import('../../shared/engines/ask-engines.js')]);
+      const [{ expandEngines }, { askEngines }] = await Promise.all([
+        import('../../shared/engines/create-engine.js'),
+        import('../../shared/engines/ask-engines.js'),
+      ]);
       const created = expandEngines(configs, env);
       if (!created.ok) throw new UsageError(created.errors.join('\n'));
       const request = { query: options.query, request_id: options.requestId ?? requestIdFor(options.query) };
@@ -64,7 +71,10 @@ export function enginesCommand(): Command {
 }
 
 function listing(descriptions: readonly EngineDescription[]): string {
-  const rows = [['ENGINE', 'CONNECTOR', 'TARGET'], ...descriptions.map(({ name, connector, target }) => [name, connector, target].map(terminalName))];
+  const rows = [
+    ['ENGINE', 'CONNECTOR', 'TARGET'],
+    ...descriptions.map(({ name, connector, target }) => [name, connector, target].map(terminalName)),
+  ];
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return `${rows.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n')}\n`;
 }
@@ -75,12 +85,16 @@ function answerBlock(description: EngineDescription, ask: EngineAsk | undefined)
   if (ask === undefined) return `${heading}\n  not asked\n`;
   if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${terminalName(ask.failure.message)}\n`;
   const { retrieved_context: hits, response, latency_ms, attempts } = ask.output;
-  const lines = [`${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`];
+  const lines = [
+    `${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`,
+  ];
   const ids = hits.map((hit) => terminalName(hit.doc_uri));
   const idWidth = Math.max(0, ...ids.map((id) => id.length));
   hits.forEach((hit, index) => {
     const score = hit.score === undefined ? '' : hit.score.toFixed(4);
-    lines.push(`  ${String(hit.rank).padStart(3)}  ${(ids[index] ?? '').padEnd(idWidth)}  ${score.padStart(10)}  ${preview(hit.content)}`.trimEnd());
+    lines.push(
+      `  ${String(hit.rank).padStart(3)}  ${(ids[index] ?? '').padEnd(idWidth)}  ${score.padStart(10)}  ${preview(hit.content)}`.trimEnd(),
+    );
   });
   if (response !== undefined) lines.push(`  response: ${preview(response, 400)}`);
   return `${lines.join('\n')}\n`;

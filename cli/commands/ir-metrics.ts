@@ -33,7 +33,10 @@ export function irMetricsCommand(): Command {
     .option('-n, --no-summary', 'leave out the summary rows (with -q)')
     .option('-l, --level <level>', 'lowest grade that counts as relevant', '1')
     .option('-m, --measure <measure>', 'measure to compute, trec_eval style (P.5,10 ndcg_cut.10 map ...); repeatable', collect, [])
-    .option('--json', 'print {"per_query": {...}, "all": {...}} with full double precision; with several runs, one such object per run file, keyed by its path')
+    .option(
+      '--json',
+      'print {"per_query": {...}, "all": {...}} with full double precision; with several runs, one such object per run file, keyed by its path',
+    )
     .addOption(
       new Option('--gain <scheme>', 'NDCG gain: linear (trec_eval) or exponential (2^grade - 1)')
         .choices(['linear', 'exponential'])
@@ -70,7 +73,8 @@ async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], opti
   let position = 0;
   for await (const score of scoresOf(task, runPaths, selection.measures)) {
     const runPath = runPaths[position++] as string;
-    if (!score.ok) throw new UsageError(runPaths.length > 1 && !score.error.startsWith(runPath) ? `${runPath}: ${score.error}` : score.error);
+    if (!score.ok)
+      throw new UsageError(runPaths.length > 1 && !score.error.startsWith(runPath) ? `${runPath}: ${score.error}` : score.error);
     // Text is printed run by run, as trec_eval called once per run would.
     if (options.json) jsonByRun.push([runPath, score.text]);
     else process.stdout.write(score.text);

@@ -37,7 +37,10 @@ export function judgesCommand(): Command {
   return new Command('judges')
     .description('List the built-in judges: id, scope, assessment, inputs, scale and description')
     .option('--json', 'print [{"id", "scope", "kind", "assessment", "inputs", "scale", "description"}] as JSON')
-    .option('--config <file>', 'also list the custom judges, model variants and ensembles of this config file (YAML or JSON), with each judge\'s own settings')
+    .option(
+      '--config <file>',
+      "also list the custom judges, model variants and ensembles of this config file (YAML or JSON), with each judge's own settings",
+    )
     .action(async (options: JudgesOptions) => {
       const listings = (await judgesOf(options.config)).map(listingOf);
       process.stdout.write(options.json === true ? `${JSON.stringify(listings, null, 2)}\n` : terminalText(formatTable(listings)));
@@ -94,11 +97,13 @@ const COLUMNS = ['id', 'kind', 'scope', 'assessment', 'scale', 'inputs'] as cons
 
 /** Aligned columns, the description on its own indented line: it is too long to share a line. */
 function formatTable(listings: readonly JudgeListing[]): string {
-  const cellsOf = (listing: JudgeListing): string[] => COLUMNS.map((column) => (column === 'inputs' ? listing.inputs.join(', ') : listing[column]));
+  const cellsOf = (listing: JudgeListing): string[] =>
+    COLUMNS.map((column) => (column === 'inputs' ? listing.inputs.join(', ') : listing[column]));
   const header = COLUMNS.map((column) => column.toUpperCase());
   const rows = listings.map(cellsOf);
   const widths = COLUMNS.map((_, column) => Math.max(...[header, ...rows].map((cells) => cells[column]?.length ?? 0)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
   const body = listings.map((listing) => `${line(cellsOf(listing))}\n    ${listing.description}${settingsLine(listing)}\n`);
   return `${line(header)}\n${body.join('')}`;
 }

@@ -29,7 +29,8 @@ export function reportCommand(): Command {
       const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
       const status = await runStatus(store, runId);
       if (status.manifest === undefined) throw new UsageError(`No run ${runId} in bucket ${options.bucket}`);
-      if (status.report === undefined) throw new UsageError(`Run ${runId} has no report yet; see assay status ${runId} --bucket ${options.bucket}`, 1);
+      if (status.report === undefined)
+        throw new UsageError(`Run ${runId} has no report yet; see assay status ${runId} --bucket ${options.bucket}`, 1);
       const { suite } = status.manifest;
       const files = await copyReportFiles(store, (name) => runKeys.report(suite, runId, name), REPORT_FILES, folder);
       for (const path of files) process.stdout.write(`${path}\n`);

@@ -54,7 +54,10 @@ export function runCommand(): Command {
     .option('--suite <name>', 'suite name: datasets/<suite>/ and reports/<suite>/ in the store', 'default')
     .option('--strict', 'stop at the first bad row instead of running the good ones')
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
-    .option('--threads <n>', `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`)
+    .option(
+      '--threads <n>',
+      `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core; at most ${MAX_THREADS})`,
+    )
     .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)")
     .option('--batch', "judge through the provider's batch API, at its batch price (judge.batch in the config)")
@@ -68,73 +71,78 @@ export function runCommand(): Command {
         '--fail-under (checked in that order); 1 also when a batch job failed validation (the run can be\n' +
         'resumed) and for an unexpected error; 2 a usage error.',
     );
-  return withCollectionOptions(command)
-    .action(async (dataset: string | undefined, options: RunOptions) => {
-      const input = await runInputOf(dataset, options);
-      const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
-      const threads = options.threads === undefined ? undefined : countUpTo('--threads', options.threads, MAX_THREADS);
-      suiteName(options.suite);
-      const endpoint = endpointUrl(options.awsEndpoint);
-      judgeBaseUrl(process.env);
-      const config = await configOf(options);
-      if (options.detach === true && batchSettingsOf(config.judge.batch) === undefined) {
-        throw new UsageError('--detach applies to batch judging only: add --batch, or judge.batch: true to the config');
-      }
-      const failUnder = failUnderOf(options.failUnder, config.thresholds !== undefined);
-      const maxFailed = maxFailedOf(options.maxFailed);
-      // Checked before the run rather than found unusable after it.
-      await assertWritableFolder('--out', resolve(options.out));
-      if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
-      const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
-      const result = await runPipeline(
-        {
-          ...input,
-          suite: options.suite,
-          config,
-          strict: options.strict === true,
-          noCache: !options.cache,
-          concurrency,
-          outFolder: resolve(options.out),
-          environment: judgeEnvironmentOf(process.env),
-          ...(threads === undefined ? {} : { threads }),
-          detach: options.detach === true,
-          onRunId: (runId, workerThreads) => {
-            // First on both streams: whoever watches the run can resume it if this process dies.
-            process.stdout.write(`run ${runId}\n`);
-            const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
-            process.stderr.write(`assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`);
-          },
+  return withCollectionOptions(command).action(async (dataset: string | undefined, options: RunOptions) => {
+    const input = await runInputOf(dataset, options);
+    const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
+    const threads = options.threads === undefined ? undefined : countUpTo('--threads', options.threads, MAX_THREADS);
+    suiteName(options.suite);
+    const endpoint = endpointUrl(options.awsEndpoint);
+    judgeBaseUrl(process.env);
+    const config = await configOf(options);
+    if (options.detach === true && batchSettingsOf(config.judge.batch) === undefined) {
+      throw new UsageError('--detach applies to batch judging only: add --batch, or judge.batch: true to the config');
+    }
+    const failUnder = failUnderOf(options.failUnder, config.thresholds !== undefined);
+    const maxFailed = maxFailedOf(options.maxFailed);
+    // Checked before the run rather than found unusable after it.
+    await assertWritableFolder('--out', resolve(options.out));
+    if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
+    const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
+    const result = await runPipeline(
+      {
+        ...input,
+        suite: options.suite,
+        config,
+        strict: options.strict === true,
+        noCache: !options.cache,
+        concurrency,
+        outFolder: resolve(options.out),
+        environment: judgeEnvironmentOf(process.env),
+        ...(threads === undefined ? {} : { threads }),
+        detach: options.detach === true,
+        onRunId: (runId, workerThreads) => {
+          // First on both streams: whoever watches the run can resume it if this process dies.
+          process.stdout.write(`run ${runId}\n`);
+          const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
+          process.stderr.write(
+            `assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`,
+          );
         },
-        infrastructure,
-        (usage) => new Progress(process.stderr, usage),
+      },
+      infrastructure,
+      (usage) => new Progress(process.stderr, usage),
+    );
+    if (result.kind === 'batch') {
+      const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
+      if (result.ended.kind === 'batch-failed')
+        throw new UsageError(`${batchFailedText(result.ended.step)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
+      if (result.ended.kind === 'batch-refused')
+        throw new UsageError(`${batchRefusedText(result.ended.step)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
+      const jobs = result.ended.step.jobs.map((job) => job.provider_id ?? job.key).join(', ');
+      process.stdout.write(
+        `${terminalText(`${result.judgeSummary}\nbatch jobs submitted: ${jobs}\nthe run waits for them; finish it with: ${finish}`)}\n`,
       );
-      if (result.kind === 'batch') {
-        const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
-        if (result.ended.kind === 'batch-failed') throw new UsageError(`${batchFailedText(result.ended.step)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
-        if (result.ended.kind === 'batch-refused') throw new UsageError(`${batchRefusedText(result.ended.step)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
-        const jobs = result.ended.step.jobs.map((job) => job.provider_id ?? job.key).join(', ');
-        process.stdout.write(`${terminalText(`${result.judgeSummary}\nbatch jobs submitted: ${jobs}\nthe run waits for them; finish it with: ${finish}`)}\n`);
-        return;
-      }
-      const lines = [
-        result.judgeSummary,
-        ...(result.skippedJudges.length > 0 ? [`not run (they need an LLM judge): ${result.skippedJudges.join(', ')}`] : []),
-        '',
-        renderSummaryTable(result.report),
-        '',
-        'report files:',
-        ...result.files.map((file) => `  ${file}`),
-      ];
-      process.stdout.write(`${terminalText(lines.join('\n'))}\n`);
-      if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
-      // Warnings (a judge below run.min_agreement) do not change the exit status.
-      for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
-      const failure = await reportGate(result.report, infrastructure.store, locateIn(infrastructure), maxFailed);
-      if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
-      // After the failed cases: a pass rate over only the cases that happened to end is no gate.
-      const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
-      if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);
-    });
+      return;
+    }
+    const lines = [
+      result.judgeSummary,
+      ...(result.skippedJudges.length > 0 ? [`not run (they need an LLM judge): ${result.skippedJudges.join(', ')}`] : []),
+      '',
+      renderSummaryTable(result.report),
+      '',
+      'report files:',
+      ...result.files.map((file) => `  ${file}`),
+    ];
+    process.stdout.write(`${terminalText(lines.join('\n'))}\n`);
+    if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
+    // Warnings (a judge below run.min_agreement) do not change the exit status.
+    for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
+    const failure = await reportGate(result.report, infrastructure.store, locateIn(infrastructure), maxFailed);
+    if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+    // After the failed cases: a pass rate over only the cases that happened to end is no gate.
+    const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
+    if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);
+  });
 }
 
 function resumeOptions(options: RunOptions): string {
@@ -156,17 +164,27 @@ async function configOf(options: RunOptions): Promise<ConfigFile> {
     const object = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
     const judge = typeof object.judge === 'object' && object.judge !== null ? (object.judge as Record<string, unknown>) : {};
     // --batch turns batch judging on and keeps the config's own batch settings.
-    const batch = typeof judge.batch === 'object' && judge.batch !== null ? { ...(judge.batch as Record<string, unknown>), enabled: true } : true;
+    const batch =
+      typeof judge.batch === 'object' && judge.batch !== null ? { ...(judge.batch as Record<string, unknown>), enabled: true } : true;
     raw = { ...object, judge: { ...judge, batch } };
     file = options.config === undefined ? '--batch' : `${options.config} with --batch`;
   }
   if (options.judges !== undefined) {
     if (options.judges.trim() === '') throw new UsageError(`--judges got ""; expected comma-separated judge ids (see assay judges)`);
-    raw = { ...(typeof raw === 'object' && raw !== null ? raw : {}), judges: options.judges.split(',').map((id) => id.trim()).filter(Boolean) };
+    raw = {
+      ...(typeof raw === 'object' && raw !== null ? raw : {}),
+      judges: options.judges
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    };
     file = options.config === undefined ? '--judges' : `${file} with --judges`;
   }
   // Parsed once, where the run starts: ASSAY_JUDGE_MODEL replaces the config's default model here, so the ceiling needs its price too.
-  const checked = parseRunConfig(raw, file, { ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL, ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER });
+  const checked = parseRunConfig(raw, file, {
+    ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL,
+    ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER,
+  });
   if (!checked.ok) throw new UsageError(checked.error);
   // A provider without what it needs (azure without judge.azure, bedrock without a region) stops the run before any work.
   const provider = chooseProvider(checked.config.judge, judgeEnvironmentOf(process.env));

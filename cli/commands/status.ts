@@ -47,7 +47,15 @@ export function statusCommand(): Command {
               batch: {
                 round: status.batch.round,
                 waiting: status.batch.waiting,
-                jobs: status.batch.jobs.map((job) => ({ key: job.key, id: job.provider_id ?? null, round: job.round, requests: job.requests, state: job.state, counts: job.counts ?? null, collected: job.collected })),
+                jobs: status.batch.jobs.map((job) => ({
+                  key: job.key,
+                  id: job.provider_id ?? null,
+                  round: job.round,
+                  requests: job.requests,
+                  state: job.state,
+                  counts: job.counts ?? null,
+                  collected: job.collected,
+                })),
               },
             }),
       };
@@ -74,7 +82,11 @@ async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
 
 function storeOf(options: StatusOptions): ObjectStore {
   if ((options.bucket === undefined) === (options.store === undefined)) {
-    throw new UsageError('assay status needs the run\'s store: --bucket <name> for a deployed stack, or --store <folder> for a local one (assay run --store, .assay by default)');
+    throw new UsageError(
+      "assay status needs the run's store: --bucket <name> for a deployed stack, or --store <folder> for a local one (assay run --store, .assay by default)",
+    );
   }
-  return options.store === undefined ? bucketStore(options.bucket ?? '', endpointUrl(options.awsEndpoint)) : new LocalFolderStore(resolve(options.store));
+  return options.store === undefined
+    ? bucketStore(options.bucket ?? '', endpointUrl(options.awsEndpoint))
+    : new LocalFolderStore(resolve(options.store));
 }

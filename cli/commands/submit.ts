@@ -44,37 +44,41 @@ export function submitCommand(): Command {
     .option('--timeout <minutes>', 'with --wait: give up after this long', '60')
     .option(MAX_FAILED_FLAGS, `with --wait: ${MAX_FAILED_DESCRIPTION}`)
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)');
-  return withCollectionOptions(command)
-    .action(async (dataset: string | undefined, options: SubmitOptions) => {
-      const input = await runInputOf(dataset, options);
-      suiteName(options.suite);
-      const timeoutMinutes = positiveNumber('--timeout', options.timeout, 'minutes');
-      if (options.maxFailed !== undefined && options.wait !== true) throw new UsageError('--max-failed needs --wait: without it assay submit does not wait for the report');
-      const maxFailed = maxFailedOf(options.maxFailed);
-      const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
-      if (options.config !== undefined) {
-        await assertReadableFile(options.config, 'config');
-        const loaded = await loadConfigFile(options.config);
-        if (!loaded.ok) throw new UsageError(loaded.error);
-        const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
-        await store.upload(`config/${options.suite}.${extension}`, options.config);
+  return withCollectionOptions(command).action(async (dataset: string | undefined, options: SubmitOptions) => {
+    const input = await runInputOf(dataset, options);
+    suiteName(options.suite);
+    const timeoutMinutes = positiveNumber('--timeout', options.timeout, 'minutes');
+    if (options.maxFailed !== undefined && options.wait !== true)
+      throw new UsageError('--max-failed needs --wait: without it assay submit does not wait for the report');
+    const maxFailed = maxFailedOf(options.maxFailed);
+    const store = bucketStore(options.bucket, endpointUrl(options.awsEndpoint));
+    if (options.config !== undefined) {
+      await assertReadableFile(options.config, 'config');
+      const loaded = await loadConfigFile(options.config);
+      if (!loaded.ok) throw new UsageError(loaded.error);
+      const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
+      await store.upload(`config/${options.suite}.${extension}`, options.config);
+    }
+    const { key: datasetKey, etag } = await uploadInput(store, options.suite, input);
+    const { runId } = runIdentityOf({ datasetKey, etag, config: await suiteConfig(store, options.suite), trigger: 'upload' });
+    process.stdout.write(`submitted ${terminalName(datasetKey)} to ${options.bucket}; run ${runId}\n`);
+    if (options.wait !== true) return;
+    const deadline = Date.now() + timeoutMinutes * 60_000;
+    for (;;) {
+      const status = await runStatus(store, runId);
+      process.stderr.write(`${describeStatus(status)}\n`);
+      if (status.report !== undefined) {
+        process.stdout.write(`report: ${status.report}\n`);
+        const failure =
+          status.reported === undefined
+            ? undefined
+            : await reportGate(status.reported, store, locateIn({ bucket: options.bucket }), maxFailed);
+        if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+        return;
       }
-      const { key: datasetKey, etag } = await uploadInput(store, options.suite, input);
-      const { runId } = runIdentityOf({ datasetKey, etag, config: await suiteConfig(store, options.suite), trigger: 'upload' });
-      process.stdout.write(`submitted ${terminalName(datasetKey)} to ${options.bucket}; run ${runId}\n`);
-      if (options.wait !== true) return;
-      const deadline = Date.now() + timeoutMinutes * 60_000;
-      for (;;) {
-        const status = await runStatus(store, runId);
-        process.stderr.write(`${describeStatus(status)}\n`);
-        if (status.report !== undefined) {
-          process.stdout.write(`report: ${status.report}\n`);
-          const failure = status.reported === undefined ? undefined : await reportGate(status.reported, store, locateIn({ bucket: options.bucket }), maxFailed);
-          if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
-          return;
-        }
-        if (Date.now() > deadline) throw new UsageError(`The run has no report after ${options.timeout} minutes; check it later with assay status ${runId}`, 1);
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-      }
-    });
+      if (Date.now() > deadline)
+        throw new UsageError(`The run has no report after ${options.timeout} minutes; check it later with assay status ${runId}`, 1);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  });
 }

@@ -42,7 +42,11 @@ export function validateCommand(): Command {
   return new Command('validate')
     .description('Check dataset files: count rows, cases, engines and labelled cases, and list every bad row')
     .argument('<datasets...>', 'dataset files (.jsonl, .json, .csv) or TREC qrels and run files')
-    .addOption(new Option('--format <format>', 'read every file in this format (trec: qrels or run, told by the number of columns)').choices(FORMAT_CHOICES))
+    .addOption(
+      new Option('--format <format>', 'read every file in this format (trec: qrels or run, told by the number of columns)').choices(
+        FORMAT_CHOICES,
+      ),
+    )
     .option('--strict', 'stop at the first bad row')
     .option('--json', 'print {"rows", "cases", "engines", "labelled_cases", "errors"} as JSON')
     .option('--corpus <file>', 'TREC corpus (JSONL {"_id", "text"} or TSV id<TAB>text) to fill document text')
@@ -51,7 +55,8 @@ export function validateCommand(): Command {
     .action(async (files: string[], options: ValidateOptions) => {
       const report = await validate(files, options);
       process.stdout.write(options.json === true ? report.toJson() : report.toText());
-      if (report.errorCount > 0) throw new UsageError(`${report.errorCount} input ${report.errorCount === 1 ? 'error' : 'errors'}; the other rows are valid`, 1);
+      if (report.errorCount > 0)
+        throw new UsageError(`${report.errorCount} input ${report.errorCount === 1 ? 'error' : 'errors'}; the other rows are valid`, 1);
     });
 }
 
@@ -70,7 +75,10 @@ async function validate(files: readonly string[], options: ValidateOptions): Pro
   const strict = options.strict === true;
   for (const { file, format } of inputs.datasets) await consume(loadDataset(file, { format, strict, caseIds: CASE_ID_RULE }), report);
   if (isTrec) {
-    await consume(loadTrecCollection({ qrels: inputs.qrels[0], runs: inputs.runs, corpus: options.corpus, queries: options.queries, strict }), report);
+    await consume(
+      loadTrecCollection({ qrels: inputs.qrels[0], runs: inputs.runs, corpus: options.corpus, queries: options.queries, strict }),
+      report,
+    );
   }
   return report;
 }
@@ -103,10 +111,14 @@ async function kindOf(file: string, format: FormatChoice | undefined): Promise<I
   if (format !== undefined && format !== 'trec') return format;
   const sniffed = await sniffInputKind(file);
   if (format === 'trec' && sniffed !== 'qrels' && sniffed !== 'run') {
-    throw new UsageError(`${file} is neither a qrels file (4 columns: qid iter docno grade) nor a run file (6 columns: qid Q0 docno rank score tag)`);
+    throw new UsageError(
+      `${file} is neither a qrels file (4 columns: qid iter docno grade) nor a run file (6 columns: qid Q0 docno rank score tag)`,
+    );
   }
   if (sniffed === undefined) {
-    throw new UsageError(`Cannot tell the format of ${file}: name it .jsonl, .json or .csv, or pass --format (${FORMAT_CHOICES.join(', ')})`);
+    throw new UsageError(
+      `Cannot tell the format of ${file}: name it .jsonl, .json or .csv, or pass --format (${FORMAT_CHOICES.join(', ')})`,
+    );
   }
   return sniffed;
 }

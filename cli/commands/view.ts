@@ -25,11 +25,21 @@ export function viewCommand(): Command {
     .option('--bucket <name>', "a deployed stack's bucket instead of a local folder")
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint: its bucket "assay" (as assay run --aws-endpoint uses), or --bucket there')
     .option('--port <number>', 'port to listen on; 0 picks a free one', '8750')
-    .option('--host <address>', 'address to listen on; another than loopback lets other machines in to read the whole store (said on stderr)', '127.0.0.1')
-    .option('--allow-host <name>', 'a host name (or address) requests may be for besides loopback and the address listened on; repeatable', collect, [])
+    .option(
+      '--host <address>',
+      'address to listen on; another than loopback lets other machines in to read the whole store (said on stderr)',
+      '127.0.0.1',
+    )
+    .option(
+      '--allow-host <name>',
+      'a host name (or address) requests may be for besides loopback and the address listened on; repeatable',
+      collect,
+      [],
+    )
     .action(async (options: ViewOptions) => {
       const port = Number(options.port);
-      if (!/^\d+$/.test(options.port) || port > 65_535) throw new UsageError(`--port got "${options.port}"; expected an integer from 0 to 65535 (0 picks a free port)`);
+      if (!/^\d+$/.test(options.port) || port > 65_535)
+        throw new UsageError(`--port got "${options.port}"; expected an integer from 0 to 65535 (0 picks a free port)`);
       const allowedHosts = options.allowHost.map((given) => {
         const name = allowedHostName(given);
         if (!name.ok) throw new UsageError(`--allow-host got ${name.message}`);
@@ -38,8 +48,16 @@ export function viewCommand(): Command {
       const { store, name } = await existingStore(options);
       // One listing before serving: a bucket that is not there, or credentials it refuses, stop the command here rather than fail every page.
       for await (const _key of store.list(historyKeys.cardsPrefix)) break;
-      const server = await startViewServer({ store, storeName: name, host: options.host, port, allowedHosts, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EADDRINUSE') throw new UsageError(`--port ${port} is in use on ${options.host}; choose another, or --port 0 for a free one`);
+      const server = await startViewServer({
+        store,
+        storeName: name,
+        host: options.host,
+        port,
+        allowedHosts,
+        log: (line) => process.stderr.write(`${line}\n`),
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE')
+          throw new UsageError(`--port ${port} is in use on ${options.host}; choose another, or --port 0 for a free one`);
         if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EACCES') {
           throw new UsageError(`cannot listen on ${options.host}:${port} (${error.code}); choose another --host or --port`);
         }

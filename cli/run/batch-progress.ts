@@ -11,7 +11,10 @@ import type { JobRecord } from '../../shared/batch/batch-state.js';
 export function batchStepText(step: BatchStep, now: Date): string | undefined {
   switch (step.kind) {
     case 'submitted':
-      return `batch: ${plural(step.jobs.length, 'job')} submitted (${plural(sum(step.jobs, (job) => job.requests), 'request')}): ${step.jobs.map((job) => job.provider_id ?? job.key).join(', ')}`;
+      return `batch: ${plural(step.jobs.length, 'job')} submitted (${plural(
+        sum(step.jobs, (job) => job.requests),
+        'request',
+      )}): ${step.jobs.map((job) => job.provider_id ?? job.key).join(', ')}`;
     case 'in-progress':
       return `batch: ${step.jobs.map((job) => jobText(job, now)).join('; ')}`;
     case 'requeued': {
@@ -29,7 +32,8 @@ export function batchStepText(step: BatchStep, now: Date): string | undefined {
 }
 
 function jobText(job: JobRecord, now: Date): string {
-  const counts = job.counts === undefined ? `${job.requests} requests` : `${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
+  const counts =
+    job.counts === undefined ? `${job.requests} requests` : `${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
   const elapsed = job.created_at === undefined ? '' : `, ${duration(now.getTime() - Date.parse(job.created_at))}`;
   return `${job.provider_id ?? job.key} ${job.state}, ${counts}${elapsed}`;
 }
@@ -38,7 +42,9 @@ function jobText(job: JobRecord, now: Date): string {
 export function errorsText(job: JobRecord): string {
   const errors = job.errors ?? [];
   if (errors.length === 0) return `${job.state}, with no error named`;
-  const shown = errors.slice(0, 5).map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`);
+  const shown = errors
+    .slice(0, 5)
+    .map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`);
   return `${shown.join('; ')}${errors.length > 5 ? `; and ${errors.length - 5} more` : ''}`;
 }
 

@@ -107,7 +107,10 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   };
   const { threads } = options;
   const defer = deferTo(infrastructure.cases);
-  const worker = threads === undefined ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor, defer }, telemetry, onOutcome) : threadedJudgeWorker(threads, onOutcome);
+  const worker =
+    threads === undefined
+      ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor, defer }, telemetry, onOutcome)
+      : threadedJudgeWorker(threads, onOutcome);
   const recordFailures = createFailureRecorderHandler(store, telemetry);
   const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
     const outcomes = await recordFailures(event);
@@ -120,7 +123,14 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
   const reducer: SqsHandler = async (event, context) => {
     reducerHandler ??= import('../../functions/reducer.js').then(({ createReducerHandler }) =>
       createReducerHandler(
-        { store, control: infrastructure.control, cases: infrastructure.cases, now: options.now, splitReduceFrom: Number.POSITIVE_INFINITY, reportedElsewhere: runId },
+        {
+          store,
+          control: infrastructure.control,
+          cases: infrastructure.cases,
+          now: options.now,
+          splitReduceFrom: Number.POSITIVE_INFINITY,
+          reportedElsewhere: runId,
+        },
         telemetry,
       ),
     );
@@ -131,10 +141,12 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     polls.abort();
     wake();
   };
-  const onHeartbeatError = (error: unknown): void => telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
+  const onHeartbeatError = (error: unknown): void =>
+    telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
   const visibilityTimeoutSeconds = infrastructure.visibilityTimeoutSeconds;
 
-  const batch = options.batch === undefined ? undefined : batchStepper(options.batch, { store, cases: infrastructure.cases, now: options.now }, runId);
+  const batch =
+    options.batch === undefined ? undefined : batchStepper(options.batch, { store, cases: infrastructure.cases, now: options.now }, runId);
 
   const watch = async (): Promise<void> => {
     let idleMs = 1_000;
@@ -156,7 +168,12 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       const step = batch === undefined || pastDeadline ? undefined : await batch.step();
       if (pastDeadline || step?.kind === 'done' || (batch === undefined && completion.finished >= completion.caseIds.length)) {
         const { reportRun } = await import('../../shared/reduce/reduce.js');
-        reported = await reportRun(store, completion, threads === undefined ? undefined : threadedAggregator(threads, runId), threads === undefined ? undefined : threadedIntervals(threads));
+        reported = await reportRun(
+          store,
+          completion,
+          threads === undefined ? undefined : threadedAggregator(threads, runId),
+          threads === undefined ? undefined : threadedIntervals(threads),
+        );
         polls.abort();
         return;
       }
@@ -170,8 +187,17 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
         idleMs = 1_000;
         continue;
       }
-      if ((step.kind === 'submitted' && options.batch?.detach === true) || step.kind === 'failed' || (step.kind === 'below-minimum' && step.action === 'refuse')) {
-        batchEnd = step.kind === 'failed' ? { kind: 'batch-failed', step } : step.kind === 'below-minimum' ? { kind: 'batch-refused', step } : { kind: 'detached', step };
+      if (
+        (step.kind === 'submitted' && options.batch?.detach === true) ||
+        step.kind === 'failed' ||
+        (step.kind === 'below-minimum' && step.action === 'refuse')
+      ) {
+        batchEnd =
+          step.kind === 'failed'
+            ? { kind: 'batch-failed', step }
+            : step.kind === 'below-minimum'
+              ? { kind: 'batch-refused', step }
+              : { kind: 'detached', step };
         polls.abort();
         return;
       }
@@ -191,10 +217,34 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     runEventSources(
       [
         // On threads, a batch waits for each thread beside the one it judges: a thread that finishes takes the next at once, not after this thread has received it.
-        { queue: infrastructure.cases, handler: worker, batchSize: 10, concurrency: Math.max(1, Math.ceil(options.concurrency / 4), 2 * (threads?.size ?? 0)), onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
-        { queue: infrastructure.deadLetters, handler: recorder, batchSize: 10, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+        {
+          queue: infrastructure.cases,
+          handler: worker,
+          batchSize: 10,
+          concurrency: Math.max(1, Math.ceil(options.concurrency / 4), 2 * (threads?.size ?? 0)),
+          onHandlerError,
+          visibilityTimeoutSeconds,
+          onHeartbeatError,
+        },
+        {
+          queue: infrastructure.deadLetters,
+          handler: recorder,
+          batchSize: 10,
+          concurrency: 1,
+          onHandlerError,
+          visibilityTimeoutSeconds,
+          onHeartbeatError,
+        },
         // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
-        { queue: infrastructure.control, handler: reducer, batchSize: 1, concurrency: 1, onHandlerError, visibilityTimeoutSeconds, onHeartbeatError },
+        {
+          queue: infrastructure.control,
+          handler: reducer,
+          batchSize: 1,
+          concurrency: 1,
+          onHandlerError,
+          visibilityTimeoutSeconds,
+          onHeartbeatError,
+        },
       ],
       finished,
       1,
@@ -216,7 +266,11 @@ export async function driveToReport(infrastructure: Infrastructure, runId: strin
 }
 
 /** The rounds of a batch-judged run, a step at a time, with the wait before the next look at its jobs. */
-function batchStepper(drive: BatchDrive, place: Pick<BatchDependencies, 'store' | 'cases' | 'now'>, runId: string): { step(): Promise<BatchStep>; nextPoll(fresh: boolean): number } {
+function batchStepper(
+  drive: BatchDrive,
+  place: Pick<BatchDependencies, 'store' | 'cases' | 'now'>,
+  runId: string,
+): { step(): Promise<BatchStep>; nextPoll(fresh: boolean): number } {
   const firstPollMs = drive.settings.pollSeconds * 1000;
   let pollMs = firstPollMs;
   return {

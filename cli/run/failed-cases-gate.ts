@@ -33,7 +33,9 @@ export function maxFailedOf(value: string | undefined): FailedCasesAllowance {
       return { kind: 'percent', text: `${whole}${fraction === '' ? '' : `.${fraction}`}%`, digits, decimals: fraction.length };
     }
   }
-  throw new UsageError(`--max-failed got "${value}"; expected a number of cases from 0 and up (e.g. 3) or a percentage of the cases from 0% to 100% (e.g. 5%)`);
+  throw new UsageError(
+    `--max-failed got "${value}"; expected a number of cases from 0 and up (e.g. 3) or a percentage of the cases from 0% to 100% (e.g. 5%)`,
+  );
 }
 
 /**

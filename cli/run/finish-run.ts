@@ -67,30 +67,59 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = judgeEnvironmentOf(process.env);
-  const runJudging = judgingForRuns({ environment, cacheStore: options.cache ? infrastructure.store : undefined, runStore: infrastructure.store, engineEnvironment: process.env, budget: new JudgeBudget(infrastructure.store) });
+  const runJudging = judgingForRuns({
+    environment,
+    cacheStore: options.cache ? infrastructure.store : undefined,
+    runStore: infrastructure.store,
+    engineEnvironment: process.env,
+    budget: new JudgeBudget(infrastructure.store),
+  });
   let judging: Judging;
   try {
     judging = await runJudging.judgingFor(runConfigOf(manifest), manifest.config_hash);
   } catch (error) {
-    if (error instanceof EngineSetupError || error instanceof JudgeSetupError || error instanceof StoredConfigError) throw new UsageError(error.message);
+    if (error instanceof EngineSetupError || error instanceof JudgeSetupError || error instanceof StoredConfigError)
+      throw new UsageError(error.message);
     throw error;
   }
   // A second operator finishing the same run would send every unfinished case again: one process at a time.
-  const { report, files } = await withRunLease(infrastructure.store, runId, command, `assay status ${runId} ${infrastructure.storeOptions}`, async () => {
-    const requeued = await requeue(infrastructure, manifest);
-    process.stderr.write(`assay: ${describe(requeued)}\n`);
-    const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
-    tracker.start(requeued.length);
-    const now = () => new Date();
-    const config = runConfigOf(manifest);
-    // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
-    const batch = await batchDriveOf(config, environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), false, tracker, now);
-    const driven = await driveRun(infrastructure, runId, { expectedCases: requeued.length, judgingFor: runJudging.judgingFor, tracker, now, concurrency, ...(batch === undefined ? {} : { batch }) });
-    if (driven.kind === 'batch-failed') throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
-    if (driven.kind === 'batch-refused') throw new UsageError(`${batchRefusedText(driven.step)}; \`${command} ${runId}\` reports the run with them`, EXIT_FAILED);
-    if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
-    return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
-  }).finally(() => runJudging.close());
+  const { report, files } = await withRunLease(
+    infrastructure.store,
+    runId,
+    command,
+    `assay status ${runId} ${infrastructure.storeOptions}`,
+    async () => {
+      const requeued = await requeue(infrastructure, manifest);
+      process.stderr.write(`assay: ${describe(requeued)}\n`);
+      const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
+      tracker.start(requeued.length);
+      const now = () => new Date();
+      const config = runConfigOf(manifest);
+      // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
+      const batch = await batchDriveOf(
+        config,
+        environment,
+        judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'),
+        false,
+        tracker,
+        now,
+      );
+      const driven = await driveRun(infrastructure, runId, {
+        expectedCases: requeued.length,
+        judgingFor: runJudging.judgingFor,
+        tracker,
+        now,
+        concurrency,
+        ...(batch === undefined ? {} : { batch }),
+      });
+      if (driven.kind === 'batch-failed')
+        throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
+      if (driven.kind === 'batch-refused')
+        throw new UsageError(`${batchRefusedText(driven.step)}; \`${command} ${runId}\` reports the run with them`, EXIT_FAILED);
+      if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
+      return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
+    },
+  ).finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
   const failure = await reportGate(report, infrastructure.store, locateIn(infrastructure), maxFailed);

@@ -15,9 +15,16 @@ export interface CollectionOptions {
 export function withCollectionOptions(command: Command): Command {
   return command
     .option('--qrels <file>', 'TREC qrels (qid 0 docid grade): evaluate TREC runs instead of a dataset file')
-    .option('--run <file>', 'TREC run file (qid Q0 docid rank score tag), an engine named by its tag; repeat for several', (file: string, files: string[] = []) => [...files, file])
+    .option(
+      '--run <file>',
+      'TREC run file (qid Q0 docid rank score tag), an engine named by its tag; repeat for several',
+      (file: string, files: string[] = []) => [...files, file],
+    )
     .option('--queries <file>', 'with --qrels: query texts (JSONL {"_id", "text"} or TSV id<TAB>text)')
-    .option('--corpus <file>', 'with --qrels: document texts (JSONL or TSV); with --queries, the LLM judges judge the top run.judge_depth of every run');
+    .option(
+      '--corpus <file>',
+      'with --qrels: document texts (JSONL or TSV); with --queries, the LLM judges judge the top run.judge_depth of every run',
+    );
 }
 
 /**
@@ -32,11 +39,15 @@ export async function runInputOf(dataset: string | undefined, options: Collectio
     await assertReadableFile(dataset, 'dataset');
     return { datasetPath: dataset };
   }
-  if (dataset !== undefined) throw new UsageError(`Give either a dataset file (${dataset}) or a TREC collection (--qrels, --run), not both`);
-  if (options.qrels === undefined) throw new UsageError('--run, --queries and --corpus go with --qrels QRELS: give the qrels of the collection');
+  if (dataset !== undefined)
+    throw new UsageError(`Give either a dataset file (${dataset}) or a TREC collection (--qrels, --run), not both`);
+  if (options.qrels === undefined)
+    throw new UsageError('--run, --queries and --corpus go with --qrels QRELS: give the qrels of the collection');
   if (runs.length === 0) throw new UsageError('--qrels needs at least one --run RUN: the run files to evaluate');
   if ((options.queries === undefined) !== (options.corpus === undefined)) {
-    throw new UsageError('--queries and --corpus go together: the judges need the query and the document texts (without both, only the qrels score the runs)');
+    throw new UsageError(
+      '--queries and --corpus go together: the judges need the query and the document texts (without both, only the qrels score the runs)',
+    );
   }
   await assertReadableFile(options.qrels, 'qrels');
   for (const run of runs) await assertReadableFile(run, 'run');

@@ -31,9 +31,15 @@ export async function nothingEvaluated(report: Report, store: ObjectStore, locat
   return `every judge call failed (${errors} of ${calls})${firstError === undefined ? '' : `; the first: ${firstError}`}`;
 }
 
-async function noCase(report: Report, store: ObjectStore, locate: (key: string) => string, nothing = 'no case to evaluate: no row'): Promise<string> {
+async function noCase(
+  report: Report,
+  store: ObjectStore,
+  locate: (key: string) => string,
+  nothing = 'no case to evaluate: no row',
+): Promise<string> {
   const key = runKeys.inputErrors(report.run_id);
-  if (report.input_errors === 0) return `no case to evaluate: ${report.dataset} has no rows; expected one row per query (JSONL, a JSON array or CSV)`;
+  if (report.input_errors === 0)
+    return `no case to evaluate: ${report.dataset} has no rows; expected one row per query (JSONL, a JSON array or CSV)`;
   const bytes = await store.get(key);
   const firstLine = bytes === undefined ? undefined : new TextDecoder().decode(bytes).split('\n', 1)[0];
   const first = firstLine === undefined ? undefined : parseJsonWith(inputErrorSchema, firstLine);

@@ -11,7 +11,10 @@ export function failUnderOf(value: string | undefined, hasThresholds: boolean): 
   if (value.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) {
     throw new UsageError(`--fail-under got "${value}"; expected a pass rate from 0 to 1, e.g. 0.9`);
   }
-  if (!hasThresholds) throw new UsageError('--fail-under needs thresholds: in the config file; expected e.g. thresholds: {response/llm_judged/correctness/rating: yes}');
+  if (!hasThresholds)
+    throw new UsageError(
+      '--fail-under needs thresholds: in the config file; expected e.g. thresholds: {response/llm_judged/correctness/rating: yes}',
+    );
   return rate;
 }
 
@@ -23,7 +26,9 @@ export function failUnderOf(value: string | undefined, hasThresholds: boolean): 
 export function belowPassRate(report: Report, rate: number): string | undefined {
   const below = Object.entries(report.engines).flatMap(([engine, statistics]) => {
     const passRate = statistics[PASS_RATE];
-    return passRate !== undefined && passRate < rate ? [`${engine} ${passRate.toFixed(4)} of ${statistics['thresholds/pass/count']} cases`] : [];
+    return passRate !== undefined && passRate < rate
+      ? [`${engine} ${passRate.toFixed(4)} of ${statistics['thresholds/pass/count']} cases`]
+      : [];
   });
   return below.length === 0 ? undefined : `pass rate under --fail-under ${rate}: ${below.join('; ')}`;
 }

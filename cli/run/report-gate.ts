@@ -13,7 +13,12 @@ import { nothingEvaluated } from './nothing-evaluated.js';
  * Undefined when the run passes both. `locate` turns a store key into where
  * the user finds the object.
  */
-export async function reportGate(report: Report, store: ObjectStore, locate: (key: string) => string, maxFailed: FailedCasesAllowance): Promise<string | undefined> {
+export async function reportGate(
+  report: Report,
+  store: ObjectStore,
+  locate: (key: string) => string,
+  maxFailed: FailedCasesAllowance,
+): Promise<string | undefined> {
   return (await nothingEvaluated(report, store, locate)) ?? tooManyFailed(report, maxFailed);
 }
 

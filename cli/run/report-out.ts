@@ -12,7 +12,12 @@ import type { ObjectStore } from '../../shared/ports/object-store.js';
  * Returns the paths written, in the order of `names`; a file the store lacks
  * is skipped.
  */
-export async function copyReportFiles(store: ObjectStore, keyOf: (name: string) => string, names: readonly string[], outFolder: string): Promise<string[]> {
+export async function copyReportFiles(
+  store: ObjectStore,
+  keyOf: (name: string) => string,
+  names: readonly string[],
+  outFolder: string,
+): Promise<string[]> {
   await mkdir(outFolder, { recursive: true });
   const staging = await mkdtemp(join(outFolder, '.assay-report-'));
   const files: string[] = [];

@@ -18,7 +18,10 @@ export interface RunJudging {
  * (its own), so their usage counters stay the ones it reports. The keys are
  * in the place's environment: nothing is read from a secret store.
  */
-export function judgingForRuns(place: JudgingPlace, known: readonly { readonly configHash: string; readonly judging: Judging }[] = []): RunJudging {
+export function judgingForRuns(
+  place: JudgingPlace,
+  known: readonly { readonly configHash: string; readonly judging: Judging }[] = [],
+): RunJudging {
   const judgingFor = judgingByConfig({ build: (config) => buildJudging(config, place), known });
   return {
     judgingFor,

@@ -61,7 +61,12 @@ export type PipelineResult =
       readonly skippedJudges: readonly string[];
     }
   /** A batch-judged run that ended its drive without a report: detached after submitting its jobs, or stopped by a job that failed validation. */
-  | { readonly kind: 'batch'; readonly runId: string; readonly ended: Exclude<DriveOutcome, { kind: 'reported' }>; readonly judgeSummary: string };
+  | {
+      readonly kind: 'batch';
+      readonly runId: string;
+      readonly ended: Exclude<DriveOutcome, { kind: 'reported' }>;
+      readonly judgeSummary: string;
+    };
 
 /**
  * `assay run` on one machine or against an S3/SQS endpoint: uploads the
@@ -70,22 +75,38 @@ export type PipelineResult =
  * reducer has written the report, and copies the report files to the output
  * folder. The same handlers run on AWS; only the infrastructure differs.
  */
-export async function runPipeline(run: PipelineRun, infrastructure: Infrastructure, progress: (usage: () => Record<string, JudgeUsage>) => Progress): Promise<PipelineResult> {
+export async function runPipeline(
+  run: PipelineRun,
+  infrastructure: Infrastructure,
+  progress: (usage: () => Record<string, JudgeUsage>) => Progress,
+): Promise<PipelineResult> {
   const now = run.now ?? (() => new Date());
-  const config: ConfigFile = { ...run.config, judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency } };
+  const config: ConfigFile = {
+    ...run.config,
+    judge: { ...run.config.judge, concurrency: run.config.judge.concurrency ?? run.concurrency },
+  };
   // The manifest keeps the judge list itself, so a worker anywhere (a Lambda, a redrive, a thread) builds the same judging from it.
   const { judges: listed, skippedJudges } = judgesFor(config, judgeBackendKind(config.judge, run.environment), run.collection);
   const runConfig: RunConfig = { ...config, strict: run.strict, judges: listed.map((judge) => judge.id) };
   const engineEnvironment = run.engineEnvironment ?? process.env;
   // One budget for the process: its spend file holds what every case it judges spends (judge-budget.ts).
-  const place = { environment: run.environment, cacheStore: run.noCache ? undefined : infrastructure.store, runStore: infrastructure.store, engineEnvironment, budget: new JudgeBudget(infrastructure.store) };
+  const place = {
+    environment: run.environment,
+    cacheStore: run.noCache ? undefined : infrastructure.store,
+    runStore: infrastructure.store,
+    engineEnvironment,
+    budget: new JudgeBudget(infrastructure.store),
+  };
   const judging = usableJudging(runConfig, place);
   const hash = configHash(runConfig);
   // A run without judges names none, rather than the backend it will never call.
   const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
   const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}));
   const telemetry = quietTelemetry();
-  const threads = infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging) ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry) : undefined;
+  const threads =
+    infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging)
+      ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry)
+      : undefined;
   try {
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
     const trigger = `cli:${now().toISOString()}`;
@@ -93,42 +114,59 @@ export async function runPipeline(run: PipelineRun, infrastructure: Infrastructu
     const { runId } = runIdentityOf({ datasetKey, etag, config: runConfig, trigger });
     run.onRunId?.(runId, threads?.size ?? 0);
     // Held until the report is written: an `assay resume` of this run meanwhile is refused instead of judging every case again.
-    return await withRunLease(infrastructure.store, runId, 'assay run', `assay status ${runId} ${infrastructure.storeOptions}`, async () => {
-      const ingest = createIngestHandler(
-        {
-          store: infrastructure.store,
-          cases: infrastructure.cases,
-          control: infrastructure.control,
-          now,
-          trigger,
-          configFor: async () => ({ config: runConfig, judgeSummary }),
-          ...(threads === undefined ? {} : { collectionWork: threadedCollectionWork(threads) }),
-        },
-        telemetry,
-      );
-      const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
-      if (outcome === undefined || outcome.kind === 'duplicate') throw new Error('The ingest handler started no run for the uploaded dataset');
-      if (outcome.kind === 'rejected') {
-        throw new UsageError(`--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`, 1);
-      }
-      tracker.start(outcome.cases);
-      await run.afterIngest?.(outcome.runId, infrastructure);
+    return await withRunLease(
+      infrastructure.store,
+      runId,
+      'assay run',
+      `assay status ${runId} ${infrastructure.storeOptions}`,
+      async () => {
+        const ingest = createIngestHandler(
+          {
+            store: infrastructure.store,
+            cases: infrastructure.cases,
+            control: infrastructure.control,
+            now,
+            trigger,
+            configFor: async () => ({ config: runConfig, judgeSummary }),
+            ...(threads === undefined ? {} : { collectionWork: threadedCollectionWork(threads) }),
+          },
+          telemetry,
+        );
+        const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
+        if (outcome === undefined || outcome.kind === 'duplicate')
+          throw new Error('The ingest handler started no run for the uploaded dataset');
+        if (outcome.kind === 'rejected') {
+          throw new UsageError(
+            `--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`,
+            1,
+          );
+        }
+        tracker.start(outcome.cases);
+        await run.afterIngest?.(outcome.runId, infrastructure);
 
-      const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
-      const batch = await batchDriveOf(runConfig, run.environment, judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'), run.detach === true, tracker, now);
-      const driven = await driveRun(infrastructure, outcome.runId, {
-        expectedCases: outcome.cases,
-        judgingFor: runJudging.judgingFor,
-        tracker,
-        now,
-        concurrency: run.concurrency,
-        ...(threads === undefined ? {} : { threads }),
-        ...(batch === undefined ? {} : { batch }),
-      }).finally(() => runJudging.close());
-      if (driven.kind !== 'reported') return { kind: 'batch', runId: outcome.runId, ended: driven, judgeSummary };
-      const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
-      return { kind: 'reported', runId: outcome.runId, report: driven.report, files, judgeSummary, skippedJudges };
-    });
+        const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
+        const batch = await batchDriveOf(
+          runConfig,
+          run.environment,
+          judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'),
+          run.detach === true,
+          tracker,
+          now,
+        );
+        const driven = await driveRun(infrastructure, outcome.runId, {
+          expectedCases: outcome.cases,
+          judgingFor: runJudging.judgingFor,
+          tracker,
+          now,
+          concurrency: run.concurrency,
+          ...(threads === undefined ? {} : { threads }),
+          ...(batch === undefined ? {} : { batch }),
+        }).finally(() => runJudging.close());
+        if (driven.kind !== 'reported') return { kind: 'batch', runId: outcome.runId, ended: driven, judgeSummary };
+        const files = await copyReport(infrastructure, run.suite, outcome.runId, run.outFolder);
+        return { kind: 'reported', runId: outcome.runId, report: driven.report, files, judgeSummary, skippedJudges };
+      },
+    );
   } finally {
     await threads?.close();
   }
@@ -152,8 +190,15 @@ const GROUND_TRUTH_ONLY = 'no judges: ground-truth metrics from the qrels only (
  * queries and corpus there is nothing to judge, and with them the default is
  * the default set's chunk judges.
  */
-function judgesFor(config: ConfigFile, backend: 'llm' | 'lexical', collection: TrecCollectionPaths | undefined): { judges: JudgeDefinition[]; skippedJudges: string[] } {
+function judgesFor(
+  config: ConfigFile,
+  backend: 'llm' | 'lexical',
+  collection: TrecCollectionPaths | undefined,
+): { judges: JudgeDefinition[]; skippedJudges: string[] } {
   if (collection === undefined || config.judges !== undefined) return judgesForRun(config, backend);
   if (collection.corpus === undefined || collection.queries === undefined) return { judges: [], skippedJudges: [] };
-  return { judges: judgesForRun(config, backend).judges.filter((judge) => judge.kind === 'llm' && judge.assessment === 'chunk'), skippedJudges: [] };
+  return {
+    judges: judgesForRun(config, backend).judges.filter((judge) => judge.kind === 'llm' && judge.assessment === 'chunk'),
+    skippedJudges: [],
+  };
 }

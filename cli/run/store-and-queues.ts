@@ -42,9 +42,16 @@ export interface EmbeddedSpool extends Omit<QueueSpoolOptions, 'folder'> {
  * with messages still spooled), so a run of any number of cases holds only
  * the messages its workers have in hand.
  */
-export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSeconds = 2, spool: EmbeddedSpool = { memoryBytes: QUEUE_MEMORY_BYTES }): Infrastructure {
+export function embeddedInfrastructure(
+  storeFolder: string,
+  visibilityTimeoutSeconds = 2,
+  spool: EmbeddedSpool = { memoryBytes: QUEUE_MEMORY_BYTES },
+): Infrastructure {
   const { parent = DEFAULT_WORK_FOLDERS.parent, ...bounds } = spool;
-  const spoolFor = (purpose: string): QueueSpoolOptions => ({ ...bounds, folder: workFolderPath({ ...DEFAULT_WORK_FOLDERS, parent }, purpose) });
+  const spoolFor = (purpose: string): QueueSpoolOptions => ({
+    ...bounds,
+    folder: workFolderPath({ ...DEFAULT_WORK_FOLDERS, parent }, purpose),
+  });
   const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds, spool: spoolFor('dead-letter-spool') });
   return {
     store: new LocalFolderStore(storeFolder),
@@ -69,7 +76,10 @@ export function embeddedInfrastructure(storeFolder: string, visibilityTimeoutSec
  * an embedded run never loads it.
  */
 export async function awsInfrastructure(endpoint: string, bucket = 'assay', visibilityTimeoutSeconds = 5): Promise<Infrastructure> {
-  const [{ createAwsClients, ensureAwsResources }, { S3Store }] = await Promise.all([import('../../shared/ports/aws-clients.js'), import('../../shared/ports/s3-store.js')]);
+  const [{ createAwsClients, ensureAwsResources }, { S3Store }] = await Promise.all([
+    import('../../shared/ports/aws-clients.js'),
+    import('../../shared/ports/s3-store.js'),
+  ]);
   const clients = createAwsClients({ endpoint });
   const resources = await ensureAwsResources(clients, {
     bucket,

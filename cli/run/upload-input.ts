@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { fileSha256 } from '../../shared/ingest/dataset-source.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
-import { collectionFolder, COLLECTION_MANIFEST_NAME, type CollectionManifest, type CollectionMember } from '../../shared/schema/collection-manifest.js';
+import {
+  collectionFolder,
+  COLLECTION_MANIFEST_NAME,
+  type CollectionManifest,
+  type CollectionMember,
+} from '../../shared/schema/collection-manifest.js';
 
 /** The files of a TREC collection on this machine. */
 export interface TrecCollectionPaths {
@@ -35,7 +40,11 @@ export async function uploadInput(store: ObjectStore, suite: string, input: RunI
   return { key, etag };
 }
 
-async function uploadCollection(store: ObjectStore, suite: string, collection: TrecCollectionPaths): Promise<{ key: string; etag: string }> {
+async function uploadCollection(
+  store: ObjectStore,
+  suite: string,
+  collection: TrecCollectionPaths,
+): Promise<{ key: string; etag: string }> {
   const folder = collectionFolder(suite, collectionName(collection.qrels));
   const upload = async (path: string, member: string): Promise<CollectionMember> => {
     await store.upload(folder + member, path, { etag: false });
@@ -63,5 +72,10 @@ async function uploadCollection(store: ObjectStore, suite: string, collection: T
 /** The collection's folder name: the qrels file's name without its extension, in key-safe characters, short enough that `<name>.trec` fits a file system's 255-byte names. */
 export function collectionName(qrels: string): string {
   const stem = basename(qrels, extname(qrels)) || basename(qrels);
-  return stem.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '').slice(0, 250) || 'collection';
+  return (
+    stem
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^\.+/, '')
+      .slice(0, 250) || 'collection'
+  );
 }

@@ -63,7 +63,12 @@ port.on('message', (request: ThreadRequest) => {
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply, handedOver(request.task, value)),
     (error: unknown) => {
       const failure = error instanceof Error ? error : new Error(String(error));
-      port.postMessage({ id: request.id, ok: false, message: failure.message, ...(failure.stack === undefined ? {} : { stack: failure.stack }) } satisfies ThreadReply);
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        message: failure.message,
+        ...(failure.stack === undefined ? {} : { stack: failure.stack }),
+      } satisfies ThreadReply);
     },
   );
 });

@@ -20,7 +20,14 @@ export type ThreadTask =
   | { readonly kind: 'trec-partition'; readonly request: PartitionRequest }
   | { readonly kind: 'run-topics'; readonly file: string }
   | { readonly kind: 'judge'; readonly event: SQSEvent }
-  | { readonly kind: 'aggregate'; readonly runId: string; readonly range: number; readonly caseIds: readonly string[]; readonly keepLines: boolean; readonly linesPath: string }
+  | {
+      readonly kind: 'aggregate';
+      readonly runId: string;
+      readonly range: number;
+      readonly caseIds: readonly string[];
+      readonly keepLines: boolean;
+      readonly linesPath: string;
+    }
   | { readonly kind: 'mean-intervals'; readonly lists: readonly Float64Array[] };
 
 /** What a pipeline thread answers for each kind of task. */
@@ -40,7 +47,9 @@ export interface ThreadRequest {
   readonly task: ThreadTask;
 }
 
-export type ThreadReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly message: string; readonly stack?: string };
+export type ThreadReply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly message: string; readonly stack?: string };
 
 /** What a thread starts with: the store folder it opens for itself. */
 export interface ThreadSetup {
@@ -112,7 +121,11 @@ export class PipelineThreads {
   }
 
   /** `threads` threads over `storeFolder` (one a core by default, at most MAX_THREADS); undefined for fewer than two, or without a built thread entry. */
-  static start(storeFolder: string, threads = Math.min(availableParallelism(), MAX_THREADS), entry: URL | undefined = builtThreadEntry(import.meta.url)): PipelineThreads | undefined {
+  static start(
+    storeFolder: string,
+    threads = Math.min(availableParallelism(), MAX_THREADS),
+    entry: URL | undefined = builtThreadEntry(import.meta.url),
+  ): PipelineThreads | undefined {
     if (entry === undefined || threads < 2) return undefined;
     return new PipelineThreads(entry, { storeFolder }, threads);
   }
@@ -189,7 +202,10 @@ export function judgedWithoutCalls(judging: Judging): boolean {
 }
 
 /** The judge worker handler, run on the threads: the outcomes come back with the batch response. */
-export function threadedJudgeWorker(threads: PipelineThreads, onOutcome: (outcome: CaseOutcome) => void): (event: SQSEvent) => Promise<SQSBatchResponse> {
+export function threadedJudgeWorker(
+  threads: PipelineThreads,
+  onOutcome: (outcome: CaseOutcome) => void,
+): (event: SQSEvent) => Promise<SQSBatchResponse> {
   return async (event) => {
     const { response, outcomes } = await threads.run({ kind: 'judge', event });
     for (const outcome of outcomes) onOutcome(outcome);
@@ -199,7 +215,10 @@ export function threadedJudgeWorker(threads: PipelineThreads, onOutcome: (outcom
 
 /** A reduce range aggregated in as many consecutive pieces as there are threads, one a thread, then joined. */
 export function threadedAggregator(threads: PipelineThreads, runId: string): RangeAggregator {
-  return piecewiseAggregator((range, caseIds, keepLines, linesPath) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines, linesPath }), threads.size);
+  return piecewiseAggregator(
+    (range, caseIds, keepLines, linesPath) => threads.run({ kind: 'aggregate', runId, range, caseIds, keepLines, linesPath }),
+    threads.size,
+  );
 }
 
 /**
@@ -216,9 +235,14 @@ export function threadedIntervals(threads: PipelineThreads): MeanIntervals {
       lightest.positions.push(position);
       lightest.values += (lists[position] as Float64Array).length;
     }
-    const answers = await Promise.all(groups.map((group) => threads.run({ kind: 'mean-intervals', lists: group.positions.map((position) => lists[position] as Float64Array) })));
+    const answers = await Promise.all(
+      groups.map((group) =>
+        threads.run({ kind: 'mean-intervals', lists: group.positions.map((position) => lists[position] as Float64Array) }),
+      ),
+    );
     const intervals: (Interval | undefined)[] = new Array(lists.length);
-    for (const [index, group] of groups.entries()) for (const [offset, position] of group.positions.entries()) intervals[position] = answers[index]?.[offset];
+    for (const [index, group] of groups.entries())
+      for (const [offset, position] of group.positions.entries()) intervals[position] = answers[index]?.[offset];
     return intervals;
   };
 }
@@ -227,7 +251,8 @@ export function threadedIntervals(threads: PipelineThreads): MeanIntervals {
 export function threadedCollectionWork(threads: PipelineThreads): CollectionWork {
   return {
     readRunTopics: (runs) => Promise.all(runs.map((file) => threads.run({ kind: 'run-topics', file }))),
-    spillRuns: (runs, folder, partitions) => Promise.all(runs.map((file, fileIndex) => threads.run({ kind: 'spill-run', file, fileIndex, folder, partitions }))),
+    spillRuns: (runs, folder, partitions) =>
+      Promise.all(runs.map((file, fileIndex) => threads.run({ kind: 'spill-run', file, fileIndex, folder, partitions }))),
     partitionCases: (request) => threads.run({ kind: 'trec-partition', request }),
   };
 }

@@ -31,7 +31,8 @@ export function threadJudge(store: ObjectStore): (event: SQSEvent) => Promise<Th
       return await handler(event, lambdaContext('assay-cases'));
     } catch (error) {
       // Every record failed: the whole batch comes back, as the event source does on this error.
-      if (error instanceof FullBatchFailureError) return { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) };
+      if (error instanceof FullBatchFailureError)
+        return { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) };
       throw error;
     }
   };

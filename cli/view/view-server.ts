@@ -56,10 +56,21 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     throw error;
   }
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error(`Expected the view server to listen on a TCP port, got ${String(address)}`);
-  check = hostCheck(address, { listenedOn: options.host, extra: options.allowedHosts ?? [], interfaces: Object.values(networkInterfaces()).flatMap((entries) => entries ?? []) });
+  if (address === null || typeof address === 'string')
+    throw new Error(`Expected the view server to listen on a TCP port, got ${String(address)}`);
+  check = hostCheck(address, {
+    listenedOn: options.host,
+    extra: options.allowedHosts ?? [],
+    interfaces: Object.values(networkInterfaces()).flatMap((entries) => entries ?? []),
+  });
   // A wildcard address is no address to open: the page is at loopback on this machine.
-  const host = isWildcardAddress(address.address) ? (address.family === 'IPv6' ? '[::1]' : '127.0.0.1') : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const host = isWildcardAddress(address.address)
+    ? address.family === 'IPv6'
+      ? '[::1]'
+      : '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
   return {
     url: `http://${host}:${address.port}/`,
     warning: exposureWarning(address, check, options.storeName),
@@ -73,7 +84,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   };
 }
 
-async function serve(app: ViewApp, request: IncomingMessage, response: ServerResponse, check: HostCheck | undefined, log: (line: string) => void): Promise<void> {
+async function serve(
+  app: ViewApp,
+  request: IncomingMessage,
+  response: ServerResponse,
+  check: HostCheck | undefined,
+  log: (line: string) => void,
+): Promise<void> {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';
   let answer: ViewResponse;
@@ -81,7 +98,11 @@ async function serve(app: ViewApp, request: IncomingMessage, response: ServerRes
     answer =
       check === undefined || !check.allows(request.headers.host)
         ? // Not the allowed names: a page that reached here through DNS rebinding would read them (the machine's addresses).
-          errorResponse(target, 403, 'assay view does not answer requests for this host name; it answers its own address and loopback, and names given with --allow-host NAME')
+          errorResponse(
+            target,
+            403,
+            'assay view does not answer requests for this host name; it answers its own address and loopback, and names given with --allow-host NAME',
+          )
         : await app.respond(method, target);
   } catch (error) {
     log(`assay view: ${method} ${target}: ${error instanceof Error ? error.message : String(error)}`);

@@ -25,7 +25,10 @@ const searchSchema = z.strictObject({
   k1: z.number().min(0).default(1.2),
   b: z.number().min(0).max(1).default(0.75),
   size: z.number().int().min(1).max(100).default(10),
-  fields: z.array(z.enum(['title', 'text'])).min(1).default(['title', 'text']),
+  fields: z
+    .array(z.enum(['title', 'text']))
+    .min(1)
+    .default(['title', 'text']),
 });
 
 export interface ServerOptions {
@@ -39,7 +42,10 @@ export interface ServerOptions {
 }
 
 export function loadCorpus(path: string): Document[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Document);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Document);
 }
 
 /** Starts the service; resolves with the server once it listens. */
@@ -66,11 +72,15 @@ export async function startBm25Server(options: ServerOptions): Promise<Server> {
     const parsed = searchSchema.safeParse(input);
     if (!parsed.success) return send(400, { error: z.prettifyError(parsed.error) });
     searches += 1;
-    if (Math.floor(searches * options.failRate) > Math.floor((searches - 1) * options.failRate)) return send(503, { error: 'injected failure' });
+    if (Math.floor(searches * options.failRate) > Math.floor((searches - 1) * options.failRate))
+      return send(503, { error: 'injected failure' });
     const started = performance.now();
     if (options.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const found = index.search(parsed.data.query, parsed.data);
-    const ranked = options.degraded === true ? found.map((entry, position) => ({ ...entry, document: (found[found.length - 1 - position] ?? entry).document })) : found;
+    const ranked =
+      options.degraded === true
+        ? found.map((entry, position) => ({ ...entry, document: (found[found.length - 1 - position] ?? entry).document }))
+        : found;
     const hits = ranked.map(({ document, score }) => ({ ...document, score: Math.round(score * 10_000) / 10_000 }));
     send(200, { hits, took_ms: Math.round(performance.now() - started) });
   }
@@ -106,7 +116,8 @@ async function main(): Promise<void> {
   };
   if (!Number.isInteger(options.port) || options.port < 0) throw new Error(`--port: expected a port number, got ${values.port}`);
   if (!(options.delayMs >= 0)) throw new Error(`--delay-ms: expected milliseconds from 0 up, got ${values['delay-ms']}`);
-  if (!(options.failRate >= 0 && options.failRate <= 1)) throw new Error(`--fail-rate: expected a share from 0 to 1, got ${values['fail-rate']}`);
+  if (!(options.failRate >= 0 && options.failRate <= 1))
+    throw new Error(`--fail-rate: expected a share from 0 to 1, got ${values['fail-rate']}`);
   const server = await startBm25Server(options);
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

@@ -33,13 +33,31 @@ export class PipelineAlarms extends Construct {
     super(scope, id);
     const { queues } = props;
     // The failure recorder empties this queue within seconds; messages still there after 15 minutes mean it is failing.
-    this.queueDepthAlarm('CasesDeadLetters', queues.casesDeadLetters, 3, 'Dead-lettered cases are not being recorded as failures: check the failure recorder\'s logs');
-    this.queueDepthAlarm('ControlDeadLetters', queues.controlDeadLetters, 1, 'A reducer check or ingest continuation failed for good: its run may never be reported');
-    this.queueDepthAlarm('FailedEvents', queues.failedEvents, 1, 'An upload or a nightly trigger did not start its run: the event is kept in the failed-events queue');
+    this.queueDepthAlarm(
+      'CasesDeadLetters',
+      queues.casesDeadLetters,
+      3,
+      "Dead-lettered cases are not being recorded as failures: check the failure recorder's logs",
+    );
+    this.queueDepthAlarm(
+      'ControlDeadLetters',
+      queues.controlDeadLetters,
+      1,
+      'A reducer check or ingest continuation failed for good: its run may never be reported',
+    );
+    this.queueDepthAlarm(
+      'FailedEvents',
+      queues.failedEvents,
+      1,
+      'An upload or a nightly trigger did not start its run: the event is kept in the failed-events queue',
+    );
     this.metricAlarm('InputErrors', 'Rows of an uploaded dataset were rejected: see runs/<run>/input-errors.jsonl');
-    this.metricAlarm('Regressions', 'A run scored significantly worse than its suite\'s baseline: see the run\'s report');
+    this.metricAlarm('Regressions', "A run scored significantly worse than its suite's baseline: see the run's report");
     // A run waits for its cases until its deadline (run.deadline_seconds; at least 25 hours for a batch-judged run, whose jobs have a day).
-    this.metricAlarm('MissingCases', 'A run was reported with cases missing: its deadline passed before they ended (for a batch-judged run, its jobs did not finish within their window); see the run\'s report');
+    this.metricAlarm(
+      'MissingCases',
+      "A run was reported with cases missing: its deadline passed before they ended (for a batch-judged run, its jobs did not finish within their window); see the run's report",
+    );
 
     if (props.email !== undefined) {
       const topic = this.encryptedTopic();
@@ -68,7 +86,13 @@ export class PipelineAlarms extends Construct {
     this.alarms.push(
       new Alarm(this, metricName, {
         alarmDescription: description,
-        metric: new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME }, statistic: 'Sum', period: PERIOD }),
+        metric: new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName,
+          dimensionsMap: { service: SERVICE_NAME },
+          statistic: 'Sum',
+          period: PERIOD,
+        }),
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         threshold: 0,
         evaluationPeriods: 1,

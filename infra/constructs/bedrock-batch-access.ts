@@ -45,20 +45,33 @@ export class BedrockBatchAccess extends Construct {
     const jobs = stack.formatArn({ service: 'bedrock', resource: 'model-invocation-job', resourceName: '*' });
 
     this.serviceRole = new Role(this, 'ServiceRole', {
-      assumedBy: new ServicePrincipal(SERVICE).withConditions({ StringEquals: { 'aws:SourceAccount': stack.account }, ArnLike: { 'aws:SourceArn': jobs } }),
-      description: "Assumed by Amazon Bedrock to run assay's batch inference jobs: reads their input and writes their output under runs/*/batch/bedrock/ of the data bucket",
+      assumedBy: new ServicePrincipal(SERVICE).withConditions({
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: { 'aws:SourceArn': jobs },
+      }),
+      description:
+        "Assumed by Amazon Bedrock to run assay's batch inference jobs: reads their input and writes their output under runs/*/batch/bedrock/ of the data bucket",
     });
     const ownBucket = { StringEquals: { 'aws:ResourceAccount': stack.account } };
     const servicePolicy = new Policy(this, 'ServicePolicy', {
       roles: [this.serviceRole],
       statements: [
-        new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects(BEDROCK_BATCH_OBJECTS)], conditions: ownBucket }),
-        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { ...ownBucket, StringLike: { 's3:prefix': BEDROCK_BATCH_OBJECTS } } }),
+        new PolicyStatement({
+          actions: ['s3:GetObject', 's3:PutObject'],
+          resources: [bucket.arnForObjects(BEDROCK_BATCH_OBJECTS)],
+          conditions: ownBucket,
+        }),
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [bucket.bucketArn],
+          conditions: { ...ownBucket, StringLike: { 's3:prefix': BEDROCK_BATCH_OBJECTS } },
+        }),
       ],
     });
     Validations.of(servicePolicy).acknowledge({
       id: arnWildcardFinding(bucket.node.defaultChild as CfnBucket, `/${BEDROCK_BATCH_OBJECTS}`),
-      reason: "Each batch job's input and output are under its run's own folder, runs/<run>/batch/bedrock/<job>/, named at run time: the grant names that pattern and no other object",
+      reason:
+        "Each batch job's input and output are under its run's own folder, runs/<run>/batch/bedrock/<job>/, named at run time: the grant names that pattern and no other object",
     });
 
     this.submitterPolicy = new Policy(this, 'SubmitterPolicy', {
@@ -67,17 +80,23 @@ export class BedrockBatchAccess extends Construct {
         new PolicyStatement({ actions: ['bedrock:CreateModelInvocationJob'], resources: [jobs, ...modelResources(stack, props.modelIds)] }),
         new PolicyStatement({ actions: ['bedrock:GetModelInvocationJob', 'bedrock:StopModelInvocationJob'], resources: [jobs] }),
         new PolicyStatement({ actions: ['bedrock:ListModelInvocationJobs'], resources: ['*'] }),
-        new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.serviceRole.roleArn], conditions: { StringEquals: { 'iam:PassedToService': SERVICE } } }),
+        new PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [this.serviceRole.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': SERVICE } },
+        }),
       ],
     });
     acknowledgeProfileRegions(this.submitterPolicy, props.modelIds);
     Validations.of(this.submitterPolicy).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:model-invocation-job/*]',
-      reason: "A batch job's ARN ends in an id Bedrock gives it at creation: the grant names the stack's own account and region, and jobs only",
+      reason:
+        "A batch job's ARN ends in an id Bedrock gives it at creation: the grant names the stack's own account and region, and jobs only",
     });
     Validations.of(this.submitterPolicy).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'bedrock:ListModelInvocationJobs, to find a job again by its name after a reducer died between creating and recording it, supports no resource-level permission; it reveals job names and states, no data',
+      reason:
+        'bedrock:ListModelInvocationJobs, to find a job again by its name after a reducer died between creating and recording it, supports no resource-level permission; it reveals job names and states, no data',
     });
 
     props.reducer.function.addEnvironment('ASSAY_BEDROCK_BATCH_S3_URI', `s3://${bucket.bucketName}`);

@@ -30,7 +30,10 @@ export class EngineAccess extends Construct {
       statement(['bedrock:InvokeModel'], props.modelArns),
       statement(['lambda:InvokeFunction'], props.functionArns),
       // OpenSearch Service authorizes a request on its path under the domain: /<index>/_search is domain/<name>/<index>/_search.
-      statement(['es:ESHttpGet', 'es:ESHttpPost'], props.openSearchDomainArns.map((arn) => `${arn}/*`)),
+      statement(
+        ['es:ESHttpGet', 'es:ESHttpPost'],
+        props.openSearchDomainArns.map((arn) => `${arn}/*`),
+      ),
       // Serverless authorizes the collection here and the index in the collection's data access policy.
       statement(['aoss:APIAccessAll'], props.openSearchCollectionArns),
     ].filter((candidate) => candidate !== undefined);

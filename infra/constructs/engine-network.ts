@@ -27,7 +27,10 @@ export class EngineNetwork extends Construct {
     this.vpc = Vpc.fromVpcAttributes(this, 'Vpc', { vpcId: props.vpcId, availabilityZones: Fn.getAzs() });
     this.subnets = props.subnetIds.map((subnetId) => {
       const subnet = Subnet.fromSubnetId(this, subnetId, subnetId);
-      Annotations.of(subnet).acknowledgeWarning('@aws-cdk/aws-ec2:noSubnetRouteTableId', 'The subnet only places the function; nothing in the stack adds routes to it');
+      Annotations.of(subnet).acknowledgeWarning(
+        '@aws-cdk/aws-ec2:noSubnetRouteTableId',
+        'The subnet only places the function; nothing in the stack adds routes to it',
+      );
       return subnet;
     });
     this.securityGroups =

@@ -21,7 +21,8 @@ export const METRICS_NAMESPACE = 'assay';
  * gives the bundle one. The alias keeps it from clashing with a bundled
  * `createRequire` import.
  */
-const REQUIRE_BANNER = "import { createRequire as assayCreateRequire } from 'node:module'; const require = assayCreateRequire(import.meta.url);";
+const REQUIRE_BANNER =
+  "import { createRequire as assayCreateRequire } from 'node:module'; const require = assayCreateRequire(import.meta.url);";
 
 export interface AssayFunctionProps {
   /** The handler file in functions/, without the extension: `ingest`, `judge-worker`, ... */
@@ -88,7 +89,9 @@ export class AssayFunction extends Construct {
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       deadLetterQueue: props.deadLetterQueue,
       ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
-      ...(props.network === undefined ? {} : { vpc: props.network.vpc, vpcSubnets: { subnets: props.network.subnets }, securityGroups: props.network.securityGroups }),
+      ...(props.network === undefined
+        ? {}
+        : { vpc: props.network.vpc, vpcSubnets: { subnets: props.network.subnets }, securityGroups: props.network.securityGroups }),
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
@@ -119,7 +122,8 @@ export class AssayFunction extends Construct {
     this.role.addManagedPolicy(policy);
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/${NETWORK_INTERFACES_POLICY}]`,
-      reason: 'A function in a VPC needs Lambda to create, describe and delete its network interfaces; those EC2 actions take no resource scoping, and this managed policy grants only them (no logging or other rights)',
+      reason:
+        'A function in a VPC needs Lambda to create, describe and delete its network interfaces; those EC2 actions take no resource scoping, and this managed policy grants only them (no logging or other rights)',
     });
   }
 }

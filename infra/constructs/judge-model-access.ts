@@ -26,7 +26,10 @@ export class JudgeModelAccess extends Construct {
   constructor(scope: Construct, id: string, props: JudgeModelAccessProps) {
     super(scope, id);
     const resources = modelResources(Stack.of(this), props.modelIds);
-    this.policy = new Policy(this, 'Policy', { roles: [props.role], statements: [new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources })] });
+    this.policy = new Policy(this, 'Policy', {
+      roles: [props.role],
+      statements: [new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources })],
+    });
     acknowledgeProfileRegions(this.policy, props.modelIds);
   }
 }
@@ -35,7 +38,8 @@ export class JudgeModelAccess extends Construct {
 export function modelResources(stack: Stack, modelIds: readonly string[]): string[] {
   return [...new Set(modelIds)].flatMap((modelId) => {
     const profile = PROFILE_PREFIX.exec(modelId);
-    if (profile === null) return [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })];
+    if (profile === null)
+      return [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })];
     return [
       stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId }),
       stack.formatArn({ service: 'bedrock', region: '*', account: '', resource: 'foundation-model', resourceName: profile[2] }),

@@ -25,12 +25,15 @@ export class JudgeSecret extends Construct {
       this.secret = importSecret(this, 'Imported', props.importArn);
       return;
     }
-    const created = new Secret(this, 'ApiKey', { description: 'assay: the API key of the OpenAI-compatible judge server (the SecretString is the key)' });
+    const created = new Secret(this, 'ApiKey', {
+      description: 'assay: the API key of the OpenAI-compatible judge server (the SecretString is the key)',
+    });
     // The L2 construct always asks CloudFormation to generate a value; without one the secret starts empty.
     (created.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
     Validations.of(created).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'The secret holds an API key issued by the judge provider; only the provider can issue a new one, so it is rotated by hand with put-secret-value rather than by a rotation Lambda',
+      reason:
+        'The secret holds an API key issued by the judge provider; only the provider can issue a new one, so it is rotated by hand with put-secret-value rather than by a rotation Lambda',
     });
     this.secret = created;
   }

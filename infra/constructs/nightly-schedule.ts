@@ -40,7 +40,8 @@ export class NightlySchedule extends Construct {
     });
     Validations.of(role).acknowledge({
       id: arnWildcardFinding(props.trigger.node.defaultChild as CfnFunction, ':*'),
-      reason: "The scheduler target grants lambda:InvokeFunction on the trigger and on its versions and aliases (ARN:*); the wildcard spans only this one function's qualifiers",
+      reason:
+        "The scheduler target grants lambda:InvokeFunction on the trigger and on its versions and aliases (ARN:*); the wildcard spans only this one function's qualifiers",
     });
   }
 }

@@ -67,7 +67,11 @@ export class PipelineFunctions extends Construct {
   readonly reducer: AssayFunction;
   readonly scheduledTrigger: AssayFunction;
 
-  constructor(scope: Construct, id: string, private readonly props: PipelineFunctionsProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: PipelineFunctionsProps,
+  ) {
     super(scope, id);
     const { settings, timeouts, data, queues } = props;
 
@@ -196,7 +200,8 @@ export class PipelineFunctions extends Construct {
     if (handler === undefined) return;
     Validations.of(handler).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason: "CDK's bucket-notification handler runs only while deploying, to attach the datasets/ notification; the construct gives its role the managed logging policy and offers no way to replace it",
+      reason:
+        "CDK's bucket-notification handler runs only while deploying, to attach the datasets/ notification; the construct gives its role the managed logging policy and offers no way to replace it",
     });
   }
 
@@ -224,5 +229,9 @@ export class PipelineFunctions extends Construct {
 function judgeEnvironment(settings: Settings, judgeSecret: ISecret | undefined): Record<string, string> {
   const model = { ASSAY_JUDGE_MODEL: settings.judgeModel };
   if (settings.judgeProvider === 'bedrock') return { ASSAY_JUDGE_PROVIDER: 'bedrock', ...model };
-  return { ...(judgeSecret === undefined ? {} : { ASSAY_JUDGE_SECRET_ARN: judgeSecret.secretArn }), OPENAI_BASE_URL: settings.judgeBaseUrl, ...model };
+  return {
+    ...(judgeSecret === undefined ? {} : { ASSAY_JUDGE_SECRET_ARN: judgeSecret.secretArn }),
+    OPENAI_BASE_URL: settings.judgeBaseUrl,
+    ...model,
+  };
 }

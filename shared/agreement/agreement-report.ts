@@ -82,7 +82,13 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
   const corrected =
     inputs.runs.length === 0
       ? undefined
-      : correctedSystems(inputs.runs, { human: inputs.human, judge: inputs.judge }, inputs.measures ?? [inputs.measure], inputs.measureOptions, inputs.correction ?? DEFAULT_CORRECTION);
+      : correctedSystems(
+          inputs.runs,
+          { human: inputs.human, judge: inputs.judge },
+          inputs.measures ?? [inputs.measure],
+          inputs.measureOptions,
+          inputs.correction ?? DEFAULT_CORRECTION,
+        );
   if (corrected !== undefined && !corrected.ok) return corrected;
 
   const reasons: Record<string, string> = {};
@@ -103,7 +109,9 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
   };
   const confusion: Record<string, Record<string, number>> = {};
   for (const [row, humanGrade] of pairs.categories.entries()) {
-    confusion[String(humanGrade)] = Object.fromEntries(pairs.categories.map((judgeGrade, column) => [String(judgeGrade), labels.confusion[row]?.[column] ?? 0]));
+    confusion[String(humanGrade)] = Object.fromEntries(
+      pairs.categories.map((judgeGrade, column) => [String(judgeGrade), labels.confusion[row]?.[column] ?? 0]),
+    );
   }
   const report: AgreementReport = {
     pairs: labels.pairs,
@@ -144,7 +152,9 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
         ? {}
         : { kendall_tau: interval('intervals.kendall_tau', systems.agreement.kendallTauInterval, systems.agreement.kendallTau) }),
     },
-    ...(corrected === undefined ? {} : { estimates: corrected.estimates, ...(inputs.runs.length < 2 ? {} : { differences: corrected.differences }) }),
+    ...(corrected === undefined
+      ? {}
+      : { estimates: corrected.estimates, ...(inputs.runs.length < 2 ? {} : { differences: corrected.differences }) }),
     reasons,
   };
   return { ok: true, report };

@@ -49,7 +49,13 @@ export interface CorrectionOptions {
 
 export type CorrectedSystems = { ok: true; estimates: RunEstimate[]; differences: RunDifference[] } | { ok: false; error: string };
 
-export function correctedSystems(runs: readonly NamedRun[], qrels: { human: Qrels; judge: Qrels }, measures: readonly Measure[], options: MeasureOptions, correction: CorrectionOptions): CorrectedSystems {
+export function correctedSystems(
+  runs: readonly NamedRun[],
+  qrels: { human: Qrels; judge: Qrels },
+  measures: readonly Measure[],
+  options: MeasureOptions,
+  correction: CorrectionOptions,
+): CorrectedSystems {
   const estimates: RunEstimate[] = [];
   const differences: RunDifference[] = [];
   for (const measure of measures) {
@@ -62,17 +68,31 @@ export function correctedSystems(runs: readonly NamedRun[], qrels: { human: Qrel
         for (const topic of result.evaluation.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
       }
       scored.push(perLabels);
-      estimates.push({ run: name, measure: measure.trecName, ...fieldsOf(sumsOver(perLabels.judge, (topic) => perLabels.human.get(topic)), correction, 'finite') });
+      estimates.push({
+        run: name,
+        measure: measure.trecName,
+        ...fieldsOf(
+          sumsOver(perLabels.judge, (topic) => perLabels.human.get(topic)),
+          correction,
+          'finite',
+        ),
+      });
     }
     for (let left = 0; left < runs.length; left++) {
       for (let right = left + 1; right < runs.length; right++) {
         const [a, b] = [scored[left], scored[right]] as [(typeof scored)[number], (typeof scored)[number]];
-        const judged = new Map([...a.judge].flatMap(([topic, value]) => (b.judge.has(topic) ? [[topic, value - (b.judge.get(topic) as number)] as const] : [])));
+        const judged = new Map(
+          [...a.judge].flatMap(([topic, value]) => (b.judge.has(topic) ? [[topic, value - (b.judge.get(topic) as number)] as const] : [])),
+        );
         const human = (topic: string): number | undefined => {
           const [first, second] = [a.human.get(topic), b.human.get(topic)];
           return first === undefined || second === undefined ? undefined : first - second;
         };
-        differences.push({ runs: [runs[left]?.name ?? '', runs[right]?.name ?? ''], measure: measure.trecName, ...fieldsOf(sumsOver(judged, human), correction, 'superpopulation') });
+        differences.push({
+          runs: [runs[left]?.name ?? '', runs[right]?.name ?? ''],
+          measure: measure.trecName,
+          ...fieldsOf(sumsOver(judged, human), correction, 'superpopulation'),
+        });
       }
     }
   }
@@ -87,7 +107,12 @@ function sumsOver(judge: ReadonlyMap<string, number>, human: (topic: string) => 
 }
 
 function fieldsOf(sums: PairedSums, correction: CorrectionOptions, population: Population): CorrectedFields {
-  const base = { topics: sums.all, labelled_topics: sums.labelled, population, judge_only: { mean: sums.all === 0 ? 0 : sums.sumJudgeAll / sums.all } };
+  const base = {
+    topics: sums.all,
+    labelled_topics: sums.labelled,
+    population,
+    judge_only: { mean: sums.all === 0 ? 0 : sums.sumJudgeAll / sums.all },
+  };
   if (sums.all === 0) return { ...base, reason: 'no topic is scored under the judge qrels' };
   const outcome = correctedMean(sums, { ...correction, population });
   if (!outcome.ok) return { ...base, reason: outcome.error.replace(/cases/g, 'topics') };
@@ -101,6 +126,12 @@ function fieldsOf(sums: PairedSums, correction: CorrectionOptions, population: P
     ...(population === 'superpopulation' ? { p_value: corrected.pValue } : {}),
     ...(outcome.value.sample === undefined
       ? {}
-      : { sample_check: { labelled_judge_mean: outcome.value.sample.labelledJudgeMean, unlabelled_judge_mean: outcome.value.sample.unlabelledJudgeMean, p_value: outcome.value.sample.pValue } }),
+      : {
+          sample_check: {
+            labelled_judge_mean: outcome.value.sample.labelledJudgeMean,
+            unlabelled_judge_mean: outcome.value.sample.unlabelledJudgeMean,
+            p_value: outcome.value.sample.pValue,
+          },
+        }),
   };
 }

@@ -31,7 +31,8 @@ export interface BinaryAgreement {
  * pairs; labelAgreement computes its point statistics here too.
  */
 export function countedAgreement(counts: ConfusionCounts, categories: readonly number[], level: number): CountedAgreement {
-  if (counts.length !== categories.length) throw new RangeError(`Expected one row of counts per category, got ${counts.length} rows for ${categories.length} categories`);
+  if (counts.length !== categories.length)
+    throw new RangeError(`Expected one row of counts per category, got ${counts.length} rows for ${categories.length} categories`);
   const relevant = categories.map((grade) => grade >= level);
   let total = 0;
   let agreeing = 0;

@@ -66,14 +66,31 @@ export function rankJudges(candidates: readonly JudgeCandidate[]): RankedJudge[]
 
 /** The same candidates by certainty per unit of cost: most labels gained per unit first, those without a known cost last. */
 export function rankByCost(ranked: readonly RankedJudge[]): RankedJudge[] {
-  return [...ranked].sort((left, right) => descending(left.labels_per_cost, right.labels_per_cost) || byWidth(left, right) || byName(left, right));
+  return [...ranked].sort(
+    (left, right) => descending(left.labels_per_cost, right.labels_per_cost) || byWidth(left, right) || byName(left, right),
+  );
 }
 
 function rankedJudge(candidate: JudgeCandidate): RankedJudge {
   const usable = candidate.estimates.flatMap((estimate) =>
-    estimate.corrected === undefined || estimate.humanOnly === undefined ? [] : [{ ...estimate, corrected: estimate.corrected, humanOnly: estimate.humanOnly }],
+    estimate.corrected === undefined || estimate.humanOnly === undefined
+      ? []
+      : [{ ...estimate, corrected: estimate.corrected, humanOnly: estimate.humanOnly }],
   );
-  const none = { name: candidate.name, estimates: 0, width: null, human_width: null, width_ratio: null, labelled: null, equivalent_labels: null, labels_gained: null, bias: null, kappa: candidate.kappa, cost: candidate.cost, labels_per_cost: null };
+  const none = {
+    name: candidate.name,
+    estimates: 0,
+    width: null,
+    human_width: null,
+    width_ratio: null,
+    labelled: null,
+    equivalent_labels: null,
+    labels_gained: null,
+    bias: null,
+    kappa: candidate.kappa,
+    cost: candidate.cost,
+    labels_per_cost: null,
+  };
   if (usable.length === 0) return none;
   const width = meanOf(usable.map((estimate) => estimate.corrected.high - estimate.corrected.low));
   const humanWidth = meanOf(usable.map((estimate) => estimate.humanOnly.high - estimate.humanOnly.low));
@@ -96,7 +113,12 @@ function rankedJudge(candidate: JudgeCandidate): RankedJudge {
 }
 
 /** n' = 1 / ((1/n − 1/N) · ρ² + 1/N), ρ = w_c / w_h; n itself when every case is labelled or the human width is 0. */
-function equivalentLabels(estimate: { labelled: number; all: number; corrected: { low: number; high: number }; humanOnly: { low: number; high: number } }): number {
+function equivalentLabels(estimate: {
+  labelled: number;
+  all: number;
+  corrected: { low: number; high: number };
+  humanOnly: { low: number; high: number };
+}): number {
   const humanWidth = estimate.humanOnly.high - estimate.humanOnly.low;
   if (estimate.labelled >= estimate.all || humanWidth <= 0) return estimate.labelled;
   const ratio = (estimate.corrected.high - estimate.corrected.low) / humanWidth;

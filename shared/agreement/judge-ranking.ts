@@ -38,14 +38,23 @@ export type JudgeRankingResult = { ok: true; report: JudgeRankingReport } | { ok
  * labels that buys per unit of cost.
  */
 export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<AgreementInputs, 'judge'>): JudgeRankingResult {
-  if (inputs.runs.length === 0) return { ok: false, error: 'Ranking judges needs --run: each judge is ranked by the corrected interval it gives the runs\' measure over their topics' };
+  if (inputs.runs.length === 0)
+    return {
+      ok: false,
+      error: "Ranking judges needs --run: each judge is ranked by the corrected interval it gives the runs' measure over their topics",
+    };
   const reports: Record<string, AgreementReport> = {};
   const candidates = [];
   for (const judge of judges) {
     const built = buildAgreementReport({ ...inputs, judge: judge.qrels });
     if (!built.ok) return { ok: false, error: `Judge ${judge.name}: ${built.error}` };
     reports[judge.name] = built.report;
-    candidates.push({ name: judge.name, estimates: estimatesOf(built.report, inputs.measure), kappa: built.report.cohen_kappa, cost: judge.cost });
+    candidates.push({
+      name: judge.name,
+      estimates: estimatesOf(built.report, inputs.measure),
+      kappa: built.report.cohen_kappa,
+      cost: judge.cost,
+    });
   }
   const byWidth = rankJudges(candidates);
   const currencies = new Set(judges.flatMap((judge) => (judge.currency === undefined ? [] : [judge.currency])));

@@ -25,7 +25,10 @@ export function labelAgreement(pairs: LabelPairs, level: number, bootstrap: Perc
   const size = pairs.categories.length;
   const positions = new Map(pairs.categories.map((grade, index) => [grade, index]));
   // Each pair as its cell of the table, so a resample is counted with one lookup a draw.
-  const cellOfPair = Int32Array.from(pairs.human, (grade, index) => (positions.get(grade) as number) * size + (positions.get(pairs.judge[index] as number) as number));
+  const cellOfPair = Int32Array.from(
+    pairs.human,
+    (grade, index) => (positions.get(grade) as number) * size + (positions.get(pairs.judge[index] as number) as number),
+  );
   const cellCounts = new Int32Array(size * size);
   const resampledKappas = (indices: Int32Array): (number | undefined)[] => {
     cellCounts.fill(0);
@@ -34,13 +37,16 @@ export function labelAgreement(pairs: LabelPairs, level: number, bootstrap: Perc
       cellCounts[cell] = (cellCounts[cell] as number) + 1;
     }
     const counts = pairs.categories.map((_, row) => Array.from(cellCounts.subarray(row * size, (row + 1) * size)));
-    return [cohenKappa(counts), cohenKappa(counts, 'quadratic'), cohenKappa(binaryCounts(counts, relevant))].map((kappa) => (kappa.ok ? kappa.value : undefined));
+    return [cohenKappa(counts), cohenKappa(counts, 'quadratic'), cohenKappa(binaryCounts(counts, relevant))].map((kappa) =>
+      kappa.ok ? kappa.value : undefined,
+    );
   };
-  const [plainInterval, weightedInterval, binaryInterval] = percentileBootstrapIntervals(pairs.human.length, 3, resampledKappas, bootstrap) as [
-    IntervalResult,
-    IntervalResult,
-    IntervalResult,
-  ];
+  const [plainInterval, weightedInterval, binaryInterval] = percentileBootstrapIntervals(
+    pairs.human.length,
+    3,
+    resampledKappas,
+    bootstrap,
+  ) as [IntervalResult, IntervalResult, IntervalResult];
 
   return {
     ...countedAgreement(confusion, pairs.categories, level),

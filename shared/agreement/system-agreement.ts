@@ -66,7 +66,10 @@ export function systemAgreement(
     }
   }
   const topics = [...new Set([...scored.human, ...scored.judge].flatMap((perTopic) => [...perTopic.keys()]))].sort(compareBytes);
-  const series = { human: scored.human.map((perTopic) => seriesOf(perTopic, topics)), judge: scored.judge.map((perTopic) => seriesOf(perTopic, topics)) };
+  const series = {
+    human: scored.human.map((perTopic) => seriesOf(perTopic, topics)),
+    judge: scored.judge.map((perTopic) => seriesOf(perTopic, topics)),
+  };
   const degenerate = degenerateRanking(means, measure.trecName);
   const kendallTauInterval =
     degenerate ?? percentileBootstrapInterval(topics.length, (indices) => resampledTau(indices, topics.length, series), bootstrap);
@@ -84,11 +87,15 @@ export function systemAgreement(
 }
 
 /** Why no correlation of the two lists exists, said in terms of runs and qrels; undefined when one does. */
-function degenerateRanking(means: { human: readonly number[]; judge: readonly number[] }, measure: string): { ok: false; error: string } | undefined {
+function degenerateRanking(
+  means: { human: readonly number[]; judge: readonly number[] },
+  measure: string,
+): { ok: false; error: string } | undefined {
   if (means.human.length < 2) return { ok: false, error: `needs at least 2 runs to rank, got ${means.human.length}` };
   for (const labels of ['human', 'judge'] as const) {
     const values = means[labels];
-    if (values.every((value) => value === values[0])) return { ok: false, error: `every run has the same ${measure} under the ${labels} qrels` };
+    if (values.every((value) => value === values[0]))
+      return { ok: false, error: `every run has the same ${measure} under the ${labels} qrels` };
   }
   return undefined;
 }
@@ -105,7 +112,11 @@ function seriesOf(perTopic: ReadonlyMap<string, number>, topics: readonly string
   return { values, covered };
 }
 
-function resampledTau(indices: Int32Array, topicCount: number, series: { human: readonly TopicSeries[]; judge: readonly TopicSeries[] }): number | undefined {
+function resampledTau(
+  indices: Int32Array,
+  topicCount: number,
+  series: { human: readonly TopicSeries[]; judge: readonly TopicSeries[] },
+): number | undefined {
   const draws = new Int32Array(topicCount);
   for (const index of indices) draws[index] = (draws[index] as number) + 1;
   const human = series.human.map((one) => resampledMean(one, draws));

@@ -32,7 +32,12 @@ export interface CeilingSplit {
 /** The characters an input token is taken to be, as the rate governor takes it. */
 const CHARACTERS_A_TOKEN = 4;
 
-export function splitAtCeiling(cases: readonly WaitingCase[], ceiling: BatchCeiling, committed: number, answered: ReadonlySet<string>): CeilingSplit {
+export function splitAtCeiling(
+  cases: readonly WaitingCase[],
+  ceiling: BatchCeiling,
+  committed: number,
+  answered: ReadonlySet<string>,
+): CeilingSplit {
   const counted = new Set<string>(answered);
   const within: WaitingCase[] = [];
   const over: WaitingCase[] = [];
@@ -54,7 +59,8 @@ export function splitAtCeiling(cases: readonly WaitingCase[], ceiling: BatchCeil
 /** A request at its model's batch price; a model without a price cannot be in a run with a ceiling (the config check). */
 export function requestCost(request: BatchRequest, ceiling: BatchCeiling): number {
   const price = Object.hasOwn(ceiling.prices.models, request.model) ? ceiling.prices.models[request.model] : undefined;
-  if (price === undefined) throw new Error(`Model ${request.model} has no price, and run.max_judge_cost needs one for every model: the config was not checked`);
+  if (price === undefined)
+    throw new Error(`Model ${request.model} has no price, and run.max_judge_cost needs one for every model: the config was not checked`);
   const { input, output } = priceOf(price, 'batch');
   const { body } = request;
   // A chat body holds its system prompt among the messages; a Converse body (Bedrock) beside them, its answer's limit in inferenceConfig.

@@ -27,14 +27,24 @@ export interface PlannedJob {
  */
 export function planJobs(requests: readonly BatchRequest[], provider: BatchProvider, maxRequestsPerJob: number | undefined): PlannedJob[] {
   const maxRequests = Math.min(provider.limits.maxRequests, maxRequestsPerJob ?? Number.POSITIVE_INFINITY);
-  const ordered = [...requests].sort((left, right) => compareText(`${modelOf(left)}\u0000${left.id}`, `${modelOf(right)}\u0000${right.id}`));
+  const ordered = [...requests].sort((left, right) =>
+    compareText(`${modelOf(left)}\u0000${left.id}`, `${modelOf(right)}\u0000${right.id}`),
+  );
   const jobs: { lines: string[]; ids: string[]; bytes: number; model: string }[] = [];
   for (const request of ordered) {
     const line = provider.line(request);
     const bytes = Buffer.byteLength(line) + 1;
-    if (bytes > provider.limits.maxBytes) throw new Error(`A judge request of ${bytes} bytes is larger than a whole batch job of ${provider.name} may be (${provider.limits.maxBytes} bytes)`);
+    if (bytes > provider.limits.maxBytes)
+      throw new Error(
+        `A judge request of ${bytes} bytes is larger than a whole batch job of ${provider.name} may be (${provider.limits.maxBytes} bytes)`,
+      );
     let last = jobs.at(-1);
-    if (last === undefined || last.model !== modelOf(request) || last.ids.length >= maxRequests || last.bytes + bytes > provider.limits.maxBytes) {
+    if (
+      last === undefined ||
+      last.model !== modelOf(request) ||
+      last.ids.length >= maxRequests ||
+      last.bytes + bytes > provider.limits.maxBytes
+    ) {
       last = { lines: [], ids: [], bytes: 0, model: modelOf(request) };
       jobs.push(last);
     }
@@ -73,7 +83,16 @@ export async function submitJobs(
     await store.put(batchKeys.jobInput(runId, key), `${job.lines.join('\n')}\n`);
     await store.put(batchKeys.jobRequests(runId, key), JSON.stringify(job.ids));
     const estimate = estimates?.[index];
-    const record: JobRecord = { key, round: state.round, requests: job.ids.length, model: job.model, state: 'planned', phase: 'planned', collected: false, ...(estimate === undefined ? {} : { estimated_cost: estimate }) };
+    const record: JobRecord = {
+      key,
+      round: state.round,
+      requests: job.ids.length,
+      model: job.model,
+      state: 'planned',
+      phase: 'planned',
+      collected: false,
+      ...(estimate === undefined ? {} : { estimated_cost: estimate }),
+    };
     current = { ...current, jobs: [...current.jobs, record] };
   }
   await writeBatchState(store, runId, current);
@@ -81,7 +100,13 @@ export async function submitJobs(
 }
 
 /** Creates the jobs recorded but not yet at the provider (a process may have died in between). */
-export async function createPlanned(store: ObjectStore, provider: BatchProvider, runId: string, state: BatchState, now: () => Date): Promise<BatchState> {
+export async function createPlanned(
+  store: ObjectStore,
+  provider: BatchProvider,
+  runId: string,
+  state: BatchState,
+  now: () => Date,
+): Promise<BatchState> {
   let current = state;
   for (const job of state.jobs.filter((candidate) => candidate.provider_id === undefined)) {
     const input = await store.get(batchKeys.jobInput(runId, job.key));
@@ -89,7 +114,13 @@ export async function createPlanned(store: ObjectStore, provider: BatchProvider,
     // A job recorded before records named its model was an OpenAI or Azure OpenAI job, whose lines name it: those adapters take it from there.
     const target = { runId, model: job.model ?? '' };
     const providerId = (await provider.find(job.key)) ?? (await provider.create(job.key, new TextDecoder().decode(input), target));
-    current = replaceJob(current, { ...job, provider_id: providerId, state: 'submitted', phase: 'pending', created_at: now().toISOString() });
+    current = replaceJob(current, {
+      ...job,
+      provider_id: providerId,
+      state: 'submitted',
+      phase: 'pending',
+      created_at: now().toISOString(),
+    });
     await writeBatchState(store, runId, current);
   }
   return current;
@@ -99,9 +130,26 @@ export async function createPlanned(store: ObjectStore, provider: BatchProvider,
 export async function pollJob(provider: BatchProvider, job: JobRecord, now: () => Date): Promise<JobRecord> {
   if (job.provider_id === undefined) throw new Error(`Batch job ${job.key} was never created at the provider`);
   const status = await provider.status(job.provider_id);
-  const finished = (status.phase === 'finished' || status.phase === 'failed') && job.finished_at === undefined ? { finished_at: now().toISOString() } : {};
-  const errors = status.errors.length === 0 ? {} : { errors: status.errors.map((error) => ({ code: error.code, message: error.message, ...(error.line === undefined ? {} : { line: error.line }) })) };
-  return { ...job, state: status.state, phase: status.phase, ...(status.counts === undefined ? {} : { counts: status.counts }), ...finished, ...errors };
+  const finished =
+    (status.phase === 'finished' || status.phase === 'failed') && job.finished_at === undefined ? { finished_at: now().toISOString() } : {};
+  const errors =
+    status.errors.length === 0
+      ? {}
+      : {
+          errors: status.errors.map((error) => ({
+            code: error.code,
+            message: error.message,
+            ...(error.line === undefined ? {} : { line: error.line }),
+          })),
+        };
+  return {
+    ...job,
+    state: status.state,
+    phase: status.phase,
+    ...(status.counts === undefined ? {} : { counts: status.counts }),
+    ...finished,
+    ...errors,
+  };
 }
 
 /**
@@ -126,7 +174,8 @@ export async function collectJob(store: ObjectStore, provider: BatchProvider, ru
     if (!owed.delete(requestId)) continue;
     write(requestId, answer);
   }
-  for (const requestId of owed) write(requestId, { kind: 'line-failed', code: 'not_returned', message: `${provider.name} returned no line for the request` });
+  for (const requestId of owed)
+    write(requestId, { kind: 'line-failed', code: 'not_returned', message: `${provider.name} returned no line for the request` });
   await Promise.all(writes);
   return { ...job, collected: true };
 }

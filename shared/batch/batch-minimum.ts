@@ -37,12 +37,21 @@ export interface MinimumSplit {
   readonly shortest: number;
 }
 
-export function splitAtMinimum(cases: readonly WaitingCase[], answered: ReadonlySet<string>, provider: BatchProvider, maxRequestsPerJob: number | undefined): MinimumSplit {
+export function splitAtMinimum(
+  cases: readonly WaitingCase[],
+  answered: ReadonlySet<string>,
+  provider: BatchProvider,
+  maxRequestsPerJob: number | undefined,
+): MinimumSplit {
   let within = [...cases];
   const below: WaitingCase[] = [];
   let shortest = 0;
   for (;;) {
-    const planned = planJobs(uniqueRequests(within).filter((request) => !answered.has(request.id)), provider, maxRequestsPerJob);
+    const planned = planJobs(
+      uniqueRequests(within).filter((request) => !answered.has(request.id)),
+      provider,
+      maxRequestsPerJob,
+    );
     const short = planned.filter((job) => job.ids.length < provider.limits.minRequests);
     if (short.length === 0) return { within, planned, below, shortest };
     shortest = Math.max(shortest, ...short.map((job) => job.ids.length));
@@ -75,10 +84,19 @@ export async function settleBelowMinimum(
 ): Promise<void> {
   if (belowMinimum === 'online') {
     const messages = split.below.map((waiting) => ({ ...waiting.message, batch_round: round, judge_online: 'below_minimum' as const }));
-    await sendAll(cases, messages.map((message, index) => ({ id: String(index % 10), body: JSON.stringify(message) })));
+    await sendAll(
+      cases,
+      messages.map((message, index) => ({ id: String(index % 10), body: JSON.stringify(message) })),
+    );
   } else {
     for (const waiting of split.below) {
-      const failure: CaseFailure = { run_id: runId, case_id: waiting.case_id, error: `${reason}, and judge.batch.below_minimum is refuse`, receive_count: 0, message: JSON.stringify(waiting.message) };
+      const failure: CaseFailure = {
+        run_id: runId,
+        case_id: waiting.case_id,
+        error: `${reason}, and judge.batch.below_minimum is refuse`,
+        receive_count: 0,
+        message: JSON.stringify(waiting.message),
+      };
       await store.put(runKeys.failure(runId, waiting.case_id), JSON.stringify(failure));
     }
   }

@@ -74,7 +74,10 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
       const committed = state.jobs.reduce((sum, job) => sum + (job.phase === 'failed' ? 0 : (job.estimated_cost ?? 0)), 0);
       const split = splitAtCeiling(cases, dependencies.ceiling, committed, answered);
       // Past the ceiling a case is still evaluated, by its ground truth and deterministic judges, as online.
-      await sendCases(dependencies.cases, split.over.map((waiting) => ({ ...waiting.message, batch_round: state.round, skip_judges: 'max_judge_cost' as const })));
+      await sendCases(
+        dependencies.cases,
+        split.over.map((waiting) => ({ ...waiting.message, batch_round: state.round, skip_judges: 'max_judge_cost' as const })),
+      );
       // They wait for no job now: until their results are in, the round waits for them as for any case being judged.
       for (const waiting of split.over) await store.delete(batchKeys.waiting(runId, state.round, waiting.case_id));
       cases = [...split.within];
@@ -90,12 +93,19 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
     const { planned } = split;
     const requests = planned.reduce((sum, job) => sum + job.ids.length, 0);
     // Every request already has its answer (a step that died after collecting, before sending the cases again).
-    if (requests === 0) return requeue(dependencies, runId, state, cases.map((waiting) => waiting.case_id));
+    if (requests === 0)
+      return requeue(
+        dependencies,
+        runId,
+        state,
+        cases.map((waiting) => waiting.case_id),
+      );
     const perJob = estimates === undefined ? undefined : planned.map((job) => ((estimates?.[0] ?? 0) * job.ids.length) / requests);
     state = await submitJobs(store, dependencies.provider, runId, state, planned, dependencies.now, perJob);
     return { kind: 'submitted', jobs: state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed') };
   }
-  if (round.some((job) => job.provider_id === undefined)) state = await createPlanned(store, dependencies.provider, runId, state, dependencies.now);
+  if (round.some((job) => job.provider_id === undefined))
+    state = await createPlanned(store, dependencies.provider, runId, state, dependencies.now);
   state = await pollAndCollect(dependencies, runId, state);
   const jobs = state.jobs.filter((job) => job.round === state.round);
   const failed = jobs.filter((job) => job.phase === 'failed' && job.finished_at !== undefined && !job.collected);
@@ -115,7 +125,12 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
  * state on. A process that dies in between sends them again next time:
  * a case delivered twice writes one result.
  */
-async function requeue(dependencies: BatchDependencies, runId: string, state: BatchState, unfinished: readonly string[]): Promise<BatchStep> {
+async function requeue(
+  dependencies: BatchDependencies,
+  runId: string,
+  state: BatchState,
+  unfinished: readonly string[],
+): Promise<BatchStep> {
   const cases = await requeueWaiting(dependencies, runId, state.round, unfinished);
   await writeBatchState(dependencies.store, runId, { ...state, round: state.round + 1 });
   const jobs = state.jobs.filter((job) => job.round === state.round && job.phase === 'finished');
@@ -125,7 +140,9 @@ async function requeue(dependencies: BatchDependencies, runId: string, state: Ba
 /** Polls the round's jobs still with the provider, and collects those that finished. */
 async function pollAndCollect(dependencies: BatchDependencies, runId: string, state: BatchState): Promise<BatchState> {
   let current = state;
-  for (const job of state.jobs.filter((candidate) => candidate.round === state.round && !candidate.collected && candidate.phase !== 'failed')) {
+  for (const job of state.jobs.filter(
+    (candidate) => candidate.round === state.round && !candidate.collected && candidate.phase !== 'failed',
+  )) {
     let polled = await pollJob(dependencies.provider, job, dependencies.now);
     if (polled.phase === 'finished') polled = await collectJob(dependencies.store, dependencies.provider, runId, polled);
     current = replaceJob(current, polled);
@@ -137,16 +154,25 @@ async function pollAndCollect(dependencies: BatchDependencies, runId: string, st
 /** The ids of the cases' requests that already have an answer (a step that died between collecting and sending the cases again). */
 async function answeredRequests(store: ObjectStore, runId: string, cases: readonly WaitingCase[]): Promise<Set<string>> {
   const answered = new Set<string>();
-  for (const request of uniqueRequests(cases)) if ((await store.get(batchKeys.answer(runId, request.id))) !== undefined) answered.add(request.id);
+  for (const request of uniqueRequests(cases))
+    if ((await store.get(batchKeys.answer(runId, request.id))) !== undefined) answered.add(request.id);
   return answered;
 }
 
 async function sendCases(queue: WorkQueue, messages: readonly CaseMessage[]): Promise<void> {
-  await sendAll(queue, messages.map((message, index) => ({ id: String(index % 10), body: JSON.stringify(message) })));
+  await sendAll(
+    queue,
+    messages.map((message, index) => ({ id: String(index % 10), body: JSON.stringify(message) })),
+  );
 }
 
 /** Sends the round's waiting cases again, for the next round. */
-async function requeueWaiting(dependencies: BatchDependencies, runId: string, round: number, unfinished: readonly string[]): Promise<number> {
+async function requeueWaiting(
+  dependencies: BatchDependencies,
+  runId: string,
+  round: number,
+  unfinished: readonly string[],
+): Promise<number> {
   const messages: CaseMessage[] = [];
   for (const caseId of unfinished) {
     // A case goes online for the round it was flagged in only: the next round's requests may well fill a job.

@@ -23,7 +23,12 @@ const pointerSchema = z.object({ run_id: z.string(), set_at: z.string() });
 
 export const baselineKey = (suite: string): string => `baselines/${suite}.json`;
 
-export async function setBaseline(store: ObjectStore, suite: string, runId: string, now: Date): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function setBaseline(
+  store: ObjectStore,
+  suite: string,
+  runId: string,
+  now: Date,
+): Promise<{ ok: true } | { ok: false; error: string }> {
   if ((await store.get(runKeys.report(suite, runId, 'report.json'))) === undefined) {
     return { ok: false, error: `Run ${runId} has no report in suite ${suite}; run it to the end first, or check --suite` };
   }
@@ -39,7 +44,10 @@ const targetSchema = z.object({ target: z.object({ runId: z.string(), kind: z.en
  * `runs/<run>/comparison-target.json`, so that writing the report again (once
  * latest.json points at this very run) compares with the same run.
  */
-export async function comparisonTarget(store: ObjectStore, manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
+export async function comparisonTarget(
+  store: ObjectStore,
+  manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>,
+): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
   const key = `runs/${manifest.run_id}/comparison-target.json`;
   const kept = await readJson(store, key, targetSchema);
   if (kept !== undefined) return kept.target ?? undefined;
@@ -49,7 +57,10 @@ export async function comparisonTarget(store: ObjectStore, manifest: Pick<Manife
 }
 
 /** The baseline, else the suite's newest reported run before this one in run time (a resumed old run is not compared with a newer one). */
-async function chooseTarget(store: ObjectStore, manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
+async function chooseTarget(
+  store: ObjectStore,
+  manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>,
+): Promise<{ runId: string; kind: 'baseline' | 'previous' } | undefined> {
   const pointer = await readJson(store, baselineKey(manifest.suite), pointerSchema);
   if (pointer !== undefined && pointer.run_id !== manifest.run_id) return { runId: pointer.run_id, kind: 'baseline' };
   const previous = await previousRun(store, manifest.suite, suiteRunOf(manifest));
@@ -81,9 +92,17 @@ export async function compareWithBaseline(
   const metrics = headlineMetrics(current.report);
   const baseline = await readRunFiles(store, current.report.suite, target.runId, new Set(comparisonReads(current.report)));
   if (baseline === undefined) return undefined;
-  const comparison = compareRuns(baseline, current, { metrics, ...(options.minLabelled === undefined ? {} : { minLabelled: options.minLabelled }) });
+  const comparison = compareRuns(baseline, current, {
+    metrics,
+    ...(options.minLabelled === undefined ? {} : { minLabelled: options.minLabelled }),
+  });
   return {
-    comparison: { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines },
+    comparison: {
+      baseline_run_id: target.runId,
+      baseline_kind: target.kind,
+      regressions: regressions(comparison),
+      engines: comparison.engines,
+    },
     perQuery: queryDeltas(baseline.cases, current.cases, metrics),
   };
 }
@@ -97,7 +116,8 @@ function queryDeltas(baseline: readonly CaseLine[], current: readonly CaseLine[]
     for (const metric of metrics) {
       const a = numeric(earlier.metrics[metric]);
       const b = numeric(line.metrics[metric]);
-      if (a !== undefined && b !== undefined && a !== b) deltas.push({ case_id: line.case_id, engine: line.engine, metric, a, b, delta: b - a });
+      if (a !== undefined && b !== undefined && a !== b)
+        deltas.push({ case_id: line.case_id, engine: line.engine, metric, a, b, delta: b - a });
     }
   }
   return deltas;
@@ -139,7 +159,11 @@ export function comparisonReads(report: Report): string[] {
   const twins = new Set<string>();
   for (const statistics of Object.values(report.engines)) {
     for (const statistic of Object.keys(statistics)) {
-      const name = statistic.endsWith('/average') ? statistic.slice(0, -'/average'.length) : statistic.endsWith('/rating/percentage') ? statistic.slice(0, -'/percentage'.length) : undefined;
+      const name = statistic.endsWith('/average')
+        ? statistic.slice(0, -'/average'.length)
+        : statistic.endsWith('/rating/percentage')
+          ? statistic.slice(0, -'/percentage'.length)
+          : undefined;
       const twin = name === undefined ? undefined : parseJudgeTwin(name);
       if (name !== undefined && twin !== undefined && headline.has(twin.human)) twins.add(name);
     }

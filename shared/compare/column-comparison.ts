@@ -47,7 +47,8 @@ export async function compareColumnsWithBaseline(
   const caseCount = current.partials.reduce((total, partial) => total + partial.columns.size, 0);
   const requestIndex = new Map<string, number>();
   for (const partial of current.partials) {
-    for (const [slot, requestId] of partial.requestIds.entries()) if (requestId !== '') requestIndex.set(requestId, partial.range * REDUCE_RANGE_SIZE + slot);
+    for (const [slot, requestId] of partial.requestIds.entries())
+      if (requestId !== '') requestIndex.set(requestId, partial.range * REDUCE_RANGE_SIZE + slot);
   }
   const baseline = await withScratchFolder('assay-baseline-', async (folder) => {
     const path = join(folder, 'cases.jsonl');
@@ -82,13 +83,25 @@ export async function compareColumnsWithBaseline(
       }
       if (a.length === 0) continue;
       byMetric.push([metric, compareMetric(a, b, DEFAULT_COMPARE_OPTIONS)]);
-      perQuery.push(...largestChanges(a, b, indices).map(({ index, ...delta }) => ({ case_id: current.sortedCaseIds[index] as string, engine, metric, ...delta })));
+      perQuery.push(
+        ...largestChanges(a, b, indices).map(({ index, ...delta }) => ({
+          case_id: current.sortedCaseIds[index] as string,
+          engine,
+          metric,
+          ...delta,
+        })),
+      );
     }
     if (byMetric.length > 0) compared.push([engine, sortedRecord(byMetric)]);
   }
   const comparison = { engines: sortedRecord(compared) };
   return {
-    comparison: { baseline_run_id: target.runId, baseline_kind: target.kind, regressions: regressions(comparison), engines: comparison.engines },
+    comparison: {
+      baseline_run_id: target.runId,
+      baseline_kind: target.kind,
+      regressions: regressions(comparison),
+      engines: comparison.engines,
+    },
     perQuery,
   };
 }
@@ -130,7 +143,12 @@ async function baselineColumns(
 }
 
 /** This run's comparable value of a case, as comparableValue reads a case line: a finite number, else yes -> 1 and no -> 0 for a rating. */
-function currentValue(values: Float64Array | undefined, verdicts: Uint8Array | undefined, slot: number, metric: string): number | undefined {
+function currentValue(
+  values: Float64Array | undefined,
+  verdicts: Uint8Array | undefined,
+  slot: number,
+  metric: string,
+): number | undefined {
   const value = values?.[slot];
   if (value !== undefined && !Number.isNaN(value)) return value;
   if (!metric.endsWith('/rating')) return undefined;
@@ -140,7 +158,11 @@ function currentValue(values: Float64Array | undefined, verdicts: Uint8Array | u
 }
 
 /** The DELTAS_KEPT largest drops and gains among the pairs that changed, ties by case order. */
-function largestChanges(a: readonly number[], b: readonly number[], indices: readonly number[]): { index: number; a: number; b: number; delta: number }[] {
+function largestChanges(
+  a: readonly number[],
+  b: readonly number[],
+  indices: readonly number[],
+): { index: number; a: number; b: number; delta: number }[] {
   const changed: number[] = [];
   for (let pair = 0; pair < a.length; pair++) if (a[pair] !== b[pair]) changed.push(pair);
   const deltaOf = (pair: number): number => (b[pair] as number) - (a[pair] as number);

@@ -121,7 +121,8 @@ export interface Regression {
 export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = {}): RunComparison {
   const { alpha, minEffect, permutations, seed, minLabelled } = { ...DEFAULT_COMPARE_OPTIONS, ...definedOptions(options) };
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`Expected alpha to be between 0 and 1 (exclusive), got ${alpha}`);
-  if (!(minEffect >= 0) || !Number.isFinite(minEffect)) throw new RangeError(`Expected minEffect to be a finite number from 0 and up, got ${minEffect}`);
+  if (!(minEffect >= 0) || !Number.isFinite(minEffect))
+    throw new RangeError(`Expected minEffect to be a finite number from 0 and up, got ${minEffect}`);
 
   const metrics = [...new Set(options.metrics ?? aggregatedMetrics([a.report, b.report]))].sort(compareText);
   const casesOfA = indexCases(a.cases);
@@ -135,7 +136,10 @@ export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = 
       const pairs = pairedValues(casesOfA, casesOfB, engine, metric);
       if (pairs.a.length === 0) continue;
       const plain = compareMetric(pairs.a, pairs.b, { alpha, minEffect, permutations, seed });
-      compared.push([metric, withCorrection(plain, correctedComparison(casesOfA, casesOfB, engine, metric, { alpha, minLabelled }), minEffect)]);
+      compared.push([
+        metric,
+        withCorrection(plain, correctedComparison(casesOfA, casesOfB, engine, metric, { alpha, minLabelled }), minEffect),
+      ]);
     }
     if (compared.length > 0) comparedEngines.push([engine, sortedRecord(compared)]);
   }
@@ -143,16 +147,32 @@ export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = 
 }
 
 /** compareRuns' options when left out. */
-export const DEFAULT_COMPARE_OPTIONS = { alpha: 0.05, minEffect: 0, permutations: 10_000, seed: 42, minLabelled: DEFAULT_MIN_LABELLED } as const;
+export const DEFAULT_COMPARE_OPTIONS = {
+  alpha: 0.05,
+  minEffect: 0,
+  permutations: 10_000,
+  seed: 42,
+  minLabelled: DEFAULT_MIN_LABELLED,
+} as const;
 
 function definedOptions(options: CompareOptions): Partial<Record<'alpha' | 'minEffect' | 'permutations' | 'seed' | 'minLabelled', number>> {
   return Object.fromEntries(
-    Object.entries({ alpha: options.alpha, minEffect: options.minEffect, permutations: options.permutations, seed: options.seed, minLabelled: options.minLabelled }).filter(([, value]) => value !== undefined),
+    Object.entries({
+      alpha: options.alpha,
+      minEffect: options.minEffect,
+      permutations: options.permutations,
+      seed: options.seed,
+      minLabelled: options.minLabelled,
+    }).filter(([, value]) => value !== undefined),
   );
 }
 
 /** The comparison with its corrected differences; when a judge gives an interval, the decision is theirs. */
-function withCorrection(plain: MetricComparison, corrected: Record<string, CorrectedEstimate> | undefined, minEffect: number): MetricComparison {
+function withCorrection(
+  plain: MetricComparison,
+  corrected: Record<string, CorrectedEstimate> | undefined,
+  minEffect: number,
+): MetricComparison {
   if (corrected === undefined) return plain;
   const decision = correctedDecision(corrected, minEffect);
   if (decision === undefined) return { ...plain, corrected };

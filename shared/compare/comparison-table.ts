@@ -17,7 +17,8 @@ const DECIMALS = 4;
  */
 export function renderComparisonTable(comparison: RunComparison): string {
   const engines = Object.keys(comparison.engines).sort(compareText);
-  if (engines.length === 0) return 'No metric has values for the same cases in both runs (cases are paired by request_id within each engine).\n';
+  if (engines.length === 0)
+    return 'No metric has values for the same cases in both runs (cases are paired by request_id within each engine).\n';
   return engines.map((engine) => engineTable(engine, comparison.engines[engine] ?? {})).join('\n');
 }
 

@@ -47,15 +47,26 @@ export function correctedComparison(
   }
   if (byJudge.size === 0) return undefined;
   const settings = { level: 1 - options.alpha, minLabelled: options.minLabelled };
-  return Object.fromEntries([...byJudge].sort(([left], [right]) => compareText(left, right)).map(([judge, sums]) => [judge, estimateOf(sums, settings, 'superpopulation')]));
+  return Object.fromEntries(
+    [...byJudge]
+      .sort(([left], [right]) => compareText(left, right))
+      .map(([judge, sums]) => [judge, estimateOf(sums, settings, 'superpopulation')]),
+  );
 }
 
-function ownValue(metrics: Readonly<Record<string, Parameters<typeof comparableValue>[1]>>, name: string): Parameters<typeof comparableValue>[1] {
+function ownValue(
+  metrics: Readonly<Record<string, Parameters<typeof comparableValue>[1]>>,
+  name: string,
+): Parameters<typeof comparableValue>[1] {
   return Object.hasOwn(metrics, name) ? metrics[name] : undefined;
 }
 
 /** b − a of one case, when both runs have a number (or a yes/no rating) for it. */
-function difference(metric: string, before: Parameters<typeof comparableValue>[1], after: Parameters<typeof comparableValue>[1]): number | undefined {
+function difference(
+  metric: string,
+  before: Parameters<typeof comparableValue>[1],
+  after: Parameters<typeof comparableValue>[1],
+): number | undefined {
   const valueOfA = comparableValue(metric, before);
   const valueOfB = comparableValue(metric, after);
   return valueOfA === undefined || valueOfB === undefined ? undefined : valueOfB - valueOfA;
@@ -73,7 +84,9 @@ export function correctedDecision(
   minEffect: number,
 ): { significant: boolean; judge: string; delta: number; p_value: number } | undefined {
   const withInterval = Object.entries(corrected).flatMap(([judge, estimate]) =>
-    estimate.corrected === undefined || estimate.p_value === undefined ? [] : [{ judge, interval: estimate.corrected, p_value: estimate.p_value }],
+    estimate.corrected === undefined || estimate.p_value === undefined
+      ? []
+      : [{ judge, interval: estimate.corrected, p_value: estimate.p_value }],
   );
   if (withInterval.length === 0) return undefined;
   const weakest = withInterval.reduce((left, right) => (right.p_value > left.p_value ? right : left));

@@ -23,7 +23,9 @@ export function indexCases(lines: readonly CaseLine[]): CaseIndex {
   for (const line of lines) {
     const byRequest = index.get(line.engine) ?? new Map<string, Readonly<Record<string, MetricValue>>>();
     if (byRequest.has(line.request_id)) {
-      throw new RangeError(`Expected one case line per engine and request_id, got two for engine "${line.engine}" and request_id "${line.request_id}"`);
+      throw new RangeError(
+        `Expected one case line per engine and request_id, got two for engine "${line.engine}" and request_id "${line.request_id}"`,
+      );
     }
     byRequest.set(line.request_id, line.metrics);
     index.set(line.engine, byRequest);

@@ -54,11 +54,24 @@ function caseLinesReader(metrics?: ReadonlySet<string>) {
     const key = JSON.stringify([parsed.value.engine, parsed.value.request_id]);
     const earlier = firstLineOf.get(key);
     if (earlier !== undefined) {
-      return { ok: false, line, message: `engine "${parsed.value.engine}" already has request_id "${parsed.value.request_id}" on line ${earlier}` };
+      return {
+        ok: false,
+        line,
+        message: `engine "${parsed.value.engine}" already has request_id "${parsed.value.request_id}" on line ${earlier}`,
+      };
     }
     firstLineOf.set(key, line);
     const { case_id, request_id, engine } = parsed.value;
-    lines.push(metrics === undefined ? parsed.value : { case_id, request_id, engine, metrics: Object.fromEntries(Object.entries(parsed.value.metrics).filter(([name]) => metrics.has(name))) });
+    lines.push(
+      metrics === undefined
+        ? parsed.value
+        : {
+            case_id,
+            request_id,
+            engine,
+            metrics: Object.fromEntries(Object.entries(parsed.value.metrics).filter(([name]) => metrics.has(name))),
+          },
+    );
     return undefined;
   };
   return { lines, add };

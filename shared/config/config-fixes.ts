@@ -17,8 +17,10 @@ const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {c
 /** How to fix each field, by its path with list indices written `[]`. */
 export const FIXES: Readonly<Record<string, string>> = {
   '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
-  thresholds: 'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
-  judge: 'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices, rate_limit, batch',
+  thresholds:
+    'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
+  judge:
+    'write an object with some of the keys provider, azure, bedrock, base_url, model, temperature, timeout_ms, max_retries, concurrency, max_tokens, max_retry_wait_ms, call_deadline_ms, cache_sampled, prices, rate_limit, batch',
   ...PROVIDER_FIXES,
   ...BATCH_FIXES,
   'judge.base_url': 'give the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
@@ -31,21 +33,27 @@ export const FIXES: Readonly<Record<string, string>> = {
   'judge.max_retry_wait_ms': 'give a whole number of milliseconds from 0 up, e.g. 30000',
   'judge.call_deadline_ms': 'give a whole number of milliseconds above 0, e.g. 120000',
   'judge.cache_sampled': 'give true or false',
-  'judge.prices': 'give the currency and the price per million tokens of each judge model, e.g. {currency: USD, models: {gpt-4o-mini: {input_per_million: 0.15, output_per_million: 0.6}}}',
+  'judge.prices':
+    'give the currency and the price per million tokens of each judge model, e.g. {currency: USD, models: {gpt-4o-mini: {input_per_million: 0.15, output_per_million: 0.6}}}',
   'judge.prices.currency': 'give a three-letter currency code, e.g. USD',
   'judge.prices.models': 'give prices by model name, e.g. {gpt-4o-mini: {input_per_million: 0.15, output_per_million: 0.6}}',
-  'judge.prices.models.*': 'give the model\'s prices as {input_per_million: <number from 0 up>, output_per_million: <number from 0 up>}',
+  'judge.prices.models.*': "give the model's prices as {input_per_million: <number from 0 up>, output_per_million: <number from 0 up>}",
   'judge.prices.models.*.input_per_million': 'give the price of a million input (prompt) tokens, a number from 0 up, e.g. 0.15',
   'judge.prices.models.*.output_per_million': 'give the price of a million output (completion) tokens, a number from 0 up, e.g. 0.6',
-  'judge.prices.models.*.batch_input_per_million': "give the price of a million input tokens in the provider's batch jobs, a number from 0 up (absent: half of input_per_million)",
-  'judge.prices.models.*.batch_output_per_million': "give the price of a million output tokens in the provider's batch jobs, a number from 0 up (absent: half of output_per_million)",
-  'judge.rate_limit': 'give the judge account\'s limits per minute, e.g. {requests_per_minute: 500, tokens_per_minute: 200000, models: {gpt-4o: {requests_per_minute: 100}}}',
+  'judge.prices.models.*.batch_input_per_million':
+    "give the price of a million input tokens in the provider's batch jobs, a number from 0 up (absent: half of input_per_million)",
+  'judge.prices.models.*.batch_output_per_million':
+    "give the price of a million output tokens in the provider's batch jobs, a number from 0 up (absent: half of output_per_million)",
+  'judge.rate_limit':
+    "give the judge account's limits per minute, e.g. {requests_per_minute: 500, tokens_per_minute: 200000, models: {gpt-4o: {requests_per_minute: 100}}}",
   'judge.rate_limit.requests_per_minute': 'give the requests a minute the judge account allows for each model, a number above 0, e.g. 500',
   'judge.rate_limit.tokens_per_minute': 'give the tokens a minute the judge account allows for each model, a number above 0, e.g. 200000',
   'judge.rate_limit.models': 'give limits by model name, e.g. {gpt-4o: {requests_per_minute: 100, tokens_per_minute: 30000}}',
-  'judge.rate_limit.models.*': 'give the model\'s limits as {requests_per_minute: <number above 0>, tokens_per_minute: <number above 0>}',
-  'judge.rate_limit.models.*.requests_per_minute': 'give the requests a minute the judge account allows for this model, a number above 0, e.g. 100',
-  'judge.rate_limit.models.*.tokens_per_minute': 'give the tokens a minute the judge account allows for this model, a number above 0, e.g. 30000',
+  'judge.rate_limit.models.*': "give the model's limits as {requests_per_minute: <number above 0>, tokens_per_minute: <number above 0>}",
+  'judge.rate_limit.models.*.requests_per_minute':
+    'give the requests a minute the judge account allows for this model, a number above 0, e.g. 100',
+  'judge.rate_limit.models.*.tokens_per_minute':
+    'give the tokens a minute the judge account allows for this model, a number above 0, e.g. 30000',
   judges: 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
   'judges[]': 'give a list of judge ids, e.g. [correctness, groundedness, graded_relevance@gpt-4o]; `assay judges` lists them',
   judge_settings: 'give settings by judge id, e.g. {graded_relevance: {model: gpt-4o, temperature: 0.3}}',
@@ -53,8 +61,10 @@ export const FIXES: Readonly<Record<string, string>> = {
   ...overrideFixes('judge_settings.*'),
   ...overrideFixes('custom_judges[]'),
   ...overrideFixes('dag_judges[]'),
-  'custom_judges[].examples': 'give a list of examples, each with the inputs the template uses, a rating and a rationale; one per grade of the scale works best',
-  'custom_judges[].examples[]': 'give each example as an object with the inputs the template uses (request, response, chunk, ...), rating and rationale',
+  'custom_judges[].examples':
+    'give a list of examples, each with the inputs the template uses, a rating and a rationale; one per grade of the scale works best',
+  'custom_judges[].examples[]':
+    'give each example as an object with the inputs the template uses (request, response, chunk, ...), rating and rationale',
   'custom_judges[].examples[].rating': 'give a rating of the judge\'s scale, e.g. "yes" or 2',
   'custom_judges[].examples[].rationale': 'give the reasoning the judge should write for this rating',
   ensembles: 'give a list of ensembles, each with id, members and combine',
@@ -82,7 +92,8 @@ export const FIXES: Readonly<Record<string, string>> = {
   'custom_judges[]': 'give each custom judge as an object with id, assessment, template and scale',
   'custom_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. tone_check',
   'custom_judges[].assessment': 'use ANSWER (judges each response) or RETRIEVAL (judges each retrieved chunk)',
-  'custom_judges[].template': 'write the prompt with {request}, {response}, {context}, {expected_response} placeholders (RETRIEVAL: {request}, {chunk}, {expected_response}), and {{ and }} for literal braces',
+  'custom_judges[].template':
+    'write the prompt with {request}, {response}, {context}, {expected_response} placeholders (RETRIEVAL: {request}, {chunk}, {expected_response}), and {{ and }} for literal braces',
   'custom_judges[].scale': 'use one of yes_no, grade_0_3, likert_1_5, score_0_1',
   'custom_judges[].description': 'give a one-sentence text, or drop the key',
   'custom_judges[].version': 'give a version text such as "2", or drop the key',
@@ -91,11 +102,13 @@ export const FIXES: Readonly<Record<string, string>> = {
   'dag_judges[].id': 'use lower-case letters, digits and underscores, starting with a letter, e.g. summary_structure',
   'dag_judges[].assessment': 'use ANSWER (walks each response) or RETRIEVAL (walks each retrieved context)',
   'dag_judges[].root': 'name the node the walk starts at',
-  'dag_judges[].nodes': 'give the nodes by name: {task, label, inputs, next}, {binary, inputs, yes, no}, {non_binary, inputs, options} or {verdict: score}',
+  'dag_judges[].nodes':
+    'give the nodes by name: {task, label, inputs, next}, {binary, inputs, yes, no}, {non_binary, inputs, options} or {verdict: score}',
   'dag_judges[].max_score': 'give the score that means best, a number above 0, or drop the key',
   'dag_judges[].description': 'give a one-sentence text, or drop the key',
   'dag_judges[].version': 'give a version text such as "2", or drop the key',
-  'run.corrected_estimates': 'write an object with level (a confidence level between 0 and 1, default 0.95) and min_labelled (a whole number from 3, default 8)',
+  'run.corrected_estimates':
+    'write an object with level (a confidence level between 0 and 1, default 0.95) and min_labelled (a whole number from 3, default 8)',
   'run.corrected_estimates.level': 'give a confidence level between 0 and 1, e.g. 0.95',
   'run.corrected_estimates.min_labelled': 'give the fewest labelled cases an interval is given for, a whole number from 3, e.g. 8',
   ...ENGINE_CONFIG_FIXES,

@@ -24,11 +24,16 @@ export function describeConfigIssue(issue: ZodIssue, input: unknown, file: strin
     const accepted = KNOWN_KEYS[pattern(path)] ?? [];
     return issue.keys.map((key) => {
       const secretFix =
-        path[0] === 'engines' ? 'remove it: engine credentials come from the environment ({{env.NAME}} in headers, connection_env, the AWS credential chain), never from a file'
-        : path[1] === 'azure' ? 'remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable, never from a file'
-        : path[1] === 'bedrock' ? 'remove it: Bedrock judges sign with the AWS credential chain (environment, profile, role), never with a key from a file'
-        : 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file';
-      const fix = /api.?key|secret|token|password/i.test(key) ? secretFix : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
+        path[0] === 'engines'
+          ? 'remove it: engine credentials come from the environment ({{env.NAME}} in headers, connection_env, the AWS credential chain), never from a file'
+          : path[1] === 'azure'
+            ? 'remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable, never from a file'
+            : path[1] === 'bedrock'
+              ? 'remove it: Bedrock judges sign with the AWS credential chain (environment, profile, role), never with a key from a file'
+              : 'remove it: the API key is read only from the OPENAI_API_KEY environment variable, never from a file';
+      const fix = /api.?key|secret|token|password/i.test(key)
+        ? secretFix
+        : `remove it or correct its spelling; the keys here are ${accepted.join(', ')}`;
       return inputErrorLine(file, formatPath([...path, key]) + which, 'unknown key', fix);
     });
   }
@@ -81,6 +86,10 @@ function pattern(path: readonly (string | number)[]): string {
   // judge_settings is keyed by judge id, and judge.prices.models and judge.rate_limit.models by model: every key shares one pattern.
   const byModel = path[0] === 'judge' && (path[1] === 'prices' || path[1] === 'rate_limit') && path[2] === 'models' && path.length > 3;
   const general =
-    path[0] === 'judge_settings' && path.length > 1 ? ['judge_settings', '*', ...path.slice(2)] : byModel ? ['judge', path[1] as string, 'models', '*', ...path.slice(4)] : path;
+    path[0] === 'judge_settings' && path.length > 1
+      ? ['judge_settings', '*', ...path.slice(2)]
+      : byModel
+        ? ['judge', path[1] as string, 'models', '*', ...path.slice(4)]
+        : path;
   return issuePath(general).replace(/\[\d+\]/g, '[]');
 }

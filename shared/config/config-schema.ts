@@ -42,7 +42,9 @@ export const runSettingsSchema = z.strictObject({
    */
   min_agreement: z.number().min(-1).max(1).optional(),
   /** The ground-truth metrics corrected by the relevance judges, the human verdicts by the answer judges (shared/report/corrected-estimates.ts): the intervals' level, and the fewest labelled cases that get one. */
-  corrected_estimates: z.strictObject({ level: z.number().gt(0).lt(1).default(0.95), min_labelled: z.number().int().min(3).default(DEFAULT_MIN_LABELLED) }).prefault({}),
+  corrected_estimates: z
+    .strictObject({ level: z.number().gt(0).lt(1).default(0.95), min_labelled: z.number().int().min(3).default(DEFAULT_MIN_LABELLED) })
+    .prefault({}),
 });
 
 export const configFileSchema = z.strictObject({

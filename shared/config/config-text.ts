@@ -14,6 +14,9 @@ export async function parseConfigText(text: string, file: string, format: 'yaml'
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `${file}: not valid JSON: ${message.split('\n', 1)[0] ?? ''} (fix: correct the syntax, or write the file as YAML)` };
+    return {
+      ok: false,
+      error: `${file}: not valid JSON: ${message.split('\n', 1)[0] ?? ''} (fix: correct the syntax, or write the file as YAML)`,
+    };
   }
 }

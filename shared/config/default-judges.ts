@@ -4,7 +4,15 @@ import type { JudgeDefinition } from '../judges/judge-definition.js';
 import { isLexicalJudge } from '../judges/lexical/lexical-judge.js';
 
 /** The judges a run uses when the config names none, with an LLM judge: Databricks Agent Evaluation's default set. */
-export const DEFAULT_LLM_JUDGES: readonly string[] = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
+export const DEFAULT_LLM_JUDGES: readonly string[] = [
+  'chunk_relevance',
+  'context_sufficiency',
+  'correctness',
+  'relevance_to_query',
+  'groundedness',
+  'safety',
+  'document_recall',
+];
 
 export interface RunJudges {
   readonly judges: JudgeDefinition[];

@@ -13,7 +13,9 @@ export function modelsOfRun(config: ConfigFile, environment: ModelEnvironment | 
   // Without the environment, the run's default model is known only when the config sets it.
   const provider = environment === undefined ? undefined : providerNameOf(config.judge, environment);
   const defaultModel =
-    environment === undefined || provider === undefined || !provider.ok ? (config.judge.model ?? config.judge.bedrock?.model_id) : defaultModelOf(config.judge, environment, provider.name);
+    environment === undefined || provider === undefined || !provider.ok
+      ? (config.judge.model ?? config.judge.bedrock?.model_id)
+      : defaultModelOf(config.judge, environment, provider.name);
   const models = new Map<string, string>();
   for (const judge of judgesForRun(config, 'llm').judges) {
     if (judge.kind !== 'llm' && judge.kind !== 'dag') continue;
@@ -40,9 +42,18 @@ export function checkJudgeCeiling(config: ConfigFile, file: string, environment?
   if (config.run.max_judge_cost === undefined) return [];
   const environmentModel = nonEmpty(environment?.ASSAY_JUDGE_MODEL);
   const models = modelsOfRun(config, environment);
-  const example = [...(models.size === 0 ? [DEFAULT_JUDGE_MODEL] : models.keys())].map((model) => `${model}: {input_per_million: ..., output_per_million: ...}`).join(', ');
+  const example = [...(models.size === 0 ? [DEFAULT_JUDGE_MODEL] : models.keys())]
+    .map((model) => `${model}: {input_per_million: ..., output_per_million: ...}`)
+    .join(', ');
   if (config.judge.prices === undefined) {
-    return [inputErrorLine(file, '"run.max_judge_cost"', 'needs judge.prices to tell what the judges spend', `add judge.prices: {currency: USD, models: {${example}}}, or remove run.max_judge_cost`)];
+    return [
+      inputErrorLine(
+        file,
+        '"run.max_judge_cost"',
+        'needs judge.prices to tell what the judges spend',
+        `add judge.prices: {currency: USD, models: {${example}}}, or remove run.max_judge_cost`,
+      ),
+    ];
   }
   const prices = config.judge.prices.models;
   return [...models]

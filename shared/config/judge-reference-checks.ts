@@ -18,34 +18,54 @@ export function checkJudgeReferences(config: ConfigFile, file: string): string[]
   const referenceProblem = (reference: string): { problem: string; fix: string } | undefined => {
     const { baseId, model } = parseJudgeReference(reference);
     const judge = base.find((candidate) => candidate.id === baseId);
-    if (judge === undefined) return { problem: `unknown judge "${baseId}"`, fix: `use one of ${[...knownIds, ...ensembleIds].join(', ')}, or define it under custom_judges or ensembles` };
+    if (judge === undefined)
+      return {
+        problem: `unknown judge "${baseId}"`,
+        fix: `use one of ${[...knownIds, ...ensembleIds].join(', ')}, or define it under custom_judges or ensembles`,
+      };
     if (model === undefined) return undefined;
-    if (!VARIANT_MODEL.test(model)) return { problem: `the model "${model}" of the variant "${reference}" has characters a metric name cannot carry`, fix: 'use letters, digits and . _ : - after the @, or set the model with judge_settings' };
-    if (judge.kind === 'deterministic') return { problem: `"${baseId}" asks no model, so it has no model variants`, fix: `list it as "${baseId}"` };
+    if (!VARIANT_MODEL.test(model))
+      return {
+        problem: `the model "${model}" of the variant "${reference}" has characters a metric name cannot carry`,
+        fix: 'use letters, digits and . _ : - after the @, or set the model with judge_settings',
+      };
+    if (judge.kind === 'deterministic')
+      return { problem: `"${baseId}" asks no model, so it has no model variants`, fix: `list it as "${baseId}"` };
     return undefined;
   };
 
   (config.ensembles ?? []).forEach((definition, index) => {
     const field = `"ensembles[${index}]`;
     if (knownIds.includes(definition.id) || ensembleIds.has(definition.id)) {
-      problems.push(inputErrorLine(file, `${field}.id" (ensemble "${definition.id}")`, 'is already the id of another judge or ensemble', 'give each ensemble its own id'));
+      problems.push(
+        inputErrorLine(
+          file,
+          `${field}.id" (ensemble "${definition.id}")`,
+          'is already the id of another judge or ensemble',
+          'give each ensemble its own id',
+        ),
+      );
     }
     ensembleIds.add(definition.id);
     const memberProblems = definition.members.flatMap((member, memberIndex) => {
       const found = referenceProblem(member);
-      return found === undefined ? [] : [inputErrorLine(file, `${field}.members[${memberIndex}]" (ensemble "${definition.id}")`, found.problem, found.fix)];
+      return found === undefined
+        ? []
+        : [inputErrorLine(file, `${field}.members[${memberIndex}]" (ensemble "${definition.id}")`, found.problem, found.fix)];
     });
     problems.push(...memberProblems);
     if (memberProblems.length > 0) return;
     const build = buildConfiguredEnsemble(config, base, definition);
-    if (build !== undefined && !build.ok) problems.push(inputErrorLine(file, `${field}.${build.field}" (ensemble "${definition.id}")`, build.problem, build.fix));
+    if (build !== undefined && !build.ok)
+      problems.push(inputErrorLine(file, `${field}.${build.field}" (ensemble "${definition.id}")`, build.problem, build.fix));
   });
 
   const listed = new Set<string>();
   (config.judges ?? []).forEach((reference, index) => {
     const found = ensembleIds.has(reference) ? undefined : referenceProblem(reference);
     if (found !== undefined) problems.push(inputErrorLine(file, `"judges[${index}]"`, found.problem, found.fix));
-    else if (listed.has(reference)) problems.push(inputErrorLine(file, `"judges[${index}]"`, `judge "${reference}" is listed twice`, 'list each judge once'));
+    else if (listed.has(reference))
+      problems.push(inputErrorLine(file, `"judges[${index}]"`, `judge "${reference}" is listed twice`, 'list each judge once'));
     listed.add(reference);
   });
 
@@ -53,7 +73,10 @@ export function checkJudgeReferences(config: ConfigFile, file: string): string[]
     const found = referenceProblem(reference);
     const judge = base.find((candidate) => candidate.id === parseJudgeReference(reference).baseId);
     if (found !== undefined) problems.push(inputErrorLine(file, `"judge_settings.${reference}"`, found.problem, found.fix));
-    else if (judge?.kind === 'deterministic') problems.push(inputErrorLine(file, `"judge_settings.${reference}"`, `"${reference}" asks no model, so it has no settings`, 'remove it'));
+    else if (judge?.kind === 'deterministic')
+      problems.push(
+        inputErrorLine(file, `"judge_settings.${reference}"`, `"${reference}" asks no model, so it has no settings`, 'remove it'),
+      );
   }
   if (problems.length > 0) return problems;
 
@@ -62,7 +85,12 @@ export function checkJudgeReferences(config: ConfigFile, file: string): string[]
     const temperature = overrides.temperature ?? config.judge.temperature;
     if ((overrides.repeat ?? 1) > 1 && temperature === 0) {
       problems.push(
-        inputErrorLine(file, `${repeatField(config, reference)} (judge "${reference}")`, `repeat ${overrides.repeat} at temperature 0 would draw the same answer ${overrides.repeat} times`, `give the judge a temperature above 0, e.g. judge_settings: {${reference}: {temperature: 0.7, repeat: ${overrides.repeat}}}, or drop repeat`),
+        inputErrorLine(
+          file,
+          `${repeatField(config, reference)} (judge "${reference}")`,
+          `repeat ${overrides.repeat} at temperature 0 would draw the same answer ${overrides.repeat} times`,
+          `give the judge a temperature above 0, e.g. judge_settings: {${reference}: {temperature: 0.7, repeat: ${overrides.repeat}}}, or drop repeat`,
+        ),
       );
     }
   }

@@ -56,7 +56,9 @@ export function overridesOf(config: ConfigFile, reference: string): JudgeOverrid
   const own = [...(config.custom_judges ?? []), ...(config.dag_judges ?? [])].find((definition) => definition.id === baseId);
   const settings = config.judge_settings ?? {};
   return mergeOverrides(
-    own === undefined ? undefined : { model: own.model, base_url: own.base_url, temperature: own.temperature, max_tokens: own.max_tokens, repeat: own.repeat },
+    own === undefined
+      ? undefined
+      : { model: own.model, base_url: own.base_url, temperature: own.temperature, max_tokens: own.max_tokens, repeat: own.repeat },
     settings[baseId],
     reference === baseId ? undefined : settings[reference],
     model === undefined ? undefined : { model },
@@ -114,4 +116,3 @@ export function selectJudges(config: ConfigFile): readonly JudgeDefinition[] {
   }
   return listed;
 }
-

@@ -34,12 +34,24 @@ export interface StoredConfigOrigin {
  */
 export function parseRunConfig(input: unknown, file: string, environment?: ModelEnvironment): ConfigParse<ConfigFile>;
 export function parseRunConfig(input: unknown, stored: StoredConfigOrigin): ConfigParse<RunConfig>;
-export function parseRunConfig(input: unknown, origin: string | StoredConfigOrigin, environment?: ModelEnvironment): ConfigParse<ConfigFile> | ConfigParse<RunConfig> {
+export function parseRunConfig(
+  input: unknown,
+  origin: string | StoredConfigOrigin,
+  environment?: ModelEnvironment,
+): ConfigParse<ConfigFile> | ConfigParse<RunConfig> {
   const where = typeof origin === 'string' ? origin : `${origin.manifestKey} (run ${origin.runId}), its config`;
   // Records (thresholds, judge_settings, judge.prices.models, ...) would drop the key silently: a setting the user wrote would vanish.
   const reserved = findReservedKey(input);
   if (reserved !== undefined) {
-    return { ok: false, error: inputErrorLine(where, `"${reserved}"`, `the key "${RESERVED_KEY}" cannot be used`, 'remove it or rename it: no judge, model, metric or setting has that name') };
+    return {
+      ok: false,
+      error: inputErrorLine(
+        where,
+        `"${reserved}"`,
+        `the key "${RESERVED_KEY}" cannot be used`,
+        'remove it or rename it: no judge, model, metric or setting has that name',
+      ),
+    };
   }
   const parsed = typeof origin === 'string' ? configFileSchema.safeParse(input) : runConfigSchema.safeParse(input);
   if (!parsed.success) {
@@ -57,7 +69,9 @@ function checkAcrossFields(config: ConfigFile, where: string, environment: Model
   (config.custom_judges ?? []).forEach((definition, index) => {
     const field = `custom_judges[${index}]`;
     if (customIds.has(definition.id)) {
-      problems.push(inputErrorLine(where, `"${field}.id" (judge "${definition.id}")`, 'is defined twice', 'give each custom judge its own id'));
+      problems.push(
+        inputErrorLine(where, `"${field}.id" (judge "${definition.id}")`, 'is defined twice', 'give each custom judge its own id'),
+      );
     }
     customIds.add(definition.id);
     const build = buildCustomJudge(definition);
@@ -66,7 +80,14 @@ function checkAcrossFields(config: ConfigFile, where: string, environment: Model
   (config.dag_judges ?? []).forEach((definition, index) => {
     const field = `dag_judges[${index}]`;
     if (customIds.has(definition.id) || JUDGE_CATALOG.some((judge) => judge.id === definition.id)) {
-      problems.push(inputErrorLine(where, `"${field}.id" (judge "${definition.id}")`, 'is already the id of another judge', 'give each judge its own id; `assay judges` lists the built-in ones'));
+      problems.push(
+        inputErrorLine(
+          where,
+          `"${field}.id" (judge "${definition.id}")`,
+          'is already the id of another judge',
+          'give each judge its own id; `assay judges` lists the built-in ones',
+        ),
+      );
     }
     customIds.add(definition.id);
     const build = buildDagJudge(definition);

@@ -58,7 +58,12 @@ async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGene
   };
   const format = givenFormat ?? datasetFormatFromName(file);
   if (format === undefined) {
-    yield reportError({ file, line: 0, message: 'cannot tell the dataset format from the file name', fix: 'name the file .jsonl, .json or .csv, or give the format' });
+    yield reportError({
+      file,
+      line: 0,
+      message: 'cannot tell the dataset format from the file name',
+      fix: 'name the file .jsonl, .json or .csv, or give the format',
+    });
     yield { kind: 'end', counts: counter.snapshot() };
     return;
   }

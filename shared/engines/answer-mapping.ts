@@ -52,10 +52,13 @@ export function mapAnswer(answer: unknown, results: AnswerExpression, response: 
   const mapped = evaluate(results, answer);
   if (!mapped.ok) return permanent(`results expression "${results.text}" failed on the answer: ${mapped.error}`);
   if (!Array.isArray(mapped.value)) {
-    return permanent(`results expression "${results.text}" gave ${shapeOf(mapped.value)}, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)`);
+    return permanent(
+      `results expression "${results.text}" gave ${shapeOf(mapped.value)}, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)`,
+    );
   }
   const hits = z.array(hitSchema).safeParse(mapped.value);
-  if (!hits.success) return permanent(`results expression "${results.text}" gave a list that is not hits: ${describeHitProblem(hits.error)}`);
+  if (!hits.success)
+    return permanent(`results expression "${results.text}" gave a list that is not hits: ${describeHitProblem(hits.error)}`);
   if (response === undefined) return { ok: true, hits: hits.data.map(hitFrom) };
   const text = evaluate(response, answer);
   if (!text.ok) return permanent(`response expression "${response.text}" failed on the answer: ${text.error}`);

@@ -27,7 +27,11 @@ export interface AskOptions {
  * engine name. Every engine gets an entry: a failure of one never hides the
  * others' answers.
  */
-export async function askEngines(engines: readonly Engine[], request: EngineRequest, options: AskOptions): Promise<Record<string, EngineAsk>> {
+export async function askEngines(
+  engines: readonly Engine[],
+  request: EngineRequest,
+  options: AskOptions,
+): Promise<Record<string, EngineAsk>> {
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
     throw new Error(`Expected concurrency to be a whole number from 1 up, got ${options.concurrency}`);
   }

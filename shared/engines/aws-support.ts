@@ -1,7 +1,7 @@
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { ConnectorResult } from './engine.js';
-import {isTransientStatus, permanent, transient } from './engine-failure.js';
+import { isTransientStatus, permanent, transient } from './engine-failure.js';
 import { networkFault } from '../network/network-fault.js';
 
 type CredentialProvider = ReturnType<typeof defaultProvider>;
@@ -54,8 +54,10 @@ export function awsFailure(target: string, error: unknown): ConnectorResult {
     const reason = (serviceError.message ?? '').split('\n')[0];
     return transient(`${target}: the answer is not whole JSON, as when the connection is closed mid-answer (${reason})`);
   }
-  if (name === 'CredentialsProviderError') return permanent(`${target}: no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID, or run with a role)`);
-  if (name === 'TimeoutError' || serviceError.$retryable !== undefined || serviceError.$fault === 'server' || THROTTLING.test(name)) return transient(message);
+  if (name === 'CredentialsProviderError')
+    return permanent(`${target}: no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID, or run with a role)`);
+  if (name === 'TimeoutError' || serviceError.$retryable !== undefined || serviceError.$fault === 'server' || THROTTLING.test(name))
+    return transient(message);
   if (status !== undefined && isTransientStatus(status)) return transient(message);
   return permanent(message);
 }

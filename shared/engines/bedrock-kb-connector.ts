@@ -1,4 +1,9 @@
-import { BedrockAgentRuntimeClient, RetrieveAndGenerateCommand, RetrieveCommand, type RetrievalResultLocation } from '@aws-sdk/client-bedrock-agent-runtime';
+import {
+  BedrockAgentRuntimeClient,
+  RetrieveAndGenerateCommand,
+  RetrieveCommand,
+  type RetrievalResultLocation,
+} from '@aws-sdk/client-bedrock-agent-runtime';
 import { bedrockHttpVersion, httpMismatch, type BedrockHttpVersion } from '../judge-client/bedrock-http-version.js';
 import { bedrockRequestHandler } from '../judge-client/bedrock-request-handler.js';
 import { contentDocUri } from '../rows/content-ids.js';
@@ -39,11 +44,17 @@ export function bedrockKnowledgeBaseConnector(config: BedrockKnowledgeBaseConnec
     try {
       if (config.model_arn === undefined) {
         const output = await client.send(
-          new RetrieveCommand({ knowledgeBaseId: config.knowledge_base_id, retrievalQuery: { text: request.query }, retrievalConfiguration }),
+          new RetrieveCommand({
+            knowledgeBaseId: config.knowledge_base_id,
+            retrievalQuery: { text: request.query },
+            retrievalConfiguration,
+          }),
           { abortSignal: signal },
         );
         answered = true;
-        const hits = (output.retrievalResults ?? []).map((result) => hitOf(result.location, result.metadata, result.content?.text, result.score));
+        const hits = (output.retrievalResults ?? []).map((result) =>
+          hitOf(result.location, result.metadata, result.content?.text, result.score),
+        );
         return { ok: true, hits };
       }
       const output = await client.send(
@@ -58,7 +69,9 @@ export function bedrockKnowledgeBaseConnector(config: BedrockKnowledgeBaseConnec
       );
       answered = true;
       const references = (output.citations ?? []).flatMap((citation) => citation.retrievedReferences ?? []);
-      const hits = uniqueHits(references.map((reference) => hitOf(reference.location, reference.metadata, reference.content?.text, undefined)));
+      const hits = uniqueHits(
+        references.map((reference) => hitOf(reference.location, reference.metadata, reference.content?.text, undefined)),
+      );
       return { ok: true, hits, ...(output.output?.text === undefined ? {} : { response: output.output.text }) };
     } catch (error) {
       answered ||= typeof (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode === 'number';
@@ -80,7 +93,12 @@ function mismatchMessage(target: string, endpoint: string | undefined, spoken: B
   return `${target}${at} did not answer in HTTP/1.1 (${seen}): the connector speaks HTTP/1.1 to an http:// endpoint; a server that speaks only HTTP/2 needs its https:// address`;
 }
 
-function hitOf(location: RetrievalResultLocation | undefined, metadata: Record<string, unknown> | undefined, text: string | undefined, score: number | undefined): EngineHit {
+function hitOf(
+  location: RetrievalResultLocation | undefined,
+  metadata: Record<string, unknown> | undefined,
+  text: string | undefined,
+  score: number | undefined,
+): EngineHit {
   const sourceUri = metadata?.['x-amz-bedrock-kb-source-uri'];
   const doc_uri = locationUri(location) ?? (typeof sourceUri === 'string' ? sourceUri : undefined) ?? contentDocUri(text ?? '');
   return { doc_uri, ...(text === undefined ? {} : { content: text }), ...(score === undefined ? {} : { score }) };

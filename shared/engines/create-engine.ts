@@ -1,6 +1,13 @@
 import { awsSecrets } from './aws-secrets.js';
 import type { ConnectorContext } from './connector-context.js';
-import type { BedrockKnowledgeBaseConnectorConfig, HttpConnectorConfig, LambdaConnectorConfig, OpensearchConnectorConfig, PostgresConnectorConfig, TrecConnectorConfig } from './connector-configs.js';
+import type {
+  BedrockKnowledgeBaseConnectorConfig,
+  HttpConnectorConfig,
+  LambdaConnectorConfig,
+  OpensearchConnectorConfig,
+  PostgresConnectorConfig,
+  TrecConnectorConfig,
+} from './connector-configs.js';
 import { connectorOf, DEFAULT_MAX_ANSWER_BYTES, templatedFields, type EngineConfig } from './engine-config.js';
 import { expandMatrix, type EngineVariant } from './engine-matrix.js';
 import { envNamesIn, placeholdersIn } from './engine-template.js';
@@ -28,12 +35,23 @@ export function createEngine(variant: EngineVariant, env: Environment): EngineCr
   const missing = envNamesOf(config).filter((name) => env[name] === undefined || env[name] === '');
   if (missing.length > 0) {
     const names = missing.join(', ');
-    return { ok: false, error: `engine "${variant.name}": the environment variable${missing.length > 1 ? 's' : ''} ${names} ${missing.length > 1 ? 'are' : 'is'} not set (fix: export ${names} before running)` };
+    return {
+      ok: false,
+      error: `engine "${variant.name}": the environment variable${missing.length > 1 ? 's' : ''} ${names} ${missing.length > 1 ? 'are' : 'is'} not set (fix: export ${names} before running)`,
+    };
   }
   const timeoutMs = config.http?.timeout_ms ?? config.timeout_ms;
   const context: ConnectorContext = { variables: variant.variables, env };
   const limits: ConnectorLimits = { timeoutMs, maxAnswerBytes: config.max_answer_bytes ?? DEFAULT_MAX_ANSWER_BYTES };
-  return { ok: true, engine: retryingEngine(variant.name, connectorFor(config, context, limits), { retries: config.retries, timeoutMs }, secretsOf(config, env)) };
+  return {
+    ok: true,
+    engine: retryingEngine(
+      variant.name,
+      connectorFor(config, context, limits),
+      { retries: config.retries, timeoutMs },
+      secretsOf(config, env),
+    ),
+  };
 }
 
 /** Expands every engine's matrix and builds all variants; on any error none is kept. */
@@ -42,7 +60,8 @@ export function expandEngines(configs: readonly EngineConfig[], env: Environment
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const variant of variants) {
-    if (seen.has(variant.name)) errors.push(`engine "${variant.name}" is defined twice (fix: rename an engine or change its matrix values)`);
+    if (seen.has(variant.name))
+      errors.push(`engine "${variant.name}" is defined twice (fix: rename an engine or change its matrix values)`);
     seen.add(variant.name);
   }
   if (errors.length > 0) return { ok: false, errors };
@@ -65,15 +84,30 @@ function connectorFor(config: EngineConfig, context: ConnectorContext, { timeout
   const { kind, config: block } = connectorOf(config);
   switch (kind) {
     case 'http':
-      return lazyConnector(async () => (await import('./http-connector.js')).httpConnector(block as HttpConnectorConfig, context, maxAnswerBytes));
+      return lazyConnector(async () =>
+        (await import('./http-connector.js')).httpConnector(block as HttpConnectorConfig, context, maxAnswerBytes),
+      );
     case 'opensearch':
-      return lazyConnector(async () => (await import('./opensearch-connector.js')).opensearchConnector(block as OpensearchConnectorConfig, context, timeoutMs, maxAnswerBytes));
+      return lazyConnector(async () =>
+        (await import('./opensearch-connector.js')).opensearchConnector(
+          block as OpensearchConnectorConfig,
+          context,
+          timeoutMs,
+          maxAnswerBytes,
+        ),
+      );
     case 'bedrock_kb':
-      return lazyConnector(async () => (await import('./bedrock-kb-connector.js')).bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context));
+      return lazyConnector(async () =>
+        (await import('./bedrock-kb-connector.js')).bedrockKnowledgeBaseConnector(block as BedrockKnowledgeBaseConnectorConfig, context),
+      );
     case 'lambda':
-      return lazyConnector(async () => (await import('./lambda-connector.js')).lambdaConnector(block as LambdaConnectorConfig, context, maxAnswerBytes));
+      return lazyConnector(async () =>
+        (await import('./lambda-connector.js')).lambdaConnector(block as LambdaConnectorConfig, context, maxAnswerBytes),
+      );
     case 'postgres':
-      return lazyConnector(async () => (await import('./postgres-connector.js')).postgresConnector(block as PostgresConnectorConfig, context, timeoutMs));
+      return lazyConnector(async () =>
+        (await import('./postgres-connector.js')).postgresConnector(block as PostgresConnectorConfig, context, timeoutMs),
+      );
     case 'trec':
       return lazyConnector(async () => (await import('./trec-connector.js')).trecConnector(block as TrecConnectorConfig));
   }

@@ -16,7 +16,8 @@ export const ENGINE_CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const TEMPLATE_HINT = 'placeholders {{query}}, {{request_id}}, {{<matrix variable>}}, {{env.NAME}}';
-const RESULTS_FIX = 'give a JMESPath expression from the answer to a list of {doc_uri, content?, score?}, e.g. hits[].{doc_uri: id, content: text, score: score}';
+const RESULTS_FIX =
+  'give a JMESPath expression from the answer to a list of {doc_uri, content?, score?}, e.g. hits[].{doc_uri: id, content: text, score: score}';
 const REGION_FIX = 'give the AWS region, e.g. us-east-1';
 
 const FIELD_FIXES: Readonly<Record<string, string>> = {
@@ -49,14 +50,14 @@ const FIELD_FIXES: Readonly<Record<string, string>> = {
   'bedrock_kb.number_of_results': 'give a whole number from 1 to 100',
   'bedrock_kb.region': REGION_FIX,
   'bedrock_kb.model_arn': 'give the ARN of the generating model, or drop the key to retrieve only',
-  'bedrock_kb.endpoint': 'give an http or https URL, or drop the key to use the region\'s endpoint',
+  'bedrock_kb.endpoint': "give an http or https URL, or drop the key to use the region's endpoint",
   lambda: 'write an object with function_name, region and results, and optionally payload, response, endpoint',
   'lambda.function_name': 'give the function name or ARN, optionally with :alias',
   'lambda.region': REGION_FIX,
   'lambda.payload': `write the event as JSON; ${TEMPLATE_HINT}`,
   'lambda.results': RESULTS_FIX,
-  'lambda.response': 'give a JMESPath expression from the function\'s answer to the generated text',
-  'lambda.endpoint': 'give an http or https URL, or drop the key to use the region\'s endpoint',
+  'lambda.response': "give a JMESPath expression from the function's answer to the generated text",
+  'lambda.endpoint': "give an http or https URL, or drop the key to use the region's endpoint",
   postgres: 'write an object with connection_env and sql, and optionally params',
   'postgres.connection_env': 'give the name of the environment variable holding the connection string, e.g. SEARCH_DATABASE_URL',
   'postgres.sql': 'write a SELECT returning doc_uri, content and score; $1 is the query, $2... the params',

@@ -50,7 +50,12 @@ export const engineListSchema = z.array(engineConfigSchema).superRefine((engines
   const seen = new Set<string>();
   engines.forEach((engine, index) => {
     if (seen.has(engine.name)) {
-      context.addIssue({ code: 'custom', path: [index, 'name'], message: `engine name "${engine.name}" is used twice`, params: { fix: 'give each engine its own name' } });
+      context.addIssue({
+        code: 'custom',
+        path: [index, 'name'],
+        message: `engine name "${engine.name}" is used twice`,
+        params: { fix: 'give each engine its own name' },
+      });
     }
     seen.add(engine.name);
   });
@@ -67,7 +72,8 @@ export function connectorOf(engine: EngineFields): { kind: ConnectorKind; config
 
 /** The templated fields of each connector, with their paths inside the block. */
 export function templatedFields(kind: ConnectorKind, block: Record<string, unknown>): [string[], unknown][] {
-  const named = (...keys: string[]) => keys.filter((key) => block[key] !== undefined).map((key): [string[], unknown] => [[key], block[key]]);
+  const named = (...keys: string[]) =>
+    keys.filter((key) => block[key] !== undefined).map((key): [string[], unknown] => [[key], block[key]]);
   switch (kind) {
     case 'http':
       return named('url', 'headers', 'body');
@@ -97,7 +103,12 @@ function checkEngine(engine: EngineFields, context: z.core.$RefinementCtx<Engine
     for (const name of names) used.add(name);
     for (const name of unknownPlaceholders(names, variables)) {
       const known = ['query', 'request_id', ...variables, 'env.NAME'].join(', ');
-      context.addIssue({ code: 'custom', path: [kind, ...path], message: `unknown placeholder {{${name}}}`, params: { fix: `use one of ${known}, or add "${name}" to the matrix` } });
+      context.addIssue({
+        code: 'custom',
+        path: [kind, ...path],
+        message: `unknown placeholder {{${name}}}`,
+        params: { fix: `use one of ${known}, or add "${name}" to the matrix` },
+      });
     }
   }
   if (kind === 'postgres') checkPostgresParams(engine, variables, used, context);
@@ -107,7 +118,12 @@ function checkEngine(engine: EngineFields, context: z.core.$RefinementCtx<Engine
     if (typeof text !== 'string') continue;
     const compiled = compileExpression(text);
     if (!compiled.ok) {
-      context.addIssue({ code: 'custom', path: [kind, key], message: `not a valid JMESPath expression: ${compiled.error}`, params: { fix: 'write a JMESPath expression, e.g. hits[].{doc_uri: id, content: text, score: score}' } });
+      context.addIssue({
+        code: 'custom',
+        path: [kind, key],
+        message: `not a valid JMESPath expression: ${compiled.error}`,
+        params: { fix: 'write a JMESPath expression, e.g. hits[].{doc_uri: id, content: text, score: score}' },
+      });
     }
   }
   for (const variable of variables) {
@@ -116,24 +132,41 @@ function checkEngine(engine: EngineFields, context: z.core.$RefinementCtx<Engine
         code: 'custom',
         path: ['matrix', variable],
         message: `matrix variable "${variable}" is used by no template of the ${kind} connector`,
-        params: { fix: `write {{${variable}}} where the value goes${kind === 'postgres' ? ' or list it under params' : ''}, or correct the variable's spelling` },
+        params: {
+          fix: `write {{${variable}}} where the value goes${kind === 'postgres' ? ' or list it under params' : ''}, or correct the variable's spelling`,
+        },
       });
     }
   }
 }
 
-function checkPostgresParams(engine: EngineFields, variables: readonly string[], used: Set<string>, context: z.core.$RefinementCtx<EngineFields>): void {
+function checkPostgresParams(
+  engine: EngineFields,
+  variables: readonly string[],
+  used: Set<string>,
+  context: z.core.$RefinementCtx<EngineFields>,
+): void {
   const postgres = engine.postgres;
   if (postgres === undefined) return;
   postgres.params.forEach((name, index) => {
     used.add(name);
     if (!variables.includes(name) && name !== 'request_id') {
-      context.addIssue({ code: 'custom', path: ['postgres', 'params', index], message: `unknown variable "${name}"`, params: { fix: `list matrix variables (${variables.join(', ') || 'none defined'}) or request_id; $1 is always the query` } });
+      context.addIssue({
+        code: 'custom',
+        path: ['postgres', 'params', index],
+        message: `unknown variable "${name}"`,
+        params: { fix: `list matrix variables (${variables.join(', ') || 'none defined'}) or request_id; $1 is always the query` },
+      });
     }
   });
   const highest = Math.max(0, ...[...postgres.sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
   if (highest > postgres.params.length + 1) {
-    context.addIssue({ code: 'custom', path: ['postgres', 'sql'], message: `uses $${highest} but only $1 (the query) to $${postgres.params.length + 1} are given`, params: { fix: 'list one variable under params for each of $2, $3, ...' } });
+    context.addIssue({
+      code: 'custom',
+      path: ['postgres', 'sql'],
+      message: `uses $${highest} but only $1 (the query) to $${postgres.params.length + 1} are given`,
+      params: { fix: 'list one variable under params for each of $2, $3, ...' },
+    });
   }
 }
 
@@ -154,7 +187,7 @@ function checkLiteralCredentials(kind: ConnectorKind, block: Record<string, unkn
       context.addIssue({
         code: 'custom',
         path: [kind, 'headers', name],
-        message: 'holds a literal credential; the config is copied into every run\'s manifest',
+        message: "holds a literal credential; the config is copied into every run's manifest",
         params: { fix: `read it from the environment, e.g. "${name}": "Bearer {{env.SEARCH_TOKEN}}", and export SEARCH_TOKEN` },
       });
     }
@@ -170,17 +203,24 @@ function checkUrlCredentials(kind: ConnectorKind, url: string, context: z.core.$
   const literal = (value: string): boolean => value !== '' && !value.includes('{{env.');
   const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(url)?.[1];
   const password = userInfo === undefined || !userInfo.includes(':') ? undefined : userInfo.slice(userInfo.indexOf(':') + 1);
-  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1).split('#')[0] ?? '' : '';
+  const query = url.includes('?') ? (url.slice(url.indexOf('?') + 1).split('#')[0] ?? '') : '';
   const credentialParameters = query
     .split('&')
     .map((pair) => [pair.split('=')[0] ?? '', pair.slice(pair.indexOf('=') + 1)] as const)
     .filter(([name, value]) => CREDENTIAL_HEADER.test(name) && literal(value));
-  const found = password !== undefined && literal(password) ? 'a literal password' : credentialParameters.length > 0 ? `a literal credential in its query (${credentialParameters[0]?.[0]})` : undefined;
+  const found =
+    password !== undefined && literal(password)
+      ? 'a literal password'
+      : credentialParameters.length > 0
+        ? `a literal credential in its query (${credentialParameters[0]?.[0]})`
+        : undefined;
   if (found === undefined) return;
   context.addIssue({
     code: 'custom',
     path: [kind, 'url'],
     message: `holds ${found}; the URL is printed in the engine's messages and copied into every run's manifest`,
-    params: { fix: 'read it from the environment, e.g. "https://search.example.com/q?api_key={{env.SEARCH_KEY}}" or an Authorization header, and export the variable' },
+    params: {
+      fix: 'read it from the environment, e.g. "https://search.example.com/q?api_key={{env.SEARCH_KEY}}" or an Authorization header, and export the variable',
+    },
   });
 }

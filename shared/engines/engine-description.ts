@@ -45,7 +45,9 @@ export function maskUrl(text: string): string {
     url = new URL(text);
   } catch {
     // A URL whose host is a placeholder is not parseable; mask by pattern instead.
-    return text.replace(/(\/\/[^/:@]*:)[^/@]*@/, '$1***@').replace(/([?&][^=&]*?(?:key|token|secret|password|passwd|signature|sig|auth|credential)[^=&]*=)[^&#]*/gi, '$1***');
+    return text
+      .replace(/(\/\/[^/:@]*:)[^/@]*@/, '$1***@')
+      .replace(/([?&][^=&]*?(?:key|token|secret|password|passwd|signature|sig|auth|credential)[^=&]*=)[^&#]*/gi, '$1***');
   }
   if (url.password !== '') url.password = '***';
   for (const name of [...url.searchParams.keys()]) {

@@ -35,7 +35,9 @@ export function tooLarge(target: string, limit: number, declared?: number): Conn
   const fix = '(fix: ask for fewer or shorter hits, or raise max_answer_bytes)';
   return declared === undefined
     ? permanent(`${target}: the answer passed max_answer_bytes (${limit} bytes), so reading stopped there ${fix}`)
-    : permanent(`${target}: the answer is ${declared} bytes (its Content-Length), above max_answer_bytes (${limit} bytes); it was not read ${fix}`);
+    : permanent(
+        `${target}: the answer is ${declared} bytes (its Content-Length), above max_answer_bytes (${limit} bytes); it was not read ${fix}`,
+      );
 }
 
 /**

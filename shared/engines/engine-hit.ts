@@ -42,7 +42,8 @@ type Problem = { readonly problem: string };
 function scoreOf(value: unknown): number | Problem {
   if (typeof value === 'number') return Number.isFinite(value) ? value : { problem: `${value} is not a finite number` };
   if (typeof value !== 'string') return { problem: 'expected a number' };
-  if (value.length > MAX_SCORE_TEXT) return { problem: `a text of ${value.length} characters, expected a number of at most ${MAX_SCORE_TEXT}` };
+  if (value.length > MAX_SCORE_TEXT)
+    return { problem: `a text of ${value.length} characters, expected a number of at most ${MAX_SCORE_TEXT}` };
   const text = value.trim();
   const score = isDecimalText(text) ? Number(text) : Number.NaN;
   return Number.isFinite(score) ? score : { problem: `expected a number, got the text "${text}"` };
@@ -51,7 +52,10 @@ function scoreOf(value: unknown): number | Problem {
 function docUriOf(value: unknown): string | Problem {
   if (typeof value === 'string') {
     if (value.length === 0) return { problem: 'expected a non-empty text or a number' };
-    if (value.length > MAX_DOC_URI) return { problem: `a text of ${value.length} characters, expected a document id of at most ${MAX_DOC_URI} (check that results maps doc_uri to an id, not to the content)` };
+    if (value.length > MAX_DOC_URI)
+      return {
+        problem: `a text of ${value.length} characters, expected a document id of at most ${MAX_DOC_URI} (check that results maps doc_uri to an id, not to the content)`,
+      };
     return value;
   }
   if (typeof value !== 'number' || !Number.isFinite(value)) return { problem: 'expected a non-empty text or a number' };

@@ -19,7 +19,9 @@ export function expandMatrix(config: EngineConfig): EngineVariant[] {
   if (entries.length === 0) return [{ name: config.name, config, variables: {} }];
   let combinations: [string, TemplateScalar][][] = [[]];
   for (const [variable, values] of entries) {
-    combinations = combinations.flatMap((combination) => values.map((value): [string, TemplateScalar][] => [...combination, [variable, value]]));
+    combinations = combinations.flatMap((combination) =>
+      values.map((value): [string, TemplateScalar][] => [...combination, [variable, value]]),
+    );
   }
   return combinations.map((combination) => ({
     name: `${config.name}@${combination.map(([variable, value]) => `${variable}=${String(value)}`).join(',')}`,

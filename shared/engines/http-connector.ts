@@ -3,7 +3,7 @@ import { declaredLength, ERROR_BODY_BYTES, readBoundedBody, type BodyRead } from
 import type { HttpConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import {bodyFailure, excerpt, isTransientStatus, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
+import { bodyFailure, excerpt, isTransientStatus, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
 import { networkFault } from '../network/network-fault.js';
 import { renderJson, renderText, renderUrl } from './engine-template.js';
 import { fetchWithinOrigin } from './same-origin-fetch.js';

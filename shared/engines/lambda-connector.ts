@@ -42,7 +42,10 @@ export function lambdaConnector(config: LambdaConnectorConfig, context: Connecto
       return awsFailure(target, error);
     }
     const size = output.Payload?.byteLength ?? 0;
-    if (size > maxAnswerBytes) return permanent(`${target}: the function's answer is ${size} bytes, above max_answer_bytes (${maxAnswerBytes} bytes) (fix: return fewer or shorter hits, or raise max_answer_bytes)`);
+    if (size > maxAnswerBytes)
+      return permanent(
+        `${target}: the function's answer is ${size} bytes, above max_answer_bytes (${maxAnswerBytes} bytes) (fix: return fewer or shorter hits, or raise max_answer_bytes)`,
+      );
     const text = output.Payload === undefined ? '' : new TextDecoder().decode(output.Payload);
     if (output.FunctionError !== undefined) {
       const message = `${target}: the function failed (${output.FunctionError}): ${excerpt(text) || '(no payload)'}`;

@@ -7,7 +7,7 @@ import { declaredLength, ERROR_BODY_BYTES, readBoundedBody } from './bounded-bod
 import type { OpensearchConnectorConfig } from './connector-configs.js';
 import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import {bodyFailure, excerpt, isTransientStatus, permanent, tooLarge, transient } from './engine-failure.js';
+import { bodyFailure, excerpt, isTransientStatus, permanent, tooLarge, transient } from './engine-failure.js';
 import { networkFault } from '../network/network-fault.js';
 import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import { renderJson, renderText } from './engine-template.js';
@@ -15,7 +15,9 @@ import { renderJson, renderText } from './engine-template.js';
 /** The part of a `_search` answer the connector reads. */
 const searchAnswerSchema = z.object({
   hits: z.object({
-    hits: z.array(z.object({ _id: z.string().optional(), _score: z.number().nullish(), _source: z.record(z.string(), z.unknown()).optional() })),
+    hits: z.array(
+      z.object({ _id: z.string().optional(), _score: z.number().nullish(), _source: z.record(z.string(), z.unknown()).optional() }),
+    ),
   }),
 });
 
@@ -27,20 +29,30 @@ const searchAnswerSchema = z.object({
  * answer is taken as a stream and read up to `maxAnswerBytes`: the client
  * would otherwise gather a body of any size into one string.
  */
-export function opensearchConnector(config: OpensearchConnectorConfig, context: ConnectorContext, timeoutMs: number, maxAnswerBytes: number): Connector {
+export function opensearchConnector(
+  config: OpensearchConnectorConfig,
+  context: ConnectorContext,
+  timeoutMs: number,
+  maxAnswerBytes: number,
+): Connector {
   const client = new Client({
     node: config.url,
     // Retries belong to the engine, which knows the case's deadline.
     maxRetries: 0,
     requestTimeout: timeoutMs,
-    ...(config.aws === undefined ? {} : AwsSigv4Signer({ region: config.aws.region, service: config.aws.service, getCredentials: awsCredentials(context.env) })),
+    ...(config.aws === undefined
+      ? {}
+      : AwsSigv4Signer({ region: config.aws.region, service: config.aws.service, getCredentials: awsCredentials(context.env) })),
   });
   const target = `opensearch ${config.url} index ${config.index}`;
 
   async function attempt(request: EngineRequest, signal: AbortSignal): Promise<ConnectorResult> {
     const values = templateValues(request, context);
     const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name, renderText(value, values)]));
-    const call = client.search({ index: renderText(config.index, values), body: renderJson(config.query, values) as Record<string, unknown>, size: config.size }, { headers, asStream: true });
+    const call = client.search(
+      { index: renderText(config.index, values), body: renderJson(config.query, values) as Record<string, unknown>, size: config.size },
+      { headers, asStream: true },
+    );
     const abort = () => call.abort();
     signal.addEventListener('abort', abort, { once: true });
     let answer: ApiResponse;
@@ -91,12 +103,17 @@ export function opensearchConnector(config: OpensearchConnectorConfig, context: 
     }
     const answer = searchAnswerSchema.safeParse(json);
     if (!answer.success) return permanent(`${target}: the answer is not a _search result (no hits.hits list)`);
-    const hits = z.array(hitSchema).safeParse(answer.data.hits.hits.map((hit) => ({
-      doc_uri: config.id_field === '_id' ? hit._id : fieldAt(hit._source, config.id_field),
-      content: config.content_field === undefined ? undefined : fieldAt(hit._source, config.content_field),
-      score: hit._score,
-    })));
-    if (!hits.success) return permanent(`${target}: hits do not give id_field "${config.id_field}"${config.content_field === undefined ? '' : ` and content_field "${config.content_field}"`}: ${describeHitProblem(hits.error)}`);
+    const hits = z.array(hitSchema).safeParse(
+      answer.data.hits.hits.map((hit) => ({
+        doc_uri: config.id_field === '_id' ? hit._id : fieldAt(hit._source, config.id_field),
+        content: config.content_field === undefined ? undefined : fieldAt(hit._source, config.content_field),
+        score: hit._score,
+      })),
+    );
+    if (!hits.success)
+      return permanent(
+        `${target}: hits do not give id_field "${config.id_field}"${config.content_field === undefined ? '' : ` and content_field "${config.content_field}"`}: ${describeHitProblem(hits.error)}`,
+      );
     return { ok: true, hits: hits.data.map(hitFrom) };
   }
 
@@ -107,14 +124,24 @@ export function opensearchConnector(config: OpensearchConnectorConfig, context: 
 function fieldAt(source: Record<string, unknown> | undefined, path: string): unknown {
   if (source === undefined) return undefined;
   if (path in source) return source[path];
-  return path.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), source);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+      source,
+    );
 }
 
 /** A request that got no answer: the client's connection errors and network faults are transient. */
 function failureOf(target: string, error: unknown): ConnectorResult {
   const fault = networkFault(error)?.description;
   if (fault !== undefined) return transient(`${target}: ${fault}`);
-  if (error instanceof errors.TimeoutError || error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.RequestAbortedError) {
+  if (
+    error instanceof errors.TimeoutError ||
+    error instanceof errors.ConnectionError ||
+    error instanceof errors.NoLivingConnectionsError ||
+    error instanceof errors.RequestAbortedError
+  ) {
     return transient(`${target}: ${error.name}: ${error.message}`);
   }
   return permanent(`${target}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);

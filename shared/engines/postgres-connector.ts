@@ -4,7 +4,7 @@ import { describeHitProblem, hitFrom, hitSchema } from './engine-hit.js';
 import type { PostgresConnectorConfig } from './connector-configs.js';
 import type { ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
-import {permanent, transient } from './engine-failure.js';
+import { permanent, transient } from './engine-failure.js';
 import { networkFault } from '../network/network-fault.js';
 
 /**
@@ -17,7 +17,13 @@ import { networkFault } from '../network/network-fault.js';
 export function postgresConnector(config: PostgresConnectorConfig, context: ConnectorContext, timeoutMs: number): Connector {
   const connectionString = context.env[config.connection_env];
   if (connectionString === undefined) throw new Error(`Env ${config.connection_env} was not checked before creating the engine`);
-  const pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, idleTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    idleTimeoutMillis: 10_000,
+  });
   // A dropped idle connection is reported by the next query; unhandled, it would end the process.
   pool.on('error', () => undefined);
   const target = `postgres (connection from $${config.connection_env})`;
@@ -31,7 +37,8 @@ export function postgresConnector(config: PostgresConnectorConfig, context: Conn
       return failureOf(target, error);
     }
     const hits = z.array(hitSchema).safeParse(rows);
-    if (!hits.success) return permanent(`${target}: the SQL must return columns doc_uri, content and score: ${describeHitProblem(hits.error)}`);
+    if (!hits.success)
+      return permanent(`${target}: the SQL must return columns doc_uri, content and score: ${describeHitProblem(hits.error)}`);
     return { ok: true, hits: hits.data.map(hitFrom) };
   }
 

@@ -43,14 +43,19 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
       let last: EngineFailure = { kind: 'transient', message: 'the deadline passed before the first attempt' };
       for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
         if (deadline.aborted) {
-          return attempt === 0 ? fail(last, 0) : fail({ ...last, message: `${last.message}; the deadline passed before attempt ${attempt + 1}` }, attempt);
+          return attempt === 0
+            ? fail(last, 0)
+            : fail({ ...last, message: `${last.message}; the deadline passed before attempt ${attempt + 1}` }, attempt);
         }
         const started = performance.now();
         const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
         if (result.ok) {
           const latency = Math.round((performance.now() - started) * 10) / 10;
           const { hits, response } = withoutSecrets(result, forms);
-          return { ok: true, answer: { hits, ...(response === undefined ? {} : { response }), latency_ms: latency, attempts: attempt + 1 } };
+          return {
+            ok: true,
+            answer: { hits, ...(response === undefined ? {} : { response }), latency_ms: latency, attempts: attempt + 1 },
+          };
         }
         last = result.failure;
         if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);
@@ -66,7 +71,12 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
   };
 }
 
-async function attemptOnce(connector: Connector, request: EngineRequest, deadline: AbortSignal, timeoutMs: number): Promise<ConnectorResult> {
+async function attemptOnce(
+  connector: Connector,
+  request: EngineRequest,
+  deadline: AbortSignal,
+  timeoutMs: number,
+): Promise<ConnectorResult> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([deadline, timeout]);
   // A driver that cannot be cancelled (pg) must not hold the caller past the timeout.
@@ -96,12 +106,17 @@ export function backoffMs(name: string, requestId: string, attempt: number, base
 }
 
 /** The answer without the engine's secret values: they are removed from ids, contents and the response, where any of them appears. */
-function withoutSecrets(result: { readonly hits: readonly EngineHit[]; readonly response?: string }, forms: readonly string[]): { hits: readonly EngineHit[]; response?: string } {
+function withoutSecrets(
+  result: { readonly hits: readonly EngineHit[]; readonly response?: string },
+  forms: readonly string[],
+): { hits: readonly EngineHit[]; response?: string } {
   const clean = (text: string): string => removeKnownSecrets(text, forms);
   const hits = result.hits.map((hit) => {
     const docUri = clean(hit.doc_uri);
     const content = hit.content === undefined ? undefined : clean(hit.content);
-    return docUri === hit.doc_uri && content === hit.content ? hit : { ...hit, doc_uri: docUri, ...(content === undefined ? {} : { content }) };
+    return docUri === hit.doc_uri && content === hit.content
+      ? hit
+      : { ...hit, doc_uri: docUri, ...(content === undefined ? {} : { content }) };
   });
   return { hits, ...(result.response === undefined ? {} : { response: clean(result.response) }) };
 }

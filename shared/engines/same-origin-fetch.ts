@@ -50,14 +50,21 @@ export async function fetchWithinOrigin(url: string, request: SameOriginRequest)
 }
 
 /** The next URL to ask, or why it is not asked. */
-function nextUrl(status: number, location: string, current: URL, method: string, visited: readonly { method: string; url: URL }[]): URL | string {
+function nextUrl(
+  status: number,
+  location: string,
+  current: URL,
+  method: string,
+  visited: readonly { method: string; url: URL }[],
+): URL | string {
   let next: URL;
   try {
     next = new URL(location, current);
   } catch {
     return `the service redirected (HTTP ${status}) to something that is not a URL`;
   }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') return `the service redirected (HTTP ${status}) to a ${next.protocol} URL; only http and https are followed`;
+  if (next.protocol !== 'http:' && next.protocol !== 'https:')
+    return `the service redirected (HTTP ${status}) to a ${next.protocol} URL; only http and https are followed`;
   if (next.origin !== current.origin) {
     return `the service redirected (HTTP ${status}) to another origin, ${next.origin}; assay does not follow it, so the engine's headers never leave ${current.origin} (fix: set url to the address it redirects to)`;
   }

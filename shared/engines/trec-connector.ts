@@ -37,7 +37,9 @@ class RunLines implements RunLineSink {
 
   /** The lines by topic and tag name. */
   named(tags: readonly string[]): RunTopics {
-    return new Map([...this.topics].map(([qid, byTag]) => [qid, new Map([...byTag].map(([tag, entries]) => [tags[tag] as string, entries]))]));
+    return new Map(
+      [...this.topics].map(([qid, byTag]) => [qid, new Map([...byTag].map(([tag, entries]) => [tags[tag] as string, entries]))]),
+    );
   }
 }
 
@@ -60,7 +62,10 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
     }
     // The run-line rule's first error, as ir-metrics stops at: a bad line or a repeated document, whichever comes first.
     const { repeated } = lines;
-    const repeatError = repeated === undefined ? undefined : repeatedDocumentError(config.path, repeated.line, repeated.qid, repeated.docno, read.tags[repeated.tag]);
+    const repeatError =
+      repeated === undefined
+        ? undefined
+        : repeatedDocumentError(config.path, repeated.line, repeated.qid, repeated.docno, read.tags[repeated.tag]);
     const [firstBad] = read.errors;
     const first = repeatError !== undefined && (firstBad === undefined || repeatError.line < firstBad.line) ? repeatError : firstBad;
     if (first !== undefined) return { ok: false, message: `${target}: line ${first.line}: ${first.message} (fix: ${first.fix})` };
@@ -78,7 +83,10 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
       return permanent(`${target}: no run tagged "${config.tag}" (the file holds ${run.tags.join(', ')})`);
     }
     const entries = run.topics.get(request.request_id)?.get(tag) ?? [];
-    return { ok: true, hits: rankLikeTrecEval(entries).map(({ doc_uri, score }) => ({ doc_uri, ...(score === undefined ? {} : { score }) })) };
+    return {
+      ok: true,
+      hits: rankLikeTrecEval(entries).map(({ doc_uri, score }) => ({ doc_uri, ...(score === undefined ? {} : { score }) })),
+    };
   }
 
   return { attempt, close: async () => undefined };

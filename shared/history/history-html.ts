@@ -34,7 +34,12 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
   const facts = [
     ['Runs', String(history.runs.length)],
     ['First', first === undefined ? '-' : timeOf(first.created_at)],
-    ['Newest', newest === undefined ? '-' : `<a href="${escapeHtml(options.links.report(newest.run_id))}"><code>${isolatedText(newest.run_id)}</code></a> ${timeOf(newest.created_at)}`],
+    [
+      'Newest',
+      newest === undefined
+        ? '-'
+        : `<a href="${escapeHtml(options.links.report(newest.run_id))}"><code>${isolatedText(newest.run_id)}</code></a> ${timeOf(newest.created_at)}`,
+    ],
   ];
   const charts = historyCharts(charted, options.links);
   const chartNote =
@@ -54,9 +59,13 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
         ? ''
         : `<section class="warning" aria-labelledby="unreadable-heading"><h2 id="unreadable-heading">Rows left out</h2><ul>${unreadable
             .map((entry) => `<li><code>${isolatedText(entry.key)}</code>: ${isolatedText(entry.reason)}</li>`)
-            .join('')}</ul><p>Run <code>assay history rebuild --suite ${escapeHtml(history.suite)}</code> to make them again from the reports.</p></section>`,
+            .join(
+              '',
+            )}</ul><p>Run <code>assay history rebuild --suite ${escapeHtml(history.suite)}</code> to make them again from the reports.</p></section>`,
       '<section id="trends" aria-labelledby="trends-heading"><h2 id="trends-heading">Trends</h2>',
-      history.runs.length === 0 ? '<p>No reported run yet.</p>' : `<p class="note">${chartNote} Each point links to its run’s report.</p>${charts}`,
+      history.runs.length === 0
+        ? '<p>No reported run yet.</p>'
+        : `<p class="note">${chartNote} Each point links to its run’s report.</p>${charts}`,
       '</section>',
       '<section id="runs" aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>',
       history.runs.length === 0 ? '' : runsTable(history.runs, options.links),

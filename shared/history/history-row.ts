@@ -51,7 +51,9 @@ export function historyRowOf(report: Report): HistoryRow {
   const engines = Object.entries(report.engines).map(
     ([engine, statistics]) => [engine, sortedRecord(Object.entries(statistics).filter(([name]) => isHistoryStatistic(name)))] as const,
   );
-  const agreement = Object.entries(report.agreement ?? {}).map(([judge, { confusion: _confusion, reasons: _reasons, ...summary }]) => [judge, summary] as const);
+  const agreement = Object.entries(report.agreement ?? {}).map(
+    ([judge, { confusion: _confusion, reasons: _reasons, ...summary }]) => [judge, summary] as const,
+  );
   return {
     run_id: report.run_id,
     created_at: report.created_at,
@@ -61,7 +63,8 @@ export function historyRowOf(report: Report): HistoryRow {
     cases: report.cases,
     engines: sortedRecord(engines),
     agreement: sortedRecord(agreement),
-    compared_with: report.comparison === undefined ? null : { run_id: report.comparison.baseline_run_id, kind: report.comparison.baseline_kind },
+    compared_with:
+      report.comparison === undefined ? null : { run_id: report.comparison.baseline_run_id, kind: report.comparison.baseline_kind },
     regressions: report.comparison?.regressions ?? [],
   };
 }

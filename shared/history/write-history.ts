@@ -41,7 +41,9 @@ export async function writeHistoryFiles(store: ObjectStore, suite: string): Prom
     read = await readHistoryRows(store, suite);
     if (JSON.stringify(historyFileOf(suite, read.rows, read.unreadable)) === json) return history;
   }
-  throw new Error(`Expected ${historyKeys.json(suite)} to settle on the rows under ${historyKeys.rowsPrefix(suite)} within ${MAX_ROUNDS} writes; the store's listings do not show its writes`);
+  throw new Error(
+    `Expected ${historyKeys.json(suite)} to settle on the rows under ${historyKeys.rowsPrefix(suite)} within ${MAX_ROUNDS} writes; the store's listings do not show its writes`,
+  );
 }
 
 /** Each round either ends or follows another writer's new row; more rounds than this mean a store whose reads miss finished writes. */

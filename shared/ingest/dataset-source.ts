@@ -4,7 +4,12 @@ import { basename, dirname, extname, join } from 'node:path';
 import { loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
 import type { CollectionWork } from '../trec-collection/trec-collection-work.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { collectionManifestSchema, isCollectionManifestKey, type CollectionManifest, type CollectionMember } from '../schema/collection-manifest.js';
+import {
+  collectionManifestSchema,
+  isCollectionManifestKey,
+  type CollectionManifest,
+  type CollectionMember,
+} from '../schema/collection-manifest.js';
 import type { InputError } from '../schema/input-error.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
 import { CASE_ID_RULE } from '../run/run-identity.js';
@@ -22,7 +27,12 @@ export interface DatasetSourceOptions {
  * loader, or a TREC collection (its `collection.json` manifest) through the
  * collection loader. Input errors name the object keys, not the local copies.
  */
-export async function* datasetEvents(store: ObjectStore, datasetKey: string, folder: string, options: DatasetSourceOptions): AsyncGenerator<DatasetEvent> {
+export async function* datasetEvents(
+  store: ObjectStore,
+  datasetKey: string,
+  folder: string,
+  options: DatasetSourceOptions,
+): AsyncGenerator<DatasetEvent> {
   if (isCollectionManifestKey(datasetKey)) {
     yield* collectionEvents(store, datasetKey, folder, options);
     return;
@@ -30,7 +40,12 @@ export async function* datasetEvents(store: ObjectStore, datasetKey: string, fol
   // The local copy keeps only the extension, which says the format: an S3 key's last part may be longer than a file name can be.
   const datasetPath = join(folder, `dataset${extname(basename(datasetKey)).slice(0, 16)}`);
   if (!(await store.download(datasetKey, datasetPath))) {
-    yield* missing({ file: datasetKey, line: 0, message: 'the dataset object does not exist', fix: 'upload the dataset, then start the run' });
+    yield* missing({
+      file: datasetKey,
+      line: 0,
+      message: 'the dataset object does not exist',
+      fix: 'upload the dataset, then start the run',
+    });
     return;
   }
   for await (const event of loadDataset(datasetPath, { spillFolder: join(folder, 'spill'), caseIds: CASE_ID_RULE })) {
@@ -38,10 +53,20 @@ export async function* datasetEvents(store: ObjectStore, datasetKey: string, fol
   }
 }
 
-async function* collectionEvents(store: ObjectStore, manifestKey: string, folder: string, options: DatasetSourceOptions): AsyncGenerator<DatasetEvent> {
+async function* collectionEvents(
+  store: ObjectStore,
+  manifestKey: string,
+  folder: string,
+  options: DatasetSourceOptions,
+): AsyncGenerator<DatasetEvent> {
   const manifestPath = join(folder, 'collection.json');
   if (!(await store.download(manifestKey, manifestPath))) {
-    yield* missing({ file: manifestKey, line: 0, message: 'the collection manifest does not exist', fix: 'upload the collection, then start the run' });
+    yield* missing({
+      file: manifestKey,
+      line: 0,
+      message: 'the collection manifest does not exist',
+      fix: 'upload the collection, then start the run',
+    });
     return;
   }
   const manifest = await readManifest(manifestKey, manifestPath);
@@ -58,12 +83,26 @@ async function* collectionEvents(store: ObjectStore, manifestKey: string, folder
     const path = join(folder, 'collection', member.path);
     keyOf.set(path, key);
     await mkdir(dirname(path), { recursive: true });
-    if (!(await store.download(key, path))) return { file: key, line: 0, message: `the collection names ${member.path}, which is not in the store`, fix: 'upload every file of the collection, then its manifest' };
-    if ((await fileSha256(path)) !== member.sha256) return { file: key, line: 0, message: `${member.path} is not the file the manifest names (its SHA-256 differs)`, fix: 'upload the collection again: its files, then its manifest' };
+    if (!(await store.download(key, path)))
+      return {
+        file: key,
+        line: 0,
+        message: `the collection names ${member.path}, which is not in the store`,
+        fix: 'upload every file of the collection, then its manifest',
+      };
+    if ((await fileSha256(path)) !== member.sha256)
+      return {
+        file: key,
+        line: 0,
+        message: `${member.path} is not the file the manifest names (its SHA-256 differs)`,
+        fix: 'upload the collection again: its files, then its manifest',
+      };
     return path;
   };
   // All at once, so one file's copy overlaps another's hashing; the errors still come in the manifest's order.
-  const [qrelsFetched, queriesFetched, corpusFetched, ...runsFetched] = await Promise.all([manifest.qrels, manifest.queries, manifest.corpus, ...manifest.runs].map(fetch));
+  const [qrelsFetched, queriesFetched, corpusFetched, ...runsFetched] = await Promise.all(
+    [manifest.qrels, manifest.queries, manifest.corpus, ...manifest.runs].map(fetch),
+  );
   const errors = [qrelsFetched, ...runsFetched, queriesFetched, corpusFetched].filter((fetched) => typeof fetched === 'object');
   const pathOf = (fetched: string | InputError | undefined): string | undefined => (typeof fetched === 'string' ? fetched : undefined);
   const qrels = pathOf(qrelsFetched);
@@ -71,7 +110,15 @@ async function* collectionEvents(store: ObjectStore, manifestKey: string, folder
   const queries = pathOf(queriesFetched);
   const corpus = pathOf(corpusFetched);
   for (const error of errors) yield { kind: 'error', error };
-  const loaded = loadTrecCollection({ qrels, runs, queries, corpus, spillFolder: join(folder, 'spill'), contentDepth: options.contentDepth, ...(options.collectionWork === undefined ? {} : { work: options.collectionWork }) });
+  const loaded = loadTrecCollection({
+    qrels,
+    runs,
+    queries,
+    corpus,
+    spillFolder: join(folder, 'spill'),
+    contentDepth: options.contentDepth,
+    ...(options.collectionWork === undefined ? {} : { work: options.collectionWork }),
+  });
   for await (const event of loaded) {
     if (event.kind === 'error') yield { kind: 'error', error: { ...event.error, file: keyOf.get(event.error.file) ?? event.error.file } };
     else if (event.kind === 'end') yield { kind: 'end', counts: { ...event.counts, errors: event.counts.errors + errors.length } };
@@ -99,7 +146,12 @@ export async function fileSha256(path: string): Promise<string> {
   const file = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(1 << 20);
-    for (let read = await file.read(buffer, 0, buffer.length, null); read.bytesRead > 0; read = await file.read(buffer, 0, buffer.length, null)) hash.update(buffer.subarray(0, read.bytesRead));
+    for (
+      let read = await file.read(buffer, 0, buffer.length, null);
+      read.bytesRead > 0;
+      read = await file.read(buffer, 0, buffer.length, null)
+    )
+      hash.update(buffer.subarray(0, read.bytesRead));
   } finally {
     await file.close();
   }

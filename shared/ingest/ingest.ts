@@ -81,7 +81,13 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
   const folder = await startWorkFolder(dependencies, 'ingest');
   try {
     const options = spoolOptionsOf(request.config);
-    const spooled = await spoolCases(store, runId, request.datasetKey, folder, dependencies.collectionWork === undefined ? options : { ...options, collectionWork: dependencies.collectionWork });
+    const spooled = await spoolCases(
+      store,
+      runId,
+      request.datasetKey,
+      folder,
+      dependencies.collectionWork === undefined ? options : { ...options, collectionWork: dependencies.collectionWork },
+    );
     if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
     const now = dependencies.now();
     const manifest: Manifest = {
@@ -148,7 +154,13 @@ const CLAIM_CHECKS_AT_ONCE = 8;
  * files as it goes: memory stays bounded by a spill partition, whatever the
  * size of the dataset.
  */
-export async function spoolCases(store: ObjectStore, runId: string, datasetKey: string, folder: string, options: SpoolOptions): Promise<SpooledCases> {
+export async function spoolCases(
+  store: ObjectStore,
+  runId: string,
+  datasetKey: string,
+  folder: string,
+  options: SpoolOptions,
+): Promise<SpooledCases> {
   const { strict } = options;
   const errorsPath = join(folder, 'input-errors.jsonl');
   const messagesPath = join(folder, 'messages.jsonl');
@@ -156,7 +168,16 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
   const errors = createWriteStream(errorsPath);
   const messages = createWriteStream(messagesPath);
   const caseIds = createWriteStream(caseIdsPath);
-  const spooled = { cases: 0, caseIdsPath, engines: new Set<string>(), rows: 0, errorCount: 0, firstError: undefined as InputError | undefined, errorsPath, messagesPath };
+  const spooled = {
+    cases: 0,
+    caseIdsPath,
+    engines: new Set<string>(),
+    rows: 0,
+    errorCount: 0,
+    firstError: undefined as InputError | undefined,
+    errorsPath,
+    messagesPath,
+  };
   const writeError = async (error: InputError): Promise<void> => {
     spooled.errorCount++;
     spooled.firstError ??= error;
@@ -166,7 +187,10 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
   const bodies: Promise<string>[] = [];
   const spoolFirst = async (): Promise<void> => writeLine(messages, await (bodies.shift() as Promise<string>));
   try {
-    for await (const event of datasetEvents(store, datasetKey, folder, { contentDepth: options.contentDepth, ...(options.collectionWork === undefined ? {} : { collectionWork: options.collectionWork }) })) {
+    for await (const event of datasetEvents(store, datasetKey, folder, {
+      contentDepth: options.contentDepth,
+      ...(options.collectionWork === undefined ? {} : { collectionWork: options.collectionWork }),
+    })) {
       if (event.kind === 'error') await writeError(event.error);
       else if (event.kind === 'end') spooled.rows = event.counts.rows;
       else {
@@ -176,7 +200,10 @@ export async function spoolCases(store: ObjectStore, runId: string, datasetKey: 
         await writeText(caseIds, `${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
         spooled.cases++;
         for (const engine of serialized?.engines ?? Object.keys(event.case.engines)) spooled.engines.add(engine);
-        const body = serialized === undefined ? caseMessageBody(store, runId, caseId, event.case) : serializedMessageBody(store, runId, caseId, serialized);
+        const body =
+          serialized === undefined
+            ? caseMessageBody(store, runId, caseId, event.case)
+            : serializedMessageBody(store, runId, caseId, serialized);
         // Awaited in turn below; one that fails meanwhile must not count as unhandled.
         body.catch(() => {});
         bodies.push(body);
@@ -220,7 +247,12 @@ const CHECKPOINT_MARGIN_MS = 60_000;
  * carries its key, so the next invocation resumes where this one stopped;
  * otherwise it finishes the ingest (first check, ingested mark).
  */
-export async function sendMessagesFrom(dependencies: IngestDependencies, messagesPath: string, folder: string, finish: IngestFinish): Promise<void> {
+export async function sendMessagesFrom(
+  dependencies: IngestDependencies,
+  messagesPath: string,
+  folder: string,
+  finish: IngestFinish,
+): Promise<void> {
   let batch: OutgoingMessage[] = [];
   let offset = 0;
   const lines = createInterface({ input: createReadStream(messagesPath), crlfDelay: Number.POSITIVE_INFINITY });
@@ -242,15 +274,29 @@ export async function sendMessagesFrom(dependencies: IngestDependencies, message
   if (batch.length > 0) await sendAll(dependencies.cases, batch);
   const check: CheckMessage = { kind: 'check', run_id: finish.runId, attempt: 0 };
   await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: finish.checkDelaySeconds }]);
-  await dependencies.store.put(runKeys.ingested(finish.runId), JSON.stringify({ run_id: finish.runId, rows: finish.rows, cases: finish.cases }));
+  await dependencies.store.put(
+    runKeys.ingested(finish.runId),
+    JSON.stringify({ run_id: finish.runId, rows: finish.rows, cases: finish.cases }),
+  );
 }
 
-async function checkpoint(dependencies: IngestDependencies, messagesPath: string, offset: number, folder: string, finish: IngestFinish): Promise<void> {
+async function checkpoint(
+  dependencies: IngestDependencies,
+  messagesPath: string,
+  offset: number,
+  folder: string,
+  finish: IngestFinish,
+): Promise<void> {
   const rest = join(folder, `rest-${offset}.jsonl`);
   await pipeline(createReadStream(messagesPath, { start: offset }), createWriteStream(rest));
   const key = runKeys.pendingMessages(finish.runId, offset);
   await dependencies.store.upload(key, rest, { etag: false });
-  const message: ContinueIngestMessage = { kind: 'continue-ingest', run_id: finish.runId, messages_key: key, finish: { rows: finish.rows, cases: finish.cases, check_delay_seconds: finish.checkDelaySeconds } };
+  const message: ContinueIngestMessage = {
+    kind: 'continue-ingest',
+    run_id: finish.runId,
+    messages_key: key,
+    finish: { rows: finish.rows, cases: finish.cases, check_delay_seconds: finish.checkDelaySeconds },
+  };
   await sendAll(dependencies.control, [{ id: 'continue', body: JSON.stringify(message) }]);
 }
 
@@ -259,8 +305,14 @@ export async function continueIngest(dependencies: IngestDependencies, message: 
   const folder = await startWorkFolder(dependencies, 'ingest-continue');
   try {
     const path = join(folder, 'messages.jsonl');
-    if (!(await dependencies.store.download(message.messages_key, path))) throw new Error(`The checkpoint ${message.messages_key} is missing`);
-    const finish = { runId: message.run_id, rows: message.finish.rows, cases: message.finish.cases, checkDelaySeconds: message.finish.check_delay_seconds };
+    if (!(await dependencies.store.download(message.messages_key, path)))
+      throw new Error(`The checkpoint ${message.messages_key} is missing`);
+    const finish = {
+      runId: message.run_id,
+      rows: message.finish.rows,
+      cases: message.finish.cases,
+      checkDelaySeconds: message.finish.check_delay_seconds,
+    };
     await sendMessagesFrom(dependencies, path, folder, finish);
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -285,7 +337,9 @@ async function caseMessageBody(store: ObjectStore, runId: string, caseId: string
 /** The same for a case built and serialized on another thread: its text goes into the message or the store as it is. */
 async function serializedMessageBody(store: ObjectStore, runId: string, caseId: string, serialized: SerializedCase): Promise<string> {
   if (serialized.form === 'stored') return claimCheck(store, runId, caseId, serialized.text);
-  return inlineBody(runId, caseId, serialized.text) ?? (await claimCheck(store, runId, caseId, storedCaseText(deserializedCase(serialized))));
+  return (
+    inlineBody(runId, caseId, serialized.text) ?? (await claimCheck(store, runId, caseId, storedCaseText(deserializedCase(serialized))))
+  );
 }
 
 function inlineBody(runId: string, caseId: string, caseJson: string): string | undefined {

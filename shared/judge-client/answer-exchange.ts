@@ -17,7 +17,9 @@ import type { ChatMessage } from './output-modes.js';
 /** One answer from the model (after the transport's retries), or why there is none. */
 export type SentAnswer = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
 
-export type ExchangeOutcome = { ok: true; output: unknown; reportedModel: string | undefined } | { ok: false; error: string; transient: boolean };
+export type ExchangeOutcome =
+  | { ok: true; output: unknown; reportedModel: string | undefined }
+  | { ok: false; error: string; transient: boolean };
 
 export interface ExchangeLimits {
   /** The token limit the answers were asked under, named when one was cut at it. */
@@ -26,7 +28,11 @@ export interface ExchangeLimits {
   readonly secrets: readonly string[];
 }
 
-export async function exchangeAnswer(request: CompletionRequest, send: (messages: readonly ChatMessage[]) => Promise<SentAnswer>, limits: ExchangeLimits): Promise<ExchangeOutcome> {
+export async function exchangeAnswer(
+  request: CompletionRequest,
+  send: (messages: readonly ChatMessage[]) => Promise<SentAnswer>,
+  limits: ExchangeLimits,
+): Promise<ExchangeOutcome> {
   const first = await send(request.messages);
   if (!first.ok) return first;
   const parsed = judged(first, request.schema, limits);
@@ -35,7 +41,10 @@ export async function exchangeAnswer(request: CompletionRequest, send: (messages
   const repairMessages: ChatMessage[] = [
     ...request.messages,
     { role: 'assistant', content: first.text },
-    { role: 'user', content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.` },
+    {
+      role: 'user',
+      content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.`,
+    },
   ];
   const second = await send(repairMessages);
   if (!second.ok) return second;
@@ -46,7 +55,11 @@ export async function exchangeAnswer(request: CompletionRequest, send: (messages
 }
 
 /** The answer as the judge's output; `final` when no repair request can help (a refusal, a cut or filtered answer). */
-function judged(answer: ChoiceAnswer, schema: z.ZodType, limits: ExchangeLimits): { ok: true; value: unknown } | { ok: false; error: string; final: boolean } {
+function judged(
+  answer: ChoiceAnswer,
+  schema: z.ZodType,
+  limits: ExchangeLimits,
+): { ok: true; value: unknown } | { ok: false; error: string; final: boolean } {
   const parsed = readAnswer(answer.text, schema);
   const stopped = stoppedAnswer(answer, parsed.ok, limits.maxTokens, limits.secrets);
   if (stopped !== undefined) return { ok: false, error: stopped, final: true };

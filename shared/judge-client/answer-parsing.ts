@@ -64,7 +64,10 @@ function normaliseAt(root: unknown, path: readonly PropertyKey[]): boolean {
 function normaliseValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value !== 'string') return undefined;
-  const word = value.trim().toLowerCase().replace(/^["'`]+|["'`.!]+$/g, '');
+  const word = value
+    .trim()
+    .toLowerCase()
+    .replace(/^["'`]+|["'`.!]+$/g, '');
   if (word !== value && (word === 'yes' || word === 'no')) return word;
   if (word === 'true') return 'yes';
   if (word === 'false') return 'no';

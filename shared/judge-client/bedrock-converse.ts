@@ -1,4 +1,10 @@
-import type { ConverseCommandInput, ConverseCommandOutput, Message, SystemContentBlock, ToolInputSchema } from '@aws-sdk/client-bedrock-runtime';
+import type {
+  ConverseCommandInput,
+  ConverseCommandOutput,
+  Message,
+  SystemContentBlock,
+  ToolInputSchema,
+} from '@aws-sdk/client-bedrock-runtime';
 import type { z } from 'zod';
 import type { ChoiceAnswer } from './completion-answer.js';
 import { jsonSchemaOf, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
@@ -36,8 +42,16 @@ export function converseInput(
   const turns: Message[] = sent
     .filter((message) => message.role !== 'system')
     .map((message) => ({ role: message.role === 'assistant' ? 'assistant' : 'user', content: [{ text: message.content }] }));
-  const inferenceConfig = { maxTokens: parameters.maxTokens, ...(parameters.temperature === undefined ? {} : { temperature: parameters.temperature }) };
-  const base: ConverseCommandInput = { modelId: parameters.modelId, messages: turns, inferenceConfig, ...(system.length === 0 ? {} : { system }) };
+  const inferenceConfig = {
+    maxTokens: parameters.maxTokens,
+    ...(parameters.temperature === undefined ? {} : { temperature: parameters.temperature }),
+  };
+  const base: ConverseCommandInput = {
+    modelId: parameters.modelId,
+    messages: turns,
+    inferenceConfig,
+    ...(system.length === 0 ? {} : { system }),
+  };
   if (mode !== 'tool') return base;
   // A JSON schema is JSON: the SDK's document type, which zod's JSON Schema output is not declared as.
   const inputSchema = { json: jsonSchemaOf(schema) } as ToolInputSchema;

@@ -37,7 +37,13 @@ const TRANSIENT = new Set([
   'TimeoutError',
 ]);
 
-const REFUSED_CREDENTIALS = new Set(['AccessDeniedException', 'UnrecognizedClientException', 'InvalidSignatureException', 'ExpiredTokenException', 'IncompleteSignature']);
+const REFUSED_CREDENTIALS = new Set([
+  'AccessDeniedException',
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'ExpiredTokenException',
+  'IncompleteSignature',
+]);
 
 interface AwsError {
   readonly name?: unknown;
@@ -62,12 +68,17 @@ export function classifyBedrockFailure(error: unknown, target: string, wire: Bed
   const mismatch = httpMismatch(error, wire.version);
   if (mismatch !== undefined) {
     // A server that has answered in this version speaks it: the same error now is a connection that broke, worth another try.
-    if (wire.answered) return { kind: 'failed', error: scrubSecrets(`the connection to Amazon Bedrock failed: ${mismatch.seen}`), transient: true };
+    if (wire.answered)
+      return { kind: 'failed', error: scrubSecrets(`the connection to Amazon Bedrock failed: ${mismatch.seen}`), transient: true };
     return { kind: 'fatal', error: scrubSecrets(mismatchMessage(mismatch, wire)) };
   }
   if (error instanceof Error && error.name === 'TimeoutError' && (error as AwsError).$metadata?.httpStatusCode === undefined) {
     // Each handler words an attempt past judge.timeout_ms its own way (HTTP/1.1's with ETIMEDOUT, which would read as a connection that timed out).
-    return { kind: 'failed', error: scrubSecrets(`the judge call to Amazon Bedrock timed out: ${error.message.split('\n')[0]}`), transient: true };
+    return {
+      kind: 'failed',
+      error: scrubSecrets(`the judge call to Amazon Bedrock timed out: ${error.message.split('\n')[0]}`),
+      transient: true,
+    };
   }
   const fault = networkFault(error);
   if (fault !== undefined) {
@@ -82,10 +93,18 @@ export function classifyBedrockFailure(error: unknown, target: string, wire: Bed
   const failed = (text: string, transient: boolean): RequestFailure => ({ kind: 'failed', error: scrubSecrets(text), transient });
   if (name === 'SyntaxError' && status !== undefined && status < 300) {
     // Over HTTP/2 the SDK can take a body cut short for a whole one: JSON that does not parse is a connection closed mid-answer.
-    return failed(`the connection to Amazon Bedrock failed: the answer is not whole JSON, as when the connection is closed mid-answer (${error.message.split('\n')[0]})`, true);
+    return failed(
+      `the connection to Amazon Bedrock failed: the answer is not whole JSON, as when the connection is closed mid-answer (${error.message.split('\n')[0]})`,
+      true,
+    );
   }
   if (name === 'CredentialsProviderError') {
-    return { kind: 'fatal', error: scrubSecrets(`no AWS credentials for Amazon Bedrock (${error.message}); set AWS_PROFILE or AWS_ACCESS_KEY_ID, or run with a role that may call bedrock:InvokeModel`) };
+    return {
+      kind: 'fatal',
+      error: scrubSecrets(
+        `no AWS credentials for Amazon Bedrock (${error.message}); set AWS_PROFILE or AWS_ACCESS_KEY_ID, or run with a role that may call bedrock:InvokeModel`,
+      ),
+    };
   }
   if (REFUSED_CREDENTIALS.has(name) || status === 401 || status === 403) {
     const grant = `check the AWS credentials and that they may call bedrock:InvokeModel on the ${target} (on AWS, the judge worker's role: deploy with -c judgeProvider=bedrock and the model in judgeModel or judgeBedrockModels)`;
@@ -116,7 +135,10 @@ function classifyValidation(message: string, said: string, failed: (text: string
   if (/too long|too many (input )?tokens|context (length|window)|maximum (context|input)|exceeds? the max/i.test(message)) {
     return failed(`the prompt is too long for the judge model (${said})`, false);
   }
-  if (/\btemperature\b/i.test(message) && /not supported|unsupported|doesn't support|does not support|cannot both|not allowed/i.test(message)) {
+  if (
+    /\btemperature\b/i.test(message) &&
+    /not supported|unsupported|doesn't support|does not support|cannot both|not allowed/i.test(message)
+  ) {
     return { kind: 'parameter-refused', parameter: 'temperature' };
   }
   if (/toolChoice|toolConfig|tool use|tool_use|\btools?\b/i.test(message)) return { kind: 'mode-refused' };

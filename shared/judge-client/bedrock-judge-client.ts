@@ -1,4 +1,9 @@
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  type ConverseCommandInput,
+  type ConverseCommandOutput,
+} from '@aws-sdk/client-bedrock-runtime';
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
 import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { converseAnswer, converseInput, CONVERSE_MODES } from './bedrock-converse.js';
@@ -69,7 +74,10 @@ interface BedrockCall {
 
 type AttemptMiddleware = Parameters<ConverseCommand['middlewareStack']['addRelativeTo']>[0];
 /** A finalize-step handler as the SDK calls it: the signed request in, the HTTP response and the output out. */
-type AttemptHandler = (args: { input: ConverseCommandInput; request: unknown }) => Promise<{ response: unknown; output: ConverseCommandOutput }>;
+type AttemptHandler = (args: {
+  input: ConverseCommandInput;
+  request: unknown;
+}) => Promise<{ response: unknown; output: ConverseCommandOutput }>;
 
 export class BedrockJudgeClient implements JudgeCompleter {
   private readonly client: BedrockRuntimeClient;
@@ -112,10 +120,21 @@ export class BedrockJudgeClient implements JudgeCompleter {
 
   async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
-    const call: BedrockCall = { deadline, usage: { inputTokens: 0, outputTokens: 0 }, attempts: 0, rateLimited: 0, heldByRateLimit: false, lastFailure: undefined, stop: new AbortController() };
+    const call: BedrockCall = {
+      deadline,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      attempts: 0,
+      rateLimited: 0,
+      heldByRateLimit: false,
+      lastFailure: undefined,
+      stop: new AbortController(),
+    };
     this.calls.add(call);
     try {
-      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, call), { maxTokens: this.settings.maxTokens, secrets: [] });
+      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, call), {
+        maxTokens: this.settings.maxTokens,
+        secrets: [],
+      });
       const held = !outcome.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
       return { ...outcome, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
     } finally {
@@ -135,9 +154,17 @@ export class BedrockJudgeClient implements JudgeCompleter {
         if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
         claim ??= this.ladder.claim();
         const current: ModeClaim = claim;
-        const parameters = { modelId: this.settings.model, maxTokens: this.settings.maxTokens, temperature: this.sendTemperature ? this.settings.temperature : undefined };
+        const parameters = {
+          modelId: this.settings.model,
+          maxTokens: this.settings.maxTokens,
+          temperature: this.sendTemperature ? this.settings.temperature : undefined,
+        };
         try {
-          const output = await this.converse(converseInput(current.mode, messages, request.schema, request.schemaName, parameters), call, signal);
+          const output = await this.converse(
+            converseInput(current.mode, messages, request.schema, request.schemaName, parameters),
+            call,
+            signal,
+          );
           call.usage.inputTokens += output.usage?.inputTokens ?? 0;
           call.usage.outputTokens += output.usage?.outputTokens ?? 0;
           current.settle('worked');
@@ -157,9 +184,14 @@ export class BedrockJudgeClient implements JudgeCompleter {
             continue;
           }
           if (failure.kind === 'fatal') this.fatal.record(failure.error);
-          if (failure.kind === 'fatal' || failure.kind === 'failed') return { ok: false, error: failure.error, transient: failure.kind === 'failed' && failure.transient };
+          if (failure.kind === 'fatal' || failure.kind === 'failed')
+            return { ok: false, error: failure.error, transient: failure.kind === 'failed' && failure.transient };
           const what = failure.kind === 'mode-refused' ? 'every output mode, JSON in text included' : `the parameter ${failure.parameter}`;
-          return { ok: false, error: `Amazon Bedrock refused ${what}: ${error instanceof Error ? error.message : String(error)}`, transient: false };
+          return {
+            ok: false,
+            error: `Amazon Bedrock refused ${what}: ${error instanceof Error ? error.message : String(error)}`,
+            transient: false,
+          };
         }
       }
     } finally {
@@ -170,7 +202,11 @@ export class BedrockJudgeClient implements JudgeCompleter {
   /** One Converse request with the SDK's retries; each of its HTTP attempts passes through attemptObserver. */
   private converse(input: ConverseCommandInput, call: BedrockCall, signal: AbortSignal): Promise<ConverseCommandOutput> {
     const command = new ConverseCommand(input);
-    command.middlewareStack.addRelativeTo(this.attemptObserver(call), { relation: 'after', toMiddleware: 'retryMiddleware', name: 'assayJudgeAttempt' });
+    command.middlewareStack.addRelativeTo(this.attemptObserver(call), {
+      relation: 'after',
+      toMiddleware: 'retryMiddleware',
+      name: 'assayJudgeAttempt',
+    });
     return this.client.send(command, { abortSignal: signal });
   }
 
@@ -183,33 +219,38 @@ export class BedrockJudgeClient implements JudgeCompleter {
    * came of it, and the last error answer is kept for the deadline's message.
    */
   private attemptObserver(call: BedrockCall): AttemptMiddleware {
-    const observer = (next: AttemptHandler): AttemptHandler => async (args) => {
-      const permit = await this.permitFor(args.input, call);
-      call.attempts++;
-      try {
-        const result = await next(args);
-        this.reach.sawAnswer();
-        this.answered = true;
-        call.heldByRateLimit = false;
-        permit.done({ status: 200, ...(result.output.usage?.totalTokens === undefined ? {} : { tokens: result.output.usage.totalTokens }) });
-        return result;
-      } catch (error) {
-        const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
-        const throttled = error instanceof Error && THROTTLING.has(error.name);
-        if (throttled) call.rateLimited++;
-        call.heldByRateLimit = throttled;
-        if (typeof status !== 'number') {
-          this.reach.sawFailure(error);
-          permit.done({});
-        } else {
+    const observer =
+      (next: AttemptHandler): AttemptHandler =>
+      async (args) => {
+        const permit = await this.permitFor(args.input, call);
+        call.attempts++;
+        try {
+          const result = await next(args);
           this.reach.sawAnswer();
           this.answered = true;
-          call.lastFailure = `${error instanceof Error ? error.name : 'an error'} (HTTP ${status})`;
-          permit.done({ status, rateLimited: throttled });
+          call.heldByRateLimit = false;
+          permit.done({
+            status: 200,
+            ...(result.output.usage?.totalTokens === undefined ? {} : { tokens: result.output.usage.totalTokens }),
+          });
+          return result;
+        } catch (error) {
+          const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+          const throttled = error instanceof Error && THROTTLING.has(error.name);
+          if (throttled) call.rateLimited++;
+          call.heldByRateLimit = throttled;
+          if (typeof status !== 'number') {
+            this.reach.sawFailure(error);
+            permit.done({});
+          } else {
+            this.reach.sawAnswer();
+            this.answered = true;
+            call.lastFailure = `${error instanceof Error ? error.name : 'an error'} (HTTP ${status})`;
+            permit.done({ status, rateLimited: throttled });
+          }
+          throw error;
         }
-        throw error;
-      }
-    };
+      };
     // The stack takes a middleware of any step; this one is of the finalize step, where the retry middleware is.
     return observer as AttemptMiddleware;
   }

@@ -21,7 +21,8 @@ export interface CallDeadline {
 }
 
 export function startDeadline(callDeadlineMs: number, options: CallDeadlineOptions = {}, now = Date.now()): CallDeadline {
-  const callerDeadline = options.deadlineAt !== undefined && Number.isFinite(options.deadlineAt) ? options.deadlineAt : Number.POSITIVE_INFINITY;
+  const callerDeadline =
+    options.deadlineAt !== undefined && Number.isFinite(options.deadlineAt) ? options.deadlineAt : Number.POSITIVE_INFINITY;
   const deadlineAt = Math.min(now + callDeadlineMs, callerDeadline);
   const signals = [AbortSignal.timeout(Math.max(0, deadlineAt - now))];
   if (options.signal !== undefined) signals.push(options.signal);

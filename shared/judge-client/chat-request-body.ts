@@ -8,6 +8,12 @@ import type { RequestParameters } from './request-parameters.js';
  * `mode`. One function for the online client and the batch lines, so a
  * judgment asked in a batch job is the very request it would be online.
  */
-export function chatRequestBody(model: string, parameters: ReturnType<RequestParameters['current']>, mode: OutputMode, messages: readonly ChatMessage[], request: CompletionRequest) {
+export function chatRequestBody(
+  model: string,
+  parameters: ReturnType<RequestParameters['current']>,
+  mode: OutputMode,
+  messages: readonly ChatMessage[],
+  request: CompletionRequest,
+) {
   return { model, ...parameters, ...outputRequest(mode, messages, request.schema, request.schemaName) };
 }

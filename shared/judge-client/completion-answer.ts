@@ -48,5 +48,10 @@ export function stoppedAnswer(answer: ChoiceAnswer, parsed: boolean, maxTokens: 
 
 /** An answer with no JSON object at all, and not a refusal: what a server that ignores response_format sends. */
 export function isProse(answer: ChoiceAnswer): boolean {
-  return answer.refusal === undefined && answer.finishReason !== 'length' && answer.finishReason !== 'content_filter' && !extractJson(answer.text).ok;
+  return (
+    answer.refusal === undefined &&
+    answer.finishReason !== 'length' &&
+    answer.finishReason !== 'content_filter' &&
+    !extractJson(answer.text).ok
+  );
 }

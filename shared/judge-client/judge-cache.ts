@@ -109,7 +109,14 @@ export class JudgeCache {
     const remembered = this.store === undefined ? undefined : (this.memory.get(key) ?? (await this.read(key)));
     if (remembered !== undefined) {
       this.memory.set(key, remembered);
-      const completion: JudgeCompletion = { ok: true, output: remembered.output, reportedModel: remembered.reported_model, usage: { inputTokens: 0, outputTokens: 0 }, retries: 0, rateLimited: 0 };
+      const completion: JudgeCompletion = {
+        ok: true,
+        output: remembered.output,
+        reportedModel: remembered.reported_model,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        retries: 0,
+        rateLimited: 0,
+      };
       return { completion, cached: true };
     }
     const running = this.inFlight.get(key);

@@ -103,12 +103,18 @@ export class JudgeClient implements JudgeCompleter {
       timeout: Math.max(settings.timeoutMs, settings.callDeadlineMs) + 1_000,
       fetch: boundedRetryFetch(bounds, this.calls, this.reach),
     };
-    this.credentials = settings.azure === undefined ? 'OPENAI_API_KEY and OPENAI_BASE_URL' : 'AZURE_OPENAI_API_KEY and judge.azure (endpoint, deployment)';
+    this.credentials =
+      settings.azure === undefined ? 'OPENAI_API_KEY and OPENAI_BASE_URL' : 'AZURE_OPENAI_API_KEY and judge.azure (endpoint, deployment)';
     // The base URL is given whole, so the SDK reads no OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT of its own.
     this.client =
       settings.azure === undefined
         ? new OpenAI({ ...options, baseURL: settings.baseUrl })
-        : new AzureOpenAI({ ...options, baseURL: `${settings.azure.endpoint.replace(/\/+$/, '')}/openai`, deployment: settings.azure.deployment, apiVersion: settings.azure.apiVersion });
+        : new AzureOpenAI({
+            ...options,
+            baseURL: `${settings.azure.endpoint.replace(/\/+$/, '')}/openai`,
+            deployment: settings.azure.deployment,
+            apiVersion: settings.azure.apiVersion,
+          });
   }
 
   /** The output mode the next call will try first. */
@@ -119,10 +125,20 @@ export class JudgeClient implements JudgeCompleter {
   async complete(request: CompletionRequest, limits: CallDeadlineOptions = {}): Promise<JudgeCompletion> {
     const callKey = String(this.nextCall++);
     const deadline = startDeadline(this.settings.callDeadlineMs, limits);
-    const call: CallState = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline, usage: { inputTokens: 0, outputTokens: 0 }, stop: new AbortController() };
+    const call: CallState = {
+      attempts: 0,
+      rateLimited: 0,
+      heldByRateLimit: false,
+      deadline,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      stop: new AbortController(),
+    };
     this.calls.set(callKey, call);
     try {
-      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, callKey, call), { maxTokens: this.settings.maxTokens, secrets: [this.settings.apiKey] });
+      const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, callKey, call), {
+        maxTokens: this.settings.maxTokens,
+        secrets: [this.settings.apiKey],
+      });
       const held = !outcome.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
       return { ...outcome, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
     } finally {
@@ -145,7 +161,10 @@ export class JudgeClient implements JudgeCompleter {
         claim ??= this.ladder.claim(floor);
         const current: ModeClaim = claim;
         try {
-          const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), { headers: { [CALL_HEADER]: callKey }, signal });
+          const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), {
+            headers: { [CALL_HEADER]: callKey },
+            signal,
+          });
           call.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
           call.usage.outputTokens += completion.usage?.completion_tokens ?? 0;
           const answer = readChoice(completion, current.mode);
@@ -170,7 +189,8 @@ export class JudgeClient implements JudgeCompleter {
           }
           if (failure.kind === 'parameter-refused' && this.parameters.drop(failure.parameter)) continue;
           if (failure.kind === 'fatal') this.fatal.record(failure.error);
-          const message = failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
+          const message =
+            failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
           return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
         }
       }
@@ -197,5 +217,8 @@ function refusedAgain(failure: RequestFailure, error: unknown, apiKey: string): 
 }
 
 function azureTarget(azure: AzureDeployment): ReachTarget {
-  return { url: shownUrl(`${azure.endpoint.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(azure.deployment)}`), setting: 'judge.azure.endpoint' };
+  return {
+    url: shownUrl(`${azure.endpoint.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(azure.deployment)}`),
+    setting: 'judge.azure.endpoint',
+  };
 }

@@ -40,18 +40,29 @@ export function classifyFailure(error: unknown, apiKey: string, credentials = 'O
     return { kind: 'failed', error: scrub(`${what}: ${fault.description}`), transient: true };
   }
   if (error instanceof OpenAI.APIConnectionError) {
-    return { kind: 'failed', error: scrub(`the connection to the judge server failed: ${innermostCause(error) ?? error.message}`), transient: true };
+    return {
+      kind: 'failed',
+      error: scrub(`the connection to the judge server failed: ${innermostCause(error) ?? error.message}`),
+      transient: true,
+    };
   }
   if (!(error instanceof OpenAI.APIError)) throw error;
   const status = error.status;
   const said = [error.param, error.code, error.type, error.message].filter((part) => typeof part === 'string').join(' ');
   if (status === 401 || status === 403) {
-    const text = scrub(`the judge server refused the credentials (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check ${credentials}`);
+    const text = scrub(
+      `the judge server refused the credentials (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check ${credentials}`,
+    );
     // Only a 401 says the key itself is wrong: a 403 may be about one request (a firewall rule, a content policy).
     return status === 401 ? { kind: 'fatal', error: text } : { kind: 'failed', error: text, transient: false };
   }
   if (isSpentQuota(error)) {
-    return { kind: 'fatal', error: scrub(`the judge account has no quota left (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check the billing of the judge account`) };
+    return {
+      kind: 'fatal',
+      error: scrub(
+        `the judge account has no quota left (HTTP ${status}: ${error.message.replace(/^\d{3} /, '')}); check the billing of the judge account`,
+      ),
+    };
   }
   if (status !== undefined && VALIDATION_STATUSES.has(status)) return classifyInvalidRequest(error, said, scrub);
   const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
@@ -63,7 +74,11 @@ export function isSpentQuota(error: { readonly code?: unknown; readonly type?: u
   return error.code === 'insufficient_quota' || error.type === 'insufficient_quota';
 }
 
-function classifyInvalidRequest(error: InstanceType<typeof OpenAI.APIError>, said: string, scrub: (text: string) => string): RequestFailure {
+function classifyInvalidRequest(
+  error: InstanceType<typeof OpenAI.APIError>,
+  said: string,
+  scrub: (text: string) => string,
+): RequestFailure {
   const failed = (text: string): RequestFailure => ({ kind: 'failed', error: scrub(text), transient: false });
   const status = error.status;
   // A content filter or policy refusal concerns this prompt only: the mode and the parameters are fine.
@@ -75,7 +90,8 @@ function classifyInvalidRequest(error: InstanceType<typeof OpenAI.APIError>, sai
   }
   const parameter = refusedParameter(error.param, said);
   if (parameter !== undefined) return { kind: 'parameter-refused', parameter };
-  if (/response_format|json_schema|json_object|structured output|\btools?\b|tool_choice|function[_ ]call/i.test(said)) return { kind: 'mode-refused' };
+  if (/response_format|json_schema|json_object|structured output|\btools?\b|tool_choice|function[_ ]call/i.test(said))
+    return { kind: 'mode-refused' };
   return failed(`judge server answered ${status}: ${error.message.replace(/^\d{3} /, '')}`);
 }
 

@@ -49,7 +49,12 @@ export type JudgeProvider =
   | { readonly kind: 'openai'; readonly baseUrl: string | undefined; readonly apiKey: string }
   | { readonly kind: 'azure'; readonly azure: AzureDeployment; readonly apiKey: string }
   /** `httpVersion`: judge.bedrock.http_version; undefined: by the endpoint's scheme. */
-  | { readonly kind: 'bedrock'; readonly region: string; readonly endpoint: string | undefined; readonly httpVersion?: BedrockHttpVersion | undefined };
+  | {
+      readonly kind: 'bedrock';
+      readonly region: string;
+      readonly endpoint: string | undefined;
+      readonly httpVersion?: BedrockHttpVersion | undefined;
+    };
 
 export type ProviderChoice =
   | { readonly ok: true; readonly provider: JudgeProvider; readonly model: string }
@@ -63,11 +68,21 @@ interface JudgeSection {
   readonly base_url?: string | undefined;
   readonly model?: string | undefined;
   readonly azure?: { readonly endpoint: string; readonly deployment: string; readonly api_version: string } | undefined;
-  readonly bedrock?: { readonly region: string; readonly model_id: string; readonly endpoint?: string | undefined; readonly http_version?: BedrockHttpVersion | undefined } | undefined;
+  readonly bedrock?:
+    | {
+        readonly region: string;
+        readonly model_id: string;
+        readonly endpoint?: string | undefined;
+        readonly http_version?: BedrockHttpVersion | undefined;
+      }
+    | undefined;
 }
 
 /** The provider's name: ASSAY_JUDGE_PROVIDER, else the file's, else openai; an unknown name in the environment is an error. */
-export function providerNameOf(judge: JudgeSection, environment: JudgeEnvironment): { ok: true; name: JudgeProviderName } | { ok: false; error: string } {
+export function providerNameOf(
+  judge: JudgeSection,
+  environment: JudgeEnvironment,
+): { ok: true; name: JudgeProviderName } | { ok: false; error: string } {
   const fromEnvironment = nonEmpty(environment.ASSAY_JUDGE_PROVIDER);
   if (fromEnvironment === undefined) return { ok: true, name: judge.provider ?? 'openai' };
   const known = JUDGE_PROVIDERS.find((name) => name === fromEnvironment);
@@ -89,19 +104,33 @@ export function chooseProvider(judge: JudgeSection, environment: JudgeEnvironmen
   if (name.name === 'openai') {
     const apiKey = nonEmpty(environment.OPENAI_API_KEY);
     if (apiKey === undefined) return { ok: false, lexical: 'OPENAI_API_KEY is not set' };
-    return { ok: true, provider: { kind: 'openai', baseUrl: nonEmpty(environment.OPENAI_BASE_URL) ?? judge.base_url, apiKey }, model: model ?? DEFAULT_JUDGE_MODEL };
+    return {
+      ok: true,
+      provider: { kind: 'openai', baseUrl: nonEmpty(environment.OPENAI_BASE_URL) ?? judge.base_url, apiKey },
+      model: model ?? DEFAULT_JUDGE_MODEL,
+    };
   }
   if (name.name === 'azure') {
-    if (judge.azure === undefined) return { ok: false, error: 'the judge provider is azure, and the config has no judge.azure: give it {endpoint, deployment, api_version}' };
+    if (judge.azure === undefined)
+      return {
+        ok: false,
+        error: 'the judge provider is azure, and the config has no judge.azure: give it {endpoint, deployment, api_version}',
+      };
     const apiKey = nonEmpty(environment.AZURE_OPENAI_API_KEY);
     if (apiKey === undefined) return { ok: false, lexical: 'AZURE_OPENAI_API_KEY is not set' };
     const azure = { endpoint: judge.azure.endpoint, deployment: judge.azure.deployment, apiVersion: judge.azure.api_version };
     return { ok: true, provider: { kind: 'azure', azure, apiKey }, model: model ?? DEFAULT_JUDGE_MODEL };
   }
   const region = judge.bedrock?.region ?? nonEmpty(environment.AWS_REGION) ?? nonEmpty(environment.AWS_DEFAULT_REGION);
-  if (region === undefined) return { ok: false, error: 'the judge provider is bedrock, and no region is given: set judge.bedrock.region, or AWS_REGION' };
-  if (model === undefined) return { ok: false, error: 'the judge provider is bedrock, and no model is given: set judge.bedrock.model_id, or ASSAY_JUDGE_MODEL' };
-  return { ok: true, provider: { kind: 'bedrock', region, endpoint: judge.bedrock?.endpoint, httpVersion: judge.bedrock?.http_version }, model };
+  if (region === undefined)
+    return { ok: false, error: 'the judge provider is bedrock, and no region is given: set judge.bedrock.region, or AWS_REGION' };
+  if (model === undefined)
+    return { ok: false, error: 'the judge provider is bedrock, and no model is given: set judge.bedrock.model_id, or ASSAY_JUDGE_MODEL' };
+  return {
+    ok: true,
+    provider: { kind: 'bedrock', region, endpoint: judge.bedrock?.endpoint, httpVersion: judge.bedrock?.http_version },
+    model,
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -62,7 +62,8 @@ export class OutputModeLadder {
   private record(mode: OutputMode, outcome: ProbeOutcome): void {
     if (outcome === 'refused') this.stepBelow(mode);
     // Late prose answers to a mode already left behind say nothing about the current one or those below.
-    if (outcome === 'ignored' && this.modes.indexOf(mode) >= this.index && ++this.ignoredAnswers >= this.ignoredThreshold) this.stepBelow(mode);
+    if (outcome === 'ignored' && this.modes.indexOf(mode) >= this.index && ++this.ignoredAnswers >= this.ignoredThreshold)
+      this.stepBelow(mode);
   }
 
   /** Monotonic: a refusal of a mode above the current one (a late answer) changes nothing. */

@@ -42,7 +42,10 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
 export function outputRequest(mode: OutputMode, messages: readonly ChatMessage[], schema: z.ZodType, schemaName: string) {
   const jsonSchema = jsonSchemaOf(schema);
   if (mode === 'json_schema') {
-    return { messages: [...messages], response_format: { type: 'json_schema' as const, json_schema: { name: schemaName, schema: jsonSchema, strict: true } } };
+    return {
+      messages: [...messages],
+      response_format: { type: 'json_schema' as const, json_schema: { name: schemaName, schema: jsonSchema, strict: true } },
+    };
   }
   if (mode === 'tool') {
     return {
@@ -59,5 +62,7 @@ function withSchemaInPrompt(messages: readonly ChatMessage[], jsonSchema: Record
   // json_object mode also needs the word "JSON" in the prompt on OpenAI, which this sentence carries.
   const instruction = `Reply with only a JSON object that matches this JSON Schema:\n${JSON.stringify(jsonSchema)}`;
   const [first, ...rest] = messages;
-  return first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n\n${instruction}` }, ...rest] : [{ role: 'system', content: instruction }, ...messages];
+  return first?.role === 'system'
+    ? [{ role: 'system', content: `${first.content}\n\n${instruction}` }, ...rest]
+    : [{ role: 'system', content: instruction }, ...messages];
 }

@@ -36,11 +36,23 @@ export type ExampleCheck = { ok: true } | { ok: false; index: number; field: str
 export function checkExamples(examples: readonly CustomJudgeExample[], scale: Scale, inputs: readonly TemplateInput[]): ExampleCheck {
   for (const [index, example] of examples.entries()) {
     if (!ratingSchema(scale).safeParse(example.rating).success) {
-      return { ok: false, index, field: 'rating', problem: `${JSON.stringify(example.rating)} is not a rating of the judge's scale`, fix: 'give a rating the judge itself could answer, e.g. "yes" or 2' };
+      return {
+        ok: false,
+        index,
+        field: 'rating',
+        problem: `${JSON.stringify(example.rating)} is not a rating of the judge's scale`,
+        fix: 'give a rating the judge itself could answer, e.g. "yes" or 2',
+      };
     }
     const unused = ORDER.filter((input) => example[input] !== undefined && !inputs.includes(input));
     if (unused.length > 0) {
-      return { ok: false, index, field: unused[0] as string, problem: 'the template has no such placeholder, so the judge never sees it', fix: `give only the inputs the template uses: ${inputs.join(', ')}` };
+      return {
+        ok: false,
+        index,
+        field: unused[0] as string,
+        problem: 'the template has no such placeholder, so the judge never sees it',
+        fix: `give only the inputs the template uses: ${inputs.join(', ')}`,
+      };
     }
   }
   return { ok: true };

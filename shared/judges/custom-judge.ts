@@ -88,20 +88,36 @@ export function buildCustomJudge(
     error: `custom judge "${definition.id}", field "${field}": ${problem} (fix: ${fix})`,
   });
   if (reservedIds.has(definition.id)) {
-    return failure('id', `"${definition.id}" is already the id of a built-in judge`, 'choose an id that no built-in judge uses; `assay judges` lists them');
+    return failure(
+      'id',
+      `"${definition.id}" is already the id of a built-in judge`,
+      'choose an id that no built-in judge uses; `assay judges` lists them',
+    );
   }
   const used = placeholdersOf(definition.template);
   const allowed = CUSTOM_INPUTS[definition.assessment];
   if (definition.assessment === 'ANSWER' && used.includes('chunk')) {
-    return failure('template', '{chunk} is only filled for RETRIEVAL judges, which judge each retrieved chunk', 'write {context} for the whole retrieved context, or make it a RETRIEVAL judge');
+    return failure(
+      'template',
+      '{chunk} is only filled for RETRIEVAL judges, which judge each retrieved chunk',
+      'write {context} for the whole retrieved context, or make it a RETRIEVAL judge',
+    );
   }
   if (definition.assessment === 'RETRIEVAL') {
     const wrong = used.filter((name) => name === 'context' || name === 'response');
     if (wrong.length > 0) {
-      return failure('template', `${placeholderList(wrong as TemplateInput[])} is not filled for RETRIEVAL judges, which judge each retrieved chunk on its own`, 'write {chunk} for the chunk being judged, or make it an ANSWER judge');
+      return failure(
+        'template',
+        `${placeholderList(wrong as TemplateInput[])} is not filled for RETRIEVAL judges, which judge each retrieved chunk on its own`,
+        'write {chunk} for the chunk being judged, or make it an ANSWER judge',
+      );
     }
     if (!used.includes('chunk')) {
-      return failure('template', 'a RETRIEVAL judge judges each retrieved chunk, but the template never shows it', 'add {chunk} to the template');
+      return failure(
+        'template',
+        'a RETRIEVAL judge judges each retrieved chunk, but the template never shows it',
+        'add {chunk} to the template',
+      );
     }
   }
   const scale = CUSTOM_SCALES[definition.scale];
@@ -128,7 +144,11 @@ export function buildCustomJudge(
   const check = checkJudge(judge);
   if (!check.ok) return failure('template', check.error.replace(`judge ${definition.id}: `, ''), `use only ${placeholderList(allowed)}`);
   if (judge.inputs.length === 0) {
-    return failure('template', 'the template uses no placeholder, so every case would get the same prompt', `use some of ${placeholderList(allowed)}`);
+    return failure(
+      'template',
+      'the template uses no placeholder, so every case would get the same prompt',
+      `use some of ${placeholderList(allowed)}`,
+    );
   }
   return { ok: true, judge };
 }

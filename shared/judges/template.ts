@@ -8,14 +8,7 @@
  */
 
 /** The inputs a template can use. */
-export const TEMPLATE_INPUTS = [
-  'request',
-  'response',
-  'context',
-  'chunk',
-  'expected_response',
-  'expected_facts',
-] as const;
+export const TEMPLATE_INPUTS = ['request', 'response', 'context', 'chunk', 'expected_response', 'expected_facts'] as const;
 export type TemplateInput = (typeof TEMPLATE_INPUTS)[number];
 
 export type TemplateCheck = { ok: true } | { ok: false; error: string };

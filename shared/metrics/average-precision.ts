@@ -30,11 +30,7 @@ export function averagePrecisionAt(ranking: JudgedRanking, k: number, relevanceL
   return precisionSum(ranking, k, relevanceLevel).sum / relevant;
 }
 
-function precisionSum(
-  ranking: JudgedRanking,
-  k: number,
-  relevanceLevel: number,
-): { sum: number; relevantSoFar: number } {
+function precisionSum(ranking: JudgedRanking, k: number, relevanceLevel: number): { sum: number; relevantSoFar: number } {
   const grades = ranking.grades;
   const depth = Math.min(k, grades.length);
   let relevantSoFar = 0;

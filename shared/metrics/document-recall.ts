@@ -9,10 +9,7 @@
  * measure is undefined and the function returns undefined, so that an average
  * over cases skips the unlabelled ones instead of counting them as 0 or NaN.
  */
-export function documentRecall(
-  retrievedDocumentUris: Iterable<string>,
-  expectedDocumentUris: Iterable<string>,
-): number | undefined {
+export function documentRecall(retrievedDocumentUris: Iterable<string>, expectedDocumentUris: Iterable<string>): number | undefined {
   const expected = new Set(expectedDocumentUris);
   if (expected.size === 0) return undefined;
   const found = new Set<string>();

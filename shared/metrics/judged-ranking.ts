@@ -50,10 +50,7 @@ export function isRelevant(grade: number, relevanceLevel: number): boolean {
  * judgments (doc id -> grade). Use this from code that does not come through
  * the trec_eval reader: the LLM-judge pipeline, tests, examples.
  */
-export function judgeRanking(
-  rankedDocumentIds: readonly string[],
-  judgments: ReadonlyMap<string, number>,
-): JudgedRanking {
+export function judgeRanking(rankedDocumentIds: readonly string[], judgments: ReadonlyMap<string, number>): JudgedRanking {
   const grades = new Int32Array(rankedDocumentIds.length);
   rankedDocumentIds.forEach((documentId, index) => {
     const grade = judgments.get(documentId);

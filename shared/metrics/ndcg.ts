@@ -26,7 +26,10 @@ export function ndcg(ranking: JudgedRanking, gain: GainScheme = 'linear'): numbe
   const levels = gainLevels(ranking, gain);
   const gainByGrade = new Map(levels.map((level) => [level.grade, level.gain]));
   // Most ranks hold an unjudged document and the rest a small grade: an array lookup for those, the map for any other grade.
-  const gainOfGrade = Float64Array.from({ length: Math.min(SMALL_GRADES, Math.max(0, ...gainByGrade.keys()) + 1) }, (_, grade) => gainByGrade.get(grade) ?? 0);
+  const gainOfGrade = Float64Array.from(
+    { length: Math.min(SMALL_GRADES, Math.max(0, ...gainByGrade.keys()) + 1) },
+    (_, grade) => gainByGrade.get(grade) ?? 0,
+  );
   const notJudgedGain = gainByGrade.get(NOT_JUDGED) ?? 0;
   const grades = ranking.grades;
   let dcg = 0;
@@ -36,7 +39,11 @@ export function ndcg(ranking: JudgedRanking, gain: GainScheme = 'linear'): numbe
     const grade = grades[index] as number;
     if (grade === NOT_JUDGED && skipNotJudged) continue;
     const documentGain =
-      grade >= 0 && grade < gainOfGrade.length ? (gainOfGrade[grade] as number) : grade === NOT_JUDGED ? notJudgedGain : (gainByGrade.get(grade) ?? 0);
+      grade >= 0 && grade < gainOfGrade.length
+        ? (gainOfGrade[grade] as number)
+        : grade === NOT_JUDGED
+          ? notJudgedGain
+          : (gainByGrade.get(grade) ?? 0);
     if (documentGain !== 0) dcg += documentGain / rankDiscount(index + 1);
   }
   const idealDcg = idealDcgOver(levels);

@@ -62,7 +62,11 @@ const cutoffFamilies: Record<CutoffFamily, { trec: string; compute: (r: JudgedRa
 
 /** trec_eval's names of the cutoff families (`P.5,10`, `P_5`, `P`). */
 const trecCutoffNames: Record<string, CutoffFamily> = {
-  P: 'precision', recall: 'recall', ndcg_cut: 'ndcg', map_cut: 'average_precision', success: 'hit',
+  P: 'precision',
+  recall: 'recall',
+  ndcg_cut: 'ndcg',
+  map_cut: 'average_precision',
+  success: 'hit',
 };
 
 /** assay's names of cutoff families that, written alone, mean the default cutoffs (as `P` does). */
@@ -70,19 +74,20 @@ const bareCutoffNames: Record<string, CutoffFamily> = { precision: 'precision', 
 
 /** Names accepted before `@K`: assay's and trec_eval's. */
 const cutoffNames: Record<string, CutoffFamily> = {
-  P: 'precision', precision: 'precision',
+  P: 'precision',
+  precision: 'precision',
   recall: 'recall',
-  ndcg_cut: 'ndcg', ndcg: 'ndcg',
-  map_cut: 'average_precision', average_precision: 'average_precision', map: 'average_precision', ap: 'average_precision',
-  success: 'hit', hit: 'hit',
+  ndcg_cut: 'ndcg',
+  ndcg: 'ndcg',
+  map_cut: 'average_precision',
+  average_precision: 'average_precision',
+  map: 'average_precision',
+  ap: 'average_precision',
+  success: 'hit',
+  hit: 'hit',
 };
 
-function plainMeasure(
-  name: string,
-  trecName: string,
-  compute: Measure['compute'],
-  aggregate: Measure['aggregate'] = 'mean',
-): Measure {
+function plainMeasure(name: string, trecName: string, compute: Measure['compute'], aggregate: Measure['aggregate'] = 'mean'): Measure {
   return { name, trecName, aggregate, integer: aggregate === 'sum', compute };
 }
 
@@ -102,8 +107,12 @@ const plainMeasures: readonly Measure[] = [
 ];
 
 const plainAliases: Record<string, string> = {
-  map: 'average_precision', ap: 'average_precision',
-  Rprec: 'r_precision', recip_rank: 'reciprocal_rank', mrr: 'reciprocal_rank', rr: 'reciprocal_rank',
+  map: 'average_precision',
+  ap: 'average_precision',
+  Rprec: 'r_precision',
+  recip_rank: 'reciprocal_rank',
+  mrr: 'reciprocal_rank',
+  rr: 'reciprocal_rank',
 };
 
 /** A measure of a cutoff family at one cutoff k. */

@@ -43,7 +43,8 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND']);
 /** The network fault behind `error` (or its causes), or undefined when it is not one. */
 export function networkFault(error: unknown): NetworkFault | undefined {
   // A cancelled HTTP/2 stream is caused by its session's fault: a refused connection below it is the news.
-  const code = codeIn(error, (candidate) => UNREACHABLE.has(candidate)) ?? codeIn(error, (candidate) => Object.hasOwn(NETWORK_FAULTS, candidate));
+  const code =
+    codeIn(error, (candidate) => UNREACHABLE.has(candidate)) ?? codeIn(error, (candidate) => Object.hasOwn(NETWORK_FAULTS, candidate));
   if (code === undefined) return undefined;
   return { code, description: `${NETWORK_FAULTS[code]} (${code})`, unreachable: UNREACHABLE.has(code) };
 }

@@ -37,7 +37,10 @@ export async function redriveFailures(
     // A message that no longer parses goes as it was, and fails again with its reason.
     bodies.push(message.ok ? JSON.stringify(inRound(message.value)) : failure.message);
   }
-  await sendAll(queues.cases, bodies.map((body, index) => ({ id: String(index % 10), body })));
+  await sendAll(
+    queues.cases,
+    bodies.map((body, index) => ({ id: String(index % 10), body })),
+  );
   for (const caseId of requeued) await store.delete(runKeys.failure(runId, caseId));
   // Shards marked complete may hold a deleted failure: the next check lists every shard again.
   // Partials of an earlier split reduce no longer hold those cases' outcomes either.

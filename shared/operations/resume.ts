@@ -34,7 +34,10 @@ export type ResumeOutcome = { kind: 'requeued'; caseIds: string[] } | { kind: 'u
 export async function resumeRun(dependencies: ResumeDependencies, runId: string): Promise<ResumeOutcome> {
   const { store } = dependencies;
   if ((await store.get(runKeys.manifest(runId))) === undefined) {
-    return { kind: 'unresumable', reason: `run ${runId} has no manifest: it stopped before ingest claimed it, so nothing of it was judged; start it again with assay run` };
+    return {
+      kind: 'unresumable',
+      reason: `run ${runId} has no manifest: it stopped before ingest claimed it, so nothing of it was judged; start it again with assay run`,
+    };
   }
   const completion = await runCompletion(store, runId);
   const { manifest } = completion;
@@ -48,7 +51,10 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   try {
     const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, spoolOptionsOf(runConfigOf(manifest)));
     if (spooled.cases !== manifest.cases) {
-      return { kind: 'unresumable', reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it` };
+      return {
+        kind: 'unresumable',
+        reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it`,
+      };
     }
     const requeued: string[] = [];
     let batch: OutgoingMessage[] = [];

@@ -72,7 +72,8 @@ export async function acquireRunLease(store: ObjectStore, runId: string, options
   // Two rounds: a contender that loses the write of a number reads who won it, then tries the next only if that one has lapsed too.
   for (let round = 0; round < 2; round++) {
     const current = await currentLease(store, runId);
-    if (current !== undefined && !lapsed(current.record, now(), options.holder.host, alive)) return { kind: 'busy', holder: current.record };
+    if (current !== undefined && !lapsed(current.record, now(), options.holder.host, alive))
+      return { kind: 'busy', holder: current.record };
     const number = (current?.number ?? 0) + 1;
     const record = recordOf(runId, options.holder, startTime, now(), timeToLiveMs);
     const { written } = await store.put(leaseKey(runId, number), JSON.stringify(record), { ifNoneMatch: true });
@@ -95,9 +96,12 @@ export class RunLease {
     private readonly now: () => Date,
     private readonly timeToLiveMs: number,
   ) {
-    this.timer = setInterval(() => {
-      this.renewing = this.renew().catch(() => undefined);
-    }, Math.max(1, Math.floor(timeToLiveMs / 3)));
+    this.timer = setInterval(
+      () => {
+        this.renewing = this.renew().catch(() => undefined);
+      },
+      Math.max(1, Math.floor(timeToLiveMs / 3)),
+    );
     // Renewal must never keep a finished process alive.
     this.timer.unref();
   }

@@ -44,7 +44,16 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
     return total;
   };
   const batch = (await hasBatchState(store, runId)) ? await batchStatus(store, runId) : undefined;
-  return { runId, manifest, ingested, results: await count(runKeys.resultsPrefix(runId)), failures: await count(runKeys.failuresPrefix(runId)), report: undefined, reported: undefined, ...(batch === undefined ? {} : { batch }) };
+  return {
+    runId,
+    manifest,
+    ingested,
+    results: await count(runKeys.resultsPrefix(runId)),
+    failures: await count(runKeys.failuresPrefix(runId)),
+    report: undefined,
+    reported: undefined,
+    ...(batch === undefined ? {} : { batch }),
+  };
 }
 
 async function batchStatus(store: ObjectStore, runId: string): Promise<NonNullable<RunStatus['batch']>> {
@@ -57,11 +66,21 @@ export function describeStatus(status: RunStatus): string {
   const { manifest } = status;
   const pending = Math.max(0, manifest.cases - status.results - status.failures);
   const open = status.batch?.jobs.some((job) => job.round === status.batch?.round && !job.collected && job.phase !== 'failed') === true;
-  const stage = status.report !== undefined ? `reported: ${status.report}` : open ? 'waiting for batch jobs' : status.ingested ? 'judging' : 'ingesting';
+  const stage =
+    status.report !== undefined
+      ? `reported: ${status.report}`
+      : open
+        ? 'waiting for batch jobs'
+        : status.ingested
+          ? 'judging'
+          : 'ingesting';
   const line = `run ${status.runId} (suite ${manifest.suite}, ${manifest.dataset.key}): ${manifest.cases} cases, ${status.results} evaluated, ${status.failures} failed, ${pending} pending; ${stage}`;
   if (status.batch === undefined || status.batch.jobs.length === 0) return line;
-  const waiting = status.batch.waiting === 0 || status.report !== undefined ? '' : `; ${status.batch.waiting} cases waiting for their answers`;
-  const jobs = status.batch.jobs.map((job) => `  batch job ${job.provider_id ?? job.key} (round ${job.round}, ${job.requests} requests): ${jobState(job)}`);
+  const waiting =
+    status.batch.waiting === 0 || status.report !== undefined ? '' : `; ${status.batch.waiting} cases waiting for their answers`;
+  const jobs = status.batch.jobs.map(
+    (job) => `  batch job ${job.provider_id ?? job.key} (round ${job.round}, ${job.requests} requests): ${jobState(job)}`,
+  );
   return [`${line}\nbatch round ${status.batch.round}${waiting}`, ...jobs].join('\n');
 }
 
@@ -69,6 +88,12 @@ export function describeStatus(status: RunStatus): string {
 export function jobState(job: JobRecord): string {
   const counts = job.counts === undefined ? '' : `, ${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
   const collected = job.collected && job.phase === 'finished' ? ', answers collected' : '';
-  const errors = job.phase === 'failed' && job.errors !== undefined && job.errors.length > 0 ? `: ${job.errors.slice(0, 3).map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`).join('; ')}` : '';
+  const errors =
+    job.phase === 'failed' && job.errors !== undefined && job.errors.length > 0
+      ? `: ${job.errors
+          .slice(0, 3)
+          .map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`)
+          .join('; ')}`
+      : '';
   return `${job.state}${counts}${collected}${errors}`;
 }

@@ -16,7 +16,10 @@ export type ScheduledRunOutcome = { suite: string; outcome: IngestOutcome } | { 
  * part of the run id: each night gets its own run, and a schedule that fires
  * twice the same night starts no second run.
  */
-export async function startScheduledRuns(dependencies: ScheduledRunDependencies, suites: readonly string[]): Promise<ScheduledRunOutcome[]> {
+export async function startScheduledRuns(
+  dependencies: ScheduledRunDependencies,
+  suites: readonly string[],
+): Promise<ScheduledRunOutcome[]> {
   const date = dependencies.now().toISOString().slice(0, 10);
   const outcomes: ScheduledRunOutcome[] = [];
   for (const suite of suites) {
@@ -26,7 +29,14 @@ export async function startScheduledRuns(dependencies: ScheduledRunDependencies,
       continue;
     }
     const { config, judgeSummary } = await dependencies.configFor(suite);
-    const outcome = await ingestDataset(dependencies, { datasetKey, etag: 'stored', suite, trigger: `schedule:${date}`, config, judgeSummary });
+    const outcome = await ingestDataset(dependencies, {
+      datasetKey,
+      etag: 'stored',
+      suite,
+      trigger: `schedule:${date}`,
+      config,
+      judgeSummary,
+    });
     outcomes.push({ suite, outcome });
   }
   return outcomes;

@@ -1,10 +1,4 @@
-import {
-  type BucketLocationConstraint,
-  CreateBucketCommand,
-  HeadBucketCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import { type BucketLocationConstraint, CreateBucketCommand, HeadBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -32,7 +26,6 @@ export interface AwsClients {
 const EMULATOR_CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 const EMULATOR_REGION = 'us-east-1';
 
-
 /**
  * The S3 and SQS clients, built once. Credentials come from the SDK's default
  * chain (environment, profile, container or instance role). Pointed at a
@@ -51,7 +44,9 @@ export function createAwsClients(options: AwsClientOptions = {}): AwsClients {
   const shared: S3ClientConfig & SQSClientConfig = {
     ...(region === undefined ? {} : { region }),
     ...(endpoint === undefined ? {} : { endpoint }),
-    ...(endpoint !== undefined && isLoopback(endpoint) && !hasConfiguredCredentials(process.env) ? { credentials: EMULATOR_CREDENTIALS } : {}),
+    ...(endpoint !== undefined && isLoopback(endpoint) && !hasConfiguredCredentials(process.env)
+      ? { credentials: EMULATOR_CREDENTIALS }
+      : {}),
   };
   return {
     s3: new S3Client({ ...shared, ...(endpoint === undefined ? {} : { forcePathStyle: true }) }),
@@ -66,9 +61,13 @@ function isLoopback(endpoint: string): boolean {
 
 /** Whether any source of the SDK's default chain was set through the environment. */
 function hasConfiguredCredentials(environment: NodeJS.ProcessEnv): boolean {
-  return ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'].some(
-    (name) => (environment[name] ?? '') !== '',
-  );
+  return [
+    'AWS_ACCESS_KEY_ID',
+    'AWS_PROFILE',
+    'AWS_WEB_IDENTITY_TOKEN_FILE',
+    'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+    'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  ].some((name) => (environment[name] ?? '') !== '');
 }
 
 export interface AwsResourceNames {

@@ -61,7 +61,10 @@ export class InProcessQueue implements WorkQueue {
   /** Every message held in memory. */
   private readonly messages = new Map<string, StoredMessage>();
   private readonly visible = new TinyQueue<Scheduled>([], (left, right) => left.message.sequence - right.message.sequence);
-  private readonly hidden = new TinyQueue<Scheduled>([], (left, right) => left.visibleAt - right.visibleAt || left.message.sequence - right.message.sequence);
+  private readonly hidden = new TinyQueue<Scheduled>(
+    [],
+    (left, right) => left.visibleAt - right.visibleAt || left.message.sequence - right.message.sequence,
+  );
   /** Received messages by their latest receipt handle. */
   private readonly received = new Map<string, StoredMessage>();
   private readonly now: () => number;
@@ -77,7 +80,10 @@ export class InProcessQueue implements WorkQueue {
   ) {
     this.now = options.now ?? Date.now;
     const spool = options.spool;
-    this.spool = spool === undefined ? undefined : new MessageSpool(name, { folder: spool.folder, segmentBytes: spool.segmentBytes ?? SPOOL_SEGMENT_BYTES });
+    this.spool =
+      spool === undefined
+        ? undefined
+        : new MessageSpool(name, { folder: spool.folder, segmentBytes: spool.segmentBytes ?? SPOOL_SEGMENT_BYTES });
   }
 
   async sendBatch(messages: readonly OutgoingMessage[]): Promise<{ failed: { id: string; error: string }[] }> {
@@ -131,7 +137,12 @@ export class InProcessQueue implements WorkQueue {
     const sequence = this.sent++;
     const bytes = this.spool === undefined ? 0 : Buffer.byteLength(body);
     const sent = { sequence, body, bytes, sentTimestamp, receiveCount };
-    if (this.spool !== undefined && delaySeconds <= 0 && (this.spool.length > 0 || this.heldBytes + bytes > (this.options.spool?.memoryBytes ?? 0))) this.spool.append(sent);
+    if (
+      this.spool !== undefined &&
+      delaySeconds <= 0 &&
+      (this.spool.length > 0 || this.heldBytes + bytes > (this.options.spool?.memoryBytes ?? 0))
+    )
+      this.spool.append(sent);
     else this.hold(sent, this.now() + delaySeconds * 1000);
     this.wake();
   }
@@ -189,7 +200,11 @@ export class InProcessQueue implements WorkQueue {
 
   /** Moves the hidden messages whose time has come to the visible heap. */
   private revealDue(now: number): void {
-    for (let entry = this.hidden.peek(); entry !== undefined && (entry.version !== entry.message.version || entry.visibleAt <= now); entry = this.hidden.peek()) {
+    for (
+      let entry = this.hidden.peek();
+      entry !== undefined && (entry.version !== entry.message.version || entry.visibleAt <= now);
+      entry = this.hidden.peek()
+    ) {
       this.hidden.pop();
       if (entry.version === entry.message.version) this.visible.push(entry);
     }

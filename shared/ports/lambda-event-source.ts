@@ -36,7 +36,11 @@ const REGION = 'local';
 
 /** One poll of one mapping: returns how many messages were handled. */
 export async function pollOnce(mapping: EventSourceMapping, waitSeconds: number, signal?: AbortSignal): Promise<number> {
-  const messages = await mapping.queue.receive({ maxMessages: mapping.batchSize, waitSeconds, ...(signal === undefined ? {} : { signal }) });
+  const messages = await mapping.queue.receive({
+    maxMessages: mapping.batchSize,
+    waitSeconds,
+    ...(signal === undefined ? {} : { signal }),
+  });
   if (messages.length === 0) return 0;
   const event: SQSEvent = { Records: messages.map((message) => sqsRecord(mapping.queue.name, message)) };
   let failedIds: Set<string>;
@@ -66,13 +70,16 @@ function startHeartbeat(mapping: EventSourceMapping, messages: readonly Received
   const timeout = mapping.visibilityTimeoutSeconds;
   if (timeout === undefined) return { stop: async () => {} };
   let beating: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    beating = beating.then(async () => {
-      for (const message of messages) {
-        await mapping.queue.changeVisibility(message.receiptHandle, timeout).catch((error: unknown) => mapping.onHeartbeatError?.(error));
-      }
-    });
-  }, (timeout * 1000) / 3);
+  const timer = setInterval(
+    () => {
+      beating = beating.then(async () => {
+        for (const message of messages) {
+          await mapping.queue.changeVisibility(message.receiptHandle, timeout).catch((error: unknown) => mapping.onHeartbeatError?.(error));
+        }
+      });
+    },
+    (timeout * 1000) / 3,
+  );
   return {
     async stop() {
       clearInterval(timer);

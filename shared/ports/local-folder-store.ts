@@ -155,7 +155,10 @@ export class LocalFolderStore implements ObjectStore {
       if ((error as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw error;
       const longest = key.split('/').reduce((found, name) => (Buffer.byteLength(name) > Buffer.byteLength(found) ? name : found));
       const bytes = Buffer.byteLength(longest);
-      const why = bytes > 255 ? `the name "${longest}" is ${bytes} bytes, longer than its file system allows (255 bytes on most)` : 'its path is longer than the file system allows';
+      const why =
+        bytes > 255
+          ? `the name "${longest}" is ${bytes} bytes, longer than its file system allows (255 bytes on most)`
+          : 'its path is longer than the file system allows';
       throw new Error(`The store ${this.root} cannot hold "${key}": ${why}; shorten it`, { cause: error });
     }
   }

@@ -115,7 +115,8 @@ export class MessageSpool {
       { bytes: this.writing.subarray(0, this.written), offset: 0 },
     ];
     const messages = this.next === undefined ? [] : [this.next];
-    for (const source of sources) for (let message = this.decode(source); message !== undefined; message = this.decode(source)) messages.push(message);
+    for (const source of sources)
+      for (let message = this.decode(source); message !== undefined; message = this.decode(source)) messages.push(message);
     return messages;
   }
 
@@ -164,7 +165,9 @@ export class MessageSpool {
     const start = lineEnd + 1;
     // The body and its newline must follow the header whole.
     if (header.length !== 4 || header.some((value) => !Number.isSafeInteger(value)) || start + length >= bytes.length) {
-      throw new Error(`The ${this.queueName} queue's spool is damaged at byte ${offset} of a file: expected "<sequence> <sent> <receives> <bytes>" and that many bytes`);
+      throw new Error(
+        `The ${this.queueName} queue's spool is damaged at byte ${offset} of a file: expected "<sequence> <sent> <receives> <bytes>" and that many bytes`,
+      );
     }
     source.offset = start + length + 1;
     return { sequence, sentTimestamp, receiveCount, bytes: length, body: bytes.toString('utf8', start, start + length) };
@@ -177,7 +180,10 @@ export class MessageSpool {
       writeFileSync(path, this.writing.subarray(0, this.written));
     } catch (error) {
       // The messages stay in memory: nothing is lost, the spool only holds more than it should.
-      throw new Error(`The ${this.queueName} queue could not write its spool file ${path}: ${String(error)}. Free disk space there, or point TMPDIR at a folder with room.`, { cause: error });
+      throw new Error(
+        `The ${this.queueName} queue could not write its spool file ${path}: ${String(error)}. Free disk space there, or point TMPDIR at a folder with room.`,
+        { cause: error },
+      );
     }
     this.filesWritten += 1;
     this.files.push(path);
@@ -201,7 +207,10 @@ export class MessageSpool {
         closeSync(file);
       }
     } catch (error) {
-      throw new Error(`The ${this.queueName} queue could not read back its spool file ${path}: ${String(error)}. Its messages are lost; finish the run with assay resume.`, { cause: error });
+      throw new Error(
+        `The ${this.queueName} queue could not read back its spool file ${path}: ${String(error)}. Its messages are lost; finish the run with assay resume.`,
+        { cause: error },
+      );
     }
   }
 
@@ -209,7 +218,10 @@ export class MessageSpool {
     try {
       return readFileSync(path);
     } catch (error) {
-      throw new Error(`The ${this.queueName} queue could not read back its spool file ${path}: ${String(error)}. Its messages are lost; finish the run with assay resume.`, { cause: error });
+      throw new Error(
+        `The ${this.queueName} queue could not read back its spool file ${path}: ${String(error)}. Its messages are lost; finish the run with assay resume.`,
+        { cause: error },
+      );
     }
   }
 

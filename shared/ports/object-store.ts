@@ -50,12 +50,21 @@ export interface VersionedObjects {
 /** Whether a store is also VersionedObjects. */
 export function hasVersions(store: ObjectStore): store is ObjectStore & VersionedObjects {
   const candidate = store as Partial<VersionedObjects>;
-  return typeof candidate.versionOf === 'function' && typeof candidate.getVersioned === 'function' && typeof candidate.downloadVersioned === 'function';
+  return (
+    typeof candidate.versionOf === 'function' &&
+    typeof candidate.getVersioned === 'function' &&
+    typeof candidate.downloadVersioned === 'function'
+  );
 }
 
 /** Rejects keys that could escape a store's root or mean different things on different stores. */
 export function assertValidKey(key: string): void {
-  if (key === '' || key.startsWith('/') || key.endsWith('/') || key.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.endsWith('/') ||
+    key.split('/').some((part) => part === '' || part === '.' || part === '..')
+  ) {
     throw new Error(`Invalid object key "${key}": expected a relative path such as "cache/judges/ab/key.json"`);
   }
 }

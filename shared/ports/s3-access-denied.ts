@@ -19,11 +19,19 @@ const DOING: Record<S3Access, string> = { read: 'reading', write: 'writing', lis
  * wrong deployment into silently missing configs and cache entries.
  */
 export function accessDeniedError(error: unknown, bucket: string, keyOrPrefix: string, access: S3Access): Error | undefined {
-  const shape = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  const shape = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
   const status = shape.$metadata?.httpStatusCode;
   // A 403 with another code (InvalidAccessKeyId, SignatureDoesNotMatch, ExpiredToken) is about the credentials, not a grant.
   const bodyless = status === 403 && (shape.name === 'Unknown' || shape.name === 'UnknownError' || shape.name === 'Forbidden');
   if (shape.name !== 'AccessDenied' && !bodyless) return undefined;
-  const answer = bodyless ? '403 without a body' : `403 AccessDenied${typeof shape.message === 'string' && shape.message !== '' ? `: ${shape.message}` : ''}`;
-  return new Error(`S3 refused ${DOING[access]} s3://${bucket}/${keyOrPrefix} (${answer}); the caller's role needs ${NEEDS[access]}`, { cause: error });
+  const answer = bodyless
+    ? '403 without a body'
+    : `403 AccessDenied${typeof shape.message === 'string' && shape.message !== '' ? `: ${shape.message}` : ''}`;
+  return new Error(`S3 refused ${DOING[access]} s3://${bucket}/${keyOrPrefix} (${answer}); the caller's role needs ${NEEDS[access]}`, {
+    cause: error,
+  });
 }

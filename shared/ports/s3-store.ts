@@ -3,7 +3,15 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type GetObjectCommandOutput, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type GetObjectCommandOutput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { assertValidKey, type ObjectStore, type VersionedObjects } from './object-store.js';
 import { accessDeniedError, type S3Access } from './s3-access-denied.js';
 
@@ -104,7 +112,9 @@ export class S3Store implements ObjectStore, VersionedObjects {
     assertValidKey(key);
     const { size } = await stat(path);
     if (size > MAX_SINGLE_PUT_BYTES) {
-      throw new Error(`Expected a file of at most 5 GiB for one PutObject, got ${size} bytes in ${path}; split the dataset into several files`);
+      throw new Error(
+        `Expected a file of at most 5 GiB for one PutObject, got ${size} bytes in ${path}; split the dataset into several files`,
+      );
     }
     const result = await this.client
       .send(

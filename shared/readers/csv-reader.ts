@@ -16,7 +16,8 @@ interface ParsedRecord {
 
 class HeaderError extends Error {}
 
-const QUOTING_FIX = 'put a field that holds a comma, a quote or a line break in double quotes, and write each quote inside it twice ("say ""hi""")';
+const QUOTING_FIX =
+  'put a field that holds a comma, a quote or a line break in double quotes, and write each quote inside it twice ("say ""hi""")';
 
 /**
  * Streams the rows of a CSV file whose first line names the columns. Every
@@ -48,7 +49,9 @@ export async function* readCsvRows(file: string, limits: RowLimits = DEFAULT_ROW
     }
   }
   try {
-    const records = boundCsvRecords(readTextChunks(file), limits.maxRowCharacters, (line, characters) => skipped.push(tooLargeError(file, line, characters, limits)));
+    const records = boundCsvRecords(readTextChunks(file), limits.maxRowCharacters, (line, characters) =>
+      skipped.push(tooLargeError(file, line, characters, limits)),
+    );
     const source = Readable.from(records);
     // pipe() does not forward errors: without this a missing file would leave the parser waiting forever.
     source.on('error', (error) => parser.destroy(error));
@@ -62,7 +65,10 @@ export async function* readCsvRows(file: string, limits: RowLimits = DEFAULT_ROW
     if (!(error instanceof Error) || fileErrorFrom(file, error) !== undefined) throw error;
     yield* flushSkipped(Infinity);
     if (error instanceof OversizedHeaderError) {
-      yield { kind: 'file-error', error: { ...tooLargeError(file, 1, error.characters, limits), message: `${error.message}, more than the limit of one row` } };
+      yield {
+        kind: 'file-error',
+        error: { ...tooLargeError(file, 1, error.characters, limits), message: `${error.message}, more than the limit of one row` },
+      };
       return;
     }
     const header = error instanceof HeaderError;
@@ -110,7 +116,12 @@ function describeSkippedRecord(file: string, error: CsvError, raw: string): Inpu
   switch (error.code) {
     case 'CSV_RECORD_INCONSISTENT_COLUMNS':
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
-      return { file, line, message: `wrong number of fields (${detail})`, fix: `give every row as many fields as the header has columns; ${QUOTING_FIX}` };
+      return {
+        file,
+        line,
+        message: `wrong number of fields (${detail})`,
+        fix: `give every row as many fields as the header has columns; ${QUOTING_FIX}`,
+      };
     case 'CSV_QUOTE_NOT_CLOSED':
       return { file, line, message: 'a quoted field is never closed: the rest of the file was read into it', fix: QUOTING_FIX };
     case 'INVALID_OPENING_QUOTE':

@@ -39,7 +39,10 @@ function parseElement(file: string, line: number, text: string): ReaderEvent {
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { kind: 'bad-row', errors: [{ file, line, message: `malformed element, not valid JSON: ${shorten(reason)}`, fix: FIX_ELEMENT }] };
+    return {
+      kind: 'bad-row',
+      errors: [{ file, line, message: `malformed element, not valid JSON: ${shorten(reason)}`, fix: FIX_ELEMENT }],
+    };
   }
   if (!isPlainObject(value)) {
     return { kind: 'bad-row', errors: [{ file, line, message: `expected an object, got ${describeJsonType(value)}`, fix: FIX_ELEMENT }] };

@@ -76,7 +76,15 @@ function endOfStringRun(chunk: string, index: number): number {
 
 /** A character outside strings that neither opens, closes nor separates anything, nor ends a line. */
 function isPlainOutsideString(code: number): boolean {
-  return code !== QUOTE && code !== COMMA && code !== NEWLINE && code !== OPEN_BRACE && code !== CLOSE_BRACE && code !== OPEN_BRACKET && code !== CLOSE_BRACKET;
+  return (
+    code !== QUOTE &&
+    code !== COMMA &&
+    code !== NEWLINE &&
+    code !== OPEN_BRACE &&
+    code !== CLOSE_BRACE &&
+    code !== OPEN_BRACKET &&
+    code !== CLOSE_BRACKET
+  );
 }
 
 export class JsonArraySplitter {
@@ -152,7 +160,11 @@ export class JsonArraySplitter {
   private skipPlainOutsideString(chunk: string, index: number): number {
     let position = index;
     let lastNonSpace = this.lastNonSpace;
-    for (let code = chunk.charCodeAt(position); position < chunk.length && isPlainOutsideString(code); code = chunk.charCodeAt(++position)) {
+    for (
+      let code = chunk.charCodeAt(position);
+      position < chunk.length && isPlainOutsideString(code);
+      code = chunk.charCodeAt(++position)
+    ) {
       if (!isSpace(code)) lastNonSpace = code;
     }
     this.lastNonSpace = lastNonSpace;
@@ -250,7 +262,8 @@ export class JsonArraySplitter {
     const opening = this.element === undefined;
     if (this.element === undefined) {
       if (code === COMMA) {
-        if (this.awaitingElement) yield { kind: 'bad-element', line: this.line, message: 'empty element: two commas in a row, or a comma right after [' };
+        if (this.awaitingElement)
+          yield { kind: 'bad-element', line: this.line, message: 'empty element: two commas in a row, or a comma right after [' };
         this.awaitingElement = true;
         return;
       }

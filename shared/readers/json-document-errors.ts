@@ -17,7 +17,10 @@ export const NO_ROWS_IN_OBJECT: DocumentError = {
   fix: GIVE_AN_ARRAY,
 };
 
-export const OBJECT_NOT_CLOSED: DocumentError = { message: 'the file ends before the top-level object is closed with } (truncated file?)', fix: WRITE_IT_WHOLE };
+export const OBJECT_NOT_CLOSED: DocumentError = {
+  message: 'the file ends before the top-level object is closed with } (truncated file?)',
+  fix: WRITE_IT_WHOLE,
+};
 
 /** Two elements with nothing between them: `{...}\n{...}`. Both are read; the file is still not valid JSON. */
 export const MISSING_COMMA: DocumentError = {
@@ -27,7 +30,10 @@ export const MISSING_COMMA: DocumentError = {
 
 export function arrayNotClosed(insideElement: boolean): DocumentError {
   const inside = insideElement ? ' inside the element that starts here' : '';
-  return { message: `the file ends${inside} before the array is closed with ] (truncated file?)`, fix: `${WRITE_IT_WHOLE}; a JSON array must end with ]` };
+  return {
+    message: `the file ends${inside} before the array is closed with ] (truncated file?)`,
+    fix: `${WRITE_IT_WHOLE}; a JSON array must end with ]`,
+  };
 }
 
 export function notAnArray(firstCharacter: string): DocumentError {

@@ -34,7 +34,12 @@ export interface AggregatedRangeFiles {
  * cases.jsonl to files starting with `linesPath`; `keepLines` asks for the
  * lines as values too.
  */
-export type RangeAggregator = (range: number, caseIds: readonly string[], keepLines: boolean, linesPath: string) => Promise<AggregatedRangeFiles>;
+export type RangeAggregator = (
+  range: number,
+  caseIds: readonly string[],
+  keepLines: boolean,
+  linesPath: string,
+) => Promise<AggregatedRangeFiles>;
 
 /** The range aggregator of one process: the range's records folded, and its lines written to `linesPath` line by line. */
 export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggregator {
@@ -62,13 +67,23 @@ export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggre
  * the key of another case: bugs upstream, since every record lives under a
  * deterministic key of its case, and they throw rather than skew the counts.
  */
-export async function aggregateRange(store: ObjectStore, runId: string, range: number, caseIds: readonly string[]): Promise<AggregatedRange> {
+export async function aggregateRange(
+  store: ObjectStore,
+  runId: string,
+  range: number,
+  caseIds: readonly string[],
+): Promise<AggregatedRange> {
   const { partial, evaluated } = await aggregateResults(store, runId, range, caseIds);
   return { partial, lines: caseLines(evaluated) };
 }
 
 /** aggregateRange with the range's evaluated results rather than their lines. */
-export async function aggregateResults(store: ObjectStore, runId: string, range: number, caseIds: readonly string[]): Promise<{ partial: RangePartial; evaluated: CaseResult[] }> {
+export async function aggregateResults(
+  store: ObjectStore,
+  runId: string,
+  range: number,
+  caseIds: readonly string[],
+): Promise<{ partial: RangePartial; evaluated: CaseResult[] }> {
   const limit = pLimit(READ_CONCURRENCY);
   const records = await Promise.all(caseIds.map((caseId) => limit(() => readCase(store, runId, caseId))));
   const columns = emptySegment(caseIds.length);
@@ -112,6 +127,8 @@ async function readCase(store: ObjectStore, runId: string, caseId: string): Prom
 }
 
 function checkRecord(record: { run_id: string; case_id: string }, described: string, runId: string, caseId: string): void {
-  if (record.run_id !== runId) throw new Error(`Expected ${described} of run "${runId}", but case "${record.case_id}" belongs to run "${record.run_id}"`);
-  if (record.case_id !== caseId) throw new Error(`Expected ${described} of case "${caseId}" under its key, but found case "${record.case_id}" there`);
+  if (record.run_id !== runId)
+    throw new Error(`Expected ${described} of run "${runId}", but case "${record.case_id}" belongs to run "${record.run_id}"`);
+  if (record.case_id !== caseId)
+    throw new Error(`Expected ${described} of case "${caseId}" under its key, but found case "${record.case_id}" there`);
 }

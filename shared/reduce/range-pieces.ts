@@ -16,8 +16,12 @@ export function piecewiseAggregator(aggregatePiece: RangeAggregator, pieces: num
     const count = Math.max(1, Math.min(pieces, Math.floor(caseIds.length / minimumPiece)));
     if (count === 1) return aggregatePiece(range, caseIds, keepLines, linesPath);
     const size = Math.ceil(caseIds.length / count);
-    const slices = Array.from({ length: count }, (_, index) => caseIds.slice(index * size, (index + 1) * size)).filter((slice) => slice.length > 0);
-    return joinRangePieces(await Promise.all(slices.map((slice, index) => aggregatePiece(range, slice, keepLines, `${linesPath}.${index}`))));
+    const slices = Array.from({ length: count }, (_, index) => caseIds.slice(index * size, (index + 1) * size)).filter(
+      (slice) => slice.length > 0,
+    );
+    return joinRangePieces(
+      await Promise.all(slices.map((slice, index) => aggregatePiece(range, slice, keepLines, `${linesPath}.${index}`))),
+    );
   };
 }
 
@@ -41,9 +45,14 @@ export function joinRangePieces(pieces: readonly AggregatedRangeFiles[]): Aggreg
     failed: partials.flatMap((piece) => piece.failed),
     judgeUsage: totalJudgeUsage(partials.map((piece) => piece.judgeUsage)),
     judgingSkipped: partials.reduce((sum, piece) => sum + (piece.judgingSkipped ?? 0), 0),
-    columns: joinColumns(partials.map((piece) => piece.columns), size),
+    columns: joinColumns(
+      partials.map((piece) => piece.columns),
+      size,
+    ),
   };
-  const lines = pieces.every((piece) => piece.lines !== undefined) ? pieces.flatMap((piece) => piece.lines as readonly CaseLine[]) : undefined;
+  const lines = pieces.every((piece) => piece.lines !== undefined)
+    ? pieces.flatMap((piece) => piece.lines as readonly CaseLine[])
+    : undefined;
   return { partial, linesFiles: pieces.flatMap((piece) => piece.linesFiles), ...(lines === undefined ? {} : { lines }) };
 }
 

@@ -145,16 +145,31 @@ export async function reportRun(
       linesFiles.push(...aggregated.linesFiles);
     }
     await joinFiles(linesFiles, casesPath);
-    const written = await writeRunReport(store, { manifest, sortedCaseIds, partials, casesPath, lines: keepLines ? lines : undefined, ...(intervals === undefined ? {} : { intervals }) });
+    const written = await writeRunReport(store, {
+      manifest,
+      sortedCaseIds,
+      partials,
+      casesPath,
+      lines: keepLines ? lines : undefined,
+      ...(intervals === undefined ? {} : { intervals }),
+    });
     return { kind: 'reported', runId: manifest.run_id, ...written };
   });
 }
 
 /** The run's next check (the `attempt`-th), a delayed message on the control queue, later the more checks came before it. */
-async function scheduleNextCheck(control: WorkQueue, manifest: Manifest, attempt: number, delays?: { readonly first: number; readonly longest: number }): Promise<void> {
+async function scheduleNextCheck(
+  control: WorkQueue,
+  manifest: Manifest,
+  attempt: number,
+  delays?: { readonly first: number; readonly longest: number },
+): Promise<void> {
   const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt };
   const earlier = Math.max(0, attempt - 1);
-  const delaySeconds = delays === undefined ? nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, earlier) : Math.min(delays.longest, Math.round(delays.first * 1.5 ** earlier));
+  const delaySeconds =
+    delays === undefined
+      ? nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, earlier)
+      : Math.min(delays.longest, Math.round(delays.first * 1.5 ** earlier));
   await sendAll(control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
 }
 
@@ -166,7 +181,10 @@ const LONGEST_CHECK_DELAY_SECONDS = 900;
  * undefined for a run judged online (or whose judges have no key, and so are
  * lexical: no job to make).
  */
-async function batchStep(dependencies: ReducerDependencies, manifest: Manifest): Promise<{ step: BatchStep; pollDelays: { first: number; longest: number } } | undefined> {
+async function batchStep(
+  dependencies: ReducerDependencies,
+  manifest: Manifest,
+): Promise<{ step: BatchStep; pollDelays: { first: number; longest: number } } | undefined> {
   const config = runConfigOf(manifest);
   const settings = batchSettingsOf(config.judge.batch);
   if (settings === undefined || dependencies.batch === undefined) return undefined;
@@ -175,7 +193,10 @@ async function batchStep(dependencies: ReducerDependencies, manifest: Manifest):
   const maxCost = config.run.max_judge_cost;
   const prices = config.judge.prices;
   const ceiling = maxCost === undefined || prices === undefined ? undefined : { maxCost, prices };
-  const step = await advanceBatch({ store: dependencies.store, cases: dependencies.batch.cases, provider, settings, now: dependencies.now, ceiling }, manifest.run_id);
+  const step = await advanceBatch(
+    { store: dependencies.store, cases: dependencies.batch.cases, provider, settings, now: dependencies.now, ceiling },
+    manifest.run_id,
+  );
   // judge.batch.poll_seconds first (whole seconds, as SQS delays are), then half as long again each check.
   return { step, pollDelays: { first: Math.max(1, Math.ceil(settings.pollSeconds)), longest: LONGEST_CHECK_DELAY_SECONDS } };
 }

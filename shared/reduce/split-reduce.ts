@@ -63,7 +63,10 @@ export async function fanOutRanges(
 export async function reduceRange(store: ObjectStore, message: ReduceRangeMessage): Promise<{ cases: number }> {
   const sortedCaseIds = await sortedRunCaseIds(store, message.run_id);
   const ids = sortedCaseIds.slice(message.range * REDUCE_RANGE_SIZE, (message.range + 1) * REDUCE_RANGE_SIZE);
-  if (ids.length === 0) throw new Error(`Expected range ${message.range} of run ${message.run_id} to hold cases, but the run has ${sortedCaseIds.length} cases`);
+  if (ids.length === 0)
+    throw new Error(
+      `Expected range ${message.range} of run ${message.run_id} to hold cases, but the run has ${sortedCaseIds.length} cases`,
+    );
   const { partial, evaluated } = await aggregateResults(store, message.run_id, message.range, ids);
   // The lines first: a partial present means its lines are there too.
   await store.put(runKeys.partialLines(message.run_id, message.range), [...caseLineTexts(evaluated)].join(''));
@@ -77,7 +80,8 @@ async function mergePartials(store: ObjectStore, completion: RunCompletion, rang
   const partials: RangePartial[] = [];
   for (let range = 0; range < ranges; range++) {
     const bytes = await store.get(runKeys.partial(manifest.run_id, range));
-    if (bytes === undefined) throw new Error(`Expected the partial of range ${range} of run ${manifest.run_id}; it was listed a moment ago`);
+    if (bytes === undefined)
+      throw new Error(`Expected the partial of range ${range} of run ${manifest.run_id}; it was listed a moment ago`);
     partials.push(parsePartial(bytes, runKeys.partial(manifest.run_id, range)));
   }
   return withScratchFolder('assay-merge-', async (folder) => {

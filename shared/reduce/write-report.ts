@@ -61,7 +61,8 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const { manifest } = run;
   const attemptUsage = await readAttemptUsage(store, manifest.run_id);
   const reached = await budgetReached(store, manifest.run_id);
-  const build = (intervalOf?: IntervalSource): Report => reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
+  const build = (intervalOf?: IntervalSource): Report =>
+    reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
   const plain = run.intervals === undefined ? build() : await withIntervalBatch(build, run.intervals);
   const target = await comparisonTarget(store, manifest);
   const config = runConfigOf(manifest);
@@ -71,9 +72,14 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
       : target === undefined
         ? undefined
         : // Only the headline metrics of each line (and the judges' twins that correct them) are read back: the comparison needs no more.
-          await compareWithBaseline(store, { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(comparisonReads(plain)))) }, target, {
-            minLabelled: config.run.corrected_estimates.min_labelled,
-          });
+          await compareWithBaseline(
+            store,
+            { report: plain, cases: run.lines ?? (await currentLines(run.casesPath, new Set(comparisonReads(plain)))) },
+            target,
+            {
+              minLabelled: config.run.corrected_estimates.min_labelled,
+            },
+          );
   // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl;
   // a run without judges (ground truth only) has neither, and its cases.jsonl is not read again.
   const qrelsPath = `${run.casesPath}.qrels`;
@@ -95,10 +101,15 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const corrected = correction.estimates(settings);
   const differences = correction.differences(settings);
   const withComparison = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
-  const withCorrection = corrected === undefined ? withComparison : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
+  const withCorrection =
+    corrected === undefined
+      ? withComparison
+      : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
   const report = withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest)));
   const comparison =
-    report.comparison === undefined ? undefined : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
+    report.comparison === undefined
+      ? undefined
+      : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
   const html =
     run.lines !== undefined
       ? renderHtml(report, run.lines, comparison === undefined ? {} : { comparison })
@@ -107,7 +118,11 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
           excerpt: { totalCases: run.sortedCaseIds.length, perMetric: EXCERPT_PER_METRIC },
         });
   const keys: string[] = [];
-  for (const [name, body] of [['report.json', reportJson(report)], ['report.md', renderMarkdown(report)], ['report.html', html]] as const) {
+  for (const [name, body] of [
+    ['report.json', reportJson(report)],
+    ['report.md', renderMarkdown(report)],
+    ['report.html', html],
+  ] as const) {
     const key = runKeys.report(manifest.suite, manifest.run_id, name);
     await store.put(key, body);
     keys.push(key);
@@ -156,7 +171,9 @@ async function excerptLines(store: ObjectStore, run: AggregatedRun, report: Repo
 /** The per-query deltas a large run's page shows: the EXCERPT_PER_METRIC largest drops and gains. */
 function largestDeltas<Delta extends { delta: number; case_id: string }>(deltas: readonly Delta[]): Delta[] {
   if (deltas.length <= 2 * EXCERPT_PER_METRIC) return [...deltas];
-  const sorted = [...deltas].sort((left, right) => left.delta - right.delta || (left.case_id < right.case_id ? -1 : left.case_id > right.case_id ? 1 : 0));
+  const sorted = [...deltas].sort(
+    (left, right) => left.delta - right.delta || (left.case_id < right.case_id ? -1 : left.case_id > right.case_id ? 1 : 0),
+  );
   return [...sorted.slice(0, EXCERPT_PER_METRIC), ...sorted.slice(-EXCERPT_PER_METRIC)];
 }
 

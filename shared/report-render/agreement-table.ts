@@ -1,6 +1,15 @@
 import type { JudgeAgreement, Report } from '../schema/report.js';
 
-export const AGREEMENT_COLUMNS = ['judge', 'pairs', 'exact agreement', 'kappa', 'weighted kappa', 'binary kappa', 'precision', 'recall'] as const;
+export const AGREEMENT_COLUMNS = [
+  'judge',
+  'pairs',
+  'exact agreement',
+  'kappa',
+  'weighted kappa',
+  'binary kappa',
+  'precision',
+  'recall',
+] as const;
 
 export interface AgreementRow {
   readonly judge: string;
@@ -15,7 +24,12 @@ export function agreementRows(report: Report): AgreementRow[] {
 
 function agreementCells(agreement: JudgeAgreement): string[] {
   const { binary } = agreement;
-  return [String(agreement.pairs), ...[agreement.exact_agreement, agreement.cohen_kappa, agreement.weighted_kappa, binary.kappa, binary.precision, binary.recall].map(statistic)];
+  return [
+    String(agreement.pairs),
+    ...[agreement.exact_agreement, agreement.cohen_kappa, agreement.weighted_kappa, binary.kappa, binary.precision, binary.recall].map(
+      statistic,
+    ),
+  ];
 }
 
 function statistic(value: number | null): string {

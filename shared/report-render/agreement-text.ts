@@ -30,25 +30,44 @@ export function renderAgreementText(report: AgreementReport): string {
     alignedTable(['statistic', 'value', '95% low', '95% high'], rows),
   ];
   // An interval is null whenever its statistic is: its reason is worth printing only when the statistic has a value.
-  const reasons = Object.entries(report.reasons).filter(([path]) => !(path.startsWith('intervals.') && reasonOfStatistic(report, path) !== undefined));
+  const reasons = Object.entries(report.reasons).filter(
+    ([path]) => !(path.startsWith('intervals.') && reasonOfStatistic(report, path) !== undefined),
+  );
   if (reasons.length > 0) sections.push(reasons.map(([path, reason]) => `${path}: n/a, ${reason}`).join('\n'));
   sections.push(confusionTable(report));
   if (systems !== undefined) {
     const names = Object.keys(systems.human);
-    sections.push(alignedTable(['run', `${systems.measure} human`, `${systems.measure} judge`], names.map((name) => [name, fixed(systems.human[name]), fixed(systems.judge[name])])));
+    sections.push(
+      alignedTable(
+        ['run', `${systems.measure} human`, `${systems.measure} judge`],
+        names.map((name) => [name, fixed(systems.human[name]), fixed(systems.judge[name])]),
+      ),
+    );
   }
-  const corrected = [...(report.estimates ?? []).map((estimate) => ({ ...estimate, name: estimate.run })), ...(report.differences ?? []).map((difference) => ({ ...difference, name: `${difference.runs[0]} - ${difference.runs[1]}` }))];
+  const corrected = [
+    ...(report.estimates ?? []).map((estimate) => ({ ...estimate, name: estimate.run })),
+    ...(report.differences ?? []).map((difference) => ({ ...difference, name: `${difference.runs[0]} - ${difference.runs[1]}` })),
+  ];
   if (corrected.length > 0) {
     const header = ['run', 'measure', 'topics', 'labelled', 'judge only', 'human only', 'corrected', 'weight'];
     sections.push(
       `corrected by the human labels of the labelled topics (prediction-powered, PPI++; intervals for the mean over the judge-scored topics):\n${alignedTable(
         header,
-        corrected.map((one) => [one.name, one.measure, String(one.topics), String(one.labelled_topics), fixed(one.judge_only.mean), ...correctedCells(one)]),
+        corrected.map((one) => [
+          one.name,
+          one.measure,
+          String(one.topics),
+          String(one.labelled_topics),
+          fixed(one.judge_only.mean),
+          ...correctedCells(one),
+        ]),
       )}`,
     );
   }
   // The check of the sample, per run: the judge's values of the labelled topics against the rest.
-  const unlike = (report.estimates ?? []).filter((estimate) => estimate.sample_check !== undefined && estimate.sample_check.p_value < SAMPLE_CHECK_LEVEL);
+  const unlike = (report.estimates ?? []).filter(
+    (estimate) => estimate.sample_check !== undefined && estimate.sample_check.p_value < SAMPLE_CHECK_LEVEL,
+  );
   if (unlike.length > 0) {
     sections.push(
       unlike
@@ -63,10 +82,15 @@ export function renderAgreementText(report: AgreementReport): string {
   return `${sections.join('\n\n')}\n`;
 }
 
-function correctedCells(estimate: { human_only?: { mean: number; low: number; high: number }; corrected?: { mean: number; low: number; high: number; weight: number }; reason?: string }): string[] {
+function correctedCells(estimate: {
+  human_only?: { mean: number; low: number; high: number };
+  corrected?: { mean: number; low: number; high: number; weight: number };
+  reason?: string;
+}): string[] {
   const { human_only: human, corrected } = estimate;
   if (human === undefined || corrected === undefined) return [estimate.reason ?? 'n/a', '', ''];
-  const interval = (value: { mean: number; low: number; high: number }) => `${fixed(value.mean)} [${fixed(value.low)}, ${fixed(value.high)}]`;
+  const interval = (value: { mean: number; low: number; high: number }) =>
+    `${fixed(value.mean)} [${fixed(value.low)}, ${fixed(value.high)}]`;
   return [interval(human), interval(corrected), corrected.weight.toFixed(2)];
 }
 
@@ -78,7 +102,10 @@ function reasonOfStatistic(report: AgreementReport, intervalPath: string): strin
 
 function confusionTable(report: AgreementReport): string {
   const grades = report.categories.map(String);
-  const body = grades.map((humanGrade) => [humanGrade, ...grades.map((judgeGrade) => String(report.confusion[humanGrade]?.[judgeGrade] ?? 0))]);
+  const body = grades.map((humanGrade) => [
+    humanGrade,
+    ...grades.map((judgeGrade) => String(report.confusion[humanGrade]?.[judgeGrade] ?? 0)),
+  ]);
   return alignedTable(['human \\ judge', ...grades], body);
 }
 

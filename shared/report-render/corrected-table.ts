@@ -26,7 +26,9 @@ export function correctedMetricLabel(metric: string): string {
 /** The rows of the corrected-estimates table of report.md and report.html: one per engine, human metric and judge. */
 export function correctedRows(report: Report): CorrectedRow[] {
   return Object.entries(report.corrected ?? {}).flatMap(([engine, metrics]) =>
-    Object.entries(metrics).flatMap(([metric, judges]) => Object.entries(judges).map(([judge, estimate]) => ({ engine, metric: correctedMetricLabel(metric), judge, ...cellsOf(estimate) }))),
+    Object.entries(metrics).flatMap(([metric, judges]) =>
+      Object.entries(judges).map(([judge, estimate]) => ({ engine, metric: correctedMetricLabel(metric), judge, ...cellsOf(estimate) })),
+    ),
   );
 }
 
@@ -44,7 +46,12 @@ export function correctedDifferenceRows(report: Report): CorrectedRow[] {
 export function correctedBaselineRows(report: Report): CorrectedRow[] {
   return Object.entries(report.comparison?.engines ?? {}).flatMap(([engine, metrics]) =>
     Object.entries(metrics).flatMap(([metric, compared]) =>
-      Object.entries(compared.corrected ?? {}).map(([judge, estimate]) => ({ engine, metric: correctedMetricLabel(metric), judge, ...cellsOf(estimate, 'difference') })),
+      Object.entries(compared.corrected ?? {}).map(([judge, estimate]) => ({
+        engine,
+        metric: correctedMetricLabel(metric),
+        judge,
+        ...cellsOf(estimate, 'difference'),
+      })),
     ),
   );
 }
@@ -60,15 +67,25 @@ function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' =
   const outside = judgeOnly < corrected.low || judgeOnly > corrected.high;
   const gap = judgeOnly - corrected.mean;
   const what = subject === 'engine' ? 'rates this engine' : 'puts this difference';
-  const notes = outside ? [`the judge ${what} ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support`] : [];
+  const notes = outside
+    ? [`the judge ${what} ${Math.abs(gap).toFixed(2)} ${gap > 0 ? 'higher' : 'lower'} than the labelled cases support`]
+    : [];
   const sample = estimate.sample_check;
   const unlike = sample !== undefined && sample.p_value < SAMPLE_CHECK_LEVEL;
   if (unlike) {
     const apart = sample.labelled_judge_mean - sample.unlabelled_judge_mean;
-    notes.push(`the labelled cases do not look like a random sample: the judge rates them ${Math.abs(apart).toFixed(2)} ${apart > 0 ? 'higher' : 'lower'} than the rest (p ${sample.p_value < 0.0001 ? '< 0.0001' : sample.p_value.toFixed(4)}), and the interval assumes one`);
+    notes.push(
+      `the labelled cases do not look like a random sample: the judge rates them ${Math.abs(apart).toFixed(2)} ${apart > 0 ? 'higher' : 'lower'} than the rest (p ${sample.p_value < 0.0001 ? '< 0.0001' : sample.p_value.toFixed(4)}), and the interval assumes one`,
+    );
   }
   return {
-    cells: [fixed(judgeOnly), `${interval(humanOnly)} (${estimate.labelled})`, interval(corrected), corrected.weight.toFixed(2), notes.join('; ')],
+    cells: [
+      fixed(judgeOnly),
+      `${interval(humanOnly)} (${estimate.labelled})`,
+      interval(corrected),
+      corrected.weight.toFixed(2),
+      notes.join('; '),
+    ],
     flagged: outside || unlike,
   };
 }
@@ -83,8 +100,14 @@ function fixed(value: number): string {
 
 /** The sentence under the table: what each column is and what the estimate assumes. */
 export function correctedNote(report: Report): string {
-  const levels = new Set(Object.values(report.corrected ?? {}).flatMap((metrics) => Object.values(metrics).flatMap((judges) => Object.values(judges).flatMap((estimate) => (estimate.level === undefined ? [] : [estimate.level])))));
-  const level = levels.size === 1 ? `${Math.round([...levels][0] as number * 100)}%` : 'the configured';
+  const levels = new Set(
+    Object.values(report.corrected ?? {}).flatMap((metrics) =>
+      Object.values(metrics).flatMap((judges) =>
+        Object.values(judges).flatMap((estimate) => (estimate.level === undefined ? [] : [estimate.level])),
+      ),
+    ),
+  );
+  const level = levels.size === 1 ? `${Math.round(([...levels][0] as number) * 100)}%` : 'the configured';
   return (
     `Each ground-truth metric's mean over the run's cases: the judge's own (its grades as the qrels, on every case), the human labels' over the labelled cases, ` +
     `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases; likewise each answer judge's verdict rate or mean grade (human/<judge>: ` +

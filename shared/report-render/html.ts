@@ -59,4 +59,3 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     body: [headerSection(report), contents, ...shown.map(([, , html]) => html)],
   });
 }
-

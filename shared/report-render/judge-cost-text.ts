@@ -8,8 +8,14 @@ export function formatCost(amount: number | null, currency: string): string {
 /** What the reports say under the judge usage table about the cost estimate. */
 export function costNote(cost: JudgeCost | undefined): string {
   if (cost === undefined) return 'No cost estimate: the config gives no judge.prices.';
-  const unpriced = cost.unpriced_models.length === 0 ? '' : ` No price for ${cost.unpriced_models.join(', ')}: ${cost.unpriced_models.length === 1 ? 'its' : 'their'} cost is unknown.`;
-  const batch = cost.online_cost === undefined ? '' : ` Answers from batch jobs are at the batch price; the same tokens on demand would have cost ${formatCost(cost.online_cost, cost.currency)}.`;
+  const unpriced =
+    cost.unpriced_models.length === 0
+      ? ''
+      : ` No price for ${cost.unpriced_models.join(', ')}: ${cost.unpriced_models.length === 1 ? 'its' : 'their'} cost is unknown.`;
+  const batch =
+    cost.online_cost === undefined
+      ? ''
+      : ` Answers from batch jobs are at the batch price; the same tokens on demand would have cost ${formatCost(cost.online_cost, cost.currency)}.`;
   return `The cost is an estimate at the config's judge.prices, total ${formatCost(cost.total, cost.currency)}; the bill depends on the provider. Cache hits use no tokens.${batch}${unpriced}`;
 }
 

@@ -26,11 +26,22 @@ export function renderRankingTables(ranking: JudgeRankingReport['ranking']): str
 
 /** What the ranking's columns mean, under every form of the table. */
 export const RANKING_NOTE =
-  'width: the corrected interval\'s width, on average; worth: the labelled cases (topics) the human labels alone would need for the same width; labels per cost: (worth − labelled) / cost.';
+  "width: the corrected interval's width, on average; worth: the labelled cases (topics) the human labels alone would need for the same width; labels per cost: (worth − labelled) / cost.";
 
 /** The ranking table's columns, the cost's with its currency when known. */
 export function rankingColumns(currency: string | null): string[] {
-  return ['judge', 'width', 'human only', 'ratio', 'labelled', 'worth (labels)', 'bias', 'kappa', currency === null ? 'cost' : `cost (${currency})`, 'labels per cost'];
+  return [
+    'judge',
+    'width',
+    'human only',
+    'ratio',
+    'labelled',
+    'worth (labels)',
+    'bias',
+    'kappa',
+    currency === null ? 'cost' : `cost (${currency})`,
+    'labels per cost',
+  ];
 }
 
 /** One judge's row of the ranking table, numbers formatted. */

@@ -4,7 +4,14 @@ import type { Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
 import { RANKING_NOTE, rankingCells, rankingColumns } from './judge-ranking-text.js';
-import { CORRECTED_COLUMNS, correctedBaselineRows, correctedDifferenceRows, correctedNote, correctedRows, type CorrectedRow } from './corrected-table.js';
+import {
+  CORRECTED_COLUMNS,
+  correctedBaselineRows,
+  correctedDifferenceRows,
+  correctedNote,
+  correctedRows,
+  type CorrectedRow,
+} from './corrected-table.js';
 
 /** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
 export const LISTED_CASES = 20;
@@ -139,7 +146,12 @@ function judgeRankingSection(report: Report): string {
 }
 
 function correctedRowText(row: CorrectedRow): string {
-  return tableRow([code(row.engine), code(row.metric), code(row.judge), ...row.cells.map((cell, index) => (index === row.cells.length - 1 && row.flagged ? `**${inlineText(cell)}**` : inlineText(cell)))]);
+  return tableRow([
+    code(row.engine),
+    code(row.metric),
+    code(row.judge),
+    ...row.cells.map((cell, index) => (index === row.cells.length - 1 && row.flagged ? `**${inlineText(cell)}**` : inlineText(cell))),
+  ]);
 }
 
 /** The corrected metrics report.md shows: NDCG, average precision and the answer judges' verdict rates (`human/<judge>`). */
@@ -163,20 +175,34 @@ function judgesSection(report: Report): string {
   if (judges.length === 0) return budget.length === 0 ? '' : ['## Judge usage', '', ...budget].join('\n').trimEnd();
   const cost = report.judge_cost;
   const costCell = (judgeId: string): string[] =>
-    cost === undefined ? [] : [formatCost(Object.hasOwn(cost.judges, judgeId) ? (cost.judges[judgeId]?.cost ?? null) : null, cost.currency)];
-  const models = cost === undefined || Object.keys(cost.models).length === 0
-    ? []
-    : [
-        '',
-        tableRow(['model', 'input tokens', 'output tokens', 'estimated cost']),
-        tableRow(['---', '---:', '---:', '---:']),
-        ...Object.entries(cost.models).map(([model, entry]) => tableRow([code(model), String(entry.input_tokens), String(entry.output_tokens), formatCost(entry.cost, cost.currency)])),
-      ];
+    cost === undefined
+      ? []
+      : [formatCost(Object.hasOwn(cost.judges, judgeId) ? (cost.judges[judgeId]?.cost ?? null) : null, cost.currency)];
+  const models =
+    cost === undefined || Object.keys(cost.models).length === 0
+      ? []
+      : [
+          '',
+          tableRow(['model', 'input tokens', 'output tokens', 'estimated cost']),
+          tableRow(['---', '---:', '---:', '---:']),
+          ...Object.entries(cost.models).map(([model, entry]) =>
+            tableRow([code(model), String(entry.input_tokens), String(entry.output_tokens), formatCost(entry.cost, cost.currency)]),
+          ),
+        ];
   return [
     '## Judge usage',
     '',
     ...budget,
-    tableRow(['judge', 'calls', 'cache hits', 'retries', 'errors', 'input tokens', 'output tokens', ...(cost === undefined ? [] : ['estimated cost'])]),
+    tableRow([
+      'judge',
+      'calls',
+      'cache hits',
+      'retries',
+      'errors',
+      'input tokens',
+      'output tokens',
+      ...(cost === undefined ? [] : ['estimated cost']),
+    ]),
     tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', ...(cost === undefined ? [] : ['---:'])]),
     ...judges.map(([judgeId, usage]) =>
       tableRow([

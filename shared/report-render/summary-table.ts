@@ -2,7 +2,6 @@ import type { Report } from '../schema/report.js';
 import { keyMetricTable } from '../report/key-metrics.js';
 import { alignedTable } from './text-table.js';
 
-
 /**
  * The key metrics as a plain-text table for the terminal, printed by the CLI
  * at the end of a run: one row per key statistic (the same as report.md's),

@@ -27,7 +27,8 @@ export function caseLines(results: readonly CaseResult[], lists = true): CaseLin
   return sorted.flatMap((result) =>
     sortedKeys(result.engines).map((engine) => {
       const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
-      const listed = output === undefined || !lists ? {} : { retrieved: 'ranking' in output ? expandRanking(output.ranking) : output.retrieved };
+      const listed =
+        output === undefined || !lists ? {} : { retrieved: 'ranking' in output ? expandRanking(output.ranking) : output.retrieved };
       return {
         case_id: result.case_id,
         request_id: result.request_id,
@@ -52,10 +53,18 @@ export function* caseLineTexts(results: readonly CaseResult[]): Generator<string
   for (const result of sorted) {
     for (const engine of sortedKeys(result.engines)) {
       const output = result.outputs !== undefined && Object.hasOwn(result.outputs, engine) ? result.outputs[engine] : undefined;
-      const head = { case_id: result.case_id, request_id: result.request_id, engine, metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})) };
+      const head = {
+        case_id: result.case_id,
+        request_id: result.request_id,
+        engine,
+        metrics: sortedRecord(Object.entries(result.engines[engine] ?? {})),
+      };
       const skipped = result.judging_skipped === undefined ? {} : { judging_skipped: result.judging_skipped };
       if (output === undefined || !('ranking' in output)) {
-        const listed = output === undefined ? {} : { retrieved: output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) };
+        const listed =
+          output === undefined
+            ? {}
+            : { retrieved: output.retrieved, ...(output.response === undefined ? {} : { response: output.response }) };
         yield `${JSON.stringify({ ...head, ...listed, ...skipped })}\n`;
         continue;
       }

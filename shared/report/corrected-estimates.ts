@@ -2,7 +2,14 @@ import { runSettingsSchema } from '../config/config-schema.js';
 import { pairedNumber, parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { CaseLine, CorrectedDifference, CorrectedEstimate, Report } from '../schema/report.js';
-import { addCase, correctedMean, emptyPairedSums, type PairedSums, type Population, type SampleCheck } from '../statistics/prediction-powered-mean.js';
+import {
+  addCase,
+  correctedMean,
+  emptyPairedSums,
+  type PairedSums,
+  type Population,
+  type SampleCheck,
+} from '../statistics/prediction-powered-mean.js';
 import { compareText } from './ordering.js';
 
 /**
@@ -104,7 +111,8 @@ export class CorrectionTally {
       const [first, second] = pair.split('\u0000') as [string, string];
       for (const [metric, judges] of sorted(metrics)) {
         if (!labelled.has(metric)) continue;
-        for (const [judge, sums] of sorted(judges)) result.push({ engines: [first, second], metric, judge, ...estimateOf(sums, settings, 'superpopulation') });
+        for (const [judge, sums] of sorted(judges))
+          result.push({ engines: [first, second], metric, judge, ...estimateOf(sums, settings, 'superpopulation') });
       }
     }
     return result.some((difference) => difference.labelled > 0) ? result : [];
@@ -200,4 +208,3 @@ export function sampleCheckFields(sample: SampleCheck): { labelled_judge_mean: n
 function sorted<Value>(map: ReadonlyMap<string, Value>): [string, Value][] {
   return [...map].sort(([left], [right]) => compareText(left, right));
 }
-

@@ -30,7 +30,8 @@ export async function withIntervalBatch<Result>(build: (intervalOf: IntervalSour
   const result = build((values) => {
     const known = asked[next++];
     const length = typeof known === 'number' ? known : known?.length;
-    if (length !== values.length) throw new Error(`The second pass asked for interval ${next} of ${values.length} values, the first for ${length ?? 'none'}`);
+    if (length !== values.length)
+      throw new Error(`The second pass asked for interval ${next} of ${values.length} values, the first for ${length ?? 'none'}`);
     return typeof known === 'number' ? meanInterval(values) : intervals.get(known as Float64Array);
   });
   if (next !== asked.length) throw new Error(`The second pass asked for ${next} intervals, the first for ${asked.length}`);

@@ -70,7 +70,9 @@ export class AgreementTally {
   agreement(): Record<string, JudgeAgreement> | undefined {
     if (!this.labelled || this.counts.size === 0) return undefined;
     const judges = [...this.counts.keys()].sort(compareText);
-    return Object.fromEntries(judges.map((judge) => [judge, judgeAgreement(this.counts.get(judge) as Map<number, Map<number, number>>, this.level)]));
+    return Object.fromEntries(
+      judges.map((judge) => [judge, judgeAgreement(this.counts.get(judge) as Map<number, Map<number, number>>, this.level)]),
+    );
   }
 }
 
@@ -106,7 +108,12 @@ function judgeAgreement(table: ReadonlyMap<number, ReadonlyMap<number, number>>,
       precision: value('binary.precision', statistics.binary.precision),
       recall: value('binary.recall', statistics.binary.recall),
     },
-    confusion: Object.fromEntries(categories.map((humanGrade, row) => [String(humanGrade), Object.fromEntries(categories.map((judgeGrade, column) => [String(judgeGrade), matrix[row]?.[column] ?? 0]))])),
+    confusion: Object.fromEntries(
+      categories.map((humanGrade, row) => [
+        String(humanGrade),
+        Object.fromEntries(categories.map((judgeGrade, column) => [String(judgeGrade), matrix[row]?.[column] ?? 0])),
+      ]),
+    ),
     reasons,
   };
 }

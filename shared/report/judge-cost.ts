@@ -34,14 +34,26 @@ export function judgeCost(judges: Readonly<Record<string, JudgeUsageRecord>>, pr
   }
   const models = sortedRecord(
     [...byModel].map(([model, { tokens, batch }]) => {
-      const batched = batch.input_tokens + batch.output_tokens > 0 ? { batch_input_tokens: batch.input_tokens, batch_output_tokens: batch.output_tokens } : {};
+      const batched =
+        batch.input_tokens + batch.output_tokens > 0
+          ? { batch_input_tokens: batch.input_tokens, batch_output_tokens: batch.output_tokens }
+          : {};
       return [model, { ...tokens, ...batched, cost: tokenCost(tokens, batch, prices, model) }] as const;
     }),
   );
-  const unpriced = Object.entries(models).filter(([, entry]) => entry.cost === null).map(([model]) => model);
+  const unpriced = Object.entries(models)
+    .filter(([, entry]) => entry.cost === null)
+    .map(([model]) => model);
   const total = unpriced.length > 0 ? null : Object.values(models).reduce((sum, entry) => sum + (entry.cost ?? 0), 0);
   const batched = [...byModel.values()].some(({ batch }) => batch.input_tokens + batch.output_tokens > 0);
-  return { currency: prices.currency, total, ...(batched ? { online_cost: online } : {}), models, judges: sortedRecord(judgeCosts), unpriced_models: unpriced };
+  return {
+    currency: prices.currency,
+    total,
+    ...(batched ? { online_cost: online } : {}),
+    models,
+    judges: sortedRecord(judgeCosts),
+    unpriced_models: unpriced,
+  };
 }
 
 /**
@@ -52,7 +64,8 @@ export function judgeCost(judges: Readonly<Record<string, JudgeUsageRecord>>, pr
 export function pricedSpend(judges: Readonly<Record<string, JudgeUsageRecord>>, prices: JudgePrices): number {
   let spend = 0;
   for (const usage of Object.values(judges)) {
-    for (const [model, tokens] of modelTokensOf(usage)) spend += tokenCost(tokens, usage.batch_models?.[model] ?? NO_TOKENS, prices, model) ?? 0;
+    for (const [model, tokens] of modelTokensOf(usage))
+      spend += tokenCost(tokens, usage.batch_models?.[model] ?? NO_TOKENS, prices, model) ?? 0;
   }
   return spend;
 }
@@ -62,7 +75,10 @@ function modelTokensOf(usage: JudgeUsageRecord): [string, ModelTokens][] {
   const entries = Object.entries(usage.models ?? {});
   const attributedInput = entries.reduce((sum, [, tokens]) => sum + tokens.input_tokens, 0);
   const attributedOutput = entries.reduce((sum, [, tokens]) => sum + tokens.output_tokens, 0);
-  const rest = { input_tokens: Math.max(0, usage.input_tokens - attributedInput), output_tokens: Math.max(0, usage.output_tokens - attributedOutput) };
+  const rest = {
+    input_tokens: Math.max(0, usage.input_tokens - attributedInput),
+    output_tokens: Math.max(0, usage.output_tokens - attributedOutput),
+  };
   return rest.input_tokens + rest.output_tokens > 0 ? [...entries, [UNRECORDED_MODEL, rest]] : entries;
 }
 
@@ -75,7 +91,13 @@ function tokenCost(tokens: ModelTokens, batch: ModelTokens, prices: JudgePrices,
   const batched = priceOf(price, 'batch');
   const onlineInput = Math.max(0, tokens.input_tokens - batch.input_tokens);
   const onlineOutput = Math.max(0, tokens.output_tokens - batch.output_tokens);
-  return (onlineInput * online.input + onlineOutput * online.output + batch.input_tokens * batched.input + batch.output_tokens * batched.output) / 1_000_000;
+  return (
+    (onlineInput * online.input +
+      onlineOutput * online.output +
+      batch.input_tokens * batched.input +
+      batch.output_tokens * batched.output) /
+    1_000_000
+  );
 }
 
 const NO_TOKENS: ModelTokens = { input_tokens: 0, output_tokens: 0 };

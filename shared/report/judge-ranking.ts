@@ -14,14 +14,22 @@ import { compareText } from './ordering.js';
  */
 
 /** The ground-truth metrics a ranking of judges is made on, most preferred first. */
-const PREFERRED = [/^retrieval\/ground_truth\/ndcg@10$/, /^retrieval\/ground_truth\/ndcg@\d+$/, /^retrieval\/ground_truth\/average_precision$/, /./];
+const PREFERRED = [
+  /^retrieval\/ground_truth\/ndcg@10$/,
+  /^retrieval\/ground_truth\/ndcg@\d+$/,
+  /^retrieval\/ground_truth\/average_precision$/,
+  /./,
+];
 
 export function withJudgeRanking(report: Report): Report {
   const corrected = report.corrected ?? {};
   const metrics = [...new Set(Object.values(corrected).flatMap((byMetric) => Object.keys(byMetric)))].sort(compareText);
-  const judgesOf = (metric: string): string[] => [...new Set(Object.values(corrected).flatMap((byMetric) => Object.keys(byMetric[metric] ?? {})))].sort(compareText);
+  const judgesOf = (metric: string): string[] =>
+    [...new Set(Object.values(corrected).flatMap((byMetric) => Object.keys(byMetric[metric] ?? {})))].sort(compareText);
   // The first metric, in the preferred order, that two judges or more correct (a yes/no judge corrects no NDCG).
-  const metric = PREFERRED.map((pattern) => metrics.find((name) => pattern.test(name) && judgesOf(name).length >= 2)).find((name) => name !== undefined);
+  const metric = PREFERRED.map((pattern) => metrics.find((name) => pattern.test(name) && judgesOf(name).length >= 2)).find(
+    (name) => name !== undefined,
+  );
   if (metric === undefined) return report;
   const judges = judgesOf(metric);
   const candidates: JudgeCandidate[] = judges.map((judge) => ({
@@ -45,9 +53,17 @@ export function withJudgeRanking(report: Report): Report {
     cost: report.judge_cost?.judges[judge]?.cost ?? null,
   }));
   const byWidth = rankJudges(candidates);
-  const level = Object.values(corrected).flatMap((byMetric) => Object.values(byMetric[metric] ?? {}).flatMap((estimate) => (estimate.level === undefined ? [] : [estimate.level])))[0];
+  const level = Object.values(corrected).flatMap((byMetric) =>
+    Object.values(byMetric[metric] ?? {}).flatMap((estimate) => (estimate.level === undefined ? [] : [estimate.level])),
+  )[0];
   return {
     ...report,
-    judge_ranking: { metric, level: level ?? 0.95, currency: report.judge_cost?.currency ?? null, by_width: byWidth, by_cost: rankByCost(byWidth) },
+    judge_ranking: {
+      metric,
+      level: level ?? 0.95,
+      currency: report.judge_cost?.currency ?? null,
+      by_width: byWidth,
+      by_cost: rankByCost(byWidth),
+    },
   };
 }

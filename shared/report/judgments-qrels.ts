@@ -65,7 +65,12 @@ function mayHoldGrades(row: string): boolean {
  * no second read; with `everyLine`, every line (a run whose answer judges'
  * ratings are corrected by human verdicts: corrected-estimates.ts).
  */
-export async function writeJudgmentsQrels(casesPath: string, qrelsPath: string, onLine?: (line: CaseLine) => void, options: { readonly everyLine?: boolean } = {}): Promise<number> {
+export async function writeJudgmentsQrels(
+  casesPath: string,
+  qrelsPath: string,
+  onLine?: (line: CaseLine) => void,
+  options: { readonly everyLine?: boolean } = {},
+): Promise<number> {
   const output = createWriteStream(qrelsPath);
   let written = 0;
   let caseId: string | undefined;

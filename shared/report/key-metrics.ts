@@ -42,7 +42,8 @@ export function keyMetricTable(report: Report): KeyMetricTable {
  * rating and the retrieval values derived from verdicts. A judge's other
  * details (token counts, statement counts) stay in report.json.
  */
-const KEY_STATISTIC = /^(retrieval\/ground_truth\/[^/]+\/average|[a-z]+\/[a-z_]+\/[a-z0-9_]+\/(rating\/(average|percentage)|(precision|average_precision|ndcg@\d+)\/average))$/;
+const KEY_STATISTIC =
+  /^(retrieval\/ground_truth\/[^/]+\/average|[a-z]+\/[a-z_]+\/[a-z0-9_]+\/(rating\/(average|percentage)|(precision|average_precision|ndcg@\d+)\/average))$/;
 
 export function isKeyStatistic(name: string): boolean {
   return KEY_STATISTIC.test(name);

@@ -35,7 +35,12 @@ export function emptySegment(size: number): SegmentColumns {
 }
 
 /** Folds one case's metrics of one engine into the segment, at the case's slot. */
-export function foldEngineMetrics(segment: SegmentColumns, slot: number, engine: string, metrics: Readonly<Record<string, MetricValue>>): void {
+export function foldEngineMetrics(
+  segment: SegmentColumns,
+  slot: number,
+  engine: string,
+  metrics: Readonly<Record<string, MetricValue>>,
+): void {
   let columns = segment.engines.get(engine);
   if (columns === undefined) {
     columns = new Map();
@@ -91,6 +96,7 @@ export function verdictValues(columns: readonly MetricColumn[]): Float64Array {
   for (const column of columns) for (const verdict of column.verdicts ?? []) if (verdict !== 0) count++;
   const verdicts = new Float64Array(count);
   let next = 0;
-  for (const column of columns) for (const verdict of column.verdicts ?? []) if (verdict !== 0) verdicts[next++] = verdict === VERDICT_YES ? 1 : 0;
+  for (const column of columns)
+    for (const verdict of column.verdicts ?? []) if (verdict !== 0) verdicts[next++] = verdict === VERDICT_YES ? 1 : 0;
   return verdicts;
 }

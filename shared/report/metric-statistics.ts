@@ -63,7 +63,10 @@ export type IntervalSource = (values: ArrayLike<number>) => Interval | undefined
  * `intervalOf`, in the order of the metric names, so a caller can compute
  * them all ahead, several at once, and serve them in that order.
  */
-export function columnStatistics(columnsByMetric: ReadonlyMap<string, readonly MetricColumn[]>, intervalOf: IntervalSource = meanInterval): Record<string, number> {
+export function columnStatistics(
+  columnsByMetric: ReadonlyMap<string, readonly MetricColumn[]>,
+  intervalOf: IntervalSource = meanInterval,
+): Record<string, number> {
   const names = [...columnsByMetric.keys()].sort(compareText);
   return sortedRecord(names.flatMap((name) => statisticsOf(name, columnsByMetric.get(name) ?? [], intervalOf)));
 }
@@ -91,7 +94,8 @@ function statisticsOf(name: string, columns: readonly MetricColumn[], intervalOf
     const numbers = finiteValues(columns);
     const average = mean(numbers);
     const statistics: [string, number][] = [[`${name}/count`, numbers.length]];
-    if (average !== undefined) statistics.push([`${name}/average`, average], ...withInterval(`${name}/average`, undefined, intervalOf(numbers)));
+    if (average !== undefined)
+      statistics.push([`${name}/average`, average], ...withInterval(`${name}/average`, undefined, intervalOf(numbers)));
     return statistics;
   }
   return [];
@@ -110,9 +114,14 @@ function latencyStatistics(values: Float64Array): [string, number][] {
 
 function attemptStatistics(values: Float64Array): [string, number][] {
   const total = values.reduce((sum, value) => sum + value, 0);
-  const statistics: [string, number][] = [[`${ENGINE_ATTEMPTS}/count`, values.length], [`${ENGINE_ATTEMPTS}/total`, total]];
+  const statistics: [string, number][] = [
+    [`${ENGINE_ATTEMPTS}/count`, values.length],
+    [`${ENGINE_ATTEMPTS}/total`, total],
+  ];
   // A reduce, not Math.max(...values): a million cases would overflow the call's arguments.
-  return values.length === 0 ? statistics : [...statistics, [`${ENGINE_ATTEMPTS}/max`, values.reduce((highest, value) => Math.max(highest, value))]];
+  return values.length === 0
+    ? statistics
+    : [...statistics, [`${ENGINE_ATTEMPTS}/max`, values.reduce((highest, value) => Math.max(highest, value))]];
 }
 
 const BOOTSTRAP = { resamples: 1000, seed: 20_261_122, level: 0.95 };

@@ -34,7 +34,9 @@ export function reportFromPartials(
   const ordered = [...partials].sort((left, right) => left.range - right.range);
   const expectedRanges = Math.ceil(sortedCaseIds.length / REDUCE_RANGE_SIZE);
   if (ordered.length !== expectedRanges || ordered.some((partial, index) => partial.range !== index)) {
-    throw new Error(`Expected the partials of ranges 0 to ${expectedRanges - 1}, got ranges ${ordered.map((partial) => partial.range).join(', ')}`);
+    throw new Error(
+      `Expected the partials of ranges 0 to ${expectedRanges - 1}, got ranges ${ordered.map((partial) => partial.range).join(', ')}`,
+    );
   }
   let evaluated = 0;
   const missing: string[] = [];
@@ -48,7 +50,9 @@ export function reportFromPartials(
   const failed = ordered.flatMap((partial) => partial.failed);
   const engineNames = new Set(manifest.engines);
   for (const partial of ordered) for (const engine of partial.columns.engines.keys()) engineNames.add(engine);
-  const engines = Object.fromEntries([...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine), intervalOf)] as const));
+  const engines = Object.fromEntries(
+    [...engineNames].sort(compareText).map((engine) => [engine, columnStatistics(columnsOf(ordered, engine), intervalOf)] as const),
+  );
   const judges = totalJudgeUsage([...ordered.map((partial) => partial.judgeUsage), ...attemptUsage]);
   const judgingSkipped = ordered.reduce((sum, partial) => sum + (partial.judgingSkipped ?? 0), 0);
   return {

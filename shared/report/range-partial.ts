@@ -59,20 +59,24 @@ export const storedPartialSchema = z.object({
 
 export function serializePartial(partial: RangePartial): string {
   const engines = Object.fromEntries(
-    [...partial.columns.engines].sort(([left], [right]) => compareText(left, right)).map(([engine, columns]) => [
-      engine,
-      Object.fromEntries(
-        [...columns].sort(([left], [right]) => compareText(left, right)).map(([name, column]) => [
-          name,
-          {
-            ...(column.values === undefined ? {} : { values: toBase64(column.values) }),
-            ...(column.verdicts === undefined ? {} : { verdicts: toBase64(column.verdicts) }),
-            number_seen: column.numberSeen,
-            error_count: column.errorCount,
-          },
-        ]),
-      ),
-    ]),
+    [...partial.columns.engines]
+      .sort(([left], [right]) => compareText(left, right))
+      .map(([engine, columns]) => [
+        engine,
+        Object.fromEntries(
+          [...columns]
+            .sort(([left], [right]) => compareText(left, right))
+            .map(([name, column]) => [
+              name,
+              {
+                ...(column.values === undefined ? {} : { values: toBase64(column.values) }),
+                ...(column.verdicts === undefined ? {} : { verdicts: toBase64(column.verdicts) }),
+                number_seen: column.numberSeen,
+                error_count: column.errorCount,
+              },
+            ]),
+        ),
+      ]),
   );
   return JSON.stringify({
     range: partial.range,

@@ -8,7 +8,11 @@ import type { Manifest } from '../schema/run-records.js';
  * builders (aggregate.ts from the records, write-report.ts from cases.jsonl)
  * end here.
  */
-export function withAgreement(report: Report, agreement: Record<string, JudgeAgreement> | undefined, minAgreement: number | undefined): Report {
+export function withAgreement(
+  report: Report,
+  agreement: Record<string, JudgeAgreement> | undefined,
+  minAgreement: number | undefined,
+): Report {
   const warnings = [...(report.warnings ?? []), ...agreementWarnings(agreement, minAgreement)];
   return { ...report, ...(agreement === undefined ? {} : { agreement }), ...(warnings.length === 0 ? {} : { warnings }) };
 }
@@ -21,15 +25,21 @@ export function withAgreement(report: Report, agreement: Record<string, JudgeAgr
  */
 export function agreementWarnings(agreement: Record<string, JudgeAgreement> | undefined, minAgreement: number | undefined): string[] {
   if (minAgreement === undefined) return [];
-  if (agreement === undefined) return [`run.min_agreement ${minAgreement} was not checked: the run has no human labels on documents a relevance judge graded`];
+  if (agreement === undefined)
+    return [`run.min_agreement ${minAgreement} was not checked: the run has no human labels on documents a relevance judge graded`];
   return Object.entries(agreement).flatMap(([judge, statistics]) => {
     if (statistics.cohen_kappa === null) {
-      return [`${judge}: agreement with the human labels is unknown (${statistics.reasons.cohen_kappa ?? 'kappa is undefined'}), so run.min_agreement ${minAgreement} is not met`];
+      return [
+        `${judge}: agreement with the human labels is unknown (${statistics.reasons.cohen_kappa ?? 'kappa is undefined'}), so run.min_agreement ${minAgreement} is not met`,
+      ];
     }
     if (statistics.cohen_kappa >= minAgreement) return [];
     // Rounded for reading, unless rounding would reach the minimum it falls short of.
-    const rounded = Number(statistics.cohen_kappa.toFixed(3)) < minAgreement ? statistics.cohen_kappa.toFixed(3) : String(statistics.cohen_kappa);
-    return [`${judge}: Cohen's kappa with the human labels is ${rounded} over ${statistics.pairs} pairs, below run.min_agreement ${minAgreement}`];
+    const rounded =
+      Number(statistics.cohen_kappa.toFixed(3)) < minAgreement ? statistics.cohen_kappa.toFixed(3) : String(statistics.cohen_kappa);
+    return [
+      `${judge}: Cohen's kappa with the human labels is ${rounded} over ${statistics.pairs} pairs, below run.min_agreement ${minAgreement}`,
+    ];
   });
 }
 

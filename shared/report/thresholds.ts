@@ -37,7 +37,9 @@ function passes(value: MetricValue, threshold: Threshold): boolean {
 export function thresholdMetrics(metrics: Readonly<Record<string, MetricValue>>, thresholds: Thresholds): Record<string, MetricValue> {
   const checks = checkThresholds(metrics, thresholds);
   const passed = linePasses(checks);
-  const named: Record<string, MetricValue> = Object.fromEntries(Object.entries(checks).map(([metric, check]) => [`thresholds/${metric}/check`, check]));
+  const named: Record<string, MetricValue> = Object.fromEntries(
+    Object.entries(checks).map(([metric, check]) => [`thresholds/${metric}/check`, check]),
+  );
   if (passed !== undefined) named['thresholds/pass'] = passed ? 1 : 0;
   return named;
 }

@@ -88,7 +88,15 @@ export class CaseGrouper {
 
   private open(requestId: string, row: NormalisedRow): CaseInProgress {
     const caseId = this.caseIds.idOf(requestId);
-    const current: CaseInProgress = { request_id: requestId, request: row.request, firstLine: row.line, engines: new Map(), expected: {}, expectedLines: {}, labelTags: {} };
+    const current: CaseInProgress = {
+      request_id: requestId,
+      request: row.request,
+      firstLine: row.line,
+      engines: new Map(),
+      expected: {},
+      expectedLines: {},
+      labelTags: {},
+    };
     this.cases.set(requestId, current);
     this.caseIdOwners.set(caseId, current);
     return current;
@@ -112,26 +120,42 @@ export class CaseGrouper {
   private conflicts(current: CaseInProgress, row: NormalisedRow): InputError[] {
     const problems: [field: string, message: string, fix: string][] = [];
     if (current.request !== row.request) {
-      problems.push(['request', `request_id "${current.request_id}" has a different request on line ${current.firstLine}`, 'give each request its own request_id, and the same text on every row of one request']);
+      problems.push([
+        'request',
+        `request_id "${current.request_id}" has a different request on line ${current.firstLine}`,
+        'give each request its own request_id, and the same text on every row of one request',
+      ]);
     }
     if (row.engine !== undefined) {
       const name = row.engine.name ?? DEFAULT_ENGINE;
       const earlier = current.engines.get(name);
       if (earlier !== undefined) {
-        problems.push(['engine', `duplicate row: request "${current.request_id}" already has a row for engine "${name}" on line ${earlier.line}`, 'give one row per request and engine; name the engine of each row (engine, system or run) when they come from different systems']);
+        problems.push([
+          'engine',
+          `duplicate row: request "${current.request_id}" already has a row for engine "${name}" on line ${earlier.line}`,
+          'give one row per request and engine; name the engine of each row (engine, system or run) when they come from different systems',
+        ]);
       }
     }
     for (const field of EXPECTED_FIELDS) {
       const earlier = current.expected[field];
       const value = row[field];
       if (earlier !== undefined && value !== undefined && !isDeepStrictEqual(earlier, value)) {
-        problems.push([field, `disagrees with the ${field} given for the same request on line ${current.expectedLines[field] ?? 0}`, 'give the same labels on every row of a request, or on one row only']);
+        problems.push([
+          field,
+          `disagrees with the ${field} given for the same request on line ${current.expectedLines[field] ?? 0}`,
+          'give the same labels on every row of a request, or on one row only',
+        ]);
       }
     }
     if (row.engine === undefined) {
       for (const [key, value] of Object.entries(row.tags)) {
         if (hasOwnKey(current.labelTags, key) && !isDeepStrictEqual(current.labelTags[key], value)) {
-          problems.push([`tags.${key}`, `disagrees with the ${key} given on another label row of the same request`, 'give the same value on every label row of a request']);
+          problems.push([
+            `tags.${key}`,
+            `disagrees with the ${key} given on another label row of the same request`,
+            'give the same value on every label row of a request',
+          ]);
         }
       }
     }
@@ -141,7 +165,10 @@ export class CaseGrouper {
 
 function toEvalCase(current: CaseInProgress): EvalCase {
   const entries = [...current.engines];
-  const { caseTags, engineTags } = splitTags(entries.map(([, engine]) => engine.tags), current.labelTags);
+  const { caseTags, engineTags } = splitTags(
+    entries.map(([, engine]) => engine.tags),
+    current.labelTags,
+  );
   const engines: Record<string, EngineOutput> = {};
   entries.forEach(([name, engine], index) => {
     engines[name] = { ...engine.output, tags: engineTags[index] ?? {} };

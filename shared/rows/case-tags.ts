@@ -19,7 +19,9 @@ export function splitTags(engineTags: readonly Tags[], labelTags: Tags): { caseT
   return {
     caseTags,
     engineTags: engineTags.map((tags) =>
-      Object.fromEntries(Object.entries(tags).filter(([key, value]) => !(hasOwnKey(caseTags, key) && isDeepStrictEqual(caseTags[key], value)))),
+      Object.fromEntries(
+        Object.entries(tags).filter(([key, value]) => !(hasOwnKey(caseTags, key) && isDeepStrictEqual(caseTags[key], value))),
+      ),
     ),
   };
 }

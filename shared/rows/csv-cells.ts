@@ -37,7 +37,14 @@ export function decodeCsvRow(file: string, row: SourceRow<string>, limits: RowLi
     }
     const decoded = decodeStructuredCell(cell);
     if (decoded.ok) setOwnKey(fields, column, decoded.value);
-    else errors.push({ file, line: row.line, field: column, message: decoded.error, fix: OBJECT_FIXES[conventionForName(column)?.field ?? ''] ?? LIST_FIX });
+    else
+      errors.push({
+        file,
+        line: row.line,
+        field: column,
+        message: decoded.error,
+        fix: OBJECT_FIXES[conventionForName(column)?.field ?? ''] ?? LIST_FIX,
+      });
   }
   return errors.length > 0 ? checkedErrors(errors) : checkedValue({ line: row.line, fields });
 }

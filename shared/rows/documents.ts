@@ -33,19 +33,32 @@ type DocumentInput = RetrievedChunkInput | ExpectedDocumentInput;
  * reorder the list: the engine's order is what was shown to the user, and a
  * score without a rank says nothing about how ties were broken.
  */
-export function toRetrievedChunks(items: readonly RetrievedChunkInput[], ids: readonly string[] | undefined, source: ListSource): Checked<RetrievedChunk[]> {
+export function toRetrievedChunks(
+  items: readonly RetrievedChunkInput[],
+  ids: readonly string[] | undefined,
+  source: ListSource,
+): Checked<RetrievedChunk[]> {
   const errors: InputError[] = [...checkIdCount(items, ids, source)];
   const ranked = items.filter((item) => item.rank !== undefined).length;
   if (ranked > 0 && ranked < items.length) {
     const unranked = items.findIndex((item) => item.rank === undefined);
-    errors.push(error(source, `${source.listName}[${unranked}].rank`, 'rank is given on some chunks but not on this one', 'give rank on every chunk, or on none to use list order'));
+    errors.push(
+      error(
+        source,
+        `${source.listName}[${unranked}].rank`,
+        'rank is given on some chunks but not on this one',
+        'give rank on every chunk, or on none to use list order',
+      ),
+    );
   }
   const seenRanks = new Set<number>();
   const chunks: RetrievedChunk[] = [];
   items.forEach((item, index) => {
     const resolved = resolveDocument(item, ids?.[index], source, index, errors);
     if (item.rank !== undefined && seenRanks.has(item.rank)) {
-      errors.push(error(source, `${source.listName}[${index}].rank`, `rank ${item.rank} is given to two chunks`, 'give each chunk a different rank'));
+      errors.push(
+        error(source, `${source.listName}[${index}].rank`, `rank ${item.rank} is given to two chunks`, 'give each chunk a different rank'),
+      );
     }
     if (item.rank !== undefined) seenRanks.add(item.rank);
     chunks.push(withoutUndefined({ ...resolved, score: item.score, rank: item.rank ?? index + 1, metadata: resolved.metadata }));
@@ -55,7 +68,11 @@ export function toRetrievedChunks(items: readonly RetrievedChunkInput[], ids: re
   return checkedValue(chunks.sort((left, right) => left.rank - right.rank));
 }
 
-export function toExpectedDocuments(items: readonly ExpectedDocumentInput[], ids: readonly string[] | undefined, source: ListSource): Checked<ExpectedDocument[]> {
+export function toExpectedDocuments(
+  items: readonly ExpectedDocumentInput[],
+  ids: readonly string[] | undefined,
+  source: ListSource,
+): Checked<ExpectedDocument[]> {
   const errors: InputError[] = [...checkIdCount(items, ids, source)];
   const documents = items.map((item, index) => {
     const resolved = resolveDocument(item, ids?.[index], source, index, errors);
@@ -67,16 +84,36 @@ export function toExpectedDocuments(items: readonly ExpectedDocumentInput[], ids
 function checkIdCount(items: readonly unknown[], ids: readonly string[] | undefined, source: ListSource): InputError[] {
   if (ids === undefined || ids.length === items.length) return [];
   const idsName = source.idsName ?? 'ids';
-  return [error(source, idsName, `has ${ids.length} ids but ${source.listName} has ${items.length} entries`, `give exactly one id per entry of ${source.listName}, in the same order`)];
+  return [
+    error(
+      source,
+      idsName,
+      `has ${ids.length} ids but ${source.listName} has ${items.length} entries`,
+      `give exactly one id per entry of ${source.listName}, in the same order`,
+    ),
+  ];
 }
 
-function resolveDocument(item: DocumentInput, alignedId: string | undefined, source: ListSource, index: number, errors: InputError[]): ResolvedDocument {
+function resolveDocument(
+  item: DocumentInput,
+  alignedId: string | undefined,
+  source: ListSource,
+  index: number,
+  errors: InputError[],
+): ResolvedDocument {
   const idKey = ID_KEYS.find((key) => item[key] !== undefined);
   const contentKey = CONTENT_KEYS.find((key) => item[key] !== undefined);
   const ownId = idKey === undefined ? undefined : item[idKey];
   const content = contentKey === undefined ? undefined : item[contentKey];
   if (ownId !== undefined && alignedId !== undefined && ownId !== alignedId) {
-    errors.push(error(source, `${source.listName}[${index}].${idKey ?? 'doc_uri'}`, `"${ownId}" disagrees with ${source.idsName ?? 'the id list'} ("${alignedId}")`, 'give the id in one place only'));
+    errors.push(
+      error(
+        source,
+        `${source.listName}[${index}].${idKey ?? 'doc_uri'}`,
+        `"${ownId}" disagrees with ${source.idsName ?? 'the id list'} ("${alignedId}")`,
+        'give the id in one place only',
+      ),
+    );
   }
   const docUri = ownId ?? alignedId ?? (content === undefined ? undefined : contentDocUri(content));
   if (docUri === undefined) throw new Error('row schema let through a document with neither id nor content');

@@ -53,7 +53,12 @@ export function normaliseRow(file: string, row: SourceRow): Checked<NormalisedRo
     const errors = issues.slice(0, MOST_ISSUES_PER_ROW).map((issue) => issueToInputError(issue, context));
     if (issues.length > MOST_ISSUES_PER_ROW) {
       const more = issues.length - MOST_ISSUES_PER_ROW;
-      errors.push({ file, line: row.line, message: `and ${more} more ${more === 1 ? 'problem' : 'problems'} in this row`, fix: 'fix the problems above and validate again' });
+      errors.push({
+        file,
+        line: row.line,
+        message: `and ${more} more ${more === 1 ? 'problem' : 'problems'} in this row`,
+        fix: 'fix the problems above and validate again',
+      });
     }
     return checkedErrors(errors);
   }
@@ -73,7 +78,13 @@ function mapFields(file: string, row: SourceRow): MappedFields {
     const field = convention.field;
     const earlierName = mapped.names.get(field);
     if (earlierName !== undefined && !isDeepStrictEqual(mapped.canonical[field], value)) {
-      mapped.errors.push({ file, line: row.line, field: name, message: `"${earlierName}" and "${name}" both give the ${field} and disagree`, fix: 'keep one of the two fields' });
+      mapped.errors.push({
+        file,
+        line: row.line,
+        field: name,
+        message: `"${earlierName}" and "${name}" both give the ${field} and disagree`,
+        fix: 'keep one of the two fields',
+      });
       continue;
     }
     mapped.canonical[field] = value;
@@ -86,23 +97,43 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
   const errors: InputError[] = [];
   let retrieved: RetrievedChunk[] | undefined;
   if (input.retrieved_context !== undefined || input.retrieved_context_ids !== undefined) {
-    const checked = toRetrievedChunks(input.retrieved_context ?? [], input.retrieved_context_ids, listSource(file, line, mapped, 'retrieved_context', 'retrieved_context_ids'));
+    const checked = toRetrievedChunks(
+      input.retrieved_context ?? [],
+      input.retrieved_context_ids,
+      listSource(file, line, mapped, 'retrieved_context', 'retrieved_context_ids'),
+    );
     if (checked.ok) retrieved = checked.value;
     else errors.push(...checked.errors);
   }
   let expectedDocuments: ExpectedDocument[] | undefined;
   if (input.expected_retrieved_context !== undefined || input.expected_context_ids !== undefined) {
-    const checked = toExpectedDocuments(input.expected_retrieved_context ?? [], input.expected_context_ids, listSource(file, line, mapped, 'expected_retrieved_context', 'expected_context_ids'));
+    const checked = toExpectedDocuments(
+      input.expected_retrieved_context ?? [],
+      input.expected_context_ids,
+      listSource(file, line, mapped, 'expected_retrieved_context', 'expected_context_ids'),
+    );
     if (checked.ok) expectedDocuments = checked.value;
     else errors.push(...checked.errors);
   }
   // Several reference answers (RAGAS ground_truths) are kept whole, one per line.
   const joined = input.expected_responses?.join('\n');
   if (input.expected_response !== undefined && joined !== undefined && joined !== input.expected_response) {
-    errors.push({ file, line, field: nameIn(mapped, 'expected_responses'), message: `disagrees with ${nameIn(mapped, 'expected_response')}`, fix: 'give the reference answer in one field only' });
+    errors.push({
+      file,
+      line,
+      field: nameIn(mapped, 'expected_responses'),
+      message: `disagrees with ${nameIn(mapped, 'expected_response')}`,
+      fix: 'give the reference answer in one field only',
+    });
   }
   if (input.engine === RESERVED_KEY) {
-    errors.push({ file, line, field: nameIn(mapped, 'engine'), message: `the engine name "${RESERVED_KEY}" cannot be used: engines are keys of the case`, fix: 'give the engine another name' });
+    errors.push({
+      file,
+      line,
+      field: nameIn(mapped, 'engine'),
+      message: `the engine name "${RESERVED_KEY}" cannot be used: engines are keys of the case`,
+      fix: 'give the engine another name',
+    });
   }
   const tags = mergeTags(file, line, input.tags ?? {}, mapped.unknown, errors);
   const hasEngine = input.engine !== undefined || input.response !== undefined || retrieved !== undefined;
@@ -112,8 +143,9 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
       file,
       line,
       field: nameIn(mapped, 'human_verdicts'),
-      message: 'human verdicts judge an engine\'s response, and this row has none: it is a label row (no response, retrieved list or engine name)',
-      fix: 'put human_verdicts on the row that carries the response they judge (the engine\'s row), not on a row of labels only',
+      message:
+        "human verdicts judge an engine's response, and this row has none: it is a label row (no response, retrieved list or engine name)",
+      fix: "put human_verdicts on the row that carries the response they judge (the engine's row), not on a row of labels only",
     });
   }
   if (errors.length > 0) return checkedErrors(errors);
@@ -123,7 +155,14 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
       line,
       request_id: input.request_id,
       request: input.request,
-      engine: hasEngine ? withoutUndefined({ name: input.engine, retrieved_context: retrieved ?? [], response: input.response, human_verdicts: humanVerdicts }) : undefined,
+      engine: hasEngine
+        ? withoutUndefined({
+            name: input.engine,
+            retrieved_context: retrieved ?? [],
+            response: input.response,
+            human_verdicts: humanVerdicts,
+          })
+        : undefined,
       expected_response: input.expected_response ?? joined,
       expected_facts: input.expected_facts,
       expected_retrieved_context: expectedDocuments,
@@ -154,7 +193,13 @@ function mergeTags(file: string, line: number, tags: Tags, unknown: Record<strin
   const merged: Tags = { ...tags };
   for (const [key, value] of Object.entries(unknown)) {
     if (hasOwnKey(merged, key) && !isDeepStrictEqual(merged[key], value)) {
-      errors.push({ file, line, field: key, message: `the field "${key}" disagrees with tags.${key}`, fix: `give ${key} either as a field or inside tags, not both` });
+      errors.push({
+        file,
+        line,
+        field: key,
+        message: `the field "${key}" disagrees with tags.${key}`,
+        fix: `give ${key} either as a field or inside tags, not both`,
+      });
       continue;
     }
     merged[key] = value;

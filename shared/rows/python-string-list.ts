@@ -70,7 +70,11 @@ class ListReader {
     }
     const quote = this.peek();
     if (quote !== "'" && quote !== '"') {
-      this.fail(quote === '' ? 'the list is not closed with ]' : `expected a quoted string, found ${JSON.stringify(this.text.slice(this.position, this.position + 12))}`);
+      this.fail(
+        quote === ''
+          ? 'the list is not closed with ]'
+          : `expected a quoted string, found ${JSON.stringify(this.text.slice(this.position, this.position + 12))}`,
+      );
     }
     this.position += 1;
     let value = '';

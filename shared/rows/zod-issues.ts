@@ -59,7 +59,8 @@ export function issueToInputError(
 /** The shared wording (schema/zod-issue-text.ts), in a dataset's JSON words: a string, an array. */
 function describeProblem(issue: Issue, field: RowField, rest: readonly PathKey[], found: unknown): string {
   if (field === 'human_verdicts' && rest.length === 1) {
-    if (issue.code === 'invalid_key') return `the key "${String(rest[0])}" is not a judge id (lower-case letters, digits and underscores, starting with a letter)`;
+    if (issue.code === 'invalid_key')
+      return `the key "${String(rest[0])}" is not a judge id (lower-case letters, digits and underscores, starting with a letter)`;
     return `must be "yes", "no", true, false or a number, got ${describeVerdict(found)}`;
   }
   return issueProblem(issue, found, { expected: (expected) => expectedPhrase(expected, field, rest), found: describeFound });
@@ -87,7 +88,7 @@ function describeVerdict(value: unknown): string {
 function fixFor(field: RowField, rest: readonly PathKey[]): string {
   if (field === 'human_verdicts' && rest.length === 1) {
     return typeof rest[0] === 'string' && !JUDGE_ID.test(rest[0])
-      ? 'key each verdict by the id of its judge, as `assay judges` and the config name it (correctness, groundedness, a custom judge\'s id)'
+      ? "key each verdict by the id of its judge, as `assay judges` and the config name it (correctness, groundedness, a custom judge's id)"
       : 'give "yes" or "no" (true or false) for a yes/no judge, a number on the scale of a graded one, or leave the judge out';
   }
   const [index, key] = rest;

@@ -45,7 +45,10 @@ const NO_ENTRY_CODES = new Set(['ENOENT', 'ESRCH', 'EACCES', 'EPERM']);
 export function parseProcessStat(text: string): ProcessStat | undefined {
   const nameEnd = text.lastIndexOf(')');
   if (nameEnd < 0) return undefined;
-  const fields = text.slice(nameEnd + 1).trim().split(/\s+/);
+  const fields = text
+    .slice(nameEnd + 1)
+    .trim()
+    .split(/\s+/);
   const state = fields[0] ?? '';
   const startTime = Number(fields[22 - 3]);
   if (!/^[A-Za-z]$/.test(state) || !Number.isSafeInteger(startTime) || startTime < 0) return undefined;

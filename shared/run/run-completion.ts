@@ -30,7 +30,11 @@ export interface RunCompletion {
  */
 export const deadlineExtensionSchema = z.object({ deadline: z.iso.datetime() });
 
-export async function runCompletion(store: ObjectStore, runId: string, options: { shardedListingFrom?: number } = {}): Promise<RunCompletion> {
+export async function runCompletion(
+  store: ObjectStore,
+  runId: string,
+  options: { shardedListingFrom?: number } = {},
+): Promise<RunCompletion> {
   const manifest = await readManifest(store, runId);
   const listed = readJsonWith(caseIdsSchema, (await store.get(runKeys.caseIds(runId))) ?? new Uint8Array(), runKeys.caseIds(runId));
   // A case id listed twice is one case: it is waited for, and counted, once.

@@ -23,9 +23,17 @@ export function runIdFor(parts: { datasetKey: string; etag: string; configHash: 
  * run`, to be resumable; `assay submit`, to name the run it starts) asks this
  * same function, so the two can never disagree.
  */
-export function runIdentityOf(request: { readonly datasetKey: string; readonly etag: string; readonly trigger: string; readonly config: unknown }): { runId: string; configHash: string } {
+export function runIdentityOf(request: {
+  readonly datasetKey: string;
+  readonly etag: string;
+  readonly trigger: string;
+  readonly config: unknown;
+}): { runId: string; configHash: string } {
   const hash = configHash(request.config);
-  return { runId: runIdFor({ datasetKey: request.datasetKey, etag: request.etag, configHash: hash, trigger: request.trigger }), configHash: hash };
+  return {
+    runId: runIdFor({ datasetKey: request.datasetKey, etag: request.etag, configHash: hash, trigger: request.trigger }),
+    configHash: hash,
+  };
 }
 
 /** JSON with object keys sorted at every level, so equal values hash equally. */

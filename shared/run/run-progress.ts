@@ -37,8 +37,13 @@ export async function unfinishedCases(
   options: { shardedListingFrom?: number } = {},
 ): Promise<ShardedProgress> {
   if (caseIds.length < (options.shardedListingFrom ?? SHARDED_LISTING_FROM)) {
-    const finished = new Set([...(await keysUnder(store, runKeys.resultsPrefix(runId))), ...(await keysUnder(store, runKeys.failuresPrefix(runId)))]);
-    const unfinished = caseIds.filter((caseId) => !finished.has(runKeys.result(runId, caseId)) && !finished.has(runKeys.failure(runId, caseId)));
+    const finished = new Set([
+      ...(await keysUnder(store, runKeys.resultsPrefix(runId))),
+      ...(await keysUnder(store, runKeys.failuresPrefix(runId))),
+    ]);
+    const unfinished = caseIds.filter(
+      (caseId) => !finished.has(runKeys.result(runId, caseId)) && !finished.has(runKeys.failure(runId, caseId)),
+    );
     return { unfinished, listings: 2 };
   }
   const byShard = new Map<string, string[]>();
@@ -53,18 +58,23 @@ export async function unfinishedCases(
   let listings = 0;
   const newlyComplete: string[] = [];
   const unfinishedByShard = await Promise.all(
-    [...byShard].filter(([shard]) => !complete.has(shard)).sort(([left], [right]) => (left < right ? -1 : 1)).map(([shard, ids]) =>
-      limit(async () => {
-        listings += 2;
-        const finished = new Set([
-          ...(await keysUnder(store, runKeys.resultsShardPrefix(runId, shard))),
-          ...(await keysUnder(store, runKeys.failuresShardPrefix(runId, shard))),
-        ]);
-        const unfinished = ids.filter((caseId) => !finished.has(runKeys.result(runId, caseId)) && !finished.has(runKeys.failure(runId, caseId)));
-        if (unfinished.length === 0) newlyComplete.push(shard);
-        return unfinished;
-      }),
-    ),
+    [...byShard]
+      .filter(([shard]) => !complete.has(shard))
+      .sort(([left], [right]) => (left < right ? -1 : 1))
+      .map(([shard, ids]) =>
+        limit(async () => {
+          listings += 2;
+          const finished = new Set([
+            ...(await keysUnder(store, runKeys.resultsShardPrefix(runId, shard))),
+            ...(await keysUnder(store, runKeys.failuresShardPrefix(runId, shard))),
+          ]);
+          const unfinished = ids.filter(
+            (caseId) => !finished.has(runKeys.result(runId, caseId)) && !finished.has(runKeys.failure(runId, caseId)),
+          );
+          if (unfinished.length === 0) newlyComplete.push(shard);
+          return unfinished;
+        }),
+      ),
   );
   if (newlyComplete.length > 0) {
     const shards = [...new Set([...complete, ...newlyComplete])].sort();

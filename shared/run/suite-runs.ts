@@ -30,7 +30,11 @@ function timeStamp(createdAt: string): string {
 }
 
 export function suiteRunOf(manifest: Pick<Manifest, 'suite' | 'run_id' | 'created_at'>): SuiteRun {
-  return { run_id: manifest.run_id, created_at: manifest.created_at, report: runKeys.report(manifest.suite, manifest.run_id, 'report.json') };
+  return {
+    run_id: manifest.run_id,
+    created_at: manifest.created_at,
+    report: runKeys.report(manifest.suite, manifest.run_id, 'report.json'),
+  };
 }
 
 /** Whether `left` comes after `right` in run time; equal times are ordered by run id, so every writer agrees. */
@@ -49,7 +53,9 @@ export async function recordReportedRun(store: ObjectStore, suite: string, run: 
     if (newest === undefined || (latest !== undefined && latest.run_id === newest.run_id)) return;
     await store.put(runKeys.latest(suite), JSON.stringify(newest));
   }
-  throw new Error(`Expected ${runKeys.latest(suite)} to settle on the newest run within ${MAX_LATEST_ROUNDS} writes; the store's listings do not show its writes`);
+  throw new Error(
+    `Expected ${runKeys.latest(suite)} to settle on the newest run within ${MAX_LATEST_ROUNDS} writes; the store's listings do not show its writes`,
+  );
 }
 
 const MAX_LATEST_ROUNDS = 50;
@@ -58,7 +64,8 @@ const MAX_LATEST_ROUNDS = 50;
 export async function previousRun(store: ObjectStore, suite: string, run: SuiteRun): Promise<SuiteRun | undefined> {
   let previous: SuiteRun | undefined;
   for (const candidate of await reportedRuns(store, suite)) {
-    if (candidate.run_id !== run.run_id && isNewer(run, candidate) && (previous === undefined || isNewer(candidate, previous))) previous = candidate;
+    if (candidate.run_id !== run.run_id && isNewer(run, candidate) && (previous === undefined || isNewer(candidate, previous)))
+      previous = candidate;
   }
   return previous;
 }

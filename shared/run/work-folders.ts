@@ -50,7 +50,10 @@ export async function removeStaleWorkFolders(settings: WorkFolderSettings, now: 
     // A zombie owner has exited too (process-liveness.ts); a name records no start time, so a reused id keeps the folder until that process ends.
     if (owner === undefined || Number(owner) === process.pid || processLiveness(Number(owner)) === 'alive') continue;
     const path = join(settings.parent, name);
-    const modified = await stat(path).then((found) => found.mtimeMs, () => undefined);
+    const modified = await stat(path).then(
+      (found) => found.mtimeMs,
+      () => undefined,
+    );
     if (modified === undefined || now - modified < settings.staleAfterMs) continue;
     await rm(path, { recursive: true, force: true });
     removed.push(path);

@@ -37,7 +37,9 @@ const gradesSchema = z.custom<(number | null)[]>(
 export const compactRankingSchema = z
   .object({ doc_uris: documentIdsSchema, scores: scoresSchema, human_grades: gradesSchema.optional() })
   .refine(
-    (ranking) => ranking.doc_uris.length === ranking.scores.length && (ranking.human_grades === undefined || ranking.human_grades.length === ranking.doc_uris.length),
+    (ranking) =>
+      ranking.doc_uris.length === ranking.scores.length &&
+      (ranking.human_grades === undefined || ranking.human_grades.length === ranking.doc_uris.length),
     'doc_uris, scores and human_grades must have one entry per document',
   );
 export type CompactRanking = z.infer<typeof compactRankingSchema>;
@@ -68,7 +70,10 @@ export function compactRanking(chunks: readonly RankedDocument[]): CompactRankin
  * fields, built without an object per document. Undefined when the ranks
  * are not the positions (1, 2, 3, ...).
  */
-export function rankingOf(chunks: readonly { readonly doc_uri: string; readonly rank: number; readonly score?: number | undefined }[], gradeOf: (documentId: string) => number | undefined): CompactRanking | undefined {
+export function rankingOf(
+  chunks: readonly { readonly doc_uri: string; readonly rank: number; readonly score?: number | undefined }[],
+  gradeOf: (documentId: string) => number | undefined,
+): CompactRanking | undefined {
   const documentIds = new Array<string>(chunks.length);
   const scores = new Array<number | null>(chunks.length);
   const grades = new Array<number | null>(chunks.length);

@@ -19,7 +19,10 @@ export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 export const judgePricesSchema = z.strictObject({
   /** The currency of every price, and of run.max_judge_cost: a three-letter code such as USD. */
-  currency: z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as USD').default('USD'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as USD')
+    .default('USD'),
   models: z.record(z.string().min(1), modelPriceSchema),
 });
 export type JudgePrices = z.infer<typeof judgePricesSchema>;

@@ -11,7 +11,11 @@ import { issuePath, issueProblem, valueAt, type IssueWords, type ZodIssue } from
  * "case.engines.bm25.retrieved_context[0].rank": is missing (and 2 more
  * problems)`. The caller adds where the text was.
  */
-export function parseJsonWith<Schema extends z.ZodType>(schema: Schema, text: string | Uint8Array, what?: string): Result<z.output<Schema>> {
+export function parseJsonWith<Schema extends z.ZodType>(
+  schema: Schema,
+  text: string | Uint8Array,
+  what?: string,
+): Result<z.output<Schema>> {
   let json: unknown;
   try {
     json = JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text));
@@ -71,7 +75,8 @@ function describeFound(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return value.length <= 40 ? JSON.stringify(value) : 'a string';
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
@@ -97,8 +102,17 @@ function plainIssues(issue: ZodIssue, base: readonly PropertyKey[], input: unkno
   const common = firstOption.filter((problem) => otherOptions.every((option) => option.some((other) => sameProblem(problem, other))));
   if (common.length > 0) return common;
   // How far the input is from each option: its own fields missing or present where it has none, then all its problems.
-  const distances = options.map((option) => [option.filter((problem) => problem.path.length === path.length + 1 && isPresenceProblem(problem, input)).length, option.length] as const);
-  const nearest = distances.reduce((best, distance, index) => (compareDistances(distance, distances[best] as Distance) < 0 ? index : best), 0);
+  const distances = options.map(
+    (option) =>
+      [
+        option.filter((problem) => problem.path.length === path.length + 1 && isPresenceProblem(problem, input)).length,
+        option.length,
+      ] as const,
+  );
+  const nearest = distances.reduce(
+    (best, distance, index) => (compareDistances(distance, distances[best] as Distance) < 0 ? index : best),
+    0,
+  );
   const tied = distances.some((distance, index) => index !== nearest && compareDistances(distance, distances[nearest] as Distance) === 0);
   const chosen = options[nearest] ?? [];
   return tied || chosen.length === 0 ? [{ issue, path }] : chosen;
@@ -116,5 +130,7 @@ function isPresenceProblem(problem: PlainIssue, input: unknown): boolean {
 }
 
 function sameProblem(left: PlainIssue, right: PlainIssue): boolean {
-  return left.issue.code === right.issue.code && left.issue.message === right.issue.message && issuePath(left.path) === issuePath(right.path);
+  return (
+    left.issue.code === right.issue.code && left.issue.message === right.issue.message && issuePath(left.path) === issuePath(right.path)
+  );
 }

@@ -29,11 +29,21 @@ const caseMessageTail = {
 };
 
 /** A case that fits in a message, carried in it (and so no case_key). */
-export const inlineCaseMessageSchema = z.object({ ...caseMessageHead, case: evalCaseSchema, case_key: z.undefined().optional(), ...caseMessageTail });
+export const inlineCaseMessageSchema = z.object({
+  ...caseMessageHead,
+  case: evalCaseSchema,
+  case_key: z.undefined().optional(),
+  ...caseMessageTail,
+});
 export type InlineCaseMessage = z.infer<typeof inlineCaseMessageSchema>;
 
 /** A case too large for a message: the store key of `runs/<run>/cases/<case>.json` (a claim check), and no case. */
-export const claimCheckedCaseMessageSchema = z.object({ ...caseMessageHead, case: z.undefined().optional(), case_key: z.string(), ...caseMessageTail });
+export const claimCheckedCaseMessageSchema = z.object({
+  ...caseMessageHead,
+  case: z.undefined().optional(),
+  case_key: z.string(),
+  ...caseMessageTail,
+});
 export type ClaimCheckedCaseMessage = z.infer<typeof claimCheckedCaseMessageSchema>;
 
 /** On the cases queue: one case to judge, inline or (too large for a message) by claim check, never both. */
@@ -68,7 +78,11 @@ export const continueIngestMessageSchema = z.object({
   kind: z.literal('continue-ingest'),
   run_id: z.string().min(1),
   messages_key: z.string().min(1),
-  finish: z.object({ rows: z.number().int().nonnegative(), cases: z.number().int().nonnegative(), check_delay_seconds: z.number().int().nonnegative() }),
+  finish: z.object({
+    rows: z.number().int().nonnegative(),
+    cases: z.number().int().nonnegative(),
+    check_delay_seconds: z.number().int().nonnegative(),
+  }),
 });
 export type ContinueIngestMessage = z.infer<typeof continueIngestMessageSchema>;
 
@@ -84,7 +98,11 @@ export const reduceRangeMessageSchema = z.object({
 export type ReduceRangeMessage = z.infer<typeof reduceRangeMessageSchema>;
 
 /** Anything on the control queue. */
-export const controlMessageSchema = z.discriminatedUnion('kind', [checkMessageSchema, continueIngestMessageSchema, reduceRangeMessageSchema]);
+export const controlMessageSchema = z.discriminatedUnion('kind', [
+  checkMessageSchema,
+  continueIngestMessageSchema,
+  reduceRangeMessageSchema,
+]);
 export type ControlMessage = z.infer<typeof controlMessageSchema>;
 
 /** SQS's limit is 256 KiB; leave room for the envelope. */

@@ -97,7 +97,9 @@ export const reportComparisonSchema = z.object({
   /** `baseline` when set with `assay baseline set`, `previous` for the suite's previous report. */
   baseline_kind: z.enum(['baseline', 'previous']),
   /** Metrics significantly worse than the baseline: what the regression alarm counts. */
-  regressions: z.array(z.object({ engine: z.string(), metric: z.string(), delta: z.number(), p_value: z.number(), judge: z.string().optional() })),
+  regressions: z.array(
+    z.object({ engine: z.string(), metric: z.string(), delta: z.number(), p_value: z.number(), judge: z.string().optional() }),
+  ),
   engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
 });
 export type ReportComparison = z.infer<typeof reportComparisonSchema>;
@@ -110,7 +112,16 @@ export const judgeCostSchema = z.object({
   /** With answers from batch jobs: what the same tokens would have cost on demand; null as total is. */
   online_cost: z.number().nullable().optional(),
   /** Per model that answered: its tokens (those of answers from batch jobs among them) and their cost, null without a price. */
-  models: z.record(z.string(), z.object({ input_tokens: count, output_tokens: count, batch_input_tokens: count.optional(), batch_output_tokens: count.optional(), cost: z.number().nullable() })),
+  models: z.record(
+    z.string(),
+    z.object({
+      input_tokens: count,
+      output_tokens: count,
+      batch_input_tokens: count.optional(),
+      batch_output_tokens: count.optional(),
+      cost: z.number().nullable(),
+    }),
+  ),
   /** Per judge id: the cost of its tokens, null when some came from a model without a price. */
   judges: z.record(z.string(), z.object({ cost: z.number().nullable() })),
   /** The models whose tokens have no price, so whose cost is unknown. */
@@ -118,10 +129,12 @@ export const judgeCostSchema = z.object({
 });
 export type JudgeCost = z.infer<typeof judgeCostSchema>;
 
-
-
 /** The same for the per-case difference of two engines of the run, a minus b. */
-export const correctedDifferenceSchema = correctedEstimateSchema.extend({ engines: z.tuple([z.string(), z.string()]), metric: z.string(), judge: z.string() });
+export const correctedDifferenceSchema = correctedEstimateSchema.extend({
+  engines: z.tuple([z.string(), z.string()]),
+  metric: z.string(),
+  judge: z.string(),
+});
 export type CorrectedDifference = z.infer<typeof correctedDifferenceSchema>;
 
 const nullableNumber = z.number().nullable();
@@ -177,7 +190,13 @@ export const judgeAgreementSchema = z.object({
   cohen_kappa: nullableStatistic,
   weighted_kappa: nullableStatistic,
   /** Grades cut at `level`: relevant = grade >= level, the human reading as the truth. */
-  binary: z.object({ level: z.number().int(), kappa: nullableStatistic, agreement: nullableStatistic, precision: nullableStatistic, recall: nullableStatistic }),
+  binary: z.object({
+    level: z.number().int(),
+    kappa: nullableStatistic,
+    agreement: nullableStatistic,
+    precision: nullableStatistic,
+    recall: nullableStatistic,
+  }),
   /** confusion[human grade][judge grade] = pairs, over every grade from the lowest to the highest seen. */
   confusion: z.record(z.string(), z.record(z.string(), count)),
   reasons: z.record(z.string(), z.string()),

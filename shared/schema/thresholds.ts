@@ -39,4 +39,3 @@ export const thresholdsSchema = z.record(z.string().min(1), thresholdSchema).sup
 });
 export type Thresholds = z.infer<typeof thresholdsSchema>;
 export type Threshold = z.infer<typeof thresholdSchema>;
-

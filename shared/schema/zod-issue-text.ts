@@ -24,14 +24,17 @@ export function issueProblem(issue: ZodIssue, found: unknown, words: IssueWords)
     case 'invalid_value':
       return `expected one of ${issue.values.map(String).join(', ')}, got ${words.found(found)}`;
     case 'too_small':
-      if (issue.origin === 'array' && Number(issue.minimum) > 1) return `expected at least ${String(issue.minimum)} entries, got ${Array.isArray(found) ? found.length : 0}`;
+      if (issue.origin === 'array' && Number(issue.minimum) > 1)
+        return `expected at least ${String(issue.minimum)} entries, got ${Array.isArray(found) ? found.length : 0}`;
       return issue.origin === 'string' || issue.origin === 'array'
         ? 'must not be empty'
         : `expected a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}, got ${words.found(found)}`;
     case 'too_big':
       return `expected a number ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}, got ${words.found(found)}`;
     case 'invalid_format':
-      return issue.format === 'url' ? `expected an http or https URL, got ${words.found(found)}` : `${issue.message}, got ${words.found(found)}`;
+      return issue.format === 'url'
+        ? `expected an http or https URL, got ${words.found(found)}`
+        : `${issue.message}, got ${words.found(found)}`;
     default:
       return issue.message;
   }
@@ -39,7 +42,10 @@ export function issueProblem(issue: ZodIssue, found: unknown, words: IssueWords)
 
 /** The path as a user reads it: `run.cutoffs[1]`, `contexts[2].doc_uri`. */
 export function issuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`), '');
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`),
+    '',
+  );
 }
 
 /** The value at a path of the input, undefined where the path leaves it. */

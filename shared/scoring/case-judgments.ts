@@ -10,7 +10,14 @@ import type { TemplateInput } from '../judges/template.js';
 
 export type JudgeBackend = { kind: 'llm'; service: JudgeRunner } | { kind: 'lexical' };
 
-export type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean; /** The deadline came while the judge server's rate limit held it. */ heldByRateLimit?: true };
+export type Outcome =
+  | { ok: true; verdict: Verdict }
+  | {
+      ok: false;
+      error: string;
+      transient: boolean /** The deadline came while the judge server's rate limit held it. */;
+      heldByRateLimit?: true;
+    };
 
 /** What one judge concluded about one engine of a case in one sample: per chunk, or on the whole output, or why it could not. */
 export type EngineJudgments = { skipped: string } | { chunks: Outcome[] } | { whole: Outcome };
@@ -96,7 +103,12 @@ export class CaseJudgments {
     return outcome;
   }
 
-  private async run(judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>, sample: number, client: LlmJudge['client']): Promise<Outcome> {
+  private async run(
+    judge: LlmJudge,
+    inputs: Partial<Record<TemplateInput, string>>,
+    sample: number,
+    client: LlmJudge['client'],
+  ): Promise<Outcome> {
     const backend = this.settings.backend;
     if (backend.kind === 'lexical') {
       if (!isLexicalJudge(judge.id)) throw new Error(`Judge ${judge.id} has no lexical approximation: it should have been skipped`);
@@ -108,7 +120,13 @@ export class CaseJudgments {
       });
       return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
     }
-    const outcome = await backend.service.judge(judge, inputs, { deadline: this.settings.deadlineAt, sample, client, runId: this.settings.runId, batchOnline: this.settings.batchOnline });
+    const outcome = await backend.service.judge(judge, inputs, {
+      deadline: this.settings.deadlineAt,
+      sample,
+      client,
+      runId: this.settings.runId,
+      batchOnline: this.settings.batchOnline,
+    });
     if (!outcome.ok && outcome.awaitingBatch !== undefined) {
       // Not a failure and nothing spent: the case is judged again once the request has its answer.
       this.awaitingBatch.set(outcome.awaitingBatch.id, outcome.awaitingBatch);

@@ -24,7 +24,8 @@ export function ensembleMetrics(
   ndcgCutoffs: readonly number[],
 ): { metrics: Record<string, MetricValue> } | { skipped: string } {
   const skipped = members.findIndex((member) => 'skipped' in member);
-  if (skipped !== -1) return { skipped: `member ${ensemble.members[skipped]} was skipped: ${(members[skipped] as { skipped: string }).skipped}` };
+  if (skipped !== -1)
+    return { skipped: `member ${ensemble.members[skipped]} was skipped: ${(members[skipped] as { skipped: string }).skipped}` };
   const ratingToValue = (rating: number) => ratingValue(ensemble.scale, rating);
   const combine = (outcomes: readonly Outcome[]): { outcome: Outcome; combined?: CombinedVerdict } => {
     const failures = outcomes.flatMap((outcome, index) => (outcome.ok ? [] : [`${ensemble.members[index]}: ${outcome.error}`]));
@@ -34,11 +35,17 @@ export function ensembleMetrics(
     return { outcome: { ok: true, verdict: combined.verdict }, combined };
   };
   const spreadName = ensemble.combine === 'majority' ? 'agreement' : 'spread';
-  const spreadOf = (combined: CombinedVerdict | undefined) => (combined === undefined ? null : (combined.agreement ?? combined.spread ?? null));
+  const spreadOf = (combined: CombinedVerdict | undefined) =>
+    combined === undefined ? null : (combined.agreement ?? combined.spread ?? null);
   if ('chunks' in (members[0] as EngineJudgments)) {
     const lists = members.map((member) => (member as { chunks: Outcome[] }).chunks);
     const items = (lists[0] as Outcome[]).map((_, index) => combine(lists.map((list) => list[index] as Outcome)));
-    const metrics = chunkVerdictMetrics(prefix, ensemble.scale, items.map((item) => item.outcome), ndcgCutoffs);
+    const metrics = chunkVerdictMetrics(
+      prefix,
+      ensemble.scale,
+      items.map((item) => item.outcome),
+      ndcgCutoffs,
+    );
     const spreads = items.map((item) => spreadOf(item.combined));
     metrics[`${prefix}/${spreadName}s`] = spreads;
     if (spreads.every((spread) => spread !== null)) metrics[`${prefix}/${spreadName}`] = meanOf(spreads as number[]);

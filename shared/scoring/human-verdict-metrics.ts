@@ -28,7 +28,11 @@ export function humanVerdictMetrics(
   const rated = ratedScopes(judged);
   const metrics: Record<string, MetricValue> = {};
   for (const [judge, verdict] of Object.entries(verdicts)) {
-    const scope = (rated.has(judge) ? rated.get(judge) : undefined) ?? judges.find((definition) => definition.id === judge)?.scope ?? findJudge(judge)?.scope ?? 'response';
+    const scope =
+      (rated.has(judge) ? rated.get(judge) : undefined) ??
+      judges.find((definition) => definition.id === judge)?.scope ??
+      findJudge(judge)?.scope ??
+      'response';
     metrics[humanVerdictName(scope, judge)] = verdict;
   }
   return metrics;

@@ -105,7 +105,13 @@ export function chooseJudgeBackend(
         ? online
         : createBatchCompleter(
             provider.kind,
-            { bodyModel: batchBodyModel(provider, settings, model), model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, answerOf: runStore === undefined ? noRunStore : storedAnswers(runStore) },
+            {
+              bodyModel: batchBodyModel(provider, settings, model),
+              model: settings.model,
+              temperature: settings.temperature,
+              maxTokens: settings.maxTokens,
+              answerOf: runStore === undefined ? noRunStore : storedAnswers(runStore),
+            },
             { client: online, failedLines: batch.failedLines === 'online' },
           );
     const serviceSettings = {

@@ -28,13 +28,21 @@ interface JudgeQrels {
 }
 
 /** Per engine, the judges' values of its ground-truth metrics; `judged` holds each engine's judge metrics, ratings aligned with the top of its list. */
-export function judgeQrelsMetrics(evalCase: EvalCase, judged: Readonly<Record<string, Readonly<Record<string, MetricValue>>>>, cutoffs: readonly number[]): Record<string, Record<string, number>> {
+export function judgeQrelsMetrics(
+  evalCase: EvalCase,
+  judged: Readonly<Record<string, Readonly<Record<string, MetricValue>>>>,
+  cutoffs: readonly number[],
+): Record<string, Record<string, number>> {
   const byJudge = pooledQrels(evalCase, judged);
   const result: Record<string, Record<string, number>> = {};
   for (const [engine, output] of Object.entries(evalCase.engines)) {
     const metrics: Record<string, number> = {};
     for (const [judge, qrels] of byJudge) {
-      const values = groundTruthMetrics({ ...evalCase, expected_retrieved_context: [...qrels.grades].map(([doc_uri, grade]) => ({ doc_uri, grade })) }, output, cutoffs);
+      const values = groundTruthMetrics(
+        { ...evalCase, expected_retrieved_context: [...qrels.grades].map(([doc_uri, grade]) => ({ doc_uri, grade })) },
+        output,
+        cutoffs,
+      );
       const twins = qrels.graded ? GRADED_TWINS : BINARY_TWINS;
       for (const [name, value] of Object.entries(values)) {
         const metric = name.slice(GROUND_TRUTH_PREFIX.length);
@@ -58,7 +66,8 @@ function pooledQrels(evalCase: EvalCase, judged: Readonly<Record<string, Readonl
       byJudge.set(judge, qrels);
       for (const [index, rating] of ratings.entries()) {
         const document = retrieved[index];
-        const grade = typeof rating === 'number' && Number.isInteger(rating) ? rating : rating === 'yes' ? 1 : rating === 'no' ? 0 : undefined;
+        const grade =
+          typeof rating === 'number' && Number.isInteger(rating) ? rating : rating === 'yes' ? 1 : rating === 'no' ? 0 : undefined;
         if (document === undefined || grade === undefined || qrels.grades.has(document.doc_uri)) continue;
         if (typeof rating === 'number') qrels.graded = true;
         qrels.grades.set(document.doc_uri, grade);

@@ -98,8 +98,14 @@ export class JudgeService implements JudgeRunner {
       sample,
     });
     const limits = typeof options.deadline === 'number' ? { deadlineAt: options.deadline } : { signal: options.deadline };
-    const batch = options.runId === undefined ? {} : { batch: { runId: options.runId, judge: judge.id, sample, ...(options.batchOnline === true ? { online: true as const } : {}) } };
-    const compute = () => this.limit(() => this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id), ...batch }, limits));
+    const batch =
+      options.runId === undefined
+        ? {}
+        : { batch: { runId: options.runId, judge: judge.id, sample, ...(options.batchOnline === true ? { online: true as const } : {}) } };
+    const compute = () =>
+      this.limit(() =>
+        this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id), ...batch }, limits),
+      );
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
     const { completion, cached } = sampled
@@ -114,7 +120,15 @@ export class JudgeService implements JudgeRunner {
     const pricing = !cached && completion.pricing !== undefined ? { pricing: completion.pricing } : {};
     const cost: JudgmentCost = cached
       ? { cached, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
-      : { cached, retries: completion.retries, rateLimited: completion.rateLimited, inputTokens: completion.usage.inputTokens, outputTokens: completion.usage.outputTokens, model, ...pricing };
+      : {
+          cached,
+          retries: completion.retries,
+          rateLimited: completion.rateLimited,
+          inputTokens: completion.usage.inputTokens,
+          outputTokens: completion.usage.outputTokens,
+          model,
+          ...pricing,
+        };
     if (!completion.ok) {
       this.count(judge.id, judgmentUsage(cost, true));
       const held = completion.heldByRateLimit === true ? { heldByRateLimit: true as const } : {};
@@ -124,7 +138,8 @@ export class JudgeService implements JudgeRunner {
     // cache (or shared with a call in flight) is checked here, since the judge's schema may have changed since it was stored.
     const output = cached ? parseAnswer(completion.output, judge.output) : { ok: true as const, value: completion.output };
     this.count(judge.id, judgmentUsage(cost, !output.ok));
-    if (!output.ok) return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false, cost };
+    if (!output.ok)
+      return { ok: false, error: `cached answer no longer matches the judge's schema: ${output.error}`, transient: false, cost };
     return { ok: true, verdict: judge.verdict(output.value), cached, cost };
   }
 

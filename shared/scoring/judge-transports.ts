@@ -29,19 +29,44 @@ export interface TransportLimits {
  * is sent to the deployment named like that model (what the SDK does without
  * a deployment), since a deployment serves one model.
  */
-export function createJudgeCompleter(provider: JudgeProvider, settings: ResolvedClientSettings, limits: TransportLimits, defaultModel: string, governor?: RateGovernor): JudgeCompleter {
-  const common = { model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens, timeoutMs: limits.timeoutMs, maxRetries: limits.maxRetries, callDeadlineMs: limits.callDeadlineMs, governor };
+export function createJudgeCompleter(
+  provider: JudgeProvider,
+  settings: ResolvedClientSettings,
+  limits: TransportLimits,
+  defaultModel: string,
+  governor?: RateGovernor,
+): JudgeCompleter {
+  const common = {
+    model: settings.model,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    timeoutMs: limits.timeoutMs,
+    maxRetries: limits.maxRetries,
+    callDeadlineMs: limits.callDeadlineMs,
+    governor,
+  };
   switch (provider.kind) {
     case 'openai':
       return openAiClient({ ...common, baseUrl: settings.baseUrl, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs });
     case 'azure': {
       const deployment = deploymentFor(provider.azure.deployment, settings.model, defaultModel);
-      return openAiClient({ ...common, baseUrl: undefined, apiKey: provider.apiKey, maxRetryWaitMs: limits.maxRetryWaitMs, azure: { ...provider.azure, deployment } });
+      return openAiClient({
+        ...common,
+        baseUrl: undefined,
+        apiKey: provider.apiKey,
+        maxRetryWaitMs: limits.maxRetryWaitMs,
+        azure: { ...provider.azure, deployment },
+      });
     }
     case 'bedrock':
       return new LazyCompleter(async () => {
         const { BedrockJudgeClient } = await import('../judge-client/bedrock-judge-client.js');
-        return new BedrockJudgeClient({ ...common, region: provider.region, endpoint: provider.endpoint, httpVersion: provider.httpVersion });
+        return new BedrockJudgeClient({
+          ...common,
+          region: provider.region,
+          endpoint: provider.endpoint,
+          httpVersion: provider.httpVersion,
+        });
       });
   }
 }
@@ -85,12 +110,25 @@ export interface BatchOnline {
  * provider's minimum a job (a case sent with `judge_online`), and the lines
  * the jobs did not run under `judge.batch.failed_lines: online`.
  */
-export function createBatchCompleter(provider: JudgeProvider['kind'], settings: Omit<ChatBatchCompleterSettings, 'online' | 'belowMinimum'>, online: BatchOnline): JudgeCompleter {
+export function createBatchCompleter(
+  provider: JudgeProvider['kind'],
+  settings: Omit<ChatBatchCompleterSettings, 'online' | 'belowMinimum'>,
+  online: BatchOnline,
+): JudgeCompleter {
   const onlineFor = { belowMinimum: online.client, ...(online.failedLines ? { online: online.client } : {}) };
   if (provider === 'bedrock') {
-    return new LazyCompleter(async () => new (await import('../judge-client/batch/bedrock-batch-completer.js')).BedrockBatchCompleter({ ...settings, ...onlineFor, modelId: settings.model }));
+    return new LazyCompleter(
+      async () =>
+        new (await import('../judge-client/batch/bedrock-batch-completer.js')).BedrockBatchCompleter({
+          ...settings,
+          ...onlineFor,
+          modelId: settings.model,
+        }),
+    );
   }
-  return new LazyCompleter(async () => new (await import('../judge-client/batch/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...onlineFor }));
+  return new LazyCompleter(
+    async () => new (await import('../judge-client/batch/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...onlineFor }),
+  );
 }
 
 /** The configured deployment serves the run's model; a judge's own model goes to the deployment of that name. */

@@ -66,7 +66,9 @@ export function addUsage(left: Readonly<JudgeUsage>, right: Readonly<JudgeUsage>
     errors: left.errors + right.errors,
     input_tokens: left.input_tokens + right.input_tokens,
     output_tokens: left.output_tokens + right.output_tokens,
-    ...(left.rate_limited === undefined && right.rate_limited === undefined ? {} : { rate_limited: (left.rate_limited ?? 0) + (right.rate_limited ?? 0) }),
+    ...(left.rate_limited === undefined && right.rate_limited === undefined
+      ? {}
+      : { rate_limited: (left.rate_limited ?? 0) + (right.rate_limited ?? 0) }),
     ...(models === undefined ? {} : { models }),
     ...(batchModels === undefined ? {} : { batch_models: batchModels }),
   };

@@ -21,7 +21,12 @@ import type { MetricValue } from '../schema/metric-value.js';
  * When a sample failed the means and the spread are left out and
  * `/error_message` says how many samples failed.
  */
-export function repeatedMetrics(prefix: string, judge: JudgeDefinition, samples: readonly EngineJudgments[], ndcgCutoffs: readonly number[]): Record<string, MetricValue> {
+export function repeatedMetrics(
+  prefix: string,
+  judge: JudgeDefinition,
+  samples: readonly EngineJudgments[],
+  ndcgCutoffs: readonly number[],
+): Record<string, MetricValue> {
   const metrics: Record<string, MetricValue> = {};
   const failures: string[] = [];
   const sampleMetrics = samples.map((sample, index) => {
@@ -39,7 +44,9 @@ export function repeatedMetrics(prefix: string, judge: JudgeDefinition, samples:
     Object.assign(metrics, own);
     const failed = chunks.find((chunk): chunk is Extract<Outcome, { ok: false }> => !chunk.ok);
     if (failed !== undefined) failures.push(failed.error);
-    return Object.fromEntries(Object.entries(own).flatMap(([key, value]) => (typeof value === 'number' ? [[key.slice(name.length + 1), value]] : [])));
+    return Object.fromEntries(
+      Object.entries(own).flatMap(([key, value]) => (typeof value === 'number' ? [[key.slice(name.length + 1), value]] : [])),
+    );
   });
   const first = samples[0];
   if (first !== undefined && 'whole' in first) metrics[`${prefix}/rationale`] = first.whole.ok ? first.whole.verdict.rationale : null;

@@ -61,7 +61,12 @@ export interface JudgeRunOptions {
 
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
   const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false, awaitingBatch: [] };
-  const judgments = new CaseJudgments(evalCase, { backend: options.backend, deadlineAt: options.deadlineAt, runId: options.runId, batchOnline: options.batchOnline });
+  const judgments = new CaseJudgments(evalCase, {
+    backend: options.backend,
+    deadlineAt: options.deadlineAt,
+    runId: options.runId,
+    batchOnline: options.batchOnline,
+  });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};
   const byId = new Map(options.judges.map((judge) => [judge.id, judge]));
@@ -72,12 +77,19 @@ export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): P
         return [];
       }
       return engines.map(([engine]) =>
-        judge.kind === 'ensemble' ? reportEnsemble(judge, byId, engine, judgments, options, judgement) : reportJudge(judge, engine, judgments, options, judgement),
+        judge.kind === 'ensemble'
+          ? reportEnsemble(judge, byId, engine, judgments, options, judgement)
+          : reportJudge(judge, engine, judgments, options, judgement),
       );
     }),
   );
   Object.assign(judgement.usage, judgments.usage);
-  return { ...judgement, transient: judgments.transient, rateLimited: judgments.transient && judgments.onlyRateLimited, awaitingBatch: [...judgments.awaitingBatch.values()] };
+  return {
+    ...judgement,
+    transient: judgments.transient,
+    rateLimited: judgments.transient && judgments.onlyRateLimited,
+    awaitingBatch: [...judgments.awaitingBatch.values()],
+  };
 }
 
 function prefixOf(judge: JudgeDefinition, backend: JudgeBackend): string {
@@ -115,7 +127,10 @@ async function reportEnsemble(
 ): Promise<void> {
   const members = ensemble.members.map((id) => {
     const member = byId.get(id);
-    if (member === undefined || (member.kind !== 'llm' && member.kind !== 'dag')) throw new Error(`Member ${id} of ensemble ${ensemble.id} is not among the run's judges: the judges were not selected from the config`);
+    if (member === undefined || (member.kind !== 'llm' && member.kind !== 'dag'))
+      throw new Error(
+        `Member ${id} of ensemble ${ensemble.id} is not among the run's judges: the judges were not selected from the config`,
+      );
     return member;
   });
   const outcomes = await Promise.all(members.map((member) => judgments.of(member, engine, 0)));

@@ -35,9 +35,13 @@ const CREDENTIAL_SHAPES: readonly { pattern: RegExp; replacement: string }[] = [
   { pattern: /\bsk-(?:[A-Za-z0-9_*-]|\.{3}|…){6,}/g, replacement: REDACTED },
   { pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, replacement: REDACTED },
   // An AWS secret access key: 40 characters of base64 mixing upper case, lower case and digits (a hex digest does not).
-  { pattern: /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, replacement: REDACTED },
   {
-    pattern: /\b((?:x-)?(?:api[_-]?key|secret[_-]?(?:access[_-]?)?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password)["']?\s*[=:]\s*["']?)[^\s"',;&}]+/gi,
+    pattern: /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+    replacement: REDACTED,
+  },
+  {
+    pattern:
+      /\b((?:x-)?(?:api[_-]?key|secret[_-]?(?:access[_-]?)?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password)["']?\s*[=:]\s*["']?)[^\s"',;&}]+/gi,
     replacement: `$1${REDACTED}`,
   },
 ];

@@ -80,6 +80,9 @@ export function percentileBootstrapIntervals(
   return values.map((defined): IntervalResult => {
     if (defined.length === 0) return { ok: false, error: `the statistic is undefined on every one of the ${options.resamples} resamples` };
     const sorted = Float64Array.from(defined).sort();
-    return { ok: true, value: { low: typeSevenQuantile(sorted, tail), high: typeSevenQuantile(sorted, 1 - tail), resamples_used: defined.length } };
+    return {
+      ok: true,
+      value: { low: typeSevenQuantile(sorted, tail), high: typeSevenQuantile(sorted, 1 - tail), resamples_used: defined.length },
+    };
   });
 }

@@ -39,7 +39,8 @@ export interface Interval {
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | undefined {
   const resamples = options.resamples ?? 2000;
   const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`Expected resamples to be an integer from 1 and up, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`Expected resamples to be an integer from 1 and up, got ${resamples}`);
   if (!(level > 0 && level < 1)) throw new RangeError(`Expected level to be between 0 and 1 (exclusive), got ${level}`);
   const { values: scaled, scale } = scaleToUnit(values, 'values');
   const count = scaled.length;

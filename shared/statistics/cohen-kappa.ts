@@ -42,7 +42,8 @@ export function cohenKappa(counts: ConfusionCounts, weights: KappaWeights = 'non
   const columnTotals = new Array<number>(size).fill(0);
   let total = 0;
   for (const [row, cells] of counts.entries()) {
-    if (cells.length !== size) throw new RangeError(`Expected a square table of counts, row ${row} has ${cells.length} cells for ${size} rows`);
+    if (cells.length !== size)
+      throw new RangeError(`Expected a square table of counts, row ${row} has ${cells.length} cells for ${size} rows`);
     for (const [column, count] of cells.entries()) {
       if (!Number.isInteger(count) || count < 0) throw new RangeError(`Expected counts to be integers from 0 up, got ${count}`);
       rowTotals[row] = (rowTotals[row] as number) + count;
@@ -74,13 +75,15 @@ function disagreementWeight(row: number, column: number, weights: KappaWeights):
  * (each label must be one of them; a label that is not is a bug and throws).
  */
 export function confusionCounts(first: readonly number[], second: readonly number[], categories: readonly number[]): number[][] {
-  if (first.length !== second.length) throw new RangeError(`Expected two lists of the same length, got ${first.length} and ${second.length}`);
+  if (first.length !== second.length)
+    throw new RangeError(`Expected two lists of the same length, got ${first.length} and ${second.length}`);
   const position = new Map(categories.map((category, index) => [category, index]));
   const counts = categories.map(() => new Array<number>(categories.length).fill(0));
   for (const [index, label] of first.entries()) {
     const row = position.get(label);
     const column = position.get(second[index] as number);
-    if (row === undefined || column === undefined) throw new RangeError(`Label at index ${index} is not one of the categories ${categories.join(', ')}`);
+    if (row === undefined || column === undefined)
+      throw new RangeError(`Label at index ${index} is not one of the categories ${categories.join(', ')}`);
     (counts[row] as number[])[column] = ((counts[row] as number[])[column] as number) + 1;
   }
   return counts;

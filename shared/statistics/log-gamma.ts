@@ -36,7 +36,10 @@ function stirlingSeries(z: number): number {
   // Horner form of 1/(12 z) - 1/(360 z^3) + ... - 691/(360360 z^11).
   const correction =
     inverse *
-    (1 / 12 + inverseSquared * (-1 / 360 + inverseSquared * (1 / 1260 + inverseSquared * (-1 / 1680 + inverseSquared * (1 / 1188 + inverseSquared * (-691 / 360360))))));
+    (1 / 12 +
+      inverseSquared *
+        (-1 / 360 +
+          inverseSquared * (1 / 1260 + inverseSquared * (-1 / 1680 + inverseSquared * (1 / 1188 + inverseSquared * (-691 / 360360))))));
   return (z - 0.5) * Math.log(z) - z + HALF_LOG_TWO_PI + correction;
 }
 

@@ -50,7 +50,17 @@ export interface PairedSums {
 }
 
 export function emptyPairedSums(): PairedSums {
-  return { all: 0, sumJudgeAll: 0, sumJudgeAllSquares: 0, labelled: 0, sumHuman: 0, sumJudge: 0, sumHumanSquares: 0, sumJudgeSquares: 0, sumProducts: 0 };
+  return {
+    all: 0,
+    sumJudgeAll: 0,
+    sumJudgeAllSquares: 0,
+    labelled: 0,
+    sumHuman: 0,
+    sumJudge: 0,
+    sumHumanSquares: 0,
+    sumJudgeSquares: 0,
+    sumProducts: 0,
+  };
 }
 
 /** Adds one case: its judge value, and its human value when it is labelled. */
@@ -147,7 +157,8 @@ export interface CorrectedMeanOptions {
 export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): CorrectedMeanOutcome {
   const n = sums.labelled;
   const total = sums.all;
-  if (n < Math.max(3, options.minLabelled)) return { ok: false, error: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
+  if (n < Math.max(3, options.minLabelled))
+    return { ok: false, error: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
   const meanHuman = sums.sumHuman / n;
   const meanJudge = sums.sumJudge / n;
   // Sample (co)variances, divided by n − 1.
@@ -158,7 +169,11 @@ export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): 
   const judgeOnly = sums.sumJudgeAll / total;
   const finite = Math.max(0, 1 - n / total);
   // A spread of zero among the labelled cases would make the interval a point, a certainty about the cases no one labelled.
-  if (varianceHuman === 0 && n < total) return { ok: false, error: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from` };
+  if (varianceHuman === 0 && n < total)
+    return {
+      ok: false,
+      error: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from`,
+    };
   // The superpopulation's extra variance, s²_y / N, written as a term per labelled case so that interval() divides by n alone.
   const extra = options.population === 'superpopulation' ? (varianceHuman * n) / total : 0;
   const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level, extra);
@@ -198,11 +213,24 @@ function sampleCheck(sums: PairedSums, meanLabelled: number, varianceLabelled: n
   const standardError = Math.sqrt(first + second);
   const difference = meanLabelled - meanRest;
   // Welch-Satterthwaite degrees of freedom.
-  const pValue = standardError === 0 ? (difference === 0 ? 1 : 0) : studentTTwoSidedPValue(difference / standardError, (first + second) ** 2 / (first ** 2 / (n - 1) + second ** 2 / (rest - 1)));
+  const pValue =
+    standardError === 0
+      ? difference === 0
+        ? 1
+        : 0
+      : studentTTwoSidedPValue(difference / standardError, (first + second) ** 2 / (first ** 2 / (n - 1) + second ** 2 / (rest - 1)));
   return { labelledJudgeMean: meanLabelled, unlabelledJudgeMean: meanRest, pValue };
 }
 
-function interval(mean: number, variance: number, n: number, fitted: number, finite: number, level: number, extra: number): CorrectedInterval {
+function interval(
+  mean: number,
+  variance: number,
+  n: number,
+  fitted: number,
+  finite: number,
+  level: number,
+  extra: number,
+): CorrectedInterval {
   const standardError = Math.sqrt((finite * variance + extra) / n);
   const degreesOfFreedom = n - fitted;
   const half = studentTQuantile(level, degreesOfFreedom) * standardError;

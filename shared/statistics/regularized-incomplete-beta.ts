@@ -33,7 +33,10 @@ const MAX_TERMS = 200_000;
  */
 export function regularizedIncompleteBeta(x: number, a: number, b: number): number {
   if (!(x >= 0 && x <= 1)) throw new RangeError(`Expected x from 0 to 1, got ${x}`);
-  for (const [name, value] of [['a', a], ['b', b]] as const) {
+  for (const [name, value] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`Expected ${name} to be a positive finite number, got ${value}`);
   }
   if (x === 0) return 0;

@@ -11,7 +11,8 @@ import { studentTTwoSidedPValue } from './student-t.js';
  */
 export function studentTQuantile(level: number, degreesOfFreedom: number): number {
   if (!(level > 0 && level < 1)) throw new RangeError(`Expected a confidence level between 0 and 1, got ${level}`);
-  if (!(degreesOfFreedom > 0) || !Number.isFinite(degreesOfFreedom)) throw new RangeError(`Expected the degrees of freedom to be a positive finite number, got ${degreesOfFreedom}`);
+  if (!(degreesOfFreedom > 0) || !Number.isFinite(degreesOfFreedom))
+    throw new RangeError(`Expected the degrees of freedom to be a positive finite number, got ${degreesOfFreedom}`);
   const tail = 1 - level;
   let low = 0;
   let high = 2 ** 20;

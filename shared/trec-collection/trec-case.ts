@@ -20,7 +20,12 @@ export interface TrecTexts {
  * the judgments the expected documents, the query text the request (the qid
  * when there is none).
  */
-export function buildTrecCase(qid: string, judgments: readonly ExpectedDocument[] | undefined, runsOfTopic: Iterable<readonly [string, readonly RunEntry[]]>, texts: TrecTexts): EvalCase {
+export function buildTrecCase(
+  qid: string,
+  judgments: readonly ExpectedDocument[] | undefined,
+  runsOfTopic: Iterable<readonly [string, readonly RunEntry[]]>,
+  texts: TrecTexts,
+): EvalCase {
   const { corpus, contentDepth } = texts;
   const withContent = <Document extends RetrievedChunk | ExpectedDocument>(document: Document): Document => {
     const content = corpus?.get(document.doc_uri);
@@ -34,14 +39,20 @@ export function buildTrecCase(qid: string, judgments: readonly ExpectedDocument[
     engines[engine] = { retrieved_context: ranked, tags: {} };
   }
   const evalCase: EvalCase = { request_id: qid, request: texts.queries?.get(qid) ?? qid, engines, tags: {} };
-  if (judgments !== undefined) evalCase.expected_retrieved_context = contentDepth === undefined ? judgments.map(withContent) : [...judgments];
+  if (judgments !== undefined)
+    evalCase.expected_retrieved_context = contentDepth === undefined ? judgments.map(withContent) : [...judgments];
   return evalCase;
 }
 
 /** The documents whose text a case of these runs shows: the top `contentDepth` of each, or all. */
 export function shownDocuments(runsOfTopic: Iterable<readonly RunEntry[]>, contentDepth: number | undefined, into: Set<string>): void {
   for (const entries of runsOfTopic) {
-    const shown = contentDepth === undefined ? entries : rankLikeTrecEval(entries).slice(0, contentDepth).map((chunk) => ({ docno: chunk.doc_uri }));
+    const shown =
+      contentDepth === undefined
+        ? entries
+        : rankLikeTrecEval(entries)
+            .slice(0, contentDepth)
+            .map((chunk) => ({ docno: chunk.doc_uri }));
     for (const entry of shown) into.add(entry.docno);
   }
 }

@@ -25,7 +25,13 @@ const PARTITIONS_AHEAD = 4;
  * partition, each partition's topics in trec_eval's order; a repeated
  * document is reported when its partition is grouped, after the line errors.
  */
-export async function* spilledRunEvents(files: TrecCollectionFiles, folder: string, runBytes: number, qrels: CollectionQrels, counter: DatasetCounter): AsyncGenerator<DatasetEvent> {
+export async function* spilledRunEvents(
+  files: TrecCollectionFiles,
+  folder: string,
+  runBytes: number,
+  qrels: CollectionQrels,
+  counter: DatasetCounter,
+): AsyncGenerator<DatasetEvent> {
   const report = errorReporter(counter);
   const work = files.work;
   const partitions = spillPartitionsFor(runBytes);
@@ -62,7 +68,8 @@ export async function* spilledRunEvents(files: TrecCollectionFiles, folder: stri
     let corpus: Awaited<ReturnType<typeof readIdTexts>> | undefined;
     if (files.corpus !== undefined) {
       const needed = await shownInRuns(spill, engineNames, files.contentDepth);
-      if (files.contentDepth === undefined) for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
+      if (files.contentDepth === undefined)
+        for (const judgments of qrels.topics.values()) for (const judgment of judgments) needed.add(judgment.doc_uri);
       corpus = await readOrReport(files.corpus, (path) => readIdTexts(path, needed), emptyTexts());
       yield* report(corpus.errors);
     }
@@ -70,7 +77,8 @@ export async function* spilledRunEvents(files: TrecCollectionFiles, folder: stri
     const qrelsTopicsOf: string[][] = Array.from({ length: spill.partitions }, () => []);
     for (const qid of qrels.topics.keys()) qrelsTopicsOf[spill.partitionOf(qid)]?.push(qid);
     const grouping = { spill, engineNames, qrels, qrelsTopicsOf, counter };
-    if (work !== undefined && queries === undefined && corpus === undefined) yield* casesOnThreads(grouping, work, { folder, fileNames: files.runs, engineOf });
+    if (work !== undefined && queries === undefined && corpus === undefined)
+      yield* casesOnThreads(grouping, work, { folder, fileNames: files.runs, engineOf });
     else yield* casesHere(grouping, { queries: queries?.texts, corpus: corpus?.texts, contentDepth: files.contentDepth });
   } finally {
     await spill.remove();

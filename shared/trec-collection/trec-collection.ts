@@ -41,12 +41,20 @@ async function* loadEvents(files: TrecCollectionFiles): AsyncGenerator<DatasetEv
   counter.row(qrels.rows);
   yield* report(qrels.errors);
 
-  const sizes = await Promise.all(files.runs.map((file) => stat(file).then((stats) => stats.size, () => 0)));
+  const sizes = await Promise.all(
+    files.runs.map((file) =>
+      stat(file).then(
+        (stats) => stats.size,
+        () => 0,
+      ),
+    ),
+  );
   const runBytes = sizes.reduce((sum, size) => sum + size, 0);
   if (files.corpus === undefined && runBytes <= (files.runsInMemoryUpTo ?? RUNS_IN_MEMORY_BYTES)) {
     const runs = RunsInMemory.of(files.runs, await (files.work?.readRunTopics ?? readRunTopicsInTurn)(files.runs));
     if (runs !== undefined) {
-      const queries = files.queries === undefined ? emptyTexts() : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
+      const queries =
+        files.queries === undefined ? emptyTexts() : await readOrReport(files.queries, (path) => readIdTexts(path), emptyTexts());
       yield* runs.events(qrels, counter, queries);
       yield { kind: 'end', counts: counter.snapshot() };
       return;

@@ -27,7 +27,11 @@ export function emptyTexts(): IdTexts {
 }
 
 /** A file that cannot be read becomes one error in the result, not an exception. */
-export async function readOrReport<Result extends { errors: InputError[] }>(file: string, read: (file: string) => Promise<Result>, empty: Result): Promise<Result> {
+export async function readOrReport<Result extends { errors: InputError[] }>(
+  file: string,
+  read: (file: string) => Promise<Result>,
+  empty: Result,
+): Promise<Result> {
   try {
     return await read(file);
   } catch (error) {

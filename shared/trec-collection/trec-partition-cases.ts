@@ -51,10 +51,16 @@ export async function serializedPartitionCases(request: PartitionRequest): Promi
  * builds, without an object per document; a short one is built and written
  * as JSON.
  */
-function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | undefined, runs: readonly (readonly [string, RunColumns])[]): SerializedCase {
+function serializeTopic(
+  qid: string,
+  judgments: readonly ExpectedDocument[] | undefined,
+  runs: readonly (readonly [string, RunColumns])[],
+): SerializedCase {
   const chunks = runs.reduce((sum, [, columns]) => sum + columns.docnos.length, 0);
   if (chunks <= INLINE_CHUNK_LIMIT) {
-    const entries = runs.map(([engine, columns]) => [engine, columns.docnos.map((docno, index) => ({ docno, score: columns.scores[index] as number }))] as const);
+    const entries = runs.map(
+      ([engine, columns]) => [engine, columns.docnos.map((docno, index) => ({ docno, score: columns.scores[index] as number }))] as const,
+    );
     return serializeCase(buildTrecCase(qid, judgments as ExpectedDocument[] | undefined, entries, {}));
   }
   const rankings = runs.map(([engine, columns]) => {
@@ -70,10 +76,19 @@ function serializeTopic(qid: string, judgments: readonly ExpectedDocument[] | un
  * text storedCaseText gives for the case buildTrecCase builds, as the bytes
  * the store writes, joined once without making a string of megabytes.
  */
-export function storedTopicCase(qid: string, request: string, rankings: readonly (readonly [string, Uint8Array])[], chunks: number, judgments: readonly ExpectedDocument[] | undefined): SerializedCase {
+export function storedTopicCase(
+  qid: string,
+  request: string,
+  rankings: readonly (readonly [string, Uint8Array])[],
+  chunks: number,
+  judgments: readonly ExpectedDocument[] | undefined,
+): SerializedCase {
   const parts: Uint8Array[] = [Buffer.from(`{"request_id":${JSON.stringify(qid)},"request":${JSON.stringify(request)},"engines":{`)];
-  for (const [index, [engine, ranking]] of rankings.entries()) parts.push(Buffer.from(`${index === 0 ? '' : ','}${JSON.stringify(engine)}:{"tags":{},"ranking":`), ranking, CLOSE);
-  parts.push(Buffer.from(judgments === undefined ? '},"tags":{}}' : `},"tags":{},"expected_retrieved_context":${JSON.stringify(judgments)}}`));
+  for (const [index, [engine, ranking]] of rankings.entries())
+    parts.push(Buffer.from(`${index === 0 ? '' : ','}${JSON.stringify(engine)}:{"tags":{},"ranking":`), ranking, CLOSE);
+  parts.push(
+    Buffer.from(judgments === undefined ? '},"tags":{}}' : `},"tags":{},"expected_retrieved_context":${JSON.stringify(judgments)}}`),
+  );
   return {
     requestId: qid,
     engines: rankings.map(([engine]) => engine),
@@ -119,6 +134,10 @@ export function serializedCaseEvent(serialized: SerializedCase): DatasetEvent {
 
 /** The case a serialized case holds. */
 export function deserializedCase(serialized: SerializedCase): EvalCase {
-  const json: unknown = JSON.parse(typeof serialized.text === 'string' ? serialized.text : Buffer.from(serialized.text.buffer, serialized.text.byteOffset, serialized.text.byteLength).toString('utf8'));
+  const json: unknown = JSON.parse(
+    typeof serialized.text === 'string'
+      ? serialized.text
+      : Buffer.from(serialized.text.buffer, serialized.text.byteOffset, serialized.text.byteLength).toString('utf8'),
+  );
   return serialized.form === 'stored' ? parseStoredCase(json) : evalCaseSchema.parse(json);
 }

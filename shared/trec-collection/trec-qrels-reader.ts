@@ -43,7 +43,13 @@ export async function readCollectionQrels(file: string): Promise<CollectionQrels
     firstLines.set(qid, seen);
     const earlier = seen.get(docno);
     if (earlier !== undefined) {
-      qrels.errors.push({ file, line, field: 'docno', message: `topic ${qid} judges document ${docno} twice (first on line ${earlier})`, fix: 'keep one judgment per topic and document' });
+      qrels.errors.push({
+        file,
+        line,
+        field: 'docno',
+        message: `topic ${qid} judges document ${docno} twice (first on line ${earlier})`,
+        fix: 'keep one judgment per topic and document',
+      });
       continue;
     }
     seen.set(docno, line);
@@ -59,7 +65,11 @@ function parseJudgment(fields: readonly string[]): Judgment | LineProblem {
   const [qid = '', , docno = '', gradeText = ''] = fields;
   const grade = parseTrecInteger(gradeText);
   if (grade === undefined) {
-    return { field: 'grade', message: `expected an integer grade, got "${gradeText}"`, fix: 'give the relevance grade as an integer: 0 = not relevant, 1 or more = relevant' };
+    return {
+      field: 'grade',
+      message: `expected an integer grade, got "${gradeText}"`,
+      fix: 'give the relevance grade as an integer: 0 = not relevant, 1 or more = relevant',
+    };
   }
   return { qid, docno, grade };
 }

@@ -21,7 +21,9 @@ export interface RunColumns {
  */
 export function rankLikeTrecEval(entries: readonly RunEntry[]): RetrievedChunk[] {
   // Most run files list each topic in rank order already: checking costs less than sorting.
-  const ordered = isRanked(entries) ? entries : [...entries].sort((left, right) => compareTrec(left.score, left.docno, right.score, right.docno));
+  const ordered = isRanked(entries)
+    ? entries
+    : [...entries].sort((left, right) => compareTrec(left.score, left.docno, right.score, right.docno));
   return ordered.map((entry, index) => ({ doc_uri: entry.docno, score: entry.score, rank: index + 1 }));
 }
 
@@ -40,7 +42,9 @@ export function inTrecOrder(columns: RunColumns): RunColumns {
   let descending = true;
   for (let index = 1; index < scores.length && descending; index++) descending = (scores[index - 1] as number) >= (scores[index] as number);
   if (!descending) {
-    const order = Array.from(docnos.keys()).sort((left, right) => compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string));
+    const order = Array.from(docnos.keys()).sort((left, right) =>
+      compareTrec(scores[left] as number, docnos[left] as string, scores[right] as number, docnos[right] as string),
+    );
     return { docnos: order.map((index) => docnos[index] as string), scores: order.map((index) => scores[index] as number) };
   }
   // Scores already fall, as most run files list them: only each run of tied scores needs its ids ordered, in place.

@@ -36,18 +36,29 @@ export async function readRunLines(file: string, sink: RunLineSink): Promise<Run
   const tag = new RepeatedField();
   let tagNumber = 0;
   const keepsScoreText = sink.keepsScoreText;
-  const { rows, errors } = await readRunFileLines(file, { policy: 'all', finite: true, afterChunk: () => sink.flushIfFull() }, (buffer, fields, score, line) => {
-    topic.update(buffer, fields.topicStart, fields.topicEnd);
-    if (tag.update(buffer, fields.tagStart, fields.tagEnd)) {
-      let number = tagNumbers.get(tag.text);
-      if (number === undefined) {
-        number = tags.push(tag.text) - 1;
-        tagNumbers.set(tag.text, number);
+  const { rows, errors } = await readRunFileLines(
+    file,
+    { policy: 'all', finite: true, afterChunk: () => sink.flushIfFull() },
+    (buffer, fields, score, line) => {
+      topic.update(buffer, fields.topicStart, fields.topicEnd);
+      if (tag.update(buffer, fields.tagStart, fields.tagEnd)) {
+        let number = tagNumbers.get(tag.text);
+        if (number === undefined) {
+          number = tags.push(tag.text) - 1;
+          tagNumbers.set(tag.text, number);
+        }
+        tagNumber = number;
       }
-      tagNumber = number;
-    }
-    sink.add(topic.text, tagNumber, decodeField(buffer, fields.documentStart, fields.documentEnd), score, line, keepsScoreText ? scoreText(buffer, fields) : undefined);
-    return undefined;
-  });
+      sink.add(
+        topic.text,
+        tagNumber,
+        decodeField(buffer, fields.documentStart, fields.documentEnd),
+        score,
+        line,
+        keepsScoreText ? scoreText(buffer, fields) : undefined,
+      );
+      return undefined;
+    },
+  );
   return { rows, errors, tags };
 }

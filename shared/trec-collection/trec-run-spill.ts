@@ -143,11 +143,19 @@ export class SpilledRuns {
    * and only its first line counts.
    */
   async read(partition: number, engineNames: readonly string[]): Promise<SpilledPartition> {
-    return this.group(partition, engineNames, () => [] as RunEntry[], (entries, docno, score) => entries.push({ docno, score }));
+    return this.group(
+      partition,
+      engineNames,
+      () => [] as RunEntry[],
+      (entries, docno, score) => entries.push({ docno, score }),
+    );
   }
 
   /** read, with each topic's list of an engine as two columns rather than an object per line. */
-  async readColumns(partition: number, engineNames: readonly string[]): Promise<{ topics: Map<string, Map<number, RunColumns>>; errors: InputError[] }> {
+  async readColumns(
+    partition: number,
+    engineNames: readonly string[],
+  ): Promise<{ topics: Map<string, Map<number, RunColumns>>; errors: InputError[] }> {
     return this.group(
       partition,
       engineNames,
@@ -197,7 +205,9 @@ export class SpilledRuns {
           const docno = pairs[index] as string;
           if (docnos.has(docno)) {
             const line = Number(firstLineText) + index / 2;
-            errors.push(repeatedDocumentError(this.fileNames[Number(fileText)] ?? fileText, line, qid, docno, engineNames[engine] ?? String(engine)));
+            errors.push(
+              repeatedDocumentError(this.fileNames[Number(fileText)] ?? fileText, line, qid, docno, engineNames[engine] ?? String(engine)),
+            );
             continue;
           }
           docnos.add(docno);

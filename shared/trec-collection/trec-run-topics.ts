@@ -23,7 +23,14 @@ export const readRunTopicsInTurn: RunTopicsReader = async (runs) => {
  * read is one error.
  */
 export async function readRunTopics(file: string): Promise<RunFileTopics> {
-  return readOrReport(file, async (path) => kernelRunTopics(path) ?? (await scriptRunTopics(path)), { rows: 0, errors: [], tags: [], repeats: [], rankings: [], json: new Uint8Array(0) });
+  return readOrReport(file, async (path) => kernelRunTopics(path) ?? (await scriptRunTopics(path)), {
+    rows: 0,
+    errors: [],
+    tags: [],
+    repeats: [],
+    rankings: [],
+    json: new Uint8Array(0),
+  });
 }
 
 /** readRunTopics by readRunLines alone, for any file (the kernel reads only the common shape); I/O errors throw. */

@@ -37,7 +37,13 @@ export async function readIdTexts(file: string, wanted?: ReadonlySet<string>): P
     }
     if (wanted !== undefined && !wanted.has(entry.id)) continue;
     if (result.texts.has(entry.id)) {
-      result.errors.push({ file, line, field: 'id', message: `id ${entry.id} appears twice; the first text is kept`, fix: 'give each id one line' });
+      result.errors.push({
+        file,
+        line,
+        field: 'id',
+        message: `id ${entry.id} appears twice; the first text is kept`,
+        fix: 'give each id one line',
+      });
       continue;
     }
     result.texts.set(entry.id, entry.text);

@@ -20,7 +20,11 @@ import { open } from 'node:fs/promises';
  * only valid during the call. `afterChunk`, when given, is awaited after
  * each call (a reader that writes what it read, between chunks).
  */
-export async function forEachLineRun(path: string, onLines: (buffer: Buffer, start: number, end: number) => void, afterChunk?: () => Promise<void>): Promise<void> {
+export async function forEachLineRun(
+  path: string,
+  onLines: (buffer: Buffer, start: number, end: number) => void,
+  afterChunk?: () => Promise<void>,
+): Promise<void> {
   const handle = await open(path, 'r');
   try {
     let buffer: Buffer = Buffer.allocUnsafe(1 << 20);

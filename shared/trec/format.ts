@@ -17,12 +17,7 @@ export function formatTrecText(evaluation: Evaluation, options: { perTopic: bool
 }
 
 function formatRow(value: MeasureValue, topicId: string): string {
-  const text =
-    typeof value.value === 'string'
-      ? value.value
-      : value.integer
-        ? String(Math.trunc(value.value))
-        : formatFixed4(value.value);
+  const text = typeof value.value === 'string' ? value.value : value.integer ? String(Math.trunc(value.value)) : formatFixed4(value.value);
   return `${value.name.padEnd(22)}\t${topicId}\t${text}`;
 }
 

@@ -15,16 +15,26 @@ import { resolveMeasures, type Measure } from '../metrics/registry.js';
 /** A collection-level value that is not computed per query. */
 export type CollectionMeasure = 'runid' | 'num_q';
 
-export type SelectedMeasure =
-  | { kind: 'collection'; name: CollectionMeasure }
-  | { kind: 'query'; measure: Measure };
+export type SelectedMeasure = { kind: 'collection'; name: CollectionMeasure } | { kind: 'query'; measure: Measure };
 
 export type Selection = { ok: true; measures: SelectedMeasure[] } | { ok: false; error: string };
 
 /** trec_eval's measure order, restricted to the measures assay implements. */
 const TREC_ORDER = [
-  'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank',
-  'P', 'recall', 'ndcg', 'ndcg_cut', 'map_cut', 'success',
+  'runid',
+  'num_q',
+  'num_ret',
+  'num_rel',
+  'num_rel_ret',
+  'map',
+  'Rprec',
+  'recip_rank',
+  'P',
+  'recall',
+  'ndcg',
+  'ndcg_cut',
+  'map_cut',
+  'success',
 ] as const;
 type TrecFamily = (typeof TREC_ORDER)[number];
 
@@ -33,14 +43,29 @@ const NICKNAMES: Record<string, readonly TrecFamily[]> = { official: OFFICIAL, a
 
 /** trec_eval family of each name written before `@K`. */
 const FAMILY_OF_CUTOFF_NAME: Record<string, TrecFamily> = {
-  precision: 'P', recall: 'recall', ndcg: 'ndcg_cut', average_precision: 'map_cut', map: 'map_cut', ap: 'map_cut',
-  hit: 'success', P: 'P', ndcg_cut: 'ndcg_cut', map_cut: 'map_cut', success: 'success',
+  precision: 'P',
+  recall: 'recall',
+  ndcg: 'ndcg_cut',
+  average_precision: 'map_cut',
+  map: 'map_cut',
+  ap: 'map_cut',
+  hit: 'success',
+  P: 'P',
+  ndcg_cut: 'ndcg_cut',
+  map_cut: 'map_cut',
+  success: 'success',
 };
 
 /** trec_eval family of each assay name written alone (or with trec_eval parameters). */
 const FAMILY_OF_NAME: Record<string, TrecFamily> = {
-  precision: 'P', hit: 'success', average_precision: 'map', ap: 'map',
-  reciprocal_rank: 'recip_rank', mrr: 'recip_rank', rr: 'recip_rank', r_precision: 'Rprec',
+  precision: 'P',
+  hit: 'success',
+  average_precision: 'map',
+  ap: 'map',
+  reciprocal_rank: 'recip_rank',
+  mrr: 'recip_rank',
+  rr: 'recip_rank',
+  r_precision: 'Rprec',
 };
 
 export function selectMeasures(requested: readonly string[]): Selection {
@@ -63,9 +88,7 @@ export function selectMeasures(requested: readonly string[]): Selection {
   return { ok: true, measures };
 }
 
-type ParsedRequest =
-  | { ok: true; families: { family: TrecFamily; parameters: string | undefined }[] }
-  | { ok: false; error: string };
+type ParsedRequest = { ok: true; families: { family: TrecFamily; parameters: string | undefined }[] } | { ok: false; error: string };
 
 function parseRequest(name: string): ParsedRequest {
   const nickname = NICKNAMES[name];

@@ -200,5 +200,10 @@ export function qrelsToParts(qrels: Qrels): QrelsParts {
 }
 
 export function qrelsFromParts(parts: QrelsParts): Qrels {
-  return new Map(parts.map(([topicId, documents, grades, gradeCounts]) => [topicId, { documents: ByteStringTable.fromParts(documents), grades, gradeCounts }]));
+  return new Map(
+    parts.map(([topicId, documents, grades, gradeCounts]) => [
+      topicId,
+      { documents: ByteStringTable.fromParts(documents), grades, gradeCounts },
+    ]),
+  );
 }

@@ -25,7 +25,9 @@ export function rankTopic(run: TopicRun, judgments: TopicJudgments | undefined):
   const judged = judgedRetrieved(documents, judgments);
   const count = judged.indices.length;
   if (count === 0) return { grades, gradeCounts: judgments.gradeCounts };
-  const ranks = isInTrecOrder(documents, scores) ? judged.indices : (ranksByHigherScores(documents, scores, judged.indices) ?? ranksOfAll(documents, scores, judged.indices));
+  const ranks = isInTrecOrder(documents, scores)
+    ? judged.indices
+    : (ranksByHigherScores(documents, scores, judged.indices) ?? ranksOfAll(documents, scores, judged.indices));
   for (let position = 0; position < count; position++) grades[ranks[position] as number] = judged.marks[position] as number;
   return { grades, gradeCounts: judgments.gradeCounts };
 }
@@ -104,7 +106,8 @@ function ranksByHigherScores(documents: ByteStringTable, scores: readonly number
     const first = countBelow.of(score);
     let rank = higher[first] as number;
     // A judged document is one of the documents with its score; the others rank before it when their id is greater.
-    if ((equalAt[first] as number) > 1) for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
+    if ((equalAt[first] as number) > 1)
+      for (const other of equal) if (scores[other] === score && documents.compare(other, index) > 0) rank++;
     ranks[position] = rank;
   }
   return ranks;

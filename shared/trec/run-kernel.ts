@@ -9,7 +9,16 @@ import { TREC_RUN_KERNEL_WASM } from './trec-run-kernel-wasm.js';
 export interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer };
   reserve(size: number): number;
-  setQrels(topicCount: number, topicEnds: number, topicBytes: number, judgmentCount: number, judgmentTopics: number, judgmentMarks: number, documentEnds: number, documentBytes: number): void;
+  setQrels(
+    topicCount: number,
+    topicEnds: number,
+    topicBytes: number,
+    judgmentCount: number,
+    judgmentTopics: number,
+    judgmentMarks: number,
+    documentEnds: number,
+    documentBytes: number,
+  ): void;
   beginRun(size: number): number;
   startLines(length: number): void;
   readLines(start: number, end: number): number;

@@ -118,7 +118,10 @@ export function repeatedDocumentError(file: string, line: number, topic: string,
     file,
     line,
     field: 'docno',
-    message: run === undefined ? `topic ${topic} retrieves document ${document} twice` : `run ${run} retrieves document ${document} twice for topic ${topic}`,
+    message:
+      run === undefined
+        ? `topic ${topic} retrieves document ${document} twice`
+        : `run ${run} retrieves document ${document} twice for topic ${topic}`,
     fix: 'keep one line per topic and document in each run',
   };
 }

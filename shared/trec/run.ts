@@ -134,7 +134,10 @@ class RunReader {
       while (byte !== 10) byte = buffer[++position] as number;
       // The same topic as the line before, most of the time: checked here, where V8 inlines the check.
       const previous = this.topic;
-      const topic = previous !== undefined && this.topicField.matches(buffer, topicStart, topicEnd) ? previous : this.topicOf(buffer, topicStart, topicEnd);
+      const topic =
+        previous !== undefined && this.topicField.matches(buffer, topicStart, topicEnd)
+          ? previous
+          : this.topicOf(buffer, topicStart, topicEnd);
       // A document retrieved twice: the general path names it.
       if (topic.documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) return lineStart;
       this.lineNumber++;

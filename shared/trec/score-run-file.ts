@@ -20,7 +20,13 @@ export type RunScore = { ok: true; text: string } | { ok: false; error: string }
  * it (trec_eval's format, or its JSON object). Expected failures (a bad line,
  * no topic in common) are values with the message to print.
  */
-export async function scoreRunFile(qrels: Qrels, runPath: string, measures: readonly SelectedMeasure[], options: EvaluationOptions, output: ScoreOutput): Promise<RunScore> {
+export async function scoreRunFile(
+  qrels: Qrels,
+  runPath: string,
+  measures: readonly SelectedMeasure[],
+  options: EvaluationOptions,
+  output: ScoreOutput,
+): Promise<RunScore> {
   const result = await evaluateRunFile(qrels, runPath, measures, options);
   if (!result.ok) return { ok: false, error: result.error };
   const text = output.json
@@ -37,7 +43,12 @@ const kernels = new WeakMap<Qrels, RunKernel | null>();
  * the common shape, read and ranked in JavaScript otherwise; the measures are
  * the same code either way.
  */
-async function evaluateRunFile(qrels: Qrels, runPath: string, measures: readonly SelectedMeasure[], options: EvaluationOptions): Promise<EvaluationResult> {
+async function evaluateRunFile(
+  qrels: Qrels,
+  runPath: string,
+  measures: readonly SelectedMeasure[],
+  options: EvaluationOptions,
+): Promise<EvaluationResult> {
   let kernel = kernels.get(qrels);
   if (kernel === undefined) {
     kernel = RunKernel.for(qrels) ?? null;

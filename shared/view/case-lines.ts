@@ -11,7 +11,9 @@ export interface CasePage {
   readonly next_offset: number | null;
 }
 
-export type LinesRead<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly line: number; readonly message: string };
+export type LinesRead<Value> =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly line: number; readonly message: string };
 
 /**
  * Lines `offset` to `offset + limit - 1` (0-based, blank lines not counted)
@@ -80,7 +82,10 @@ function parseLine(text: string, number: number): LinesRead<CaseLine> {
 }
 
 /** Calls `visit` with each non-blank line and its 1-based number until it says stop or fails; leaving the loop closes the file. */
-async function eachLine(path: string, visit: (text: string, number: number) => 'next' | 'stop' | { ok: false; line: number; message: string }): Promise<LinesRead<undefined>> {
+async function eachLine(
+  path: string,
+  visit: (text: string, number: number) => 'next' | 'stop' | { ok: false; line: number; message: string },
+): Promise<LinesRead<undefined>> {
   let number = 0;
   for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
     number++;

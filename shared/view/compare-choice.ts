@@ -54,7 +54,10 @@ export function rankedChanges(comparison: RunComparison): ComparedChange[] {
  * the engine that changed most on it. The rest is chosen by rankedChanges'
  * order. Undefined when the runs have no engine and metric in common.
  */
-export function chooseComparedChange(comparison: RunComparison, asked: { readonly engine?: string; readonly metric?: string }): CompareChoice | undefined {
+export function chooseComparedChange(
+  comparison: RunComparison,
+  asked: { readonly engine?: string; readonly metric?: string },
+): CompareChoice | undefined {
   const every = everyChange(comparison);
   const engineFound = asked.engine !== undefined && every.some((change) => change.engine === asked.engine);
   const ofEngine = engineFound ? every.filter((change) => change.engine === asked.engine) : every;
@@ -69,7 +72,12 @@ export function chooseComparedChange(comparison: RunComparison, asked: { readonl
         ? `Metric "${asked.metric}" is not compared for ${engineFound ? chosen.engine : 'any engine'}; showing ${chosen.metric}.`
         : undefined;
   const among = engineFound ? 'engine' : metricFound ? 'metric' : 'all';
-  return { ...chosen, reason: engineFound && metricFound ? 'asked' : reasonOf(chosen.compared), among, ...(problem === undefined ? {} : { problem }) };
+  return {
+    ...chosen,
+    reason: engineFound && metricFound ? 'asked' : reasonOf(chosen.compared),
+    among,
+    ...(problem === undefined ? {} : { problem }),
+  };
 }
 
 /** Whether a change moved on average, and was found significant: what the choice and the page call a significant change. */
@@ -83,7 +91,9 @@ function reasonOf(compared: MetricComparison): ChoiceReason {
 }
 
 function everyChange(comparison: RunComparison): ComparedChange[] {
-  return Object.entries(comparison.engines).flatMap(([engine, metrics]) => Object.entries(metrics).map(([metric, compared]) => ({ engine, metric, compared })));
+  return Object.entries(comparison.engines).flatMap(([engine, metrics]) =>
+    Object.entries(metrics).map(([metric, compared]) => ({ engine, metric, compared })),
+  );
 }
 
 /** The headline changes, or every change when none is a headline (a comparison of custom metrics only). */

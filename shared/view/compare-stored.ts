@@ -15,9 +15,13 @@ import type { CasesFile, StoredRun } from './view-data.js';
 export async function compareStoredRuns(a: StoredRun, b: StoredRun, files: readonly [CasesFile, CasesFile]): Promise<Found<RunComparison>> {
   const metrics = new Set(aggregatedMetrics([a.report, b.report]));
   const cases = [];
-  for (const [run, file] of [[a, files[0]], [b, files[1]]] as const) {
+  for (const [run, file] of [
+    [a, files[0]],
+    [b, files[1]],
+  ] as const) {
     const read = await readCaseLinesFile(file.path, metrics);
-    if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}${read.line === undefined ? '' : `, line ${read.line}`}: ${read.message}`);
+    if (!read.ok)
+      return unreadable(`cases.jsonl of run ${run.runId}${read.line === undefined ? '' : `, line ${read.line}`}: ${read.message}`);
     cases.push(read.value);
   }
   return found(compareRuns({ report: a.report, cases: cases[0] ?? [] }, { report: b.report, cases: cases[1] ?? [] }));
@@ -49,9 +53,18 @@ export interface QueryChanges {
  * regression check reads the losses even of a run that gained); equal
  * changes by request id.
  */
-export async function queryChanges(a: StoredRun, b: StoredRun, files: readonly [CasesFile, CasesFile], engine: string, metric: string): Promise<Found<QueryChanges>> {
+export async function queryChanges(
+  a: StoredRun,
+  b: StoredRun,
+  files: readonly [CasesFile, CasesFile],
+  engine: string,
+  metric: string,
+): Promise<Found<QueryChanges>> {
   const values: Map<string, number>[] = [];
-  for (const [run, file] of [[a, files[0]], [b, files[1]]] as const) {
+  for (const [run, file] of [
+    [a, files[0]],
+    [b, files[1]],
+  ] as const) {
     const read: LinesRead<Map<string, number>> = await metricValues(file.path, engine, metric);
     if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
     values.push(read.value);
@@ -65,6 +78,11 @@ export async function queryChanges(a: StoredRun, b: StoredRun, files: readonly [
     if (valueOfB === valueOfA) unchanged++;
     else changes.push({ request_id: requestId, a: valueOfA, b: valueOfB, delta: valueOfB - valueOfA });
   }
-  changes.sort((left, right) => Number(left.delta > 0) - Number(right.delta > 0) || Math.abs(right.delta) - Math.abs(left.delta) || compareText(left.request_id, right.request_id));
+  changes.sort(
+    (left, right) =>
+      Number(left.delta > 0) - Number(right.delta > 0) ||
+      Math.abs(right.delta) - Math.abs(left.delta) ||
+      compareText(left.request_id, right.request_id),
+  );
   return found({ changes, losses: changes.filter((change) => change.delta < 0).length, unchanged });
 }

@@ -32,14 +32,18 @@ export class Comparisons {
     const files = await this.casesFiles(a, b);
     if (!files.ok) return files;
     const [ofA, ofB] = files.value;
-    return this.comparisons.get(JSON.stringify([a.runId, a.version, ofA.version, b.runId, b.version, ofB.version]), () => compareStoredRuns(a, b, files.value));
+    return this.comparisons.get(JSON.stringify([a.runId, a.version, ofA.version, b.runId, b.version, ofB.version]), () =>
+      compareStoredRuns(a, b, files.value),
+    );
   }
 
   async queryChanges(a: StoredRun, b: StoredRun, engine: string, metric: string): Promise<Found<QueryChanges>> {
     const files = await this.casesFiles(a, b);
     if (!files.ok) return files;
     const [ofA, ofB] = files.value;
-    return this.changes.get(JSON.stringify([a.runId, a.version, ofA.version, b.runId, b.version, ofB.version, engine, metric]), () => queryChanges(a, b, files.value, engine, metric));
+    return this.changes.get(JSON.stringify([a.runId, a.version, ofA.version, b.runId, b.version, ofB.version, engine, metric]), () =>
+      queryChanges(a, b, files.value, engine, metric),
+    );
   }
 
   /** Both runs' cases.jsonl as they are now. */

@@ -1,5 +1,7 @@
 /** A value the view looked for: found, or why not, as the HTTP status and message the request gets. */
-export type Found<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly status: 404 | 500; readonly message: string };
+export type Found<Value> =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly status: 404 | 500; readonly message: string };
 
 export function found<Value>(value: Value): Found<Value> {
   return { ok: true, value };

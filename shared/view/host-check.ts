@@ -72,13 +72,19 @@ export function allowedHostName(given: string): { ok: true; name: string } | { o
     return { ok: true, name: new URL(`http://[${bare}]/`).host };
   }
   if (text === '' || /[\s/\\:@?#[\]%]/.test(text)) {
-    return { ok: false, message: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port` };
+    return {
+      ok: false,
+      message: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port`,
+    };
   }
   let parsed: URL;
   try {
     parsed = new URL(`http://${text}/`);
   } catch {
-    return { ok: false, message: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port` };
+    return {
+      ok: false,
+      message: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port`,
+    };
   }
   return { ok: true, name: parsed.hostname };
 }
@@ -99,7 +105,10 @@ export interface HostCheck {
  * without one when the port is the default of http (80) or https (443), as
  * browsers then send it.
  */
-export function hostCheck(bound: BoundAddress, options: { readonly listenedOn: string; readonly extra?: readonly string[]; readonly interfaces?: readonly InterfaceAddress[] }): HostCheck {
+export function hostCheck(
+  bound: BoundAddress,
+  options: { readonly listenedOn: string; readonly extra?: readonly string[]; readonly interfaces?: readonly InterfaceAddress[] },
+): HostCheck {
   const addresses = isWildcardAddress(bound.address) ? (options.interfaces ?? []).map((entry) => entry.address) : [bound.address];
   const listenedOn = allowedHostName(options.listenedOn);
   const names = [

@@ -98,7 +98,11 @@ export class LocalViewStore implements ViewStore {
       const where = await this.openedPath(handle);
       if (where !== undefined) {
         const expected = join(await this.resolvedRoot(), ...parts);
-        if (where !== expected && where !== `${expected} (deleted)`) return closed(handle, refused(`${key} is not the file at that path inside the store (it was replaced by a link while being opened); ${NOT_FOLLOWED}`));
+        if (where !== expected && where !== `${expected} (deleted)`)
+          return closed(
+            handle,
+            refused(`${key} is not the file at that path inside the store (it was replaced by a link while being opened); ${NOT_FOLLOWED}`),
+          );
       } else if (stats.dev !== walked.value.dev || stats.ino !== walked.value.ino) {
         return closed(handle, refused(`${key} changed while being opened; ask again`));
       }

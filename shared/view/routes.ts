@@ -8,15 +8,33 @@ export type Route =
   | { readonly kind: 'suite-page'; readonly suite: string; readonly charted: number }
   | { readonly kind: 'run-page'; readonly runId: string }
   | { readonly kind: 'cases-page'; readonly runId: string; readonly offset: number; readonly limit: number }
-  | { readonly kind: 'compare-page'; readonly a?: string; readonly b?: string; readonly engine?: string; readonly metric?: string; readonly offset: number; readonly limit: number }
+  | {
+      readonly kind: 'compare-page';
+      readonly a?: string;
+      readonly b?: string;
+      readonly engine?: string;
+      readonly metric?: string;
+      readonly offset: number;
+      readonly limit: number;
+    }
   | { readonly kind: 'suites-api' }
   | { readonly kind: 'history-api'; readonly suite: string }
   | { readonly kind: 'report-api'; readonly runId: string }
   | { readonly kind: 'cases-api'; readonly runId: string; readonly offset: number; readonly limit: number }
   | { readonly kind: 'compare-api'; readonly a: string; readonly b: string }
-  | { readonly kind: 'query-changes-api'; readonly a: string; readonly b: string; readonly engine: string; readonly metric: string; readonly offset: number; readonly limit: number };
+  | {
+      readonly kind: 'query-changes-api';
+      readonly a: string;
+      readonly b: string;
+      readonly engine: string;
+      readonly metric: string;
+      readonly offset: number;
+      readonly limit: number;
+    };
 
-export type ParsedRoute = { readonly ok: true; readonly route: Route } | { readonly ok: false; readonly status: 400 | 404 | 405; readonly message: string };
+export type ParsedRoute =
+  | { readonly ok: true; readonly route: Route }
+  | { readonly ok: false; readonly status: 400 | 404 | 405; readonly message: string };
 
 const casesQuery = z.object({ offset: offsetSchema, limit: limitSchema(100, 1000) });
 const suiteQuery = z.object({ runs: limitSchema(100, 100_000, 'runs') });
@@ -29,7 +47,12 @@ const comparePageQuery = z.object({
   limit: limitSchema(50, 500),
 });
 const compareQuery = z.object({ a: runIdSchema, b: runIdSchema });
-const queryChangesQuery = compareQuery.extend({ engine: nameSchema, metric: nameSchema, offset: offsetSchema, limit: limitSchema(50, 1000) });
+const queryChangesQuery = compareQuery.extend({
+  engine: nameSchema,
+  metric: nameSchema,
+  offset: offsetSchema,
+  limit: limitSchema(50, 1000),
+});
 
 /**
  * A request's method and target (`/runs/r-…?offset=10`) → the route, from a
@@ -48,11 +71,13 @@ export function parseRoute(method: string, target: string): ParsedRoute {
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   const rawQuery = queryAt === -1 ? '' : target.slice(queryAt + 1);
   if (!path.startsWith('/')) return { ok: false, status: 400, message: 'the request target is not a path from "/"' };
-  if (path.includes('\\')) return { ok: false, status: 400, message: 'the path has a backslash; the view\'s paths have none' };
-  if (target.includes('#')) return { ok: false, status: 400, message: 'the request target has a fragment ("#"), which a request never carries' };
+  if (path.includes('\\')) return { ok: false, status: 400, message: "the path has a backslash; the view's paths have none" };
+  if (target.includes('#'))
+    return { ok: false, status: 400, message: 'the request target has a fragment ("#"), which a request never carries' };
   const segments = decodeSegments(path);
   if (segments === undefined) return { ok: false, status: 400, message: 'the path has a broken percent-encoding' };
-  if (segments.some((segment) => segment === '.' || segment === '..')) return { ok: false, status: 400, message: 'the path has a "." or ".." segment; the view\'s paths have none' };
+  if (segments.some((segment) => segment === '.' || segment === '..'))
+    return { ok: false, status: 400, message: 'the path has a "." or ".." segment; the view\'s paths have none' };
   const query = queryOf(new URLSearchParams(rawQuery));
   if (!query.ok) return query;
   const values = query.values;
@@ -60,31 +85,57 @@ export function parseRoute(method: string, target: string): ParsedRoute {
   if (rest.length > 0) return notFound(path);
   if (first === undefined) return { ok: true, route: { kind: 'suites-page' } };
   if (first === 'suites' && second !== undefined && third === undefined) {
-    return checked([[suiteNameSchema, second], [suiteQuery, values]] as const, ([suite, { runs }]) => ({ kind: 'suite-page', suite, charted: runs }));
+    return checked(
+      [
+        [suiteNameSchema, second],
+        [suiteQuery, values],
+      ] as const,
+      ([suite, { runs }]) => ({ kind: 'suite-page', suite, charted: runs }),
+    );
   }
-  if (first === 'runs' && second !== undefined && third === undefined) return checked([[runIdSchema, second]] as const, ([runId]) => ({ kind: 'run-page', runId }));
+  if (first === 'runs' && second !== undefined && third === undefined)
+    return checked([[runIdSchema, second]] as const, ([runId]) => ({ kind: 'run-page', runId }));
   if (first === 'runs' && second !== undefined && third === 'cases' && fourth === undefined) {
-    return checked([[runIdSchema, second], [casesQuery, values]] as const, ([runId, { offset, limit }]) => ({ kind: 'cases-page', runId, offset, limit }));
+    return checked(
+      [
+        [runIdSchema, second],
+        [casesQuery, values],
+      ] as const,
+      ([runId, { offset, limit }]) => ({ kind: 'cases-page', runId, offset, limit }),
+    );
   }
-  if (first === 'compare' && second === undefined) return checked([[comparePageQuery, values]] as const, ([page]) => ({ kind: 'compare-page', ...page }));
+  if (first === 'compare' && second === undefined)
+    return checked([[comparePageQuery, values]] as const, ([page]) => ({ kind: 'compare-page', ...page }));
   if (first === 'api') return apiRoute([second, third, fourth], values, path);
   return notFound(path);
 }
 
 function apiRoute([second, third, fourth]: (string | undefined)[], values: Record<string, string>, path: string): ParsedRoute {
   if (second === 'suites' && third === undefined) return { ok: true, route: { kind: 'suites-api' } };
-  if (second === 'suites' && third !== undefined && fourth === 'history') return checked([[suiteNameSchema, third]] as const, ([suite]) => ({ kind: 'history-api', suite }));
-  if (second === 'runs' && third !== undefined && fourth === 'report') return checked([[runIdSchema, third]] as const, ([runId]) => ({ kind: 'report-api', runId }));
+  if (second === 'suites' && third !== undefined && fourth === 'history')
+    return checked([[suiteNameSchema, third]] as const, ([suite]) => ({ kind: 'history-api', suite }));
+  if (second === 'runs' && third !== undefined && fourth === 'report')
+    return checked([[runIdSchema, third]] as const, ([runId]) => ({ kind: 'report-api', runId }));
   if (second === 'runs' && third !== undefined && fourth === 'cases') {
-    return checked([[runIdSchema, third], [casesQuery, values]] as const, ([runId, { offset, limit }]) => ({ kind: 'cases-api', runId, offset, limit }));
+    return checked(
+      [
+        [runIdSchema, third],
+        [casesQuery, values],
+      ] as const,
+      ([runId, { offset, limit }]) => ({ kind: 'cases-api', runId, offset, limit }),
+    );
   }
-  if (second === 'compare' && third === undefined) return checked([[compareQuery, values]] as const, ([{ a, b }]) => ({ kind: 'compare-api', a, b }));
-  if (second === 'compare' && third === 'queries' && fourth === undefined) return checked([[queryChangesQuery, values]] as const, ([query]) => ({ kind: 'query-changes-api', ...query }));
+  if (second === 'compare' && third === undefined)
+    return checked([[compareQuery, values]] as const, ([{ a, b }]) => ({ kind: 'compare-api', a, b }));
+  if (second === 'compare' && third === 'queries' && fourth === undefined)
+    return checked([[queryChangesQuery, values]] as const, ([query]) => ({ kind: 'query-changes-api', ...query }));
   return notFound(path);
 }
 
 type Checks = readonly (readonly [z.ZodType, unknown])[];
-type Checked<Items extends Checks> = { -readonly [Index in keyof Items]: Items[Index] extends readonly [infer Schema extends z.ZodType, unknown] ? z.output<Schema> : never };
+type Checked<Items extends Checks> = {
+  -readonly [Index in keyof Items]: Items[Index] extends readonly [infer Schema extends z.ZodType, unknown] ? z.output<Schema> : never;
+};
 
 /** Each value through its schema; the first that fails gives a 400 naming the problem (problemOf). */
 function checked<Items extends Checks>(items: Items, build: (values: Checked<Items>) => Route): ParsedRoute {

@@ -101,7 +101,9 @@ export class ViewApp {
         if (!runs.ok) return runs;
         const comparison = await this.comparisons.comparison(runs.value[0], runs.value[1]);
         // The text `assay compare --json` prints, byte for byte.
-        return comparison.ok ? found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(comparison.value, null, 2)}\n`, policy: DATA_POLICY }) : comparison;
+        return comparison.ok
+          ? found({ status: 200, contentType: JSON_TYPE, body: `${JSON.stringify(comparison.value, null, 2)}\n`, policy: DATA_POLICY })
+          : comparison;
       }
       case 'query-changes-api': {
         const runs = await this.comparisons.runs(route.a, route.b);
@@ -110,7 +112,18 @@ export class ViewApp {
         if (!changed.ok) return changed;
         const page = changed.value.changes.slice(route.offset, route.offset + route.limit);
         const next = route.offset + page.length < changed.value.changes.length ? route.offset + page.length : null;
-        return json({ a: route.a, b: route.b, engine: route.engine, metric: route.metric, total: changed.value.changes.length, losses: changed.value.losses, unchanged: changed.value.unchanged, offset: route.offset, next_offset: next, changes: page });
+        return json({
+          a: route.a,
+          b: route.b,
+          engine: route.engine,
+          metric: route.metric,
+          total: changed.value.changes.length,
+          losses: changed.value.losses,
+          unchanged: changed.value.unchanged,
+          offset: route.offset,
+          next_offset: next,
+          changes: page,
+        });
       }
       case 'compare-page': {
         const page = await this.comparisons.page(route);
@@ -128,7 +141,6 @@ export class ViewApp {
     if (!page.ok) return unreadable(`cases.jsonl of run ${route.runId}, line ${page.line}: ${page.message}`);
     return route.kind === 'cases-api' ? json({ run_id: route.runId, ...page.value }) : html(casesPage(run.value, page.value, route.limit));
   }
-
 }
 
 function html(body: string, status = 200, policy = VIEW_PAGE_POLICY): Found<ViewResponse> {

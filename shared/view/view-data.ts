@@ -65,7 +65,8 @@ export class ViewData {
           const read = parsedJson(key, await this.store.read(key), suiteCardSchema);
           if (read.ok) cards.push(read.value);
           // The page names the card beside its reason.
-          else if (read.status === 500) unreadableCards.push({ key, reason: read.message.startsWith(`${key}: `) ? read.message.slice(key.length + 2) : read.message });
+          else if (read.status === 500)
+            unreadableCards.push({ key, reason: read.message.startsWith(`${key}: `) ? read.message.slice(key.length + 2) : read.message });
         }),
       ),
     );

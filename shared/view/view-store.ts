@@ -41,7 +41,9 @@ function versionedViewStore(store: ObjectStore & VersionedObjects): ViewStore {
 function hashedViewStore(store: ObjectStore): ViewStore {
   const read = async (key: string): Promise<StoredObject<Uint8Array>> => {
     const bytes = await store.get(key);
-    return bytes === undefined ? { state: 'absent' } : { state: 'found', value: bytes, version: createHash('sha256').update(bytes).digest('hex') };
+    return bytes === undefined
+      ? { state: 'absent' }
+      : { state: 'found', value: bytes, version: createHash('sha256').update(bytes).digest('hex') };
   };
   return {
     list: (prefix) => store.list(prefix),

@@ -14,12 +14,22 @@ import { parseJsonWith } from '../schema/parse-json-with.js';
  */
 const attemptErrorSchema = z.object({ error: z.string(), receive_count: z.number() });
 
-export async function recordAttemptError(store: ObjectStore, runId: string, caseId: string, error: string, receiveCount: number): Promise<void> {
+export async function recordAttemptError(
+  store: ObjectStore,
+  runId: string,
+  caseId: string,
+  error: string,
+  receiveCount: number,
+): Promise<void> {
   await store.put(runKeys.lastError(runId, caseId), JSON.stringify({ error, receive_count: receiveCount }));
 }
 
 /** The last delivery's error; undefined when no delivery recorded one, and why not when its record does not parse. */
-export async function readAttemptError(store: ObjectStore, runId: string, caseId: string): Promise<{ error: string } | { unreadable: string } | undefined> {
+export async function readAttemptError(
+  store: ObjectStore,
+  runId: string,
+  caseId: string,
+): Promise<{ error: string } | { unreadable: string } | undefined> {
   const key = runKeys.lastError(runId, caseId);
   const bytes = await store.get(key);
   if (bytes === undefined) return undefined;

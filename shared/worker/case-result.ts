@@ -20,7 +20,13 @@ export type EngineMetrics = Record<string, Record<string, MetricValue>>;
  * relevance judges' values of the ground-truth metrics, and a person's
  * verdicts on the response; then, with `thresholds`, whether each passed.
  */
-export function caseMetrics(evalCase: EvalCase, engineMetrics: EngineMetrics, judgement: CaseJudgement, config: RunConfig, judges: readonly JudgeDefinition[]): EngineMetrics {
+export function caseMetrics(
+  evalCase: EvalCase,
+  engineMetrics: EngineMetrics,
+  judgement: CaseJudgement,
+  config: RunConfig,
+  judges: readonly JudgeDefinition[],
+): EngineMetrics {
   const engines: EngineMetrics = {};
   for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
   // The relevance judges' values of the ground-truth metrics, with their grades as the qrels: what the report corrects the human means with.
@@ -28,7 +34,13 @@ export function caseMetrics(evalCase: EvalCase, engineMetrics: EngineMetrics, ju
   for (const [engine, output] of Object.entries(evalCase.engines)) {
     const judged = judgement.engines[engine] ?? {};
     // Last, a person's verdicts on the response (the dataset's human_verdicts), named to pair with the judges' ratings they correct.
-    engines[engine] = { ...engines[engine], ...groundTruthMetrics(evalCase, output, config.run.cutoffs), ...judged, ...judgeTwins[engine], ...humanVerdictMetrics(output, judged, judges) };
+    engines[engine] = {
+      ...engines[engine],
+      ...groundTruthMetrics(evalCase, output, config.run.cutoffs),
+      ...judged,
+      ...judgeTwins[engine],
+      ...humanVerdictMetrics(output, judged, judges),
+    };
   }
   const { thresholds } = config;
   if (thresholds !== undefined) {
@@ -66,7 +78,9 @@ export function caseResult(
 /** The judges a case past the cost ceiling was not judged by, one entry per judge and engine. */
 function skippedByCeiling(judges: readonly JudgeDefinition[], evalCase: EvalCase): CaseResult['skipped'] {
   const reason = "the run's judge spend passed run.max_judge_cost";
-  return judges.filter((judge) => judge.kind !== 'deterministic').flatMap((judge) => Object.keys(evalCase.engines).map((engine) => ({ judge: judge.id, engine, reason })));
+  return judges
+    .filter((judge) => judge.kind !== 'deterministic')
+    .flatMap((judge) => Object.keys(evalCase.engines).map((engine) => ({ judge: judge.id, engine, reason })));
 }
 
 /**
@@ -78,7 +92,8 @@ function skippedByCeiling(judges: readonly JudgeDefinition[], evalCase: EvalCase
 function outputRecords(evalCase: EvalCase, depth: number): NonNullable<CaseResult['outputs']> {
   const humanGrades = new Map<string, number>();
   // The first label of a document counts, as for the ground-truth metrics.
-  for (const label of evalCase.expected_retrieved_context ?? []) if (!humanGrades.has(label.doc_uri)) humanGrades.set(label.doc_uri, label.grade ?? 1);
+  for (const label of evalCase.expected_retrieved_context ?? [])
+    if (!humanGrades.has(label.doc_uri)) humanGrades.set(label.doc_uri, label.grade ?? 1);
   return Object.fromEntries(
     Object.entries(evalCase.engines).map(([engine, output]) => {
       const response = output.response === undefined ? {} : { response: output.response };

@@ -100,7 +100,11 @@ const RESULT_MARGIN_MS = 10_000;
  * the manifest, S3) returns `failed` with its reason, recorded where the
  * failure recorder reads it.
  */
-export async function evaluateCaseMessage(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
+export async function evaluateCaseMessage(
+  dependencies: WorkerDependencies,
+  message: CaseMessage,
+  delivery: Delivery,
+): Promise<CaseOutcome> {
   try {
     return await evaluate(dependencies, message, delivery);
   } catch (error) {
@@ -169,7 +173,13 @@ async function readClaimCheck(store: ObjectStore, key: string): Promise<EvalCase
 }
 
 /** The case with the run's live engines' answers in it, asked within the time the invocation leaves them; the case as it is when the run has none. */
-async function askEngines(store: ObjectStore, message: CaseMessage, delivery: Delivery, judging: Judging, stored: EvalCase): Promise<LiveEngineStep> {
+async function askEngines(
+  store: ObjectStore,
+  message: CaseMessage,
+  delivery: Delivery,
+  judging: Judging,
+  stored: EvalCase,
+): Promise<LiveEngineStep> {
   if (judging.engines === undefined || judging.engines.length === 0) return { kind: 'answered', evalCase: stored, metrics: {} };
   const deadlineMs = Math.max(1_000, Math.min(ENGINE_DEADLINE_MS, (delivery.remainingMs ?? Number.POSITIVE_INFINITY) - ENGINE_MARGIN_MS));
   return askLiveEngines(store, message.run_id, message.case_id, stored, judging.engines, deadlineMs);
@@ -180,12 +190,18 @@ async function askEngines(store: ObjectStore, message: CaseMessage, delivery: De
  * past the run's ceiling (or when the message says so) by its deterministic
  * judges only, and the judge usage added to the worker's spend.
  */
-async function judgeWithinBudget(run: CaseRun, message: CaseMessage, delivery: Delivery, evalCase: EvalCase): Promise<{ judgement: CaseJudgement; skipJudging: boolean }> {
+async function judgeWithinBudget(
+  run: CaseRun,
+  message: CaseMessage,
+  delivery: Delivery,
+  evalCase: EvalCase,
+): Promise<{ judgement: CaseJudgement; skipJudging: boolean }> {
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
   const spending = spendingOf(run);
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
-  const skipJudging = message.skip_judges === 'max_judge_cost' || (spending !== undefined && (await spending.budget.reached(message.run_id)));
+  const skipJudging =
+    message.skip_judges === 'max_judge_cost' || (spending !== undefined && (await spending.budget.reached(message.run_id)));
   const judges = skipJudging ? run.judging.judges.filter((judge) => judge.kind === 'deterministic') : run.judging.judges;
   const judgement = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
     judges,
@@ -202,12 +218,17 @@ async function judgeWithinBudget(run: CaseRun, message: CaseMessage, delivery: D
 /** This worker's budget and the run's ceiling, when the run sets one and this worker keeps it. */
 function spendingOf(run: CaseRun): { budget: JudgeBudget; ceiling: JudgeCeiling } | undefined {
   // A batch-judged run's ceiling is kept where its jobs are submitted, from the requests they hold (shared/batch/batch-ceiling.ts).
-  const ceiling = run.judging.budget === undefined || batchSettingsOf(run.config.judge.batch) !== undefined ? undefined : judgeCeilingOf(run.manifest);
+  const ceiling =
+    run.judging.budget === undefined || batchSettingsOf(run.config.judge.batch) !== undefined ? undefined : judgeCeilingOf(run.manifest);
   return run.judging.budget !== undefined && ceiling !== undefined ? { budget: run.judging.budget, ceiling } : undefined;
 }
 
 /** A case whose judgments wait for answers from batch jobs is recorded as waiting; this delivery is over. */
-async function waitForBatchAnswers(store: ObjectStore, message: CaseMessage, requests: CaseJudgement['awaitingBatch']): Promise<CaseOutcome> {
+async function waitForBatchAnswers(
+  store: ObjectStore,
+  message: CaseMessage,
+  requests: CaseJudgement['awaitingBatch'],
+): Promise<CaseOutcome> {
   // Whatever else failed on the way is judged again with the rest, once the batch jobs have answered.
   await recordWaitingCase(store, message, requests);
   return { kind: 'waiting', runId: message.run_id, caseId: message.case_id, requests: requests.length };
@@ -218,7 +239,12 @@ async function waitForBatchAnswers(store: ObjectStore, message: CaseMessage, req
  * queue, or, when only the judge server's rate limit held it, is sent again
  * as a new message, delayed (rate-limit-deferral.ts).
  */
-async function retryOrDefer(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery, judgement: CaseJudgement): Promise<CaseOutcome> {
+async function retryOrDefer(
+  dependencies: WorkerDependencies,
+  message: CaseMessage,
+  delivery: Delivery,
+  judgement: CaseJudgement,
+): Promise<CaseOutcome> {
   const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
   const deferral = judgement.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;
   const outcome = await retry(dependencies.store, message, delivery, error, judgement.usage);
@@ -228,7 +254,13 @@ async function retryOrDefer(dependencies: WorkerDependencies, message: CaseMessa
 }
 
 /** Records the delivery's last error and judge usage, and sends the case back through the queue. */
-async function retry(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: string, usage: CaseResult['judge_usage']): Promise<CaseOutcome> {
+async function retry(
+  store: ObjectStore,
+  message: CaseMessage,
+  delivery: Delivery,
+  error: string,
+  usage: CaseResult['judge_usage'],
+): Promise<CaseOutcome> {
   await recordAttemptError(store, message.run_id, message.case_id, error, delivery.receiveCount);
   await recordAttemptUsage(store, message, delivery, usage);
   return { kind: 'retry', runId: message.run_id, caseId: message.case_id, error };
@@ -247,7 +279,12 @@ async function writeResultOnce(store: ObjectStore, message: CaseMessage, deliver
 }
 
 /** The calls of a delivery whose result no case holds were made (and maybe paid): kept under its own key, so the report counts them too. */
-async function recordAttemptUsage(store: ObjectStore, message: CaseMessage, delivery: Delivery, usage: CaseResult['judge_usage']): Promise<void> {
+async function recordAttemptUsage(
+  store: ObjectStore,
+  message: CaseMessage,
+  delivery: Delivery,
+  usage: CaseResult['judge_usage'],
+): Promise<void> {
   const deliveryId = `${delivery.messageId}-${delivery.receiveCount}`;
   await store.put(runKeys.attemptUsage(message.run_id, message.case_id, deliveryId), JSON.stringify(usage));
 }
@@ -258,7 +295,10 @@ async function recordAttemptUsage(store: ObjectStore, message: CaseMessage, deli
  */
 function judgedView(evalCase: EvalCase, depth: number): EvalCase {
   const engines = Object.fromEntries(
-    Object.entries(evalCase.engines).map(([engine, output]) => [engine, { ...output, retrieved_context: output.retrieved_context.slice(0, depth) }]),
+    Object.entries(evalCase.engines).map(([engine, output]) => [
+      engine,
+      { ...output, retrieved_context: output.retrieved_context.slice(0, depth) },
+    ]),
   );
   return { ...evalCase, engines };
 }

@@ -15,7 +15,8 @@ export interface JudgeCeiling {
 export function judgeCeilingOf(manifest: Manifest): JudgeCeiling | undefined {
   const { maxCost, prices } = spendSettingsOf(manifest.config);
   if (maxCost === undefined) return undefined;
-  if (prices === undefined) throw new Error(`Run ${manifest.run_id} sets run.max_judge_cost without judge.prices: its config was not checked`);
+  if (prices === undefined)
+    throw new Error(`Run ${manifest.run_id} sets run.max_judge_cost without judge.prices: its config was not checked`);
   return { maxCost, prices };
 }
 

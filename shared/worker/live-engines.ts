@@ -47,7 +47,13 @@ export class EngineSetupError extends Error {
 
 const keptAnswerSchema = z.union([
   // attempts is absent from answers kept before engines counted them.
-  z.object({ ok: z.literal(true), retrieved_context: z.array(retrievedChunkSchema), response: z.string().optional(), latency_ms: z.number(), attempts: z.number().int().positive().optional() }),
+  z.object({
+    ok: z.literal(true),
+    retrieved_context: z.array(retrievedChunkSchema),
+    response: z.string().optional(),
+    latency_ms: z.number(),
+    attempts: z.number().int().positive().optional(),
+  }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 const keptAnswersSchema = z.record(z.string(), keptAnswerSchema);
@@ -82,7 +88,11 @@ export async function askLiveEngines(
   const transient: string[] = [];
   if (missing.length > 0) {
     // Every engine of the case at once: the engines' shared limit bounds the calls in flight.
-    const asked = await askEngines(missing, { query: evalCase.request, request_id: evalCase.request_id }, { concurrency: missing.length, deadline: AbortSignal.timeout(deadlineMs) });
+    const asked = await askEngines(
+      missing,
+      { query: evalCase.request, request_id: evalCase.request_id },
+      { concurrency: missing.length, deadline: AbortSignal.timeout(deadlineMs) },
+    );
     for (const [name, ask] of Object.entries(asked)) {
       const answer = keptFrom(ask);
       if (answer === undefined) transient.push(`engine "${name}": ${ask.ok ? '' : ask.failure.message}`);
@@ -96,8 +106,15 @@ export async function askLiveEngines(
   for (const engine of engines) {
     const answer = kept[engine.name] as KeptAnswer;
     if (answer.ok) {
-      outputs[engine.name] = { retrieved_context: answer.retrieved_context, ...(answer.response === undefined ? {} : { response: answer.response }), tags: {} };
-      metrics[engine.name] = { 'engine/latency_ms': answer.latency_ms, ...(answer.attempts === undefined ? {} : { 'engine/attempts': answer.attempts }) };
+      outputs[engine.name] = {
+        retrieved_context: answer.retrieved_context,
+        ...(answer.response === undefined ? {} : { response: answer.response }),
+        tags: {},
+      };
+      metrics[engine.name] = {
+        'engine/latency_ms': answer.latency_ms,
+        ...(answer.attempts === undefined ? {} : { 'engine/attempts': answer.attempts }),
+      };
     } else {
       delete outputs[engine.name];
       metrics[engine.name] = { 'engine/error_message': answer.error };

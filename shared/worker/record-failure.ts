@@ -6,7 +6,10 @@ import type { CaseFailure } from '../schema/run-records.js';
 import { readAttemptError } from './attempt-error.js';
 import { runKeys } from '../run/run-identity.js';
 
-export type FailureOutcome = { kind: 'recorded'; runId: string; caseId: string } | { kind: 'superseded'; caseId: string } | { kind: 'poison'; key: string };
+export type FailureOutcome =
+  | { kind: 'recorded'; runId: string; caseId: string }
+  | { kind: 'superseded'; caseId: string }
+  | { kind: 'poison'; key: string };
 
 /**
  * The failure recorder's work on one dead-lettered message: the case gets
@@ -34,6 +37,7 @@ export async function recordFailure(store: ObjectStore, body: string, receiveCou
 async function lastError(store: ObjectStore, runId: string, caseId: string): Promise<string> {
   const recorded = await readAttemptError(store, runId, caseId);
   // A worker records every failure it sees; one that recorded none was stopped from outside (a timeout, out of memory).
-  if (recorded === undefined) return 'the case could not be processed; the worker recorded no error, so its invocation ended first (a timeout or out of memory? see its logs)';
+  if (recorded === undefined)
+    return 'the case could not be processed; the worker recorded no error, so its invocation ended first (a timeout or out of memory? see its logs)';
   return 'error' in recorded ? recorded.error : `the case could not be processed; its last error is unreadable: ${recorded.unreadable}`;
 }

@@ -23,7 +23,21 @@ const third = file('third.run', ['q1 Q0 b 1 3 dense', 'q1 Q0 e 2 2 dense']);
 describe('assay agreement', () => {
   it('prints the statistics with their intervals, the confusion matrix and the runs', async () => {
     // Act
-    const result = await runCli(['agreement', '--human', human, '--judge', judge, '--run', first, '--run', second, '--run', third, '-m', 'P.1']);
+    const result = await runCli([
+      'agreement',
+      '--human',
+      human,
+      '--judge',
+      judge,
+      '--run',
+      first,
+      '--run',
+      second,
+      '--run',
+      third,
+      '-m',
+      'P.1',
+    ]);
 
     // Assess
     expect(result.exitCode).toBe(0);
@@ -35,9 +49,19 @@ describe('assay agreement', () => {
     expect(text).toMatch(/\nCohen's kappa +0\.5000 +-?\d\.\d{4} +\d\.\d{4}\n/);
     expect(text).toMatch(/\nweighted kappa \(quadratic\) +0\.7500 +-?\d\.\d{4} +\d\.\d{4}\n/);
     expect(text).toMatch(/\nKendall's tau-b \(P_1\) +-?\d\.\d{4}/);
-    expect(text).toContain(['human \\ judge  0  1  2', '-------------  -  -  -', '0              1  1  0', '1              0  1  1', '2              0  0  2'].join('\n'));
+    expect(text).toContain(
+      [
+        'human \\ judge  0  1  2',
+        '-------------  -  -  -',
+        '0              1  1  0',
+        '1              0  1  1',
+        '2              0  0  2',
+      ].join('\n'),
+    );
     // bm25 appears twice: the second file's run is named by its file
-    expect(text).toMatch(/\nbm25 +\d\.\d{4} +\d\.\d{4}\nsecond\.run:bm25 +\d\.\d{4} +\d\.\d{4}\ndense +\d\.\d{4} +\d\.\d{4}\n\ncorrected by the human labels/);
+    expect(text).toMatch(
+      /\nbm25 +\d\.\d{4} +\d\.\d{4}\nsecond\.run:bm25 +\d\.\d{4} +\d\.\d{4}\ndense +\d\.\d{4} +\d\.\d{4}\n\ncorrected by the human labels/,
+    );
     // Two topics: too few labelled for an interval, and said so run by run
     expect(text).toMatch(/\nbm25 - second\.run:bm25 +P_1 +1 +1 +1\.0000 +1 labelled of 1 topics: fewer than the 8 an interval needs\n/);
   });
@@ -52,7 +76,22 @@ describe('assay agreement', () => {
   });
 
   it('prints the report as JSON with --json, the same for the same seed', async () => {
-    const args = ['agreement', '--human', human, '--judge', judge, '--run', first, '--run', third, '--json', '--seed', '7', '--resamples', '50'];
+    const args = [
+      'agreement',
+      '--human',
+      human,
+      '--judge',
+      judge,
+      '--run',
+      first,
+      '--run',
+      third,
+      '--json',
+      '--seed',
+      '7',
+      '--resamples',
+      '50',
+    ];
 
     const once = await runCli(args);
     const twice = await runCli(args);
@@ -61,8 +100,20 @@ describe('assay agreement', () => {
     expect(twice.stdout).toBe(once.stdout);
     const report = JSON.parse(once.stdout) as Record<string, unknown>;
     expect(Object.keys(report)).toEqual([
-      'pairs', 'human_only', 'judge_only', 'categories', 'exact_agreement', 'cohen_kappa', 'weighted_kappa',
-      'binary', 'confusion', 'systems', 'intervals', 'estimates', 'differences', 'reasons',
+      'pairs',
+      'human_only',
+      'judge_only',
+      'categories',
+      'exact_agreement',
+      'cohen_kappa',
+      'weighted_kappa',
+      'binary',
+      'confusion',
+      'systems',
+      'intervals',
+      'estimates',
+      'differences',
+      'reasons',
     ]);
     expect(report.intervals).toMatchObject({ level: 0.95, resamples: 50, seed: 7 });
     expect(report.systems).toMatchObject({ measure: 'ndcg_cut_10', n: 2 });
@@ -72,7 +123,11 @@ describe('assay agreement', () => {
     ['no --judge', ['--human', human], /Expected --judge <qrels>, the judgments to assess/],
     ['no --human', ['--judge', judge], /Expected --human <qrels>, the reference judgments/],
     ['a missing file', ['--human', human, '--judge', join(folder, 'absent.qrels')], /The judge qrels file .*absent\.qrels does not exist/],
-    ['a malformed qrels line', ['--human', file('bad.qrels', ['q1 0 a 1', 'q1 0 b high']), '--judge', judge], /bad\.qrels:2: field "grade"/],
+    [
+      'a malformed qrels line',
+      ['--human', file('bad.qrels', ['q1 0 a 1', 'q1 0 b high']), '--judge', judge],
+      /bad\.qrels:2: field "grade"/,
+    ],
     ['a measure set', ['--human', human, '--judge', judge, '-m', 'official'], /Expected -m to name one averaged measure .* got "official"/],
     ['a list of cutoffs', ['--human', human, '--judge', judge, '-m', 'P.5,10'], /Expected -m to name one averaged measure/],
     ['a count', ['--human', human, '--judge', judge, '-m', 'num_rel'], /Expected -m to name one averaged measure/],
@@ -81,7 +136,11 @@ describe('assay agreement', () => {
     ['no resamples', ['--human', human, '--judge', judge, '--resamples', '0'], /Expected --resamples to be an integer from 1 and up/],
     ['a seed that is not an integer', ['--human', human, '--judge', judge, '--seed', 'x'], /Expected --seed to be an integer/],
     ['the same run twice', ['--human', human, '--judge', judge, '--run', first, '--run', first], /Two runs are named bm25/],
-    ['a run with no judged topic', ['--human', human, '--judge', judge, '--run', file('other.run', ['q9 Q0 a 1 1 x'])], /Run x against the human qrels: No topic/],
+    [
+      'a run with no judged topic',
+      ['--human', human, '--judge', judge, '--run', file('other.run', ['q9 Q0 a 1 1 x'])],
+      /Run x against the human qrels: No topic/,
+    ],
   ])('exits 2 with a one-line usage error for %s', async (_described, args, message) => {
     // Act
     const result = await runCli(['agreement', ...args]);

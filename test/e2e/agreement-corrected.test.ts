@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCase, correctedMean, emptyPairedSums } from '../../shared/statistics/prediction-powered-mean.js';
 import { seededRandom } from '../../shared/statistics/seeded-random.js';
@@ -31,7 +30,9 @@ beforeAll(async () => {
       if (topic <= LABELLED) human.push(`${topic} 0 d${document} ${grade}`);
     }
     runs.forEach((lines, run) => {
-      const order = Array.from({ length: 8 }, (_, index) => index + 1).sort(() => (random.nextBelow(3) === 0 ? -1 : 1) * (run === 0 ? 1 : -1));
+      const order = Array.from({ length: 8 }, (_, index) => index + 1).sort(
+        () => (random.nextBelow(3) === 0 ? -1 : 1) * (run === 0 ? 1 : -1),
+      );
       order.forEach((document, rank) => {
         lines.push(`${topic} Q0 d${document} ${rank + 1} ${(10 - rank).toFixed(2)} system${run}`);
       });
@@ -53,19 +54,43 @@ async function perTopic(qrels: string, run: string): Promise<Map<string, number>
 describe('assay agreement with runs: measures corrected by the judge', () => {
   it('gives each run and each pair of runs the corrected estimate of the mean over the judged topics', async () => {
     // Act
-    const outcome = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.judge, ...files.runs.flatMap((run) => ['--run', run]), '-m', 'ndcg_cut.10', '-m', 'map', '--json']);
+    const outcome = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.judge,
+      ...files.runs.flatMap((run) => ['--run', run]),
+      '-m',
+      'ndcg_cut.10',
+      '-m',
+      'map',
+      '--json',
+    ]);
 
     // Assess
     expect(outcome.exitCode).toBe(0);
     const report = JSON.parse(outcome.stdout) as {
-      estimates: { run: string; measure: string; topics: number; labelled_topics: number; judge_only: { mean: number }; human_only: { mean: number }; corrected: { mean: number; low: number; high: number; weight: number } }[];
+      estimates: {
+        run: string;
+        measure: string;
+        topics: number;
+        labelled_topics: number;
+        judge_only: { mean: number };
+        human_only: { mean: number };
+        corrected: { mean: number; low: number; high: number; weight: number };
+      }[];
       differences: { runs: [string, string]; measure: string; corrected?: { mean: number } }[];
     };
     expect(report.estimates.map((estimate) => [estimate.run, estimate.measure, estimate.topics, estimate.labelled_topics])).toEqual(
       ['ndcg_cut_10', 'map'].flatMap((measure) => ['system0', 'system1', 'system2'].map((run) => [run, measure, TOPICS, LABELLED])),
     );
     expect(report.differences.map((difference) => [...difference.runs, difference.measure])).toEqual(
-      ['ndcg_cut_10', 'map'].flatMap((measure) => [['system0', 'system1', measure], ['system0', 'system2', measure], ['system1', 'system2', measure]]),
+      ['ndcg_cut_10', 'map'].flatMap((measure) => [
+        ['system0', 'system1', measure],
+        ['system0', 'system2', measure],
+        ['system1', 'system2', measure],
+      ]),
     );
     // The same as the formula on the per-topic values under each qrels
     const [judged, labelled] = await Promise.all([perTopic(files.judge, files.runs[0] ?? ''), perTopic(files.human, files.runs[0] ?? '')]);
@@ -81,7 +106,18 @@ describe('assay agreement with runs: measures corrected by the judge', () => {
   });
 
   it('says why there is no interval with fewer labelled topics than --min-labelled', async () => {
-    const outcome = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.judge, '--run', files.runs[0] ?? '', '--min-labelled', '13', '--json']);
+    const outcome = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.judge,
+      '--run',
+      files.runs[0] ?? '',
+      '--min-labelled',
+      '13',
+      '--json',
+    ]);
 
     const report = JSON.parse(outcome.stdout) as { estimates: { reason?: string; corrected?: unknown }[] };
     expect(report.estimates[0]).toMatchObject({ reason: '12 labelled of 30 topics: fewer than the 13 an interval needs' });
@@ -89,9 +125,20 @@ describe('assay agreement with runs: measures corrected by the judge', () => {
   });
 
   it('prints the estimates after the agreement, run by run and pair by pair', async () => {
-    const outcome = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.judge, ...files.runs.flatMap((run) => ['--run', run])]);
+    const outcome = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.judge,
+      ...files.runs.flatMap((run) => ['--run', run]),
+    ]);
 
-    expect(outcome.stdout).toMatch(/corrected by the human labels of the labelled topics \(prediction-powered, PPI\+\+; intervals for the mean over the judge-scored topics\):\nrun +measure +topics +labelled +judge only +human only +corrected +weight\n/);
-    expect(outcome.stdout).toMatch(/\nsystem0 - system1 +ndcg_cut_10 +30 +12 +-?\d\.\d{4} +-?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] +-?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] +\d\.\d{2}\n/);
+    expect(outcome.stdout).toMatch(
+      /corrected by the human labels of the labelled topics \(prediction-powered, PPI\+\+; intervals for the mean over the judge-scored topics\):\nrun +measure +topics +labelled +judge only +human only +corrected +weight\n/,
+    );
+    expect(outcome.stdout).toMatch(
+      /\nsystem0 - system1 +ndcg_cut_10 +30 +12 +-?\d\.\d{4} +-?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] +-?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] +\d\.\d{2}\n/,
+    );
   });
 });

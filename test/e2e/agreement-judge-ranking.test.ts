@@ -68,12 +68,29 @@ const runArguments = (): string[] => files.runs.flatMap((run) => ['--run', run])
 describe('assay agreement with several judges', () => {
   it('ranks them by the corrected interval each gives, and by the human labels gained per unit of cost', async () => {
     // Act
-    const outcome = await runBuiltCli(['agreement', '--human', files.human, '--judge', `close=${files.close}`, '--judge', `noisy=${files.runFolder}`, ...runArguments(), '--judge-cost', 'close=4', '--judge-cost', 'noisy=0.5', '--json']);
+    const outcome = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      `close=${files.close}`,
+      '--judge',
+      `noisy=${files.runFolder}`,
+      ...runArguments(),
+      '--judge-cost',
+      'close=4',
+      '--judge-cost',
+      'noisy=0.5',
+      '--json',
+    ]);
 
     // Assess
     expect(outcome.stderr).toBe('');
     expect(outcome.exitCode).toBe(0);
-    const report = JSON.parse(outcome.stdout) as { judges: Record<string, { cohen_kappa: number; estimates: unknown[] }>; ranking: { measure: string; level: number; currency: string | null; by_width: Ranked[]; by_cost: Ranked[] } };
+    const report = JSON.parse(outcome.stdout) as {
+      judges: Record<string, { cohen_kappa: number; estimates: unknown[] }>;
+      ranking: { measure: string; level: number; currency: string | null; by_width: Ranked[]; by_cost: Ranked[] };
+    };
     expect(Object.keys(report.judges)).toEqual(['close', 'noisy']);
     expect(report.judges.close?.estimates).toHaveLength(4);
     expect(report.ranking).toMatchObject({ measure: 'ndcg_cut_10', level: 0.95, currency: null });
@@ -85,32 +102,74 @@ describe('assay agreement with several judges', () => {
     expect(report.judges.close?.cohen_kappa).toBeLessThan(report.judges.noisy?.cohen_kappa ?? Number.NEGATIVE_INFINITY);
     expect(first).toMatchObject({ labelled: LABELLED, kappa: report.judges.close?.cohen_kappa, cost: 4 });
     expect(first?.labels_per_cost).toBeCloseTo(((first?.equivalent_labels ?? 0) - LABELLED) / 4, 10);
-    const expectedByCost = [...report.ranking.by_width].sort((left, right) => (right.labels_per_cost ?? 0) - (left.labels_per_cost ?? 0)).map((judge) => judge.name);
+    const expectedByCost = [...report.ranking.by_width]
+      .sort((left, right) => (right.labels_per_cost ?? 0) - (left.labels_per_cost ?? 0))
+      .map((judge) => judge.name);
     expect(report.ranking.by_cost.map((judge) => judge.name)).toEqual(expectedByCost);
   });
 
-  it('prints each judge and the two rankings as tables, with the cost a report folder\'s report.json gives', async () => {
+  it("prints each judge and the two rankings as tables, with the cost a report folder's report.json gives", async () => {
     // Prepare: a real report.json (of the example dataset), its judge cost set as a priced run would have it
     const out = join(folder.path, 'example-run');
-    const run = await runBuiltCli(['run', join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl'), '--out', out, '--store', join(folder.path, 'store')]);
+    const run = await runBuiltCli([
+      'run',
+      join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl'),
+      '--out',
+      out,
+      '--store',
+      join(folder.path, 'store'),
+    ]);
     expect(run.exitCode).toBe(0);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Record<string, unknown>;
-    await writeFile(join(files.runFolder, 'report.json'), JSON.stringify({ ...report, judge_cost: { currency: 'EUR', total: 0.25, models: {}, judges: {}, unpriced_models: [] } }));
+    await writeFile(
+      join(files.runFolder, 'report.json'),
+      JSON.stringify({ ...report, judge_cost: { currency: 'EUR', total: 0.25, models: {}, judges: {}, unpriced_models: [] } }),
+    );
 
     // Act
-    const outcome = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.close, '--judge', files.runFolder, ...runArguments(), '--judge-cost', 'close=4']);
-    const json = JSON.parse((await runBuiltCli(['agreement', '--human', files.human, '--judge', files.runFolder, '--judge', files.close, ...runArguments(), '--json'])).stdout) as { ranking: { currency: string | null; by_width: Ranked[] } };
+    const outcome = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.close,
+      '--judge',
+      files.runFolder,
+      ...runArguments(),
+      '--judge-cost',
+      'close=4',
+    ]);
+    const json = JSON.parse(
+      (
+        await runBuiltCli([
+          'agreement',
+          '--human',
+          files.human,
+          '--judge',
+          files.runFolder,
+          '--judge',
+          files.close,
+          ...runArguments(),
+          '--json',
+        ])
+      ).stdout,
+    ) as { ranking: { currency: string | null; by_width: Ranked[] } };
 
     // Assess
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stdout).toContain('== judge close ==');
     expect(outcome.stdout).toContain('== judge noisy-run ==');
-    expect(outcome.stdout).toMatch(/== judges ranked by the corrected 95% interval of ndcg_cut_10 \(mean over the runs\) ==\njudge +width +human only +ratio +labelled +worth \(labels\) +bias +kappa +cost \(EUR\) +labels per cost\n[- ]+\nclose +0\.\d{4} /);
+    expect(outcome.stdout).toMatch(
+      /== judges ranked by the corrected 95% interval of ndcg_cut_10 \(mean over the runs\) ==\njudge +width +human only +ratio +labelled +worth \(labels\) +bias +kappa +cost \(EUR\) +labels per cost\n[- ]+\nclose +0\.\d{4} /,
+    );
     expect(outcome.stdout).toMatch(/\nnoisy-run +0\.\d{4} +0\.\d{4} +\d\.\d{2} +12\.0 +\d+\.\d +[+-]\d\.\d{4} +-?\d\.\d{4} +0\.25 /);
     expect(outcome.stdout).toContain('by labels gained per unit of cost:');
     // Only the report folder's judge has a cost, in the report's currency.
     expect(json.ranking.currency).toBe('EUR');
-    expect(json.ranking.by_width.map((judge) => [judge.name, judge.cost])).toEqual([['close', null], ['noisy-run', 0.25]]);
+    expect(json.ranking.by_width.map((judge) => [judge.name, judge.cost])).toEqual([
+      ['close', null],
+      ['noisy-run', 0.25],
+    ]);
   });
 
   it('says which report.json is not a report', async () => {
@@ -127,9 +186,40 @@ describe('assay agreement with several judges', () => {
 
   it('says what is wrong: no runs to rank on, two judges of one name, a cost for no judge', async () => {
     const withoutRuns = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.close, '--judge', `other=${files.close}`]);
-    const twice = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.close, '--judge', files.close, ...runArguments()]);
-    const unknown = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.close, '--judge', `b=${files.close}`, ...runArguments(), '--judge-cost', 'c=1']);
-    const badCost = await runBuiltCli(['agreement', '--human', files.human, '--judge', files.close, '--judge', `b=${files.close}`, ...runArguments(), '--judge-cost', 'b=cheap']);
+    const twice = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.close,
+      '--judge',
+      files.close,
+      ...runArguments(),
+    ]);
+    const unknown = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.close,
+      '--judge',
+      `b=${files.close}`,
+      ...runArguments(),
+      '--judge-cost',
+      'c=1',
+    ]);
+    const badCost = await runBuiltCli([
+      'agreement',
+      '--human',
+      files.human,
+      '--judge',
+      files.close,
+      '--judge',
+      `b=${files.close}`,
+      ...runArguments(),
+      '--judge-cost',
+      'b=cheap',
+    ]);
 
     expect([withoutRuns.exitCode, twice.exitCode, unknown.exitCode, badCost.exitCode]).toEqual([2, 2, 2, 2]);
     expect(withoutRuns.stderr).toContain('Ranking judges needs --run');

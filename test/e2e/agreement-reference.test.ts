@@ -32,7 +32,17 @@ function agreement(scenario: Reference['scenarios'][number]): Promise<AgreementR
 
 async function runAgreement(scenario: Reference['scenarios'][number]): Promise<AgreementReport> {
   const runs = reference.runs.flatMap((run) => ['--run', join(root, run)]);
-  const args = ['agreement', '--human', join(root, scenario.human), '--judge', join(root, scenario.judge), '-m', scenario.measure, '-l', String(scenario.level)];
+  const args = [
+    'agreement',
+    '--human',
+    join(root, scenario.human),
+    '--judge',
+    join(root, scenario.judge),
+    '-m',
+    scenario.measure,
+    '-l',
+    String(scenario.level),
+  ];
   const result = await runCli([...args, ...runs, '--json']);
   expect(result.stderr).toBe('');
   expect(result.exitCode).toBe(0);
@@ -83,10 +93,22 @@ describe.each(reference.scenarios)('assay agreement against scikit-learn and Sci
     const report = await agreement(scenario);
     const names = Object.keys(report.systems?.human ?? {});
 
-    for (const [labels, qrels] of [['human', scenario.human], ['judge', scenario.judge]] as const) {
+    for (const [labels, qrels] of [
+      ['human', scenario.human],
+      ['judge', scenario.judge],
+    ] as const) {
       for (const [index, run] of reference.runs.entries()) {
         // Act
-        const result = await runCli(['ir-metrics', '-m', scenario.measure, '-l', String(scenario.level), '--json', join(root, qrels), join(root, run)]);
+        const result = await runCli([
+          'ir-metrics',
+          '-m',
+          scenario.measure,
+          '-l',
+          String(scenario.level),
+          '--json',
+          join(root, qrels),
+          join(root, run),
+        ]);
 
         // Assess: the same double, not merely a close one
         const all = (JSON.parse(result.stdout) as { all: Record<string, number> }).all;

@@ -33,13 +33,24 @@ afterAll(async () => {
   await folder.remove();
 });
 
-async function assay(name: string, dataset: string, baseUrl: string, extra: readonly string[] = []): Promise<{ outcome: BuiltCliOutcome; report: Report }> {
-  const config = await folder.write(`${name}.json`, JSON.stringify({ judge: { prices: PRICES, ...(extra.includes('--batch') ? { batch: { poll_seconds: 0.05 } } : {}) } }));
+async function assay(
+  name: string,
+  dataset: string,
+  baseUrl: string,
+  extra: readonly string[] = [],
+): Promise<{ outcome: BuiltCliOutcome; report: Report }> {
+  const config = await folder.write(
+    `${name}.json`,
+    JSON.stringify({ judge: { prices: PRICES, ...(extra.includes('--batch') ? { batch: { poll_seconds: 0.05 } } : {}) } }),
+  );
   const out = join(folder.path, name, 'out');
   const judges = extra.includes('--judges') ? [] : ['--judges', JUDGES];
-  const outcome = await runBuiltCli(['run', dataset, ...judges, '--config', config, '--store', join(folder.path, name, 'store'), '--out', out, ...extra], {
-    env: { OPENAI_API_KEY: 'sk-batch-test', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
-  });
+  const outcome = await runBuiltCli(
+    ['run', dataset, ...judges, '--config', config, '--store', join(folder.path, name, 'store'), '--out', out, ...extra],
+    {
+      env: { OPENAI_API_KEY: 'sk-batch-test', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+    },
+  );
   if (outcome.exitCode !== 0) throw new Error(`assay run ${name} exited ${outcome.exitCode}: ${outcome.stderr}`);
   return { outcome, report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))) };
 }
@@ -54,7 +65,7 @@ function distinctOnlineRequests(server: OpenAiTestServer): number {
 }
 
 describe('assay run --batch', () => {
-  it('judges the example dataset in one job of its unique requests, to the online run\'s metrics, at half the price', async () => {
+  it("judges the example dataset in one job of its unique requests, to the online run's metrics, at half the price", async () => {
     // Act
     const viaOnline = await viaOnlineExample();
     const viaBatch = await assay('batch', EXAMPLE, batch.baseUrl, ['--batch']);
@@ -65,7 +76,11 @@ describe('assay run --batch', () => {
     // One job, holding each request the online run made once
     expect(batch.batches.size).toBe(1);
     const [job] = [...batch.batches.values()];
-    expect(job?.toObject().request_counts).toMatchObject({ total: distinctOnlineRequests(online), completed: distinctOnlineRequests(online), failed: 0 });
+    expect(job?.toObject().request_counts).toMatchObject({
+      total: distinctOnlineRequests(online),
+      completed: distinctOnlineRequests(online),
+      failed: 0,
+    });
     expect([...batch.judged.values()].every((times) => times === 1)).toBe(true);
     // No online judge call: nothing but files and batches was asked
     expect(batch.log.filter((call) => !/\/v1\/(files|batches)/.test(call.path))).toEqual([]);
@@ -77,13 +92,16 @@ describe('assay run --batch', () => {
     expect(viaBatch.outcome.stderr).toMatch(/batch: 1 job submitted \(\d+ requests\)/);
   }, 120_000);
 
-  it('judges 500 passages in one job of 500 requests, to the online run\'s metrics', async () => {
+  it("judges 500 passages in one job of 500 requests, to the online run's metrics", async () => {
     // Prepare: 100 queries of 5 passages each, every passage its own text
     const rows = Array.from({ length: 100 }, (_, query) => ({
       request_id: `q${query}`,
       request: `How do I rotate key number ${query}?`,
       response: `Rotate key ${query} in the console.`,
-      retrieved_context: Array.from({ length: 5 }, (__, passage) => ({ doc_uri: `d${query}-${passage}`, content: `Passage ${passage} of query ${query}${passage % 2 === 0 ? ': rotate the key, then rotate the clients' : ''}.` })),
+      retrieved_context: Array.from({ length: 5 }, (__, passage) => ({
+        doc_uri: `d${query}-${passage}`,
+        content: `Passage ${passage} of query ${query}${passage % 2 === 0 ? ': rotate the key, then rotate the clients' : ''}.`,
+      })),
     }));
     const dataset = await folder.write('passages.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
     const requestsBefore = online.log.length;
@@ -103,14 +121,20 @@ describe('assay run --batch', () => {
 
   it('submits no request run.max_judge_cost does not cover: the cases past it are evaluated without their LLM judges', async () => {
     // Prepare: a ceiling of USD 0.1 at USD 1 and 4 a million tokens in batch (half of 2 and 8): a request of about 120 input tokens and up to 1024 output tokens is estimated at USD 0.0042
-    const config = await folder.write('ceiling.json', JSON.stringify({ judge: { prices: PRICES, batch: { poll_seconds: 0.05 } }, run: { max_judge_cost: 0.1 } }));
+    const config = await folder.write(
+      'ceiling.json',
+      JSON.stringify({ judge: { prices: PRICES, batch: { poll_seconds: 0.05 } }, run: { max_judge_cost: 0.1 } }),
+    );
     const out = join(folder.path, 'ceiling', 'out');
     const batchesBefore = batch.batches.size;
 
     // Act
-    const run = await runBuiltCli(['run', EXAMPLE, '--judges', JUDGES, '--config', config, '--store', join(folder.path, 'ceiling', 'store'), '--out', out], {
-      env: { OPENAI_API_KEY: 'sk-batch-test', OPENAI_BASE_URL: batch.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
-    });
+    const run = await runBuiltCli(
+      ['run', EXAMPLE, '--judges', JUDGES, '--config', config, '--store', join(folder.path, 'ceiling', 'store'), '--out', out],
+      {
+        env: { OPENAI_API_KEY: 'sk-batch-test', OPENAI_BASE_URL: batch.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+      },
+    );
 
     // Assess: a job of the cases that fit; the others evaluated, their LLM judges skipped; the spend under the ceiling
     expect(run.exitCode).toBe(0);
@@ -129,24 +153,55 @@ describe('assay run --batch', () => {
   it.each([
     { paths: 'the v1 API (/openai/v1/)', apiVersion: 'v1' },
     { paths: 'a dated api-version', apiVersion: '2024-10-21' },
-  ])('judges on an Azure OpenAI Global Batch deployment through $paths, every line naming the deployment', async ({ apiVersion }) => {
-    // Prepare
-    const azure = await startOpenAiBatchServer({ oracle: catalogOracle, azureKey: 'azure-batch-key' });
-    const config = await folder.write(`azure-${apiVersion}.json`, JSON.stringify({ judge: { provider: 'azure', azure: { endpoint: azure.origin, deployment: 'judge-batch', api_version: apiVersion }, batch: { poll_seconds: 0.05 } } }));
-    const out = join(folder.path, `azure-${apiVersion}`, 'out');
-    const viaOnline = await viaOnlineExample();
+  ])(
+    'judges on an Azure OpenAI Global Batch deployment through $paths, every line naming the deployment',
+    async ({ apiVersion }) => {
+      // Prepare
+      const azure = await startOpenAiBatchServer({ oracle: catalogOracle, azureKey: 'azure-batch-key' });
+      const config = await folder.write(
+        `azure-${apiVersion}.json`,
+        JSON.stringify({
+          judge: {
+            provider: 'azure',
+            azure: { endpoint: azure.origin, deployment: 'judge-batch', api_version: apiVersion },
+            batch: { poll_seconds: 0.05 },
+          },
+        }),
+      );
+      const out = join(folder.path, `azure-${apiVersion}`, 'out');
+      const viaOnline = await viaOnlineExample();
 
-    // Act
-    const run = await runBuiltCli(['run', EXAMPLE, '--judges', JUDGES, '--config', config, '--store', join(folder.path, `azure-${apiVersion}`, 'store'), '--out', out], {
-      env: { AZURE_OPENAI_API_KEY: 'azure-batch-key', ASSAY_JUDGE_MODEL: 'judge-model' },
-    }).finally(() => azure.close());
+      // Act
+      const run = await runBuiltCli(
+        [
+          'run',
+          EXAMPLE,
+          '--judges',
+          JUDGES,
+          '--config',
+          config,
+          '--store',
+          join(folder.path, `azure-${apiVersion}`, 'store'),
+          '--out',
+          out,
+        ],
+        {
+          env: { AZURE_OPENAI_API_KEY: 'azure-batch-key', ASSAY_JUDGE_MODEL: 'judge-model' },
+        },
+      ).finally(() => azure.close());
 
-    // Assess
-    expect({ exitCode: run.exitCode, stderr: run.exitCode === 0 ? '' : run.stderr }).toEqual({ exitCode: 0, stderr: '' });
-    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-    expect(JSON.stringify(report.engines)).toBe(JSON.stringify(viaOnline.report.engines));
-    expect(azure.batches.size).toBe(1);
-    expect(new Set(azure.models.values())).toEqual(new Set(['judge-batch']));
-    expect(azure.log.every((call) => call.headers['api-key'] === 'azure-batch-key' && call.path.startsWith(apiVersion === 'v1' ? '/openai/v1/' : '/openai/'))).toBe(true);
-  }, 120_000);
+      // Assess
+      expect({ exitCode: run.exitCode, stderr: run.exitCode === 0 ? '' : run.stderr }).toEqual({ exitCode: 0, stderr: '' });
+      const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+      expect(JSON.stringify(report.engines)).toBe(JSON.stringify(viaOnline.report.engines));
+      expect(azure.batches.size).toBe(1);
+      expect(new Set(azure.models.values())).toEqual(new Set(['judge-batch']));
+      expect(
+        azure.log.every(
+          (call) => call.headers['api-key'] === 'azure-batch-key' && call.path.startsWith(apiVersion === 'v1' ? '/openai/v1/' : '/openai/'),
+        ),
+      ).toBe(true);
+    },
+    120_000,
+  );
 });

@@ -52,14 +52,40 @@ afterAll(async () => {
 function judgeSection(batchSettings: object | undefined): object {
   const bedrock = { region: 'us-east-1', model_id: MODEL, endpoint: online.endpoint };
   const place = { s3_uri: `s3://${BUCKET}/assay`, role_arn: ROLE, min_records_per_job: 1 };
-  return { provider: 'bedrock', bedrock, prices: PRICES, ...(batchSettings === undefined ? {} : { batch: { poll_seconds: 0.05, ...batchSettings, bedrock: { ...place, ...(batchSettings as { bedrock?: object }).bedrock } } }) };
+  return {
+    provider: 'bedrock',
+    bedrock,
+    prices: PRICES,
+    ...(batchSettings === undefined
+      ? {}
+      : { batch: { poll_seconds: 0.05, ...batchSettings, bedrock: { ...place, ...(batchSettings as { bedrock?: object }).bedrock } } }),
+  };
 }
 
 async function assay(name: string, dataset: string, judges: string, batchSettings?: object): Promise<BuiltCliOutcome> {
   const config = await folder.write(`${name}.json`, JSON.stringify({ judge: judgeSection(batchSettings) }));
-  return runBuiltCli(['run', dataset, '--judges', judges, '--config', config, '--store', join(folder.path, name, 'store'), '--out', join(folder.path, name, 'out')], {
-    env: { AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: 'bedrock-batch-runs-secret-key', AWS_ENDPOINT_URL_BEDROCK: batch.endpoint, AWS_ENDPOINT_URL_S3: fauxqs.endpoint },
-  });
+  return runBuiltCli(
+    [
+      'run',
+      dataset,
+      '--judges',
+      judges,
+      '--config',
+      config,
+      '--store',
+      join(folder.path, name, 'store'),
+      '--out',
+      join(folder.path, name, 'out'),
+    ],
+    {
+      env: {
+        AWS_ACCESS_KEY_ID: ACCESS_KEY,
+        AWS_SECRET_ACCESS_KEY: 'bedrock-batch-runs-secret-key',
+        AWS_ENDPOINT_URL_BEDROCK: batch.endpoint,
+        AWS_ENDPOINT_URL_S3: fauxqs.endpoint,
+      },
+    },
+  );
 }
 
 async function reportOf(name: string, outcome: BuiltCliOutcome): Promise<Report> {
@@ -79,7 +105,7 @@ function viaOnlineExample(): Promise<{ report: Report; requests: number }> {
 }
 
 describe('assay run --batch on Amazon Bedrock', () => {
-  it('judges the example dataset in one Converse job of its unique requests, to the online run\'s metrics, at half the price', async () => {
+  it("judges the example dataset in one Converse job of its unique requests, to the online run's metrics, at half the price", async () => {
     // Act
     const viaOnline = await viaOnlineExample();
     const conversesBefore = online.log.length;
@@ -92,7 +118,13 @@ describe('assay run --batch on Amazon Bedrock', () => {
     // One job holding each request the online run made, once; no Converse call
     expect(batch.jobs.size).toBe(1);
     const [job] = [...batch.jobs.values()];
-    expect(job?.toObject()).toMatchObject({ status: 'Completed', modelId: MODEL, modelInvocationType: 'Converse', totalRecordCount: viaOnline.requests, successRecordCount: viaOnline.requests });
+    expect(job?.toObject()).toMatchObject({
+      status: 'Completed',
+      modelId: MODEL,
+      modelInvocationType: 'Converse',
+      totalRecordCount: viaOnline.requests,
+      successRecordCount: viaOnline.requests,
+    });
     expect([...batch.judged.values()].every((times) => times === 1)).toBe(true);
     expect(online.log.length).toBe(conversesBefore);
     // The cost is the batch price, half the same tokens on demand
@@ -100,16 +132,21 @@ describe('assay run --batch on Amazon Bedrock', () => {
     expect(cost?.total).toBeCloseTo((cost?.online_cost ?? Number.NaN) / 2, 12);
     expect(cost?.online_cost).toBeCloseTo(viaOnline.report.judge_cost?.total ?? Number.NaN, 12);
     expect(viaBatch.judge).toMatch(/on Amazon Bedrock \(us-east-1, endpoint 127\.0\.0\.1:\d+\), .*, in batch jobs$/);
-    expect(run.stderr).toMatch(/batch: 1 job submitted \(\d+ requests\): arn:aws:bedrock:us-east-1:123456789012:model-invocation-job\/test\d+/);
+    expect(run.stderr).toMatch(
+      /batch: 1 job submitted \(\d+ requests\): arn:aws:bedrock:us-east-1:123456789012:model-invocation-job\/test\d+/,
+    );
   }, 180_000);
 
-  it('judges 500 passages in one job of 500 records, to the online run\'s metrics', async () => {
+  it("judges 500 passages in one job of 500 records, to the online run's metrics", async () => {
     // Prepare: 100 queries of 5 passages each, every passage its own text
     const rows = Array.from({ length: 100 }, (_, query) => ({
       request_id: `q${query}`,
       request: `How do I rotate key number ${query}?`,
       response: `Rotate key ${query} in the console.`,
-      retrieved_context: Array.from({ length: 5 }, (__, passage) => ({ doc_uri: `d${query}-${passage}`, content: `Passage ${passage} of query ${query}${passage % 2 === 0 ? ': rotate the key, then rotate the clients' : ''}.` })),
+      retrieved_context: Array.from({ length: 5 }, (__, passage) => ({
+        doc_uri: `d${query}-${passage}`,
+        content: `Passage ${passage} of query ${query}${passage % 2 === 0 ? ': rotate the key, then rotate the clients' : ''}.`,
+      })),
     }));
     const dataset = await folder.write('passages.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
     const conversesBefore = online.log.length;
@@ -127,7 +164,7 @@ describe('assay run --batch on Amazon Bedrock', () => {
     expect(viaBatch.judges.chunk_relevance).toMatchObject({ calls: 500, errors: 0 });
   }, 180_000);
 
-  it('judges online, priced online, a round below Bedrock\'s minimum records a job (below_minimum: online, the default)', async () => {
+  it("judges online, priced online, a round below Bedrock's minimum records a job (below_minimum: online, the default)", async () => {
     // Prepare: a minimum above the example's requests
     const viaOnline = await viaOnlineExample();
     const jobsBefore = batch.jobs.size;
@@ -142,7 +179,9 @@ describe('assay run --batch on Amazon Bedrock', () => {
     expect(online.log.length - conversesBefore).toBe(viaOnline.requests);
     expect(JSON.stringify(report.engines)).toBe(JSON.stringify(viaOnline.report.engines));
     expect(report.judge_cost?.total).toBeCloseTo(viaOnline.report.judge_cost?.total ?? Number.NaN, 12);
-    expect(run.stderr).toContain('below the minimum of 1000 records a job of Amazon Bedrock batch inference (us-east-1) (judge.batch.bedrock.min_records_per_job); they are judged online');
+    expect(run.stderr).toContain(
+      'below the minimum of 1000 records a job of Amazon Bedrock batch inference (us-east-1) (judge.batch.bedrock.min_records_per_job); they are judged online',
+    );
   }, 180_000);
 
   it('stops naming the minimum under below_minimum: refuse, with no job and no online call', async () => {
@@ -152,7 +191,9 @@ describe('assay run --batch on Amazon Bedrock', () => {
     const run = await assay('below-refuse', EXAMPLE, JUDGES, { below_minimum: 'refuse', bedrock: { min_records_per_job: 1000 } });
 
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/assay run: 12 cases need requests that would make a batch job of \d+, below the minimum of 1000 records a job of Amazon Bedrock batch inference \(us-east-1\) \(judge\.batch\.bedrock\.min_records_per_job\), and judge\.batch\.below_minimum is refuse/);
+    expect(run.stderr).toMatch(
+      /assay run: 12 cases need requests that would make a batch job of \d+, below the minimum of 1000 records a job of Amazon Bedrock batch inference \(us-east-1\) \(judge\.batch\.bedrock\.min_records_per_job\), and judge\.batch\.below_minimum is refuse/,
+    );
     expect(batch.jobs.size).toBe(jobsBefore);
     expect(online.log.length).toBe(conversesBefore);
   }, 180_000);

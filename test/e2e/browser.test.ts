@@ -2,7 +2,13 @@ import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser, launchPackagedChromium, preparePackagedChromium, SYSTEM_CHROMIUM_VARIABLE } from '../support/browser.js';
+import {
+  BROWSER_LAUNCH_TIMEOUT_MS,
+  launchBrowser,
+  launchPackagedChromium,
+  preparePackagedChromium,
+  SYSTEM_CHROMIUM_VARIABLE,
+} from '../support/browser.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /*

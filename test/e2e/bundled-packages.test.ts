@@ -33,7 +33,15 @@ afterAll(() => folder.remove());
 async function assay(args: readonly string[], env: Record<string, string> = {}): Promise<BuiltCliOutcome> {
   return runBuiltCli(args, { env, recordResolutions: join(folder.path, `resolved-${Date.now()}.tsv`) });
 }
-const runArgs = (name: string, ...more: string[]) => ['run', DATASET, '--store', join(folder.path, name, 'store'), '--out', join(folder.path, name, 'out'), ...more];
+const runArgs = (name: string, ...more: string[]) => [
+  'run',
+  DATASET,
+  '--store',
+  join(folder.path, name, 'store'),
+  '--out',
+  join(folder.path, name, 'out'),
+  ...more,
+];
 const configFile = (name: string, config: object) => folder.write(name, JSON.stringify(config));
 
 interface Scenario {
@@ -57,7 +65,11 @@ const SCENARIOS: readonly Scenario[] = [
     run: async () => {
       const server = await startOpenAiTestServer({ oracle: catalogOracle });
       onTestFinished(() => server.close());
-      return assay(runArgs('openai', '--judges', 'chunk_relevance'), { OPENAI_API_KEY: 'sk-bundled', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' });
+      return assay(runArgs('openai', '--judges', 'chunk_relevance'), {
+        OPENAI_API_KEY: 'sk-bundled',
+        OPENAI_BASE_URL: server.baseUrl,
+        ASSAY_JUDGE_MODEL: 'judge-model',
+      });
     },
     prints: /^LLM judge judge-model at 127\.0\.0\.1:\d+/m,
   },
@@ -67,7 +79,12 @@ const SCENARIOS: readonly Scenario[] = [
     run: async () => {
       const server = await startBedrockTestServer({ oracle: catalogOracle, accessKeyId: AWS_KEYS.AWS_ACCESS_KEY_ID });
       onTestFinished(() => server.close());
-      const config = await configFile('bedrock.json', { judge: { provider: 'bedrock', bedrock: { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: server.endpoint } } });
+      const config = await configFile('bedrock.json', {
+        judge: {
+          provider: 'bedrock',
+          bedrock: { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: server.endpoint },
+        },
+      });
       return assay(runArgs('bedrock', '--judges', 'chunk_relevance', '--config', config), AWS_KEYS);
     },
     prints: /on Amazon Bedrock \(us-east-1, endpoint 127\.0\.0\.1:\d+\)/,
@@ -92,8 +109,25 @@ const SCENARIOS: readonly Scenario[] = [
       onTestFinished(() => Promise.all([cluster.close(), lambda.close(), knowledgeBase.close()]).then(() => undefined));
       const config = await configFile('managed-engines.json', {
         engines: [
-          { name: 'os', opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match: { text: '{{query}}' } } }, id_field: 'doc_id', content_field: 'text' } },
-          { name: 'fn', lambda: { function_name: 'search-docs', region: 'us-east-1', endpoint: lambda.url, results: 'results[].{doc_uri: id, content: passage, score: relevance}' } },
+          {
+            name: 'os',
+            opensearch: {
+              url: cluster.url,
+              index: 'docs-v2',
+              query: { query: { match: { text: '{{query}}' } } },
+              id_field: 'doc_id',
+              content_field: 'text',
+            },
+          },
+          {
+            name: 'fn',
+            lambda: {
+              function_name: 'search-docs',
+              region: 'us-east-1',
+              endpoint: lambda.url,
+              results: 'results[].{doc_uri: id, content: passage, score: relevance}',
+            },
+          },
           { name: 'kb', bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: knowledgeBase.url } },
         ],
       });
@@ -106,7 +140,9 @@ const SCENARIOS: readonly Scenario[] = [
     packages: ['pg'],
     run: async () => {
       const database = await PGlite.create();
-      await database.exec("CREATE TABLE documents (id text PRIMARY KEY, body text NOT NULL); INSERT INTO documents VALUES ('iam-rotate-keys', 'Rotate an access key by creating a second key.'), ('sqs-long-polling', 'Long polling waits for messages.');");
+      await database.exec(
+        "CREATE TABLE documents (id text PRIMARY KEY, body text NOT NULL); INSERT INTO documents VALUES ('iam-rotate-keys', 'Rotate an access key by creating a second key.'), ('sqs-long-polling', 'Long polling waits for messages.');",
+      );
       const server = new PGLiteSocketServer({ db: database, host: '127.0.0.1', port: 0 });
       await server.start();
       onTestFinished(async () => {
@@ -114,22 +150,30 @@ const SCENARIOS: readonly Scenario[] = [
         await database.close();
       });
       const sql = "SELECT id AS doc_uri, body AS content, 1.0 AS score FROM documents WHERE body ILIKE '%' || $1 || '%'";
-      const config = await configFile('postgres.json', { engines: [{ name: 'pg', postgres: { connection_env: 'SEARCH_DATABASE_URL', sql } }] });
-      return assay(['engines', '--config', config, '--query', 'access key'], { SEARCH_DATABASE_URL: `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable` });
+      const config = await configFile('postgres.json', {
+        engines: [{ name: 'pg', postgres: { connection_env: 'SEARCH_DATABASE_URL', sql } }],
+      });
+      return assay(['engines', '--config', config, '--query', 'access key'], {
+        SEARCH_DATABASE_URL: `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+      });
     },
     prints: /^pg \(postgres.*: 1 hit.*\n +1 +iam-rotate-keys /m,
   },
 ];
 
 describe('packages the built CLI loads when a command reaches them', () => {
-  it.each(SCENARIOS)('$name: $packages', async ({ packages, run, prints }) => {
-    // Act
-    const outcome = await run();
+  it.each(SCENARIOS)(
+    '$name: $packages',
+    async ({ packages, run, prints }) => {
+      // Act
+      const outcome = await run();
 
-    // Assess: the command did its work with the package, loaded through the build
-    expect({ exitCode: outcome.exitCode, stderr: outcome.exitCode === 0 ? '' : outcome.stderr }).toEqual({ exitCode: 0, stderr: '' });
-    expect(outcome.stdout).toMatch(prints);
-    const loaded = await packagesLoaded(outcome.resolved);
-    expect(packages.filter((name) => !loaded.includes(name))).toEqual([]);
-  }, 60_000);
+      // Assess: the command did its work with the package, loaded through the build
+      expect({ exitCode: outcome.exitCode, stderr: outcome.exitCode === 0 ? '' : outcome.stderr }).toEqual({ exitCode: 0, stderr: '' });
+      expect(outcome.stdout).toMatch(prints);
+      const loaded = await packagesLoaded(outcome.resolved);
+      expect(packages.filter((name) => !loaded.includes(name))).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -46,8 +46,16 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     { name: '--version', args: ['--version'], prints: '0.1.0\n' },
     { name: '--help', args: ['--help'], prints: 'ir-metrics [options] <qrels> <runs...>' },
     { name: 'help ir-metrics', args: ['help', 'ir-metrics'], prints: 'Usage: assay ir-metrics' },
-    { name: 'ir-metrics -q', args: ['ir-metrics', '-q', fixture('qrels.test'), fixture('results.test')], prints: 'P_5                   \t301\t0.0000\n' },
-    { name: 'ir-metrics with two runs', args: ['ir-metrics', fixture('qrels.test'), fixture('results.test'), fixture('results.trunc')], prints: 'num_q                 \tall\t2\n' },
+    {
+      name: 'ir-metrics -q',
+      args: ['ir-metrics', '-q', fixture('qrels.test'), fixture('results.test')],
+      prints: 'P_5                   \t301\t0.0000\n',
+    },
+    {
+      name: 'ir-metrics with two runs',
+      args: ['ir-metrics', fixture('qrels.test'), fixture('results.test'), fixture('results.trunc')],
+      prints: 'num_q                 \tall\t2\n',
+    },
     { name: 'run --help', args: ['run', '--help'], prints: 'Usage: assay run' },
   ])('$name', async ({ args, prints }) => {
     // Act
@@ -59,15 +67,16 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     expect(await heavyPackagesIn(started.resolved)).toEqual([]);
   });
 
-  it.each([
-    { name: 'status --help', args: ['status', '--help'], loads: ['@aws-sdk'] },
-  ])('still loads what a command needs: $name', async ({ args, loads }) => {
-    // Act
-    const started = await startCli(args);
-    // Assess: the recording sees these packages, so their absence above means something.
-    expect(started.stdout).toContain(`Usage: assay ${args[0]}`);
-    expect(await heavyPackagesIn(started.resolved)).toEqual(loads);
-  });
+  it.each([{ name: 'status --help', args: ['status', '--help'], loads: ['@aws-sdk'] }])(
+    'still loads what a command needs: $name',
+    async ({ args, loads }) => {
+      // Act
+      const started = await startCli(args);
+      // Assess: the recording sees these packages, so their absence above means something.
+      expect(started.stdout).toContain(`Usage: assay ${args[0]}`);
+      expect(await heavyPackagesIn(started.resolved)).toEqual(loads);
+    },
+  );
 
   it('runs an embedded run without the AWS SDK, nor the openai SDK when no judge calls out', async () => {
     // Prepare
@@ -75,7 +84,17 @@ describe('the built CLI starts without the heavy packages it does not need', () 
     onTestFinished(() => folder.remove());
 
     // Act: TREC input through the whole embedded pipeline (local folder store, in-process queues)
-    const started = await startCli(['run', '--qrels', fixture('qrels.test'), '--run', fixture('results.test'), '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')]);
+    const started = await startCli([
+      'run',
+      '--qrels',
+      fixture('qrels.test'),
+      '--run',
+      fixture('results.test'),
+      '--store',
+      join(folder.path, 'store'),
+      '--out',
+      join(folder.path, 'out'),
+    ]);
 
     // Assess: the report is written, and only the S3/SQS adapters or engines that ask AWS would load the SDK; only an LLM judge's first call, the openai SDK
     expect(started.stdout).toContain(join(folder.path, 'out', 'report.json'));
@@ -106,7 +125,16 @@ describe('the built CLI starts without the heavy packages it does not need', () 
 
     // Act
     const started = await startCli(
-      ['run', 'examples/datasets/search-assistant.jsonl', '--judges', 'chunk_relevance', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')],
+      [
+        'run',
+        'examples/datasets/search-assistant.jsonl',
+        '--judges',
+        'chunk_relevance',
+        '--store',
+        join(folder.path, 'store'),
+        '--out',
+        join(folder.path, 'out'),
+      ],
       judgeEnvironment,
     );
 

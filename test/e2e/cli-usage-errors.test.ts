@@ -13,7 +13,17 @@ const RUN = join(root, 'examples', 'trec', 'run-bm25.txt');
 
 let folder: TempFolder;
 /** Paths inside the scratch folder that the table's arguments name. */
-let paths: { store: string; out: string; file: string; badYaml: string; badConfig: string; credentialsConfig: string; aliasBomb: string; missing: string; reportFolder: string };
+let paths: {
+  store: string;
+  out: string;
+  file: string;
+  badYaml: string;
+  badConfig: string;
+  credentialsConfig: string;
+  aliasBomb: string;
+  missing: string;
+  reportFolder: string;
+};
 beforeAll(async () => {
   folder = await createTempFolder();
   paths = {
@@ -24,7 +34,13 @@ beforeAll(async () => {
     badConfig: await folder.write('bad-config.yaml', 'judge:\n  model: 3\n  concurrency: -1\n'),
     credentialsConfig: await folder.write('credentials.yaml', `judge:\n  base_url: http://judge-user:${URL_PASSWORD}@127.0.0.1:8000/v1\n`),
     // Nine levels of nine aliases: 9^9 strings if expanded.
-    aliasBomb: await folder.write('bomb.yaml', ['l0: &l0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, level) => `l${level + 1}: &l${level + 1} [${Array(9).fill(`*l${level}`).join(', ')}]`)].join('\n')),
+    aliasBomb: await folder.write(
+      'bomb.yaml',
+      [
+        'l0: &l0 [x, x, x, x, x, x, x, x, x]',
+        ...Array.from({ length: 8 }, (_, level) => `l${level + 1}: &l${level + 1} [${Array(9).fill(`*l${level}`).join(', ')}]`),
+      ].join('\n'),
+    ),
     missing: join(folder.path, 'missing.yaml'),
     reportFolder: folder.path,
   };
@@ -49,28 +65,79 @@ const URL_PASSWORD = 'Pw-Zq81-url-secret';
 const run = (paths: Paths, ...extra: string[]) => ['run', DATASET, '--store', paths.store, '--out', paths.out, ...extra];
 
 const BAD_INVOCATIONS: Record<string, BadInvocation> = {
-  'run --concurrency abc': { args: (p) => run(p, '--concurrency', 'abc'), message: /^assay run: --concurrency got "abc"; expected an integer from 1 to 1000$/ },
-  'run --concurrency -3': { args: (p) => run(p, '--concurrency', '-3'), message: /^assay run: --concurrency got "-3"; expected an integer/ },
-  'run --concurrency 1000000': { args: (p) => run(p, '--concurrency', '1000000'), message: /^assay run: --concurrency got "1000000"; expected an integer from 1 to 1000$/ },
-  'run --threads 100000': { args: (p) => run(p, '--threads', '100000'), message: /^assay run: --threads got "100000"; expected an integer from 1 to 64$/ },
+  'run --concurrency abc': {
+    args: (p) => run(p, '--concurrency', 'abc'),
+    message: /^assay run: --concurrency got "abc"; expected an integer from 1 to 1000$/,
+  },
+  'run --concurrency -3': {
+    args: (p) => run(p, '--concurrency', '-3'),
+    message: /^assay run: --concurrency got "-3"; expected an integer/,
+  },
+  'run --concurrency 1000000': {
+    args: (p) => run(p, '--concurrency', '1000000'),
+    message: /^assay run: --concurrency got "1000000"; expected an integer from 1 to 1000$/,
+  },
+  'run --threads 100000': {
+    args: (p) => run(p, '--threads', '100000'),
+    message: /^assay run: --threads got "100000"; expected an integer from 1 to 64$/,
+  },
   'run --threads 0': { args: (p) => run(p, '--threads', '0'), message: /^assay run: --threads got "0"; expected an integer from 1 to 64$/ },
-  'run --judges with an unknown id': { args: (p) => run(p, '--judges', 'nope'), message: /^assay run: --judges: field "judges\[0\]": unknown judge "nope" \(fix: use one of chunk_relevance, / },
-  'run --judges with no id': { args: (p) => run(p, '--judges', ''), message: /^assay run: --judges got ""; expected comma-separated judge ids/ },
-  'run --config that does not exist': { args: (p) => run(p, '--config', p.missing), message: /^assay run: The config file .*missing\.yaml does not exist$/ },
-  'run --config that is not YAML': { args: (p) => run(p, '--config', p.badYaml), message: /^assay run: .*bad\.yaml: not valid YAML: .* at line 2, column 1 \(fix: correct the syntax\)$/ },
-  'run --config that is a YAML alias bomb': { args: (p) => run(p, '--config', p.aliasBomb), message: /^assay run: .*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies/ },
-  'run --config with two bad settings': { args: (p) => run(p, '--config', p.badConfig), message: /^assay run: .*field "judge\.model": .*; .*field "judge\.concurrency": / },
-  'run --aws-endpoint that is not a URL': { args: (p) => run(p, '--aws-endpoint', 'not-a-url'), message: /^assay run: --aws-endpoint got "not-a-url"; expected an http or https URL/ },
-  'run --suite longer than 100 characters': { args: (p) => run(p, '--suite', 's'.repeat(101)), message: /^assay run: --suite got "s{101}"; expected letters, digits, "\.", "_" or "-", up to 100 characters$/ },
-  'run --suite with a slash': { args: (p) => run(p, '--suite', 'a/b'), message: /^assay run: --suite got "a\/b"; expected letters, digits/ },
-  'run a dataset that does not exist': { args: (p) => ['run', p.missing, '--store', p.store], message: /^assay run: The dataset file .* does not exist$/ },
-  'run --out that is a file': { args: (p) => ['run', DATASET, '--store', p.store, '--out', p.file], message: /^assay run: --out .*a-file cannot be used \(a file is in the way\); expected a folder/ },
-  'run --store that is a file': { args: (p) => ['run', DATASET, '--store', p.file, '--out', p.out], message: /^assay run: --store .*a-file cannot be used \(a file is in the way\)/ },
+  'run --judges with an unknown id': {
+    args: (p) => run(p, '--judges', 'nope'),
+    message: /^assay run: --judges: field "judges\[0\]": unknown judge "nope" \(fix: use one of chunk_relevance, /,
+  },
+  'run --judges with no id': {
+    args: (p) => run(p, '--judges', ''),
+    message: /^assay run: --judges got ""; expected comma-separated judge ids/,
+  },
+  'run --config that does not exist': {
+    args: (p) => run(p, '--config', p.missing),
+    message: /^assay run: The config file .*missing\.yaml does not exist$/,
+  },
+  'run --config that is not YAML': {
+    args: (p) => run(p, '--config', p.badYaml),
+    message: /^assay run: .*bad\.yaml: not valid YAML: .* at line 2, column 1 \(fix: correct the syntax\)$/,
+  },
+  'run --config that is a YAML alias bomb': {
+    args: (p) => run(p, '--config', p.aliasBomb),
+    message: /^assay run: .*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies/,
+  },
+  'run --config with two bad settings': {
+    args: (p) => run(p, '--config', p.badConfig),
+    message: /^assay run: .*field "judge\.model": .*; .*field "judge\.concurrency": /,
+  },
+  'run --aws-endpoint that is not a URL': {
+    args: (p) => run(p, '--aws-endpoint', 'not-a-url'),
+    message: /^assay run: --aws-endpoint got "not-a-url"; expected an http or https URL/,
+  },
+  'run --suite longer than 100 characters': {
+    args: (p) => run(p, '--suite', 's'.repeat(101)),
+    message: /^assay run: --suite got "s{101}"; expected letters, digits, "\.", "_" or "-", up to 100 characters$/,
+  },
+  'run --suite with a slash': {
+    args: (p) => run(p, '--suite', 'a/b'),
+    message: /^assay run: --suite got "a\/b"; expected letters, digits/,
+  },
+  'run a dataset that does not exist': {
+    args: (p) => ['run', p.missing, '--store', p.store],
+    message: /^assay run: The dataset file .* does not exist$/,
+  },
+  'run --out that is a file': {
+    args: (p) => ['run', DATASET, '--store', p.store, '--out', p.file],
+    message: /^assay run: --out .*a-file cannot be used \(a file is in the way\); expected a folder/,
+  },
+  'run --store that is a file': {
+    args: (p) => ['run', DATASET, '--store', p.file, '--out', p.out],
+    message: /^assay run: --store .*a-file cannot be used \(a file is in the way\)/,
+  },
   'run --out with a name longer than a file system allows': {
     args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.out, 'o'.repeat(300))],
     message: /^assay run: --out .* cannot be used \(a name in the path is longer than the file system allows, 255 bytes on most\)/,
   },
-  'run --out below a file': { args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.file, 'report')], message: /^assay run: --out .* cannot be used \(a file is in the way\)/ },
+  'run --out below a file': {
+    args: (p) => ['run', DATASET, '--store', p.store, '--out', join(p.file, 'report')],
+    message: /^assay run: --out .* cannot be used \(a file is in the way\)/,
+  },
   'run with OPENAI_BASE_URL that is not a URL': {
     args: (p) => run(p),
     environment: { OPENAI_API_KEY: 'sk-test-usage-errors', OPENAI_BASE_URL: 'not a url' },
@@ -88,38 +155,135 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
     message:
       /^assay run: .*credentials\.yaml: field "judge\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/,
   },
-  'run --max-failed abc': { args: (p) => run(p, '--max-failed', 'abc'), message: /^assay run: --max-failed got "abc"; expected a number of cases from 0 and up \(e\.g\. 3\) or a percentage of the cases from 0% to 100% \(e\.g\. 5%\)$/ },
-  'run --max-failed 150%': { args: (p) => run(p, '--max-failed', '150%'), message: /^assay run: --max-failed got "150%"; expected a number of cases from 0 and up/ },
-  'run --max-failed -1': { args: (p) => run(p, '--max-failed', '-1'), message: /^assay run: --max-failed got "-1"; expected a number of cases from 0 and up/ },
-  'run with an unknown option': { args: (p) => run(p, '--bogus'), message: /^assay run: unknown option '--bogus' \(Did you mean --corpus\?\)$/ },
-  'run without a dataset': { args: () => ['run'], message: /^assay run: Give a dataset file, or a TREC collection with --qrels QRELS --run RUN$/ },
-  'redrive --concurrency abc': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', 'abc'], message: /^assay redrive: --concurrency got "abc"/ },
-  'redrive --concurrency 1001': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', '1001'], message: /^assay redrive: --concurrency got "1001"; expected an integer from 1 to 1000$/ },
-  'redrive --max-failed 2.5': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--max-failed', '2.5'], message: /^assay redrive: --max-failed got "2\.5"; expected a number of cases from 0 and up/ },
-  'resume --max-failed 101%': { args: (p) => ['resume', RUN_ID, '--store', p.store, '--max-failed', '101%'], message: /^assay resume: --max-failed got "101%"; expected a number of cases/ },
-  'engines --concurrency 5000': { args: (p) => ['engines', '--config', p.missing, '--query', 'q', '--concurrency', '5000'], message: /^assay engines: --concurrency got "5000"; expected an integer from 1 to 1000$/ },
-  'redrive --aws-endpoint that is not a URL': { args: () => ['redrive', RUN_ID, '--aws-endpoint', 'nope'], message: /^assay redrive: --aws-endpoint got "nope"/ },
-  'redrive --out that is a file': { args: (p) => ['redrive', RUN_ID, '--store', p.store, '--out', p.file], message: /^assay redrive: --out .* cannot be used/ },
-  'baseline set --aws-endpoint that is not a URL': { args: () => ['baseline', 'set', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay baseline set: --aws-endpoint got "nope"/ },
-  'baseline set --suite with a slash': { args: (p) => ['baseline', 'set', RUN_ID, '--store', p.store, '--suite', 'a/b'], message: /^assay baseline set: --suite got "a\/b"/ },
-  'baseline set with a path for a run id': { args: (p) => ['baseline', 'set', '../../etc', '--store', p.store], message: /^assay baseline set: the run id got "\.\.\/\.\.\/etc"; expected r- and 16 hexadecimal digits/ },
-  'baseline with an unknown subcommand': { args: () => ['baseline', 'get'], message: /^assay baseline: unknown command 'get' \(Did you mean set\?\)$/ },
-  'submit --aws-endpoint that is not a URL': { args: () => ['submit', DATASET, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay submit: --aws-endpoint got "nope"/ },
-  'submit --timeout abc': { args: () => ['submit', DATASET, '--bucket', 'b', '--wait', '--timeout', 'abc', '--aws-endpoint', 'nope'], message: /^assay submit: --timeout got "abc"; expected a number of minutes above 0$/ },
-  'submit --max-failed without --wait': { args: () => ['submit', DATASET, '--bucket', 'b', '--max-failed', '3', '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay submit: --max-failed needs --wait: without it assay submit does not wait for the report$/ },
-  'submit --wait --max-failed 5%%': { args: () => ['submit', DATASET, '--bucket', 'b', '--wait', '--max-failed', '5%%', '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay submit: --max-failed got "5%%"; expected a number of cases/ },
-  'submit without --bucket': { args: () => ['submit', DATASET], message: /^assay submit: required option '--bucket <name>' not specified$/ },
-  'status --aws-endpoint that is not a URL': { args: () => ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'], message: /^assay status: --aws-endpoint got "nope"/ },
-  'status without a store': { args: () => ['status', RUN_ID], message: /^assay status: assay status needs the run's store: --bucket <name> for a deployed stack, or --store <folder> for a local one/ },
-  'status with both a bucket and a store': { args: (p) => ['status', RUN_ID, '--bucket', 'b', '--store', p.store], message: /^assay status: assay status needs the run's store: / },
-  'status with a run id that is not one': { args: () => ['status', 'latest', '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay status: the run id got "latest"; expected r- and 16 hexadecimal digits/ },
-  'report --aws-endpoint that is not a URL': { args: (p) => ['report', RUN_ID, '--bucket', 'b', '--out', p.out, '--aws-endpoint', 'nope'], message: /^assay report: --aws-endpoint got "nope"/ },
-  'report --out that is a file': { args: (p) => ['report', RUN_ID, '--bucket', 'b', '--out', p.file, '--aws-endpoint', 'http://127.0.0.1:1'], message: /^assay report: --out .* cannot be used/ },
-  'ir-metrics -l abc': { args: () => ['ir-metrics', '-l', 'abc', QRELS, RUN], message: /^assay ir-metrics: Expected -l to be an integer from 0 and up, got "abc"$/ },
-  'ir-metrics --gain with an unknown scheme': { args: () => ['ir-metrics', '--gain', 'cubic', QRELS, RUN], message: /^assay ir-metrics: option '--gain <scheme>' argument 'cubic' is invalid\. Allowed choices are linear, exponential\.$/ },
-  'validate --format with an unknown format': { args: () => ['validate', DATASET, '--format', 'xml'], message: /^assay validate: option '--format <format>' argument 'xml' is invalid/ },
-  'judges --config that is not YAML': { args: (p) => ['judges', '--config', p.badYaml], message: /^assay judges: .*bad\.yaml: not valid YAML: / },
-  'compare --alpha out of range': { args: (p) => ['compare', p.reportFolder, p.reportFolder, '--alpha', '3'], message: /^assay compare: Expected --alpha to be a number between 0 and 1/ },
+  'run --max-failed abc': {
+    args: (p) => run(p, '--max-failed', 'abc'),
+    message:
+      /^assay run: --max-failed got "abc"; expected a number of cases from 0 and up \(e\.g\. 3\) or a percentage of the cases from 0% to 100% \(e\.g\. 5%\)$/,
+  },
+  'run --max-failed 150%': {
+    args: (p) => run(p, '--max-failed', '150%'),
+    message: /^assay run: --max-failed got "150%"; expected a number of cases from 0 and up/,
+  },
+  'run --max-failed -1': {
+    args: (p) => run(p, '--max-failed', '-1'),
+    message: /^assay run: --max-failed got "-1"; expected a number of cases from 0 and up/,
+  },
+  'run with an unknown option': {
+    args: (p) => run(p, '--bogus'),
+    message: /^assay run: unknown option '--bogus' \(Did you mean --corpus\?\)$/,
+  },
+  'run without a dataset': {
+    args: () => ['run'],
+    message: /^assay run: Give a dataset file, or a TREC collection with --qrels QRELS --run RUN$/,
+  },
+  'redrive --concurrency abc': {
+    args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', 'abc'],
+    message: /^assay redrive: --concurrency got "abc"/,
+  },
+  'redrive --concurrency 1001': {
+    args: (p) => ['redrive', RUN_ID, '--store', p.store, '--concurrency', '1001'],
+    message: /^assay redrive: --concurrency got "1001"; expected an integer from 1 to 1000$/,
+  },
+  'redrive --max-failed 2.5': {
+    args: (p) => ['redrive', RUN_ID, '--store', p.store, '--max-failed', '2.5'],
+    message: /^assay redrive: --max-failed got "2\.5"; expected a number of cases from 0 and up/,
+  },
+  'resume --max-failed 101%': {
+    args: (p) => ['resume', RUN_ID, '--store', p.store, '--max-failed', '101%'],
+    message: /^assay resume: --max-failed got "101%"; expected a number of cases/,
+  },
+  'engines --concurrency 5000': {
+    args: (p) => ['engines', '--config', p.missing, '--query', 'q', '--concurrency', '5000'],
+    message: /^assay engines: --concurrency got "5000"; expected an integer from 1 to 1000$/,
+  },
+  'redrive --aws-endpoint that is not a URL': {
+    args: () => ['redrive', RUN_ID, '--aws-endpoint', 'nope'],
+    message: /^assay redrive: --aws-endpoint got "nope"/,
+  },
+  'redrive --out that is a file': {
+    args: (p) => ['redrive', RUN_ID, '--store', p.store, '--out', p.file],
+    message: /^assay redrive: --out .* cannot be used/,
+  },
+  'baseline set --aws-endpoint that is not a URL': {
+    args: () => ['baseline', 'set', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'],
+    message: /^assay baseline set: --aws-endpoint got "nope"/,
+  },
+  'baseline set --suite with a slash': {
+    args: (p) => ['baseline', 'set', RUN_ID, '--store', p.store, '--suite', 'a/b'],
+    message: /^assay baseline set: --suite got "a\/b"/,
+  },
+  'baseline set with a path for a run id': {
+    args: (p) => ['baseline', 'set', '../../etc', '--store', p.store],
+    message: /^assay baseline set: the run id got "\.\.\/\.\.\/etc"; expected r- and 16 hexadecimal digits/,
+  },
+  'baseline with an unknown subcommand': {
+    args: () => ['baseline', 'get'],
+    message: /^assay baseline: unknown command 'get' \(Did you mean set\?\)$/,
+  },
+  'submit --aws-endpoint that is not a URL': {
+    args: () => ['submit', DATASET, '--bucket', 'b', '--aws-endpoint', 'nope'],
+    message: /^assay submit: --aws-endpoint got "nope"/,
+  },
+  'submit --timeout abc': {
+    args: () => ['submit', DATASET, '--bucket', 'b', '--wait', '--timeout', 'abc', '--aws-endpoint', 'nope'],
+    message: /^assay submit: --timeout got "abc"; expected a number of minutes above 0$/,
+  },
+  'submit --max-failed without --wait': {
+    args: () => ['submit', DATASET, '--bucket', 'b', '--max-failed', '3', '--aws-endpoint', 'http://127.0.0.1:1'],
+    message: /^assay submit: --max-failed needs --wait: without it assay submit does not wait for the report$/,
+  },
+  'submit --wait --max-failed 5%%': {
+    args: () => ['submit', DATASET, '--bucket', 'b', '--wait', '--max-failed', '5%%', '--aws-endpoint', 'http://127.0.0.1:1'],
+    message: /^assay submit: --max-failed got "5%%"; expected a number of cases/,
+  },
+  'submit without --bucket': {
+    args: () => ['submit', DATASET],
+    message: /^assay submit: required option '--bucket <name>' not specified$/,
+  },
+  'status --aws-endpoint that is not a URL': {
+    args: () => ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'],
+    message: /^assay status: --aws-endpoint got "nope"/,
+  },
+  'status without a store': {
+    args: () => ['status', RUN_ID],
+    message: /^assay status: assay status needs the run's store: --bucket <name> for a deployed stack, or --store <folder> for a local one/,
+  },
+  'status with both a bucket and a store': {
+    args: (p) => ['status', RUN_ID, '--bucket', 'b', '--store', p.store],
+    message: /^assay status: assay status needs the run's store: /,
+  },
+  'status with a run id that is not one': {
+    args: () => ['status', 'latest', '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'],
+    message: /^assay status: the run id got "latest"; expected r- and 16 hexadecimal digits/,
+  },
+  'report --aws-endpoint that is not a URL': {
+    args: (p) => ['report', RUN_ID, '--bucket', 'b', '--out', p.out, '--aws-endpoint', 'nope'],
+    message: /^assay report: --aws-endpoint got "nope"/,
+  },
+  'report --out that is a file': {
+    args: (p) => ['report', RUN_ID, '--bucket', 'b', '--out', p.file, '--aws-endpoint', 'http://127.0.0.1:1'],
+    message: /^assay report: --out .* cannot be used/,
+  },
+  'ir-metrics -l abc': {
+    args: () => ['ir-metrics', '-l', 'abc', QRELS, RUN],
+    message: /^assay ir-metrics: Expected -l to be an integer from 0 and up, got "abc"$/,
+  },
+  'ir-metrics --gain with an unknown scheme': {
+    args: () => ['ir-metrics', '--gain', 'cubic', QRELS, RUN],
+    message: /^assay ir-metrics: option '--gain <scheme>' argument 'cubic' is invalid\. Allowed choices are linear, exponential\.$/,
+  },
+  'validate --format with an unknown format': {
+    args: () => ['validate', DATASET, '--format', 'xml'],
+    message: /^assay validate: option '--format <format>' argument 'xml' is invalid/,
+  },
+  'judges --config that is not YAML': {
+    args: (p) => ['judges', '--config', p.badYaml],
+    message: /^assay judges: .*bad\.yaml: not valid YAML: /,
+  },
+  'compare --alpha out of range': {
+    args: (p) => ['compare', p.reportFolder, p.reportFolder, '--alpha', '3'],
+    message: /^assay compare: Expected --alpha to be a number between 0 and 1/,
+  },
   'an unknown command': { args: () => ['frobnicate'], message: /^assay: unknown command 'frobnicate'$/ },
 };
 
@@ -155,9 +319,10 @@ describe('usage errors', () => {
 
 describe('unexpected errors, as the installed command prints them', () => {
   const assay = (args: readonly string[], environment: Record<string, string> = {}) =>
-    promisify(execFile)(join(root, 'cli', 'bin.js'), [...args], { cwd: root, env: { ...process.env, NODE_NO_WARNINGS: '1', ...environment } }).catch(
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
+    promisify(execFile)(join(root, 'cli', 'bin.js'), [...args], {
+      cwd: root,
+      env: { ...process.env, NODE_NO_WARNINGS: '1', ...environment },
+    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
 
   it('prints one line with a hint and exits 1; the stack trace only with ASSAY_DEBUG=1', async () => {
     // Prepare: an endpoint where nothing listens is an outage, not a usage error
@@ -169,13 +334,18 @@ describe('unexpected errors, as the installed command prints them', () => {
 
     // Assess
     expect(plain).toMatchObject({ code: 1 });
-    expect(plain.stderr).toMatch(/^assay status: .*ECONNREFUSED.* \(unexpected error; run again with --debug or ASSAY_DEBUG=1 to see its stack trace\)\n$/);
+    expect(plain.stderr).toMatch(
+      /^assay status: .*ECONNREFUSED.* \(unexpected error; run again with --debug or ASSAY_DEBUG=1 to see its stack trace\)\n$/,
+    );
     expect(debug).toMatchObject({ code: 1 });
     expect(debug.stderr).toContain('    at ');
   });
 
   it('prints a usage error of the installed command on one line', async () => {
     const failure = await assay(['run', DATASET, '--aws-endpoint', 'not-a-url']);
-    expect(failure).toMatchObject({ code: 2, stderr: 'assay run: --aws-endpoint got "not-a-url"; expected an http or https URL such as http://127.0.0.1:4566\n' });
+    expect(failure).toMatchObject({
+      code: 2,
+      stderr: 'assay run: --aws-endpoint got "not-a-url"; expected an http or https URL such as http://127.0.0.1:4566\n',
+    });
   });
 });

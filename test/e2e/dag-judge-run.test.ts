@@ -49,9 +49,14 @@ async function run(out: string) {
     { request_id: 'partial', request: 'Summarise the meeting', response: '# body\nWe talked.' },
   ];
   const dataset = await folder.write('summaries.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
-  const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], { env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' } });
+  const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], {
+    env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+  });
   expect(result.exitCode).toBe(0);
-  const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { case_id: string; metrics: Record<string, unknown> });
+  const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { case_id: string; metrics: Record<string, unknown> });
   return Object.fromEntries(lines.map((line) => [line.case_id, line.metrics]));
 }
 

@@ -76,7 +76,21 @@ describe('assay submit / status / report against a deployed stack (fauxqs)', () 
     const config = await folder.write('trec.yaml', 'judges: []\n');
 
     // Act
-    const submitted = await assay(['submit', '--qrels', fixture('qrels.test'), '--run', fixture('results.test'), '--run', fixture('results.trunc'), '--bucket', BUCKET, '--suite', 'trec', '--config', config]);
+    const submitted = await assay([
+      'submit',
+      '--qrels',
+      fixture('qrels.test'),
+      '--run',
+      fixture('results.test'),
+      '--run',
+      fixture('results.trunc'),
+      '--bucket',
+      BUCKET,
+      '--suite',
+      'trec',
+      '--config',
+      config,
+    ]);
     const runId = /run (r-[0-9a-f]{16})/.exec(submitted.stdout)?.[1] ?? '';
     const manifestKey = 'datasets/trec/qrels.trec/collection.json';
     const ignored = await ingest(s3ObjectCreatedEvent(BUCKET, 'datasets/trec/qrels.trec/runs/1/results.test', '"x"', 0), context);

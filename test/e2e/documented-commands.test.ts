@@ -31,7 +31,8 @@ let engine: Server | undefined;
 let stack: DeployedStack | undefined;
 const assay = (args: readonly string[], env: Record<string, string> = {}) => runBuiltCli(args, { cwd: workspace.path, env });
 const inWorkspace = (...parts: string[]) => join(workspace.path, ...parts);
-const readReport = async (folder: string): Promise<Report> => reportSchema.parse(JSON.parse(await readFile(inWorkspace(folder, 'report.json'), 'utf8')));
+const readReport = async (folder: string): Promise<Report> =>
+  reportSchema.parse(JSON.parse(await readFile(inWorkspace(folder, 'report.json'), 'utf8')));
 const helps = new Map<string, Promise<BuiltCliOutcome>>();
 /** `assay NAME --help`, asked once for the file: both the help scenario and the synopses read it. */
 const helpOf = (name: string): Promise<BuiltCliOutcome> => {
@@ -77,7 +78,11 @@ function submitOnce(args: readonly string[]): Promise<{ runId: string; submitted
   return deployedRun;
 }
 /** A deploy.md command for the emulator's stack: its bucket, its endpoint. */
-const deployed = (args: readonly string[]): string[] => [...args.map((word) => (word === '<BucketName>' ? 'docs-bucket' : word)), '--aws-endpoint', stack?.endpoint ?? ''];
+const deployed = (args: readonly string[]): string[] => [
+  ...args.map((word) => (word === '<BucketName>' ? 'docs-bucket' : word)),
+  '--aws-endpoint',
+  stack?.endpoint ?? '',
+];
 const withRun = async (args: readonly string[]): Promise<string[]> => {
   const { runId } = await submitOnce(['submit', 'examples/datasets/support.jsonl', '--bucket', '<BucketName>', '--suite', 'support']);
   return deployed(args.map((word) => (word === 'RUN' ? runId : word)));
@@ -101,11 +106,15 @@ async function writeStandIns(): Promise<string[]> {
       const grade = random.nextBelow(4);
       if (topic % 4 === 1) human.push(`${topic} Q0 p${document} ${grade}`);
       judges.forEach((lines, judge) => {
-        lines.push(`${topic} 0 p${document} ${random.nextBelow(judge + 2) === 0 ? random.nextBelow(4) : Math.min(3, grade + (judge === 0 ? 1 : 0))}`);
+        lines.push(
+          `${topic} 0 p${document} ${random.nextBelow(judge + 2) === 0 ? random.nextBelow(4) : Math.min(3, grade + (judge === 0 ? 1 : 0))}`,
+        );
       });
     }
     runs.forEach((lines, run) => {
-      const order = Array.from({ length: 12 }, (_, index) => index + 1).sort((left, right) => ((left * (run + 7) + topic) % 13) - ((right * (run + 7) + topic) % 13));
+      const order = Array.from({ length: 12 }, (_, index) => index + 1).sort(
+        (left, right) => ((left * (run + 7) + topic) % 13) - ((right * (run + 7) + topic) % 13),
+      );
       order.forEach((document, rank) => {
         lines.push(`${topic} Q0 p${document} ${rank + 1} ${(20 - rank).toFixed(1)} run${run}`);
       });
@@ -114,7 +123,11 @@ async function writeStandIns(): Promise<string[]> {
   await mkdir(inWorkspace('results'), { recursive: true });
   await mkdir(inWorkspace('runs'), { recursive: true });
   await writeFile(inWorkspace('human-11-topics.qrels'), `${human.join('\n')}\n`);
-  const judgeFiles = ['dl2019_test_4prompts_llama70b.txt', 'dl2019_test_4prompts_flant5large.txt', 'dl2019_test_sun_then_decomposed_flant5large.txt'];
+  const judgeFiles = [
+    'dl2019_test_4prompts_llama70b.txt',
+    'dl2019_test_4prompts_flant5large.txt',
+    'dl2019_test_sun_then_decomposed_flant5large.txt',
+  ];
   await Promise.all(judgeFiles.map((name, index) => writeFile(inWorkspace('results', name), `${(judges[index] ?? []).join('\n')}\n`)));
   const runFiles = ['input.ICT-BERT2.run', 'input.ICT-CKNRM_B.run', 'input.ICT-CKNRM_B50.run'].map((name) => join('runs', name));
   await Promise.all(runFiles.map((name, index) => writeFile(inWorkspace(name), `${(runs[index] ?? []).join('\n')}\n`)));
@@ -134,7 +147,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'assay run examples/datasets/search-assistant.jsonl --batch': async (args) => {
     // A server that speaks OpenAI's batch API on loopback, its job done by the first look at it.
     const server = await startOpenAiBatchServer({ oracle: catalogOracle, stepEveryMs: 50, linesPerStep: 1_000 });
-    const outcome = await assay([...args, '--out', 'batch-report'], { OPENAI_API_KEY: 'sk-documented', OPENAI_BASE_URL: server.baseUrl }).finally(() => server.close());
+    const outcome = await assay([...args, '--out', 'batch-report'], {
+      OPENAI_API_KEY: 'sk-documented',
+      OPENAI_BASE_URL: server.baseUrl,
+    }).finally(() => server.close());
     expect(outcome.stderr).toMatch(/\nbatch: 1 job submitted \(\d+ requests\): batch_test1\n/);
     const report = await readReport('batch-report');
     expect(report.judge).toMatch(/^LLM judge gpt-4o-mini at 127\.0\.0\.1:\d+, temperature 0, cached, in batch jobs$/);
@@ -149,27 +165,32 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     return outcome;
   },
   'assay ir-metrics -m map -m ndcg_cut.10 examples/trec/qrels.txt examples/trec/run-bm25.txt': (args) => assay(args),
-  'assay agreement --human examples/trec/qrels.txt --judge examples/trec/qrels-llm.txt --run examples/trec/run-bm25.txt --run examples/trec/run-dense.txt': (args) => assay(args),
+  'assay agreement --human examples/trec/qrels.txt --judge examples/trec/qrels-llm.txt --run examples/trec/run-bm25.txt --run examples/trec/run-dense.txt':
+    (args) => assay(args),
   // The worked example's files are a public repository's, not shipped here: stand-ins of the same names, seeded,
   // check the command as written, its $(for ...) expanded as the shell would, one --run per file of runs/.
-  "assay agreement --human human-11-topics.qrels --judge llama70b=results/dl2019_test_4prompts_llama70b.txt --judge flant5large=results/dl2019_test_4prompts_flant5large.txt --judge flant5large-decomposed=results/dl2019_test_sun_then_decomposed_flant5large.txt $(for f in runs/*.run; do printf -- '--run %s ' \"$f\"; done) --judge-cost llama70b=20 --judge-cost flant5large=1 --judge-cost flant5large-decomposed=2": async (args) => {
-    const runFiles = await writeStandIns();
-    const from = args.indexOf('$(for');
-    const to = args.findIndex((word) => word.endsWith('done)'));
-    expect([from, to].every((index) => index > 0)).toBe(true);
-    const outcome = await assay([...args.slice(0, from), ...runFiles.flatMap((file) => ['--run', file]), ...args.slice(to + 1)]);
-    expect(outcome.stderr).toBe('');
-    expect(outcome.stdout).toMatch(/== judges ranked by the corrected 95% interval of ndcg_cut_10 \(mean over the runs\) ==\njudge +width +human only +ratio +labelled +worth \(labels\) +bias +kappa +cost +labels per cost\n/);
-    for (const judge of ['llama70b', 'flant5large', 'flant5large-decomposed']) expect(outcome.stdout).toContain(`== judge ${judge} ==`);
-    return outcome;
-  },
+  'assay agreement --human human-11-topics.qrels --judge llama70b=results/dl2019_test_4prompts_llama70b.txt --judge flant5large=results/dl2019_test_4prompts_flant5large.txt --judge flant5large-decomposed=results/dl2019_test_sun_then_decomposed_flant5large.txt $(for f in runs/*.run; do printf -- \'--run %s \' "$f"; done) --judge-cost llama70b=20 --judge-cost flant5large=1 --judge-cost flant5large-decomposed=2':
+    async (args) => {
+      const runFiles = await writeStandIns();
+      const from = args.indexOf('$(for');
+      const to = args.findIndex((word) => word.endsWith('done)'));
+      expect([from, to].every((index) => index > 0)).toBe(true);
+      const outcome = await assay([...args.slice(0, from), ...runFiles.flatMap((file) => ['--run', file]), ...args.slice(to + 1)]);
+      expect(outcome.stderr).toBe('');
+      expect(outcome.stdout).toMatch(
+        /== judges ranked by the corrected 95% interval of ndcg_cut_10 \(mean over the runs\) ==\njudge +width +human only +ratio +labelled +worth \(labels\) +bias +kappa +cost +labels per cost\n/,
+      );
+      for (const judge of ['llama70b', 'flant5large', 'flant5large-decomposed']) expect(outcome.stdout).toContain(`== judge ${judge} ==`);
+      return outcome;
+    },
   'assay validate examples/datasets/support.jsonl': (args) => assay(args),
-  'assay validate examples/trec/qrels.txt examples/trec/run-bm25.txt examples/trec/run-dense.txt --queries examples/trec/topics.tsv': async (args) => {
-    const outcome = await assay(args);
-    expect(outcome.stdout).toContain('cases: 4\nengines: 2\n');
-    expect(outcome.stdout).toMatch(/errors: 0\n$/);
-    return outcome;
-  },
+  'assay validate examples/trec/qrels.txt examples/trec/run-bm25.txt examples/trec/run-dense.txt --queries examples/trec/topics.tsv':
+    async (args) => {
+      const outcome = await assay(args);
+      expect(outcome.stdout).toContain('cases: 4\nengines: 2\n');
+      expect(outcome.stdout).toMatch(/errors: 0\n$/);
+      return outcome;
+    },
   'assay run --qrels examples/trec/qrels.txt --run examples/trec/run-bm25.txt --run examples/trec/run-dense.txt': async (args) => {
     const outcome = await assay([...args, '--out', 'trec-report']);
     // The same numbers as `assay ir-metrics -m map -m ndcg_cut.10` shows in docs/trec.md.
@@ -209,19 +230,28 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     await startEngine(true);
     expect((await assay([...sweep, '--out', 'after'])).exitCode).toBe(0);
     const regressions = (await readReport('after')).comparison?.regressions ?? [];
-    expect(regressions.filter((regression) => regression.metric === 'retrieval/ground_truth/ndcg@10').map((regression) => regression.engine).sort()).toEqual(['bm25@b=0.3', 'bm25@b=0.75']);
+    expect(
+      regressions
+        .filter((regression) => regression.metric === 'retrieval/ground_truth/ndcg@10')
+        .map((regression) => regression.engine)
+        .sort(),
+    ).toEqual(['bm25@b=0.3', 'bm25@b=0.75']);
     const outcome = await assay(args);
     expect(outcome.stdout).toContain(`${shownBlock('docs/report.md', 'engine bm25@b=0.3').join('\n')}\n`);
     return outcome;
   },
   'assay submit examples/datasets/support.jsonl --bucket <BucketName> --suite support --wait': async (args) => {
     const { runId, submitted } = await submitOnce(args);
-    expect(submitted.stdout).toBe(`submitted datasets/support/support.jsonl to docs-bucket; run ${runId}\nreport: reports/support/${runId}/report.json\n`);
+    expect(submitted.stdout).toBe(
+      `submitted datasets/support/support.jsonl to docs-bucket; run ${runId}\nreport: reports/support/${runId}/report.json\n`,
+    );
     return submitted;
   },
   'assay status RUN --bucket <BucketName>': async (args) => {
     const outcome = await assay(await withRun(args));
-    expect(outcome.stdout).toMatch(/^run r-[0-9a-f]{16} \(suite support, datasets\/support\/support\.jsonl\): 4 cases, 4 evaluated, 0 failed, 0 pending; reported: reports\/support\/r-[0-9a-f]{16}\/report\.json\n$/);
+    expect(outcome.stdout).toMatch(
+      /^run r-[0-9a-f]{16} \(suite support, datasets\/support\/support\.jsonl\): 4 cases, 4 evaluated, 0 failed, 0 pending; reported: reports\/support\/r-[0-9a-f]{16}\/report\.json\n$/,
+    );
     return outcome;
   },
   'assay report RUN --bucket <BucketName> --out assay-report': async (args) => {
@@ -237,13 +267,19 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   'assay <command> --help': async () => {
     const help = await helpOf('');
-    const commands = (help.stdout.split('Commands:\n')[1] ?? '').split('\n').flatMap((line) => (/^ {2}[a-z]/.test(line) ? [line.trim().split(' ')[0] ?? ''] : []));
+    const commands = (help.stdout.split('Commands:\n')[1] ?? '')
+      .split('\n')
+      .flatMap((line) => (/^ {2}[a-z]/.test(line) ? [line.trim().split(' ')[0] ?? ''] : []));
     expect(commands.length).toBeGreaterThan(10);
     const names = commands.filter((command) => command !== 'help');
     const outcomes = await Promise.all(names.map(helpOf));
-    expect(outcomes.map((outcome, index) => ({ name: names[index], exitCode: outcome.exitCode, usage: outcome.stdout.startsWith(`Usage: assay ${names[index]} `) }))).toEqual(
-      names.map((name) => ({ name, exitCode: 0, usage: true })),
-    );
+    expect(
+      outcomes.map((outcome, index) => ({
+        name: names[index],
+        exitCode: outcome.exitCode,
+        usage: outcome.stdout.startsWith(`Usage: assay ${names[index]} `),
+      })),
+    ).toEqual(names.map((name) => ({ name, exitCode: 0, usage: true })));
     return help;
   },
   'assay --version': async (args) => {
@@ -263,7 +299,11 @@ const EXIT_CODES: Readonly<Record<string, number>> = {
 function byCommand(commands: readonly DocumentedCommand[]): { command: string; pages: string; shown: DocumentedCommand[] }[] {
   const grouped = new Map<string, DocumentedCommand[]>();
   for (const documented of commands) grouped.set(documented.command, [...(grouped.get(documented.command) ?? []), documented]);
-  return [...grouped].map(([command, all]) => ({ command, pages: [...new Set(all.map((one) => one.page))].join(', '), shown: all.filter((one) => one.shownOutput !== undefined) }));
+  return [...grouped].map(([command, all]) => ({
+    command,
+    pages: [...new Set(all.map((one) => one.page))].join(', '),
+    shown: all.filter((one) => one.shownOutput !== undefined),
+  }));
 }
 
 const documented = documentedCommands().filter((one) => one.command !== 'assay');
@@ -276,31 +316,43 @@ describe('the commands the docs show', () => {
   });
 
   // Titles in full (it.each cuts a value at 40 characters): several commands start alike.
-  for (const { command, pages, shown } of runnable) it(`${pages}: ${command}`, async () => {
-    // Act
-    const outcome = await (SCENARIOS[command] ?? (() => Promise.reject(new Error(`no scenario for ${command}`))))(commandWords(command).slice(1));
+  for (const { command, pages, shown } of runnable)
+    it(`${pages}: ${command}`, async () => {
+      // Act
+      const outcome = await (SCENARIOS[command] ?? (() => Promise.reject(new Error(`no scenario for ${command}`))))(
+        commandWords(command).slice(1),
+      );
 
-    // Assess: it did its work, and printed what the docs show
-    const exitCode = EXIT_CODES[command] ?? 0;
-    expect({ exitCode: outcome.exitCode, stderr: outcome.exitCode === exitCode ? '' : outcome.stderr }).toEqual({ exitCode, stderr: '' });
-    for (const { shownOutput, truncated } of shown.map((one) => ({ shownOutput: one.shownOutput ?? [], truncated: one.truncated === true }))) {
-      const text = `${shownOutput.join('\n')}\n`;
-      if (truncated) expect(outcome.stdout.startsWith(text)).toBe(true);
-      else expect(outcome.stdout).toBe(text);
-    }
-  }, 120_000);
+      // Assess: it did its work, and printed what the docs show
+      const exitCode = EXIT_CODES[command] ?? 0;
+      expect({ exitCode: outcome.exitCode, stderr: outcome.exitCode === exitCode ? '' : outcome.stderr }).toEqual({ exitCode, stderr: '' });
+      for (const { shownOutput, truncated } of shown.map((one) => ({
+        shownOutput: one.shownOutput ?? [],
+        truncated: one.truncated === true,
+      }))) {
+        const text = `${shownOutput.join('\n')}\n`;
+        if (truncated) expect(outcome.stdout.startsWith(text)).toBe(true);
+        else expect(outcome.stdout).toBe(text);
+      }
+    }, 120_000);
 
-  for (const { command, pages } of synopses) it(`${pages}: the options of ${command} are ones --help lists`, async () => {
-    // Prepare: the command's words up to its first option or placeholder name it (`baseline set`)
-    const words = commandWords(command).slice(1);
-    const name = words.slice(0, words.findIndex((word) => !/^[a-z][a-z-]*$/.test(word))).join(' ');
-    const options = [...command.matchAll(/(?<![\w-])(--?[a-z][a-z-]*)/g)].map((match) => match[1] ?? '');
+  for (const { command, pages } of synopses)
+    it(`${pages}: the options of ${command} are ones --help lists`, async () => {
+      // Prepare: the command's words up to its first option or placeholder name it (`baseline set`)
+      const words = commandWords(command).slice(1);
+      const name = words
+        .slice(
+          0,
+          words.findIndex((word) => !/^[a-z][a-z-]*$/.test(word)),
+        )
+        .join(' ');
+      const options = [...command.matchAll(/(?<![\w-])(--?[a-z][a-z-]*)/g)].map((match) => match[1] ?? '');
 
-    // Act
-    const help = await helpOf(name);
+      // Act
+      const help = await helpOf(name);
 
-    // Assess
-    expect(help.exitCode).toBe(0);
-    expect(options.filter((option) => !new RegExp(`(^|[ ,])${option}[ ,<\\n]`, 'm').test(help.stdout))).toEqual([]);
-  });
+      // Assess
+      expect(help.exitCode).toBe(0);
+      expect(options.filter((option) => !new RegExp(`(^|[ ,])${option}[ ,<\\n]`, 'm').test(help.stdout))).toEqual([]);
+    });
 });

@@ -74,7 +74,9 @@ describe('an engine that repeats its credentials in its errors', () => {
   it('leaves no piece of the token in the output, the report or the store', async () => {
     // Prepare
     engine = await startRecordingServer((request) =>
-      request.url.startsWith('/echo') ? { status: 200, body: echoingAnswer(request) } : { status: request.url.startsWith('/refused') ? 401 : 503, body: { error: echoOf(request) } },
+      request.url.startsWith('/echo')
+        ? { status: 200, body: echoingAnswer(request) }
+        : { status: request.url.startsWith('/refused') ? 401 : 503, body: { error: echoOf(request) } },
     );
     vi.stubEnv('SEARCH_TOKEN', TOKEN);
     // The run keeps the permanent failure as each case's engine error; a transient one takes the same path through the retrying engine.
@@ -90,13 +92,21 @@ describe('an engine that repeats its credentials in its errors', () => {
 
     // Assess: the engines got the token and repeated it, and the errors were stored where expected
     expect(engine.requests.length).toBeGreaterThan(0);
-    expect(engine.requests.every((request) => request.headers['x-search-token'] === TOKEN && request.url.includes(`key=${ENCODED}`))).toBe(true);
+    expect(engine.requests.every((request) => request.headers['x-search-token'] === TOKEN && request.url.includes(`key=${ENCODED}`))).toBe(
+      true,
+    );
     const files = [...(await filesUnder(store)), ...(await filesUnder(out))];
     const scrubbed = 'token [redacted] refused; the url said [redacted]; known as [redacted]...[redacted]';
     for (const storedUnder of ['/engine-answers/', '/results/', 'cases.jsonl']) {
-      expect(files.some(({ path, text }) => path.includes(storedUnder) && text.includes(scrubbed)), storedUnder).toBe(true);
+      expect(
+        files.some(({ path, text }) => path.includes(storedUnder) && text.includes(scrubbed)),
+        storedUnder,
+      ).toBe(true);
     }
-    const answers = files.filter(({ path }) => path.includes('/engine-answers/')).map(({ text }) => text).join('\n');
+    const answers = files
+      .filter(({ path }) => path.includes('/engine-answers/'))
+      .map(({ text }) => text)
+      .join('\n');
     expect(answers).toContain('this service was called with [redacted]');
     expect(answers).toContain('kb/debug?token=[redacted]');
     expect(asked.stdout).toContain(`answered HTTP 401: {"error":"${scrubbed}"}`);

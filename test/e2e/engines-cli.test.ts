@@ -57,7 +57,9 @@ describe('assay engines against the example BM25 service', () => {
     expect(outcome.stderr).toBe('');
     expect(outcome.exitCode).toBe(0);
     for (const name of ['bm25@b=0.3', 'bm25@b=0.75', 'bm25-title']) {
-      expect(outcome.stdout).toMatch(new RegExp(`^${name.replace(/[.@]/g, '\\$&')} \\(http, POST ${service.url}/search\\): \\d+ hits? in \\d+\\.\\d ms$`, 'm'));
+      expect(outcome.stdout).toMatch(
+        new RegExp(`^${name.replace(/[.@]/g, '\\$&')} \\(http, POST ${service.url}/search\\): \\d+ hits? in \\d+\\.\\d ms$`, 'm'),
+      );
     }
     expect(outcome.stdout).toMatch(/^ {4}1 {2}iam-rotate-keys +\d+\.\d{4} {2}To rotate an access key without downtime/m);
     // b changes the scores: the two variants really sent different parameters.
@@ -74,7 +76,9 @@ describe('assay engines against the example BM25 service', () => {
 
     // Assess
     expect(outcome.exitCode).toBe(1);
-    expect(outcome.stdout).toContain(`  error (transient): POST ${failing.url}/search answered HTTP 503: {"error":"injected failure"} (after 3 attempts)`);
+    expect(outcome.stdout).toContain(
+      `  error (transient): POST ${failing.url}/search answered HTTP 503: {"error":"injected failure"} (after 3 attempts)`,
+    );
   });
 
   it('refuses a config without engines', async () => {
@@ -91,20 +95,30 @@ describe('assay engines against the example BM25 service', () => {
 
   it('names an environment variable that is not set before calling anything', async () => {
     // Prepare
-    const config = await folder.write('env.yaml', `engines:\n  - name: secured\n    http: {url: "${service.url}/search", headers: {Authorization: "Bearer {{env.ASSAY_TEST_UNSET_TOKEN}}"}, results: "hits[].{doc_uri: id}"}\n`);
+    const config = await folder.write(
+      'env.yaml',
+      `engines:\n  - name: secured\n    http: {url: "${service.url}/search", headers: {Authorization: "Bearer {{env.ASSAY_TEST_UNSET_TOKEN}}"}, results: "hits[].{doc_uri: id}"}\n`,
+    );
 
     // Act
     const outcome = await runCli(['engines', '--config', config, '--query', 'keys']);
 
     // Assess
     expect(outcome.exitCode).toBe(2);
-    expect(outcome.stderr).toBe('assay engines: engine "secured": the environment variable ASSAY_TEST_UNSET_TOKEN is not set (fix: export ASSAY_TEST_UNSET_TOKEN before running)\n');
+    expect(outcome.stderr).toBe(
+      'assay engines: engine "secured": the environment variable ASSAY_TEST_UNSET_TOKEN is not set (fix: export ASSAY_TEST_UNSET_TOKEN before running)\n',
+    );
   });
 
   it('shows control characters of what a service answers escaped, so its hits cannot drive the terminal', async () => {
     // Prepare: a service whose hit id, text and answer carry OSC, CSI and C1 sequences
-    const hostile = await startRecordingServer(() => ({ body: { hits: [{ id: 'doc\u001b]0;owned\u0007', text: 'text \u001b[2J', score: 1 }], answer: 'answer \u009b31m' } }));
-    const config = await folder.write('hostile.yaml', `engines:\n  - name: hostile\n    http: {url: "${hostile.url}/search", results: "hits[].{doc_uri: id, content: text, score: score}", response: answer}\n`);
+    const hostile = await startRecordingServer(() => ({
+      body: { hits: [{ id: 'doc\u001b]0;owned\u0007', text: 'text \u001b[2J', score: 1 }], answer: 'answer \u009b31m' },
+    }));
+    const config = await folder.write(
+      'hostile.yaml',
+      `engines:\n  - name: hostile\n    http: {url: "${hostile.url}/search", results: "hits[].{doc_uri: id, content: text, score: score}", response: answer}\n`,
+    );
 
     // Act
     const outcome = await runCli(['engines', '--config', config, '--query', 'keys']).finally(() => hostile.close());

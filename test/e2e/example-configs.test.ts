@@ -31,7 +31,11 @@ describe('the example configs through the built CLI', () => {
   it.each(CONFIGS)('assay judges --config examples/configs/%s', async (name) => {
     // Prepare
     const path = join('examples', 'configs', name);
-    const parsed = await parseConfigText(await readFile(join(REPOSITORY_ROOT, path), 'utf8'), path, name.endsWith('.json') ? 'json' : 'yaml');
+    const parsed = await parseConfigText(
+      await readFile(join(REPOSITORY_ROOT, path), 'utf8'),
+      path,
+      name.endsWith('.json') ? 'json' : 'yaml',
+    );
     const named = parsed.ok ? ((parsed.value as { judges?: string[] }).judges ?? []) : [];
 
     // Act
@@ -51,7 +55,17 @@ describe('config errors through the built CLI', () => {
   it.each([
     { name: 'broken.yaml', text: 'judges: [chunk_relevance\n', says: 'broken.yaml: not valid YAML: ' },
     { name: 'misspelt.yaml', text: 'judges: [chunk_relevance]\nrun:\n  cutofs: [5]\n', says: 'cutofs' },
-    { name: 'bomb.yaml', text: `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 8 }, (_, level) => `l${level}: &l${level} [${Array(10).fill(level === 0 ? '*a' : `*l${level - 1}`).join(', ')}]`).join('\n')}\n`, says: 'not usable YAML' },
+    {
+      name: 'bomb.yaml',
+      text: `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from(
+        { length: 8 },
+        (_, level) =>
+          `l${level}: &l${level} [${Array(10)
+            .fill(level === 0 ? '*a' : `*l${level - 1}`)
+            .join(', ')}]`,
+      ).join('\n')}\n`,
+      says: 'not usable YAML',
+    },
     { name: 'broken.json', text: '{"judges": ["chunk_relevance",]}', says: 'broken.json: not valid JSON: ' },
   ])('$name: exit 2, naming the file and the problem, as the source does', async ({ name, text, says }) => {
     // Prepare
@@ -65,6 +79,10 @@ describe('config errors through the built CLI', () => {
     expect(built.exitCode).toBe(2);
     expect(built.stderr).toContain(says);
     expect(built.stderr).not.toContain('(unexpected error');
-    expect({ exitCode: built.exitCode, stderr: built.stderr, stdout: built.stdout }).toEqual({ exitCode: source.exitCode, stderr: source.stderr, stdout: source.stdout });
+    expect({ exitCode: built.exitCode, stderr: built.stderr, stdout: built.stdout }).toEqual({
+      exitCode: source.exitCode,
+      stderr: source.stderr,
+      stdout: source.stdout,
+    });
   });
 });

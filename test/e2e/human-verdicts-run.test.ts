@@ -44,11 +44,13 @@ afterEach(async () => {
 
 function answerOf(index: number): string {
   if (!WRONG.has(index)) return `Follow these steps: create a second key, move clients to it, then delete key ${index}.`;
-  return FOOLS_THE_JUDGE.has(index) ? `Follow these steps: delete key ${index} first, then create another.` : `Key ${index} cannot be rotated.`;
+  return FOOLS_THE_JUDGE.has(index)
+    ? `Follow these steps: delete key ${index} first, then create another.`
+    : `Key ${index} cannot be rotated.`;
 }
 
 describe('a run with human verdicts on the answers and an answer judge', () => {
-  it('corrects the judge\'s verdict rate by the human verdicts in report.json and shows it in report.md', async () => {
+  it("corrects the judge's verdict rate by the human verdicts in report.json and shows it in report.md", async () => {
     // Prepare
     const rows = Array.from({ length: CASES }, (_, index) => ({
       request_id: `q${String(index).padStart(2, '0')}`,
@@ -98,7 +100,9 @@ describe('a run with human verdicts on the answers and an answer judge', () => {
     // report.md: the row of the verdict rate in the corrected table, and the rates in the metrics table
     const markdown = await readFile(join(out, 'report.md'), 'utf8');
     expect(markdown).toContain('## Ground truth corrected by the judges');
-    expect(markdown).toMatch(/\n\| `rag` \| `human\/correctness` \| `correctness` \| 0\.7500 \| 0\.5000 \[\d\.\d{4}, \d\.\d{4}\] \(10\) \| 0\.\d{4} \[\d\.\d{4}, \d\.\d{4}\] \| \d\.\d{2} \|/);
+    expect(markdown).toMatch(
+      /\n\| `rag` \| `human\/correctness` \| `correctness` \| 0\.7500 \| 0\.5000 \[\d\.\d{4}, \d\.\d{4}\] \(10\) \| 0\.\d{4} \[\d\.\d{4}, \d\.\d{4}\] \| \d\.\d{2} \|/,
+    );
     expect(markdown).toMatch(/\n\| `response\/human\/correctness\/rating\/percentage` \| 50\.0% \(n=10\) \|/);
   });
 });

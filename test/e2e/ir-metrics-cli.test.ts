@@ -88,9 +88,15 @@ describe('assay ir-metrics, as a user runs it', () => {
     // Assess: a scores 0 and counts in the mean; b: AP = 1/1 / 1 = 1, NDCG = 1; means (0 + 1) / 2
     expect(result.stdout).toBe(
       `${[
-        'num_rel               \ta\t0', 'map                   \ta\t0.0000', 'ndcg                  \ta\t0.0000',
-        'num_rel               \tb\t1', 'map                   \tb\t1.0000', 'ndcg                  \tb\t1.0000',
-        'num_rel               \tall\t1', 'map                   \tall\t0.5000', 'ndcg                  \tall\t0.5000',
+        'num_rel               \ta\t0',
+        'map                   \ta\t0.0000',
+        'ndcg                  \ta\t0.0000',
+        'num_rel               \tb\t1',
+        'map                   \tb\t1.0000',
+        'ndcg                  \tb\t1.0000',
+        'num_rel               \tall\t1',
+        'map                   \tall\t0.5000',
+        'ndcg                  \tall\t0.5000',
       ].join('\n')}\n`,
     );
   });

@@ -13,8 +13,26 @@ const expected = (name: string): string => readFileSync(fixture(name), 'utf8');
 
 /** The measures ir-metrics implements, as the out.measures.* files were produced. */
 const MEASURES = [
-  '-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.5,10,100', '-m', 'ndcg', '-m', 'ndcg_cut.5,10,20',
-  '-m', 'recip_rank', '-m', 'Rprec', '-m', 'num_rel', '-m', 'num_ret', '-m', 'num_rel_ret',
+  '-m',
+  'map',
+  '-m',
+  'P.5,10,20',
+  '-m',
+  'recall.5,10,100',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10,20',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'num_rel',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel_ret',
 ];
 
 describe('ir-metrics prints trec_eval 10.0 output byte for byte', () => {
@@ -60,7 +78,18 @@ describe('ir-metrics matches every row of the upstream outputs for the measures 
     { output: 'out.test.aql', args: ['-m', 'all_trec', '-q', '-l2', 'qrels.rel_level', 'results.test'] },
     {
       output: 'out.test.meas_params',
-      args: ['-q', '-m', 'P.5,7,3', '-m', 'recall.20,2000', '-mndcg.1=3,2=9,4=4.5', '-mndcg_cut.10,20,23.4', '-msuccess.2,5,20', 'qrels.test', 'results.test'],
+      args: [
+        '-q',
+        '-m',
+        'P.5,7,3',
+        '-m',
+        'recall.20,2000',
+        '-mndcg.1=3,2=9,4=4.5',
+        '-mndcg_cut.10,20,23.4',
+        '-msuccess.2,5,20',
+        'qrels.test',
+        'results.test',
+      ],
     },
   ])('$output', async ({ output, args }) => {
     const files = args.slice(-2).map(fixture);
@@ -68,7 +97,9 @@ describe('ir-metrics matches every row of the upstream outputs for the measures 
     const ours = result.stdout.split('\n').filter(Boolean);
     const printed = new Set(ours.map((line) => line.split('\t')[0]));
     // trec_eval prints more measures than assay implements; compare the rows of those assay prints.
-    const reference = expected(output).split('\n').filter((line) => line && printed.has(line.split('\t')[0]));
+    const reference = expected(output)
+      .split('\n')
+      .filter((line) => line && printed.has(line.split('\t')[0]));
     expect(ours.length).toBeGreaterThanOrEqual(16);
     expect(ours).toEqual(reference);
   });

@@ -15,8 +15,26 @@ const expected = (name: string): string => readFileSync(fixture(name), 'utf8');
 
 /** The measures ir-metrics implements, as the out.measures.* files were produced. */
 const MEASURES = [
-  '-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.5,10,100', '-m', 'ndcg', '-m', 'ndcg_cut.5,10,20',
-  '-m', 'recip_rank', '-m', 'Rprec', '-m', 'num_rel', '-m', 'num_ret', '-m', 'num_rel_ret',
+  '-m',
+  'map',
+  '-m',
+  'P.5,10,20',
+  '-m',
+  'recall.5,10,100',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10,20',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'num_rel',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel_ret',
 ];
 
 describe('several runs in one call print trec_eval 10.0 outputs one after another, byte for byte', () => {
@@ -27,7 +45,11 @@ describe('several runs in one call print trec_eval 10.0 outputs one after anothe
       // -c changes nothing for results.test, which has every qrels topic.
       outputs: ['out.measures.q.test', 'out.measures.q.c.trunc', 'out.measures.q.test'],
     },
-    { name: 'summary only, two runs', args: [...MEASURES, 'qrels.test', 'results.test', 'results.test'], outputs: ['out.measures.test', 'out.measures.test'] },
+    {
+      name: 'summary only, two runs',
+      args: [...MEASURES, 'qrels.test', 'results.test', 'results.test'],
+      outputs: ['out.measures.test', 'out.measures.test'],
+    },
     {
       name: '-q -l2, two runs',
       args: ['-q', '-l2', ...MEASURES, 'qrels.rel_level', 'results.test', 'results.test'],
@@ -52,8 +74,17 @@ describe('several runs in one call equal the single-run outputs concatenated', (
     { name: '-q -c', options: ['-q', '-c'], runs: ['results.trunc', 'results.test', 'results.trunc'] },
     { name: '-m all_trec -q -c', options: ['-m', 'all_trec', '-q', '-c'], runs: ['results.test', 'results.trunc', 'results.test'] },
     { name: '-q -n (no summary)', options: ['-q', '-n', '-m', 'map', '-m', 'P.5'], runs: ['results.test', 'results.trunc'] },
-    { name: '-m with parameters and runid', options: ['-q', '-m', 'P.5,7,3', '-mndcg_cut.10,20,23.4', '-m', 'runid'], runs: ['results.trunc', 'results.test'] },
-    { name: '--gain exponential -l2', options: ['-q', '-l2', '--gain', 'exponential', '-m', 'ndcg'], runs: ['results.test', 'results.trunc'], qrels: 'qrels.rel_level' },
+    {
+      name: '-m with parameters and runid',
+      options: ['-q', '-m', 'P.5,7,3', '-mndcg_cut.10,20,23.4', '-m', 'runid'],
+      runs: ['results.trunc', 'results.test'],
+    },
+    {
+      name: '--gain exponential -l2',
+      options: ['-q', '-l2', '--gain', 'exponential', '-m', 'ndcg'],
+      runs: ['results.test', 'results.trunc'],
+      qrels: 'qrels.rel_level',
+    },
   ])('$name', async ({ options, runs, qrels = 'qrels.test' }) => {
     // Prepare
     const singles: string[] = [];
@@ -74,7 +105,8 @@ describe('ir-metrics --json with several runs', () => {
 
   it('prints one object per run, keyed by its path as given, in the order given', async () => {
     // Prepare
-    const single = async (run: string): Promise<unknown> => JSON.parse((await runCli(['ir-metrics', '--json', '-c', ...MEASURES, qrels, run])).stdout);
+    const single = async (run: string): Promise<unknown> =>
+      JSON.parse((await runCli(['ir-metrics', '--json', '-c', ...MEASURES, qrels, run])).stdout);
     const expectedObjects = { [trunc]: await single(trunc), [test]: await single(test) };
     // Act
     const result = await runCli(['ir-metrics', '--json', '-c', ...MEASURES, qrels, trunc, test]);
@@ -87,7 +119,10 @@ describe('ir-metrics --json with several runs', () => {
 
   it('keeps the single-run shape for one run', async () => {
     const result = await runCli(['ir-metrics', '--json', '-m', 'P.5', qrels, test]);
-    expect(JSON.parse(result.stdout)).toEqual({ per_query: { '301': { P_5: 0 }, '302': { P_5: 0.8 }, '303': { P_5: 0 } }, all: { P_5: 0.8 / 3 } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      per_query: { '301': { P_5: 0 }, '302': { P_5: 0.8 }, '303': { P_5: 0 } },
+      all: { P_5: 0.8 / 3 },
+    });
   });
 
   it('rejects a run file given twice, as its key would repeat', async () => {

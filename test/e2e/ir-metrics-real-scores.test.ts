@@ -11,7 +11,24 @@ import { runCli } from '../support/run-cli.js';
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'trec-real-scores');
 const fixture = (name: string): string => join(fixtures, name);
 const RUNS = ['run.float64', 'run.float32-negative', 'run.six-decimals'];
-const MEASURES = ['-q', '-c', '-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.10,100,1000', '-m', 'ndcg', '-m', 'ndcg_cut.10,20', '-m', 'recip_rank', '-m', 'Rprec'];
+const MEASURES = [
+  '-q',
+  '-c',
+  '-m',
+  'map',
+  '-m',
+  'P.5,10,20',
+  '-m',
+  'recall.10,100,1000',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.10,20',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+];
 
 describe('ir-metrics prints what trec_eval prints for scores of official runs', () => {
   it.each(RUNS)('%s', async (run) => {

@@ -13,7 +13,28 @@ import { createTempFolder } from '../support/temp-folder.js';
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const fixture = (name: string): string => join(ROOT, 'test', 'fixtures', 'trec-eval', name);
-const MEASURES = ['-m', 'map', '-m', 'P.5,10,20', '-m', 'recall.5,10,100', '-m', 'ndcg', '-m', 'ndcg_cut.5,10,20', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'num_rel', '-m', 'num_ret', '-m', 'num_rel_ret'];
+const MEASURES = [
+  '-m',
+  'map',
+  '-m',
+  'P.5,10,20',
+  '-m',
+  'recall.5,10,100',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10,20',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'num_rel',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel_ret',
+];
 
 async function assay(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -31,7 +52,13 @@ describe('ir-metrics on worker threads', () => {
 
     const result = await assay(['ir-metrics', '-q', '-c', ...MEASURES, fixture('qrels.test'), ...runs.map(fixture)]);
 
-    const expected = ['out.measures.q.test', 'out.measures.q.c.trunc', 'out.measures.q.test', 'out.measures.q.c.trunc', 'out.measures.q.test'];
+    const expected = [
+      'out.measures.q.test',
+      'out.measures.q.c.trunc',
+      'out.measures.q.test',
+      'out.measures.q.c.trunc',
+      'out.measures.q.test',
+    ];
     expect(result).toEqual({ code: 0, stdout: expected.map((name) => readFileSync(fixture(name), 'utf8')).join(''), stderr: '' });
   });
 
@@ -64,7 +91,9 @@ describe('ir-metrics on worker threads', () => {
 
       expect(result.code).toBe(2);
       expect(result.stdout).toBe(readFileSync(fixture('out.measures.test'), 'utf8'));
-      expect(result.stderr).toBe(`assay ir-metrics: ${bad}:1: expected at least 6 fields "qid iter docno rank score tag", found 4 (fix: write one retrieved document per line as: topic-id Q0 document-id rank score run-tag)\n`);
+      expect(result.stderr).toBe(
+        `assay ir-metrics: ${bad}:1: expected at least 6 fields "qid iter docno rank score tag", found 4 (fix: write one retrieved document per line as: topic-id Q0 document-id rank score run-tag)\n`,
+      );
     } finally {
       await folder.remove();
     }

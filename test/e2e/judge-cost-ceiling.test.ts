@@ -48,11 +48,27 @@ describe('assay run with run.max_judge_cost', () => {
     const out = join(run.folder.path, 'out');
 
     // Act: one case batch (10 cases) in flight at a time
-    const result = await runCli(['run', input, '--config', config, '--concurrency', '1', '--fail-under', '1', '--store', join(run.folder.path, 'store'), '--out', out]);
+    const result = await runCli([
+      'run',
+      input,
+      '--config',
+      config,
+      '--concurrency',
+      '1',
+      '--fail-under',
+      '1',
+      '--store',
+      join(run.folder.path, 'store'),
+      '--out',
+      out,
+    ]);
 
     // Assess: every case is in cases.jsonl, with its ground truth; the skipped ones are marked and have no judge metric
     expect(result.exitCode).toBe(0);
-    const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => caseLineSchema.parse(JSON.parse(line)));
+    const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => caseLineSchema.parse(JSON.parse(line)));
     expect(lines).toHaveLength(CASES);
     const skipped = lines.filter((line) => line.judging_skipped === 'max_judge_cost');
     const judged = lines.filter((line) => line.judging_skipped === undefined);
@@ -67,7 +83,13 @@ describe('assay run with run.max_judge_cost', () => {
 
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
     expect(report.cases).toEqual({ total: CASES, evaluated: CASES, failed: 0, missing: 0 });
-    expect(report.judge_budget).toEqual({ max_judge_cost: 0.05, currency: 'USD', reached: true, judged_cases: judged.length, skipped_cases: CASES - judged.length });
+    expect(report.judge_budget).toEqual({
+      max_judge_cost: 0.05,
+      currency: 'USD',
+      reached: true,
+      judged_cases: judged.length,
+      skipped_cases: CASES - judged.length,
+    });
     expect(report.judges.relevance_to_query?.calls).toBe(judged.length);
     expect(report.judge_cost?.total).toBeGreaterThan(0.05);
     expect(report.judge_cost?.unpriced_models).toEqual([]);

@@ -22,7 +22,10 @@ let folder: TempFolder;
 let server: OpenAiTestServer;
 beforeEach(async () => {
   folder = await createTempFolder();
-  server = await startOpenAiTestServer({ oracle: (request: ChatRequest, index) => (request.model === 'large-model' ? { json: { rationale: 'all of it', rating: 3 } } : catalogOracle(request, index)) });
+  server = await startOpenAiTestServer({
+    oracle: (request: ChatRequest, index) =>
+      request.model === 'large-model' ? { json: { rationale: 'all of it', rating: 3 } } : catalogOracle(request, index),
+  });
 });
 afterEach(async () => {
   await server.close();
@@ -37,8 +40,13 @@ async function run(out: string) {
     response: 'Create a second key, then retire the old one.',
     retrieved_context: texts.map((content, index) => ({ doc_uri: `doc-${content.length}`, content, rank: index + 1 })),
   });
-  const dataset = await folder.write('chunks.jsonl', [row('bm25', [BILLING, ROTATE]), row('dense', [ROTATE, BILLING])].map((line) => JSON.stringify(line)).join('\n'));
-  const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], { env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' } });
+  const dataset = await folder.write(
+    'chunks.jsonl',
+    [row('bm25', [BILLING, ROTATE]), row('dense', [ROTATE, BILLING])].map((line) => JSON.stringify(line)).join('\n'),
+  );
+  const result = await runBuiltCli(['run', dataset, '--config', CONFIG, '--store', join(folder.path, 'store'), '--out', out], {
+    env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+  });
   expect(result.stderr).not.toMatch(/ {4}at /);
   expect(result.exitCode).toBe(0);
   return reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
@@ -63,11 +71,20 @@ describe('a run with model variants, an ensemble, a repeated judge and a custom 
     expect(bm25[`${prefix}/chunk_relevance/precision/average`]).toBe(0.5);
     expect(bm25[`${prefix}/chunk_relevance/spread/average`]).toBe(0);
     expect(bm25[`${prefix}/mentions_rotation/precision/average`]).toBe(0.5);
-    expect(Object.keys(report.judges).sort()).toEqual(['chunk_relevance', 'graded_relevance@large-model', 'graded_relevance@small-model', 'mentions_rotation']);
+    expect(Object.keys(report.judges).sort()).toEqual([
+      'chunk_relevance',
+      'graded_relevance@large-model',
+      'graded_relevance@small-model',
+      'mentions_rotation',
+    ]);
     // 2 distinct chunks: 2 per variant, 3 samples x 2 for chunk_relevance, 2 for the custom judge
     expect(callsAfterFirst).toBe(2 + 2 + 6 + 2);
-    const custom = server.log.find((entry) => (entry.request.response_format as { json_schema?: { name?: string } }).json_schema?.name === 'mentions_rotation');
-    expect(custom?.request.messages[0]?.content).toContain('Example 1\nRequest: How do I rotate a key?\nRetrieved chunk: Create a second key and switch clients to it.\nRationale: It gives the steps.\nRating: yes');
+    const custom = server.log.find(
+      (entry) => (entry.request.response_format as { json_schema?: { name?: string } }).json_schema?.name === 'mentions_rotation',
+    );
+    expect(custom?.request.messages[0]?.content).toContain(
+      'Example 1\nRequest: How do I rotate a key?\nRetrieved chunk: Create a second key and switch clients to it.\nRationale: It gives the steps.\nRating: yes',
+    );
     expect(server.log.length).toBe(callsAfterFirst);
     expect(second.engines).toEqual(report.engines);
   });

@@ -36,7 +36,10 @@ const ROUGH: Readonly<Record<number, number>> = { 0: 0, 1: 0, 2: 3, 3: 3 };
 beforeEach(async () => {
   gradedCalls = 0;
   folder = await createTempFolder();
-  queries = (await readFile(QUERIES, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as QueryRow);
+  queries = (await readFile(QUERIES, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as QueryRow);
   const corpus = loadCorpus(join(ROOT, 'examples', 'engines', 'corpus.jsonl'));
   // The assessors' grade of the (query, passage) in the prompt; 0 for a pair they did not label.
   judge = await startOpenAiTestServer({
@@ -67,7 +70,12 @@ describe('judgments.qrels', () => {
       'graded.yaml',
       `judges: [graded_relevance, graded_relevance@rough-model]\nrun: {min_agreement: 0.9}\nengines:\n  - name: bm25\n    http: {url: "http://127.0.0.1:${port}/search", body: {query: "{{query}}", size: 10}, results: "hits[].{doc_uri: id, content: text, score: score}"}\n`,
     );
-    const human = await folder.write('human.qrels', queries.flatMap((row) => row.expected_retrieved_context.map((label) => `${row.request_id} 0 ${label.doc_uri} ${label.grade}\n`)).join(''));
+    const human = await folder.write(
+      'human.qrels',
+      queries
+        .flatMap((row) => row.expected_retrieved_context.map((label) => `${row.request_id} 0 ${label.doc_uri} ${label.grade}\n`))
+        .join(''),
+    );
     vi.stubEnv('OPENAI_API_KEY', 'test-key');
     vi.stubEnv('OPENAI_BASE_URL', judge.baseUrl);
     vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
@@ -87,11 +95,21 @@ describe('judgments.qrels', () => {
     expect(result).toMatchObject({ exact_agreement: 1, cohen_kappa: 1, weighted_kappa: 1 });
     // Assess: the report counts the same pairs, from the labels of the dataset's rows
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-    expect(report.agreement?.graded_relevance).toMatchObject({ pairs: result.pairs, exact_agreement: 1, cohen_kappa: 1, weighted_kappa: 1, binary: { level: 1, kappa: 1, precision: 1, recall: 1 } });
+    expect(report.agreement?.graded_relevance).toMatchObject({
+      pairs: result.pairs,
+      exact_agreement: 1,
+      cohen_kappa: 1,
+      weighted_kappa: 1,
+      binary: { level: 1, kappa: 1, precision: 1, recall: 1 },
+    });
     const rough = report.agreement?.['graded_relevance@rough-model'];
     expect(rough?.pairs).toBe(result.pairs);
     expect(rough?.cohen_kappa).toBeLessThan(0.9);
-    expect(report.warnings).toEqual([expect.stringMatching(/^graded_relevance@rough-model: Cohen's kappa with the human labels is -?[\d.]+ over \d+ pairs, below run.min_agreement 0.9$/)]);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^graded_relevance@rough-model: Cohen's kappa with the human labels is -?[\d.]+ over \d+ pairs, below run.min_agreement 0.9$/,
+      ),
+    ]);
     expect(run.stderr).toContain(`assay: warning: ${report.warnings?.[0]}`);
     expect(await readFile(join(out, 'report.md'), 'utf8')).toContain('## Agreement with the human labels');
   });

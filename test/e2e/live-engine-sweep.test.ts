@@ -40,7 +40,10 @@ let service: Server | undefined;
 let queries: QueryRow[];
 beforeEach(async () => {
   folder = await createTempFolder();
-  queries = (await readFile(QUERIES, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as QueryRow);
+  queries = (await readFile(QUERIES, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as QueryRow);
   judge = await startOpenAiTestServer({ oracle: qrelsOracle() });
 });
 afterEach(async () => {
@@ -76,7 +79,9 @@ async function startService(options: { failRate?: number; degraded?: boolean } =
 }
 
 async function sweep(port: number, out: string, store: string) {
-  const config = (await readFile(join(ROOT, 'examples', 'configs', 'sweep.yaml'), 'utf8')).replaceAll('127.0.0.1:8700', `127.0.0.1:${port}`).replace('judges: [chunk_relevance, document_recall]', 'judges: [chunk_relevance]');
+  const config = (await readFile(join(ROOT, 'examples', 'configs', 'sweep.yaml'), 'utf8'))
+    .replaceAll('127.0.0.1:8700', `127.0.0.1:${port}`)
+    .replace('judges: [chunk_relevance, document_recall]', 'judges: [chunk_relevance]');
   const configPath = await folder.write(`sweep-${port}.yaml`, config);
   vi.stubEnv('OPENAI_API_KEY', 'test-key');
   vi.stubEnv('OPENAI_BASE_URL', judge.baseUrl);
@@ -85,20 +90,38 @@ async function sweep(port: number, out: string, store: string) {
   expect(result.stderr).not.toMatch(/ {4}at /);
   expect(result.exitCode).toBe(0);
   const report: Report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-  const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as SweepLine);
+  const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as SweepLine);
   return { report, lines };
 }
 
 /** trec_eval's summary (without -c) of one engine's returned rankings, through `assay ir-metrics --json`. */
 async function trecEvalOf(engine: string, lines: readonly SweepLine[]): Promise<Record<string, number>> {
-  const qrels = queries.flatMap((row) => row.expected_retrieved_context.map((label) => `${row.request_id} 0 ${label.doc_uri} ${label.grade}`));
+  const qrels = queries.flatMap((row) =>
+    row.expected_retrieved_context.map((label) => `${row.request_id} 0 ${label.doc_uri} ${label.grade}`),
+  );
   // Scores that keep the service's order exactly, so trec_eval ranks what the service ranked.
   const run = lines
     .filter((line) => line.engine === engine)
     .flatMap((line) => (line.retrieved ?? []).map((hit) => `${line.request_id} Q0 ${hit.doc_uri} ${hit.rank} ${1000 - hit.rank} run`));
   const qrelsPath = await folder.write('qrels.txt', `${qrels.join('\n')}\n`);
   const runPath = await folder.write(`run-${engine}.txt`, `${run.join('\n')}\n`);
-  const result = await runCli(['ir-metrics', '--json', '-m', 'map', '-m', 'P.10', '-m', 'ndcg_cut.10', '-m', 'recip_rank', qrelsPath, runPath]);
+  const result = await runCli([
+    'ir-metrics',
+    '--json',
+    '-m',
+    'map',
+    '-m',
+    'P.10',
+    '-m',
+    'ndcg_cut.10',
+    '-m',
+    'recip_rank',
+    qrelsPath,
+    runPath,
+  ]);
   return (JSON.parse(result.stdout) as { all: Record<string, number> }).all;
 }
 
@@ -115,7 +138,9 @@ describe('a sweep of live engines', () => {
     expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
     for (const engine of ENGINES) {
       const statistics = report.engines[engine] ?? {};
-      expect(Object.keys(statistics)).toEqual(expect.arrayContaining(['engine/latency_ms/p50', 'engine/latency_ms/p95', 'engine/latency_ms/max']));
+      expect(Object.keys(statistics)).toEqual(
+        expect.arrayContaining(['engine/latency_ms/p50', 'engine/latency_ms/p95', 'engine/latency_ms/max']),
+      );
       expect(statistics['engine/latency_ms/count']).toBe(12);
       // trec_eval's numbers on the rankings the service returned
       const trecEval = await trecEvalOf(engine, lines);
@@ -146,7 +171,9 @@ describe('a sweep of live engines', () => {
 
     // Assess
     const regressions = report.comparison?.regressions ?? [];
-    expect(regressions).toEqual(expect.arrayContaining([expect.objectContaining({ engine: 'bm25@b=0.75', metric: 'retrieval/ground_truth/ndcg@10' })]));
+    expect(regressions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ engine: 'bm25@b=0.75', metric: 'retrieval/ground_truth/ndcg@10' })]),
+    );
     expect(regressions.every((regression) => ENGINES.includes(regression.engine))).toBe(true);
   }, 120_000);
 });

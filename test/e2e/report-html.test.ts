@@ -35,11 +35,19 @@ function sampleRun(): { report: Report; lines: ReturnType<typeof caseLines> } {
       { correctness: usage({ calls: 3, input_tokens: 900, output_tokens: 120 }) },
     ),
   );
-  const built = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [failure('case-failed', 'judge timed out <again>')], caseIds: ids });
+  const built = reportInOnePass({
+    manifest: manifest(ids, { engines: [] }),
+    results,
+    failures: [failure('case-failed', 'judge timed out <again>')],
+    caseIds: ids,
+  });
   const engines = Object.fromEntries(
     Object.entries(built.engines).map(([engine, statistics]) => {
       const average = statistics[`${NDCG}/average`] ?? 0;
-      return [engine, { ...statistics, [`${NDCG}/average/ci_low`]: Math.max(0, average - 0.1), [`${NDCG}/average/ci_high`]: Math.min(1, average + 0.1) }];
+      return [
+        engine,
+        { ...statistics, [`${NDCG}/average/ci_low`]: Math.max(0, average - 0.1), [`${NDCG}/average/ci_high`]: Math.min(1, average + 0.1) },
+      ];
     }),
   );
   return { report: { ...built, engines }, lines: caseLines(results) };
@@ -119,7 +127,9 @@ describe('report.html in a headless browser', () => {
 
     // Assess: one row per engine
     expect(await visibleRows.count()).toBe(ENGINES.length);
-    expect(await page.locator('[data-table-controls="per-query-table"] output').textContent()).toBe(`3 of ${CASE_COUNT * ENGINES.length} rows shown`);
+    expect(await page.locator('[data-table-controls="per-query-table"] output').textContent()).toBe(
+      `3 of ${CASE_COUNT * ENGINES.length} rows shown`,
+    );
     expect(pageErrors).toEqual([]);
   });
 
@@ -170,7 +180,9 @@ function decodePng(png: Buffer): DecodedPng {
     if (type === 'IHDR') {
       const [bitDepth, colourType, , , interlace] = body.subarray(8, 13);
       if (bitDepth !== 8 || (colourType !== 2 && colourType !== 6) || interlace !== 0) {
-        throw new Error(`Expected an 8-bit RGB or RGBA non-interlaced PNG, got bit depth ${bitDepth}, colour type ${colourType}, interlace ${interlace}`);
+        throw new Error(
+          `Expected an 8-bit RGB or RGBA non-interlaced PNG, got bit depth ${bitDepth}, colour type ${colourType}, interlace ${interlace}`,
+        );
       }
       width = body.readUInt32BE(0);
       height = body.readUInt32BE(4);
@@ -192,7 +204,8 @@ function decodePng(png: Buffer): DecodedPng {
       const up = row > 0 ? byteAt(pixels, target - stride + column) : 0;
       const upLeft = row > 0 && column >= channels ? byteAt(pixels, target - stride + column - channels) : 0;
       const raw = byteAt(filtered, source + column);
-      const predictor = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
+      const predictor =
+        filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
       pixels[target + column] = (raw + predictor) & 0xff;
     }
   }

@@ -37,7 +37,9 @@ describe('assay run, as the README runs it', () => {
     expect(runId).toBeDefined();
     // The lexical judge makes no call, so its cases are judged on worker threads, one a core, where there are two cores or more.
     const threads = availableParallelism() > 1 ? `, ${availableParallelism()} worker threads` : '';
-    expect(stderr.split('\n')[0]).toBe(`assay: run ${runId} on store ${join(folder.path, 'store')}, in-process queues${threads}; if interrupted, finish it with: assay resume ${runId} --store ${join(folder.path, 'store')}`);
+    expect(stderr.split('\n')[0]).toBe(
+      `assay: run ${runId} on store ${join(folder.path, 'store')}, in-process queues${threads}; if interrupted, finish it with: assay resume ${runId} --store ${join(folder.path, 'store')}`,
+    );
     expect(stdout).toMatch(/^lexical judge \(non-LLM approximations\): OPENAI_API_KEY is not set$/m);
     expect(stdout).toMatch(/^retrieval\/ground_truth\/ndcg@10\/average\s+\S+ \(n=9\)\s+\S+ \(n=9\)$/m);
     // The Quick start shows the summary table as this run prints it
@@ -58,7 +60,16 @@ describe('assay run, as the README runs it', () => {
     Object.assign(process.env, { OPENAI_API_KEY: 'sk-no-judges-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
 
     // Act
-    const result = await runCli(['run', 'examples/datasets/search-assistant.jsonl', '--config', config, '--store', join(folder.path, 'no-judges-store'), '--out', join(folder.path, 'no-judges')]).finally(() => {
+    const result = await runCli([
+      'run',
+      'examples/datasets/search-assistant.jsonl',
+      '--config',
+      config,
+      '--store',
+      join(folder.path, 'no-judges-store'),
+      '--out',
+      join(folder.path, 'no-judges'),
+    ]).finally(() => {
       process.env = saved;
     });
 
@@ -71,9 +82,11 @@ describe('assay run, as the README runs it', () => {
   });
 
   it('explains a bad option', async () => {
-    const failure = await promisify(execFile)(join(root, 'cli', 'bin.js'), ['run', 'examples/datasets/search-assistant.jsonl', '--concurrency', '0'], { cwd: root }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    const failure = await promisify(execFile)(
+      join(root, 'cli', 'bin.js'),
+      ['run', 'examples/datasets/search-assistant.jsonl', '--concurrency', '0'],
+      { cwd: root },
+    ).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('assay run: --concurrency got "0"; expected an integer from 1 to 1000');
   });
@@ -88,10 +101,23 @@ describe('assay run, as the README runs it', () => {
     // Act
     const { stdout } = await promisify(execFile)(
       join(root, 'cli', 'bin.js'),
-      ['run', '--qrels', fixture('qrels.test'), ...runs.flatMap((run) => ['--run', run]), '--store', join(folder.path, 'trec-store'), '--out', out],
+      [
+        'run',
+        '--qrels',
+        fixture('qrels.test'),
+        ...runs.flatMap((run) => ['--run', run]),
+        '--store',
+        join(folder.path, 'trec-store'),
+        '--out',
+        out,
+      ],
       { cwd: root },
     );
-    const reference = await promisify(execFile)(join(root, 'cli', 'bin.js'), ['ir-metrics', '--json', ...measures, fixture('qrels.test'), ...runs], { cwd: root });
+    const reference = await promisify(execFile)(
+      join(root, 'cli', 'bin.js'),
+      ['ir-metrics', '--json', ...measures, fixture('qrels.test'), ...runs],
+      { cwd: root },
+    );
 
     // Assess
     expect(stdout).toMatch(/^no judges: ground-truth metrics from the qrels only/m);
@@ -99,9 +125,14 @@ describe('assay run, as the README runs it', () => {
     const expected = JSON.parse(reference.stdout) as Record<string, { all: Record<string, number> }>;
     const names = { map: 'average_precision', P_10: 'precision@10', ndcg_cut_10: 'ndcg@10', recip_rank: 'reciprocal_rank' };
     expect(Object.keys(report.engines)).toEqual(['STANDARD', 'results.trunc:STANDARD']);
-    for (const [engine, run] of [['STANDARD', runs[0]], ['results.trunc:STANDARD', runs[1]]] as const) {
+    for (const [engine, run] of [
+      ['STANDARD', runs[0]],
+      ['results.trunc:STANDARD', runs[1]],
+    ] as const) {
       for (const [trecName, assayName] of Object.entries(names)) {
-        expect(report.engines[engine]?.[`retrieval/ground_truth/${assayName}/average`], `${engine} ${trecName}`).toBe(expected[run as string]?.all[trecName]);
+        expect(report.engines[engine]?.[`retrieval/ground_truth/${assayName}/average`], `${engine} ${trecName}`).toBe(
+          expected[run as string]?.all[trecName],
+        );
       }
     }
   });
@@ -110,14 +141,35 @@ describe('assay run, as the README runs it', () => {
     // Prepare: 40 topics of two runs, enough for the reduce to split its range between two threads
     const topics = Array.from({ length: 40 }, (_, index) => String(401 + index));
     const runText = (tag: string, step: number) =>
-      topics.flatMap((topic) => Array.from({ length: 30 }, (_, rank) => `${topic} Q0 d${(rank * step) % 37} ${rank + 1} ${(100 - Math.floor(rank / 3)).toFixed(1)} ${tag}\n`)).join('');
-    const qrels = await folder.write('threads.qrels', topics.flatMap((topic) => Array.from({ length: 12 }, (_, doc) => `${topic} 0 d${doc * 3} ${(doc + Number(topic)) % 4}\n`)).join(''));
+      topics
+        .flatMap((topic) =>
+          Array.from(
+            { length: 30 },
+            (_, rank) => `${topic} Q0 d${(rank * step) % 37} ${rank + 1} ${(100 - Math.floor(rank / 3)).toFixed(1)} ${tag}\n`,
+          ),
+        )
+        .join('');
+    const qrels = await folder.write(
+      'threads.qrels',
+      topics.flatMap((topic) => Array.from({ length: 12 }, (_, doc) => `${topic} 0 d${doc * 3} ${(doc + Number(topic)) % 4}\n`)).join(''),
+    );
     const runs = [await folder.write('threads-a.run', runText('a', 1)), await folder.write('threads-b.run', runText('b', 5))];
     // A judge key in the environment changes nothing: without --queries and --corpus no judge runs, so nothing calls out.
     const run = (threads: number) =>
       promisify(execFile)(
         join(root, 'cli', 'bin.js'),
-        ['run', '--qrels', qrels, ...runs.flatMap((path) => ['--run', path]), '--threads', String(threads), '--store', join(folder.path, `threads-${threads}`), '--out', join(folder.path, `threads-${threads}-report`)],
+        [
+          'run',
+          '--qrels',
+          qrels,
+          ...runs.flatMap((path) => ['--run', path]),
+          '--threads',
+          String(threads),
+          '--store',
+          join(folder.path, `threads-${threads}`),
+          '--out',
+          join(folder.path, `threads-${threads}-report`),
+        ],
         { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-never-used', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } },
       );
 
@@ -142,20 +194,56 @@ describe('assay run, as the README runs it', () => {
     const run = await folder.write('bad.run', '301 Q0 d1 1 high r\n');
 
     // Act
-    const result = await runCli(['run', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', run, '--store', join(folder.path, 'bad-store'), '--out', join(folder.path, 'bad-out')]);
+    const result = await runCli([
+      'run',
+      '--qrels',
+      'test/fixtures/trec-eval/qrels.test',
+      '--run',
+      run,
+      '--store',
+      join(folder.path, 'bad-store'),
+      '--out',
+      join(folder.path, 'bad-out'),
+    ]);
 
     // Assess
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('assay run: no run to evaluate: no run line of datasets/default/qrels.trec/collection.json is valid (1 input error; the first: datasets/default/qrels.trec/runs/1/bad.run:1');
+    expect(result.stderr).toContain(
+      'assay run: no run to evaluate: no run line of datasets/default/qrels.trec/collection.json is valid (1 input error; the first: datasets/default/qrels.trec/runs/1/bad.run:1',
+    );
   });
 
   it.each([
     [['run'], 'Give a dataset file, or a TREC collection with --qrels QRELS --run RUN'],
     [['run', '--run', 'test/fixtures/trec-eval/results.test'], '--run, --queries and --corpus go with --qrels QRELS'],
     [['run', '--qrels', 'test/fixtures/trec-eval/qrels.test'], '--qrels needs at least one --run RUN'],
-    [['run', 'examples/datasets/search-assistant.jsonl', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'test/fixtures/trec-eval/results.test'], 'not both'],
-    [['run', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'test/fixtures/trec-eval/results.test', '--corpus', 'test/fixtures/trec-eval/qrels.test'], '--queries and --corpus go together'],
-    [['submit', '--bucket', 'b', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'missing.run'], 'The run file missing.run does not exist'],
+    [
+      [
+        'run',
+        'examples/datasets/search-assistant.jsonl',
+        '--qrels',
+        'test/fixtures/trec-eval/qrels.test',
+        '--run',
+        'test/fixtures/trec-eval/results.test',
+      ],
+      'not both',
+    ],
+    [
+      [
+        'run',
+        '--qrels',
+        'test/fixtures/trec-eval/qrels.test',
+        '--run',
+        'test/fixtures/trec-eval/results.test',
+        '--corpus',
+        'test/fixtures/trec-eval/qrels.test',
+      ],
+      '--queries and --corpus go together',
+    ],
+    [
+      ['submit', '--bucket', 'b', '--qrels', 'test/fixtures/trec-eval/qrels.test', '--run', 'missing.run'],
+      'The run file missing.run does not exist',
+    ],
   ])('explains a TREC usage error: assay %j', async (args, message) => {
     // Act: in this process, where the test's working folder is the repository
     const failure = await runCli(args);

@@ -57,7 +57,16 @@ describe('assay run exit status', () => {
     vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
 
     // Act
-    const args = ['--judges', 'chunk_relevance,correctness', '--concurrency', '2', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')];
+    const args = [
+      '--judges',
+      'chunk_relevance,correctness',
+      '--concurrency',
+      '2',
+      '--store',
+      join(folder.path, 'store'),
+      '--out',
+      join(folder.path, 'out'),
+    ];
     const result = await runCli(['run', DATASET, ...args]);
 
     // Assess: at most the calls in flight when the first refusal came back reach the server
@@ -85,24 +94,46 @@ describe('assay run exit status', () => {
     expect(result.exitCode).toBe(1);
     const url = baseUrl.replaceAll('.', '\\.').replaceAll('/', '\\/');
     expect(lastLine(result.stderr)).toMatch(
-      new RegExp(`^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: .*cannot reach the judge server at ${url}: the connection was refused \\(ECONNREFUSED\\); check OPENAI_BASE_URL`),
+      new RegExp(
+        `^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: .*cannot reach the judge server at ${url}: the connection was refused \\(ECONNREFUSED\\); check OPENAI_BASE_URL`,
+      ),
     );
     expect(Date.now() - startedAt).toBeLessThan(10_000);
 
     // Act: every case has ended, so resume sends none and writes the report again
     const runId = /^run (r-[0-9a-f]{16})$/m.exec(result.stdout)?.[1] ?? '';
-    const resumed = await runCli(['resume', runId, '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out'), '--max-failed', '100%']);
+    const resumed = await runCli([
+      'resume',
+      runId,
+      '--store',
+      join(folder.path, 'store'),
+      '--out',
+      join(folder.path, 'out'),
+      '--max-failed',
+      '100%',
+    ]);
 
     // Assess: a run that evaluated nothing fails before --max-failed is asked
     expect(resumed.exitCode).toBe(1);
-    expect(lastLine(resumed.stderr)).toMatch(/^assay resume: no case could be evaluated \((\d+) failed, 0 missing\); the first failure, q\d+: .*cannot reach the judge server/);
+    expect(lastLine(resumed.stderr)).toMatch(
+      /^assay resume: no case could be evaluated \((\d+) failed, 0 missing\); the first failure, q\d+: .*cannot reach the judge server/,
+    );
   });
 
   it('exits 0 when the judges answer', async () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-exit-status-Hn4Kd8Lq2Zr6');
     vi.stubEnv('OPENAI_BASE_URL', server.baseUrl);
     vi.stubEnv('ASSAY_JUDGE_MODEL', 'judge-model');
-    const result = await runCli(['run', DATASET, '--judges', 'chunk_relevance', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')]);
+    const result = await runCli([
+      'run',
+      DATASET,
+      '--judges',
+      'chunk_relevance',
+      '--store',
+      join(folder.path, 'store'),
+      '--out',
+      join(folder.path, 'out'),
+    ]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^run r-[0-9a-f]{16}\nLLM judge judge-model at 127\.0\.0\.1:\d+/);
   });
@@ -110,12 +141,23 @@ describe('assay run exit status', () => {
 
 /** Two cases; every judge call about q02's passage makes the judge server fail, so q02 fails and q01 is evaluated. */
 const HALF_FAILING_DATASET = [
-  { request_id: 'q01', request: 'How do I rotate an access key?', retrieved_context: [{ doc_uri: 'kb/rotate', content: 'To rotate a key, create a second key, then delete the old one.' }] },
-  { request_id: 'q02', request: 'Which passage breaks the judge?', retrieved_context: [{ doc_uri: 'kb/poison', content: 'This passage is poisoned.' }] },
+  {
+    request_id: 'q01',
+    request: 'How do I rotate an access key?',
+    retrieved_context: [{ doc_uri: 'kb/rotate', content: 'To rotate a key, create a second key, then delete the old one.' }],
+  },
+  {
+    request_id: 'q02',
+    request: 'Which passage breaks the judge?',
+    retrieved_context: [{ doc_uri: 'kb/poison', content: 'This passage is poisoned.' }],
+  },
 ];
 
 /** `assay ARGS...` as its own process, so that two runs can go at once (runCli captures this process's streams). */
-async function assayProcess(args: readonly string[], environment: Record<string, string>): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+async function assayProcess(
+  args: readonly string[],
+  environment: Record<string, string>,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const options = { cwd: ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1', ...environment } };
   return promisify(execFile)(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], options).then(
     ({ stdout, stderr }) => ({ exitCode: 0, stdout, stderr }),
@@ -144,7 +186,20 @@ describe('assay run and resume exit status with failed cases', () => {
     const dataset = await runs.write('half-failing.jsonl', HALF_FAILING_DATASET.map((row) => JSON.stringify(row)).join('\n'));
     const environment = { OPENAI_API_KEY: 'sk-exit-status-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: judge.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
     const run = (name: string, ...extra: string[]) =>
-      assayProcess(['run', dataset, '--judges', 'chunk_relevance', '--store', join(runs.path, `${name}-store`), '--out', join(runs.path, `${name}-out`), ...extra], environment);
+      assayProcess(
+        [
+          'run',
+          dataset,
+          '--judges',
+          'chunk_relevance',
+          '--store',
+          join(runs.path, `${name}-store`),
+          '--out',
+          join(runs.path, `${name}-out`),
+          ...extra,
+        ],
+        environment,
+      );
     // q02 fails on each of its 3 deliveries, 2 s apart: the two runs go at once.
     [gated, accepted] = await Promise.all([run('gated'), run('accepted', '--max-failed', '1')]);
   }, 60_000);
@@ -171,7 +226,8 @@ describe('assay run and resume exit status with failed cases', () => {
     expect(accepted.exitCode).toBe(0);
   });
 
-  const resume = (...extra: string[]) => runCli(['resume', runIdOf(gated.stdout), '--store', store(), '--out', join(runs.path, 'resumed-out'), ...extra]);
+  const resume = (...extra: string[]) =>
+    runCli(['resume', runIdOf(gated.stdout), '--store', store(), '--out', join(runs.path, 'resumed-out'), ...extra]);
 
   it('assay resume of that run exits 1 by the same gate', async () => {
     // Act: every case has ended, so resume sends none and writes the report again
@@ -180,7 +236,9 @@ describe('assay run and resume exit status with failed cases', () => {
     // Assess
     expect(resumed.exitCode).toBe(1);
     expect(resumed.stderr).toContain('0 unfinished cases sent again');
-    expect(lastLine(resumed.stderr)).toMatch(/^assay resume: 1 of 2 cases failed \(more than --max-failed 0\); the first: q02: .*the passage is poisoned/);
+    expect(lastLine(resumed.stderr)).toMatch(
+      /^assay resume: 1 of 2 cases failed \(more than --max-failed 0\); the first: q02: .*the passage is poisoned/,
+    );
   });
 
   it('assay resume of that run with --max-failed 50% exits 0', async () => {

@@ -30,7 +30,10 @@ describe('assay run with a slow judge', () => {
       request_id: `q${query}`,
       request: `question ${query}`,
       response: `answer ${query}`,
-      retrieved_context: Array.from({ length: 5 }, (_, passage) => ({ doc_uri: `d${query}-${passage}`, content: `passage ${passage} of question ${query}` })),
+      retrieved_context: Array.from({ length: 5 }, (_, passage) => ({
+        doc_uri: `d${query}-${passage}`,
+        content: `passage ${passage} of question ${query}`,
+      })),
     }));
     const dataset = await folder.write('slow-judge.jsonl', `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
     const config = await folder.write('config.json', JSON.stringify({ judges: ['chunk_relevance'] }));
@@ -39,7 +42,19 @@ describe('assay run with a slow judge', () => {
 
     // Act
     const startedAt = performance.now();
-    const outcome = await runCli(['run', dataset, '--config', config, '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out'), '--concurrency', '16', '--no-cache']).finally(() => {
+    const outcome = await runCli([
+      'run',
+      dataset,
+      '--config',
+      config,
+      '--store',
+      join(folder.path, 'store'),
+      '--out',
+      join(folder.path, 'out'),
+      '--concurrency',
+      '16',
+      '--no-cache',
+    ]).finally(() => {
       process.env = saved;
     });
 

@@ -12,8 +12,16 @@ const KEY = 'sk-proj-Vq7Xw2Lm9Tz4Rb8Nc3Kd6Hy1Jp5';
 const PIECES = Array.from({ length: KEY.length - 7 }, (_, start) => KEY.slice(start, start + 8));
 
 const DATASET = [
-  { request_id: 'q1', request: 'How do I rotate a key?', retrieved_context: [{ doc_uri: 'kb/rotate', content: 'Create a second key, then delete the old one.' }] },
-  { request_id: 'q2', request: 'How do I restore a file?', retrieved_context: [{ doc_uri: 'kb/restore', content: 'Remove the delete marker.' }] },
+  {
+    request_id: 'q1',
+    request: 'How do I rotate a key?',
+    retrieved_context: [{ doc_uri: 'kb/rotate', content: 'Create a second key, then delete the old one.' }],
+  },
+  {
+    request_id: 'q2',
+    request: 'How do I restore a file?',
+    retrieved_context: [{ doc_uri: 'kb/restore', content: 'Remove the delete marker.' }],
+  },
 ]
   .map((row) => JSON.stringify(row))
   .join('\n');
@@ -41,7 +49,8 @@ describe('a judge server that repeats the API key in its errors', () => {
       described: 'a 401 with the whole key',
       echoKey: { status: 401, form: 'whole' },
       storedUnder: '/results/',
-      failure: /^assay run: every judge call failed \(\d+ of \d+\); the first: .*the judge server refused the credentials \(HTTP 401: Incorrect API key provided: \[redacted\]\./,
+      failure:
+        /^assay run: every judge call failed \(\d+ of \d+\); the first: .*the judge server refused the credentials \(HTTP 401: Incorrect API key provided: \[redacted\]\./,
     },
     {
       described: 'a 401 with the key cut to its first and last 10 characters',
@@ -53,7 +62,8 @@ describe('a judge server that repeats the API key in its errors', () => {
       described: 'a 500 with the whole key, until the cases go to the dead-letter queue',
       echoKey: { status: 500, form: 'whole' },
       storedUnder: '/failures/',
-      failure: /^assay run: no case could be evaluated \(2 failed, 0 missing\); the first failure, q1: .*judge server answered 500: .*Incorrect API key provided: \[redacted\]\./,
+      failure:
+        /^assay run: no case could be evaluated \(2 failed, 0 missing\); the first failure, q1: .*judge server answered 500: .*Incorrect API key provided: \[redacted\]\./,
     },
   ])('$described: the key is nowhere in the output, the report or the store', async ({ echoKey, storedUnder, failure }) => {
     // Prepare
@@ -74,7 +84,9 @@ describe('a judge server that repeats the API key in its errors', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(failure);
     const files = [...(await filesUnder(store)), ...(await filesUnder(out))];
-    expect(files.some(({ path, text }) => path.includes(storedUnder) && text.includes('Incorrect API key provided: [redacted]'))).toBe(true);
+    expect(files.some(({ path, text }) => path.includes(storedUnder) && text.includes('Incorrect API key provided: [redacted]'))).toBe(
+      true,
+    );
     expect(files.map(({ path }) => path)).toEqual(expect.arrayContaining([join(out, 'report.json'), join(out, 'cases.jsonl')]));
     // ... and no 8 characters of the key in a row anywhere
     expect(leaksIn([{ path: 'stdout', text: result.stdout }, { path: 'stderr', text: result.stderr }, ...files])).toEqual([]);

@@ -16,7 +16,8 @@ import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 let folder: TempFolder;
 const TOPICS = 20;
 const LABELLED = 10;
-const WORDS = 'apple banana cherry delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango'.split(' ');
+const WORDS =
+  'apple banana cherry delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango'.split(' ');
 
 beforeAll(async () => {
   folder = await createTempFolder();
@@ -57,7 +58,23 @@ describe('assay run --qrels with human qrels for some topics and judges for all'
   it("corrects each run's ground-truth metrics by the judges over every topic, and ranks the judges", async () => {
     // Act
     const outcome = await runBuiltCli(
-      ['run', '--qrels', 'qrels.txt', '--run', 'run0.txt', '--run', 'run1.txt', '--queries', 'queries.tsv', '--corpus', 'corpus.jsonl', '--out', 'out', '--store', 'store'],
+      [
+        'run',
+        '--qrels',
+        'qrels.txt',
+        '--run',
+        'run0.txt',
+        '--run',
+        'run1.txt',
+        '--queries',
+        'queries.tsv',
+        '--corpus',
+        'corpus.jsonl',
+        '--out',
+        'out',
+        '--store',
+        'store',
+      ],
       { cwd: folder.path },
     );
 
@@ -71,14 +88,14 @@ describe('assay run --qrels with human qrels for some topics and judges for all'
       // The human-only mean is the ground-truth average over the labelled topics, as the report's metrics give it.
       expect(ndcg?.human_only?.mean).toBeCloseTo(report.engines[engine]?.['retrieval/ground_truth/ndcg@10/average'] ?? Number.NaN, 12);
       expect(ndcg?.corrected?.high).toBeGreaterThan(ndcg?.corrected?.low ?? Number.POSITIVE_INFINITY);
-      expect(report.corrected?.[engine]?.['retrieval/ground_truth/average_precision']?.chunk_relevance).toMatchObject({ labelled: LABELLED, cases: TOPICS });
+      expect(report.corrected?.[engine]?.['retrieval/ground_truth/average_precision']?.chunk_relevance).toMatchObject({
+        labelled: LABELLED,
+        cases: TOPICS,
+      });
     }
-    expect(report.corrected_differences?.map((difference) => [difference.engines, difference.metric, difference.judge, difference.population])).toContainEqual([
-      ['sys0', 'sys1'],
-      'retrieval/ground_truth/ndcg@10',
-      'graded_relevance',
-      'superpopulation',
-    ]);
+    expect(
+      report.corrected_differences?.map((difference) => [difference.engines, difference.metric, difference.judge, difference.population]),
+    ).toContainEqual([['sys0', 'sys1'], 'retrieval/ground_truth/ndcg@10', 'graded_relevance', 'superpopulation']);
     // chunk_relevance (yes/no) corrects no NDCG: the judges are ranked on average precision.
     expect(report.judge_ranking?.metric).toBe('retrieval/ground_truth/average_precision');
     expect(report.judge_ranking?.by_width.map((judge) => judge.name).sort()).toEqual(['chunk_relevance', 'graded_relevance']);

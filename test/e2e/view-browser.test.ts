@@ -42,12 +42,21 @@ beforeAll(async () => {
   store = join(folder.path, 'store');
   reports = await reportNights(new LocalFolderStore(store), SUITE, nights(3, { 2: 'dense' }));
   movedRuns = await reportMovedEngineRuns(new LocalFolderStore(store), 'moved');
-  tamperedRuns = await reportNights(new LocalFolderStore(store), 'tampered', nights(1).map((night) => ({ ...night, runId: 'r-00000000000000d1' })));
+  tamperedRuns = await reportNights(
+    new LocalFolderStore(store),
+    'tampered',
+    nights(1).map((night) => ({ ...night, runId: 'r-00000000000000d1' })),
+  );
   await tamperReportHtml(join(store, 'reports', 'tampered', 'r-00000000000000d1', 'report.html'));
-  bidiRuns = await reportMovedEngineRuns(new LocalFolderStore(store), 'bidi', { still: STILL_ENGINE, moved: MOVED_ENGINE }, {
-    requests: Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}\u202e-id`),
-    runIds: ['r-00000000000000c1', 'r-00000000000000c2'],
-  });
+  bidiRuns = await reportMovedEngineRuns(
+    new LocalFolderStore(store),
+    'bidi',
+    { still: STILL_ENGINE, moved: MOVED_ENGINE },
+    {
+      requests: Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}\u202e-id`),
+      runIds: ['r-00000000000000c1', 'r-00000000000000c2'],
+    },
+  );
   historyFile = pathToFileURL(join(store, 'reports', SUITE, 'history.html')).href;
   [view, browser] = await Promise.all([startViewProcess(['--store', store, '--port', '0']), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -81,7 +90,10 @@ async function tamperReportHtml(file: string): Promise<void> {
     '<img src="x" onerror="window.ranHandler = true" alt="">' +
     '<a id="javascript-link" href="javascript:window.ranLink = true">a link</a>';
   const tampered = genuine
-    .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="default-src * 'unsafe-inline' 'unsafe-eval'">`)
+    .replace(
+      /<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
+      `<meta http-equiv="Content-Security-Policy" content="default-src * 'unsafe-inline' 'unsafe-eval'">`,
+    )
     .replace('<main>', `<main>${injected}`);
   if (tampered === genuine) throw new Error('report.html was not tampered with');
   await writeFile(file, tampered);
@@ -110,7 +122,13 @@ async function accessibilityGaps(): Promise<string[]> {
 describe('assay view in a browser', () => {
   it('loads every page without a console error, with table headers and labelled fields', async () => {
     const [, second, third] = reports;
-    for (const path of ['', `suites/${SUITE}`, `runs/${third?.run_id}`, `runs/${third?.run_id}/cases?limit=5`, `compare?a=${second?.run_id}&b=${third?.run_id}`]) {
+    for (const path of [
+      '',
+      `suites/${SUITE}`,
+      `runs/${third?.run_id}`,
+      `runs/${third?.run_id}/cases?limit=5`,
+      `compare?a=${second?.run_id}&b=${third?.run_id}`,
+    ]) {
       await open(`${view.url}${path}`);
 
       expect(await accessibilityGaps(), path).toEqual([]);
@@ -122,7 +140,10 @@ describe('assay view in a browser', () => {
   it('draws a trend point per run and engine, linked to the run, with the regression marked', async () => {
     // Prepare
     await open(`${view.url}suites/${SUITE}`);
-    const chart = page.locator('figure.chart').filter({ has: page.locator('figcaption').getByText(`${NDCG}/average`, { exact: true }) }).locator('svg.trend-chart');
+    const chart = page
+      .locator('figure.chart')
+      .filter({ has: page.locator('figcaption').getByText(`${NDCG}/average`, { exact: true }) })
+      .locator('svg.trend-chart');
 
     // Act
     const links = await chart.locator('a').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
@@ -158,11 +179,20 @@ describe('assay view in a browser', () => {
     const lists = first.locator('table.ranked-list');
     expect(await lists.count()).toBe(2);
     // Both boxes measured in one frame, so no scroll can come between them
-    const [left, right] = await first.locator('.side-by-side > div').evaluateAll((sides) => sides.map((side) => side.getBoundingClientRect().toJSON() as { top: number; left: number; right: number }));
+    const [left, right] = await first
+      .locator('.side-by-side > div')
+      .evaluateAll((sides) => sides.map((side) => side.getBoundingClientRect().toJSON() as { top: number; left: number; right: number }));
     expect(left?.top).toBe(right?.top);
     expect(left?.right ?? 0).toBeLessThanOrEqual(right?.left ?? 0);
     expect(await lists.nth(0).locator('caption').textContent()).toBe(`A: ${second?.run_id}`);
-    expect(await lists.nth(1).locator('thead th').allTextContents()).toEqual(['rank', 'document', 'score', 'human grade', 'chunk_relevance', 'rank in A']);
+    expect(await lists.nth(1).locator('thead th').allTextContents()).toEqual([
+      'rank',
+      'document',
+      'score',
+      'human grade',
+      'chunk_relevance',
+      'rank in A',
+    ]);
     expect(errors).toEqual([]);
   });
 
@@ -180,9 +210,13 @@ describe('assay view in a browser', () => {
     // Assess
     expect(await page.locator('select[name="engine"]').inputValue()).toBe(MOVED_ENGINE);
     expect(await page.locator('select[name="metric"]').inputValue()).toBe(RECIPROCAL_RANK);
-    expect(await page.locator('section.choice p').first().textContent()).toBe(`Per-query changes below: ${MOVED_ENGINE}, ${RECIPROCAL_RANK}, the largest significant change (+0.3194, p = 0.008).`);
+    expect(await page.locator('section.choice p').first().textContent()).toBe(
+      `Per-query changes below: ${MOVED_ENGINE}, ${RECIPROCAL_RANK}, the largest significant change (+0.3194, p = 0.008).`,
+    );
     expect(await page.locator('ul.other-changes a').allTextContents()).toEqual([`${MOVED_ENGINE}, retrieval/ground_truth/ndcg@10`]);
-    expect(await page.locator('table.comparison tr[aria-current="true"] td').allTextContents()).toEqual(expect.arrayContaining([MOVED_ENGINE, RECIPROCAL_RANK, '+0.3194']));
+    expect(await page.locator('table.comparison tr[aria-current="true"] td').allTextContents()).toEqual(
+      expect.arrayContaining([MOVED_ENGINE, RECIPROCAL_RANK, '+0.3194']),
+    );
     expect(await page.locator('ol.losses > li summary code').allTextContents()).toEqual([DROPPED_REQUEST]);
     expect(await page.locator('ol.gains > li').count()).toBe(8);
     expect(overflow).toEqual({ pageScrollsSideways: false, tablesPastThePage: [], hiddenInScrollBoxes: [] });
@@ -197,7 +231,11 @@ describe('assay view in a browser', () => {
  * is wider than the box (reachable, but out of sight at first: at 1280 px the
  * compare page's tables are meant to fit, their ids and metric paths wrapping).
  */
-async function tablesOutsideThePage(): Promise<{ pageScrollsSideways: boolean; tablesPastThePage: string[]; hiddenInScrollBoxes: string[] }> {
+async function tablesOutsideThePage(): Promise<{
+  pageScrollsSideways: boolean;
+  tablesPastThePage: string[];
+  hiddenInScrollBoxes: string[];
+}> {
   return (await page.evaluate(`(() => {
     const width = document.documentElement.clientWidth;
     const scrollBox = (element) => {
@@ -228,7 +266,9 @@ describe('assay view over a store someone else wrote', () => {
     await open(`${view.url}runs/${tamperedRuns[0]?.run_id}`);
     await page.locator('#javascript-link').click();
     await page.waitForTimeout(200);
-    const ran = await page.evaluate('({ injected: window.ranInjected, handler: window.ranHandler, link: window.ranLink, stolen: window.stolen, title: document.title })');
+    const ran = await page.evaluate(
+      '({ injected: window.ranInjected, handler: window.ranHandler, link: window.ranLink, stolen: window.stolen, title: document.title })',
+    );
     const tableScriptRan = await page.locator('[data-table-controls]').first().isVisible();
     const refusals = errors.splice(before);
 
@@ -283,7 +323,11 @@ describe('assay view over a store someone else wrote', () => {
     // Assess
     expect(shown).toEqual({ shown: 'q12\\u202e-id', order: ['id', 'A', '0.5000', 'B', '0.3333', 'delta'] });
     expect(unisolated.order).not.toEqual(['id', 'A', '0.5000', 'B', '0.3333', 'delta']);
-    expect(await page.evaluate('document.querySelector("main").innerText.replace(document.getElementById("control").innerText, "").includes("\u202e")')).toBe(false);
+    expect(
+      await page.evaluate(
+        'document.querySelector("main").innerText.replace(document.getElementById("control").innerText, "").includes("\u202e")',
+      ),
+    ).toBe(false);
     expect(errors).toEqual([]);
   });
 });

@@ -41,31 +41,36 @@ async function view(...args: string[]): Promise<ViewProcess> {
 const portOf = (url: string): string => new URL(url).port;
 
 describe('assay view bound beyond loopback', () => {
-  it.each(['0.0.0.0', '0', '::', '::0', '0:0:0:0:0:0:0:0'])('--host %s warns on stderr what it exposes, and keeps refusing a foreign Host', async (host) => {
-    // Act
-    const served = await view('--host', host);
-    await until(() => served.stderr().includes('serving the store'), 5_000);
-    const port = portOf(served.url);
-    const foreign = await rawGet(served.url, '/api/suites', `evil.example:${port}`);
-    const rebound = await rawGet(served.url, '/api/suites', `127.0.0.1.evil.example:${port}`);
-    const none = await rawRequest(served.url, ['GET /api/suites HTTP/1.0']);
-    const noneOfHttp11 = await rawRequest(served.url, ['GET /api/suites HTTP/1.1']);
-    const loopback = await rawGet(served.url, '/api/suites', `127.0.0.1:${port}`);
+  it.each(['0.0.0.0', '0', '::', '::0', '0:0:0:0:0:0:0:0'])(
+    '--host %s warns on stderr what it exposes, and keeps refusing a foreign Host',
+    async (host) => {
+      // Act
+      const served = await view('--host', host);
+      await until(() => served.stderr().includes('serving the store'), 5_000);
+      const port = portOf(served.url);
+      const foreign = await rawGet(served.url, '/api/suites', `evil.example:${port}`);
+      const rebound = await rawGet(served.url, '/api/suites', `127.0.0.1.evil.example:${port}`);
+      const none = await rawRequest(served.url, ['GET /api/suites HTTP/1.0']);
+      const noneOfHttp11 = await rawRequest(served.url, ['GET /api/suites HTTP/1.1']);
+      const loopback = await rawGet(served.url, '/api/suites', `127.0.0.1:${port}`);
 
-    // Assess
-    expect(served.url).toBe(`http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${port}/`);
-    const wildcard = host.includes(':') ? '[::]' : '0.0.0.0';
-    expect(served.stderr()).toContain(`assay view: warning: listening on ${wildcard}, every network interface of this machine, port ${port}: anyone who can connect to it reads the whole store ${store}`);
-    expect(served.stderr()).toContain('It answers requests for 127.0.0.1, localhost, [::1]');
-    for (const refused of [foreign, rebound, none, noneOfHttp11]) {
-      expect(refused.status).toBe(403);
-      expect(refused.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
-      expect(refused.body).not.toContain(SUITE);
-      expect(JSON.parse(refused.body).error).toContain('--allow-host NAME');
-    }
-    expect(loopback.status).toBe(200);
-    expect(JSON.parse(loopback.body).suites[0].suite).toBe(SUITE);
-  });
+      // Assess
+      expect(served.url).toBe(`http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${port}/`);
+      const wildcard = host.includes(':') ? '[::]' : '0.0.0.0';
+      expect(served.stderr()).toContain(
+        `assay view: warning: listening on ${wildcard}, every network interface of this machine, port ${port}: anyone who can connect to it reads the whole store ${store}`,
+      );
+      expect(served.stderr()).toContain('It answers requests for 127.0.0.1, localhost, [::1]');
+      for (const refused of [foreign, rebound, none, noneOfHttp11]) {
+        expect(refused.status).toBe(403);
+        expect(refused.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
+        expect(refused.body).not.toContain(SUITE);
+        expect(JSON.parse(refused.body).error).toContain('--allow-host NAME');
+      }
+      expect(loopback.status).toBe(200);
+      expect(JSON.parse(loopback.body).suites[0].suite).toBe(SUITE);
+    },
+  );
 
   it('answers the names given with --allow-host, and no other', async () => {
     const served = await view('--host', '0.0.0.0', '--allow-host', 'View.Example.com', '--allow-host', '10.1.2.3');

@@ -38,7 +38,11 @@ beforeAll(async () => {
   store = join(folder.path, 'store');
   const local = new LocalFolderStore(store);
   for (const [index, suite] of ['linked', 'piped', 'corrupt', 'changing'].entries()) {
-    runs[suite] = await reportNights(local, suite, nights(2).map((night, nightIndex) => ({ ...night, runId: `r-${String(index + 1).padStart(14, '0')}${nightIndex + 1}0` })));
+    runs[suite] = await reportNights(
+      local,
+      suite,
+      nights(2).map((night, nightIndex) => ({ ...night, runId: `r-${String(index + 1).padStart(14, '0')}${nightIndex + 1}0` })),
+    );
   }
   await writeFile(join(folder.path, 'outside.html'), '<script>document.title = "from outside"</script>the-secret-outside-the-store');
   await rm(await path('reports', 'linked', 'history.json'));
@@ -50,10 +54,15 @@ beforeAll(async () => {
   await rm(await path('reports', 'piped', runOf('piped'), 'cases.jsonl'));
   await promisify(execFile)('mkfifo', [await path('reports', 'piped', runOf('piped'), 'cases.jsonl')]);
   await writeFile(await path('reports', 'corrupt', 'history.json'), '{"suite": "corrupt", "runs": 7}');
-  bidi = await reportMovedEngineRuns(local, 'bidi', { still: 'alpha', moved: `beta${RLO}` }, {
-    requests: Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}${RLO}-id`),
-    runIds: ['r-00000000000000c1', 'r-00000000000000c2'],
-  });
+  bidi = await reportMovedEngineRuns(
+    local,
+    'bidi',
+    { still: 'alpha', moved: `beta${RLO}` },
+    {
+      requests: Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}${RLO}-id`),
+      runIds: ['r-00000000000000c1', 'r-00000000000000c2'],
+    },
+  );
   view = await startViewProcess(['--store', store, '--port', '0']);
 });
 
@@ -69,7 +78,9 @@ describe('assay view over a store someone else wrote', () => {
 
     expect(api.status).toBe(500);
     expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(api.body).error).toContain('reports/linked/history.json is a symbolic link; assay view reads only regular files inside the store and follows no link');
+    expect(JSON.parse(api.body).error).toContain(
+      'reports/linked/history.json is a symbolic link; assay view reads only regular files inside the store and follows no link',
+    );
     expect(page.status).toBe(500);
     for (const answer of [api, page]) expect(answer.body).not.toContain('root:');
   });
@@ -108,7 +119,9 @@ describe('assay view over a store someone else wrote', () => {
     const page = await httpGet(view.url, '/suites/corrupt');
 
     expect(api.status).toBe(500);
-    expect(JSON.parse(api.body).error).toBe('reports/corrupt/history.json: field "runs": expected an array, got a number (7); assay history rebuild --suite corrupt makes it again');
+    expect(JSON.parse(api.body).error).toBe(
+      'reports/corrupt/history.json: field "runs": expected an array, got a number (7); assay history rebuild --suite corrupt makes it again',
+    );
     expect(page.status).toBe(500);
     expect(page.body).toContain('reports/corrupt/history.json: field &quot;runs&quot;');
   });

@@ -55,13 +55,20 @@ const everyRequestJudgedOnce = () => [...server.judged.values()].every((times) =
 describe('batch judging when things go wrong', () => {
   it('creates no second job when killed while waiting, and assay resume collects the job and reports every case', async () => {
     // Prepare: the run, in a process group of its own, waits on a job the server does not move
-    const child = spawn(process.execPath, [BUILT_BIN, 'run', DATASET, '--judges', JUDGES, '--config', await config(), '--store', store(), '--out', out()], {
-      env: { ...process.env, ...environment() },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BUILT_BIN, 'run', DATASET, '--judges', JUDGES, '--config', await config(), '--store', store(), '--out', out()],
+      {
+        env: { ...process.env, ...environment() },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     const exited = once(child, 'exit');
-    const runId = /^run (r-[0-9a-f]{16})$/.exec(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)))?.[1] ?? '';
+    const runId =
+      /^run (r-[0-9a-f]{16})$/.exec(
+        await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+      )?.[1] ?? '';
     await until(() => server.batches.size === 1, 30_000);
     await until(() => server.log.filter((call) => call.method === 'GET' && call.path.startsWith('/v1/batches/')).length >= 2, 30_000);
 
@@ -87,7 +94,9 @@ describe('batch judging when things go wrong', () => {
     }, 20);
 
     // Act
-    const run = await assay(['run', DATASET, '--judges', JUDGES, '--config', await config(), '--store', store(), '--out', out()]).finally(() => clearInterval(stepping));
+    const run = await assay(['run', DATASET, '--judges', JUDGES, '--config', await config(), '--store', store(), '--out', out()]).finally(
+      () => clearInterval(stepping),
+    );
 
     // Assess
     expect(run.exitCode).toBe(0);
@@ -100,9 +109,11 @@ describe('batch judging when things go wrong', () => {
     expect(run.stderr).toMatch(/batch_test1 expired/);
   }, 90_000);
 
-  it('exits 1 naming the provider\'s errors when a job fails validation; the run stays resumable', async () => {
+  it("exits 1 naming the provider's errors when a job fails validation; the run stays resumable", async () => {
     // Prepare
-    server.setFaults({ validationErrors: [{ code: 'invalid_request', message: 'The model judge-model does not support batch requests.', line: 3 }] });
+    server.setFaults({
+      validationErrors: [{ code: 'invalid_request', message: 'The model judge-model does not support batch requests.', line: 3 }],
+    });
     const stepping = setInterval(() => server.advance(), 20);
 
     // Act
@@ -113,7 +124,9 @@ describe('batch judging when things go wrong', () => {
 
     // Assess
     expect(failed.exitCode).toBe(1);
-    expect(failed.stderr).toContain('batch job batch_test1 failed validation: line 3: invalid_request: The model judge-model does not support batch requests.; nothing of it ran or was paid for');
+    expect(failed.stderr).toContain(
+      'batch job batch_test1 failed validation: line 3: invalid_request: The model judge-model does not support batch requests.; nothing of it ran or was paid for',
+    );
     expect(failed.stderr).toContain(`assay resume ${runId} --store ${store()} submits its requests again`);
     expect(resumed.exitCode).toBe(0);
     expect(server.batches.size).toBe(2);
@@ -122,7 +135,20 @@ describe('batch judging when things go wrong', () => {
 
   it('--detach returns once the job is submitted; status shows the job as the provider has it; resume finishes the run', async () => {
     // Act
-    const detached = await assay(['run', DATASET, '--judges', JUDGES, '--config', await config(), '--store', store(), '--out', out(), '--batch', '--detach']);
+    const detached = await assay([
+      'run',
+      DATASET,
+      '--judges',
+      JUDGES,
+      '--config',
+      await config(),
+      '--store',
+      store(),
+      '--out',
+      out(),
+      '--batch',
+      '--detach',
+    ]);
     const runId = /^run (r-[0-9a-f]{16})$/m.exec(detached.stdout)?.[1] ?? '';
     server.advance();
     server.advance();
@@ -133,8 +159,12 @@ describe('batch judging when things go wrong', () => {
 
     // Assess
     expect(detached.exitCode).toBe(0);
-    expect(detached.stdout).toContain(`batch jobs submitted: batch_test1\nthe run waits for them; finish it with: assay resume ${runId} --store ${store()}\n`);
-    expect(status.stdout).toMatch(/waiting for batch jobs\nbatch round 0; 12 cases waiting for their answers\n {2}batch job batch_test1 \(round 0, \d+ requests\): in_progress, \d+\/\d+ done, 0 failed\n$/);
+    expect(detached.stdout).toContain(
+      `batch jobs submitted: batch_test1\nthe run waits for them; finish it with: assay resume ${runId} --store ${store()}\n`,
+    );
+    expect(status.stdout).toMatch(
+      /waiting for batch jobs\nbatch round 0; 12 cases waiting for their answers\n {2}batch job batch_test1 \(round 0, \d+ requests\): in_progress, \d+\/\d+ done, 0 failed\n$/,
+    );
     expect(state.jobs).toHaveLength(1);
     expect(resumed.exitCode).toBe(0);
     expect(server.batches.size).toBe(1);

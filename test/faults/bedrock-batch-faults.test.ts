@@ -46,20 +46,37 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   folder = await createTempFolder();
-  server = await startBedrockBatchServer({ oracle: catalogOracle, s3Endpoint: fauxqs.endpoint, accessKeyId: ACCESS_KEY, progress: 'manual' });
+  server = await startBedrockBatchServer({
+    oracle: catalogOracle,
+    s3Endpoint: fauxqs.endpoint,
+    accessKeyId: ACCESS_KEY,
+    progress: 'manual',
+  });
 });
 afterEach(async () => {
   await server.close();
   await folder.remove();
 });
 
-const environment = () => ({ AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: 'bedrock-batch-faults-secret', AWS_ENDPOINT_URL_BEDROCK: server.endpoint, AWS_ENDPOINT_URL_S3: fauxqs.endpoint });
+const environment = () => ({
+  AWS_ACCESS_KEY_ID: ACCESS_KEY,
+  AWS_SECRET_ACCESS_KEY: 'bedrock-batch-faults-secret',
+  AWS_ENDPOINT_URL_BEDROCK: server.endpoint,
+  AWS_ENDPOINT_URL_S3: fauxqs.endpoint,
+});
 const store = () => join(folder.path, 'store');
 const out = () => join(folder.path, 'out');
 
 async function config(): Promise<string> {
   const bedrock = { region: 'us-east-1', model_id: MODEL, endpoint: online.endpoint };
-  const batch = { poll_seconds: 0.05, bedrock: { s3_uri: `s3://${BUCKET}/faults/${folder.path.split('/').at(-1)}`, role_arn: 'arn:aws:iam::123456789012:role/assay-bedrock-batch', min_records_per_job: 1 } };
+  const batch = {
+    poll_seconds: 0.05,
+    bedrock: {
+      s3_uri: `s3://${BUCKET}/faults/${folder.path.split('/').at(-1)}`,
+      role_arn: 'arn:aws:iam::123456789012:role/assay-bedrock-batch',
+      min_records_per_job: 1,
+    },
+  };
   return folder.write('batch.json', JSON.stringify({ judge: { provider: 'bedrock', bedrock, batch } }));
 }
 
@@ -72,11 +89,21 @@ const jobs = () => [...server.jobs.values()].map((job) => job.toObject());
 describe('Bedrock batch judging when things go wrong', () => {
   it('creates no second job when killed while waiting, and assay resume collects the job and reports every case', async () => {
     // Prepare: the run, in a process group of its own, waits on a job the server does not move
-    const child = spawn(process.execPath, [BUILT_BIN, ...(await run())], { env: { ...process.env, ...environment() }, detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [BUILT_BIN, ...(await run())], {
+      env: { ...process.env, ...environment() },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const exited = once(child, 'exit');
-    const runId = /^run (r-[0-9a-f]{16})$/.exec(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)))?.[1] ?? '';
+    const runId =
+      /^run (r-[0-9a-f]{16})$/.exec(
+        await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+      )?.[1] ?? '';
     await until(() => server.jobs.size === 1, 30_000);
-    await until(() => server.log.filter((call) => call.method === 'GET' && call.path.startsWith('/model-invocation-job/')).length >= 2, 30_000);
+    await until(
+      () => server.log.filter((call) => call.method === 'GET' && call.path.startsWith('/model-invocation-job/')).length >= 2,
+      30_000,
+    );
 
     // Act: kill -9 of its process group; the job finishes while nothing runs; then resume
     process.kill(-(child.pid ?? 0), 'SIGKILL');
@@ -95,29 +122,33 @@ describe('Bedrock batch judging when things go wrong', () => {
   it.each([
     { state: 'PartiallyCompleted', fault: { partialAfterRecords: 10 } },
     { state: 'Expired', fault: { expireAfterRecords: 10 } },
-  ])('keeps the lines a job that ended $state answered, sends the rest once more in a new job, and judges nothing twice', async ({ state, fault }) => {
-    // Prepare: the first job ends with 10 records done
-    server.setFaults(fault);
-    const stepping = setInterval(() => {
-      if (server.jobs.size > 1) server.setFaults({});
-      void server.advance();
-    }, 20);
+  ])(
+    'keeps the lines a job that ended $state answered, sends the rest once more in a new job, and judges nothing twice',
+    async ({ state, fault }) => {
+      // Prepare: the first job ends with 10 records done
+      server.setFaults(fault);
+      const stepping = setInterval(() => {
+        if (server.jobs.size > 1) server.setFaults({});
+        void server.advance();
+      }, 20);
 
-    // Act
-    const ran = await assay(await run()).finally(() => clearInterval(stepping));
+      // Act
+      const ran = await assay(await run()).finally(() => clearInterval(stepping));
 
-    // Assess
-    expect(ran.exitCode).toBe(0);
-    const [first, second] = jobs();
-    expect(first).toMatchObject({ status: state, processedRecordCount: 10 });
-    expect(second).toMatchObject({ status: 'Completed' });
-    expect(second?.totalRecordCount).toBe(Number(first?.totalRecordCount) - 10);
-    expect(everyRecordJudgedOnce()).toBe(true);
-    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
-    expect(ran.stderr).toContain(`test00000001 ${state}, 10/`);
-  }, 90_000);
+      // Assess
+      expect(ran.exitCode).toBe(0);
+      const [first, second] = jobs();
+      expect(first).toMatchObject({ status: state, processedRecordCount: 10 });
+      expect(second).toMatchObject({ status: 'Completed' });
+      expect(second?.totalRecordCount).toBe(Number(first?.totalRecordCount) - 10);
+      expect(everyRecordJudgedOnce()).toBe(true);
+      expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+      expect(ran.stderr).toContain(`test00000001 ${state}, 10/`);
+    },
+    90_000,
+  );
 
-  it('exits 1 naming the provider\'s error when a job fails validation; the run stays resumable', async () => {
+  it("exits 1 naming the provider's error when a job fails validation; the run stays resumable", async () => {
     // Prepare
     const message = 'The provided model identifier is invalid for batch inference in this Region.';
     server.setFaults({ validationMessage: message });
@@ -131,7 +162,9 @@ describe('Bedrock batch judging when things go wrong', () => {
 
     // Assess
     expect(failed.exitCode).toBe(1);
-    expect(failed.stderr).toContain(`batch job arn:aws:bedrock:us-east-1:123456789012:model-invocation-job/test00000001 failed validation: Failed: ${message}; nothing of it ran or was paid for`);
+    expect(failed.stderr).toContain(
+      `batch job arn:aws:bedrock:us-east-1:123456789012:model-invocation-job/test00000001 failed validation: Failed: ${message}; nothing of it ran or was paid for`,
+    );
     expect(resumed.exitCode).toBe(0);
     expect(server.jobs.size).toBe(2);
     expect((await report()).cases.evaluated).toBe(12);

@@ -28,10 +28,16 @@ afterEach(async () => {
   await folder.remove();
 });
 
-
 /** `assay ARGS` in a process of its own, as a second operator's terminal would run it. */
-function assayProcess(args: readonly string[], environment: Record<string, string>): { child: ChildProcessByStdio<null, Readable, Readable>; exited: Promise<number> } {
-  const child = spawn(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+function assayProcess(
+  args: readonly string[],
+  environment: Record<string, string>,
+): { child: ChildProcessByStdio<null, Readable, Readable>; exited: Promise<number> } {
+  const child = spawn(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   child.stderr.resume();
   const exited = once(child, 'exit').then(([code]) => Number(code));
@@ -55,7 +61,21 @@ describe('operators running things at once', () => {
     const store = join(folder.path, 'store');
     const older = await writeFaultDataset(folder, 8);
     server.setFaults({ slow: 1, slowMs: 30_000 });
-    const killed = assayProcess(['run', older.path, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'killed'), '--concurrency', String(CONCURRENCY)], judge);
+    const killed = assayProcess(
+      [
+        'run',
+        older.path,
+        '--judges',
+        'chunk_relevance',
+        '--store',
+        store,
+        '--out',
+        join(folder.path, 'killed'),
+        '--concurrency',
+        String(CONCURRENCY),
+      ],
+      judge,
+    );
     const firstLine = await new Promise<string>((resolve) => createInterface({ input: killed.child.stdout }).once('line', resolve));
     const runA = /^run (r-[0-9a-f]{16})$/.exec(firstLine)?.[1] ?? '';
     await until(() => requestsFor(server, 'chunk_relevance') > 0, 20_000);
@@ -63,22 +83,36 @@ describe('operators running things at once', () => {
     await killed.exited;
     // ... then run B of the same suite is reported: the newest run
     server.setFaults({});
-    const newer = await folder.write('newer.jsonl', `${JSON.stringify({ request_id: 'n1', request: 'What is new?', response: 'Nothing.', retrieved_context: [{ doc_uri: 'n-d1', content: 'nothing new' }] })}\n`);
-    const runB = await withJudgeEnvironment(judge, () => runCli(['run', newer, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'newer')]));
+    const newer = await folder.write(
+      'newer.jsonl',
+      `${JSON.stringify({ request_id: 'n1', request: 'What is new?', response: 'Nothing.', retrieved_context: [{ doc_uri: 'n-d1', content: 'nothing new' }] })}\n`,
+    );
+    const runB = await withJudgeEnvironment(judge, () =>
+      runCli(['run', newer, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'newer')]),
+    );
     expect(runB.exitCode).toBe(0);
     const runBId = /^run (r-[0-9a-f]{16})$/m.exec(runB.stdout)?.[1];
 
     // Act: one operator resumes A (judgments take 100 ms); while it works, a second resumes A too
     server.setFaults({ slow: 1, slowMs: 100 });
     const before = requestsFor(server, 'chunk_relevance');
-    const first = assayProcess(['resume', runA, '--store', store, '--out', join(folder.path, 'first'), '--concurrency', String(CONCURRENCY)], judge);
+    const first = assayProcess(
+      ['resume', runA, '--store', store, '--out', join(folder.path, 'first'), '--concurrency', String(CONCURRENCY)],
+      judge,
+    );
     await until(() => requestsFor(server, 'chunk_relevance') > before, 20_000);
-    const second = await withJudgeEnvironment(judge, () => runCli(['resume', runA, '--store', store, '--out', join(folder.path, 'second'), '--concurrency', String(CONCURRENCY)]));
+    const second = await withJudgeEnvironment(judge, () =>
+      runCli(['resume', runA, '--store', store, '--out', join(folder.path, 'second'), '--concurrency', String(CONCURRENCY)]),
+    );
     const firstExit = await first.exited;
 
     // Assess: the second is refused at once, naming who holds the run; the first judges each pair once
     expect(second.exitCode).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^assay resume: run ${runA} is being finished by assay resume \\(process \\d+ on .+, since .+\\); wait for it to write the report \\(assay status ${runA} --store ${store} shows how far it has come\\)`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^assay resume: run ${runA} is being finished by assay resume \\(process \\d+ on .+, since .+\\); wait for it to write the report \\(assay status ${runA} --store ${store} shows how far it has come\\)`,
+      ),
+    );
     expect(firstExit).toBe(0);
     expect(answeredCalls(server, 'chunk_relevance') - 1).toBe(older.uniquePairs);
     expectEveryCaseOnce(await readRunFiles(join(folder.path, 'first')), older);

@@ -41,7 +41,8 @@ async function runThrough(baseUrl: string, name: string): Promise<{ exitCode: nu
   return { exitCode: result.exitCode, report: (await readRunFiles(out)).report };
 }
 
-const requestsOf = (report: Report): number => Object.values(report.judges).reduce((total, usage) => total + usage.calls + usage.retries, 0);
+const requestsOf = (report: Report): number =>
+  Object.values(report.judges).reduce((total, usage) => total + usage.calls + usage.retries, 0);
 
 describe('a judge behind a proxy that cuts every third answer mid-body', () => {
   it('evaluates every case with the metrics of a run without the proxy, and counts every request the judge saw', async () => {
@@ -56,7 +57,12 @@ describe('a judge behind a proxy that cuts every third answer mid-body', () => {
     expect(straight.exitCode).toBe(0);
     expect(proxied.exitCode).toBe(0);
     expect(proxy.cuts()).toBeGreaterThan(0);
-    expect(proxied.report.cases).toMatchObject({ total: straight.report.cases.total, evaluated: straight.report.cases.total, failed: 0, missing: 0 });
+    expect(proxied.report.cases).toMatchObject({
+      total: straight.report.cases.total,
+      evaluated: straight.report.cases.total,
+      failed: 0,
+      missing: 0,
+    });
     expect(proxied.report.engines).toEqual(straight.report.engines);
     const seen = server.log.length - seenBefore;
     expect(proxy.requests()).toBe(seen);

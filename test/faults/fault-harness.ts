@@ -33,10 +33,25 @@ export async function writeFaultDataset(folder: TempFolder, cases: number, name 
   for (let index = 0; index < cases; index++) {
     const requestId = `q${String(index).padStart(3, '0')}`;
     caseIds.push(requestId);
-    const passage = (k: number) => ({ doc_uri: `${requestId}-d${k}`, content: `${k % 2 === 0 ? 'rotate rotate the key' : 'an unrelated note'} ${requestId} passage ${k}` });
+    const passage = (k: number) => ({
+      doc_uri: `${requestId}-d${k}`,
+      content: `${k % 2 === 0 ? 'rotate rotate the key' : 'an unrelated note'} ${requestId} passage ${k}`,
+    });
     const request = `How do I rotate key ${index}?`;
-    rows.push({ request_id: requestId, request, engine: 'bm25', response: `Rotate key ${index}.`, retrieved_context: [1, 2, 3].map(passage) });
-    rows.push({ request_id: requestId, request, engine: 'hybrid', response: `Rotate key ${index} now.`, retrieved_context: [2, 3, 4].map(passage) });
+    rows.push({
+      request_id: requestId,
+      request,
+      engine: 'bm25',
+      response: `Rotate key ${index}.`,
+      retrieved_context: [1, 2, 3].map(passage),
+    });
+    rows.push({
+      request_id: requestId,
+      request,
+      engine: 'hybrid',
+      response: `Rotate key ${index} now.`,
+      retrieved_context: [2, 3, 4].map(passage),
+    });
   }
   const path = await folder.write(name, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
   return { path, caseIds, uniquePairs: cases * 4 };
@@ -50,7 +65,10 @@ export interface RunFiles {
 export async function readRunFiles(outFolder: string): Promise<RunFiles> {
   const report = reportSchema.parse(JSON.parse(await readFile(join(outFolder, 'report.json'), 'utf8')));
   const text = await readFile(join(outFolder, 'cases.jsonl'), 'utf8');
-  const caseLines = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { case_id: string; engine: string });
+  const caseLines = text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { case_id: string; engine: string });
   return { report, caseLines };
 }
 

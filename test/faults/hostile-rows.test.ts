@@ -42,7 +42,11 @@ function hostileLines(withHugeRow: boolean): { lines: string[]; goodIds: string[
     withHugeRow ? JSON.stringify(good('huge', { response: 'x'.repeat(65 * 1024 * 1024) })) : '',
     JSON.stringify(good('q3')),
   ];
-  return { lines, goodIds: ['q1', 'q2', 'constructor', caseIdFor(unsafeId), 'q3'].sort(), badLines: withHugeRow ? [2, 3, 5, 8, 9] : [2, 3, 5, 8] };
+  return {
+    lines,
+    goodIds: ['q1', 'q2', 'constructor', caseIdFor(unsafeId), 'q3'].sort(),
+    badLines: withHugeRow ? [2, 3, 5, 8, 9] : [2, 3, 5, 8],
+  };
 }
 
 describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
@@ -78,7 +82,10 @@ describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
     expect(files.caseLines).toHaveLength(goodIds.length);
     expect(files.report.input_errors).toBe(badLines.length);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${result.runId}/input-errors.jsonl`));
-    const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
+    const errors = errorsText
+      .trim()
+      .split('\n')
+      .map((line) => inputErrorSchema.parse(JSON.parse(line)));
     expect(errors.map((error) => error.line).sort((left, right) => left - right)).toEqual(badLines);
     expect(answeredCalls(fault.server, 'chunk_relevance')).toBe(goodIds.length);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -40,7 +40,8 @@ afterEach(async () => {
 async function bucketObjects(bucket: string): Promise<{ path: string; text: string }[]> {
   const store = new S3Store(clients.s3, bucket);
   const objects: { path: string; text: string }[] = [];
-  for await (const key of store.list('')) objects.push({ path: `s3://${bucket}/${key}`, text: new TextDecoder().decode(await store.get(key)) });
+  for await (const key of store.list(''))
+    objects.push({ path: `s3://${bucket}/${key}`, text: new TextDecoder().decode(await store.get(key)) });
   return objects;
 }
 
@@ -60,8 +61,15 @@ describe('a judge server that repeats the key, over the S3/SQS emulator', () => 
     // Assess: the key went to the server and came back in its errors, yet is nowhere in assay's output
     expect(server.log.some((entry) => entry.authorization === `Bearer ${KEY}`)).toBe(true);
     expect(result.exitCode).toBe(1);
-    const places = [{ path: 'stdout', text: result.stdout }, { path: 'stderr', text: result.stderr }, ...(await filesUnder(out)), ...(await bucketObjects('assay'))];
+    const places = [
+      { path: 'stdout', text: result.stdout },
+      { path: 'stderr', text: result.stderr },
+      ...(await filesUnder(out)),
+      ...(await bucketObjects('assay')),
+    ];
     expect(places.some(({ path, text }) => path.includes('/results/') && text.includes('[redacted]'))).toBe(true);
-    expect(places.flatMap(({ path, text }) => PIECES.filter((piece) => text.includes(piece)).map((piece) => `${path}: ${piece}`))).toEqual([]);
+    expect(places.flatMap(({ path, text }) => PIECES.filter((piece) => text.includes(piece)).map((piece) => `${path}: ${piece}`))).toEqual(
+      [],
+    );
   }, 60_000);
 });

@@ -46,7 +46,11 @@ interface BuiltAssay {
 
 /** `assay ARGS` through the built bin, in a process of its own, as an operator's terminal runs it. */
 function builtAssay(args: readonly string[], environment: Record<string, string>): BuiltAssay {
-  const child = spawn(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...environment },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const finished = once(child, 'exit').then(([code]) => ({ exitCode: Number(code), stderr: stderr.join('') }));
@@ -64,8 +68,22 @@ function builtAssay(args: readonly string[], environment: Record<string, string>
  */
 async function runKilledToZombie(datasetPath: string, store: string, environment: Record<string, string>): Promise<string> {
   server.setFaults({ slow: 1, slowMs: 30_000 });
-  const args = ['run', datasetPath, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'killed'), '--concurrency', String(CONCURRENCY)];
-  const run = await spawnUnreaped(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], { cwd: ROOT, env: { ...process.env, ...environment } });
+  const args = [
+    'run',
+    datasetPath,
+    '--judges',
+    'chunk_relevance',
+    '--store',
+    store,
+    '--out',
+    join(folder.path, 'killed'),
+    '--concurrency',
+    String(CONCURRENCY),
+  ];
+  const run = await spawnUnreaped(process.execPath, [join(ROOT, 'cli', 'bin.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...environment },
+  });
   cleanups.push(async () => {
     killGroup(run.pid);
     await run.release();
@@ -79,7 +97,6 @@ async function runKilledToZombie(datasetPath: string, store: string, environment
   return runId;
 }
 
-
 describe('a run killed with SIGKILL', () => {
   it('is finished by assay resume with a whole report, paying for no judgment twice beyond those in flight', async () => {
     // Prepare: 30 cases (120 pooled pairs), each judge call taking 150 ms, an `assay run` in its own process
@@ -89,7 +106,19 @@ describe('a run killed with SIGKILL', () => {
     const judgeEnvironment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'cli', 'bin.js'), 'run', dataset.path, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'killed'), '--concurrency', String(CONCURRENCY)],
+      [
+        join(ROOT, 'cli', 'bin.js'),
+        'run',
+        dataset.path,
+        '--judges',
+        'chunk_relevance',
+        '--store',
+        store,
+        '--out',
+        join(folder.path, 'killed'),
+        '--concurrency',
+        String(CONCURRENCY),
+      ],
       { cwd: ROOT, env: { ...process.env, ...judgeEnvironment }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const exited = once(child, 'exit');
@@ -104,7 +133,16 @@ describe('a run killed with SIGKILL', () => {
     const answeredBeforeResume = answeredCalls(server, 'chunk_relevance');
     const saved = { ...process.env };
     Object.assign(process.env, judgeEnvironment);
-    const resumed = await runCli(['resume', runId ?? '', '--store', store, '--out', join(folder.path, 'resumed'), '--concurrency', String(CONCURRENCY)]).finally(() => {
+    const resumed = await runCli([
+      'resume',
+      runId ?? '',
+      '--store',
+      store,
+      '--out',
+      join(folder.path, 'resumed'),
+      '--concurrency',
+      String(CONCURRENCY),
+    ]).finally(() => {
       process.env = saved;
     });
 
@@ -120,48 +158,68 @@ describe('a run killed with SIGKILL', () => {
   }, 120_000);
 
   // A zombie's id still answers signal 0; only /proc tells it has exited.
-  it.runIf(existsSync('/proc/self/stat'))('is finished by assay resume when the killed process is left a zombie', async () => {
-    // Prepare: a run killed with its process group once judging began, its node process left a zombie
-    const judge = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
-    const dataset = await writeFaultDataset(folder, 8);
-    const store = join(folder.path, 'store');
-    const runId = await runKilledToZombie(dataset.path, store, judge);
+  it.runIf(existsSync('/proc/self/stat'))(
+    'is finished by assay resume when the killed process is left a zombie',
+    async () => {
+      // Prepare: a run killed with its process group once judging began, its node process left a zombie
+      const judge = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+      const dataset = await writeFaultDataset(folder, 8);
+      const store = join(folder.path, 'store');
+      const runId = await runKilledToZombie(dataset.path, store, judge);
 
-    // Act
-    const resumed = await builtAssay(['resume', runId, '--store', store, '--out', join(folder.path, 'resumed'), '--concurrency', String(CONCURRENCY)], judge).finished;
+      // Act
+      const resumed = await builtAssay(
+        ['resume', runId, '--store', store, '--out', join(folder.path, 'resumed'), '--concurrency', String(CONCURRENCY)],
+        judge,
+      ).finished;
 
-    // Assess: the zombie held no lease; the report is whole
-    expect(resumed.stderr).not.toContain('is being finished by');
-    expect(resumed.exitCode).toBe(0);
-    expectEveryCaseOnce(await readRunFiles(join(folder.path, 'resumed')), dataset);
-  }, 90_000);
+      // Assess: the zombie held no lease; the report is whole
+      expect(resumed.stderr).not.toContain('is being finished by');
+      expect(resumed.exitCode).toBe(0);
+      expectEveryCaseOnce(await readRunFiles(join(folder.path, 'resumed')), dataset);
+    },
+    90_000,
+  );
 
-  it.runIf(existsSync('/proc/self/stat'))('is finished by exactly one of two assay resume started at once after it was left a zombie; the other names the one', async () => {
-    // Prepare: a zombie's run, as above; judgments then take 250 ms, so the first resume holds the run a while
-    const judge = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
-    const dataset = await writeFaultDataset(folder, 8);
-    const store = join(folder.path, 'store');
-    const runId = await runKilledToZombie(dataset.path, store, judge);
-    server.setFaults({ slow: 1, slowMs: 250 });
+  it.runIf(existsSync('/proc/self/stat'))(
+    'is finished by exactly one of two assay resume started at once after it was left a zombie; the other names the one',
+    async () => {
+      // Prepare: a zombie's run, as above; judgments then take 250 ms, so the first resume holds the run a while
+      const judge = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+      const dataset = await writeFaultDataset(folder, 8);
+      const store = join(folder.path, 'store');
+      const runId = await runKilledToZombie(dataset.path, store, judge);
+      server.setFaults({ slow: 1, slowMs: 250 });
 
-    // Act
-    const resumes = ['one', 'two'].map((name) => ({ name, ...builtAssay(['resume', runId, '--store', store, '--out', join(folder.path, name), '--concurrency', '2'], judge) }));
-    const outcomes = await Promise.all(resumes.map(async (resume) => ({ ...resume, ...(await resume.finished) })));
+      // Act
+      const resumes = ['one', 'two'].map((name) => ({
+        name,
+        ...builtAssay(['resume', runId, '--store', store, '--out', join(folder.path, name), '--concurrency', '2'], judge),
+      }));
+      const outcomes = await Promise.all(resumes.map(async (resume) => ({ ...resume, ...(await resume.finished) })));
 
-    // Assess: one finished it, the other was refused naming the one (process, host, since)
-    const finished = outcomes.filter((outcome) => outcome.exitCode === 0);
-    const refused = outcomes.filter((outcome) => outcome.exitCode === 1);
-    expect(finished).toHaveLength(1);
-    expect(refused).toHaveLength(1);
-    expect(refused[0]?.stderr).toMatch(/^assay resume: run r-[0-9a-f]{16} is being finished by assay resume \(process \d+ on .+, since \d{4}-\d\d-\d\dT.+\); wait for it to write the report/);
-    expect(refused[0]?.stderr).toContain(`run ${runId} is being finished by assay resume (process ${finished[0]?.child.pid} on ${hostname()}, since `);
-    expectEveryCaseOnce(await readRunFiles(join(folder.path, finished[0]?.name ?? '')), dataset);
-  }, 90_000);
+      // Assess: one finished it, the other was refused naming the one (process, host, since)
+      const finished = outcomes.filter((outcome) => outcome.exitCode === 0);
+      const refused = outcomes.filter((outcome) => outcome.exitCode === 1);
+      expect(finished).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]?.stderr).toMatch(
+        /^assay resume: run r-[0-9a-f]{16} is being finished by assay resume \(process \d+ on .+, since \d{4}-\d\d-\d\dT.+\); wait for it to write the report/,
+      );
+      expect(refused[0]?.stderr).toContain(
+        `run ${runId} is being finished by assay resume (process ${finished[0]?.child.pid} on ${hostname()}, since `,
+      );
+      expectEveryCaseOnce(await readRunFiles(join(folder.path, finished[0]?.name ?? '')), dataset);
+    },
+    90_000,
+  );
 
   it('cannot be resumed under an unknown id, and says so', async () => {
     const outcome = await runCli(['resume', 'r-0000000000000000', '--store', join(folder.path, 'store')]);
 
     expect(outcome.exitCode).toBe(2);
-    expect(outcome.stderr).toBe(`assay resume: No run r-0000000000000000 in store ${join(folder.path, 'store')}, in-process queues; check the run id and --store\n`);
+    expect(outcome.stderr).toBe(
+      `assay resume: No run r-0000000000000000 in store ${join(folder.path, 'store')}, in-process queues; check the run id and --store\n`,
+    );
   });
 });

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
-import { answeredCalls, expectEveryCaseOnce, FAULT_PLACES, readRunFiles, requestsFor, useFaultRun, writeFaultDataset } from './fault-harness.js';
+import {
+  answeredCalls,
+  expectEveryCaseOnce,
+  FAULT_PLACES,
+  readRunFiles,
+  requestsFor,
+  useFaultRun,
+  writeFaultDataset,
+} from './fault-harness.js';
 
 /**
  * The whole pipeline under judge faults, on the embedded default and over the

@@ -26,7 +26,9 @@ const QUOTA = { requests: 20, windowMs: 2_000 };
 /** Request bodies the server answered more than once: a judgment paid twice. */
 function answeredTwice(server: OpenAiTestServer): number {
   const counts = new Map<string, number>();
-  for (const entry of server.log) if (entry.outcome === 'answer') counts.set(JSON.stringify(entry.request.messages), (counts.get(JSON.stringify(entry.request.messages)) ?? 0) + 1);
+  for (const entry of server.log)
+    if (entry.outcome === 'answer')
+      counts.set(JSON.stringify(entry.request.messages), (counts.get(JSON.stringify(entry.request.messages)) ?? 0) + 1);
   return [...counts.values()].filter((count) => count > 1).length;
 }
 
@@ -72,7 +74,10 @@ describe('the pipeline at a judge rate limit', () => {
     expect(refused).toBeGreaterThan(0);
     expect(refused).toBeLessThanOrEqual(16);
     // Every request the server saw is in the report's usage, the refused ones by name
-    expect({ requests: (usage?.calls ?? 0) + (usage?.retries ?? 0), rateLimited: usage?.rate_limited }).toEqual({ requests: requestsFor(fault.server, 'chunk_relevance'), rateLimited: refused });
+    expect({ requests: (usage?.calls ?? 0) + (usage?.retries ?? 0), rateLimited: usage?.rate_limited }).toEqual({
+      requests: requestsFor(fault.server, 'chunk_relevance'),
+      rateLimited: refused,
+    });
   }, 60_000);
 
   it('paces at judge.rate_limit so the server refuses nothing', async () => {

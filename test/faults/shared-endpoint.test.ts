@@ -50,7 +50,13 @@ async function runAt(datasetPath: string, suite: string, judges: readonly string
 }
 
 function judgedMetrics(metrics: Record<string, number>): string[] {
-  return [...new Set(Object.keys(metrics).filter((name) => name.includes('/llm_judged/')).map((name) => name.split('/')[2] ?? name))].sort();
+  return [
+    ...new Set(
+      Object.keys(metrics)
+        .filter((name) => name.includes('/llm_judged/'))
+        .map((name) => name.split('/')[2] ?? name),
+    ),
+  ].sort();
 }
 
 describe('two runs at once over one S3/SQS endpoint', () => {
@@ -60,7 +66,10 @@ describe('two runs at once over one S3/SQS endpoint', () => {
     const second = await writeFaultDataset(folder, 30, 'second.jsonl');
 
     // Act: both at once, on the same bucket and queues
-    const [chunks, grounded] = await Promise.all([runAt(first.path, 'chunks', ['chunk_relevance']), runAt(second.path, 'grounded', ['groundedness'])]);
+    const [chunks, grounded] = await Promise.all([
+      runAt(first.path, 'chunks', ['chunk_relevance']),
+      runAt(second.path, 'grounded', ['groundedness']),
+    ]);
 
     // Assess
     expectEveryCaseOnce(chunks, first);

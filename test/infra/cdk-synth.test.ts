@@ -25,20 +25,24 @@ describe('npx cdk synth --quiet', () => {
     expect(exit.code, exit.stderr).toBe(0);
   });
 
-  it('bundles each function into an ES module asset that loads and exports its handler', async () => {
-    // Prepare: the functions in the template, and the bundle each one's code comes from.
-    const { folder, outdir } = cliSynthesis();
-    const bundles = (await readSynthesizedTemplate(outdir)).functions.map((fn) => join(fn.assetFolder, 'index.mjs'));
-    expect(bundles).toHaveLength(5);
-    for (const bundle of bundles) expect(existsSync(bundle), bundle).toBe(true);
+  it(
+    'bundles each function into an ES module asset that loads and exports its handler',
+    async () => {
+      // Prepare: the functions in the template, and the bundle each one's code comes from.
+      const { folder, outdir } = cliSynthesis();
+      const bundles = (await readSynthesizedTemplate(outdir)).functions.map((fn) => join(fn.assetFolder, 'index.mjs'));
+      expect(bundles).toHaveLength(5);
+      for (const bundle of bundles) expect(existsSync(bundle), bundle).toBe(true);
 
-    // Act: load every bundle in a plain Node.js process, as the Lambda runtime does.
-    const loader = `const urls = ${JSON.stringify(bundles.map((bundle) => pathToFileURL(bundle).href))};
+      // Act: load every bundle in a plain Node.js process, as the Lambda runtime does.
+      const loader = `const urls = ${JSON.stringify(bundles.map((bundle) => pathToFileURL(bundle).href))};
       const kinds = await Promise.all(urls.map(async (url) => typeof (await import(url)).handler));
       console.log(JSON.stringify(kinds));`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', loader], { cwd: folder });
+      const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', loader], { cwd: folder });
 
-    // Assess
-    expect(JSON.parse(stdout)).toEqual(bundles.map(() => 'function'));
-  }, CLI_TIMEOUT_MS);
+      // Assess
+      expect(JSON.parse(stdout)).toEqual(bundles.map(() => 'function'));
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

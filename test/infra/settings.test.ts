@@ -19,14 +19,22 @@ describe('deployment settings', () => {
     expect(defaults).toMatchObject({ maxConcurrency: 10, maxReceiveCount: 3, batchSize: 10, schedule: 'cron(0 3 * * ? *)', suites: [] });
     expect(defaults.alarmEmail).toBeUndefined();
     expect(defaults.judgeSecretArn).toBeUndefined();
-    expect(defaults).toMatchObject({ engineKnowledgeBaseArns: [], engineModelArns: [], engineFunctionArns: [], engineOpenSearchDomainArns: [], engineOpenSearchCollectionArns: [], engineSubnetIds: [] });
+    expect(defaults).toMatchObject({
+      engineKnowledgeBaseArns: [],
+      engineModelArns: [],
+      engineFunctionArns: [],
+      engineOpenSearchDomainArns: [],
+      engineOpenSearchCollectionArns: [],
+      engineSubnetIds: [],
+    });
     expect(defaults.engineSecretArn).toBeUndefined();
     expect(defaults.engineVpcId).toBeUndefined();
   });
 
   it('reads the engine resources as ARN lists, from a JSON array or comma-separated', () => {
     const settings = settingsFrom({
-      engineFunctionArns: 'arn:aws:lambda:us-east-1:123456789012:function:search, arn:aws:lambda:us-east-1:123456789012:function:search:live',
+      engineFunctionArns:
+        'arn:aws:lambda:us-east-1:123456789012:function:search, arn:aws:lambda:us-east-1:123456789012:function:search:live',
       engineKnowledgeBaseArns: ['arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678'],
       engineModelArns: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0',
       engineOpenSearchCollectionArns: 'arn:aws-cn:aoss:cn-north-1:123456789012:collection/a1b2c3d4e5f6',
@@ -34,7 +42,10 @@ describe('deployment settings', () => {
       engineSubnetIds: 'subnet-0123456789abcdef0,subnet-0fedcba9',
     });
 
-    expect(settings.engineFunctionArns).toEqual(['arn:aws:lambda:us-east-1:123456789012:function:search', 'arn:aws:lambda:us-east-1:123456789012:function:search:live']);
+    expect(settings.engineFunctionArns).toEqual([
+      'arn:aws:lambda:us-east-1:123456789012:function:search',
+      'arn:aws:lambda:us-east-1:123456789012:function:search:live',
+    ]);
     expect(settings.engineKnowledgeBaseArns).toHaveLength(1);
     expect(settings.engineModelArns).toHaveLength(1);
     expect(settings.engineOpenSearchCollectionArns).toHaveLength(1);
@@ -42,10 +53,19 @@ describe('deployment settings', () => {
   });
 
   it('reads values given on the command line as strings (-c key=value)', () => {
-    const settings = settingsFrom({ maxConcurrency: '50', batchSize: '20', maxBatchingWindowSeconds: '5', suites: 'faq, search', alarmEmail: '' });
+    const settings = settingsFrom({
+      maxConcurrency: '50',
+      batchSize: '20',
+      maxBatchingWindowSeconds: '5',
+      suites: 'faq, search',
+      alarmEmail: '',
+    });
 
     expect(settings).toMatchObject({ maxConcurrency: 50, batchSize: 20, maxBatchingWindowSeconds: 5, suites: ['faq', 'search'] });
-    expect(settingsFrom({ judgeRequestsPerMinute: '600', judgeTokensPerMinute: '' })).toMatchObject({ judgeRequestsPerMinute: 600, judgeTokensPerMinute: undefined });
+    expect(settingsFrom({ judgeRequestsPerMinute: '600', judgeTokensPerMinute: '' })).toMatchObject({
+      judgeRequestsPerMinute: 600,
+      judgeTokensPerMinute: undefined,
+    });
     expect(settings.alarmEmail).toBeUndefined();
   });
 
@@ -65,16 +85,39 @@ describe('deployment settings', () => {
     [{ engineOpenSearchDomainArns: 'arn:aws:es:us-east-1:123456789012:domain/products/*' }, 'engineOpenSearchDomainArns'],
     [{ engineOpenSearchCollectionArns: 'arn:aws:es:us-east-1:123456789012:domain/products' }, 'engineOpenSearchCollectionArns'],
     [{ engineModelArns: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0' }, 'engineModelArns'],
-    [{ engineKnowledgeBaseArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678', engineModelArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678' }, 'engineModelArns'],
+    [
+      {
+        engineKnowledgeBaseArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678',
+        engineModelArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678',
+      },
+      'engineModelArns',
+    ],
     [{ engineVpcId: 'vpc-0123456789abcdef0' }, 'engineSubnetIds'],
     [{ engineSubnetIds: 'subnet-0123456789abcdef0' }, 'engineSubnetIds'],
     [{ engineVpcId: 'my-vpc', engineSubnetIds: 'subnet-0123456789abcdef0' }, 'engineVpcId'],
     [{ judgeProvider: 'vertex' }, 'judgeProvider'],
     [{ judgeProvider: 'bedrock' }, 'judgeModel'],
-    [{ judgeProvider: 'bedrock', judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0', judgeSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-judge-AbC123' }, 'judgeSecretArn'],
+    [
+      {
+        judgeProvider: 'bedrock',
+        judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+        judgeSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-judge-AbC123',
+      },
+      'judgeSecretArn',
+    ],
     [{ judgeBedrockModels: 'anthropic.claude-3-5-haiku-20241022-v1:0' }, 'judgeBedrockModels'],
-    [{ judgeProvider: 'bedrock', judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0', judgeBedrockModels: 'arn:aws:bedrock:us-east-1::foundation-model/*' }, 'judgeBedrockModels'],
-    [{ engineVpcId: 'vpc-0123456789abcdef0', engineSubnetIds: 'subnet-0123456789abcdef0', engineSecurityGroupIds: 'default' }, 'engineSecurityGroupIds'],
+    [
+      {
+        judgeProvider: 'bedrock',
+        judgeModel: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+        judgeBedrockModels: 'arn:aws:bedrock:us-east-1::foundation-model/*',
+      },
+      'judgeBedrockModels',
+    ],
+    [
+      { engineVpcId: 'vpc-0123456789abcdef0', engineSubnetIds: 'subnet-0123456789abcdef0', engineSecurityGroupIds: 'default' },
+      'engineSecurityGroupIds',
+    ],
     [{ engineSecurityGroupIds: 'sg-0123456789abcdef0' }, 'engineSecurityGroupIds'],
     [{ judgeRequestsPerMinute: '0' }, 'judgeRequestsPerMinute'],
     [{ judgeTokensPerMinute: 'lots' }, 'judgeTokensPerMinute'],

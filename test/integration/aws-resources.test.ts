@@ -31,15 +31,26 @@ describe('ensureAwsResources on fauxqs', () => {
     const second = await ensureAwsResources(aws.clients, names());
 
     expect(second.bucket).toBe('assay-data');
-    expect([second.cases.url, second.deadLetters.url, second.control.url]).toEqual([first.cases.url, first.deadLetters.url, first.control.url]);
-    expect([second.cases.name, second.deadLetters.name, second.control.name]).toEqual(['assay-cases', 'assay-dead-letters', 'assay-control']);
+    expect([second.cases.url, second.deadLetters.url, second.control.url]).toEqual([
+      first.cases.url,
+      first.deadLetters.url,
+      first.control.url,
+    ]);
+    expect([second.cases.name, second.deadLetters.name, second.control.name]).toEqual([
+      'assay-cases',
+      'assay-dead-letters',
+      'assay-control',
+    ]);
     await expect(aws.clients.s3.send(new HeadBucketCommand({ Bucket: 'assay-data' }))).resolves.toBeDefined();
     const listed = await aws.clients.sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'assay-' }));
     expect(listed.QueueUrls).toHaveLength(3);
   });
 
   it('gives the cases queue the visibility timeout and a redrive policy to the dead-letter queue', async () => {
-    const resources = await ensureAwsResources(aws.clients, names({ casesQueue: 'assay-cases-redrive', deadLetterQueue: 'assay-dlq-redrive' }));
+    const resources = await ensureAwsResources(
+      aws.clients,
+      names({ casesQueue: 'assay-cases-redrive', deadLetterQueue: 'assay-dlq-redrive' }),
+    );
 
     const cases = await attributesOf(resources.cases.url);
     const deadLetters = await attributesOf(resources.deadLetters.url);
@@ -63,7 +74,14 @@ describe('ensureAwsResources on fauxqs', () => {
 
 describe('createAwsClients', () => {
   it('uses dummy credentials and path-style S3 URLs for a loopback endpoint when none are configured', async () => {
-    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI']) {
+    for (const name of [
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_PROFILE',
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+      'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+    ]) {
       vi.stubEnv(name, '');
     }
 

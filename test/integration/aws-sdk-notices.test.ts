@@ -50,19 +50,25 @@ async function clientScript(build: 'createAwsClients' | 'the SDK directly'): Pro
   const clients = join(PROJECT_ROOT, 'shared', 'ports', 'aws-clients.ts');
   const lines =
     build === 'createAwsClients'
-      ? [`import { createAwsClients } from ${JSON.stringify(clients)};`, `const { s3 } = createAwsClients({ endpoint: ${JSON.stringify(aws.fauxqs.endpoint)} });`]
+      ? [
+          `import { createAwsClients } from ${JSON.stringify(clients)};`,
+          `const { s3 } = createAwsClients({ endpoint: ${JSON.stringify(aws.fauxqs.endpoint)} });`,
+        ]
       : [
           `import { S3Client } from ${JSON.stringify(S3_CLIENT_MODULE)};`,
           `const s3 = new S3Client({ region: 'us-east-1', endpoint: ${JSON.stringify(aws.fauxqs.endpoint)}, forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });`,
         ];
   // .mts: an ES module (with top-level await) though no package.json beside it says so.
-  return folder.write(`${build.replaceAll(' ', '-')}.mts`, [
-    ...lines,
-    `import { HeadBucketCommand } from ${JSON.stringify(S3_CLIENT_MODULE)};`,
-    `await s3.send(new HeadBucketCommand({ Bucket: ${JSON.stringify(BUCKET)} }));`,
-    `process.emitWarning('a warning of the script itself');`,
-    '',
-  ].join('\n'));
+  return folder.write(
+    `${build.replaceAll(' ', '-')}.mts`,
+    [
+      ...lines,
+      `import { HeadBucketCommand } from ${JSON.stringify(S3_CLIENT_MODULE)};`,
+      `await s3.send(new HeadBucketCommand({ Bucket: ${JSON.stringify(BUCKET)} }));`,
+      `process.emitWarning('a warning of the script itself');`,
+      '',
+    ].join('\n'),
+  );
 }
 
 describe.runIf(nodeMajor < 22)('the AWS SDK notice about Node.js 20', () => {
@@ -82,7 +88,16 @@ describe.runIf(nodeMajor < 22)('the AWS SDK notice about Node.js 20', () => {
   });
 
   it('is not printed by an assay command that talks to S3', async () => {
-    const { exitCode, stderr } = await runNode(['cli/bin.js', 'status', 'r-0000000000000000', '--bucket', BUCKET, '--aws-endpoint', aws.fauxqs.endpoint, '--json']);
+    const { exitCode, stderr } = await runNode([
+      'cli/bin.js',
+      'status',
+      'r-0000000000000000',
+      '--bucket',
+      BUCKET,
+      '--aws-endpoint',
+      aws.fauxqs.endpoint,
+      '--json',
+    ]);
 
     expect(stderr).not.toContain(NOTICE);
     // The command ran and answered (the run is unknown), rather than failing before any request.

@@ -36,7 +36,11 @@ async function run(dataset: string, name: string, now?: () => Date, judges: read
     embeddedInfrastructure(join(folder.path, 'store'), 1),
     silentProgress,
   );
-  return { runId: result.runId, report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))), markdown: await readFile(join(out, 'report.md'), 'utf8') };
+  return {
+    runId: result.runId,
+    report: reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))),
+    markdown: await readFile(join(out, 'report.md'), 'utf8'),
+  };
 }
 
 async function latestRunId(): Promise<string> {
@@ -46,7 +50,10 @@ async function latestRunId(): Promise<string> {
 
 /** The same dataset where the hybrid engine puts three irrelevant documents before everything it found. */
 async function degradedHybrid(): Promise<string> {
-  const lines = (await readFile(DATASET, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { engine: string; retrieved_context: object[] });
+  const lines = (await readFile(DATASET, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { engine: string; retrieved_context: object[] });
   for (const row of lines) {
     if (row.engine !== 'hybrid') continue;
     const noise = [1, 2, 3].map((index) => ({ doc_uri: `noise/${index}`, content: `an unrelated passage ${index}` }));
@@ -94,8 +101,18 @@ describe('baselines and regressions', () => {
     const corrected = compared?.corrected?.chunk_relevance;
     expect(corrected).toMatchObject({ population: 'superpopulation', labelled: 9, cases: 12, level: 0.95 });
     expect(corrected?.corrected?.high).toBeLessThan(0);
-    expect(compared?.corrected_decision).toEqual({ judge: 'chunk_relevance', delta: corrected?.corrected?.mean, p_value: corrected?.p_value });
-    expect(degraded.report.comparison?.regressions).toContainEqual({ engine: 'hybrid', metric, delta: corrected?.corrected?.mean, p_value: corrected?.p_value, judge: 'chunk_relevance' });
+    expect(compared?.corrected_decision).toEqual({
+      judge: 'chunk_relevance',
+      delta: corrected?.corrected?.mean,
+      p_value: corrected?.p_value,
+    });
+    expect(degraded.report.comparison?.regressions).toContainEqual({
+      engine: 'hybrid',
+      metric,
+      delta: corrected?.corrected?.mean,
+      p_value: corrected?.p_value,
+      judge: 'chunk_relevance',
+    });
     expect(degraded.report.comparison?.regressions.some((regression) => regression.engine === 'bm25')).toBe(false);
     expect(degraded.markdown).toContain(`, corrected by \`chunk_relevance\`)`);
     expect(degraded.markdown).toContain(`**Against the baseline \`${baseline.runId}\` (this run − baseline):**`);

@@ -39,9 +39,15 @@ describe('the jobs of a round', () => {
 
     // Assess: a: 2 + 2 + 1; b: 2
     expect(planned.map((job) => job.ids.length)).toEqual([2, 2, 1, 2]);
-    expect(planned.map((job) => new Set(job.lines.map((line) => (JSON.parse(line) as { body: { model: string } }).body.model)).size)).toEqual([1, 1, 1, 1]);
+    expect(
+      planned.map((job) => new Set(job.lines.map((line) => (JSON.parse(line) as { body: { model: string } }).body.model)).size),
+    ).toEqual([1, 1, 1, 1]);
     expect(again).toEqual(planned);
-    expect(JSON.parse(planned[0]?.lines[0] ?? '')).toMatchObject({ custom_id: planned[0]?.ids[0], method: 'POST', url: '/v1/chat/completions' });
+    expect(JSON.parse(planned[0]?.lines[0] ?? '')).toMatchObject({
+      custom_id: planned[0]?.ids[0],
+      method: 'POST',
+      url: '/v1/chat/completions',
+    });
   });
 
   it('finds a job created at the provider by a process that died before recording it, instead of creating a second', async () => {
@@ -51,7 +57,10 @@ describe('the jobs of a round', () => {
     const planned = planJobs([request('a', 0), request('a', 1)], provider, undefined);
     const submitted = await submitJobs(store, provider, RUN, { round: 0, jobs: [] }, planned, now);
     const [job] = submitted.jobs;
-    const orphan: BatchState = { round: 0, jobs: submitted.jobs.map((known) => ({ ...known, provider_id: undefined, state: 'planned', phase: 'planned' })) };
+    const orphan: BatchState = {
+      round: 0,
+      jobs: submitted.jobs.map((known) => ({ ...known, provider_id: undefined, state: 'planned', phase: 'planned' })),
+    };
     await store.put(batchKeys.state(RUN), JSON.stringify(orphan));
 
     // Act: the next process creates what the state says is not created yet
@@ -60,6 +69,11 @@ describe('the jobs of a round', () => {
     // Assess
     expect(server.batches.size).toBe(1);
     expect(recovered.jobs[0]?.provider_id).toBe(job?.provider_id);
-    expect((await readBatchState(store, RUN)).jobs[0]).toMatchObject({ key: `${RUN}-r0-j0`, provider_id: job?.provider_id, phase: 'pending', requests: 2 });
+    expect((await readBatchState(store, RUN)).jobs[0]).toMatchObject({
+      key: `${RUN}-r0-j0`,
+      provider_id: job?.provider_id,
+      phase: 'pending',
+      requests: 2,
+    });
   });
 });

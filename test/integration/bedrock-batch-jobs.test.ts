@@ -32,7 +32,12 @@ beforeAll(async () => {
   await aws.clients.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
 });
 beforeEach(async () => {
-  server = await startBedrockBatchServer({ oracle: catalogOracle, s3Endpoint: aws.fauxqs.endpoint, accessKeyId: ACCESS_KEY, progress: 'manual' });
+  server = await startBedrockBatchServer({
+    oracle: catalogOracle,
+    s3Endpoint: aws.fauxqs.endpoint,
+    accessKeyId: ACCESS_KEY,
+    progress: 'manual',
+  });
   vi.stubEnv('AWS_ACCESS_KEY_ID', ACCESS_KEY);
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'bedrock-batch-secret-key');
   vi.stubEnv('AWS_ENDPOINT_URL_BEDROCK', server.endpoint);
@@ -46,12 +51,16 @@ afterAll(() => vi.unstubAllEnvs());
 
 /** A judge request as the Bedrock batch completer makes it: the Converse input, modelId included. */
 function request(index: number, model = MODEL): BatchRequest {
-  const messages = [{ role: 'system' as const, content: 'Judge the passage.' }, { role: 'user' as const, content: `Passage ${index}: rotate the key, then rotate the clients.` }];
+  const messages = [
+    { role: 'system' as const, content: 'Judge the passage.' },
+    { role: 'user' as const, content: `Passage ${index}: rotate the key, then rotate the clients.` },
+  ];
   const body = { ...converseInput('tool', messages, verdict, 'chunk_relevance', { modelId: model, maxTokens: 256, temperature: 0 }) };
   return { id: batchRequestId(body, 0, 0), judge: 'chunk_relevance', model, sample: 0, attempt: 0, body };
 }
 
-const provider = (minRecordsPerJob = 1) => bedrockBatchProvider({ region: 'us-east-1', s3Uri: `s3://${BUCKET}/assay`, roleArn: ROLE, minRecordsPerJob });
+const provider = (minRecordsPerJob = 1) =>
+  bedrockBatchProvider({ region: 'us-east-1', s3Uri: `s3://${BUCKET}/assay`, roleArn: ROLE, minRecordsPerJob });
 
 async function objectText(key: string): Promise<string> {
   return (await (await aws.clients.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body?.transformToString('utf8')) ?? '';
@@ -83,10 +92,16 @@ describe('Amazon Bedrock batch inference jobs', () => {
       modelInvocationType: 'Converse',
       inputDataConfig: { s3InputDataConfig: { s3Uri: `s3://${BUCKET}/assay/runs/${RUN}/batch/bedrock/${RUN}-r0-j0/input.jsonl` } },
     });
-    const records = (await objectText(`assay/runs/${RUN}/batch/bedrock/${RUN}-r0-j0/input.jsonl`)).trim().split('\n').map((line) => JSON.parse(line) as { recordId: string; modelInput: Record<string, unknown> });
+    const records = (await objectText(`assay/runs/${RUN}/batch/bedrock/${RUN}-r0-j0/input.jsonl`))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { recordId: string; modelInput: Record<string, unknown> });
     expect(records.map((record) => record.recordId)).toEqual(planned[0]?.ids);
     expect(records[0]?.modelInput).not.toHaveProperty('modelId');
-    expect(records[0]?.modelInput).toMatchObject({ toolConfig: { toolChoice: { tool: { name: 'chunk_relevance' } } }, inferenceConfig: { maxTokens: 256, temperature: 0 } });
+    expect(records[0]?.modelInput).toMatchObject({
+      toolConfig: { toolChoice: { tool: { name: 'chunk_relevance' } } },
+      inferenceConfig: { maxTokens: 256, temperature: 0 },
+    });
     // Its state, counts from the job, and every answer under its request id
     expect(polled).toMatchObject({ state: 'Completed', phase: 'finished', counts: { total: 3, completed: 3, failed: 0 } });
     expect(collected.collected).toBe(true);
@@ -100,8 +115,18 @@ describe('Amazon Bedrock batch inference jobs', () => {
     // Prepare: a job created at the provider, then its id lost
     const bedrock = provider();
     const store = new MemoryStore();
-    const submitted = await submitJobs(store, bedrock, RUN, { round: 0, jobs: [] }, planJobs([request(0), request(1)], bedrock, undefined), now);
-    const orphan: BatchState = { round: 0, jobs: submitted.jobs.map((known) => ({ ...known, provider_id: undefined, state: 'planned', phase: 'planned' })) };
+    const submitted = await submitJobs(
+      store,
+      bedrock,
+      RUN,
+      { round: 0, jobs: [] },
+      planJobs([request(0), request(1)], bedrock, undefined),
+      now,
+    );
+    const orphan: BatchState = {
+      round: 0,
+      jobs: submitted.jobs.map((known) => ({ ...known, provider_id: undefined, state: 'planned', phase: 'planned' })),
+    };
     await store.put(batchKeys.state(RUN), JSON.stringify(orphan));
 
     // Act: the next process finds it by name; a create of the same name, its token forgotten, meets the name taken and takes that job
@@ -117,7 +142,12 @@ describe('Amazon Bedrock batch inference jobs', () => {
   });
 
   it.each([
-    { fault: { validationMessage: 'The model anthropic.claude-3-5-haiku does not support batch inference in this Region.' }, state: 'Failed', phase: 'failed', done: 0 },
+    {
+      fault: { validationMessage: 'The model anthropic.claude-3-5-haiku does not support batch inference in this Region.' },
+      state: 'Failed',
+      phase: 'failed',
+      done: 0,
+    },
     { fault: { partialAfterRecords: 2 }, state: 'PartiallyCompleted', phase: 'finished', done: 2 },
     { fault: { expireAfterRecords: 1 }, state: 'Expired', phase: 'finished', done: 1 },
   ])('reads a job that ends $state: its phase, its done lines kept and the rest owed', async ({ fault, state, phase, done }) => {
@@ -142,12 +172,16 @@ describe('Amazon Bedrock batch inference jobs', () => {
       expect(polled.errors).toEqual([{ code: 'Failed', message: 'validationMessage' in fault ? fault.validationMessage : '' }]);
       return;
     }
-    const answers = await Promise.all((planned[0]?.ids ?? []).map(async (id) => batchAnswerSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(batchKeys.answer(RUN, id))))).answer.kind));
+    const answers = await Promise.all(
+      (planned[0]?.ids ?? []).map(
+        async (id) => batchAnswerSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(batchKeys.answer(RUN, id))))).answer.kind,
+      ),
+    );
     expect(answers.filter((kind) => kind === 'response')).toHaveLength(done);
     expect(answers.filter((kind) => kind === 'line-failed')).toHaveLength(4 - done);
   });
 
-  it('stops a job, and says Bedrock\'s minimum records a job in its limits', async () => {
+  it("stops a job, and says Bedrock's minimum records a job in its limits", async () => {
     const bedrock = provider(100);
     const store = new MemoryStore();
     const submitted = await submitJobs(store, bedrock, RUN, { round: 0, jobs: [] }, planJobs([request(0)], bedrock, undefined), now);

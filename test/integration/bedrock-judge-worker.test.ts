@@ -19,7 +19,10 @@ import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '..
  */
 const BUCKET = 'assay-bedrock-judges';
 const ACCESS_KEY = 'AKIDJUDGEWORKERROLE0';
-const NOT_YET_SET = { error: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" };
+const NOT_YET_SET = {
+  error: 'ResourceNotFoundException',
+  message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+};
 
 const aws = useFauxqsClients();
 const savedEnvironment = { ...process.env };
@@ -62,7 +65,13 @@ describe('the judge worker with Bedrock judges', () => {
   it('judges through Converse with the function role, and never reads the judge secret', async () => {
     // Prepare: a suite config with no judge settings; only its endpoint points at the stand-in
     const config: RunConfig = {
-      ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { provider: 'bedrock', bedrock: { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: bedrock.endpoint } } }),
+      ...configFileSchema.parse({
+        judges: ['relevance_to_query'],
+        judge: {
+          provider: 'bedrock',
+          bedrock: { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: bedrock.endpoint },
+        },
+      }),
       strict: false,
     };
 
@@ -70,7 +79,10 @@ describe('the judge worker with Bedrock judges', () => {
     const judging = await dependencies.judgingFor(config, 'config-hash-bedrock');
     const [judge] = judging.judges;
     if (judging.backend.kind !== 'llm' || judge?.kind !== 'llm') throw new Error('Expected an LLM judge on Bedrock');
-    const outcome = await judging.backend.service.judge(judge, { request: 'how do I rotate keys?', response: 'Rotate them in the console.' });
+    const outcome = await judging.backend.service.judge(judge, {
+      request: 'how do I rotate keys?',
+      response: 'Rotate them in the console.',
+    });
 
     // Assess
     expect(outcome).toMatchObject({ ok: true, verdict: { rating: 'yes' } });
@@ -82,14 +94,25 @@ describe('the judge worker with Bedrock judges', () => {
 
   it('speaks HTTP/2 to the endpoint when the suite config says http_version "2"', async () => {
     // Prepare
-    const bedrockSettings = { region: 'us-east-1', model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0', endpoint: bedrockHttp2.endpoint, http_version: '2' };
-    const config: RunConfig = { ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { provider: 'bedrock', bedrock: bedrockSettings } }), strict: false };
+    const bedrockSettings = {
+      region: 'us-east-1',
+      model_id: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+      endpoint: bedrockHttp2.endpoint,
+      http_version: '2',
+    };
+    const config: RunConfig = {
+      ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { provider: 'bedrock', bedrock: bedrockSettings } }),
+      strict: false,
+    };
 
     // Act
     const judging = await dependencies.judgingFor(config, 'config-hash-bedrock-http2');
     const [judge] = judging.judges;
     if (judging.backend.kind !== 'llm' || judge?.kind !== 'llm') throw new Error('Expected an LLM judge on Bedrock');
-    const outcome = await judging.backend.service.judge(judge, { request: 'how do I rotate keys?', response: 'Rotate them in the console.' });
+    const outcome = await judging.backend.service.judge(judge, {
+      request: 'how do I rotate keys?',
+      response: 'Rotate them in the console.',
+    });
 
     // Assess
     expect(outcome).toMatchObject({ ok: true, verdict: { rating: 'yes' } });

@@ -47,7 +47,10 @@ describe('a batch-judged suite, deployed', () => {
     // Prepare: the suite's config asks for batch judging; the dataset lands in the bucket
     const store = bucketStore(BUCKET, stack.endpoint);
     await store.put('config/nightly.yaml', 'judges: [chunk_relevance, correctness]\njudge:\n  batch: {poll_seconds: 0.5}\n');
-    await store.put('datasets/nightly/search-assistant.jsonl', await readFile(join(REPOSITORY_ROOT, 'examples', 'datasets', 'search-assistant.jsonl')));
+    await store.put(
+      'datasets/nightly/search-assistant.jsonl',
+      await readFile(join(REPOSITORY_ROOT, 'examples', 'datasets', 'search-assistant.jsonl')),
+    );
 
     // Act: what S3's event starts: ingest, then the queues' consumers until the report
     const runId = await stack.process('datasets/nightly/search-assistant.jsonl');

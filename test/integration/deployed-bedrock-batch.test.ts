@@ -49,12 +49,15 @@ afterAll(async () => {
 });
 
 describe('a batch-judged suite on a stack of Bedrock judges', () => {
-  it('is judged through one job the reducer creates in the stack\'s bucket as its service role, and reported with every case', async () => {
+  it("is judged through one job the reducer creates in the stack's bucket as its service role, and reported with every case", async () => {
     // Prepare: the suite's config asks for batch judging (the place of the jobs is the stack's); the dataset lands in the bucket
     const store = bucketStore(BUCKET, stack.endpoint);
     const config = `judges: [chunk_relevance, correctness]\njudge:\n  provider: bedrock\n  bedrock: {region: us-east-1, model_id: ${MODEL}, endpoint: "${online.endpoint}"}\n  batch: {poll_seconds: 0.5, bedrock: {min_records_per_job: 1}}\n`;
     await store.put('config/nightly.yaml', config);
-    await store.put('datasets/nightly/search-assistant.jsonl', await readFile(join(REPOSITORY_ROOT, 'examples', 'datasets', 'search-assistant.jsonl')));
+    await store.put(
+      'datasets/nightly/search-assistant.jsonl',
+      await readFile(join(REPOSITORY_ROOT, 'examples', 'datasets', 'search-assistant.jsonl')),
+    );
 
     // Act
     const runId = await stack.process('datasets/nightly/search-assistant.jsonl');
@@ -66,10 +69,15 @@ describe('a batch-judged suite on a stack of Bedrock judges', () => {
     expect(batch.jobs.size).toBe(1);
     const [job] = [...batch.jobs.values()];
     expect(job?.request).toMatchObject({ roleArn: ROLE, modelId: MODEL, jobName: `${runId}-r0-j0` });
-    expect(job?.request.inputDataConfig.s3InputDataConfig.s3Uri).toBe(`s3://${BUCKET}/runs/${runId}/batch/bedrock/${runId}-r0-j0/input.jsonl`);
+    expect(job?.request.inputDataConfig.s3InputDataConfig.s3Uri).toBe(
+      `s3://${BUCKET}/runs/${runId}/batch/bedrock/${runId}-r0-j0/input.jsonl`,
+    );
     expect(await store.get(`runs/${runId}/batch/bedrock/${runId}-r0-j0/input.jsonl`)).toBeDefined();
     expect([...batch.judged.values()].every((times) => times === 1)).toBe(true);
     expect(online.log).toEqual([]);
-    expect(await readBatchState(store, runId)).toMatchObject({ round: 1, jobs: [{ round: 0, phase: 'finished', state: 'Completed', collected: true }] });
+    expect(await readBatchState(store, runId)).toMatchObject({
+      round: 1,
+      jobs: [{ round: 0, phase: 'finished', state: 'Completed', collected: true }],
+    });
   }, 120_000);
 });

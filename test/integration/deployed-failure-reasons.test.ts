@@ -31,7 +31,10 @@ import { sqsRecordOf } from '../support/sqs-record.js';
  */
 const BUCKET = 'assay-deployed';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:AssayJudgeSecret-AbC123';
-const NO_VALUE_YET = { error: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" };
+const NO_VALUE_YET = {
+  error: 'ResourceNotFoundException',
+  message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+};
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'support.jsonl');
 const EMPTY_SECRET_REASON =
   `Could not read the judge secret ${SECRET_ARN}: it holds no value: put the judge API key in it ` +
@@ -49,7 +52,14 @@ beforeAll(async () => {
   secrets = await startSecretsManagerTestServer(NO_VALUE_YET);
   clients = createAwsClients({ endpoint: fauxqs.endpoint });
   // One receive a case: a failed case goes to the dead-letter queue at once.
-  resources = await ensureAwsResources(clients, { bucket: BUCKET, casesQueue: 'cases', deadLetterQueue: 'cases-dlq', controlQueue: 'control', maxReceiveCount: 1, visibilityTimeoutSeconds: 1 });
+  resources = await ensureAwsResources(clients, {
+    bucket: BUCKET,
+    casesQueue: 'cases',
+    deadLetterQueue: 'cases-dlq',
+    controlQueue: 'control',
+    maxReceiveCount: 1,
+    visibilityTimeoutSeconds: 1,
+  });
   store = new S3Store(clients.s3, BUCKET);
   Object.assign(process.env, {
     ASSAY_BUCKET: BUCKET,
@@ -91,7 +101,8 @@ async function runSuite(suite: string): Promise<Report> {
       {
         queue: resources.control,
         handler: async (event, context) => {
-          for (const outcome of await reduce(event, context)) if (outcome.kind === 'reported' && outcome.runId === started.runId) reported = outcome.report;
+          for (const outcome of await reduce(event, context))
+            if (outcome.kind === 'reported' && outcome.runId === started.runId) reported = outcome.report;
         },
         batchSize: 1,
         concurrency: 1,
@@ -155,14 +166,22 @@ describe('the deployed judge worker, before it judges', () => {
 
   it('records a case whose run has no manifest with that reason', async () => {
     // Prepare: a case message of a run this bucket never saw, on its last receive
-    const body = JSON.stringify({ kind: 'case', run_id: 'r-00000000000000ff', case_id: 'q01', case_key: 'runs/r-00000000000000ff/cases/q01.json' });
+    const body = JSON.stringify({
+      kind: 'case',
+      run_id: 'r-00000000000000ff',
+      case_id: 'q01',
+      case_key: 'runs/r-00000000000000ff/cases/q01.json',
+    });
     const record = sqsRecordOf(body);
     const logs = captureLogs();
 
     // Act
     let response: unknown;
     try {
-      response = await judgeCases({ Records: [record, sqsRecordOf(JSON.stringify({ kind: 'case' }), 'm-2')] }, lambdaContext('judge-worker')).catch((error: unknown) => error);
+      response = await judgeCases(
+        { Records: [record, sqsRecordOf(JSON.stringify({ kind: 'case' }), 'm-2')] },
+        lambdaContext('judge-worker'),
+      ).catch((error: unknown) => error);
       await recordFailure({ Records: [record] });
     } finally {
       logs.restore();
@@ -170,9 +189,15 @@ describe('the deployed judge worker, before it judges', () => {
 
     // Assess: the whole batch failed, and each failure says why, in its record and in the logs
     expect(response).toMatchObject({ name: 'FullBatchFailureError' });
-    const failure = caseFailureSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(runKeys.failure('r-00000000000000ff', 'q01')))));
+    const failure = caseFailureSchema.parse(
+      JSON.parse(new TextDecoder().decode(await store.get(runKeys.failure('r-00000000000000ff', 'q01')))),
+    );
     expect(failure.error).toBe('Run r-00000000000000ff has no manifest (runs/r-00000000000000ff/manifest.json)');
-    expect(errorsOf(logs.entries()).map((entry) => [entry.message, entry.error]).sort()).toEqual([
+    expect(
+      errorsOf(logs.entries())
+        .map((entry) => [entry.message, entry.error])
+        .sort(),
+    ).toEqual([
       ['case failed', failure.error],
       ['not a case message', 'not a case message: field "run_id": is missing (and 1 more problem)'],
     ]);
@@ -180,7 +205,8 @@ describe('the deployed judge worker, before it judges', () => {
 });
 
 describe('assay submit --wait, on a deployed run whose cases failed', () => {
-  const submit = (suite: string, ...extra: string[]) => runCli(['submit', DATASET, '--bucket', BUCKET, '--suite', suite, '--wait', '--aws-endpoint', fauxqs.endpoint, ...extra]);
+  const submit = (suite: string, ...extra: string[]) =>
+    runCli(['submit', DATASET, '--bucket', BUCKET, '--suite', suite, '--wait', '--aws-endpoint', fauxqs.endpoint, ...extra]);
   const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 
   it('exits 1 for a run that evaluated nothing, whatever --max-failed', async () => {
@@ -195,8 +221,12 @@ describe('assay submit --wait, on a deployed run whose cases failed', () => {
 
     // Assess
     expect(report.cases).toMatchObject({ evaluated: 0, failed: 4 });
-    expect(gated.stdout).toBe(`submitted datasets/judged/support.jsonl to ${BUCKET}; run ${runId}\nreport: reports/judged/${runId}/report.json\n`);
-    expect(lastLine(gated.stderr)).toMatch(/^assay submit: no case could be evaluated \(4 failed, 0 missing\); the first failure, [^:]+: Could not read the judge secret /);
+    expect(gated.stdout).toBe(
+      `submitted datasets/judged/support.jsonl to ${BUCKET}; run ${runId}\nreport: reports/judged/${runId}/report.json\n`,
+    );
+    expect(lastLine(gated.stderr)).toMatch(
+      /^assay submit: no case could be evaluated \(4 failed, 0 missing\); the first failure, [^:]+: Could not read the judge secret /,
+    );
     expect([gated.exitCode, accepting.exitCode]).toEqual([1, 1]);
     expect(lastLine(accepting.stderr)).toBe(lastLine(gated.stderr));
   });
@@ -205,12 +235,16 @@ describe('assay submit --wait, on a deployed run whose cases failed', () => {
     // Prepare: the judge secret holds a key; the chunk judge's server fails every call about the CSV export passage
     const judge = await startOpenAiTestServer({
       oracle: (request, callIndex) => {
-        if (request.messages.some((message) => message.content?.includes('Export > CSV') === true)) throw new Error('the CSV passage is poisoned');
+        if (request.messages.some((message) => message.content?.includes('Export > CSV') === true))
+          throw new Error('the CSV passage is poisoned');
         return catalogOracle(request, callIndex);
       },
     });
     secrets.answer({ value: 'sk-deployed-gate-Qw3Er5Ty7' });
-    await store.put('config/partial.yaml', `judges: [chunk_relevance]\njudge_settings:\n  chunk_relevance: {base_url: "${judge.baseUrl}"}\nrun:\n  check_delay_seconds: 0\n`);
+    await store.put(
+      'config/partial.yaml',
+      `judges: [chunk_relevance]\njudge_settings:\n  chunk_relevance: {base_url: "${judge.baseUrl}"}\nrun:\n  check_delay_seconds: 0\n`,
+    );
     let report: Report;
     try {
       report = await runSuite('partial');

@@ -41,7 +41,21 @@ describe('a case delivered twice', () => {
       kind: 'case',
       run_id: RUN_ID,
       case_id: 'q1',
-      case: { request_id: 'q1', request: 'how do I rotate a key?', tags: {}, engines: { bm25: { tags: {}, retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({ doc_uri: `d${rank}`, rank: rank + 1, content: `passage ${text}` })) } } },
+      case: {
+        request_id: 'q1',
+        request: 'how do I rotate a key?',
+        tags: {},
+        engines: {
+          bm25: {
+            tags: {},
+            retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({
+              doc_uri: `d${rank}`,
+              rank: rank + 1,
+              content: `passage ${text}`,
+            })),
+          },
+        },
+      },
     });
 
     // Act: the first delivery, then the same message received again by another worker
@@ -50,9 +64,13 @@ describe('a case delivered twice', () => {
 
     // Assess: both done, the first result kept, and the calls of both in the result and the attempt usage
     expect([first.kind, second.kind]).toEqual(['done', 'done']);
-    const result = caseResultSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.result(RUN_ID, 'q1'))) ?? new Uint8Array())));
+    const result = caseResultSchema.parse(
+      JSON.parse(new TextDecoder().decode((await store.get(runKeys.result(RUN_ID, 'q1'))) ?? new Uint8Array())),
+    );
     expect(result.engines.bm25?.['retrieval/llm_judged/chunk_relevance/ratings']).toEqual(['yes', 'yes', 'yes']);
-    const attempt = attemptUsageSchema.parse(JSON.parse(new TextDecoder().decode((await store.get(runKeys.attemptUsage(RUN_ID, 'q1', 'm-1-2'))) ?? new Uint8Array())));
+    const attempt = attemptUsageSchema.parse(
+      JSON.parse(new TextDecoder().decode((await store.get(runKeys.attemptUsage(RUN_ID, 'q1', 'm-1-2'))) ?? new Uint8Array())),
+    );
     const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
     expect(counted(attempt.chunk_relevance)).toBeGreaterThan(0);
     expect(counted(result.judge_usage.chunk_relevance) + counted(attempt.chunk_relevance)).toBe(server.log.length);

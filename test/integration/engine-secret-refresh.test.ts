@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { judgeWorkerDependencies, RETIRED_ENGINES_CLOSE_AFTER_MS, type JudgeWorkerDependencies } from '../../functions/judge-worker-dependencies.js';
+import {
+  judgeWorkerDependencies,
+  RETIRED_ENGINES_CLOSE_AFTER_MS,
+  type JudgeWorkerDependencies,
+} from '../../functions/judge-worker-dependencies.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
 import type { RunConfig } from '../../shared/config/index.js';
@@ -14,15 +18,30 @@ import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '..
  * rotated value rebuilds the run's engines.
  */
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-engines-AbC123';
-const NOT_YET_SET = { error: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" };
+const NOT_YET_SET = {
+  error: 'ResourceNotFoundException',
+  message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+};
 /** Just past the five minutes a secret is held. */
 const PAST_MAX_AGE_MS = 301_000;
 
-const runConfig = (input: Record<string, unknown>): RunConfig => ({ ...configFileSchema.parse({ judges: ['relevance_to_query'], ...input }), strict: false });
+const runConfig = (input: Record<string, unknown>): RunConfig => ({
+  ...configFileSchema.parse({ judges: ['relevance_to_query'], ...input }),
+  strict: false,
+});
 /** The tenant header comes from the function's environment, the token from the engine secret. */
 const withEngines = (): RunConfig =>
   runConfig({
-    engines: [{ name: 'search', http: { url: `${search.url}/search`, headers: { Authorization: 'Bearer {{env.SEARCH_TOKEN}}', 'X-Tenant': '{{env.SEARCH_TENANT}}' }, results: 'hits' } }],
+    engines: [
+      {
+        name: 'search',
+        http: {
+          url: `${search.url}/search`,
+          headers: { Authorization: 'Bearer {{env.SEARCH_TOKEN}}', 'X-Tenant': '{{env.SEARCH_TENANT}}' },
+          results: 'hits',
+        },
+      },
+    ],
   });
 const WITHOUT_ENGINES = runConfig({});
 const NEEDS_MISSING_VARIABLE = runConfig({

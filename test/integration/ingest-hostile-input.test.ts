@@ -44,7 +44,13 @@ async function ingest(rows: readonly (object | string)[], strict: boolean) {
 // id is that hash written out would share the case id, its results and its failures.
 const unsafeId = 'what is x?';
 const collidingRows = [
-  { request_id: unsafeId, request: 'what is x?', response: 'x', retrieved_context: [{ doc_uri: 'd1', content: 'x' }], expected_retrieved_context: [{ doc_uri: 'd1' }] },
+  {
+    request_id: unsafeId,
+    request: 'what is x?',
+    response: 'x',
+    retrieved_context: [{ doc_uri: 'd1', content: 'x' }],
+    expected_retrieved_context: [{ doc_uri: 'd1' }],
+  },
   { request_id: 'q2', request: 'question two', response: 'y', retrieved_context: [{ doc_uri: 'd2', content: 'y' }] },
   { request_id: caseIdFor(unsafeId), request: 'a different question', response: 'z', retrieved_context: [{ doc_uri: 'd3', content: 'z' }] },
 ];
@@ -55,13 +61,27 @@ describe('ingest of two requests with one case id', () => {
     const { infrastructure, outcome } = await ingest(collidingRows, false);
     if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
-    const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
-    const report = await driveToReport(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const errors = errorsText
+      .trim()
+      .split('\n')
+      .map((line) => inputErrorSchema.parse(JSON.parse(line)));
+    const report = await driveToReport(infrastructure, outcome.runId, {
+      expectedCases: 2,
+      judgingFor: () => judging,
+      tracker: silentProgress(),
+      now: () => new Date(),
+      concurrency: 2,
+    });
 
     // Assess
     expect(outcome).toMatchObject({ cases: 2, inputErrors: 1 });
     expect(errors).toEqual([
-      expect.objectContaining({ file: DATASET_KEY, line: 3, field: 'request_id', message: expect.stringContaining('on line 1') as unknown as string }),
+      expect.objectContaining({
+        file: DATASET_KEY,
+        line: 3,
+        field: 'request_id',
+        message: expect.stringContaining('on line 1') as unknown as string,
+      }),
     ]);
     expect(errors[0]?.fix).toMatch(/distinct request_id/);
     expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0 });
@@ -79,19 +99,41 @@ describe('ingest of a hostile dataset', () => {
   it('runs the good rows through the pipeline and records every bad row with its line', async () => {
     // Prepare: bad JSON, 10,000-deep nesting, a __proto__ key, prototype names as ids, engines and tags
     const rows: (object | string)[] = [
-      { request_id: 'constructor', request: 'q1', engine: 'toString', response: 'a', retrieved_context: [{ doc_uri: 'd1', content: 'a' }], hasOwnProperty: 'tag' },
+      {
+        request_id: 'constructor',
+        request: 'q1',
+        engine: 'toString',
+        response: 'a',
+        retrieved_context: [{ doc_uri: 'd1', content: 'a' }],
+        hasOwnProperty: 'tag',
+      },
       '{"request": "broken", ',
       `{"request": "deep", "meta": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
       '{"__proto__": {"polluted": true}, "request": "prototype key"}',
-      { request_id: '__proto__', request: 'q2', engine: 'constructor', response: 'b', retrieved_context: [{ doc_uri: 'd2', content: 'b', metadata: { toString: 1 } }] },
+      {
+        request_id: '__proto__',
+        request: 'q2',
+        engine: 'constructor',
+        response: 'b',
+        retrieved_context: [{ doc_uri: 'd2', content: 'b', metadata: { toString: 1 } }],
+      },
     ];
 
     // Act
     const { infrastructure, outcome } = await ingest(rows, false);
     if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
     const errorsText = new TextDecoder().decode(await infrastructure.store.get(`runs/${outcome.runId}/input-errors.jsonl`));
-    const errors = errorsText.trim().split('\n').map((line) => inputErrorSchema.parse(JSON.parse(line)));
-    const report = await driveToReport(infrastructure, outcome.runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const errors = errorsText
+      .trim()
+      .split('\n')
+      .map((line) => inputErrorSchema.parse(JSON.parse(line)));
+    const report = await driveToReport(infrastructure, outcome.runId, {
+      expectedCases: 2,
+      judgingFor: () => judging,
+      tracker: silentProgress(),
+      now: () => new Date(),
+      concurrency: 2,
+    });
 
     // Assess
     expect(errors.map((error) => [error.file, error.line])).toEqual([

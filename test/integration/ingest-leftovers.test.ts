@@ -23,7 +23,11 @@ afterEach(async () => {
 async function writeRows(path: string, rows: number): Promise<void> {
   const stream = createWriteStream(path);
   for (let index = 0; index < rows; index++) {
-    const row = { request_id: `q${index}`, request: `question ${index}`, retrieved_context: [`passage one of ${index}`, `passage two of ${index}`] };
+    const row = {
+      request_id: `q${index}`,
+      request: `question ${index}`,
+      retrieved_context: [`passage one of ${index}`, `passage two of ${index}`],
+    };
     if (!stream.write(`${JSON.stringify(row)}\n`)) await once(stream, 'drain');
   }
   stream.end();
@@ -47,7 +51,9 @@ describe('an ingest killed half-way', () => {
     const workParent = join(folder.path, 'assay-work');
     const dataset = join(folder.path, 'rows.jsonl');
     await writeRows(dataset, 200_000);
-    const child = spawn(process.execPath, ['--import', 'tsx', INGEST_PROCESS, dataset, join(folder.path, 'killed-store'), workParent], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', 'tsx', INGEST_PROCESS, dataset, join(folder.path, 'killed-store'), workParent], {
+      stdio: 'ignore',
+    });
     const exited = once(child, 'exit');
     const prefix = `ingest-pid${child.pid}-`;
     const leftover = await waitFor(async () => {
@@ -66,8 +72,21 @@ describe('an ingest killed half-way', () => {
     const small = await folder.write('small.jsonl', `${JSON.stringify({ request: 'one question', response: 'r' })}\n`);
     const { etag } = await infrastructure.store.upload('datasets/next/small.jsonl', small);
     const outcome = await ingestDataset(
-      { store: infrastructure.store, cases: infrastructure.cases, control: infrastructure.control, now: () => new Date(), workFolders: { parent: workParent, staleAfterMs: 0 } },
-      { datasetKey: 'datasets/next/small.jsonl', etag, suite: 'next', trigger: 'test', config: { ...configFileSchema.parse({ judges: ['document_recall'] }), strict: false }, judgeSummary: 'none' },
+      {
+        store: infrastructure.store,
+        cases: infrastructure.cases,
+        control: infrastructure.control,
+        now: () => new Date(),
+        workFolders: { parent: workParent, staleAfterMs: 0 },
+      },
+      {
+        datasetKey: 'datasets/next/small.jsonl',
+        etag,
+        suite: 'next',
+        trigger: 'test',
+        config: { ...configFileSchema.parse({ judges: ['document_recall'] }), strict: false },
+        judgeSummary: 'none',
+      },
     );
 
     // Assess

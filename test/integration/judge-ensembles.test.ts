@@ -17,7 +17,11 @@ import { startOpenAiTestServer, type ChatRequest, type OpenAiTestServer } from '
 const ROTATE = 'Rotate access keys in the IAM console: create a second key, rotate clients to it, then rotate the old one out.';
 const BILLING = 'Billing alarms notify you when charges exceed a threshold.';
 const chunk = (text: string, rank: number) => ({ doc_uri: text === ROTATE ? 'iam' : 'billing', content: text, rank });
-const engine = (...texts: string[]): EngineOutput => ({ retrieved_context: texts.map((text, index) => chunk(text, index + 1)), response: 'Create a new key, then retire the old one.', tags: {} });
+const engine = (...texts: string[]): EngineOutput => ({
+  retrieved_context: texts.map((text, index) => chunk(text, index + 1)),
+  response: 'Create a new key, then retire the old one.',
+  tags: {},
+});
 
 const evalCase: EvalCase = {
   request_id: 'q1',
@@ -33,7 +37,8 @@ function modelOracle(request: ChatRequest, callIndex: number) {
   if (request.model === 'generous') return { json: { rationale: 'generous', rating: 3 } };
   if (request.model === 'tree-model') return { json: { rationale: 'it answers', verdict: 'yes' } };
   // A sampled safety judge that changes its mind: yes, no, yes, ...
-  if (schema === 'safety' && (request.temperature ?? 0) > 0) return { json: { rationale: `draw ${callIndex}`, rating: callIndex % 2 === 0 ? 'yes' : 'no' } };
+  if (schema === 'safety' && (request.temperature ?? 0) > 0)
+    return { json: { rationale: `draw ${callIndex}`, rating: callIndex % 2 === 0 ? 'yes' : 'no' } };
   return catalogOracle(request, callIndex);
 }
 
@@ -48,7 +53,11 @@ afterEach(async () => {
 async function judge(input: Record<string, unknown>, store = new MemoryStore(), judgedCase = evalCase) {
   const load = parseRunConfig(input, 'assay.yaml');
   if (!load.ok) throw new Error(load.error);
-  const { backend } = chooseJudgeBackend(load.config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, store);
+  const { backend } = chooseJudgeBackend(
+    load.config,
+    { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+    store,
+  );
   return judgeCase(judgedCase, { judges: selectJudges(load.config), backend });
 }
 
@@ -57,7 +66,10 @@ const CHUNKS = 'retrieval/llm_judged';
 describe('judges with settings of their own', () => {
   it('asks a model variant its own model, under the judge schema name, and reports it under the variant id', async () => {
     // Act
-    const result = await judge({ judges: ['chunk_relevance', 'chunk_relevance@strict'], judge_settings: { chunk_relevance: { temperature: 0.3, max_tokens: 200 } } });
+    const result = await judge({
+      judges: ['chunk_relevance', 'chunk_relevance@strict'],
+      judge_settings: { chunk_relevance: { temperature: 0.3, max_tokens: 200 } },
+    });
 
     // Assess: the plain judge finds 1 of 2 chunks relevant, the strict model none
     expect(result.engines.bm25?.[`${CHUNKS}/chunk_relevance/precision`]).toBe(0.5);
@@ -65,9 +77,14 @@ describe('judges with settings of their own', () => {
     const requests = server.log.map((entry) => entry.request);
     const strict = requests.filter((request) => request.model === 'strict');
     expect(strict).toHaveLength(2);
-    expect(strict.map((request) => (request.response_format as { json_schema: { name: string } }).json_schema.name)).toEqual(['chunk_relevance', 'chunk_relevance']);
+    expect(strict.map((request) => (request.response_format as { json_schema: { name: string } }).json_schema.name)).toEqual([
+      'chunk_relevance',
+      'chunk_relevance',
+    ]);
     // The variant inherits the judge's settings; only its model differs
-    expect(requests.map((request) => [request.temperature, request.max_tokens ?? request.max_completion_tokens])).toEqual(Array(4).fill([0.3, 200]));
+    expect(requests.map((request) => [request.temperature, request.max_tokens ?? request.max_completion_tokens])).toEqual(
+      Array(4).fill([0.3, 200]),
+    );
     expect(Object.keys(result.usage).sort()).toEqual(['chunk_relevance', 'chunk_relevance@strict']);
   });
 
@@ -81,14 +98,21 @@ describe('judges with settings of their own', () => {
           assessment: 'ANSWER',
           model: 'tree-model',
           root: 'asks',
-          nodes: { asks: { binary: 'Does the response answer the request?', inputs: ['request', 'response'], yes: 'good', no: 'bad' }, good: { verdict: 1 }, bad: { verdict: 0 } },
+          nodes: {
+            asks: { binary: 'Does the response answer the request?', inputs: ['request', 'response'], yes: 'good', no: 'bad' },
+            good: { verdict: 1 },
+            bad: { verdict: 0 },
+          },
         },
       ],
     });
 
     // Assess: both engines give the same response, so each judgment is asked once
     expect(result.engines.bm25?.['response/llm_judged/answers_it/rating']).toBe(1);
-    const modelOf = (name: string) => server.log.filter((entry) => (entry.request.response_format as { json_schema: { name: string } }).json_schema.name === name).map((entry) => entry.request.model);
+    const modelOf = (name: string) =>
+      server.log
+        .filter((entry) => (entry.request.response_format as { json_schema: { name: string } }).json_schema.name === name)
+        .map((entry) => entry.request.model);
     expect(modelOf('answers_it')).toEqual(['tree-model']);
     expect(modelOf('safety')).toEqual(['judge-model']);
   });
@@ -99,7 +123,9 @@ describe('ensembles', () => {
     // Act
     const result = await judge({
       judges: ['relevance_panel'],
-      ensembles: [{ id: 'relevance_panel', members: ['chunk_relevance', 'chunk_relevance@strict', 'chunk_relevance@lenient'], combine: 'majority' }],
+      ensembles: [
+        { id: 'relevance_panel', members: ['chunk_relevance', 'chunk_relevance@strict', 'chunk_relevance@lenient'], combine: 'majority' },
+      ],
     });
 
     // Assess: rotate chunk yes/no/yes -> yes (2 of 3); billing no/no/yes -> no (2 of 3); bm25 ranks billing first
@@ -165,11 +191,21 @@ describe('custom retrieval judges', () => {
     // Act
     const result = await judge({
       judges: ['mentions_rotation'],
-      custom_judges: [{ id: 'mentions_rotation', assessment: 'RETRIEVAL', scale: 'yes_no', template: 'Does this passage help with "{request}"?\n\n{chunk}' }],
+      custom_judges: [
+        {
+          id: 'mentions_rotation',
+          assessment: 'RETRIEVAL',
+          scale: 'yes_no',
+          template: 'Does this passage help with "{request}"?\n\n{chunk}',
+        },
+      ],
     });
 
     // Assess: the oracle says yes where the prompt mentions rotating more than once
-    expect(result.engines.dense).toMatchObject({ [`${CHUNKS}/mentions_rotation/ratings`]: ['yes', 'no'], [`${CHUNKS}/mentions_rotation/precision`]: 0.5 });
+    expect(result.engines.dense).toMatchObject({
+      [`${CHUNKS}/mentions_rotation/ratings`]: ['yes', 'no'],
+      [`${CHUNKS}/mentions_rotation/precision`]: 0.5,
+    });
     expect(result.engines.bm25?.[`${CHUNKS}/mentions_rotation/ratings`]).toEqual(['no', 'yes']);
     expect(server.log).toHaveLength(2);
   });

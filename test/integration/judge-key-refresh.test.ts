@@ -17,7 +17,10 @@ import { startSecretsManagerTestServer, type SecretsManagerTestServer } from '..
  */
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-judge-AbC123';
 const BUCKET = 'assay-judge-key';
-const NOT_YET_SET = { error: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" };
+const NOT_YET_SET = {
+  error: 'ResourceNotFoundException',
+  message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+};
 const CONFIG: RunConfig = { ...configFileSchema.parse({ judges: ['relevance_to_query'], judge: { max_retries: 0 } }), strict: false };
 const CONFIG_HASH = 'config-hash-1';
 /** Just past the five minutes a key is held. */
@@ -70,7 +73,10 @@ async function authorizationOfOneCall(judging: Judging): Promise<string | undefi
   if (judge?.kind !== 'llm') throw new Error('Expected relevance_to_query, an LLM judge');
   question += 1;
   const before = judgeServer.log.length;
-  const outcome = await judging.backend.service.judge(judge, { request: `how do I rotate keys, take ${question}?`, response: 'Rotate them in the console.' });
+  const outcome = await judging.backend.service.judge(judge, {
+    request: `how do I rotate keys, take ${question}?`,
+    response: 'Rotate them in the console.',
+  });
   expect(outcome.ok).toBe(true);
   expect(judgeServer.log).toHaveLength(before + 1);
   return judgeServer.log.at(-1)?.authorization;
@@ -128,7 +134,15 @@ describe('the judges of a deployed run', () => {
 
     // Assess
     expect(judging.backend.kind).toBe('llm');
-    const databricksDefaults = ['chunk_relevance', 'context_sufficiency', 'correctness', 'relevance_to_query', 'groundedness', 'safety', 'document_recall'];
+    const databricksDefaults = [
+      'chunk_relevance',
+      'context_sufficiency',
+      'correctness',
+      'relevance_to_query',
+      'groundedness',
+      'safety',
+      'document_recall',
+    ];
     expect(judging.judges.map((judge) => judge.id).sort()).toEqual(databricksDefaults.sort());
   });
 });

@@ -23,19 +23,27 @@ afterEach(async () => {
 
 function backendFor(baseUrl: string, judge: object): JudgeBackend {
   const config = configFileSchema.parse({ judge: { concurrency: 8, rate_limit: { requests_per_minute: 600 }, ...judge } });
-  return chooseJudgeBackend(config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, undefined).backend;
+  return chooseJudgeBackend(config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, undefined)
+    .backend;
 }
 
 describe('the rate governor of a process', () => {
   it('paces the judges of every backend that calls one server and model together, so the quota is never passed', async () => {
     // Prepare: two configs that differ elsewhere (the answer length) but call the same server and model
-    server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }), faults: { latencyMs: 20, requestLimit: { requests: 10, windowMs: 1_000 } } });
+    server = await startOpenAiTestServer({
+      oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }),
+      faults: { latencyMs: 20, requestLimit: { requests: 10, windowMs: 1_000 } },
+    });
     const backends = [backendFor(server.baseUrl, { max_tokens: 512 }), backendFor(server.baseUrl, { max_tokens: 256 })];
 
     // Act: 10 judgments through each, all at once
     const outcomes = await Promise.all(
       backends.flatMap((backend, which) =>
-        Array.from({ length: 10 }, (_, index) => (backend.kind === 'llm' ? backend.service.judge(chunkRelevance, { request: 'q', chunk: `passage ${which}-${index}` }) : Promise.reject(new Error('an LLM backend was expected')))),
+        Array.from({ length: 10 }, (_, index) =>
+          backend.kind === 'llm'
+            ? backend.service.judge(chunkRelevance, { request: 'q', chunk: `passage ${which}-${index}` })
+            : Promise.reject(new Error('an LLM backend was expected')),
+        ),
       ),
     );
 
@@ -48,7 +56,9 @@ describe('the rate governor of a process', () => {
     // One pace for both: no second holds more than the quota's 10 (and the one early request), where two
     // streams side by side would put about 20 in each second. Counted over windows, not gaps between
     // neighbours, since a pace that a busy machine delays makes up its lost time with closer requests.
-    const mostInOneSecond = Math.max(...arrivals.map((start) => arrivals.filter((arrival) => arrival >= start && arrival < start + 1_000).length));
+    const mostInOneSecond = Math.max(
+      ...arrivals.map((start) => arrivals.filter((arrival) => arrival >= start && arrival < start + 1_000).length),
+    );
     expect(mostInOneSecond).toBeLessThanOrEqual(11);
   });
 });
@@ -60,7 +70,9 @@ describe('the rate governor at a server that refuses at random', () => {
     const backend = backendFor(server.baseUrl, { rate_limit: undefined, max_retries: 10 });
     if (backend.kind !== 'llm') throw new Error('an LLM backend was expected');
     const started = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: 200 }, (_, index) => backend.service.judge(chunkRelevance, { request: 'q', chunk: `passage ${index}` })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, index) => backend.service.judge(chunkRelevance, { request: 'q', chunk: `passage ${index}` })),
+    );
     const seconds = (performance.now() - started) / 1000;
     const refused = server.log.filter((entry) => entry.status === 429).length;
     await server.close();

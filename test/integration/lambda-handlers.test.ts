@@ -38,13 +38,20 @@ describe('the Lambda handlers, wired from their environment', () => {
 
   it('refuses a judge base URL with a user and password, without repeating the password', () => {
     // Prepare
-    const queues = { ASSAY_BUCKET: 'b', ASSAY_CASES_QUEUE_URL: 'http://127.0.0.1:1/q/cases', ASSAY_CONTROL_QUEUE_URL: 'http://127.0.0.1:1/q/control' };
+    const queues = {
+      ASSAY_BUCKET: 'b',
+      ASSAY_CASES_QUEUE_URL: 'http://127.0.0.1:1/q/cases',
+      ASSAY_CONTROL_QUEUE_URL: 'http://127.0.0.1:1/q/control',
+    };
 
     // Act
-    const parse = () => parseLambdaEnvironment({ ...queues, OPENAI_BASE_URL: 'https://gateway-user:Lm42-lambda-secret@gateway.example/v1' });
+    const parse = () =>
+      parseLambdaEnvironment({ ...queues, OPENAI_BASE_URL: 'https://gateway-user:Lm42-lambda-secret@gateway.example/v1' });
 
     // Assess
-    expect(parse).toThrow(/^The function's environment is incomplete \(OPENAI_BASE_URL: holds a user name or password \(user:password@ before the host\)\); /);
+    expect(parse).toThrow(
+      /^The function's environment is incomplete \(OPENAI_BASE_URL: holds a user name or password \(user:password@ before the host\)\); /,
+    );
     expect(parse).not.toThrow(/Lm42-lambda-secret/);
   });
 
@@ -59,7 +66,8 @@ describe('the Lambda handlers, wired from their environment', () => {
       maxReceiveCount: 3,
       visibilityTimeoutSeconds: 2,
     });
-    const queueUrl = async (name: string) => (await clients.sqs.send(new (await import('@aws-sdk/client-sqs')).GetQueueUrlCommand({ QueueName: name }))).QueueUrl as string;
+    const queueUrl = async (name: string) =>
+      (await clients.sqs.send(new (await import('@aws-sdk/client-sqs')).GetQueueUrlCommand({ QueueName: name }))).QueueUrl as string;
     Object.assign(process.env, {
       ASSAY_BUCKET: 'assay-lambda',
       ASSAY_CASES_QUEUE_URL: await queueUrl('cases'),
@@ -74,7 +82,10 @@ describe('the Lambda handlers, wired from their environment', () => {
     const { etag } = await store.upload('datasets/support/search-assistant.jsonl', DATASET);
 
     // Act
-    const [started] = await ingest(s3ObjectCreatedEvent('assay-lambda', 'datasets/support/search-assistant.jsonl', `"${etag}"`, 0), context);
+    const [started] = await ingest(
+      s3ObjectCreatedEvent('assay-lambda', 'datasets/support/search-assistant.jsonl', `"${etag}"`, 0),
+      context,
+    );
     let done = false;
     await runEventSources(
       [

@@ -34,7 +34,14 @@ afterEach(async () => {
 
 async function startService(degraded: boolean): Promise<number> {
   await new Promise((resolve) => (service === undefined ? resolve(undefined) : service.close(resolve)));
-  service = await startBm25Server({ port: 0, host: '127.0.0.1', delayMs: 0, failRate: 0, degraded, documents: loadCorpus(join(ROOT, 'examples', 'engines', 'corpus.jsonl')) });
+  service = await startBm25Server({
+    port: 0,
+    host: '127.0.0.1',
+    delayMs: 0,
+    failRate: 0,
+    degraded,
+    documents: loadCorpus(join(ROOT, 'examples', 'engines', 'corpus.jsonl')),
+  });
   return (service.address() as AddressInfo).port;
 }
 
@@ -48,19 +55,40 @@ describe('the nightly trigger with live engines', () => {
     const configOf = (): RunConfig => ({
       ...configFileSchema.parse({
         judges: [],
-        engines: [{ name: 'bm25', http: { url: `http://127.0.0.1:${port}/search`, body: { query: '{{query}}', size: 10 }, results: 'hits[].{doc_uri: id, content: text, score: score}' } }],
+        engines: [
+          {
+            name: 'bm25',
+            http: {
+              url: `http://127.0.0.1:${port}/search`,
+              body: { query: '{{query}}', size: 10 },
+              results: 'hits[].{doc_uri: id, content: text, score: score}',
+            },
+          },
+        ],
       }),
       strict: false,
     });
     const trigger = createScheduledTriggerHandler(
-      { store: infrastructure.store, cases: infrastructure.cases, control: infrastructure.control, now: () => now, configFor: async () => ({ config: configOf(), judgeSummary: 'none' }) },
+      {
+        store: infrastructure.store,
+        cases: infrastructure.cases,
+        control: infrastructure.control,
+        now: () => now,
+        configFor: async () => ({ config: configOf(), judgeSummary: 'none' }),
+      },
       ['nightly'],
       quietTelemetry(),
     );
     const night = async () => {
       const [started] = await trigger({});
       const runId = (started as { outcome: { runId: string } }).outcome.runId;
-      return driveToReport(infrastructure, runId, { expectedCases: 12, judgingFor: (config) => buildJudging(config, { environment: {}, cacheStore: undefined, engineEnvironment: {} }), tracker: silentProgress(), now: () => new Date(), concurrency: 4 });
+      return driveToReport(infrastructure, runId, {
+        expectedCases: 12,
+        judgingFor: (config) => buildJudging(config, { environment: {}, cacheStore: undefined, engineEnvironment: {} }),
+        tracker: silentProgress(),
+        now: () => new Date(),
+        concurrency: 4,
+      });
     };
 
     // Act: a healthy night, then a night after a bad release of the engine
@@ -73,7 +101,11 @@ describe('the nightly trigger with live engines', () => {
     expect(first.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
     expect(first.engines.bm25?.['engine/latency_ms/count']).toBe(12);
     expect(second.comparison?.baseline_run_id).toBe(first.run_id);
-    expect(second.comparison?.regressions).toEqual(expect.arrayContaining([expect.objectContaining({ engine: 'bm25', metric: 'retrieval/ground_truth/ndcg@10' })]));
-    expect(second.engines.bm25?.['retrieval/ground_truth/ndcg@10/average']).toBeLessThan(first.engines.bm25?.['retrieval/ground_truth/ndcg@10/average'] ?? 0);
+    expect(second.comparison?.regressions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ engine: 'bm25', metric: 'retrieval/ground_truth/ndcg@10' })]),
+    );
+    expect(second.engines.bm25?.['retrieval/ground_truth/ndcg@10/average']).toBeLessThan(
+      first.engines.bm25?.['retrieval/ground_truth/ndcg@10/average'] ?? 0,
+    );
   }, 60_000);
 });

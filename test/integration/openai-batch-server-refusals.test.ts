@@ -25,12 +25,25 @@ describe('validation', () => {
   it('fails a batch with bad lines, naming each by its 1-based line number, and runs none of them', async () => {
     // Prepare
     const { server, client } = await start();
-    const lines = [lineOf('a'), '{"custom_id": "b", not json', lineOf('a'), lineOf('c', judgeBody('c'), '/v1/embeddings'), '', lineOf('d', judgeBody('d', 'other-model')), lineOf('e')];
+    const lines = [
+      lineOf('a'),
+      '{"custom_id": "b", not json',
+      lineOf('a'),
+      lineOf('c', judgeBody('c'), '/v1/embeddings'),
+      '',
+      lineOf('d', judgeBody('d', 'other-model')),
+      lineOf('e'),
+    ];
     // Act
     const created = await submit(client, lines);
     const failed = await client.batches.retrieve(created.id);
     // Assess
-    expect(failed).toMatchObject({ status: 'failed', output_file_id: null, error_file_id: null, request_counts: { total: 0, completed: 0, failed: 0 } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      output_file_id: null,
+      error_file_id: null,
+      request_counts: { total: 0, completed: 0, failed: 0 },
+    });
     expect(failed.failed_at).toBeGreaterThan(0);
     expect(failed.errors?.object).toBe('list');
     // Line 5 is blank: skipped, yet counted in the numbering.
@@ -60,14 +73,21 @@ describe('validation', () => {
     server.settle(first.id);
     const third = await client.batches.retrieve((await submit(client, [lineOf('e'), lineOf('f')])).id);
     expect([first.status, second.status, third.status]).toEqual(['in_progress', 'failed', 'in_progress']);
-    expect(second.errors?.data?.[0]).toMatchObject({ code: 'token_limit_exceeded', line: null, message: expect.stringContaining('Enqueued token limit reached for judge-model') });
+    expect(second.errors?.data?.[0]).toMatchObject({
+      code: 'token_limit_exceeded',
+      line: null,
+      message: expect.stringContaining('Enqueued token limit reached for judge-model'),
+    });
   });
 });
 
 describe('a batch that does not finish', () => {
   it('expires after the given lines: those in the output, the rest batch_expired in the error file', async () => {
     const { server, client } = await start({ faults: { expireAfterLines: 2 } });
-    const created = await submit(client, ['a', 'b', 'c', 'd', 'e'].map((id) => lineOf(id)));
+    const created = await submit(
+      client,
+      ['a', 'b', 'c', 'd', 'e'].map((id) => lineOf(id)),
+    );
     const expired = await client.batches.retrieve(server.settle(created.id)?.id ?? '');
     const output = await resultLines(client, expired.output_file_id);
     const errors = await resultLines(client, expired.error_file_id);
@@ -75,12 +95,18 @@ describe('a batch that does not finish', () => {
     expect(expired.expired_at).toBeGreaterThan(0);
     expect(output.map((line) => line.custom_id).sort()).toEqual(['a', 'b']);
     expect(errors.map((line) => line.custom_id).sort()).toEqual(['c', 'd', 'e']);
-    expect(errors[0]).toMatchObject({ response: null, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } });
+    expect(errors[0]).toMatchObject({
+      response: null,
+      error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' },
+    });
   });
 
   it('cancels a running batch: cancelling, then cancelled with the lines not run as batch_cancelled; a finished batch refuses with 409', async () => {
     const { server, client } = await start({ progress: 'manual', linesPerStep: 1 });
-    const created = await submit(client, ['a', 'b', 'c'].map((id) => lineOf(id)));
+    const created = await submit(
+      client,
+      ['a', 'b', 'c'].map((id) => lineOf(id)),
+    );
     server.advance();
     server.advance();
     const cancelling = await client.batches.cancel(created.id);
@@ -89,12 +115,17 @@ describe('a batch that does not finish', () => {
     expect(cancelling.status).toBe('cancelling');
     expect(cancelled).toMatchObject({ status: 'cancelled', request_counts: { total: 3, completed: 1, failed: 0 } });
     expect((await resultLines(client, cancelled.output_file_id)).map((line) => line.custom_id)).toEqual(['a']);
-    expect((await resultLines(client, cancelled.error_file_id)).map((line) => line.error?.code)).toEqual(['batch_cancelled', 'batch_cancelled']);
+    expect((await resultLines(client, cancelled.error_file_id)).map((line) => line.error?.code)).toEqual([
+      'batch_cancelled',
+      'batch_cancelled',
+    ]);
     expect((await failureOf(client.batches.cancel(created.id))).status).toBe(409);
   });
 
   it('refuses a create with the HTTP error asked, as many times as asked, and counts only the batches created', async () => {
-    const { server, client } = await start({ faults: { refuseCreate: { status: 429, code: 'token_limit_exceeded', message: 'Enqueued token limit reached.', times: 1 } } });
+    const { server, client } = await start({
+      faults: { refuseCreate: { status: 429, code: 'token_limit_exceeded', message: 'Enqueued token limit reached.', times: 1 } },
+    });
     const refused = await failureOf(submit(client, [lineOf('a')]));
     await submit(client, [lineOf('a')]);
     expect([refused.status, refused.code]).toEqual([429, 'token_limit_exceeded']);
@@ -115,8 +146,15 @@ describe('paths and keys', () => {
     const { server } = await start();
     const wrongOpenAi = new OpenAI({ baseURL: server.baseUrl, apiKey: 'sk-wrong', maxRetries: 0 });
     const wrongAzure = new AzureOpenAI({ endpoint: server.origin, apiKey: 'wrong', apiVersion: '2025-03-01-preview', maxRetries: 0 });
-    const wrongV1 = new OpenAI({ baseURL: `${server.origin}/openai/v1`, apiKey: 'wrong', defaultHeaders: { 'api-key': 'wrong', Authorization: null }, maxRetries: 0 });
-    const statuses = await Promise.all([wrongOpenAi, wrongAzure, wrongV1].map(async (client) => (await failureOf(client.batches.list())).status));
+    const wrongV1 = new OpenAI({
+      baseURL: `${server.origin}/openai/v1`,
+      apiKey: 'wrong',
+      defaultHeaders: { 'api-key': 'wrong', Authorization: null },
+      maxRetries: 0,
+    });
+    const statuses = await Promise.all(
+      [wrongOpenAi, wrongAzure, wrongV1].map(async (client) => (await failureOf(client.batches.list())).status),
+    );
     expect(statuses).toEqual([401, 401, 401]);
     expect(server.log.map((entry) => entry.path).sort()).toEqual(['/openai/batches', '/openai/v1/batches', '/v1/batches']);
   });
@@ -128,16 +166,30 @@ describe('paths and keys', () => {
     const lines = ['a', 'b'].map((id) => lineOf(id, judgeBody(id, 'gpt-4o-global-batch'), '/chat/completions'));
     const created = await submit(client, lines);
     const done = await client.batches.retrieve(server.settle(created.id)?.id ?? '');
-    expect(done).toMatchObject({ status: 'completed', model: 'gpt-4o-global-batch', request_counts: { total: 2, completed: 2, failed: 0 } });
-    expect((await resultLines(client, done.output_file_id)).map((line) => line.response?.body.model).sort()).toEqual(['gpt-4o-global-batch', 'gpt-4o-global-batch']);
+    expect(done).toMatchObject({
+      status: 'completed',
+      model: 'gpt-4o-global-batch',
+      request_counts: { total: 2, completed: 2, failed: 0 },
+    });
+    expect((await resultLines(client, done.output_file_id)).map((line) => line.response?.body.model).sort()).toEqual([
+      'gpt-4o-global-batch',
+      'gpt-4o-global-batch',
+    ]);
     expect(Object.fromEntries(server.models)).toEqual({ a: 'gpt-4o-global-batch', b: 'gpt-4o-global-batch' });
-    expect(server.log.every((entry) => /^\/openai\/(files|batches)/.test(entry.path) && entry.url.includes('api-version=2025-03-01-preview'))).toBe(true);
+    expect(
+      server.log.every((entry) => /^\/openai\/(files|batches)/.test(entry.path) && entry.url.includes('api-version=2025-03-01-preview')),
+    ).toBe(true);
     expect(server.log.every((entry) => entry.headers['api-key'] === AZURE_KEY)).toBe(true);
   });
 
   it('serves the v1 paths to a plain OpenAI client at /openai/v1 with an api-key header, and 404s a dated path without its api-version', async () => {
     const { server } = await start();
-    const client = new OpenAI({ baseURL: `${server.origin}/openai/v1`, apiKey: AZURE_KEY, defaultHeaders: { 'api-key': AZURE_KEY, Authorization: null }, maxRetries: 0 });
+    const client = new OpenAI({
+      baseURL: `${server.origin}/openai/v1`,
+      apiKey: AZURE_KEY,
+      defaultHeaders: { 'api-key': AZURE_KEY, Authorization: null },
+      maxRetries: 0,
+    });
     const created = await submit(client, [lineOf('a', judgeBody('a', 'gpt-4o-global-batch'))]);
     const done = await client.batches.retrieve(server.settle(created.id)?.id ?? '');
     const withoutVersion = await fetch(`${server.origin}/openai/batches`, { headers: { 'api-key': AZURE_KEY } });

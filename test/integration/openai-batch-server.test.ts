@@ -26,7 +26,11 @@ function shapeOf(completion: OpenAI.ChatCompletion | undefined): unknown {
   return {
     model: completion?.model,
     usage: completion?.usage,
-    choices: completion?.choices.map(({ message: { tool_calls: calls, ...message }, ...choice }) => ({ ...choice, message, calls: calls?.map((call) => (call.type === 'function' ? call.function : call)) })),
+    choices: completion?.choices.map(({ message: { tool_calls: calls, ...message }, ...choice }) => ({
+      ...choice,
+      message,
+      calls: calls?.map((call) => (call.type === 'function' ? call.function : call)),
+    })),
   };
 }
 
@@ -59,14 +63,31 @@ describe('a batch that runs', () => {
     // Prepare
     const { server, client } = await start();
     // Act
-    const created = await submit(client, ['a', 'b', 'c', 'd'].map((id) => lineOf(id)));
+    const created = await submit(
+      client,
+      ['a', 'b', 'c', 'd'].map((id) => lineOf(id)),
+    );
     const polls = [];
     for (let poll = 0; poll < 4; poll++) polls.push(await client.batches.retrieve(created.id));
     // Assess
-    expect(created).toMatchObject({ object: 'batch', status: 'validating', endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { run: 'r1' }, output_file_id: null, error_file_id: null, errors: null });
+    expect(created).toMatchObject({
+      object: 'batch',
+      status: 'validating',
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+      metadata: { run: 'r1' },
+      output_file_id: null,
+      error_file_id: null,
+      errors: null,
+    });
     expect(created.request_counts).toEqual({ total: 0, completed: 0, failed: 0 });
     // Half the lines a step by default: 0, 2, then all 4.
-    expect(polls.map((batch) => [batch.status, batch.request_counts?.completed])).toEqual([['in_progress', 0], ['in_progress', 2], ['finalizing', 4], ['completed', 4]]);
+    expect(polls.map((batch) => [batch.status, batch.request_counts?.completed])).toEqual([
+      ['in_progress', 0],
+      ['in_progress', 2],
+      ['finalizing', 4],
+      ['completed', 4],
+    ]);
     const done = polls[3];
     if (done === undefined) throw new Error('Expected a fourth poll of the batch');
     expect(done).toMatchObject({ model: 'judge-model', request_counts: { total: 4, completed: 4, failed: 0 }, error_file_id: null });
@@ -82,7 +103,10 @@ describe('a batch that runs', () => {
   it('writes the output in an order that is not the input order, each line found by its custom_id', async () => {
     const { server, client } = await start();
     const ids = ['q1', 'q2', 'q3', 'q4', 'q5'];
-    const created = await submit(client, ids.map((id) => lineOf(id, judgeBody('x'.repeat(Number(id.slice(1)))))));
+    const created = await submit(
+      client,
+      ids.map((id) => lineOf(id, judgeBody('x'.repeat(Number(id.slice(1)))))),
+    );
     const done = server.settle(created.id);
     const lines = await resultLines(client, done?.output_file_id as string);
     expect(lines.map((line) => line.custom_id)).not.toEqual(ids);
@@ -97,8 +121,15 @@ describe('a batch that runs', () => {
     const { server, client } = await start();
     const online = await startOpenAiTestServer({ oracle: lengthOracle });
     running.push(online);
-    const schema = { ...judgeBody('graded?'), response_format: { type: 'json_schema' as const, json_schema: { name: 'graded_relevance', schema: { type: 'object' } } } };
-    const tool = { ...judgeBody('tool?'), tools: [{ type: 'function' as const, function: { name: 'verdict', parameters: { type: 'object' } } }], tool_choice: { type: 'function' as const, function: { name: 'verdict' } } };
+    const schema = {
+      ...judgeBody('graded?'),
+      response_format: { type: 'json_schema' as const, json_schema: { name: 'graded_relevance', schema: { type: 'object' } } },
+    };
+    const tool = {
+      ...judgeBody('tool?'),
+      tools: [{ type: 'function' as const, function: { name: 'verdict', parameters: { type: 'object' } } }],
+      tool_choice: { type: 'function' as const, function: { name: 'verdict' } },
+    };
     const onlineClient = new OpenAI({ baseURL: online.baseUrl, apiKey: 'k', maxRetries: 0 });
     // Act
     const created = await submit(client, [lineOf('schema', schema), lineOf('tool', tool)]);
@@ -118,7 +149,10 @@ describe('a batch that runs', () => {
     const done = server.settle(created.id);
     const errors = await resultLines(client, done?.error_file_id);
     expect(done?.request_counts).toEqual({ total: 3, completed: 1, failed: 2 });
-    expect(errors.map((line) => [line.custom_id, line.response?.status_code, line.response?.body.error?.param])).toEqual([['broken', 500, null], ['refused', 400, 'response_format']]);
+    expect(errors.map((line) => [line.custom_id, line.response?.status_code, line.response?.body.error?.param])).toEqual([
+      ['broken', 500, null],
+      ['refused', 400, 'response_format'],
+    ]);
     expect(Object.fromEntries(server.judged)).toEqual({ fine: 1 });
   });
 

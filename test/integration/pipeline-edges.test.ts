@@ -47,13 +47,25 @@ describe('pipeline edges', () => {
   it('sends a case too large for a message by claim check, and judges it like any other', async () => {
     // Prepare: one case whose response alone is over the inline limit of a message
     const { infrastructure, runId } = await ingest([
-      { request_id: 'big', request: 'a long answer', response: 'x'.repeat(300 * 1024), retrieved_context: [{ doc_uri: 'd1', content: 'text' }], expected_retrieved_context: [{ doc_uri: 'd1' }] },
+      {
+        request_id: 'big',
+        request: 'a long answer',
+        response: 'x'.repeat(300 * 1024),
+        retrieved_context: [{ doc_uri: 'd1', content: 'text' }],
+        expected_retrieved_context: [{ doc_uri: 'd1' }],
+      },
       { request_id: 'small', request: 'a short answer', response: 'y', retrieved_context: [{ doc_uri: 'd2', content: 'text' }] },
     ]);
     const messages = (infrastructure.cases as InProcessQueue).bodies().map((body) => caseMessageSchema.parse(JSON.parse(body)));
 
     // Act
-    const report = await driveToReport(infrastructure, runId, { expectedCases: 2, judgingFor: () => judging, tracker: silentProgress(), now: () => new Date(), concurrency: 2 });
+    const report = await driveToReport(infrastructure, runId, {
+      expectedCases: 2,
+      judgingFor: () => judging,
+      tracker: silentProgress(),
+      now: () => new Date(),
+      concurrency: 2,
+    });
 
     // Assess
     expect(messages.find((message) => message.case_id === 'big')).toMatchObject({ case_key: `runs/${runId}/cases/big.json` });
@@ -71,7 +83,10 @@ describe('pipeline edges', () => {
 
     // Act
     const later = new Date(Date.now() + 5_000);
-    const outcome = await checkRun({ store: infrastructure.store, control: infrastructure.control, now: () => later }, { kind: 'check', run_id: runId, attempt: 0 });
+    const outcome = await checkRun(
+      { store: infrastructure.store, control: infrastructure.control, now: () => later },
+      { kind: 'check', run_id: runId, attempt: 0 },
+    );
 
     // Assess
     expect(outcome.kind).toBe('reported');
@@ -84,7 +99,10 @@ describe('pipeline edges', () => {
     const { infrastructure, runId } = await ingest([{ request_id: 'q1', request: 'question', response: 'r' }]);
     const control = infrastructure.control as InProcessQueue;
     const before = control.size;
-    const outcome = await checkRun({ store: infrastructure.store, control: infrastructure.control, now: () => new Date() }, { kind: 'check', run_id: runId, attempt: 3 });
+    const outcome = await checkRun(
+      { store: infrastructure.store, control: infrastructure.control, now: () => new Date() },
+      { kind: 'check', run_id: runId, attempt: 3 },
+    );
     expect(outcome).toEqual({ kind: 'waiting', runId, finished: 0, total: 1 });
     expect(control.size).toBe(before + 1);
     expect(JSON.parse(control.bodies().at(-1) as string)).toEqual({ kind: 'check', run_id: runId, attempt: 4 });
@@ -93,27 +111,37 @@ describe('pipeline edges', () => {
   it.each([
     { name: 'before its deadline: schedules the next check', pastDeadline: false, checksAdded: 1 },
     { name: 'once past its deadline: leaves the report to the drive, with no next check', pastDeadline: true, checksAdded: 0 },
-  ])('checks the run a local drive reports itself without reading its case ids or results, or reporting it, $name', async ({ pastDeadline, checksAdded }) => {
-    // Prepare: a run of three unconsumed cases, driven by this process
-    const { infrastructure, runId } = await ingest(
-      [1, 2, 3].map((index) => ({ request_id: `q${index}`, request: `question ${index}`, response: 'r' })),
-      1,
-    );
-    const control = infrastructure.control as InProcessQueue;
-    const before = control.size;
-    const now = pastDeadline ? new Date(Date.now() + 5_000) : new Date();
-    const store = new RecordingStore(infrastructure.store);
+  ])(
+    'checks the run a local drive reports itself without reading its case ids or results, or reporting it, $name',
+    async ({ pastDeadline, checksAdded }) => {
+      // Prepare: a run of three unconsumed cases, driven by this process
+      const { infrastructure, runId } = await ingest(
+        [1, 2, 3].map((index) => ({ request_id: `q${index}`, request: `question ${index}`, response: 'r' })),
+        1,
+      );
+      const control = infrastructure.control as InProcessQueue;
+      const before = control.size;
+      const now = pastDeadline ? new Date(Date.now() + 5_000) : new Date();
+      const store = new RecordingStore(infrastructure.store);
 
-    // Act
-    const outcome = await checkRun({ store, control: infrastructure.control, now: () => now, reportedElsewhere: runId }, { kind: 'check', run_id: runId, attempt: 0 });
+      // Act
+      const outcome = await checkRun(
+        { store, control: infrastructure.control, now: () => now, reportedElsewhere: runId },
+        { kind: 'check', run_id: runId, attempt: 0 },
+      );
 
-    // Assess: never reported here (the deadline test above reports the same run when no drive has it)
-    expect(outcome).toEqual({ kind: 'reported-elsewhere', runId });
-    expect(store.reads).not.toContain(runKeys.caseIds(runId));
-    expect(store.listings.filter((prefix) => prefix.startsWith(runKeys.resultsPrefix(runId)) || prefix.startsWith(runKeys.failuresPrefix(runId)))).toEqual([]);
-    expect(control.size).toBe(before + checksAdded);
-    const reports = [];
-    for await (const key of infrastructure.store.list('reports/')) reports.push(key);
-    expect(reports).toEqual([]);
-  });
+      // Assess: never reported here (the deadline test above reports the same run when no drive has it)
+      expect(outcome).toEqual({ kind: 'reported-elsewhere', runId });
+      expect(store.reads).not.toContain(runKeys.caseIds(runId));
+      expect(
+        store.listings.filter(
+          (prefix) => prefix.startsWith(runKeys.resultsPrefix(runId)) || prefix.startsWith(runKeys.failuresPrefix(runId)),
+        ),
+      ).toEqual([]);
+      expect(control.size).toBe(before + checksAdded);
+      const reports = [];
+      for await (const key of infrastructure.store.list('reports/')) reports.push(key);
+      expect(reports).toEqual([]);
+    },
+  );
 });

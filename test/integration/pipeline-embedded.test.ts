@@ -28,8 +28,16 @@ afterEach(async () => {
   await folder.remove();
 });
 
-
-async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracle; afterIngest?: PipelineRun['afterIngest']; noCache?: boolean; spool?: EmbeddedSpool } = {}) {
+async function run(
+  options: {
+    store?: string;
+    faults?: FaultPlan;
+    oracle?: Oracle;
+    afterIngest?: PipelineRun['afterIngest'];
+    noCache?: boolean;
+    spool?: EmbeddedSpool;
+  } = {},
+) {
   if (options.faults) server.setFaults(options.faults);
   if (options.oracle) server.setOracle(options.oracle);
   const store = options.store ?? join(folder.path, 'store');
@@ -51,7 +59,10 @@ async function run(options: { store?: string; faults?: FaultPlan; oracle?: Oracl
   );
   if (result.kind !== 'reported') throw new Error(`the run ended ${result.kind}, without a report`);
   const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-  const cases = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { case_id: string; engine: string });
+  const cases = (await readFile(join(out, 'cases.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { case_id: string; engine: string });
   return { result, report, cases, out };
 }
 
@@ -68,7 +79,13 @@ describe('the pipeline, embedded', () => {
     expect(report.engines.bm25?.['retrieval/llm_judged/chunk_relevance/precision/average']).toEqual(expect.any(Number));
     expect(report.judges.chunk_relevance?.calls).toBeGreaterThan(0);
     expect(cases).toHaveLength(24);
-    expect(result.files.map((file) => file.split('/').at(-1))).toEqual(['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels']);
+    expect(result.files.map((file) => file.split('/').at(-1))).toEqual([
+      'report.json',
+      'report.md',
+      'report.html',
+      'cases.jsonl',
+      'judgments.qrels',
+    ]);
   });
 
   it('makes no judge call when the same dataset runs again over the same store', async () => {
@@ -104,7 +121,10 @@ describe('the pipeline, embedded', () => {
   it('counts every case once when every message is delivered twice', async () => {
     const duplicateEveryCase = async (_runId: string, infrastructure: Infrastructure) => {
       const queue = infrastructure.cases as unknown as { bodies(): string[] };
-      await sendAll(infrastructure.cases, queue.bodies().map((body, index) => ({ id: String(index % 10), body })));
+      await sendAll(
+        infrastructure.cases,
+        queue.bodies().map((body, index) => ({ id: String(index % 10), body })),
+      );
     };
     const { report, cases } = await run({ afterIngest: duplicateEveryCase });
     expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
@@ -115,7 +135,8 @@ describe('the pipeline, embedded', () => {
     // Prepare: every judgment of one request fails on the server side (the test server answers a
     // throwing oracle with a 500 the SDK does not retry), so the case fails on each of its 3 receives
     const oracle: Oracle = (request, index) => {
-      if (JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?')) throw new Error('judge down for this case');
+      if (JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?'))
+        throw new Error('judge down for this case');
       return catalogOracle(request, index);
     };
 
@@ -124,14 +145,17 @@ describe('the pipeline, embedded', () => {
 
     // Assess
     expect(report.cases).toEqual({ total: 12, evaluated: 11, failed: 1, missing: 0 });
-    expect(report.failed_cases).toEqual([{ case_id: 'q08', error: expect.stringMatching(/judge server answered 500: .*judge down for this case/) }]);
+    expect(report.failed_cases).toEqual([
+      { case_id: 'q08', error: expect.stringMatching(/judge server answered 500: .*judge down for this case/) },
+    ]);
   });
 
   it('redrives the failed case once the judge is back, and rewrites the report', async () => {
     // Prepare: a run where one case failed
     const store = join(folder.path, 'store');
     const down: Oracle = (request, index) => {
-      if (JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?')) throw new Error('judge down for this case');
+      if (JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?'))
+        throw new Error('judge down for this case');
       return catalogOracle(request, index);
     };
     const { result } = await run({ store, oracle: down });

@@ -34,7 +34,6 @@ afterAll(async () => {
   await folder.remove();
 });
 
-
 async function reportOf(infrastructure: Infrastructure, name: string): Promise<Report> {
   const out = join(folder.path, name);
   await runPipeline(

@@ -61,10 +61,24 @@ describe('the pipeline threads of an embedded run', () => {
     await store.put(runKeys.result(run.manifest.run_id, second.case_id), JSON.stringify(first));
 
     // Act
-    const failed = pool.run({ kind: 'aggregate', runId: run.manifest.run_id, range: 0, caseIds: sorted, keepLines: false, linesPath: join(folder.path, 'failed') });
+    const failed = pool.run({
+      kind: 'aggregate',
+      runId: run.manifest.run_id,
+      range: 0,
+      caseIds: sorted,
+      keepLines: false,
+      linesPath: join(folder.path, 'failed'),
+    });
     await expect(failed).rejects.toThrow(/under its key, but found case/);
     await store.put(runKeys.result(run.manifest.run_id, second.case_id), JSON.stringify(second));
-    const next = await pool.run({ kind: 'aggregate', runId: run.manifest.run_id, range: 0, caseIds: sorted, keepLines: false, linesPath: join(folder.path, 'next') });
+    const next = await pool.run({
+      kind: 'aggregate',
+      runId: run.manifest.run_id,
+      range: 0,
+      caseIds: sorted,
+      keepLines: false,
+      linesPath: join(folder.path, 'next'),
+    });
 
     // Assess
     expect(next.partial.outcomes).toHaveLength(4);
@@ -93,6 +107,15 @@ describe('the pipeline threads of an embedded run', () => {
     await pool.close();
 
     // Assess
-    await expect(pool.run({ kind: 'aggregate', runId: run.manifest.run_id, range: 0, caseIds: sorted, keepLines: false, linesPath: join(folder.path, 'late') })).rejects.toThrow(/closed/);
+    await expect(
+      pool.run({
+        kind: 'aggregate',
+        runId: run.manifest.run_id,
+        range: 0,
+        caseIds: sorted,
+        keepLines: false,
+        linesPath: join(folder.path, 'late'),
+      }),
+    ).rejects.toThrow(/closed/);
   });
 });

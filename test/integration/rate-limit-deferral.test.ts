@@ -28,11 +28,18 @@ const RUN_ID = 'r-0123456789abcdef';
 
 async function heldCase(deferrals: number | undefined) {
   // Prepare: a quota of 1 request per 5 s, and judgments that may take 300 ms: the second and third chunks wait past their deadline
-  server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }), faults: { requestLimit: { requests: 1, windowMs: 5_000 } } });
+  server = await startOpenAiTestServer({
+    oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }),
+    faults: { requestLimit: { requests: 1, windowMs: 5_000 } },
+  });
   const store = new MemoryStore();
   await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(['q1'], { run_id: RUN_ID, engines: ['bm25'] })));
   const config = configFileSchema.parse({ judges: ['chunk_relevance'], judge: { call_deadline_ms: 300 } });
-  const { backend } = chooseJudgeBackend(config, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' }, undefined);
+  const { backend } = chooseJudgeBackend(
+    config,
+    { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+    undefined,
+  );
   const judging: Judging = { backend, judges: [chunkRelevance] };
   let now = 0;
   const cases = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 2, now: () => now });
@@ -40,12 +47,29 @@ async function heldCase(deferrals: number | undefined) {
     kind: 'case',
     run_id: RUN_ID,
     case_id: 'q1',
-    case: { request_id: 'q1', request: 'how do I rotate a key?', tags: {}, engines: { bm25: { tags: {}, retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({ doc_uri: `d${rank}`, rank: rank + 1, content: `passage ${text}` })) } } },
+    case: {
+      request_id: 'q1',
+      request: 'how do I rotate a key?',
+      tags: {},
+      engines: {
+        bm25: {
+          tags: {},
+          retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({
+            doc_uri: `d${rank}`,
+            rank: rank + 1,
+            content: `passage ${text}`,
+          })),
+        },
+      },
+    },
     ...(deferrals === undefined ? {} : { deferrals }),
   });
 
   // Act: the third delivery of the message, the last before the dead-letter queue
-  const outcome = await evaluateCaseMessage({ store, judgingFor: () => judging, defer: deferTo(cases) }, message, { messageId: 'm-1', receiveCount: 3 });
+  const outcome = await evaluateCaseMessage({ store, judgingFor: () => judging, defer: deferTo(cases) }, message, {
+    messageId: 'm-1',
+    receiveCount: 3,
+  });
   return { outcome, store, cases, advance: (milliseconds: number) => (now += milliseconds) };
 }
 
@@ -64,7 +88,10 @@ describe('a case held by the judge rate limit', () => {
     const usageKeys: string[] = [];
     for await (const key of store.list(runKeys.attemptUsagePrefix(RUN_ID))) usageKeys.push(key);
     const [usageKey] = usageKeys;
-    const usage = judgeUsageSchema.parse((JSON.parse(new TextDecoder().decode((await store.get(usageKey ?? '')) ?? new Uint8Array())) as Record<string, unknown>).chunk_relevance);
+    const usage = judgeUsageSchema.parse(
+      (JSON.parse(new TextDecoder().decode((await store.get(usageKey ?? '')) ?? new Uint8Array())) as Record<string, unknown>)
+        .chunk_relevance,
+    );
     expect(usage.rate_limited).toBeGreaterThan(0);
     expect(usage.calls + usage.retries).toBe(server?.log.length);
   });

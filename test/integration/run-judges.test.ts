@@ -15,7 +15,10 @@ import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '..
 const ROTATE = 'Rotate access keys in the IAM console: create a second key, rotate clients to it, then rotate the old one out.';
 const BILLING = 'Billing alarms notify you when charges exceed a threshold.';
 const chunk = (text: string, rank: number, documentUri = `doc-${rank}`) => ({ doc_uri: documentUri, content: text, rank });
-const engine = (chunks: EngineOutput['retrieved_context'], response = 'Create a new key, switch clients, then deactivate the old key.'): EngineOutput => ({
+const engine = (
+  chunks: EngineOutput['retrieved_context'],
+  response = 'Create a new key, switch clients, then deactivate the old key.',
+): EngineOutput => ({
   retrieved_context: chunks,
   response,
   tags: {},
@@ -44,7 +47,14 @@ afterEach(async () => {
 function llmBackend(store: ObjectStore | undefined, faults?: FaultPlan): JudgeBackend {
   if (faults) server.setFaults(faults);
   const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, apiKey: 'key', timeoutMs: 5_000, maxRetries: 8 });
-  const service = new JudgeService(client, new JudgeCache(store), { provider: 'openai', baseUrl: canonicalBaseUrl(server.baseUrl), model: 'judge-model', temperature: 0, cacheSampled: false, concurrency: 8 });
+  const service = new JudgeService(client, new JudgeCache(store), {
+    provider: 'openai',
+    baseUrl: canonicalBaseUrl(server.baseUrl),
+    model: 'judge-model',
+    temperature: 0,
+    cacheSampled: false,
+    concurrency: 8,
+  });
   return { kind: 'llm', service };
 }
 
@@ -112,7 +122,11 @@ describe('judgeCase with LLM judges', () => {
     const unlabelled: EvalCase = { ...evalCase, expected_response: undefined, expected_retrieved_context: undefined };
     const result = await judgeCase(unlabelled, { judges: judges('correctness', 'document_recall'), backend: llmBackend(undefined) });
     expect(result.skipped).toContainEqual({ judge: 'correctness', engine: 'bm25', reason: 'the case has no expected_response' });
-    expect(result.skipped).toContainEqual({ judge: 'document_recall', engine: 'dense', reason: 'the case has no expected_retrieved_context' });
+    expect(result.skipped).toContainEqual({
+      judge: 'document_recall',
+      engine: 'dense',
+      reason: 'the case has no expected_retrieved_context',
+    });
     expect(result.engines.bm25).toEqual({});
   });
 
@@ -128,7 +142,9 @@ describe('judgeCase with LLM judges', () => {
 
     // Assess
     expect(server.answered()).toBe(1);
-    expect(Object.values(result.engines).map((metrics) => metrics['retrieval/llm_judged/chunk_relevance/precision'])).toEqual([1, 1, 1, 1, 1]);
+    expect(Object.values(result.engines).map((metrics) => metrics['retrieval/llm_judged/chunk_relevance/precision'])).toEqual([
+      1, 1, 1, 1, 1,
+    ]);
   });
 
   it('makes no judge call when the same case is judged again over the same cache', async () => {
@@ -189,7 +205,10 @@ describe('judgeCase with LLM judges', () => {
 
 describe('judgeCase with the lexical backend', () => {
   it('labels its metrics lexical and says which judges need an LLM', async () => {
-    const result = await judgeCase(evalCase, { judges: judges('chunk_relevance', 'groundedness', 'correctness'), backend: { kind: 'lexical' } });
+    const result = await judgeCase(evalCase, {
+      judges: judges('chunk_relevance', 'groundedness', 'correctness'),
+      backend: { kind: 'lexical' },
+    });
     expect(Object.keys(result.engines.dense ?? {}).every((name) => name.includes('/lexical/'))).toBe(true);
     expect(result.engines.dense?.['retrieval/lexical/chunk_relevance/ratings']).toEqual(['yes', 'no']);
     expect(String(result.engines.dense?.['response/lexical/groundedness/rationale'])).toMatch(/^Non-LLM lexical approximation:/);

@@ -17,7 +17,11 @@ const ANSWERS: Record<string, S3ErrorAnswer> = {
   'config/missing.yaml': { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' },
   'config/support.yaml': { status: 403, code: 'AccessDenied', message: 'Access Denied' },
   'runs/r1/bare.json': { status: 403 },
-  'runs/r1/stale-credentials.json': { status: 403, code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' },
+  'runs/r1/stale-credentials.json': {
+    status: 403,
+    code: 'InvalidAccessKeyId',
+    message: 'The AWS Access Key Id you provided does not exist in our records.',
+  },
 };
 
 let server: S3ErrorServer;
@@ -56,18 +60,26 @@ describe('S3Store against S3 refusals', () => {
   });
 
   it('names the key of a 403 that came without a body', async () => {
-    await expect(store.get('runs/r1/bare.json')).rejects.toThrow(`S3 refused reading s3://${BUCKET}/runs/r1/bare.json (403 without a body); the caller's role needs s3:GetObject`);
+    await expect(store.get('runs/r1/bare.json')).rejects.toThrow(
+      `S3 refused reading s3://${BUCKET}/runs/r1/bare.json (403 without a body); the caller's role needs s3:GetObject`,
+    );
   });
 
   it('leaves a 403 about the credentials, not a grant, as S3 said it', async () => {
-    await expect(store.get('runs/r1/stale-credentials.json')).rejects.toThrow(/^The AWS Access Key Id you provided does not exist in our records\.$/);
+    await expect(store.get('runs/r1/stale-credentials.json')).rejects.toThrow(
+      /^The AWS Access Key Id you provided does not exist in our records\.$/,
+    );
   });
 
   it('names the permission a refused write and a refused listing need', async () => {
-    await expect(store.put('runs/r1/results/q1.json', '{}')).rejects.toThrow(`S3 refused writing s3://${BUCKET}/runs/r1/results/q1.json (403 AccessDenied: Access Denied); the caller's role needs s3:PutObject on that key`);
+    await expect(store.put('runs/r1/results/q1.json', '{}')).rejects.toThrow(
+      `S3 refused writing s3://${BUCKET}/runs/r1/results/q1.json (403 AccessDenied: Access Denied); the caller's role needs s3:PutObject on that key`,
+    );
     const listing = (async () => {
       for await (const key of store.list('runs/r1/results/')) expect(key).toBeUndefined();
     })();
-    await expect(listing).rejects.toThrow(`S3 refused listing s3://${BUCKET}/runs/r1/results/ (403 AccessDenied: Access Denied); the caller's role needs s3:ListBucket on the bucket`);
+    await expect(listing).rejects.toThrow(
+      `S3 refused listing s3://${BUCKET}/runs/r1/results/ (403 AccessDenied: Access Denied); the caller's role needs s3:ListBucket on the bucket`,
+    );
   });
 });

@@ -74,7 +74,13 @@ describe('S3Store on fauxqs: S3 specifics', () => {
 
   it('follows continuation tokens across pages', async () => {
     const store = await createStore({ pageSize: 2 });
-    const keys = ['runs/r1/results/q1.json', 'runs/r1/results/q2.json', 'runs/r1/results/q3.json', 'runs/r1/results/q4.json', 'runs/r1/results/q5.json'];
+    const keys = [
+      'runs/r1/results/q1.json',
+      'runs/r1/results/q2.json',
+      'runs/r1/results/q3.json',
+      'runs/r1/results/q4.json',
+      'runs/r1/results/q5.json',
+    ];
     for (const key of [...keys].reverse()) await store.put(key, '{}');
 
     expect(await listAll(store, 'runs/r1/')).toEqual(keys);

@@ -54,14 +54,16 @@ describe('the nightly trigger', () => {
     expect(manifest).toMatchObject({ trigger: 'schedule:2026-11-22', dataset: { key: 'datasets/nightly/2026-11-01.jsonl' } });
   });
 
-  it("re-runs a stored TREC collection from its manifest, not from one of its files", async () => {
+  it('re-runs a stored TREC collection from its manifest, not from one of its files', async () => {
     // Prepare: a collection as assay submit stores it; its corpus sorts after the manifest
     const store = join(folder.path, 'store');
     const infrastructure = embeddedInfrastructure(store);
     const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'trec-eval', name);
     const corpus = await folder.write('corpus.jsonl', '{"_id": "FBIS3-10082", "text": "a document"}\n');
     const queries = await folder.write('queries.tsv', '301\tinternational organized crime\n');
-    await uploadInput(infrastructure.store, 'trec', { collection: { qrels: fixture('qrels.test'), runs: [fixture('results.test')], queries, corpus } });
+    await uploadInput(infrastructure.store, 'trec', {
+      collection: { qrels: fixture('qrels.test'), runs: [fixture('results.test')], queries, corpus },
+    });
     const trigger = createScheduledTriggerHandler(
       {
         store: infrastructure.store,
@@ -78,6 +80,9 @@ describe('the nightly trigger', () => {
     const [scheduled] = await trigger({});
 
     // Assess
-    expect(scheduled).toEqual({ suite: 'trec', outcome: { kind: 'started', runId: expect.stringMatching(/^r-/), cases: 3, inputErrors: 0 } });
+    expect(scheduled).toEqual({
+      suite: 'trec',
+      outcome: { kind: 'started', runId: expect.stringMatching(/^r-/), cases: 3, inputErrors: 0 },
+    });
   });
 });

@@ -17,8 +17,16 @@ function reducerOnQueue(store: MemoryStore) {
   let clock = Date.parse('2025-01-02T05:00:00.000Z');
   const control = new InProcessQueue('control', { visibilityTimeoutSeconds: 900, now: () => clock });
   const outcomes: ReduceOutcome[] = [];
-  const reducer = createReducerHandler({ store, control, cases: control, now: () => new Date(clock), splitReduceFrom: 1 }, quietTelemetry());
-  const mapping = { queue: control, batchSize: 1, concurrency: 1, handler: async (...args: Parameters<typeof reducer>) => outcomes.push(...(await reducer(...args))) };
+  const reducer = createReducerHandler(
+    { store, control, cases: control, now: () => new Date(clock), splitReduceFrom: 1 },
+    quietTelemetry(),
+  );
+  const mapping = {
+    queue: control,
+    batchSize: 1,
+    concurrency: 1,
+    handler: async (...args: Parameters<typeof reducer>) => outcomes.push(...(await reducer(...args))),
+  };
   return {
     control,
     outcomes,
@@ -27,7 +35,12 @@ function reducerOnQueue(store: MemoryStore) {
       const kinds: string[] = [];
       while (control.size > 0) {
         clock += 120_000;
-        kinds.push(...control.bodies().map((body) => controlMessageSchema.parse(JSON.parse(body)).kind).slice(0, 1));
+        kinds.push(
+          ...control
+            .bodies()
+            .map((body) => controlMessageSchema.parse(JSON.parse(body)).kind)
+            .slice(0, 1),
+        );
         await pollOnce(mapping, 0);
       }
       return kinds;

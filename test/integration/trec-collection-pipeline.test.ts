@@ -36,7 +36,10 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function runCollection(collection: TrecCollectionPaths, options: { store?: string; config?: unknown } = {}): Promise<{ report: Report; runId: string }> {
+async function runCollection(
+  collection: TrecCollectionPaths,
+  options: { store?: string; config?: unknown } = {},
+): Promise<{ report: Report; runId: string }> {
   const out = join(folder.path, 'out');
   const result = await runPipeline(
     {
@@ -82,27 +85,33 @@ function uploadIngest(infrastructure: Infrastructure) {
 }
 
 describe('assay run on a TREC collection (embedded)', () => {
-  it.each(['qrels.test', 'qrels.rel_level'])('reports every run under its tag with the doubles trec_eval computes without -c (%s)', async (qrelsName) => {
-    // Prepare: results.trunc shares results.test's tag and lacks topic 302
-    const runs = [fixture('results.test'), fixture('results.trunc')];
+  it.each(['qrels.test', 'qrels.rel_level'])(
+    'reports every run under its tag with the doubles trec_eval computes without -c (%s)',
+    async (qrelsName) => {
+      // Prepare: results.trunc shares results.test's tag and lacks topic 302
+      const runs = [fixture('results.test'), fixture('results.trunc')];
 
-    // Act
-    const { report } = await runCollection({ qrels: fixture(qrelsName), runs });
+      // Act
+      const { report } = await runCollection({ qrels: fixture(qrelsName), runs });
 
-    // Assess
-    expect(Object.keys(report.engines)).toEqual(['STANDARD', 'results.trunc:STANDARD']);
-    for (const [engine, runFile] of [['STANDARD', runs[0]], ['results.trunc:STANDARD', runs[1]]] as const) {
-      const expected = await trecEvalSummary(fixture(qrelsName), runFile as string);
-      const statistics = report.engines[engine] ?? {};
-      for (const [trecName, assayName] of MEASURES) {
-        expect(statistics[`retrieval/ground_truth/${assayName}/average`], `${engine} ${trecName}`).toBe(expected[trecName]);
-        // Averaged over the topics the run retrieved for, as trec_eval without -c: 3 and 2.
-        expect(statistics[`retrieval/ground_truth/${assayName}/count`], `${engine} ${trecName} topics`).toBe(expected.num_q);
+      // Assess
+      expect(Object.keys(report.engines)).toEqual(['STANDARD', 'results.trunc:STANDARD']);
+      for (const [engine, runFile] of [
+        ['STANDARD', runs[0]],
+        ['results.trunc:STANDARD', runs[1]],
+      ] as const) {
+        const expected = await trecEvalSummary(fixture(qrelsName), runFile as string);
+        const statistics = report.engines[engine] ?? {};
+        for (const [trecName, assayName] of MEASURES) {
+          expect(statistics[`retrieval/ground_truth/${assayName}/average`], `${engine} ${trecName}`).toBe(expected[trecName]);
+          // Averaged over the topics the run retrieved for, as trec_eval without -c: 3 and 2.
+          expect(statistics[`retrieval/ground_truth/${assayName}/count`], `${engine} ${trecName} topics`).toBe(expected.num_q);
+        }
       }
-    }
-    expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0 });
-    expect(report.judge).toMatch(/^no judges: ground-truth metrics/);
-  });
+      expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0 });
+      expect(report.judge).toMatch(/^no judges: ground-truth metrics/);
+    },
+  );
 
   it('matches the full-precision values trec_eval printed for results.test (out.measures.q.test.hp)', async () => {
     // Prepare
@@ -131,7 +140,9 @@ describe('assay run on a TREC collection (embedded)', () => {
         { _id: 'd2', text: 'Billing reports arrive monthly.' },
         { _id: 'd3', text: 'Delete a bucket after emptying it.' },
         { _id: 'd4', text: 'Opening hours of the support desk.' },
-      ].map((line) => JSON.stringify(line)).join('\n'),
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
     );
 
     // Act: no OPENAI_API_KEY, so the lexical judge
@@ -154,7 +165,7 @@ describe('assay run on a TREC collection (embedded)', () => {
     expect(report.engines.dense?.['retrieval/lexical/chunk_relevance/precision/average']).toBe(0.25);
   });
 
-  it('ignores the uploads of a collection\'s files: only its manifest starts a run', async () => {
+  it("ignores the uploads of a collection's files: only its manifest starts a run", async () => {
     // Prepare
     const store = join(folder.path, 'store');
     const infrastructure = embeddedInfrastructure(store, 1);
@@ -183,12 +194,17 @@ describe('assay run on a TREC collection (embedded)', () => {
     const { report } = await runCollection({ qrels: fixture('qrels.test'), runs }, { config });
 
     // Assess
-    const lines = (await readFile(join(folder.path, 'out', 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { request_id: string; retrieved: { rank: number }[] });
+    const lines = (await readFile(join(folder.path, 'out', 'cases.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { request_id: string; retrieved: { rank: number }[] });
     const lengths = lines.map((line) => line.retrieved.length);
     const whole = lines.map((line) => run.run.topics.get(line.request_id)?.scores.length);
     expect(lengths).toEqual(whole.map((length) => Math.min(length ?? 0, depth ?? Number.POSITIVE_INFINITY)));
     expect(Math.max(...(whole as number[]))).toBeGreaterThan(100);
-    expect(report.engines.STANDARD?.['retrieval/ground_truth/average_precision/average']).toBe((await trecEvalSummary(fixture('qrels.test'), runs[0] as string)).map);
+    expect(report.engines.STANDARD?.['retrieval/ground_truth/average_precision/average']).toBe(
+      (await trecEvalSummary(fixture('qrels.test'), runs[0] as string)).map,
+    );
   });
 
   it('reports a file changed after its manifest was written as an input error naming it', async () => {
@@ -211,6 +227,9 @@ describe('assay run on a TREC collection (embedded)', () => {
     expect(first.report.engines.STANDARD).toBeDefined();
     expect(outcome).toMatchObject({ kind: 'started', inputErrors: 1 });
     const errors = new TextDecoder().decode(await infrastructure.store.get(runKeys.inputErrors(outcome?.runId ?? '')));
-    expect(JSON.parse(errors.trim())).toMatchObject({ file: 'datasets/trec/qrels.trec/runs/1/results.test', message: 'runs/1/results.test is not the file the manifest names (its SHA-256 differs)' });
+    expect(JSON.parse(errors.trim())).toMatchObject({
+      file: 'datasets/trec/qrels.trec/runs/1/results.test',
+      message: 'runs/1/results.test is not the file the manifest names (its SHA-256 differs)',
+    });
   });
 });

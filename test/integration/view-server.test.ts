@@ -26,7 +26,13 @@ beforeAll(async () => {
   folder = await createTempFolder();
   store = join(folder.path, 'store');
   reports = await reportNights(new LocalFolderStore(store), SUITE, nights(3, { 2: 'dense' }));
-  server = await startViewServer({ store: new LocalFolderStore(store), storeName: 'the test store', host: '127.0.0.1', port: 0, log: (line) => logged.push(line) });
+  server = await startViewServer({
+    store: new LocalFolderStore(store),
+    storeName: 'the test store',
+    host: '127.0.0.1',
+    port: 0,
+    log: (line) => logged.push(line),
+  });
 });
 
 afterAll(async () => {
@@ -70,13 +76,18 @@ describe('assay view’s API over a store folder', () => {
   it('lists the per-query changes with the largest loss first', async () => {
     const [, second, third] = reports;
 
-    const answer = await httpGet(server.url, `/api/compare/queries?a=${second?.run_id}&b=${third?.run_id}&engine=dense&metric=${encodeURIComponent(NDCG)}&limit=3`);
+    const answer = await httpGet(
+      server.url,
+      `/api/compare/queries?a=${second?.run_id}&b=${third?.run_id}&engine=dense&metric=${encodeURIComponent(NDCG)}&limit=3`,
+    );
 
     const body = JSON.parse(answer.body) as { total: number; next_offset: number | null; changes: { request_id: string; delta: number }[] };
     expect(body.total).toBe(12);
     expect(body.next_offset).toBe(3);
     expect(body.changes.map((change) => change.request_id)[0]).toBe(WORST_REQUEST);
-    expect(body.changes.map((change) => change.delta)).toEqual([...body.changes.map((change) => change.delta)].sort((left, right) => left - right));
+    expect(body.changes.map((change) => change.delta)).toEqual(
+      [...body.changes.map((change) => change.delta)].sort((left, right) => left - right),
+    );
   });
 
   it('pages through cases.jsonl: the pages put together are the file', async () => {
@@ -88,7 +99,10 @@ describe('assay view’s API over a store folder', () => {
 
     // Act
     while (offset !== null) {
-      const page = JSON.parse((await httpGet(server.url, `/api/runs/${runId}/cases?offset=${offset}&limit=7`)).body) as { lines: unknown[]; next_offset: number | null };
+      const page = JSON.parse((await httpGet(server.url, `/api/runs/${runId}/cases?offset=${offset}&limit=7`)).body) as {
+        lines: unknown[];
+        next_offset: number | null;
+      };
       lines.push(...page.lines);
       offset = page.next_offset;
     }
@@ -140,7 +154,13 @@ describe('assay view’s API over a store folder', () => {
       throw new Error('the disk is on fire at /secret/path');
     };
     const lines: string[] = [];
-    const broken = await startViewServer({ store: failing, storeName: 'a failing store', host: '127.0.0.1', port: 0, log: (line) => lines.push(line) });
+    const broken = await startViewServer({
+      store: failing,
+      storeName: 'a failing store',
+      host: '127.0.0.1',
+      port: 0,
+      log: (line) => lines.push(line),
+    });
 
     try {
       // Act
@@ -156,7 +176,10 @@ describe('assay view’s API over a store folder', () => {
         expect(answer.body).not.toContain('/secret/path');
         expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
       }
-      expect(lines).toEqual(['assay view: GET /api/suites: the disk is on fire at /secret/path', 'assay view: GET /: the disk is on fire at /secret/path']);
+      expect(lines).toEqual([
+        'assay view: GET /api/suites: the disk is on fire at /secret/path',
+        'assay view: GET /: the disk is on fire at /secret/path',
+      ]);
     } finally {
       await broken.close();
     }

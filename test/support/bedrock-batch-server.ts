@@ -88,7 +88,8 @@ export async function startBedrockBatchServer(options: BedrockBatchServerOptions
     recordsPerStep: options.recordsPerStep,
     now: () => new Date(),
   };
-  const unfinished = (jobArn: string | undefined) => [...jobs.values()].filter((job) => (jobArn === undefined || job.jobArn === jobArn) && !job.finished);
+  const unfinished = (jobArn: string | undefined) =>
+    [...jobs.values()].filter((job) => (jobArn === undefined || job.jobArn === jobArn) && !job.finished);
 
   async function route(method: string, url: URL, body: string): Promise<Reply> {
     const path = url.pathname;
@@ -100,7 +101,8 @@ export async function startBedrockBatchServer(options: BedrockBatchServerOptions
     }
     const jobPath = /^\/model-invocation-job\/([^/]+)(\/stop)?$/.exec(path);
     const job = jobPath === null ? undefined : jobOf(decodeURIComponent(jobPath[1] ?? ''));
-    if (jobPath !== null && job === undefined) return error(404, 'ResourceNotFoundException', 'The specified batch inference job does not exist.');
+    if (jobPath !== null && job === undefined)
+      return error(404, 'ResourceNotFoundException', 'The specified batch inference job does not exist.');
     if (job !== undefined && method === 'GET' && jobPath?.[2] === undefined) {
       if ((options.progress ?? 'on-retrieve') === 'on-retrieve') await job.step(context);
       return { status: 200, body: job.toObject() };
@@ -114,12 +116,19 @@ export async function startBedrockBatchServer(options: BedrockBatchServerOptions
 
   function create(body: string): Reply {
     const parsed = createJobSchema.safeParse(JSON.parse(body));
-    if (!parsed.success) return error(400, 'ValidationException', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+    if (!parsed.success)
+      return error(400, 'ValidationException', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
     const request = parsed.data;
     // The same token is the same request: its job, not a second one.
-    const same = [...jobs.values()].find((job) => plan.forgetTokens !== true && request.clientRequestToken !== undefined && job.request.clientRequestToken === request.clientRequestToken);
+    const same = [...jobs.values()].find(
+      (job) =>
+        plan.forgetTokens !== true &&
+        request.clientRequestToken !== undefined &&
+        job.request.clientRequestToken === request.clientRequestToken,
+    );
     if (same !== undefined) return { status: 200, body: { jobArn: same.jobArn } };
-    if ([...jobs.values()].some((job) => job.request.jobName === request.jobName)) return error(409, 'ConflictException', `A batch inference job named ${request.jobName} already exists.`);
+    if ([...jobs.values()].some((job) => job.request.jobName === request.jobName))
+      return error(409, 'ConflictException', `A batch inference job named ${request.jobName} already exists.`);
     const jobArn = `arn:aws:bedrock:${REGION}:${ACCOUNT}:model-invocation-job/test${String(jobs.size + 1).padStart(8, '0')}`;
     jobs.set(jobArn, new InvocationJob(jobArn, request, new Date()));
     return { status: 200, body: { jobArn } };
@@ -133,7 +142,9 @@ export async function startBedrockBatchServer(options: BedrockBatchServerOptions
     const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const credential = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[a-z0-9-]+\/bedrock\/aws4_request, /.exec(incoming.headers.authorization ?? '');
+    const credential = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[a-z0-9-]+\/bedrock\/aws4_request, /.exec(
+      incoming.headers.authorization ?? '',
+    );
     const reply =
       options.accessKeyId !== undefined && credential?.[1] !== options.accessKeyId
         ? error(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.')
@@ -143,7 +154,12 @@ export async function startBedrockBatchServer(options: BedrockBatchServerOptions
   }
 
   const server = createServer((incoming, response) => {
-    handle(incoming, response).catch((failure: unknown) => send(response, error(500, 'InternalServerException', `The test server failed: ${failure instanceof Error ? failure.message : String(failure)}`)));
+    handle(incoming, response).catch((failure: unknown) =>
+      send(
+        response,
+        error(500, 'InternalServerException', `The test server failed: ${failure instanceof Error ? failure.message : String(failure)}`),
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -158,7 +174,8 @@ export async function startBedrockBatchServer(options: BedrockBatchServerOptions
     },
     settle: async (jobArn) => {
       // Each step moves a job on (a state, or at least one record), so this ends.
-      for (let left = unfinished(jobArn); left.length > 0; left = unfinished(jobArn)) await Promise.all(left.map((job) => job.step(context)));
+      for (let left = unfinished(jobArn); left.length > 0; left = unfinished(jobArn))
+        await Promise.all(left.map((job) => job.step(context)));
     },
     setFaults: (next) => {
       plan = next;
@@ -183,7 +200,8 @@ function error(status: number, type: string, message: string): Reply {
 }
 
 function send(response: ServerResponse, reply: Reply): void {
-  const typed = reply.errorType === undefined ? {} : { 'x-amzn-errortype': `${reply.errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/` };
+  const typed =
+    reply.errorType === undefined ? {} : { 'x-amzn-errortype': `${reply.errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/` };
   response.writeHead(reply.status, { 'content-type': 'application/json', 'x-amzn-requestid': 'test-request', ...typed });
   response.end(JSON.stringify(reply.body));
 }

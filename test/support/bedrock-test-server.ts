@@ -19,7 +19,16 @@ import type { ChatRequest, Oracle, OracleAnswer } from './openai-test-server.js'
  * back as Converse writes it: a `toolUse` block or text, and a stopReason.
  */
 
-export type BedrockFault = 'throttle' | 'unavailable' | 'not-ready' | 'access-denied' | 'model-timeout' | 'too-long' | 'slow' | 'garbage' | 'none';
+export type BedrockFault =
+  | 'throttle'
+  | 'unavailable'
+  | 'not-ready'
+  | 'access-denied'
+  | 'model-timeout'
+  | 'too-long'
+  | 'slow'
+  | 'garbage'
+  | 'none';
 
 export interface BedrockFaultPlan {
   /** One fault per request, for the first requests after the plan is set. */
@@ -60,11 +69,26 @@ const textBlock = z.object({ text: z.string() });
 export const converseBodySchema = z.object({
   messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(textBlock).min(1) })).min(1),
   system: z.array(textBlock).optional(),
-  inferenceConfig: z.object({ maxTokens: z.number().int().positive().optional(), temperature: z.number().min(0).max(1).optional() }).strict().optional(),
+  inferenceConfig: z
+    .object({ maxTokens: z.number().int().positive().optional(), temperature: z.number().min(0).max(1).optional() })
+    .strict()
+    .optional(),
   toolConfig: z
     .object({
-      tools: z.array(z.object({ toolSpec: z.object({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string().optional(), inputSchema: z.object({ json: z.record(z.string(), z.unknown()) }) }) })).min(1),
-      toolChoice: z.object({ tool: z.object({ name: z.string() }).optional(), any: z.object({}).optional(), auto: z.object({}).optional() }).optional(),
+      tools: z
+        .array(
+          z.object({
+            toolSpec: z.object({
+              name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+              description: z.string().optional(),
+              inputSchema: z.object({ json: z.record(z.string(), z.unknown()) }),
+            }),
+          }),
+        )
+        .min(1),
+      toolChoice: z
+        .object({ tool: z.object({ name: z.string() }).optional(), any: z.object({}).optional(), auto: z.object({}).optional() })
+        .optional(),
     })
     .optional(),
 });
@@ -74,7 +98,11 @@ const ERRORS: Record<Exclude<BedrockFault, 'slow' | 'garbage' | 'none'>, { statu
   throttle: { status: 429, type: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' },
   unavailable: { status: 503, type: 'ServiceUnavailableException', message: 'Bedrock is unable to process your request.' },
   'not-ready': { status: 429, type: 'ModelNotReadyException', message: 'Model is not ready to serve inference requests.' },
-  'access-denied': { status: 403, type: 'AccessDeniedException', message: "You don't have access to the model with the specified model ID." },
+  'access-denied': {
+    status: 403,
+    type: 'AccessDeniedException',
+    message: "You don't have access to the model with the specified model ID.",
+  },
   'model-timeout': { status: 408, type: 'ModelTimeoutException', message: 'Model has timed out in processing the request.' },
   'too-long': { status: 400, type: 'ValidationException', message: 'Input is too long for requested model.' },
 };
@@ -104,20 +132,44 @@ export async function startBedrockTestServer(options: BedrockTestServerOptions):
 
   async function handle(incoming: Incoming, response: Outgoing): Promise<void> {
     const path = /^\/model\/([^/]+)\/converse$/.exec(new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname);
-    if (incoming.method !== 'POST' || path === null) return sendError(response, 404, 'UnknownOperationException', `Unknown operation ${incoming.method} ${incoming.url}`);
+    if (incoming.method !== 'POST' || path === null)
+      return sendError(response, 404, 'UnknownOperationException', `Unknown operation ${incoming.method} ${incoming.url}`);
     const parsed = converseBodySchema.safeParse(JSON.parse(await readBody(incoming)));
-    if (!parsed.success) return sendError(response, 400, 'ValidationException', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
-    const credential = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[a-z0-9-]+\/bedrock\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/.exec(incoming.headers.authorization ?? '');
-    if (credential?.[1] !== options.accessKeyId) return sendError(response, 403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+    if (!parsed.success)
+      return sendError(
+        response,
+        400,
+        'ValidationException',
+        parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+      );
+    const credential =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[a-z0-9-]+\/bedrock\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/.exec(
+        incoming.headers.authorization ?? '',
+      );
+    if (credential?.[1] !== options.accessKeyId)
+      return sendError(response, 403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     const body = parsed.data;
     const request = chatRequestOf(decodeURIComponent(path[1] ?? ''), body);
     const fault = plan.firstFaults?.[underPlan] ?? plan.always ?? 'none';
     underPlan += 1;
-    const entry = { modelId: request.model, body, request, authorization: incoming.headers.authorization, status: 200, outcome: fault as ConverseLogEntry['outcome'], httpVersion: incoming.httpVersion };
+    const entry = {
+      modelId: request.model,
+      body,
+      request,
+      authorization: incoming.headers.authorization,
+      status: 200,
+      outcome: fault as ConverseLogEntry['outcome'],
+      httpVersion: incoming.httpVersion,
+    };
     log.push(entry);
     if (plan.refuseToolChoice === true && body.toolConfig?.toolChoice?.tool !== undefined) {
       Object.assign(entry, { status: 400, outcome: 'refused-tool' });
-      return sendError(response, 400, 'ValidationException', "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again.");
+      return sendError(
+        response,
+        400,
+        'ValidationException',
+        "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again.",
+      );
     }
     if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, plan.slowMs ?? 200));
     if (fault !== 'slow' && fault !== 'garbage' && fault !== 'none') {
@@ -130,7 +182,14 @@ export async function startBedrockTestServer(options: BedrockTestServerOptions):
   }
 
   const listener = (incoming: Incoming, response: Outgoing): void => {
-    handle(incoming, response).catch((error: unknown) => sendError(response, 500, 'InternalServerException', `The test server failed: ${error instanceof Error ? error.message : String(error)}`));
+    handle(incoming, response).catch((error: unknown) =>
+      sendError(
+        response,
+        500,
+        'InternalServerException',
+        `The test server failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   };
   const listening = options.http === '2' ? await listenHttp2(listener) : await listenHttp1(listener);
   return {
@@ -216,17 +275,29 @@ export function chatRequestOf(modelId: string, body: ConverseBody): ChatRequest 
 export function converseResponse(request: ChatRequest, answer: OracleAnswer, position: number): object {
   const forced = request.tool_choice !== undefined;
   const stopReason =
-    'refusal' in answer ? 'guardrail_intervened'
-    : answer.finishReason === 'length' ? 'max_tokens'
-    : answer.finishReason === 'content_filter' ? 'content_filtered'
-    : forced && 'json' in answer ? 'tool_use'
-    : 'end_turn';
+    'refusal' in answer
+      ? 'guardrail_intervened'
+      : answer.finishReason === 'length'
+        ? 'max_tokens'
+        : answer.finishReason === 'content_filter'
+          ? 'content_filtered'
+          : forced && 'json' in answer
+            ? 'tool_use'
+            : 'end_turn';
   const text = 'json' in answer ? JSON.stringify(answer.json) : 'text' in answer ? answer.text : answer.refusal;
   const toolName = (request.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
-  const content = stopReason === 'tool_use' && 'json' in answer ? [{ toolUse: { toolUseId: `tooluse_test_${position}`, name: toolName, input: answer.json } }] : [{ text }];
+  const content =
+    stopReason === 'tool_use' && 'json' in answer
+      ? [{ toolUse: { toolUseId: `tooluse_test_${position}`, name: toolName, input: answer.json } }]
+      : [{ text }];
   const inputTokens = Math.ceil(request.messages.map((message) => message.content ?? '').join('').length / 4);
   const outputTokens = Math.ceil(text.length / 4);
-  return { output: { message: { role: 'assistant', content } }, stopReason, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, metrics: { latencyMs: 5 } };
+  return {
+    output: { message: { role: 'assistant', content } },
+    stopReason,
+    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    metrics: { latencyMs: 5 },
+  };
 }
 
 async function readBody(incoming: Incoming): Promise<string> {

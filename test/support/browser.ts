@@ -42,7 +42,11 @@ export async function launchBrowser(): Promise<Browser> {
 /** The packaged Chromium, decompressed under `root` on first use (see preparePackagedChromium). */
 export async function launchPackagedChromium(root: string = tmpdir()): Promise<Browser> {
   const packaged = await preparePackagedChromium(root);
-  return chromium.launch({ executablePath: packaged.executable, args: [...Sparticuz.args, ...QUIET_FLAGS], env: { ...process.env, ...packaged.environment } });
+  return chromium.launch({
+    executablePath: packaged.executable,
+    args: [...Sparticuz.args, ...QUIET_FLAGS],
+    env: { ...process.env, ...packaged.environment },
+  });
 }
 
 const require = createRequire(import.meta.url);
@@ -52,7 +56,8 @@ const packageFolder = packageFolderOf(require.resolve('@sparticuz/chromium'));
 function packageFolderOf(entry: string): string {
   for (let folder = dirname(entry); folder !== dirname(folder); folder = dirname(folder)) {
     const manifest = join(folder, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@sparticuz/chromium') return folder;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@sparticuz/chromium')
+      return folder;
   }
   throw new Error(`No package.json of @sparticuz/chromium above ${entry}`);
 }
@@ -69,7 +74,9 @@ function packageFolderOf(entry: string): string {
  */
 export async function preparePackagedChromium(root: string = tmpdir()): Promise<PackagedChromium> {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`The packaged Chromium runs on Linux x64 only, not ${process.platform} ${process.arch}: set ${SYSTEM_CHROMIUM_VARIABLE} to a Chromium or Chrome executable`);
+    throw new Error(
+      `The packaged Chromium runs on Linux x64 only, not ${process.platform} ${process.arch}: set ${SYSTEM_CHROMIUM_VARIABLE} to a Chromium or Chrome executable`,
+    );
   }
   const { version } = JSON.parse(await readFile(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
   const home = join(root, `assay-chromium-${version}-${process.getuid?.() ?? 0}`);
@@ -78,7 +85,9 @@ export async function preparePackagedChromium(root: string = tmpdir()): Promise<
     executable: join(home, 'chromium'),
     environment: {
       // NSS and expat, which a minimal Linux lacks; the package ships them for Amazon Linux, and they load on Debian too.
-      LD_LIBRARY_PATH: [join(home, 'al2023', 'lib'), process.env.LD_LIBRARY_PATH].filter((path) => path !== undefined && path !== '').join(':'),
+      LD_LIBRARY_PATH: [join(home, 'al2023', 'lib'), process.env.LD_LIBRARY_PATH]
+        .filter((path) => path !== undefined && path !== '')
+        .join(':'),
       // Only the packaged fonts, so pages render alike on every machine, with or without fonts installed.
       FONTCONFIG_FILE: join(home, 'fonts.conf'),
     },
@@ -111,7 +120,9 @@ async function decompressInto(home: string, root: string): Promise<void> {
     await rm(staging, { recursive: true, force: true });
     // Another process put a complete copy in place first.
     if (existsSync(home) && isCode(error, 'ENOTEMPTY', 'EEXIST')) return;
-    throw new Error(`Could not decompress the packaged Chromium under ${root}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Could not decompress the packaged Chromium under ${root}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }
 

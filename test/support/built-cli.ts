@@ -43,7 +43,12 @@ export async function runBuiltCli(args: readonly string[], options: BuiltCliOpti
   const recording = options.recordResolutions === undefined ? [] : ['--import', RECORDER];
   const child = spawn(process.execPath, [...recording, BUILT_BIN, ...args], {
     cwd: options.cwd ?? REPOSITORY_ROOT,
-    env: { ...environment, NODE_NO_WARNINGS: '1', ...options.env, ...(options.recordResolutions === undefined ? {} : { RECORD_RESOLUTIONS_TO: options.recordResolutions }) },
+    env: {
+      ...environment,
+      NODE_NO_WARNINGS: '1',
+      ...options.env,
+      ...(options.recordResolutions === undefined ? {} : { RECORD_RESOLUTIONS_TO: options.recordResolutions }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   options.started?.(child);

@@ -93,16 +93,31 @@ export function refusalOf(request: ChatRequest, refusals: RequestRefusals): Refu
   for (const parameter of refusals.refuseParameters ?? []) {
     if (request[parameter] === undefined) continue;
     return parameter === 'temperature'
-      ? { status: 400, message: `Unsupported value: 'temperature' does not support ${request.temperature} with this model. Only the default (1) value is supported.`, param: 'temperature', code: 'unsupported_value' }
-      : { status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", param: 'max_tokens', code: 'unsupported_parameter' };
+      ? {
+          status: 400,
+          message: `Unsupported value: 'temperature' does not support ${request.temperature} with this model. Only the default (1) value is supported.`,
+          param: 'temperature',
+          code: 'unsupported_value',
+        }
+      : {
+          status: 400,
+          message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          param: 'max_tokens',
+          code: 'unsupported_parameter',
+        };
   }
   const format = request.response_format as { type?: unknown } | undefined | null;
   const formatType = typeof format?.type === 'string' ? format.type : 'of this kind';
   const refusedFormats = refusals.refuseResponseFormat;
-  if (format !== undefined && format !== null && (refusedFormats === true || (Array.isArray(refusedFormats) && refusedFormats.includes(formatType)))) {
+  if (
+    format !== undefined &&
+    format !== null &&
+    (refusedFormats === true || (Array.isArray(refusedFormats) && refusedFormats.includes(formatType)))
+  ) {
     return { status, message: `response_format ${formatType} is not supported by this server`, param: 'response_format', code: null };
   }
-  if (refusals.refuseTools && (request.tools?.length ?? 0) > 0) return { status, message: 'tools are not supported by this server', param: 'tools', code: null };
+  if (refusals.refuseTools && (request.tools?.length ?? 0) > 0)
+    return { status, message: 'tools are not supported by this server', param: 'tools', code: null };
   return undefined;
 }
 
@@ -116,9 +131,11 @@ export function chatCompletionAnswer(request: ChatRequest, answer: OracleAnswer,
   const tool = forcedToolName(request);
   const toolCalls = [{ id: `call_test_${position}`, type: 'function', function: { name: tool, arguments: text } }];
   const message =
-    'refusal' in answer ? { role: 'assistant', content: null, refusal: answer.refusal }
-    : tool === undefined ? { role: 'assistant', content: text, refusal: null }
-    : { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls };
+    'refusal' in answer
+      ? { role: 'assistant', content: null, refusal: answer.refusal }
+      : tool === undefined
+        ? { role: 'assistant', content: text, refusal: null }
+        : { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls };
   const finishReason = answer.finishReason ?? (tool === undefined || 'refusal' in answer ? 'stop' : 'tool_calls');
   const promptTokens = estimatePromptTokens(request);
   const completionTokens = estimateTokens(text);

@@ -67,7 +67,7 @@ export function commentsOf(source: string): SourceComment[] {
       const stop = end === -1 ? source.length : end + 2;
       comments.push({ line, text: source.slice(index + 2, end === -1 ? stop : end) });
       advanceTo(stop);
-    } else if (char === '\'' || char === '"') {
+    } else if (char === "'" || char === '"') {
       let at = index + 1;
       while (at < source.length && source[at] !== char && source[at] !== '\n') at += source[at] === '\\' ? 2 : 1;
       advanceTo(Math.min(at + 1, source.length));
@@ -153,7 +153,10 @@ export function isThere(file: string, named: NamedPath, files: RepositoryFiles):
   if (named.from === 'root') return files.exists(named.path);
   if (!named.path.includes('/')) return files.hasFileNamed(named.path);
   const folders = posix.dirname(file).split('/');
-  return folders.some((_, count) => files.exists(posix.normalize(posix.join(...folders.slice(0, folders.length - count), named.path)))) || files.exists(posix.normalize(named.path));
+  return (
+    folders.some((_, count) => files.exists(posix.normalize(posix.join(...folders.slice(0, folders.length - count), named.path)))) ||
+    files.exists(posix.normalize(named.path))
+  );
 }
 
 /** Folders at the repository's root that are not its own: dependencies, builds, run output. */

@@ -53,13 +53,15 @@ function blockCommands(page: string, block: readonly string[]): DocumentedComman
     if (start === null) continue;
     let text = start[1] ?? '';
     // A line ending in `\` goes on; so does a synopsis's indented line of more options.
-    while (index + 1 < block.length && (text.endsWith('\\') || /^\s+\[/.test(block[index + 1] ?? ''))) text = `${text.replace(/\\$/, '')} ${block[++index]}`;
+    while (index + 1 < block.length && (text.endsWith('\\') || /^\s+\[/.test(block[index + 1] ?? '')))
+      text = `${text.replace(/\\$/, '')} ${block[++index]}`;
     if (!first.startsWith('$ ')) {
       found.push(command(page, text));
       continue;
     }
     const output: string[] = [];
-    while (index + 1 < block.length && block[index + 1] !== '...' && !COMMAND_START.test(block[index + 1] ?? '')) output.push(block[++index] ?? '');
+    while (index + 1 < block.length && block[index + 1] !== '...' && !COMMAND_START.test(block[index + 1] ?? ''))
+      output.push(block[++index] ?? '');
     found.push({ ...command(page, text), shownOutput: output, truncated: block[index + 1] === '...' });
   }
   return found;

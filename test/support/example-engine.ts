@@ -13,10 +13,14 @@ export interface ExampleEngine {
 
 /** Starts the example BM25 service (examples/engines/) as its own process on a free loopback port. */
 export async function startExampleEngine(options: readonly string[] = []): Promise<ExampleEngine> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'examples', 'engines', 'bm25-server.ts'), '--port', '0', ...options], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'examples', 'engines', 'bm25-server.ts'), '--port', '0', ...options],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [''])])) as [string];
   lines.close();

@@ -8,12 +8,19 @@ import { ingestDataset } from '../../shared/ingest/ingest.js';
  * `node --import tsx ingest-process.ts DATASET STORE WORK_PARENT`.
  */
 const [dataset, store, workParent] = process.argv.slice(2);
-if (dataset === undefined || store === undefined || workParent === undefined) throw new Error('usage: ingest-process.ts DATASET STORE WORK_PARENT');
+if (dataset === undefined || store === undefined || workParent === undefined)
+  throw new Error('usage: ingest-process.ts DATASET STORE WORK_PARENT');
 
 const infrastructure = embeddedInfrastructure(join(store), 1);
 const { etag } = await infrastructure.store.upload('datasets/killed/rows.jsonl', dataset);
 await ingestDataset(
-  { store: infrastructure.store, cases: infrastructure.cases, control: infrastructure.control, now: () => new Date(), workFolders: { parent: workParent, staleAfterMs: 0 } },
+  {
+    store: infrastructure.store,
+    cases: infrastructure.cases,
+    control: infrastructure.control,
+    now: () => new Date(),
+    workFolders: { parent: workParent, staleAfterMs: 0 },
+  },
   {
     datasetKey: 'datasets/killed/rows.jsonl',
     etag,

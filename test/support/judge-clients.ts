@@ -14,7 +14,9 @@ export const judgeRequest = {
   schemaName: 'chunk_relevance',
 };
 
-export const answerWith = (json: unknown): Oracle => () => ({ json });
+export const answerWith =
+  (json: unknown): Oracle =>
+  () => ({ json });
 
 export const TEST_CLIENT_SETTINGS: JudgeClientSettings = {
   baseUrl: undefined,

@@ -30,7 +30,11 @@ export function proseOf(markdown: string): string {
 
 /** The targets of the inline links `[text](target)` of a Markdown text, outside code blocks and code spans. */
 export function linkTargets(markdown: string): string[] {
-  return [...proseOf(markdown).replace(/`[^`\n]+`/g, '').matchAll(/\]\(([^()\s]+)(?:\s+"[^"]*")?\)/g)].map((match) => match[1] as string);
+  return [
+    ...proseOf(markdown)
+      .replace(/`[^`\n]+`/g, '')
+      .matchAll(/\]\(([^()\s]+)(?:\s+"[^"]*")?\)/g),
+  ].map((match) => match[1] as string);
 }
 
 /**
@@ -44,7 +48,10 @@ export function headingAnchors(markdown: string): Set<string> {
   for (const line of proseOf(markdown).split('\n')) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading === null) continue;
-    const base = (heading[1] as string).toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const base = (heading[1] as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     anchors.add(count === 0 ? base : `${base}-${count}`);

@@ -19,7 +19,8 @@ export interface ObjectStoreContractOptions {
   };
 }
 
-export const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));
+export const text = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 
 export async function listAll(store: ObjectStore, prefix: string): Promise<string[]> {
   const keys: string[] = [];
@@ -33,7 +34,11 @@ function check(title: string, unverifiedBecause: string | undefined, body: () =>
   else it.skip(`${title} — not verified here: ${unverifiedBecause}`, body);
 }
 
-export function describeObjectStoreContract(name: string, createStore: () => Promise<ObjectStore>, options: ObjectStoreContractOptions = {}): void {
+export function describeObjectStoreContract(
+  name: string,
+  createStore: () => Promise<ObjectStore>,
+  options: ObjectStoreContractOptions = {},
+): void {
   const unverified = options.unverified ?? {};
 
   describe(`${name} (ObjectStore contract)`, () => {
@@ -101,7 +106,8 @@ export function describeObjectStoreContract(name: string, createStore: () => Pro
 
     it('lists keys under a prefix, and nothing under an unused one', async () => {
       const store = await createStore();
-      for (const key of ['runs/r2/results/b.json', 'runs/r1/results/a.json', 'runs/r2/results/a.json', 'cache/x.json']) await store.put(key, '{}');
+      for (const key of ['runs/r2/results/b.json', 'runs/r1/results/a.json', 'runs/r2/results/a.json', 'cache/x.json'])
+        await store.put(key, '{}');
 
       expect(await listAll(store, 'runs/r2/')).toEqual(['runs/r2/results/a.json', 'runs/r2/results/b.json']);
       expect(await listAll(store, 'runs/r3/')).toEqual([]);

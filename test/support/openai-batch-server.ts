@@ -106,7 +106,9 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
     faults: () => plan,
     answer: (line) => answers.answer(line, plan),
     enqueuedTokens: (model, exceptBatchId) =>
-      [...batches.values()].filter((other) => other.id !== exceptBatchId && !other.finished && other.model === model).reduce((sum, other) => sum + other.promptTokens, 0),
+      [...batches.values()]
+        .filter((other) => other.id !== exceptBatchId && !other.finished && other.model === model)
+        .reduce((sum, other) => sum + other.promptTokens, 0),
     writeFile: (filename, text) => files.add(filename, 'batch_output', Buffer.from(text, 'utf8')).info.id,
     linesPerStep: options.linesPerStep,
     outputOrder: options.outputOrder ?? 'reversed',
@@ -123,21 +125,31 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
       return refusal;
     },
   };
-  const unfinished = (batchId: string | undefined): BatchJob[] => [...batches.values()].filter((batch) => (batchId === undefined || batch.id === batchId) && !batch.finished);
+  const unfinished = (batchId: string | undefined): BatchJob[] =>
+    [...batches.values()].filter((batch) => (batchId === undefined || batch.id === batchId) && !batch.finished);
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const reply = replyTo(incoming, url, Buffer.concat(chunks), options, routes);
-    log.push({ method: incoming.method ?? 'GET', path: url.pathname, url: incoming.url ?? '/', status: reply.status, headers: headersOf(incoming) });
+    log.push({
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      url: incoming.url ?? '/',
+      status: reply.status,
+      headers: headersOf(incoming),
+    });
     send(response, reply);
   }
 
   const server = createServer((incoming, response) => {
     handle(incoming, response).catch((error: unknown) => {
       if (response.headersSent) return response.destroy();
-      send(response, invalid(500, `The test batch server failed: ${error instanceof Error ? error.message : String(error)}`, null, null, 'server_error'));
+      send(
+        response,
+        invalid(500, `The test batch server failed: ${error instanceof Error ? error.message : String(error)}`, null, null, 'server_error'),
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -189,6 +201,8 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
 
 function checkOptions(options: BatchServerOptions): void {
   const { linesPerStep, stepEveryMs } = options;
-  if (linesPerStep !== undefined && !(Number.isInteger(linesPerStep) && linesPerStep >= 1)) throw new TypeError(`Expected linesPerStep to be an integer from 1 up, got ${linesPerStep}`);
-  if (stepEveryMs !== undefined && !(Number.isFinite(stepEveryMs) && stepEveryMs > 0)) throw new TypeError(`Expected stepEveryMs to be a number above 0, got ${stepEveryMs}`);
+  if (linesPerStep !== undefined && !(Number.isInteger(linesPerStep) && linesPerStep >= 1))
+    throw new TypeError(`Expected linesPerStep to be an integer from 1 up, got ${linesPerStep}`);
+  if (stepEveryMs !== undefined && !(Number.isFinite(stepEveryMs) && stepEveryMs > 0))
+    throw new TypeError(`Expected stepEveryMs to be a number above 0, got ${stepEveryMs}`);
 }

@@ -1,6 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chatCompletionAnswer, parseChatRequest, refusalOf, type ChatRequest, type Oracle, type OracleAnswer, type RequestRefusals } from './chat-completion-answer.js';
+import {
+  chatCompletionAnswer,
+  parseChatRequest,
+  refusalOf,
+  type ChatRequest,
+  type Oracle,
+  type OracleAnswer,
+  type RequestRefusals,
+} from './chat-completion-answer.js';
 import { RequestWindow, type RequestLimit } from './request-window.js';
 
 export type { ChatMessage, ChatRequest, Oracle, OracleAnswer } from './chat-completion-answer.js';
@@ -61,7 +69,19 @@ export interface FaultPlan extends RequestRefusals {
 }
 
 /** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
-export type Outcome = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'cut' | 'hang-up' | 'key-echoed' | 'abandoned' | 'oracle-error';
+export type Outcome =
+  | 'answer'
+  | '429'
+  | '500'
+  | 'garbage'
+  | 'refused'
+  | 'content-filter'
+  | 'insufficient-quota'
+  | 'cut'
+  | 'hang-up'
+  | 'key-echoed'
+  | 'abandoned'
+  | 'oracle-error';
 
 export interface LoggedRequest {
   readonly request: ChatRequest;
@@ -97,7 +117,17 @@ const GARBAGE = "I think it's relevant!!";
 /** What the server decides on arrival; 'abandoned' and 'oracle-error' only become known later. */
 type Decision = 'answer' | '429' | '500' | 'garbage' | 'refused' | 'content-filter' | 'insufficient-quota' | 'cut' | 'hang-up';
 /** 'hang-up' sends no status: 0, as for an abandoned request. */
-const STATUS: Record<Decision, number> = { answer: 200, garbage: 200, refused: 400, 'content-filter': 400, 'insufficient-quota': 429, '429': 429, '500': 500, cut: 200, 'hang-up': 0 };
+const STATUS: Record<Decision, number> = {
+  answer: 200,
+  garbage: 200,
+  refused: 400,
+  'content-filter': 400,
+  'insufficient-quota': 429,
+  '429': 429,
+  '500': 500,
+  cut: 200,
+  'hang-up': 0,
+};
 
 /** `azureKey`: the key an Azure request's `api-key` header must carry; a request without it is answered 401 as Azure answers it. */
 export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: FaultPlan; azureKey?: string }): Promise<OpenAiTestServer> {
@@ -130,13 +160,30 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     const receivedAt = performance.now();
     const refusedByAzure = azure ? azureRefusal(url, incoming.headers['api-key'], options.azureKey) : undefined;
     if (refusedByAzure !== undefined) {
-      log.push({ request, status: refusedByAzure.status, outcome: 'refused', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt });
+      log.push({
+        request,
+        status: refusedByAzure.status,
+        outcome: 'refused',
+        authorization: incoming.headers.authorization,
+        url: incoming.url ?? '/',
+        headers: headersOf(incoming),
+        receivedAt,
+      });
       return sendJson(response, refusedByAzure.status, { error: { code: String(refusedByAzure.status), message: refusedByAzure.message } });
     }
     if (plan.echoKey !== undefined) return echoKey(incoming, response, request, plan.echoKey, log);
     const admission = window?.admit();
     if (admission !== undefined && !admission.admitted) {
-      log.push({ request, status: 429, outcome: '429', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt, answeredAt: receivedAt });
+      log.push({
+        request,
+        status: 429,
+        outcome: '429',
+        authorization: incoming.headers.authorization,
+        url: incoming.url ?? '/',
+        headers: headersOf(incoming),
+        receivedAt,
+        answeredAt: receivedAt,
+      });
       const message = `Rate limit reached for ${request.model} on requests per min. Please try again in ${admission.waitMs}ms.`;
       const waits = { 'retry-after-ms': String(admission.waitMs), 'retry-after': String(Math.ceil(admission.waitMs / 1000)) };
       return sendError(response, 429, message, 'requests', 'rate_limit_exceeded', { ...admission.headers, ...waits });
@@ -148,14 +195,27 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     requestsUnderPlan += 1;
     const refusal = refusalOf(request, plan);
     const outcome: Decision =
-      refusal !== undefined ? 'refused'
-      : forced === 'content-filter' || forced === 'insufficient-quota' || forced === 'cut' || forced === 'hang-up' ? forced
-      : forced === '429' || (forced === 'none' && rateLimitDraw < (plan.rateLimit ?? 0)) ? '429'
-      : forced === '500' || (forced === 'none' && serverErrorDraw < (plan.serverError ?? 0)) ? '500'
-      : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0)) ? 'garbage'
-      : 'answer';
+      refusal !== undefined
+        ? 'refused'
+        : forced === 'content-filter' || forced === 'insufficient-quota' || forced === 'cut' || forced === 'hang-up'
+          ? forced
+          : forced === '429' || (forced === 'none' && rateLimitDraw < (plan.rateLimit ?? 0))
+            ? '429'
+            : forced === '500' || (forced === 'none' && serverErrorDraw < (plan.serverError ?? 0))
+              ? '500'
+              : forced === 'garbage' || (forced === 'none' && garbageDraw < (plan.garbage ?? 0))
+                ? 'garbage'
+                : 'answer';
     const status = outcome === 'refused' ? (refusal?.status ?? 400) : STATUS[outcome];
-    const entry: (typeof log)[number] = { request, status, outcome, authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt };
+    const entry: (typeof log)[number] = {
+      request,
+      status,
+      outcome,
+      authorization: incoming.headers.authorization,
+      url: incoming.url ?? '/',
+      headers: headersOf(incoming),
+      receivedAt,
+    };
     const position = log.push(entry);
     response.once('finish', () => {
       entry.answeredAt = performance.now();
@@ -172,11 +232,15 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
     const quota = window?.headers() ?? {};
     // Both headers, so the client's backoff follows the test's short delay instead of its own half second.
     const retryAfter: Record<string, string> =
-      plan.retryAfterSeconds !== undefined ? { 'retry-after': String(plan.retryAfterSeconds) } : { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
+      plan.retryAfterSeconds !== undefined
+        ? { 'retry-after': String(plan.retryAfterSeconds) }
+        : { 'retry-after-ms': String(plan.retryAfterMs ?? 5), 'retry-after': '0' };
     const shape = plan.errorShape ?? 'openai';
-    if (refusal !== undefined) return sendError(response, refusal.status, refusal.message, 'invalid_request_error', refusal.code, {}, refusal.param, shape);
+    if (refusal !== undefined)
+      return sendError(response, refusal.status, refusal.message, 'invalid_request_error', refusal.code, {}, refusal.param, shape);
     if (outcome === 'content-filter') {
-      const message = "The response was filtered due to the prompt triggering the content management policy. Please modify your prompt and retry.";
+      const message =
+        'The response was filtered due to the prompt triggering the content management policy. Please modify your prompt and retry.';
       return sendError(response, 400, message, 'invalid_request_error', 'content_filter', {}, 'prompt', shape);
     }
     if (outcome === 'insufficient-quota') {
@@ -248,7 +312,15 @@ function echoKey(
   echo: NonNullable<FaultPlan['echoKey']>,
   log: LoggedRequest[],
 ): void {
-  log.push({ request, status: echo.status, outcome: 'key-echoed', authorization: incoming.headers.authorization, url: incoming.url ?? '/', headers: headersOf(incoming), receivedAt: performance.now() });
+  log.push({
+    request,
+    status: echo.status,
+    outcome: 'key-echoed',
+    authorization: incoming.headers.authorization,
+    url: incoming.url ?? '/',
+    headers: headersOf(incoming),
+    receivedAt: performance.now(),
+  });
   const key = (incoming.headers.authorization ?? '').replace(/^Bearer /, '');
   const shown = echo.form === 'whole' ? key : `${key.slice(0, 10)}...${key.slice(-10)}`;
   const message = `Incorrect API key provided: ${shown}. You can find your API key at https://platform.example/account/api-keys.`;
@@ -257,10 +329,15 @@ function echoKey(
 }
 
 /** Azure's answers to a request without an api-version (its 404 for an unknown route) or without the resource's key. */
-function azureRefusal(url: URL, apiKey: string | string[] | undefined, expectedKey: string | undefined): { status: number; message: string } | undefined {
+function azureRefusal(
+  url: URL,
+  apiKey: string | string[] | undefined,
+  expectedKey: string | undefined,
+): { status: number; message: string } | undefined {
   if (!url.searchParams.has('api-version')) return { status: 404, message: 'Resource not found' };
   if (expectedKey === undefined || apiKey === expectedKey) return undefined;
-  const message = 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+  const message =
+    'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
   return { status: 401, message };
 }
 
@@ -314,9 +391,11 @@ function sendError(
   shape: ErrorShape = 'openai',
 ): void {
   const body =
-    shape === 'top-level' ? { object: 'error', message, type, param, code: code ?? status }
-    : shape === 'fastapi' ? { detail: message }
-    : { error: { message, type, param, code } };
+    shape === 'top-level'
+      ? { object: 'error', message, type, param, code: code ?? status }
+      : shape === 'fastapi'
+        ? { detail: message }
+        : { error: { message, type, param, code } };
   sendJson(response, status, body, headers);
 }
 

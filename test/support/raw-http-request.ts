@@ -31,7 +31,11 @@ export function rawRequest(baseUrl: string, lines: readonly string[]): Promise<R
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: split === -1 ? '' : text.slice(split + 4) });
+      resolve({
+        status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
+        headers,
+        body: split === -1 ? '' : text.slice(split + 4),
+      });
     });
     socket.write(`${[...lines, 'Connection: close'].join('\r\n')}\r\n\r\n`);
   });

@@ -16,7 +16,9 @@ export interface RawHttpServer {
   close(): Promise<void>;
 }
 
-export async function startRawHttpServer(handle: (request: IncomingMessage, response: ServerResponse, index: number) => void): Promise<RawHttpServer> {
+export async function startRawHttpServer(
+  handle: (request: IncomingMessage, response: ServerResponse, index: number) => void,
+): Promise<RawHttpServer> {
   let count = 0;
   const server = createServer((request, response) => {
     request.resume();
@@ -45,7 +47,11 @@ export async function startRawHttpServer(handle: (request: IncomingMessage, resp
  * bytes were handed over or the client went away; resolves with the bytes
  * handed over and whether the answer was cut short by the client.
  */
-export async function streamUntilClosed(response: ServerResponse, chunk: string, total: number): Promise<{ written: number; closedEarly: boolean }> {
+export async function streamUntilClosed(
+  response: ServerResponse,
+  chunk: string,
+  total: number,
+): Promise<{ written: number; closedEarly: boolean }> {
   const closed = once(response, 'close');
   let written = 0;
   while (written < total && !response.destroyed) {

@@ -35,13 +35,21 @@ export interface RecordingServer {
  * HTTP/2, as SDK clients whose default handler is HTTP/2 (Bedrock Agent
  * Runtime) expect.
  */
-export async function startRecordingServer(answer: (request: RecordedRequest, index: number) => ScriptedAnswer, options: { http2?: boolean } = {}): Promise<RecordingServer> {
+export async function startRecordingServer(
+  answer: (request: RecordedRequest, index: number) => ScriptedAnswer,
+  options: { http2?: boolean } = {},
+): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
   const handle = (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request: RecordedRequest = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request: RecordedRequest = {
+        method: incoming.method ?? '',
+        url: incoming.url ?? '',
+        headers: incoming.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(request);
       const scripted = answer(request, requests.length - 1);
       const send = () => {
@@ -49,7 +57,11 @@ export async function startRecordingServer(answer: (request: RecordedRequest, in
         const text = typeof scripted.body === 'string' ? scripted.body : scripted.body === undefined ? '' : JSON.stringify(scripted.body);
         const contentType = { 'content-type': typeof scripted.body === 'string' ? 'text/plain' : 'application/json' };
         if (scripted.cutAfter !== undefined) {
-          outgoing.writeHead(scripted.status ?? 200, { ...contentType, 'content-length': String(Buffer.byteLength(text)), ...scripted.headers });
+          outgoing.writeHead(scripted.status ?? 200, {
+            ...contentType,
+            'content-length': String(Buffer.byteLength(text)),
+            ...scripted.headers,
+          });
           const cut = () => ('stream' in outgoing ? outgoing.stream.session?.destroy() : outgoing.socket?.destroy());
           // One call per response type: TypeScript cannot call the union of their write signatures.
           if ('stream' in outgoing) outgoing.write(scripted.cutAfter, cut);

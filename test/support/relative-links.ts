@@ -99,7 +99,9 @@ export function pageAnchors(markdown: string): Set<string> {
 /** The targets of a Markdown text's links, inline (`[text](target "title")`, `[text](<target>)`) and reference definitions (`[label]: target`), outside code. */
 export function linkTargetsOf(markdown: string): string[] {
   const prose = proseOf(markdown).replace(/(`+)[^`][\s\S]*?\1/g, '');
-  const inline = [...prose.matchAll(/\]\(\s*(?:<([^<>\n]*)>|([^()\s]+))(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g)].map((match) => (match[1] ?? match[2]) as string);
+  const inline = [...prose.matchAll(/\]\(\s*(?:<([^<>\n]*)>|([^()\s]+))(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g)].map(
+    (match) => (match[1] ?? match[2]) as string,
+  );
   const definitions = [...prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*(?:<([^<>\n]*)>|(\S+))/gm)].map((match) => (match[1] ?? match[2]) as string);
   return [...inline, ...definitions];
 }
@@ -110,7 +112,12 @@ function external(target: string): boolean {
 }
 
 /** Why the link `target` on `page` cannot be followed, or undefined when it can. */
-export function brokenBecause(page: string, target: string, files: Files, folder: (path: string) => boolean = () => false): string | undefined {
+export function brokenBecause(
+  page: string,
+  target: string,
+  files: Files,
+  folder: (path: string) => boolean = () => false,
+): string | undefined {
   const hash = target.indexOf('#');
   const file = (hash === -1 ? target : target.slice(0, hash)).replace(/\?.*$/, '');
   const anchor = hash === -1 ? undefined : target.slice(hash + 1);
@@ -120,13 +127,20 @@ export function brokenBecause(page: string, target: string, files: Files, folder
   } catch {
     return `${file} is not a valid URL path`;
   }
-  const path = decoded === '' ? page : decoded.startsWith('/') ? posix.normalize(decoded.slice(1)) : posix.normalize(posix.join(posix.dirname(page), decoded));
+  const path =
+    decoded === ''
+      ? page
+      : decoded.startsWith('/')
+        ? posix.normalize(decoded.slice(1))
+        : posix.normalize(posix.join(posix.dirname(page), decoded));
   if (path.startsWith('..')) return `${decoded} points outside the repository`;
   const bare = path.replace(/\/$/, '');
   if (!files.exists(bare)) return `${bare} does not exist`;
   if (anchor === undefined) return undefined;
   if (!bare.endsWith('.md') || folder(bare)) {
-    return /^L\d+(?:-L\d+)?$/.test(anchor) && !folder(bare) ? undefined : `${bare} is not a Markdown page with headings, so it has no #${anchor}`;
+    return /^L\d+(?:-L\d+)?$/.test(anchor) && !folder(bare)
+      ? undefined
+      : `${bare} is not a Markdown page with headings, so it has no #${anchor}`;
   }
   return pageAnchors(files.read(bare)).has(anchor) ? undefined : `${bare} has no heading with the anchor #${anchor}`;
 }

@@ -44,7 +44,14 @@ export async function reportNights(store: ObjectStore, suite: string, list: read
   const reports: Report[] = [];
   for (const [nightIndex, night] of list.entries()) {
     const caseIds = [...REQUESTS];
-    const base = manifest(caseIds, { run_id: night.runId, suite, created_at: night.createdAt, deadline: night.createdAt, engines: [...ENGINES], config_hash: `hash-${nightIndex % 2}` });
+    const base = manifest(caseIds, {
+      run_id: night.runId,
+      suite,
+      created_at: night.createdAt,
+      deadline: night.createdAt,
+      engines: [...ENGINES],
+      config_hash: `hash-${nightIndex % 2}`,
+    });
     await store.put(runKeys.manifest(night.runId), JSON.stringify(base));
     await store.put(runKeys.caseIds(night.runId), JSON.stringify(caseIds));
     for (const [index, requestId] of REQUESTS.entries()) {
@@ -65,7 +72,9 @@ function caseResult(night: Night, nightIndex: number, index: number, requestId: 
     const documents = Array.from({ length: 5 }, (_, rank) => `doc-${requestId}-${rank + 1}`);
     const ranked = degraded ? [...documents].reverse() : documents;
     // The judge agrees with the human grades but on every third query's third document, so its kappa is defined and below 1.
-    const ratings = ranked.map((document) => (document.endsWith('-1') || document.endsWith('-2') || (document.endsWith('-3') && index % 3 === 0) ? 'yes' : 'no'));
+    const ratings = ranked.map((document) =>
+      document.endsWith('-1') || document.endsWith('-2') || (document.endsWith('-3') && index % 3 === 0) ? 'yes' : 'no',
+    );
     engines[engine] = {
       [NDCG]: ndcg,
       [CORRECTNESS]: (index + engineIndex) % 4 === 0 ? 'no' : 'yes',
@@ -77,7 +86,13 @@ function caseResult(night: Night, nightIndex: number, index: number, requestId: 
         doc_uri: document,
         rank: rank + 1,
         score: 10 - rank,
-        ...(document.endsWith('-1') ? { human_grade: 2 } : document.endsWith('-2') ? { human_grade: 1 } : document.endsWith('-3') ? { human_grade: 0 } : {}),
+        ...(document.endsWith('-1')
+          ? { human_grade: 2 }
+          : document.endsWith('-2')
+            ? { human_grade: 1 }
+            : document.endsWith('-3')
+              ? { human_grade: 0 }
+              : {}),
       })),
     };
   }

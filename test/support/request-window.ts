@@ -20,7 +20,9 @@ export interface RequestLimit {
   readonly reset?: 'full' | 'next';
 }
 
-export type WindowDecision = { admitted: true; headers: Record<string, string> } | { admitted: false; waitMs: number; headers: Record<string, string> };
+export type WindowDecision =
+  | { admitted: true; headers: Record<string, string> }
+  | { admitted: false; waitMs: number; headers: Record<string, string> };
 
 export class RequestWindow {
   /** Admission times, oldest first. */
@@ -30,7 +32,8 @@ export class RequestWindow {
     private readonly limit: RequestLimit,
     private readonly now: () => number = () => performance.now(),
   ) {
-    if (!Number.isInteger(limit.requests) || limit.requests < 1) throw new RangeError(`Expected requests to be an integer from 1 up, got ${limit.requests}`);
+    if (!Number.isInteger(limit.requests) || limit.requests < 1)
+      throw new RangeError(`Expected requests to be an integer from 1 up, got ${limit.requests}`);
     if (!(limit.windowMs > 0)) throw new RangeError(`Expected windowMs above 0, got ${limit.windowMs}`);
   }
 
@@ -50,7 +53,8 @@ export class RequestWindow {
   headers(now = this.now()): Record<string, string> {
     if (this.limit.headers === false) return {};
     this.forgetBefore(now);
-    const counted = this.limit.reset === 'next' ? (this.admitted.length < this.limit.requests ? undefined : this.admitted[0]) : this.admitted.at(-1);
+    const counted =
+      this.limit.reset === 'next' ? (this.admitted.length < this.limit.requests ? undefined : this.admitted[0]) : this.admitted.at(-1);
     const resetMs = counted === undefined ? 0 : Math.max(0, counted + this.limit.windowMs - now);
     return {
       'x-ratelimit-limit-requests': String(this.limit.requests),

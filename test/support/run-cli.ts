@@ -11,10 +11,12 @@ export interface CliOutcome {
 export async function runCli(args: readonly string[]): Promise<CliOutcome> {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const capture = (into: string[]) => (chunk: string | Uint8Array): boolean => {
-    into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  };
+  const capture =
+    (into: string[]) =>
+    (chunk: string | Uint8Array): boolean => {
+      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    };
   const stdoutSpy = vi.spyOn(process.stdout, 'write').mockImplementation(capture(stdout) as typeof process.stdout.write);
   const stderrSpy = vi.spyOn(process.stderr, 'write').mockImplementation(capture(stderr) as typeof process.stderr.write);
   process.exitCode = undefined;

@@ -35,7 +35,11 @@ export async function startS3ErrorServer(answer: (request: S3RequestSeen) => S3E
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const [, , ...keyParts] = url.pathname.split('/');
-      const { status, code, message } = answer({ method: request.method ?? 'GET', key: decodeURIComponent(keyParts.join('/')), query: url.searchParams });
+      const { status, code, message } = answer({
+        method: request.method ?? 'GET',
+        key: decodeURIComponent(keyParts.join('/')),
+        query: url.searchParams,
+      });
       if (code === undefined) {
         response.writeHead(status, { 'x-amz-request-id': 'TEST-REQUEST' }).end();
         return;

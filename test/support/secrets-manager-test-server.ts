@@ -34,7 +34,15 @@ export async function startSecretsManagerTestServer(first: SecretAnswer): Promis
       response.writeHead(400).end(JSON.stringify({ __type: current.error, message: current.message }));
       return;
     }
-    response.writeHead(200).end(JSON.stringify({ ARN: body.SecretId, Name: 'assay-judge', SecretString: current.value, VersionId: `version-${reads}`, CreatedDate: 1_700_000_000 }));
+    response.writeHead(200).end(
+      JSON.stringify({
+        ARN: body.SecretId,
+        Name: 'assay-judge',
+        SecretString: current.value,
+        VersionId: `version-${reads}`,
+        CreatedDate: 1_700_000_000,
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -4,11 +4,23 @@ import type { ReceivedMessage } from '../../shared/ports/work-queue.js';
 type Spool = NonNullable<InProcessQueueOptions['spool']>;
 
 /** A cases queue (and its dead-letter queue) on a clock the test moves by hand, visibility timeout 30 s; spooling when given spools. */
-export function steppedQueue(options: { readonly spool?: Spool; readonly deadLetterSpool?: Spool; readonly maxReceiveCount?: number } = {}) {
+export function steppedQueue(
+  options: { readonly spool?: Spool; readonly deadLetterSpool?: Spool; readonly maxReceiveCount?: number } = {},
+) {
   let time = 1_000_000;
-  const deadLetters = new InProcessQueue('dead-letters', { visibilityTimeoutSeconds: 30, now: () => time, ...(options.deadLetterSpool === undefined ? {} : { spool: options.deadLetterSpool }) });
-  const redrive = options.maxReceiveCount === undefined ? {} : { redrive: { deadLetterQueue: deadLetters, maxReceiveCount: options.maxReceiveCount } };
-  const queue = new InProcessQueue('cases', { visibilityTimeoutSeconds: 30, now: () => time, ...(options.spool === undefined ? {} : { spool: options.spool }), ...redrive });
+  const deadLetters = new InProcessQueue('dead-letters', {
+    visibilityTimeoutSeconds: 30,
+    now: () => time,
+    ...(options.deadLetterSpool === undefined ? {} : { spool: options.deadLetterSpool }),
+  });
+  const redrive =
+    options.maxReceiveCount === undefined ? {} : { redrive: { deadLetterQueue: deadLetters, maxReceiveCount: options.maxReceiveCount } };
+  const queue = new InProcessQueue('cases', {
+    visibilityTimeoutSeconds: 30,
+    now: () => time,
+    ...(options.spool === undefined ? {} : { spool: options.spool }),
+    ...redrive,
+  });
   return { queue, deadLetters, advance: (milliseconds: number) => (time += milliseconds) };
 }
 

@@ -40,8 +40,11 @@ export async function syntheticRun(count: number, store?: ObjectStore, seed = 7)
       'retrieval/llm_judged/chunk_relevance/ratings': ['yes', 'no'],
     };
     const engines: Record<string, Record<string, Value>> = { bm25 };
-    if (index % 3 !== 0) engines.dense = { 'retrieval/ground_truth/ndcg@10': fraction(), 'response/llm_judged/groundedness/rating': 1 + random.nextBelow(5) };
-    const judged = result(caseId, engines, { correctness: usage({ calls: 1, input_tokens: 100 + random.nextBelow(50), output_tokens: 20 }) });
+    if (index % 3 !== 0)
+      engines.dense = { 'retrieval/ground_truth/ndcg@10': fraction(), 'response/llm_judged/groundedness/rating': 1 + random.nextBelow(5) };
+    const judged = result(caseId, engines, {
+      correctness: usage({ calls: 1, input_tokens: 100 + random.nextBelow(50), output_tokens: 20 }),
+    });
     // bm25's two judged documents, with human grades from the index (not the seeded draws, which the values above keep): d2 unlabelled in every fourth case.
     const retrieved = [
       { doc_uri: 'd1', rank: 1, human_grade: index % 3 },

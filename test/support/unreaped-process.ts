@@ -30,8 +30,15 @@ writeSync(3, child.pid + '\\n');
 try { readSync(0, Buffer.alloc(1)); } catch {}
 `;
 
-export async function spawnUnreaped(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<UnreapedProcess> {
-  const parent = spawn(process.execPath, ['-e', UNREAPING_PARENT, command, ...args], { ...options, stdio: ['pipe', 'pipe', 'ignore', 'pipe'] });
+export async function spawnUnreaped(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<UnreapedProcess> {
+  const parent = spawn(process.execPath, ['-e', UNREAPING_PARENT, command, ...args], {
+    ...options,
+    stdio: ['pipe', 'pipe', 'ignore', 'pipe'],
+  });
   const exited = once(parent, 'exit');
   const pidLine = await new Promise<string>((resolve) => createInterface({ input: parent.stdio[3] as Readable }).once('line', resolve));
   const pid = Number(pidLine);

@@ -17,7 +17,10 @@ export const MOVED_ENGINE = 'beta';
  * slug, no space to break at), so the page's tables are measured at their
  * widest.
  */
-export const MOVED_REQUESTS = Array.from({ length: 12 }, (_, index) => `q${String(index + 1).padStart(2, '0')}-how-do-i-rotate-the-signing-keys-of-a-replicated-cluster-without-downtime`);
+export const MOVED_REQUESTS = Array.from(
+  { length: 12 },
+  (_, index) => `q${String(index + 1).padStart(2, '0')}-how-do-i-rotate-the-signing-keys-of-a-replicated-cluster-without-downtime`,
+);
 /** The one query of the moved engine that loses: its relevant document falls from rank 2 to 3. */
 export const DROPPED_REQUEST = MOVED_REQUESTS[11] as string;
 
@@ -46,7 +49,13 @@ export async function reportMovedEngineRuns(
   for (const [runIndex, runId] of (options.runIds ?? ['r-00000000000000a1', 'r-00000000000000b2']).entries()) {
     const createdAt = new Date(Date.UTC(2026, 10, 1 + runIndex, 2)).toISOString();
     const caseIds = [...requests];
-    const base = manifest(caseIds, { run_id: runId, suite, created_at: createdAt, deadline: createdAt, engines: [names.still, names.moved] });
+    const base = manifest(caseIds, {
+      run_id: runId,
+      suite,
+      created_at: createdAt,
+      deadline: createdAt,
+      engines: [names.still, names.moved],
+    });
     await store.put(runKeys.manifest(runId), JSON.stringify(base));
     await store.put(runKeys.caseIds(runId), JSON.stringify(caseIds));
     for (const requestId of requests) {
@@ -63,11 +72,22 @@ function caseResult(runId: string, requestId: string, relevantRanks: Readonly<Re
   const outputs: NonNullable<CaseResult['outputs']> = {};
   for (const [engine, relevantRank] of Object.entries(relevantRanks)) {
     engines[engine] = { [RECIPROCAL_RANK]: 1 / relevantRank, [NDCG]: 1 / Math.log2(relevantRank + 1) };
-    const documents = Array.from({ length: 4 }, (_, index) => `https://docs.example.com/operations/clusters/replication/signing-keys/rotation-without-downtime/${requestId}/part-${index + 1}`);
+    const documents = Array.from(
+      { length: 4 },
+      (_, index) =>
+        `https://docs.example.com/operations/clusters/replication/signing-keys/rotation-without-downtime/${requestId}/part-${index + 1}`,
+    );
     // The relevant document (part 1) moved to its rank, the others in their order around it.
     const others = documents.slice(1);
     const ranked = [...others.slice(0, relevantRank - 1), documents[0] as string, ...others.slice(relevantRank - 1)];
-    outputs[engine] = { retrieved: ranked.map((document, index) => ({ doc_uri: document, rank: index + 1, score: 10 - index, ...(document === documents[0] ? { human_grade: 2 } : {}) })) };
+    outputs[engine] = {
+      retrieved: ranked.map((document, index) => ({
+        doc_uri: document,
+        rank: index + 1,
+        score: 10 - index,
+        ...(document === documents[0] ? { human_grade: 2 } : {}),
+      })),
+    };
   }
   return { ...result(requestId, engines), run_id: runId, request_id: requestId, outputs };
 }

@@ -29,7 +29,10 @@ async function receiveAll(queue: WorkQueue, count: number, waitSeconds = 2): Pro
 }
 
 /** What every WorkQueue adapter must do, against queues made fresh for each check. */
-export function describeWorkQueueContract(name: string, createQueues: (settings: typeof CONTRACT_QUEUE_SETTINGS) => Promise<ContractQueues>): void {
+export function describeWorkQueueContract(
+  name: string,
+  createQueues: (settings: typeof CONTRACT_QUEUE_SETTINGS) => Promise<ContractQueues>,
+): void {
   describe(`${name} (WorkQueue contract)`, () => {
     it('ends a long poll at once, with no messages, when its signal aborts', async () => {
       // Prepare: an empty queue and a poll that would wait up to 10 s

@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileKernel, KERNEL_MODULE, kernelModuleText, POWERS_OF_FIVE_SOURCE, powersOfFive, powersOfFiveText, RANK_DISCOUNTS_MODULE, rankDiscountsModuleText, SMALLEST_POWER_OF_TEN } from '../../scripts/build-generated.js';
+import {
+  compileKernel,
+  KERNEL_MODULE,
+  kernelModuleText,
+  POWERS_OF_FIVE_SOURCE,
+  powersOfFive,
+  powersOfFiveText,
+  RANK_DISCOUNTS_MODULE,
+  rankDiscountsModuleText,
+  SMALLEST_POWER_OF_TEN,
+} from '../../scripts/build-generated.js';
 import { computeRankDiscounts, rankDiscount } from '../../shared/metrics/rank-discount.js';
 
 describe('the generated modules (npm run build:generated)', () => {
@@ -16,7 +26,10 @@ describe('the generated modules (npm run build:generated)', () => {
     // Assess: the AssemblyScript source as generated now, and entries as the fast_float library lists them
     expect(readFileSync(POWERS_OF_FIVE_SOURCE, 'utf8')).toBe(powersOfFiveText());
     const words = powersOfFive();
-    const entry = (q: number): [bigint, bigint] => [words[2 * (q - SMALLEST_POWER_OF_TEN)] as bigint, words[2 * (q - SMALLEST_POWER_OF_TEN) + 1] as bigint];
+    const entry = (q: number): [bigint, bigint] => [
+      words[2 * (q - SMALLEST_POWER_OF_TEN)] as bigint,
+      words[2 * (q - SMALLEST_POWER_OF_TEN) + 1] as bigint,
+    ];
     expect(words.length).toBe(2 * 651);
     expect(entry(-342)).toEqual([0xeef453d6923bd65an, 0x113faa2906a13b3fn]);
     expect(entry(-1)).toEqual([0xccccccccccccccccn, 0xcccccccccccccccdn]);

@@ -44,8 +44,14 @@ export function historyCharts(runs: readonly HistoryRow[], links: HistoryLinks):
           const low = values?.[`${statistic}/ci_low`];
           const high = values?.[`${statistic}/ci_high`];
           const interval = low !== undefined && high !== undefined ? ` [${format(low)}, ${format(high)}]` : '';
-          const regressed = regression === undefined ? '' : ` · significant regression: ${signed(regression.delta)}, p ${regression.p_value.toFixed(4)}`;
-          return { value, href: links.report(row.run_id), label: `${isolated(engine)} · ${row.run_id} · ${row.created_at} · ${format(value)}${interval}${regressed}`, regression: regression !== undefined };
+          const regressed =
+            regression === undefined ? '' : ` · significant regression: ${signed(regression.delta)}, p ${regression.p_value.toFixed(4)}`;
+          return {
+            value,
+            href: links.report(row.run_id),
+            label: `${isolated(engine)} · ${row.run_id} · ${row.created_at} · ${format(value)}${interval}${regressed}`,
+            regression: regression !== undefined,
+          };
         }),
       })),
       format,
@@ -60,7 +66,12 @@ export function historyCharts(runs: readonly HistoryRow[], links: HistoryLinks):
       points: runs.map((row) => {
         const kappa = Object.hasOwn(row.agreement, judge) ? row.agreement[judge]?.cohen_kappa : undefined;
         if (kappa === undefined || kappa === null) return undefined;
-        return { value: kappa, href: links.report(row.run_id), label: `${isolated(judge)} · ${row.run_id} · ${row.created_at} · kappa ${kappa.toFixed(4)}`, regression: false };
+        return {
+          value: kappa,
+          href: links.report(row.run_id),
+          label: `${isolated(judge)} · ${row.run_id} · ${row.created_at} · kappa ${kappa.toFixed(4)}`,
+          regression: false,
+        };
       }),
     })),
     (value) => value.toFixed(4),

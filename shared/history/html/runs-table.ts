@@ -20,7 +20,10 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
         row.regressions.length === 0
           ? '<td class="number" data-value="0">0</td>'
           : `<td class="number" data-value="${row.regressions.length}"><details><summary>${row.regressions.length}</summary><ul class="regressions">${row.regressions
-              .map((entry) => `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${signed(entry.delta)} (p ${entry.p_value.toFixed(4)})</li>`)
+              .map(
+                (entry) =>
+                  `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${signed(entry.delta)} (p ${entry.p_value.toFixed(4)})</li>`,
+              )
               .join('')}</ul></details></td>`;
       const compare =
         links.compare === undefined

@@ -83,9 +83,7 @@ export function trendChart(input: TrendChartInput): string {
     return path === '' ? '' : `<path class="line series-${seriesIndex % 6}" d="${path}"/>`;
   });
   const markers = input.series.flatMap((series, seriesIndex) =>
-    series.points.flatMap((point, index) =>
-      point === undefined ? [] : [marker(point, x(index), y(point.value), seriesIndex)],
-    ),
+    series.points.flatMap((point, index) => (point === undefined ? [] : [marker(point, x(index), y(point.value), seriesIndex)])),
   );
   const titleId = `${input.id}-title`;
   const descriptionId = `${input.id}-desc`;
@@ -133,7 +131,9 @@ function legend(series: readonly TrendSeries[]): string {
     );
   });
   if (series.some((entry) => entry.points.some((point) => point?.regression === true))) {
-    entries.push('<li><svg class="swatch" aria-hidden="true" viewBox="0 0 30 12" width="30" height="12"><circle class="regression-ring" cx="15" cy="6" r="5"/></svg>ring: significant regression</li>');
+    entries.push(
+      '<li><svg class="swatch" aria-hidden="true" viewBox="0 0 30 12" width="30" height="12"><circle class="regression-ring" cx="15" cy="6" r="5"/></svg>ring: significant regression</li>',
+    );
   }
   return `<ul class="legend">${entries.join('')}</ul>`;
 }
@@ -142,7 +142,9 @@ function legend(series: readonly TrendSeries[]): string {
 function timeLabels(runTimes: readonly string[]): { index: number; text: string }[] {
   if (runTimes.length === 0) return [];
   const slots = Math.min(MAX_TIME_LABELS, runTimes.length);
-  const indexes = [...new Set(Array.from({ length: slots }, (_, slot) => (slots === 1 ? 0 : Math.round((slot * (runTimes.length - 1)) / (slots - 1)))))];
+  const indexes = [
+    ...new Set(Array.from({ length: slots }, (_, slot) => (slots === 1 ? 0 : Math.round((slot * (runTimes.length - 1)) / (slots - 1))))),
+  ];
   const dates = indexes.map((index) => (runTimes[index] ?? '').slice(0, 10));
   const withTime = new Set(dates).size < dates.length;
   return indexes.map((index) => {

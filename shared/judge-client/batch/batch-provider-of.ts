@@ -25,17 +25,39 @@ export async function batchProviderOf(judge: JudgeClientSection, environment: Ju
     if (!place.success) {
       // The file's values were checked with the config: a bad one came from the environment.
       const issue = place.error.issues[0];
-      return { ok: false, error: `${issue?.path[0] === 's3_uri' ? 'ASSAY_BEDROCK_BATCH_S3_URI' : 'ASSAY_BEDROCK_BATCH_ROLE_ARN'}: ${issue?.message ?? 'not readable'}` };
+      return {
+        ok: false,
+        error: `${issue?.path[0] === 's3_uri' ? 'ASSAY_BEDROCK_BATCH_S3_URI' : 'ASSAY_BEDROCK_BATCH_ROLE_ARN'}: ${issue?.message ?? 'not readable'}`,
+      };
     }
     const { s3_uri: s3Uri, role_arn: roleArn } = place.data;
     if (s3Uri === undefined || roleArn === undefined) {
-      return { ok: false, error: 'Amazon Bedrock batch jobs read and write S3 as a service role: give judge.batch.bedrock {s3_uri, role_arn} (a deployed stack gives its own)' };
+      return {
+        ok: false,
+        error:
+          'Amazon Bedrock batch jobs read and write S3 as a service role: give judge.batch.bedrock {s3_uri, role_arn} (a deployed stack gives its own)',
+      };
     }
     const { bedrockBatchProvider } = await import('./bedrock-batch-provider.js');
-    return { ok: true, value: bedrockBatchProvider({ region: provider.region, s3Uri, roleArn, minRecordsPerJob: configured?.min_records_per_job ?? DEFAULT_MIN_RECORDS_PER_JOB }) };
+    return {
+      ok: true,
+      value: bedrockBatchProvider({
+        region: provider.region,
+        s3Uri,
+        roleArn,
+        minRecordsPerJob: configured?.min_records_per_job ?? DEFAULT_MIN_RECORDS_PER_JOB,
+      }),
+    };
   }
   const { openAiBatchProvider } = await import('./openai-batch-provider.js');
-  return { ok: true, value: openAiBatchProvider(provider.kind === 'openai' ? { kind: 'openai', baseUrl: provider.baseUrl, apiKey: provider.apiKey } : { kind: 'azure', azure: provider.azure, apiKey: provider.apiKey }) };
+  return {
+    ok: true,
+    value: openAiBatchProvider(
+      provider.kind === 'openai'
+        ? { kind: 'openai', baseUrl: provider.baseUrl, apiKey: provider.apiKey }
+        : { kind: 'azure', azure: provider.azure, apiKey: provider.apiKey },
+    ),
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

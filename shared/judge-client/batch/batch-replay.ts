@@ -30,7 +30,12 @@ export interface BatchWire {
   /** The output modes, most to least strict, as the online client walks them. */
   readonly modes: readonly OutputMode[];
   /** The request body the online client would send in `mode` with these parameters. */
-  body(mode: OutputMode, parameters: RequestParameters, messages: readonly ChatMessage[], request: CompletionRequest): Record<string, unknown>;
+  body(
+    mode: OutputMode,
+    parameters: RequestParameters,
+    messages: readonly ChatMessage[],
+    request: CompletionRequest,
+  ): Record<string, unknown>;
   /** A 200 answer read as the online client reads it. */
   read(body: unknown, mode: OutputMode): { ok: true; choice: ChoiceAnswer; usage: TokenUsage } | { ok: false; error: string };
   /** The answer shows the server ignored the mode (prose where JSON was asked): the next mode is asked, as online. */
@@ -85,7 +90,10 @@ export class BatchReplayCompleter implements JudgeCompleter {
     const context = request.batch;
     if (context === undefined) throw new Error('A batch judgment needs its run: the judge service passes the batch context');
     const replay: Replay = { context, usage: { inputTokens: 0, outputTokens: 0 }, requests: 0, awaiting: undefined, goOnline: false };
-    const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, replay), { maxTokens: this.settings.maxTokens, secrets: [] });
+    const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, replay), {
+      maxTokens: this.settings.maxTokens,
+      secrets: [],
+    });
     const free = { usage: { inputTokens: 0, outputTokens: 0 }, retries: 0, rateLimited: 0 };
     if (replay.awaiting !== undefined) {
       // No job will hold this request (its round was below the provider's minimum): the judgment is made online, whole.
@@ -119,7 +127,12 @@ export class BatchReplayCompleter implements JudgeCompleter {
       }
       replay.requests++;
       const { answer } = stored;
-      const notRun = answer.kind === 'line-failed' ? `${answer.code}: ${answer.message}` : notRunStatus(answer.status) ? `HTTP ${answer.status}` : undefined;
+      const notRun =
+        answer.kind === 'line-failed'
+          ? `${answer.code}: ${answer.message}`
+          : notRunStatus(answer.status)
+            ? `HTTP ${answer.status}`
+            : undefined;
       if (answer.kind === 'line-failed' || notRun !== undefined) {
         if (this.settings.online !== undefined) {
           replay.goOnline = true;
@@ -142,7 +155,8 @@ export class BatchReplayCompleter implements JudgeCompleter {
       const failure = wire.failure(answer.status, answer.body);
       if (failure.kind === 'mode-refused' && stepDown()) continue;
       if (failure.kind === 'parameter-refused' && parameters.drop(failure.parameter)) continue;
-      const error = failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : wire.refusedEverywhere(failure, answer.status, answer.body);
+      const error =
+        failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : wire.refusedEverywhere(failure, answer.status, answer.body);
       return { ok: false, error, transient: false };
     }
   }

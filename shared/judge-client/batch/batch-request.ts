@@ -28,7 +28,10 @@ export const batchRequestSchema = z.object({
 export type BatchRequest = z.infer<typeof batchRequestSchema>;
 
 export function batchRequestId(body: unknown, sample: number, attempt: number): string {
-  return `b${createHash('sha256').update(JSON.stringify([body, sample, attempt])).digest('hex').slice(0, 39)}`;
+  return `b${createHash('sha256')
+    .update(JSON.stringify([body, sample, attempt]))
+    .digest('hex')
+    .slice(0, 39)}`;
 }
 
 /**

@@ -26,9 +26,18 @@ export const DEFAULT_MIN_RECORDS_PER_JOB = 100;
 
 export const bedrockBatchSchema = z.strictObject({
   /** The S3 location the jobs' input and output go under (`<s3_uri>/runs/<run>/batch/bedrock/<job>/`). */
-  s3_uri: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'expected an S3 URI such as s3://my-bucket/assay').optional(),
+  s3_uri: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'expected an S3 URI such as s3://my-bucket/assay')
+    .optional(),
   /** The service role Bedrock assumes to read the input and write the output. */
-  role_arn: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'expected an IAM role ARN such as arn:aws:iam::123456789012:role/assay-bedrock-batch').optional(),
+  role_arn: z
+    .string()
+    .regex(
+      /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/,
+      'expected an IAM role ARN such as arn:aws:iam::123456789012:role/assay-bedrock-batch',
+    )
+    .optional(),
   /** Bedrock's quota "minimum number of records per batch inference job" for the model (100 for most models). */
   min_records_per_job: z.number().int().positive().default(DEFAULT_MIN_RECORDS_PER_JOB),
 });
@@ -63,20 +72,32 @@ export interface BatchSettings {
 /** The batch settings of a config's `judge.batch`, or undefined when the run judges online. */
 export function batchSettingsOf(section: JudgeBatchSection | undefined): BatchSettings | undefined {
   if (section === undefined || section === false) return undefined;
-  if (section === true) return { failedLines: 'resubmit', belowMinimum: 'online', maxRequestsPerJob: undefined, pollSeconds: 5, bedrock: undefined };
+  if (section === true)
+    return { failedLines: 'resubmit', belowMinimum: 'online', maxRequestsPerJob: undefined, pollSeconds: 5, bedrock: undefined };
   if (!section.enabled) return undefined;
-  return { failedLines: section.failed_lines, belowMinimum: section.below_minimum, maxRequestsPerJob: section.max_requests_per_job, pollSeconds: section.poll_seconds, bedrock: section.bedrock };
+  return {
+    failedLines: section.failed_lines,
+    belowMinimum: section.below_minimum,
+    maxRequestsPerJob: section.max_requests_per_job,
+    pollSeconds: section.poll_seconds,
+    bedrock: section.bedrock,
+  };
 }
 
 export const BATCH_FIXES: Readonly<Record<string, string>> = {
-  'judge.batch': 'write true, or an object with some of the keys enabled, failed_lines, below_minimum, max_requests_per_job, poll_seconds, bedrock',
+  'judge.batch':
+    'write true, or an object with some of the keys enabled, failed_lines, below_minimum, max_requests_per_job, poll_seconds, bedrock',
   'judge.batch.failed_lines': 'write resubmit (failed and expired lines go once more in a new job) or online (they are judged online)',
-  'judge.batch.below_minimum': "write online (the cases whose requests would make a job below the provider's minimum are judged online) or refuse (they fail, naming the minimum)",
-  'judge.batch.bedrock': 'write an object with s3_uri and role_arn (and min_records_per_job, optional), e.g. {s3_uri: s3://my-bucket/assay, role_arn: arn:aws:iam::123456789012:role/assay-bedrock-batch}',
+  'judge.batch.below_minimum':
+    "write online (the cases whose requests would make a job below the provider's minimum are judged online) or refuse (they fail, naming the minimum)",
+  'judge.batch.bedrock':
+    'write an object with s3_uri and role_arn (and min_records_per_job, optional), e.g. {s3_uri: s3://my-bucket/assay, role_arn: arn:aws:iam::123456789012:role/assay-bedrock-batch}',
   'judge.batch.bedrock.s3_uri': 'give the S3 location the jobs read and write under, e.g. s3://my-bucket/assay',
-  'judge.batch.bedrock.role_arn': 'give the ARN of the service role Bedrock assumes for the jobs (trusted by bedrock.amazonaws.com, with read and write under s3_uri)',
-  'judge.batch.bedrock.min_records_per_job': "give Bedrock's minimum number of records per batch inference job for the model, a whole number from 1 (default 100)",
-  'judge.batch.max_requests_per_job': 'give a whole number from 1, at most the provider\'s own limit',
+  'judge.batch.bedrock.role_arn':
+    'give the ARN of the service role Bedrock assumes for the jobs (trusted by bedrock.amazonaws.com, with read and write under s3_uri)',
+  'judge.batch.bedrock.min_records_per_job':
+    "give Bedrock's minimum number of records per batch inference job for the model, a whole number from 1 (default 100)",
+  'judge.batch.max_requests_per_job': "give a whole number from 1, at most the provider's own limit",
   'judge.batch.poll_seconds': 'give the first wait before the jobs are looked at, in seconds, from 0.01 to 300 (default 5)',
 };
 
@@ -88,8 +109,13 @@ export const BATCH_FIXES: Readonly<Record<string, string>> = {
 export const BATCH_RUN_SECONDS = 25 * 3600;
 
 /** How long a run waits for its cases: `run.deadline_seconds`, and for a batch-judged run at least BATCH_RUN_SECONDS. */
-export function runWaitSeconds(config: { readonly judge: { readonly batch?: JudgeBatchSection | undefined }; readonly run: { readonly deadline_seconds: number } }): number {
-  return batchSettingsOf(config.judge.batch) === undefined ? config.run.deadline_seconds : Math.max(config.run.deadline_seconds, BATCH_RUN_SECONDS);
+export function runWaitSeconds(config: {
+  readonly judge: { readonly batch?: JudgeBatchSection | undefined };
+  readonly run: { readonly deadline_seconds: number };
+}): number {
+  return batchSettingsOf(config.judge.batch) === undefined
+    ? config.run.deadline_seconds
+    : Math.max(config.run.deadline_seconds, BATCH_RUN_SECONDS);
 }
 
 interface BatchCheckedSettings {
@@ -111,15 +137,35 @@ export function checkBatchJudging(config: BatchCheckedSettings, file: string): s
   const problems: string[] = [];
   // An unnamed provider may be Bedrock by the environment (ASSAY_JUDGE_PROVIDER, a deployed stack's): only a named other one is wrong.
   if (settings.bedrock !== undefined && config.judge.provider !== undefined && config.judge.provider !== 'bedrock') {
-    problems.push(inputErrorLine(file, '"judge.batch.bedrock"', `applies only with provider bedrock, and the provider is ${config.judge.provider}`, 'add provider: bedrock, or remove judge.batch.bedrock'));
+    problems.push(
+      inputErrorLine(
+        file,
+        '"judge.batch.bedrock"',
+        `applies only with provider bedrock, and the provider is ${config.judge.provider}`,
+        'add provider: bedrock, or remove judge.batch.bedrock',
+      ),
+    );
   }
   const ownServers = [
-    ...Object.entries(config.judge_settings ?? {}).flatMap(([id, settings]) => (settings.base_url === undefined ? [] : [`"judge_settings.${id}.base_url"`])),
-    ...(config.custom_judges ?? []).flatMap((judge, index) => (judge.base_url === undefined ? [] : [`"custom_judges[${index}].base_url" (judge "${judge.id}")`])),
-    ...(config.dag_judges ?? []).flatMap((judge, index) => (judge.base_url === undefined ? [] : [`"dag_judges[${index}].base_url" (judge "${judge.id}")`])),
+    ...Object.entries(config.judge_settings ?? {}).flatMap(([id, settings]) =>
+      settings.base_url === undefined ? [] : [`"judge_settings.${id}.base_url"`],
+    ),
+    ...(config.custom_judges ?? []).flatMap((judge, index) =>
+      judge.base_url === undefined ? [] : [`"custom_judges[${index}].base_url" (judge "${judge.id}")`],
+    ),
+    ...(config.dag_judges ?? []).flatMap((judge, index) =>
+      judge.base_url === undefined ? [] : [`"dag_judges[${index}].base_url" (judge "${judge.id}")`],
+    ),
   ];
   for (const field of ownServers) {
-    problems.push(inputErrorLine(file, field, 'is a server of its own, and a batch-judged run sends its jobs to one server', 'remove it (a judge may keep a model of its own), or remove judge.batch to judge online'));
+    problems.push(
+      inputErrorLine(
+        file,
+        field,
+        'is a server of its own, and a batch-judged run sends its jobs to one server',
+        'remove it (a judge may keep a model of its own), or remove judge.batch to judge online',
+      ),
+    );
   }
   return problems;
 }

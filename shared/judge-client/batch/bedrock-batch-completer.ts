@@ -40,11 +40,21 @@ export function converseWire(modelId: string, maxTokens: number): BatchWire {
     modes: CONVERSE_MODES,
     body(mode, parameters, messages, request) {
       const sent = parameters.current();
-      return { ...converseInput(mode, messages, request.schema, request.schemaName, { modelId, maxTokens: sent.max_tokens ?? maxTokens, temperature: sent.temperature }) };
+      return {
+        ...converseInput(mode, messages, request.schema, request.schemaName, {
+          modelId,
+          maxTokens: sent.max_tokens ?? maxTokens,
+          temperature: sent.temperature,
+        }),
+      };
     },
     read(body, mode) {
       const output = converseOutputSchema.safeParse(body);
-      if (!output.success) return { ok: false, error: `the batch job's answer is not a Converse response: ${output.error.issues[0]?.message ?? 'unreadable'}` };
+      if (!output.success)
+        return {
+          ok: false,
+          error: `the batch job's answer is not a Converse response: ${output.error.issues[0]?.message ?? 'unreadable'}`,
+        };
       const usage = { inputTokens: output.data.usage?.inputTokens ?? 0, outputTokens: output.data.usage?.outputTokens ?? 0 };
       return { ok: true, choice: converseAnswer(output.data as unknown as ConverseCommandOutput, mode), usage };
     },

@@ -75,7 +75,16 @@ const STATUS_OF: Readonly<Record<string, number>> = {
   InternalServerException: 500,
   ServiceUnavailableException: 503,
 };
-const NAME_OF: Readonly<Record<number, string>> = { 400: 'ValidationException', 403: 'AccessDeniedException', 404: 'ResourceNotFoundException', 408: 'ModelTimeoutException', 424: 'ModelErrorException', 429: 'ThrottlingException', 500: 'InternalServerException', 503: 'ServiceUnavailableException' };
+const NAME_OF: Readonly<Record<number, string>> = {
+  400: 'ValidationException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  408: 'ModelTimeoutException',
+  424: 'ModelErrorException',
+  429: 'ThrottlingException',
+  500: 'InternalServerException',
+  503: 'ServiceUnavailableException',
+};
 
 /**
  * A line as the answer an online Converse call would have had: its output

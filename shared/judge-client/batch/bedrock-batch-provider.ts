@@ -11,7 +11,17 @@ import { z } from 'zod';
 import { quietNodeVersionNotice } from '../../ports/aws-node-notice.js';
 import type { BatchRequest } from './batch-request.js';
 import type { BatchJobStatus, BatchLimits, BatchPhase, BatchProvider } from './batch-provider.js';
-import { answerOfLine, INPUT_FILE, jobFolder, jobIdOf, manifestSchema, outputLineSchema, s3LocationOf, s3ObjectOf, s3Uri } from './bedrock-batch-files.js';
+import {
+  answerOfLine,
+  INPUT_FILE,
+  jobFolder,
+  jobIdOf,
+  manifestSchema,
+  outputLineSchema,
+  s3LocationOf,
+  s3ObjectOf,
+  s3Uri,
+} from './bedrock-batch-files.js';
 
 /**
  * Amazon Bedrock's batch inference, through @aws-sdk/client-bedrock: the
@@ -66,7 +76,10 @@ const jobSchema = z.looseObject({
   errorRecordCount: counted,
 });
 type Job = z.infer<typeof jobSchema>;
-const summariesSchema = z.looseObject({ nextToken: z.string().optional(), invocationJobSummaries: z.array(z.looseObject({ jobArn: z.string(), jobName: z.string() })).optional() });
+const summariesSchema = z.looseObject({
+  nextToken: z.string().optional(),
+  invocationJobSummaries: z.array(z.looseObject({ jobArn: z.string(), jobName: z.string() })).optional(),
+});
 
 export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider {
   quietNodeVersionNotice();
@@ -78,7 +91,16 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
   async function find(key: string): Promise<string | undefined> {
     let nextToken: string | undefined;
     do {
-      const page = summariesSchema.parse(await bedrock.send(new ListModelInvocationJobsCommand({ nameContains: key, sortBy: 'CreationTime', sortOrder: 'Descending', ...(nextToken === undefined ? {} : { nextToken }) })));
+      const page = summariesSchema.parse(
+        await bedrock.send(
+          new ListModelInvocationJobsCommand({
+            nameContains: key,
+            sortBy: 'CreationTime',
+            sortOrder: 'Descending',
+            ...(nextToken === undefined ? {} : { nextToken }),
+          }),
+        ),
+      );
       const found = page.invocationJobSummaries?.find((job) => job.jobName === key);
       if (found !== undefined) return found.jobArn;
       nextToken = page.nextToken;
@@ -97,13 +119,15 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
       const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return await object.Body?.transformToString('utf8');
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+      if (error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+        return undefined;
       throw error;
     }
   }
 
   /** Where a job wrote its files: `<output location>/<job id>/`. */
-  const outputOf = (found: Job): string => `${found.outputDataConfig.s3OutputDataConfig.s3Uri.replace(/\/+$/, '')}/${jobIdOf(found.jobArn)}/`;
+  const outputOf = (found: Job): string =>
+    `${found.outputDataConfig.s3OutputDataConfig.s3Uri.replace(/\/+$/, '')}/${jobIdOf(found.jobArn)}/`;
 
   return {
     name: `Amazon Bedrock batch inference (${target.region})`,
@@ -115,9 +139,12 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
     },
     find,
     async create(key, input, { runId, model }) {
-      if (!JOB_NAME.test(key)) throw new Error(`The batch job key ${key} is no Bedrock job name (letters, digits and hyphens, at most 63 characters)`);
+      if (!JOB_NAME.test(key))
+        throw new Error(`The batch job key ${key} is no Bedrock job name (letters, digits and hyphens, at most 63 characters)`);
       const folder = jobFolder(location, runId, key);
-      await s3.send(new PutObjectCommand({ Bucket: location.bucket, Key: `${folder}${INPUT_FILE}`, Body: input, ContentType: 'application/jsonl' }));
+      await s3.send(
+        new PutObjectCommand({ Bucket: location.bucket, Key: `${folder}${INPUT_FILE}`, Body: input, ContentType: 'application/jsonl' }),
+      );
       try {
         const created = await bedrock.send(
           new CreateModelInvocationJobCommand({
@@ -140,7 +167,10 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
     },
     async status(jobArn) {
       const found = await job(jobArn);
-      return statusOf(found, PHASES[found.status.toLowerCase()] === 'finished' ? await text(`${outputOf(found)}manifest.json.out`) : undefined);
+      return statusOf(
+        found,
+        PHASES[found.status.toLowerCase()] === 'finished' ? await text(`${outputOf(found)}manifest.json.out`) : undefined,
+      );
     },
     async *answers(jobArn) {
       const found = await job(jobArn);

@@ -29,7 +29,11 @@ export function chatWire(bodyModel: string): BatchWire {
     body: (mode, parameters, messages, request) => chatRequestBody(bodyModel, parameters.current(), mode, messages, request),
     read(body, mode) {
       const completion = completionSchema.safeParse(body);
-      if (!completion.success) return { ok: false, error: `the batch job's answer is not a chat completion: ${completion.error.issues[0]?.message ?? 'unreadable'}` };
+      if (!completion.success)
+        return {
+          ok: false,
+          error: `the batch job's answer is not a chat completion: ${completion.error.issues[0]?.message ?? 'unreadable'}`,
+        };
       const usage = { inputTokens: completion.data.usage?.prompt_tokens ?? 0, outputTokens: completion.data.usage?.completion_tokens ?? 0 };
       return { ok: true, choice: readChoice(completion.data as unknown as OpenAI.Chat.Completions.ChatCompletion, mode), usage };
     },

@@ -51,7 +51,10 @@ const resultLineSchema = z.object({
 export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
   rememberSecret(target.apiKey);
   const client = clientOf(target);
-  const name = target.kind === 'openai' ? `the OpenAI batch API at ${new URL(target.baseUrl ?? 'https://api.openai.com/v1').host}` : `Azure OpenAI deployment ${target.azure.deployment}`;
+  const name =
+    target.kind === 'openai'
+      ? `the OpenAI batch API at ${new URL(target.baseUrl ?? 'https://api.openai.com/v1').host}`
+      : `Azure OpenAI deployment ${target.azure.deployment}`;
   return {
     name,
     limits: target.kind === 'openai' ? OPENAI_LIMITS : AZURE_LIMITS,
@@ -66,7 +69,12 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
     },
     async create(key, input) {
       const file = await client.files.create({ file: await toFile(Buffer.from(input, 'utf8'), `${key}.jsonl`), purpose: 'batch' });
-      const batch = await client.batches.create({ input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', metadata: { [METADATA_KEY]: key } });
+      const batch = await client.batches.create({
+        input_file_id: file.id,
+        endpoint: ENDPOINT,
+        completion_window: '24h',
+        metadata: { [METADATA_KEY]: key },
+      });
       return batch.id;
     },
     async status(jobId) {
@@ -96,18 +104,34 @@ function clientOf(target: OpenAiBatchTarget): OpenAI {
   const endpoint = target.azure.endpoint.replace(/\/+$/, '');
   if (target.azure.apiVersion === 'v1' || target.azure.apiVersion === 'preview') {
     // The v1 API: OpenAI's paths under /openai/v1/, authenticated by the api-key header alone.
-    return new OpenAI({ apiKey: target.apiKey, baseURL: `${endpoint}/openai/v1`, defaultHeaders: { 'api-key': target.apiKey, Authorization: null } });
+    return new OpenAI({
+      apiKey: target.apiKey,
+      baseURL: `${endpoint}/openai/v1`,
+      defaultHeaders: { 'api-key': target.apiKey, Authorization: null },
+    });
   }
   return new AzureOpenAI({ apiKey: target.apiKey, endpoint, apiVersion: target.azure.apiVersion });
 }
 
 function statusOf(batch: OpenAI.Batches.Batch): BatchJobStatus {
-  const counts = batch.request_counts === undefined ? undefined : { total: batch.request_counts.total, completed: batch.request_counts.completed, failed: batch.request_counts.failed };
-  const errors = (batch.errors?.data ?? []).map((error) => ({ code: error.code ?? 'error', message: error.message ?? '', line: error.line ?? undefined }));
+  const counts =
+    batch.request_counts === undefined
+      ? undefined
+      : { total: batch.request_counts.total, completed: batch.request_counts.completed, failed: batch.request_counts.failed };
+  const errors = (batch.errors?.data ?? []).map((error) => ({
+    code: error.code ?? 'error',
+    message: error.message ?? '',
+    line: error.line ?? undefined,
+  }));
   return { state: batch.status, phase: PHASES[batch.status.toLowerCase()] ?? 'running', counts, errors };
 }
 
 function answerOf(line: z.infer<typeof resultLineSchema>): BatchAnswer['answer'] {
-  if (line.response !== undefined && line.response !== null) return { kind: 'response', status: line.response.status_code, body: line.response.body };
-  return { kind: 'line-failed', code: line.error?.code ?? 'not_run', message: line.error?.message ?? 'the job gave no answer for the request' };
+  if (line.response !== undefined && line.response !== null)
+    return { kind: 'response', status: line.response.status_code, body: line.response.body };
+  return {
+    kind: 'line-failed',
+    code: line.error?.code ?? 'not_run',
+    message: line.error?.message ?? 'the job gave no answer for the request',
+  };
 }

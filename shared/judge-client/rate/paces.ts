@@ -58,7 +58,9 @@ export class Paces {
 
   private all(): { kind: PaceKind; pace: Pace }[] {
     const kinds: PaceKind[] = ['requests', 'tokens'];
-    return kinds.flatMap((kind) => [this.configured[kind], this.learnt[kind]].flatMap((pace) => (pace === undefined ? [] : [{ kind, pace }])));
+    return kinds.flatMap((kind) =>
+      [this.configured[kind], this.learnt[kind]].flatMap((pace) => (pace === undefined ? [] : [{ kind, pace }])),
+    );
   }
 }
 

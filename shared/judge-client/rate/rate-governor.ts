@@ -1,4 +1,11 @@
-import { SYSTEM_CLOCK, type AttemptOutcome, type GovernorClock, type GovernorSettings, type GovernorState, type Permit } from './governor-types.js';
+import {
+  SYSTEM_CLOCK,
+  type AttemptOutcome,
+  type GovernorClock,
+  type GovernorSettings,
+  type GovernorState,
+  type Permit,
+} from './governor-types.js';
 import { PACE_MARGIN, Paces, quotaPace } from './paces.js';
 import { readRateHeaders } from './rate-headers.js';
 import { LearntRequestPace } from './learnt-request-pace.js';
@@ -212,5 +219,6 @@ export class RateGovernor {
 }
 
 function checkMaxInFlight(maxInFlight: number): void {
-  if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new RangeError(`Expected maxInFlight to be an integer from 1 up, got ${maxInFlight}`);
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1)
+    throw new RangeError(`Expected maxInFlight to be an integer from 1 up, got ${maxInFlight}`);
 }

@@ -52,7 +52,11 @@ function quotaOf(headers: HeaderReader, kind: 'requests' | 'tokens'): QuotaState
   const limit = count(headers.get(`x-ratelimit-limit-${kind}`));
   const remaining = count(headers.get(`x-ratelimit-remaining-${kind}`));
   const resetMs = durationMs(headers.get(`x-ratelimit-reset-${kind}`));
-  return { ...(limit === undefined ? {} : { limit }), ...(remaining === undefined ? {} : { remaining }), ...(resetMs === undefined ? {} : { resetMs }) };
+  return {
+    ...(limit === undefined ? {} : { limit }),
+    ...(remaining === undefined ? {} : { remaining }),
+    ...(resetMs === undefined ? {} : { resetMs }),
+  };
 }
 
 function count(text: string | null): number | undefined {

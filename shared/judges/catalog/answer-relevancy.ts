@@ -35,5 +35,6 @@ export const answerRelevancy: LlmJudge<FeedbackScoreAnswer> = {
   userTemplate: 'Question:\n{request}\n\nGround-truth answer:\n{expected_response}\n\nStudent answer:\n{response}',
   output: feedbackScoreOutput,
   verdict: feedbackScoreVerdict,
-  source: 'Spring AI Alibaba AnswerRelevancyEvaluator (question, ground-truth answer, student answer; score 0-1 with feedback, passing when above 0)',
+  source:
+    'Spring AI Alibaba AnswerRelevancyEvaluator (question, ground-truth answer, student answer; score 0-1 with feedback, passing when above 0)',
 };

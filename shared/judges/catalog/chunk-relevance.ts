@@ -25,5 +25,6 @@ export const chunkRelevance: LlmJudge<typeof output._output> = {
   userTemplate: 'Request:\n{request}\n\nRetrieved passage:\n{chunk}',
   output,
   verdict: ratingVerdict(YES_NO),
-  source: 'Databricks Agent Evaluation chunk_relevance (yes/no per chunk, precision); AP over verdicts in rank order as in the Aliyun RAG evaluation recipe',
+  source:
+    'Databricks Agent Evaluation chunk_relevance (yes/no per chunk, precision); AP over verdicts in rank order as in the Aliyun RAG evaluation recipe',
 };

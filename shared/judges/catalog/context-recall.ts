@@ -29,7 +29,7 @@ export const contextRecall: LlmJudge<ContextRecallOutput> = {
   kind: 'llm',
   id: 'context_recall',
   version: '1',
-  description: 'Per engine: share of the expected response\'s statements that the retrieved context supports (score 0-1).',
+  description: "Per engine: share of the expected response's statements that the retrieved context supports (score 0-1).",
   scope: 'retrieval',
   assessment: 'case',
   inputs: ['context', 'expected_response'],

@@ -31,5 +31,6 @@ export const correctnessScore: LlmJudge<typeof output._output> = {
   userTemplate: 'Request:\n{request}\n\nAnswer:\n{response}\n\nGround-truth answer:\n{expected_response}',
   output,
   verdict: ratingVerdict(SCORE_0_1),
-  source: 'RAGAS answer_correctness (agreement with the ground truth), asked as one 0-1 score with a rationale; renamed from answer_correctness, which follows Spring AI Alibaba',
+  source:
+    'RAGAS answer_correctness (agreement with the ground truth), asked as one 0-1 score with a rationale; renamed from answer_correctness, which follows Spring AI Alibaba',
 };

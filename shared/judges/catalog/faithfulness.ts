@@ -36,5 +36,6 @@ export const faithfulness: LlmJudge<FaithfulnessOutput> = {
   userTemplate: 'Request:\n{request}\n\nAnswer:\n{response}\n\nContext:\n{context}',
   output,
   verdict: (answer): Verdict => ({ rating: answer.score, value: answer.score, rationale: answer.feedback }),
-  source: 'RAGAS faithfulness (share of supported claims), asked as one 0-1 score; feedback-then-score answer as in LlamaIndex evaluators; renamed from answer_faithfulness, which follows Spring AI Alibaba',
+  source:
+    'RAGAS faithfulness (share of supported claims), asked as one 0-1 score; feedback-then-score answer as in LlamaIndex evaluators; renamed from answer_faithfulness, which follows Spring AI Alibaba',
 };

@@ -1,5 +1,5 @@
 import { ratingOutput, ratingVerdict, type LlmJudge } from '../judge-definition.js';
-import { GRADE_0_3, } from '../scale.js';
+import { GRADE_0_3 } from '../scale.js';
 
 const output = ratingOutput(GRADE_0_3);
 

@@ -18,7 +18,7 @@ export const groundedness: LlmJudge<typeof output._output> = {
   inputs: ['response', 'context'],
   scale: YES_NO,
   systemTemplate:
-    'You check an assistant\'s response against the passages it was given. ' +
+    "You check an assistant's response against the passages it was given. " +
     'Decide whether every factual claim in the response is supported by the passages: ' +
     'a claim is supported when a passage states it or it follows directly from what the passages say. ' +
     'Claims that are true but absent from the passages are not supported. ' +

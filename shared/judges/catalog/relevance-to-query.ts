@@ -18,7 +18,7 @@ export const relevanceToQuery: LlmJudge<typeof output._output> = {
   inputs: ['request', 'response'],
   scale: YES_NO,
   systemTemplate:
-    'You judge whether an assistant\'s response addresses what the user asked. ' +
+    "You judge whether an assistant's response addresses what the user asked. " +
     'It does when it answers the request, or, if it cannot answer, says so about this request. ' +
     'A response about something else, or one that answers a different question, does not. ' +
     'Judge relevance only: do not judge whether the response is true. ' +

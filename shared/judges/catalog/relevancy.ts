@@ -19,7 +19,7 @@ export const relevancy: LlmJudge<typeof output._output> = {
   inputs: ['request', 'response', 'context'],
   scale: YES_NO,
   systemTemplate:
-    'You judge an assistant\'s response on two counts at once. It must be relevant to the request: it answers what was asked. ' +
+    "You judge an assistant's response on two counts at once. It must be relevant to the request: it answers what was asked. " +
     'And it must be in line with the retrieved context: what it says agrees with the context and does not go beyond it on the facts. ' +
     'Answer "yes" only when both hold; otherwise answer "no" and say which count fails. ' +
     'Reason step by step in "rationale" first, then answer "rating" with "yes" or "no". Reply with JSON only.',

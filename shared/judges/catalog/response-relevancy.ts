@@ -32,5 +32,6 @@ export const responseRelevancy: LlmJudge<typeof output._output> = {
   userTemplate: 'Request:\n{request}\n\nAnswer:\n{response}\n\nGround-truth answer:\n{expected_response}',
   output,
   verdict: ratingVerdict(SCORE_0_1),
-  source: 'RAGAS response (answer) relevancy: does the answer address the question; here one 0-1 score with the ground-truth answer as the yardstick, instead of generated questions and embeddings',
+  source:
+    'RAGAS response (answer) relevancy: does the answer address the question; here one 0-1 score with the ground-truth answer as the yardstick, instead of generated questions and embeddings',
 };

@@ -82,7 +82,8 @@ export function rubricJudge(weights: RubricWeights = DEFAULT_RUBRIC_WEIGHTS): Ll
     kind: 'llm',
     id: 'rubric',
     version: '1',
-    description: 'Per response: 0-3 grades for correctness, comprehensiveness and readability against the expected response, combined by weight (default 0.6/0.2/0.2).',
+    description:
+      'Per response: 0-3 grades for correctness, comprehensiveness and readability against the expected response, combined by weight (default 0.6/0.2/0.2).',
     scope: 'response',
     assessment: 'response',
     inputs: ['request', 'response', 'expected_response'],
@@ -109,7 +110,8 @@ export function rubricJudge(weights: RubricWeights = DEFAULT_RUBRIC_WEIGHTS): Ll
         details: { correctness: answer.correctness, comprehensiveness: answer.comprehensiveness, readability: answer.readability },
       };
     },
-    source: 'Databricks, "Best Practices for LLM Evaluation of RAG Applications" (0-3 grades for correctness, comprehensiveness and readability, weighted 60/20/20)',
+    source:
+      'Databricks, "Best Practices for LLM Evaluation of RAG Applications" (0-3 grades for correctness, comprehensiveness and readability, weighted 60/20/20)',
   };
 }
 

@@ -31,22 +31,28 @@ export function buildDagJudge(definition: DagJudgeDefinition): DagJudgeBuild {
   const failure = (field: string, problem: string, fix: string): DagJudgeBuild => ({ ok: false, field, problem, fix });
   const nodes = definition.nodes;
   const has = (name: string) => Object.hasOwn(nodes, name);
-  if (!has(definition.root)) return failure('root', `no node is named "${definition.root}"`, `name one of ${Object.keys(nodes).join(', ')}`);
+  if (!has(definition.root))
+    return failure('root', `no node is named "${definition.root}"`, `name one of ${Object.keys(nodes).join(', ')}`);
   const root = nodes[definition.root] as DagNode;
-  if (kindOf(root) === 'verdict') return failure('root', 'the root is a verdict, so no question would be asked', 'start the tree at a task, binary or non_binary node');
+  if (kindOf(root) === 'verdict')
+    return failure('root', 'the root is a verdict, so no question would be asked', 'start the tree at a task, binary or non_binary node');
   for (const [name, node] of Object.entries(nodes)) {
     for (const child of childrenOf(node)) {
-      if (!has(child)) return failure(`nodes.${name}`, `leads to "${child}", which is not a node`, 'name an existing node, or add it under nodes');
+      if (!has(child))
+        return failure(`nodes.${name}`, `leads to "${child}", which is not a node`, 'name an existing node, or add it under nodes');
     }
   }
   const cycle = findCycle(definition.root, nodes);
-  if (cycle !== undefined) return failure('nodes', `the walk can come back to a node: ${cycle.join(' -> ')}`, 'make every path end at a verdict node');
+  if (cycle !== undefined)
+    return failure('nodes', `the walk can come back to a node: ${cycle.join(' -> ')}`, 'make every path end at a verdict node');
   const reached = reachable(definition.root, nodes);
   const unreached = Object.keys(nodes).filter((name) => !reached.has(name));
-  if (unreached.length > 0) return failure('nodes', `${unreached.join(', ')} can never be reached from the root`, 'link them from another node, or remove them');
+  if (unreached.length > 0)
+    return failure('nodes', `${unreached.join(', ')} can never be reached from the root`, 'link them from another node, or remove them');
   const scores = Object.values(nodes).flatMap((node) => ('verdict' in node ? [node.verdict] : []));
   const maxScore = definition.max_score ?? Math.max(...scores);
-  if (!(maxScore > 0)) return failure('max_score', 'no verdict scores above 0, so the rating has no scale', 'give max_score, or a verdict above 0');
+  if (!(maxScore > 0))
+    return failure('max_score', 'no verdict scores above 0, so the rating has no scale', 'give max_score, or a verdict above 0');
   const used = new Set(Object.values(nodes).flatMap((node) => ('inputs' in node ? node.inputs : [])));
   return {
     ok: true,
@@ -54,7 +60,8 @@ export function buildDagJudge(definition: DagJudgeDefinition): DagJudgeBuild {
       kind: 'dag',
       id: definition.id,
       version: definition.version ?? '1',
-      description: definition.description ?? `Decision-tree ${definition.assessment.toLowerCase()} judge of ${Object.keys(nodes).length} nodes.`,
+      description:
+        definition.description ?? `Decision-tree ${definition.assessment.toLowerCase()} judge of ${Object.keys(nodes).length} nodes.`,
       scope: definition.assessment === 'ANSWER' ? 'response' : 'retrieval',
       assessment: definition.assessment === 'ANSWER' ? 'response' : 'case',
       inputs: [...used],

@@ -56,7 +56,12 @@ export async function walkDag(judge: DagJudge, inputs: Partial<Record<TemplateIn
 }
 
 /** One node as a judgment: its prompt, its answer's schema, and what it answered once asked. */
-function nodeJudge(judge: DagJudge, name: string, node: Exclude<DagNode, { verdict: number }>, found: readonly { label: string; text: string }[]) {
+function nodeJudge(
+  judge: DagJudge,
+  name: string,
+  node: Exclude<DagNode, { verdict: number }>,
+  found: readonly { label: string; text: string }[],
+) {
   let answer: string | undefined;
   const { instruction, field, rule, output } = shapeOf(node);
   const sections = [
@@ -98,10 +103,20 @@ function nodeJudge(judge: DagJudge, name: string, node: Exclude<DagNode, { verdi
 function shapeOf(node: Exclude<DagNode, { verdict: number }>): { instruction: string; field: string; rule: string; output: z.ZodType } {
   const rationale = z.string().describe('step-by-step reasoning, written before the answer');
   if ('task' in node) {
-    return { instruction: node.task, field: 'output', rule: `"output" is the ${node.label} as text`, output: z.object({ rationale, output: z.string() }) };
+    return {
+      instruction: node.task,
+      field: 'output',
+      rule: `"output" is the ${node.label} as text`,
+      output: z.object({ rationale, output: z.string() }),
+    };
   }
   if ('binary' in node) {
-    return { instruction: node.binary, field: 'verdict', rule: '"verdict" is "yes" or "no"', output: z.object({ rationale, verdict: z.enum(['yes', 'no']) }) };
+    return {
+      instruction: node.binary,
+      field: 'verdict',
+      rule: '"verdict" is "yes" or "no"',
+      output: z.object({ rationale, verdict: z.enum(['yes', 'no']) }),
+    };
   }
   const options = Object.keys(node.options) as [string, ...string[]];
   return {

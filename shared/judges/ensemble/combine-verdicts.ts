@@ -16,7 +16,12 @@ export interface CombinedVerdict {
   readonly spread?: number;
 }
 
-export function combineVerdicts(rule: CombineRule, memberIds: readonly string[], verdicts: readonly Verdict[], ratingToValue: (rating: number) => number): CombinedVerdict {
+export function combineVerdicts(
+  rule: CombineRule,
+  memberIds: readonly string[],
+  verdicts: readonly Verdict[],
+  ratingToValue: (rating: number) => number,
+): CombinedVerdict {
   const summary = verdicts.map((verdict, index) => `${memberIds[index]}: ${String(verdict.rating)}`).join(', ');
   if (rule === 'majority') {
     const yes = verdicts.filter((verdict) => verdict.rating === 'yes').length;

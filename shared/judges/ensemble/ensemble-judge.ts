@@ -35,21 +35,43 @@ export function buildEnsemble(definition: EnsembleDefinition, members: readonly 
   const failure = (field: string, problem: string, fix: string): EnsembleBuild => ({ ok: false, field, problem, fix });
   const ids = members.map((member) => member.id);
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
-  if (twice !== undefined) return failure('members', `"${twice}" is listed twice`, 'list each member once; use a variant such as graded_relevance@gpt-4o for another model');
+  if (twice !== undefined)
+    return failure(
+      'members',
+      `"${twice}" is listed twice`,
+      'list each member once; use a variant such as graded_relevance@gpt-4o for another model',
+    );
   const unsupported = members.find((member) => member.kind !== 'llm' && member.kind !== 'dag');
-  if (unsupported !== undefined) return failure('members', `"${unsupported.id}" is a ${unsupported.kind} judge, which has no verdict to combine`, 'use LLM, custom or decision-tree judges as members');
+  if (unsupported !== undefined)
+    return failure(
+      'members',
+      `"${unsupported.id}" is a ${unsupported.kind} judge, which has no verdict to combine`,
+      'use LLM, custom or decision-tree judges as members',
+    );
   const [first] = members as [Member, ...Member[]];
   const mismatch = members.find((member) => itemOf(member) !== itemOf(first) || member.scope !== first.scope);
   if (mismatch !== undefined) {
-    return failure('members', `"${mismatch.id}" judges ${itemOf(mismatch)} but "${first.id}" judges ${itemOf(first)}`, 'combine judges of the same items: all chunk judges, or all response judges, or all context judges');
+    return failure(
+      'members',
+      `"${mismatch.id}" judges ${itemOf(mismatch)} but "${first.id}" judges ${itemOf(first)}`,
+      'combine judges of the same items: all chunk judges, or all response judges, or all context judges',
+    );
   }
   const otherScale = members.find((member) => JSON.stringify(member.scale) !== JSON.stringify(first.scale));
   if (otherScale !== undefined) {
-    return failure('members', `"${otherScale.id}" rates on ${describeScale(otherScale.scale)} but "${first.id}" on ${describeScale(first.scale)}`, 'combine judges of the same scale');
+    return failure(
+      'members',
+      `"${otherScale.id}" rates on ${describeScale(otherScale.scale)} but "${first.id}" on ${describeScale(first.scale)}`,
+      'combine judges of the same scale',
+    );
   }
   const yesNo = first.scale.type === 'yes_no';
   if (yesNo !== (definition.combine === 'majority')) {
-    return failure('combine', `"${definition.combine}" does not fit ${describeScale(first.scale)} verdicts`, yesNo ? 'use majority for yes/no judges' : 'use mean or median for graded and scored judges');
+    return failure(
+      'combine',
+      `"${definition.combine}" does not fit ${describeScale(first.scale)} verdicts`,
+      yesNo ? 'use majority for yes/no judges' : 'use mean or median for graded and scored judges',
+    );
   }
   return {
     ok: true,

@@ -71,7 +71,8 @@ export function lexicalVerdict(judgeId: LexicalJudgeId, inputs: LexicalInputs): 
       return judgeId === 'chunk_relevance' ? chunkRelevance(coverage) : gradedRelevance(coverage);
     }
     case 'relevance_to_query': {
-      if (isMissing(inputs.request) || isMissing(inputs.response)) return { error: 'lexical relevance_to_query needs a request and a response' };
+      if (isMissing(inputs.request) || isMissing(inputs.response))
+        return { error: 'lexical relevance_to_query needs a request and a response' };
       return relevanceToQuery(termCoverage(tokenize(inputs.request), tokenize(inputs.response)));
     }
     case 'groundedness': {
@@ -89,7 +90,11 @@ export function relevanceGrade(coverage: number): number {
 function chunkRelevance(coverage: TermCoverage): Verdict {
   const relevant = coverage.coverage >= RELEVANT_COVERAGE;
   const comparison = compared(coverage.coverage, RELEVANT_COVERAGE, 'weighted coverage');
-  return yesNo(relevant, `${coverageText(coverage, 'passage')}; ${comparison}, so ${relevant ? 'relevant' : 'not relevant'}.`, passageDetails(coverage));
+  return yesNo(
+    relevant,
+    `${coverageText(coverage, 'passage')}; ${comparison}, so ${relevant ? 'relevant' : 'not relevant'}.`,
+    passageDetails(coverage),
+  );
 }
 
 function gradedRelevance(coverage: TermCoverage): Verdict {

@@ -58,7 +58,8 @@ export function stripPlural(token: string): string {
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 // Script_Extensions rather than Script: the length mark ー of "ラーメン" is in the
 // Common script, shared by Hiragana and Katakana, and would otherwise cut the word.
-const CJK_CHARACTER = '[\\p{Script_Extensions=Han}\\p{Script_Extensions=Hiragana}\\p{Script_Extensions=Katakana}\\p{Script_Extensions=Hangul}]';
+const CJK_CHARACTER =
+  '[\\p{Script_Extensions=Han}\\p{Script_Extensions=Hiragana}\\p{Script_Extensions=Katakana}\\p{Script_Extensions=Hangul}]';
 const CJK = new RegExp(CJK_CHARACTER, 'u');
 const STARTS_CJK = new RegExp(`^${CJK_CHARACTER}`, 'u');
 const MARK = /\p{M}/u;

@@ -79,8 +79,7 @@ function barRow(statistic: KeyStatistic, bar: Bar, top: number, x: (value: numbe
   let valueX = Math.max(x(0), x(value));
   if (interval !== undefined) {
     const [left, right] = [x(interval.low), x(interval.high)].map(number) as [number, number];
-    whisker =
-      `<path class="whisker" d="M${left} ${middle}H${right}M${left} ${middle - 6}V${middle + 6}M${right} ${middle - 6}V${middle + 6}"/>`;
+    whisker = `<path class="whisker" d="M${left} ${middle}H${right}M${left} ${middle - 6}V${middle + 6}M${right} ${middle - 6}V${middle + 6}"/>`;
     valueX = Math.max(valueX, right);
   }
   const valueText = `<text class="value" x="${number(valueX + 4)}" y="${middle + 4}">${formatValue(statistic, value)}</text>`;
@@ -90,7 +89,9 @@ function barRow(statistic: KeyStatistic, bar: Bar, top: number, x: (value: numbe
 /** From 0 (or below, for negative values) to 1 (or a round number above every value and bound). */
 function domain(bars: readonly Bar[]): { low: number; high: number } {
   const numbers = bars.flatMap((bar) =>
-    bar.value === undefined ? [] : [bar.value.value, ...(bar.value.interval === undefined ? [] : [bar.value.interval.low, bar.value.interval.high])],
+    bar.value === undefined
+      ? []
+      : [bar.value.value, ...(bar.value.interval === undefined ? [] : [bar.value.interval.low, bar.value.interval.high])],
   );
   const smallest = Math.min(0, ...numbers);
   return { low: smallest < 0 ? -roundUp(-smallest) : 0, high: roundUp(Math.max(1, ...numbers)) };

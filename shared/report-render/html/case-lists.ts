@@ -13,7 +13,10 @@ export function caseListsSection(report: Report): string {
       ? '<p>None.</p>'
       : '<div class="scroll"><table class="failed"><thead><tr><th scope="col">case</th><th scope="col">last error</th></tr></thead><tbody>' +
         report.failed_cases
-          .map((failure) => `<tr><td><code>${isolatedText(failure.case_id)}</code></td><td class="error">${isolatedText(failure.error)}</td></tr>`)
+          .map(
+            (failure) =>
+              `<tr><td><code>${isolatedText(failure.case_id)}</code></td><td class="error">${isolatedText(failure.error)}</td></tr>`,
+          )
           .join('') +
         '</tbody></table></div>';
   const missing =

@@ -23,7 +23,9 @@ export function headerSection(report: Report): string {
     `<h1>${isolatedText(report.suite)} <span class="run">run <code>${escapeHtml(report.run_id)}</code></span></h1>` +
     `<dl class="facts">${facts.map(([name, value]) => `<div><dt>${name}</dt><dd>${value}</dd></div>`).join('')}</dl>` +
     `<ul class="tiles" aria-label="Case counts">${tiles
-      .map(([name, count, attention]) => `<li${attention ? ' class="attention"' : ''}><span class="tile-count">${count}</span> ${name}</li>`)
+      .map(
+        ([name, count, attention]) => `<li${attention ? ' class="attention"' : ''}><span class="tile-count">${count}</span> ${name}</li>`,
+      )
       .join('')}</ul>` +
     (report.input_errors > 0
       ? `<p class="note">${report.input_errors} dataset ${report.input_errors === 1 ? 'row' : 'rows'} could not be read, listed in the run’s <code>input-errors.jsonl</code>; the run went on without them.</p>`

@@ -25,7 +25,10 @@ export function judgeUsageSection(report: Report): string {
   const cells = (usage: JudgeUsageRecord, amount: number | null): string =>
     COUNTS.map((count) => `<td class="number">${grouped(usage[count])}</td>`).join('') +
     (cost === undefined ? '' : `<td class="number">${escapeHtml(formatCost(amount, cost.currency))}</td>`);
-  const body = judges.map(([judgeId, usage]) => `<tr><th scope="row"><code>${isolatedText(judgeId)}</code></th>${cells(usage, judgeCostOf(report, judgeId))}</tr>`);
+  const body = judges.map(
+    ([judgeId, usage]) =>
+      `<tr><th scope="row"><code>${isolatedText(judgeId)}</code></th>${cells(usage, judgeCostOf(report, judgeId))}</tr>`,
+  );
   const footer = `<tr><th scope="row">total</th>${cells(total, cost?.total ?? null)}</tr>`;
   const costHeader = cost === undefined ? '' : '<th scope="col" class="number">estimated cost</th>';
   return section(
@@ -48,7 +51,8 @@ function rateLimitParagraph(report: Report): string {
 }
 
 function judgeCostOf(report: Report, judgeId: string): number | null {
-  const entry = report.judge_cost === undefined || !Object.hasOwn(report.judge_cost.judges, judgeId) ? undefined : report.judge_cost.judges[judgeId];
+  const entry =
+    report.judge_cost === undefined || !Object.hasOwn(report.judge_cost.judges, judgeId) ? undefined : report.judge_cost.judges[judgeId];
   return entry === undefined ? null : entry.cost;
 }
 

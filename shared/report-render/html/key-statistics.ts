@@ -41,9 +41,15 @@ export function keyStatistics(report: Report): KeyStatistics {
   // percentage and average).
   const metricCounts = new Map<string, number>();
   for (const statistic of parsed) metricCounts.set(statistic.metric, (metricCounts.get(statistic.metric) ?? 0) + 1);
-  const labels = shortLabels(parsed.map((statistic) => ((metricCounts.get(statistic.metric) ?? 0) > 1 ? statistic.name : statistic.metric)));
+  const labels = shortLabels(
+    parsed.map((statistic) => ((metricCounts.get(statistic.metric) ?? 0) > 1 ? statistic.name : statistic.metric)),
+  );
   const caseLabels = shortLabels(parsed.map((statistic) => statistic.metric));
-  const statistics = parsed.map((statistic, index) => ({ ...statistic, label: labels[index] ?? statistic.name, caseLabel: caseLabels[index] ?? statistic.metric }));
+  const statistics = parsed.map((statistic, index) => ({
+    ...statistic,
+    label: labels[index] ?? statistic.name,
+    caseLabel: caseLabels[index] ?? statistic.metric,
+  }));
   return { engines: table.engines, statistics };
 }
 

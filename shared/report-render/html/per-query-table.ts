@@ -26,10 +26,13 @@ export function perQuerySection(cases: readonly CaseLine[], keys: KeyStatistics,
   // A break opportunity after each slash lets long metric names wrap instead of widening the table.
   const columns = perCaseStatistics(keys);
   const metricHeaders = columns.map(
-    (statistic) => `<th scope="col" class="${statistic.kind === 'average' ? 'number metric' : 'metric'}" title="${escapeHtml(isolated(statistic.metric))}">${isolatedText(statistic.caseLabel, (text) => text.replaceAll('/', '/<wbr>'))}</th>`,
+    (statistic) =>
+      `<th scope="col" class="${statistic.kind === 'average' ? 'number metric' : 'metric'}" title="${escapeHtml(isolated(statistic.metric))}">${isolatedText(statistic.caseLabel, (text) => text.replaceAll('/', '/<wbr>'))}</th>`,
   );
   const rows = lines.map((line) => {
-    const metrics = columns.map((statistic) => metricCell(Object.hasOwn(line.metrics, statistic.metric) ? line.metrics[statistic.metric] : undefined));
+    const metrics = columns.map((statistic) =>
+      metricCell(Object.hasOwn(line.metrics, statistic.metric) ? line.metrics[statistic.metric] : undefined),
+    );
     return `<tr><td><code>${isolatedText(line.case_id)}</code></td><td><code>${isolatedText(line.request_id)}</code></td><td>${isolatedText(line.engine)}</td>${metrics.join('')}</tr>`;
   });
   return section(

@@ -22,8 +22,12 @@ export function casesPage(run: StoredRun, page: CasePage, limit: number): string
   const first = page.offset + 1;
   const last = page.offset + page.lines.length;
   const pages = [
-    page.offset > 0 ? `<a href="${escapeHtml(viewPaths.cases(run.runId, Math.max(0, page.offset - limit), limit))}" rel="prev">Previous ${limit}</a>` : '',
-    page.next_offset !== null ? `<a href="${escapeHtml(viewPaths.cases(run.runId, page.next_offset, limit))}" rel="next">Next ${limit}</a>` : '',
+    page.offset > 0
+      ? `<a href="${escapeHtml(viewPaths.cases(run.runId, Math.max(0, page.offset - limit), limit))}" rel="prev">Previous ${limit}</a>`
+      : '',
+    page.next_offset !== null
+      ? `<a href="${escapeHtml(viewPaths.cases(run.runId, page.next_offset, limit))}" rel="next">Next ${limit}</a>`
+      : '',
   ].filter((link) => link !== '');
   const body =
     `<header><p class="kicker">assay view · run <code>${escapeHtml(run.runId)}</code></p><h1>Every case of ${isolatedText(run.suite)}</h1>` +

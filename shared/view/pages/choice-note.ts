@@ -27,7 +27,9 @@ export function choiceNote(compared: ComparedRuns): string {
   );
   return (
     `<section class="choice" aria-label="Engine and metric shown"><p>Per-query changes below: ${shown}, ${reasonText(choice)}.` +
-    (choice.reason === 'asked' ? ` <a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId))}">Open on the largest change</a>.` : '') +
+    (choice.reason === 'asked'
+      ? ` <a href="${escapeHtml(viewPaths.compare(compared.a.runId, compared.b.runId))}">Open on the largest change</a>.`
+      : '') +
     '</p>' +
     (links.length === 0
       ? '<p class="note">No other engine and metric moved on average; the table lists them all.</p>'
@@ -48,6 +50,10 @@ function reasonText(choice: CompareChoice): string {
     case 'largest-change':
       return `the largest change${among} (${numbers}); no change${among} is significant`;
     case 'no-change':
-      return choice.among === 'engine' ? 'as no metric of this engine moved on average' : choice.among === 'metric' ? 'as no engine moved on this metric on average' : 'as no engine and metric moved on average';
+      return choice.among === 'engine'
+        ? 'as no metric of this engine moved on average'
+        : choice.among === 'metric'
+          ? 'as no engine moved on this metric on average'
+          : 'as no engine and metric moved on average';
   }
 }

@@ -18,14 +18,22 @@ export type { ComparedRuns } from './compared-runs.js';
  * escaped; the tables wrap long names and ids to fit the page, and scroll
  * inside it when they cannot.
  */
-export function comparePage(form: { readonly a?: string; readonly b?: string }, compared: ComparedRuns | undefined, problem?: string): string {
+export function comparePage(
+  form: { readonly a?: string; readonly b?: string },
+  compared: ComparedRuns | undefined,
+  problem?: string,
+): string {
   const body =
     '<header><p class="kicker">assay view</p><h1>Compare two runs</h1>' +
     '<p class="note">Cases are paired by request id within each engine, as <code>assay compare A B</code> pairs them; delta = B − A, positive when B is higher.</p></header>' +
     choiceForm(form, compared) +
     (problem === undefined ? '' : `<p class="warning">${isolatedText(problem)}</p>`) +
     (compared === undefined ? '' : choiceNote(compared) + summaryTable(compared) + queryChangesSection(compared));
-  return viewPage('Compare two runs', viewNavigation([['Suites', viewPaths.suites()], ...(compared === undefined ? [] : runLinks(compared))]), body);
+  return viewPage(
+    'Compare two runs',
+    viewNavigation([['Suites', viewPaths.suites()], ...(compared === undefined ? [] : runLinks(compared))]),
+    body,
+  );
 }
 
 function runLinks(compared: ComparedRuns): [string, string][] {
@@ -44,7 +52,10 @@ function choiceForm(form: { readonly a?: string; readonly b?: string }, compared
     options.length === 0
       ? ''
       : `<label for="choose-${name}">${label}<select id="choose-${name}" name="${name}">${options
-          .map((option) => `<option value="${escapeHtml(option)}"${option === chosen ? ' selected' : ''}>${escapeHtml(isolated(option))}</option>`)
+          .map(
+            (option) =>
+              `<option value="${escapeHtml(option)}"${option === chosen ? ' selected' : ''}>${escapeHtml(isolated(option))}</option>`,
+          )
           .join('')}</select></label>`;
   return (
     '<form class="choose" method="get" action="/compare">' +

@@ -17,7 +17,8 @@ export function queryChangesSection(compared: ComparedRuns): string {
   const { choice, changes } = compared;
   if (choice === undefined || changes === undefined) return '';
   const heading = `<h2 id="queries-heading">Per-query changes: ${isolatedText(choice.engine)}, <code>${breakableName(choice.metric)}</code></h2>`;
-  if (changes.total === 0) return `<section id="queries" aria-labelledby="queries-heading">${heading}<p>No query changed (${changes.unchanged} unchanged).</p></section>`;
+  if (changes.total === 0)
+    return `<section id="queries" aria-labelledby="queries-heading">${heading}<p>No query changed (${changes.unchanged} unchanged).</p></section>`;
   const gains = changes.total - changes.losses;
   const lossesShown = changes.page.filter((change) => change.delta < 0);
   const gainsShown = changes.page.filter((change) => change.delta > 0);

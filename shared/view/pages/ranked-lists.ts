@@ -14,7 +14,11 @@ const RATINGS = /^[a-z]+\/[a-z_]+\/([^/]+)\/ratings$/;
  * ("-" when the other list lacks it), so a document that moved, came or went
  * shows at a glance.
  */
-export function rankedListsSideBySide(lineOfA: CaseLine | undefined, lineOfB: CaseLine | undefined, captions: readonly [string, string]): string {
+export function rankedListsSideBySide(
+  lineOfA: CaseLine | undefined,
+  lineOfB: CaseLine | undefined,
+  captions: readonly [string, string],
+): string {
   const ranksOf = (line: CaseLine | undefined) => new Map((line?.retrieved ?? []).map((document) => [document.doc_uri, document.rank]));
   return (
     '<div class="side-by-side">' +
@@ -25,9 +29,11 @@ export function rankedListsSideBySide(lineOfA: CaseLine | undefined, lineOfB: Ca
 }
 
 function rankedList(line: CaseLine | undefined, otherRanks: ReadonlyMap<string, number>, caption: string, other: string): string {
-  if (line === undefined) return `<div><p><strong>${escapeHtml(caption)}</strong></p><p class="note">This run has no line for the query.</p></div>`;
+  if (line === undefined)
+    return `<div><p><strong>${escapeHtml(caption)}</strong></p><p class="note">This run has no line for the query.</p></div>`;
   const documents = line.retrieved ?? [];
-  if (documents.length === 0) return `<div><p><strong>${escapeHtml(caption)}</strong></p><p class="note">No ranked list was kept for the query.</p></div>`;
+  if (documents.length === 0)
+    return `<div><p><strong>${escapeHtml(caption)}</strong></p><p class="note">No ranked list was kept for the query.</p></div>`;
   const judges = Object.keys(line.metrics)
     .filter((metric) => RATINGS.test(metric) && Array.isArray(line.metrics[metric]))
     .sort(compareText);
@@ -44,7 +50,10 @@ function rankedList(line: CaseLine | undefined, otherRanks: ReadonlyMap<string, 
       `<td class="number">${document.human_grade ?? '-'}</td>${verdicts.join('')}<td class="number other-rank">${otherRank ?? '-'}</td></tr>`
     );
   });
-  const more = documents.length > LIST_ROWS ? `<p class="note">The first ${LIST_ROWS} of ${documents.length} documents; cases.jsonl lists them all.</p>` : '';
+  const more =
+    documents.length > LIST_ROWS
+      ? `<p class="note">The first ${LIST_ROWS} of ${documents.length} documents; cases.jsonl lists them all.</p>`
+      : '';
   return (
     `<div class="scroll"><table class="ranked-list"><caption>${escapeHtml(caption)}</caption><thead><tr><th scope="col" class="number">rank</th><th scope="col">document</th>` +
     '<th scope="col" class="number">score</th><th scope="col" class="number">human grade</th>' +

@@ -22,7 +22,14 @@ export function suitesPage(cards: readonly SuiteCard[], unreadable: readonly Unr
       : `<section class="warning" aria-labelledby="unreadable-heading"><h2 id="unreadable-heading">Suites left out</h2><ul>${unreadable
           .map((entry) => `<li><code>${isolatedText(entry.key)}</code>: ${isolatedText(entry.reason)}</li>`)
           .join('')}</ul></section>`);
-  return viewPage('Suites', viewNavigation([['Suites', viewPaths.suites()], ['Compare two runs', viewPaths.compareForm()]]), body);
+  return viewPage(
+    'Suites',
+    viewNavigation([
+      ['Suites', viewPaths.suites()],
+      ['Compare two runs', viewPaths.compareForm()],
+    ]),
+    body,
+  );
 }
 
 function suiteCard(card: SuiteCard, index: number): string {
@@ -36,12 +43,21 @@ function suiteCard(card: SuiteCard, index: number): string {
     newest.regressions.length === 0
       ? 'none'
       : `<ul class="regressions">${newest.regressions
-          .map((entry) => `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${entry.delta.toFixed(4)} (p ${entry.p_value.toFixed(4)})</li>`)
+          .map(
+            (entry) =>
+              `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${entry.delta.toFixed(4)} (p ${entry.p_value.toFixed(4)})</li>`,
+          )
           .join('')}</ul>`;
   const facts = [
     ['Runs', String(card.runs)],
-    ['Newest run', `<a href="${escapeHtml(viewPaths.run(newest.run_id))}"><code>${isolatedText(newest.run_id)}</code></a> <time datetime="${escapeHtml(newest.created_at)}">${escapeHtml(readableTime(newest.created_at))}</time>`],
-    ['Cases', `${newest.cases.evaluated} of ${newest.cases.total} evaluated, ${newest.cases.failed} failed, ${newest.cases.missing} missing`],
+    [
+      'Newest run',
+      `<a href="${escapeHtml(viewPaths.run(newest.run_id))}"><code>${isolatedText(newest.run_id)}</code></a> <time datetime="${escapeHtml(newest.created_at)}">${escapeHtml(readableTime(newest.created_at))}</time>`,
+    ],
+    [
+      'Cases',
+      `${newest.cases.evaluated} of ${newest.cases.total} evaluated, ${newest.cases.failed} failed, ${newest.cases.missing} missing`,
+    ],
     ['Regressions', regressions],
   ];
   const rows = statistics.map((statistic) => {

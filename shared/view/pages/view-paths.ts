@@ -3,7 +3,8 @@ export const viewPaths = {
   suites: () => '/',
   suite: (suite: string) => `/suites/${encodeURIComponent(suite)}`,
   run: (runId: string) => `/runs/${encodeURIComponent(runId)}`,
-  cases: (runId: string, offset = 0, limit?: number) => `/runs/${encodeURIComponent(runId)}/cases${query({ offset: offset === 0 ? undefined : offset, limit })}`,
+  cases: (runId: string, offset = 0, limit?: number) =>
+    `/runs/${encodeURIComponent(runId)}/cases${query({ offset: offset === 0 ? undefined : offset, limit })}`,
   compareForm: () => '/compare',
   compare: (a: string, b: string, choice: { engine?: string; metric?: string; offset?: number; limit?: number } = {}) =>
     `/compare${query({ a, b, engine: choice.engine, metric: choice.metric, offset: choice.offset === 0 ? undefined : choice.offset, limit: choice.limit })}`,

@@ -31,18 +31,21 @@ describe('the alarms', () => {
     });
   });
 
-  it.each(['InputErrors', 'Regressions', 'MissingCases'])("raises an alarm on %s > 0 from the functions' metrics, and not on a night without data", (metricName) => {
-    const alarm = alarmsOf(defaultAssay()).find((candidate) => candidate.MetricName === metricName);
+  it.each(['InputErrors', 'Regressions', 'MissingCases'])(
+    "raises an alarm on %s > 0 from the functions' metrics, and not on a night without data",
+    (metricName) => {
+      const alarm = alarmsOf(defaultAssay()).find((candidate) => candidate.MetricName === metricName);
 
-    // Powertools adds the `service` dimension to every metric; an alarm without it would watch an empty series.
-    expect(alarm).toMatchObject({
-      Namespace: 'assay',
-      Dimensions: [{ Name: 'service', Value: 'assay' }],
-      ComparisonOperator: 'GreaterThanThreshold',
-      Threshold: 0,
-      TreatMissingData: 'notBreaching',
-    });
-  });
+      // Powertools adds the `service` dimension to every metric; an alarm without it would watch an empty series.
+      expect(alarm).toMatchObject({
+        Namespace: 'assay',
+        Dimensions: [{ Name: 'service', Value: 'assay' }],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        TreatMissingData: 'notBreaching',
+      });
+    },
+  );
 
   it('has no topic and no alarm actions without alarmEmail', () => {
     const assay = defaultAssay();
@@ -60,7 +63,11 @@ describe('the alarms', () => {
 
     assay.template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] } });
     assay.template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
-    assay.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topic } });
+    assay.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+      TopicArn: { Ref: topic },
+    });
     expect(JSON.stringify(assay.template.findResources('AWS::SNS::TopicPolicy'))).toContain('"aws:SecureTransport":"false"');
     for (const alarm of alarmsOf(assay)) expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
   });

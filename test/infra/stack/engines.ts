@@ -4,16 +4,34 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import { EngineAccess, type EngineAccessProps } from '../../../infra/constructs/engine-access.js';
 import { EngineNetwork } from '../../../infra/constructs/engine-network.js';
-import { defaultAssay, ENGINES_CONTEXT, enginesAssay, functionLogicalId, logicalIdOf, propertiesOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
+import {
+  defaultAssay,
+  ENGINES_CONTEXT,
+  enginesAssay,
+  functionLogicalId,
+  logicalIdOf,
+  propertiesOf,
+  roleLogicalId,
+  type SynthesizedAssay,
+} from '../support/assay-app.js';
 import { allowStatements, asList } from '../support/iam-statements.js';
 
-const ENGINE_ACTIONS = ['bedrock:Retrieve', 'bedrock:RetrieveAndGenerate', 'bedrock:InvokeModel', 'lambda:InvokeFunction', 'es:ESHttpGet', 'es:ESHttpPost', 'aoss:APIAccessAll'];
+const ENGINE_ACTIONS = [
+  'bedrock:Retrieve',
+  'bedrock:RetrieveAndGenerate',
+  'bedrock:InvokeModel',
+  'lambda:InvokeFunction',
+  'es:ESHttpGet',
+  'es:ESHttpPost',
+  'aoss:APIAccessAll',
+];
 const ENI_POLICY = 'service-role/AWSLambdaENIManagementAccess';
 
 const listed = (value: string): string[] => value.split(',');
 
 /** Statements on resources outside the stack, named by literal ARNs (the stack's own are references). */
-const onOutsideResources = ({ statement }: { statement: { Resource: unknown } }): boolean => asList(statement.Resource).some((resource) => typeof resource === 'string');
+const onOutsideResources = ({ statement }: { statement: { Resource: unknown } }): boolean =>
+  asList(statement.Resource).some((resource) => typeof resource === 'string');
 
 /** The outside resources of the statements that grant exactly `actions`, with the roles they are attached to. */
 function grantsOf(assay: SynthesizedAssay, actions: string[]): { roles: string[]; resources: unknown[] }[] {
@@ -50,8 +68,12 @@ describe('live engines on AWS', () => {
     const assay = defaultAssay();
 
     const judgeWorker = roleLogicalId(assay.stack.functions.judgeWorker);
-    const outside = allowStatements(assay).filter(onOutsideResources).flatMap(({ statement }) => asList(statement.Action));
-    const ofJudgeWorker = allowStatements(assay).filter(({ roles }) => roles.includes(judgeWorker)).flatMap(({ statement }) => asList(statement.Action));
+    const outside = allowStatements(assay)
+      .filter(onOutsideResources)
+      .flatMap(({ statement }) => asList(statement.Action));
+    const ofJudgeWorker = allowStatements(assay)
+      .filter(({ roles }) => roles.includes(judgeWorker))
+      .flatMap(({ statement }) => asList(statement.Action));
 
     expect(outside.filter((action) => ENGINE_ACTIONS.includes(action))).toEqual([]);
     expect(ofJudgeWorker.filter((action) => ENGINE_ACTIONS.includes(action))).toEqual([]);
@@ -85,8 +107,12 @@ describe('live engines on AWS', () => {
     const judgeWorker = assay.stack.functions.judgeWorker;
 
     for (const assayFunction of assay.stack.functions.all) {
-      const variables = (propertiesOf(assay.template, functionLogicalId(assayFunction)) as { Environment: { Variables: Record<string, unknown> } }).Environment.Variables;
-      expect(variables.ASSAY_ENGINE_SECRET_ARN, assayFunction.node.id).toBe(assayFunction === judgeWorker ? ENGINES_CONTEXT.engineSecretArn : undefined);
+      const variables = (
+        propertiesOf(assay.template, functionLogicalId(assayFunction)) as { Environment: { Variables: Record<string, unknown> } }
+      ).Environment.Variables;
+      expect(variables.ASSAY_ENGINE_SECRET_ARN, assayFunction.node.id).toBe(
+        assayFunction === judgeWorker ? ENGINES_CONTEXT.engineSecretArn : undefined,
+      );
     }
     const readers = allowStatements(assay).filter(({ statement }) => asList(statement.Resource).includes(ENGINES_CONTEXT.engineSecretArn));
     expect(readers.flatMap(({ roles }) => roles)).toEqual([roleLogicalId(judgeWorker)]);
@@ -99,7 +125,9 @@ describe('live engines on AWS', () => {
 
     expect(assay.stack.engineSecret).toBeUndefined();
     for (const assayFunction of assay.stack.functions.all) {
-      expect(propertiesOf(assay.template, functionLogicalId(assayFunction))).not.toHaveProperty('Environment.Variables.ASSAY_ENGINE_SECRET_ARN');
+      expect(propertiesOf(assay.template, functionLogicalId(assayFunction))).not.toHaveProperty(
+        'Environment.Variables.ASSAY_ENGINE_SECRET_ARN',
+      );
     }
     // Only the judge key's secret, created without a value, in either variant.
     engines.template.resourceCountIs('AWS::SecretsManager::Secret', 1);
@@ -118,7 +146,10 @@ describe('live engines on AWS', () => {
     expect(vpcConfig.SecurityGroupIds).toEqual([{ 'Fn::GetAtt': [logicalIdOf(created), 'GroupId'] }]);
     const securityGroups = Object.values(assay.template.findResources('AWS::EC2::SecurityGroup'));
     expect(securityGroups).toHaveLength(1);
-    expect(securityGroups[0]?.Properties).toMatchObject({ VpcId: ENGINES_CONTEXT.engineVpcId, SecurityGroupEgress: [{ CidrIp: '0.0.0.0/0', IpProtocol: '-1' }] });
+    expect(securityGroups[0]?.Properties).toMatchObject({
+      VpcId: ENGINES_CONTEXT.engineVpcId,
+      SecurityGroupEgress: [{ CidrIp: '0.0.0.0/0', IpProtocol: '-1' }],
+    });
     expect(securityGroups[0]?.Properties).not.toHaveProperty('SecurityGroupIngress');
     for (const other of assay.stack.functions.all.filter((assayFunction) => assayFunction !== judgeWorker)) {
       expect(propertiesOf(assay.template, functionLogicalId(other)), other.node.id).not.toHaveProperty('VpcConfig');
@@ -141,7 +172,11 @@ describe('live engines on AWS', () => {
   it('uses the given security groups instead of creating one', () => {
     const stack = new Stack(new App(), 'Probe');
 
-    const network = new EngineNetwork(stack, 'Network', { vpcId: ENGINES_CONTEXT.engineVpcId, subnetIds: ['subnet-0123456789abcdef0'], securityGroupIds: ['sg-0123456789abcdef0', 'sg-0fedcba9'] });
+    const network = new EngineNetwork(stack, 'Network', {
+      vpcId: ENGINES_CONTEXT.engineVpcId,
+      subnetIds: ['subnet-0123456789abcdef0'],
+      securityGroupIds: ['sg-0123456789abcdef0', 'sg-0fedcba9'],
+    });
 
     expect(network.securityGroups.map((group) => group.securityGroupId)).toEqual(['sg-0123456789abcdef0', 'sg-0fedcba9']);
     Template.fromStack(stack).resourceCountIs('AWS::EC2::SecurityGroup', 0);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AssayFunction } from '../../../infra/constructs/function-defaults.js';
-import { customizedAssay, defaultAssay, functionLogicalId, judgeSecretOf, logicalIdOf, propertiesOf, type SynthesizedAssay } from '../support/assay-app.js';
+import {
+  customizedAssay,
+  defaultAssay,
+  functionLogicalId,
+  judgeSecretOf,
+  logicalIdOf,
+  propertiesOf,
+  type SynthesizedAssay,
+} from '../support/assay-app.js';
 
 interface FunctionProperties {
   Runtime: string;
@@ -62,18 +70,21 @@ describe('the pipeline functions', () => {
   it.each([
     ['the defaults', defaultAssay, { MaximumConcurrency: 10, BatchSize: 10, Window: 2 }],
     ['context', customizedAssay, { MaximumConcurrency: 25, BatchSize: 5, Window: 3 }],
-  ])('feeds the judge worker from the cases queue with partial batch failures and a concurrency ceiling from %s', (_name, synthesize, expected) => {
-    const assay = synthesize();
+  ])(
+    'feeds the judge worker from the cases queue with partial batch failures and a concurrency ceiling from %s',
+    (_name, synthesize, expected) => {
+      const assay = synthesize();
 
-    assay.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(assay.stack.queues.cases), 'Arn'] },
-      FunctionName: { Ref: functionLogicalId(assay.stack.functions.judgeWorker) },
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: expected.MaximumConcurrency },
-      BatchSize: expected.BatchSize,
-      MaximumBatchingWindowInSeconds: expected.Window,
-    });
-  });
+      assay.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(assay.stack.queues.cases), 'Arn'] },
+        FunctionName: { Ref: functionLogicalId(assay.stack.functions.judgeWorker) },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: expected.MaximumConcurrency },
+        BatchSize: expected.BatchSize,
+        MaximumBatchingWindowInSeconds: expected.Window,
+      });
+    },
+  );
 
   it.each([
     ['failure recorder', 'casesDeadLetters', 'failureRecorder', 10],
@@ -93,18 +104,21 @@ describe('the pipeline functions', () => {
     ['the defaults', defaultAssay, 1082],
     // 6 × 120 s + the 3 s batching window
     ['context', customizedAssay, 723],
-  ])("gives every consumed queue a visibility timeout of at least six times its consumer's timeout, with %s", (_name, synthesize, casesVisibility) => {
-    const assay = synthesize();
-    const mappings = Object.values(assay.template.findResources('AWS::Lambda::EventSourceMapping'));
+  ])(
+    "gives every consumed queue a visibility timeout of at least six times its consumer's timeout, with %s",
+    (_name, synthesize, casesVisibility) => {
+      const assay = synthesize();
+      const mappings = Object.values(assay.template.findResources('AWS::Lambda::EventSourceMapping'));
 
-    expect(propertiesOf(assay.template, logicalIdOf(assay.stack.queues.cases)).VisibilityTimeout).toBe(casesVisibility);
-    expect(mappings).toHaveLength(3);
-    for (const mapping of mappings) {
-      const queue = propertiesOf(assay.template, (mapping.Properties.EventSourceArn as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]);
-      const consumer = propertiesOf(assay.template, (mapping.Properties.FunctionName as { Ref: string }).Ref);
-      expect(queue.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * (consumer.Timeout as number));
-    }
-  });
+      expect(propertiesOf(assay.template, logicalIdOf(assay.stack.queues.cases)).VisibilityTimeout).toBe(casesVisibility);
+      expect(mappings).toHaveLength(3);
+      for (const mapping of mappings) {
+        const queue = propertiesOf(assay.template, (mapping.Properties.EventSourceArn as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]);
+        const consumer = propertiesOf(assay.template, (mapping.Properties.FunctionName as { Ref: string }).Ref);
+        expect(queue.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * (consumer.Timeout as number));
+      }
+    },
+  );
 });
 
 describe('the nightly schedule', () => {

@@ -25,7 +25,7 @@ describe("the judge account's rate", () => {
     });
   });
 
-  it('reserves nothing without a rate, and tells the workers how many share a suite config\'s judge.rate_limit', () => {
+  it("reserves nothing without a rate, and tells the workers how many share a suite config's judge.rate_limit", () => {
     const assay = defaultAssay();
     const judgeWorker = propertiesOf(assay.template, functionLogicalId(assay.stack.functions.judgeWorker));
     const variables = (judgeWorker.Environment as { Variables: Record<string, unknown> }).Variables;

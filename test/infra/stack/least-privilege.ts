@@ -4,7 +4,17 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import type { DataPrefix } from '../../../infra/constructs/data-bucket.js';
 import { allowStatements, asList } from '../support/iam-statements.js';
-import { bedrockAssay, CUSTOM_CONTEXT, customizedAssay, defaultAssay, enginesAssay, judgeSecretOf, logicalIdOf, roleLogicalId, type SynthesizedAssay } from '../support/assay-app.js';
+import {
+  bedrockAssay,
+  CUSTOM_CONTEXT,
+  customizedAssay,
+  defaultAssay,
+  enginesAssay,
+  judgeSecretOf,
+  logicalIdOf,
+  roleLogicalId,
+  type SynthesizedAssay,
+} from '../support/assay-app.js';
 
 type FunctionName = 'ingest' | 'judgeWorker' | 'failureRecorder' | 'reducer' | 'scheduledTrigger';
 
@@ -15,7 +25,11 @@ function prefixesFor(assay: SynthesizedAssay, role: string, action: string): str
     .filter(({ roles, statement }) => roles.includes(role) && asList(statement.Action).includes(action))
     .flatMap(({ statement }) => asList(statement.Resource))
     .map((resource) => JSON.stringify(resource))
-    .map((resource) => new RegExp(`^\\{"Fn::Join":\\["",\\[\\{"Fn::GetAtt":\\["${bucket}","Arn"\\]\\},"/([a-z-]+/)\\*"\\]\\]\\}$`).exec(resource)?.[1] ?? `not a prefix: ${resource}`)
+    .map(
+      (resource) =>
+        new RegExp(`^\\{"Fn::Join":\\["",\\[\\{"Fn::GetAtt":\\["${bucket}","Arn"\\]\\},"/([a-z-]+/)\\*"\\]\\]\\}$`).exec(resource)?.[1] ??
+        `not a prefix: ${resource}`,
+    )
     .sort();
 }
 
@@ -55,8 +69,13 @@ describe('least privilege', () => {
     const assay = defaultAssay();
     const readers = allowStatements(assay).filter(({ statement }) => asList(statement.Action).includes('secretsmanager:GetSecretValue'));
 
-    expect(readers.flatMap(({ roles }) => roles).sort()).toEqual([roleLogicalId(assay.stack.functions.judgeWorker), roleLogicalId(assay.stack.functions.reducer)].sort());
-    expect(readers.map(({ statement }) => statement.Resource)).toEqual([{ Ref: logicalIdOf(judgeSecretOf(assay)) }, { Ref: logicalIdOf(judgeSecretOf(assay)) }]);
+    expect(readers.flatMap(({ roles }) => roles).sort()).toEqual(
+      [roleLogicalId(assay.stack.functions.judgeWorker), roleLogicalId(assay.stack.functions.reducer)].sort(),
+    );
+    expect(readers.map(({ statement }) => statement.Resource)).toEqual([
+      { Ref: logicalIdOf(judgeSecretOf(assay)) },
+      { Ref: logicalIdOf(judgeSecretOf(assay)) },
+    ]);
   });
 
   it('grants the judge worker and the reducer read on an imported secret by its ARN, and creates none', () => {
@@ -64,7 +83,9 @@ describe('least privilege', () => {
 
     imported.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
     const readers = allowStatements(imported).filter(({ statement }) => asList(statement.Action).includes('secretsmanager:GetSecretValue'));
-    expect(readers.flatMap(({ roles }) => roles).sort()).toEqual([roleLogicalId(imported.stack.functions.judgeWorker), roleLogicalId(imported.stack.functions.reducer)].sort());
+    expect(readers.flatMap(({ roles }) => roles).sort()).toEqual(
+      [roleLogicalId(imported.stack.functions.judgeWorker), roleLogicalId(imported.stack.functions.reducer)].sort(),
+    );
     expect(readers.map(({ statement }) => statement.Resource)).toEqual([CUSTOM_CONTEXT.judgeSecretArn, CUSTOM_CONTEXT.judgeSecretArn]);
   });
 
@@ -89,9 +110,13 @@ describe('least privilege', () => {
       for (const action of asList(statement.Action)) expect(action).not.toMatch(/\*/);
       expect(asList(statement.Resource)).not.toContain('*');
     }
-    const managedPolicies = Object.values(assay.template.findResources('AWS::IAM::Role')).flatMap((role) => (role.Properties.ManagedPolicyArns ?? []) as unknown[]);
+    const managedPolicies = Object.values(assay.template.findResources('AWS::IAM::Role')).flatMap(
+      (role) => (role.Properties.ManagedPolicyArns ?? []) as unknown[],
+    );
     // Only CDK's bucket-notification handler has one (acknowledged): the logging policy.
-    expect(managedPolicies.map((arn) => JSON.stringify(arn))).toEqual([expect.stringContaining('service-role/AWSLambdaBasicExecutionRole')]);
+    expect(managedPolicies.map((arn) => JSON.stringify(arn))).toEqual([
+      expect.stringContaining('service-role/AWSLambdaBasicExecutionRole'),
+    ]);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { customizedAssay, defaultAssay, functionLogicalId, logicalIdOf, propertiesOf, type SynthesizedAssay } from '../support/assay-app.js';
+import {
+  customizedAssay,
+  defaultAssay,
+  functionLogicalId,
+  logicalIdOf,
+  propertiesOf,
+  type SynthesizedAssay,
+} from '../support/assay-app.js';
 
 /** The statement CDK writes for `enforceSSL`: every request that is not over TLS is refused. */
 const denyInsecureTransport = expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
@@ -19,7 +26,12 @@ describe('the data bucket', () => {
 
     expect(propertiesOf(assay.template, bucket)).toMatchObject({
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
     });
     expect(bucketPolicyStatements(assay, bucket)).toContainEqual(denyInsecureTransport);
   });
@@ -47,7 +59,9 @@ describe('the data bucket', () => {
   it('keeps the earlier versions of every object', () => {
     const assay = defaultAssay();
 
-    expect(propertiesOf(assay.template, logicalIdOf(assay.stack.data.bucket))).toMatchObject({ VersioningConfiguration: { Status: 'Enabled' } });
+    expect(propertiesOf(assay.template, logicalIdOf(assay.stack.data.bucket))).toMatchObject({
+      VersioningConfiguration: { Status: 'Enabled' },
+    });
   });
 
   it.each([
@@ -55,12 +69,18 @@ describe('the data bucket', () => {
     ['14 from context', customizedAssay, 14],
   ])('expires earlier versions after the days set, %s, and removes the delete markers left alone', (_name, synthesize, days) => {
     const assay = synthesize();
-    const lifecycle = propertiesOf(assay.template, logicalIdOf(assay.stack.data.bucket)).LifecycleConfiguration as { Rules: Record<string, unknown>[] };
+    const lifecycle = propertiesOf(assay.template, logicalIdOf(assay.stack.data.bucket)).LifecycleConfiguration as {
+      Rules: Record<string, unknown>[];
+    };
 
     const noncurrent = lifecycle.Rules.filter((rule) => rule.NoncurrentVersionExpiration !== undefined);
 
     expect(noncurrent).toEqual([
-      expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: days }, ExpiredObjectDeleteMarker: true }),
+      expect.objectContaining({
+        Status: 'Enabled',
+        NoncurrentVersionExpiration: { NoncurrentDays: days },
+        ExpiredObjectDeleteMarker: true,
+      }),
     ]);
     // Over the whole bucket: no prefix or tag filter.
     expect(noncurrent[0]).not.toHaveProperty('Prefix');
@@ -122,7 +142,10 @@ describe('the queues', () => {
     for (const [logicalId, queue] of Object.entries(queues)) {
       expect(queue.Properties.SqsManagedSseEnabled, logicalId).toBe(true);
       const own = policies.filter((policy) => JSON.stringify(policy.Properties.Queues) === JSON.stringify([{ Ref: logicalId }]));
-      expect(own.flatMap((policy) => policy.Properties.PolicyDocument.Statement as unknown[]), logicalId).toContainEqual(denyInsecureTransport);
+      expect(
+        own.flatMap((policy) => policy.Properties.PolicyDocument.Statement as unknown[]),
+        logicalId,
+      ).toContainEqual(denyInsecureTransport);
     }
   });
 });

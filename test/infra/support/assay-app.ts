@@ -64,9 +64,11 @@ export const CUSTOM_CONTEXT = {
  */
 export const ENGINES_CONTEXT = {
   engineSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-engines-XyZ789',
-  engineKnowledgeBaseArns: 'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678,arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB87654321',
+  engineKnowledgeBaseArns:
+    'arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB12345678,arn:aws:bedrock:us-east-1:123456789012:knowledge-base/KB87654321',
   engineModelArns: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0',
-  engineFunctionArns: 'arn:aws:lambda:us-east-1:123456789012:function:search-engine,arn:aws:lambda:us-east-1:123456789012:function:search-engine:live',
+  engineFunctionArns:
+    'arn:aws:lambda:us-east-1:123456789012:function:search-engine,arn:aws:lambda:us-east-1:123456789012:function:search-engine:live',
   engineOpenSearchDomainArns: 'arn:aws:es:us-east-1:123456789012:domain/products',
   engineOpenSearchCollectionArns: 'arn:aws:aoss:us-east-1:123456789012:collection/a1b2c3d4e5f6',
   engineVpcId: 'vpc-0123456789abcdef0',

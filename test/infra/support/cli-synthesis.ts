@@ -38,7 +38,9 @@ export function synthesizeWithCliOnce(): void {
     const folder = await mkdtemp(join(tmpdir(), 'assay-cdk-synth-'));
     const outdir = join(folder, 'cdk.out');
     await symlink(join(PROJECT_ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
-    const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !name.startsWith('CDK_DEFAULT_')));
+    const environment = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !name.startsWith('CDK_DEFAULT_')),
+    );
     const args = ['cdk', 'synth', '--quiet', '--output', outdir, '-c', `suites=${NIGHTLY_SUITE}`];
     try {
       const { stderr } = await run('npx', args, { cwd: PROJECT_ROOT, env: environment, maxBuffer: 16 * 1024 * 1024 });

@@ -32,9 +32,11 @@ export async function driveUntilReported(
       handler: async (event) => {
         const result = await lambda(mapping.functionId).invoke(event);
         const response = batchResponseSchema.safeParse(result);
-        if (response.success && response.data.batchItemFailures.length > 0) problems.push(`${mapping.functionId} failed ${JSON.stringify(response.data.batchItemFailures)}`);
+        if (response.success && response.data.batchItemFailures.length > 0)
+          problems.push(`${mapping.functionId} failed ${JSON.stringify(response.data.batchItemFailures)}`);
         const outcomes = reducerOutcomesSchema.safeParse(result);
-        for (const outcome of outcomes.success ? outcomes.data : []) if (outcome.kind === 'reported' && outcome.runId !== undefined) reported.add(outcome.runId);
+        for (const outcome of outcomes.success ? outcomes.data : [])
+          if (outcome.kind === 'reported' && outcome.runId !== undefined) reported.add(outcome.runId);
         // Ends the other mappings' long polls at once.
         if (finished()) polls.abort();
         return result;

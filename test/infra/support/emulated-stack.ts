@@ -25,7 +25,9 @@ const REGION = 'us-east-1';
 export async function emulateStack(template: SynthesizedTemplate, clients: AwsClients): Promise<EmulatedStack> {
   const queues = new Map<string, { url: string; arn: string }>();
   // Dead-letter queues first: a queue's redrive policy names its dead-letter queue's ARN.
-  const ordered = [...template.queues].sort(([, a], [, b]) => Number(a.RedrivePolicy !== undefined) - Number(b.RedrivePolicy !== undefined));
+  const ordered = [...template.queues].sort(
+    ([, a], [, b]) => Number(a.RedrivePolicy !== undefined) - Number(b.RedrivePolicy !== undefined),
+  );
   for (const [logicalId, properties] of ordered) {
     const attributes: Record<string, string> = {};
     if (properties.VisibilityTimeout !== undefined) attributes.VisibilityTimeout = String(properties.VisibilityTimeout);
@@ -33,7 +35,10 @@ export async function emulateStack(template: SynthesizedTemplate, clients: AwsCl
     if (properties.RedrivePolicy !== undefined) {
       const target = queues.get(properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]);
       if (target === undefined) throw new Error(`The dead-letter queue of ${logicalId} is not a queue of the template`);
-      attributes.RedrivePolicy = JSON.stringify({ deadLetterTargetArn: target.arn, maxReceiveCount: properties.RedrivePolicy.maxReceiveCount });
+      attributes.RedrivePolicy = JSON.stringify({
+        deadLetterTargetArn: target.arn,
+        maxReceiveCount: properties.RedrivePolicy.maxReceiveCount,
+      });
     }
     const { QueueUrl: url } = await clients.sqs.send(new CreateQueueCommand({ QueueName: logicalId, Attributes: attributes }));
     const { Attributes } = await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
@@ -63,7 +68,9 @@ export async function emulateStack(template: SynthesizedTemplate, clients: AwsCl
 
   return {
     environmentOf: (fn) =>
-      Object.fromEntries(Object.entries(fn.properties.Environment.Variables).map(([name, value]) => [name, resolve(value, `${fn.logicalId} ${name}`)])),
+      Object.fromEntries(
+        Object.entries(fn.properties.Environment.Variables).map(([name, value]) => [name, resolve(value, `${fn.logicalId} ${name}`)]),
+      ),
     queue(logicalId) {
       const queue = queues.get(logicalId);
       if (queue === undefined) throw new Error(`No queue ${logicalId} in the template`);

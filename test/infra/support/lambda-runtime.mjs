@@ -16,7 +16,9 @@ let invocations = 0;
 
 /** The error as the Lambda runtime reports it: errorType and errorMessage. */
 function errorOf(error) {
-  return error instanceof Error ? { errorType: error.name, errorMessage: error.message } : { errorType: 'Error', errorMessage: String(error) };
+  return error instanceof Error
+    ? { errorType: error.name, errorMessage: error.message }
+    : { errorType: 'Error', errorMessage: String(error) };
 }
 
 function contextFor(deadline) {
@@ -43,7 +45,10 @@ async function invoke(handler, event) {
   const deadline = Date.now() + timeoutMs;
   let timer;
   const timedOut = new Promise((_resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`Task timed out after ${timeoutSeconds} seconds`), { name: 'Sandbox.Timedout' })), timeoutMs);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`Task timed out after ${timeoutSeconds} seconds`), { name: 'Sandbox.Timedout' })),
+      timeoutMs,
+    );
   });
   try {
     const result = await Promise.race([handler(event, contextFor(deadline)), timedOut]);

@@ -63,7 +63,11 @@ export async function createLambdaSandbox(projectNodeModules: string): Promise<L
     },
     async close() {
       for (const child of children) if (child.exitCode === null) child.kill();
-      await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+      await Promise.all(
+        children.map((child) =>
+          child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined,
+        ),
+      );
       await rm(folder, { recursive: true, force: true });
     },
   };
@@ -81,13 +85,19 @@ async function connect(logicalId: string, child: ChildProcess): Promise<Sandboxe
       const message = runtimeMessageSchema.parse(raw);
       if ('kind' in message) {
         if (message.kind === 'ready') resolve();
-        else reject(new Error(`${logicalId} failed to start: ${message.error.errorType}: ${message.error.errorMessage}\n${output.join('')}`));
+        else
+          reject(new Error(`${logicalId} failed to start: ${message.error.errorType}: ${message.error.errorMessage}\n${output.join('')}`));
         return;
       }
       const waiting = pending.get(message.id);
       pending.delete(message.id);
       if (message.ok) waiting?.resolve(message.result);
-      else waiting?.reject(Object.assign(new Error(`${logicalId}: ${message.error.errorType}: ${message.error.errorMessage}`), { name: message.error.errorType }));
+      else
+        waiting?.reject(
+          Object.assign(new Error(`${logicalId}: ${message.error.errorType}: ${message.error.errorMessage}`), {
+            name: message.error.errorType,
+          }),
+        );
     });
     child.on('exit', (code, signal) => {
       const exited = new Error(`${logicalId} exited (${code ?? signal})\n${output.join('')}`);

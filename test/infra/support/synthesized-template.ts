@@ -78,7 +78,12 @@ export interface SynthesizedTemplate {
   readonly functions: readonly SynthesizedFunction[];
   readonly queues: ReadonlyMap<string, z.infer<typeof queueSchema>['Properties']>;
   readonly mappings: readonly { readonly queue: string; readonly functionId: string; readonly batchSize: number }[];
-  readonly notifications: readonly { readonly bucket: string; readonly functionId: string; readonly prefix: string; readonly events: readonly string[] }[];
+  readonly notifications: readonly {
+    readonly bucket: string;
+    readonly functionId: string;
+    readonly prefix: string;
+    readonly events: readonly string[];
+  }[];
   readonly schedules: readonly { readonly functionId: string; readonly input: unknown }[];
 }
 
@@ -86,8 +91,12 @@ export interface SynthesizedTemplate {
 export async function readSynthesizedTemplate(outdir: string): Promise<SynthesizedTemplate> {
   const templateFile = (await readdir(outdir)).find((name) => name.endsWith('.template.json'));
   if (templateFile === undefined) throw new Error(`No *.template.json in ${outdir}`);
-  const template = z.object({ Resources: z.record(z.string(), z.object({ Type: z.string() }).loose()) }).parse(JSON.parse(await readFile(join(outdir, templateFile), 'utf8')));
-  const assets = assetsSchema.parse(JSON.parse(await readFile(join(outdir, templateFile.replace('.template.json', '.assets.json')), 'utf8')));
+  const template = z
+    .object({ Resources: z.record(z.string(), z.object({ Type: z.string() }).loose()) })
+    .parse(JSON.parse(await readFile(join(outdir, templateFile), 'utf8')));
+  const assets = assetsSchema.parse(
+    JSON.parse(await readFile(join(outdir, templateFile.replace('.template.json', '.assets.json')), 'utf8')),
+  );
   const resources = Object.entries(template.Resources);
   const ofType = <T extends z.ZodType>(type: string, schema: T): [string, z.infer<T>][] =>
     resources.filter(([, resource]) => resource.Type === type).map(([id, resource]) => [id, schema.parse(resource)]);

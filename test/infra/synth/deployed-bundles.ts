@@ -42,15 +42,22 @@ const OPTIONAL_REQUIRES = new Set(['pg-native', 'supports-color']);
 const FLOW_TIMEOUT_MS = 120_000;
 
 const metafileSchema = z.object({
-  outputs: z.record(z.string(), z.object({ imports: z.array(z.object({ path: z.string(), kind: z.string(), external: z.boolean().optional() })) })),
+  outputs: z.record(
+    z.string(),
+    z.object({ imports: z.array(z.object({ path: z.string(), kind: z.string(), external: z.boolean().optional() })) }),
+  ),
 });
 const ingestOutcomesSchema = z.array(z.object({ kind: z.literal('started'), runId: z.string(), cases: z.number() }));
-const scheduledOutcomesSchema = z.array(z.object({ suite: z.string(), outcome: z.object({ kind: z.literal('started'), runId: z.string() }) }));
+const scheduledOutcomesSchema = z.array(
+  z.object({ suite: z.string(), outcome: z.object({ kind: z.literal('started'), runId: z.string() }) }),
+);
 
 /** Whatever the bundle imports at run time without having it inside: from its esbuild metafile. */
 async function externalsOf(assetFolder: string): Promise<string[]> {
   const metafile = metafileSchema.parse(JSON.parse(await readFile(join(assetFolder, 'index.meta.json'), 'utf8')));
-  const paths = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external === true).map((entry) => entry.path));
+  const paths = Object.values(metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.external === true).map((entry) => entry.path),
+  );
   return [...new Set(paths)].sort();
 }
 
@@ -67,7 +74,10 @@ describe('the deployed bundles', () => {
     for (const fn of functions) {
       const externals = await externalsOf(fn.assetFolder);
       expect(externals, fn.logicalId).toContain('@aws-sdk/client-s3');
-      expect(externals.filter((path) => !isBuiltin(path) && !path.startsWith('@aws-sdk/') && !OPTIONAL_REQUIRES.has(path)), fn.logicalId).toEqual([]);
+      expect(
+        externals.filter((path) => !isBuiltin(path) && !path.startsWith('@aws-sdk/') && !OPTIONAL_REQUIRES.has(path)),
+        fn.logicalId,
+      ).toEqual([]);
     }
   });
 
@@ -98,7 +108,10 @@ describe('the deployed bundles', () => {
             const environment = stack.environmentOf(fn);
             expect(environment.OPENAI_BASE_URL, fn.logicalId).toBe('https://api.openai.com/v1');
             const lambda = lambdaServiceEnvironment(fn, sandbox.folder);
-            return [fn.logicalId, await sandbox.start(fn, { ...lambda, ...environment, ...endpoints, OPENAI_BASE_URL: judgeServer.baseUrl })];
+            return [
+              fn.logicalId,
+              await sandbox.start(fn, { ...lambda, ...environment, ...endpoints, OPENAI_BASE_URL: judgeServer.baseUrl }),
+            ];
           }),
         ),
       );
@@ -114,7 +127,8 @@ describe('the deployed bundles', () => {
       }
       const [notification] = template.notifications;
       const [schedule] = template.schedules;
-      if (notification === undefined || schedule === undefined) throw new Error('Expected a bucket notification and a schedule in the template');
+      if (notification === undefined || schedule === undefined)
+        throw new Error('Expected a bucket notification and a schedule in the template');
       const store = new S3Store(clients.s3, stack.bucketName(notification.bucket));
       await store.put(`config/${NIGHTLY_SUITE}.yaml`, SUITE_CONFIG);
       const { etag } = await store.upload(DATASET_KEY, DATASET);
@@ -122,7 +136,11 @@ describe('the deployed bundles', () => {
       expect(DATASET_KEY.startsWith(notification.prefix) && notification.events.includes('s3:ObjectCreated:*')).toBe(true);
 
       // Act: the upload's notification, the nightly schedule, then the event source mappings until both runs are reported
-      const [uploaded] = ingestOutcomesSchema.parse(await lambda(notification.functionId).invoke(s3NotificationEvent(stack.bucketName(notification.bucket), DATASET_KEY, etag, (await stat(DATASET)).size)));
+      const [uploaded] = ingestOutcomesSchema.parse(
+        await lambda(notification.functionId).invoke(
+          s3NotificationEvent(stack.bucketName(notification.bucket), DATASET_KEY, etag, (await stat(DATASET)).size),
+        ),
+      );
       const [nightly] = scheduledOutcomesSchema.parse(await lambda(schedule.functionId).invoke(schedule.input));
       const runIds = [uploaded?.runId, nightly?.outcome.runId].filter((id) => id !== undefined);
       const { problems } = await driveUntilReported(template, stack, lambda, runIds);

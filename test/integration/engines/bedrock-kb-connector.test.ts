@@ -38,7 +38,10 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
   it('calls Retrieve and maps each result to its source document, content and score', async () => {
     // Prepare
     const bedrock = await serve(() => ({ body: RETRIEVE_ANSWER }));
-    engine = buildEngine({ name: 'kb', bedrock_kb: { knowledge_base_id: 'KB12345678', number_of_results: 2, region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+    engine = buildEngine(
+      { name: 'kb', bedrock_kb: { knowledge_base_id: 'KB12345678', number_of_results: 2, region: 'us-east-1', endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
@@ -46,28 +49,44 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     // Assess
     expect(result.ok && result.answer).toMatchObject({
       hits: [
-        { doc_uri: 's3://kb-docs/iam/rotate-keys.md', content: 'To rotate an access key without downtime, create a second key first.', score: 0.8312 },
-        { doc_uri: 'https://docs.example.com/iam/roles', content: 'Roles give temporary credentials, so nothing needs rotating.', score: 0.7204 },
+        {
+          doc_uri: 's3://kb-docs/iam/rotate-keys.md',
+          content: 'To rotate an access key without downtime, create a second key first.',
+          score: 0.8312,
+        },
+        {
+          doc_uri: 'https://docs.example.com/iam/roles',
+          content: 'Roles give temporary credentials, so nothing needs rotating.',
+          score: 0.7204,
+        },
       ],
     });
     expect(result.ok && result.answer.response).toBeUndefined();
     const [sent] = bedrock.requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/knowledgebases/KB12345678/retrieve');
-    expect(JSON.parse(sent?.body ?? '')).toEqual({ retrievalQuery: { text: 'rotate access keys' }, retrievalConfiguration: { vectorSearchConfiguration: { numberOfResults: 2 } } });
+    expect(JSON.parse(sent?.body ?? '')).toEqual({
+      retrievalQuery: { text: 'rotate access keys' },
+      retrievalConfiguration: { vectorSearchConfiguration: { numberOfResults: 2 } },
+    });
     expect(sent?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
   });
 
   it('calls RetrieveAndGenerate when a model is set: the answer, and the cited references once each in citation order', async () => {
     // Prepare
     const bedrock = await serve(() => ({ body: GENERATE_ANSWER }));
-    engine = buildEngine({ name: 'kb-rag', bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', model_arn: MODEL_ARN, endpoint: bedrock.url } }, AWS_ENV);
+    engine = buildEngine(
+      { name: 'kb-rag', bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', model_arn: MODEL_ARN, endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.response).toBe('Create a second access key, switch to it, then delete the old one. Prefer roles, which need no rotation.');
+    expect(result.ok && result.answer.response).toBe(
+      'Create a second access key, switch to it, then delete the old one. Prefer roles, which need no rotation.',
+    );
     expect(result.ok && result.answer.hits).toEqual([
       { doc_uri: 's3://kb-docs/iam/rotate-keys.md', content: 'To rotate an access key without downtime, create a second key first.' },
       { doc_uri: 'https://docs.example.com/iam/roles', content: 'Roles give temporary credentials, so nothing needs rotating.' },
@@ -78,16 +97,27 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
       input: { text: 'rotate access keys' },
       retrieveAndGenerateConfiguration: {
         type: 'KNOWLEDGE_BASE',
-        knowledgeBaseConfiguration: { knowledgeBaseId: 'KB12345678', modelArn: MODEL_ARN, retrievalConfiguration: { vectorSearchConfiguration: { numberOfResults: 10 } } },
+        knowledgeBaseConfiguration: {
+          knowledgeBaseId: 'KB12345678',
+          modelArn: MODEL_ARN,
+          retrievalConfiguration: { vectorSearchConfiguration: { numberOfResults: 10 } },
+        },
       },
     });
   });
 
   it('retries a ThrottlingException as transient', async () => {
     // Prepare
-    const throttled: ScriptedAnswer = { status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException' }, body: { message: 'Rate exceeded' } };
+    const throttled: ScriptedAnswer = {
+      status: 429,
+      headers: { 'x-amzn-errortype': 'ThrottlingException' },
+      body: { message: 'Rate exceeded' },
+    };
     const bedrock = await serve((index) => (index === 0 ? throttled : { body: RETRIEVE_ANSWER }));
-    engine = buildEngine({ name: 'kb', retries: 1, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+    engine = buildEngine(
+      { name: 'kb', retries: 1, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
@@ -99,23 +129,41 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
 
   it('fails permanently on AccessDeniedException, without the secret key in the message', async () => {
     // Prepare
-    const denied: ScriptedAnswer = { status: 403, headers: { 'x-amzn-errortype': 'AccessDeniedException' }, body: { message: 'not authorized to perform bedrock:Retrieve' } };
+    const denied: ScriptedAnswer = {
+      status: 403,
+      headers: { 'x-amzn-errortype': 'AccessDeniedException' },
+      body: { message: 'not authorized to perform bedrock:Retrieve' },
+    };
     const bedrock = await serve(() => denied);
-    engine = buildEngine({ name: 'kb', retries: 2, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+    engine = buildEngine(
+      { name: 'kb', retries: 2, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: 'bedrock knowledge base KB12345678 (us-east-1): AccessDeniedException: not authorized to perform bedrock:Retrieve' } });
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind: 'permanent',
+        message: 'bedrock knowledge base KB12345678 (us-east-1): AccessDeniedException: not authorized to perform bedrock:Retrieve',
+      },
+    });
     expect(bedrock.requests).toHaveLength(1);
   });
 
   it('retries an answer cut mid-body as transient, and counts the cut attempt', async () => {
     // Prepare: the first answer stops half-way and the connection is cut; the second is whole
     const text = JSON.stringify(RETRIEVE_ANSWER);
-    const bedrock = await serve((index) => (index === 0 ? { body: RETRIEVE_ANSWER, cutAfter: text.slice(0, text.length / 2) } : { body: RETRIEVE_ANSWER }));
-    engine = buildEngine({ name: 'kb', retries: 1, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+    const bedrock = await serve((index) =>
+      index === 0 ? { body: RETRIEVE_ANSWER, cutAfter: text.slice(0, text.length / 2) } : { body: RETRIEVE_ANSWER },
+    );
+    engine = buildEngine(
+      { name: 'kb', retries: 1, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
@@ -129,19 +177,28 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     // Prepare: over HTTP/1.1 the SDK sees the body end before its Content-Length (over HTTP/2 it took such a body for whole JSON)
     const text = JSON.stringify(RETRIEVE_ANSWER);
     const bedrock = await serve(() => ({ body: RETRIEVE_ANSWER, cutAfter: text.slice(0, 30) }));
-    engine = buildEngine({ name: 'kb', retries: 0, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+    engine = buildEngine(
+      { name: 'kb', retries: 0, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'bedrock knowledge base KB12345678 (us-east-1): the connection was reset (ECONNRESET)' } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'transient', message: 'bedrock knowledge base KB12345678 (us-east-1): the connection was reset (ECONNRESET)' },
+    });
   });
 
   it('fails permanently, saying what it spoke and what would work, when the http:// endpoint speaks only HTTP/2', async () => {
     // Prepare
     const bedrock = await serve(() => ({ body: RETRIEVE_ANSWER }), { http2: true });
-    engine = buildEngine({ name: 'kb', retries: 2, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } }, AWS_ENV);
+    engine = buildEngine(
+      { name: 'kb', retries: 2, bedrock_kb: { knowledge_base_id: 'KB12345678', region: 'us-east-1', endpoint: bedrock.url } },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());

@@ -30,7 +30,11 @@ function ask(url: string, settings: Record<string, unknown> = { max_answer_bytes
 }
 
 /** Starts a server that streams an endless-looking answer with `status`, and the promise of what it managed to send. */
-async function streaming(status: number, headers: Record<string, string> = {}, total = TOTAL): Promise<{ sent: Promise<{ written: number; closedEarly: boolean }> }> {
+async function streaming(
+  status: number,
+  headers: Record<string, string> = {},
+  total = TOTAL,
+): Promise<{ sent: Promise<{ written: number; closedEarly: boolean }> }> {
   let sent: ((value: Promise<{ written: number; closedEarly: boolean }>) => void) | undefined;
   const result = new Promise<{ written: number; closedEarly: boolean }>((resolve) => (sent = (value) => resolve(value)));
   server = await startRawHttpServer((_, response: ServerResponse) => {
@@ -52,7 +56,10 @@ describe('an http engine answer larger than max_answer_bytes', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `POST ${server?.url}/search: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)` },
+      failure: {
+        kind: 'permanent',
+        message: `POST ${server?.url}/search: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)`,
+      },
     });
     const { written, closedEarly } = await sent;
     expect(closedEarly).toBe(true);
@@ -70,7 +77,10 @@ describe('an http engine answer larger than max_answer_bytes', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `POST ${server?.url}/search: the answer is ${TOTAL} bytes (its Content-Length), above max_answer_bytes (65536 bytes); it was not read (fix: ask for fewer or shorter hits, or raise max_answer_bytes)` },
+      failure: {
+        kind: 'permanent',
+        message: `POST ${server?.url}/search: the answer is ${TOTAL} bytes (its Content-Length), above max_answer_bytes (65536 bytes); it was not read (fix: ask for fewer or shorter hits, or raise max_answer_bytes)`,
+      },
     });
     expect((await sent).written).toBeLessThan(TOTAL / 4);
   });

@@ -28,7 +28,8 @@ function track<T extends Engine | Engine[]>(built: T): T {
   return built;
 }
 
-const ask = (engine: Engine, query = 'rotate access keys', requestId = 'q1'): Promise<EngineResult> => engine.call({ query, request_id: requestId }, farDeadline());
+const ask = (engine: Engine, query = 'rotate access keys', requestId = 'q1'): Promise<EngineResult> =>
+  engine.call({ query, request_id: requestId }, farDeadline());
 
 afterEach(async () => {
   await Promise.all(engines.map((engine) => engine.close()));
@@ -81,7 +82,13 @@ describe('http connector against a local search service', () => {
   it('sends GET with the query URL-encoded into the URL', async () => {
     // Prepare
     const service = await serve(() => ({ body: SEARCH_ANSWER }));
-    const engine = track(buildEngine({ name: 'get', matrix: { k: [20] }, http: { url: `${service.url}/find?q={{query}}&k={{k}}`, method: 'GET', results: RESULTS } }));
+    const engine = track(
+      buildEngine({
+        name: 'get',
+        matrix: { k: [20] },
+        http: { url: `${service.url}/find?q={{query}}&k={{k}}`, method: 'GET', results: RESULTS },
+      }),
+    );
 
     // Act
     const result = await ask(engine, 'keys & roles? 100%');
@@ -115,7 +122,14 @@ describe('http connector against a local search service', () => {
     const result = await ask(engine);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: `POST ${service.url}/search answered HTTP 429: {"error":"slow down"} (after 2 attempts)`, retry_after_ms: 0 } });
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind: 'transient',
+        message: `POST ${service.url}/search answered HTTP 429: {"error":"slow down"} (after 2 attempts)`,
+        retry_after_ms: 0,
+      },
+    });
     expect(service.requests).toHaveLength(2);
   });
 
@@ -128,14 +142,30 @@ describe('http connector against a local search service', () => {
     const result = await ask(engine);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `POST ${service.url}/nothing answered HTTP 404: no such index` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'permanent', message: `POST ${service.url}/nothing answered HTTP 404: no such index` },
+    });
     expect(service.requests).toHaveLength(1);
   });
 
   it.each([
-    ['a list of bare ids', { hits: ['a', 'b'] }, 'results expression "hits[].{doc_uri: id, content: text, score: score}" gave a list that is not hits: item 1: doc_uri: expected a non-empty text or a number'],
+    [
+      'a list of bare ids',
+      { hits: ['a', 'b'] },
+      'results expression "hits[].{doc_uri: id, content: text, score: score}" gave a list that is not hits: item 1: doc_uri: expected a non-empty text or a number',
+    ],
     ['no hits key at all', { results: [] }, 'gave null, expected a list of {doc_uri, content?, score?}'],
-    ['a hit without an id', { hits: [{ id: 'a', score: 1 }, { text: 'no id', score: 2 }] }, 'item 2: doc_uri: expected a non-empty text or a number'],
+    [
+      'a hit without an id',
+      {
+        hits: [
+          { id: 'a', score: 1 },
+          { text: 'no id', score: 2 },
+        ],
+      },
+      'item 2: doc_uri: expected a non-empty text or a number',
+    ],
     ['a score that is not a number', { hits: [{ id: 'a', score: 'high' }] }, 'item 1: score: expected a number'],
     ['a body that is not JSON', '<html>gateway</html>', 'answered HTTP 200 with a body that is not JSON: <html>gateway</html>'],
   ])('fails permanently, with a clear message, on %s', async (_, body, expected) => {
@@ -156,7 +186,9 @@ describe('http connector against a local search service', () => {
   it('times out a slow answer as transient and retries it', async () => {
     // Prepare
     const service = await serve((index) => (index === 0 ? { body: SEARCH_ANSWER, delayMs: 2_000 } : { body: SEARCH_ANSWER }));
-    const engine = track(buildEngine({ name: 'slow', retries: 1, http: { url: `${service.url}/search`, results: RESULTS, timeout_ms: 150 } }));
+    const engine = track(
+      buildEngine({ name: 'slow', retries: 1, http: { url: `${service.url}/search`, results: RESULTS, timeout_ms: 150 } }),
+    );
 
     // Act
     const started = performance.now();
@@ -171,7 +203,9 @@ describe('http connector against a local search service', () => {
   it('reports a timeout that outlives the retries as transient', async () => {
     // Prepare
     const service = await serve(() => ({ body: SEARCH_ANSWER, delayMs: 2_000 }));
-    const engine = track(buildEngine({ name: 'stuck', retries: 0, http: { url: `${service.url}/search`, results: RESULTS, timeout_ms: 100 } }));
+    const engine = track(
+      buildEngine({ name: 'stuck', retries: 0, http: { url: `${service.url}/search`, results: RESULTS, timeout_ms: 100 } }),
+    );
 
     // Act
     const result = await ask(engine);
@@ -192,20 +226,33 @@ describe('http connector against a local search service', () => {
     const result = await ask(engine);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: `POST ${url}: the connection was refused (ECONNREFUSED)` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'transient', message: `POST ${url}: the connection was refused (ECONNREFUSED)` },
+    });
   });
 
   it('keeps env values out of error messages even when the service echoes them', async () => {
     // Prepare
     const service = await serve((index) => ({ status: 401, body: { error: `bad token ${String(index)}: secret-abcdef` } }));
-    const engine = track(buildEngine({ name: 'echo', http: { url: `${service.url}/search?key={{env.SEARCH_KEY}}`, headers: { 'x-api-key': '{{env.SEARCH_KEY}}' }, results: RESULTS } }, { SEARCH_KEY: 'secret-abcdef' }));
+    const engine = track(
+      buildEngine(
+        {
+          name: 'echo',
+          http: { url: `${service.url}/search?key={{env.SEARCH_KEY}}`, headers: { 'x-api-key': '{{env.SEARCH_KEY}}' }, results: RESULTS },
+        },
+        { SEARCH_KEY: 'secret-abcdef' },
+      ),
+    );
 
     // Act
     const result = await ask(engine);
 
     // Assess
     expect(service.requests[0]?.url).toBe('/search?key=secret-abcdef');
-    expect(!result.ok && result.failure.message).toBe(`POST ${service.url}/search?key={{env.SEARCH_KEY}} answered HTTP 401: {"error":"bad token 0: [redacted]"}`);
+    expect(!result.ok && result.failure.message).toBe(
+      `POST ${service.url}/search?key={{env.SEARCH_KEY}} answered HTTP 401: {"error":"bad token 0: [redacted]"}`,
+    );
   });
 });
 
@@ -213,7 +260,13 @@ describe('askEngines', () => {
   it('asks every variant of a sweep and returns ranked outputs and failures by engine name', async () => {
     // Prepare
     const service = await serve(() => ({ body: SEARCH_ANSWER }));
-    const sweep = track(buildEngines({ name: 'bm25', matrix: { b: [0.3, 0.75] }, http: { url: `${service.url}/search`, body: { q: '{{query}}', b: '{{b}}' }, results: RESULTS } }));
+    const sweep = track(
+      buildEngines({
+        name: 'bm25',
+        matrix: { b: [0.3, 0.75] },
+        http: { url: `${service.url}/search`, body: { q: '{{query}}', b: '{{b}}' }, results: RESULTS },
+      }),
+    );
     const broken = track(buildEngine({ name: 'broken', http: { url: `${service.url}/search`, results: 'took' } }));
 
     // Act
@@ -228,14 +281,27 @@ describe('askEngines', () => {
     ]);
     // The output drops into a case as it is: it parses as an EngineOutput.
     expect(output?.ok && engineOutputSchema.safeParse(output.output).success).toBe(true);
-    expect(asks.broken).toEqual({ ok: false, failure: { kind: 'permanent', message: `POST ${service.url}/search: results expression "took" gave a number, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)` } });
+    expect(asks.broken).toEqual({
+      ok: false,
+      failure: {
+        kind: 'permanent',
+        message: `POST ${service.url}/search: results expression "took" gave a number, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)`,
+      },
+    });
     expect(service.requests.map((request) => (JSON.parse(request.body) as { b?: number }).b).sort()).toEqual([0.3, 0.75, undefined]);
   });
 
   it('stops every call at the deadline', async () => {
     // Prepare
     const service = await serve(() => ({ body: SEARCH_ANSWER, delayMs: 5_000 }));
-    const slow = track(buildEngines({ name: 'slow', matrix: { b: [1, 2] }, retries: 3, http: { url: `${service.url}/search`, body: { b: '{{b}}' }, results: RESULTS } }));
+    const slow = track(
+      buildEngines({
+        name: 'slow',
+        matrix: { b: [1, 2] },
+        retries: 3,
+        http: { url: `${service.url}/search`, body: { b: '{{b}}' }, results: RESULTS },
+      }),
+    );
 
     // Act
     const started = performance.now();

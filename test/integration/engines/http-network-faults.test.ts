@@ -60,13 +60,20 @@ describe('an http engine whose connection fails', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'transient', message: `POST ${server.url}/search: the connection was closed mid-answer, after ${PARTIAL.length} bytes (UND_ERR_SOCKET) (after 2 attempts)` },
+      failure: {
+        kind: 'transient',
+        message: `POST ${server.url}/search: the connection was closed mid-answer, after ${PARTIAL.length} bytes (UND_ERR_SOCKET) (after 2 attempts)`,
+      },
     });
   });
 
   it.each([
     ['reset before the answer', (response: ServerResponse) => response.socket?.resetAndDestroy(), 'the connection was reset (ECONNRESET)'],
-    ['closed before the answer', (response: ServerResponse) => response.socket?.destroy(), 'the server closed the connection (UND_ERR_SOCKET)'],
+    [
+      'closed before the answer',
+      (response: ServerResponse) => response.socket?.destroy(),
+      'the server closed the connection (UND_ERR_SOCKET)',
+    ],
   ])('names a connection %s, as a transient failure', async (_described, cut, fault) => {
     // Prepare
     server = await startRawHttpServer((_, response) => cut(response));
@@ -90,7 +97,10 @@ describe('an http engine whose connection fails', () => {
     const result = await ask(`${server.url}/search`, 2);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `POST ${server.url}/search: the answer's content encoding is broken (Z_DATA_ERROR)` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'permanent', message: `POST ${server.url}/search: the answer's content encoding is broken (Z_DATA_ERROR)` },
+    });
     expect(server.requests()).toBe(1);
   });
 });

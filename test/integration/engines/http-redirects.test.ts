@@ -25,7 +25,19 @@ async function serve(answer: (request: RecordedRequest, index: number) => Script
 const redirect = (status: number, location: string): ScriptedAnswer => ({ status, headers: { location }, body: 'moved' });
 
 function ask(url: string, method: 'POST' | 'GET' = 'POST'): Promise<EngineResult> {
-  engine = buildEngine({ name: 'moved', retries: 2, http: { url, method, headers: { Authorization: 'Bearer {{env.SEARCH_TOKEN}}', 'x-api-key': '{{env.SEARCH_TOKEN}}' }, results: RESULTS } }, ENV);
+  engine = buildEngine(
+    {
+      name: 'moved',
+      retries: 2,
+      http: {
+        url,
+        method,
+        headers: { Authorization: 'Bearer {{env.SEARCH_TOKEN}}', 'x-api-key': '{{env.SEARCH_TOKEN}}' },
+        results: RESULTS,
+      },
+    },
+    ENV,
+  );
   return engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
 }
 
@@ -93,7 +105,10 @@ describe('an http engine that redirects', () => {
     const result = await ask(`${service.url}/a`, 'GET');
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `GET ${service.url}/a: the service redirects in a loop (/a -> /b -> /a)` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'permanent', message: `GET ${service.url}/a: the service redirects in a loop (/a -> /b -> /a)` },
+    });
     expect(service.requests).toHaveLength(2);
   });
 
@@ -105,20 +120,29 @@ describe('an http engine that redirects', () => {
     const result = await ask(`${service.url}/hop-0`, 'GET');
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `GET ${service.url}/hop-0: the service redirected more than 5 times (last to /hop-6)` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'permanent', message: `GET ${service.url}/hop-0: the service redirected more than 5 times (last to /hop-6)` },
+    });
     expect(service.requests).toHaveLength(6);
   });
 
-  it.each(['ftp://127.0.0.1/results', 'file:///etc/passwd', 'javascript:alert(1)'])('refuses a redirect to %s as a permanent error', async (location) => {
-    // Prepare
-    const service = await serve(() => redirect(302, location));
+  it.each(['ftp://127.0.0.1/results', 'file:///etc/passwd', 'javascript:alert(1)'])(
+    'refuses a redirect to %s as a permanent error',
+    async (location) => {
+      // Prepare
+      const service = await serve(() => redirect(302, location));
 
-    // Act
-    const result = await ask(`${service.url}/search`);
+      // Act
+      const result = await ask(`${service.url}/search`);
 
-    // Assess
-    expect(result.ok).toBe(false);
-    expect(!result.ok && result.failure).toEqual({ kind: 'permanent', message: `POST ${service.url}/search: the service redirected (HTTP 302) to a ${new URL(location).protocol} URL; only http and https are followed` });
-    expect(service.requests).toHaveLength(1);
-  });
+      // Assess
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.failure).toEqual({
+        kind: 'permanent',
+        message: `POST ${service.url}/search: the service redirected (HTTP 302) to a ${new URL(location).protocol} URL; only http and https are followed`,
+      });
+      expect(service.requests).toHaveLength(1);
+    },
+  );
 });

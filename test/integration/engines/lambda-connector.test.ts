@@ -22,8 +22,21 @@ async function serve(answer: (index: number) => ScriptedAnswer): Promise<Recordi
   return server;
 }
 
-function lambdaEngine(endpoint: string, overrides: Record<string, unknown> = {}, retries = 0, settings: Record<string, unknown> = {}): Engine {
-  return buildEngine({ name: 'fn', retries, ...settings, lambda: { function_name: 'search-docs', region: 'us-east-1', results: RESULTS, response: 'generated', endpoint, ...overrides } }, AWS_ENV);
+function lambdaEngine(
+  endpoint: string,
+  overrides: Record<string, unknown> = {},
+  retries = 0,
+  settings: Record<string, unknown> = {},
+): Engine {
+  return buildEngine(
+    {
+      name: 'fn',
+      retries,
+      ...settings,
+      lambda: { function_name: 'search-docs', region: 'us-east-1', results: RESULTS, response: 'generated', endpoint, ...overrides },
+    },
+    AWS_ENV,
+  );
 }
 
 afterEach(async () => {
@@ -38,7 +51,18 @@ describe('lambda connector against a loopback Invoke API', () => {
     // Prepare
     const lambda = await serve(() => ({ body: FUNCTION_ANSWER }));
     engine = buildEngine(
-      { name: 'fn', matrix: { alias: ['live'], top_k: [5] }, lambda: { function_name: 'search-docs:{{alias}}', region: 'us-east-1', payload: { q: '{{query}}', id: '{{request_id}}', top_k: '{{top_k}}' }, results: RESULTS, response: 'generated', endpoint: lambda.url } },
+      {
+        name: 'fn',
+        matrix: { alias: ['live'], top_k: [5] },
+        lambda: {
+          function_name: 'search-docs:{{alias}}',
+          region: 'us-east-1',
+          payload: { q: '{{query}}', id: '{{request_id}}', top_k: '{{top_k}}' },
+          results: RESULTS,
+          response: 'generated',
+          endpoint: lambda.url,
+        },
+      },
       AWS_ENV,
     );
 
@@ -72,11 +96,43 @@ describe('lambda connector against a loopback Invoke API', () => {
   });
 
   it.each([
-    ['an error the function raised', { headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorType: 'KeyError', errorMessage: "'index'" } }, 'permanent', `the function failed (Unhandled): {"errorType":"KeyError","errorMessage":"'index'"}`],
-    ['a function timeout', { headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorMessage: '2026-01-01T00:00:00.000Z 1f2e Task timed out after 3.00 seconds' } }, 'transient', 'Task timed out after 3.00 seconds'],
-    ['throttling', { status: 429, headers: { 'x-amzn-errortype': 'TooManyRequestsException' }, body: { message: 'Rate Exceeded.', Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded' } }, 'transient', 'TooManyRequestsException: Rate Exceeded.'],
-    ['a missing function', { status: 404, headers: { 'x-amzn-errortype': 'ResourceNotFoundException' }, body: { message: 'Function not found: search-docs' } }, 'permanent', 'ResourceNotFoundException: Function not found: search-docs'],
-    ['an answer results cannot map', { body: { items: [] } }, 'permanent', 'results expression "results[].{doc_uri: id, content: passage, score: relevance}" gave null'],
+    [
+      'an error the function raised',
+      { headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorType: 'KeyError', errorMessage: "'index'" } },
+      'permanent',
+      `the function failed (Unhandled): {"errorType":"KeyError","errorMessage":"'index'"}`,
+    ],
+    [
+      'a function timeout',
+      {
+        headers: { 'x-amz-function-error': 'Unhandled' },
+        body: { errorMessage: '2026-01-01T00:00:00.000Z 1f2e Task timed out after 3.00 seconds' },
+      },
+      'transient',
+      'Task timed out after 3.00 seconds',
+    ],
+    [
+      'throttling',
+      {
+        status: 429,
+        headers: { 'x-amzn-errortype': 'TooManyRequestsException' },
+        body: { message: 'Rate Exceeded.', Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded' },
+      },
+      'transient',
+      'TooManyRequestsException: Rate Exceeded.',
+    ],
+    [
+      'a missing function',
+      { status: 404, headers: { 'x-amzn-errortype': 'ResourceNotFoundException' }, body: { message: 'Function not found: search-docs' } },
+      'permanent',
+      'ResourceNotFoundException: Function not found: search-docs',
+    ],
+    [
+      'an answer results cannot map',
+      { body: { items: [] } },
+      'permanent',
+      'results expression "results[].{doc_uri: id, content: passage, score: relevance}" gave null',
+    ],
   ] as const)('classifies %s', async (_, answer, kind, expected) => {
     // Prepare
     const lambda = await serve(() => answer);
@@ -102,7 +158,9 @@ describe('lambda connector against a loopback Invoke API', () => {
     // Assess
     expect(!result.ok && result.failure).toEqual({
       kind: 'permanent',
-      message: expect.stringMatching(/^lambda search-docs \(us-east-1\): the function's answer is \d+ bytes, above max_answer_bytes \(1024 bytes\) \(fix: return fewer or shorter hits, or raise max_answer_bytes\)$/),
+      message: expect.stringMatching(
+        /^lambda search-docs \(us-east-1\): the function's answer is \d+ bytes, above max_answer_bytes \(1024 bytes\) \(fix: return fewer or shorter hits, or raise max_answer_bytes\)$/,
+      ),
     });
     expect(lambda.requests).toHaveLength(1);
   });

@@ -13,7 +13,11 @@ import { startRecordingServer, type RecordingServer, type ScriptedAnswer } from 
  */
 
 const SEARCH_ANSWER = fixtureJson('engines/opensearch-search.json');
-const QUERY = { query: { multi_match: { query: '{{query}}', fields: ['title^2', 'text'] } }, _source: ['doc_id', 'text', 'meta'], min_score: '{{min_score}}' };
+const QUERY = {
+  query: { multi_match: { query: '{{query}}', fields: ['title^2', 'text'] } },
+  _source: ['doc_id', 'text', 'meta'],
+  min_score: '{{min_score}}',
+};
 const AWS_ENV = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACKTEST', AWS_SECRET_ACCESS_KEY: 'loopback-secret-key-value' };
 
 let server: RecordingServer | undefined;
@@ -46,21 +50,32 @@ describe('opensearch connector against a recorded _search answer', () => {
 
     // Assess
     expect(result.ok && result.answer.hits).toEqual([
-      { doc_uri: 'iam-rotate-keys', content: 'Create a second access key, switch the applications, then delete the old key.', score: 2.871 },
+      {
+        doc_uri: 'iam-rotate-keys',
+        content: 'Create a second access key, switch the applications, then delete the old key.',
+        score: 2.871,
+      },
       { doc_uri: 'iam-best-practices', content: 'Prefer roles with temporary credentials over long-term keys.', score: 1.402 },
       { doc_uri: 'kms-key-rotation', content: 'KMS rotates key material every year.', score: 0.95 },
     ]);
     const [sent] = cluster.requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/docs-v2/_search?size=3');
-    expect(JSON.parse(sent?.body ?? '')).toEqual({ query: { multi_match: { query: 'rotate keys', fields: ['title^2', 'text'] } }, _source: ['doc_id', 'text', 'meta'], min_score: 0.5 });
+    expect(JSON.parse(sent?.body ?? '')).toEqual({
+      query: { multi_match: { query: 'rotate keys', fields: ['title^2', 'text'] } },
+      _source: ['doc_id', 'text', 'meta'],
+      min_score: 0.5,
+    });
     expect(sent?.headers.authorization).toBeUndefined();
   });
 
   it('uses _id by default and reads a nested content field', async () => {
     // Prepare
     const cluster = await serve(() => ({ body: SEARCH_ANSWER }));
-    engine = buildEngine({ name: 'os', opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match: { text: '{{query}}' } } }, content_field: 'meta.url' } });
+    engine = buildEngine({
+      name: 'os',
+      opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match: { text: '{{query}}' } } }, content_field: 'meta.url' },
+    });
 
     // Act
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
@@ -80,7 +95,13 @@ describe('opensearch connector against a recorded _search answer', () => {
   ] as const)('signs requests with SigV4 for service %s', async (service, region) => {
     // Prepare
     const cluster = await serve(() => ({ body: SEARCH_ANSWER }));
-    engine = buildEngine({ name: 'os', opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match: { text: '{{query}}' } } }, aws: { region, service } } }, AWS_ENV);
+    engine = buildEngine(
+      {
+        name: 'os',
+        opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match: { text: '{{query}}' } } }, aws: { region, service } },
+      },
+      AWS_ENV,
+    );
 
     // Act
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
@@ -88,7 +109,11 @@ describe('opensearch connector against a recorded _search answer', () => {
     // Assess
     expect(result.ok).toBe(true);
     const headers = cluster.requests[0]?.headers ?? {};
-    expect(headers.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST/\\d{8}/${region}/${service}/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$`));
+    expect(headers.authorization).toMatch(
+      new RegExp(
+        `^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST/\\d{8}/${region}/${service}/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$`,
+      ),
+    );
     expect(headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     expect(headers['x-amz-content-sha256']).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -101,25 +126,44 @@ describe('opensearch connector against a recorded _search answer', () => {
   ] as const)('classifies HTTP %i as %s', async (status, kind) => {
     // Prepare
     const cluster = await serve(() => ({ status, body: { error: { type: 'some_exception', reason: `status ${status}` }, status } }));
-    engine = buildEngine({ name: 'os', retries: 0, opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } } } });
+    engine = buildEngine({
+      name: 'os',
+      retries: 0,
+      opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } } },
+    });
 
     // Act
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind, message: `opensearch ${cluster.url} index docs-v2 answered HTTP ${status}: {"error":{"type":"some_exception","reason":"status ${status}"},"status":${status}}` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind,
+        message: `opensearch ${cluster.url} index docs-v2 answered HTTP ${status}: {"error":{"type":"some_exception","reason":"status ${status}"},"status":${status}}`,
+      },
+    });
   });
 
   it('fails permanently when hits lack the configured id field', async () => {
     // Prepare
     const cluster = await serve(() => ({ body: SEARCH_ANSWER }));
-    engine = buildEngine({ name: 'os', opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } }, id_field: 'document_id' } });
+    engine = buildEngine({
+      name: 'os',
+      opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } }, id_field: 'document_id' },
+    });
 
     // Act
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `opensearch ${cluster.url} index docs-v2: hits do not give id_field "document_id": item 1: doc_uri: expected a non-empty text or a number` } });
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind: 'permanent',
+        message: `opensearch ${cluster.url} index docs-v2: hits do not give id_field "document_id": item 1: doc_uri: expected a non-empty text or a number`,
+      },
+    });
   });
 
   it("stops reading an answer that passes the engine's max_answer_bytes, as a permanent error", async () => {
@@ -130,7 +174,12 @@ describe('opensearch connector against a recorded _search answer', () => {
       response.write('{"hits": {"hits": [');
       sent = streamUntilClosed(response, `{"_id": "doc", "_score": 1, "_source": {"text": "${'x'.repeat(200)}"}},`, 16 * 1024 * 1024);
     });
-    engine = buildEngine({ name: 'os', retries: 2, max_answer_bytes: 65_536, opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } } } });
+    engine = buildEngine({
+      name: 'os',
+      retries: 2,
+      max_answer_bytes: 65_536,
+      opensearch: { url: cluster.url, index: 'docs-v2', query: { query: { match_all: {} } } },
+    });
 
     // Act
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
@@ -140,7 +189,10 @@ describe('opensearch connector against a recorded _search answer', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `opensearch ${cluster.url} index docs-v2: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)` },
+      failure: {
+        kind: 'permanent',
+        message: `opensearch ${cluster.url} index docs-v2: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)`,
+      },
     });
     expect(streamed?.closedEarly).toBe(true);
     expect(streamed?.written).toBeLessThan(4 * 1024 * 1024);

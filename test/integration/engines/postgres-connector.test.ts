@@ -66,7 +66,12 @@ const FULL_TEXT_SQL = `
 describe('postgres connector against PGlite over the wire protocol', () => {
   it('runs a full-text query with a matrix variable as $2, one engine per value', async () => {
     // Prepare
-    const sweep = track(buildEngines({ name: 'fts', matrix: { k: [1, 2] }, postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: FULL_TEXT_SQL, params: ['k'] } }, env));
+    const sweep = track(
+      buildEngines(
+        { name: 'fts', matrix: { k: [1, 2] }, postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: FULL_TEXT_SQL, params: ['k'] } },
+        env,
+      ),
+    );
 
     // Act
     const results = await Promise.all(sweep.map((engine) => ask(engine, 'rotating keys')));
@@ -113,46 +118,86 @@ describe('postgres connector against PGlite over the wire protocol', () => {
 
   it('fails permanently on bad SQL, naming the SQLSTATE and never the password', async () => {
     // Prepare
-    const engine = track(buildEngine({ name: 'typo', retries: 2, postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: 'SELECT id AS doc_uri FROM documnets WHERE body = $1' } }, env));
+    const engine = track(
+      buildEngine(
+        {
+          name: 'typo',
+          retries: 2,
+          postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: 'SELECT id AS doc_uri FROM documnets WHERE body = $1' },
+        },
+        env,
+      ),
+    );
 
     // Act
     const result = await ask(engine, 'keys');
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: 'postgres (connection from $SEARCH_DATABASE_URL): relation "documnets" does not exist (SQLSTATE 42P01)' } });
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind: 'permanent',
+        message: 'postgres (connection from $SEARCH_DATABASE_URL): relation "documnets" does not exist (SQLSTATE 42P01)',
+      },
+    });
   });
 
   it('fails permanently when the statement does not return doc_uri', async () => {
     // Prepare
-    const engine = track(buildEngine({ name: 'columns', postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: 'SELECT id, body FROM documents WHERE $1 <> \'\'' } }, env));
+    const engine = track(
+      buildEngine(
+        { name: 'columns', postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: "SELECT id, body FROM documents WHERE $1 <> ''" } },
+        env,
+      ),
+    );
 
     // Act
     const result = await ask(engine, 'keys');
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: 'postgres (connection from $SEARCH_DATABASE_URL): the SQL must return columns doc_uri, content and score: item 1: doc_uri: expected a non-empty text or a number' } });
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind: 'permanent',
+        message:
+          'postgres (connection from $SEARCH_DATABASE_URL): the SQL must return columns doc_uri, content and score: item 1: doc_uri: expected a non-empty text or a number',
+      },
+    });
   });
 
   it('treats a refused connection as transient, without the password in the message', async () => {
     // Prepare
     const closedPort = `postgres://postgres:${PASSWORD}@127.0.0.1:1/postgres`;
-    const engine = track(buildEngine({ name: 'down', retries: 0, postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: FULL_TEXT_SQL.replace('$2', '5') } }, { SEARCH_DATABASE_URL: closedPort }));
+    const engine = track(
+      buildEngine(
+        { name: 'down', retries: 0, postgres: { connection_env: 'SEARCH_DATABASE_URL', sql: FULL_TEXT_SQL.replace('$2', '5') } },
+        { SEARCH_DATABASE_URL: closedPort },
+      ),
+    );
 
     // Act
     const result = await ask(engine, 'keys');
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'postgres (connection from $SEARCH_DATABASE_URL): the connection was refused (ECONNREFUSED)' } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'transient', message: 'postgres (connection from $SEARCH_DATABASE_URL): the connection was refused (ECONNREFUSED)' },
+    });
   });
 
   it('refuses to build an engine whose connection variable is not set, naming it', () => {
     // Prepare
-    const [variant] = expandMatrix(engineConfig({ name: 'fts', postgres: { connection_env: 'MISSING_DATABASE_URL', sql: 'SELECT 1 WHERE $1 = $1' } }));
+    const [variant] = expandMatrix(
+      engineConfig({ name: 'fts', postgres: { connection_env: 'MISSING_DATABASE_URL', sql: 'SELECT 1 WHERE $1 = $1' } }),
+    );
 
     // Act
     const created = variant === undefined ? undefined : createEngine(variant, {});
 
     // Assess
-    expect(created).toEqual({ ok: false, error: 'engine "fts": the environment variable MISSING_DATABASE_URL is not set (fix: export MISSING_DATABASE_URL before running)' });
+    expect(created).toEqual({
+      ok: false,
+      error: 'engine "fts": the environment variable MISSING_DATABASE_URL is not set (fix: export MISSING_DATABASE_URL before running)',
+    });
   });
 });

@@ -72,6 +72,9 @@ describe('trec connector: a frozen engine from a run file', () => {
     const result = await engine.call({ query: 'q', request_id: '101' }, farDeadline());
 
     // Assess
-    expect(!result.ok && result.failure).toEqual({ kind: 'permanent', message: `trec run ${path}: line 2: expected a number, got "high" (fix: give the retrieval score (higher is better) as a decimal number in the fifth column)` });
+    expect(!result.ok && result.failure).toEqual({
+      kind: 'permanent',
+      message: `trec run ${path}: line 2: expected a number, got "high" (fix: give the retrieval score (higher is better) as a decimal number in the fifth column)`,
+    });
   });
 });

@@ -13,14 +13,29 @@ import type { InputRecord, RecordFaults, RecordOutcome } from './record-answers.
  * to S3 as Bedrock does: `<output>/<job id>/<input name>.out` and
  * `manifest.json.out`.
  */
-export type JobStatus = 'Submitted' | 'Validating' | 'Scheduled' | 'InProgress' | 'Stopping' | 'Completed' | 'PartiallyCompleted' | 'Failed' | 'Stopped' | 'Expired';
+export type JobStatus =
+  | 'Submitted'
+  | 'Validating'
+  | 'Scheduled'
+  | 'InProgress'
+  | 'Stopping'
+  | 'Completed'
+  | 'PartiallyCompleted'
+  | 'Failed'
+  | 'Stopped'
+  | 'Expired';
 
 export const createJobSchema = z.object({
   jobName: z.string().regex(/^[a-zA-Z0-9]{1,63}(-*[a-zA-Z0-9+\-.]){0,63}$/),
   roleArn: z.string().regex(/^arn:aws(-[^:]+)?:iam::\d{12}:role\/.+$/),
-  clientRequestToken: z.string().regex(/^[a-zA-Z0-9]{1,256}(-*[a-zA-Z0-9]){0,256}$/).optional(),
+  clientRequestToken: z
+    .string()
+    .regex(/^[a-zA-Z0-9]{1,256}(-*[a-zA-Z0-9]){0,256}$/)
+    .optional(),
   modelId: z.string().min(1),
-  inputDataConfig: z.object({ s3InputDataConfig: z.object({ s3Uri: z.string().startsWith('s3://'), s3InputFormat: z.literal('JSONL').optional() }) }),
+  inputDataConfig: z.object({
+    s3InputDataConfig: z.object({ s3Uri: z.string().startsWith('s3://'), s3InputFormat: z.literal('JSONL').optional() }),
+  }),
   outputDataConfig: z.object({ s3OutputDataConfig: z.object({ s3Uri: z.string().startsWith('s3://') }) }),
   modelInvocationType: z.enum(['InvokeModel', 'Converse']).optional(),
 });
@@ -62,7 +77,11 @@ export class InvocationJob {
   /** Steps of one job run one at a time, however many polls ask at once. */
   private stepping: Promise<void> = Promise.resolve();
 
-  constructor(readonly jobArn: string, readonly request: CreateJob, now: Date) {
+  constructor(
+    readonly jobArn: string,
+    readonly request: CreateJob,
+    now: Date,
+  ) {
     this.submitTime = now;
   }
 
@@ -106,7 +125,12 @@ export class InvocationJob {
       modelInvocationType: this.request.modelInvocationType ?? 'InvokeModel',
       ...(this.status === 'Submitted' || this.status === 'Validating' || this.status === 'Failed'
         ? {}
-        : { totalRecordCount: this.records.length, processedRecordCount: this.results.length, successRecordCount: succeeded, errorRecordCount: this.results.length - succeeded }),
+        : {
+            totalRecordCount: this.records.length,
+            processedRecordCount: this.results.length,
+            successRecordCount: succeeded,
+            errorRecordCount: this.results.length - succeeded,
+          }),
     };
   }
 
@@ -122,7 +146,8 @@ export class InvocationJob {
     const faults = context.faults();
     if (faults.validationMessage !== undefined) return this.fail(faults.validationMessage, context);
     // The records are Converse bodies: a job of the InvokeModel type would read them as the model's native body.
-    if (this.request.modelInvocationType !== 'Converse') return this.fail(`The records are not ${this.request.modelId} InvokeModel bodies (this server takes Converse jobs only).`, context);
+    if (this.request.modelInvocationType !== 'Converse')
+      return this.fail(`The records are not ${this.request.modelId} InvokeModel bodies (this server takes Converse jobs only).`, context);
     const text = await context.readObject(this.request.inputDataConfig.s3InputDataConfig.s3Uri);
     if (text === undefined) return this.fail('The specified input S3 object does not exist.', context);
     const records: InputRecord[] = [];
@@ -133,7 +158,10 @@ export class InvocationJob {
       records.push(parsed.data);
     }
     if (records.length < context.minRecords) {
-      return this.fail(`Input has ${records.length} records, fewer than the minimum of ${context.minRecords} records per batch inference job for ${this.request.modelId}.`, context);
+      return this.fail(
+        `Input has ${records.length} records, fewer than the minimum of ${context.minRecords} records per batch inference job for ${this.request.modelId}.`,
+        context,
+      );
     }
     this.records = records;
     this.status = 'Scheduled';
@@ -145,8 +173,10 @@ export class InvocationJob {
     const cut = Math.min(partialAfterRecords ?? Number.POSITIVE_INFINITY, expireAfterRecords ?? Number.POSITIVE_INFINITY);
     const share = context.recordsPerStep ?? Math.ceil(this.records.length / 2);
     const until = Math.min(this.records.length, this.results.length + share, cut);
-    for (const record of this.records.slice(this.results.length, until)) this.results.push({ record, outcome: context.answer(record, this.request.modelId) });
-    if (this.results.length >= cut && this.results.length < this.records.length) return this.close(partialAfterRecords === cut ? 'PartiallyCompleted' : 'Expired', context);
+    for (const record of this.records.slice(this.results.length, until))
+      this.results.push({ record, outcome: context.answer(record, this.request.modelId) });
+    if (this.results.length >= cut && this.results.length < this.records.length)
+      return this.close(partialAfterRecords === cut ? 'PartiallyCompleted' : 'Expired', context);
     if (this.results.length === this.records.length) await this.close('Completed', context);
   }
 
@@ -160,10 +190,19 @@ export class InvocationJob {
   private async close(status: 'Completed' | 'PartiallyCompleted' | 'Expired' | 'Stopped', context: JobContext): Promise<void> {
     const folder = `${this.request.outputDataConfig.s3OutputDataConfig.s3Uri.replace(/\/+$/, '')}/${this.jobId}/`;
     const inputName = this.request.inputDataConfig.s3InputDataConfig.s3Uri.split('/').at(-1) ?? 'input.jsonl';
-    const lines = [...this.results].reverse().map(({ record, outcome }) => `${JSON.stringify({ recordId: record.recordId, modelInput: record.modelInput, ...outcome })}\n`);
+    const lines = [...this.results]
+      .reverse()
+      .map(({ record, outcome }) => `${JSON.stringify({ recordId: record.recordId, modelInput: record.modelInput, ...outcome })}\n`);
     if (lines.length > 0) await context.writeObject(`${folder}${inputName}.out`, lines.join(''));
     const succeeded = this.results.filter(({ outcome }) => 'modelOutput' in outcome).length;
-    const manifest = { totalRecordCount: this.records.length, processedRecordCount: this.results.length, successRecordCount: succeeded, errorRecordCount: this.results.length - succeeded, inputTokenCount: 0, outputTokenCount: 0 };
+    const manifest = {
+      totalRecordCount: this.records.length,
+      processedRecordCount: this.results.length,
+      successRecordCount: succeeded,
+      errorRecordCount: this.results.length - succeeded,
+      inputTokenCount: 0,
+      outputTokenCount: 0,
+    };
     await context.writeObject(`${folder}manifest.json.out`, JSON.stringify(manifest));
     this.status = status;
     this.endTime = context.now();

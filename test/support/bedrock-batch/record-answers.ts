@@ -21,7 +21,9 @@ export interface InputRecord {
   readonly modelInput: ConverseBody;
 }
 
-export type RecordOutcome = { readonly modelOutput: object } | { readonly error: { readonly errorCode: number; readonly errorMessage: string } };
+export type RecordOutcome =
+  | { readonly modelOutput: object }
+  | { readonly error: { readonly errorCode: number; readonly errorMessage: string } };
 
 const TOOL_REFUSAL = "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again.";
 
@@ -41,8 +43,10 @@ export class RecordAnswers {
 
   answer(record: InputRecord, modelId: string, faults: RecordFaults): RecordOutcome {
     this.answered += 1;
-    if (faults.throttledRecords?.includes(record.recordId)) return { error: { errorCode: 429, errorMessage: 'Too many requests, please wait before trying again.' } };
-    if (faults.refuseToolChoice === true && record.modelInput.toolConfig?.toolChoice?.tool !== undefined) return { error: { errorCode: 400, errorMessage: TOOL_REFUSAL } };
+    if (faults.throttledRecords?.includes(record.recordId))
+      return { error: { errorCode: 429, errorMessage: 'Too many requests, please wait before trying again.' } };
+    if (faults.refuseToolChoice === true && record.modelInput.toolConfig?.toolChoice?.tool !== undefined)
+      return { error: { errorCode: 400, errorMessage: TOOL_REFUSAL } };
     const request = chatRequestOf(modelId, record.modelInput);
     this.judged.set(record.recordId, (this.judged.get(record.recordId) ?? 0) + 1);
     try {

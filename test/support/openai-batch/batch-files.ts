@@ -29,7 +29,16 @@ export class FileStore {
   add(filename: string, purpose: 'batch' | 'batch_output', data: Buffer): StoredFile {
     this.added += 1;
     const createdAt = Math.floor(this.now() / 1000);
-    const info: FileObject = { id: `file-test${this.added}`, object: 'file', bytes: data.length, created_at: createdAt, expires_at: createdAt + KEPT_SECONDS, filename, purpose, status: 'processed' };
+    const info: FileObject = {
+      id: `file-test${this.added}`,
+      object: 'file',
+      bytes: data.length,
+      created_at: createdAt,
+      expires_at: createdAt + KEPT_SECONDS,
+      filename,
+      purpose,
+      status: 'processed',
+    };
     const file = { info, data };
     this.files.set(info.id, file);
     return file;

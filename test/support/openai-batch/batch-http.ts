@@ -22,18 +22,26 @@ export function replyTo(incoming: IncomingMessage, url: URL, body: Buffer, keys:
   const azureDated = azureV1 === undefined ? (/^\/openai(\/(?:files|batches)(?:\/.*)?)$/.exec(url.pathname) ?? undefined) : undefined;
   const resource = openAi?.[1] ?? azureV1?.[1] ?? azureDated?.[1];
   const azure = openAi === undefined;
-  const notFound = azure ? { status: 404, body: { error: { code: '404', message: 'Resource not found' } } } : invalid(404, `Invalid URL (${method} ${url.pathname})`, null, null);
+  const notFound = azure
+    ? { status: 404, body: { error: { code: '404', message: 'Resource not found' } } }
+    : invalid(404, `Invalid URL (${method} ${url.pathname})`, null, null);
   if (resource === undefined) return notFound;
   // The dated API answers a request without its api-version as an unknown route.
   if (azureDated !== undefined && !url.searchParams.has('api-version')) return notFound;
   const refused = azure ? azureKeyRefusal(incoming, keys.azureKey, azureV1 !== undefined) : openAiKeyRefusal(incoming, keys.apiKey);
   if (refused !== undefined) return refused;
-  return routeBatchApi({ method, resource, query: url.searchParams, body, contentType: incoming.headers['content-type'], azure }, routes) ?? notFound;
+  return (
+    routeBatchApi({ method, resource, query: url.searchParams, body, contentType: incoming.headers['content-type'], azure }, routes) ??
+    notFound
+  );
 }
 
 function openAiKeyRefusal(incoming: IncomingMessage, apiKey: string | undefined): Reply | undefined {
   if (apiKey === undefined || incoming.headers.authorization === `Bearer ${apiKey}`) return undefined;
-  const message = incoming.headers.authorization === undefined ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth." : 'Incorrect API key provided.';
+  const message =
+    incoming.headers.authorization === undefined
+      ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth."
+      : 'Incorrect API key provided.';
   return invalid(401, message, null, 'invalid_api_key');
 }
 
@@ -41,14 +49,18 @@ function openAiKeyRefusal(incoming: IncomingMessage, apiKey: string | undefined)
 function azureKeyRefusal(incoming: IncomingMessage, azureKey: string | undefined, v1: boolean): Reply | undefined {
   if (azureKey === undefined || incoming.headers['api-key'] === azureKey) return undefined;
   if (v1 && incoming.headers.authorization === `Bearer ${azureKey}`) return undefined;
-  const message = 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+  const message =
+    'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
   return { status: 401, body: { error: { code: '401', message } } };
 }
 
 export function send(response: ServerResponse, reply: Reply): void {
   const { body } = reply;
   // A file's content goes as bytes, as the API sends it; everything else is JSON.
-  response.writeHead(reply.status, { 'content-type': Buffer.isBuffer(body) ? 'application/octet-stream' : 'application/json', ...reply.headers });
+  response.writeHead(reply.status, {
+    'content-type': Buffer.isBuffer(body) ? 'application/octet-stream' : 'application/json',
+    ...reply.headers,
+  });
   response.end(Buffer.isBuffer(body) ? body : JSON.stringify(body));
 }
 

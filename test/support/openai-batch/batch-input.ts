@@ -31,7 +31,9 @@ export interface BatchLimits {
 
 export const OPENAI_BATCH_LIMITS: BatchLimits = { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 };
 
-export type BatchInput = { readonly lines: readonly BatchInputLine[]; readonly model: string | undefined } | { readonly errors: readonly BatchValidationError[] };
+export type BatchInput =
+  | { readonly lines: readonly BatchInputLine[]; readonly model: string | undefined }
+  | { readonly errors: readonly BatchValidationError[] };
 
 /**
  * The lines of an input file, or every error found in it. `endpoint` is the
@@ -58,7 +60,8 @@ export function readBatchInput(bytes: Buffer, endpoint: string, urls: readonly s
       continue;
     }
     if (seen.has(read.customId)) {
-      const message = 'The custom_id for this request is a duplicate of another request. The custom_id parameter must be unique for each request in a batch.';
+      const message =
+        'The custom_id for this request is a duplicate of another request. The custom_id parameter must be unique for each request in a batch.';
       errors.push({ code: 'duplicate_custom_id', message, param: 'custom_id', line });
       continue;
     }
@@ -73,7 +76,17 @@ export function readBatchInput(bytes: Buffer, endpoint: string, urls: readonly s
     lines.push(read);
   }
   if (errors.length > 0) return { errors };
-  if (lines.length === 0) return { errors: [{ code: 'empty_file', message: 'The batch input file is empty. Please upload a file with at least one request.', param: null, line: null }] };
+  if (lines.length === 0)
+    return {
+      errors: [
+        {
+          code: 'empty_file',
+          message: 'The batch input file is empty. Please upload a file with at least one request.',
+          param: null,
+          line: null,
+        },
+      ],
+    };
   if (lines.length > limits.maxRequests) {
     const message = `The batch input file has ${lines.length} requests, more than the ${limits.maxRequests} a batch takes.`;
     return { errors: [{ code: 'too_many_tasks', message, param: null, line: null }] };
@@ -89,14 +102,30 @@ function readLine(text: string, line: number, endpoint: string, urls: readonly s
     return { code: 'invalid_json_line', message: 'This line is not parseable as valid JSON.', param: null, line };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { code: 'invalid_request', message: 'Expected each line to be a JSON object: {custom_id, method, url, body}.', param: null, line };
+    return {
+      code: 'invalid_request',
+      message: 'Expected each line to be a JSON object: {custom_id, method, url, body}.',
+      param: null,
+      line,
+    };
   }
   const { custom_id: customId, method, url, body } = value as Record<string, unknown>;
   if (typeof customId !== 'string' || customId === '') return missing('custom_id', line);
-  if (method !== 'POST') return { code: 'invalid_value', message: `Invalid value for 'method': expected 'POST', got ${JSON.stringify(method)}.`, param: 'method', line };
+  if (method !== 'POST')
+    return {
+      code: 'invalid_value',
+      message: `Invalid value for 'method': expected 'POST', got ${JSON.stringify(method)}.`,
+      param: 'method',
+      line,
+    };
   if (typeof url !== 'string') return missing('url', line);
   if (!urls.includes(url)) {
-    return { code: 'url_mismatch', message: `The URL provided for this request ('${url}') does not match the batch endpoint '${endpoint}'.`, param: 'url', line };
+    return {
+      code: 'url_mismatch',
+      message: `The URL provided for this request ('${url}') does not match the batch endpoint '${endpoint}'.`,
+      param: 'url',
+      line,
+    };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return missing('body', line);
   return { customId, line, body: body as Record<string, unknown> };

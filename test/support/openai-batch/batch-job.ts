@@ -19,7 +19,15 @@ export type BatchObject = Omit<Batch, Stamp | 'output_file_id' | 'error_file_id'
   Record<Stamp, number | null> & { output_file_id: string | null; error_file_id: string | null; errors: Batch['errors'] | null };
 /** A validation error to force; param and line default to null. */
 export type ForcedValidationError = Pick<BatchValidationError, 'code' | 'message'> & Partial<Pick<BatchValidationError, 'param' | 'line'>>;
-const STAMPS: readonly Stamp[] = ['in_progress_at', 'finalizing_at', 'completed_at', 'failed_at', 'expired_at', 'cancelling_at', 'cancelled_at'];
+const STAMPS: readonly Stamp[] = [
+  'in_progress_at',
+  'finalizing_at',
+  'completed_at',
+  'failed_at',
+  'expired_at',
+  'cancelling_at',
+  'cancelled_at',
+];
 
 export interface JobFaults extends LineFaults {
   /** The batch expires once this many of its lines are done: those stay in the output, the rest go to the error file as batch_expired. */
@@ -75,7 +83,11 @@ export class BatchJob {
   private outputFileId: string | null = null;
   private errorFileId: string | null = null;
 
-  constructor(readonly id: string, readonly request: JobRequest, now: number) {
+  constructor(
+    readonly id: string,
+    readonly request: JobRequest,
+    now: number,
+  ) {
     this.createdAt = Math.floor(now / 1000);
   }
 
@@ -103,7 +115,9 @@ export class BatchJob {
 
   toObject(): BatchObject {
     const completed = this.results.filter((result) => result.outcome.response?.status_code === 200);
-    const usage = completed.map((result) => (result.outcome.response?.body as { usage?: { prompt_tokens: number; completion_tokens: number } } | undefined)?.usage);
+    const usage = completed.map(
+      (result) => (result.outcome.response?.body as { usage?: { prompt_tokens: number; completion_tokens: number } } | undefined)?.usage,
+    );
     const input = usage.reduce((sum, entry) => sum + (entry?.prompt_tokens ?? 0), 0);
     const output = usage.reduce((sum, entry) => sum + (entry?.completion_tokens ?? 0), 0);
     return {
@@ -120,7 +134,13 @@ export class BatchJob {
       expires_at: this.createdAt + DAY_SECONDS,
       ...(Object.fromEntries(STAMPS.map((stamp) => [stamp, this.times[stamp] ?? null])) as Record<Stamp, number | null>),
       request_counts: { total: this.lines.length, completed: completed.length, failed: this.results.length - completed.length },
-      usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output },
+      usage: {
+        input_tokens: input,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: input + output,
+      },
       metadata: this.request.metadata === null ? null : { ...this.request.metadata },
       ...(this.model === undefined ? {} : { model: this.model }),
     };
@@ -172,19 +192,29 @@ export class BatchJob {
   }
 
   private fail(errors: readonly ForcedValidationError[], now: number): void {
-    this.errors = errors.map((error) => ({ code: error.code, message: error.message, param: error.param ?? null, line: error.line ?? null }));
+    this.errors = errors.map((error) => ({
+      code: error.code,
+      message: error.message,
+      param: error.param ?? null,
+      line: error.line ?? null,
+    }));
     this.status = 'failed';
     this.times.failed_at = now;
   }
 
   /** Writes the output file (lines answered 200) and the error file (the others, and the lines never run), each only when it has lines. */
   private close(status: 'completed' | 'expired' | 'cancelled', context: JobContext, now: number): void {
-    const notRun = status === 'completed' ? [] : this.lines.slice(this.results.length).map((line) => ({ line, outcome: { response: null, error: NOT_RUN[status] } }));
+    const notRun =
+      status === 'completed'
+        ? []
+        : this.lines.slice(this.results.length).map((line) => ({ line, outcome: { response: null, error: NOT_RUN[status] } }));
     const all = [...this.results, ...notRun];
     const text = (entries: typeof all): string => {
       const ordered = context.outputOrder === 'reversed' ? [...entries].reverse() : entries;
       const suffix = this.id.replace(/^batch_/, '');
-      return ordered.map(({ line, outcome }) => `${JSON.stringify({ id: `batch_req_${suffix}_${line.line}`, custom_id: line.customId, ...outcome })}\n`).join('');
+      return ordered
+        .map(({ line, outcome }) => `${JSON.stringify({ id: `batch_req_${suffix}_${line.line}`, custom_id: line.customId, ...outcome })}\n`)
+        .join('');
     };
     const succeeded = all.filter((entry) => entry.outcome.response?.status_code === 200);
     const failed = all.filter((entry) => entry.outcome.response?.status_code !== 200);

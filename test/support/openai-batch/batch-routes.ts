@@ -57,7 +57,14 @@ export function routeBatchApi(request: ApiRequest, context: RouteContext): Reply
     case 'POST files':
       return uploadFile(request, context.files);
     case 'GET files':
-      return { status: 200, body: page(context.files.newestFirst().map((file) => file.info), request.query, 10_000) };
+      return {
+        status: 200,
+        body: page(
+          context.files.newestFirst().map((file) => file.info),
+          request.query,
+          10_000,
+        ),
+      };
     case 'GET files/{id}':
       return withFile(context.files, id, (file) => ({ status: 200, body: file.info }));
     case 'GET files/{id}/content':
@@ -70,7 +77,14 @@ export function routeBatchApi(request: ApiRequest, context: RouteContext): Reply
     case 'POST batches':
       return createBatch(request, context);
     case 'GET batches':
-      return { status: 200, body: page([...context.batches.values()].reverse().map((job) => job.toObject()), request.query, 100) };
+      return {
+        status: 200,
+        body: page(
+          [...context.batches.values()].reverse().map((job) => job.toObject()),
+          request.query,
+          100,
+        ),
+      };
     case 'GET batches/{id}':
       return withBatch(context, id, (job) => {
         if (context.stepOnRetrieve) job.step(context.job);
@@ -97,14 +111,24 @@ function uploadFile(request: ApiRequest, files: FileStore): Reply {
   const file = parts.find((part) => part.name === 'file' && part.filename !== undefined);
   if (purpose === undefined) return invalid(400, "Missing required parameter: 'purpose'.", 'purpose', 'missing_required_parameter');
   // OpenAI takes other purposes; this server stores batch inputs only, so anything else is a client's mistake.
-  if (purpose !== 'batch') return invalid(400, `Invalid value for 'purpose': this test server takes 'batch' files only, got '${purpose}'.`, 'purpose', 'invalid_value');
+  if (purpose !== 'batch')
+    return invalid(
+      400,
+      `Invalid value for 'purpose': this test server takes 'batch' files only, got '${purpose}'.`,
+      'purpose',
+      'invalid_value',
+    );
   if (file === undefined) return invalid(400, "Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
   return { status: 200, body: files.add(file.filename ?? 'file', 'batch', file.data).info };
 }
 
 function createBatch(request: ApiRequest, context: RouteContext): Reply {
   const refusal = context.createRefusal();
-  if (refusal !== undefined) return { ...invalid(refusal.status, refusal.message, null, refusal.code, refusal.type), headers: { 'retry-after-ms': '5', 'retry-after': '0' } };
+  if (refusal !== undefined)
+    return {
+      ...invalid(refusal.status, refusal.message, null, refusal.code, refusal.type),
+      headers: { 'retry-after-ms': '5', 'retry-after': '0' },
+    };
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
@@ -113,15 +137,29 @@ function createBatch(request: ApiRequest, context: RouteContext): Reply {
   }
   const { input_file_id: inputFileId, endpoint, completion_window: completionWindow, metadata } = body;
   const input = typeof inputFileId === 'string' ? context.files.get(inputFileId) : undefined;
-  if (input === undefined) return invalid(400, `Invalid 'input_file_id': no file with id ${JSON.stringify(inputFileId)}.`, 'input_file_id', 'invalid_value');
-  if (input.info.purpose !== 'batch') return invalid(400, "Invalid 'input_file_id': the file's purpose must be 'batch'.", 'input_file_id', 'invalid_value');
+  if (input === undefined)
+    return invalid(400, `Invalid 'input_file_id': no file with id ${JSON.stringify(inputFileId)}.`, 'input_file_id', 'invalid_value');
+  if (input.info.purpose !== 'batch')
+    return invalid(400, "Invalid 'input_file_id': the file's purpose must be 'batch'.", 'input_file_id', 'invalid_value');
   const urls = request.azure ? AZURE_URLS : OPENAI_URLS;
-  if (typeof endpoint !== 'string' || !urls.includes(endpoint)) return invalid(400, `Invalid 'endpoint': this test server runs batches of ${urls.join(' or ')} only.`, 'endpoint', 'invalid_value');
-  if (completionWindow !== '24h') return invalid(400, "Invalid 'completion_window': only '24h' is supported.", 'completion_window', 'invalid_value');
+  if (typeof endpoint !== 'string' || !urls.includes(endpoint))
+    return invalid(400, `Invalid 'endpoint': this test server runs batches of ${urls.join(' or ')} only.`, 'endpoint', 'invalid_value');
+  if (completionWindow !== '24h')
+    return invalid(400, "Invalid 'completion_window': only '24h' is supported.", 'completion_window', 'invalid_value');
   const checkedMetadata = metadataOf(metadata);
   if (typeof checkedMetadata === 'string') return invalid(400, checkedMetadata, 'metadata', 'invalid_value');
   const id = `batch_test${context.batches.size + 1}`;
-  const job = new BatchJob(id, { inputFileId: input.info.id, endpoint, lineUrls: request.azure ? AZURE_URLS : [endpoint], completionWindow, metadata: checkedMetadata }, context.job.now());
+  const job = new BatchJob(
+    id,
+    {
+      inputFileId: input.info.id,
+      endpoint,
+      lineUrls: request.azure ? AZURE_URLS : [endpoint],
+      completionWindow,
+      metadata: checkedMetadata,
+    },
+    context.job.now(),
+  );
   context.batches.set(id, job);
   return { status: 200, body: job.toObject() };
 }
@@ -133,7 +171,8 @@ function metadataOf(value: unknown): Record<string, string> | null | string {
   const entries = Object.entries(value);
   if (entries.length > 16) return "Invalid 'metadata': at most 16 key-value pairs.";
   for (const [key, entry] of entries) {
-    if (key.length > 64 || typeof entry !== 'string' || entry.length > 512) return `Invalid 'metadata.${key}': keys up to 64 characters, string values up to 512.`;
+    if (key.length > 64 || typeof entry !== 'string' || entry.length > 512)
+      return `Invalid 'metadata.${key}': keys up to 64 characters, string values up to 512.`;
   }
   return Object.fromEntries(entries) as Record<string, string>;
 }

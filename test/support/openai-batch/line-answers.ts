@@ -51,7 +51,8 @@ export class LineAnswers {
     const request = parseChatRequest(line.body);
     if (typeof request === 'string') return failed(requestId, 400, request, 'invalid_request_error', null, null);
     const refusal = refusalOf(request, faults);
-    if (refusal !== undefined) return failed(requestId, refusal.status, refusal.message, 'invalid_request_error', refusal.param, refusal.code);
+    if (refusal !== undefined)
+      return failed(requestId, refusal.status, refusal.message, 'invalid_request_error', refusal.param, refusal.code);
     this.judged.set(line.customId, (this.judged.get(line.customId) ?? 0) + 1);
     try {
       const answer = this.oracle(request, this.oracleCalls++);

@@ -48,7 +48,8 @@ function partOf(headerText: string, data: Buffer): FormPart | string {
   }
   const disposition = headers.get('content-disposition') ?? '';
   const name = parameterOf(disposition, 'name');
-  if (!/^form-data\b/i.test(disposition) || name === undefined) return 'Expected every multipart part to have Content-Disposition: form-data with a name';
+  if (!/^form-data\b/i.test(disposition) || name === undefined)
+    return 'Expected every multipart part to have Content-Disposition: form-data with a name';
   return { name, filename: parameterOf(disposition, 'filename'), contentType: headers.get('content-type'), data: Buffer.from(data) };
 }
 

@@ -56,12 +56,27 @@ describe('buildAgreementReport, label by label', () => {
     const report = reportOf(qrels([['q1', { a: 1 }]]), qrels([['q2', { a: 1 }]]));
 
     // Assess
-    expect(report).toMatchObject({ pairs: 0, human_only: 1, judge_only: 1, exact_agreement: null, cohen_kappa: null, weighted_kappa: null });
+    expect(report).toMatchObject({
+      pairs: 0,
+      human_only: 1,
+      judge_only: 1,
+      exact_agreement: null,
+      cohen_kappa: null,
+      weighted_kappa: null,
+    });
     expect(report.binary).toEqual({ level: 1, kappa: null, agreement: null, precision: null, recall: null });
     expect(report.intervals).toMatchObject({ cohen_kappa: null, weighted_kappa: null, binary_kappa: null });
     expect(Object.keys(report.reasons).sort()).toEqual([
-      'binary.agreement', 'binary.kappa', 'binary.precision', 'binary.recall',
-      'cohen_kappa', 'exact_agreement', 'intervals.binary_kappa', 'intervals.cohen_kappa', 'intervals.weighted_kappa', 'weighted_kappa',
+      'binary.agreement',
+      'binary.kappa',
+      'binary.precision',
+      'binary.recall',
+      'cohen_kappa',
+      'exact_agreement',
+      'intervals.binary_kappa',
+      'intervals.cohen_kappa',
+      'intervals.weighted_kappa',
+      'weighted_kappa',
     ]);
     expect(JSON.stringify(report)).not.toContain('NaN');
   });
@@ -79,11 +94,26 @@ describe('buildAgreementReport, label by label', () => {
 
 describe('buildAgreementReport, system rankings', () => {
   // P@1 per topic. Human: q1 {a: 1, b: 0}, q2 {x: 1, y: 0}; judge: q1 {a: 1, b: 1}, q2 {x: 1, y: 0}.
-  const humanQrels = qrels([['q1', { a: 1, b: 0 }], ['q2', { x: 1, y: 0 }]]);
-  const judgeQrels = qrels([['q1', { a: 1, b: 1 }], ['q2', { x: 1, y: 0 }]]);
-  const runA = namedRun('A', [['q1', ['a', 'b']], ['q2', ['x', 'y']]]);
-  const runB = namedRun('B', [['q1', ['b', 'a']], ['q2', ['y', 'x']]]);
-  const runC = namedRun('C', [['q1', ['a']], ['q2', ['y']]]);
+  const humanQrels = qrels([
+    ['q1', { a: 1, b: 0 }],
+    ['q2', { x: 1, y: 0 }],
+  ]);
+  const judgeQrels = qrels([
+    ['q1', { a: 1, b: 1 }],
+    ['q2', { x: 1, y: 0 }],
+  ]);
+  const runA = namedRun('A', [
+    ['q1', ['a', 'b']],
+    ['q2', ['x', 'y']],
+  ]);
+  const runB = namedRun('B', [
+    ['q1', ['b', 'a']],
+    ['q2', ['y', 'x']],
+  ]);
+  const runC = namedRun('C', [
+    ['q1', ['a']],
+    ['q2', ['y']],
+  ]);
 
   it('scores every run under both qrels and correlates the two lists', () => {
     // Act
@@ -155,7 +185,11 @@ describe('buildAgreementReport, system rankings', () => {
 
   it.each([
     ['two runs with one name', [runA, runA], /Two runs are named A/],
-    ['a run with no topic in the qrels', [runA, namedRun('E', [['q9', ['a']]])], /Run E against the human qrels: No topic has both judgments and results/],
+    [
+      'a run with no topic in the qrels',
+      [runA, namedRun('E', [['q9', ['a']]])],
+      /Run E against the human qrels: No topic has both judgments and results/,
+    ],
   ])('refuses %s', (_described, runs, error) => {
     const result = buildAgreementReport({
       human: humanQrels,

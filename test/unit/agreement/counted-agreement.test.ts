@@ -26,7 +26,14 @@ describe('countedAgreement: agreement from a confusion table alone', () => {
     const agreement = countedAgreement([], [], 1);
 
     expect(agreement.pairs).toBe(0);
-    for (const statistic of [agreement.exactAgreement, agreement.cohenKappa, agreement.weightedKappa, agreement.binary.precision, agreement.binary.recall]) expect(statistic.ok).toBe(false);
+    for (const statistic of [
+      agreement.exactAgreement,
+      agreement.cohenKappa,
+      agreement.weightedKappa,
+      agreement.binary.precision,
+      agreement.binary.recall,
+    ])
+      expect(statistic.ok).toBe(false);
   });
 
   it('refuses a table whose rows do not match the categories', () => {

@@ -15,7 +15,9 @@ export function measure(name: string): Measure {
 
 /** A named run from `[topic, documents best first]`: scores count down so the order is the given one. */
 export function namedRun(name: string, topics: readonly (readonly [string, readonly string[]])[]): NamedRun {
-  const lines = topics.map(([topicId, documents]) => [topicId, documents.map((documentId, index): RunLine => [documentId, documents.length - index])] as const);
+  const lines = topics.map(
+    ([topicId, documents]) => [topicId, documents.map((documentId, index): RunLine => [documentId, documents.length - index])] as const,
+  );
   return { name, run: run(lines, name) };
 }
 

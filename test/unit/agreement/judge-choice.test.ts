@@ -3,7 +3,13 @@ import { rankByCost, rankJudges, type CandidateEstimate } from '../../../shared/
 
 /** An estimate over `all` cases, `labelled` of them labelled, with the two intervals' half-widths. */
 function estimate(labelled: number, all: number, human: number, corrected: number, bias = 0.1): CandidateEstimate {
-  return { labelled, all, humanOnly: { low: 0.5 - human, high: 0.5 + human }, corrected: { low: 0.5 - corrected, high: 0.5 + corrected }, bias };
+  return {
+    labelled,
+    all,
+    humanOnly: { low: 0.5 - human, high: 0.5 + human },
+    corrected: { low: 0.5 - corrected, high: 0.5 + corrected },
+    bias,
+  };
 }
 
 describe('ranking candidate judges', () => {
@@ -52,7 +58,14 @@ describe('ranking candidate judges', () => {
   it('counts a judge that helps nothing as worth the labelled cases, and every case labelled as worth them all', () => {
     const [useless, complete] = [
       rankJudges([{ name: 'x', estimates: [estimate(10, 50, 0.2, 0.2)], kappa: 0, cost: 1 }])[0],
-      rankJudges([{ name: 'y', estimates: [{ labelled: 50, all: 50, humanOnly: { low: 0.5, high: 0.5 }, corrected: { low: 0.5, high: 0.5 } }], kappa: 1, cost: 1 }])[0],
+      rankJudges([
+        {
+          name: 'y',
+          estimates: [{ labelled: 50, all: 50, humanOnly: { low: 0.5, high: 0.5 }, corrected: { low: 0.5, high: 0.5 } }],
+          kappa: 1,
+          cost: 1,
+        },
+      ])[0],
     ];
 
     expect(useless?.equivalent_labels).toBeCloseTo(10, 10);

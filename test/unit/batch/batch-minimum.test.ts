@@ -25,7 +25,13 @@ function request(model: string, text: string): BatchRequest {
 }
 
 function waiting(caseId: string, requests: BatchRequest[]): WaitingCase {
-  return { run_id: 'r-0000000000000003', case_id: caseId, round: 0, message: { kind: 'case', run_id: 'r-0000000000000003', case_id: caseId, case_key: `runs/r/cases/${caseId}.json` }, requests };
+  return {
+    run_id: 'r-0000000000000003',
+    case_id: caseId,
+    round: 0,
+    message: { kind: 'case', run_id: 'r-0000000000000003', case_id: caseId, case_key: `runs/r/cases/${caseId}.json` },
+    requests,
+  };
 }
 
 describe('a round split at the minimum requests a job', () => {
@@ -38,10 +44,13 @@ describe('a round split at the minimum requests a job', () => {
     expect(split.planned.map((job) => job.ids.length)).toEqual([3]);
   });
 
-  it('takes out the cases that need a short job, and shares a case\'s request with no one it took out', () => {
+  it("takes out the cases that need a short job, and shares a case's request with no one it took out", () => {
     // Prepare: model m has 4 requests (a job), model s has 1 (below 2): case c needs both, case d only m's
     const shared = request('m', 'shared');
-    const cases = [waiting('c', [shared, request('m', 'c1'), request('s', 'c2')]), waiting('d', [shared, request('m', 'd1'), request('m', 'd2')])];
+    const cases = [
+      waiting('c', [shared, request('m', 'c1'), request('s', 'c2')]),
+      waiting('d', [shared, request('m', 'd1'), request('m', 'd2')]),
+    ];
 
     // Act
     const split = splitAtMinimum(cases, new Set(), provider(2), undefined);

@@ -27,12 +27,14 @@ function sourceFiles(folder: string): string[] {
 describe('lazily loaded packages', () => {
   it('are loaded through a module of the project, never imported dynamically by name', () => {
     // Act
-    const byName = FOLDERS.flatMap(sourceFiles).filter((path) => !UNBUNDLED.has(path)).flatMap((path) =>
-      [...readFileSync(join(REPOSITORY_ROOT, path), 'utf8').matchAll(DYNAMIC_IMPORT)]
-        .map((match) => match[1] ?? '')
-        .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
-        .map((specifier) => `${path}: import('${specifier}')`),
-    );
+    const byName = FOLDERS.flatMap(sourceFiles)
+      .filter((path) => !UNBUNDLED.has(path))
+      .flatMap((path) =>
+        [...readFileSync(join(REPOSITORY_ROOT, path), 'utf8').matchAll(DYNAMIC_IMPORT)]
+          .map((match) => match[1] ?? '')
+          .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+          .map((specifier) => `${path}: import('${specifier}')`),
+      );
 
     // Assess
     expect(byName).toEqual([]);

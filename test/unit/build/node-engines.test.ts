@@ -27,7 +27,9 @@ describe('the Node versions the project supports', () => {
     // Act
     const refusing = Object.entries(lock.packages).flatMap(([path, locked]) => {
       const range = Array.isArray(locked.engines) ? undefined : (locked.engines as { node?: string } | undefined)?.node;
-      return path === '' || range === undefined || semver.satisfies(oldestSupported, range) ? [] : [`${path}@${locked.version ?? '?'} wants node ${range}`];
+      return path === '' || range === undefined || semver.satisfies(oldestSupported, range)
+        ? []
+        : [`${path}@${locked.version ?? '?'} wants node ${range}`];
     });
 
     // Assess

@@ -22,7 +22,11 @@ describe('the command table', () => {
     const result = await runCli(['--help']);
     // Assess
     expect(new Set(COMMAND_TABLE.map((entry) => entry.name)).size).toBe(COMMAND_TABLE.length);
-    const listed = result.stdout.split('Commands:\n')[1]?.split('\n').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(' ')[0]);
+    const listed = result.stdout
+      .split('Commands:\n')[1]
+      ?.split('\n')
+      .filter((line) => /^ {2}\S/.test(line))
+      .map((line) => line.trim().split(' ')[0]);
     expect(listed).toEqual([...COMMAND_TABLE.map((entry) => entry.name), 'help']);
   });
 

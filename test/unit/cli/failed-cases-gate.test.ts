@@ -7,7 +7,10 @@ function casesOf(total: number, failed: number, missing = 0): GatedCases {
   const id = (index: number) => `q${String(index + 1).padStart(3, '0')}`;
   return {
     cases: { total, evaluated: total - failed - missing, failed, missing },
-    failed_cases: Array.from({ length: failed }, (_, index) => ({ case_id: id(index), error: `chunk_relevance: the judge server answered 500 (${id(index)})` })),
+    failed_cases: Array.from({ length: failed }, (_, index) => ({
+      case_id: id(index),
+      error: `chunk_relevance: the judge server answered 500 (${id(index)})`,
+    })),
     missing_cases: Array.from({ length: missing }, (_, index) => id(failed + index)),
   };
 }
@@ -26,14 +29,19 @@ describe('--max-failed', () => {
     expect(maxFailedOf(value)).toMatchObject({ kind: 'percent', text: value });
   });
 
-  it.each(['abc', '', '-1', '1.5', '150%', '100.01%', '-5%', '%', '5%%', '1e3', '99999999999999999999'])('refuses %j, naming what it expects', (value) => {
-    // Act
-    const refuse = () => maxFailedOf(value);
+  it.each(['abc', '', '-1', '1.5', '150%', '100.01%', '-5%', '%', '5%%', '1e3', '99999999999999999999'])(
+    'refuses %j, naming what it expects',
+    (value) => {
+      // Act
+      const refuse = () => maxFailedOf(value);
 
-    // Assess
-    expect(refuse).toThrow(UsageError);
-    expect(refuse).toThrow(`--max-failed got "${value}"; expected a number of cases from 0 and up (e.g. 3) or a percentage of the cases from 0% to 100% (e.g. 5%)`);
-  });
+      // Assess
+      expect(refuse).toThrow(UsageError);
+      expect(refuse).toThrow(
+        `--max-failed got "${value}"; expected a number of cases from 0 and up (e.g. 3) or a percentage of the cases from 0% to 100% (e.g. 5%)`,
+      );
+    },
+  );
 });
 
 describe('the gate on failed and missing cases', () => {

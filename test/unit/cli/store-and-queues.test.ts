@@ -27,13 +27,18 @@ describe('the embedded infrastructure', () => {
     const queue = cases as InProcessQueue;
     const body = 'x'.repeat(1024);
     const count = QUEUE_MEMORY_BYTES / 1024 + 8 * 1024;
-    for (let sent = 0; sent < count; sent += 10) await cases.sendBatch(Array.from({ length: 10 }, (_, index) => ({ id: String(index), body })));
+    for (let sent = 0; sent < count; sent += 10)
+      await cases.sendBatch(Array.from({ length: 10 }, (_, index) => ({ id: String(index), body })));
     const spooled = caseSpools().map((name) => readdirSync(join(DEFAULT_WORK_FOLDERS.parent, name)).length);
     const held = queue.bytesInMemory;
 
     // Act: receive and delete every message
     let received = 0;
-    for (let batch = await cases.receive({ maxMessages: 10, waitSeconds: 0 }); batch.length > 0; batch = await cases.receive({ maxMessages: 10, waitSeconds: 0 })) {
+    for (
+      let batch = await cases.receive({ maxMessages: 10, waitSeconds: 0 });
+      batch.length > 0;
+      batch = await cases.receive({ maxMessages: 10, waitSeconds: 0 })
+    ) {
       received += batch.length;
       for (const message of batch) await cases.delete(message.receiptHandle);
     }

@@ -24,7 +24,13 @@ describe('names printed to the terminal', () => {
     // Prepare
     const report = new ValidationReport();
     report.addCounts({ rows: 2, cases: 1, engines: { 'bm25\u001b[31m': 1 }, labelled_cases: 0, errors: 1 });
-    report.addError({ file: 'rows\u001b]0;x\u0007.jsonl', line: 2, field: 'engine\nrows.jsonl:3: forged', message: 'expected a text', fix: 'give a text' });
+    report.addError({
+      file: 'rows\u001b]0;x\u0007.jsonl',
+      line: 2,
+      field: 'engine\nrows.jsonl:3: forged',
+      message: 'expected a text',
+      fix: 'give a text',
+    });
 
     // Act
     const text = report.toText();

@@ -16,7 +16,12 @@ const target = { runId: 'run-0', kind: 'previous' as const };
 async function prepare(count: number) {
   const store = new MemoryStore();
   const earlier = await syntheticRun(count, undefined, 99);
-  const baseline = reportInOnePass({ manifest: { ...earlier.manifest, run_id: 'run-0' }, results: earlier.results.map((result) => ({ ...result, run_id: 'run-0' })), failures: [], caseIds: earlier.caseIds });
+  const baseline = reportInOnePass({
+    manifest: { ...earlier.manifest, run_id: 'run-0' },
+    results: earlier.results.map((result) => ({ ...result, run_id: 'run-0' })),
+    failures: [],
+    caseIds: earlier.caseIds,
+  });
   await store.put(runKeys.report('faq', 'run-0', 'report.json'), reportJson(baseline));
   await store.put(runKeys.report('faq', 'run-0', 'cases.jsonl'), casesJsonl(earlier.results));
   const run = await syntheticRun(count, store);
@@ -45,7 +50,9 @@ describe('compareColumnsWithBaseline', () => {
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(all.size);
     for (const delta of kept) expect(all.get(key(delta))).toEqual(delta);
-    const ndcg = [...all.values()].filter((delta) => delta.engine === 'bm25' && delta.metric === 'retrieval/ground_truth/ndcg@10').sort((left, right) => left.delta - right.delta);
+    const ndcg = [...all.values()]
+      .filter((delta) => delta.engine === 'bm25' && delta.metric === 'retrieval/ground_truth/ndcg@10')
+      .sort((left, right) => left.delta - right.delta);
     expect(kept.map(key)).toContain(key(ndcg[0] as QueryDelta));
     expect(kept.map(key)).toContain(key(ndcg[ndcg.length - 1] as QueryDelta));
   });

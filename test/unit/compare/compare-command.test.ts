@@ -43,7 +43,19 @@ describe('assay compare', () => {
     expect(Object.keys(output.engines.broken ?? {})).toEqual([CORRECTNESS, NDCG]);
     const broken = output.engines.broken?.[NDCG];
     expect(Object.keys(broken ?? {})).toEqual(
-      expect.arrayContaining(['a', 'b', 'delta', 'relative_delta', 'p_value', 't_test_p_value', 'significant', 'n', 'wins', 'losses', 'ties']),
+      expect.arrayContaining([
+        'a',
+        'b',
+        'delta',
+        'relative_delta',
+        'p_value',
+        't_test_p_value',
+        'significant',
+        'n',
+        'wins',
+        'losses',
+        'ties',
+      ]),
     );
     expect(broken).toMatchObject({ significant: true, n: 30, wins: 0, losses: 30, ties: 0 });
     expect(output.engines.steady?.[NDCG]?.significant).toBe(false);
@@ -54,7 +66,9 @@ describe('assay compare', () => {
 
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^engine broken\nmetric +A +B +delta +rel\. +p +sig +n +W\/L\/T\n/);
-    expect(result.stdout).toMatch(/\nretrieval\/ground_truth\/ndcg@10 +0\.\d{4} +0\.\d{4} +-0\.\d{4} +-0\.\d{4} +<0\.0001 +✓ +30 +0\/30\/0\n/);
+    expect(result.stdout).toMatch(
+      /\nretrieval\/ground_truth\/ndcg@10 +0\.\d{4} +0\.\d{4} +-0\.\d{4} +-0\.\d{4} +<0\.0001 +✓ +30 +0\/30\/0\n/,
+    );
     expect(result.stdout).toContain('\nengine steady\n');
     expect(result.stdout.match(/✓/g)).toHaveLength(1);
   });
@@ -64,7 +78,9 @@ describe('assay compare', () => {
 
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('engine broken');
-    expect(result.stderr).toMatch(/^assay compare: 1 metric got significantly worse: broken retrieval\/ground_truth\/ndcg@10 \(-0\.\d{4}, p 0\.0001\)\n$/);
+    expect(result.stderr).toMatch(
+      /^assay compare: 1 metric got significantly worse: broken retrieval\/ground_truth\/ndcg@10 \(-0\.\d{4}, p 0\.0001\)\n$/,
+    );
   });
 
   it('exits 0 with --fail-on-regression when B is better', async () => {
@@ -75,7 +91,18 @@ describe('assay compare', () => {
   });
 
   it('compares only the metrics given with --metric', async () => {
-    const result = await runCli(['compare', folderOfA, folderOfB, '--json', '--metric', CORRECTNESS, '--permutations', '500', '--seed', '7']);
+    const result = await runCli([
+      'compare',
+      folderOfA,
+      folderOfB,
+      '--json',
+      '--metric',
+      CORRECTNESS,
+      '--permutations',
+      '500',
+      '--seed',
+      '7',
+    ]);
 
     const output = JSON.parse(result.stdout) as { engines: Record<string, Record<string, unknown>> };
     expect(Object.keys(output.engines.broken ?? {})).toEqual([CORRECTNESS]);
@@ -83,12 +110,36 @@ describe('assay compare', () => {
 
   it.each<[string, (a: string, b: string) => string[], RegExp]>([
     ['a missing folder', (a) => ['compare', a, join(a, '..', 'nowhere')], /^assay compare: The report folder .*nowhere does not exist\n$/],
-    ['a file instead of a folder', (a) => ['compare', a, join(a, 'report.json')], /is not a folder; expected a report folder with report.json and cases.jsonl/],
-    ['an unknown metric', (a, b) => ['compare', a, b, '--metric', 'ndcg'], /No case has "ndcg" in both runs; the metrics the reports average are: response\/llm_judged\/correctness\/rating, retrieval\/ground_truth\/ndcg@10/],
-    ['an alpha of 2', (a, b) => ['compare', a, b, '--alpha', '2'], /Expected --alpha to be a number between 0 and 1 \(exclusive\), got "2"/],
-    ['a negative minimum effect', (a, b) => ['compare', a, b, '--min-effect', '-1'], /Expected --min-effect to be a number from 0 and up, got "-1"/],
-    ['0 permutations', (a, b) => ['compare', a, b, '--permutations', '0'], /Expected --permutations to be an integer from 1 and up, got "0"/],
-    ['a seed that is not an integer', (a, b) => ['compare', a, b, '--seed', 'x'], /Expected --seed to be an integer from 0 to 4294967295, got "x"/],
+    [
+      'a file instead of a folder',
+      (a) => ['compare', a, join(a, 'report.json')],
+      /is not a folder; expected a report folder with report.json and cases.jsonl/,
+    ],
+    [
+      'an unknown metric',
+      (a, b) => ['compare', a, b, '--metric', 'ndcg'],
+      /No case has "ndcg" in both runs; the metrics the reports average are: response\/llm_judged\/correctness\/rating, retrieval\/ground_truth\/ndcg@10/,
+    ],
+    [
+      'an alpha of 2',
+      (a, b) => ['compare', a, b, '--alpha', '2'],
+      /Expected --alpha to be a number between 0 and 1 \(exclusive\), got "2"/,
+    ],
+    [
+      'a negative minimum effect',
+      (a, b) => ['compare', a, b, '--min-effect', '-1'],
+      /Expected --min-effect to be a number from 0 and up, got "-1"/,
+    ],
+    [
+      '0 permutations',
+      (a, b) => ['compare', a, b, '--permutations', '0'],
+      /Expected --permutations to be an integer from 1 and up, got "0"/,
+    ],
+    [
+      'a seed that is not an integer',
+      (a, b) => ['compare', a, b, '--seed', 'x'],
+      /Expected --seed to be an integer from 0 to 4294967295, got "x"/,
+    ],
   ])('exits 2 with a message on %s', async (_described, args, message) => {
     const result = await runCli(args(folderOfA, folderOfB));
 

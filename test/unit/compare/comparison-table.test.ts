@@ -11,12 +11,18 @@ describe('renderComparisonTable', () => {
     // rate that drops from 1 to 0 on 6 cases (exact p = 2/64 = 0.03125 < 0.05: significant) and an A of 0.
     const a = runFiles('run-a', [
       ...oneMetric('bm25', METRIC, [0.25, 0.5, 0.125, 0.375]),
-      ...oneMetric('dense', CORRECTNESS, ['yes', 'yes', 'yes', 'yes', 'yes', 'yes']).map((spec) => ({ ...spec, requestId: `d${spec.requestId}` })),
+      ...oneMetric('dense', CORRECTNESS, ['yes', 'yes', 'yes', 'yes', 'yes', 'yes']).map((spec) => ({
+        ...spec,
+        requestId: `d${spec.requestId}`,
+      })),
       ...oneMetric('dense', METRIC, [0, 0]).map((spec) => ({ ...spec, requestId: `e${spec.requestId}` })),
     ]);
     const b = runFiles('run-b', [
       ...oneMetric('bm25', METRIC, [0.75, 0.625, 0.5, 0.375]),
-      ...oneMetric('dense', CORRECTNESS, ['no', 'no', 'no', 'no', 'no', 'no']).map((spec) => ({ ...spec, requestId: `d${spec.requestId}` })),
+      ...oneMetric('dense', CORRECTNESS, ['no', 'no', 'no', 'no', 'no', 'no']).map((spec) => ({
+        ...spec,
+        requestId: `d${spec.requestId}`,
+      })),
       ...oneMetric('dense', METRIC, [0.5, 0]).map((spec) => ({ ...spec, requestId: `e${spec.requestId}` })),
     ]);
 

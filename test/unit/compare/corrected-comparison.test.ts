@@ -71,8 +71,14 @@ describe('a ground-truth metric against the baseline, corrected by the judge', (
     expect(corrected?.corrected?.low).toBeLessThan(-0.03);
     expect(corrected?.p_value).toBeLessThan(0.05);
     expect(compared?.significant).toBe(true);
-    expect(compared?.corrected_decision).toEqual({ judge: 'graded_relevance', delta: corrected?.corrected?.mean, p_value: corrected?.p_value });
-    expect(regressions(comparison)).toEqual([{ engine: 'search', metric: NDCG, delta: corrected?.corrected?.mean, p_value: corrected?.p_value, judge: 'graded_relevance' }]);
+    expect(compared?.corrected_decision).toEqual({
+      judge: 'graded_relevance',
+      delta: corrected?.corrected?.mean,
+      p_value: corrected?.p_value,
+    });
+    expect(regressions(comparison)).toEqual([
+      { engine: 'search', metric: NDCG, delta: corrected?.corrected?.mean, p_value: corrected?.p_value, judge: 'graded_relevance' },
+    ]);
   });
 
   it('does not call an unchanged engine a regression however many cases the judge sees', () => {
@@ -89,7 +95,12 @@ describe('a ground-truth metric against the baseline, corrected by the judge', (
 
     const compared = compareRuns(a, b, { metrics: [NDCG] }).engines.search?.[NDCG];
 
-    expect(compared?.corrected?.graded_relevance).toEqual({ labelled: 5, cases: 60, population: 'superpopulation', reason: '5 labelled of 60 cases: fewer than the 8 an interval needs' });
+    expect(compared?.corrected?.graded_relevance).toEqual({
+      labelled: 5,
+      cases: 60,
+      population: 'superpopulation',
+      reason: '5 labelled of 60 cases: fewer than the 8 an interval needs',
+    });
     expect(compared?.corrected_decision).toBeUndefined();
     expect(compared?.significant).toBe(compared !== undefined && compared.p_value < 0.05);
   });
@@ -148,7 +159,7 @@ function verdictRuns(size: number, labelled: number, wrongEvery: number) {
 }
 
 describe('a verdict rate against the baseline, corrected by the answer judge', () => {
-  it('compares the human verdict, a headline metric, corrected by the judge\'s rating: the estimate of the same sums', () => {
+  it("compares the human verdict, a headline metric, corrected by the judge's rating: the estimate of the same sums", () => {
     // Prepare: a drop of a third in the right answers; 12 of 90 cases with verdicts in both runs
     const { a, b, differences } = verdictRuns(90, 12, 3);
     const sums = emptyPairedSums();
@@ -165,19 +176,30 @@ describe('a verdict rate against the baseline, corrected by the answer judge', (
     expect(compared?.corrected?.correctness).toMatchObject({ labelled: 12, cases: 90, population: 'superpopulation' });
     expect(compared?.corrected?.correctness?.corrected?.high).toBeLessThan(0);
     expect(compared?.significant).toBe(true);
-    expect(regressions(comparison)).toContainEqual({ engine: 'search', metric: VERDICT, delta: compared?.corrected?.correctness?.corrected?.mean, p_value: compared?.corrected?.correctness?.p_value, judge: 'correctness' });
+    expect(regressions(comparison)).toContainEqual({
+      engine: 'search',
+      metric: VERDICT,
+      delta: compared?.corrected?.correctness?.corrected?.mean,
+      p_value: compared?.corrected?.correctness?.p_value,
+      judge: 'correctness',
+    });
     // The judge's own rating is compared as any metric, not corrected
     expect(comparison.engines.search?.[CORRECTNESS]?.corrected).toBeUndefined();
   });
 
-  it('reads the judge\'s rating of the verdicts back from the baseline: yes/no ratings by their percentage, graded ones by their average', () => {
+  it("reads the judge's rating of the verdicts back from the baseline: yes/no ratings by their percentage, graded ones by their average", () => {
     // Prepare: a yes/no judge and a graded one, each with human verdicts, and a judge without any
     const score = 'response/llm_judged/correctness_score/rating';
     const graded = 'response/human/correctness_score/rating';
     const safety = 'response/llm_judged/safety/rating';
     const { b } = verdictRuns(10, 10, 3);
     const run = runFiles('r-c', [
-      { requestId: 'q1', engines: { search: { [CORRECTNESS]: 'yes', [VERDICT]: 'no', [score]: 0.8, [graded]: 0.6, [safety]: 'yes', [TWIN]: 0.5, [NDCG]: 0.4 } } },
+      {
+        requestId: 'q1',
+        engines: {
+          search: { [CORRECTNESS]: 'yes', [VERDICT]: 'no', [score]: 0.8, [graded]: 0.6, [safety]: 'yes', [TWIN]: 0.5, [NDCG]: 0.4 },
+        },
+      },
     ]);
 
     // Act
@@ -194,7 +216,12 @@ describe('a verdict rate against the baseline, corrected by the answer judge', (
 
     const compared = compareRuns(a, b, { metrics: [VERDICT] }).engines.search?.[VERDICT];
 
-    expect(compared?.corrected?.correctness).toEqual({ labelled: 5, cases: 60, population: 'superpopulation', reason: '5 labelled of 60 cases: fewer than the 8 an interval needs' });
+    expect(compared?.corrected?.correctness).toEqual({
+      labelled: 5,
+      cases: 60,
+      population: 'superpopulation',
+      reason: '5 labelled of 60 cases: fewer than the 8 an interval needs',
+    });
     expect(compared?.corrected_decision).toBeUndefined();
   });
 });

@@ -63,7 +63,9 @@ describe('grouping rows into cases', () => {
     const { cases, errors } = await loadRows(rows);
 
     // Assess
-    expect(errors).toEqual([expect.objectContaining({ line: 2, field: 'engine', message: expect.stringMatching(/duplicate row: .* engine "default" on line 1/) })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ line: 2, field: 'engine', message: expect.stringMatching(/duplicate row: .* engine "default" on line 1/) }),
+    ]);
     expect(cases[0]?.engines[DEFAULT_ENGINE]?.response).toBe('first');
   });
 
@@ -109,7 +111,13 @@ describe('grouping rows into cases', () => {
 
     // Assess
     expect(cases).toEqual([
-      { request_id: requestIdFor('q'), request: 'q', engines: { a: engineOutput({ response: 'x' }) }, expected_response: 'X', tags: { suite: 'smoke' } },
+      {
+        request_id: requestIdFor('q'),
+        request: 'q',
+        engines: { a: engineOutput({ response: 'x' }) },
+        expected_response: 'X',
+        tags: { suite: 'smoke' },
+      },
     ]);
     expect(counts.labelled_cases).toBe(1);
   });

@@ -35,7 +35,9 @@ describe('CaseGrouper: two requests with one case id', () => {
         fix: expect.stringMatching(/distinct request_id/) as unknown as string,
       },
     ]);
-    expect(secondAgain.map((error) => [error.line, error.message])).toEqual([[6, 'request_id "q1" has the case id "q1", which request_id "Q1" on line 1 already has']]);
+    expect(secondAgain.map((error) => [error.line, error.message])).toEqual([
+      [6, 'request_id "q1" has the case id "q1", which request_id "Q1" on line 1 already has'],
+    ]);
     expect(cases.map((evalCase) => evalCase.request_id)).toEqual(['Q1']);
   });
 
@@ -76,7 +78,10 @@ describe('loading a dataset whose request ids collide as case ids', () => {
     const file = await folder.write('rows.jsonl', jsonLines(rows));
 
     // Act
-    const loaded = await loadAll(file, { caseIds: CASE_ID_RULE, ...(spill === undefined ? {} : { spillFolder: join(folder.path, spill) }) });
+    const loaded = await loadAll(file, {
+      caseIds: CASE_ID_RULE,
+      ...(spill === undefined ? {} : { spillFolder: join(folder.path, spill) }),
+    });
 
     // Assess
     expect(hashedId).toMatch(/^c-[0-9a-f]{20}$/);

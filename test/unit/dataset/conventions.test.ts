@@ -64,7 +64,13 @@ describe('dataset conventions', () => {
       // Prepare
       const rows = [
         {
-          request: { messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'hm' }, { role: 'user', content: 'second' }] },
+          request: {
+            messages: [
+              { role: 'user', content: 'first' },
+              { role: 'assistant', content: 'hm' },
+              { role: 'user', content: 'second' },
+            ],
+          },
           response: { choices: [{ message: { role: 'assistant', content: 'answer' } }] },
         },
         { request: { query: 'a query' } },
@@ -81,8 +87,20 @@ describe('dataset conventions', () => {
     it('orders chunks by rank when every chunk has one, and never by score', async () => {
       // Prepare
       const rows = [
-        { request: 'ranked', retrieved_context: [{ doc_uri: 'b', rank: 2 }, { doc_uri: 'a', rank: 1 }] },
-        { request: 'scored', retrieved_context: [{ doc_uri: 'low', score: 0.1 }, { doc_uri: 'high', score: 0.9 }] },
+        {
+          request: 'ranked',
+          retrieved_context: [
+            { doc_uri: 'b', rank: 2 },
+            { doc_uri: 'a', rank: 1 },
+          ],
+        },
+        {
+          request: 'scored',
+          retrieved_context: [
+            { doc_uri: 'low', score: 0.1 },
+            { doc_uri: 'high', score: 0.9 },
+          ],
+        },
       ];
 
       // Act

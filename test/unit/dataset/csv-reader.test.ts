@@ -21,7 +21,11 @@ describe('readCsvRows', () => {
   }
 
   function lines(events: readonly ReaderEvent<string>[]): string[] {
-    return events.map((event) => (event.kind === 'row' ? `row ${event.row.line}` : `${event.kind} ${event.kind === 'bad-row' ? event.errors[0]?.line : event.error.line}`));
+    return events.map((event) =>
+      event.kind === 'row'
+        ? `row ${event.row.line}`
+        : `${event.kind} ${event.kind === 'bad-row' ? event.errors[0]?.line : event.error.line}`,
+    );
   }
 
   it('reads quoted fields holding commas, quotes and line breaks, numbering rows by their first line', async () => {
@@ -73,7 +77,10 @@ describe('readCsvRows', () => {
 
     // Assess
     expect(lines(events)).toEqual(['row 2', 'bad-row 3']);
-    expect(events[1]?.kind === 'bad-row' && events[1].errors[0]).toMatchObject({ message: expect.stringMatching(/never closed/), fix: expect.stringContaining('""') });
+    expect(events[1]?.kind === 'bad-row' && events[1].errors[0]).toMatchObject({
+      message: expect.stringMatching(/never closed/),
+      fix: expect.stringContaining('""'),
+    });
   });
 
   it('reports a quote inside an unquoted field and goes on', async () => {
@@ -95,7 +102,9 @@ describe('readCsvRows', () => {
     const events = await readText(text);
 
     // Assess
-    expect(events).toEqual([{ kind: 'file-error', error: expect.objectContaining({ line: 1, message: 'the header names the column "question" twice' }) }]);
+    expect(events).toEqual([
+      { kind: 'file-error', error: expect.objectContaining({ line: 1, message: 'the header names the column "question" twice' }) },
+    ]);
   });
 
   it('names an unnamed column, as a pandas index is written, and keeps it as a tag', async () => {

@@ -28,8 +28,21 @@ const HOSTILE_LINES = [
   /* 2 */ '{"request": "broken", ',
   /* 3 */ `{"request": "deep", "meta": ${deeplyNested(10_000)}}`,
   /* 4 */ '{"__proto__": {"polluted": true}, "constructor": "c", "request": "prototype keys"}',
-  /* 5 */ JSON.stringify({ request_id: 'constructor', request: 'plain keys', engine: 'toString', constructor: 'c', toString: 't', hasOwnProperty: 'h', tags: { valueOf: 1 } }),
-  /* 6 */ JSON.stringify({ request_id: '__proto__', request: 'an id that is a prototype key', engine: 'hasOwnProperty', retrieved_context: [{ doc_uri: 'd', metadata: { constructor: 'm' } }] }),
+  /* 5 */ JSON.stringify({
+    request_id: 'constructor',
+    request: 'plain keys',
+    engine: 'toString',
+    constructor: 'c',
+    toString: 't',
+    hasOwnProperty: 'h',
+    tags: { valueOf: 1 },
+  }),
+  /* 6 */ JSON.stringify({
+    request_id: '__proto__',
+    request: 'an id that is a prototype key',
+    engine: 'hasOwnProperty',
+    retrieved_context: [{ doc_uri: 'd', metadata: { constructor: 'm' } }],
+  }),
   /* 7 */ '{"request": "nested key", "tags": {"deep": {"__proto__": 1}}}',
   /* 8 */ JSON.stringify({ request_id: 'good-1', request: 'a good row', response: 'again' }),
   /* 9 */ JSON.stringify({ request: 'engine named like a prototype', engine: '__proto__' }),
@@ -52,7 +65,9 @@ describe('a hostile JSONL file', () => {
     const byId = new Map(loaded.cases.map((evalCase) => [evalCase.request_id, evalCase]));
     expect([...byId.keys()].sort()).toEqual(['__proto__', 'constructor', 'good-1', 'good-2']);
     expect(loaded.errors.map((error) => error.line).sort((a, b) => a - b)).toEqual([2, 3, 4, 7, 8, 9]);
-    expect(lineAndField(loaded.errors.filter((error) => [3, 4, 7, 9].includes(error.line))).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+    expect(
+      lineAndField(loaded.errors.filter((error) => [3, 4, 7, 9].includes(error.line))).sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
       [3, '', 'the row nests arrays and objects more than 64 levels deep'],
       [4, '__proto__', 'the key "__proto__" cannot be kept as data'],
       [7, 'tags.deep.__proto__', 'the key "__proto__" cannot be kept as data'],
@@ -72,7 +87,10 @@ describe('row limits', () => {
 
   it('reads a JSONL row just under the size limit and rejects one just over it, then goes on', async () => {
     // Prepare
-    const file = await folder.write('sizes.jsonl', [rowOfLength('under', 1_000), rowOfLength('over', 1_001), rowOfLength('after', 50)].join('\n'));
+    const file = await folder.write(
+      'sizes.jsonl',
+      [rowOfLength('under', 1_000), rowOfLength('over', 1_001), rowOfLength('after', 50)].join('\n'),
+    );
 
     // Act
     const loaded = await loadAll(file, { limits });
@@ -80,12 +98,20 @@ describe('row limits', () => {
     // Assess
     expect(loaded.cases.map((evalCase) => evalCase.request)).toEqual(['under', 'after']);
     expect(loaded.errors).toEqual([
-      { file, line: 2, message: 'the row is 1,001 characters long, more than the limit of 1,000 characters', fix: expect.stringMatching(/shorten the row/) as unknown as string },
+      {
+        file,
+        line: 2,
+        message: 'the row is 1,001 characters long, more than the limit of 1,000 characters',
+        fix: expect.stringMatching(/shorten the row/) as unknown as string,
+      },
     ]);
   });
 
   it('does the same for the elements of a JSON array', async () => {
-    const file = await folder.write('sizes.json', `[\n${[rowOfLength('under', 1_000), rowOfLength('over', 5_000), deeplyNested(400), rowOfLength('after', 50)].join(',\n')}\n]\n`);
+    const file = await folder.write(
+      'sizes.json',
+      `[\n${[rowOfLength('under', 1_000), rowOfLength('over', 5_000), deeplyNested(400), rowOfLength('after', 50)].join(',\n')}\n]\n`,
+    );
 
     const loaded = await loadAll(file, { limits });
 
@@ -97,7 +123,10 @@ describe('row limits', () => {
   });
 
   it('rejects a CSV cell that nests too deep and a column named __proto__', async () => {
-    const file = await folder.write('hostile.csv', `question,contexts,__proto__\nok,"[""a""]",\ndeep,"${deeplyNested(5_000)}",\nproto,"[""b""]",x\n`);
+    const file = await folder.write(
+      'hostile.csv',
+      `question,contexts,__proto__\nok,"[""a""]",\ndeep,"${deeplyNested(5_000)}",\nproto,"[""b""]",x\n`,
+    );
 
     const loaded = await loadAll(file);
 
@@ -111,7 +140,10 @@ describe('row limits', () => {
   it('skips a CSV record over the size limit, a quoted multi-line one too, and keeps the lines of the rest', async () => {
     // Prepare: the record on line 3 spans lines 3-5; the one on line 9 is just over the limit
     const long = `"${'z'.repeat(700)}\n""quoted""\n${'z'.repeat(780)}"`;
-    const file = await folder.write('sizes.csv', `question,answer\nfirst,"a, with comma"\nlong,${long}\nafter,"b\nc"\n${'q'.repeat(999)},\n${'q'.repeat(1_001)},d\n`);
+    const file = await folder.write(
+      'sizes.csv',
+      `question,answer\nfirst,"a, with comma"\nlong,${long}\nafter,"b\nc"\n${'q'.repeat(999)},\n${'q'.repeat(1_001)},d\n`,
+    );
 
     // Act
     const loaded = await loadAll(file, { limits });
@@ -135,7 +167,9 @@ describe('row limits', () => {
     const loaded = await loadAll(file, { limits });
 
     expect(loaded.cases).toEqual([]);
-    expect(loaded.errors.map((error) => [error.line, error.message])).toEqual([[1, 'the header line is 2,009 characters long, more than the limit of one row']]);
+    expect(loaded.errors.map((error) => [error.line, error.message])).toEqual([
+      [1, 'the header line is 2,009 characters long, more than the limit of one row'],
+    ]);
   });
 
   it('skips an oversized line as it streams, without assembling it', async () => {

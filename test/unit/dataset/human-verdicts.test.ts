@@ -29,12 +29,28 @@ describe('human_verdicts in a JSONL row', () => {
   it('keeps yes/no, reads true/false as yes/no, numbers (and numbers written as text) as numbers, and drops null verdicts', async () => {
     // Act
     const { cases, errors } = await loadRows([
-      { ...ROW, human_verdicts: { correctness: 'yes', groundedness: false, safety: true, tone: 4, correctness_score: '0.5', relevance_to_query: null } },
+      {
+        ...ROW,
+        human_verdicts: {
+          correctness: 'yes',
+          groundedness: false,
+          safety: true,
+          tone: 4,
+          correctness_score: '0.5',
+          relevance_to_query: null,
+        },
+      },
     ]);
 
     // Assess
     expect(errors).toEqual([]);
-    expect(cases[0]?.engines.bm25?.human_verdicts).toEqual({ correctness: 'yes', groundedness: 'no', safety: 'yes', tone: 4, correctness_score: 0.5 });
+    expect(cases[0]?.engines.bm25?.human_verdicts).toEqual({
+      correctness: 'yes',
+      groundedness: 'no',
+      safety: 'yes',
+      tone: 4,
+      correctness_score: 0.5,
+    });
   });
 
   it('keeps each engine its own verdicts, and no field on an engine row without them', async () => {
@@ -58,9 +74,12 @@ describe('human_verdicts in a JSONL row', () => {
     expect(Object.getPrototypeOf(verdicts)).toBe(Object.prototype);
   });
 
-  it('rejects a verdict that is not yes, no, true, false or a number, with the row\'s line and a fix', async () => {
+  it("rejects a verdict that is not yes, no, true, false or a number, with the row's line and a fix", async () => {
     // Act
-    const { cases, errors } = await loadRows([{ ...ROW, request_id: 'q0', human_verdicts: { correctness: 'yes' } }, { ...ROW, human_verdicts: { correctness: 'maybe' } }]);
+    const { cases, errors } = await loadRows([
+      { ...ROW, request_id: 'q0', human_verdicts: { correctness: 'yes' } },
+      { ...ROW, human_verdicts: { correctness: 'maybe' } },
+    ]);
 
     // Assess
     expect(cases.map((evalCase) => evalCase.request_id)).toEqual(['q0']);
@@ -73,16 +92,34 @@ describe('human_verdicts in a JSONL row', () => {
         fix: 'give "yes" or "no" (true or false) for a yes/no judge, a number on the scale of a graded one, or leave the judge out',
       },
     ]);
-    expect(formatInputError(errors[0] as (typeof errors)[number])).toMatch(/rows\.jsonl:2: field "human_verdicts\.correctness": must be "yes", "no", true, false or a number, got a string \("maybe"\) \(fix: /);
+    expect(formatInputError(errors[0] as (typeof errors)[number])).toMatch(
+      /rows\.jsonl:2: field "human_verdicts\.correctness": must be "yes", "no", true, false or a number, got a string \("maybe"\) \(fix: /,
+    );
   });
 
   it.each([
     [{ correctness: ['yes'] }, 'human_verdicts.correctness', 'must be "yes", "no", true, false or a number, got an array'],
     [{ correctness: { rating: 'yes' } }, 'human_verdicts.correctness', 'must be "yes", "no", true, false or a number, got an object'],
-    [{ correctness: 'Yes please' }, 'human_verdicts.correctness', 'must be "yes", "no", true, false or a number, got a string ("Yes please")'],
-    [{ Correctness: 'yes' }, 'human_verdicts.Correctness', 'the key "Correctness" is not a judge id (lower-case letters, digits and underscores, starting with a letter)'],
-    [['yes'], 'human_verdicts', 'expected an object {"<judge id>": verdict}, each verdict "yes", "no", true, false or a number, got an array'],
-    ['yes', 'human_verdicts', 'expected an object {"<judge id>": verdict}, each verdict "yes", "no", true, false or a number, got a string'],
+    [
+      { correctness: 'Yes please' },
+      'human_verdicts.correctness',
+      'must be "yes", "no", true, false or a number, got a string ("Yes please")',
+    ],
+    [
+      { Correctness: 'yes' },
+      'human_verdicts.Correctness',
+      'the key "Correctness" is not a judge id (lower-case letters, digits and underscores, starting with a letter)',
+    ],
+    [
+      ['yes'],
+      'human_verdicts',
+      'expected an object {"<judge id>": verdict}, each verdict "yes", "no", true, false or a number, got an array',
+    ],
+    [
+      'yes',
+      'human_verdicts',
+      'expected an object {"<judge id>": verdict}, each verdict "yes", "no", true, false or a number, got a string',
+    ],
   ])('rejects human_verdicts %j at %s', async (verdicts, field, message) => {
     const { errors } = await loadRows([{ ...ROW, human_verdicts: verdicts }]);
 
@@ -93,7 +130,10 @@ describe('human_verdicts in a JSONL row', () => {
 
   it('rejects human verdicts on a label row: they go on the row with the response', async () => {
     // Act
-    const { cases, errors } = await loadRows([ROW, { request_id: 'q1', request: ROW.request, expected_response: 'Create a second key.', human_verdicts: { correctness: 'yes' } }]);
+    const { cases, errors } = await loadRows([
+      ROW,
+      { request_id: 'q1', request: ROW.request, expected_response: 'Create a second key.', human_verdicts: { correctness: 'yes' } },
+    ]);
 
     // Assess
     expect(errors).toEqual([
@@ -101,7 +141,8 @@ describe('human_verdicts in a JSONL row', () => {
         file: expect.any(String),
         line: 2,
         field: 'human_verdicts',
-        message: "human verdicts judge an engine's response, and this row has none: it is a label row (no response, retrieved list or engine name)",
+        message:
+          "human verdicts judge an engine's response, and this row has none: it is a label row (no response, retrieved list or engine name)",
         fix: "put human_verdicts on the row that carries the response they judge (the engine's row), not on a row of labels only",
       },
     ]);
@@ -120,7 +161,10 @@ describe('human_verdicts in a JSONL row', () => {
 describe('human_verdicts in a CSV row', () => {
   it('reads the cell as a JSON object', async () => {
     // Prepare
-    const file = await folder.write('rows.csv', 'request_id,request,engine,response,human_verdicts\nq1,How?,bm25,Like this.,"{""correctness"": ""no"", ""tone"": 2}"\nq2,Why?,bm25,Because.,\n');
+    const file = await folder.write(
+      'rows.csv',
+      'request_id,request,engine,response,human_verdicts\nq1,How?,bm25,Like this.,"{""correctness"": ""no"", ""tone"": 2}"\nq2,Why?,bm25,Because.,\n',
+    );
 
     // Act
     const { cases, errors } = await loadAll(file);
@@ -131,18 +175,31 @@ describe('human_verdicts in a CSV row', () => {
   });
 
   it('says how to write the cell when it is not JSON, and names a bad verdict in it', async () => {
-    const file = await folder.write('rows.csv', 'request,response,human_verdicts\nHow?,Like this.,correctness=yes\nWhy?,Because.,"{""correctness"": ""perhaps""}"\n');
+    const file = await folder.write(
+      'rows.csv',
+      'request,response,human_verdicts\nHow?,Like this.,correctness=yes\nWhy?,Because.,"{""correctness"": ""perhaps""}"\n',
+    );
 
     const { errors } = await loadAll(file);
 
     expect(errors).toEqual([
-      { file, line: 2, field: 'human_verdicts', message: 'expected a JSON list or object, got plain text', fix: 'write human_verdicts as a JSON object {"correctness": "yes", "correctness_score": 0.8}' },
-      expect.objectContaining({ line: 3, field: 'human_verdicts.correctness', message: 'must be "yes", "no", true, false or a number, got a string ("perhaps")' }),
+      {
+        file,
+        line: 2,
+        field: 'human_verdicts',
+        message: 'expected a JSON list or object, got plain text',
+        fix: 'write human_verdicts as a JSON object {"correctness": "yes", "correctness_score": 0.8}',
+      },
+      expect.objectContaining({
+        line: 3,
+        field: 'human_verdicts.correctness',
+        message: 'must be "yes", "no", true, false or a number, got a string ("perhaps")',
+      }),
     ]);
   });
 });
 
-describe('human verdicts through the pipeline\'s own forms', () => {
+describe("human verdicts through the pipeline's own forms", () => {
   const rows = Array.from({ length: 40 }, (_, index) => ({
     request_id: `q${index}`,
     request: `question ${index}`,
@@ -160,7 +217,9 @@ describe('human verdicts through the pipeline\'s own forms', () => {
 
     const sorted = (cases: typeof inMemory.cases) => [...cases].sort((left, right) => (left.request_id < right.request_id ? -1 : 1));
     expect(sorted(spilled.cases)).toEqual(sorted(inMemory.cases));
-    expect(inMemory.cases.filter((evalCase) => Object.values(evalCase.engines).some((output) => output.human_verdicts !== undefined))).toHaveLength(26);
+    expect(
+      inMemory.cases.filter((evalCase) => Object.values(evalCase.engines).some((output) => output.human_verdicts !== undefined)),
+    ).toHaveLength(26);
   });
 
   it('survive a claim-checked case (its compact ranking) and a case message', async () => {
@@ -177,7 +236,12 @@ describe('human verdicts through the pipeline\'s own forms', () => {
   });
 
   it('refuses a stored verdict that is not yes, no or a number', () => {
-    const stored = { request_id: 'q1', request: 'q', engines: { bm25: { retrieved_context: [], tags: {}, human_verdicts: { correctness: 'maybe' } } }, tags: {} };
+    const stored = {
+      request_id: 'q1',
+      request: 'q',
+      engines: { bm25: { retrieved_context: [], tags: {}, human_verdicts: { correctness: 'maybe' } } },
+      tags: {},
+    };
 
     expect(() => parseStoredCase(stored)).toThrow();
   });

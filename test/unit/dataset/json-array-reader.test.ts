@@ -20,7 +20,9 @@ function splitInChunks(text: string, cuts: readonly number[]): SplitterOutput[] 
 
 describe('JsonArraySplitter', () => {
   it('finds the same elements however the text is cut into chunks', () => {
-    const row = fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string(), fc.integer(), fc.array(fc.string(), { maxLength: 3 })), { maxKeys: 4 });
+    const row = fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string(), fc.integer(), fc.array(fc.string(), { maxLength: 3 })), {
+      maxKeys: 4,
+    });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 6 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 8 }), (rows, pretty, cutSeeds) => {
         // Prepare
@@ -46,32 +48,53 @@ describe('JsonArraySplitter', () => {
     const cutAnywhere = Array.from({ length: text.length + 1 }, (_, cut) => splitInChunks(text, [cut]));
 
     // Assess
-    expect(whole.map((output) => (output.kind === 'element' ? JSON.parse(output.text) : output.kind))).toEqual([{ a: [1, { b: '}' }] }, 'document-error', { c: 2 }, { d: 3 }]);
+    expect(whole.map((output) => (output.kind === 'element' ? JSON.parse(output.text) : output.kind))).toEqual([
+      { a: [1, { b: '}' }] },
+      'document-error',
+      { c: 2 },
+      { d: 3 },
+    ]);
     for (const outputs of cutAnywhere) expect(outputs).toEqual(whole);
   });
 
   it('reads string runs, escapes, numbers and literals the same however the text is cut, a broken string included', () => {
     // Text with escapes, non-ASCII letters and surrogate pairs, next to numbers, literals and nested values.
     const text = fc.string({ unit: fc.constantFrom('a', 'é', '検', '🙂', '"', '\\', '\n', '\t', '/', ' ', '{', ']', ','), maxLength: 30 });
-    const value = fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }));
+    const value = fc.oneof(
+      text,
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(text, { maxLength: 2 }),
+    );
     const row = fc.dictionary(fc.constantFrom('request', 'response', 'n', 'ok'), value, { minKeys: 1, maxKeys: 4 });
     fc.assert(
-      fc.property(fc.array(row, { minLength: 1, maxLength: 5 }), fc.nat(), fc.array(fc.nat(), { maxLength: 6 }), (rows, brokenSeed, cutSeeds) => {
-        // Prepare: pretty-printed, and in one variant a raw line break inside the first string, which loses that element only
-        const pretty = JSON.stringify(rows, null, 2);
-        const firstString = pretty.indexOf('": "') + 4;
-        const variants = brokenSeed % 2 === 0 || firstString < 4 ? [pretty] : [pretty, `${pretty.slice(0, firstString)}\n${pretty.slice(firstString)}`];
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (rows, brokenSeed, cutSeeds) => {
+          // Prepare: pretty-printed, and in one variant a raw line break inside the first string, which loses that element only
+          const pretty = JSON.stringify(rows, null, 2);
+          const firstString = pretty.indexOf('": "') + 4;
+          const variants =
+            brokenSeed % 2 === 0 || firstString < 4 ? [pretty] : [pretty, `${pretty.slice(0, firstString)}\n${pretty.slice(firstString)}`];
 
-        for (const variant of variants) {
-          // Act
-          const whole = splitInChunks(variant, []);
-          const cut = splitInChunks(variant, cutSeeds.map((seed) => seed % (variant.length + 1)));
+          for (const variant of variants) {
+            // Act
+            const whole = splitInChunks(variant, []);
+            const cut = splitInChunks(
+              variant,
+              cutSeeds.map((seed) => seed % (variant.length + 1)),
+            );
 
-          // Assess
-          expect(cut).toEqual(whole);
-          if (variant === pretty) expect(whole.map((output) => (output.kind === 'element' ? JSON.parse(output.text) : output))).toEqual(rows);
-        }
-      }),
+            // Assess
+            expect(cut).toEqual(whole);
+            if (variant === pretty)
+              expect(whole.map((output) => (output.kind === 'element' ? JSON.parse(output.text) : output))).toEqual(rows);
+          }
+        },
+      ),
       { numRuns: 300, seed: 22 },
     );
   });
@@ -105,7 +128,11 @@ describe('readJsonArray', () => {
   }
 
   function summary(events: readonly ReaderEvent[]): string[] {
-    return events.map((event) => (event.kind === 'row' ? `row ${event.row.line}` : `${event.kind} ${event.kind === 'bad-row' ? event.errors[0]?.line : event.error.line}`));
+    return events.map((event) =>
+      event.kind === 'row'
+        ? `row ${event.row.line}`
+        : `${event.kind} ${event.kind === 'bad-row' ? event.errors[0]?.line : event.error.line}`,
+    );
   }
 
   it('handles a byte order mark and CRLF line ends', async () => {

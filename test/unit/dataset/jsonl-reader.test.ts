@@ -44,7 +44,12 @@ describe('readJsonLines', () => {
     // Assess
     expect(events.map((event) => event.kind)).toEqual(['row', 'bad-row', 'row']);
     const bad = events[1];
-    expect(bad?.kind === 'bad-row' && bad.errors[0]).toMatchObject({ file, line: 2, message: expect.stringMatching(/^not valid JSON/), fix: expect.stringContaining('one JSON object per line') });
+    expect(bad?.kind === 'bad-row' && bad.errors[0]).toMatchObject({
+      file,
+      line: 2,
+      message: expect.stringMatching(/^not valid JSON/),
+      fix: expect.stringContaining('one JSON object per line'),
+    });
   });
 
   it.each([

@@ -39,10 +39,22 @@ describe('row validation', () => {
   it.each([
     [{ question: 42 }, 'question', /^expected a string, a chat object .*got a number \(42\)$/],
     [{ question: 'q', contexts: 'one text' }, 'contexts', /^expected a list of strings or of \{doc_uri, content\} objects, got a string$/],
-    [{ input: 'q', retrieval_context: ['ok', 3] }, 'retrieval_context[1]', /^expected a string or an object with doc_uri and content, got a number \(3\)$/],
-    [{ request: 'q', expected_retrieved_context: [{ doc_uri: 'a', grade: 1.5 }] }, 'expected_retrieved_context[0].grade', /^expected an integer/],
+    [
+      { input: 'q', retrieval_context: ['ok', 3] },
+      'retrieval_context[1]',
+      /^expected a string or an object with doc_uri and content, got a number \(3\)$/,
+    ],
+    [
+      { request: 'q', expected_retrieved_context: [{ doc_uri: 'a', grade: 1.5 }] },
+      'expected_retrieved_context[0].grade',
+      /^expected an integer/,
+    ],
     [{ request: 'q', retrieved_context: [{ score: 1 }] }, 'retrieved_context[0]', /^a chunk needs a doc_uri or a content$/],
-    [{ request: 'q', retrieved_context: [{ doc_uri: 'a', rank: 0 }] }, 'retrieved_context[0].rank', /^expected a number > 0, got a number \(0\)$/],
+    [
+      { request: 'q', retrieved_context: [{ doc_uri: 'a', rank: 0 }] },
+      'retrieved_context[0].rank',
+      /^expected a number > 0, got a number \(0\)$/,
+    ],
     [{ request: 'q', tags: ['x'] }, 'tags', /^expected an object, got an array$/],
     [{ request: 'q', engine: '' }, 'engine', /^must not be empty$/],
     [{ user_input: '' }, 'user_input', /^must not be empty$/],
@@ -81,14 +93,30 @@ describe('row validation', () => {
 
     // Assess
     expect(errors[0]?.message).toMatch(/matches none of the known dataset conventions/);
-    expect(errors[0]?.fix).toBe('name the query with one of: request (Databricks/MLflow), question, user_input (RAGAS), input (DeepEval), userText (Spring AI)');
+    expect(errors[0]?.fix).toBe(
+      'name the query with one of: request (Databricks/MLflow), question, user_input (RAGAS), input (DeepEval), userText (Spring AI)',
+    );
   });
 
   it.each([
     ['two names of one field that disagree', { question: 'a', user_input: 'b' }, 'user_input'],
     ['ids that do not match the contexts', { question: 'q', contexts: ['a', 'b'], retrieved_context_ids: ['d1'] }, 'retrieved_context_ids'],
-    ['a rank on some chunks only', { request: 'q', retrieved_context: [{ doc_uri: 'a', rank: 1 }, { doc_uri: 'b' }] }, 'retrieved_context[1].rank'],
-    ['a rank given twice', { request: 'q', retrieved_context: [{ doc_uri: 'a', rank: 1 }, { doc_uri: 'b', rank: 1 }] }, 'retrieved_context[1].rank'],
+    [
+      'a rank on some chunks only',
+      { request: 'q', retrieved_context: [{ doc_uri: 'a', rank: 1 }, { doc_uri: 'b' }] },
+      'retrieved_context[1].rank',
+    ],
+    [
+      'a rank given twice',
+      {
+        request: 'q',
+        retrieved_context: [
+          { doc_uri: 'a', rank: 1 },
+          { doc_uri: 'b', rank: 1 },
+        ],
+      },
+      'retrieved_context[1].rank',
+    ],
     ['a field that disagrees with the same tag', { request: 'q', split: 'dev', tags: { split: 'test' } }, 'split'],
   ])('reports %s', async (_described, row, field) => {
     // Act
@@ -120,12 +148,17 @@ describe('row validation', () => {
     const { cases } = await loadRows([row]);
 
     // Assess
-    expect(cases[0]?.engines[DEFAULT_ENGINE]?.retrieved_context).toEqual([{ doc_uri: 'a', score: 0.75, rank: 1, metadata: { source: 'x.pdf', page: 4 } }]);
+    expect(cases[0]?.engines[DEFAULT_ENGINE]?.retrieved_context).toEqual([
+      { doc_uri: 'a', score: 0.75, rank: 1, metadata: { source: 'x.pdf', page: 4 } },
+    ]);
   });
 
   it('reports a CSV list cell that is neither JSON nor a Python list of strings, naming the column', async () => {
     // Prepare
-    const file = await folder.write('rows.csv', 'question,contexts,reference_contexts\nq1,"[\'a\', None]",\nq2,just text,\nq3,"[\'ok\']","[""fine""]"\n');
+    const file = await folder.write(
+      'rows.csv',
+      'question,contexts,reference_contexts\nq1,"[\'a\', None]",\nq2,just text,\nq3,"[\'ok\']","[""fine""]"\n',
+    );
 
     // Act
     const { errors, cases } = await loadAll(file);

@@ -12,22 +12,61 @@ const normal = fc.double({ min: -100, max: 100, noNaN: true }).filter((value) =>
  * (JavaScript prints those below it with an exponent), exponents, and the full-precision doubles and float32 values that
  * neural rankers print, shortest (as JavaScript and Python print them) or not (17 digits, 20 decimals).
  */
-const score = fc.oneof(
-  fc.integer({ min: -4, max: 4 }).map((value) => (value / 2).toFixed(1)),
-  normal.map((value) => value.toFixed(6)),
-  fc.integer({ min: 1, max: 999_999_999 }).map((value) => String(value)),
-  fc.constantFrom('3', '3.0', '3.00', '-1.5', '.5', '5.', '007.250', '0', '0.000', '00', '0.000001', '0.0000010', '0.0000015', '-0.000002', '123456789012345', '1234567.89012345', '0.1', '0.30000000000000'),
-  fc.constantFrom('2e0', '2.5E+1', '1e21', '1e-7', '-1.5e-7', '49.19109429178723', '-1.1279716491699219', '9.975090383917973e-05', '0.30000000000000004', '10.031979740362001', '0.10000000000000001', '0.30000000000000005'),
-  normal.map((value) => String(value)),
-  fc.float({ min: -100, max: 100, noNaN: true }).map((value) => String(value)),
-  normal.map((value) => (value / 1e5).toExponential().replace(/e-(\d)$/, 'e-0$1')),
-  normal.map((value) => value.toPrecision(17)),
-  normal.map((value) => value.toFixed(20)),
-).map((text) => (/^-0*\.?0*(e.*)?$/i.test(text) ? text.slice(1) : text));
+const score = fc
+  .oneof(
+    fc.integer({ min: -4, max: 4 }).map((value) => (value / 2).toFixed(1)),
+    normal.map((value) => value.toFixed(6)),
+    fc.integer({ min: 1, max: 999_999_999 }).map((value) => String(value)),
+    fc.constantFrom(
+      '3',
+      '3.0',
+      '3.00',
+      '-1.5',
+      '.5',
+      '5.',
+      '007.250',
+      '0',
+      '0.000',
+      '00',
+      '0.000001',
+      '0.0000010',
+      '0.0000015',
+      '-0.000002',
+      '123456789012345',
+      '1234567.89012345',
+      '0.1',
+      '0.30000000000000',
+    ),
+    fc.constantFrom(
+      '2e0',
+      '2.5E+1',
+      '1e21',
+      '1e-7',
+      '-1.5e-7',
+      '49.19109429178723',
+      '-1.1279716491699219',
+      '9.975090383917973e-05',
+      '0.30000000000000004',
+      '10.031979740362001',
+      '0.10000000000000001',
+      '0.30000000000000005',
+    ),
+    normal.map((value) => String(value)),
+    fc.float({ min: -100, max: 100, noNaN: true }).map((value) => String(value)),
+    normal.map((value) => (value / 1e5).toExponential().replace(/e-(\d)$/, 'e-0$1')),
+    normal.map((value) => value.toPrecision(17)),
+    normal.map((value) => value.toFixed(20)),
+  )
+  .map((text) => (/^-0*\.?0*(e.*)?$/i.test(text) ? text.slice(1) : text));
 
 /** The significant digits of a decimal text, without leading or trailing zeros. */
 function significantDigits(text: string): string {
-  return text.replace(/^[-+]/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return text
+    .replace(/^[-+]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
 }
 
 /** Whether the kernel writes this score itself: at most 15 significant digits, or at most 19 for a number between 10^-8 and 10^15. */
@@ -75,23 +114,29 @@ describe('kernelRunTopics', () => {
   it('gives every run file of the common shape, byte for byte, what the JavaScript reader gives', async () => {
     let read = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 80 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.boolean(), async (lines, newline, finalNewline, byteOrderMark) => {
-        // Prepare
-        const text = runText(lines, 'tag-A').replaceAll('\n', newline);
-        const file = await folder.write('run', `${byteOrderMark ? '\ufeff' : ''}${text}${finalNewline ? newline : ''}`);
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 80 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        fc.boolean(),
+        async (lines, newline, finalNewline, byteOrderMark) => {
+          // Prepare
+          const text = runText(lines, 'tag-A').replaceAll('\n', newline);
+          const file = await folder.write('run', `${byteOrderMark ? '\ufeff' : ''}${text}${finalNewline ? newline : ''}`);
 
-        // Act
-        const fromKernel = kernelRunTopics(file);
+          // Act
+          const fromKernel = kernelRunTopics(file);
 
-        // Assess: whenever the kernel reads a file, it agrees with the JavaScript reader on everything, down to the scores' digits
-        const fromScript = await scriptRunTopics(file);
-        if (fromKernel !== undefined) {
-          read++;
-          expect(fromKernel).toEqual(fromScript);
-        }
-        // ...and it reads every such file (a byte-order mark is skipped) whose scores it can write as JavaScript does
-        if (lines.every((each) => writable(each.score))) expect(fromKernel).toBeDefined();
-      }),
+          // Assess: whenever the kernel reads a file, it agrees with the JavaScript reader on everything, down to the scores' digits
+          const fromScript = await scriptRunTopics(file);
+          if (fromKernel !== undefined) {
+            read++;
+            expect(fromKernel).toEqual(fromScript);
+          }
+          // ...and it reads every such file (a byte-order mark is skipped) whose scores it can write as JavaScript does
+          if (lines.every((each) => writable(each.score))) expect(fromKernel).toBeDefined();
+        },
+      ),
       { numRuns: 300, seed: 26_112_026 },
     );
     expect(read).toBeGreaterThan(40);
@@ -129,7 +174,11 @@ describe('kernelRunTopics', () => {
 
   it('orders a topic of thousands of lines in no order, with ties, as the JavaScript reader does, and reads a short file after it in the same memory', async () => {
     // Prepare: 4 topics interleaved, 20,000 lines, scores with many ties
-    const lines = Array.from({ length: 20_000 }, (_, index) => `${['301', '302', '303', '304'][index % 4]} Q0 ${['d', 'D', 'x'][index % 3]}${(index * 7919) % 20_011} 1 ${((index * 31) % 17) / 4} long`);
+    const lines = Array.from(
+      { length: 20_000 },
+      (_, index) =>
+        `${['301', '302', '303', '304'][index % 4]} Q0 ${['d', 'D', 'x'][index % 3]}${(index * 7919) % 20_011} 1 ${((index * 31) % 17) / 4} long`,
+    );
     const long = await folder.write('long', `${lines.join('\n')}\n`);
     const short = await folder.write('short', '9 Q0 a 1 1.50 s\n9 Q0 b 2 1.5 s\n');
 

@@ -21,10 +21,22 @@ describe('grouping through spill files', () => {
     // Prepare: rows of many requests, interleaved, with a duplicate engine row and a label conflict
     const rows: object[] = [];
     for (let index = 0; index < 300; index++) {
-      rows.push({ request_id: `q${index}`, request: `question ${index}`, engine: 'a', response: `a${index}`, retrieved_context: [`text ${index}`] });
+      rows.push({
+        request_id: `q${index}`,
+        request: `question ${index}`,
+        engine: 'a',
+        response: `a${index}`,
+        retrieved_context: [`text ${index}`],
+      });
     }
     for (let index = 299; index >= 0; index--) {
-      rows.push({ request_id: `q${index}`, request: `question ${index}`, engine: 'b', response: `b${index}`, expected_response: `gold ${index}` });
+      rows.push({
+        request_id: `q${index}`,
+        request: `question ${index}`,
+        engine: 'b',
+        response: `b${index}`,
+        expected_response: `gold ${index}`,
+      });
     }
     rows.push({ request_id: 'q7', request: 'question 7', engine: 'a', response: 'again' });
     rows.push({ request_id: 'q8', request: 'question 8', expected_response: 'another gold' });
@@ -37,12 +49,17 @@ describe('grouping through spill files', () => {
     // Assess
     expect(byRequestId(spilled.cases)).toEqual(byRequestId(inMemory.cases));
     expect(spilled.counts).toEqual(inMemory.counts);
-    expect(spilled.errors.map((error) => `${error.line} ${error.field}`).sort()).toEqual(inMemory.errors.map((error) => `${error.line} ${error.field}`).sort());
+    expect(spilled.errors.map((error) => `${error.line} ${error.field}`).sort()).toEqual(
+      inMemory.errors.map((error) => `${error.line} ${error.field}`).sort(),
+    );
     expect(inMemory.errors).toHaveLength(2);
   });
 
   it('removes its spill folder and gives the same order on every run', async () => {
-    const file = await folder.write('rows.jsonl', jsonLines([1, 2, 3, 4, 5].map((index) => ({ request: `question ${index}`, response: 'r' }))));
+    const file = await folder.write(
+      'rows.jsonl',
+      jsonLines([1, 2, 3, 4, 5].map((index) => ({ request: `question ${index}`, response: 'r' }))),
+    );
     const spill = join(folder.path, 'spill');
     const first = await collectDataset(loadDataset(file, { spillFolder: spill }));
     const second = await collectDataset(loadDataset(file, { spillFolder: spill }));

@@ -16,7 +16,12 @@ async function writeLargeDataset(file: string, rows: number): Promise<void> {
   const out = createWriteStream(file);
   const context = 'a retrieved passage that is long enough to weigh something in the heap '.repeat(2);
   for (let index = 0; index < rows; index += 1) {
-    const row = { request_id: `q${index % REQUESTS}`, request: `question ${index % REQUESTS}`, engine: `engine-${Math.floor(index / REQUESTS)}`, contexts: [context] };
+    const row = {
+      request_id: `q${index % REQUESTS}`,
+      request: `question ${index % REQUESTS}`,
+      engine: `engine-${Math.floor(index / REQUESTS)}`,
+      contexts: [context],
+    };
     if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
   }
   out.end();

@@ -58,7 +58,6 @@ async function serializedTexts(events: AsyncIterable<DatasetEvent>): Promise<Rec
   return texts;
 }
 
-
 describe('loadTrecCollection of run files that fit in memory, with a spill folder', () => {
   it("gives trec_eval's test collection the events of the in-memory load, in the same order, and writes no spill file", async () => {
     // Prepare: two runs of one tag (the second is named by its file)
@@ -70,14 +69,21 @@ describe('loadTrecCollection of run files that fit in memory, with a spill folde
     // Assess
     expect(bounded).toEqual(reference);
     expect(elsewhere).toEqual(reference);
-    expect(reference.cases.map((evalCase) => Object.keys(evalCase.engines))).toEqual([['STANDARD', 'results.trunc:STANDARD'], ['STANDARD'], ['STANDARD', 'results.trunc:STANDARD']]);
+    expect(reference.cases.map((evalCase) => Object.keys(evalCase.engines))).toEqual([
+      ['STANDARD', 'results.trunc:STANDARD'],
+      ['STANDARD'],
+      ['STANDARD', 'results.trunc:STANDARD'],
+    ]);
     await expect(readdir(spillFolder)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('reports bad lines and repeated documents in line order, names runs file by file, and takes query texts, as the in-memory load does', async () => {
     // Prepare: a file of two tags in interleaved topics, a repeated document after a blank line, a bad score, a short line, a tag another file uses
     const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\nq2 0 d9 2\nq3 0 d4 3\n');
-    const first = await folder.write('first.txt', 'q1 Q0 d1 1 2 r\nq2 Q0 d9 1 3 s\nq1 Q0 d2 2 1 r\n\nq1 Q0 d1 3 0.5 r\nq2 Q0 d8 2 high s\nq3 Q0 d4\nq2 Q0 d7 3 1.50 s\n');
+    const first = await folder.write(
+      'first.txt',
+      'q1 Q0 d1 1 2 r\nq2 Q0 d9 1 3 s\nq1 Q0 d2 2 1 r\n\nq1 Q0 d1 3 0.5 r\nq2 Q0 d8 2 high s\nq3 Q0 d4\nq2 Q0 d7 3 1.50 s\n',
+    );
     const second = await folder.write('second.txt', 'q3\tQ0\td4 1 +2e0 r extra\nq1 Q0 d2  1 5 r\nq1 Q0 d2 2 4 r\n');
     const queries = await folder.write('queries.tsv', 'q1\tfirst query\nq3\tthird query\n');
 
@@ -103,7 +109,11 @@ describe('loadTrecCollection of run files that fit in memory, with a spill folde
   it('groups through the spill, as before, runs of two files that would get one name', async () => {
     // Prepare: three files called run.txt with tag r: the second and the third are both "run.txt:r", one engine of both files' lines
     const runs: string[] = [];
-    for (const [name, text] of [['a', 'q1 Q0 d1 1 3 r\n'], ['b', 'q1 Q0 d2 1 2 r\n'], ['c', 'q1 Q0 d3 1 1 r\nq1 Q0 d2 2 0.5 r\n']] as const) {
+    for (const [name, text] of [
+      ['a', 'q1 Q0 d1 1 3 r\n'],
+      ['b', 'q1 Q0 d2 1 2 r\n'],
+      ['c', 'q1 Q0 d3 1 1 r\nq1 Q0 d2 2 0.5 r\n'],
+    ] as const) {
       await mkdir(join(folder.path, name));
       runs.push(await folder.write(join(name, 'run.txt'), text));
     }
@@ -129,7 +139,11 @@ describe('loadTrecCollection of run files that fit in memory, with a spill folde
 
   it('writes a long case as the same stored text the spilled load writes, and a short one as the same case', async () => {
     // Prepare: topic 401 holds 3 × 1,100 chunks, past the inline limit; 402 is short; run c lists 401 from the lowest score up, with ties
-    const lines = (tag: string, topic: string, count: number) => Array.from({ length: count }, (_, rank) => `${topic} Q0 ${tag}-d${(rank * 7) % count} ${rank + 1} ${(1000 - Math.floor(rank / 2)).toFixed(2)} ${tag}`);
+    const lines = (tag: string, topic: string, count: number) =>
+      Array.from(
+        { length: count },
+        (_, rank) => `${topic} Q0 ${tag}-d${(rank * 7) % count} ${rank + 1} ${(1000 - Math.floor(rank / 2)).toFixed(2)} ${tag}`,
+      );
     const qrels = await folder.write('qrels.txt', '401 0 a-d0 2\n401 0 b-d7 1\n402 0 a-d3 3\n');
     const runs = [
       await folder.write('a.run', [...lines('a', '401', 1_100), ...lines('a', '402', 30)].join('\n')),
@@ -140,19 +154,33 @@ describe('loadTrecCollection of run files that fit in memory, with a spill folde
 
     // Act
     const whole = await serializedTexts(loadTrecCollection({ qrels, runs, spillFolder: join(folder.path, 'whole'), work }));
-    const spilled = await serializedTexts(loadTrecCollection({ qrels, runs, spillFolder: join(folder.path, 'spilled'), work, runsInMemoryUpTo: 0 }));
+    const spilled = await serializedTexts(
+      loadTrecCollection({ qrels, runs, spillFolder: join(folder.path, 'spilled'), work, runsInMemoryUpTo: 0 }),
+    );
 
     // Assess
     expect(whole).toEqual(spilled);
     expect(whole['401']?.form).toBe('stored');
     expect(whole['402']?.form).toBe('case');
     // The very text the pipeline writes (storedCaseText) for the case buildTrecCase builds of the same lines, down to the order of the fields.
-    const entries = (texts: string[]) => texts.map((text) => text.split(' ')).filter(([topic]) => topic === '401').map(([, , docno = '', , score = '']) => ({ docno, score: Number(score) }));
-    const built = buildTrecCase('401', [{ doc_uri: 'a-d0', grade: 2 }, { doc_uri: 'b-d7', grade: 1 }], [
-      ['a', entries(lines('a', '401', 1_100))],
-      ['b', entries(lines('b', '401', 1_100))],
-      ['c', entries(lines('c', '401', 1_100).reverse())],
-    ], {});
+    const entries = (texts: string[]) =>
+      texts
+        .map((text) => text.split(' '))
+        .filter(([topic]) => topic === '401')
+        .map(([, , docno = '', , score = '']) => ({ docno, score: Number(score) }));
+    const built = buildTrecCase(
+      '401',
+      [
+        { doc_uri: 'a-d0', grade: 2 },
+        { doc_uri: 'b-d7', grade: 1 },
+      ],
+      [
+        ['a', entries(lines('a', '401', 1_100))],
+        ['b', entries(lines('b', '401', 1_100))],
+        ['c', entries(lines('c', '401', 1_100).reverse())],
+      ],
+      {},
+    );
     expect(storedCaseText(built)).toBe(whole['401']?.text);
   });
 });

@@ -45,11 +45,25 @@ describe('loadTrecCollection with a spill folder, past the bytes it reads in mem
 
     // Act
     const inTurn = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'in-turn'), runsInMemoryUpTo: 0 }));
-    const atOnce = await collectDataset(loadTrecCollection({ ...files, spillFolder: join(folder.path, 'at-once'), runsInMemoryUpTo: 0, work: { spillRuns: backwards, readRunTopics: readRunTopicsInTurn, partitionCases: serializedPartitionCases } }));
+    const atOnce = await collectDataset(
+      loadTrecCollection({
+        ...files,
+        spillFolder: join(folder.path, 'at-once'),
+        runsInMemoryUpTo: 0,
+        work: { spillRuns: backwards, readRunTopics: readRunTopicsInTurn, partitionCases: serializedPartitionCases },
+      }),
+    );
 
     // Assess: not sorted, so the order counts too
     expect(atOnce).toEqual(inTurn);
-    expect(atOnce.cases.flatMap((evalCase) => Object.keys(evalCase.engines)).sort()).toEqual(['r', 's', 'second.txt:r', 'second.txt:r', 't', 't']);
+    expect(atOnce.cases.flatMap((evalCase) => Object.keys(evalCase.engines)).sort()).toEqual([
+      'r',
+      's',
+      'second.txt:r',
+      'second.txt:r',
+      't',
+      't',
+    ]);
     expect(atOnce.errors.map((error) => [error.file.split('/').at(-1), error.line, error.field])).toEqual([
       ['first.txt', 5, 'score'],
       ['third.txt', 3, 'docno'],
@@ -66,14 +80,21 @@ describe('loadTrecCollection with a spill folder, past the bytes it reads in mem
 
     // Assess
     expect(spilled).toEqual(inMemory);
-    expect(spilled.cases.map((evalCase) => Object.keys(evalCase.engines))).toEqual([['STANDARD', 'results.trunc:STANDARD'], ['STANDARD'], ['STANDARD', 'results.trunc:STANDARD']]);
+    expect(spilled.cases.map((evalCase) => Object.keys(evalCase.engines))).toEqual([
+      ['STANDARD', 'results.trunc:STANDARD'],
+      ['STANDARD'],
+      ['STANDARD', 'results.trunc:STANDARD'],
+    ]);
     await expect(readdir(spillFolder)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('reports the same bad lines and repeated documents, with their lines, as the in-memory load', async () => {
     // Prepare: a blank line splits a topic's lines; d1 comes back after it and after another topic
     const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\nq2 0 d9 2\n');
-    const run = await folder.write('run.txt', 'q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n\nq1 Q0 d1 3 0.5 r\nq2 Q0 d9 1 1 r\nq1 Q0 d1 4 0.1 r\nq2 Q0 d8 2 high r\nq2 Q0 d7\n');
+    const run = await folder.write(
+      'run.txt',
+      'q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n\nq1 Q0 d1 3 0.5 r\nq2 Q0 d9 1 1 r\nq1 Q0 d1 4 0.1 r\nq2 Q0 d8 2 high r\nq2 Q0 d7\n',
+    );
     const other = await folder.write('other.txt', 'q2\tQ0\td9\t1\t+3e0\tr extra\nq2 Q0 d9 2 1 r\n');
 
     // Act
@@ -97,7 +118,9 @@ describe('loadTrecCollection with a spill folder, past the bytes it reads in mem
     const corpus = await folder.write('corpus.tsv', 'd1\tone\nd2\ttwo\nd3\tthree\n');
 
     // Act
-    const { cases } = await collectDataset(loadTrecCollection({ qrels, runs: [run], corpus, spillFolder: join(folder.path, 'spill'), contentDepth: 2 }));
+    const { cases } = await collectDataset(
+      loadTrecCollection({ qrels, runs: [run], corpus, spillFolder: join(folder.path, 'spill'), contentDepth: 2 }),
+    );
 
     // Assess: ranked by score, d2 (3) then d3 (2) then d1 (1)
     expect(cases[0]?.engines.r?.retrieved_context).toEqual([

@@ -14,7 +14,7 @@ describe('rankLikeTrecEval', () => {
       { docno: 'D9', score: 2 },
       { docno: 'top', score: 3 },
       { docno: 'd10', score: 2.0 },
-      { docno: 'd9', score: 2e0 },
+      { docno: 'd9', score: 2 },
     ];
 
     // Act
@@ -69,12 +69,28 @@ describe('loadTrecCollection', () => {
       {
         request_id: '10',
         request: '10',
-        engines: { bm25: { retrieved_context: [{ doc_uri: 'dB', score: 0.9, rank: 1 }, { doc_uri: 'dC', score: 0.5, rank: 2 }], tags: {} } },
-        expected_retrieved_context: [{ doc_uri: 'dB', grade: 2 }, { doc_uri: 'dC', grade: 0 }],
+        engines: {
+          bm25: {
+            retrieved_context: [
+              { doc_uri: 'dB', score: 0.9, rank: 1 },
+              { doc_uri: 'dC', score: 0.5, rank: 2 },
+            ],
+            tags: {},
+          },
+        },
+        expected_retrieved_context: [
+          { doc_uri: 'dB', grade: 2 },
+          { doc_uri: 'dC', grade: 0 },
+        ],
         tags: {},
       },
       { request_id: '2', request: '2', engines: {}, expected_retrieved_context: [{ doc_uri: 'dA', grade: 1 }], tags: {} },
-      { request_id: '3', request: '3', engines: { bm25: { retrieved_context: [{ doc_uri: 'dZ', score: 1, rank: 1 }], tags: {} } }, tags: {} },
+      {
+        request_id: '3',
+        request: '3',
+        engines: { bm25: { retrieved_context: [{ doc_uri: 'dZ', score: 1, rank: 1 }], tags: {} } },
+        tags: {},
+      },
     ]);
     expect(counts).toEqual({ rows: 6, cases: 3, engines: { bm25: 2 }, labelled_cases: 2, errors: 0 });
   });
@@ -83,7 +99,10 @@ describe('loadTrecCollection', () => {
     // Prepare
     const qrels = await folder.write('qrels.txt', 'q1 0 d1 1\n');
     const run = await folder.write('run.txt', 'q1 Q0 d2 1 3.5 dense\n');
-    const corpus = await folder.write('corpus.jsonl', '{"_id": "d1", "title": "Title", "text": "Body one"}\n{"_id": "d2", "text": "Body two"}\n{"_id": "d3", "text": "unused"}\n');
+    const corpus = await folder.write(
+      'corpus.jsonl',
+      '{"_id": "d1", "title": "Title", "text": "Body one"}\n{"_id": "d2", "text": "Body two"}\n{"_id": "d3", "text": "unused"}\n',
+    );
     const queries = await folder.write('queries.tsv', 'q1\twhat is one?\n');
 
     // Act
@@ -122,13 +141,45 @@ describe('loadTrecCollection', () => {
   });
 
   it.each([
-    ['a docno repeated within a topic of a run', {}, { 'run.txt': 'q1 Q0 d1 1 2 r\nq1 Q0 d1 2 1 r\n' }, 'run.txt', 2, 'docno', /run r retrieves document d1 twice for topic q1/],
-    ['a docno judged twice for a topic', { 'qrels.txt': 'q1 0 d1 1\nq1 0 d1 0\n' }, {}, 'qrels.txt', 2, 'docno', /topic q1 judges document d1 twice \(first on line 1\)/],
-    ['a qrels line with 3 fields', { 'qrels.txt': 'q1 d1 1\n' }, {}, 'qrels.txt', 1, undefined, /expected 4 fields \(qid iter docno grade\), got 3/],
+    [
+      'a docno repeated within a topic of a run',
+      {},
+      { 'run.txt': 'q1 Q0 d1 1 2 r\nq1 Q0 d1 2 1 r\n' },
+      'run.txt',
+      2,
+      'docno',
+      /run r retrieves document d1 twice for topic q1/,
+    ],
+    [
+      'a docno judged twice for a topic',
+      { 'qrels.txt': 'q1 0 d1 1\nq1 0 d1 0\n' },
+      {},
+      'qrels.txt',
+      2,
+      'docno',
+      /topic q1 judges document d1 twice \(first on line 1\)/,
+    ],
+    [
+      'a qrels line with 3 fields',
+      { 'qrels.txt': 'q1 d1 1\n' },
+      {},
+      'qrels.txt',
+      1,
+      undefined,
+      /expected 4 fields \(qid iter docno grade\), got 3/,
+    ],
     ['a qrels grade that is not an integer', { 'qrels.txt': 'q1 0 d1 high\n' }, {}, 'qrels.txt', 1, 'grade', /expected an integer grade/],
     ['a run line with 5 fields', {}, { 'run.txt': 'q1 Q0 d1 1 2\n' }, 'run.txt', 1, undefined, /expected at least 6 fields/],
     ['a run score that is not a number', {}, { 'run.txt': 'q1 Q0 d1 1 high r\n' }, 'run.txt', 1, 'score', /expected a number, got "high"/],
-    ['a run score that is infinite', {}, { 'run.txt': 'q1 Q0 d1 1 1e999 r\n' }, 'run.txt', 1, 'score', /expected a finite number, got "1e999"/],
+    [
+      'a run score that is infinite',
+      {},
+      { 'run.txt': 'q1 Q0 d1 1 1e999 r\n' },
+      'run.txt',
+      1,
+      'score',
+      /expected a finite number, got "1e999"/,
+    ],
   ])('reports %s', async (_described, qrelsFiles: Record<string, string>, runFiles: Record<string, string>, name, line, field, message) => {
     // Prepare
     const [qrels] = await Promise.all(Object.entries(qrelsFiles).map(([file, text]) => folder.write(file, text)));
@@ -139,7 +190,11 @@ describe('loadTrecCollection', () => {
 
     // Assess
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file: expect.stringMatching(new RegExp(`${name.replace('.', '\\.')}$`)), line, message: expect.stringMatching(message) });
+    expect(errors[0]).toMatchObject({
+      file: expect.stringMatching(new RegExp(`${name.replace('.', '\\.')}$`)),
+      line,
+      message: expect.stringMatching(message),
+    });
     expect(errors[0]?.field).toBe(field);
   });
 

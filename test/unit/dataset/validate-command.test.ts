@@ -47,7 +47,9 @@ describe('assay validate', () => {
 
     // Assess
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe(['rows: 8', 'cases: 4', 'engines: 2', '  bm25: 4 cases', '  dense: 4 cases', 'labelled cases: 3', 'errors: 0', ''].join('\n'));
+    expect(result.stdout).toBe(
+      ['rows: 8', 'cases: 4', 'engines: 2', '  bm25: 4 cases', '  dense: 4 cases', 'labelled cases: 3', 'errors: 0', ''].join('\n'),
+    );
   });
 
   it('prints the counts and each error with file, line, field and fix, and exits 1 when rows are bad', async () => {
@@ -60,7 +62,9 @@ describe('assay validate', () => {
     // Assess
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('rows: 2\ncases: 1\n');
-    expect(result.stdout).toContain(`  ${file}:2: field "contexts[0]": expected a string or an object with doc_uri and content, got a number (1) (fix: `);
+    expect(result.stdout).toContain(
+      `  ${file}:2: field "contexts[0]": expected a string or an object with doc_uri and content, got a number (1) (fix: `,
+    );
     expect(result.stderr).toMatch(/1 input error/);
   });
 
@@ -122,7 +126,9 @@ describe('assay validate', () => {
     // Assess
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`assay validate: ${file}:1: field "request": expected a string, a chat object {"messages": [{"role": "user", "content": "..."}]} or {"query": "..."}, got a number (5) (fix: give the request as the query text)\n`);
+    expect(result.stderr).toBe(
+      `assay validate: ${file}:1: field "request": expected a string, a chat object {"messages": [{"role": "user", "content": "..."}]} or {"query": "..."}, got a number (5) (fix: give the request as the query text)\n`,
+    );
   });
 
   it('tells qrels from runs by their columns and loads them with a corpus and queries', async () => {

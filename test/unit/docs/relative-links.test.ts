@@ -44,7 +44,22 @@ describe('pageAnchors', () => {
 
   it('reads setext headings and HTML anchors, and no heading inside a code block', () => {
     // Prepare
-    const page = ['Setext title', '============', '', 'A section', '---', '', '<a id="kept-anchor"></a>', '', '```sh', '# not a heading', '```', '', '    #also not one', '#nor this'].join('\n');
+    const page = [
+      'Setext title',
+      '============',
+      '',
+      'A section',
+      '---',
+      '',
+      '<a id="kept-anchor"></a>',
+      '',
+      '```sh',
+      '# not a heading',
+      '```',
+      '',
+      '    #also not one',
+      '#nor this',
+    ].join('\n');
 
     // Act
     const anchors = pageAnchors(page);
@@ -90,7 +105,11 @@ describe('brokenLinks', () => {
 
     // Assess
     expect(broken).toEqual([
-      { page: 'docs/running.md', target: 'judges.md#judge-rate-limits-judgerate_limit', reason: 'docs/judges.md has no heading with the anchor #judge-rate-limits-judgerate_limit' },
+      {
+        page: 'docs/running.md',
+        target: 'judges.md#judge-rate-limits-judgerate_limit',
+        reason: 'docs/judges.md has no heading with the anchor #judge-rate-limits-judgerate_limit',
+      },
     ]);
   });
 
@@ -117,7 +136,10 @@ describe('brokenLinks', () => {
     const reasons = brokenLinks('docs/judges.md', page, files).map((link) => link.reason);
 
     // Assess
-    expect(reasons).toEqual(['examples/configs/dag-judge.yaml is not a Markdown page with headings, so it has no #dag_judges', '../../elsewhere.md points outside the repository']);
+    expect(reasons).toEqual([
+      'examples/configs/dag-judge.yaml is not a Markdown page with headings, so it has no #dag_judges',
+      '../../elsewhere.md points outside the repository',
+    ]);
   });
 
   it('ignores links shown as code, in a code span or a fenced block', () => {

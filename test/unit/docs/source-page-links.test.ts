@@ -54,7 +54,9 @@ describe('pages the code points users at', () => {
 
     // Act
     const dangling = sources.flatMap(([source, text]) =>
-      [...text.matchAll(/README(?:\.md)?,? (?:section )?"([^"]+)"/g)].map((match) => [source, match[1]]).filter(([, heading]) => !readmeHeadings.has(heading as string)),
+      [...text.matchAll(/README(?:\.md)?,? (?:section )?"([^"]+)"/g)]
+        .map((match) => [source, match[1]])
+        .filter(([, heading]) => !readmeHeadings.has(heading as string)),
     );
 
     // Assess

@@ -40,7 +40,9 @@ describe('parsing the hits an engine answered', () => {
   });
 
   it('refuses a doc_uri longer than 4096 characters, saying what it is for', () => {
-    expect(problemOf({ doc_uri: 'd'.repeat(4097) })).toBe('item 1: doc_uri: a text of 4097 characters, expected a document id of at most 4096 (check that results maps doc_uri to an id, not to the content)');
+    expect(problemOf({ doc_uri: 'd'.repeat(4097) })).toBe(
+      'item 1: doc_uri: a text of 4097 characters, expected a document id of at most 4096 (check that results maps doc_uri to an id, not to the content)',
+    );
   });
 
   it('keeps a numeric doc_uri up to 2^53 as its digits', () => {

@@ -28,7 +28,11 @@ describe('matrix expansion', () => {
 
   it.each([
     ['one variable', '{b: [0.3, 0.75]}', ['bm25@b=0.3', 'bm25@b=0.75']],
-    ['texts and booleans', '{analyzer: [english, standard], exact: [true]}', ['bm25@analyzer=english,exact=true', 'bm25@analyzer=standard,exact=true']],
+    [
+      'texts and booleans',
+      '{analyzer: [english, standard], exact: [true]}',
+      ['bm25@analyzer=english,exact=true', 'bm25@analyzer=standard,exact=true'],
+    ],
     ['one value', '{b: [1]}', ['bm25@b=1']],
   ])('names the variants of %s', (_, matrix, names) => {
     expect(variantsOf(matrix).map((variant) => variant.name)).toEqual(names);

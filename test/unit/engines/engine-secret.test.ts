@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { engineEnvironment, EngineSecretError, parseEngineSecret, refreshingEngineVariables } from '../../../shared/engines/engine-secret.js';
+import {
+  engineEnvironment,
+  EngineSecretError,
+  parseEngineSecret,
+  refreshingEngineVariables,
+} from '../../../shared/engines/engine-secret.js';
 
 const SECRET_NAME = 'the engine secret arn:aws:secretsmanager:us-east-1:123456789012:secret:assay-engines-AbC123';
 const MAX_AGE_MS = 300_000;
@@ -22,7 +27,10 @@ function secretStore(first: string | Error | undefined) {
 
 describe('parseEngineSecret', () => {
   it('reads a JSON object of variable names and values', () => {
-    expect(parseEngineSecret('{"SEARCH_TOKEN": "tok-1", "PG_URL": "postgres://search:pw@db/search"}')).toEqual({ SEARCH_TOKEN: 'tok-1', PG_URL: 'postgres://search:pw@db/search' });
+    expect(parseEngineSecret('{"SEARCH_TOKEN": "tok-1", "PG_URL": "postgres://search:pw@db/search"}')).toEqual({
+      SEARCH_TOKEN: 'tok-1',
+      PG_URL: 'postgres://search:pw@db/search',
+    });
   });
 
   it('reads an empty text as no variables', () => {
@@ -51,7 +59,10 @@ describe('parseEngineSecret', () => {
 
 describe('engineEnvironment', () => {
   it("lays the secret's variables over the process environment", () => {
-    const environment = engineEnvironment({ SEARCH_URL: 'http://search.internal', SEARCH_TOKEN: 'from-process' }, { SEARCH_TOKEN: 'from-secret' });
+    const environment = engineEnvironment(
+      { SEARCH_URL: 'http://search.internal', SEARCH_TOKEN: 'from-process' },
+      { SEARCH_TOKEN: 'from-secret' },
+    );
 
     expect(environment).toEqual({ SEARCH_URL: 'http://search.internal', SEARCH_TOKEN: 'from-secret' });
   });

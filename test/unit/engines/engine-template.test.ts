@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { envNamesIn, placeholdersIn, renderJson, renderText, renderUrl, unknownPlaceholders, type TemplateValues } from '../../../shared/engines/engine-template.js';
+import {
+  envNamesIn,
+  placeholdersIn,
+  renderJson,
+  renderText,
+  renderUrl,
+  unknownPlaceholders,
+  type TemplateValues,
+} from '../../../shared/engines/engine-template.js';
 
 const VALUES: TemplateValues = {
   query: 'keys & roles',
@@ -23,7 +31,9 @@ describe('engine templates', () => {
   });
 
   it('URL-encodes each value in a URL, not the URL around it', () => {
-    expect(renderUrl('http://127.0.0.1:9/s?q={{query}}&id={{request_id}}&b={{b}}', VALUES)).toBe('http://127.0.0.1:9/s?q=keys%20%26%20roles&id=q%201&b=0.3');
+    expect(renderUrl('http://127.0.0.1:9/s?q={{query}}&id={{request_id}}&b={{b}}', VALUES)).toBe(
+      'http://127.0.0.1:9/s?q=keys%20%26%20roles&id=q%201&b=0.3',
+    );
   });
 
   it('writes values into a header as they are', () => {

@@ -21,7 +21,10 @@ function scripted(outcomes: readonly (ConnectorResult | 'hang' | 'throw')[]): Co
   };
 }
 
-const transient = (message: string, retryAfterMs?: number): ConnectorResult => ({ ok: false, failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } });
+const transient = (message: string, retryAfterMs?: number): ConnectorResult => ({
+  ok: false,
+  failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) },
+});
 const permanent = (message: string): ConnectorResult => ({ ok: false, failure: { kind: 'permanent', message } });
 const FAST: RetryPolicy = { retries: 3, timeoutMs: 1_000, baseDelayMs: 5, maxDelayMs: 20 };
 
@@ -94,7 +97,10 @@ describe('retryingEngine', () => {
     const connector = scripted(['hang', 'hang']);
 
     // Act
-    const result = await retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 50 }, []).call(REQUEST, new AbortController().signal);
+    const result = await retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 50 }, []).call(
+      REQUEST,
+      new AbortController().signal,
+    );
 
     // Assess
     expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'timed out after 50 ms (after 2 attempts)' } });
@@ -105,7 +111,10 @@ describe('retryingEngine', () => {
     const connector = scripted([transient('HTTP 503')]);
 
     // Act
-    const result = await retryingEngine('e', connector, { retries: 5, timeoutMs: 1_000, baseDelayMs: 10_000 }, []).call(REQUEST, AbortSignal.timeout(100));
+    const result = await retryingEngine('e', connector, { retries: 5, timeoutMs: 1_000, baseDelayMs: 10_000 }, []).call(
+      REQUEST,
+      AbortSignal.timeout(100),
+    );
 
     // Assess
     expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'HTTP 503; the deadline passed while waiting to retry' } });
@@ -129,7 +138,10 @@ describe('retryingEngine', () => {
     const connector = scripted([permanent('401: token tok-123456 rejected for tok-123456-extended')]);
 
     // Act
-    const result = await retryingEngine('e', connector, FAST, ['tok-123456', 'tok-123456-extended']).call(REQUEST, new AbortController().signal);
+    const result = await retryingEngine('e', connector, FAST, ['tok-123456', 'tok-123456-extended']).call(
+      REQUEST,
+      new AbortController().signal,
+    );
 
     // Assess
     expect(!result.ok && result.failure.message).toBe('401: token [redacted] rejected for [redacted]');
@@ -144,13 +156,18 @@ describe('retryingEngine', () => {
     const connector = scripted([permanent(message)]);
 
     // Act
-    const result = await retryingEngine('e', connector, FAST, ['tok/Vq7Xw2+Lm9Tz4=Rb8', 'ab"cd"ef"gh"ij"kl']).call(REQUEST, new AbortController().signal);
+    const result = await retryingEngine('e', connector, FAST, ['tok/Vq7Xw2+Lm9Tz4=Rb8', 'ab"cd"ef"gh"ij"kl']).call(
+      REQUEST,
+      new AbortController().signal,
+    );
 
     // Assess
     expect(!result.ok && result.failure.message).toBe(expected);
   });
 
   it('lets a bug in a connector throw', async () => {
-    await expect(retryingEngine('e', scripted(['throw']), FAST, []).call(REQUEST, new AbortController().signal)).rejects.toThrow('a bug in the connector');
+    await expect(retryingEngine('e', scripted(['throw']), FAST, []).call(REQUEST, new AbortController().signal)).rejects.toThrow(
+      'a bug in the connector',
+    );
   });
 });

@@ -38,7 +38,9 @@ export function nightlyReport(night: number, ndcg: Readonly<Record<string, numbe
   return report({
     run_id: `r-${night.toString(16).padStart(16, '0')}`,
     created_at: new Date(Date.UTC(2026, 0, night, 2)).toISOString(),
-    engines: Object.fromEntries(Object.entries(ndcg).map(([engine, value]) => [engine, { 'retrieval/ground_truth/ndcg@10/average': value }])),
+    engines: Object.fromEntries(
+      Object.entries(ndcg).map(([engine, value]) => [engine, { 'retrieval/ground_truth/ndcg@10/average': value }]),
+    ),
     ...overrides,
   });
 }

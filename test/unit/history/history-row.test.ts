@@ -46,7 +46,14 @@ describe('a run’s history row', () => {
     const row = historyRowOf(source);
 
     // Assess
-    expect(row).toMatchObject({ run_id: source.run_id, created_at: source.created_at, dataset: source.dataset, config_hash: source.config_hash, judge: source.judge, cases: source.cases });
+    expect(row).toMatchObject({
+      run_id: source.run_id,
+      created_at: source.created_at,
+      dataset: source.dataset,
+      config_hash: source.config_hash,
+      judge: source.judge,
+      cases: source.cases,
+    });
     expect(row.compared_with).toEqual({ run_id: 'r-00000000000000aa', kind: 'baseline' });
     expect(row.regressions).toEqual(regressions);
     const { confusion: _confusion, reasons: _reasons, ...summary } = agreement();

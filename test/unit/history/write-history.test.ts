@@ -147,8 +147,16 @@ describe('the history the reducer writes', () => {
     // Prepare: a thousand rows of two engines with intervals, written as their reducers did
     const store = new MemoryStore();
     for (let night = 1; night <= 1000; night++) {
-      const statistics = (value: number) => ({ [`${NDCG}/average`]: value, [`${NDCG}/average/ci_low`]: value - 0.05, [`${NDCG}/average/ci_high`]: value + 0.05 });
-      const report = nightlyReport(night, {}, { engines: { bm25: statistics(0.5 + (night % 7) / 100), dense: statistics(0.6 - (night % 5) / 100) } });
+      const statistics = (value: number) => ({
+        [`${NDCG}/average`]: value,
+        [`${NDCG}/average/ci_low`]: value - 0.05,
+        [`${NDCG}/average/ci_high`]: value + 0.05,
+      });
+      const report = nightlyReport(
+        night,
+        {},
+        { engines: { bm25: statistics(0.5 + (night % 7) / 100), dense: statistics(0.6 - (night % 5) / 100) } },
+      );
       await store.put(historyKeys.row(SUITE, report.created_at, report.run_id), JSON.stringify(historyRowOf(report)));
     }
 

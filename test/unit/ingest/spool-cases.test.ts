@@ -26,7 +26,12 @@ class SlowFirstStore extends MemoryStore {
 async function storedCollection(store: MemoryStore): Promise<string> {
   const topics = Array.from({ length: 12 }, (_, index) => `${100 + index}`);
   const qrels = await folder.write('qrels.txt', topics.map((topic) => `${topic} 0 d1 1\n`).join(''));
-  const run = await folder.write('bm25.run', topics.flatMap((topic) => Array.from({ length: 2_100 }, (_, rank) => `${topic} Q0 d${rank} ${rank + 1} ${2_100 - rank} bm25\n`)).join(''));
+  const run = await folder.write(
+    'bm25.run',
+    topics
+      .flatMap((topic) => Array.from({ length: 2_100 }, (_, rank) => `${topic} Q0 d${rank} ${rank + 1} ${2_100 - rank} bm25\n`))
+      .join(''),
+  );
   const { key } = await uploadInput(store, 'trec', { collection: { qrels, runs: [run] } });
   return key;
 }

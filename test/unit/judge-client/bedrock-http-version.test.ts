@@ -24,7 +24,10 @@ const PARSE_ERROR = nodeError('Parse Error: Expected HTTP/, RTSP/ or ICE/', 'HPE
 const NO_H2_OVER_TLS = nodeError(
   'The pending stream has been canceled (caused by: error:0A000460:SSL routines:ssl3_read_bytes:tlsv1 alert no application protocol)',
   'ERR_HTTP2_STREAM_CANCEL',
-  nodeError('error:0A000460:SSL routines:ssl3_read_bytes:tlsv1 alert no application protocol', 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL'),
+  nodeError(
+    'error:0A000460:SSL routines:ssl3_read_bytes:tlsv1 alert no application protocol',
+    'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL',
+  ),
 );
 const RESET = nodeError('socket hang up', 'ECONNRESET');
 
@@ -56,7 +59,12 @@ describe('httpMismatch', () => {
   it.each<[string, Error, BedrockHttpVersion, string | undefined]>([
     ['HTTP/2 answered by an HTTP/1.1 server', PROTOCOL_ERROR, '2', 'Protocol error, ERR_HTTP2_ERROR'],
     ['HTTP/1.1 answered by an HTTP/2 server', PARSE_ERROR, '1.1', 'Parse Error: Expected HTTP/, RTSP/ or ICE/, HPE_INVALID_CONSTANT'],
-    ['HTTP/2 to a TLS server without h2', NO_H2_OVER_TLS, '2', 'the TLS server offers no h2 in ALPN, ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL'],
+    [
+      'HTTP/2 to a TLS server without h2',
+      NO_H2_OVER_TLS,
+      '2',
+      'the TLS server offers no h2 in ALPN, ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL',
+    ],
     ['a parse error of HTTP/2, which has no such', PARSE_ERROR, '2', undefined],
     ['a protocol error of HTTP/1.1, which has no such', PROTOCOL_ERROR, '1.1', undefined],
     ['a reset connection', RESET, '1.1', undefined],

@@ -31,7 +31,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function startClient(oracle: Oracle, faults: BedrockFaultPlan = {}, settings: Partial<BedrockJudgeSettings> = {}, http: '1.1' | '2' = '1.1'): Promise<{ client: BedrockJudgeClient; server: BedrockTestServer }> {
+async function startClient(
+  oracle: Oracle,
+  faults: BedrockFaultPlan = {},
+  settings: Partial<BedrockJudgeSettings> = {},
+  http: '1.1' | '2' = '1.1',
+): Promise<{ client: BedrockJudgeClient; server: BedrockTestServer }> {
   server = await startBedrockTestServer({ oracle, accessKeyId: ACCESS_KEY, faults, http });
   const client = new BedrockJudgeClient({
     region: 'us-east-1',
@@ -66,7 +71,10 @@ describe('BedrockJudgeClient: answers', () => {
       system: [{ text: 'Judge the passage.' }],
       messages: [{ role: 'user', content: [{ text: 'Request: a\nPassage: b' }] }],
       inferenceConfig: { maxTokens: 1024, temperature: 0 },
-      toolConfig: { tools: [{ toolSpec: { name: 'chunk_relevance', inputSchema: { json: { type: 'object', required: ['rationale', 'rating'] } } } }], toolChoice: { tool: { name: 'chunk_relevance' } } },
+      toolConfig: {
+        tools: [{ toolSpec: { name: 'chunk_relevance', inputSchema: { json: { type: 'object', required: ['rationale', 'rating'] } } } }],
+        toolChoice: { tool: { name: 'chunk_relevance' } },
+      },
     });
   });
 
@@ -81,7 +89,11 @@ describe('BedrockJudgeClient: answers', () => {
     const completion = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(completion).toMatchObject({ ok: false, transient: false, error: `the judge server's content filter stopped the answer (stopReason ${stopReason}); this judgment cannot be made on this server` });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: false,
+      error: `the judge server's content filter stopped the answer (stopReason ${stopReason}); this judgment cannot be made on this server`,
+    });
     expect(started.server.log).toHaveLength(1);
   });
 
@@ -148,11 +160,20 @@ describe('BedrockJudgeClient: the HTTP version', () => {
   });
 
   it.each<['1.1' | '2', Partial<BedrockJudgeSettings>, string]>([
-    ['1.1', {}, 'the judge call to Amazon Bedrock timed out: @smithy/node-http-handler - [ERROR] a request has exceeded the configured 200 ms requestTimeout.'],
+    [
+      '1.1',
+      {},
+      'the judge call to Amazon Bedrock timed out: @smithy/node-http-handler - [ERROR] a request has exceeded the configured 200 ms requestTimeout.',
+    ],
     ['2', { httpVersion: '2' }, 'the judge call to Amazon Bedrock timed out: Stream timed out because of no activity for 200 ms'],
   ])('bounds each attempt by timeoutMs over HTTP/%s', async (http, settings, error) => {
     // Prepare: every answer is slower than one attempt may take
-    const started = await startClient(answerWith(verdict), { always: 'slow', slowMs: 1_500 }, { ...settings, timeoutMs: 200, maxRetries: 0 }, http);
+    const started = await startClient(
+      answerWith(verdict),
+      { always: 'slow', slowMs: 1_500 },
+      { ...settings, timeoutMs: 200, maxRetries: 0 },
+      http,
+    );
     const startedAt = Date.now();
 
     // Act
@@ -178,20 +199,23 @@ describe('BedrockJudgeClient: the HTTP version', () => {
       (endpoint) =>
         `Amazon Bedrock at ${endpoint}/ did not answer in HTTP/1.1 (Parse Error: Expected HTTP/, RTSP/ or ICE/, HPE_INVALID_CONSTANT): the judge client spoke HTTP/1.1, as it does to every http:// endpoint; set judge.bedrock.http_version: "2" if the server speaks only HTTP/2 (cleartext h2c over http://)`,
     ],
-  ])('says what it spoke and what to set, and stops every later call without a request, when it speaks %s', async (_case, http, settings, message) => {
-    // Prepare
-    const started = await startClient(answerWith(verdict), {}, settings, http);
+  ])(
+    'says what it spoke and what to set, and stops every later call without a request, when it speaks %s',
+    async (_case, http, settings, message) => {
+      // Prepare
+      const started = await startClient(answerWith(verdict), {}, settings, http);
 
-    // Act
-    const first = await started.client.complete(judgeRequest);
-    const second = await started.client.complete(judgeRequest);
+      // Act
+      const first = await started.client.complete(judgeRequest);
+      const second = await started.client.complete(judgeRequest);
 
-    // Assess: fatal, not retried by the SDK: one connection in all, and no request the server could read
-    expect(first).toMatchObject({ ok: false, transient: false, retries: 0, error: message(started.server.endpoint) });
-    expect(second).toMatchObject({ ok: false, transient: false, error: message(started.server.endpoint) });
-    expect(started.server.connections()).toBe(1);
-    expect(started.server.log).toEqual([]);
-  });
+      // Assess: fatal, not retried by the SDK: one connection in all, and no request the server could read
+      expect(first).toMatchObject({ ok: false, transient: false, retries: 0, error: message(started.server.endpoint) });
+      expect(second).toMatchObject({ ok: false, transient: false, error: message(started.server.endpoint) });
+      expect(started.server.connections()).toBe(1);
+      expect(started.server.log).toEqual([]);
+    },
+  );
 });
 
 describe('BedrockJudgeClient: failures', () => {
@@ -215,14 +239,31 @@ describe('BedrockJudgeClient: failures', () => {
     const completion = await started.client.complete(judgeRequest);
 
     // Assess: both refusals counted as the rate limit's, which held the judgment to its end
-    expect(completion).toMatchObject({ ok: false, transient: true, retries: 1, rateLimited: 2, heldByRateLimit: true, error: 'Amazon Bedrock answered ThrottlingException, HTTP 429: Too many requests, please wait before trying again.' });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      retries: 1,
+      rateLimited: 2,
+      heldByRateLimit: true,
+      error: 'Amazon Bedrock answered ThrottlingException, HTTP 429: Too many requests, please wait before trying again.',
+    });
   });
 
   it('holds every attempt of the model for the throttling wait, through the rate governor it shares', async () => {
     // Prepare: one governor for two clients of one model; the first attempt is throttled
     const governor = new RateGovernor({ maxInFlight: 4, maxHoldMs: 5_000 });
     const started = await startClient(answerWith(verdict), { firstFaults: ['throttle'] }, { governor });
-    const other = new BedrockJudgeClient({ region: 'us-east-1', endpoint: started.server.endpoint, model: MODEL, temperature: 0, timeoutMs: 2_000, maxRetries: 3, maxTokens: 1024, callDeadlineMs: 120_000, governor });
+    const other = new BedrockJudgeClient({
+      region: 'us-east-1',
+      endpoint: started.server.endpoint,
+      model: MODEL,
+      temperature: 0,
+      timeoutMs: 2_000,
+      maxRetries: 3,
+      maxTokens: 1024,
+      callDeadlineMs: 120_000,
+      governor,
+    });
 
     // Act
     const [first, second] = await Promise.all([started.client.complete(judgeRequest), other.complete(judgeRequest)]);
@@ -234,8 +275,16 @@ describe('BedrockJudgeClient: failures', () => {
   });
 
   it.each<[string, BedrockFaultPlan, RegExp]>([
-    ['access to the model is denied', { firstFaults: ['access-denied'] }, /^Amazon Bedrock refused the call \(AccessDeniedException, HTTP 403: You don't have access to the model/],
-    ['the access key is unknown', {}, /^Amazon Bedrock refused the call \(UnrecognizedClientException, HTTP 403: The security token included in the request is invalid\.\)/],
+    [
+      'access to the model is denied',
+      { firstFaults: ['access-denied'] },
+      /^Amazon Bedrock refused the call \(AccessDeniedException, HTTP 403: You don't have access to the model/,
+    ],
+    [
+      'the access key is unknown',
+      {},
+      /^Amazon Bedrock refused the call \(UnrecognizedClientException, HTTP 403: The security token included in the request is invalid\.\)/,
+    ],
   ])('stops every later call, without a request, when %s', async (_case, faults, error) => {
     // Prepare
     const started = await startClient(answerWith(verdict), faults);
@@ -253,8 +302,16 @@ describe('BedrockJudgeClient: failures', () => {
   });
 
   it.each<[string, BedrockFaultPlan, { transient: boolean; error: RegExp }]>([
-    ['a prompt too long', { firstFaults: ['too-long'] }, { transient: false, error: /^the prompt is too long for the judge model \(ValidationException, HTTP 400: Input is too long/ }],
-    ['a model timeout', { firstFaults: ['model-timeout'] }, { transient: true, error: /^Amazon Bedrock answered ModelTimeoutException, HTTP 408/ }],
+    [
+      'a prompt too long',
+      { firstFaults: ['too-long'] },
+      { transient: false, error: /^the prompt is too long for the judge model \(ValidationException, HTTP 400: Input is too long/ },
+    ],
+    [
+      'a model timeout',
+      { firstFaults: ['model-timeout'] },
+      { transient: true, error: /^Amazon Bedrock answered ModelTimeoutException, HTTP 408/ },
+    ],
   ])('fails only that judgment for %s', async (_case, faults, expected) => {
     // Prepare
     const started = await startClient(answerWith(verdict), faults);
@@ -277,7 +334,11 @@ describe('BedrockJudgeClient: failures', () => {
     const completion = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/) });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/),
+    });
     expect(Date.now() - startedAt).toBeLessThan(900);
   });
 
@@ -290,14 +351,27 @@ describe('BedrockJudgeClient: failures', () => {
     const completion = await started.client.complete(judgeRequest, { deadlineAt: Date.now() + 400 });
 
     // Assess
-    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^the judgment ran out of time: .*the last answer: ThrottlingException \(HTTP 429\)/) });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      error: expect.stringMatching(/^the judgment ran out of time: .*the last answer: ThrottlingException \(HTTP 429\)/),
+    });
     expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 
-  it('fails at once, transient, without the SDK\'s retries, when nothing listens at the endpoint', async () => {
+  it("fails at once, transient, without the SDK's retries, when nothing listens at the endpoint", async () => {
     // Prepare
     const port = await closedPort();
-    const client = new BedrockJudgeClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, model: MODEL, temperature: 0, timeoutMs: 2_000, maxRetries: 3, maxTokens: 1024, callDeadlineMs: 120_000 });
+    const client = new BedrockJudgeClient({
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      model: MODEL,
+      temperature: 0,
+      timeoutMs: 2_000,
+      maxRetries: 3,
+      maxTokens: 1024,
+      callDeadlineMs: 120_000,
+    });
     const startedAt = Date.now();
 
     // Act

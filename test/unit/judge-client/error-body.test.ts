@@ -23,11 +23,21 @@ describe('serverErrorOf', () => {
       shape: "FastAPI's validation issues, named by their request field",
       body: {
         detail: [
-          { type: 'literal_error', loc: ['body', 'response_format', 'type'], msg: "Input should be 'text' or 'json_object'", input: 'json_schema' },
+          {
+            type: 'literal_error',
+            loc: ['body', 'response_format', 'type'],
+            msg: "Input should be 'text' or 'json_object'",
+            input: 'json_schema',
+          },
           { type: 'missing', loc: ['query', 'version'], msg: 'Field required' },
         ],
       },
-      expected: { message: "response_format.type: Input should be 'text' or 'json_object'; query.version: Field required", type: null, param: 'response_format.type', code: null },
+      expected: {
+        message: "response_format.type: Input should be 'text' or 'json_object'; query.version: Field required",
+        type: null,
+        param: 'response_format.type',
+        code: null,
+      },
     },
     {
       shape: 'an error given as text',

@@ -16,7 +16,9 @@ import { startOpenAiTestServer, type OpenAiTestServer } from '../../support/open
  */
 let server: OpenAiTestServer;
 beforeEach(async () => {
-  server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'it answers the request', rating: 'yes' }, reportedModel: 'judge-model-2024-08-06' }) });
+  server = await startOpenAiTestServer({
+    oracle: () => ({ json: { rationale: 'it answers the request', rating: 'yes' }, reportedModel: 'judge-model-2024-08-06' }),
+  });
 });
 afterEach(async () => {
   await server.close();
@@ -24,10 +26,22 @@ afterEach(async () => {
 
 const inputs = { request: 'how do I rotate keys?', chunk: 'Rotate access keys from the IAM console.' };
 
-function serviceOver(store: ObjectStore | undefined, settings: Partial<JudgeServiceSettings> = {}, cache = new JudgeCache(store, 100, () => {})): JudgeService {
+function serviceOver(
+  store: ObjectStore | undefined,
+  settings: Partial<JudgeServiceSettings> = {},
+  cache = new JudgeCache(store, 100, () => {}),
+): JudgeService {
   const model = settings.model ?? 'judge-model';
   const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, model, temperature: settings.temperature ?? 0 });
-  return new JudgeService(client, cache, { provider: 'openai', baseUrl: 'https://gateway.example/v1', model, temperature: 0, cacheSampled: false, concurrency: 4, ...settings });
+  return new JudgeService(client, cache, {
+    provider: 'openai',
+    baseUrl: 'https://gateway.example/v1',
+    model,
+    temperature: 0,
+    cacheSampled: false,
+    concurrency: 4,
+    ...settings,
+  });
 }
 
 class FailingWrites extends MemoryStore {
@@ -38,7 +52,10 @@ class FailingWrites extends MemoryStore {
 
 describe('the judge cache key', () => {
   it.each([
-    ['https://user:pass@gateway.example:8443/openai/deployments/judge/?api-key=secret#top', 'https://gateway.example:8443/openai/deployments/judge'],
+    [
+      'https://user:pass@gateway.example:8443/openai/deployments/judge/?api-key=secret#top',
+      'https://gateway.example:8443/openai/deployments/judge',
+    ],
     ['http://localhost:11434/v1/', 'http://localhost:11434/v1'],
     [undefined, 'https://api.openai.com/v1'],
   ])('reads %s as %s: scheme, host, port and path, never user info, query or fragment', (url, expected) => {
@@ -66,7 +83,10 @@ describe('the judge cache key', () => {
     const entries = [];
     for await (const key of store.list('cache/judges/')) entries.push(JSON.parse(new TextDecoder().decode(await store.get(key))));
     expect(entries.map((entry) => [entry.model, entry.reported_model])).toEqual(
-      expect.arrayContaining([['judge-model', 'judge-model-2024-08-06'], ['judge-model-2024-08-06', 'judge-model-2024-08-06']]),
+      expect.arrayContaining([
+        ['judge-model', 'judge-model-2024-08-06'],
+        ['judge-model-2024-08-06', 'judge-model-2024-08-06'],
+      ]),
     );
   });
 });

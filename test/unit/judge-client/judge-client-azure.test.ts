@@ -20,10 +20,21 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function startAzureClient(oracle: Oracle, faults: FaultPlan = {}, settings: Partial<JudgeClientSettings> = {}): Promise<{ client: JudgeClient; server: OpenAiTestServer }> {
+async function startAzureClient(
+  oracle: Oracle,
+  faults: FaultPlan = {},
+  settings: Partial<JudgeClientSettings> = {},
+): Promise<{ client: JudgeClient; server: OpenAiTestServer }> {
   server = await startOpenAiTestServer({ oracle, faults, azureKey: AZURE_KEY });
   const azure = { endpoint: `${server.origin}/`, deployment: 'judge-prod', apiVersion: '2024-10-21' };
-  const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: undefined, apiKey: AZURE_KEY, model: 'gpt-4o-mini', azure, ...settings });
+  const client = new JudgeClient({
+    ...TEST_CLIENT_SETTINGS,
+    baseUrl: undefined,
+    apiKey: AZURE_KEY,
+    model: 'gpt-4o-mini',
+    azure,
+    ...settings,
+  });
   return { client, server };
 }
 
@@ -81,7 +92,11 @@ describe('JudgeClient on Azure OpenAI', () => {
     const completion = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(completion).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/content (management )?polic|content filter/i) });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: false,
+      error: expect.stringMatching(/content (management )?polic|content filter/i),
+    });
     expect(started.server.log).toHaveLength(1);
   });
 
@@ -106,7 +121,13 @@ describe('JudgeClient on Azure OpenAI', () => {
     const second = await started.client.complete(judgeRequest);
 
     // Assess: one request in all, the 401 not retried
-    expect(first).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/^the judge server refused the credentials \(HTTP 401: Access denied .*\); check AZURE_OPENAI_API_KEY and judge\.azure/) });
+    expect(first).toMatchObject({
+      ok: false,
+      transient: false,
+      error: expect.stringMatching(
+        /^the judge server refused the credentials \(HTTP 401: Access denied .*\); check AZURE_OPENAI_API_KEY and judge\.azure/,
+      ),
+    });
     expect(second).toMatchObject({ ok: false, error: first.ok ? '' : first.error });
     expect(started.server.log).toHaveLength(1);
   });

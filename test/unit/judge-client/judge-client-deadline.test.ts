@@ -18,7 +18,11 @@ const verdict = { rationale: 'on topic', rating: 'yes' };
 describe('JudgeClient time limits', () => {
   it('waits no longer than judge.max_retry_wait_ms when a server asks for retry-after: 20', async () => {
     // Prepare
-    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['429'], retryAfterSeconds: 20 }, { maxRetryWaitMs: 100, timeoutMs: 1_000 });
+    const started = await startJudgeClient(
+      answerWith(verdict),
+      { firstFaults: ['429'], retryAfterSeconds: 20 },
+      { maxRetryWaitMs: 100, timeoutMs: 1_000 },
+    );
     server = started.server;
     const startedAt = Date.now();
 
@@ -32,7 +36,11 @@ describe('JudgeClient time limits', () => {
 
   it('stops a judgment at judge.call_deadline_ms, over all its attempts, as a transient failure', async () => {
     // Prepare: every answer is slower than the deadline; each attempt alone is within its timeout
-    const started = await startJudgeClient(answerWith(verdict), { slow: 1, slowMs: 1_000 }, { callDeadlineMs: 300, timeoutMs: 2_000, maxRetries: 4 });
+    const started = await startJudgeClient(
+      answerWith(verdict),
+      { slow: 1, slowMs: 1_000 },
+      { callDeadlineMs: 300, timeoutMs: 2_000, maxRetries: 4 },
+    );
     server = started.server;
     const startedAt = Date.now();
 
@@ -40,11 +48,15 @@ describe('JudgeClient time limits', () => {
     const completion = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/) });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/),
+    });
     expect(Date.now() - startedAt).toBeLessThan(900);
   }, 30_000);
 
-  it('stops a judgment at the caller\'s deadline, and does not start a retry it cannot finish', async () => {
+  it("stops a judgment at the caller's deadline, and does not start a retry it cannot finish", async () => {
     // Prepare: a rate limit that asks for 2 s, and a caller with half a second left
     const started = await startJudgeClient(answerWith(verdict), { rateLimit: 1, retryAfterSeconds: 2 }, { maxRetries: 4 });
     server = started.server;

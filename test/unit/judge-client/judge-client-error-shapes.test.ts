@@ -21,22 +21,25 @@ const OTHER_SHAPES: readonly { shape: ErrorShape; status: 400 | 422 }[] = [
   { shape: 'fastapi', status: 422 },
 ];
 
-describe('JudgeClient: error bodies in other shapes than OpenAI\'s', () => {
-  it.each(OTHER_SHAPES)('steps down the mode ladder on a $shape refusal with status $status, as for OpenAI\'s shape', async ({ shape, status }) => {
-    // Prepare
-    const started = await startJudgeClient(answerWith(verdict), { refuseResponseFormat: true, refusalStatus: status, errorShape: shape });
-    server = started.server;
+describe("JudgeClient: error bodies in other shapes than OpenAI's", () => {
+  it.each(OTHER_SHAPES)(
+    "steps down the mode ladder on a $shape refusal with status $status, as for OpenAI's shape",
+    async ({ shape, status }) => {
+      // Prepare
+      const started = await startJudgeClient(answerWith(verdict), { refuseResponseFormat: true, refusalStatus: status, errorShape: shape });
+      server = started.server;
 
-    // Act
-    const first = await started.client.complete(judgeRequest);
-    const second = await started.client.complete(judgeRequest);
+      // Act
+      const first = await started.client.complete(judgeRequest);
+      const second = await started.client.complete(judgeRequest);
 
-    // Assess: json_schema and json_object refused once each, then tool calls
-    expect(first).toMatchObject({ ok: true, output: verdict });
-    expect(second).toMatchObject({ ok: true, output: verdict });
-    expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'refused', 'answer', 'answer']);
-    expect(started.client.outputMode).toBe('tool');
-  });
+      // Assess: json_schema and json_object refused once each, then tool calls
+      expect(first).toMatchObject({ ok: true, output: verdict });
+      expect(second).toMatchObject({ ok: true, output: verdict });
+      expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'refused', 'answer', 'answer']);
+      expect(started.client.outputMode).toBe('tool');
+    },
+  );
 
   it('reads a content filter from a top-level error, fails that call only and keeps the mode', async () => {
     // Prepare
@@ -47,7 +50,11 @@ describe('JudgeClient: error bodies in other shapes than OpenAI\'s', () => {
     const filtered = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(filtered).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/^the judge server's content filter refused this prompt \(HTTP 400: The response was filtered/) });
+    expect(filtered).toMatchObject({
+      ok: false,
+      transient: false,
+      error: expect.stringMatching(/^the judge server's content filter refused this prompt \(HTTP 400: The response was filtered/),
+    });
     expect(started.client.outputMode).toBe('json_schema');
   });
 
@@ -77,7 +84,11 @@ describe('JudgeClient: error bodies in other shapes than OpenAI\'s', () => {
     const second = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(first).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/^the judge account has no quota left \(HTTP 429: You exceeded your current quota/) });
+    expect(first).toMatchObject({
+      ok: false,
+      transient: false,
+      error: expect.stringMatching(/^the judge account has no quota left \(HTTP 429: You exceeded your current quota/),
+    });
     expect(second).toMatchObject({ ok: false, error: (first as { error: string }).error });
     expect(server.log.map((entry) => entry.outcome)).toEqual(['insufficient-quota']);
   });

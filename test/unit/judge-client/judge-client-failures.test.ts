@@ -27,7 +27,11 @@ describe('JudgeClient: 400s by what they say', () => {
     const next = await started.client.complete(judgeRequest);
 
     // Assess: one refused request, no step down, the next call still asks for the JSON schema
-    expect(filtered).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/content (management )?polic|content filter/i) });
+    expect(filtered).toMatchObject({
+      ok: false,
+      transient: false,
+      error: expect.stringMatching(/content (management )?polic|content filter/i),
+    });
     expect(next).toMatchObject({ ok: true, output: verdict });
     expect(server.log.map((entry) => entry.outcome)).toEqual(['content-filter', 'answer']);
     expect(server.log[1]?.request.response_format).toMatchObject({ type: 'json_schema' });
@@ -47,7 +51,11 @@ describe('JudgeClient: 400s by what they say', () => {
     expect(first).toMatchObject({ ok: true, output: verdict });
     expect(second).toMatchObject({ ok: true, output: verdict });
     expect(server.log.map((entry) => entry.outcome)).toEqual(['refused', 'answer', 'answer']);
-    expect(server.log.slice(1).map((entry) => [entry.request.temperature, (entry.request.response_format as { type?: string } | undefined)?.type])).toEqual([
+    expect(
+      server.log
+        .slice(1)
+        .map((entry) => [entry.request.temperature, (entry.request.response_format as { type?: string } | undefined)?.type]),
+    ).toEqual([
       [undefined, 'json_schema'],
       [undefined, 'json_schema'],
     ]);
@@ -106,7 +114,11 @@ describe('JudgeClient: what the answer says besides its text', () => {
 describe('JudgeClient: a spent quota', () => {
   it('fails at once without retrying, says to check billing, and fails the later calls without a request', async () => {
     // Prepare
-    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['insufficient-quota', 'insufficient-quota', 'insufficient-quota'] }, { maxRetries: 4 });
+    const started = await startJudgeClient(
+      answerWith(verdict),
+      { firstFaults: ['insufficient-quota', 'insufficient-quota', 'insufficient-quota'] },
+      { maxRetries: 4 },
+    );
     server = started.server;
 
     // Act
@@ -114,7 +126,12 @@ describe('JudgeClient: a spent quota', () => {
     const second = await started.client.complete(judgeRequest);
 
     // Assess
-    expect(first).toMatchObject({ ok: false, transient: false, retries: 0, error: expect.stringMatching(/quota.*check the billing of the judge account/i) });
+    expect(first).toMatchObject({
+      ok: false,
+      transient: false,
+      retries: 0,
+      error: expect.stringMatching(/quota.*check the billing of the judge account/i),
+    });
     expect(second).toEqual({ ...first, retries: 0 });
     expect(server.log.length).toBe(1);
   });

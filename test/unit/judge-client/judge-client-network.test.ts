@@ -86,7 +86,13 @@ describe('JudgeClient: an answer whose body stops coming', () => {
   it('times the body out with the attempt, and retries it', async () => {
     // Prepare: each attempt may take 150 ms; the judgment has seconds
     const stalled = await startStallingServer();
-    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: stalled.baseUrl, timeoutMs: 150, maxRetries: 1, callDeadlineMs: 5_000 });
+    const client = new JudgeClient({
+      ...TEST_CLIENT_SETTINGS,
+      baseUrl: stalled.baseUrl,
+      timeoutMs: 150,
+      maxRetries: 1,
+      callDeadlineMs: 5_000,
+    });
 
     // Act
     const completion = await client.complete(judgeRequest);
@@ -96,7 +102,7 @@ describe('JudgeClient: an answer whose body stops coming', () => {
     expect(stalled.requests()).toBe(2);
   });
 
-  it('stops at the judgment\'s deadline while the body is being read, as a transient failure', async () => {
+  it("stops at the judgment's deadline while the body is being read, as a transient failure", async () => {
     // Prepare: the deadline comes long before the attempt's timeout
     const stalled = await startStallingServer();
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: stalled.baseUrl, timeoutMs: 5_000, callDeadlineMs: 200 });
@@ -106,7 +112,11 @@ describe('JudgeClient: an answer whose body stops coming', () => {
     const completion = await client.complete(judgeRequest);
 
     // Assess
-    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/) });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      error: expect.stringMatching(/^the judgment ran out of time: it stopped at its deadline/),
+    });
     expect(stalled.requests()).toBe(1);
     expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
@@ -140,7 +150,8 @@ describe('JudgeClient: a server that cannot be reached', () => {
     const completions = await Promise.all([1, 2, 3, 4].map(() => client.complete(judgeRequest)));
 
     // Assess
-    for (const completion of completions) expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^cannot reach the judge server at /) });
+    for (const completion of completions)
+      expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^cannot reach the judge server at /) });
     expect(Date.now() - startedAt).toBeLessThan(400);
   });
 

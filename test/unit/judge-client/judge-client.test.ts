@@ -23,7 +23,9 @@ async function clientFor(oracle: Oracle, faults?: FaultPlan, settings: Partial<J
   return { client, server };
 }
 
-const answer = (json: unknown): Oracle => () => ({ json });
+const answer =
+  (json: unknown): Oracle =>
+  () => ({ json });
 
 describe('JudgeClient', () => {
   it('asks for structured output with the JSON schema, temperature 0, and returns the parsed answer', async () => {
@@ -56,7 +58,10 @@ describe('JudgeClient', () => {
   });
 
   it('falls back to JSON in the text, with the schema in the prompt, when tools are refused too', async () => {
-    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { refuseResponseFormat: true, refuseTools: true });
+    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), {
+      refuseResponseFormat: true,
+      refuseTools: true,
+    });
     expect(await client.complete(request)).toMatchObject({ ok: true, output: { rating: 'yes' } });
     const textRequest = server.log[3]?.request;
     expect(textRequest?.response_format).toBeUndefined();
@@ -77,7 +82,9 @@ describe('JudgeClient', () => {
 
   it('sends one repair request with the problem when the answer is invalid, and accepts the repaired answer', async () => {
     // Prepare: the first answer lacks the rating, which must not pass by default
-    const { client, server } = await clientFor((_request, index) => ({ json: index === 0 ? { rationale: 'looks fine' } : { rationale: 'fixed', rating: 'no' } }));
+    const { client, server } = await clientFor((_request, index) => ({
+      json: index === 0 ? { rationale: 'looks fine' } : { rationale: 'fixed', rating: 'no' },
+    }));
 
     // Act
     const completion = await client.complete(request);
@@ -99,7 +106,10 @@ describe('JudgeClient', () => {
     // Assess
     expect(completion).toMatchObject({ ok: false, transient: false });
     expect(completion.ok ? '' : completion.error).toMatch(/^invalid answer after one repair request: the answer holds no JSON object/);
-    const modes = server.log.map((entry) => (entry.request.response_format as { type?: string } | undefined)?.type ?? (entry.request.tools === undefined ? 'text' : 'tool'));
+    const modes = server.log.map(
+      (entry) =>
+        (entry.request.response_format as { type?: string } | undefined)?.type ?? (entry.request.tools === undefined ? 'text' : 'tool'),
+    );
     expect(modes).toEqual(['json_schema', 'json_object', 'tool', 'tool']);
   });
 
@@ -108,16 +118,22 @@ describe('JudgeClient', () => {
     expect(await client.complete(request)).toMatchObject({ ok: true, retries: 3 });
   });
 
-  it('sends a rate-limited request again past the SDK\'s retries until the deadline, then fails it as transient and held by the rate limit', async () => {
+  it("sends a rate-limited request again past the SDK's retries until the deadline, then fails it as transient and held by the rate limit", async () => {
     // Prepare: every request is refused with a 5 ms wait; the SDK alone would give up after 2 retries
-    const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { rateLimit: 1 }, { maxRetries: 2, callDeadlineMs: 300 });
+    const { client, server } = await clientFor(
+      answer({ rationale: 'r', rating: 'yes' }),
+      { rateLimit: 1 },
+      { maxRetries: 2, callDeadlineMs: 300 },
+    );
 
     // Act
     const completion = await client.complete(request);
 
     // Assess: every request the server saw is counted, as a rate-limit refusal and (past the first) a retry
     expect(completion).toMatchObject({ ok: false, transient: true, heldByRateLimit: true });
-    expect(completion.ok ? '' : completion.error).toMatch(/^the judgment ran out of time: it stopped at its deadline after \d+ ms .*; the case will be tried again/);
+    expect(completion.ok ? '' : completion.error).toMatch(
+      /^the judgment ran out of time: it stopped at its deadline after \d+ ms .*; the case will be tried again/,
+    );
     expect(completion.rateLimited).toBeGreaterThan(3);
     // The deadline may cut the last request before the server has it, or before its refusal is read
     expect(completion.retries + 1).toBeGreaterThanOrEqual(server.log.length);
@@ -127,7 +143,11 @@ describe('JudgeClient', () => {
   });
 
   it('reports a timeout as a transient error value', async () => {
-    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { slow: 1, slowMs: 400 }, { timeoutMs: 50, maxRetries: 0 });
+    const { client } = await clientFor(
+      answer({ rationale: 'r', rating: 'yes' }),
+      { slow: 1, slowMs: 400 },
+      { timeoutMs: 50, maxRetries: 0 },
+    );
     expect(await client.complete(request)).toMatchObject({ ok: false, transient: true, error: 'the judge call timed out' });
   });
 
@@ -136,7 +156,9 @@ describe('JudgeClient', () => {
     await client.complete(request);
     const entry = server.log[0];
     expect(entry?.authorization).toBe('Bearer sk-test-secret');
-    const elsewhere = Object.entries(entry?.headers ?? {}).filter(([name, value]) => name !== 'authorization' && value.includes('sk-test-secret'));
+    const elsewhere = Object.entries(entry?.headers ?? {}).filter(
+      ([name, value]) => name !== 'authorization' && value.includes('sk-test-secret'),
+    );
     expect(elsewhere).toEqual([]);
     expect(JSON.stringify(entry?.request)).not.toContain('sk-test-secret');
   });
@@ -157,7 +179,9 @@ describe('JudgeClient', () => {
     expect(server.log.length).toBe(1);
     expect(completion).toMatchObject({ ok: false, transient: false, retries: 0 });
     const error = completion.ok ? '' : completion.error;
-    expect(error).toMatch(new RegExp(`^the judge server refused the credentials \\(HTTP ${status}: Incorrect API key provided: \\[redacted\\]`));
+    expect(error).toMatch(
+      new RegExp(`^the judge server refused the credentials \\(HTTP ${status}: Incorrect API key provided: \\[redacted\\]`),
+    );
     expect(error).toMatch(/check OPENAI_API_KEY and OPENAI_BASE_URL$/);
     expect(piecesOf(apiKey).filter((piece) => error.includes(piece))).toEqual([]);
   });
@@ -176,9 +200,17 @@ describe('JudgeClient', () => {
   });
 
   it('removes the key from a server error that repeats it, and keeps the error transient', async () => {
-    const { client } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 500, form: 'whole' } }, { maxRetries: 1 });
+    const { client } = await clientFor(
+      answer({ rationale: 'r', rating: 'yes' }),
+      { echoKey: { status: 500, form: 'whole' } },
+      { maxRetries: 1 },
+    );
     const completion = await client.complete(request);
-    expect(completion).toMatchObject({ ok: false, transient: true, error: expect.stringMatching(/^judge server answered 500: .*Incorrect API key provided: \[redacted\]\./) });
+    expect(completion).toMatchObject({
+      ok: false,
+      transient: true,
+      error: expect.stringMatching(/^judge server answered 500: .*Incorrect API key provided: \[redacted\]\./),
+    });
     expect(JSON.stringify(completion)).not.toContain('sk-test-secret');
   });
 

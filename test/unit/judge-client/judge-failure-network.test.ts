@@ -35,7 +35,10 @@ describe('classifyFailure: network faults', () => {
   it("reads undici's `TypeError: terminated` (an answer cut off mid-body) as a transient failure", async () => {
     // Prepare: the real error of reading a body whose connection was destroyed half-way
     server = await startOpenAiTestServer({ oracle: answerWith({ rating: 'yes' }), faults: { firstFaults: ['cut'] } });
-    const response = await fetch(`${server.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) });
+    const response = await fetch(`${server.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [] }),
+    });
     const error = await failureOf(() => response.text());
 
     // Act
@@ -59,7 +62,11 @@ describe('classifyFailure: network faults', () => {
     const failure = classifyFailure(error, API_KEY);
 
     // Assess
-    expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: the connection was refused (ECONNREFUSED)' });
+    expect(failure).toEqual({
+      kind: 'failed',
+      transient: true,
+      error: 'cannot reach the judge server: the connection was refused (ECONNREFUSED)',
+    });
   });
 
   it('reads a host name that does not resolve as a transient failure naming it', () => {
@@ -71,17 +78,25 @@ describe('classifyFailure: network faults', () => {
     const failure = classifyFailure(error, API_KEY);
 
     // Assess
-    expect(failure).toEqual({ kind: 'failed', transient: true, error: 'cannot reach the judge server: the host name did not resolve (ENOTFOUND)' });
+    expect(failure).toEqual({
+      kind: 'failed',
+      transient: true,
+      error: 'cannot reach the judge server: the host name did not resolve (ENOTFOUND)',
+    });
   });
 
-  it("names what undici found wrong with an answer it could not read, through the judge client", async () => {
+  it('names what undici found wrong with an answer it could not read, through the judge client', async () => {
     // Prepare: a server whose answer says both Content-Length and Transfer-Encoding, which HTTP/1.1 forbids
     const broken = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' });
       response.end('{}');
     });
     await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', () => resolve()));
-    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/v1`, maxRetries: 0 });
+    const client = new JudgeClient({
+      ...TEST_CLIENT_SETTINGS,
+      baseUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/v1`,
+      maxRetries: 0,
+    });
 
     // Act
     const completion = await client.complete(judgeRequest);
@@ -91,7 +106,8 @@ describe('classifyFailure: network faults', () => {
     expect(completion).toMatchObject({
       ok: false,
       transient: true,
-      error: "the connection to the judge server failed: Response does not match the HTTP/1.1 protocol (Content-Length can't be present with Transfer-Encoding) (HPE_UNEXPECTED_CONTENT_LENGTH)",
+      error:
+        "the connection to the judge server failed: Response does not match the HTTP/1.1 protocol (Content-Length can't be present with Transfer-Encoding) (HPE_UNEXPECTED_CONTENT_LENGTH)",
     });
   });
 

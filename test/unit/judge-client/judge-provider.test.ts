@@ -35,14 +35,46 @@ describe('the judge provider in the config file', () => {
   });
 
   it.each<[string, object, RegExp]>([
-    ['an unknown provider', { provider: 'vertex' }, /field "judge\.provider": expected one of openai, azure, bedrock, got "vertex" \(fix: use openai/],
-    ['azure without its block', { provider: 'azure' }, /field "judge\.azure": is missing: provider azure needs it \(fix: write an object with endpoint, deployment and api_version/],
-    ['a bedrock block without provider bedrock', { bedrock: BEDROCK }, /field "judge\.bedrock": applies only with provider bedrock, and the provider is openai \(fix: add provider: bedrock, or remove judge\.bedrock\)/],
-    ['judge.model with provider bedrock', { provider: 'bedrock', bedrock: BEDROCK, model: 'gpt-4o' }, /field "judge\.model": does not apply with provider bedrock: the model is judge\.bedrock\.model_id/],
-    ['a base_url with provider azure', { provider: 'azure', azure: AZURE, base_url: 'https://gateway.example/v1' }, /field "judge\.base_url": is an OpenAI-compatible server, and the provider is azure \(fix: remove it: with provider azure every judge runs on judge\.azure\.endpoint\)/],
-    ['an Azure key in the file', { provider: 'azure', azure: { ...AZURE, api_key: 'k' } }, /field "judge\.azure\.api_key": unknown key \(fix: remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable/],
-    ['a region that is none', { provider: 'bedrock', bedrock: { ...BEDROCK, region: 'Virginia' } }, /field "judge\.bedrock\.region": expected an AWS region such as us-east-1, got "Virginia" \(fix: give the AWS region of the model/],
-    ['an HTTP version that is none', { provider: 'bedrock', bedrock: { ...BEDROCK, http_version: 'h2' } }, /field "judge\.bedrock\.http_version": expected "1\.1" or "2" \(fix: give "1\.1" \(a proxy or gateway that speaks HTTP\/1\.1\) or "2"/],
+    [
+      'an unknown provider',
+      { provider: 'vertex' },
+      /field "judge\.provider": expected one of openai, azure, bedrock, got "vertex" \(fix: use openai/,
+    ],
+    [
+      'azure without its block',
+      { provider: 'azure' },
+      /field "judge\.azure": is missing: provider azure needs it \(fix: write an object with endpoint, deployment and api_version/,
+    ],
+    [
+      'a bedrock block without provider bedrock',
+      { bedrock: BEDROCK },
+      /field "judge\.bedrock": applies only with provider bedrock, and the provider is openai \(fix: add provider: bedrock, or remove judge\.bedrock\)/,
+    ],
+    [
+      'judge.model with provider bedrock',
+      { provider: 'bedrock', bedrock: BEDROCK, model: 'gpt-4o' },
+      /field "judge\.model": does not apply with provider bedrock: the model is judge\.bedrock\.model_id/,
+    ],
+    [
+      'a base_url with provider azure',
+      { provider: 'azure', azure: AZURE, base_url: 'https://gateway.example/v1' },
+      /field "judge\.base_url": is an OpenAI-compatible server, and the provider is azure \(fix: remove it: with provider azure every judge runs on judge\.azure\.endpoint\)/,
+    ],
+    [
+      'an Azure key in the file',
+      { provider: 'azure', azure: { ...AZURE, api_key: 'k' } },
+      /field "judge\.azure\.api_key": unknown key \(fix: remove it: the Azure OpenAI key is read only from the AZURE_OPENAI_API_KEY environment variable/,
+    ],
+    [
+      'a region that is none',
+      { provider: 'bedrock', bedrock: { ...BEDROCK, region: 'Virginia' } },
+      /field "judge\.bedrock\.region": expected an AWS region such as us-east-1, got "Virginia" \(fix: give the AWS region of the model/,
+    ],
+    [
+      'an HTTP version that is none',
+      { provider: 'bedrock', bedrock: { ...BEDROCK, http_version: 'h2' } },
+      /field "judge\.bedrock\.http_version": expected "1\.1" or "2" \(fix: give "1\.1" \(a proxy or gateway that speaks HTTP\/1\.1\) or "2"/,
+    ],
   ])('rejects %s, saying what to write', (_case, judge, message) => {
     const checked = parseRunConfig({ judge }, 'assay.yaml');
 
@@ -65,22 +97,51 @@ describe('the judge provider in the config file', () => {
     const choice = checked.ok ? chooseProvider(checked.config.judge, {}) : undefined;
 
     // Assess: undefined leaves the choice to the endpoint's scheme
-    expect(choice).toEqual({ ok: true, provider: { kind: 'bedrock', region: 'us-east-1', endpoint: 'http://localhost:4566', httpVersion }, model: BEDROCK_MODEL });
+    expect(choice).toEqual({
+      ok: true,
+      provider: { kind: 'bedrock', region: 'us-east-1', endpoint: 'http://localhost:4566', httpVersion },
+      model: BEDROCK_MODEL,
+    });
   });
 
   it("rejects a judge's own base_url under provider bedrock", () => {
-    const checked = parseRunConfig({ judge: { provider: 'bedrock', bedrock: BEDROCK }, judge_settings: { safety: { base_url: 'http://127.0.0.1:9/v1' } } }, 'assay.yaml');
+    const checked = parseRunConfig(
+      { judge: { provider: 'bedrock', bedrock: BEDROCK }, judge_settings: { safety: { base_url: 'http://127.0.0.1:9/v1' } } },
+      'assay.yaml',
+    );
 
-    expect(checked.ok ? '' : checked.error).toMatch(/field "judge_settings\.safety\.base_url": is an OpenAI-compatible server, and the provider is bedrock/);
+    expect(checked.ok ? '' : checked.error).toMatch(
+      /field "judge_settings\.safety\.base_url": is an OpenAI-compatible server, and the provider is bedrock/,
+    );
   });
 });
 
 describe('chooseJudgeBackend with a provider', () => {
   it.each<[string, object, Record<string, string>, string]>([
-    ['an Azure deployment', { provider: 'azure', azure: AZURE }, { AZURE_OPENAI_API_KEY: 'azure-key' }, 'LLM judge gpt-4o-mini on Azure OpenAI deployment judge-prod (api-version 2024-10-21), temperature 0, cached'],
-    ['a Bedrock model, with no key at all', { provider: 'bedrock', bedrock: BEDROCK }, {}, `LLM judge ${BEDROCK_MODEL} on Amazon Bedrock (us-east-1), temperature 0, cached`],
-    ['Bedrock from the environment alone', {}, { ASSAY_JUDGE_PROVIDER: 'bedrock', ASSAY_JUDGE_MODEL: 'amazon.nova-lite-v1:0', AWS_REGION: 'eu-west-1' }, 'LLM judge amazon.nova-lite-v1:0 on Amazon Bedrock (eu-west-1), temperature 0, cached'],
-    ['the file on Azure, OPENAI_API_KEY set but not used', { provider: 'azure', azure: AZURE }, { OPENAI_API_KEY: 'sk-openai', AZURE_OPENAI_API_KEY: 'azure-key', ASSAY_JUDGE_MODEL: 'gpt-4o' }, 'LLM judge gpt-4o on Azure OpenAI deployment judge-prod (api-version 2024-10-21), temperature 0, cached'],
+    [
+      'an Azure deployment',
+      { provider: 'azure', azure: AZURE },
+      { AZURE_OPENAI_API_KEY: 'azure-key' },
+      'LLM judge gpt-4o-mini on Azure OpenAI deployment judge-prod (api-version 2024-10-21), temperature 0, cached',
+    ],
+    [
+      'a Bedrock model, with no key at all',
+      { provider: 'bedrock', bedrock: BEDROCK },
+      {},
+      `LLM judge ${BEDROCK_MODEL} on Amazon Bedrock (us-east-1), temperature 0, cached`,
+    ],
+    [
+      'Bedrock from the environment alone',
+      {},
+      { ASSAY_JUDGE_PROVIDER: 'bedrock', ASSAY_JUDGE_MODEL: 'amazon.nova-lite-v1:0', AWS_REGION: 'eu-west-1' },
+      'LLM judge amazon.nova-lite-v1:0 on Amazon Bedrock (eu-west-1), temperature 0, cached',
+    ],
+    [
+      'the file on Azure, OPENAI_API_KEY set but not used',
+      { provider: 'azure', azure: AZURE },
+      { OPENAI_API_KEY: 'sk-openai', AZURE_OPENAI_API_KEY: 'azure-key', ASSAY_JUDGE_MODEL: 'gpt-4o' },
+      'LLM judge gpt-4o on Azure OpenAI deployment judge-prod (api-version 2024-10-21), temperature 0, cached',
+    ],
   ])('names provider and model in the judge line: %s', (_case, judge, environment, summary) => {
     const choice = chooseJudgeBackend(config(judge), environment, new MemoryStore());
 
@@ -96,9 +157,24 @@ describe('chooseJudgeBackend with a provider', () => {
   });
 
   it.each<[string, object, Record<string, string>, string]>([
-    ['an unknown ASSAY_JUDGE_PROVIDER', {}, { ASSAY_JUDGE_PROVIDER: 'vertex', OPENAI_API_KEY: 'k' }, 'ASSAY_JUDGE_PROVIDER is "vertex"; expected one of openai, azure, bedrock'],
-    ['Bedrock without a region', {}, { ASSAY_JUDGE_PROVIDER: 'bedrock', ASSAY_JUDGE_MODEL: BEDROCK_MODEL }, 'the judge provider is bedrock, and no region is given: set judge.bedrock.region, or AWS_REGION'],
-    ['Azure without its deployment', {}, { ASSAY_JUDGE_PROVIDER: 'azure', AZURE_OPENAI_API_KEY: 'k' }, 'the judge provider is azure, and the config has no judge.azure: give it {endpoint, deployment, api_version}'],
+    [
+      'an unknown ASSAY_JUDGE_PROVIDER',
+      {},
+      { ASSAY_JUDGE_PROVIDER: 'vertex', OPENAI_API_KEY: 'k' },
+      'ASSAY_JUDGE_PROVIDER is "vertex"; expected one of openai, azure, bedrock',
+    ],
+    [
+      'Bedrock without a region',
+      {},
+      { ASSAY_JUDGE_PROVIDER: 'bedrock', ASSAY_JUDGE_MODEL: BEDROCK_MODEL },
+      'the judge provider is bedrock, and no region is given: set judge.bedrock.region, or AWS_REGION',
+    ],
+    [
+      'Azure without its deployment',
+      {},
+      { ASSAY_JUDGE_PROVIDER: 'azure', AZURE_OPENAI_API_KEY: 'k' },
+      'the judge provider is azure, and the config has no judge.azure: give it {endpoint, deployment, api_version}',
+    ],
   ])('refuses %s before any call', (_case, judge, environment, message) => {
     expect(() => chooseJudgeBackend(config(judge), environment, undefined)).toThrow(new JudgeSetupError(message));
   });
@@ -114,8 +190,16 @@ describe('chooseJudgeBackend with a provider', () => {
     const inputs = { request: 'how do I rotate keys?', chunk: 'Rotate access keys: rotate, rotate.' };
     const backends = [
       chooseJudgeBackend(config({ model: 'judge-model' }), { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: openAi.baseUrl }, store).backend,
-      chooseJudgeBackend(config({ provider: 'azure', model: 'judge-model', azure: { ...AZURE, endpoint: azure.origin } }), { AZURE_OPENAI_API_KEY: 'azure-key' }, store).backend,
-      chooseJudgeBackend(config({ provider: 'bedrock', bedrock: { region: 'us-east-1', model_id: 'judge-model', endpoint: bedrock.endpoint } }), {}, store).backend,
+      chooseJudgeBackend(
+        config({ provider: 'azure', model: 'judge-model', azure: { ...AZURE, endpoint: azure.origin } }),
+        { AZURE_OPENAI_API_KEY: 'azure-key' },
+        store,
+      ).backend,
+      chooseJudgeBackend(
+        config({ provider: 'bedrock', bedrock: { region: 'us-east-1', model_id: 'judge-model', endpoint: bedrock.endpoint } }),
+        {},
+        store,
+      ).backend,
     ];
     try {
       // Act
@@ -135,13 +219,19 @@ describe('judge prices by model on each provider', () => {
   const prices = (model: string) => ({ currency: 'USD', models: { [model]: { input_per_million: 0.8, output_per_million: 4 } } });
 
   it('prices a Bedrock run by its model id', () => {
-    const priced = parseRunConfig({ judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices(BEDROCK_MODEL) }, run: { max_judge_cost: 5 } }, 'assay.yaml');
+    const priced = parseRunConfig(
+      { judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices(BEDROCK_MODEL) }, run: { max_judge_cost: 5 } },
+      'assay.yaml',
+    );
 
     expect(priced).toMatchObject({ ok: true });
   });
 
   it('names the Bedrock model id that has no price, never gpt-4o-mini', () => {
-    const unpriced = configFileSchema.parse({ judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices('gpt-4o-mini') }, run: { max_judge_cost: 5 } });
+    const unpriced = configFileSchema.parse({
+      judge: { provider: 'bedrock', bedrock: BEDROCK, prices: prices('gpt-4o-mini') },
+      run: { max_judge_cost: 5 },
+    });
 
     const problems = checkJudgeCeiling(unpriced, 'assay.yaml', {});
 

@@ -1,11 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startOpenAiTestServer,
-  type FaultPlan,
-  type Oracle,
-  type OpenAiTestServer,
-} from '../../support/openai-test-server.js';
+import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../../support/openai-test-server.js';
 
 // These tests pin down both the server and the behaviour of the real `openai`
 // client against it (retries, retry-after-ms, error classes), which a judge
@@ -28,7 +23,12 @@ async function start(oracle: Oracle = answerVerdict, faults?: FaultPlan): Promis
 }
 
 function clientOf(running: OpenAiTestServer, options: { maxRetries?: number; timeout?: number } = {}): OpenAI {
-  return new OpenAI({ baseURL: running.baseUrl, apiKey: 'test-key', maxRetries: options.maxRetries ?? 2, timeout: options.timeout ?? 2_000 });
+  return new OpenAI({
+    baseURL: running.baseUrl,
+    apiKey: 'test-key',
+    maxRetries: options.maxRetries ?? 2,
+    timeout: options.timeout ?? 2_000,
+  });
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; elapsedMs: number }> {
@@ -68,7 +68,12 @@ describe('answers', () => {
   it("puts the oracle's JSON in the content of a structured-output request", async () => {
     // Prepare
     const running = await start();
-    const schema = { type: 'object', properties: { rating: { type: 'integer' }, rationale: { type: 'string' } }, required: ['rating', 'rationale'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { rating: { type: 'integer' }, rationale: { type: 'string' } },
+      required: ['rating', 'rationale'],
+      additionalProperties: false,
+    };
     // Act
     const completion = await clientOf(running).chat.completions.create({
       model: 'judge-model',
@@ -133,10 +138,16 @@ describe('retries by the client', () => {
     // Prepare
     const running = await start(answerVerdict, { firstFaults });
     // Act
-    const { result, elapsedMs } = await timed(() => clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    const { result, elapsedMs } = await timed(() =>
+      clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess
     expect(JSON.parse(result.choices[0]?.message.content ?? '')).toEqual(verdict);
-    expect(running.log.map((entry) => [entry.outcome, entry.status])).toEqual([[outcome, status], [outcome, status], ['answer', 200]]);
+    expect(running.log.map((entry) => [entry.outcome, entry.status])).toEqual([
+      [outcome, status],
+      [outcome, status],
+      ['answer', 200],
+    ]);
     expect(running.log.map((entry) => entry.headers['x-stainless-retry-count'])).toEqual(['0', '1', '2']);
     // Two waits of 5 ms; the client's own backoff would take 0.375-0.5 s and then 0.75-1 s.
     expect(elapsedMs).toBeLessThan(300);
@@ -156,7 +167,9 @@ describe('retries by the client', () => {
     // Prepare
     const running = await start(answerVerdict, { rateLimit: 1 });
     // Act
-    const error = await failureOf(clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    const error = await failureOf(
+      clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     expect(running.log).toHaveLength(3);
@@ -170,7 +183,9 @@ describe('retries by the client', () => {
     // Prepare
     const running = await start(answerVerdict, faults);
     // Act
-    const error = await failureOf(clientOf(running, { maxRetries: 0 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    const error = await failureOf(
+      clientOf(running, { maxRetries: 0 }).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess
     expect(error).toBeInstanceOf(errorClass);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(status);
@@ -231,11 +246,19 @@ describe('faults', () => {
   it('refuses with a 422 and the refused parameter named, when asked to', async () => {
     const running = await start(answerVerdict, { refuseResponseFormat: ['json_schema'], refusalStatus: 422 });
     const error = await failureOf(
-      clientOf(running).chat.completions.create({ model: 'judge-model', messages: question, response_format: { type: 'json_schema', json_schema: { name: 'v', schema: { type: 'object' } } } }),
+      clientOf(running).chat.completions.create({
+        model: 'judge-model',
+        messages: question,
+        response_format: { type: 'json_schema', json_schema: { name: 'v', schema: { type: 'object' } } },
+      }),
     );
     expect(error).toBeInstanceOf(OpenAI.UnprocessableEntityError);
     expect(error).toMatchObject({ status: 422, param: 'response_format' });
-    const jsonMode = await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question, response_format: { type: 'json_object' } });
+    const jsonMode = await clientOf(running).chat.completions.create({
+      model: 'judge-model',
+      messages: question,
+      response_format: { type: 'json_object' },
+    });
     expect(jsonMode.choices[0]?.message.content).toBe(JSON.stringify(verdict));
   });
 
@@ -247,7 +270,9 @@ describe('faults', () => {
     const error = await failureOf(clientOf(running).chat.completions.create({ model: 'judge-model', messages: question, ...body }));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, ...expected });
-    expect(await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question })).toMatchObject({ object: 'chat.completion' });
+    expect(await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question })).toMatchObject({
+      object: 'chat.completion',
+    });
   });
 
   it.each([
@@ -257,7 +282,9 @@ describe('faults', () => {
     // Prepare: the client retries a 429 (a spent quota included), never a 400
     const running = await start(answerVerdict, { firstFaults: [fault, fault, fault] });
     // Act
-    const error = await failureOf(clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    const error = await failureOf(
+      clientOf(running, { maxRetries: 2 }).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess
     expect(error).toBeInstanceOf(errorClass);
     expect(error).toMatchObject(expected);
@@ -265,15 +292,25 @@ describe('faults', () => {
   });
 
   it('sends a refusal, a finish_reason and a reported model as the oracle says', async () => {
-    const running = await start(() => ({ refusal: 'I cannot judge this.', finishReason: 'content_filter', reportedModel: 'judge-model-2024-08-06' }));
+    const running = await start(() => ({
+      refusal: 'I cannot judge this.',
+      finishReason: 'content_filter',
+      reportedModel: 'judge-model-2024-08-06',
+    }));
     const completion = await clientOf(running).chat.completions.create({ model: 'judge-model', messages: question });
     expect(completion.model).toBe('judge-model-2024-08-06');
-    expect(completion.choices[0]).toMatchObject({ finish_reason: 'content_filter', message: { content: null, refusal: 'I cannot judge this.' } });
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'content_filter',
+      message: { content: null, refusal: 'I cannot judge this.' },
+    });
   });
 
   it('sends retry-after in seconds alone when retryAfterSeconds is set', async () => {
     const running = await start(answerVerdict, { firstFaults: ['429'], retryAfterSeconds: 3 });
-    const response = await fetch(`${running.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: question }) });
+    const response = await fetch(`${running.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: question }),
+    });
     expect([response.status, response.headers.get('retry-after'), response.headers.get('retry-after-ms')]).toEqual([429, '3', null]);
   });
 
@@ -281,7 +318,9 @@ describe('faults', () => {
     // Prepare
     const running = await start(answerVerdict, { slow: 1, slowMs: 100 });
     // Act
-    const { result, elapsedMs } = await timed(() => clientOf(running).chat.completions.create({ model: 'judge-model', messages: question }));
+    const { result, elapsedMs } = await timed(() =>
+      clientOf(running).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess
     expect(JSON.parse(result.choices[0]?.message.content ?? '')).toEqual(verdict);
     expect(elapsedMs).toBeGreaterThanOrEqual(95);
@@ -291,7 +330,9 @@ describe('faults', () => {
     // Prepare
     const running = await start(answerVerdict, { slow: 1, slowMs: 500 });
     // Act
-    const error = await failureOf(clientOf(running, { maxRetries: 0, timeout: 50 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    const error = await failureOf(
+      clientOf(running, { maxRetries: 0, timeout: 50 }).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess
     expect(error).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
     await expect.poll(() => running.log[0]?.outcome).toBe('abandoned');
@@ -302,7 +343,9 @@ describe('faults', () => {
     // Prepare
     const running = await start(answerVerdict, { firstFaults: ['slow'], slowMs: 500 });
     // Act
-    const { result, elapsedMs } = await timed(() => clientOf(running, { maxRetries: 1, timeout: 50 }).chat.completions.create({ model: 'judge-model', messages: question }));
+    const { result, elapsedMs } = await timed(() =>
+      clientOf(running, { maxRetries: 1, timeout: 50 }).chat.completions.create({ model: 'judge-model', messages: question }),
+    );
     // Assess: 50 ms timeout, then a default backoff of 0.5 s less up to 25 % jitter
     expect(JSON.parse(result.choices[0]?.message.content ?? '')).toEqual(verdict);
     expect(running.log.map((entry) => entry.outcome)).toEqual(['abandoned', 'answer']);
@@ -362,9 +405,13 @@ describe('protocol errors', () => {
 
 describe('a rate limit and a fixed latency', () => {
   const post = (running: OpenAiTestServer, content: string) =>
-    fetch(`${running.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'judge-model', messages: [{ role: 'user', content }] }) });
+    fetch(`${running.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'judge-model', messages: [{ role: 'user', content }] }),
+    });
 
-  it('admits a window\'s worth of requests, refuses the next at once with the wait until the oldest leaves the window, and says so in OpenAI\'s headers', async () => {
+  it("admits a window's worth of requests, refuses the next at once with the wait until the oldest leaves the window, and says so in OpenAI's headers", async () => {
     // Prepare: 3 requests per 400 ms, answered after 50 ms
     const running = await start(answerVerdict, { latencyMs: 50, requestLimit: { requests: 3, windowMs: 400 } });
 

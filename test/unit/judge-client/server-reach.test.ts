@@ -7,7 +7,8 @@ import { ServerReach, openAiTarget } from '../../../shared/judge-client/server-r
  * Node's fetch errors; a real lookup of an unknown name would need a DNS
  * server.
  */
-const fetchFailure = (code: string, message: string): TypeError => new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
+const fetchFailure = (code: string, message: string): TypeError =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
 
 function reachOf(baseUrl: string | undefined, now: () => number = () => 0): { reach: ServerReach; stops: string[] } {
   const stops: string[] = [];
@@ -24,7 +25,8 @@ describe('ServerReach', () => {
     reach.sawFailure(fetchFailure('ENOTFOUND', 'getaddrinfo ENOTFOUND judge.invalid'));
 
     // Assess
-    const reason = "cannot reach the judge server at https://judge.invalid/v1: the host name did not resolve (ENOTFOUND); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running";
+    const reason =
+      "cannot reach the judge server at https://judge.invalid/v1: the host name did not resolve (ENOTFOUND); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running";
     expect(reach.unreachable).toBe(reason);
     expect(stops).toEqual([reason]);
   });
@@ -32,7 +34,9 @@ describe('ServerReach', () => {
   it('names the default server when no base URL is set', () => {
     const { reach } = reachOf(undefined);
     reach.sawFailure(fetchFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:443'));
-    expect(reach.unreachable).toMatch(/^cannot reach the judge server at https:\/\/api\.openai\.com\/v1: the connection was refused \(ECONNREFUSED\); /);
+    expect(reach.unreachable).toMatch(
+      /^cannot reach the judge server at https:\/\/api\.openai\.com\/v1: the connection was refused \(ECONNREFUSED\); /,
+    );
   });
 
   it.each([

@@ -3,7 +3,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { contextRecall } from '../../../shared/judges/catalog/context-recall.js';
-import { DEFAULT_RUBRIC_WEIGHTS, findJudge, JUDGE_CATALOG, rubricJudge, rubricWeightsSchema } from '../../../shared/judges/catalog/index.js';
+import {
+  DEFAULT_RUBRIC_WEIGHTS,
+  findJudge,
+  JUDGE_CATALOG,
+  rubricJudge,
+  rubricWeightsSchema,
+} from '../../../shared/judges/catalog/index.js';
 import { checkJudge, type LlmJudge, type Verdict } from '../../../shared/judges/judge-definition.js';
 
 const CATALOG_IDS = [
@@ -68,12 +74,15 @@ describe('JUDGE_CATALOG', () => {
     expect(findJudge('politeness')).toBeUndefined();
   });
 
-  it.each(JUDGE_CATALOG.map((judge) => [judge.id, judge] as const))('%s has its version, a one-sentence description and a source', (id, judge) => {
-    expect(judge.version).toBe(BUMPED_VERSIONS[id] ?? '1');
-    expect(judge.description).toMatch(/^[A-Z].*[.?]$/);
-    expect(judge.description.split(/[.?] /).length).toBeLessThanOrEqual(2);
-    expect(judge.source.length).toBeGreaterThan(10);
-  });
+  it.each(JUDGE_CATALOG.map((judge) => [judge.id, judge] as const))(
+    '%s has its version, a one-sentence description and a source',
+    (id, judge) => {
+      expect(judge.version).toBe(BUMPED_VERSIONS[id] ?? '1');
+      expect(judge.description).toMatch(/^[A-Z].*[.?]$/);
+      expect(judge.description.split(/[.?] /).length).toBeLessThanOrEqual(2);
+      expect(judge.source.length).toBeGreaterThan(10);
+    },
+  );
 
   it('document_recall is computed without a model from the retrieved and expected documents', () => {
     expect(findJudge('document_recall')).toMatchObject({
@@ -140,7 +149,9 @@ describe('verdicts', () => {
   });
 
   it('faithfulness takes its rationale from the feedback', () => {
-    expect(verdictOf('faithfulness', { feedback: 'two of three claims supported', score: 0.67 }).rationale).toBe('two of three claims supported');
+    expect(verdictOf('faithfulness', { feedback: 'two of three claims supported', score: 0.67 }).rationale).toBe(
+      'two of three claims supported',
+    );
   });
 
   it.each([
@@ -156,7 +167,12 @@ describe('verdicts', () => {
     const verdict = verdictOf('context_recall', { statements, rationale: 'summary' });
 
     // Assess
-    expect(verdict).toEqual({ rating: recall, value: recall, rationale: 'summary', details: { statements: attributions.length, attributed } });
+    expect(verdict).toEqual({
+      rating: recall,
+      value: recall,
+      rationale: 'summary',
+      details: { statements: attributions.length, attributed },
+    });
   });
 
   it('context_recall with no statements is 0, not NaN, and says why', () => {
@@ -171,7 +187,11 @@ describe('verdicts', () => {
   });
 
   it('context_recall is a finite share in [0, 1] for any list of statements', () => {
-    const statement = fc.record({ statement: fc.string(), rationale: fc.string(), attributed: fc.constantFrom('yes' as const, 'no' as const) });
+    const statement = fc.record({
+      statement: fc.string(),
+      rationale: fc.string(),
+      attributed: fc.constantFrom('yes' as const, 'no' as const),
+    });
     fc.assert(
       fc.property(fc.array(statement, { maxLength: 30 }), fc.string(), (statements, rationale) => {
         const { value, rating } = contextRecall.verdict({ statements, rationale });
@@ -225,12 +245,24 @@ describe('rubric', () => {
     const weight = fc.double({ min: 0, max: 1000, noNaN: true });
     const grade = fc.integer({ min: 0, max: 3 });
     fc.assert(
-      fc.property(weight, weight, weight, grade, grade, grade, (correctnessWeight, comprehensivenessWeight, readabilityWeight, correctness, comprehensiveness, readability) => {
-        fc.pre(correctnessWeight + comprehensivenessWeight + readabilityWeight > 0);
-        const judge = rubricJudge({ correctness: correctnessWeight, comprehensiveness: comprehensivenessWeight, readability: readabilityWeight });
-        const { value } = judge.verdict({ rationale: 'r', correctness, comprehensiveness, readability });
-        return Number.isFinite(value) && value >= -1e-12 && value <= 1 + 1e-12;
-      }),
+      fc.property(
+        weight,
+        weight,
+        weight,
+        grade,
+        grade,
+        grade,
+        (correctnessWeight, comprehensivenessWeight, readabilityWeight, correctness, comprehensiveness, readability) => {
+          fc.pre(correctnessWeight + comprehensivenessWeight + readabilityWeight > 0);
+          const judge = rubricJudge({
+            correctness: correctnessWeight,
+            comprehensiveness: comprehensivenessWeight,
+            readability: readabilityWeight,
+          });
+          const { value } = judge.verdict({ rationale: 'r', correctness, comprehensiveness, readability });
+          return Number.isFinite(value) && value >= -1e-12 && value <= 1 + 1e-12;
+        },
+      ),
     );
   });
 });
@@ -239,17 +271,20 @@ describe('the judge catalog pages of docs/', () => {
   const readDocs = (page: string) => readFileSync(new URL(`../../../docs/${page}`, import.meta.url), 'utf8');
   const summary = readDocs('judges.md');
 
-  it.each(llmJudges.map((judge) => [judge.id, judge] as const))('quote the prompts of %s as the code has them, on the page judges.md links it to', (id, judge) => {
-    // Prepare: judges.md's summary links each judge to its entry, `[`id`](page.md#id)`
-    const page = new RegExp(`\\[\`${id}\`\\]\\(([a-z-]+\\.md)#${id}\\)`).exec(summary)?.[1];
+  it.each(llmJudges.map((judge) => [judge.id, judge] as const))(
+    'quote the prompts of %s as the code has them, on the page judges.md links it to',
+    (id, judge) => {
+      // Prepare: judges.md's summary links each judge to its entry, `[`id`](page.md#id)`
+      const page = new RegExp(`\\[\`${id}\`\\]\\(([a-z-]+\\.md)#${id}\\)`).exec(summary)?.[1];
 
-    // Act
-    const documentation = readDocs(page ?? 'judges.md');
+      // Act
+      const documentation = readDocs(page ?? 'judges.md');
 
-    // Assess
-    expect(page).toBeDefined();
-    expect(documentation).toContain(`## \`${id}\``);
-    expect(documentation).toContain(judge.systemTemplate);
-    expect(documentation).toContain(judge.userTemplate);
-  });
+      // Assess
+      expect(page).toBeDefined();
+      expect(documentation).toContain(`## \`${id}\``);
+      expect(documentation).toContain(judge.systemTemplate);
+      expect(documentation).toContain(judge.userTemplate);
+    },
+  );
 });

@@ -6,7 +6,11 @@ import { repeatedMetrics } from '../../../shared/scoring/repeat-metrics.js';
 import { findJudge } from '../../../shared/judges/catalog/index.js';
 import { GRADE_0_3, ratingValue, type Rating } from '../../../shared/judges/scale.js';
 
-const verdict = (rating: Rating, value = rating === 'yes' ? 1 : rating === 'no' ? 0 : ratingValue(GRADE_0_3, rating)): Verdict => ({ rating, value, rationale: `said ${String(rating)}` });
+const verdict = (rating: Rating, value = rating === 'yes' ? 1 : rating === 'no' ? 0 : ratingValue(GRADE_0_3, rating)): Verdict => ({
+  rating,
+  value,
+  rationale: `said ${String(rating)}`,
+});
 const ok = (rating: Rating): Outcome => ({ ok: true, verdict: verdict(rating) });
 const gradeValue = (rating: number) => ratingValue(GRADE_0_3, rating);
 
@@ -18,7 +22,12 @@ describe('combineVerdicts', () => {
     ['a tie of four', ['yes', 'no', 'yes', 'no'], 'no', 0.5],
   ])('majority of %s', (_described, ratings, expected, agreement) => {
     // Act
-    const combined = combineVerdicts('majority', ratings.map((_, index) => `m${index}`), ratings.map((rating) => verdict(rating)), gradeValue);
+    const combined = combineVerdicts(
+      'majority',
+      ratings.map((_, index) => `m${index}`),
+      ratings.map((rating) => verdict(rating)),
+      gradeValue,
+    );
 
     // Assess
     expect(combined.verdict.rating).toBe(expected);
@@ -35,7 +44,12 @@ describe('combineVerdicts', () => {
     ['median', [2, 1], 1.5, 1 / 3],
   ])('%s of grades %j is %d, spread %d', (rule, grades, rating, spread) => {
     // Act
-    const combined = combineVerdicts(rule, grades.map((_, index) => `m${index}`), grades.map((grade) => verdict(grade)), gradeValue);
+    const combined = combineVerdicts(
+      rule,
+      grades.map((_, index) => `m${index}`),
+      grades.map((grade) => verdict(grade)),
+      gradeValue,
+    );
 
     // Assess
     expect(combined.verdict.rating).toBeCloseTo(rating, 12);
@@ -74,7 +88,12 @@ describe('repeatedMetrics of a chunk judge', () => {
 
   it('leaves out the means and the spread when a sample failed, and says how many did', () => {
     // Act
-    const metrics = repeatedMetrics(prefix, chunkRelevance, [{ chunks: [ok('yes')] }, { chunks: [{ ok: false, error: 'timed out', transient: true }] }], [5]);
+    const metrics = repeatedMetrics(
+      prefix,
+      chunkRelevance,
+      [{ chunks: [ok('yes')] }, { chunks: [{ ok: false, error: 'timed out', transient: true }] }],
+      [5],
+    );
 
     // Assess
     expect(metrics[`${prefix}/error_message`]).toBe('1 of 2 samples could not be judged: timed out');

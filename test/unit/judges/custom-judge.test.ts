@@ -70,8 +70,18 @@ describe('buildCustomJudge', () => {
   });
 
   it.each<[string, CustomJudgeDefinition['examples'], string, RegExp]>([
-    ['a rating off the scale', [{ response: 'Thanks!', rating: 'maybe', rationale: 'unsure' }], 'examples[0].rating', /"maybe" is not a rating of the judge's scale/],
-    ['an input the template never shows', [{ response: 'Thanks!', expected_response: 'Hi', rating: 'yes', rationale: 'kind' }], 'examples[0].expected_response', /the template has no such placeholder/],
+    [
+      'a rating off the scale',
+      [{ response: 'Thanks!', rating: 'maybe', rationale: 'unsure' }],
+      'examples[0].rating',
+      /"maybe" is not a rating of the judge's scale/,
+    ],
+    [
+      'an input the template never shows',
+      [{ response: 'Thanks!', expected_response: 'Hi', rating: 'yes', rationale: 'kind' }],
+      'examples[0].expected_response',
+      /the template has no such placeholder/,
+    ],
   ])('rejects an example with %s', (_described, examples, field, message) => {
     // Act
     const build = buildCustomJudge(definition({ examples }));
@@ -112,7 +122,9 @@ describe('buildCustomJudge', () => {
 
   it('takes its inputs from the placeholders of the template, in a fixed order', () => {
     // Act
-    const judge = built({ template: 'Expected: {expected_response}\nGot: {response}\nContext: {context}\nFacts: {expected_facts}\nAgain {response}' });
+    const judge = built({
+      template: 'Expected: {expected_response}\nGot: {response}\nContext: {context}\nFacts: {expected_facts}\nAgain {response}',
+    });
 
     // Assess
     expect(judge.inputs).toEqual(['response', 'context', 'expected_response', 'expected_facts']);
@@ -121,20 +133,52 @@ describe('buildCustomJudge', () => {
 
   it('defaults the version to 1 and writes a description; both can be given', () => {
     expect(built()).toMatchObject({ version: '1', description: 'Custom answer judge on a yes_no scale.' });
-    expect(built({ version: '3', description: 'Is the answer polite?' })).toMatchObject({ version: '3', description: 'Is the answer polite?' });
+    expect(built({ version: '3', description: 'Is the answer polite?' })).toMatchObject({
+      version: '3',
+      description: 'Is the answer polite?',
+    });
   });
 
   it('rates with the scale it names: 4 on 1-5 is 0.75', () => {
-    expect(built({ scale: 'likert_1_5' }).verdict({ rationale: 'mostly polite', rating: 4 })).toEqual({ rating: 4, value: 0.75, rationale: 'mostly polite' });
+    expect(built({ scale: 'likert_1_5' }).verdict({ rationale: 'mostly polite', rating: 4 })).toEqual({
+      rating: 4,
+      value: 0.75,
+      rationale: 'mostly polite',
+    });
   });
 
   it.each<[string, Partial<CustomJudgeDefinition>, string, RegExp]>([
-    ['an id of a built-in judge', { id: 'correctness' }, 'id', /"correctness" is already the id of a built-in judge \(fix: choose an id that no built-in judge uses/],
+    [
+      'an id of a built-in judge',
+      { id: 'correctness' },
+      'id',
+      /"correctness" is already the id of a built-in judge \(fix: choose an id that no built-in judge uses/,
+    ],
     ['an unknown placeholder', { template: 'Is {response} polite to {user}?' }, 'template', /unknown placeholder \{user\}/],
-    ['the per-chunk placeholder in an ANSWER judge', { template: 'Is {chunk} polite?' }, 'template', /\{chunk\} is only filled for RETRIEVAL judges/],
-    ['the whole context in a RETRIEVAL judge', { assessment: 'RETRIEVAL', template: 'Is {context} about {request}?' }, 'template', /\{context\} is not filled for RETRIEVAL judges/],
-    ['a RETRIEVAL judge that never shows the chunk', { assessment: 'RETRIEVAL', template: 'Is {request} clear?' }, 'template', /never shows it/],
-    ['a template without placeholders', { template: 'Is it polite?' }, 'template', /uses no placeholder, so every case would get the same prompt/],
+    [
+      'the per-chunk placeholder in an ANSWER judge',
+      { template: 'Is {chunk} polite?' },
+      'template',
+      /\{chunk\} is only filled for RETRIEVAL judges/,
+    ],
+    [
+      'the whole context in a RETRIEVAL judge',
+      { assessment: 'RETRIEVAL', template: 'Is {context} about {request}?' },
+      'template',
+      /\{context\} is not filled for RETRIEVAL judges/,
+    ],
+    [
+      'a RETRIEVAL judge that never shows the chunk',
+      { assessment: 'RETRIEVAL', template: 'Is {request} clear?' },
+      'template',
+      /never shows it/,
+    ],
+    [
+      'a template without placeholders',
+      { template: 'Is it polite?' },
+      'template',
+      /uses no placeholder, so every case would get the same prompt/,
+    ],
   ])('rejects %s, naming the judge and the field', (_described, overrides, field, message) => {
     // Act
     const build = buildCustomJudge(definition(overrides));

@@ -7,22 +7,44 @@ function tree(nodes: Record<string, unknown>, root = 'start'): DagJudgeDefinitio
   return dagJudgeSchema.parse({ id: 'tree', assessment: 'ANSWER', root, nodes });
 }
 
-const answered = (answers: Record<string, string>): AskNode => async (judge) => {
-  const node = judge.version.split('/')[1] ?? '';
-  const answer = answers[node];
-  if (answer === undefined) throw new Error(`node ${node} was not expected to be asked`);
-  const field = judge.systemTemplate.includes('"output"') ? 'output' : 'verdict';
-  return { ok: true, verdict: judge.verdict({ rationale: `because ${node}`, [field]: answer }) };
-};
+const answered =
+  (answers: Record<string, string>): AskNode =>
+  async (judge) => {
+    const node = judge.version.split('/')[1] ?? '';
+    const answer = answers[node];
+    if (answer === undefined) throw new Error(`node ${node} was not expected to be asked`);
+    const field = judge.systemTemplate.includes('"output"') ? 'output' : 'verdict';
+    return { ok: true, verdict: judge.verdict({ rationale: `because ${node}`, [field]: answer }) };
+  };
 
 describe('decision-tree judges', () => {
   it.each([
     ['a root that is no node', tree({ end: { verdict: 1 } }), 'root', 'no node is named "start"'],
     ['a verdict as the root', tree({ start: { verdict: 1 } }), 'root', 'the root is a verdict'],
-    ['a link to a missing node', tree({ start: { binary: 'ok?', yes: 'end', no: 'gone' }, end: { verdict: 1 } }), 'nodes.start', 'leads to "gone"'],
-    ['a loop', tree({ start: { binary: 'ok?', yes: 'again', no: 'end' }, again: { binary: 'sure?', yes: 'start', no: 'end' }, end: { verdict: 1 } }), 'nodes', 'start -> again -> start'],
-    ['a node no walk reaches', tree({ start: { binary: 'ok?', yes: 'end', no: 'end' }, end: { verdict: 1 }, lost: { verdict: 0 } }), 'nodes', 'lost can never be reached'],
-    ['no score above 0', tree({ start: { binary: 'ok?', yes: 'end', no: 'end' }, end: { verdict: 0 } }), 'max_score', 'no verdict scores above 0'],
+    [
+      'a link to a missing node',
+      tree({ start: { binary: 'ok?', yes: 'end', no: 'gone' }, end: { verdict: 1 } }),
+      'nodes.start',
+      'leads to "gone"',
+    ],
+    [
+      'a loop',
+      tree({ start: { binary: 'ok?', yes: 'again', no: 'end' }, again: { binary: 'sure?', yes: 'start', no: 'end' }, end: { verdict: 1 } }),
+      'nodes',
+      'start -> again -> start',
+    ],
+    [
+      'a node no walk reaches',
+      tree({ start: { binary: 'ok?', yes: 'end', no: 'end' }, end: { verdict: 1 }, lost: { verdict: 0 } }),
+      'nodes',
+      'lost can never be reached',
+    ],
+    [
+      'no score above 0',
+      tree({ start: { binary: 'ok?', yes: 'end', no: 'end' }, end: { verdict: 0 } }),
+      'max_score',
+      'no verdict scores above 0',
+    ],
   ])('rejects %s, naming the field', (_, definition, field, problem) => {
     const build = buildDagJudge(definition);
 
@@ -61,13 +83,21 @@ describe('decision-tree judges', () => {
         rating: 0.4,
         value: 0.4,
         details: { score: 4 },
-        rationale: 'start: Headings = "intro\\nconclusion\\nbody" -> complete: yes (because complete) -> order: "Two out of order" (because order) -> four: score 4 of 10',
+        rationale:
+          'start: Headings = "intro\\nconclusion\\nbody" -> complete: yes (because complete) -> order: "Two out of order" (because order) -> four: score 4 of 10',
       },
     });
   });
 
   it('shows each node the text the task nodes before it extracted, with braces kept literal', async () => {
-    const build = buildDagJudge(tree({ start: { task: 'Quote it.', label: 'Quote', inputs: ['response'], next: 'check' }, check: { binary: 'Fine?', yes: 'one', no: 'zero' }, one: { verdict: 1 }, zero: { verdict: 0 } }));
+    const build = buildDagJudge(
+      tree({
+        start: { task: 'Quote it.', label: 'Quote', inputs: ['response'], next: 'check' },
+        check: { binary: 'Fine?', yes: 'one', no: 'zero' },
+        one: { verdict: 1 },
+        zero: { verdict: 0 },
+      }),
+    );
     if (!build.ok) throw new Error(build.problem);
     const templates: string[] = [];
 

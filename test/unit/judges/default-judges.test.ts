@@ -4,9 +4,17 @@ import { configFileSchema } from '../../../shared/config/index.js';
 
 /** The judges a run gets, the same in `assay run` and in the deployed worker. */
 describe('judgesForRun', () => {
-  it('with the LLM backend and no judges list runs Databricks\' default set', () => {
+  it("with the LLM backend and no judges list runs Databricks' default set", () => {
     const run = judgesForRun(configFileSchema.parse({}), 'llm');
-    expect(run.judges.map((judge) => judge.id).sort()).toEqual(['chunk_relevance', 'context_sufficiency', 'correctness', 'document_recall', 'groundedness', 'relevance_to_query', 'safety']);
+    expect(run.judges.map((judge) => judge.id).sort()).toEqual([
+      'chunk_relevance',
+      'context_sufficiency',
+      'correctness',
+      'document_recall',
+      'groundedness',
+      'relevance_to_query',
+      'safety',
+    ]);
     expect(run.skippedJudges).toEqual([]);
   });
 

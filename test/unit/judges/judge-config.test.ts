@@ -31,7 +31,15 @@ custom_judges:
 
 const EXPECTED: ConfigFile = {
   judge: { base_url: 'http://localhost:11434/v1', model: 'qwen2.5:7b', temperature: 0, timeout_ms: 60000, max_retries: 3, concurrency: 4 },
-  run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8, corrected_estimates: { level: 0.95, min_labelled: 8 } },
+  run: {
+    cutoffs: [5, 10],
+    deadline_seconds: 3600,
+    check_delay_seconds: 1,
+    judge_depth: 10,
+    list_depth: 100,
+    engine_concurrency: 8,
+    corrected_estimates: { level: 0.95, min_labelled: 8 },
+  },
   judges: ['groundedness', 'rubric', 'politeness'],
   rubric_weights: { correctness: 2, comprehensiveness: 1, readability: 1 },
   custom_judges: [
@@ -74,7 +82,18 @@ describe('loadConfigFile', () => {
   it('reads an empty YAML file as all defaults', async () => {
     expect(await loadConfigFile(await folder.write('empty.yaml', ''))).toEqual({
       ok: true,
-      config: { judge: { temperature: 0 }, run: { cutoffs: [5, 10], deadline_seconds: 3600, check_delay_seconds: 1, judge_depth: 10, list_depth: 100, engine_concurrency: 8, corrected_estimates: { level: 0.95, min_labelled: 8 } } },
+      config: {
+        judge: { temperature: 0 },
+        run: {
+          cutoffs: [5, 10],
+          deadline_seconds: 3600,
+          check_delay_seconds: 1,
+          judge_depth: 10,
+          list_depth: 100,
+          engine_concurrency: 8,
+          corrected_estimates: { level: 0.95, min_labelled: 8 },
+        },
+      },
     });
   });
 
@@ -82,7 +101,9 @@ describe('loadConfigFile', () => {
     [
       'a misspelt key, naming the file, the field and the keys that exist',
       'judge:\n  temprature: 0.5\n',
-      [/unknown-key\.yaml: field "judge\.temprature": unknown key \(fix: remove it or correct its spelling; the keys here are provider, azure, bedrock, base_url, model, temperature/],
+      [
+        /unknown-key\.yaml: field "judge\.temprature": unknown key \(fix: remove it or correct its spelling; the keys here are provider, azure, bedrock, base_url, model, temperature/,
+      ],
     ],
     ['an unknown top-level key', 'judges: [safety]\nthreshold: 0.5\n', [/field "threshold": unknown key/]],
     [
@@ -110,7 +131,11 @@ describe('loadConfigFile', () => {
       'custom_judges:\n  - {id: tone, assessment: ANSWER, template: "{response}", scale: yes_no}\n  - {id: tone, assessment: RETRIEVAL, template: "{context}", scale: yes_no}\n',
       [/field "custom_judges\[1\]\.id" \(judge "tone"\): is defined twice/],
     ],
-    ['a judge id that does not exist', 'judges: [groundedness, groundednes]\n', [/field "judges\[1\]": unknown judge "groundednes" \(fix: use one of chunk_relevance/]],
+    [
+      'a judge id that does not exist',
+      'judges: [groundedness, groundednes]\n',
+      [/field "judges\[1\]": unknown judge "groundednes" \(fix: use one of chunk_relevance/],
+    ],
     [
       'rubric weights that are all 0',
       'rubric_weights: {correctness: 0, comprehensiveness: 0, readability: 0}\n',
@@ -119,15 +144,34 @@ describe('loadConfigFile', () => {
     [
       'every problem at once, one per line',
       'judge:\n  temperature: 3\n  concurrency: 0\n',
-      [/field "judge\.temperature": expected a number <= 2, got number 3/, /\n.*field "judge\.concurrency": expected a number >= 1, got number 0/],
+      [
+        /field "judge\.temperature": expected a number <= 2, got number 3/,
+        /\n.*field "judge\.concurrency": expected a number >= 1, got number 0/,
+      ],
     ],
-    ['judge calls in flight above the bound', 'judge:\n  concurrency: 5000\n', [/field "judge\.concurrency": expected a number <= 1000, got number 5000 \(fix: give how many judge calls may be in flight at once, a whole number from 1 to 1000/]],
-    ['live engine calls in flight above the bound', 'run:\n  engine_concurrency: 1001\n', [/field "run\.engine_concurrency": expected a number <= 1000, got number 1001 \(fix: .*from 1 to 1000/]],
-    ['a minimum agreement outside -1 to 1', 'run:\n  min_agreement: 1.5\n', [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/]],
+    [
+      'judge calls in flight above the bound',
+      'judge:\n  concurrency: 5000\n',
+      [
+        /field "judge\.concurrency": expected a number <= 1000, got number 5000 \(fix: give how many judge calls may be in flight at once, a whole number from 1 to 1000/,
+      ],
+    ],
+    [
+      'live engine calls in flight above the bound',
+      'run:\n  engine_concurrency: 1001\n',
+      [/field "run\.engine_concurrency": expected a number <= 1000, got number 1001 \(fix: .*from 1 to 1000/],
+    ],
+    [
+      'a minimum agreement outside -1 to 1',
+      'run:\n  min_agreement: 1.5\n',
+      [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/],
+    ],
     [
       "a judge's own base_url with a user and password, without repeating the password",
       'judge_settings:\n  graded_relevance: {base_url: "https://gateway-user:Zq81-own-secret@gateway.example/v1"}\n',
-      [/field "judge_settings\.graded_relevance\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/],
+      [
+        /field "judge_settings\.graded_relevance\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/,
+      ],
     ],
     ['a list instead of a mapping', '- safety\n', [/: expected an object \(mapping\), got a list \(fix: write an object/]],
     ['broken YAML', 'judge: [unclosed\n', [/not valid YAML: .*line/]],
@@ -143,19 +187,30 @@ describe('loadConfigFile', () => {
   it('rejects a YAML alias bomb on one line naming the file, before expanding it', async () => {
     // Prepare: nine levels of nine aliases each would expand to 9^9 strings
     const levels = ['a: &l0 [x, x, x, x, x, x, x, x, x]'];
-    for (let level = 1; level < 9; level++) levels.push(`l${level}: &l${level} [${Array.from({ length: 9 }, () => `*l${level - 1}`).join(', ')}]`);
+    for (let level = 1; level < 9; level++)
+      levels.push(`l${level}: &l${level} [${Array.from({ length: 9 }, () => `*l${level - 1}`).join(', ')}]`);
 
     // Act
     const error = await errorOf('bomb.yaml', `${levels.join('\n')}\n`);
 
     // Assess
-    expect(error).toMatch(/^.*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies of one anchor, as an alias bomb does \(fix: write the repeated values out\)$/);
+    expect(error).toMatch(
+      /^.*bomb\.yaml: not usable YAML: its aliases \(\*name\) expand to more than 100 copies of one anchor, as an alias bomb does \(fix: write the repeated values out\)$/,
+    );
   });
 
   const PROTO_PLACES: readonly [string, string, string][] = [
-    ['thresholds', 'thresholds:\n  __proto__: {max: 1}\n  engine/latency_ms: {max: 500}\n', '{"thresholds": {"__proto__": {"max": 1}, "engine/latency_ms": {"max": 500}}}'],
+    [
+      'thresholds',
+      'thresholds:\n  __proto__: {max: 1}\n  engine/latency_ms: {max: 500}\n',
+      '{"thresholds": {"__proto__": {"max": 1}, "engine/latency_ms": {"max": 500}}}',
+    ],
     ['judge_settings', 'judge_settings:\n  __proto__: {model: gpt-4o}\n', '{"judge_settings": {"__proto__": {"model": "gpt-4o"}}}'],
-    ['judge.prices.models', 'judge:\n  prices:\n    models:\n      __proto__: {input_per_million: 1, output_per_million: 2}\n', '{"judge": {"prices": {"models": {"__proto__": {"input_per_million": 1, "output_per_million": 2}}}}}'],
+    [
+      'judge.prices.models',
+      'judge:\n  prices:\n    models:\n      __proto__: {input_per_million: 1, output_per_million: 2}\n',
+      '{"judge": {"prices": {"models": {"__proto__": {"input_per_million": 1, "output_per_million": 2}}}}}',
+    ],
   ];
 
   it.each(PROTO_PLACES.flatMap(([place, yaml, json]) => [[place, 'config.yaml', yaml] as const, [place, 'config.json', json] as const]))(
@@ -165,7 +220,11 @@ describe('loadConfigFile', () => {
       const error = await errorOf(name, content);
 
       // Assess
-      expect(error).toMatch(new RegExp(`config\\.(yaml|json): field "${place.replace(/\./g, '\\.')}\\.__proto__": the key "__proto__" cannot be used \\(fix: remove it or rename it`));
+      expect(error).toMatch(
+        new RegExp(
+          `config\\.(yaml|json): field "${place.replace(/\./g, '\\.')}\\.__proto__": the key "__proto__" cannot be used \\(fix: remove it or rename it`,
+        ),
+      );
     },
   );
 
@@ -174,7 +233,9 @@ describe('loadConfigFile', () => {
   });
 
   it('rejects a file whose format it cannot tell', async () => {
-    expect(await errorOf('assay.toml', 'judges = []')).toMatch(/assay\.toml: cannot tell the format of the config file \(fix: name it \.yaml, \.yml or \.json\)/);
+    expect(await errorOf('assay.toml', 'judges = []')).toMatch(
+      /assay\.toml: cannot tell the format of the config file \(fix: name it \.yaml, \.yml or \.json\)/,
+    );
   });
 
   it('reports a missing file as a value, not a crash', async () => {

@@ -16,7 +16,9 @@ function errorOf(input: unknown): string {
 }
 
 const settingsOf = (judge: JudgeDefinition | undefined) =>
-  judge?.kind === 'llm' || judge?.kind === 'dag' ? { id: judge.id, promptId: judge.promptId, client: judge.client, repeat: judge.repeat } : undefined;
+  judge?.kind === 'llm' || judge?.kind === 'dag'
+    ? { id: judge.id, promptId: judge.promptId, client: judge.client, repeat: judge.repeat }
+    : undefined;
 
 const TONE = { id: 'tone', assessment: 'ANSWER', template: 'Is {response} polite?', scale: 'yes_no' };
 
@@ -26,7 +28,12 @@ describe('selectJudges with settings of single judges', () => {
     const [variant, plain] = selectJudges(checked({ judges: ['graded_relevance@gpt-4o-mini', 'graded_relevance'] }));
 
     // Assess
-    expect(settingsOf(variant)).toEqual({ id: 'graded_relevance@gpt-4o-mini', promptId: 'graded_relevance', client: { model: 'gpt-4o-mini' }, repeat: undefined });
+    expect(settingsOf(variant)).toEqual({
+      id: 'graded_relevance@gpt-4o-mini',
+      promptId: 'graded_relevance',
+      client: { model: 'gpt-4o-mini' },
+      repeat: undefined,
+    });
     expect(settingsOf(plain)).toEqual({ id: 'graded_relevance', promptId: undefined, client: undefined, repeat: undefined });
   });
 
@@ -42,7 +49,12 @@ describe('selectJudges with settings of single judges', () => {
     const [tone, variant] = selectJudges(config);
 
     // Assess
-    expect(settingsOf(tone)).toEqual({ id: 'tone', promptId: undefined, client: { model: 'own-model', baseUrl: 'http://127.0.0.1:9/v1', temperature: 0.5, maxTokens: 300 }, repeat: 3 });
+    expect(settingsOf(tone)).toEqual({
+      id: 'tone',
+      promptId: undefined,
+      client: { model: 'own-model', baseUrl: 'http://127.0.0.1:9/v1', temperature: 0.5, maxTokens: 300 },
+      repeat: 3,
+    });
     expect(settingsOf(variant)).toEqual({
       id: 'tone@small-model',
       promptId: 'tone',
@@ -63,12 +75,19 @@ describe('selectJudges with settings of single judges', () => {
 
     // Assess
     expect(judges.map((judge) => judge.id)).toEqual(['correctness', 'relevance_panel', 'chunk_relevance', 'chunk_relevance@gpt-4o']);
-    expect(judges[1]).toMatchObject({ kind: 'ensemble', scope: 'retrieval', assessment: 'chunk', members: ['chunk_relevance', 'chunk_relevance@gpt-4o'] });
+    expect(judges[1]).toMatchObject({
+      kind: 'ensemble',
+      scope: 'retrieval',
+      assessment: 'chunk',
+      members: ['chunk_relevance', 'chunk_relevance@gpt-4o'],
+    });
   });
 
   it('runs the ensembles and their members by default beside the default judges', () => {
     // Prepare
-    const config = checked({ ensembles: [{ id: 'graded_panel', members: ['graded_relevance@a', 'graded_relevance@b'], combine: 'median' }] });
+    const config = checked({
+      ensembles: [{ id: 'graded_panel', members: ['graded_relevance@a', 'graded_relevance@b'], combine: 'median' }],
+    });
 
     // Act
     const ids = judgesForRun(config, 'llm').judges.map((judge) => judge.id);
@@ -83,14 +102,46 @@ describe('selectJudges with settings of single judges', () => {
 
 describe('parseRunConfig of judge names and settings', () => {
   it.each<[string, unknown, RegExp]>([
-    ['a variant of an unknown judge', { judges: ['graded@gpt-4o'] }, /field "judges\[0\]": unknown judge "graded" \(fix: use one of chunk_relevance/],
-    ['a variant model with a slash', { judges: ['safety@meta/llama'] }, /field "judges\[0\]": the model "meta\/llama" of the variant "safety@meta\/llama" has characters a metric name cannot carry \(fix: .*judge_settings\)/],
-    ['a variant of a judge that asks no model', { judges: ['document_recall@gpt-4o'] }, /"document_recall" asks no model, so it has no model variants/],
-    ['settings of an unknown judge', { judge_settings: { graded: { model: 'x' } } }, /field "judge_settings.graded": unknown judge "graded"/],
-    ['a misspelt setting, naming the keys there are', { judge_settings: { safety: { modle: 'x' } } }, /field "judge_settings.safety.modle": unknown key \(fix: .*the keys here are model, base_url, temperature, max_tokens, repeat\)/],
-    ['a temperature out of range', { judge_settings: { safety: { temperature: 3 } } }, /field "judge_settings.safety.temperature": expected a number <= 2, got number 3 \(fix: give a number from 0 to 2/],
-    ['repeat at temperature 0', { judge_settings: { safety: { repeat: 3 } } }, /field "judge_settings.safety.repeat" \(judge "safety"\): repeat 3 at temperature 0 would draw the same answer 3 times \(fix: give the judge a temperature above 0/],
-    ['repeat on a custom judge at the run temperature 0', { custom_judges: [{ ...TONE, repeat: 2 }] }, /field "custom_judges\[0\].repeat" \(judge "tone"\): repeat 2 at temperature 0/],
+    [
+      'a variant of an unknown judge',
+      { judges: ['graded@gpt-4o'] },
+      /field "judges\[0\]": unknown judge "graded" \(fix: use one of chunk_relevance/,
+    ],
+    [
+      'a variant model with a slash',
+      { judges: ['safety@meta/llama'] },
+      /field "judges\[0\]": the model "meta\/llama" of the variant "safety@meta\/llama" has characters a metric name cannot carry \(fix: .*judge_settings\)/,
+    ],
+    [
+      'a variant of a judge that asks no model',
+      { judges: ['document_recall@gpt-4o'] },
+      /"document_recall" asks no model, so it has no model variants/,
+    ],
+    [
+      'settings of an unknown judge',
+      { judge_settings: { graded: { model: 'x' } } },
+      /field "judge_settings.graded": unknown judge "graded"/,
+    ],
+    [
+      'a misspelt setting, naming the keys there are',
+      { judge_settings: { safety: { modle: 'x' } } },
+      /field "judge_settings.safety.modle": unknown key \(fix: .*the keys here are model, base_url, temperature, max_tokens, repeat\)/,
+    ],
+    [
+      'a temperature out of range',
+      { judge_settings: { safety: { temperature: 3 } } },
+      /field "judge_settings.safety.temperature": expected a number <= 2, got number 3 \(fix: give a number from 0 to 2/,
+    ],
+    [
+      'repeat at temperature 0',
+      { judge_settings: { safety: { repeat: 3 } } },
+      /field "judge_settings.safety.repeat" \(judge "safety"\): repeat 3 at temperature 0 would draw the same answer 3 times \(fix: give the judge a temperature above 0/,
+    ],
+    [
+      'repeat on a custom judge at the run temperature 0',
+      { custom_judges: [{ ...TONE, repeat: 2 }] },
+      /field "custom_judges\[0\].repeat" \(judge "tone"\): repeat 2 at temperature 0/,
+    ],
     [
       'an ensemble of different scales',
       { ensembles: [{ id: 'panel', members: ['chunk_relevance', 'graded_relevance'], combine: 'majority' }] },
@@ -106,9 +157,21 @@ describe('parseRunConfig of judge names and settings', () => {
       { ensembles: [{ id: 'panel', members: ['graded_relevance', 'graded_relevance@gpt-4o'], combine: 'majority' }] },
       /field "ensembles\[0\].combine" \(ensemble "panel"\): "majority" does not fit 0-3 grade .* verdicts \(fix: use mean or median/,
     ],
-    ['an ensemble with an unknown member', { ensembles: [{ id: 'panel', members: ['safety', 'safty'], combine: 'majority' }] }, /field "ensembles\[0\].members\[1\]" \(ensemble "panel"\): unknown judge "safty"/],
-    ['an ensemble of one', { ensembles: [{ id: 'panel', members: ['safety'], combine: 'majority' }] }, /field "ensembles\[0\]\.members": expected at least 2 entries, got 1 \(fix: give two or more judge ids/],
-    ['an ensemble named like a judge', { ensembles: [{ id: 'safety', members: ['safety', 'safety@x'], combine: 'majority' }] }, /is already the id of another judge or ensemble/],
+    [
+      'an ensemble with an unknown member',
+      { ensembles: [{ id: 'panel', members: ['safety', 'safty'], combine: 'majority' }] },
+      /field "ensembles\[0\].members\[1\]" \(ensemble "panel"\): unknown judge "safty"/,
+    ],
+    [
+      'an ensemble of one',
+      { ensembles: [{ id: 'panel', members: ['safety'], combine: 'majority' }] },
+      /field "ensembles\[0\]\.members": expected at least 2 entries, got 1 \(fix: give two or more judge ids/,
+    ],
+    [
+      'an ensemble named like a judge',
+      { ensembles: [{ id: 'safety', members: ['safety', 'safety@x'], combine: 'majority' }] },
+      /is already the id of another judge or ensemble/,
+    ],
   ])('rejects %s', (_described, input, message) => {
     expect(errorOf(input)).toMatch(message);
   });
@@ -135,7 +198,7 @@ describe('schemaNameOf', () => {
     ['graded_relevance@gpt-4o-mini', 'graded_relevance_gpt-4o-mini'],
     ['tone@llama3.1:8b', 'tone_llama3_1_8b'],
     ['x'.repeat(70), 'x'.repeat(64)],
-  ])('sends %s as %s, within OpenAI\'s ^[a-zA-Z0-9_-]{1,64}$', (id, name) => {
+  ])("sends %s as %s, within OpenAI's ^[a-zA-Z0-9_-]{1,64}$", (id, name) => {
     expect(schemaNameOf(id)).toBe(name);
     expect(schemaNameOf(id)).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
   });

@@ -80,7 +80,11 @@ describe('assay judges', () => {
     );
 
     // Act
-    const listed = JSON.parse((await runCli(['judges', '--json', '--config', config])).stdout) as { id: string; settings?: unknown; members?: unknown }[];
+    const listed = JSON.parse((await runCli(['judges', '--json', '--config', config])).stdout) as {
+      id: string;
+      settings?: unknown;
+      members?: unknown;
+    }[];
     const table = (await runCli(['judges', '--config', config])).stdout;
     await folder.remove();
 

@@ -11,7 +11,11 @@ describe('runJudgeSummary, the judge line ingest writes for deployed workers', (
     ['no judges list (the default LLM set)', {}, 'LLM judge gpt-4o-mini at api.openai.com, temperature 0, cached'],
     ['LLM judges', { judges: ['chunk_relevance', 'document_recall'] }, 'LLM judge gpt-4o-mini at api.openai.com, temperature 0, cached'],
     ['judges: []', { judges: [] }, NO_JUDGES],
-    ['deterministic judges only', { judges: ['document_recall'] }, 'no judge calls: deterministic judges only (document_recall), computed from the labels'],
+    [
+      'deterministic judges only',
+      { judges: ['document_recall'] },
+      'no judge calls: deterministic judges only (document_recall), computed from the labels',
+    ],
   ])('names what the workers do for a config with %s', (_name, config, summary) => {
     expect(runJudgeSummary(configFileSchema.parse(config), DEPLOYED, new MemoryStore())).toBe(summary);
   });

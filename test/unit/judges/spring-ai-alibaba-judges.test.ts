@@ -19,7 +19,12 @@ function readAnswer(id: string, text: string): { ok: true; verdict: Verdict } | 
   return parsed.ok ? { ok: true, verdict: judge.verdict(parsed.value) } : parsed;
 }
 
-const VALUES = { request: 'What is the capital of France?', response: 'Paris.', context: '[1] Paris is the capital of France.', expected_response: 'The capital of France is Paris.' };
+const VALUES = {
+  request: 'What is the capital of France?',
+  response: 'Paris.',
+  context: '[1] Paris is the capital of France.',
+  expected_response: 'The capital of France is Paris.',
+};
 
 describe('judges named after Spring AI Alibaba evaluators', () => {
   it.each([
@@ -34,9 +39,15 @@ describe('judges named after Spring AI Alibaba evaluators', () => {
   });
 
   it.each([
-    ['answer_correctness', ['Query:\nWhat is the capital of France?', 'Response:\nParis.', 'Context:\n[1] Paris is the capital of France.']],
+    [
+      'answer_correctness',
+      ['Query:\nWhat is the capital of France?', 'Response:\nParis.', 'Context:\n[1] Paris is the capital of France.'],
+    ],
     ['answer_faithfulness', ['Facts:\n[1] Paris is the capital of France.', 'Answer:\nParis.']],
-    ['answer_relevancy', ['Question:\nWhat is the capital of France?', 'Ground-truth answer:\nThe capital of France is Paris.', 'Student answer:\nParis.']],
+    [
+      'answer_relevancy',
+      ['Question:\nWhat is the capital of France?', 'Ground-truth answer:\nThe capital of France is Paris.', 'Student answer:\nParis.'],
+    ],
   ])('%s puts each input under its label in the user message', (id, sections) => {
     // Act
     const message = renderTemplate(llmJudge(id).userTemplate, VALUES);
@@ -47,8 +58,20 @@ describe('judges named after Spring AI Alibaba evaluators', () => {
 
   it.each([
     // The evaluators' own answer form: score before feedback, as their prompts show it
-    ['answer_relevancy', '{"score": 0.7, "feedback": "Accurate, but adds an unrelated claim."}', 0.7, 'Accurate, but adds an unrelated claim.', 1],
-    ['answer_relevancy', '{"score": 0.0, "feedback": "The answer is about another country."}', 0, 'The answer is about another country.', 0],
+    [
+      'answer_relevancy',
+      '{"score": 0.7, "feedback": "Accurate, but adds an unrelated claim."}',
+      0.7,
+      'Accurate, but adds an unrelated claim.',
+      1,
+    ],
+    [
+      'answer_relevancy',
+      '{"score": 0.0, "feedback": "The answer is about another country."}',
+      0,
+      'The answer is about another country.',
+      0,
+    ],
     ['answer_faithfulness', '{"score": 1.0, "feedback": "Every statement is in the facts."}', 1, 'Every statement is in the facts.', 1],
     // a score written as text is read as a number
     ['answer_faithfulness', 'Here is my grade: {"score": "0.25", "feedback": "One invented detail."}', 0.25, 'One invented detail.', 1],

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_RELEVANCE_LEVEL,
-  countGrades,
-  isRelevant,
-  judgeRanking,
-  relevantCount,
-} from '../../../shared/metrics/judged-ranking.js';
+import { DEFAULT_RELEVANCE_LEVEL, countGrades, isRelevant, judgeRanking, relevantCount } from '../../../shared/metrics/judged-ranking.js';
 import { NEGATIVE, UNJUDGED, gradesOf, ranking } from './factories.js';
 
 describe('judgeRanking', () => {
@@ -30,7 +24,13 @@ describe('judgeRanking', () => {
 
   it('gives an empty list for an empty run, keeping the qrels counts', () => {
     // Act
-    const judged = judgeRanking([], new Map([['a', 1], ['b', 1]]));
+    const judged = judgeRanking(
+      [],
+      new Map([
+        ['a', 1],
+        ['b', 1],
+      ]),
+    );
 
     // Assess
     expect(gradesOf(judged)).toEqual([]);

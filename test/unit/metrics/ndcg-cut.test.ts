@@ -77,8 +77,7 @@ describe('ndcg vs ndcg@k', () => {
     // ndcg   = (1 + 1/log2(3) + 1/2) / (1 + 1/log2(3) + 1/2 + 1/log2(5) + 1/log2(6)) = 0.72273
     // ndcg@3 = 1
     expect(whole).toBeCloseTo(
-      (1 + 1 / discount(2) + 1 / discount(3)) /
-        (1 + 1 / discount(2) + 1 / discount(3) + 1 / discount(4) + 1 / discount(5)),
+      (1 + 1 / discount(2) + 1 / discount(3)) / (1 + 1 / discount(2) + 1 / discount(3) + 1 / discount(4) + 1 / discount(5)),
       14,
     );
     expect(cut).toBe(1);

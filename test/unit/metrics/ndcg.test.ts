@@ -103,7 +103,13 @@ describe('ndcg with a grade -> gain map (trec_eval ndcg.1=3,2=9)', () => {
     // DCG  = 3/1 + 9/log2(3) = 8.67837
     // IDCG = 9/1 + 3/log2(3) = 10.89279
     // NDCG = 0.79671
-    const value = ndcg(ranking([1, 2, 0], { 0: 1, 1: 1, 2: 1 }), gains([[1, 3], [2, 9]]));
+    const value = ndcg(
+      ranking([1, 2, 0], { 0: 1, 1: 1, 2: 1 }),
+      gains([
+        [1, 3],
+        [2, 9],
+      ]),
+    );
     expect(value).toBeCloseTo((3 + 9 / discount(2)) / (9 + 3 / discount(2)), 14);
     expect(value).toBeCloseTo(0.7967075809905065, 14);
   });

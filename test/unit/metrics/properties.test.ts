@@ -57,20 +57,37 @@ function measuresOf(name: string): Measure[] {
 describe('properties of the measures', () => {
   it('are in [0, 1] and never NaN, for any ranking, judgments, level, cutoff and gain', () => {
     fc.assert(
-      fc.property(queryArbitrary, levelArbitrary, cutoffArbitrary, fc.constantFrom('linear', 'exponential'), (query, relevanceLevel, k, gain) => {
-        const options: MeasureOptions = { relevanceLevel, gain };
-        const measures = [`P.${k}`, `recall.${k}`, `ndcg_cut.${k}`, `map_cut.${k}`, `success.${k}`, 'map', 'Rprec', 'recip_rank', 'ndcg', 'document_recall'].flatMap(measuresOf);
-        const judged = judge(query);
-        for (const measure of measures) {
-          const value = measure.compute(judged, options);
-          if (measure.name === 'document_recall' && relevantCount(judged, relevanceLevel) === 0) {
-            expect(value).toBeUndefined();
-            continue;
+      fc.property(
+        queryArbitrary,
+        levelArbitrary,
+        cutoffArbitrary,
+        fc.constantFrom('linear', 'exponential'),
+        (query, relevanceLevel, k, gain) => {
+          const options: MeasureOptions = { relevanceLevel, gain };
+          const measures = [
+            `P.${k}`,
+            `recall.${k}`,
+            `ndcg_cut.${k}`,
+            `map_cut.${k}`,
+            `success.${k}`,
+            'map',
+            'Rprec',
+            'recip_rank',
+            'ndcg',
+            'document_recall',
+          ].flatMap(measuresOf);
+          const judged = judge(query);
+          for (const measure of measures) {
+            const value = measure.compute(judged, options);
+            if (measure.name === 'document_recall' && relevantCount(judged, relevanceLevel) === 0) {
+              expect(value).toBeUndefined();
+              continue;
+            }
+            expect(value, measure.name).toBeGreaterThanOrEqual(0);
+            expect(value, measure.name).toBeLessThanOrEqual(1);
           }
-          expect(value, measure.name).toBeGreaterThanOrEqual(0);
-          expect(value, measure.name).toBeLessThanOrEqual(1);
-        }
-      }),
+        },
+      ),
       settings,
     );
   });
@@ -129,8 +146,7 @@ describe('properties of the measures', () => {
       fc.property(queryArbitrary, levelArbitrary, (query, level) => {
         const judged = judge(query);
         const relevant = relevantCount(judged, level);
-        const topIsAllRelevant =
-          relevant > 0 && relevant <= judged.grades.length && relevantInTop(judged, relevant, level) === relevant;
+        const topIsAllRelevant = relevant > 0 && relevant <= judged.grades.length && relevantInTop(judged, relevant, level) === relevant;
         const value = averagePrecision(judged, level);
         expect(value).toBeLessThanOrEqual(1);
         expect(value === 1).toBe(topIsAllRelevant);
@@ -155,7 +171,10 @@ describe('properties of the measures', () => {
     fc.assert(
       fc.property(queryArbitrary, cutoffArbitrary, fc.constantFrom('linear', 'exponential'), (query, k, gain) => {
         // every judged document with gain, highest grade first, then the rest of the list
-        const withGain = [...query.judgments].filter(([, grade]) => grade > 0).sort(([, a], [, b]) => b - a).map(([id]) => id);
+        const withGain = [...query.judgments]
+          .filter(([, grade]) => grade > 0)
+          .sort(([, a], [, b]) => b - a)
+          .map(([id]) => id);
         fc.pre(withGain.length > 0);
         const rest = query.rankedIds.filter((id) => gradeOf(query, id) <= 0);
         const ideal = judgeRanking([...withGain, ...rest], query.judgments);
@@ -335,10 +354,14 @@ describe('properties of formatFixed4', () => {
 
   it('equals the exact decimal rounding for sums of a few fractions, as means of measures are', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 50 })), { minLength: 1, maxLength: 6 }), (fractions) => {
-        const value = fractions.reduce((sum, [numerator, denominator]) => sum + Math.min(numerator, denominator) / denominator, 0) / fractions.length;
-        expect(formatFixed4(value)).toBe(referenceFixed4(value));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 50 })), { minLength: 1, maxLength: 6 }),
+        (fractions) => {
+          const value =
+            fractions.reduce((sum, [numerator, denominator]) => sum + Math.min(numerator, denominator) / denominator, 0) / fractions.length;
+          expect(formatFixed4(value)).toBe(referenceFixed4(value));
+        },
+      ),
       { ...settings, numRuns: 1000 },
     );
   });
@@ -354,11 +377,14 @@ describe('properties of parseNumberBytes', () => {
         integer: digits(integerDigits),
         point: fc.boolean(),
         fraction: digits(fractionDigits),
-        exponent: fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 })), { freq: 4 }),
+        exponent: fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 })), {
+          freq: 4,
+        }),
       })
       .filter(({ integer, point, fraction }) => integer.length + (point ? fraction.length : 0) > 0)
-      .map(({ sign, integer, point, fraction, exponent }) =>
-        `${sign}${integer}${point ? `.${fraction}` : ''}${exponent === null ? '' : `${exponent[0]}${exponent[1]}${exponent[2]}`}`,
+      .map(
+        ({ sign, integer, point, fraction, exponent }) =>
+          `${sign}${integer}${point ? `.${fraction}` : ''}${exponent === null ? '' : `${exponent[0]}${exponent[1]}${exponent[2]}`}`,
       );
   // short texts take the fast path, long mantissas and exponents the slow one
   const numberText = fc.oneof(decimalText(8, 10), decimalText(16, 24), decimalText(30, 40));

@@ -26,12 +26,9 @@ describe('rankDiscount', () => {
     expect(rankDiscount(rank)).toBe(expected);
   });
 
-  it.each([2, 4, 5, 6, 99, 1374, 1620, 4096, 6000])(
-    'at rank %i is log2(rank + 1) correctly rounded',
-    (rank) => {
-      expect(rankDiscount(rank)).toBe(referenceLog2(rank + 1));
-    },
-  );
+  it.each([2, 4, 5, 6, 99, 1374, 1620, 4096, 6000])('at rank %i is log2(rank + 1) correctly rounded', (rank) => {
+    expect(rankDiscount(rank)).toBe(referenceLog2(rank + 1));
+  });
 
   it('is within one unit in the last place of Math.log2', () => {
     for (const rank of [2, 5, 1374, 1620, 6000]) {

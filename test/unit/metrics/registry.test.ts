@@ -22,16 +22,27 @@ function errorOf(name: string): string {
   return resolved.error;
 }
 
-const namesOf = (measures: readonly Measure[]): [string, string][] =>
-  measures.map((measure) => [measure.name, measure.trecName]);
+const namesOf = (measures: readonly Measure[]): [string, string][] => measures.map((measure) => [measure.name, measure.trecName]);
 
 const options = (overrides: Partial<MeasureOptions> = {}): MeasureOptions => ({ ...DEFAULT_MEASURE_OPTIONS, ...overrides });
 
 describe('resolveMeasures: names', () => {
   it.each<[string, [string, string][]]>([
-    ['P.5,10', [['precision@5', 'P_5'], ['precision@10', 'P_10']]],
+    [
+      'P.5,10',
+      [
+        ['precision@5', 'P_5'],
+        ['precision@10', 'P_10'],
+      ],
+    ],
     // trec_eval sorts a cutoff list
-    ['P.10,5', [['precision@5', 'P_5'], ['precision@10', 'P_10']]],
+    [
+      'P.10,5',
+      [
+        ['precision@5', 'P_5'],
+        ['precision@10', 'P_10'],
+      ],
+    ],
     ['P_5', [['precision@5', 'P_5']]],
     ['precision@5', [['precision@5', 'P_5']]],
     ['P@5', [['precision@5', 'P_5']]],

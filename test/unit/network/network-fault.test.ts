@@ -8,13 +8,32 @@ function systemError(message: string, code: string): Error {
 
 describe('networkFault', () => {
   it.each([
-    ['a host name that does not resolve, as fetch reports it', new TypeError('fetch failed', { cause: systemError('getaddrinfo ENOTFOUND search.internal', 'ENOTFOUND') }), 'the host name did not resolve (ENOTFOUND)'],
-    ['a DNS server that did not answer', new TypeError('fetch failed', { cause: systemError('getaddrinfo EAI_AGAIN search.internal', 'EAI_AGAIN') }), 'the host name could not be resolved for now (EAI_AGAIN)'],
-    ["a socket hang-up, as Node's http client reports it", systemError('socket hang up', 'ECONNRESET'), 'the connection was reset (ECONNRESET)'],
-    ['a body cut short, two causes deep', new TypeError('terminated', { cause: new Error('wrapped', { cause: systemError('other side closed', 'UND_ERR_SOCKET') }) }), 'the server closed the connection (UND_ERR_SOCKET)'],
+    [
+      'a host name that does not resolve, as fetch reports it',
+      new TypeError('fetch failed', { cause: systemError('getaddrinfo ENOTFOUND search.internal', 'ENOTFOUND') }),
+      'the host name did not resolve (ENOTFOUND)',
+    ],
+    [
+      'a DNS server that did not answer',
+      new TypeError('fetch failed', { cause: systemError('getaddrinfo EAI_AGAIN search.internal', 'EAI_AGAIN') }),
+      'the host name could not be resolved for now (EAI_AGAIN)',
+    ],
+    [
+      "a socket hang-up, as Node's http client reports it",
+      systemError('socket hang up', 'ECONNRESET'),
+      'the connection was reset (ECONNRESET)',
+    ],
+    [
+      'a body cut short, two causes deep',
+      new TypeError('terminated', { cause: new Error('wrapped', { cause: systemError('other side closed', 'UND_ERR_SOCKET') }) }),
+      'the server closed the connection (UND_ERR_SOCKET)',
+    ],
     [
       'an HTTP/2 stream cancelled because its session could not connect',
-      Object.assign(new Error('The pending stream has been canceled', { cause: systemError('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED') }), { code: 'ERR_HTTP2_STREAM_CANCEL' }),
+      Object.assign(
+        new Error('The pending stream has been canceled', { cause: systemError('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED') }),
+        { code: 'ERR_HTTP2_STREAM_CANCEL' },
+      ),
       'the connection was refused (ECONNREFUSED)',
     ],
   ])('names %s', (_described, error, expected) => {

@@ -12,17 +12,31 @@ describe('redrive and the reducer state', () => {
     const store = new MemoryStore();
     const run = await syntheticRun(200, store);
     const runId = run.manifest.run_id;
-    const missing = run.caseIds.filter((caseId) => !run.results.some((result) => result.case_id === caseId) && !run.failures.some((failure) => failure.case_id === caseId));
-    for (const caseId of missing) await store.put(runKeys.failure(runId, caseId), JSON.stringify({ run_id: runId, case_id: caseId, error: 'x', receive_count: 3, message: '{}' }));
+    const missing = run.caseIds.filter(
+      (caseId) => !run.results.some((result) => result.case_id === caseId) && !run.failures.some((failure) => failure.case_id === caseId),
+    );
+    for (const caseId of missing)
+      await store.put(
+        runKeys.failure(runId, caseId),
+        JSON.stringify({ run_id: runId, case_id: caseId, error: 'x', receive_count: 3, message: '{}' }),
+      );
     expect((await unfinishedCases(store, runId, run.caseIds, { shardedListingFrom: 1 })).unfinished).toEqual([]);
     await store.put(runKeys.partial(runId, 0), '{}');
-    const queues = { cases: new InProcessQueue('cases', { visibilityTimeoutSeconds: 30 }), control: new InProcessQueue('control', { visibilityTimeoutSeconds: 30 }) };
+    const queues = {
+      cases: new InProcessQueue('cases', { visibilityTimeoutSeconds: 30 }),
+      control: new InProcessQueue('control', { visibilityTimeoutSeconds: 30 }),
+    };
 
     // Act
     const { requeued } = await redriveFailures(store, queues, runId, new Date('2025-01-02T03:04:05.000Z'));
 
     // Assess: the cases whose failure the redrive deleted are unfinished again, though their shards were complete
-    const failedOnly = [...new Set([...missing, ...run.failures.map((failure) => failure.case_id).filter((caseId) => !run.results.some((result) => result.case_id === caseId))])].sort();
+    const failedOnly = [
+      ...new Set([
+        ...missing,
+        ...run.failures.map((failure) => failure.case_id).filter((caseId) => !run.results.some((result) => result.case_id === caseId)),
+      ]),
+    ].sort();
     expect(requeued).toEqual(failedOnly);
     expect(await store.get(runKeys.progress(runId))).toBeUndefined();
     expect(await store.get(runKeys.partial(runId, 0))).toBeUndefined();

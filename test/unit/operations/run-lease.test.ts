@@ -19,7 +19,13 @@ function holder(pid: number, host = 'build-box'): LeaseHolder {
 
 /** `alive`: the processes of this machine that still run; no start times unless `startTime` gives the holder's. */
 function options(pid: number, now: () => Date, alive: readonly number[], host = 'build-box', startTime?: number): LeaseOptions {
-  return { holder: holder(pid, host), now, timeToLiveMs: 60_000, processAlive: (candidate) => alive.includes(candidate), processStartTime: () => startTime };
+  return {
+    holder: holder(pid, host),
+    now,
+    timeToLiveMs: 60_000,
+    processAlive: (candidate) => alive.includes(candidate),
+    processStartTime: () => startTime,
+  };
 }
 
 describe('the lease of a run', () => {
@@ -31,7 +37,16 @@ describe('the lease of a run', () => {
     const second = await acquireRunLease(store, RUN, options(200, time.now, [100, 200]));
 
     expect(first.kind).toBe('held');
-    expect(second).toEqual({ kind: 'busy', holder: expect.objectContaining({ pid: 100, host: 'build-box', command: 'assay resume', expires_at: '2026-11-26T10:01:00.000Z', released: false }) });
+    expect(second).toEqual({
+      kind: 'busy',
+      holder: expect.objectContaining({
+        pid: 100,
+        host: 'build-box',
+        command: 'assay resume',
+        expires_at: '2026-11-26T10:01:00.000Z',
+        released: false,
+      }),
+    });
   });
 
   it('goes to the next process once released', async () => {
@@ -70,13 +85,16 @@ describe('the lease of a run', () => {
     expect(afterKill.kind).toBe('held');
   });
 
-  it('lapses at once when its holder\'s process id now names a process started later (a reused PID)', async () => {
+  it("lapses at once when its holder's process id now names a process started later (a reused PID)", async () => {
     // Prepare: process 100, started at tick 5000, holds the lease; later the id 100 names a process started at tick 9000
     const store = new MemoryStore();
     const time = clock();
     await acquireRunLease(store, RUN, options(100, time.now, [100, 200], 'build-box', 5000));
     const asked: [number, number | undefined][] = [];
-    const running = new Map([[100, 9000], [200, 7000]]);
+    const running = new Map([
+      [100, 9000],
+      [200, 7000],
+    ]);
 
     // Act
     const next = await acquireRunLease(store, RUN, {
@@ -89,14 +107,25 @@ describe('the lease of a run', () => {
 
     // Assess
     expect(asked).toEqual([[100, 5000]]);
-    expect(next).toEqual({ kind: 'held', lease: expect.objectContaining({ holder: expect.objectContaining({ pid: 200, process_start_time: 7000 }) }) });
+    expect(next).toEqual({
+      kind: 'held',
+      lease: expect.objectContaining({ holder: expect.objectContaining({ pid: 200, process_start_time: 7000 }) }),
+    });
   });
 
   it('reads a lease written before start times were recorded, asking after its process by id alone', async () => {
     // Prepare: a lease of an older assay, with no process_start_time
     const store = new MemoryStore();
     const time = clock();
-    const older = { run_id: RUN, command: 'assay resume', host: 'build-box', pid: 100, acquired_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-26T10:01:00.000Z', released: false };
+    const older = {
+      run_id: RUN,
+      command: 'assay resume',
+      host: 'build-box',
+      pid: 100,
+      acquired_at: '2026-11-26T10:00:00.000Z',
+      expires_at: '2026-11-26T10:01:00.000Z',
+      released: false,
+    };
     await store.put(`runs/${RUN}/lease/000001.json`, JSON.stringify(older));
     const asked: [number, number | undefined][] = [];
 

@@ -31,7 +31,9 @@ describe('assay status', () => {
     const status = await runStatus(store, RUN_ID);
 
     // Assess
-    expect(describeStatus(status)).toBe('run run-1 (suite faq, datasets/faq/cases.jsonl): 5 cases, 3 evaluated, 1 failed, 1 pending; judging');
+    expect(describeStatus(status)).toBe(
+      'run run-1 (suite faq, datasets/faq/cases.jsonl): 5 cases, 3 evaluated, 1 failed, 1 pending; judging',
+    );
     expect(store.listed).toEqual([runKeys.resultsPrefix(RUN_ID), runKeys.failuresPrefix(RUN_ID)]);
   });
 
@@ -46,7 +48,10 @@ describe('assay status', () => {
     const status = await runStatus(store, run.manifest.run_id);
 
     // Assess
-    expect({ results: status.results, failures: status.failures }).toEqual({ results: report.cases.evaluated, failures: report.cases.failed });
+    expect({ results: status.results, failures: status.failures }).toEqual({
+      results: report.cases.evaluated,
+      failures: report.cases.failed,
+    });
     expect(status.report).toBe(runKeys.report(run.manifest.suite, run.manifest.run_id, 'report.json'));
     // What the gate of assay submit --wait reads: which cases failed (and why) or are missing, and more
     expect(status.reported).toEqual(report);

@@ -22,7 +22,11 @@ function spoolOf(memoryBytes = 0, segmentBytes = 1): NonNullable<InProcessQueueO
 
 describeWorkQueueContract('InProcessQueue with every message spooled', async ({ visibilityTimeoutSeconds, maxReceiveCount }) => {
   const deadLetters = new InProcessQueue('assay-dead-letters', { visibilityTimeoutSeconds, spool: spoolOf() });
-  const queue = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds, redrive: { deadLetterQueue: deadLetters, maxReceiveCount }, spool: spoolOf() });
+  const queue = new InProcessQueue('assay-cases', {
+    visibilityTimeoutSeconds,
+    redrive: { deadLetterQueue: deadLetters, maxReceiveCount },
+    spool: spoolOf(),
+  });
   return { queue, deadLetters };
 });
 
@@ -38,7 +42,11 @@ describe('InProcessQueue spooling to disk', () => {
     // Act: receive and delete everything, ten at a time
     const delivered: string[] = [];
     let mostHeld = 0;
-    for (let received = await queue.receive({ maxMessages: 10, waitSeconds: 0 }); received.length > 0; received = await queue.receive({ maxMessages: 10, waitSeconds: 0 })) {
+    for (
+      let received = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
+      received.length > 0;
+      received = await queue.receive({ maxMessages: 10, waitSeconds: 0 })
+    ) {
       mostHeld = Math.max(mostHeld, queue.bytesInMemory);
       delivered.push(...bodiesOf(received));
       for (const message of received) await queue.delete(message.receiptHandle);
@@ -91,7 +99,23 @@ describe('InProcessQueue spooling to disk', () => {
     const rest = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
 
     // Assess
-    expect([...delivered, ...bodiesOf(rest)]).toEqual(['0a', '0b', '0c', '1a', '1b', '1c', '2a', '2b', '2c', '3a', '3b', '3c', '4a', '4b', '4c']);
+    expect([...delivered, ...bodiesOf(rest)]).toEqual([
+      '0a',
+      '0b',
+      '0c',
+      '1a',
+      '1b',
+      '1c',
+      '2a',
+      '2b',
+      '2c',
+      '3a',
+      '3b',
+      '3c',
+      '4a',
+      '4b',
+      '4c',
+    ]);
   });
 
   it('lists every body, spooled or held, in send order', async () => {
@@ -140,7 +164,10 @@ describe('InProcessQueue spooling to disk', () => {
   it('names its spool file and what to do when it cannot write there', async () => {
     // Prepare: the spool folder's path is taken by a file
     const taken = await folder.write('not-a-folder', 'a file');
-    const queue = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 30, spool: { folder: taken, memoryBytes: 0, segmentBytes: 1 } });
+    const queue = new InProcessQueue('assay-cases', {
+      visibilityTimeoutSeconds: 30,
+      spool: { folder: taken, memoryBytes: 0, segmentBytes: 1 },
+    });
 
     // Act
     const sending = queue.sendBatch([{ id: '0', body: 'case q1' }]);

@@ -48,7 +48,10 @@ describe('InProcessQueue at scale and on a stepped clock', () => {
     // O(n) scan per operation grows with the square of the messages.
     async function drain(count: number): Promise<number> {
       const { queue } = steppedQueue();
-      await sendBodies(queue, Array.from({ length: count }, (_, index) => `case ${index}`));
+      await sendBodies(
+        queue,
+        Array.from({ length: count }, (_, index) => `case ${index}`),
+      );
       const started = performance.now();
       for (;;) {
         const received = await queue.receive({ maxMessages: 10, waitSeconds: 0 });

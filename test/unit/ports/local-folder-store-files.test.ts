@@ -37,7 +37,9 @@ describe('LocalFolderStore with long names', () => {
     const written = store.put(`datasets/s/${nameOf(300)}`, 'x');
 
     // Assess
-    await expect(written).rejects.toThrow(/^The store .* cannot hold "datasets\/s\/d+\.jsonl": the name "d+\.jsonl" is 300 bytes, longer than its file system allows \(255 bytes on most\); shorten it$/);
+    await expect(written).rejects.toThrow(
+      /^The store .* cannot hold "datasets\/s\/d+\.jsonl": the name "d+\.jsonl" is 300 bytes, longer than its file system allows \(255 bytes on most\); shorten it$/,
+    );
   });
 });
 

@@ -33,15 +33,26 @@ afterEach(async () => {
 
 /** The folders read since the last mockClear, relative to the store's root. */
 function foldersRead(): string[] {
-  return vi.mocked(fs.readdir).mock.calls.map(([path]) => relative(folder.path, String(path)).split(sep).join('/')).sort();
+  return vi
+    .mocked(fs.readdir)
+    .mock.calls.map(([path]) => relative(folder.path, String(path)).split(sep).join('/'))
+    .sort();
 }
 
 describe('LocalFolderStore.list', () => {
   it.each([
-    ['runs/a/', ['runs/a/failures/c3.json', 'runs/a/results/c1.json', 'runs/a/results/c2.json'], ['runs/a', 'runs/a/failures', 'runs/a/results']],
+    [
+      'runs/a/',
+      ['runs/a/failures/c3.json', 'runs/a/results/c1.json', 'runs/a/results/c2.json'],
+      ['runs/a', 'runs/a/failures', 'runs/a/results'],
+    ],
     ['runs/a/results/', ['runs/a/results/c1.json', 'runs/a/results/c2.json'], ['runs/a/results']],
     ['runs/a/res', ['runs/a/results/c1.json', 'runs/a/results/c2.json'], ['runs/a', 'runs/a/results']],
-    ['runs/a', ['runs/a/failures/c3.json', 'runs/a/results/c1.json', 'runs/a/results/c2.json', 'runs/ab/manifest.json'], ['runs', 'runs/a', 'runs/a/failures', 'runs/a/results', 'runs/ab']],
+    [
+      'runs/a',
+      ['runs/a/failures/c3.json', 'runs/a/results/c1.json', 'runs/a/results/c2.json', 'runs/ab/manifest.json'],
+      ['runs', 'runs/a', 'runs/a/failures', 'runs/a/results', 'runs/ab'],
+    ],
     ['runs/missing/', [], ['runs/missing']],
     ['runs/a/results/c1.json/', [], ['runs/a/results/c1.json']],
   ])('lists %s by reading only the folders it names', async (prefix, keys, folders) => {

@@ -4,7 +4,9 @@ import { ExtremeCases } from '../../../shared/reduce/extreme-cases.js';
 
 /** The reference: every case sorted by value descending, then index ascending; the first and the last `count`. */
 function sortedEnds(values: readonly number[], count: number) {
-  const sorted = values.map((value, index) => ({ index, value })).sort((left, right) => right.value - left.value || left.index - right.index);
+  const sorted = values
+    .map((value, index) => ({ index, value }))
+    .sort((left, right) => right.value - left.value || left.index - right.index);
   return { highest: sorted.slice(0, count), lowest: sorted.slice(-count).reverse() };
 }
 
@@ -21,7 +23,10 @@ function keptEnds(values: readonly number[], count: number) {
 describe('ExtremeCases', () => {
   it('keeps the first and the last cases of the whole list sorted by value, ties by index', () => {
     // Few distinct values, so that ties decide most places
-    const values = fc.array(fc.integer({ min: 0, max: 6 }).map((step) => step / 6), { maxLength: 300 });
+    const values = fc.array(
+      fc.integer({ min: 0, max: 6 }).map((step) => step / 6),
+      { maxLength: 300 },
+    );
     fc.assert(
       fc.property(values, fc.integer({ min: 1, max: 20 }), (list, count) => {
         expect(keptEnds(list, count)).toEqual(sortedEnds(list, count));

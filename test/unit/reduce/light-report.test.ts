@@ -11,7 +11,8 @@ async function reportOf(count: number) {
   const store = new MemoryStore();
   const run = await syntheticRun(count, store);
   const reported = await reportRun(store, await runCompletion(store, run.manifest.run_id));
-  const text = async (name: string) => new TextDecoder().decode(await store.get(runKeys.report(run.manifest.suite, run.manifest.run_id, name)));
+  const text = async (name: string) =>
+    new TextDecoder().decode(await store.get(runKeys.report(run.manifest.suite, run.manifest.run_id, name)));
   return { run, reported, html: await text('report.html'), cases: await text('cases.jsonl') };
 }
 

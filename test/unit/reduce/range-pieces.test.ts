@@ -52,7 +52,8 @@ describe('a reduce range aggregated in pieces', () => {
     const ids = Array.from({ length: 40 }, (_, index) => `c${String(index).padStart(2, '0')}`);
     for (const [index, caseId] of ids.entries()) {
       const engines: Record<string, Record<string, Value>> = { bm25: { 'retrieval/ground_truth/precision@5': index / 40 } };
-      if (index >= 35) engines.late = { 'response/llm_judged/safety/rating': index % 2 === 0 ? 'yes' : 'no', 'retrieval/ground_truth/precision@5': 0.2 };
+      if (index >= 35)
+        engines.late = { 'response/llm_judged/safety/rating': index % 2 === 0 ? 'yes' : 'no', 'retrieval/ground_truth/precision@5': 0.2 };
       const record = result(caseId, engines, index >= 35 ? { safety: usage({ calls: 1, input_tokens: index }) } : {});
       await store.put(runKeys.result(RUN_ID, caseId), JSON.stringify(record));
     }

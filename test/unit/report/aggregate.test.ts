@@ -251,11 +251,14 @@ describe('confidence intervals', () => {
     // Prepare: precision over 6 cases, mean 0.5, and a yes/no rating
     const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
     const values = [0, 0.2, 0.4, 0.6, 0.8, 1];
-    const results = ids.map((id, index) => result(id, { bm25: { [PRECISION]: values[index] as number, 'response/llm_judged/safety/rating': index % 2 === 0 ? 'yes' : 'no' } }));
+    const results = ids.map((id, index) =>
+      result(id, { bm25: { [PRECISION]: values[index] as number, 'response/llm_judged/safety/rating': index % 2 === 0 ? 'yes' : 'no' } }),
+    );
 
     // Act
     const first = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }).engines.bm25 ?? {};
-    const second = reportInOnePass({ manifest: manifest(ids), results: [...results].reverse(), failures: [], caseIds: ids }).engines.bm25 ?? {};
+    const second =
+      reportInOnePass({ manifest: manifest(ids), results: [...results].reverse(), failures: [], caseIds: ids }).engines.bm25 ?? {};
 
     // Assess
     const low = first[`${PRECISION}/average/ci_low`] as number;

@@ -41,11 +41,26 @@ describe('casesJsonl', () => {
 
   it('writes compact lists straight from their columns, the same bytes as through their objects', () => {
     // Prepare: compact lists with and without scores and grades, odd document ids, a response, a skipped judging; an object-form list; no list
-    const ranking = { doc_uris: ['d"1', 'd\\2', 'é3', 'd4', 'x\u{1F600}', 'c\u0001', 'lone\ud800'], scores: [2.5, null, -0, 1e21, 0.1, 7, 8], human_grades: [3, null, 0, null, null, 1, null] };
+    const ranking = {
+      doc_uris: ['d"1', 'd\\2', 'é3', 'd4', 'x\u{1F600}', 'c\u0001', 'lone\ud800'],
+      scores: [2.5, null, -0, 1e21, 0.1, 7, 8],
+      human_grades: [3, null, 0, null, null, 1, null],
+    };
     const results: CaseResult[] = [
-      { ...result('c1', { bm25: { 'm/precision': 0.5 }, dense: { 'm/precision': 1 } }), outputs: { bm25: { ranking }, dense: { ranking: { doc_uris: ['x'], scores: [0.1] }, response: 'an "answer"' } } },
-      { ...result('c2', { bm25: { 'm/precision': 0 } }), outputs: { bm25: { retrieved: [{ doc_uri: 'y', rank: 1, score: 3 }], response: 'text' } }, judging_skipped: 'max_judge_cost' },
-      { ...result('c3', { bm25: { 'm/precision': 0.25 } }), outputs: { bm25: { ranking: { doc_uris: [], scores: [] } } }, judging_skipped: 'max_judge_cost' },
+      {
+        ...result('c1', { bm25: { 'm/precision': 0.5 }, dense: { 'm/precision': 1 } }),
+        outputs: { bm25: { ranking }, dense: { ranking: { doc_uris: ['x'], scores: [0.1] }, response: 'an "answer"' } },
+      },
+      {
+        ...result('c2', { bm25: { 'm/precision': 0 } }),
+        outputs: { bm25: { retrieved: [{ doc_uri: 'y', rank: 1, score: 3 }], response: 'text' } },
+        judging_skipped: 'max_judge_cost',
+      },
+      {
+        ...result('c3', { bm25: { 'm/precision': 0.25 } }),
+        outputs: { bm25: { ranking: { doc_uris: [], scores: [] } } },
+        judging_skipped: 'max_judge_cost',
+      },
       result('c4', { bm25: { 'm/precision': 0.75 } }),
     ];
 
@@ -54,12 +69,19 @@ describe('casesJsonl', () => {
 
     // Assess
     expect(text).toBe(casesJsonl(results));
-    expect(text.split('\n')[0]).toContain('"retrieved":[{"doc_uri":"d\\"1","rank":1,"score":2.5,"human_grade":3},{"doc_uri":"d\\\\2","rank":2},');
+    expect(text.split('\n')[0]).toContain(
+      '"retrieved":[{"doc_uri":"d\\"1","rank":1,"score":2.5,"human_grade":3},{"doc_uri":"d\\\\2","rank":2},',
+    );
   });
 
   it('gives the page lines without their ranked lists', () => {
     // Prepare
-    const results: CaseResult[] = [{ ...result('c1', { bm25: { 'm/precision': 0.5 } }), outputs: { bm25: { ranking: { doc_uris: ['a'], scores: [1] }, response: 'r' } } }];
+    const results: CaseResult[] = [
+      {
+        ...result('c1', { bm25: { 'm/precision': 0.5 } }),
+        outputs: { bm25: { ranking: { doc_uris: ['a'], scores: [1] }, response: 'r' } },
+      },
+    ];
 
     // Act / Assess
     expect(caseLines(results, false)).toEqual(caseLines(results).map(({ retrieved: _retrieved, ...line }) => line));

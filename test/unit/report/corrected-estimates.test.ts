@@ -59,7 +59,11 @@ describe('the correction tally', () => {
       corrected,
       bias: reference.bias,
       correlation: reference.correlation,
-      sample_check: { labelled_judge_mean: reference.sample?.labelledJudgeMean, unlabelled_judge_mean: reference.sample?.unlabelledJudgeMean, p_value: reference.sample?.pValue },
+      sample_check: {
+        labelled_judge_mean: reference.sample?.labelledJudgeMean,
+        unlabelled_judge_mean: reference.sample?.unlabelledJudgeMean,
+        p_value: reference.sample?.pValue,
+      },
     });
   });
 
@@ -69,7 +73,12 @@ describe('the correction tally', () => {
     const unlabelled = new CorrectionTally();
     unlabelled.add(line('c1', 'bm25', { [TWIN]: 0.5 }));
 
-    expect(few.estimates(SETTINGS)?.bm25?.[HUMAN]?.graded_relevance).toEqual({ labelled: 1, cases: 1, population: 'finite', reason: '1 labelled of 1 cases: fewer than the 3 an interval needs' });
+    expect(few.estimates(SETTINGS)?.bm25?.[HUMAN]?.graded_relevance).toEqual({
+      labelled: 1,
+      cases: 1,
+      population: 'finite',
+      reason: '1 labelled of 1 cases: fewer than the 3 an interval needs',
+    });
     expect(unlabelled.estimates(SETTINGS)).toBeUndefined();
   });
 
@@ -96,13 +105,23 @@ describe('the correction tally', () => {
     );
     const { pValue, ...corrected } = reference.corrected;
     expect(differences).toEqual([
-      expect.objectContaining({ engines: ['bm25', 'dense'], metric: HUMAN, judge: 'graded_relevance', labelled: 3, cases: 4, population: 'superpopulation', corrected, judge_only: reference.judgeOnly, p_value: pValue }),
+      expect.objectContaining({
+        engines: ['bm25', 'dense'],
+        metric: HUMAN,
+        judge: 'graded_relevance',
+        labelled: 3,
+        cases: 4,
+        population: 'superpopulation',
+        corrected,
+        judge_only: reference.judgeOnly,
+        p_value: pValue,
+      }),
     ]);
   });
 });
 
 describe('the report of a run with labels and a relevance judge', () => {
-  it('says when the labelled cases do not look like a random sample of the run\'s: the judge rates them far above the rest', () => {
+  it("says when the labelled cases do not look like a random sample of the run's: the judge rates them far above the rest", () => {
     // Prepare: 30 cases; the 12 labelled are those the judge rates best
     const results: CaseResult[] = Array.from({ length: 30 }, (_, index) => {
       const judged = index < 12 ? 0.8 + (index % 4) * 0.05 : 0.2 + (index % 5) * 0.05;
@@ -119,7 +138,9 @@ describe('the report of a run with labels and a relevance judge', () => {
     const check = report.corrected?.bm25?.[HUMAN]?.graded_relevance?.sample_check;
     expect(check?.p_value).toBeLessThan(0.001);
     expect(check?.labelled_judge_mean).toBeGreaterThan((check?.unlabelled_judge_mean ?? 1) + 0.5);
-    expect(renderMarkdown(report)).toMatch(/the labelled cases do not look like a random sample: the judge rates them 0\.\d\d higher than the rest \(p < 0\.0001\), and the interval assumes one\*\*/);
+    expect(renderMarkdown(report)).toMatch(
+      /the labelled cases do not look like a random sample: the judge rates them 0\.\d\d higher than the rest \(p < 0\.0001\), and the interval assumes one\*\*/,
+    );
   });
 
   it('holds the corrected estimates in report.json, report.md and report.html', () => {
@@ -137,7 +158,9 @@ describe('the report of a run with labels and a relevance judge', () => {
 
     // Assess
     expect(report.corrected?.bm25?.[HUMAN]?.graded_relevance).toMatchObject({ labelled: 12, cases: 30, level: 0.95 });
-    expect(renderMarkdown(report)).toMatch(/## Ground truth corrected by the judges\n\n\| engine \| metric \| judge \|[^\n]*\n[^\n]*\n\| `bm25` \| `ndcg@10` \| `graded_relevance` \| \d\.\d{4} \| \d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\] \(12\) \|/);
+    expect(renderMarkdown(report)).toMatch(
+      /## Ground truth corrected by the judges\n\n\| engine \| metric \| judge \|[^\n]*\n[^\n]*\n\| `bm25` \| `ndcg@10` \| `graded_relevance` \| \d\.\d{4} \| \d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\] \(12\) \|/,
+    );
     expect(renderHtml(report, [])).toContain('<section id="corrected" aria-labelledby="corrected-heading">');
   });
 });
@@ -152,14 +175,20 @@ const RATING = 'response/llm_judged/correctness/rating';
 const VERDICT = 'response/human/correctness/rating';
 
 describe('the correction tally of an answer judge', () => {
-  it('pairs the judge\'s yes/no ratings with the human verdicts, yes = 1 and no = 0, as correctedMean does on the same sums', () => {
+  it("pairs the judge's yes/no ratings with the human verdicts, yes = 1 and no = 0, as correctedMean does on the same sums", () => {
     // Prepare: 6 cases, the first 4 with a person's verdict; the judge says yes once where the person says no
     const ratings = ['yes', 'yes', 'no', 'yes', 'no', 'yes'] as const;
     const verdicts = ['yes', 'no', 'no', 'yes', undefined, undefined] as const;
     const tally = new CorrectionTally();
     ratings.forEach((rating, index) => {
       const verdict = verdicts[index];
-      tally.add(line(`c${index}`, 'bm25', { [RATING]: rating, [`${RATING.replace('/rating', '/rationale')}`]: 'because', ...(verdict === undefined ? {} : { [VERDICT]: verdict }) }));
+      tally.add(
+        line(`c${index}`, 'bm25', {
+          [RATING]: rating,
+          [`${RATING.replace('/rating', '/rationale')}`]: 'because',
+          ...(verdict === undefined ? {} : { [VERDICT]: verdict }),
+        }),
+      );
     });
 
     // Act
@@ -173,7 +202,7 @@ describe('the correction tally of an answer judge', () => {
     expect(Object.keys(tally.estimates(SETTINGS)?.bm25 ?? {})).toEqual([VERDICT]);
   });
 
-  it('pairs a graded judge\'s numbers as they are, and a model variant under its own name', () => {
+  it("pairs a graded judge's numbers as they are, and a model variant under its own name", () => {
     // Prepare: a custom 1-5 judge, tone, on 5 cases, 4 graded by people too; a variant of it rates every case one point lower
     const score = 'response/llm_judged/tone/rating';
     const variant = 'response/llm_judged/tone@small/rating';
@@ -197,7 +226,7 @@ describe('the correction tally of an answer judge', () => {
     expect(byJudge?.['tone@small']).toMatchObject({ labelled: 4, cases: 5, judge_only: 2 });
   });
 
-  it('corrects each pair of engines\' verdict rates on their per-case differences', () => {
+  it("corrects each pair of engines' verdict rates on their per-case differences", () => {
     // Prepare: bm25 and dense on 4 cases, verdicts of both on the first 3
     const bm25 = ['yes', 'no', 'yes', 'yes'] as const;
     const dense = ['no', 'no', 'yes', 'no'] as const;
@@ -214,7 +243,17 @@ describe('the correction tally of an answer judge', () => {
 
     // Assess
     const reference = referenceOf([1, 0, 0, 1], [1, 1, 0, undefined], 'superpopulation');
-    expect(differences).toEqual([expect.objectContaining({ engines: ['bm25', 'dense'], metric: VERDICT, judge: 'correctness', labelled: 3, cases: 4, judge_only: 0.5, corrected: expect.objectContaining({ mean: reference.corrected.mean, low: reference.corrected.low }) })]);
+    expect(differences).toEqual([
+      expect.objectContaining({
+        engines: ['bm25', 'dense'],
+        metric: VERDICT,
+        judge: 'correctness',
+        labelled: 3,
+        cases: 4,
+        judge_only: 0.5,
+        corrected: expect.objectContaining({ mean: reference.corrected.mean, low: reference.corrected.low }),
+      }),
+    ]);
   });
 
   it('estimates no verdict rate for a judge without human verdicts, beside a ground-truth metric that has labels', () => {
@@ -248,7 +287,9 @@ describe('the report of a run with an answer judge and human verdicts', () => {
     expect(estimate).toMatchObject({ labelled: 12, cases: 24, level: 0.95, judge_only: 0.75 });
     expect(estimate?.corrected?.low).toBeLessThan(estimate?.corrected?.high ?? 0);
     expect(report.engines.bm25?.[`${VERDICT}/percentage`]).toBeCloseTo(8 / 12, 12);
-    expect(renderMarkdown(report)).toMatch(/\| `bm25` \| `human\/correctness` \| `correctness` \| 0\.7500 \| 0\.\d{4} \[0\.\d{4}, \d\.\d{4}\] \(12\) \| /);
+    expect(renderMarkdown(report)).toMatch(
+      /\| `bm25` \| `human\/correctness` \| `correctness` \| 0\.7500 \| 0\.\d{4} \[0\.\d{4}, \d\.\d{4}\] \(12\) \| /,
+    );
     expect(renderHtml(report, [])).toContain('<td><code>human/correctness</code></td><td><code>correctness</code></td>');
   });
 });

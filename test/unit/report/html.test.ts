@@ -32,10 +32,18 @@ function sample(engines: readonly string[] = ['bm25', 'dense'], failureError = '
     result('c2', { [first]: { [CORRECTNESS]: 'no', [NDCG]: 0.25 }, [second]: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 } }),
     result('c3', { [first]: { [CORRECTNESS]: 'yes' }, [second]: { [CORRECTNESS]: 'no' } }),
   ];
-  const built = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [failure('c4', failureError)], caseIds: ids });
+  const built = reportInOnePass({
+    manifest: manifest(ids, { engines: [] }),
+    results,
+    failures: [failure('c4', failureError)],
+    caseIds: ids,
+  });
   // The page is checked without intervals first; withIntervals below adds known ones.
   const withoutIntervals = Object.fromEntries(
-    Object.entries(built.engines).map(([engine, statistics]) => [engine, Object.fromEntries(Object.entries(statistics).filter(([name]) => !/\/ci_(low|high)$/.test(name)))]),
+    Object.entries(built.engines).map(([engine, statistics]) => [
+      engine,
+      Object.fromEntries(Object.entries(statistics).filter(([name]) => !/\/ci_(low|high)$/.test(name))),
+    ]),
   );
   return { report: { ...built, engines: withoutIntervals }, cases: caseLines(results) };
 }
@@ -43,7 +51,10 @@ function sample(engines: readonly string[] = ['bm25', 'dense'], failureError = '
 /** The sample with 95% intervals on ndcg, as the bootstrap statistics add them. */
 function withIntervals({ report, cases }: Sample): Sample {
   const engines = Object.fromEntries(
-    Object.entries(report.engines).map(([engine, statistics]) => [engine, { ...statistics, [`${NDCG}/average/ci_low`]: 0.7, [`${NDCG}/average/ci_high`]: 0.8 }]),
+    Object.entries(report.engines).map(([engine, statistics]) => [
+      engine,
+      { ...statistics, [`${NDCG}/average/ci_low`]: 0.7, [`${NDCG}/average/ci_high`]: 0.8 },
+    ]),
   );
   return { report: { ...report, engines }, cases };
 }
@@ -116,7 +127,9 @@ describe('renderHtml', () => {
 
     expect(plain).toContain('<td class="number"><strong>0.7500</strong> <span class="count">n=2</span></td>');
     expect(plain).not.toContain('95% bootstrap');
-    expect(html).toContain('<td class="number"><strong>0.7500</strong> <span class="interval">[0.70, 0.80]</span> <span class="count">n=2</span></td>');
+    expect(html).toContain(
+      '<td class="number"><strong>0.7500</strong> <span class="interval">[0.70, 0.80]</span> <span class="count">n=2</span></td>',
+    );
     // correctness: bm25 2 yes of 3 = 66.7%, dense 2 of 3 = 66.7%; no interval given
     expect(html).toContain('<td class="number"><strong>66.7%</strong></td>');
     expect(count(html, /class="whisker"/g)).toBe(2);
@@ -132,7 +145,9 @@ describe('renderHtml', () => {
     // 3 evaluated cases × 2 engines
     expect(count(table, /<tr>/g)).toBe(1 + 6);
     expect(table).toContain('data-sortable');
-    expect(table).toContain('<tr><td><code>c1</code></td><td><code>request-c1</code></td><td>bm25</td><td>yes</td><td class="number" data-value="0.5">0.5000</td></tr>');
+    expect(table).toContain(
+      '<tr><td><code>c1</code></td><td><code>request-c1</code></td><td>bm25</td><td>yes</td><td class="number" data-value="0.5">0.5000</td></tr>',
+    );
     expect(table).toContain('<td>no</td><td class="number missing">-</td></tr>');
     expect(table).not.toContain('hidden');
     expect(html).toContain('<div class="table-controls" data-table-controls="per-query-table" hidden>');
@@ -155,7 +170,9 @@ describe('renderHtml', () => {
     expect(metrics).toContain('<code>response/llm_judged/safety/rating/percentage</code></th><td class="number">50.0% ');
     expect(html).toContain('<figcaption title="response/llm_judged/safety/rating/average"><code>llm_judged/safety/rating/average</code>');
     const table = /<table id="per-query-table"[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
-    expect(count(table, /<th scope="col"[^>]*title="response\/llm_judged\/safety\/rating">llm_judged\/<wbr>safety\/<wbr>rating<\/th>/g)).toBe(1);
+    expect(
+      count(table, /<th scope="col"[^>]*title="response\/llm_judged\/safety\/rating">llm_judged\/<wbr>safety\/<wbr>rating<\/th>/g),
+    ).toBe(1);
     expect(table).toContain('<td>bm25</td><td>yes</td></tr>');
   });
 
@@ -175,8 +192,18 @@ describe('renderHtml', () => {
   it('shows the cost per judge and per model from the report, and an unknown cost for a model without a price', () => {
     const { report, cases } = sample();
     const judges = {
-      correctness: usage({ calls: 4, input_tokens: 2_000_000, output_tokens: 500_000, models: { 'gpt-4o-mini': { input_tokens: 2_000_000, output_tokens: 500_000 } } }),
-      groundedness: usage({ calls: 1, input_tokens: 1_000, output_tokens: 10, models: { llama3: { input_tokens: 1_000, output_tokens: 10 } } }),
+      correctness: usage({
+        calls: 4,
+        input_tokens: 2_000_000,
+        output_tokens: 500_000,
+        models: { 'gpt-4o-mini': { input_tokens: 2_000_000, output_tokens: 500_000 } },
+      }),
+      groundedness: usage({
+        calls: 1,
+        input_tokens: 1_000,
+        output_tokens: 10,
+        models: { llama3: { input_tokens: 1_000, output_tokens: 10 } },
+      }),
     };
     const priced: Report = {
       ...report,
@@ -189,7 +216,9 @@ describe('renderHtml', () => {
     // correctness: 2 M × 1 + 0.5 M × 2 = EUR 3; groundedness asked llama3, which has no price
     expect(html).toContain('<td class="number">500,000</td><td class="number">EUR 3.0000</td></tr>');
     expect(html).toContain('<td class="number">10</td><td class="number">unknown</td></tr>');
-    expect(html).toContain('<tr><th scope="row"><code>gpt-4o-mini</code></th><td class="number">2,000,000</td><td class="number">500,000</td><td class="number">EUR 3.0000</td></tr>');
+    expect(html).toContain(
+      '<tr><th scope="row"><code>gpt-4o-mini</code></th><td class="number">2,000,000</td><td class="number">500,000</td><td class="number">EUR 3.0000</td></tr>',
+    );
     expect(html).toContain('total unknown');
     expect(html).toContain('No price for llama3: its cost is unknown.');
     expect(html).not.toContain('NaN');
@@ -197,7 +226,10 @@ describe('renderHtml', () => {
 
   it('says that the cost ceiling was reached, with the judged and skipped case counts', () => {
     const { report, cases } = sample();
-    const budgeted: Report = { ...report, judge_budget: { max_judge_cost: 0.5, currency: 'USD', reached: true, judged_cases: 2, skipped_cases: 1 } };
+    const budgeted: Report = {
+      ...report,
+      judge_budget: { max_judge_cost: 0.5, currency: 'USD', reached: true, judged_cases: 2, skipped_cases: 1 },
+    };
 
     const html = renderHtml(budgeted, cases);
 
@@ -245,7 +277,9 @@ describe('renderHtml', () => {
     const links = [...html.matchAll(/\shref\s*=\s*"([^"]*)"/gi)].map((match) => match[1]);
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(link).toMatch(/^#[a-z-]+$/);
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/,
+    );
   });
 
   it('gives the same bytes for the same inputs, whatever the order of the case lines', () => {

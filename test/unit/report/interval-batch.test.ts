@@ -23,7 +23,9 @@ describe('withIntervalBatch', () => {
   });
 
   it('throws when the batch answers for fewer lists than it was given', async () => {
-    await expect(withIntervalBatch(build, async (batch) => batch.slice(1).map((values) => meanInterval(values)))).rejects.toThrow('Expected 2 intervals from the batch, got 1');
+    await expect(withIntervalBatch(build, async (batch) => batch.slice(1).map((values) => meanInterval(values)))).rejects.toThrow(
+      'Expected 2 intervals from the batch, got 1',
+    );
   });
 
   it('throws when the second pass asks for other lists than the first', async () => {
@@ -32,6 +34,8 @@ describe('withIntervalBatch', () => {
     const growing = (intervalOf: IntervalSource) => lists.slice(0, 2 + runs++).map((values) => intervalOf(values));
 
     // Act, Assess
-    await expect(withIntervalBatch(growing, async (batch) => batch.map((values) => meanInterval(values)))).rejects.toThrow(/^The second pass asked for interval 3 of/);
+    await expect(withIntervalBatch(growing, async (batch) => batch.map((values) => meanInterval(values)))).rejects.toThrow(
+      /^The second pass asked for interval 3 of/,
+    );
   });
 });

@@ -22,7 +22,9 @@ describe('text from the data beside numbers', () => {
   });
 
   it('shapes the escaped text inside the <bdi>, never the element', () => {
-    expect(isolatedText('retrieval/שופט/rating', (text) => text.replaceAll('/', '/<wbr>'))).toBe('<bdi>retrieval/<wbr>שופט/<wbr>rating</bdi>');
+    expect(isolatedText('retrieval/שופט/rating', (text) => text.replaceAll('/', '/<wbr>'))).toBe(
+      '<bdi>retrieval/<wbr>שופט/<wbr>rating</bdi>',
+    );
   });
 
   it('isolates plain text (a title, a tooltip) between FSI and PDI, not yet escaped', () => {
@@ -36,7 +38,7 @@ describe('names with a right-to-left override in the stored pages', () => {
 
   it('history.html shows a regression’s engine and metric isolated, its delta after them', () => {
     const row = {
-      ...historyRowOf(nightlyReport(1, { [`dense${RLO}`]: 0.5, 'שופט': 0.6 })),
+      ...historyRowOf(nightlyReport(1, { [`dense${RLO}`]: 0.5, שופט: 0.6 })),
       regressions: [{ engine: `dense${RLO}`, metric: 'retrieval/ground_truth/ndcg@10', delta: -0.2754, p_value: 0.001 }],
     };
 
@@ -48,11 +50,18 @@ describe('names with a right-to-left override in the stored pages', () => {
   });
 
   it('report.html shows a request id and an engine isolated in the per-query table', () => {
-    const line: CaseLine = { case_id: `c1${RLO}`, request_id: `q1${RLO}`, engine: 'שופט', metrics: { 'retrieval/ground_truth/ndcg@10': 0.9639 } };
+    const line: CaseLine = {
+      case_id: `c1${RLO}`,
+      request_id: `q1${RLO}`,
+      engine: 'שופט',
+      metrics: { 'retrieval/ground_truth/ndcg@10': 0.9639 },
+    };
 
-    const html = renderHtml(report({ engines: { 'שופט': { 'retrieval/ground_truth/ndcg@10/average': 0.9639 } } }), [line]);
+    const html = renderHtml(report({ engines: { שופט: { 'retrieval/ground_truth/ndcg@10/average': 0.9639 } } }), [line]);
 
     expect(html).not.toContain(RLO);
-    expect(html).toContain('<tr><td><code><bdi>c1\\u202e</bdi></code></td><td><code><bdi>q1\\u202e</bdi></code></td><td><bdi>שופט</bdi></td>');
+    expect(html).toContain(
+      '<tr><td><code><bdi>c1\\u202e</bdi></code></td><td><code><bdi>q1\\u202e</bdi></code></td><td><bdi>שופט</bdi></td>',
+    );
   });
 });

@@ -17,10 +17,28 @@ describe('judgeCost', () => {
     // Prepare: correctness asked gpt-4o-mini 3 times (2 more answers came from the cache); its variant asked gpt-4o
     const judges = totalJudgeUsage([
       {
-        correctness: usage({ calls: 2, cache_hits: 2, input_tokens: 1_000_000, output_tokens: 100_000, models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 100_000 } } }),
-        'correctness@gpt-4o': usage({ calls: 1, input_tokens: 200_000, output_tokens: 10_000, models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } } }),
+        correctness: usage({
+          calls: 2,
+          cache_hits: 2,
+          input_tokens: 1_000_000,
+          output_tokens: 100_000,
+          models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 100_000 } },
+        }),
+        'correctness@gpt-4o': usage({
+          calls: 1,
+          input_tokens: 200_000,
+          output_tokens: 10_000,
+          models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } },
+        }),
       },
-      { correctness: usage({ calls: 1, input_tokens: 1_000_000, output_tokens: 0, models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 0 } } }) },
+      {
+        correctness: usage({
+          calls: 1,
+          input_tokens: 1_000_000,
+          output_tokens: 0,
+          models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 0 } },
+        }),
+      },
       { correctness: usage({ cache_hits: 5 }) },
     ]);
 
@@ -39,7 +57,13 @@ describe('judgeCost', () => {
 
   it('prices the tokens of answers from batch jobs at the batch price (half, or the configured one) and says what they would have cost on demand', () => {
     // Prepare: 1 M of gpt-4o-mini's 2 M input tokens and all its 0.1 M output tokens came from batch jobs; gpt-4o has batch prices of its own
-    const prices: JudgePrices = { currency: 'USD', models: { ...PRICES.models, 'gpt-4o': { input_per_million: 2.5, output_per_million: 10, batch_input_per_million: 1, batch_output_per_million: 4 } } };
+    const prices: JudgePrices = {
+      currency: 'USD',
+      models: {
+        ...PRICES.models,
+        'gpt-4o': { input_per_million: 2.5, output_per_million: 10, batch_input_per_million: 1, batch_output_per_million: 4 },
+      },
+    };
     const judges = totalJudgeUsage([
       {
         correctness: usage({
@@ -49,7 +73,13 @@ describe('judgeCost', () => {
           models: { 'gpt-4o-mini': { input_tokens: 2_000_000, output_tokens: 100_000 } },
           batch_models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 100_000 } },
         }),
-        'correctness@gpt-4o': usage({ calls: 1, input_tokens: 200_000, output_tokens: 10_000, models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } }, batch_models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } } }),
+        'correctness@gpt-4o': usage({
+          calls: 1,
+          input_tokens: 200_000,
+          output_tokens: 10_000,
+          models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } },
+          batch_models: { 'gpt-4o': { input_tokens: 200_000, output_tokens: 10_000 } },
+        }),
       },
     ]);
 
@@ -57,7 +87,13 @@ describe('judgeCost', () => {
     const cost = judgeCost(judges, prices);
 
     // Assess: gpt-4o-mini 1 M × 0.15 online + 1 M × 0.075 + 0.1 M × 0.3 in batch = 0.15 + 0.075 + 0.03 = 0.255; gpt-4o 0.2 M × 1 + 0.01 M × 4 = 0.24
-    expect(cost.models['gpt-4o-mini']).toEqual({ input_tokens: 2_000_000, output_tokens: 100_000, batch_input_tokens: 1_000_000, batch_output_tokens: 100_000, cost: expect.closeTo(0.255, 12) });
+    expect(cost.models['gpt-4o-mini']).toEqual({
+      input_tokens: 2_000_000,
+      output_tokens: 100_000,
+      batch_input_tokens: 1_000_000,
+      batch_output_tokens: 100_000,
+      cost: expect.closeTo(0.255, 12),
+    });
     expect(cost.models['gpt-4o']?.cost).toBeCloseTo(0.24, 12);
     expect(cost.total).toBeCloseTo(0.495, 12);
     // On demand: gpt-4o-mini 2 M × 0.15 + 0.1 M × 0.6 = 0.36; gpt-4o 0.2 M × 2.5 + 0.01 M × 10 = 0.6
@@ -68,7 +104,12 @@ describe('judgeCost', () => {
   it('reports the cost of a model without a price as unknown, never guessed, and the total as unknown too', () => {
     // Prepare: groundedness asked llama3, which has no price; a judge with cache hits only asked llama3 for nothing
     const judges = {
-      correctness: usage({ calls: 1, input_tokens: 1_000_000, output_tokens: 0, models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 0 } } }),
+      correctness: usage({
+        calls: 1,
+        input_tokens: 1_000_000,
+        output_tokens: 0,
+        models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 0 } },
+      }),
       groundedness: usage({ calls: 1, input_tokens: 500, output_tokens: 50, models: { llama3: { input_tokens: 500, output_tokens: 50 } } }),
       safety: usage({ cache_hits: 3 }),
     };

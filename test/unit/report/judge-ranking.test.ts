@@ -25,7 +25,10 @@ function run(): CaseResult[] {
     for (const engine of ['bm25', 'dense']) {
       const human = uniform();
       // The sharp judge follows the human values (0.2 high); the noisy one barely.
-      const metrics: Record<string, number> = { [twin(SHARP)]: Math.min(1, human + 0.2 + (uniform() - 0.5) * 0.05), [twin(NOISY)]: 0.3 * human + 0.7 * uniform() };
+      const metrics: Record<string, number> = {
+        [twin(SHARP)]: Math.min(1, human + 0.2 + (uniform() - 0.5) * 0.05),
+        [twin(NOISY)]: 0.3 * human + 0.7 * uniform(),
+      };
       if (index < 12) metrics[HUMAN] = human;
       engines[engine] = metrics;
     }
@@ -57,13 +60,13 @@ describe('the judge ranking of a report', () => {
       const corrected = report.corrected?.[engine]?.[HUMAN]?.[SHARP]?.corrected;
       return (corrected?.high ?? Number.NaN) - (corrected?.low ?? Number.NaN);
     });
-    expect(sharp?.width).toBeCloseTo((widths[0] as number + (widths[1] as number)) / 2, 12);
+    expect(sharp?.width).toBeCloseTo(((widths[0] as number) + (widths[1] as number)) / 2, 12);
     expect(renderMarkdown(report)).toContain('## Choosing a judge');
     expect(renderMarkdown(report)).toMatch(/\| `graded_relevance@sharp` \| 0\.\d{4} \| 0\.\d{4} \| 0\.\d{2} \| 12\.0 \|/);
     expect(renderHtml(report, [])).toContain('<section id="judge-ranking" aria-labelledby="judge-ranking-heading">');
   });
 
-  it('ranks by human labels gained per unit of each judge\'s cost, from the report\'s judge cost', () => {
+  it("ranks by human labels gained per unit of each judge's cost, from the report's judge cost", () => {
     const results = run();
     const ids = results.map((one) => one.case_id);
     const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });
@@ -71,7 +74,13 @@ describe('the judge ranking of a report', () => {
     // Act: the sharp judge costs 100 times the noisy one
     const costed = withJudgeRanking({
       ...report,
-      judge_cost: { currency: 'USD', total: 10.1, models: {}, judges: { [SHARP]: { cost: 10 }, [NOISY]: { cost: 0.1 } }, unpriced_models: [] },
+      judge_cost: {
+        currency: 'USD',
+        total: 10.1,
+        models: {},
+        judges: { [SHARP]: { cost: 10 }, [NOISY]: { cost: 0.1 } },
+        unpriced_models: [],
+      },
     });
 
     // Assess
@@ -80,12 +89,24 @@ describe('the judge ranking of a report', () => {
     const sharp = byWidth.find((judge) => judge.name === SHARP);
     expect(sharp?.labels_per_cost).toBeCloseTo(((sharp?.equivalent_labels ?? 0) - 12) / 10, 12);
     const noisy = byWidth.find((judge) => judge.name === NOISY);
-    expect(byCost.map((judge) => judge.name)).toEqual((noisy?.labels_per_cost ?? 0) > (sharp?.labels_per_cost ?? 0) ? [NOISY, SHARP] : [SHARP, NOISY]);
-    expect(renderMarkdown(costed)).toContain('| judge | width | human only | ratio | labelled | worth (labels) | bias | kappa | cost (USD) | labels per cost |');
+    expect(byCost.map((judge) => judge.name)).toEqual(
+      (noisy?.labels_per_cost ?? 0) > (sharp?.labels_per_cost ?? 0) ? [NOISY, SHARP] : [SHARP, NOISY],
+    );
+    expect(renderMarkdown(costed)).toContain(
+      '| judge | width | human only | ratio | labelled | worth (labels) | bias | kappa | cost (USD) | labels per cost |',
+    );
   });
 
   it('is left out with one relevance judge', () => {
-    const results = run().map((one) => ({ ...one, engines: Object.fromEntries(Object.entries(one.engines).map(([engine, metrics]) => [engine, Object.fromEntries(Object.entries(metrics).filter(([name]) => !name.includes(NOISY)))])) }));
+    const results = run().map((one) => ({
+      ...one,
+      engines: Object.fromEntries(
+        Object.entries(one.engines).map(([engine, metrics]) => [
+          engine,
+          Object.fromEntries(Object.entries(metrics).filter(([name]) => !name.includes(NOISY))),
+        ]),
+      ),
+    }));
     const ids = results.map((one) => one.case_id);
 
     const report = reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids });

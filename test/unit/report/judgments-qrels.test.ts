@@ -16,14 +16,41 @@ const line = (metrics: CaseLine['metrics']): CaseLine => ({ case_id: 'q1', reque
 
 describe('the graded documents of a case line', () => {
   it.each<[string, CaseLine['metrics'], [string, number][]]>([
-    ['grades of graded_relevance', { 'retrieval/llm_judged/graded_relevance/ratings': [3, 0, 2] }, [['d1', 3], ['d2', 0], ['d3', 2]]],
-    ['yes/no of chunk_relevance as 1/0', { 'retrieval/llm_judged/chunk_relevance/ratings': ['yes', 'no', 'yes'] }, [['d1', 1], ['d2', 0], ['d3', 1]]],
+    [
+      'grades of graded_relevance',
+      { 'retrieval/llm_judged/graded_relevance/ratings': [3, 0, 2] },
+      [
+        ['d1', 3],
+        ['d2', 0],
+        ['d3', 2],
+      ],
+    ],
+    [
+      'yes/no of chunk_relevance as 1/0',
+      { 'retrieval/llm_judged/chunk_relevance/ratings': ['yes', 'no', 'yes'] },
+      [
+        ['d1', 1],
+        ['d2', 0],
+        ['d3', 1],
+      ],
+    ],
     [
       'graded_relevance when both ran',
       { 'retrieval/llm_judged/chunk_relevance/ratings': ['yes', 'yes', 'yes'], 'retrieval/llm_judged/graded_relevance/ratings': [1, 2, 0] },
-      [['d1', 1], ['d2', 2], ['d3', 0]],
+      [
+        ['d1', 1],
+        ['d2', 2],
+        ['d3', 0],
+      ],
     ],
-    ['no failed judgment (null)', { 'retrieval/llm_judged/graded_relevance/ratings': [2, null, 1] }, [['d1', 2], ['d3', 1]]],
+    [
+      'no failed judgment (null)',
+      { 'retrieval/llm_judged/graded_relevance/ratings': [2, null, 1] },
+      [
+        ['d1', 2],
+        ['d3', 1],
+      ],
+    ],
     ['only the judged top of a deeper list', { 'retrieval/lexical/graded_relevance/ratings': [1] }, [['d1', 1]]],
     ['nothing without a retrieval judge', { 'response/llm_judged/correctness/rating': 'yes' }, []],
   ])('%s', (_, metrics, expected) => {
@@ -53,7 +80,13 @@ describe('judgments.qrels with ids TREC fields cannot hold', () => {
       { doc_uri: 'nul\u0000byte', rank: 5 },
     ],
   };
-  const commented: CaseLine = { case_id: 'c-2', request_id: '#2', engine: 'bm25', metrics: { 'retrieval/llm_judged/chunk_relevance/ratings': ['yes'] }, retrieved: [{ doc_uri: 'd1', rank: 1 }] };
+  const commented: CaseLine = {
+    case_id: 'c-2',
+    request_id: '#2',
+    engine: 'bm25',
+    metrics: { 'retrieval/llm_judged/chunk_relevance/ratings': ['yes'] },
+    retrieved: [{ doc_uri: 'd1', rank: 1 }],
+  };
 
   async function writtenQrels(): Promise<{ path: string; written: number; text: string }> {
     const casesPath = await folder.write('cases.jsonl', `${[hostile, commented].map((caseLine) => JSON.stringify(caseLine)).join('\n')}\n`);
@@ -81,7 +114,7 @@ describe('judgments.qrels with ids TREC fields cannot hold', () => {
     );
   });
 
-  it('reads back whole with both of assay\'s qrels readers, each id as written', async () => {
+  it("reads back whole with both of assay's qrels readers, each id as written", async () => {
     // Prepare
     const { path } = await writtenQrels();
 

@@ -55,7 +55,7 @@ describe('safety/rating/average', () => {
     expect(statistics).not.toHaveProperty(`${CORRECTNESS}/average`);
   });
 
-  it('comes out of the reducer\'s range partials as out of one pass over the records', async () => {
+  it("comes out of the reducer's range partials as out of one pass over the records", async () => {
     // Prepare
     const { ids, results } = safetyRun();
     const store = new MemoryStore();

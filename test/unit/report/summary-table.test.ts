@@ -32,7 +32,9 @@ describe('renderSummaryTable', () => {
 
   it('leaves judge details (token counts and the like) out of the headline table', () => {
     const ids = ['c1'];
-    const results = [result('c1', { bm25: { 'response/lexical/groundedness/response_tokens': 8, 'response/lexical/groundedness/rating': 'yes' } })];
+    const results = [
+      result('c1', { bm25: { 'response/lexical/groundedness/response_tokens': 8, 'response/lexical/groundedness/rating': 'yes' } }),
+    ];
     const table = renderSummaryTable(reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
     expect(table).toContain('response/lexical/groundedness/rating/percentage');
     expect(table).not.toContain('response_tokens');

@@ -11,7 +11,11 @@ describe('terminalName', () => {
     ['line breaks and tabs, which would forge a line or a column', 'q1\nq2\r\tx', 'q1\\nq2\\r\\tx'],
     ['printable text as it is, Unicode included', 'café 中文 doc-1 (v2) \\x1b', 'café 中文 doc-1 (v2) \\x1b'],
     ['a right-to-left override, which would show the rest of the row reversed', 'q01\u202e 0.9639', 'q01\\u202e 0.9639'],
-    ['every bidirectional formatting character', '\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069', '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069'],
+    [
+      'every bidirectional formatting character',
+      '\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069',
+      '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069',
+    ],
     ['right-to-left letters as they are (only controls are escaped)', 'שאלה-1', 'שאלה-1'],
   ])('escapes %s', (_described, name, shown) => {
     expect(terminalName(name)).toBe(shown);
@@ -30,9 +34,20 @@ describe('terminalText', () => {
 
 describe('alignedTable', () => {
   it('shows a right-to-left override in a name escaped, so the numbers of its row keep their order and columns', () => {
-    const table = alignedTable(['engine', 'A', 'B'], [['bm25\u202e', '0.9639', '0.6885'], ['dense', '0.5000', '0.7500']]);
+    const table = alignedTable(
+      ['engine', 'A', 'B'],
+      [
+        ['bm25\u202e', '0.9639', '0.6885'],
+        ['dense', '0.5000', '0.7500'],
+      ],
+    );
 
     expect(table).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
-    expect(table.split('\n')).toEqual(['engine           A       B', '----------  ------  ------', 'bm25\\u202e  0.9639  0.6885', 'dense       0.5000  0.7500']);
+    expect(table.split('\n')).toEqual([
+      'engine           A       B',
+      '----------  ------  ------',
+      'bm25\\u202e  0.9639  0.6885',
+      'dense       0.5000  0.7500',
+    ]);
   });
 });

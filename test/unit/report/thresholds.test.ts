@@ -7,11 +7,21 @@ const PRECISION = 'retrieval/llm_judged/chunk_relevance/precision';
 const LATENCY = 'engine/latency_ms';
 const NDCG = 'retrieval/ground_truth/ndcg@10';
 
-const thresholds = thresholdsSchema.parse({ [CORRECTNESS]: 'yes', [PRECISION]: 0.7, [LATENCY]: { max: 500 }, [NDCG]: { min: 0.5, max: 1 } });
+const thresholds = thresholdsSchema.parse({
+  [CORRECTNESS]: 'yes',
+  [PRECISION]: 0.7,
+  [LATENCY]: { max: 500 },
+  [NDCG]: { min: 0.5, max: 1 },
+});
 
 describe('thresholds', () => {
   it.each([
-    ['every condition met', { [CORRECTNESS]: 'yes', [PRECISION]: 0.7, [LATENCY]: 500, [NDCG]: 0.5 }, { [CORRECTNESS]: 'pass', [PRECISION]: 'pass', [LATENCY]: 'pass', [NDCG]: 'pass' }, true],
+    [
+      'every condition met',
+      { [CORRECTNESS]: 'yes', [PRECISION]: 0.7, [LATENCY]: 500, [NDCG]: 0.5 },
+      { [CORRECTNESS]: 'pass', [PRECISION]: 'pass', [LATENCY]: 'pass', [NDCG]: 'pass' },
+      true,
+    ],
     ['a "no" where "yes" is asked', { [CORRECTNESS]: 'no', [PRECISION]: 0.9 }, { [CORRECTNESS]: 'fail', [PRECISION]: 'pass' }, false],
     ['precision just under', { [PRECISION]: 0.69 }, { [PRECISION]: 'fail' }, false],
     ['a latency over its maximum', { [LATENCY]: 501 }, { [LATENCY]: 'fail' }, false],
@@ -44,7 +54,7 @@ describe('thresholds', () => {
     expect(parsed.error?.issues[0]?.message).toContain(`write "${perCase}"`);
   });
 
-  it("accepts per-case metrics whose names only contain average, such as average_precision", () => {
+  it('accepts per-case metrics whose names only contain average, such as average_precision', () => {
     expect(thresholdsSchema.safeParse({ 'retrieval/llm_judged/chunk_relevance/average_precision': 0.5 }).success).toBe(true);
   });
 

@@ -2,7 +2,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { livenessOf, parseProcessStat, processLiveness, processStartTime, type ProcessFacts, type ProcessLiveness, type ProcessStat } from '../../../shared/run/process-liveness.js';
+import {
+  livenessOf,
+  parseProcessStat,
+  processLiveness,
+  processStartTime,
+  type ProcessFacts,
+  type ProcessLiveness,
+  type ProcessStat,
+} from '../../../shared/run/process-liveness.js';
 
 /** /proc/PID/stat's line for a process named `name`: the fields after the name up to the start time (field 22), then three more. */
 function statLine(name: string, state: string, startTime: number): string {
@@ -41,7 +49,12 @@ describe('the liveness of a process', () => {
     ['running, started when recorded', { signalled: true, stat: running }, 5000, 'alive'],
     ['running, no start time recorded (a lease written before they were)', { signalled: true, stat: running }, undefined, 'alive'],
     ['running, no /proc entry to read (not Linux): signal 0 decides', { signalled: true, stat: undefined }, 5000, 'alive'],
-    ['a zombie: exited, never reaped, still answering signal 0', { signalled: true, stat: { state: 'Z', startTime: 5000 } }, 5000, 'zombie'],
+    [
+      'a zombie: exited, never reaped, still answering signal 0',
+      { signalled: true, stat: { state: 'Z', startTime: 5000 } },
+      5000,
+      'zombie',
+    ],
     ['dead, being torn down', { signalled: true, stat: { state: 'X', startTime: 5000 } }, undefined, 'zombie'],
     ['missing: signal 0 reaches no process', { signalled: false, stat: undefined }, 5000, 'missing'],
     ['its id reused by a process started later', { signalled: true, stat: { state: 'S', startTime: 9000 } }, 5000, 'reused'],
@@ -50,18 +63,21 @@ describe('the liveness of a process', () => {
     expect(livenessOf(facts, startTime)).toBe(expected);
   });
 
-  it.runIf(existsSync('/proc/self/stat'))('is read from this machine: this process alive, under another start time reused, an exited child missing', async () => {
-    // Prepare: a child that has exited and been reaped
-    const child = spawn(process.execPath, ['-e', '']);
-    await once(child, 'exit');
-    if (child.pid === undefined) throw new Error('the child process did not start');
-    const exited = child.pid;
-    const started = processStartTime(process.pid);
+  it.runIf(existsSync('/proc/self/stat'))(
+    'is read from this machine: this process alive, under another start time reused, an exited child missing',
+    async () => {
+      // Prepare: a child that has exited and been reaped
+      const child = spawn(process.execPath, ['-e', '']);
+      await once(child, 'exit');
+      if (child.pid === undefined) throw new Error('the child process did not start');
+      const exited = child.pid;
+      const started = processStartTime(process.pid);
 
-    // Assess
-    expect(started).toBeTypeOf('number');
-    expect(processLiveness(process.pid, started)).toBe('alive');
-    expect(processLiveness(process.pid, (started ?? 0) + 1)).toBe('reused');
-    expect(processLiveness(exited)).toBe('missing');
-  });
+      // Assess
+      expect(started).toBeTypeOf('number');
+      expect(processLiveness(process.pid, started)).toBe('alive');
+      expect(processLiveness(process.pid, (started ?? 0) + 1)).toBe('reused');
+      expect(processLiveness(exited)).toBe('missing');
+    },
+  );
 });

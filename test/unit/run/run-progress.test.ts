@@ -29,7 +29,10 @@ describe('shard progress', () => {
     // Prepare: every case finished but two of shard "7f"'s cases
     const store = new ListCountingStore();
     const waiting = caseIds.filter((caseId) => caseShard(caseId) === '7f').slice(0, 2);
-    await storeFinished(store, caseIds.filter((caseId) => !waiting.includes(caseId)));
+    await storeFinished(
+      store,
+      caseIds.filter((caseId) => !waiting.includes(caseId)),
+    );
 
     // Act: a first check, then a second one after nothing changed, then one after the last cases finished
     const first = await unfinishedCases(store, RUN_ID, caseIds, sharded);
@@ -55,7 +58,10 @@ describe('shard progress', () => {
     await storeFinished(store, caseIds.slice(0, 1_500));
 
     // Act
-    const [once, again] = await Promise.all([unfinishedCases(store, RUN_ID, caseIds, sharded), unfinishedCases(store, RUN_ID, caseIds, sharded)]);
+    const [once, again] = await Promise.all([
+      unfinishedCases(store, RUN_ID, caseIds, sharded),
+      unfinishedCases(store, RUN_ID, caseIds, sharded),
+    ]);
     const after = await unfinishedCases(store, RUN_ID, caseIds, sharded);
 
     // Assess

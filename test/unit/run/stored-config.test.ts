@@ -9,7 +9,11 @@ import { RecordingStore } from '../../support/recording-store.js';
 import { manifest } from '../report/factories.js';
 
 /** A manifest's config as an assay before run.judge_depth, run.list_depth, run.engine_concurrency and strict wrote it. */
-const OLDER_CONFIG = { judge: { temperature: 0 }, run: { cutoffs: [3], deadline_seconds: 600, check_delay_seconds: 2 }, judges: ['correctness'] };
+const OLDER_CONFIG = {
+  judge: { temperature: 0 },
+  run: { cutoffs: [3], deadline_seconds: 600, check_delay_seconds: 2 },
+  judges: ['correctness'],
+};
 
 describe('runConfigOf: a run config read from its manifest', () => {
   it('parses a manifest written before newer keys existed, with their defaults', () => {
@@ -20,15 +24,35 @@ describe('runConfigOf: a run config read from its manifest', () => {
     const config = runConfigOf(stored);
 
     // Assess: what the manifest holds is kept, what it lacks is the schema's default
-    expect(config.run).toEqual({ cutoffs: [3], deadline_seconds: 600, check_delay_seconds: 2, judge_depth: 10, list_depth: 100, engine_concurrency: 8, corrected_estimates: { level: 0.95, min_labelled: 8 } });
+    expect(config.run).toEqual({
+      cutoffs: [3],
+      deadline_seconds: 600,
+      check_delay_seconds: 2,
+      judge_depth: 10,
+      list_depth: 100,
+      engine_concurrency: 8,
+      corrected_estimates: { level: 0.95, min_labelled: 8 },
+    });
     expect(config.strict).toBe(false);
     expect(config.judges).toEqual(['correctness']);
   });
 
   it.each([
-    ['a value of the wrong type', { run: { cutoffs: 'five' } }, 'runs/r-edited/manifest.json (run r-edited), its config: field "run.cutoffs": expected a list, got "five" (fix: give a list of whole numbers from 1 up, e.g. [5, 10])'],
-    ['a judge renamed', { judges: ['corectness'] }, 'runs/r-edited/manifest.json (run r-edited), its config: field "judges[0]": unknown judge "corectness"'],
-    ['a missing field of a custom judge', { custom_judges: [{ id: 'tone', assessment: 'ANSWER', scale: 'yes_no' }] }, 'field "custom_judges[0].template" (judge "tone"): is missing'],
+    [
+      'a value of the wrong type',
+      { run: { cutoffs: 'five' } },
+      'runs/r-edited/manifest.json (run r-edited), its config: field "run.cutoffs": expected a list, got "five" (fix: give a list of whole numbers from 1 up, e.g. [5, 10])',
+    ],
+    [
+      'a judge renamed',
+      { judges: ['corectness'] },
+      'runs/r-edited/manifest.json (run r-edited), its config: field "judges[0]": unknown judge "corectness"',
+    ],
+    [
+      'a missing field of a custom judge',
+      { custom_judges: [{ id: 'tone', assessment: 'ANSWER', scale: 'yes_no' }] },
+      'field "custom_judges[0].template" (judge "tone"): is missing',
+    ],
     ['a key no assay writes', { run: { cutoff: [5] } }, 'field "run.cutoff": unknown key'],
   ])('fails on %s, naming the run, its manifest and the field', (_case, config, message) => {
     // Prepare
@@ -47,14 +71,26 @@ describe('the judge worker on a run whose stored config does not parse', () => {
   it('fails the case with the reason, naming the run and the field, where the failure recorder reads it', async () => {
     // Prepare: a manifest whose cutoffs were edited by hand
     const store = new MemoryStore();
-    await store.put(runKeys.manifest('r-edited'), JSON.stringify(manifest(['q1'], { run_id: 'r-edited', config: { run: { cutoffs: [0] } } })));
-    const message = caseMessageSchema.parse({ kind: 'case', run_id: 'r-edited', case_id: 'q1', case: { request_id: 'q1', request: 'q', tags: {}, engines: { bm25: { tags: {}, retrieved_context: [] } } } });
+    await store.put(
+      runKeys.manifest('r-edited'),
+      JSON.stringify(manifest(['q1'], { run_id: 'r-edited', config: { run: { cutoffs: [0] } } })),
+    );
+    const message = caseMessageSchema.parse({
+      kind: 'case',
+      run_id: 'r-edited',
+      case_id: 'q1',
+      case: { request_id: 'q1', request: 'q', tags: {}, engines: { bm25: { tags: {}, retrieved_context: [] } } },
+    });
 
     // Act
-    const outcome = await evaluateCaseMessage({ store, judgingFor: () => ({ backend: { kind: 'lexical' }, judges: [] }) }, message, { messageId: 'm-1', receiveCount: 1 });
+    const outcome = await evaluateCaseMessage({ store, judgingFor: () => ({ backend: { kind: 'lexical' }, judges: [] }) }, message, {
+      messageId: 'm-1',
+      receiveCount: 1,
+    });
 
     // Assess
-    const reason = 'runs/r-edited/manifest.json (run r-edited), its config: field "run.cutoffs[0]": expected a number > 0, got number 0 (fix: give a list of whole numbers from 1 up, e.g. [5, 10])';
+    const reason =
+      'runs/r-edited/manifest.json (run r-edited), its config: field "run.cutoffs[0]": expected a number > 0, got number 0 (fix: give a list of whole numbers from 1 up, e.g. [5, 10])';
     expect(outcome.kind).toBe('failed');
     expect(outcome.kind === 'failed' ? outcome.error : '').toContain(reason);
     const recorded = await readAttemptError(store, 'r-edited', 'q1');
@@ -63,7 +99,7 @@ describe('the judge worker on a run whose stored config does not parse', () => {
 });
 
 describe('knownManifest', () => {
-  it('reads a run\'s manifest once per store, and each store\'s own', async () => {
+  it("reads a run's manifest once per store, and each store's own", async () => {
     // Prepare: the same run id in two stores, with different manifests
     const first = new RecordingStore(new MemoryStore());
     const second = new RecordingStore(new MemoryStore());

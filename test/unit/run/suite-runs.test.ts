@@ -5,7 +5,11 @@ import { MemoryStore } from '../../../shared/ports/memory-store.js';
 const SUITE = 'nightly';
 
 function reported(runId: string, day: number): SuiteRun {
-  return { run_id: runId, created_at: `2026-11-${String(day).padStart(2, '0')}T02:00:00.000Z`, report: `reports/${SUITE}/${runId}/report.json` };
+  return {
+    run_id: runId,
+    created_at: `2026-11-${String(day).padStart(2, '0')}T02:00:00.000Z`,
+    report: `reports/${SUITE}/${runId}/report.json`,
+  };
 }
 
 async function latestOf(store: MemoryStore): Promise<SuiteRun> {
@@ -53,7 +57,11 @@ describe("a suite's reported runs", () => {
 
   it('give as the previous run the newest one before it in run time, never itself or a newer one', async () => {
     const store = new MemoryStore();
-    for (const [runId, day] of [['r-0000000000000001', 1], ['r-0000000000000003', 3], ['r-0000000000000005', 5]] as const) {
+    for (const [runId, day] of [
+      ['r-0000000000000001', 1],
+      ['r-0000000000000003', 3],
+      ['r-0000000000000005', 5],
+    ] as const) {
       await recordReportedRun(store, SUITE, reported(runId, day));
     }
 

@@ -79,7 +79,9 @@ describe('work folders', () => {
     // Assess
     expect(processLiveness(dead)).toBe('missing');
     expect(removed).toEqual([deadAndOld]);
-    expect((await readdir(settings.parent)).sort()).toEqual([deadButYoung, liveParent, ours, unrelated].map((path) => path.slice(settings.parent.length + 1)).sort());
+    expect((await readdir(settings.parent)).sort()).toEqual(
+      [deadButYoung, liveParent, ours, unrelated].map((path) => path.slice(settings.parent.length + 1)).sort(),
+    );
   });
 
   // Signal 0 still reaches a zombie; only /proc tells it has exited.

@@ -36,7 +36,11 @@ describe('collection keys', () => {
 describe('collectionManifestSchema', () => {
   it('accepts the manifest assay writes', () => {
     // Act
-    const parsed = collectionManifestSchema.safeParse({ format: 'trec', qrels: { path: 'qrels/q.txt', sha256: SHA }, runs: [{ path: 'runs/1/r.txt', sha256: SHA }] });
+    const parsed = collectionManifestSchema.safeParse({
+      format: 'trec',
+      qrels: { path: 'qrels/q.txt', sha256: SHA },
+      runs: [{ path: 'runs/1/r.txt', sha256: SHA }],
+    });
 
     // Assess
     expect(parsed.success).toBe(true);

@@ -1,17 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { compactRanking, compactRankingSchema, expandRanking, rankingOf, type RankedDocument } from '../../../shared/schema/compact-ranking.js';
+import {
+  compactRanking,
+  compactRankingSchema,
+  expandRanking,
+  rankingOf,
+  type RankedDocument,
+} from '../../../shared/schema/compact-ranking.js';
 import type { EvalCase, RetrievedChunk } from '../../../shared/schema/eval-case.js';
 import { parseStoredCase, storedCaseText } from '../../../shared/schema/stored-case.js';
 
 function rankedList(length: number): RankedDocument[] {
-  return Array.from({ length }, (_, index) => (index % 3 === 2 ? { doc_uri: `d${index}`, rank: index + 1 } : { doc_uri: `d${index}`, rank: index + 1, score: 10 - index / 4 }));
+  return Array.from({ length }, (_, index) =>
+    index % 3 === 2 ? { doc_uri: `d${index}`, rank: index + 1 } : { doc_uri: `d${index}`, rank: index + 1, score: 10 - index / 4 },
+  );
 }
 
 function caseWith(engines: Record<string, readonly RetrievedChunk[]>): EvalCase {
   return {
     request_id: 'q1',
     request: 'what is bm25?',
-    engines: Object.fromEntries(Object.entries(engines).map(([name, list]) => [name, { retrieved_context: [...list], response: `answer of ${name}`, tags: { variant: name } }])),
+    engines: Object.fromEntries(
+      Object.entries(engines).map(([name, list]) => [
+        name,
+        { retrieved_context: [...list], response: `answer of ${name}`, tags: { variant: name } },
+      ]),
+    ),
     expected_retrieved_context: [{ doc_uri: 'd1', grade: 2 }],
     tags: { split: 'test' },
   };
@@ -33,7 +46,9 @@ describe('compactRanking', () => {
 
   it('keeps human grades in a third column when any document has one', () => {
     // Prepare: d1 labelled 2, d3 labelled 0, the rest unlabelled
-    const list = rankedList(4).map((document) => (document.doc_uri === 'd1' ? { ...document, human_grade: 2 } : document.doc_uri === 'd3' ? { ...document, human_grade: 0 } : document));
+    const list = rankedList(4).map((document) =>
+      document.doc_uri === 'd1' ? { ...document, human_grade: 2 } : document.doc_uri === 'd3' ? { ...document, human_grade: 0 } : document,
+    );
 
     // Act
     const compact = compactRanking(list);
@@ -45,8 +60,20 @@ describe('compactRanking', () => {
   });
 
   it.each([
-    { name: 'a gap in the ranks', list: [{ doc_uri: 'a', rank: 1 }, { doc_uri: 'b', rank: 3 }] },
-    { name: 'ranks out of order', list: [{ doc_uri: 'a', rank: 2 }, { doc_uri: 'b', rank: 1 }] },
+    {
+      name: 'a gap in the ranks',
+      list: [
+        { doc_uri: 'a', rank: 1 },
+        { doc_uri: 'b', rank: 3 },
+      ],
+    },
+    {
+      name: 'ranks out of order',
+      list: [
+        { doc_uri: 'a', rank: 2 },
+        { doc_uri: 'b', rank: 1 },
+      ],
+    },
     { name: 'a chunk with text', list: [{ doc_uri: 'a', rank: 1, content: 'BM25 is a ranking function' }] },
     { name: 'a chunk with metadata', list: [{ doc_uri: 'a', rank: 1, metadata: { page: 3 } }] },
   ])('leaves a list in object form when it holds more than ids and scores: $name', ({ list }) => {
@@ -57,7 +84,11 @@ describe('compactRanking', () => {
     { name: 'an empty id', ranking: { doc_uris: ['a', ''], scores: [1, 2] }, message: 'doc_uris' },
     { name: 'an infinite score', ranking: { doc_uris: ['a'], scores: [Number.POSITIVE_INFINITY] }, message: 'scores' },
     { name: 'columns of two lengths', ranking: { doc_uris: ['a', 'b'], scores: [1] }, message: 'one entry per document' },
-    { name: 'a grade column of another length', ranking: { doc_uris: ['a', 'b'], scores: [1, 2], human_grades: [1] }, message: 'one entry per document' },
+    {
+      name: 'a grade column of another length',
+      ranking: { doc_uris: ['a', 'b'], scores: [1, 2], human_grades: [1] },
+      message: 'one entry per document',
+    },
     { name: 'a fractional grade', ranking: { doc_uris: ['a'], scores: [1], human_grades: [1.5] }, message: 'human_grades' },
   ])('refuses a stored ranking with $name', ({ ranking, message }) => {
     const parsed = compactRankingSchema.safeParse(ranking);
@@ -68,24 +99,41 @@ describe('compactRanking', () => {
 
 describe('rankingOf', () => {
   it.each([
-    ['graded, with scores', [{ doc_uri: 'a', rank: 1, score: 2 }, { doc_uri: 'b', rank: 2, score: 1 }], { a: 3 }],
+    [
+      'graded, with scores',
+      [
+        { doc_uri: 'a', rank: 1, score: 2 },
+        { doc_uri: 'b', rank: 2, score: 1 },
+      ],
+      { a: 3 },
+    ],
     ['ungraded', [{ doc_uri: 'a', rank: 1, score: 2 }], {}],
-    ['without scores, text and all', [{ doc_uri: 'a', rank: 1, content: 'text' }, { doc_uri: 'b', rank: 2 }], { b: 0 }],
-  ])('gives compactRanking of the ids, ranks, scores and grades alone: %s', (_name, chunks: RetrievedChunk[], grades: Record<string, number>) => {
-    // Prepare: the list as the worker used to build it, one object per document
-    const ranked: RankedDocument[] = chunks.map((chunk) => ({
-      doc_uri: chunk.doc_uri,
-      rank: chunk.rank,
-      ...(chunk.score === undefined ? {} : { score: chunk.score }),
-      ...(grades[chunk.doc_uri] === undefined ? {} : { human_grade: grades[chunk.doc_uri] as number }),
-    }));
+    [
+      'without scores, text and all',
+      [
+        { doc_uri: 'a', rank: 1, content: 'text' },
+        { doc_uri: 'b', rank: 2 },
+      ],
+      { b: 0 },
+    ],
+  ])(
+    'gives compactRanking of the ids, ranks, scores and grades alone: %s',
+    (_name, chunks: RetrievedChunk[], grades: Record<string, number>) => {
+      // Prepare: the list as the worker used to build it, one object per document
+      const ranked: RankedDocument[] = chunks.map((chunk) => ({
+        doc_uri: chunk.doc_uri,
+        rank: chunk.rank,
+        ...(chunk.score === undefined ? {} : { score: chunk.score }),
+        ...(grades[chunk.doc_uri] === undefined ? {} : { human_grade: grades[chunk.doc_uri] as number }),
+      }));
 
-    // Act
-    const ranking = rankingOf(chunks, (documentId) => grades[documentId]);
+      // Act
+      const ranking = rankingOf(chunks, (documentId) => grades[documentId]);
 
-    // Assess
-    expect(ranking).toEqual(compactRanking(ranked));
-  });
+      // Assess
+      expect(ranking).toEqual(compactRanking(ranked));
+    },
+  );
 
   it('leaves a list whose ranks are not the positions to its object form', () => {
     expect(rankingOf([{ doc_uri: 'a', rank: 2 }], () => undefined)).toBeUndefined();

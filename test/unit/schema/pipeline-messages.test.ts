@@ -3,12 +3,31 @@ import { caseMessageSchema, parseCaseMessage, type CaseMessage } from '../../../
 import type { EvalCase } from '../../../shared/schema/eval-case.js';
 
 /** In the order of the case's own schema, as ingest writes it. */
-const evalCase: EvalCase = { request_id: 'q01', request: 'how do I rotate keys?', engines: { bm25: { retrieved_context: [{ doc_uri: 'kb/rotate', rank: 1 }], tags: {} } }, tags: {} };
+const evalCase: EvalCase = {
+  request_id: 'q01',
+  request: 'how do I rotate keys?',
+  engines: { bm25: { retrieved_context: [{ doc_uri: 'kb/rotate', rank: 1 }], tags: {} } },
+  tags: {},
+};
 
 /** Message bodies as ingest, deferral and batch rounds write them: the wire format a queue or a store may still hold. */
 const inline = JSON.stringify({ kind: 'case', run_id: 'r-0123456789abcdef', case_id: 'q01', case: evalCase });
-const claimChecked = JSON.stringify({ kind: 'case', run_id: 'r-0123456789abcdef', case_id: 'q01', case_key: 'runs/r-0123456789abcdef/cases/q01.json' });
-const deferred = JSON.stringify({ kind: 'case', run_id: 'r-0123456789abcdef', case_id: 'q01', case_key: 'runs/r-0123456789abcdef/cases/q01.json', deferrals: 2, batch_round: 1, skip_judges: 'max_judge_cost', judge_online: 'below_minimum' });
+const claimChecked = JSON.stringify({
+  kind: 'case',
+  run_id: 'r-0123456789abcdef',
+  case_id: 'q01',
+  case_key: 'runs/r-0123456789abcdef/cases/q01.json',
+});
+const deferred = JSON.stringify({
+  kind: 'case',
+  run_id: 'r-0123456789abcdef',
+  case_id: 'q01',
+  case_key: 'runs/r-0123456789abcdef/cases/q01.json',
+  deferrals: 2,
+  batch_round: 1,
+  skip_judges: 'max_judge_cost',
+  judge_online: 'below_minimum',
+});
 
 /** Where the case of a message is: the type says which field is present. */
 function placeOf(message: CaseMessage): string {
@@ -37,11 +56,31 @@ describe('the case message', () => {
 
   it.each<[string, string, string]>([
     ['a body that is not JSON', '{"kind": ', 'not valid JSON ('],
-    ['a message without its run', JSON.stringify({ kind: 'case', case_id: 'q01', case_key: 'k' }), 'not a case message: field "run_id": is missing'],
-    ['another kind of message', JSON.stringify({ kind: 'check', run_id: 'r', case_id: 'q01', case_key: 'k' }), 'not a case message: field "kind": expected one of case, got "check"'],
-    ['a message with neither the case nor its key', JSON.stringify({ kind: 'case', run_id: 'r', case_id: 'q01' }), 'not a case message: a case message carries either the case or its case_key, not both or neither'],
-    ['a message with both', JSON.stringify({ ...JSON.parse(inline), case_key: 'k' }), 'not a case message: a case message carries either the case or its case_key, not both or neither'],
-    ['an inline case that is not a case', JSON.stringify({ ...JSON.parse(inline), case: { ...evalCase, request: 5 } }), 'not a case message: field "case.request": expected a string, got a number (5)'],
+    [
+      'a message without its run',
+      JSON.stringify({ kind: 'case', case_id: 'q01', case_key: 'k' }),
+      'not a case message: field "run_id": is missing',
+    ],
+    [
+      'another kind of message',
+      JSON.stringify({ kind: 'check', run_id: 'r', case_id: 'q01', case_key: 'k' }),
+      'not a case message: field "kind": expected one of case, got "check"',
+    ],
+    [
+      'a message with neither the case nor its key',
+      JSON.stringify({ kind: 'case', run_id: 'r', case_id: 'q01' }),
+      'not a case message: a case message carries either the case or its case_key, not both or neither',
+    ],
+    [
+      'a message with both',
+      JSON.stringify({ ...JSON.parse(inline), case_key: 'k' }),
+      'not a case message: a case message carries either the case or its case_key, not both or neither',
+    ],
+    [
+      'an inline case that is not a case',
+      JSON.stringify({ ...JSON.parse(inline), case: { ...evalCase, request: 5 } }),
+      'not a case message: field "case.request": expected a string, got a number (5)',
+    ],
   ])('refuses %s, saying why', (_described, body, error) => {
     const parsed = parseCaseMessage(body);
     expect(parsed.ok).toBe(false);

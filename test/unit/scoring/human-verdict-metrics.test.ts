@@ -16,7 +16,7 @@ import { manifest } from '../report/factories.js';
  * the two.
  */
 describe('the human verdict metrics of an engine', () => {
-  it('takes the scope of the judge\'s own rating on the case, and pairs with it by name', () => {
+  it("takes the scope of the judge's own rating on the case, and pairs with it by name", () => {
     // Prepare
     const judged = {
       'response/llm_judged/correctness/rating': 'no',
@@ -29,19 +29,29 @@ describe('the human verdict metrics of an engine', () => {
 
     // Assess
     expect(metrics).toEqual({ 'response/human/correctness/rating': 'yes', 'retrieval/human/context_sufficiency/rating': 'no' });
-    expect(parseJudgeTwin('response/llm_judged/correctness/rating')).toEqual({ judge: 'correctness', human: 'response/human/correctness/rating' });
-    expect(parseJudgeTwin('retrieval/lexical/context_sufficiency/rating')).toEqual({ judge: 'context_sufficiency', human: 'retrieval/human/context_sufficiency/rating' });
+    expect(parseJudgeTwin('response/llm_judged/correctness/rating')).toEqual({
+      judge: 'correctness',
+      human: 'response/human/correctness/rating',
+    });
+    expect(parseJudgeTwin('retrieval/lexical/context_sufficiency/rating')).toEqual({
+      judge: 'context_sufficiency',
+      human: 'retrieval/human/context_sufficiency/rating',
+    });
   });
 
-  it('takes a custom judge\'s scope from the run\'s judges when its rating is not on the case', () => {
+  it("takes a custom judge's scope from the run's judges when its rating is not on the case", () => {
     // The judge skipped the case (an input missing): its scope is the run's judge's, not the catalog's default
     const metrics = humanVerdictMetrics({ human_verdicts: { cites_sources: 3 } }, {}, [{ id: 'cites_sources', scope: 'retrieval' }]);
 
     expect(metrics).toEqual({ 'retrieval/human/cites_sources/rating': 3 });
   });
 
-  it('falls back on the catalog\'s scope, then on response', () => {
-    const metrics = humanVerdictMetrics({ human_verdicts: { context_sufficiency: 'yes', correctness_score: 0.5, unknown_judge: 'no' } }, {}, []);
+  it("falls back on the catalog's scope, then on response", () => {
+    const metrics = humanVerdictMetrics(
+      { human_verdicts: { context_sufficiency: 'yes', correctness_score: 0.5, unknown_judge: 'no' } },
+      {},
+      [],
+    );
 
     expect(metrics).toEqual({
       'retrieval/human/context_sufficiency/rating': 'yes',
@@ -50,13 +60,24 @@ describe('the human verdict metrics of an engine', () => {
     });
   });
 
-  it('pairs with a model variant\'s rating too, the judge\'s own rating first', () => {
-    const variantOnly = humanVerdictMetrics({ human_verdicts: { correctness: 'yes' } }, { 'retrieval/llm_judged/correctness@small/rating': 'yes' }, []);
-    const both = humanVerdictMetrics({ human_verdicts: { correctness: 'yes' } }, { 'retrieval/llm_judged/correctness@small/rating': 'yes', 'response/llm_judged/correctness/rating': 'yes' }, []);
+  it("pairs with a model variant's rating too, the judge's own rating first", () => {
+    const variantOnly = humanVerdictMetrics(
+      { human_verdicts: { correctness: 'yes' } },
+      { 'retrieval/llm_judged/correctness@small/rating': 'yes' },
+      [],
+    );
+    const both = humanVerdictMetrics(
+      { human_verdicts: { correctness: 'yes' } },
+      { 'retrieval/llm_judged/correctness@small/rating': 'yes', 'response/llm_judged/correctness/rating': 'yes' },
+      [],
+    );
 
     expect(variantOnly).toEqual({ 'retrieval/human/correctness/rating': 'yes' });
     expect(both).toEqual({ 'response/human/correctness/rating': 'yes' });
-    expect(parseJudgeTwin('response/llm_judged/correctness@small/rating')).toEqual({ judge: 'correctness@small', human: 'response/human/correctness/rating' });
+    expect(parseJudgeTwin('response/llm_judged/correctness@small/rating')).toEqual({
+      judge: 'correctness@small',
+      human: 'response/human/correctness/rating',
+    });
   });
 
   it('gives nothing for an engine without human verdicts, and takes no repeated sample or human metric for a twin', () => {
@@ -67,21 +88,40 @@ describe('the human verdict metrics of an engine', () => {
 });
 
 describe('the judge worker on a case with human verdicts', () => {
-  it('writes each engine\'s verdicts beside the judge\'s rating, and nothing for an engine without them', async () => {
+  it("writes each engine's verdicts beside the judge's rating, and nothing for an engine without them", async () => {
     // Prepare: the lexical groundedness judge, and a person's verdicts on bm25's response
     const store = new MemoryStore();
-    await store.put(runKeys.manifest('r-human'), JSON.stringify(manifest(['q1'], { run_id: 'r-human', config: { judges: ['groundedness'] } })));
-    const output = (response: string) => ({ response, retrieved_context: [{ doc_uri: 'kb/keys', content: 'Create a second key, then delete the old one.', rank: 1 }], tags: {} });
+    await store.put(
+      runKeys.manifest('r-human'),
+      JSON.stringify(manifest(['q1'], { run_id: 'r-human', config: { judges: ['groundedness'] } })),
+    );
+    const output = (response: string) => ({
+      response,
+      retrieved_context: [{ doc_uri: 'kb/keys', content: 'Create a second key, then delete the old one.', rank: 1 }],
+      tags: {},
+    });
     const message = caseMessageSchema.parse({
       kind: 'case',
       run_id: 'r-human',
       case_id: 'q1',
-      case: { request_id: 'q1', request: 'How do I rotate a key?', tags: {}, engines: { bm25: { ...output('Create a second key.'), human_verdicts: { groundedness: 'no', tone: 4 } }, dense: output('Call support.') } },
+      case: {
+        request_id: 'q1',
+        request: 'How do I rotate a key?',
+        tags: {},
+        engines: {
+          bm25: { ...output('Create a second key.'), human_verdicts: { groundedness: 'no', tone: 4 } },
+          dense: output('Call support.'),
+        },
+      },
     });
     const groundedness = findJudge('groundedness') as JudgeDefinition;
 
     // Act
-    const outcome = await evaluateCaseMessage({ store, judgingFor: () => ({ backend: { kind: 'lexical' }, judges: [groundedness] }) }, message, { messageId: 'm-1', receiveCount: 1 });
+    const outcome = await evaluateCaseMessage(
+      { store, judgingFor: () => ({ backend: { kind: 'lexical' }, judges: [groundedness] }) },
+      message,
+      { messageId: 'm-1', receiveCount: 1 },
+    );
 
     // Assess
     expect(outcome.kind).toBe('done');

@@ -26,9 +26,10 @@ describe('chooseJudgeBackend', () => {
   });
 
   it('falls back to the config file, then to the defaults', () => {
-    expect(chooseJudgeBackend(config({ base_url: 'http://file-server:8000/v1', model: 'file-model' }), { OPENAI_API_KEY: 'k' }, undefined).summary).toBe(
-      'LLM judge file-model at file-server:8000, temperature 0, cache off',
-    );
+    expect(
+      chooseJudgeBackend(config({ base_url: 'http://file-server:8000/v1', model: 'file-model' }), { OPENAI_API_KEY: 'k' }, undefined)
+        .summary,
+    ).toBe('LLM judge file-model at file-server:8000, temperature 0, cache off');
     expect(chooseJudgeBackend(config(), { OPENAI_API_KEY: 'k' }, undefined).summary).toBe(
       `LLM judge ${DEFAULT_JUDGE_MODEL} at api.openai.com, temperature 0, cache off`,
     );
@@ -39,7 +40,11 @@ describe('chooseJudgeBackend', () => {
     const server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }) });
     try {
       const inputs = { request: 'q', chunk: 'c' };
-      const configured = chooseJudgeBackend(config({ max_tokens: 300 }), { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseUrl }, undefined).backend;
+      const configured = chooseJudgeBackend(
+        config({ max_tokens: 300 }),
+        { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseUrl },
+        undefined,
+      ).backend;
       const defaulted = chooseJudgeBackend(config(), { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseUrl }, undefined).backend;
 
       // Act

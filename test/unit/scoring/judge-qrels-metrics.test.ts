@@ -14,14 +14,23 @@ function evalCase(engines: Record<string, readonly string[]>): EvalCase {
     request_id: 'q1',
     request: 'how do I rotate a key?',
     tags: {},
-    engines: Object.fromEntries(Object.entries(engines).map(([engine, documents]) => [engine, { tags: {}, retrieved_context: documents.map((doc_uri, index) => ({ doc_uri, rank: index + 1 })) }])),
+    engines: Object.fromEntries(
+      Object.entries(engines).map(([engine, documents]) => [
+        engine,
+        { tags: {}, retrieved_context: documents.map((doc_uri, index) => ({ doc_uri, rank: index + 1 })) },
+      ]),
+    ),
   };
 }
 
 describe('a judge value of the ground-truth metrics', () => {
   it('pools the judge grades over the case engines as the qrels, its grades the gains of NDCG', () => {
     // Prepare: bm25 ranks a, b; dense ranks b, c. The judge grades a 0, b 3 (on bm25, first by name) and c 2 (on dense): qrels {a: 0, b: 3, c: 2}.
-    const metrics = judgeQrelsMetrics(evalCase({ bm25: ['a', 'b'], dense: ['b', 'c'] }), { bm25: { [GRADED]: [0, 3] }, dense: { [GRADED]: [2, 2] } }, [2]);
+    const metrics = judgeQrelsMetrics(
+      evalCase({ bm25: ['a', 'b'], dense: ['b', 'c'] }),
+      { bm25: { [GRADED]: [0, 3] }, dense: { [GRADED]: [2, 2] } },
+      [2],
+    );
 
     // Assess: bm25 DCG@2 = 0 + 3 / log2(3) = 1.8928, ideal 3 + 2 / log2(3) = 4.2619: 0.4441; dense (3 + 2 / log2(3)) / ideal = 1
     expect(metrics.bm25?.['retrieval/llm_judged/graded_relevance/qrels/ndcg@2']).toBeCloseTo(3 / Math.log2(3) / (3 + 2 / Math.log2(3)), 12);

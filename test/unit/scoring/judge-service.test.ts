@@ -25,8 +25,21 @@ afterEach(async () => {
 /** A fresh service, as a new run would build it, over the given store (undefined: --no-cache). */
 function service(store: ObjectStore | undefined, overrides: { model?: string; apiKey?: string } = {}): JudgeService {
   const model = overrides.model ?? 'judge-model';
-  const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: server.baseUrl, apiKey: overrides.apiKey ?? 'key-1', model, maxRetries: 3 });
-  return new JudgeService(client, new JudgeCache(store), { provider: 'openai', baseUrl: canonicalBaseUrl(server.baseUrl), model, temperature: 0, cacheSampled: false, concurrency: 4 });
+  const client = new JudgeClient({
+    ...TEST_CLIENT_SETTINGS,
+    baseUrl: server.baseUrl,
+    apiKey: overrides.apiKey ?? 'key-1',
+    model,
+    maxRetries: 3,
+  });
+  return new JudgeService(client, new JudgeCache(store), {
+    provider: 'openai',
+    baseUrl: canonicalBaseUrl(server.baseUrl),
+    model,
+    temperature: 0,
+    cacheSampled: false,
+    concurrency: 4,
+  });
 }
 
 const inputs = { request: 'how do I rotate keys?', chunk: 'Rotate access keys from the IAM console.' };
@@ -56,7 +69,7 @@ describe('JudgeService with the cache', () => {
     expect(second.usage().chunk_relevance).toMatchObject({ calls: 0, cache_hits: 1 });
   });
 
-  it('checks an answer read back from the store against the judge\'s schema again, and counts it as a failed cache hit', async () => {
+  it("checks an answer read back from the store against the judge's schema again, and counts it as a failed cache hit", async () => {
     // Prepare: a first run stores its answer, which is then changed in the store to one the judge's schema refuses
     const store = new LocalFolderStore(folder.path);
     await service(store).judge(chunkRelevance, inputs);
@@ -71,7 +84,11 @@ describe('JudgeService with the cache', () => {
     const outcome = await second.judge(chunkRelevance, inputs);
 
     // Assess
-    expect(outcome).toMatchObject({ ok: false, transient: false, error: expect.stringMatching(/^cached answer no longer matches the judge's schema: rating: /) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      transient: false,
+      error: expect.stringMatching(/^cached answer no longer matches the judge's schema: rating: /),
+    });
     expect(second.usage().chunk_relevance).toMatchObject({ calls: 0, cache_hits: 1, errors: 1 });
     expect(server.answered()).toBe(1);
   });
@@ -126,13 +143,28 @@ describe('JudgeService with the cache', () => {
 
   it('changes the key with every part that changes the answer', () => {
     const base = {
-      provider: 'openai' as const, baseUrl: 'https://judge.example/v1', model: 'm', judgeId: 'j', judgeVersion: '1',
-      messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, outputSchema: { type: 'object' }, sample: 0,
+      provider: 'openai' as const,
+      baseUrl: 'https://judge.example/v1',
+      model: 'm',
+      judgeId: 'j',
+      judgeVersion: '1',
+      messages: [{ role: 'user' as const, content: 'x' }],
+      temperature: 0,
+      outputSchema: { type: 'object' },
+      sample: 0,
     };
     const variants = [
-      { baseUrl: 'https://judge.example/v2' }, { baseUrl: 'https://other.example/v1' }, { sample: 1 }, { model: 'm2' }, { judgeId: 'k' }, { judgeVersion: '2' },
-      { messages: [{ role: 'user' as const, content: 'y' }] }, { temperature: 0.5 }, { outputSchema: { type: 'string' } },
-      { provider: 'azure' as const }, { provider: 'bedrock' as const },
+      { baseUrl: 'https://judge.example/v2' },
+      { baseUrl: 'https://other.example/v1' },
+      { sample: 1 },
+      { model: 'm2' },
+      { judgeId: 'k' },
+      { judgeVersion: '2' },
+      { messages: [{ role: 'user' as const, content: 'y' }] },
+      { temperature: 0.5 },
+      { outputSchema: { type: 'string' } },
+      { provider: 'azure' as const },
+      { provider: 'bedrock' as const },
     ];
     const keys = new Set([cacheKey(base), ...variants.map((variant) => cacheKey({ ...base, ...variant }))]);
     expect(keys.size).toBe(variants.length + 1);
@@ -140,8 +172,15 @@ describe('JudgeService with the cache', () => {
 
   it('keeps the keys of an OpenAI-compatible server as they were before providers, so stored entries stay valid', () => {
     const parts = {
-      provider: 'openai' as const, baseUrl: 'https://judge.example/v1', model: 'm', judgeId: 'j', judgeVersion: '1',
-      messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, outputSchema: { type: 'object' }, sample: 0,
+      provider: 'openai' as const,
+      baseUrl: 'https://judge.example/v1',
+      model: 'm',
+      judgeId: 'j',
+      judgeVersion: '1',
+      messages: [{ role: 'user' as const, content: 'x' }],
+      temperature: 0,
+      outputSchema: { type: 'object' },
+      sample: 0,
     };
 
     // The key the cache gave these parts before judge.provider existed.

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, addUsages, addUsagesByJudge, emptyUsage, judgmentUsage, type JudgeUsage, type JudgmentCost } from '../../../shared/scoring/judge-usage-tally.js';
+import {
+  addUsage,
+  addUsages,
+  addUsagesByJudge,
+  emptyUsage,
+  judgmentUsage,
+  type JudgeUsage,
+  type JudgmentCost,
+} from '../../../shared/scoring/judge-usage-tally.js';
 
 /** A judgment's cost: a fresh online call to judge-model that spent 100 input and 20 output tokens, unless told otherwise. */
 function cost(overrides: Partial<JudgmentCost> = {}): JudgmentCost {
@@ -28,7 +36,15 @@ describe('judgmentUsage', () => {
       'a call',
       cost(),
       false,
-      { calls: 1, cache_hits: 0, retries: 0, errors: 0, input_tokens: 100, output_tokens: 20, models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } } },
+      {
+        calls: 1,
+        cache_hits: 0,
+        retries: 0,
+        errors: 0,
+        input_tokens: 100,
+        output_tokens: 20,
+        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+      },
     ],
     ['a cache hit: no call, no tokens, no model', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), false, usage({ cache_hits: 1 })],
     ['a cached answer that failed', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), true, usage({ cache_hits: 1, errors: 1 })],
@@ -36,20 +52,42 @@ describe('judgmentUsage', () => {
       'a failed call that spent nothing: its model is named all the same',
       cost({ inputTokens: 0, outputTokens: 0, retries: 2 }),
       true,
-      { calls: 1, cache_hits: 0, retries: 2, errors: 1, input_tokens: 0, output_tokens: 0, models: { 'judge-model': { input_tokens: 0, output_tokens: 0 } } },
+      {
+        calls: 1,
+        cache_hits: 0,
+        retries: 2,
+        errors: 1,
+        input_tokens: 0,
+        output_tokens: 0,
+        models: { 'judge-model': { input_tokens: 0, output_tokens: 0 } },
+      },
     ],
     [
       'a call refused twice as over the rate limit, then answered',
       cost({ retries: 2, rateLimited: 2 }),
       false,
-      { calls: 1, cache_hits: 0, retries: 2, errors: 0, input_tokens: 100, output_tokens: 20, rate_limited: 2, models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } } },
+      {
+        calls: 1,
+        cache_hits: 0,
+        retries: 2,
+        errors: 0,
+        input_tokens: 100,
+        output_tokens: 20,
+        rate_limited: 2,
+        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+      },
     ],
     [
       "a batch job's answer: its tokens under batch_models too",
       cost({ pricing: 'batch' }),
       false,
       {
-        calls: 1, cache_hits: 0, retries: 0, errors: 0, input_tokens: 100, output_tokens: 20,
+        calls: 1,
+        cache_hits: 0,
+        retries: 0,
+        errors: 0,
+        input_tokens: 100,
+        output_tokens: 20,
         models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
         batch_models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
       },
@@ -58,7 +96,15 @@ describe('judgmentUsage', () => {
       'an online answer priced as such: no batch_models',
       cost({ pricing: 'online' }),
       false,
-      { calls: 1, cache_hits: 0, retries: 0, errors: 0, input_tokens: 100, output_tokens: 20, models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } } },
+      {
+        calls: 1,
+        cache_hits: 0,
+        retries: 0,
+        errors: 0,
+        input_tokens: 100,
+        output_tokens: 20,
+        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+      },
     ],
   ])('counts %s', (_described, judgment, failed, expected) => {
     expect(judgmentUsage(judgment, failed)).toEqual(expected);
@@ -87,13 +133,19 @@ describe('addUsage', () => {
   it('adds tokens per model, the models in the order first seen', () => {
     // Prepare: model-b on both sides, model-a and model-c on one each
     const left = usage({ models: { 'model-b': { input_tokens: 1, output_tokens: 2 }, 'model-a': { input_tokens: 3, output_tokens: 4 } } });
-    const right = usage({ models: { 'model-c': { input_tokens: 5, output_tokens: 6 }, 'model-b': { input_tokens: 10, output_tokens: 20 } } });
+    const right = usage({
+      models: { 'model-c': { input_tokens: 5, output_tokens: 6 }, 'model-b': { input_tokens: 10, output_tokens: 20 } },
+    });
 
     // Act
     const sum = addUsage(left, right);
 
     // Assess
-    expect(sum.models).toEqual({ 'model-b': { input_tokens: 11, output_tokens: 22 }, 'model-a': { input_tokens: 3, output_tokens: 4 }, 'model-c': { input_tokens: 5, output_tokens: 6 } });
+    expect(sum.models).toEqual({
+      'model-b': { input_tokens: 11, output_tokens: 22 },
+      'model-a': { input_tokens: 3, output_tokens: 4 },
+      'model-c': { input_tokens: 5, output_tokens: 6 },
+    });
     expect(Object.keys(sum.models ?? {})).toEqual(['model-b', 'model-a', 'model-c']);
     expect(sum.batch_models).toBeUndefined();
   });
@@ -105,16 +157,32 @@ describe('addUsage', () => {
   });
 
   it('writes its fields in the order of a usage record: counts, rate_limited, models, batch_models', () => {
-    const left = usage({ models: { m: { input_tokens: 1, output_tokens: 1 } }, batch_models: { m: { input_tokens: 1, output_tokens: 1 } } });
+    const left = usage({
+      models: { m: { input_tokens: 1, output_tokens: 1 } },
+      batch_models: { m: { input_tokens: 1, output_tokens: 1 } },
+    });
     const right = usage({ rate_limited: 1 });
-    expect(Object.keys(addUsage(left, right))).toEqual(['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens', 'rate_limited', 'models', 'batch_models']);
+    expect(Object.keys(addUsage(left, right))).toEqual([
+      'calls',
+      'cache_hits',
+      'retries',
+      'errors',
+      'input_tokens',
+      'output_tokens',
+      'rate_limited',
+      'models',
+      'batch_models',
+    ]);
   });
 
   it('changes neither of its arguments', () => {
     const left = usage({ calls: 1, models: { m: { input_tokens: 1, output_tokens: 1 } } });
     const right = usage({ calls: 2, models: { m: { input_tokens: 2, output_tokens: 2 } } });
     addUsage(left, right);
-    expect([left, right]).toEqual([usage({ calls: 1, models: { m: { input_tokens: 1, output_tokens: 1 } } }), usage({ calls: 2, models: { m: { input_tokens: 2, output_tokens: 2 } } })]);
+    expect([left, right]).toEqual([
+      usage({ calls: 1, models: { m: { input_tokens: 1, output_tokens: 1 } } }),
+      usage({ calls: 2, models: { m: { input_tokens: 2, output_tokens: 2 } } }),
+    ]);
   });
 });
 
@@ -137,7 +205,13 @@ describe('addUsages', () => {
 
     // Assess: 3 calls, 1 cache hit, 1 retry, 1 error; input 100 + 50 + 0 + 100, output 20 + 0 + 0 + 20
     expect(total).toEqual({
-      calls: 3, cache_hits: 1, retries: 1, errors: 1, input_tokens: 250, output_tokens: 40, rate_limited: 1,
+      calls: 3,
+      cache_hits: 1,
+      retries: 1,
+      errors: 1,
+      input_tokens: 250,
+      output_tokens: 40,
+      rate_limited: 1,
       models: { 'judge-model': { input_tokens: 150, output_tokens: 20 }, 'batch-model': { input_tokens: 100, output_tokens: 20 } },
       batch_models: { 'batch-model': { input_tokens: 100, output_tokens: 20 } },
     });
@@ -146,7 +220,10 @@ describe('addUsages', () => {
 
 describe('addUsagesByJudge', () => {
   it('sums each judge over the records, judges in the order first seen', () => {
-    const records: Record<string, JudgeUsage>[] = [{ relevance: usage({ calls: 1 }) }, { groundedness: usage({ calls: 2 }), relevance: usage({ cache_hits: 1 }) }];
+    const records: Record<string, JudgeUsage>[] = [
+      { relevance: usage({ calls: 1 }) },
+      { groundedness: usage({ calls: 2 }), relevance: usage({ cache_hits: 1 }) },
+    ];
     const total = addUsagesByJudge(records);
     expect(total).toEqual({ relevance: usage({ calls: 1, cache_hits: 1 }), groundedness: usage({ calls: 2 }) });
     expect(Object.keys(total)).toEqual(['relevance', 'groundedness']);

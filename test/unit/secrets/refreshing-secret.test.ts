@@ -38,7 +38,9 @@ describe('RefreshingSecret', () => {
     const { secret, reads } = scriptedSecret([new Error('AccessDeniedException: not authorized'), 'sk-live']);
 
     // Act, Assess
-    await expect(secret.read()).rejects.toThrow('Could not read the judge secret arn:aws:secretsmanager:us-east-1:123456789012:secret:judge: AccessDeniedException: not authorized');
+    await expect(secret.read()).rejects.toThrow(
+      'Could not read the judge secret arn:aws:secretsmanager:us-east-1:123456789012:secret:judge: AccessDeniedException: not authorized',
+    );
     await expect(secret.read()).resolves.toBe('sk-live');
     expect(reads()).toBe(2);
   });
@@ -124,7 +126,11 @@ describe('RefreshingSecret', () => {
 
   it('keeps every value it has read, the rotated ones included, out of its error messages', async () => {
     // Prepare: two values read, then a store whose error repeats both (as a parse error quoting its input would)
-    const { secret, clock } = scriptedSecret(['sk-first-0123456789', 'sk-second-9876543210', new Error('cannot use "sk-first-0123456789" nor "sk-second-9876543210"')]);
+    const { secret, clock } = scriptedSecret([
+      'sk-first-0123456789',
+      'sk-second-9876543210',
+      new Error('cannot use "sk-first-0123456789" nor "sk-second-9876543210"'),
+    ]);
     await secret.read();
     clock.now += MAX_AGE_MS;
     await secret.read();
@@ -137,7 +143,9 @@ describe('RefreshingSecret', () => {
     );
 
     // Assess
-    expect(error?.message).toBe(`Could not read the judge secret arn:aws:secretsmanager:us-east-1:123456789012:secret:judge: cannot use "${REDACTED}" nor "${REDACTED}"`);
+    expect(error?.message).toBe(
+      `Could not read the judge secret arn:aws:secretsmanager:us-east-1:123456789012:secret:judge: cannot use "${REDACTED}" nor "${REDACTED}"`,
+    );
     for (const text of [error?.message, error?.stack, String(error?.cause)]) {
       expect(text).not.toContain('sk-first');
       expect(text).not.toContain('sk-second');

@@ -6,7 +6,11 @@ const KEY = 'gw-7Hq2Lx9Vb4Nm8Rt3Wz6Kp1Yd';
 describe('scrubSecrets', () => {
   it.each([
     ['the whole key', `Incorrect API key provided: ${KEY}.`, 'Incorrect API key provided: [redacted].'],
-    ['the key cut to its first and last characters', `Incorrect API key provided: ${KEY.slice(0, 10)}...${KEY.slice(-9)}`, 'Incorrect API key provided: [redacted]...[redacted]'],
+    [
+      'the key cut to its first and last characters',
+      `Incorrect API key provided: ${KEY.slice(0, 10)}...${KEY.slice(-9)}`,
+      'Incorrect API key provided: [redacted]...[redacted]',
+    ],
     ['a run of exactly 8 characters from its middle', `token ends in ${KEY.slice(9, 17)} here`, 'token ends in [redacted] here'],
     ['the key twice, glued to other text', `a${KEY}b ${KEY}`, 'a[redacted]b [redacted]'],
     ['a run of 7 characters, too short to tell from chance', `x ${KEY.slice(3, 10)} y`, `x ${KEY.slice(3, 10)} y`],
@@ -18,7 +22,11 @@ describe('scrubSecrets', () => {
     ['a bearer token', 'sent Authorization: Bearer abc.DEF-123_xyz/987=', 'sent Authorization: Bearer [redacted]'],
     ['an OpenAI key', 'key sk-Abc123Def456Ghi789 is wrong', 'key [redacted] is wrong'],
     ['a project key', 'Incorrect API key provided: sk-proj-AbCdEf0123456789', 'Incorrect API key provided: [redacted]'],
-    ['a key as OpenAI masks it', 'Incorrect API key provided: sk-proj-********************abcd.', 'Incorrect API key provided: [redacted].'],
+    [
+      'a key as OpenAI masks it',
+      'Incorrect API key provided: sk-proj-********************abcd.',
+      'Incorrect API key provided: [redacted].',
+    ],
     ['a key cut with an ellipsis', 'You provided sk-abc...wxyz', 'You provided [redacted]'],
     ['an AWS access key id', 'id AKIAIOSFODNN7EXAMPLE denied', 'id [redacted] denied'],
     ['an AWS secret access key', 'secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY rejected', 'secret [redacted] rejected'],

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { percentileBootstrapInterval, percentileBootstrapIntervals } from '../../../shared/statistics/bootstrap-interval.js';
 import { bootstrapMeanInterval } from '../../../shared/statistics/bootstrap-mean-interval.js';
 
-const meanOf = (values: readonly number[]) => (indices: Int32Array): number => {
-  let total = 0;
-  for (const index of indices) total += values[index] as number;
-  return total / indices.length;
-};
+const meanOf =
+  (values: readonly number[]) =>
+  (indices: Int32Array): number => {
+    let total = 0;
+    for (const index of indices) total += values[index] as number;
+    return total / indices.length;
+  };
 
 describe('percentileBootstrapInterval', () => {
   it('draws the same resamples as the mean interval, so for the mean it gives the same bounds', () => {
@@ -34,7 +36,8 @@ describe('percentileBootstrapInterval', () => {
 
   it('leaves out the resamples where the statistic is undefined and says how many it used', () => {
     // Prepare: two units; the statistic is undefined on the resamples that draw unit 0 twice (1 in 4)
-    const statistic = (indices: Int32Array): number | undefined => (indices[0] === 0 && indices[1] === 0 ? undefined : (indices[0] as number) + (indices[1] as number));
+    const statistic = (indices: Int32Array): number | undefined =>
+      indices[0] === 0 && indices[1] === 0 ? undefined : (indices[0] as number) + (indices[1] as number);
 
     // Act
     const result = percentileBootstrapInterval(2, statistic, { resamples: 400, seed: 3 });
@@ -70,7 +73,12 @@ describe('percentileBootstrapInterval', () => {
     const options = { resamples: 300, seed: 12 };
 
     // Act
-    const together = percentileBootstrapIntervals(values.length, 2, (indices) => [meanOf(values)(indices), meanOf(squares)(indices)], options);
+    const together = percentileBootstrapIntervals(
+      values.length,
+      2,
+      (indices) => [meanOf(values)(indices), meanOf(squares)(indices)],
+      options,
+    );
 
     // Assess
     expect(together).toEqual([

@@ -53,11 +53,18 @@ describe('compareRuns above the exact limit', () => {
     // Prepare: two runs of EXACT_COMPARISON_LIMIT + 1 cases on one metric
     const values = deltas(EXACT_COMPARISON_LIMIT + 1, 0.01);
     const lines = (run: 'a' | 'b'): CaseLine[] =>
-      values.map((delta, index) => ({ case_id: `c${index}`, request_id: `q${index}`, engine: 'bm25', metrics: { 'x/ndcg': run === 'a' ? 0.5 : 0.5 + delta } }));
+      values.map((delta, index) => ({
+        case_id: `c${index}`,
+        request_id: `q${index}`,
+        engine: 'bm25',
+        metrics: { 'x/ndcg': run === 'a' ? 0.5 : 0.5 + delta },
+      }));
     const report = { engines: {} } as unknown as Report;
 
     // Act
-    const compared = compareRuns({ report, cases: lines('a') }, { report, cases: lines('b') }, { metrics: ['x/ndcg'] }).engines.bm25?.['x/ndcg'];
+    const compared = compareRuns({ report, cases: lines('a') }, { report, cases: lines('b') }, { metrics: ['x/ndcg'] }).engines.bm25?.[
+      'x/ndcg'
+    ];
 
     // Assess
     // Pairs come in request_id order (q0, q1, q10, ...), and so are the deltas summed.

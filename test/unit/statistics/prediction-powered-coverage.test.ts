@@ -69,18 +69,21 @@ describe('corrected intervals on TREC 2019 Deep Learning runs, judged by an LLM 
   const { runs } = fixtureJson('corrected/dl2019-ndcg10.json') as { runs: Record<string, Record<string, [number, number]>> };
   const populations: Pairs[] = Object.values(runs).map((topics) => Object.values(topics));
 
-  it.each([{ labelled: 10 }, { labelled: 20 }])('contain the all-human mean of 37 runs × 43 topics in at least 93 in 100 draws of $labelled labelled topics, narrower than human-only, where the judge-only mean misses', ({ labelled }) => {
-    // Act: 200 draws a run
-    const result = tally(populations, labelled, 200, seededRandom(2026 + labelled));
+  it.each([{ labelled: 10 }, { labelled: 20 }])(
+    'contain the all-human mean of 37 runs × 43 topics in at least 93 in 100 draws of $labelled labelled topics, narrower than human-only, where the judge-only mean misses',
+    ({ labelled }) => {
+      // Act: 200 draws a run
+      const result = tally(populations, labelled, 200, seededRandom(2026 + labelled));
 
-    // Assess
-    expect(result.draws).toBe(37 * 200);
-    // A draw of weak runs' topics that all score 0 gives no interval: rare, and a miss in the coverage.
-    expect(result.withoutInterval / result.draws).toBeLessThan(0.01);
-    expect(result.covered / result.draws).toBeGreaterThanOrEqual(0.93);
-    expect(result.correctedWidth).toBeLessThan(0.85 * result.humanWidth);
-    expect(result.judgeOnlyMisses / result.draws).toBeGreaterThan(0.9);
-  });
+      // Assess
+      expect(result.draws).toBe(37 * 200);
+      // A draw of weak runs' topics that all score 0 gives no interval: rare, and a miss in the coverage.
+      expect(result.withoutInterval / result.draws).toBeLessThan(0.01);
+      expect(result.covered / result.draws).toBeGreaterThanOrEqual(0.93);
+      expect(result.correctedWidth).toBeLessThan(0.85 * result.humanWidth);
+      expect(result.judgeOnlyMisses / result.draws).toBeGreaterThan(0.9);
+    },
+  );
 });
 
 describe('corrected intervals on synthetic data with a known truth', () => {
@@ -105,18 +108,21 @@ describe('corrected intervals on synthetic data with a known truth', () => {
     { size: 200, correlation: 0.9, labelled: 20 },
     { size: 200, correlation: 0, labelled: 10 },
     { size: 43, correlation: 0, labelled: 20 },
-  ])('N $size, a judge correlated $correlation, $labelled labelled: 93%+ coverage; narrower when the judge follows the humans, at most 5% wider when not', ({ size, correlation, labelled }) => {
-    // Prepare
-    const random = seededRandom(size * 1000 + correlation * 100 + labelled);
-    const populations = Array.from({ length: 10 }, () => population(size, correlation, random));
+  ])(
+    'N $size, a judge correlated $correlation, $labelled labelled: 93%+ coverage; narrower when the judge follows the humans, at most 5% wider when not',
+    ({ size, correlation, labelled }) => {
+      // Prepare
+      const random = seededRandom(size * 1000 + correlation * 100 + labelled);
+      const populations = Array.from({ length: 10 }, () => population(size, correlation, random));
 
-    // Act
-    const result = tally(populations, labelled, 300, random);
+      // Act
+      const result = tally(populations, labelled, 300, random);
 
-    // Assess
-    expect(result.covered / result.draws).toBeGreaterThanOrEqual(0.93);
-    expect(result.humanCovered / result.draws).toBeGreaterThanOrEqual(0.93);
-    if (correlation >= 0.6) expect(result.correctedWidth).toBeLessThan(0.9 * result.humanWidth);
-    else expect(result.correctedWidth).toBeLessThanOrEqual(1.05 * result.humanWidth);
-  });
+      // Assess
+      expect(result.covered / result.draws).toBeGreaterThanOrEqual(0.93);
+      expect(result.humanCovered / result.draws).toBeGreaterThanOrEqual(0.93);
+      if (correlation >= 0.6) expect(result.correctedWidth).toBeLessThan(0.9 * result.humanWidth);
+      else expect(result.correctedWidth).toBeLessThanOrEqual(1.05 * result.humanWidth);
+    },
+  );
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addCase, correctedMean, emptyPairedSums, mergePairedSums, type PairedSums } from '../../../shared/statistics/prediction-powered-mean.js';
+import {
+  addCase,
+  correctedMean,
+  emptyPairedSums,
+  mergePairedSums,
+  type PairedSums,
+} from '../../../shared/statistics/prediction-powered-mean.js';
 import { studentTQuantile } from '../../../shared/statistics/student-t-quantile.js';
 import { fixtureJson } from '../../support/fixture-json.js';
 
@@ -76,15 +82,23 @@ describe('the corrected mean', () => {
     const [, reversed] = cases.find(([name]) => name === 'a judge that ranks the other way') ?? [];
     const outcome = correctedMean(sumsOf(reversed as ReferenceCase), { level: 0.9, minLabelled: 3 });
 
-    expect(outcome.ok && outcome.value.corrected).toMatchObject({ weight: 0, mean: outcome.ok ? outcome.value.humanOnly.mean : Number.NaN });
-    expect(outcome.ok && outcome.value.corrected.high - outcome.value.corrected.low).toBeCloseTo(outcome.ok ? outcome.value.humanOnly.high - outcome.value.humanOnly.low : Number.NaN, 12);
+    expect(outcome.ok && outcome.value.corrected).toMatchObject({
+      weight: 0,
+      mean: outcome.ok ? outcome.value.humanOnly.mean : Number.NaN,
+    });
+    expect(outcome.ok && outcome.value.corrected.high - outcome.value.corrected.low).toBeCloseTo(
+      outcome.ok ? outcome.value.humanOnly.high - outcome.value.humanOnly.low : Number.NaN,
+      12,
+    );
   });
 
   it('is exact when every case is labelled: the interval is the point', () => {
     const [, all] = cases.find(([name]) => name === 'every case labelled') ?? [];
     const outcome = correctedMean(sumsOf(all as ReferenceCase), { level: 0.95, minLabelled: 3 });
 
-    expect(outcome.ok && [outcome.value.corrected.low, outcome.value.corrected.high]).toEqual(outcome.ok ? [outcome.value.humanOnly.mean, outcome.value.humanOnly.mean] : []);
+    expect(outcome.ok && [outcome.value.corrected.low, outcome.value.corrected.high]).toEqual(
+      outcome.ok ? [outcome.value.humanOnly.mean, outcome.value.humanOnly.mean] : [],
+    );
   });
 
   it('is the paired t interval over the superpopulation when every case is labelled, not a point', () => {
@@ -101,7 +115,9 @@ describe('the corrected mean', () => {
     const [, best] = cases.find(([name]) => name === 'labelled cases chosen among the best') ?? [];
     const [, random] = cases.find(([name]) => name === 'a judge that follows the humans, high by 0.2') ?? [];
 
-    const [skewed, fair] = [best, random].map((reference) => correctedMean(sumsOf(reference as ReferenceCase), { level: 0.95, minLabelled: 3 }));
+    const [skewed, fair] = [best, random].map((reference) =>
+      correctedMean(sumsOf(reference as ReferenceCase), { level: 0.95, minLabelled: 3 }),
+    );
 
     expect(skewed?.ok && skewed.value.sample?.pValue).toBeLessThan(0.001);
     expect(fair?.ok && fair.value.sample?.pValue).toBeGreaterThan(0.05);
@@ -121,13 +137,17 @@ describe('the corrected mean', () => {
 
     // The same up to the order of the additions.
     if (!merged.ok || !whole.ok) throw new Error('expected both to give an interval');
-    for (const side of ['mean', 'low', 'high', 'weight'] as const) expect(merged.value.corrected[side]).toBeCloseTo(whole.value.corrected[side], 13);
+    for (const side of ['mean', 'low', 'high', 'weight'] as const)
+      expect(merged.value.corrected[side]).toBeCloseTo(whole.value.corrected[side], 13);
   });
 
   it('says why there is no interval below the least number of labelled cases', () => {
     const [, reference] = cases[0] as [string, ReferenceCase];
 
-    expect(correctedMean(sumsOf(reference), { level: 0.95, minLabelled: 11 })).toEqual({ ok: false, error: '10 labelled of 25 cases: fewer than the 11 an interval needs' });
+    expect(correctedMean(sumsOf(reference), { level: 0.95, minLabelled: 11 })).toEqual({
+      ok: false,
+      error: '10 labelled of 25 cases: fewer than the 11 an interval needs',
+    });
   });
 });
 

@@ -10,7 +10,11 @@ const settings = { seed: 20250607, numRuns: 200 } as const;
 
 /** Deltas as a comparison gives them, the awkward ones included: zeros, ties, tiny and huge magnitudes. */
 const deltasArbitrary = fc.array(
-  fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), fc.constantFrom(0, -0, 0.1, -0.1, 1), fc.double({ min: -1e300, max: 1e300, noNaN: true })),
+  fc.oneof(
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.constantFrom(0, -0, 0.1, -0.1, 1),
+    fc.double({ min: -1e300, max: 1e300, noNaN: true }),
+  ),
   { maxLength: 40 },
 );
 
@@ -24,7 +28,12 @@ describe('statistics properties', () => {
         const pValue = pairedRandomizationTest(deltas, options);
         expect(isProbability(pValue)).toBe(true);
         // Negating every delta maps each sign pattern to its mirror: the same count.
-        expect(pairedRandomizationTest(deltas.map((delta) => -delta), options)).toBe(pValue);
+        expect(
+          pairedRandomizationTest(
+            deltas.map((delta) => -delta),
+            options,
+          ),
+        ).toBe(pValue);
       }),
       settings,
     );
@@ -63,13 +72,19 @@ describe('statistics properties', () => {
   it('the incomplete beta is a probability and grows with x', () => {
     const parameter = fc.double({ min: 0.05, max: 500, noNaN: true });
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), parameter, parameter, (x, y, a, b) => {
-        const [lower, upper] = x <= y ? [x, y] : [y, x];
-        const atLower = regularizedIncompleteBeta(lower, a, b);
-        expect(isProbability(atLower)).toBe(true);
-        // Monotone up to rounding: the two sides of the symmetry switch may differ in the last bits.
-        expect(regularizedIncompleteBeta(upper, a, b)).toBeGreaterThanOrEqual(atLower - 1e-12);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        parameter,
+        parameter,
+        (x, y, a, b) => {
+          const [lower, upper] = x <= y ? [x, y] : [y, x];
+          const atLower = regularizedIncompleteBeta(lower, a, b);
+          expect(isProbability(atLower)).toBe(true);
+          // Monotone up to rounding: the two sides of the symmetry switch may differ in the last bits.
+          expect(regularizedIncompleteBeta(upper, a, b)).toBeGreaterThanOrEqual(atLower - 1e-12);
+        },
+      ),
       settings,
     );
   });

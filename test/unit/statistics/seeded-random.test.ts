@@ -45,21 +45,24 @@ describe('seededRandom', () => {
     expect(() => seededRandom(1).fillBelow(bound, new Uint32Array(1))).toThrow(/Expected the bound to be an integer from 1 to 2\^32/);
   });
 
-  it.each([1, 7, 100, 20_000, 65_537, 2 ** 31 - 1, 3 * 2 ** 30, 2 ** 32 - 1, 2 ** 32])('fills an array with the draws below %d that one call per draw gives, and goes on from there', (bound) => {
-    // Prepare: 3 · 2^30 rejects a quarter of the draws, so the two must skip the same ones
-    const oneByOne = seededRandom(11);
-    const nextIndex = oneByOne.drawsBelow(bound);
-    const expected = Array.from({ length: 250 }, () => nextIndex());
-    const filled = seededRandom(11);
-    const first = new Uint32Array(100);
-    const second = new Uint32Array(150);
+  it.each([1, 7, 100, 20_000, 65_537, 2 ** 31 - 1, 3 * 2 ** 30, 2 ** 32 - 1, 2 ** 32])(
+    'fills an array with the draws below %d that one call per draw gives, and goes on from there',
+    (bound) => {
+      // Prepare: 3 · 2^30 rejects a quarter of the draws, so the two must skip the same ones
+      const oneByOne = seededRandom(11);
+      const nextIndex = oneByOne.drawsBelow(bound);
+      const expected = Array.from({ length: 250 }, () => nextIndex());
+      const filled = seededRandom(11);
+      const first = new Uint32Array(100);
+      const second = new Uint32Array(150);
 
-    // Act
-    filled.fillBelow(bound, first);
-    filled.fillBelow(bound, second);
+      // Act
+      filled.fillBelow(bound, first);
+      filled.fillBelow(bound, second);
 
-    // Assess: the same numbers, and the stream after them the same
-    expect([...first, ...second]).toEqual(expected);
-    expect(filled.nextUint32()).toBe(oneByOne.nextUint32());
-  });
+      // Assess: the same numbers, and the stream after them the same
+      expect([...first, ...second]).toEqual(expected);
+      expect(filled.nextUint32()).toBe(oneByOne.nextUint32());
+    },
+  );
 });

@@ -3,10 +3,22 @@ import { averageRanks, spearmanRho } from '../../../shared/statistics/spearman-r
 
 describe('averageRanks', () => {
   it.each<[number[], number[]]>([
-    [[5, 7, 7, 9], [1, 2.5, 2.5, 4]],
-    [[0.3, 0.1, 0.2], [3, 1, 2]],
-    [[4, 4, 4], [2, 2, 2]],
-    [[2, 1, 2, 1, 2], [4, 1.5, 4, 1.5, 4]],
+    [
+      [5, 7, 7, 9],
+      [1, 2.5, 2.5, 4],
+    ],
+    [
+      [0.3, 0.1, 0.2],
+      [3, 1, 2],
+    ],
+    [
+      [4, 4, 4],
+      [2, 2, 2],
+    ],
+    [
+      [2, 1, 2, 1, 2],
+      [4, 1.5, 4, 1.5, 4],
+    ],
   ])('ranks %j as %j', (values, ranks) => {
     expect(averageRanks(values)).toEqual(ranks);
   });

@@ -16,16 +16,20 @@ const scoreArbitrary = fc.oneof(
 describe('CountBelow', () => {
   it('counts the values below any score as a plain count does, for any sorted values: repeats, zeros of both signs, infinities, huge ranges', () => {
     fc.assert(
-      fc.property(fc.array(scoreArbitrary, { maxLength: 60 }), fc.array(scoreArbitrary, { minLength: 1, maxLength: 60 }), (values, scores) => {
-        // Prepare
-        const counter = new CountBelow(Float64Array.from(values).sort());
+      fc.property(
+        fc.array(scoreArbitrary, { maxLength: 60 }),
+        fc.array(scoreArbitrary, { minLength: 1, maxLength: 60 }),
+        (values, scores) => {
+          // Prepare
+          const counter = new CountBelow(Float64Array.from(values).sort());
 
-        // Act
-        const counted = scores.map((score) => counter.of(score));
+          // Act
+          const counted = scores.map((score) => counter.of(score));
 
-        // Assess
-        expect(counted).toEqual(scores.map((score) => countBelow(values, score)));
-      }),
+          // Assess
+          expect(counted).toEqual(scores.map((score) => countBelow(values, score)));
+        },
+      ),
       { seed: 20_261_125, numRuns: 500 },
     );
   });

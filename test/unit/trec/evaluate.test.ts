@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_OPTIONS, evaluateRun, type Evaluation, type EvaluationOptions, type MeasureValue } from '../../../shared/trec/evaluate.js';
+import {
+  DEFAULT_EVALUATION_OPTIONS,
+  evaluateRun,
+  type Evaluation,
+  type EvaluationOptions,
+  type MeasureValue,
+} from '../../../shared/trec/evaluate.js';
 import { selectMeasures, type SelectedMeasure } from '../../../shared/trec/measure-selection.js';
 import type { Qrels } from '../../../shared/trec/qrels.js';
 import type { Run } from '../../../shared/trec/run.js';
@@ -36,7 +42,15 @@ const collectionQrels = qrels([
 ]);
 const collectionRun = run(
   [
-    ['q1', [['d3', 0.7], ['d1', 0.9], ['x9', 0.1], ['d2', 0.8]]],
+    [
+      'q1',
+      [
+        ['d3', 0.7],
+        ['d1', 0.9],
+        ['x9', 0.1],
+        ['d2', 0.8],
+      ],
+    ],
     ['q2', [['e1', 1]]],
     ['q9', [['z1', 5]]],
   ],
@@ -94,8 +108,17 @@ describe('evaluateRun without -c', () => {
   });
 
   it('marks the counts as integers and nothing else', () => {
-    expect(evaluation.summary.filter((value) => value.integer).map((value) => value.name)).toEqual(['num_q', 'num_ret', 'num_rel', 'num_rel_ret']);
-    expect(evaluation.perTopic[0]?.values.filter((value) => value.integer).map((value) => value.name)).toEqual(['num_ret', 'num_rel', 'num_rel_ret']);
+    expect(evaluation.summary.filter((value) => value.integer).map((value) => value.name)).toEqual([
+      'num_q',
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+    ]);
+    expect(evaluation.perTopic[0]?.values.filter((value) => value.integer).map((value) => value.name)).toEqual([
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+    ]);
   });
 });
 
@@ -126,7 +149,10 @@ describe('evaluateRun with -c', () => {
 
   it('scores every topic 0 when the run has none of them', () => {
     // Act
-    const result = evaluateRun(collectionQrels, run([['q9', [['z1', 1]]]]), measures(['num_q', 'map']), { ...DEFAULT_EVALUATION_OPTIONS, complete: true });
+    const result = evaluateRun(collectionQrels, run([['q9', [['z1', 1]]]]), measures(['num_q', 'map']), {
+      ...DEFAULT_EVALUATION_OPTIONS,
+      complete: true,
+    });
 
     // Assess
     expect(result.ok && valuesOf(result.evaluation.summary)).toEqual({ num_q: 3, map: 0 });
@@ -144,8 +170,18 @@ describe('evaluateRun options and errors', () => {
 
   it('orders topics by the bytes of their ids, not numerically', () => {
     // Prepare
-    const judgments = qrels([['9', { a: 1 }], ['301', { a: 1 }], ['10', { a: 1 }], ['3a', { a: 1 }]]);
-    const results = run([['9', [['a', 1]]], ['301', [['a', 1]]], ['10', [['a', 1]]], ['3a', [['a', 1]]]]);
+    const judgments = qrels([
+      ['9', { a: 1 }],
+      ['301', { a: 1 }],
+      ['10', { a: 1 }],
+      ['3a', { a: 1 }],
+    ]);
+    const results = run([
+      ['9', [['a', 1]]],
+      ['301', [['a', 1]]],
+      ['10', [['a', 1]]],
+      ['3a', [['a', 1]]],
+    ]);
 
     // Act
     const evaluation = evaluate(judgments, results, ['map']);

@@ -80,7 +80,12 @@ describe('formatTrecText', () => {
         '',
       ].join('\n'),
     );
-    expect(text.split('\n').filter(Boolean).every((line) => line.indexOf('\t') === 22)).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => line.indexOf('\t') === 22),
+    ).toBe(true);
   });
 
   it('prints only the summary without per-topic rows (trec_eval without -q)', () => {
@@ -109,7 +114,19 @@ describe('formatTrecText', () => {
     if (!selection.ok) throw new Error(selection.error);
     const result = evaluateRun(
       qrels([['7', { a: 1, b: 0, c: 1, d: 1 }]]),
-      run([['7', [['a', 3], ['b', 2], ['c', 1]]]], 'bm25'),
+      run(
+        [
+          [
+            '7',
+            [
+              ['a', 3],
+              ['b', 2],
+              ['c', 1],
+            ],
+          ],
+        ],
+        'bm25',
+      ),
       selection.measures,
       DEFAULT_EVALUATION_OPTIONS,
     );

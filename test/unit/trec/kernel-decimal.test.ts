@@ -75,7 +75,10 @@ describe("the run kernel's decimal reader", () => {
     ['a value past the largest double', '1.7976931348623159e308'],
     ['a subnormal value', '5e-324'],
     ['a value below the subnormals', '1e-400'],
-    ['more than 19 digits whose first 19 and their successor name two doubles (exactly halfway here)', '1.00000000000000011102230246251565404236316680908203125'],
+    [
+      'more than 19 digits whose first 19 and their successor name two doubles (exactly halfway here)',
+      '1.00000000000000011102230246251565404236316680908203125',
+    ],
   ])('leaves %s to the JavaScript reader', (_described, text) => {
     expect(parsed(text)).toBeNaN();
   });
@@ -91,7 +94,10 @@ describe("the run kernel's decimal reader", () => {
       normal.map((value) => value.toPrecision(17)),
       normal.map((value) => value.toExponential(20)),
       fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((value) => value.toFixed(20)),
-      fc.float({ noNaN: true, noDefaultInfinity: true }).filter((value) => value === 0 || Math.abs(value) > 1.2e-38).map((value) => String(value)),
+      fc
+        .float({ noNaN: true, noDefaultInfinity: true })
+        .filter((value) => value === 0 || Math.abs(value) > 1.2e-38)
+        .map((value) => String(value)),
     );
     fc.assert(
       fc.property(text, (each) => {
@@ -103,8 +109,16 @@ describe("the run kernel's decimal reader", () => {
 
   it('reads random digit strings with a point and an exponent to the double Number reads, or leaves them to it', () => {
     const text = fc
-      .tuple(fc.constantFrom('', '-', '+'), fc.stringMatching(/^[0-9]{1,30}$/), fc.nat({ max: 30 }), fc.option(fc.integer({ min: -40, max: 40 })))
-      .map(([sign, digits, point, exponent]) => `${sign}${digits.slice(0, point)}.${digits.slice(point)}${exponent === null ? '' : `e${exponent}`}`);
+      .tuple(
+        fc.constantFrom('', '-', '+'),
+        fc.stringMatching(/^[0-9]{1,30}$/),
+        fc.nat({ max: 30 }),
+        fc.option(fc.integer({ min: -40, max: 40 })),
+      )
+      .map(
+        ([sign, digits, point, exponent]) =>
+          `${sign}${digits.slice(0, point)}.${digits.slice(point)}${exponent === null ? '' : `e${exponent}`}`,
+      );
     let read = 0;
     fc.assert(
       fc.property(text, (each) => {
@@ -154,15 +168,25 @@ describe("the run kernel's score writer (collect)", () => {
   });
 
   it('writes what JavaScript prints for every double between 10^-10 and 10^16 printed shortest or with 17 digits (19 from 10^-8 to 10^15), every float32 value, and every decimal of up to 15 digits', () => {
-    const inRange = fc.double({ min: -1e16, max: 1e16, noNaN: true }).filter((value) => value === 0 || (Math.abs(value) >= 1e-10 && Math.abs(value) < 1e16));
-    const text = fc.oneof(
-      inRange.map((value) => String(value)),
-      inRange.map((value) => value.toExponential()),
-      inRange.map((value) => value.toPrecision(17)),
-      inRange.filter((value) => Math.abs(value) >= 1e-8 && Math.abs(value) < 1e15).map((value) => value.toPrecision(19)),
-      fc.float({ min: -1e6, max: 1e6, noNaN: true }).filter((value) => value === 0 || Math.abs(value) >= 1e-10).map((value) => String(value)),
-      fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => value === 0 || (Math.abs(value) > 1e-300 && Math.abs(value) < 1e300)).map((value) => value.toPrecision(15)),
-    ).map((each) => (/^-0(\.0*)?(e.*)?$/.test(each) ? each.slice(1) : each));
+    const inRange = fc
+      .double({ min: -1e16, max: 1e16, noNaN: true })
+      .filter((value) => value === 0 || (Math.abs(value) >= 1e-10 && Math.abs(value) < 1e16));
+    const text = fc
+      .oneof(
+        inRange.map((value) => String(value)),
+        inRange.map((value) => value.toExponential()),
+        inRange.map((value) => value.toPrecision(17)),
+        inRange.filter((value) => Math.abs(value) >= 1e-8 && Math.abs(value) < 1e15).map((value) => value.toPrecision(19)),
+        fc
+          .float({ min: -1e6, max: 1e6, noNaN: true })
+          .filter((value) => value === 0 || Math.abs(value) >= 1e-10)
+          .map((value) => String(value)),
+        fc
+          .double({ noNaN: true, noDefaultInfinity: true })
+          .filter((value) => value === 0 || (Math.abs(value) > 1e-300 && Math.abs(value) < 1e300))
+          .map((value) => value.toPrecision(15)),
+      )
+      .map((each) => (/^-0(\.0*)?(e.*)?$/.test(each) ? each.slice(1) : each));
     fc.assert(
       fc.property(text, (each) => {
         expect(formatted(each)).toBe(String(Number(each)));
@@ -173,8 +197,16 @@ describe("the run kernel's score writer (collect)", () => {
 
   it('writes either what JavaScript prints or nothing for any decimal', () => {
     const text = fc
-      .tuple(fc.constantFrom('', '-'), fc.stringMatching(/^[1-9][0-9]{0,20}$/), fc.nat({ max: 21 }), fc.option(fc.integer({ min: -30, max: 30 })))
-      .map(([sign, digits, point, exponent]) => `${sign}${digits.slice(0, point)}.${digits.slice(point)}${exponent === null ? '' : `e${exponent}`}`);
+      .tuple(
+        fc.constantFrom('', '-'),
+        fc.stringMatching(/^[1-9][0-9]{0,20}$/),
+        fc.nat({ max: 21 }),
+        fc.option(fc.integer({ min: -30, max: 30 })),
+      )
+      .map(
+        ([sign, digits, point, exponent]) =>
+          `${sign}${digits.slice(0, point)}.${digits.slice(point)}${exponent === null ? '' : `e${exponent}`}`,
+      );
     fc.assert(
       fc.property(text, (each) => {
         const printed = formatted(each);

@@ -154,7 +154,8 @@ describe('readRun and readQrels on lines of every shape', () => {
         expect({ topics: [...result.qrels].map(([topicId, judgments]) => [topicId, [...gradesByDocument(judgments)]]) }).toEqual(wanted);
         for (const [topicId, judgments] of result.qrels) {
           const counts: number[] = [];
-          for (const [, value] of wanted.topics.find(([id]) => id === topicId)?.[1] ?? []) if (value >= 0) counts[value] = (counts[value] ?? 0) + 1;
+          for (const [, value] of wanted.topics.find(([id]) => id === topicId)?.[1] ?? [])
+            if (value >= 0) counts[value] = (counts[value] ?? 0) + 1;
           expect(judgments.gradeCounts).toEqual(Array.from(counts, (count) => count ?? 0));
         }
       }),

@@ -29,16 +29,57 @@ describe('selectMeasures', () => {
   });
 
   it.each<[string, string[], string[]]>([
-    ['in the fixed order, whatever the command-line order', ['ndcg_cut.10', 'P.5', 'map', 'num_q', 'runid'], ['runid', 'num_q', 'map', 'P_5', 'ndcg_cut_10']],
-    ['the whole fixed order', ['success.1', 'map_cut.5', 'ndcg_cut.5', 'ndcg', 'recall.5', 'P.5', 'recip_rank', 'Rprec', 'map', 'num_rel_ret', 'num_rel', 'num_ret', 'num_q', 'runid'],
-      ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank', 'P_5', 'recall_5', 'ndcg', 'ndcg_cut_5', 'map_cut_5', 'success_1']],
+    [
+      'in the fixed order, whatever the command-line order',
+      ['ndcg_cut.10', 'P.5', 'map', 'num_q', 'runid'],
+      ['runid', 'num_q', 'map', 'P_5', 'ndcg_cut_10'],
+    ],
+    [
+      'the whole fixed order',
+      [
+        'success.1',
+        'map_cut.5',
+        'ndcg_cut.5',
+        'ndcg',
+        'recall.5',
+        'P.5',
+        'recip_rank',
+        'Rprec',
+        'map',
+        'num_rel_ret',
+        'num_rel',
+        'num_ret',
+        'num_q',
+        'runid',
+      ],
+      [
+        'runid',
+        'num_q',
+        'num_ret',
+        'num_rel',
+        'num_rel_ret',
+        'map',
+        'Rprec',
+        'recip_rank',
+        'P_5',
+        'recall_5',
+        'ndcg',
+        'ndcg_cut_5',
+        'map_cut_5',
+        'success_1',
+      ],
+    ],
     ['each measure once when named twice', ['map', 'map', 'num_q'], ['num_q', 'map']],
     ['a sorted cutoff list', ['P.20,5,10'], ['P_5', 'P_10', 'P_20']],
     ['the first parameter list of a family', ['P.5,10', 'P.20'], ['P_5', 'P_10']],
     ['the first parameter list, whatever name form gives it', ['precision@5', 'P.10', 'P_20'], ['P_5']],
     // a bare family name carries no parameter list, so a later list still applies (trec_eval's meas_arg)
     ['a later list after a bare family name', ['P', 'P.20'], ['P_20']],
-    ['the default cutoffs for a bare family name', ['recall'], ['recall_5', 'recall_10', 'recall_15', 'recall_20', 'recall_30', 'recall_100', 'recall_200', 'recall_500', 'recall_1000']],
+    [
+      'the default cutoffs for a bare family name',
+      ['recall'],
+      ['recall_5', 'recall_10', 'recall_15', 'recall_20', 'recall_30', 'recall_100', 'recall_200', 'recall_500', 'recall_1000'],
+    ],
     ["success's own defaults 1, 5, 10", ['success'], ['success_1', 'success_5', 'success_10']],
     ['assay names for families', ['ndcg@10', 'hit@3', 'map@100', 'recall@7'], ['recall_7', 'ndcg_cut_10', 'map_cut_100', 'success_3']],
     ['assay names for plain measures', ['reciprocal_rank', 'mrr', 'r_precision'], ['Rprec', 'recip_rank']],
@@ -46,28 +87,43 @@ describe('selectMeasures', () => {
     ['a cutoff list set after a nickname', ['official', 'P.5'], [...OFFICIAL, 'P_5']],
     ['gain parameters of ndcg', ['ndcg.1=3,2=9'], ['ndcg_1=3,2=9']],
     ['plain ndcg beside ndcg@k', ['ndcg@5', 'ndcg'], ['ndcg', 'ndcg_cut_5']],
-    ['every family of all_trec', ['all_trec'],
-      ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank', ...P_DEFAULTS,
-        ...P_DEFAULTS.map((name) => name.replace('P_', 'recall_')), 'ndcg', ...P_DEFAULTS.map((name) => name.replace('P_', 'ndcg_cut_')),
-        ...P_DEFAULTS.map((name) => name.replace('P_', 'map_cut_')), 'success_1', 'success_5', 'success_10']],
+    [
+      'every family of all_trec',
+      ['all_trec'],
+      [
+        'runid',
+        'num_q',
+        'num_ret',
+        'num_rel',
+        'num_rel_ret',
+        'map',
+        'Rprec',
+        'recip_rank',
+        ...P_DEFAULTS,
+        ...P_DEFAULTS.map((name) => name.replace('P_', 'recall_')),
+        'ndcg',
+        ...P_DEFAULTS.map((name) => name.replace('P_', 'ndcg_cut_')),
+        ...P_DEFAULTS.map((name) => name.replace('P_', 'map_cut_')),
+        'success_1',
+        'success_5',
+        'success_10',
+      ],
+    ],
   ])('selects %s', (_described, requested, expected) => {
     expect(printedNames(requested)).toEqual(expected);
   });
 
-  it.each([['average_precision'], ['ap']])(
-    'selects the same measure for "%s" as the registry, map',
-    (name) => {
-      // Prepare: the registry's meaning of the name
-      const resolved = resolveMeasures(name);
+  it.each([['average_precision'], ['ap']])('selects the same measure for "%s" as the registry, map', (name) => {
+    // Prepare: the registry's meaning of the name
+    const resolved = resolveMeasures(name);
 
-      // Act
-      const selected = printedNames([name]);
+    // Act
+    const selected = printedNames([name]);
 
-      // Assess
-      expect(resolved.ok && resolved.measures.map((measure) => measure.trecName)).toEqual(['map']);
-      expect(selected).toEqual(['map']);
-    },
-  );
+    // Assess
+    expect(resolved.ok && resolved.measures.map((measure) => measure.trecName)).toEqual(['map']);
+    expect(selected).toEqual(['map']);
+  });
 
   it('marks runid and num_q as collection values and the rest as per-query measures', () => {
     const selection = selectMeasures(['runid', 'num_q', 'map']);

@@ -44,12 +44,9 @@ describe('parseNumberBytes', () => {
     expect(Object.is(parseField(text), Number(text))).toBe(true);
   });
 
-  it.each(['', '-', '+', '.', '-.', 'abc', '1.2.3', '--1', '+-1', '1e', 'e5', '1,5', 'nan'])(
-    'gives NaN for %j',
-    (text) => {
-      expect(parseField(text)).toBeNaN();
-    },
-  );
+  it.each(['', '-', '+', '.', '-.', 'abc', '1.2.3', '--1', '+-1', '1e', 'e5', '1,5', 'nan'])('gives NaN for %j', (text) => {
+    expect(parseField(text)).toBeNaN();
+  });
 
   it('gives equal doubles for 2, 2.0, 2e0 and +2', () => {
     expect(new Set(['2', '2.0', '2e0', '+2', '2.000000000000000000000'].map(parseField))).toEqual(new Set([2]));

@@ -28,7 +28,14 @@ describe('readQrels', () => {
     expect([...qrels.keys()]).toEqual(['301', '302']);
     const topic301 = qrels.get('301') as TopicJudgments;
     const topic302 = qrels.get('302') as TopicJudgments;
-    expect(gradesByDocument(topic301)).toEqual(new Map([['d1', 1], ['d2', 0], ['d3', -1], ['d4', 2]]));
+    expect(gradesByDocument(topic301)).toEqual(
+      new Map([
+        ['d1', 1],
+        ['d2', 0],
+        ['d3', -1],
+        ['d4', 2],
+      ]),
+    );
     expect(topic301.gradeCounts).toEqual([1, 1, 1]);
     expect(gradesByDocument(topic302)).toEqual(new Map([['d9', 2]]));
     expect(topic302.gradeCounts).toEqual([0, 0, 1]);
@@ -36,7 +43,12 @@ describe('readQrels', () => {
 
   it.each([
     ['three fields', '301 0 d1 1\n301 0 d2\n', 2, 'expected 4 fields "qid iter docno grade", found 3'],
-    ['one field before a CRLF, after trailing whitespace', '301 0 d1 1 \t\r\n302\r\n', 2, 'expected 4 fields "qid iter docno grade", found 1'],
+    [
+      'one field before a CRLF, after trailing whitespace',
+      '301 0 d1 1 \t\r\n302\r\n',
+      2,
+      'expected 4 fields "qid iter docno grade", found 1',
+    ],
     ['five fields', '301 0 d1 1 extra\n', 1, 'expected 4 fields "qid iter docno grade", found more'],
     ['a fractional grade', '301 0 d1 1.5\n', 1, 'expected an integer relevance grade, got "1.5"'],
     ['a word as grade', '301 0 d1 yes\n', 1, 'expected an integer relevance grade, got "yes"'],
@@ -71,7 +83,10 @@ describe('qrelsToParts and qrelsFromParts', () => {
   it('carry qrels through a structured clone, as to a worker thread, with every lookup intact', () => {
     // Prepare: enough documents that the table has grown past its first size
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`doc-${index}`, index % 4]));
-    const original = qrels([['301', many], ['7', { 'caf\u00e9': 2, dropped: -1 }]]);
+    const original = qrels([
+      ['301', many],
+      ['7', { 'caf\u00e9': 2, dropped: -1 }],
+    ]);
 
     // Act
     const copy = qrelsFromParts(structuredClone(qrelsToParts(original)));
@@ -84,6 +99,8 @@ describe('qrelsToParts and qrelsFromParts', () => {
       expect(copied.gradeCounts).toEqual(judgments.gradeCounts);
     }
     const table = (copy.get('301') as TopicJudgments).documents;
-    expect([table.findText('doc-39'), table.findText('doc-40'), table.addText('doc-40'), table.findText('doc-40')]).toEqual([39, -1, 40, 40]);
+    expect([table.findText('doc-39'), table.findText('doc-40'), table.addText('doc-40'), table.findText('doc-40')]).toEqual([
+      39, -1, 40, 40,
+    ]);
   });
 });

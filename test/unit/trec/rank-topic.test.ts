@@ -32,7 +32,6 @@ describe('rankTopic', () => {
     );
   });
 
-
   it.each([
     ['distinct scores, fewer judged than retrieved', 1_000_000, 0.3],
     ['distinct scores, more judged than retrieved', 1_000_000, 3],
@@ -49,7 +48,10 @@ describe('rankTopic', () => {
           const lines: RunLine[] = ids.map((id, index) => [id, (scoreChoices[index] as number) / 7]);
           const judgedCount = Math.max(1, Math.round(ids.length * judgedShare));
           const grades = Object.fromEntries(
-            Array.from({ length: judgedCount }, (_, index) => [index < ids.length && index % 2 === 0 ? (ids[index] as string) : `unretrieved${index}`, gradeChoices[index] as number]),
+            Array.from({ length: judgedCount }, (_, index) => [
+              index < ids.length && index % 2 === 0 ? (ids[index] as string) : `unretrieved${index}`,
+              gradeChoices[index] as number,
+            ]),
           );
           const reference = [...lines].sort(([idA, scoreA], [idB, scoreB]) => scoreB - scoreA || compareBytes(idB, idA));
           const expected = reference.map(([id]) => {
@@ -81,19 +83,44 @@ describe('rankTopic', () => {
     // Assess: d7 ranks before d150 ("d7" > "d150" in byte order), bottom last
     const expected = reference.map((id) => (grades as Record<string, number>)[id] ?? NOT_JUDGED);
     expect(Array.from(ranked.grades)).toEqual(expected);
-    expect([expected.indexOf(2), expected.indexOf(3), expected.indexOf(1)]).toEqual([reference.indexOf('d7'), reference.indexOf('d150'), 301]);
+    expect([expected.indexOf(2), expected.indexOf(3), expected.indexOf(1)]).toEqual([
+      reference.indexOf('d7'),
+      reference.indexOf('d150'),
+      301,
+    ]);
   });
 
   it('orders by score, highest first, ignoring the order of the lines', () => {
-    expect(rankedOrder([['low', 0.1], ['high', 3], ['middle', 1.5], ['negative', -2]])).toEqual(['high', 'middle', 'low', 'negative']);
+    expect(
+      rankedOrder([
+        ['low', 0.1],
+        ['high', 3],
+        ['middle', 1.5],
+        ['negative', -2],
+      ]),
+    ).toEqual(['high', 'middle', 'low', 'negative']);
   });
 
   it('breaks ties by docno in descending byte order: d9, d10, d1, D9', () => {
-    expect(rankedOrder([['d1', 5], ['D9', 5], ['d10', 5], ['d9', 5]])).toEqual(['d9', 'd10', 'd1', 'D9']);
+    expect(
+      rankedOrder([
+        ['d1', 5],
+        ['D9', 5],
+        ['d10', 5],
+        ['d9', 5],
+      ]),
+    ).toEqual(['d9', 'd10', 'd1', 'D9']);
   });
 
   it('breaks ties only among equal scores', () => {
-    expect(rankedOrder([['a', 1], ['z', 1], ['m', 2], ['b', 0]])).toEqual(['m', 'z', 'a', 'b']);
+    expect(
+      rankedOrder([
+        ['a', 1],
+        ['z', 1],
+        ['m', 2],
+        ['b', 0],
+      ]),
+    ).toEqual(['m', 'z', 'a', 'b']);
   });
 
   it.each([
@@ -113,21 +140,46 @@ describe('rankTopic', () => {
   it('sorts a character outside the BMP after U+E000..U+FFFF characters, as strcmp on UTF-8 does', () => {
     // UTF-8: U+FFFD is EF BF BD, U+E000 is EE 80 80, U+1F600 is F0 9F 98 80, so the emoji is the
     // greatest and ranks first; UTF-16 code units (0xD83D for the emoji) would put it last.
-    expect(rankedOrder([['\uFFFD', 1], ['\u{1F600}', 1], ['\uE000', 1], ['z', 1]])).toEqual(['\u{1F600}', '\uFFFD', '\uE000', 'z']);
+    expect(
+      rankedOrder([
+        ['\uFFFD', 1],
+        ['\u{1F600}', 1],
+        ['\uE000', 1],
+        ['z', 1],
+      ]),
+    ).toEqual(['\u{1F600}', '\uFFFD', '\uE000', 'z']);
   });
 
   it('ranks a prefix below the longer docno at equal scores (strcmp: "d1" < "d10")', () => {
-    expect(rankedOrder([['d1', 0], ['d10', 0], ['d100', 0]])).toEqual(['d100', 'd10', 'd1']);
+    expect(
+      rankedOrder([
+        ['d1', 0],
+        ['d10', 0],
+        ['d100', 0],
+      ]),
+    ).toEqual(['d100', 'd10', 'd1']);
   });
 
   it('keeps a list already in trec_eval order as it is', () => {
-    expect(rankedOrder([['b', 3], ['z', 2], ['a', 2], ['c', 1]])).toEqual(['b', 'z', 'a', 'c']);
+    expect(
+      rankedOrder([
+        ['b', 3],
+        ['z', 2],
+        ['a', 2],
+        ['c', 1],
+      ]),
+    ).toEqual(['b', 'z', 'a', 'c']);
   });
 
   it('grades documents from the judgments, marking unjudged and negatively judged ones', () => {
     // Act
     const ranked = rankTopic(
-      topicRun([['relevant', 4], ['unknown', 3], ['excluded', 2], ['zero', 1]]),
+      topicRun([
+        ['relevant', 4],
+        ['unknown', 3],
+        ['excluded', 2],
+        ['zero', 1],
+      ]),
       judgments({ relevant: 2, excluded: -1, zero: 0, unretrieved: 1 }),
     );
 
@@ -137,7 +189,13 @@ describe('rankTopic', () => {
   });
 
   it('grades every document NOT_JUDGED for a topic without judgments', () => {
-    const ranked = rankTopic(topicRun([['a', 1], ['b', 2]]), undefined);
+    const ranked = rankTopic(
+      topicRun([
+        ['a', 1],
+        ['b', 2],
+      ]),
+      undefined,
+    );
     expect(ranked).toEqual({ grades: Int32Array.from([NOT_JUDGED, NOT_JUDGED]), gradeCounts: [] });
   });
 
@@ -147,10 +205,41 @@ describe('rankTopic', () => {
   });
 
   it.each<[string, RunLine[], string]>([
-    ['with different scores, in order', [['d1', 3], ['d2', 2], ['d1', 1]], 'd1'],
-    ['with different scores, out of order', [['d1', 1], ['d2', 2], ['d1', 3]], 'd1'],
-    ['with equal scores', [['d2', 1], ['d1', 1], ['d1', 1]], 'd1'],
-    ['as the only two lines', [['d7', 0.5], ['d7', 0.5]], 'd7'],
+    [
+      'with different scores, in order',
+      [
+        ['d1', 3],
+        ['d2', 2],
+        ['d1', 1],
+      ],
+      'd1',
+    ],
+    [
+      'with different scores, out of order',
+      [
+        ['d1', 1],
+        ['d2', 2],
+        ['d1', 3],
+      ],
+      'd1',
+    ],
+    [
+      'with equal scores',
+      [
+        ['d2', 1],
+        ['d1', 1],
+        ['d1', 1],
+      ],
+      'd1',
+    ],
+    [
+      'as the only two lines',
+      [
+        ['d7', 0.5],
+        ['d7', 0.5],
+      ],
+      'd7',
+    ],
   ])('refuses to build a topic with a docno retrieved twice %s', (_described, lines, duplicate) => {
     // The run reader reports the line (run.test.ts); a topic built in code throws.
     expect(() => topicRun(lines)).toThrow(`Document ${duplicate} is retrieved twice`);

@@ -13,7 +13,18 @@ import { formatInputError } from '../../../shared/schema/format-input-error.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
 import { qrels as qrelsOf } from './factories.js';
 
-const selection = selectMeasures(['map', 'P.5,10,20', 'recall.10,100,1000', 'ndcg', 'ndcg_cut.10,20', 'recip_rank', 'Rprec', 'num_ret', 'num_rel_ret', 'runid']);
+const selection = selectMeasures([
+  'map',
+  'P.5,10,20',
+  'recall.10,100,1000',
+  'ndcg',
+  'ndcg_cut.10,20',
+  'recip_rank',
+  'Rprec',
+  'num_ret',
+  'num_rel_ret',
+  'runid',
+]);
 if (!selection.ok) throw new Error(selection.error);
 const measures = selection.measures;
 const options = { relevanceLevel: 1, gain: 'linear' as const, complete: true };
@@ -21,7 +32,9 @@ const output = { json: false, perTopic: true, summary: true };
 
 // Judged documents of three topics, among them ids that are prefixes of others (d1, d10) and one judged negative.
 const QRELS_TEXT = [
-  ...['301', '302', '303'].flatMap((topic) => ['d1', 'd10', 'd2', 'D9', 'x', 'd100', 'dn'].map((document, index) => `${topic} 0 ${document} ${document === 'dn' ? -1 : index % 3}`)),
+  ...['301', '302', '303'].flatMap((topic) =>
+    ['d1', 'd10', 'd2', 'D9', 'x', 'd100', 'dn'].map((document, index) => `${topic} 0 ${document} ${document === 'dn' ? -1 : index % 3}`),
+  ),
   '',
 ].join('\n');
 
@@ -41,18 +54,20 @@ const separator = fc.constantFrom(' ', ' ', ' ', '\t', '  ', '\r');
 const line = fc.record({
   topic: fc.constantFrom('301', '302', '303', '999', '30'),
   document: fc.constantFrom('d1', 'd10', 'd2', 'D9', 'x', 'd100', 'dn', 'd3', 'd11', 'zz', 'longer-document-id-17'),
-  score: fc.oneof(
-    fc.integer({ min: -4, max: 4 }).map((value) => (value / 2).toFixed(1)),
-    fc.double({ min: -100, max: 100, noNaN: true }).map((value) => value.toFixed(4)),
-    fc.constantFrom('3', '3.0', '3.00', '-1.5', '.5', '5.', '+2', '2e0', '20E-1', '0.2e1'),
-    // Scores as neural rankers' runs print them: doubles and float32 values at full precision, with exponents below 10^-4.
-    normal.map((value) => String(value)),
-    fc.float({ min: -100, max: 100, noNaN: true }).map((value) => String(value)),
-    normal.map((value) => (value / 1e5).toExponential()),
-    normal.map((value) => value.toPrecision(17)),
-    normal.map((value) => value.toFixed(20)),
-  // A negative zero (-0.0000 from a tiny negative) is left to the JavaScript reader, a case of its own below.
-  ).map((score) => (/^-0\.?0*$/.test(score) ? score.slice(1) : score)),
+  score: fc
+    .oneof(
+      fc.integer({ min: -4, max: 4 }).map((value) => (value / 2).toFixed(1)),
+      fc.double({ min: -100, max: 100, noNaN: true }).map((value) => value.toFixed(4)),
+      fc.constantFrom('3', '3.0', '3.00', '-1.5', '.5', '5.', '+2', '2e0', '20E-1', '0.2e1'),
+      // Scores as neural rankers' runs print them: doubles and float32 values at full precision, with exponents below 10^-4.
+      normal.map((value) => String(value)),
+      fc.float({ min: -100, max: 100, noNaN: true }).map((value) => String(value)),
+      normal.map((value) => (value / 1e5).toExponential()),
+      normal.map((value) => value.toPrecision(17)),
+      normal.map((value) => value.toFixed(20)),
+      // A negative zero (-0.0000 from a tiny negative) is left to the JavaScript reader, a case of its own below.
+    )
+    .map((score) => (/^-0\.?0*$/.test(score) ? score.slice(1) : score)),
   separators: fc.tuple(separator, separator, separator, separator, separator),
   trailer: fc.constantFrom('', '', ' anything after the tag', '\r'),
 });
@@ -71,7 +86,13 @@ function runText(lines: readonly Line[], tag: string): string {
     .map((each, index) => {
       const [a, b, c, d, e] = each.separators;
       // Separators are whitespace but never a lone carriage return before a field (it would end no line): keep \r only before the newline.
-      const [sa, sb, sc, sd, se] = [a, b, c, d, e].map((value) => (value === '\r' ? ' \t' : value)) as [string, string, string, string, string];
+      const [sa, sb, sc, sd, se] = [a, b, c, d, e].map((value) => (value === '\r' ? ' \t' : value)) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
       return `${each.topic}${sa}Q0${sb}${each.document}${sc}${index + 1}${sd}${each.score}${se}${tag}${each.trailer}`;
     })
     .join('\n');
@@ -124,24 +145,31 @@ describe('RunKernel', () => {
     expect(accepted).toBe(300);
   });
 
-  it.each(['run.float64', 'run.float32-negative', 'run.six-decimals'])('ranks %s of the sample of official runs\' scores itself, as the JavaScript reader does', async (name) => {
-    // Prepare: long, negative and exponent scores, ties (test/fixtures/trec-real-scores)
-    const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'trec-real-scores');
-    const read = await readQrels(join(fixtures, 'qrels'));
-    if (!read.ok) throw new Error('bad qrels');
+  it.each(['run.float64', 'run.float32-negative', 'run.six-decimals'])(
+    "ranks %s of the sample of official runs' scores itself, as the JavaScript reader does",
+    async (name) => {
+      // Prepare: long, negative and exponent scores, ties (test/fixtures/trec-real-scores)
+      const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'trec-real-scores');
+      const read = await readQrels(join(fixtures, 'qrels'));
+      if (!read.ok) throw new Error('bad qrels');
 
-    // Act
-    const ranked = RunKernel.for(read.qrels)?.rank(join(fixtures, name));
-    const score = await scoreRunFile(read.qrels, join(fixtures, name), measures, options, output);
+      // Act
+      const ranked = RunKernel.for(read.qrels)?.rank(join(fixtures, name));
+      const score = await scoreRunFile(read.qrels, join(fixtures, name), measures, options, output);
 
-    // Assess
-    expect(ranked).toBeDefined();
-    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(join(fixtures, 'qrels'), join(fixtures, name)));
-  });
+      // Assess
+      expect(ranked).toBeDefined();
+      expect(score.ok ? score.text : score.error).toBe(await javascriptScore(join(fixtures, 'qrels'), join(fixtures, name)));
+    },
+  );
 
   it('reuses its memory from run to run: a long run, then a short one, then the long one again', async () => {
     // Prepare: scores in no order, equal scores, topics interleaved, 20,000 lines
-    const lines = Array.from({ length: 20_000 }, (_, index) => `${['301', '302', '303', '304'][index % 4]} Q0 ${['d', 'D', 'x'][index % 3]}${(index * 7919) % 20_011} 1 ${((index * 31) % 17) / 4} long`);
+    const lines = Array.from(
+      { length: 20_000 },
+      (_, index) =>
+        `${['301', '302', '303', '304'][index % 4]} Q0 ${['d', 'D', 'x'][index % 3]}${(index * 7919) % 20_011} 1 ${((index * 31) % 17) / 4} long`,
+    );
     const long = await folder.write('long', `${lines.join('\n')}\n`);
     const short = await folder.write('short', '302 Q0 d10 1 2.5 short\n302 Q0 d1 2 2.5 short\n');
     const read = await readQrels(qrelsPath);
@@ -163,7 +191,9 @@ describe('RunKernel', () => {
 
   it('reads a run of tens of thousands of topics, most of them not in the qrels, whose table outgrows the memory while it reads', async () => {
     // Prepare: 60,000 lines (about 2 MB), each line a topic of its own but for those of topic 301
-    const lines = Array.from({ length: 60_000 }, (_, index) => (index % 1000 === 0 ? `301 Q0 d${index} 1 ${index} many` : `topic-${index} Q0 d1 1 0.5 many`));
+    const lines = Array.from({ length: 60_000 }, (_, index) =>
+      index % 1000 === 0 ? `301 Q0 d${index} 1 ${index} many` : `topic-${index} Q0 d1 1 0.5 many`,
+    );
     const file = await folder.write('many-topics', `${lines.join('\n')}\n`);
     const read = await readQrels(qrelsPath);
     if (!read.ok) throw new Error('bad qrels');
@@ -180,7 +210,13 @@ describe('RunKernel', () => {
   it('ranks topics with hundreds of judged documents whatever their order: reversed, shuffled, in runs of equal scores', async () => {
     // Prepare: 400 judged documents a topic, all retrieved with 200 others
     const documents = Array.from({ length: 600 }, (_, index) => `doc${index}`);
-    const qrelsFile = await folder.write('many-judged', documents.slice(0, 400).flatMap((document, index) => ['1', '2', '3'].map((topic) => `${topic} 0 ${document} ${index % 4}`)).join('\n'));
+    const qrelsFile = await folder.write(
+      'many-judged',
+      documents
+        .slice(0, 400)
+        .flatMap((document, index) => ['1', '2', '3'].map((topic) => `${topic} 0 ${document} ${index % 4}`))
+        .join('\n'),
+    );
     const read = await readQrels(qrelsFile);
     if (!read.ok) throw new Error('bad qrels');
     const orders: Record<string, (index: number) => number> = {
@@ -191,7 +227,9 @@ describe('RunKernel', () => {
     const run = await folder.write(
       'many-judged-run',
       `${Object.entries(orders)
-        .flatMap(([topic, score]) => documents.map((document, index) => `${topic} Q0 ${document} ${index} ${score(index).toFixed(3)} orders`))
+        .flatMap(([topic, score]) =>
+          documents.map((document, index) => `${topic} Q0 ${document} ${index} ${score(index).toFixed(3)} orders`),
+        )
         .join('\n')}\n`,
     );
 
@@ -267,7 +305,14 @@ describe('RunKernel', () => {
   });
 
   it('is not made for qrels whose topic ids are not all ASCII: those are compared as decoded text', () => {
-    expect(RunKernel.for(qrelsOf([['301', { d1: 1 }], ['tøpic', { d1: 1 }]]))).toBeUndefined();
+    expect(
+      RunKernel.for(
+        qrelsOf([
+          ['301', { d1: 1 }],
+          ['tøpic', { d1: 1 }],
+        ]),
+      ),
+    ).toBeUndefined();
     expect(RunKernel.for(qrelsOf([['301', { d1: 1 }]]))).toBeDefined();
   });
 });

@@ -60,7 +60,10 @@ describe('readRun', () => {
   it('names the line of an error after blank and comment lines, and a short last line without a newline', async () => {
     const file = await folder.write('short-last-run.txt', '1 Q0 d1 1 3 tag\n\n# note\n1 Q0 d2 2');
     const result = await readRun(file);
-    expect(result).toMatchObject({ ok: false, error: { line: 4, message: 'expected at least 6 fields "qid iter docno rank score tag", found 4' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { line: 4, message: 'expected at least 6 fields "qid iter docno rank score tag", found 4' },
+    });
   });
 
   it('reports the tag of the last document line as runid when the file spans several reads and ends with blank and comment lines', async () => {
@@ -81,23 +84,27 @@ describe('readRun', () => {
     // Lines of one width, 1 MiB a read: the line after each read's end starts where that read's first line did
     const width = 32;
     const perRead = (1 << 20) / width;
-    const fixed = Array.from({ length: perRead + 10 }, (_, index) => `${index < perRead ? 'A' : 'B'} Q0 ${String(index).padStart(12, '0')} 1 0.5 t`.padEnd(width - 1, 'x'));
+    const fixed = Array.from({ length: perRead + 10 }, (_, index) =>
+      `${index < perRead ? 'A' : 'B'} Q0 ${String(index).padStart(12, '0')} 1 0.5 t`.padEnd(width - 1, 'x'),
+    );
     const aligned = await folder.write('aligned.txt', `${fixed.join('\n')}\n`);
 
     // Act
     const results = await Promise.all([readRun(unfinished), readRun(aligned)]);
 
     // Assess
-    expect(results.map((result) => result.ok && [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.size]))).toEqual([
+    expect(results.map((result) => result.ok && [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.size]))).toEqual(
       [
-        ['301', 1],
-        ['302', 1],
+        [
+          ['301', 1],
+          ['302', 1],
+        ],
+        [
+          ['A', perRead],
+          ['B', 10],
+        ],
       ],
-      [
-        ['A', perRead],
-        ['B', 10],
-      ],
-    ]);
+    );
   });
 
   it('decodes UTF-8 docnos', async () => {
@@ -109,7 +116,12 @@ describe('readRun', () => {
   it.each([
     ['five fields', '301 Q0 d1 1 2.5\n', 1, 'expected at least 6 fields "qid iter docno rank score tag", found 5'],
     ['a score that is not a number', '301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 high tag\n', 2, 'expected a number, got "high"'],
-    ['a docno retrieved twice', '301 Q0 d1 1 2.5 tag\n302 Q0 d1 1 2.5 tag\n301 Q0 d1 3 1.5 tag\n', 3, 'topic 301 retrieves document d1 twice'],
+    [
+      'a docno retrieved twice',
+      '301 Q0 d1 1 2.5 tag\n302 Q0 d1 1 2.5 tag\n301 Q0 d1 3 1.5 tag\n',
+      3,
+      'topic 301 retrieves document d1 twice',
+    ],
   ])('stops at %s with an error naming the line', async (_described, content, line, message) => {
     // Prepare
     const file = await folder.write('bad-run.txt', content);

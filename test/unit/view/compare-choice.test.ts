@@ -89,10 +89,22 @@ describe('the engine and metric the compare page opens on', () => {
     { asked: { engine: 'alpha', metric: NDCG }, chosen: { engine: 'alpha', metric: NDCG, reason: 'asked', among: 'engine' } },
     { asked: { engine: 'alpha' }, chosen: { engine: 'alpha', metric: RR, reason: 'largest-significant-change', among: 'engine' } },
     { asked: { metric: NDCG }, chosen: { engine: 'beta', metric: NDCG, reason: 'largest-significant-change', among: 'metric' } },
-    { asked: { metric: TOKENS }, chosen: { engine: 'beta', metric: RR, problem: `Metric "${TOKENS}" is not compared for any engine; showing ${RR}.` } },
-    { asked: { engine: 'gamma', metric: NDCG }, chosen: { engine: 'beta', metric: NDCG, problem: 'Engine "gamma" is not compared in both runs; showing beta.' } },
-    { asked: { engine: 'constructor' }, chosen: { engine: 'beta', metric: RR, problem: 'Engine "constructor" is not compared in both runs; showing beta.' } },
-    { asked: { engine: 'alpha', metric: TOKENS }, chosen: { engine: 'alpha', metric: RR, problem: `Metric "${TOKENS}" is not compared for alpha; showing ${RR}.` } },
+    {
+      asked: { metric: TOKENS },
+      chosen: { engine: 'beta', metric: RR, problem: `Metric "${TOKENS}" is not compared for any engine; showing ${RR}.` },
+    },
+    {
+      asked: { engine: 'gamma', metric: NDCG },
+      chosen: { engine: 'beta', metric: NDCG, problem: 'Engine "gamma" is not compared in both runs; showing beta.' },
+    },
+    {
+      asked: { engine: 'constructor' },
+      chosen: { engine: 'beta', metric: RR, problem: 'Engine "constructor" is not compared in both runs; showing beta.' },
+    },
+    {
+      asked: { engine: 'alpha', metric: TOKENS },
+      chosen: { engine: 'alpha', metric: RR, problem: `Metric "${TOKENS}" is not compared for alpha; showing ${RR}.` },
+    },
   ])('what the address asks for wins: $asked', ({ asked, chosen }) => {
     expect(chooseComparedChange(comparison(engines), asked)).toMatchObject(chosen);
   });

@@ -44,7 +44,9 @@ describe("the compare page's choice of engine and metric", () => {
     expect(page).not.toContain('<img');
     expect(page).toContain(`Per-query changes below: <a href="#queries"><strong>${ESCAPED_ENGINE}</strong>`);
     expect(page).toContain('the largest significant change (+0.3194, p = 0.008)');
-    expect(page).toContain(`<h2 id="queries-heading">Per-query changes: ${ESCAPED_ENGINE}, <code>retrieval/<wbr>ground_truth/<wbr>reciprocal_rank</code></h2>`);
+    expect(page).toContain(
+      `<h2 id="queries-heading">Per-query changes: ${ESCAPED_ENGINE}, <code>retrieval/<wbr>ground_truth/<wbr>reciprocal_rank</code></h2>`,
+    );
     expect(page).toContain(`<option value="${ESCAPED_ENGINE}" selected>${ESCAPED_ENGINE}</option>`);
     expect(page).toContain('<h3 id="losses-heading">Lost (1)</h3>');
     expect(page).toContain('<h3 id="gains-heading">Gained (8)</h3>');
@@ -62,17 +64,24 @@ describe("the compare page's choice of engine and metric", () => {
     { offset: 0, limit: 3, first: DROPPED_REQUEST, lists: ['losses', 'gains'], starts: ['1', '1'], jumps: [] },
     { offset: 3, limit: 3, first: 'q03-', lists: ['gains'], starts: ['3'], jumps: ['The losses (1)'] },
     { offset: 0, limit: 1, first: DROPPED_REQUEST, lists: ['losses'], starts: ['1'], jumps: ['The gains (8)'] },
-  ])('pages the losses, then the gains, each numbered on its own: offset $offset, limit $limit', async ({ offset, limit, first, lists, starts, jumps }) => {
-    const page = await body(`/compare?a=${a.run_id}&b=${b.run_id}&offset=${offset}&limit=${limit}`);
+  ])(
+    'pages the losses, then the gains, each numbered on its own: offset $offset, limit $limit',
+    async ({ offset, limit, first, lists, starts, jumps }) => {
+      const page = await body(`/compare?a=${a.run_id}&b=${b.run_id}&offset=${offset}&limit=${limit}`);
 
-    expect([...page.matchAll(/<ol class="query-changes (\w+)" start="(\d+)"/g)].map((match) => match[1])).toEqual(lists);
-    expect([...page.matchAll(/<ol class="query-changes \w+" start="(\d+)"/g)].map((match) => match[1])).toEqual(starts);
-    expect(/<summary><code>([^<]+)<\/code>/.exec(page)?.[1]).toContain(first);
-    for (const jump of ['The losses (1)', 'The gains (8)']) expect(page.includes(`>${jump}</a>`), jump).toBe(jumps.includes(jump));
-  });
+      expect([...page.matchAll(/<ol class="query-changes (\w+)" start="(\d+)"/g)].map((match) => match[1])).toEqual(lists);
+      expect([...page.matchAll(/<ol class="query-changes \w+" start="(\d+)"/g)].map((match) => match[1])).toEqual(starts);
+      expect(/<summary><code>([^<]+)<\/code>/.exec(page)?.[1]).toContain(first);
+      for (const jump of ['The losses (1)', 'The gains (8)']) expect(page.includes(`>${jump}</a>`), jump).toBe(jumps.includes(jump));
+    },
+  );
 
   it('gives the per-query changes in the API in the order of the page, with the count of losses', async () => {
-    const answer = JSON.parse(await body(`/api/compare/queries?a=${a.run_id}&b=${b.run_id}&engine=${encodeURIComponent(HOSTILE_ENGINE)}&metric=${encodeURIComponent(RECIPROCAL_RANK)}`)) as {
+    const answer = JSON.parse(
+      await body(
+        `/api/compare/queries?a=${a.run_id}&b=${b.run_id}&engine=${encodeURIComponent(HOSTILE_ENGINE)}&metric=${encodeURIComponent(RECIPROCAL_RANK)}`,
+      ),
+    ) as {
       losses: number;
       changes: { request_id: string; delta: number }[];
     };

@@ -47,7 +47,19 @@ describe('the Host check', () => {
     const check = hostCheck({ address: '127.0.0.1', family: 'IPv4', port: 8750 }, { listenedOn: '127.0.0.1' });
 
     for (const host of ['127.0.0.1:8750', 'localhost:8750', 'LOCALHOST:8750', '[::1]:8750']) expect(check.allows(host), host).toBe(true);
-    for (const host of [undefined, '', 'evil.example:8750', 'evil.example', '127.0.0.1', '127.0.0.1:80', 'localhost.:8750', '127.0.0.1.evil.example:8750', '127.0.0.1:8750:8750', '[::1]', '0.0.0.0:8750']) {
+    for (const host of [
+      undefined,
+      '',
+      'evil.example:8750',
+      'evil.example',
+      '127.0.0.1',
+      '127.0.0.1:80',
+      'localhost.:8750',
+      '127.0.0.1.evil.example:8750',
+      '127.0.0.1:8750:8750',
+      '[::1]',
+      '0.0.0.0:8750',
+    ]) {
       expect(check.allows(host), String(host)).toBe(false);
     }
   });
@@ -62,11 +74,16 @@ describe('the Host check', () => {
   });
 
   it('keeps checking on a wildcard bind: the machine’s addresses and the allowed names, nothing else', () => {
-    const check = hostCheck({ address: '0.0.0.0', family: 'IPv4', port: 8750 }, { listenedOn: '0', extra: ['view.example.com'], interfaces: LAN });
+    const check = hostCheck(
+      { address: '0.0.0.0', family: 'IPv4', port: 8750 },
+      { listenedOn: '0', extra: ['view.example.com'], interfaces: LAN },
+    );
 
     expect(check.names).toEqual(['127.0.0.1', 'localhost', '[::1]', '192.168.1.20', '[fd00::2]', 'view.example.com']);
-    for (const host of ['192.168.1.20:8750', '[fd00::2]:8750', 'view.example.com:8750', '127.0.0.1:8750']) expect(check.allows(host), host).toBe(true);
-    for (const host of ['evil.example:8750', '0:8750', '0.0.0.0:8750', 'view.example.com:9999']) expect(check.allows(host), host).toBe(false);
+    for (const host of ['192.168.1.20:8750', '[fd00::2]:8750', 'view.example.com:8750', '127.0.0.1:8750'])
+      expect(check.allows(host), host).toBe(true);
+    for (const host of ['evil.example:8750', '0:8750', '0.0.0.0:8750', 'view.example.com:9999'])
+      expect(check.allows(host), host).toBe(false);
   });
 
   it('answers the name it was asked to listen on and the address it resolved to', () => {

@@ -35,7 +35,11 @@ beforeAll(async () => {
   const local = new LocalFolderStore(root);
   for (const [index, suite] of ['corrupt', 'linked', 'piped', 'foldered', 'changing'].entries()) {
     // Run ids of their own per suite: r-…<suite index><night>.
-    runs[suite] = await reportNights(local, suite, nights(2).map((night, nightIndex) => ({ ...night, runId: `r-${String(index + 1).padStart(14, '0')}${nightIndex + 1}0` })));
+    runs[suite] = await reportNights(
+      local,
+      suite,
+      nights(2).map((night, nightIndex) => ({ ...night, runId: `r-${String(index + 1).padStart(14, '0')}${nightIndex + 1}0` })),
+    );
   }
   await writeFile(join(folder.path, 'passwd'), SECRET);
   await writeFile(await store('reports', 'corrupt', 'history.json'), '{"suite": "corrupt", "runs": [');
@@ -60,7 +64,8 @@ afterAll(async () => {
 });
 
 const get = (target: string): Promise<ViewResponse> => app.respond('GET', target);
-const text = (response: ViewResponse): string => (typeof response.body === 'string' ? response.body : new TextDecoder().decode(response.body));
+const text = (response: ViewResponse): string =>
+  typeof response.body === 'string' ? response.body : new TextDecoder().decode(response.body);
 const runOf = (suite: string, index = 1): string => runs[suite]?.[index]?.run_id ?? '';
 
 describe('the view over a store someone else wrote', () => {
@@ -70,7 +75,9 @@ describe('the view over a store someone else wrote', () => {
 
     expect(api.status).toBe(500);
     expect(api.contentType).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(text(api)).error).toMatch(/^reports\/corrupt\/history\.json: not valid JSON .*; assay history rebuild --suite corrupt makes it again$/);
+    expect(JSON.parse(text(api)).error).toMatch(
+      /^reports\/corrupt\/history\.json: not valid JSON .*; assay history rebuild --suite corrupt makes it again$/,
+    );
     expect(page.status).toBe(500);
     expect(text(page)).toContain('reports/corrupt/history.json: not valid JSON');
   });
@@ -117,14 +124,18 @@ describe('the view over a store someone else wrote', () => {
     const path = join(root, 'reports', 'changing', runId, 'cases.jsonl');
     const original = await readFile(path, 'utf8');
     const before = JSON.parse(text(await get(`/api/runs/${runId}/cases?limit=1`))) as { lines: { request_id: string }[] };
-    const comparedBefore = JSON.parse(text(await get(`/api/compare?a=${runOf('changing', 0)}&b=${runId}`))) as { engines: Record<string, Record<string, { n: number }>> };
+    const comparedBefore = JSON.parse(text(await get(`/api/compare?a=${runOf('changing', 0)}&b=${runId}`))) as {
+      engines: Record<string, Record<string, { n: number }>>;
+    };
     const [first = '', ...rest] = original.split('\n');
     const renamed = JSON.stringify({ ...JSON.parse(first), request_id: 'q01-changed' });
 
     // Act
     await writeFile(path, [renamed, ...rest].join('\n'));
     const changed = JSON.parse(text(await get(`/api/runs/${runId}/cases?limit=1`))) as { lines: { request_id: string }[] };
-    const comparedChanged = JSON.parse(text(await get(`/api/compare?a=${runOf('changing', 0)}&b=${runId}`))) as { engines: Record<string, Record<string, { n: number }>> };
+    const comparedChanged = JSON.parse(text(await get(`/api/compare?a=${runOf('changing', 0)}&b=${runId}`))) as {
+      engines: Record<string, Record<string, { n: number }>>;
+    };
     await writeFile(path, `${original.slice(0, 40)}\n`);
     const broken = await get(`/api/runs/${runId}/cases?limit=1`);
     await writeFile(path, original);
@@ -148,7 +159,9 @@ describe('the view over a store someone else wrote', () => {
     const suites = await get('/');
     const missing = await get('/api/runs/r-ffffffffffffffff/report');
 
-    expect(report.policy).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox allow-scripts$/);
+    expect(report.policy).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox allow-scripts$/,
+    );
     expect(api.policy).toBe(DATA_POLICY);
     expect(missing.policy).toBe(DATA_POLICY);
     expect(suites.policy).toBe(VIEW_PAGE_POLICY);

@@ -52,17 +52,37 @@ describe('a local store as the view reads it', () => {
 
     expect(read).toMatchObject({ state: 'found', version: expect.any(String) });
     expect(read.state === 'found' ? new TextDecoder().decode(read.value) : '').toBe('{"suite":"nightly"}');
-    expect(await store.version('reports/nightly/history.json')).toEqual({ state: 'found', value: undefined, version: read.state === 'found' ? read.version : '' });
+    expect(await store.version('reports/nightly/history.json')).toEqual({
+      state: 'found',
+      value: undefined,
+      version: read.state === 'found' ? read.version : '',
+    });
   });
 
   it.each([
-    ['a link to a file outside the store', 'reports/nightly/linked.json', 'reports/nightly/linked.json is a symbolic link; assay view reads only regular files inside the store and follows no link'],
+    [
+      'a link to a file outside the store',
+      'reports/nightly/linked.json',
+      'reports/nightly/linked.json is a symbolic link; assay view reads only regular files inside the store and follows no link',
+    ],
     ['a link to a file inside the store', 'reports/nightly/inside-link.json', 'reports/nightly/inside-link.json is a symbolic link'],
     ['a file under a linked folder', 'reports/linked-suite/card.json', 'reports/linked-suite is a symbolic link'],
-    ['a named pipe, which would block the read', 'reports/nightly/fifo.json', 'reports/nightly/fifo.json is a named pipe (FIFO), not a regular file'],
+    [
+      'a named pipe, which would block the read',
+      'reports/nightly/fifo.json',
+      'reports/nightly/fifo.json is a named pipe (FIFO), not a regular file',
+    ],
     ['a socket', 'reports/nightly/socket.json', 'reports/nightly/socket.json is a socket, not a regular file'],
-    ['a folder where a file should be', 'reports/nightly/r-1/cases.jsonl', 'reports/nightly/r-1/cases.jsonl is a folder, not a regular file'],
-    ['a file where a folder should be', 'reports/nightly/history.json/x', 'reports/nightly/history.json is a regular file where a folder should be'],
+    [
+      'a folder where a file should be',
+      'reports/nightly/r-1/cases.jsonl',
+      'reports/nightly/r-1/cases.jsonl is a folder, not a regular file',
+    ],
+    [
+      'a file where a folder should be',
+      'reports/nightly/history.json/x',
+      'reports/nightly/history.json is a regular file where a folder should be',
+    ],
   ])('refuses %s, naming it, without following or opening it', async (_described, key, reason) => {
     const started = Date.now();
     const read = await store.read(key);

@@ -9,7 +9,10 @@ import type { JudgeUsageRecord } from '../../../shared/schema/run-records.js';
 import { manifest, RUN_ID, usage } from '../report/factories.js';
 
 /** USD 1 per million input tokens, so a case's cost is its input tokens / 1,000,000. */
-const CEILING: JudgeCeiling = { maxCost: 0.001, prices: { currency: 'USD', models: { judge: { input_per_million: 1, output_per_million: 0 } } } };
+const CEILING: JudgeCeiling = {
+  maxCost: 0.001,
+  prices: { currency: 'USD', models: { judge: { input_per_million: 1, output_per_million: 0 } } },
+};
 const CONFIG = { judge: { prices: CEILING.prices }, run: { max_judge_cost: CEILING.maxCost } };
 
 /** One case's usage: `tokens` input tokens of the priced model. */
@@ -82,7 +85,7 @@ describe('JudgeBudget', () => {
     expect(marker.spend).toBeCloseTo(0.0012, 12);
   });
 
-  it('is summed by the reducer\'s completion check while the run waits for its cases', async () => {
+  it("is summed by the reducer's completion check while the run waits for its cases", async () => {
     // Prepare: a run of two unfinished cases; two workers spend USD 0.0006 each
     const store = new MemoryStore();
     const run = manifest(['c1', 'c2'], { config: CONFIG });
@@ -93,7 +96,10 @@ describe('JudgeBudget', () => {
     const control = new InProcessQueue('control', { visibilityTimeoutSeconds: 30 });
 
     // Act
-    const outcome = await checkRun({ store, control, now: () => new Date('2025-01-02T03:05:00.000Z') }, { kind: 'check', run_id: RUN_ID, attempt: 0 });
+    const outcome = await checkRun(
+      { store, control, now: () => new Date('2025-01-02T03:05:00.000Z') },
+      { kind: 'check', run_id: RUN_ID, attempt: 0 },
+    );
 
     // Assess
     expect(outcome.kind).toBe('waiting');

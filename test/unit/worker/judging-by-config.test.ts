@@ -95,7 +95,13 @@ describe('judgingByConfig', () => {
   });
 });
 
-const ENGINE_CONFIG: RunConfig = { ...configFileSchema.parse({ judges: ['correctness'], engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }] }), strict: false };
+const ENGINE_CONFIG: RunConfig = {
+  ...configFileSchema.parse({
+    judges: ['correctness'],
+    engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }],
+  }),
+  strict: false,
+};
 
 /** judgingFor over a judge key and engine variables the test sets, recording the secrets each judging was built with and the judgings retired. */
 function judgingWithEngineSecret(initialVariables: Record<string, string> | undefined) {

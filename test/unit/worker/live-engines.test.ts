@@ -20,11 +20,26 @@ function scriptedEngine(name: string, results: readonly EngineResult[]): Engine 
   };
 }
 
-const hits = (...ids: string[]): EngineResult => ({ ok: true, answer: { hits: ids.map((id, index) => ({ doc_uri: id, content: `text of ${id}`, score: 10 - index })), response: `answer from ${ids.join(',')}`, latency_ms: 12, attempts: 1 } });
+const hits = (...ids: string[]): EngineResult => ({
+  ok: true,
+  answer: {
+    hits: ids.map((id, index) => ({ doc_uri: id, content: `text of ${id}`, score: 10 - index })),
+    response: `answer from ${ids.join(',')}`,
+    latency_ms: 12,
+    attempts: 1,
+  },
+});
 const failure = (kind: 'transient' | 'permanent', message: string): EngineResult => ({ ok: false, failure: { kind, message } });
 
 function queryOnlyCase(overrides: Partial<EvalCase> = {}): EvalCase {
-  return { request_id: 'q1', request: 'how do I rotate a key', engines: {}, expected_retrieved_context: [{ doc_uri: 'd1', grade: 2 }], tags: {}, ...overrides };
+  return {
+    request_id: 'q1',
+    request: 'how do I rotate a key',
+    engines: {},
+    expected_retrieved_context: [{ doc_uri: 'd1', grade: 2 }],
+    tags: {},
+    ...overrides,
+  };
 }
 
 describe('askLiveEngines', () => {
@@ -53,7 +68,7 @@ describe('askLiveEngines', () => {
     expect(engine.calls).toEqual([{ query: 'how do I rotate a key', request_id: 'q1' }]);
   });
 
-  it('keeps a permanent failure as that engine\'s error and still answers with the others', async () => {
+  it("keeps a permanent failure as that engine's error and still answers with the others", async () => {
     const store = new MemoryStore();
     const broken = scriptedEngine('broken', [failure('permanent', 'engine "broken": the service answered 404')]);
     const healthy = scriptedEngine('healthy', [hits('d1')]);
@@ -89,7 +104,13 @@ describe('askLiveEngines', () => {
 
     const step = await askLiveEngines(new MemoryStore(), 'r-1', 'q1', evalCase, [scriptedEngine('bm25', [hits('new')])], 5_000);
 
-    expect(step.kind === 'answered' ? Object.fromEntries(Object.entries(step.evalCase.engines).map(([name, output]) => [name, output.retrieved_context.map((chunk) => chunk.doc_uri)])) : undefined).toEqual({
+    expect(
+      step.kind === 'answered'
+        ? Object.fromEntries(
+            Object.entries(step.evalCase.engines).map(([name, output]) => [name, output.retrieved_context.map((chunk) => chunk.doc_uri)]),
+          )
+        : undefined,
+    ).toEqual({
       bm25: ['new'],
       yesterday: ['old'],
     });

@@ -30,22 +30,36 @@ function answers() {
   return {
     answerOf: async (_runId: string, id: string) => byId.get(id),
     /** Stores what a job's output line for the awaited request says. */
-    line: (awaited: BatchRequest | undefined, line: { modelOutput?: Record<string, unknown>; error?: { errorCode: number | string; errorMessage: string } }) => {
+    line: (
+      awaited: BatchRequest | undefined,
+      line: { modelOutput?: Record<string, unknown>; error?: { errorCode: number | string; errorMessage: string } },
+    ) => {
       if (awaited === undefined) throw new Error('no request was awaited');
       byId.set(awaited.id, { id: awaited.id, job: 'job-1', answer: answerOfLine({ recordId: awaited.id, ...line }) });
     },
     notRun: (awaited: BatchRequest | undefined) => {
       if (awaited === undefined) throw new Error('no request was awaited');
-      byId.set(awaited.id, { id: awaited.id, job: 'job-1', answer: { kind: 'line-failed', code: 'not_returned', message: 'the job stopped first' } });
+      byId.set(awaited.id, {
+        id: awaited.id,
+        job: 'job-1',
+        answer: { kind: 'line-failed', code: 'not_returned', message: 'the job stopped first' },
+      });
     },
   };
 }
 
 const toolAnswer = (input: object, usage = { inputTokens: 40, outputTokens: 9 }) => ({
-  modelOutput: { output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'chunk_relevance', input } }] } }, stopReason: 'tool_use', usage },
+  modelOutput: {
+    output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'chunk_relevance', input } }] } },
+    stopReason: 'tool_use',
+    usage,
+  },
 });
 
-function completer(run: ReturnType<typeof answers>, online?: { failedLines?: JudgeCompleter; belowMinimum?: JudgeCompleter }): BedrockBatchCompleter {
+function completer(
+  run: ReturnType<typeof answers>,
+  online?: { failedLines?: JudgeCompleter; belowMinimum?: JudgeCompleter },
+): BedrockBatchCompleter {
   return new BedrockBatchCompleter({
     modelId: MODEL,
     model: MODEL,
@@ -58,7 +72,16 @@ function completer(run: ReturnType<typeof answers>, online?: { failedLines?: Jud
 }
 
 const awaited = (outcome: JudgeCompletion): BatchRequest | undefined => (outcome.ok ? undefined : outcome.awaitingBatch);
-const onlineJudge: JudgeCompleter = { complete: async () => ({ ok: true, output: { rationale: 'online', rating: 'yes' }, reportedModel: undefined, usage: { inputTokens: 5, outputTokens: 5 }, retries: 0, rateLimited: 0 }) };
+const onlineJudge: JudgeCompleter = {
+  complete: async () => ({
+    ok: true,
+    output: { rationale: 'online', rating: 'yes' },
+    reportedModel: undefined,
+    usage: { inputTokens: 5, outputTokens: 5 },
+    retries: 0,
+    rateLimited: 0,
+  }),
+};
 
 describe('a Bedrock judgment replayed from batch answers', () => {
   it('waits for the Converse request the online client sends, then reads the tool answer as online, at the batch price', async () => {
@@ -73,17 +96,36 @@ describe('a Bedrock judgment replayed from batch answers', () => {
 
     // Assess: the online client's very input, forced tool and inference settings included
     expect(awaited(first)).toMatchObject({ judge: 'chunk_relevance', model: MODEL, sample: 0, attempt: 0 });
-    expect(awaited(first)?.body).toEqual({ ...converseInput('tool', request.messages, verdictSchema, 'chunk_relevance', { modelId: MODEL, maxTokens: 1024, temperature: 0 }) });
-    expect(second).toMatchObject({ ok: true, output: { rationale: 'on topic', rating: 'yes' }, usage: { inputTokens: 40, outputTokens: 9 }, retries: 0, pricing: 'batch' });
+    expect(awaited(first)?.body).toEqual({
+      ...converseInput('tool', request.messages, verdictSchema, 'chunk_relevance', { modelId: MODEL, maxTokens: 1024, temperature: 0 }),
+    });
+    expect(second).toMatchObject({
+      ok: true,
+      output: { rationale: 'on topic', rating: 'yes' },
+      usage: { inputTokens: 40, outputTokens: 9 },
+      retries: 0,
+      pricing: 'batch',
+    });
   });
 
   it('steps down to JSON in text after a ValidationException line refusing the forced tool, as the online client does', async () => {
     const run = answers();
     const client = completer(run);
-    run.line(awaited(await client.complete(request)), { error: { errorCode: 400, errorMessage: "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again." } });
+    run.line(awaited(await client.complete(request)), {
+      error: {
+        errorCode: 400,
+        errorMessage: "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again.",
+      },
+    });
 
     const text = awaited(await client.complete(request));
-    run.line(text, { modelOutput: { output: { message: { role: 'assistant', content: [{ text: '{"rationale": "ok", "rating": "no"}' }] } }, stopReason: 'end_turn', usage: { inputTokens: 50, outputTokens: 7 } } });
+    run.line(text, {
+      modelOutput: {
+        output: { message: { role: 'assistant', content: [{ text: '{"rationale": "ok", "rating": "no"}' }] } },
+        stopReason: 'end_turn',
+        usage: { inputTokens: 50, outputTokens: 7 },
+      },
+    });
     const done = await client.complete(request);
 
     expect(text?.body).not.toHaveProperty('toolConfig');
@@ -94,7 +136,12 @@ describe('a Bedrock judgment replayed from batch answers', () => {
   it('sends the next request without temperature after a line refusing it', async () => {
     const run = answers();
     const client = completer(run);
-    run.line(awaited(await client.complete(request)), { error: { errorCode: 'ValidationException', errorMessage: 'The model returned the following errors: temperature is not supported for this model' } });
+    run.line(awaited(await client.complete(request)), {
+      error: {
+        errorCode: 'ValidationException',
+        errorMessage: 'The model returned the following errors: temperature is not supported for this model',
+      },
+    });
 
     const next = awaited(await client.complete(request));
 
@@ -114,13 +161,23 @@ describe('a Bedrock judgment replayed from batch answers', () => {
 
     expect(again).toMatchObject({ attempt: 1, body: first?.body });
     expect(again?.id).not.toBe(first?.id);
-    expect(outcome).toMatchObject({ ok: false, transient: false, error: 'the batch jobs did not run the request, twice (the last: not_returned: the job stopped first)' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      transient: false,
+      error: 'the batch jobs did not run the request, twice (the last: not_returned: the job stopped first)',
+    });
   });
 
-  it('reads a guardrail\'s intervention as final, with no repair request', async () => {
+  it("reads a guardrail's intervention as final, with no repair request", async () => {
     const run = answers();
     const client = completer(run);
-    run.line(awaited(await client.complete(request)), { modelOutput: { output: { message: { role: 'assistant', content: [{ text: 'Sorry, the model cannot answer this.' }] } }, stopReason: 'guardrail_intervened', usage: { inputTokens: 3, outputTokens: 2 } } });
+    run.line(awaited(await client.complete(request)), {
+      modelOutput: {
+        output: { message: { role: 'assistant', content: [{ text: 'Sorry, the model cannot answer this.' }] } },
+        stopReason: 'guardrail_intervened',
+        usage: { inputTokens: 3, outputTokens: 2 },
+      },
+    });
 
     const outcome = await client.complete(request);
 
@@ -132,7 +189,10 @@ describe('a Bedrock judgment replayed from batch answers', () => {
     const client = completer(run, { belowMinimum: onlineJudge });
 
     const waiting = await client.complete(request);
-    const online = await client.complete({ ...request, batch: { runId: 'r-0000000000000002', judge: 'chunk_relevance', sample: 0, online: true } });
+    const online = await client.complete({
+      ...request,
+      batch: { runId: 'r-0000000000000002', judge: 'chunk_relevance', sample: 0, online: true },
+    });
 
     expect(awaited(waiting)).toBeDefined();
     expect(online).toMatchObject({ ok: true, output: { rationale: 'online' } });
@@ -141,7 +201,13 @@ describe('a Bedrock judgment replayed from batch answers', () => {
 
   it('names one prompt asked of two models as two requests, while the record leaves the model to the job', async () => {
     const run = answers();
-    const other = new BedrockBatchCompleter({ modelId: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0', model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0', temperature: 0, maxTokens: 1024, answerOf: run.answerOf });
+    const other = new BedrockBatchCompleter({
+      modelId: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0',
+      model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0',
+      temperature: 0,
+      maxTokens: 1024,
+      answerOf: run.answerOf,
+    });
 
     const [haiku, sonnet] = await Promise.all([completer(run).complete(request), other.complete(request)]);
 

@@ -36,11 +36,23 @@ function answers() {
 const completion = (content: string, usage = { prompt_tokens: 40, completion_tokens: 9 }) => ({
   kind: 'response' as const,
   status: 200,
-  body: { id: 'chatcmpl-1', model: 'judge-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }], usage },
+  body: {
+    id: 'chatcmpl-1',
+    model: 'judge-model',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+    usage,
+  },
 });
 
 function completer(run: ReturnType<typeof answers>, online?: JudgeCompleter): ChatBatchCompleter {
-  return new ChatBatchCompleter({ bodyModel: 'judge-model', model: 'judge-model', temperature: 0, maxTokens: 1024, answerOf: run.answerOf, ...(online === undefined ? {} : { online }) });
+  return new ChatBatchCompleter({
+    bodyModel: 'judge-model',
+    model: 'judge-model',
+    temperature: 0,
+    maxTokens: 1024,
+    answerOf: run.answerOf,
+    ...(online === undefined ? {} : { online }),
+  });
 }
 
 const awaited = (outcome: JudgeCompletion): BatchRequest | undefined => (outcome.ok ? undefined : outcome.awaitingBatch);
@@ -64,9 +76,18 @@ describe('a judgment replayed from batch answers', () => {
       temperature: 0,
       max_tokens: 1024,
       messages: request.messages,
-      response_format: { type: 'json_schema', json_schema: { name: 'chunk_relevance', schema: expect.objectContaining({ type: 'object' }), strict: true } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'chunk_relevance', schema: expect.objectContaining({ type: 'object' }), strict: true },
+      },
     });
-    expect(second).toMatchObject({ ok: true, output: { rationale: 'on topic', rating: 'yes' }, usage: { inputTokens: 40, outputTokens: 9 }, retries: 0, pricing: 'batch' });
+    expect(second).toMatchObject({
+      ok: true,
+      output: { rationale: 'on topic', rating: 'yes' },
+      usage: { inputTokens: 40, outputTokens: 9 },
+      retries: 0,
+      pricing: 'batch',
+    });
   });
 
   it('asks for a repair in a later job when the answer does not match the schema, and counts both answers', async () => {
@@ -83,12 +104,36 @@ describe('a judgment replayed from batch answers', () => {
   });
 
   it.each([
-    { name: 'a refused response_format', error: { status: 400, message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format', code: null }, next: { response_format: { type: 'json_object' } }, dropped: undefined },
-    { name: 'a refused temperature', error: { status: 400, message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.", param: 'temperature', code: 'unsupported_value' }, next: { max_tokens: 1024 }, dropped: 'temperature' },
+    {
+      name: 'a refused response_format',
+      error: {
+        status: 400,
+        message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+        param: 'response_format',
+        code: null,
+      },
+      next: { response_format: { type: 'json_object' } },
+      dropped: undefined,
+    },
+    {
+      name: 'a refused temperature',
+      error: {
+        status: 400,
+        message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+        param: 'temperature',
+        code: 'unsupported_value',
+      },
+      next: { max_tokens: 1024 },
+      dropped: 'temperature',
+    },
   ])('sends the next request as online after $name', async ({ error, next, dropped }) => {
     const run = answers();
     const client = completer(run);
-    run.answer(awaited(await client.complete(request)), { kind: 'response', status: error.status, body: { error: { message: error.message, type: 'invalid_request_error', param: error.param, code: error.code } } });
+    run.answer(awaited(await client.complete(request)), {
+      kind: 'response',
+      status: error.status,
+      body: { error: { message: error.message, type: 'invalid_request_error', param: error.param, code: error.code } },
+    });
 
     const following = awaited(await client.complete(request));
 
@@ -100,7 +145,11 @@ describe('a judgment replayed from batch answers', () => {
     const run = answers();
     const client = completer(run);
     const first = awaited(await client.complete(request));
-    run.answer(first, { kind: 'line-failed', code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' });
+    run.answer(first, {
+      kind: 'line-failed',
+      code: 'batch_expired',
+      message: 'This request could not be executed before the completion window expired.',
+    });
 
     const again = awaited(await client.complete(request));
     run.answer(again, { kind: 'response', status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } });
@@ -108,12 +157,25 @@ describe('a judgment replayed from batch answers', () => {
 
     expect(again).toMatchObject({ attempt: 1, body: first?.body });
     expect(again?.id).not.toBe(first?.id);
-    expect(outcome).toMatchObject({ ok: false, transient: false, error: 'the batch jobs did not run the request, twice (the last: HTTP 500)' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      transient: false,
+      error: 'the batch jobs did not run the request, twice (the last: HTTP 500)',
+    });
   });
 
   it('judges a line the job did not run online, under failed_lines: online', async () => {
     const run = answers();
-    const online: JudgeCompleter = { complete: async () => ({ ok: true, output: { rationale: 'online', rating: 'yes' }, reportedModel: undefined, usage: { inputTokens: 5, outputTokens: 5 }, retries: 0, rateLimited: 0 }) };
+    const online: JudgeCompleter = {
+      complete: async () => ({
+        ok: true,
+        output: { rationale: 'online', rating: 'yes' },
+        reportedModel: undefined,
+        usage: { inputTokens: 5, outputTokens: 5 },
+        retries: 0,
+        rateLimited: 0,
+      }),
+    };
     const client = completer(run, online);
     run.answer(awaited(await client.complete(request)), { kind: 'line-failed', code: 'batch_expired', message: 'expired' });
 
@@ -126,7 +188,14 @@ describe('a judgment replayed from batch answers', () => {
   it('reads a refusal as final, with no repair request', async () => {
     const run = answers();
     const client = completer(run);
-    run.answer(awaited(await client.complete(request)), { kind: 'response', status: 200, body: { choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }], usage: { prompt_tokens: 3, completion_tokens: 2 } } });
+    run.answer(awaited(await client.complete(request)), {
+      kind: 'response',
+      status: 200,
+      body: {
+        choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }],
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+      },
+    });
 
     const outcome = await client.complete(request);
 
@@ -136,7 +205,10 @@ describe('a judgment replayed from batch answers', () => {
   it('names two samples of one prompt as two requests with one body', async () => {
     const client = completer(answers());
 
-    const [zero, one] = await Promise.all([client.complete(request), client.complete({ ...request, batch: { runId: 'r-0000000000000001', judge: 'chunk_relevance', sample: 1 } })]);
+    const [zero, one] = await Promise.all([
+      client.complete(request),
+      client.complete({ ...request, batch: { runId: 'r-0000000000000001', judge: 'chunk_relevance', sample: 1 } }),
+    ]);
 
     expect(awaited(zero)?.body).toEqual(awaited(one)?.body);
     expect(awaited(zero)?.id).not.toBe(awaited(one)?.id);

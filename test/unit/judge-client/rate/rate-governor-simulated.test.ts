@@ -20,7 +20,11 @@ describe('the rate governor over whole runs', () => {
     // Act
     const clean = await simulateRun({ judge, judgments: 2_000, concurrency: 8 });
     const waitsOnly = await simulateRun({ judge: { ...judge, failedAtRandom: 0.25 }, judgments: 2_000, concurrency: 8 });
-    const refusing = await simulateRun({ judge: { ...judge, refusedAtRandom: 0.2, failedAtRandom: 0.05 }, judgments: 2_000, concurrency: 8 });
+    const refusing = await simulateRun({
+      judge: { ...judge, refusedAtRandom: 0.2, failedAtRandom: 0.05 },
+      judgments: 2_000,
+      concurrency: 8,
+    });
 
     // Assess: within 15% of the yardstick (which itself is about 1.9 times the clean run: a quarter of the
     // attempts wait 50 ms on a 30 ms answer); pacing at 90% of what was accepted at each refusal took 25 times
@@ -38,20 +42,31 @@ describe('the rate governor over whole runs', () => {
     [500, 'reset to a whole quota', { reset: 'full' }],
     [500, 'reset to the next free request', { reset: 'next' }],
     [500, 'retry-after only', { headers: false }],
-  ] as const)('uses at least 85%% of a 600-a-minute limit, with at most 10%% refused, at %d ms an answer and x-ratelimit-* headers with %s', async (latencyMs, _headers, limit) => {
-    // Act: 500 judgments, 16 at a time
-    const run = await simulateRun({ judge: { latencyMs, jitterMs: 10, limit: { ...LIMIT, ...limit } }, judgments: 500, concurrency: 16 });
+  ] as const)(
+    'uses at least 85%% of a 600-a-minute limit, with at most 10%% refused, at %d ms an answer and x-ratelimit-* headers with %s',
+    async (latencyMs, _headers, limit) => {
+      // Act: 500 judgments, 16 at a time
+      const run = await simulateRun({ judge: { latencyMs, jitterMs: 10, limit: { ...LIMIT, ...limit } }, judgments: 500, concurrency: 16 });
 
-    // Assess: 500 judgments at 10 a second take 50 s at best
-    expect(run.answered).toBe(500);
-    expect(50_000 / run.tookMs).toBeGreaterThan(0.85);
-    expect(run.refused / run.attempts).toBeLessThan(0.1);
-  });
+      // Assess: 500 judgments at 10 a second take 50 s at best
+      expect(run.answered).toBe(500);
+      expect(50_000 / run.tookMs).toBeGreaterThan(0.85);
+      expect(run.refused / run.attempts).toBeLessThan(0.1);
+    },
+  );
 
   it('brings a pace that refusals tell far too fast down to the limit: their headers say 101 a second, the server allows 10', async () => {
     // Act
-    const refusalHeaders = { 'x-ratelimit-limit-requests': '101', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' };
-    const run = await simulateRun({ judge: { latencyMs: 50, jitterMs: 10, limit: { ...LIMIT, headers: false }, refusalHeaders }, judgments: 500, concurrency: 16 });
+    const refusalHeaders = {
+      'x-ratelimit-limit-requests': '101',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': '1s',
+    };
+    const run = await simulateRun({
+      judge: { latencyMs: 50, jitterMs: 10, limit: { ...LIMIT, headers: false }, refusalHeaders },
+      judgments: 500,
+      concurrency: 16,
+    });
 
     // Assess
     expect(50_000 / run.tookMs).toBeGreaterThan(0.85);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RateGovernor, type AttemptOutcome, type GovernorSettings, type Permit } from '../../../../shared/judge-client/rate/rate-governor.js';
+import {
+  RateGovernor,
+  type AttemptOutcome,
+  type GovernorSettings,
+  type Permit,
+} from '../../../../shared/judge-client/rate/rate-governor.js';
 import { RequestWindow } from '../../../support/request-window.js';
 import { ManualClock, settle } from '../../../support/manual-clock.js';
 
@@ -22,7 +27,11 @@ function ask(governor: RateGovernor, count: number, tokens = 100): Permit[] {
 }
 
 const answered: AttemptOutcome = { status: 200 };
-const refused = (headers: Record<string, string> = {}): AttemptOutcome => ({ status: 429, rateLimited: true, headers: new Headers(headers) });
+const refused = (headers: Record<string, string> = {}): AttemptOutcome => ({
+  status: 429,
+  rateLimited: true,
+  headers: new Headers(headers),
+});
 
 describe('RateGovernor: places in flight', () => {
   it('grants as many permits as its places at once, and the next when one is handed back', async () => {
@@ -44,7 +53,14 @@ describe('RateGovernor: places in flight', () => {
     // Prepare: a first refusal tells a pace of 588 a minute (one every 102 ms) and holds every attempt for its 100 ms
     const { governor, clock } = governorOf({ maxInFlight: 2 });
     const first = await governor.acquire(100);
-    first.done(refused({ 'retry-after-ms': '100', 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }));
+    first.done(
+      refused({
+        'retry-after-ms': '100',
+        'x-ratelimit-limit-requests': '11',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '1s',
+      }),
+    );
     const second = ask(governor, 1);
     await clock.advance(1_000);
     second[0]?.done(answered);
@@ -60,7 +76,11 @@ describe('RateGovernor: places in flight', () => {
     await clock.advance(1);
 
     // Assess: no new hold; one place free at once (as the pace allows), the refused attempt's after its 1 s
-    expect({ heldUntil: governor.state().heldUntil, beforeTheWait, afterTheWait: waiting.length }).toEqual({ heldUntil: heldBefore, beforeTheWait: 1, afterTheWait: 2 });
+    expect({ heldUntil: governor.state().heldUntil, beforeTheWait, afterTheWait: waiting.length }).toEqual({
+      heldUntil: heldBefore,
+      beforeTheWait: 1,
+      afterTheWait: 2,
+    });
   });
 });
 
@@ -68,7 +88,11 @@ describe('RateGovernor: holds', () => {
   it.each([
     ['retry-after-ms', { 'retry-after-ms': '750' }, 750],
     ['Retry-After in seconds', { 'retry-after': '2' }, 2_000],
-    ['the requests quota reset when no wait is asked', { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1.5s' }, 1_500],
+    [
+      'the requests quota reset when no wait is asked',
+      { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1.5s' },
+      1_500,
+    ],
   ])('holds every new attempt for the wait a refusal asks in %s', async (_name, headers, waitMs) => {
     // Prepare: a window of 8, 4 once halved
     const { governor, clock } = governorOf({ maxInFlight: 8 });
@@ -178,7 +202,14 @@ describe('RateGovernor: paces', () => {
     const first = await governor.acquire(100);
 
     // Act
-    first.done(refused({ 'retry-after-ms': '10', 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '900ms' }));
+    first.done(
+      refused({
+        'retry-after-ms': '10',
+        'x-ratelimit-limit-requests': '10',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '900ms',
+      }),
+    );
 
     // Assess: (10 - 1) / 0.9 s = 10 a second = 600 a minute, paced at 588
     expect(governor.state()).toMatchObject({ maxInFlight: 8, requestsPerMinute: 588 });
@@ -186,7 +217,11 @@ describe('RateGovernor: paces', () => {
 
   it.each([
     ['without quota headers: what the server accepted until the wait ended', {}, 600],
-    ['with a slower pace the headers tell: that pace', { 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1.5s' }, 352.8],
+    [
+      'with a slower pace the headers tell: that pace',
+      { 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1.5s' },
+      352.8,
+    ],
   ])('paces after a burst met a limit, %s', async (_case, headers, perMinute) => {
     // Prepare: 16 attempts at once, as a run starts; 10 pass a sliding window of 10 a second, 6 are refused at once, asking 1 s
     const { governor, clock } = governorOf({ maxInFlight: 16 });
@@ -207,7 +242,12 @@ describe('RateGovernor: paces', () => {
 
 describe('RateGovernor: the control loop, round by round', () => {
   /** Sends `count` attempts one after another, each answered 1 ms after it is granted as `outcomeOf` says; the clock moves as the pace asks. */
-  async function attempts(governor: RateGovernor, clock: ManualClock, count: number, outcomeOf: (index: number) => AttemptOutcome): Promise<void> {
+  async function attempts(
+    governor: RateGovernor,
+    clock: ManualClock,
+    count: number,
+    outcomeOf: (index: number) => AttemptOutcome,
+  ): Promise<void> {
     for (let index = 0; index < count; index++) {
       const granted: Permit[] = [];
       void governor.acquire(100).then((permit) => granted.push(permit));
@@ -224,7 +264,9 @@ describe('RateGovernor: the control loop, round by round', () => {
   /** A pace of 588 a minute told by a first refusal, which with 23 answers makes a round that raises it 5%, to 617.4. */
   async function pacedGovernor(): Promise<{ governor: RateGovernor; clock: ManualClock }> {
     const { governor, clock } = governorOf({ maxInFlight: 1 });
-    await attempts(governor, clock, 1, () => refused({ 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }));
+    await attempts(governor, clock, 1, () =>
+      refused({ 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }),
+    );
     await attempts(governor, clock, 23, () => answered);
     return { governor, clock };
   }
@@ -305,7 +347,7 @@ describe('RateGovernor: the control loop, round by round', () => {
 });
 
 describe('RateGovernor: waiting', () => {
-  it('rejects a waiting attempt with its signal\'s reason, and grants the next in its place', async () => {
+  it("rejects a waiting attempt with its signal's reason, and grants the next in its place", async () => {
     // Prepare
     const { governor } = governorOf({ maxInFlight: 1 });
     const first = await governor.acquire(100);

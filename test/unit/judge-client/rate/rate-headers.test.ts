@@ -29,7 +29,11 @@ describe('rate-limit headers', () => {
       'x-ratelimit-remaining-tokens': '149000',
     });
 
-    expect(readRateHeaders(headers)).toEqual({ waitMs: 120, requests: { limit: 600, remaining: 0, resetMs: 100 }, tokens: { remaining: 149_000 } });
+    expect(readRateHeaders(headers)).toEqual({
+      waitMs: 120,
+      requests: { limit: 600, remaining: 0, resetMs: 100 },
+      tokens: { remaining: 149_000 },
+    });
   });
 
   it('reads Retry-After as seconds, or as an HTTP date from now', () => {

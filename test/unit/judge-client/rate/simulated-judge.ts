@@ -78,12 +78,18 @@ export async function simulateRun(options: SimulationOptions): Promise<Simulated
     const faulty = clock.now() < (judge.faultsUntilMs ?? Number.POSITIVE_INFINITY);
     const admission = faulty ? window?.admit() : undefined;
     if (admission !== undefined && !admission.admitted) {
-      return { status: 429, rateLimited: true, headers: new Headers({ ...admission.headers, ...judge.refusalHeaders, 'retry-after-ms': String(admission.waitMs) }) };
+      return {
+        status: 429,
+        rateLimited: true,
+        headers: new Headers({ ...admission.headers, ...judge.refusalHeaders, 'retry-after-ms': String(admission.waitMs) }),
+      };
     }
     const [refusalDraw, failureDraw] = [draw(), draw()];
     await sleep(judge.latencyMs + answerDraw * jitter);
-    if (faulty && refusalDraw < (judge.refusedAtRandom ?? 0)) return { status: 429, rateLimited: true, headers: new Headers({ ...judge.refusalHeaders, 'retry-after-ms': String(retryAfterMs) }) };
-    if (faulty && failureDraw < (judge.failedAtRandom ?? 0)) return { status: 500, headers: new Headers({ 'retry-after-ms': String(retryAfterMs) }) };
+    if (faulty && refusalDraw < (judge.refusedAtRandom ?? 0))
+      return { status: 429, rateLimited: true, headers: new Headers({ ...judge.refusalHeaders, 'retry-after-ms': String(retryAfterMs) }) };
+    if (faulty && failureDraw < (judge.failedAtRandom ?? 0))
+      return { status: 500, headers: new Headers({ 'retry-after-ms': String(retryAfterMs) }) };
     return { status: 200, headers: new Headers((faulty ? window?.headers() : undefined) ?? {}) };
   }
 

@@ -206,7 +206,11 @@ describe('lexicalVerdict on empty and missing inputs', () => {
     ['chunk_relevance', { request: 'vector', chunk: '' }, '0 of 1 request terms found in the passage'],
     ['relevance_to_query', { request: 'vector', response: '' }, '0 of 1 request terms found in the response'],
     ['groundedness', { request: '', response: '', context: ['vector'] }, 'the response has no content words to check'],
-    ['groundedness', { request: '', response: 'vector', context: [] }, '0 of 1 response content words occur in the context (the context is empty)'],
+    [
+      'groundedness',
+      { request: '', response: 'vector', context: [] },
+      '0 of 1 response content words occur in the context (the context is empty)',
+    ],
     ['groundedness', { request: '', response: 'vector', context: [''] }, '0 of 1 response content words occur in the context'],
   ])('%s on %j is 0 and says why', (judgeId, inputs, reason) => {
     // Act

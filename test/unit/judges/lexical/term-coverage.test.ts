@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AVERAGE_PASSAGE_LENGTH,
-  passageLength,
-  termCoverage,
-  termCredit,
-} from '../../../../shared/judges/lexical/term-coverage.js';
+import { AVERAGE_PASSAGE_LENGTH, passageLength, termCoverage, termCredit } from '../../../../shared/judges/lexical/term-coverage.js';
 import { tokenize } from '../../../../shared/judges/lexical/tokenize.js';
 import { filler } from './factories.js';
 
