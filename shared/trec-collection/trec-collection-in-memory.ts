@@ -2,7 +2,7 @@ import type { InputError } from '../schema/input-error.js';
 import type { ExpectedDocument } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT } from '../schema/stored-case.js';
 import { compactRankingSchema } from '../schema/compact-ranking.js';
-import { DatasetCounter, type DatasetEvent, type SerializedCase } from '../rows/dataset-events.js';
+import type { DatasetCounter, DatasetEvent, SerializedCase } from '../rows/dataset-events.js';
 import { compareBytes } from '../trec/trec-order.js';
 import { repeatedDocumentError } from '../trec/run-line.js';
 import { RunNames } from './run-names.js';
@@ -62,7 +62,11 @@ export class RunsInMemory {
    * its errors (bad lines and repeated documents, in line order), the
    * queries' errors, then one case a topic in trec_eval's order.
    */
-  async *events(qrels: CollectionQrels, counter: DatasetCounter, queries: { texts: ReadonlyMap<string, string>; errors: readonly InputError[] }): AsyncGenerator<DatasetEvent> {
+  async *events(
+    qrels: CollectionQrels,
+    counter: DatasetCounter,
+    queries: { texts: ReadonlyMap<string, string>; errors: readonly InputError[] },
+  ): AsyncGenerator<DatasetEvent> {
     const report = errorReporter(counter);
     for (const [index, file] of this.files.entries()) {
       const read = this.read[index];
@@ -118,12 +122,22 @@ export class RunsInMemory {
    * the rankings' text; a short one built and written as JSON, as the other
    * loads write it.
    */
-  private topicCase(qid: string, rankings: readonly EngineRanking[], judgments: ExpectedDocument[] | undefined, queries: ReadonlyMap<string, string>): SerializedCase {
+  private topicCase(
+    qid: string,
+    rankings: readonly EngineRanking[],
+    judgments: ExpectedDocument[] | undefined,
+    queries: ReadonlyMap<string, string>,
+  ): SerializedCase {
     const chunks = rankings.reduce((sum, { ranking }) => sum + ranking.count, 0);
-    const named = rankings.map(({ engine, file, ranking }) => [this.engineNames[engine] as string, (this.read[file] as RunFileTopics).json.subarray(ranking.start, ranking.end)] as const);
+    const named = rankings.map(
+      ({ engine, file, ranking }) =>
+        [this.engineNames[engine] as string, (this.read[file] as RunFileTopics).json.subarray(ranking.start, ranking.end)] as const,
+    );
     if (chunks > INLINE_CHUNK_LIMIT) return storedTopicCase(qid, queries.get(qid) ?? qid, named, chunks, judgments);
     const runs = named.map(([engine, json]) => {
-      const { doc_uris: docnos, scores } = compactRankingSchema.parse(JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')));
+      const { doc_uris: docnos, scores } = compactRankingSchema.parse(
+        JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')),
+      );
       return [engine, docnos.map((docno, index) => ({ docno, score: scores[index] as number }))] as const;
     });
     return serializeCase(buildTrecCase(qid, judgments, runs, { queries }));

@@ -36,7 +36,7 @@ export class CountBelow {
     const last = this.starts.length - 1;
     if (last < 0) return lowerBound(ascending, score);
     const guess = Math.floor((score - this.low) * this.scale);
-    let below = this.starts[guess > 0 ? (guess < last ? guess : last) : 0] as number;
+    let below = this.starts[guess > 0 ? Math.min(guess, last) : 0] as number;
     while (below < ascending.length && (ascending[below] as number) < score) below++;
     while (below > 0 && (ascending[below - 1] as number) >= score) below--;
     return below;

@@ -1,7 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commentsOf, isThere, pathsNamedInComments, sourceFiles, topLevelFolders, type RepositoryFiles } from '../../support/comment-paths.js';
+import {
+  commentsOf,
+  isThere,
+  pathsNamedInComments,
+  sourceFiles,
+  topLevelFolders,
+  type RepositoryFiles,
+} from '../../support/comment-paths.js';
 import { REPOSITORY_ROOT } from '../../support/markdown.js';
 
 const FOLDERS = ['cli', 'docs', 'shared', 'test'];
@@ -33,6 +40,7 @@ describe('commentsOf', () => {
     // Prepare
     const source = [
       "const url = 'http://example.com/a.ts'; // one",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text holding a template literal, on purpose
       'const text = `a ${`b // not ${"c"}`} /* not */`;',
       'const pattern = /\\/\\/[^/]*\\/*/g; /* two',
       '   still two */',
@@ -93,7 +101,13 @@ describe('the paths comments name', () => {
     const missing = missingIn('cli/threads/pipeline-thread-entry.ts', source, files);
 
     // Assess
-    expect(missing).toEqual(['2: shared/schema/results.ts', '3: docs/missing.md', '3: run/pipeline-threads.ts', '3: routes-check.ts', '5: test/unit/gone/']);
+    expect(missing).toEqual([
+      '2: shared/schema/results.ts',
+      '3: docs/missing.md',
+      '3: run/pipeline-threads.ts',
+      '3: routes-check.ts',
+      '5: test/unit/gone/',
+    ]);
   });
 });
 
