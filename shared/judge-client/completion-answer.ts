@@ -1,4 +1,3 @@
-import type OpenAI from 'openai';
 import type { OutputMode } from './output-modes.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import { extractJson } from './answer-parsing.js';
@@ -19,10 +18,31 @@ export interface ChoiceAnswer {
   readonly stopNamed?: string;
 }
 
-export function readChoice(completion: OpenAI.Chat.Completions.ChatCompletion, mode: OutputMode): ChoiceAnswer {
+/**
+ * What readChoice reads of a chat completion: the openai SDK's ChatCompletion
+ * has it, and so has a batch job's answer once its schema has checked it
+ * (chat-batch-completer.ts).
+ */
+export interface CompletionRead {
+  readonly model?: unknown;
+  readonly choices: readonly {
+    readonly finish_reason?: string | null | undefined;
+    readonly message?:
+      | {
+          readonly content?: string | null | undefined;
+          readonly refusal?: string | null | undefined;
+          readonly tool_calls?:
+            | readonly { readonly type: string; readonly function?: { readonly arguments: string } | undefined }[]
+            | undefined;
+        }
+      | undefined;
+  }[];
+}
+
+export function readChoice(completion: CompletionRead, mode: OutputMode): ChoiceAnswer {
   const choice = completion.choices[0];
   const message = choice?.message;
-  const toolArguments = message?.tool_calls?.find((call) => call.type === 'function')?.function.arguments;
+  const toolArguments = message?.tool_calls?.find((call) => call.type === 'function')?.function?.arguments;
   const refusal = typeof message?.refusal === 'string' && message.refusal.trim() !== '' ? message.refusal : undefined;
   return {
     text: (mode === 'tool' ? toolArguments : undefined) ?? message?.content ?? toolArguments ?? '',

@@ -19,7 +19,20 @@ export interface ChatBatchCompleterSettings extends BatchReplaySettings {
 
 /** What the output of a collected answer must have to be read as a chat completion. */
 const completionSchema = z.looseObject({
-  choices: z.array(z.unknown()),
+  choices: z.array(
+    z.looseObject({
+      finish_reason: z.string().nullish(),
+      message: z
+        .looseObject({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          tool_calls: z
+            .array(z.looseObject({ type: z.string(), function: z.looseObject({ arguments: z.string() }).optional() }))
+            .optional(),
+        })
+        .optional(),
+    }),
+  ),
   usage: z.looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish(),
 });
 
@@ -35,7 +48,7 @@ export function chatWire(bodyModel: string): BatchWire {
           error: `the batch job's answer is not a chat completion: ${completion.error.issues[0]?.message ?? 'unreadable'}`,
         };
       const usage = { inputTokens: completion.data.usage?.prompt_tokens ?? 0, outputTokens: completion.data.usage?.completion_tokens ?? 0 };
-      return { ok: true, choice: readChoice(completion.data as unknown as OpenAI.Chat.Completions.ChatCompletion, mode), usage };
+      return { ok: true, choice: readChoice(completion.data, mode), usage };
     },
     ignored: (choice, mode) => mayBeIgnored(mode) && isProse(choice),
     failure: (status, body) => classifyFailure(errorOf(status, body), '', 'the key of the batch jobs'),

@@ -202,6 +202,24 @@ describe('a judgment replayed from batch answers', () => {
     expect(outcome).toMatchObject({ ok: false, transient: false, error: 'the judge model refused to answer: I cannot help with that.' });
   });
 
+  it('reads an answer whose message content is not text as no chat completion, naming the field', async () => {
+    const run = answers();
+    const client = completer(run);
+    run.answer(awaited(await client.complete(request)), {
+      kind: 'response',
+      status: 200,
+      body: {
+        choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: { rating: 'yes' } } }],
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+      },
+    });
+
+    const outcome = await client.complete(request);
+
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? '' : outcome.error).toMatch(/not a chat completion/);
+  });
+
   it('names two samples of one prompt as two requests with one body', async () => {
     const client = completer(answers());
 
