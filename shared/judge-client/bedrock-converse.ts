@@ -1,10 +1,4 @@
-import type {
-  ConverseCommandInput,
-  ConverseCommandOutput,
-  Message,
-  SystemContentBlock,
-  ToolInputSchema,
-} from '@aws-sdk/client-bedrock-runtime';
+import type { ConverseCommandInput, Message, SystemContentBlock, ToolInputSchema } from '@aws-sdk/client-bedrock-runtime';
 import type { z } from 'zod';
 import type { ChoiceAnswer } from './completion-answer.js';
 import { jsonSchemaOf, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
@@ -75,7 +69,27 @@ const FINISH_REASONS: Readonly<Record<string, string>> = {
   content_filtered: 'content_filter',
 };
 
-export function converseAnswer(output: ConverseCommandOutput, mode: OutputMode): ChoiceAnswer {
+/**
+ * What converseAnswer reads of a Converse response: the SDK's output has it,
+ * and so has a batch job's record once its schema has checked it
+ * (bedrock-batch-completer.ts).
+ */
+export interface ConverseRead {
+  readonly output?:
+    | {
+        readonly message?:
+          | {
+              readonly content?:
+                | readonly { readonly text?: unknown; readonly toolUse?: { readonly input?: unknown } | undefined }[]
+                | undefined;
+            }
+          | undefined;
+      }
+    | undefined;
+  readonly stopReason?: string | undefined;
+}
+
+export function converseAnswer(output: ConverseRead, mode: OutputMode): ChoiceAnswer {
   const content = output.output?.message?.content ?? [];
   const toolInput = content.find((block) => block.toolUse !== undefined)?.toolUse?.input;
   const toolText = toolInput === undefined ? undefined : JSON.stringify(toolInput);

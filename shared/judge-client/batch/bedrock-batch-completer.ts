@@ -1,4 +1,3 @@
-import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { z } from 'zod';
 import { converseAnswer, converseInput, CONVERSE_MODES } from '../bedrock-converse.js';
 import { classifyBedrockFailure, type BedrockWire } from '../bedrock-failure.js';
@@ -23,7 +22,11 @@ export interface BedrockBatchCompleterSettings extends BatchReplaySettings {
 
 /** What a record's modelOutput must have to be read as a Converse response. */
 const converseOutputSchema = z.looseObject({
-  output: z.looseObject({ message: z.looseObject({ content: z.array(z.looseObject({})) }) }),
+  output: z.looseObject({
+    message: z.looseObject({
+      content: z.array(z.looseObject({ text: z.unknown().optional(), toolUse: z.looseObject({ input: z.unknown().optional() }).optional() })),
+    }),
+  }),
   stopReason: z.string().optional(),
   usage: z.looseObject({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
 });
@@ -56,7 +59,7 @@ export function converseWire(modelId: string, maxTokens: number): BatchWire {
           error: `the batch job's answer is not a Converse response: ${output.error.issues[0]?.message ?? 'unreadable'}`,
         };
       const usage = { inputTokens: output.data.usage?.inputTokens ?? 0, outputTokens: output.data.usage?.outputTokens ?? 0 };
-      return { ok: true, choice: converseAnswer(output.data as unknown as ConverseCommandOutput, mode), usage };
+      return { ok: true, choice: converseAnswer(output.data, mode), usage };
     },
     // Converse has no mode a model silently ignores: a forced tool is used or refused.
     ignored: () => false,
