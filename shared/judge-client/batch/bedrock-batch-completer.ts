@@ -24,7 +24,9 @@ export interface BedrockBatchCompleterSettings extends BatchReplaySettings {
 const converseOutputSchema = z.looseObject({
   output: z.looseObject({
     message: z.looseObject({
-      content: z.array(z.looseObject({ text: z.unknown().optional(), toolUse: z.looseObject({ input: z.unknown().optional() }).optional() })),
+      content: z.array(
+        z.looseObject({ text: z.unknown().optional(), toolUse: z.looseObject({ input: z.unknown().optional() }).optional() }),
+      ),
     }),
   }),
   stopReason: z.string().optional(),
