@@ -5,6 +5,7 @@ import { generateCollection, type CollectionShape } from './generate-collection.
 import { benchManyRuns } from './ir-metrics-many-runs.js';
 import { officialRuns } from './official-runs.js';
 import { median, timeCommands } from './time-command.js';
+import { GOLDEN_MEASURE_FLAGS, SHARED_TASK_MEASURE_FLAGS } from '../test/support/trec-measure-flags.js';
 
 /**
  * Times `assay ir-metrics` against a trec_eval binary and checks that both
@@ -58,28 +59,7 @@ const folder = join(import.meta.dirname, '.data');
 mkdirSync(folder, { recursive: true });
 const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
 const repeat = Number(values.repeat);
-const measures = [
-  '-m',
-  'map',
-  '-m',
-  'P.5,10,20',
-  '-m',
-  'recall.5,10,100',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.5,10,20',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-  '-m',
-  'num_rel',
-  '-m',
-  'num_ret',
-  '-m',
-  'num_rel_ret',
-];
+const measures = GOLDEN_MEASURE_FLAGS;
 const shapeWith = (queries: string): CollectionShape => ({
   queries: Number(queries),
   documentsPerQuery: Number(values.documents),
@@ -90,22 +70,7 @@ const shapeWith = (queries: string): CollectionShape => ({
 const official = officialRuns(values.qrels, values['runs-folder']);
 if (values.part !== 'many' && official === undefined) await benchLargeRun(trecEval, shapeWith(values.queries));
 // The many-runs part scores what a shared task such as Robust03 reports for each of its runs.
-const sharedTaskMeasures = [
-  '-m',
-  'map',
-  '-m',
-  'P.5,10,20',
-  '-m',
-  'recall.10,100,1000',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.10,20',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-];
+const sharedTaskMeasures = SHARED_TASK_MEASURE_FLAGS;
 if (values.part !== 'large' || official !== undefined) {
   console.log('');
   await benchManyRuns({

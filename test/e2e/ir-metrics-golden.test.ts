@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
+import { GOLDEN_MEASURE_FLAGS } from '../support/trec-measure-flags.js';
 
 /**
  * `assay ir-metrics` against trec_eval 10.0's own outputs on its own test
@@ -12,28 +13,7 @@ const fixture = (name: string): string => join(fixtures, name);
 const expected = (name: string): string => readFileSync(fixture(name), 'utf8');
 
 /** The measures ir-metrics implements, as the out.measures.* files were produced. */
-const MEASURES = [
-  '-m',
-  'map',
-  '-m',
-  'P.5,10,20',
-  '-m',
-  'recall.5,10,100',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.5,10,20',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-  '-m',
-  'num_rel',
-  '-m',
-  'num_ret',
-  '-m',
-  'num_rel_ret',
-];
+const MEASURES = GOLDEN_MEASURE_FLAGS;
 
 describe('ir-metrics prints trec_eval 10.0 output byte for byte', () => {
   it.each([

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder } from '../support/temp-folder.js';
+import { GOLDEN_MEASURE_FLAGS } from '../support/trec-measure-flags.js';
 
 /**
  * `assay ir-metrics QRELS RUN RUN...` prints what trec_eval prints when run once
@@ -14,28 +15,7 @@ const fixture = (name: string): string => join(fixtures, name);
 const expected = (name: string): string => readFileSync(fixture(name), 'utf8');
 
 /** The measures ir-metrics implements, as the out.measures.* files were produced. */
-const MEASURES = [
-  '-m',
-  'map',
-  '-m',
-  'P.5,10,20',
-  '-m',
-  'recall.5,10,100',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.5,10,20',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-  '-m',
-  'num_rel',
-  '-m',
-  'num_ret',
-  '-m',
-  'num_rel_ret',
-];
+const MEASURES = GOLDEN_MEASURE_FLAGS;
 
 describe('several runs in one call print trec_eval 10.0 outputs one after another, byte for byte', () => {
   it.each([

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
+import { SHARED_TASK_MEASURE_FLAGS } from '../support/trec-measure-flags.js';
 
 /**
  * `assay ir-metrics` against trec_eval 10.0 on scores as official runs print
@@ -11,24 +12,7 @@ import { runCli } from '../support/run-cli.js';
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'trec-real-scores');
 const fixture = (name: string): string => join(fixtures, name);
 const RUNS = ['run.float64', 'run.float32-negative', 'run.six-decimals'];
-const MEASURES = [
-  '-q',
-  '-c',
-  '-m',
-  'map',
-  '-m',
-  'P.5,10,20',
-  '-m',
-  'recall.10,100,1000',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.10,20',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-];
+const MEASURES = ['-q', '-c', ...SHARED_TASK_MEASURE_FLAGS];
 
 describe('ir-metrics prints what trec_eval prints for scores of official runs', () => {
   it.each(RUNS)('%s', async (run) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTempFolder } from '../support/temp-folder.js';
+import { GOLDEN_MEASURE_FLAGS } from '../support/trec-measure-flags.js';
 
 /**
  * The built CLI scores several runs on worker threads, one a core, and must
@@ -13,28 +14,7 @@ import { createTempFolder } from '../support/temp-folder.js';
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const fixture = (name: string): string => join(ROOT, 'test', 'fixtures', 'trec-eval', name);
-const MEASURES = [
-  '-m',
-  'map',
-  '-m',
-  'P.5,10,20',
-  '-m',
-  'recall.5,10,100',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.5,10,20',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-  '-m',
-  'num_rel',
-  '-m',
-  'num_ret',
-  '-m',
-  'num_rel_ret',
-];
+const MEASURES = GOLDEN_MEASURE_FLAGS;
 
 async function assay(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
