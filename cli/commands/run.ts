@@ -17,7 +17,7 @@ import { locateIn, reportGate } from '../run/report-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
-import { batchFailedText, batchRefusedText } from '../run/batch-progress.js';
+import { batchFailedText, batchRefusedText, batchUnreachableText } from '../run/batch-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
 
 interface RunOptions extends CollectionOptions {
@@ -118,6 +118,8 @@ export function runCommand(): Command {
         throw new UsageError(`${batchFailedText(result.ended.step)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
       if (result.ended.kind === 'batch-refused')
         throw new UsageError(`${batchRefusedText(result.ended.step)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
+      if (result.ended.kind === 'batch-unreachable')
+        throw new UsageError(`${batchUnreachableText(result.ended)}. The run can go on: ${finish} looks at its jobs again`, EXIT_FAILED);
       const jobs = result.ended.step.jobs.map((job) => job.provider_id ?? job.key).join(', ');
       process.stdout.write(
         `${terminalText(`${result.judgeSummary}\nbatch jobs submitted: ${jobs}\nthe run waits for them; finish it with: ${finish}`)}\n`,

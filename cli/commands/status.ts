@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { describeStatus, runStatus, type RunStatus } from '../../shared/operations/run-status.js';
 import { pollJob } from '../../shared/batch/batch-jobs.js';
+import type { JobRecord } from '../../shared/batch/batch-state.js';
+import { terminalName, terminalText } from '../../shared/report-render/terminal-text.js';
 import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { runConfigOf } from '../../shared/run/stored-config.js';
 import { resolve } from 'node:path';
@@ -30,7 +32,7 @@ export function statusCommand(): Command {
       checkedRunId(runId);
       const status = await withLiveJobs(await runStatus(storeOf(options), runId));
       if (options.json !== true) {
-        process.stdout.write(`${describeStatus(status)}\n`);
+        process.stdout.write(`${terminalText(describeStatus(status))}\n`);
         return;
       }
       const summary = {
@@ -55,11 +57,15 @@ export function statusCommand(): Command {
                   state: job.state,
                   counts: job.counts ?? null,
                   collected: job.collected,
+                  unread_lines: job.unread_lines ?? {},
                 })),
               },
             }),
       };
-      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      // JSON escapes the C0 controls itself; C1 controls and bidi formatting characters are written as \u escapes too (still the same JSON).
+      process.stdout.write(
+        `${JSON.stringify(summary, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
+      );
     });
 }
 
@@ -76,7 +82,21 @@ async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
   const chosen = await batchProviderOf(runConfigOf(status.manifest).judge, judgeEnvironmentOf(process.env));
   if (!chosen.ok) return status;
   const now = () => new Date();
-  const jobs = await Promise.all(status.batch.jobs.map((job) => (open.includes(job) ? pollJob(chosen.value, job, now) : job)));
+  const { BatchProviderError } = await import('../../shared/judge-client/batch/batch-provider.js');
+  // A provider that does not answer now leaves the job as last seen, said so on stderr: status only reads, and never fails for it.
+  const looked = async (job: JobRecord): Promise<JobRecord> => {
+    if (!open.includes(job)) return job;
+    try {
+      return await pollJob(chosen.value, job, now);
+    } catch (error) {
+      if (!(error instanceof BatchProviderError)) throw error;
+      process.stderr.write(
+        `assay: ${terminalName(`batch job ${job.provider_id ?? job.key}: the provider did not answer (${error.message}); shown as last seen`)}\n`,
+      );
+      return job;
+    }
+  };
+  const jobs = await Promise.all(status.batch.jobs.map(looked));
   return { ...status, batch: { ...status.batch, jobs } };
 }
 

@@ -25,6 +25,10 @@ export function batchStepText(step: BatchStep, now: Date): string | undefined {
       return `batch: ${step.jobs.map((job) => `job ${job.provider_id ?? job.key} failed validation: ${errorsText(job)}`).join('; ')}`;
     case 'below-minimum':
       return step.action === 'online' ? `batch: ${step.reason}; they are judged online` : `batch: ${batchRefusedText(step)}`;
+    case 'unreachable':
+      return step.transient
+        ? `batch: the provider did not answer (${step.error}); looked at again, until ${step.giveUpAt.toISOString()}`
+        : `batch: the provider refused (${step.error})`;
     case 'judging':
     case 'done':
       return undefined;
@@ -35,7 +39,16 @@ function jobText(job: JobRecord, now: Date): string {
   const counts =
     job.counts === undefined ? `${job.requests} requests` : `${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
   const elapsed = job.created_at === undefined ? '' : `, ${duration(now.getTime() - Date.parse(job.created_at))}`;
-  return `${job.provider_id ?? job.key} ${job.state}, ${counts}${elapsed}`;
+  const unread = unreadText(job);
+  return `${job.provider_id ?? job.key} ${job.state}, ${counts}${unread === undefined ? '' : `, ${unread}`}${elapsed}`;
+}
+
+/** The lines of a collected job that were no answer, by why: `2 lines unread (1 not JSON, 1 cut off), sent again`. */
+export function unreadText(job: JobRecord): string | undefined {
+  const counts = Object.entries(job.unread_lines ?? {});
+  if (counts.length === 0) return undefined;
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  return `${plural(total, 'line')} unread (${counts.map(([reason, count]) => `${count} ${reason}`).join(', ')}), their requests sent again`;
 }
 
 /** The provider's errors of a job that failed validation: line, code and message of each (the first five). */
@@ -61,6 +74,16 @@ function plural(count: number, noun: string): string {
 
 function sum(jobs: readonly JobRecord[], pick: (job: JobRecord) => number): number {
   return jobs.reduce((total, job) => total + pick(job), 0);
+}
+
+/**
+ * The provider refused a call for good, or did not answer for longer than
+ * its jobs' window and the run's deadline allow: one line, with how to go on.
+ */
+export function batchUnreachableText(ended: { readonly step: Extract<BatchStep, { kind: 'unreachable' }>; readonly since: Date }): string {
+  const { step } = ended;
+  if (!step.transient) return `the batch provider refused a call (${step.error}); nothing was lost`;
+  return `the batch provider has not answered since ${ended.since.toISOString()} (the last: ${step.error}), and its jobs' window or the run's deadline has passed; nothing was lost`;
 }
 
 /** Jobs that failed validation, with the provider's errors: nothing of them ran or was paid for. */

@@ -57,7 +57,9 @@ export type DriveOutcome =
   | { readonly kind: 'reported'; readonly report: Report }
   | { readonly kind: 'detached'; readonly step: Extract<BatchStep, { kind: 'submitted' }> }
   | { readonly kind: 'batch-failed'; readonly step: Extract<BatchStep, { kind: 'failed' }> }
-  | { readonly kind: 'batch-refused'; readonly step: Extract<BatchStep, { kind: 'below-minimum' }> };
+  | { readonly kind: 'batch-refused'; readonly step: Extract<BatchStep, { kind: 'below-minimum' }> }
+  /** The provider refused a call for good, or did not answer for longer than its jobs' window and the run's deadline allow; `since` is when it first did not. */
+  | { readonly kind: 'batch-unreachable'; readonly step: Extract<BatchStep, { kind: 'unreachable' }>; readonly since: Date };
 
 /** Longest wait between two looks at the store while this drive sees no case of its run finish. */
 const MAX_IDLE_CHECK_MS = 10_000;
@@ -150,6 +152,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
 
   const watch = async (): Promise<void> => {
     let idleMs = 1_000;
+    /** When the provider first did not answer, in the outage going on; undefined while it answers. */
+    let unreachableSince: Date | undefined;
     while (!finished()) {
       const woken = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), idleMs);
@@ -166,6 +170,17 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
       const completion = await runCompletion(store, runId);
       const pastDeadline = options.now().getTime() >= completion.deadline.getTime();
       const step = batch === undefined || pastDeadline ? undefined : await batch.step();
+      if (step !== undefined) unreachableSince = step.kind === 'unreachable' ? (unreachableSince ?? options.now()) : undefined;
+      if (step?.kind === 'unreachable') {
+        // A short outage is waited out, with the polls' backoff, as long as the jobs' window and the run's deadline allow.
+        if (!step.transient || options.now().getTime() >= step.giveUpAt.getTime()) {
+          batchEnd = { kind: 'batch-unreachable', step, since: unreachableSince ?? options.now() };
+          polls.abort();
+          return;
+        }
+        idleMs = Math.max(step.retryAfterMs ?? 0, batch?.nextPoll(false) ?? MAX_IDLE_CHECK_MS);
+        continue;
+      }
       if (pastDeadline || step?.kind === 'done' || (batch === undefined && completion.finished >= completion.caseIds.length)) {
         const { reportRun } = await import('../../shared/reduce/reduce.js');
         reported = await reportRun(

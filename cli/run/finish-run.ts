@@ -15,7 +15,7 @@ import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as ch
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { batchDriveOf } from './batch-drive.js';
-import { batchFailedText, batchRefusedText } from './batch-progress.js';
+import { batchFailedText, batchRefusedText, batchUnreachableText } from './batch-progress.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
@@ -116,6 +116,8 @@ export async function finishRun(
         throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
       if (driven.kind === 'batch-refused')
         throw new UsageError(`${batchRefusedText(driven.step)}; \`${command} ${runId}\` reports the run with them`, EXIT_FAILED);
+      if (driven.kind === 'batch-unreachable')
+        throw new UsageError(`${batchUnreachableText(driven)}; \`${command} ${runId}\` looks at its jobs again`, EXIT_FAILED);
       if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
       return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
     },

@@ -1,3 +1,4 @@
+import { terminalName } from '../../shared/report-render/terminal-text.js';
 import { addUsages, type JudgeUsage } from '../../shared/scoring/judge-usage-tally.js';
 
 /**
@@ -41,9 +42,10 @@ export class Progress {
     this.render(true);
   }
 
-  /** A line of its own about the run's batch jobs, under the progress line. */
+  /** A line of its own about the run's batch jobs, under the progress line; the provider's words in it are shown escaped, never obeyed by the terminal. */
   note(text: string): void {
-    this.stream.write(this.stream.isTTY ? `\r${text}\u001b[K\n` : `${text}\n`);
+    const shown = terminalName(text);
+    this.stream.write(this.stream.isTTY ? `\r${shown}\u001b[K\n` : `${shown}\n`);
     this.render(true);
   }
 

@@ -1,20 +1,27 @@
-import pLimit from 'p-limit';
-import { z } from 'zod';
 import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
-import { batchKeys, type BatchAnswer, type BatchRequest } from '../judge-client/batch/batch-request.js';
+import { batchKeys, type BatchRequest } from '../judge-client/batch/batch-request.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { compareText } from '../report/ordering.js';
+import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { BatchState, JobRecord } from './batch-state.js';
 import { writeBatchState } from './batch-state.js';
-import { readJsonWith } from '../schema/parse-json-with.js';
+import { jobRequestsText, type OwedRequest } from './job-collection.js';
 
-/** Answers written to the store at once while a job is collected. */
-const WRITE_CONCURRENCY = 16;
+export { collectJob } from './job-collection.js';
+
+/**
+ * Looks at a job finished by its state whose files the provider does not
+ * name yet, before its lines are read as not run and sent again: a provider
+ * may name a finished job's output a little later.
+ */
+const LOOKS_FOR_FILES = 5;
 
 /** A job of a round, before it is recorded: its input lines, the ids of its requests in the same order, its model. */
 export interface PlannedJob {
   readonly lines: string[];
   readonly ids: string[];
+  /** Its requests in the same order, with the judge and the priced model of each. */
+  readonly requests: OwedRequest[];
   /** The model its requests ask (on Azure OpenAI, the deployment): a provider that names the model per job (Bedrock) creates the job for it. */
   readonly model: string;
 }
@@ -30,7 +37,7 @@ export function planJobs(requests: readonly BatchRequest[], provider: BatchProvi
   const ordered = [...requests].sort((left, right) =>
     compareText(`${modelOf(left)}\u0000${left.id}`, `${modelOf(right)}\u0000${right.id}`),
   );
-  const jobs: { lines: string[]; ids: string[]; bytes: number; model: string }[] = [];
+  const jobs: { lines: string[]; ids: string[]; requests: OwedRequest[]; bytes: number; model: string }[] = [];
   for (const request of ordered) {
     const line = provider.line(request);
     const bytes = Buffer.byteLength(line) + 1;
@@ -45,14 +52,15 @@ export function planJobs(requests: readonly BatchRequest[], provider: BatchProvi
       last.ids.length >= maxRequests ||
       last.bytes + bytes > provider.limits.maxBytes
     ) {
-      last = { lines: [], ids: [], bytes: 0, model: modelOf(request) };
+      last = { lines: [], ids: [], requests: [], bytes: 0, model: modelOf(request) };
       jobs.push(last);
     }
     last.lines.push(line);
     last.ids.push(request.id);
+    last.requests.push({ id: request.id, judge: request.judge, model: request.model });
     last.bytes += bytes;
   }
-  return jobs.map(({ lines, ids, model }) => ({ lines, ids, model }));
+  return jobs.map(({ lines, ids, requests, model }) => ({ lines, ids, requests, model }));
 }
 
 /** The model a request's body names (on Azure OpenAI, the deployment); a body without one (Bedrock's Converse) asks the request's model. */
@@ -81,7 +89,7 @@ export async function submitJobs(
   for (const [index, job] of planned.entries()) {
     const key = `${runId}-r${state.round}-j${inRound + index}`;
     await store.put(batchKeys.jobInput(runId, key), `${job.lines.join('\n')}\n`);
-    await store.put(batchKeys.jobRequests(runId, key), JSON.stringify(job.ids));
+    await store.put(batchKeys.jobRequests(runId, key), jobRequestsText(job.requests));
     const estimate = estimates?.[index];
     const record: JobRecord = {
       key,
@@ -126,58 +134,42 @@ export async function createPlanned(
   return current;
 }
 
-/** Asks the provider where a job is, and records it. */
+/**
+ * Asks the provider where a job is, and records it, every text of the
+ * provider's redacted (the adapters redact them; once more here, as they
+ * are stored and printed). A job finished by its state whose files are not
+ * named yet is recorded as still running, for a few looks.
+ */
 export async function pollJob(provider: BatchProvider, job: JobRecord, now: () => Date): Promise<JobRecord> {
   if (job.provider_id === undefined) throw new Error(`Batch job ${job.key} was never created at the provider`);
   const status = await provider.status(job.provider_id);
+  const looks = job.looks_without_files ?? 0;
+  const waitForFiles = status.filesPending === true && looks < LOOKS_FOR_FILES;
+  const phase = waitForFiles ? 'running' : status.phase;
   const finished =
-    (status.phase === 'finished' || status.phase === 'failed') && job.finished_at === undefined ? { finished_at: now().toISOString() } : {};
+    (phase === 'finished' || phase === 'failed') && job.finished_at === undefined ? { finished_at: now().toISOString() } : {};
   const errors =
     status.errors.length === 0
       ? {}
       : {
           errors: status.errors.map((error) => ({
-            code: error.code,
-            message: error.message,
+            code: scrubSecrets(error.code),
+            message: scrubSecrets(error.message),
             ...(error.line === undefined ? {} : { line: error.line }),
           })),
         };
+  const expires =
+    status.expiresAt === undefined || Number.isNaN(status.expiresAt.getTime()) ? {} : { expires_at: status.expiresAt.toISOString() };
   return {
     ...job,
-    state: status.state,
-    phase: status.phase,
+    state: scrubSecrets(status.state),
+    phase,
     ...(status.counts === undefined ? {} : { counts: status.counts }),
     ...finished,
     ...errors,
+    ...expires,
+    ...(waitForFiles ? { looks_without_files: looks + 1 } : {}),
   };
-}
-
-/**
- * Stores a finished job's answers under their request ids, each once (an
- * answer already stored, by an earlier collection that died half-way, is
- * kept), and a line failure for every request of the job the provider gave
- * no answer for, so no case waits for an answer that will never come.
- */
-export async function collectJob(store: ObjectStore, provider: BatchProvider, runId: string, job: JobRecord): Promise<JobRecord> {
-  if (job.provider_id === undefined) throw new Error(`Batch job ${job.key} was never created at the provider`);
-  const requestsKey = batchKeys.jobRequests(runId, job.key);
-  const ids = readJsonWith(z.array(z.string()), (await store.get(requestsKey)) ?? new Uint8Array(), requestsKey);
-  const owed = new Set(ids);
-  const limit = pLimit(WRITE_CONCURRENCY);
-  const writes: Promise<unknown>[] = [];
-  const write = (requestId: string, answer: BatchAnswer['answer']): void => {
-    const record: BatchAnswer = { id: requestId, job: job.key, answer };
-    writes.push(limit(() => store.put(batchKeys.answer(runId, requestId), JSON.stringify(record), { ifNoneMatch: true })));
-  };
-  for await (const { requestId, answer } of provider.answers(job.provider_id)) {
-    // A line for a request the job did not hold is the provider's, not an answer this run asked for.
-    if (!owed.delete(requestId)) continue;
-    write(requestId, answer);
-  }
-  for (const requestId of owed)
-    write(requestId, { kind: 'line-failed', code: 'not_returned', message: `${provider.name} returned no line for the request` });
-  await Promise.all(writes);
-  return { ...job, collected: true };
 }
 
 export function replaceJob(state: BatchState, job: JobRecord): BatchState {

@@ -3,7 +3,8 @@ import { batchKeys } from '../judge-client/batch/batch-request.js';
 import type { BatchSettings } from '../judge-client/batch/batch-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
-import { runCompletion } from '../run/run-completion.js';
+import { extendDeadline, runCompletion, type RunCompletion } from '../run/run-completion.js';
+import { BatchProviderError } from '../judge-client/batch/batch-provider.js';
 import { collectJob, createPlanned, pollJob, replaceJob, submitJobs } from './batch-jobs.js';
 import { belowMinimumText, settleBelowMinimum, splitAtMinimum } from './batch-minimum.js';
 import { readBatchState, writeBatchState, type BatchState, type JobRecord } from './batch-state.js';
@@ -55,12 +56,59 @@ export type BatchStep =
    * judge.batch.below_minimum says; the rest of the round goes out in jobs
    * once they have reported.
    */
-  | { readonly kind: 'below-minimum'; readonly action: BatchSettings['belowMinimum']; readonly cases: number; readonly reason: string };
+  | { readonly kind: 'below-minimum'; readonly action: BatchSettings['belowMinimum']; readonly cases: number; readonly reason: string }
+  /**
+   * The provider did not answer a call of this step (`transient`: a 5xx, a
+   * 429, a network error, a file it names not served yet, which the next step
+   * tries again), or refused it for good (a revoked key). Whatever the step
+   * did before is recorded; `giveUpAt` is when waiting out the outage stops
+   * being worth it: the latest window of the round's open jobs, or the run's
+   * deadline if sooner.
+   */
+  | {
+      readonly kind: 'unreachable';
+      readonly error: string;
+      readonly transient: boolean;
+      readonly retryAfterMs: number | undefined;
+      readonly giveUpAt: Date;
+      readonly jobs: readonly JobRecord[];
+    };
+
+/** A job's window when the provider never said: the 24 hours every provider gives a job from its creation. */
+const JOB_WINDOW_MS = 24 * 3600 * 1000;
 
 export async function advanceBatch(dependencies: BatchDependencies, runId: string): Promise<BatchStep> {
+  const completion = await runCompletion(dependencies.store, runId);
+  try {
+    return await advance(dependencies, runId, completion);
+  } catch (error) {
+    if (!(error instanceof BatchProviderError)) throw error;
+    const state = await readBatchState(dependencies.store, runId);
+    const open = state.jobs.filter((job) => job.round === state.round && !job.collected && job.phase !== 'failed');
+    const windows = open.map((job) =>
+      job.expires_at !== undefined
+        ? Date.parse(job.expires_at)
+        : job.created_at !== undefined
+          ? Date.parse(job.created_at) + JOB_WINDOW_MS
+          : completion.deadline.getTime(),
+    );
+    const giveUpAt = new Date(
+      Math.min(completion.deadline.getTime(), windows.length === 0 ? Number.POSITIVE_INFINITY : Math.max(...windows)),
+    );
+    return {
+      kind: 'unreachable',
+      error: error.message,
+      transient: error.transient,
+      retryAfterMs: error.retryAfterMs,
+      giveUpAt,
+      jobs: open,
+    };
+  }
+}
+
+async function advance(dependencies: BatchDependencies, runId: string, completion: RunCompletion): Promise<BatchStep> {
   const { store } = dependencies;
   let state = await readBatchState(store, runId);
-  const completion = await runCompletion(store, runId);
   const waiting = new Set(await waitingCaseIds(store, runId, state.round));
   const unreported = completion.unfinished.filter((caseId) => !waiting.has(caseId)).length;
   if (unreported > 0) return { kind: 'judging', unreported };
@@ -101,6 +149,8 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
         cases.map((waiting) => waiting.case_id),
       );
     const perJob = estimates === undefined ? undefined : planned.map((job) => ((estimates?.[0] ?? 0) * job.ids.length) / requests);
+    // The new jobs have their day from now: the run waits for them (a first round's jobs are within the deadline ingest set).
+    if (state.round > 0) await extendDeadline(store, completion.manifest, dependencies.now());
     state = await submitJobs(store, dependencies.provider, runId, state, planned, dependencies.now, perJob);
     return { kind: 'submitted', jobs: state.jobs.filter((job) => job.round === state.round && job.phase !== 'failed') };
   }

@@ -31,6 +31,12 @@ export const jobRecordSchema = z.object({
   errors: z.array(z.object({ code: z.string(), message: z.string(), line: z.number().int().optional() })).optional(),
   created_at: z.iso.datetime().optional(),
   finished_at: z.iso.datetime().optional(),
+  /** When the provider's window for the job closes, as it last said: an outage is waited out until then at most. */
+  expires_at: z.iso.datetime().optional(),
+  /** Looks at a job finished by its state whose files the provider did not name yet; it is looked at again a few times before its lines count as not run. */
+  looks_without_files: z.number().int().positive().optional(),
+  /** Lines of its files that were no answer, by why (`not JSON`, `cut off`, `duplicate id`...): their requests are sent again. */
+  unread_lines: z.record(z.string(), z.number().int().positive()).optional(),
   /** What its requests were estimated to cost at submission, under run.max_judge_cost (batch-ceiling.ts). */
   estimated_cost: z.number().nonnegative().optional(),
 });

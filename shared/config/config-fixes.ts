@@ -125,7 +125,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
   'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
   'run.corrected_estimates': ['level', 'min_labelled'],
-  'judge.batch': ['enabled', 'failed_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds', 'bedrock'],
+  'judge.batch': ['enabled', 'failed_lines', 'unanswered_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds', 'bedrock'],
   'judge.batch.bedrock': Object.keys(bedrockBatchSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
   'custom_judges[]': Object.keys(customJudgeSchema.shape),

@@ -6,6 +6,7 @@ import { reportSchema, type Report } from '../schema/report.js';
 import { runKeys } from '../run/run-identity.js';
 import { hasBatchState, readBatchState, type JobRecord } from '../batch/batch-state.js';
 import { waitingCaseIds } from '../batch/waiting-cases.js';
+import { terminalName } from '../report-render/terminal-text.js';
 
 export interface RunStatus {
   readonly runId: string;
@@ -79,21 +80,33 @@ export function describeStatus(status: RunStatus): string {
   const waiting =
     status.batch.waiting === 0 || status.report !== undefined ? '' : `; ${status.batch.waiting} cases waiting for their answers`;
   const jobs = status.batch.jobs.map(
-    (job) => `  batch job ${job.provider_id ?? job.key} (round ${job.round}, ${job.requests} requests): ${jobState(job)}`,
+    (job) => `  batch job ${terminalName(job.provider_id ?? job.key)} (round ${job.round}, ${job.requests} requests): ${jobState(job)}`,
   );
   return [`${line}\nbatch round ${status.batch.round}${waiting}`, ...jobs].join('\n');
 }
 
-/** A job as the provider last named its state, with its counts: `in_progress, 120/219 done, 0 failed`. */
+/**
+ * A job as the provider last named its state, with its counts, the lines of
+ * its files that were no answer, and a failed job's errors:
+ * `completed, 219/219 done, 0 failed, answers collected, 2 lines unread (1 cut off, 1 not JSON)`.
+ * The provider's words are stored redacted and shown escaped: a status or a
+ * message never drives the terminal.
+ */
 export function jobState(job: JobRecord): string {
   const counts = job.counts === undefined ? '' : `, ${job.counts.completed}/${job.counts.total} done, ${job.counts.failed} failed`;
   const collected = job.collected && job.phase === 'finished' ? ', answers collected' : '';
+  const unread = Object.entries(job.unread_lines ?? {});
+  const unreadTotal = unread.reduce((sum, [, count]) => sum + count, 0);
+  const unreadText =
+    unreadTotal === 0
+      ? ''
+      : `, ${unreadTotal} line${unreadTotal === 1 ? '' : 's'} unread (${unread.map(([reason, count]) => `${count} ${reason}`).join(', ')})`;
   const errors =
-    job.phase === 'failed' && job.errors !== undefined && job.errors.length > 0
+    (job.phase === 'failed' || job.phase === 'finished') && job.errors !== undefined && job.errors.length > 0
       ? `: ${job.errors
           .slice(0, 3)
           .map((error) => `${error.line === undefined ? '' : `line ${error.line}: `}${error.code}: ${error.message}`)
           .join('; ')}`
       : '';
-  return `${job.state}${counts}${collected}${errors}`;
+  return terminalName(`${job.state}${counts}${collected}${unreadText}${errors}`);
 }

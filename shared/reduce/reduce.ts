@@ -96,7 +96,8 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const batched = pastDeadline ? undefined : await batchStep(dependencies, manifest);
   if (batched !== undefined && batched.step.kind !== 'done') {
     // Checks come minutes apart while jobs are with the provider; seconds apart again (counting from 0) once cases are judged.
-    const polling = batched.step.kind === 'in-progress' || batched.step.kind === 'submitted';
+    // An outage of the provider is waited out the same way, until the deadline reports the run.
+    const polling = batched.step.kind === 'in-progress' || batched.step.kind === 'submitted' || batched.step.kind === 'unreachable';
     await scheduleNextCheck(dependencies.control, manifest, polling ? message.attempt + 1 : 0, polling ? batched.pollDelays : undefined);
     return { kind: 'batch', runId: manifest.run_id, step: batched.step };
   }

@@ -26,6 +26,7 @@ import type { IntervalSource } from '../report/metric-statistics.js';
 import { reportFromPartials } from '../report/partials-report.js';
 import type { RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
+import { batchKeys } from '../judge-client/batch/batch-request.js';
 import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
 import { runConfigOf } from '../run/stored-config.js';
 
@@ -177,9 +178,16 @@ function largestDeltas<Delta extends { delta: number; case_id: string }>(deltas:
   return [...sorted.slice(0, EXCERPT_PER_METRIC), ...sorted.slice(-EXCERPT_PER_METRIC)];
 }
 
+/**
+ * The judge usage no case result holds: the deliveries that ended in a retry
+ * (their calls were made, and maybe paid), and what the provider billed for
+ * a batch-judged run's lines, counted per job when it was collected (a case
+ * replaying an answer counts its judgment, not its tokens).
+ */
 async function readAttemptUsage(store: ObjectStore, runId: string) {
   const keys: string[] = [];
-  for await (const key of store.list(runKeys.attemptUsagePrefix(runId))) keys.push(key);
+  for (const prefix of [runKeys.attemptUsagePrefix(runId), batchKeys.usagePrefix(runId)])
+    for await (const key of store.list(prefix)) keys.push(key);
   const usage = [];
   for (const key of keys.sort()) {
     const bytes = await store.get(key);

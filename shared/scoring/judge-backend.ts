@@ -112,7 +112,7 @@ export function chooseJudgeBackend(
               maxTokens: settings.maxTokens,
               answerOf: runStore === undefined ? noRunStore : storedAnswers(runStore),
             },
-            { client: online, failedLines: batch.failedLines === 'online' },
+            { client: online, failedLines: batch.failedLines === 'online', unansweredLines: batch.unansweredLines === 'online' },
           );
     const serviceSettings = {
       provider: provider.kind,

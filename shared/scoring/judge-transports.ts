@@ -99,6 +99,8 @@ export interface BatchOnline {
   readonly client: JudgeCompleter;
   /** `judge.batch.failed_lines: online`: the lines the jobs did not run are judged by it. */
   readonly failedLines: boolean;
+  /** `judge.batch.unanswered_lines: online`: the lines the one resubmission did not run either are judged by it. */
+  readonly unansweredLines: boolean;
 }
 
 /**
@@ -115,7 +117,11 @@ export function createBatchCompleter(
   settings: Omit<ChatBatchCompleterSettings, 'online' | 'belowMinimum'>,
   online: BatchOnline,
 ): JudgeCompleter {
-  const onlineFor = { belowMinimum: online.client, ...(online.failedLines ? { online: online.client } : {}) };
+  const onlineFor = {
+    belowMinimum: online.client,
+    ...(online.failedLines ? { online: online.client } : {}),
+    ...(online.unansweredLines ? { unanswered: online.client } : {}),
+  };
   if (provider === 'bedrock') {
     return new LazyCompleter(
       async () =>

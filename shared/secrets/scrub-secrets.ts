@@ -93,3 +93,16 @@ function removeSecretRuns(text: string, secrets: readonly string[]): string {
   }
   return result;
 }
+
+/**
+ * `value` (parsed JSON) with every string in it, keys excepted, passed
+ * through `clean` (scrubSecrets for a message, removeKnownSecrets for data):
+ * for a provider's stored answer, which must keep its shape.
+ */
+export function withCleanStrings(value: unknown, clean: (text: string) => string): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (Array.isArray(value)) return value.map((item) => withCleanStrings(item, clean));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withCleanStrings(item, clean)]));
+  return value;
+}

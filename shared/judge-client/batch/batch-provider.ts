@@ -1,4 +1,5 @@
 import type { BatchAnswer, BatchRequest } from './batch-request.js';
+import type { TokenUsage } from '../judge-completion.js';
 
 /**
  * A provider's batch API, as a batch-judged run uses it: create a job from
@@ -38,6 +39,14 @@ export interface BatchJobStatus {
   readonly counts: { readonly total: number; readonly completed: number; readonly failed: number } | undefined;
   /** Why a job failed validation: the provider's errors, with the input line they concern when it says. */
   readonly errors: readonly BatchJobError[];
+  /** When the provider's window for the job closes (OpenAI's `expires_at`, Bedrock's `jobExpirationTime`), when it says. */
+  readonly expiresAt?: Date | undefined;
+  /**
+   * The job is finished by its state, its counts say lines ran, yet it names
+   * no file to read them from (yet): a provider may name its output a few
+   * looks later, so the answers are not read until then.
+   */
+  readonly filesPending?: boolean | undefined;
 }
 
 export interface BatchJobError {
@@ -58,7 +67,60 @@ export interface BatchProvider {
   /** Creates a job from input lines (JSONL, each from `line`), named `key`; returns the provider's id of it. */
   create(key: string, input: string, target: BatchJobTarget): Promise<string>;
   status(jobId: string): Promise<BatchJobStatus>;
-  /** A finished job's answers, each with its request id, in whatever order the provider wrote them. */
-  answers(jobId: string): AsyncIterable<{ readonly requestId: string; readonly answer: BatchAnswer['answer'] }>;
+  /**
+   * A finished job's lines, in whatever order the provider wrote them: each
+   * an answer with its request id, or a line that cannot be read (not JSON,
+   * cut off, an error body under status 200), with its request id when the
+   * line names one. Every text in them from the provider is redacted.
+   */
+  answers(jobId: string): AsyncIterable<BatchLine>;
   cancel(jobId: string): Promise<void>;
+}
+
+/**
+ * One line of a finished job's output or error file. `billed` is what the
+ * provider counted for it (its answer's usage), as far as the line says:
+ * a line read or not, it was paid for.
+ */
+export type BatchLine =
+  | {
+      readonly kind: 'answer';
+      readonly requestId: string;
+      readonly answer: BatchAnswer['answer'];
+      readonly billed?: TokenUsage | undefined;
+    }
+  | {
+      readonly kind: 'unreadable';
+      readonly requestId?: string | undefined;
+      /** What is wrong with it, in a few words (`not JSON`, `cut off`, `an error body under status 200`). */
+      readonly reason: UnreadableReason;
+      readonly billed?: TokenUsage | undefined;
+    };
+
+/** Why a line of a job's files is no answer; the counts of a job's record are kept under these. */
+export type UnreadableReason =
+  | 'not JSON'
+  | 'cut off'
+  | 'not a result line'
+  | 'an error body under status 200'
+  | 'unknown id'
+  | 'duplicate id';
+
+/**
+ * A call to the provider's batch API that failed: `transient` when it may
+ * pass on a later look (a 5xx, a 429, a timeout, a network error, a file
+ * the job names that is not there yet), else the provider refused it for
+ * good (a revoked key, a job it does not know). The message is redacted.
+ */
+export class BatchProviderError extends Error {
+  override readonly name = 'BatchProviderError';
+
+  constructor(
+    message: string,
+    readonly transient: boolean,
+    /** The wait the provider asked for (retry-after), when it did. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
 }

@@ -55,20 +55,22 @@ export interface BatchReplaySettings {
   readonly answerOf: (runId: string, requestId: string) => Promise<BatchAnswer | undefined>;
   /** For lines the job did not run, under `failed_lines: online`; absent: they are sent once more in a job. */
   readonly online?: JudgeCompleter;
+  /** For lines the one resubmission did not run either, under `unanswered_lines: online`; absent: the judgment ends in error. */
+  readonly unanswered?: JudgeCompleter;
   /** For a judgment whose context says its round is judged online (`below_minimum: online`) and that needs a request no job answered. */
   readonly belowMinimum?: JudgeCompleter;
 }
 
 const WAITING = 'waiting for an answer from a batch job';
+const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 
 interface Replay {
   readonly context: BatchContext;
-  readonly usage: TokenUsage;
   requests: number;
   /** The first request without an answer: the judgment waits for it. */
   awaiting: BatchRequest | undefined;
-  /** A line the job did not run, to be judged online (`failed_lines: online`). */
-  goOnline: boolean;
+  /** A line the jobs did not run, and the online client that makes the judgment instead (`failed_lines` or `unanswered_lines: online`). */
+  goOnline: JudgeCompleter | undefined;
 }
 
 /**
@@ -89,7 +91,7 @@ export class BatchReplayCompleter implements JudgeCompleter {
   async complete(request: CompletionRequest, limits?: CallDeadlineOptions): Promise<JudgeCompletion> {
     const context = request.batch;
     if (context === undefined) throw new Error('A batch judgment needs its run: the judge service passes the batch context');
-    const replay: Replay = { context, usage: { inputTokens: 0, outputTokens: 0 }, requests: 0, awaiting: undefined, goOnline: false };
+    const replay: Replay = { context, requests: 0, awaiting: undefined, goOnline: undefined };
     const outcome = await exchangeAnswer(request, (messages) => this.send(request, messages, replay), {
       maxTokens: this.settings.maxTokens,
       secrets: [],
@@ -100,8 +102,9 @@ export class BatchReplayCompleter implements JudgeCompleter {
       if (context.online === true && this.settings.belowMinimum !== undefined) return this.settings.belowMinimum.complete(request, limits);
       return { ok: false, error: WAITING, transient: true, awaitingBatch: replay.awaiting, ...free };
     }
-    if (replay.goOnline && this.settings.online !== undefined) return this.settings.online.complete(request, limits);
-    return { ...outcome, usage: replay.usage, retries: Math.max(0, replay.requests - 1), rateLimited: 0, pricing: 'batch' };
+    if (replay.goOnline !== undefined) return replay.goOnline.complete(request, limits);
+    // No tokens here: what the provider billed for every line is counted once, when its job is collected (shared/batch/job-collection.ts).
+    return { ...outcome, usage: NO_TOKENS, retries: Math.max(0, replay.requests - 1), rateLimited: 0, pricing: 'batch' };
   }
 
   /** One answer to `messages`, walked from the first request the online client would send. */
@@ -135,20 +138,22 @@ export class BatchReplayCompleter implements JudgeCompleter {
             : undefined;
       if (answer.kind === 'line-failed' || notRun !== undefined) {
         if (this.settings.online !== undefined) {
-          replay.goOnline = true;
+          replay.goOnline = this.settings.online;
           return { ok: false, error: `the batch job did not run the request (${notRun})`, transient: true };
         }
         if (attempt === 0) {
           attempt = 1;
           continue;
         }
+        if (this.settings.unanswered !== undefined) {
+          replay.goOnline = this.settings.unanswered;
+          return { ok: false, error: `the batch jobs did not run the request, twice (${notRun})`, transient: true };
+        }
         return { ok: false, error: `the batch jobs did not run the request, twice (the last: ${notRun})`, transient: false };
       }
       if (answer.status === 200) {
         const read = wire.read(answer.body, mode());
         if (!read.ok) return { ok: false, error: read.error, transient: false };
-        replay.usage.inputTokens += read.usage.inputTokens;
-        replay.usage.outputTokens += read.usage.outputTokens;
         if (wire.ignored(read.choice, mode()) && stepDown()) continue;
         return { ok: true, ...read.choice };
       }

@@ -62,6 +62,9 @@ export const batchKeys = {
   state: (runId: string) => `runs/${runId}/batch/state.json`,
   /** A job's lines as submitted, kept for audit and to submit the same bytes again. */
   jobInput: (runId: string, jobKey: string) => `runs/${runId}/batch/jobs/${jobKey}.jsonl`,
-  /** The ids of a job's requests, in its input's order: what is owed an answer once it is collected. */
+  /** The ids of a job's requests, in its input's order, with the judge and model of each: what is owed an answer once it is collected. */
   jobRequests: (runId: string, jobKey: string) => `runs/${runId}/batch/jobs/${jobKey}.requests.json`,
+  /** What the provider billed for a job's lines, per judge and model, counted when it is collected (judge usage records). */
+  usage: (runId: string, jobKey: string) => `runs/${runId}/batch/usage/${jobKey}.json`,
+  usagePrefix: (runId: string) => `runs/${runId}/batch/usage/`,
 };

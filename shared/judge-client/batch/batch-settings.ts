@@ -12,6 +12,7 @@ import { inputErrorLine } from '../../schema/input-error-line.js';
  * judge:
  *   batch:
  *     failed_lines: resubmit   # lines that failed or expired: once more in a new job; or online
+ *     unanswered_lines: online # lines the resubmission did not run either: judged online; or fail (their judgments fail their cases)
  *     below_minimum: online    # fewer requests than the provider's least per job (Bedrock): online, or refuse
  *     max_requests_per_job: 50000
  *     poll_seconds: 5          # the first wait before the jobs are looked at; then 1.5 times longer, up to 5 minutes
@@ -48,6 +49,13 @@ export const judgeBatchSchema = z.union([
   z.strictObject({
     enabled: z.boolean().default(true),
     failed_lines: z.enum(['resubmit', 'online']).default('resubmit'),
+    /**
+     * A line the one resubmission did not run either (the provider is behind
+     * for a second day): judged online, so a nightly run still ends with every
+     * judgment, at the online price for those few; or `fail`: that judgment
+     * fails its case, as the report and --max-failed count it.
+     */
+    unanswered_lines: z.enum(['online', 'fail']).default('online'),
     /** A round whose requests would make a job below the provider's minimum: judge its cases online, or refuse them. */
     below_minimum: z.enum(['online', 'refuse']).default('online'),
     /** At most this many requests a job, below the provider's own limit. */
@@ -61,6 +69,7 @@ export type JudgeBatchSection = z.infer<typeof judgeBatchSchema>;
 
 export interface BatchSettings {
   readonly failedLines: 'resubmit' | 'online';
+  readonly unansweredLines: 'online' | 'fail';
   readonly belowMinimum: 'online' | 'refuse';
   readonly maxRequestsPerJob: number | undefined;
   /** The first wait, in seconds, before the jobs are looked at. */
@@ -73,10 +82,18 @@ export interface BatchSettings {
 export function batchSettingsOf(section: JudgeBatchSection | undefined): BatchSettings | undefined {
   if (section === undefined || section === false) return undefined;
   if (section === true)
-    return { failedLines: 'resubmit', belowMinimum: 'online', maxRequestsPerJob: undefined, pollSeconds: 5, bedrock: undefined };
+    return {
+      failedLines: 'resubmit',
+      unansweredLines: 'online',
+      belowMinimum: 'online',
+      maxRequestsPerJob: undefined,
+      pollSeconds: 5,
+      bedrock: undefined,
+    };
   if (!section.enabled) return undefined;
   return {
     failedLines: section.failed_lines,
+    unansweredLines: section.unanswered_lines,
     belowMinimum: section.below_minimum,
     maxRequestsPerJob: section.max_requests_per_job,
     pollSeconds: section.poll_seconds,
@@ -86,8 +103,10 @@ export function batchSettingsOf(section: JudgeBatchSection | undefined): BatchSe
 
 export const BATCH_FIXES: Readonly<Record<string, string>> = {
   'judge.batch':
-    'write true, or an object with some of the keys enabled, failed_lines, below_minimum, max_requests_per_job, poll_seconds, bedrock',
+    'write true, or an object with some of the keys enabled, failed_lines, unanswered_lines, below_minimum, max_requests_per_job, poll_seconds, bedrock',
   'judge.batch.failed_lines': 'write resubmit (failed and expired lines go once more in a new job) or online (they are judged online)',
+  'judge.batch.unanswered_lines':
+    'write online (lines the resubmission did not run either are judged online) or fail (their judgments fail their cases)',
   'judge.batch.below_minimum':
     "write online (the cases whose requests would make a job below the provider's minimum are judged online) or refuse (they fail, naming the minimum)",
   'judge.batch.bedrock':

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { removeKnownSecrets, scrubSecrets, withCleanStrings } from '../../secrets/scrub-secrets.js';
+import type { BatchLine } from './batch-provider.js';
 import type { BatchAnswer } from './batch-request.js';
 
 /**
@@ -86,18 +88,60 @@ const NAME_OF: Readonly<Record<number, string>> = {
   503: 'ServiceUnavailableException',
 };
 
+/** What is kept of a record's modelOutput: what the Converse reading needs (z.object drops every other field). */
+const keptOutputSchema = z.object({
+  output: z.object({
+    message: z.object({
+      role: z.string().optional(),
+      content: z.array(
+        z.object({
+          text: z.string().optional(),
+          toolUse: z.object({ toolUseId: z.string().optional(), name: z.string().optional(), input: z.unknown().optional() }).optional(),
+        }),
+      ),
+    }),
+  }),
+  stopReason: z.string().optional(),
+  usage: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
+});
+
 /**
- * A line as the answer an online Converse call would have had: its output
- * with status 200, or its error as the status and the AWS error body
- * (`{__type, message}`) the service would have answered. The error code is a
- * status (`400`) or a name (`ValidationException`); an unknown one is taken
- * as a fault of the service (500), so the line is sent once more.
+ * One line of a job's output file, as the run keeps it: a record's output
+ * pruned to what the judge reads and its strings cleaned of the known keys
+ * (an answer is data); an error as the status and the AWS error body
+ * (`{__type, message}`) an online call would have had, its message redacted
+ * (a gateway may echo the key). An output that is no Converse response is
+ * a line not answered, sent again.
+ */
+export function readOutputLine(value: unknown): BatchLine {
+  const line = outputLineSchema.safeParse(value);
+  if (!line.success) {
+    const id = typeof value === 'object' && value !== null ? (value as { recordId?: unknown }).recordId : undefined;
+    return { kind: 'unreadable', requestId: typeof id === 'string' && id !== '' ? id : undefined, reason: 'not a result line' };
+  }
+  const { recordId: requestId, modelOutput } = line.data;
+  if (modelOutput === undefined) return { kind: 'answer', requestId, answer: answerOfLine(line.data) };
+  const usage = z.looseObject({ usage: z.looseObject({ inputTokens: z.number(), outputTokens: z.number() }) }).safeParse(modelOutput);
+  const billed = usage.success ? { inputTokens: usage.data.usage.inputTokens, outputTokens: usage.data.usage.outputTokens } : undefined;
+  const kept = keptOutputSchema.safeParse(modelOutput);
+  if (!kept.success) return { kind: 'unreadable', requestId, reason: 'not a result line', billed };
+  const body = withCleanStrings(kept.data, (text) => removeKnownSecrets(text));
+  return { kind: 'answer', requestId, answer: { kind: 'response', status: 200, body }, billed };
+}
+
+/**
+ * An error line as the answer an online Converse call would have had: the
+ * status and the AWS error body (`{__type, message}`) the service would have
+ * answered. The error code is a status (`400`) or a name
+ * (`ValidationException`); an unknown one is taken as a fault of the service
+ * (500), so the line is sent once more.
  */
 export function answerOfLine(line: OutputLine): BatchAnswer['answer'] {
   if (line.modelOutput !== undefined) return { kind: 'response', status: 200, body: line.modelOutput };
   const code = line.error?.errorCode;
   const numeric = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : undefined;
   const status = numeric ?? (typeof code === 'string' ? STATUS_OF[code] : undefined) ?? 500;
-  const name = typeof code === 'string' && numeric === undefined ? code : (NAME_OF[status] ?? 'InternalServerException');
-  return { kind: 'response', status, body: { __type: name, message: line.error?.errorMessage ?? 'the batch job gave no message' } };
+  const name = typeof code === 'string' && numeric === undefined ? scrubSecrets(code) : (NAME_OF[status] ?? 'InternalServerException');
+  const message = scrubSecrets(line.error?.errorMessage ?? 'the batch job gave no message');
+  return { kind: 'response', status, body: { __type: name, message } };
 }

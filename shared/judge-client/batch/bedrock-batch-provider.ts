@@ -9,19 +9,12 @@ import {
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { quietNodeVersionNotice } from '../../ports/aws-node-notice.js';
+import { rememberSecret, scrubSecrets } from '../../secrets/scrub-secrets.js';
 import type { BatchRequest } from './batch-request.js';
-import type { BatchJobStatus, BatchLimits, BatchPhase, BatchProvider } from './batch-provider.js';
-import {
-  answerOfLine,
-  INPUT_FILE,
-  jobFolder,
-  jobIdOf,
-  manifestSchema,
-  outputLineSchema,
-  s3LocationOf,
-  s3ObjectOf,
-  s3Uri,
-} from './bedrock-batch-files.js';
+import { BatchProviderError, type BatchJobStatus, type BatchLimits, type BatchPhase, type BatchProvider } from './batch-provider.js';
+import { awsCall, httpStatusOf } from './aws-batch-errors.js';
+import { INPUT_FILE, jobFolder, jobIdOf, manifestSchema, readOutputLine, s3LocationOf, s3ObjectOf, s3Uri } from './bedrock-batch-files.js';
+import { resultLines } from './result-lines.js';
 
 /**
  * Amazon Bedrock's batch inference, through @aws-sdk/client-bedrock: the
@@ -62,6 +55,8 @@ const PHASES: Readonly<Record<string, BatchPhase>> = {
   expired: 'finished',
   failed: 'failed',
 };
+/** The states in which Bedrock has written a job's output and manifest. */
+const WRITES_OUTPUT: ReadonlySet<string> = new Set(['completed', 'partiallycompleted']);
 
 const counted = z.number().int().nonnegative().optional();
 /** What is read of GetModelInvocationJob's answer. */
@@ -74,6 +69,7 @@ const jobSchema = z.looseObject({
   totalRecordCount: counted,
   successRecordCount: counted,
   errorRecordCount: counted,
+  jobExpirationTime: z.date().optional(),
 });
 type Job = z.infer<typeof jobSchema>;
 const summariesSchema = z.looseObject({
@@ -87,18 +83,31 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
   const s3 = new S3Client({ region: target.region });
   const location = s3LocationOf(target.s3Uri);
   const limits: BatchLimits = { maxRequests: MAX_RECORDS, maxBytes: MAX_BYTES, minRequests: target.minRecordsPerJob };
+  let remembered: Promise<void> | undefined;
+  /** The credentials the clients sign with, removed from every provider text kept or shown (a gateway may echo the access key). */
+  const rememberCredentials = (): Promise<void> =>
+    (remembered ??= (async () => {
+      const credentials = await bedrock.config.credentials().catch(() => undefined);
+      rememberSecret(credentials?.accessKeyId);
+      rememberSecret(credentials?.secretAccessKey);
+      rememberSecret(credentials?.sessionToken);
+    })());
 
   async function find(key: string): Promise<string | undefined> {
+    await rememberCredentials();
     let nextToken: string | undefined;
     do {
+      const token = nextToken;
       const page = summariesSchema.parse(
-        await bedrock.send(
-          new ListModelInvocationJobsCommand({
-            nameContains: key,
-            sortBy: 'CreationTime',
-            sortOrder: 'Descending',
-            ...(nextToken === undefined ? {} : { nextToken }),
-          }),
+        await awsCall(() =>
+          bedrock.send(
+            new ListModelInvocationJobsCommand({
+              nameContains: key,
+              sortBy: 'CreationTime',
+              sortOrder: 'Descending',
+              ...(token === undefined ? {} : { nextToken: token }),
+            }),
+          ),
         ),
       );
       const found = page.invocationJobSummaries?.find((job) => job.jobName === key);
@@ -109,20 +118,62 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
   }
 
   async function job(jobArn: string): Promise<Job> {
-    return jobSchema.parse(await bedrock.send(new GetModelInvocationJobCommand({ jobIdentifier: jobArn })));
+    return jobSchema.parse(await awsCall(() => bedrock.send(new GetModelInvocationJobCommand({ jobIdentifier: jobArn }))));
   }
 
   /** An object's text, or undefined when there is none (a job stopped before it wrote its output). */
   async function text(uri: string): Promise<string | undefined> {
     const { bucket, key } = s3ObjectOf(uri);
-    try {
-      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return await object.Body?.transformToString('utf8');
-    } catch (error) {
-      if (error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
-        return undefined;
-      throw error;
-    }
+    return awsCall(async () => {
+      try {
+        const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return await object.Body?.transformToString('utf8');
+      } catch (error) {
+        if (error instanceof NoSuchKey || httpStatusOf(error) === 404) return undefined;
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * The output of a finished job. Bedrock writes a Completed or
+   * PartiallyCompleted job's output and manifest as it finishes: either
+   * missing then is storage not serving it yet, a transient failure looked at
+   * again, never a job that answered nothing. A job stopped or expired early
+   * may have written none.
+   */
+  async function outputText(found: Job, name: string): Promise<string | undefined> {
+    const read = await text(`${outputOf(found)}${name}`);
+    if (read === undefined && WRITES_OUTPUT.has(found.status.toLowerCase()))
+      throw new BatchProviderError(`the output ${name} of ${found.status} job ${jobIdOf(found.jobArn)} is not in S3 yet`, true);
+    return read;
+  }
+
+  /** Creates the job, or takes the one of its name: a create that meets the name taken is this job, made by a process that died before it recorded the id. */
+  async function createJob(key: string, folder: string, model: string): Promise<string> {
+    const created = await awsCall(async () => {
+      try {
+        return await bedrock.send(
+          new CreateModelInvocationJobCommand({
+            jobName: key,
+            clientRequestToken: key,
+            roleArn: target.roleArn,
+            modelId: model,
+            modelInvocationType: 'Converse',
+            inputDataConfig: { s3InputDataConfig: { s3Uri: s3Uri(location.bucket, `${folder}${INPUT_FILE}`), s3InputFormat: 'JSONL' } },
+            outputDataConfig: { s3OutputDataConfig: { s3Uri: s3Uri(location.bucket, `${folder}output/`) } },
+          }),
+        );
+      } catch (error) {
+        if (error instanceof ConflictException) return undefined;
+        throw error;
+      }
+    });
+    if (created !== undefined) return z.object({ jobArn: z.string().min(1) }).parse(created).jobArn;
+    const existing = await find(key);
+    if (existing === undefined)
+      throw new BatchProviderError(`Bedrock says the job name ${key} is taken, yet lists no job of that name`, false);
+    return existing;
   }
 
   /** Where a job wrote its files: `<output location>/<job id>/`. */
@@ -141,61 +192,54 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
     async create(key, input, { runId, model }) {
       if (!JOB_NAME.test(key))
         throw new Error(`The batch job key ${key} is no Bedrock job name (letters, digits and hyphens, at most 63 characters)`);
+      await rememberCredentials();
       const folder = jobFolder(location, runId, key);
-      await s3.send(
-        new PutObjectCommand({ Bucket: location.bucket, Key: `${folder}${INPUT_FILE}`, Body: input, ContentType: 'application/jsonl' }),
+      await awsCall(() =>
+        s3.send(
+          new PutObjectCommand({ Bucket: location.bucket, Key: `${folder}${INPUT_FILE}`, Body: input, ContentType: 'application/jsonl' }),
+        ),
       );
-      try {
-        const created = await bedrock.send(
-          new CreateModelInvocationJobCommand({
-            jobName: key,
-            clientRequestToken: key,
-            roleArn: target.roleArn,
-            modelId: model,
-            modelInvocationType: 'Converse',
-            inputDataConfig: { s3InputDataConfig: { s3Uri: s3Uri(location.bucket, `${folder}${INPUT_FILE}`), s3InputFormat: 'JSONL' } },
-            outputDataConfig: { s3OutputDataConfig: { s3Uri: s3Uri(location.bucket, `${folder}output/`) } },
-          }),
-        );
-        return z.object({ jobArn: z.string().min(1) }).parse(created).jobArn;
-      } catch (error) {
-        // The name is taken: by this job, created by a process that died before it recorded the id.
-        const existing = error instanceof ConflictException ? await find(key) : undefined;
-        if (existing === undefined) throw error;
-        return existing;
-      }
+      return createJob(key, folder, model);
     },
     async status(jobArn) {
+      await rememberCredentials();
       const found = await job(jobArn);
-      return statusOf(
-        found,
-        PHASES[found.status.toLowerCase()] === 'finished' ? await text(`${outputOf(found)}manifest.json.out`) : undefined,
-      );
+      return statusOf(found, PHASES[found.status.toLowerCase()] === 'finished' ? await outputText(found, 'manifest.json.out') : undefined);
     },
     async *answers(jobArn) {
+      await rememberCredentials();
       const found = await job(jobArn);
       const inputName = found.inputDataConfig.s3InputDataConfig.s3Uri.split('/').at(-1) ?? INPUT_FILE;
-      const output = await text(`${outputOf(found)}${inputName}.out`);
-      for (const line of (output ?? '').split('\n')) {
-        if (line.trim() === '') continue;
-        const parsed = outputLineSchema.parse(JSON.parse(line));
-        yield { requestId: parsed.recordId, answer: answerOfLine(parsed) };
-      }
+      yield* resultLines((await outputText(found, `${inputName}.out`)) ?? '', readOutputLine);
     },
     async cancel(jobArn) {
-      await bedrock.send(new StopModelInvocationJobCommand({ jobIdentifier: jobArn }));
+      await awsCall(() => bedrock.send(new StopModelInvocationJobCommand({ jobIdentifier: jobArn })));
     },
   };
 }
 
-/** The job as the rounds see it: its counts from the job, else from a finished job's manifest; a failed job's message as its error. */
+/** The job as the rounds see it: its counts from the job, else from a finished job's manifest; a failed job's message as its error; its texts redacted. */
 function statusOf(found: Job, manifestText: string | undefined): BatchJobStatus {
-  const phase = PHASES[found.status.toLowerCase()] ?? 'running';
-  const manifest = manifestText === undefined ? undefined : manifestSchema.parse(JSON.parse(manifestText));
+  const named = PHASES[found.status.toLowerCase()] ?? 'running';
+  const manifest = manifestOf(manifestText);
   const total = found.totalRecordCount ?? manifest?.totalRecordCount;
   const completed = found.successRecordCount ?? manifest?.successRecordCount;
   const failed = found.errorRecordCount ?? manifest?.errorRecordCount;
   const counts = total === undefined || completed === undefined ? undefined : { total, completed, failed: failed ?? 0 };
-  const errors = phase === 'failed' ? [{ code: found.status, message: found.message ?? 'Amazon Bedrock gave no message' }] : [];
-  return { state: found.status, phase, counts, errors };
+  // A job that failed after some of its records ran (not in validation) has answers to keep, as a stopped one has.
+  const phase = named === 'failed' && counts !== undefined && counts.completed + counts.failed > 0 ? 'finished' : named;
+  const message = scrubSecrets(found.message ?? 'Amazon Bedrock gave no message');
+  const errors = phase === 'failed' ? [{ code: scrubSecrets(found.status), message }] : [];
+  return { state: scrubSecrets(found.status), phase, counts, errors, expiresAt: found.jobExpirationTime };
+}
+
+/** A finished job's manifest.json.out; one that does not read gives no counts (the job's own, or none, are shown). */
+function manifestOf(text: string | undefined): z.infer<typeof manifestSchema> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const read = manifestSchema.safeParse(JSON.parse(text));
+    return read.success ? read.data : undefined;
+  } catch {
+    return undefined;
+  }
 }

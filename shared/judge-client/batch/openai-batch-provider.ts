@@ -1,9 +1,10 @@
 import OpenAI, { AzureOpenAI, toFile } from 'openai';
-import { z } from 'zod';
-import { rememberSecret } from '../../secrets/scrub-secrets.js';
+import { rememberSecret, scrubSecrets } from '../../secrets/scrub-secrets.js';
 import type { AzureDeployment } from '../judge-client.js';
-import type { BatchAnswer, BatchRequest } from './batch-request.js';
-import type { BatchJobStatus, BatchLimits, BatchPhase, BatchProvider } from './batch-provider.js';
+import type { BatchRequest } from './batch-request.js';
+import { BatchProviderError, type BatchJobStatus, type BatchLimits, type BatchPhase, type BatchProvider } from './batch-provider.js';
+import { readChatResultLine } from './chat-result-line.js';
+import { resultLines } from './result-lines.js';
 
 /**
  * The batch API of OpenAI and of Azure OpenAI's Global Batch deployments,
@@ -29,6 +30,7 @@ const OPENAI_LIMITS: BatchLimits = { maxRequests: 50_000, maxBytes: 200 * 1024 *
 const AZURE_LIMITS: BatchLimits = { maxRequests: 100_000, maxBytes: 200 * 1024 * 1024, minRequests: 1 };
 const METADATA_KEY = 'assay_job';
 const ENDPOINT = '/v1/chat/completions';
+const DAY_SECONDS = 24 * 3600;
 
 const PHASES: Readonly<Record<string, BatchPhase>> = {
   validating: 'pending',
@@ -41,13 +43,6 @@ const PHASES: Readonly<Record<string, BatchPhase>> = {
   failed: 'failed',
 };
 
-/** One line of an output or error file. */
-const resultLineSchema = z.object({
-  custom_id: z.string(),
-  response: z.object({ status_code: z.number().int(), body: z.unknown() }).nullish(),
-  error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish(),
-});
-
 export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
   rememberSecret(target.apiKey);
   const client = clientOf(target);
@@ -59,43 +54,45 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
     name,
     limits: target.kind === 'openai' ? OPENAI_LIMITS : AZURE_LIMITS,
     line: (request: BatchRequest) => JSON.stringify({ custom_id: request.id, method: 'POST', url: ENDPOINT, body: request.body }),
-    async find(key) {
-      // Newest first: a job created moments ago by a process that died is on the first page or two.
-      for await (const batch of client.batches.list({ limit: 100 })) {
-        if (batch.metadata?.[METADATA_KEY] === key) return batch.id;
-        if (Date.now() / 1000 - batch.created_at > 2 * 24 * 3600) return undefined;
-      }
-      return undefined;
-    },
-    async create(key, input) {
-      const file = await client.files.create({ file: await toFile(Buffer.from(input, 'utf8'), `${key}.jsonl`), purpose: 'batch' });
-      const batch = await client.batches.create({
-        input_file_id: file.id,
-        endpoint: ENDPOINT,
-        completion_window: '24h',
-        metadata: { [METADATA_KEY]: key },
-      });
-      return batch.id;
-    },
-    async status(jobId) {
-      const batch = await client.batches.retrieve(jobId);
-      return statusOf(batch);
-    },
+    find: (key) =>
+      providerCall(async () => {
+        // Newest first: a job created moments ago by a process that died is on the first page or two.
+        for await (const batch of client.batches.list({ limit: 100 })) {
+          if (batch.metadata?.[METADATA_KEY] === key) {
+            await deleteOrphanInputs(client, key, batch.input_file_id);
+            return batch.id;
+          }
+          if (Date.now() / 1000 - batch.created_at > 2 * DAY_SECONDS) return undefined;
+        }
+        return undefined;
+      }),
+    create: (key, input) =>
+      providerCall(async () => {
+        const file = await client.files.create({ file: await toFile(Buffer.from(input, 'utf8'), inputName(key)), purpose: 'batch' });
+        const batch = await client.batches.create({
+          input_file_id: file.id,
+          endpoint: ENDPOINT,
+          completion_window: '24h',
+          metadata: { [METADATA_KEY]: key },
+        });
+        // An input uploaded by a process that died before its batch was created is no one's: it goes once this job exists.
+        await deleteOrphanInputs(client, key, file.id);
+        return batch.id;
+      }),
+    status: (jobId) => providerCall(async () => statusOf(await client.batches.retrieve(jobId))),
     async *answers(jobId) {
-      const batch = await client.batches.retrieve(jobId);
+      const batch = await providerCall(() => client.batches.retrieve(jobId));
       for (const fileId of [batch.output_file_id, batch.error_file_id]) {
         if (fileId === undefined || fileId === null) continue;
-        const text = await (await client.files.content(fileId)).text();
-        for (const line of text.split('\n')) {
-          if (line.trim() === '') continue;
-          const parsed = resultLineSchema.parse(JSON.parse(line));
-          yield { requestId: parsed.custom_id, answer: answerOf(parsed) };
-        }
+        // A 404 here is a file the job names that storage does not serve yet: a transient failure, looked at again.
+        const text = await providerCall(async () => (await client.files.content(fileId)).text(), { notFoundIsTransient: true });
+        yield* resultLines(text, readChatResultLine);
       }
     },
-    async cancel(jobId) {
-      await client.batches.cancel(jobId);
-    },
+    cancel: (jobId) =>
+      providerCall(async () => {
+        await client.batches.cancel(jobId);
+      }),
   };
 }
 
@@ -119,19 +116,68 @@ function statusOf(batch: OpenAI.Batches.Batch): BatchJobStatus {
       ? undefined
       : { total: batch.request_counts.total, completed: batch.request_counts.completed, failed: batch.request_counts.failed };
   const errors = (batch.errors?.data ?? []).map((error) => ({
-    code: error.code ?? 'error',
-    message: error.message ?? '',
+    code: scrubSecrets(error.code ?? 'error'),
+    message: scrubSecrets(error.message ?? ''),
     line: error.line ?? undefined,
   }));
-  return { state: batch.status, phase: PHASES[batch.status.toLowerCase()] ?? 'running', counts, errors };
+  const state = scrubSecrets(batch.status);
+  const named = PHASES[batch.status.toLowerCase()];
+  const files = (batch.output_file_id ?? batch.error_file_id ?? null) !== null;
+  const ran = counts !== undefined && counts.completed + counts.failed > 0;
+  // A job that failed after some of its lines ran (not in validation) has answers to keep: it is read as finished, its other lines sent again.
+  const phase = named === 'failed' && (files || ran) ? 'finished' : (named ?? 'running');
+  return {
+    state,
+    phase,
+    counts,
+    errors,
+    expiresAt: typeof batch.expires_at === 'number' ? new Date(batch.expires_at * 1000) : undefined,
+    filesPending: phase === 'finished' && !files && ran,
+  };
 }
 
-function answerOf(line: z.infer<typeof resultLineSchema>): BatchAnswer['answer'] {
-  if (line.response !== undefined && line.response !== null)
-    return { kind: 'response', status: line.response.status_code, body: line.response.body };
-  return {
-    kind: 'line-failed',
-    code: line.error?.code ?? 'not_run',
-    message: line.error?.message ?? 'the job gave no answer for the request',
-  };
+/** The name an input file of job `key` is uploaded under: how an input orphaned by a kill is known again. */
+function inputName(key: string): string {
+  return `${key}.jsonl`;
+}
+
+/** Deletes the inputs uploaded for job `key` that are not the job's own (`keep`): each a process that died between upload and create left. */
+async function deleteOrphanInputs(client: OpenAI, key: string, keep: string): Promise<void> {
+  for await (const file of client.files.list({ purpose: 'batch', limit: 100 })) {
+    if (Date.now() / 1000 - file.created_at > 2 * DAY_SECONDS) return;
+    if (file.filename === inputName(key) && file.id !== keep && file.purpose === 'batch') await client.files.delete(file.id);
+  }
+}
+
+/**
+ * A call to the batch API, its failure read as a BatchProviderError: a
+ * connection error, a timeout, a 408, 409, 429 or 5xx (and, for a file the
+ * job names, a 404) may pass later; anything else is the provider's refusal.
+ * The SDK has retried it already (its backoff, retry-after honoured).
+ */
+async function providerCall<Value>(call: () => Promise<Value>, options: { notFoundIsTransient?: boolean } = {}): Promise<Value> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof OpenAI.APIError)) throw error;
+    const status = error.status;
+    const transient =
+      error instanceof OpenAI.APIConnectionError ||
+      status === undefined ||
+      status === 408 ||
+      status === 409 ||
+      status === 429 ||
+      status >= 500 ||
+      (status === 404 && options.notFoundIsTransient === true);
+    const message = scrubSecrets(status === undefined ? `no answer: ${error.message}` : `HTTP ${status}: ${error.message}`);
+    throw new BatchProviderError(message, transient, retryAfterOf(error.headers));
+  }
+}
+
+/** The wait a refusal asks for, in milliseconds: retry-after-ms, else retry-after in seconds. */
+function retryAfterOf(headers: Headers | undefined): number | undefined {
+  const milliseconds = Number(headers?.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
+  const seconds = Number(headers?.get('retry-after') ?? Number.NaN);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }

@@ -39,7 +39,7 @@ describe('judge.batch on Amazon Bedrock', () => {
     [
       'an unknown below_minimum',
       { ...BEDROCK, batch: { below_minimum: 'pad' } },
-      'field "judge.batch": Invalid input (fix: write true, or an object with some of the keys enabled, failed_lines, below_minimum,',
+      'field "judge.batch": Invalid input (fix: write true, or an object with some of the keys enabled, failed_lines, unanswered_lines,',
     ],
     [
       'the Bedrock block under another provider',

@@ -84,13 +84,14 @@ describe('a judgment replayed from batch answers', () => {
     expect(second).toMatchObject({
       ok: true,
       output: { rationale: 'on topic', rating: 'yes' },
-      usage: { inputTokens: 40, outputTokens: 9 },
+      // The answer's tokens were counted when its job was collected (job-collection.ts), not again by the judgment that reads it.
+      usage: { inputTokens: 0, outputTokens: 0 },
       retries: 0,
       pricing: 'batch',
     });
   });
 
-  it('asks for a repair in a later job when the answer does not match the schema, and counts both answers', async () => {
+  it('asks for a repair in a later job when the answer does not match the schema, and counts both requests', async () => {
     const run = answers();
     const client = completer(run);
     run.answer(awaited(await client.complete(request)), completion('{"rating": "maybe"}'));
@@ -100,7 +101,7 @@ describe('a judgment replayed from batch answers', () => {
     const done = await client.complete(request);
 
     expect(repair?.body.messages).toHaveLength(4);
-    expect(done).toMatchObject({ ok: true, output: { rating: 'no' }, usage: { inputTokens: 100, outputTokens: 17 }, retries: 1 });
+    expect(done).toMatchObject({ ok: true, output: { rating: 'no' }, usage: { inputTokens: 0, outputTokens: 0 }, retries: 1 });
   });
 
   it.each([
