@@ -4,6 +4,7 @@ import type { BatchSettings } from '../judge-client/batch/batch-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { extendDeadline, runCompletion, type RunCompletion } from '../run/run-completion.js';
+import { workersSpend } from '../run/judge-spend.js';
 import { BatchProviderError } from '../judge-client/batch/batch-provider.js';
 import { collectJob, createPlanned, pollJob, replaceJob, submitJobs } from './batch-jobs.js';
 import { belowMinimumText, settleBelowMinimum, splitAtMinimum } from './batch-minimum.js';
@@ -119,7 +120,9 @@ async function advance(dependencies: BatchDependencies, runId: string, completio
     const answered = await answeredRequests(store, runId, cases);
     let estimates: number[] | undefined;
     if (dependencies.ceiling !== undefined) {
-      const committed = state.jobs.reduce((sum, job) => sum + (job.phase === 'failed' ? 0 : (job.estimated_cost ?? 0)), 0);
+      // What the run has spent online so far (fallbacks, rounds below a job's minimum) counts against the ceiling too.
+      const jobsCost = state.jobs.reduce((sum, job) => sum + (job.phase === 'failed' ? 0 : (job.estimated_cost ?? 0)), 0);
+      const committed = jobsCost + (await workersSpend(store, runId));
       const split = splitAtCeiling(cases, dependencies.ceiling, committed, answered);
       // Past the ceiling a case is still evaluated, by its ground truth and deterministic judges, as online.
       await sendCases(

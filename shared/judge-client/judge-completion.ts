@@ -59,6 +59,8 @@ export interface BatchContext {
   readonly sample: number;
   /** The case's round is judged online where no job answered (its requests were below the provider's minimum a job: `below_minimum: online`). */
   readonly online?: true;
+  /** run.max_judge_cost was reached: a line the jobs did not run is not judged online, and its judgment ends in error. */
+  readonly onlineRefused?: true;
 }
 
 export interface CompletionRequest {

@@ -95,6 +95,8 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const pastDeadline = dependencies.now().getTime() >= completion.deadline.getTime();
   const batched = pastDeadline ? undefined : await batchStep(dependencies, manifest);
   if (batched !== undefined && batched.step.kind !== 'done') {
+    // Its jobs as estimated and its online calls (fallbacks, rounds below a job's minimum) against run.max_judge_cost.
+    await checkJudgeSpend(store, manifest);
     // Checks come minutes apart while jobs are with the provider; seconds apart again (counting from 0) once cases are judged.
     // An outage of the provider is waited out the same way, until the deadline reports the run.
     const polling = batched.step.kind === 'in-progress' || batched.step.kind === 'submitted' || batched.step.kind === 'unreachable';

@@ -29,6 +29,8 @@ export interface CaseJudgmentSettings {
   readonly runId?: string | undefined;
   /** Its batch judgments are made online where no job answered (a round below the provider's minimum a job). */
   readonly batchOnline?: true | undefined;
+  /** The run's cost ceiling was reached: its batch judgments fall back to no online call. */
+  readonly batchOnlineRefused?: true | undefined;
 }
 
 /**
@@ -126,6 +128,7 @@ export class CaseJudgments {
       client,
       runId: this.settings.runId,
       batchOnline: this.settings.batchOnline,
+      batchOnlineRefused: this.settings.batchOnlineRefused,
     });
     if (!outcome.ok && outcome.awaitingBatch !== undefined) {
       // Not a failure and nothing spent: the case is judged again once the request has its answer.

@@ -47,6 +47,8 @@ export interface JudgmentOptions {
   readonly runId?: string | undefined;
   /** A batch judgment made online where no job answered (its round was below the provider's minimum a job). */
   readonly batchOnline?: true | undefined;
+  /** The run's cost ceiling was reached: no batch judgment falls back to an online call. */
+  readonly batchOnlineRefused?: true | undefined;
 }
 
 /** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
@@ -101,7 +103,15 @@ export class JudgeService implements JudgeRunner {
     const batch =
       options.runId === undefined
         ? {}
-        : { batch: { runId: options.runId, judge: judge.id, sample, ...(options.batchOnline === true ? { online: true as const } : {}) } };
+        : {
+            batch: {
+              runId: options.runId,
+              judge: judge.id,
+              sample,
+              ...(options.batchOnline === true ? { online: true as const } : {}),
+              ...(options.batchOnlineRefused === true ? { onlineRefused: true as const } : {}),
+            },
+          };
     const compute = () =>
       this.limit(() =>
         this.client.complete({ messages, schema: judge.output, schemaName: schemaNameOf(judge.promptId ?? judge.id), ...batch }, limits),

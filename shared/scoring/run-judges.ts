@@ -57,6 +57,8 @@ export interface JudgeRunOptions {
   readonly runId?: string;
   /** A batch-judged case whose round is judged online where no job answered (below the provider's minimum a job). */
   readonly batchOnline?: true;
+  /** A batch-judged case of a run whose cost ceiling was reached: no judgment falls back to an online call. */
+  readonly batchOnlineRefused?: true;
 }
 
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
@@ -66,6 +68,7 @@ export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): P
     deadlineAt: options.deadlineAt,
     runId: options.runId,
     batchOnline: options.batchOnline,
+    batchOnlineRefused: options.batchOnlineRefused,
   });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgement.engines[engine] = {};

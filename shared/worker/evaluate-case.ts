@@ -199,9 +199,12 @@ async function judgeWithinBudget(
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
   const spending = spendingOf(run);
+  const reached = spending !== undefined && (await spending.budget.reached(message.run_id));
+  // A batch-judged case reads answers already paid for: past the ceiling only what would be judged online is held back
+  // (a case of a round judged online whole; a line the jobs did not run, which is then not judged online).
+  const batched = batchSettingsOf(run.config.judge.batch) !== undefined;
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
-  const skipJudging =
-    message.skip_judges === 'max_judge_cost' || (spending !== undefined && (await spending.budget.reached(message.run_id)));
+  const skipJudging = message.skip_judges === 'max_judge_cost' || (reached && (!batched || message.judge_online !== undefined));
   const judges = skipJudging ? run.judging.judges.filter((judge) => judge.kind === 'deterministic') : run.judging.judges;
   const judgement = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
     judges,
@@ -210,16 +213,21 @@ async function judgeWithinBudget(
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
     runId: message.run_id,
     ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
+    ...(batched && reached ? { batchOnlineRefused: true as const } : {}),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
   return { judgement, skipJudging };
 }
 
-/** This worker's budget and the run's ceiling, when the run sets one and this worker keeps it. */
+/**
+ * This worker's budget and the run's ceiling, when the run sets one and this
+ * worker keeps it. A batch-judged case's usage holds the tokens of its online
+ * calls alone (the jobs' are counted as they are collected, and their cost
+ * where they are submitted: shared/batch/batch-ceiling.ts), so the spend
+ * this adds up is what the run spent online.
+ */
 function spendingOf(run: CaseRun): { budget: JudgeBudget; ceiling: JudgeCeiling } | undefined {
-  // A batch-judged run's ceiling is kept where its jobs are submitted, from the requests they hold (shared/batch/batch-ceiling.ts).
-  const ceiling =
-    run.judging.budget === undefined || batchSettingsOf(run.config.judge.batch) !== undefined ? undefined : judgeCeilingOf(run.manifest);
+  const ceiling = run.judging.budget === undefined ? undefined : judgeCeilingOf(run.manifest);
   return run.judging.budget !== undefined && ceiling !== undefined ? { budget: run.judging.budget, ceiling } : undefined;
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { readBatchState } from '../batch/batch-state.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { readJsonWith } from '../schema/parse-json-with.js';
 import { spendSettingsOf, type JudgePrices } from '../schema/judge-prices.js';
+import { workersSpend } from '../run/judge-spend.js';
 import type { Manifest } from '../schema/run-records.js';
 import { runKeys } from '../run/run-identity.js';
 
@@ -20,9 +21,6 @@ export function judgeCeilingOf(manifest: Manifest): JudgeCeiling | undefined {
   return { maxCost, prices };
 }
 
-/** `runs/<run>/judge-spend/<worker>.json`: what one worker's judges spent on the run. */
-export const workerSpendSchema = z.object({ spend: z.number().nonnegative(), currency: z.string() });
-
 /** `runs/<run>/judge-budget-reached`: the spend seen when the ceiling was found passed, by whoever found it first. */
 export const budgetReachedSchema = z.object({ spend: z.number().nonnegative(), max_judge_cost: z.number(), currency: z.string() });
 
@@ -38,17 +36,16 @@ export async function budgetReached(store: ObjectStore, runId: string): Promise<
 
 /**
  * The completion check's part (reduce.ts): sums every worker's spend file of
- * the run and, once the sum passes the ceiling, writes the marker. A worker
+ * the run, and a batch-judged run's jobs as estimated when they were
+ * submitted, and once the sum passes the ceiling, writes the marker. A worker
  * marks it on its own spend alone (judge-budget.ts); this sum catches the
- * ceiling that only many workers together pass.
+ * ceiling that only many workers together pass, or the jobs with them.
  */
 export async function checkJudgeSpend(store: ObjectStore, manifest: Manifest): Promise<void> {
   const ceiling = judgeCeilingOf(manifest);
   if (ceiling === undefined || (await budgetReached(store, manifest.run_id))) return;
-  let spend = 0;
-  for await (const key of store.list(runKeys.judgeSpendPrefix(manifest.run_id))) {
-    const bytes = await store.get(key);
-    if (bytes !== undefined) spend += readJsonWith(workerSpendSchema, bytes, key).spend;
-  }
+  const { jobs } = await readBatchState(store, manifest.run_id);
+  const jobsCost = jobs.reduce((sum, job) => sum + (job.phase === 'failed' ? 0 : (job.estimated_cost ?? 0)), 0);
+  const spend = (await workersSpend(store, manifest.run_id)) + jobsCost;
   if (spend > ceiling.maxCost) await markBudgetReached(store, manifest.run_id, ceiling, spend);
 }

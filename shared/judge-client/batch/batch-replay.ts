@@ -137,17 +137,19 @@ export class BatchReplayCompleter implements JudgeCompleter {
             ? `HTTP ${answer.status}`
             : undefined;
       if (answer.kind === 'line-failed' || notRun !== undefined) {
-        if (this.settings.online !== undefined) {
-          replay.goOnline = this.settings.online;
+        if (this.settings.online !== undefined || (attempt > 0 && this.settings.unanswered !== undefined)) {
+          if (replay.context.onlineRefused === true)
+            return {
+              ok: false,
+              error: `the batch jobs did not run the request (${notRun}), and run.max_judge_cost was reached: it is not judged online`,
+              transient: false,
+            };
+          replay.goOnline = this.settings.online ?? this.settings.unanswered;
           return { ok: false, error: `the batch job did not run the request (${notRun})`, transient: true };
         }
         if (attempt === 0) {
           attempt = 1;
           continue;
-        }
-        if (this.settings.unanswered !== undefined) {
-          replay.goOnline = this.settings.unanswered;
-          return { ok: false, error: `the batch jobs did not run the request, twice (${notRun})`, transient: true };
         }
         return { ok: false, error: `the batch jobs did not run the request, twice (the last: ${notRun})`, transient: false };
       }
