@@ -1,12 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Oracle } from './chat-completion-answer.js';
-import { OPENAI_BATCH_LIMITS, type BatchLimits } from './openai-batch/batch-input.js';
-import { FileStore, type StoredFile } from './openai-batch/batch-files.js';
-import type { BatchJob, BatchObject, JobContext, JobFaults } from './openai-batch/batch-job.js';
+import { OPENAI_BATCH_LIMITS } from './openai-batch/batch-input.js';
+import { FileStore } from './openai-batch/batch-files.js';
+import type { BatchJob } from './openai-batch/batch-job.js';
+import type { JobContext } from './openai-batch/job-context.js';
 import { headersOf, replyTo, send } from './openai-batch/batch-http.js';
-import { invalid, type CreateRefusal, type RouteContext } from './openai-batch/batch-routes.js';
+import { invalid } from './openai-batch/api-reply.js';
+import type { RouteContext } from './openai-batch/batch-routes.js';
+import { HeldRequests } from './openai-batch/held-requests.js';
+import { HttpFaults } from './openai-batch/http-faults.js';
 import { LineAnswers } from './openai-batch/line-answers.js';
+import { idsOfLines, ResultLedger } from './openai-batch/result-ledger.js';
+import type { BatchFaultPlan, BatchServerOptions, BrokenLine, LoggedCall, OpenAiBatchServer } from './openai-batch/server-api.js';
 
 /**
  * A local stand-in for OpenAI's Batch API (and Azure OpenAI's Global Batch),
@@ -24,71 +29,13 @@ import { LineAnswers } from './openai-batch/line-answers.js';
  */
 export type { BatchObject } from './openai-batch/batch-job.js';
 export type { StoredFile } from './openai-batch/batch-files.js';
-export type { CreateRefusal } from './openai-batch/batch-routes.js';
+export type { CreateRefusal } from './openai-batch/batch-create.js';
+export type { RouteName } from './openai-batch/route-names.js';
+export type { HttpFault } from './openai-batch/http-faults.js';
+export type { BilledTokens } from './openai-batch/result-ledger.js';
+export type { BatchFaultPlan, BatchServerOptions, BrokenLine, LoggedCall, OpenAiBatchServer } from './openai-batch/server-api.js';
 
-export interface BatchFaultPlan extends JobFaults {
-  /** Answer `POST /batches` with this HTTP error (with `retry-after-ms: 5`), for its first `times` creates or all of them. */
-  readonly refuseCreate?: CreateRefusal;
-}
-
-export interface BatchServerOptions {
-  readonly oracle: Oracle;
-  /** The key `/v1` requests must send as `Authorization: Bearer`; unchecked when absent. */
-  readonly apiKey?: string;
-  /** The key `/openai/...` requests must send in `api-key` (the v1 paths also take it as a Bearer token, as Azure does); unchecked when absent. */
-  readonly azureKey?: string;
-  readonly faults?: BatchFaultPlan;
-  /** 'on-retrieve' (default): each `GET /batches/{id}` steps that batch once before answering; 'manual': only advance(), settle() and stepEveryMs do. */
-  readonly progress?: 'on-retrieve' | 'manual';
-  /** Lines answered by one in_progress step; default half the batch's (rounded up), so a poll sees it part done. */
-  readonly linesPerStep?: number;
-  /** Also step every unfinished batch on a wall-clock timer this often. */
-  readonly stepEveryMs?: number;
-  /** Default OpenAI's: 50,000 requests and 200 MB a batch. */
-  readonly limits?: Partial<BatchLimits>;
-  /** 'reversed' (default) writes output and error lines in the reverse of the order they ran, so a client reading by position fails. */
-  readonly outputOrder?: 'reversed' | 'input';
-  /** Milliseconds since the epoch, for the created_at and *_at stamps; default Date.now. */
-  readonly now?: () => number;
-}
-
-export interface LoggedCall {
-  readonly method: string;
-  /** The path without the query string. */
-  readonly path: string;
-  /** The path with the query string. */
-  readonly url: string;
-  readonly status: number;
-  /** Every request header, names in lower case. */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-export interface OpenAiBatchServer {
-  /** e.g. http://127.0.0.1:PORT/v1 */
-  readonly baseUrl: string;
-  /** e.g. http://127.0.0.1:PORT: the endpoint of an Azure OpenAI resource. */
-  readonly origin: string;
-  /** Every HTTP request, in order of arrival, with the status it was answered. */
-  readonly log: readonly LoggedCall[];
-  /** Every file still stored: uploads (purpose batch) and the batches' output and error files (batch_output). */
-  readonly files: ReadonlyMap<string, StoredFile>;
-  /** Every batch created, by id, in order of creation. */
-  readonly batches: ReadonlyMap<string, BatchJob>;
-  /** custom_id → how many times the oracle judged it, over every batch. */
-  readonly judged: ReadonlyMap<string, number>;
-  /** custom_id → the body.model its line ran with (on Azure, the deployment's name). */
-  readonly models: ReadonlyMap<string, string>;
-  /** The messages of oracles that threw (their lines were answered 500). */
-  readonly oracleErrors: readonly string[];
-  /** One step of that batch, or of every unfinished batch. */
-  advance(batchId?: string): void;
-  /** Steps that batch (or every one) until it is finished; returns that batch as the API would send it. */
-  settle(batchId?: string): BatchObject | undefined;
-  /** Replaces the plan; refuseCreate counts its `times` from here. */
-  setFaults(plan: BatchFaultPlan): void;
-  setOracle(oracle: Oracle): void;
-  close(): Promise<void>;
-}
+const DAY_SECONDS = 24 * 3600;
 
 export async function startOpenAiBatchServer(options: BatchServerOptions): Promise<OpenAiBatchServer> {
   checkOptions(options);
@@ -97,6 +44,10 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
   const batches = new Map<string, BatchJob>();
   const answers = new LineAnswers(options.oracle);
   const log: LoggedCall[] = [];
+  const ledger = new ResultLedger();
+  const brokenLines: BrokenLine[] = [];
+  const httpFaults = new HttpFaults();
+  const heldCreates = new HeldRequests();
   let plan: BatchFaultPlan = options.faults ?? {};
   let refusedCreates = 0;
   const job: JobContext = {
@@ -104,12 +55,16 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
     inputBytes: (fileId) => files.get(fileId)?.data,
     limits: { ...OPENAI_BATCH_LIMITS, ...options.limits },
     faults: () => plan,
-    answer: (line) => answers.answer(line, plan),
+    answer: (line, apiKey) => answers.answer(line, plan, apiKey),
     enqueuedTokens: (model, exceptBatchId) =>
       [...batches.values()]
         .filter((other) => other.id !== exceptBatchId && !other.finished && other.model === model)
         .reduce((sum, other) => sum + other.promptTokens, 0),
     writeFile: (filename, text) => files.add(filename, 'batch_output', Buffer.from(text, 'utf8')).info.id,
+    wroteOutput: (batchId, written) => {
+      ledger.bill(batchId, written.billed);
+      for (const { id, kind } of written.broken) brokenLines.push({ batchId, custom_id: id, kind });
+    },
     linesPerStep: options.linesPerStep,
     outputOrder: options.outputOrder ?? 'reversed',
   };
@@ -124,6 +79,8 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
       refusedCreates += 1;
       return refusal;
     },
+    windowSeconds: () => plan.completionWindowSeconds ?? options.completionWindowSeconds ?? DAY_SECONDS,
+    created: (input) => ledger.countSent(idsOfLines(input.toString('utf8'), 'custom_id')),
   };
   const unfinished = (batchId: string | undefined): BatchJob[] =>
     [...batches.values()].filter((batch) => (batchId === undefined || batch.id === batchId) && !batch.finished);
@@ -132,7 +89,12 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
     const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const reply = replyTo(incoming, url, Buffer.concat(chunks), options, routes);
+    // Held before anything of the create is checked or done, as if it were still on its way.
+    const held = plan.holdCreate === true && incoming.method === 'POST' && /\/batches$/.test(url.pathname);
+    const released = held ? await heldCreates.hold() : true;
+    const reply = released
+      ? replyTo(incoming, url, Buffer.concat(chunks), options, routes, (request) => httpFaults.take(plan, request))
+      : { status: 0, body: {}, cut: true };
     log.push({
       method: incoming.method ?? 'GET',
       path: url.pathname,
@@ -172,23 +134,32 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
     files: files.all,
     batches,
     judged: answers.judged,
+    sent: ledger.sent,
+    brokenLines,
     models: answers.models,
     oracleErrors: answers.oracleErrors,
+    get heldCreates() {
+      return heldCreates.count;
+    },
+    billed: (batchId) => ledger.billed(batchId),
     advance: (batchId) => stepUnfinished(batchId),
     settle: (batchId) => {
       // Each step moves a batch on (a state, or at least one line), so this ends.
       for (let left = unfinished(batchId); left.length > 0; left = unfinished(batchId)) {
         for (const batch of left) batch.step(job);
       }
-      return batchId === undefined ? undefined : batches.get(batchId)?.toObject();
+      return batchId === undefined ? undefined : batches.get(batchId)?.toObject(plan);
     },
     setFaults: (next) => {
       plan = next;
       refusedCreates = 0;
+      httpFaults.reset();
     },
     setOracle: (oracle) => answers.setOracle(oracle),
+    releaseCreate: () => heldCreates.release(),
     close: () => {
       clearInterval(timer);
+      heldCreates.drop();
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Idle keep-alive sockets would otherwise hold the server (and the test run) open.
@@ -200,7 +171,9 @@ export async function startOpenAiBatchServer(options: BatchServerOptions): Promi
 }
 
 function checkOptions(options: BatchServerOptions): void {
-  const { linesPerStep, stepEveryMs } = options;
+  const { linesPerStep, stepEveryMs, completionWindowSeconds } = options;
+  if (completionWindowSeconds !== undefined && !(Number.isInteger(completionWindowSeconds) && completionWindowSeconds >= 1))
+    throw new TypeError(`Expected completionWindowSeconds to be an integer from 1 up, got ${completionWindowSeconds}`);
   if (linesPerStep !== undefined && !(Number.isInteger(linesPerStep) && linesPerStep >= 1))
     throw new TypeError(`Expected linesPerStep to be an integer from 1 up, got ${linesPerStep}`);
   if (stepEveryMs !== undefined && !(Number.isFinite(stepEveryMs) && stepEveryMs > 0))

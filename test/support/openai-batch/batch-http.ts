@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { invalid, routeBatchApi, type Reply, type RouteContext } from './batch-routes.js';
+import { invalid, type Reply } from './api-reply.js';
+import { routeBatchApi, type RouteContext } from './batch-routes.js';
+import type { FaultedRequest } from './http-faults.js';
+import { requestKey } from './provider-text.js';
+import { routeNameOf } from './route-names.js';
 
 /**
  * The HTTP side of the test batch server: which API a path is under
@@ -14,8 +18,15 @@ export interface ApiKeys {
   readonly azureKey?: string | undefined;
 }
 
-/** Which API the path is under (OpenAI's, Azure's v1 or its dated one), that API's key checked, then the route. */
-export function replyTo(incoming: IncomingMessage, url: URL, body: Buffer, keys: ApiKeys, routes: RouteContext): Reply {
+/** Which API the path is under (OpenAI's, Azure's v1 or its dated one), that API's key checked, then an HTTP fault or the route. */
+export function replyTo(
+  incoming: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  keys: ApiKeys,
+  routes: RouteContext,
+  httpFault: (request: FaultedRequest) => Reply | undefined,
+): Reply {
   const method = incoming.method ?? 'GET';
   const openAi = /^\/v1(\/.*)$/.exec(url.pathname) ?? undefined;
   const azureV1 = /^\/openai\/v1(\/.*)$/.exec(url.pathname) ?? undefined;
@@ -30,10 +41,12 @@ export function replyTo(incoming: IncomingMessage, url: URL, body: Buffer, keys:
   if (azureDated !== undefined && !url.searchParams.has('api-version')) return notFound;
   const refused = azure ? azureKeyRefusal(incoming, keys.azureKey, azureV1 !== undefined) : openAiKeyRefusal(incoming, keys.apiKey);
   if (refused !== undefined) return refused;
-  return (
-    routeBatchApi({ method, resource, query: url.searchParams, body, contentType: incoming.headers['content-type'], azure }, routes) ??
-    notFound
-  );
+  const apiKey = requestKey(incoming.headers);
+  const route = routeNameOf(method, resource);
+  const faulted = route === undefined ? undefined : httpFault({ method, route, azure, apiKey });
+  if (faulted !== undefined) return faulted;
+  const request = { method, resource, query: url.searchParams, body, contentType: incoming.headers['content-type'], azure, apiKey };
+  return routeBatchApi(request, routes) ?? notFound;
 }
 
 function openAiKeyRefusal(incoming: IncomingMessage, apiKey: string | undefined): Reply | undefined {
@@ -55,6 +68,10 @@ function azureKeyRefusal(incoming: IncomingMessage, azureKey: string | undefined
 }
 
 export function send(response: ServerResponse, reply: Reply): void {
+  if (reply.cut === true) {
+    response.destroy();
+    return;
+  }
   const { body } = reply;
   // A file's content goes as bytes, as the API sends it; everything else is JSON.
   response.writeHead(reply.status, {

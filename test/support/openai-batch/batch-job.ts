@@ -1,74 +1,25 @@
-import type OpenAI from 'openai';
 import { estimatePromptTokens, parseChatRequest } from '../chat-completion-answer.js';
-import { readBatchInput, type BatchInputLine, type BatchLimits, type BatchValidationError } from './batch-input.js';
-import type { LineFaults, LineOutcome } from './line-answers.js';
+import { readBatchInput, type BatchInputLine, type BatchValidationError } from './batch-input.js';
+import { batchObjectOf, type BatchObject, type BatchStatus, type Stamp } from './batch-object.js';
+import type { ForcedValidationError, JobContext, JobRequest } from './job-context.js';
+import type { LineOutcome } from './line-answers.js';
+import { writeErrorFile, writeOutputFile, type ResultFileLine } from './output-file.js';
+import { errorText, type ProviderTextFaults } from './provider-text.js';
 
 /**
  * One batch and its life, one step at a time: validating → in_progress
  * (its lines answered a share per step, so request_counts grow between
- * polls) → finalizing → completed, or failed (validation), expired (a fault:
- * the window closed with lines not run) or cancelling → cancelled. The steps
- * are driven from outside (a poll, advance(), a timer), so a test sees every
- * intermediate state deterministically.
+ * polls) → finalizing → completed, or failed (validation, or a fault mid-way),
+ * expired (a fault: the window closed with lines not run) or cancelling →
+ * cancelled. The steps are driven from outside (a poll, advance(), a timer),
+ * so a test sees every intermediate state deterministically.
  */
-export type Batch = OpenAI.Batches.Batch;
-export type BatchStatus = Batch['status'];
-type Stamp = `${'in_progress' | 'finalizing' | 'completed' | 'failed' | 'expired' | 'cancelling' | 'cancelled'}_at`;
-/** The batch as the API sends it: the SDK types these fields as optional, the API sends null until they are known. */
-export type BatchObject = Omit<Batch, Stamp | 'output_file_id' | 'error_file_id' | 'errors'> &
-  Record<Stamp, number | null> & { output_file_id: string | null; error_file_id: string | null; errors: Batch['errors'] | null };
-/** A validation error to force; param and line default to null. */
-export type ForcedValidationError = Pick<BatchValidationError, 'code' | 'message'> & Partial<Pick<BatchValidationError, 'param' | 'line'>>;
-const STAMPS: readonly Stamp[] = [
-  'in_progress_at',
-  'finalizing_at',
-  'completed_at',
-  'failed_at',
-  'expired_at',
-  'cancelling_at',
-  'cancelled_at',
-];
-
-export interface JobFaults extends LineFaults {
-  /** The batch expires once this many of its lines are done: those stay in the output, the rest go to the error file as batch_expired. */
-  readonly expireAfterLines?: number;
-  /** Every batch validated under the plan fails with these errors, whatever its lines. */
-  readonly validationErrors?: readonly ForcedValidationError[];
-  /** A batch fails validation with token_limit_exceeded, as OpenAI fails it, when its prompt tokens and those of the unfinished batches of its model pass this. */
-  readonly enqueuedTokenLimit?: number;
-}
-
-/** What a job needs from its server while it steps. */
-export interface JobContext {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  inputBytes(fileId: string): Buffer | undefined;
-  readonly limits: BatchLimits;
-  faults(): JobFaults;
-  answer(line: BatchInputLine): LineOutcome;
-  /** The prompt tokens of the other unfinished batches of this model. */
-  enqueuedTokens(model: string, exceptBatchId: string): number;
-  /** Stores a file of purpose batch_output and returns its id. */
-  writeFile(filename: string, text: string): string;
-  readonly linesPerStep: number | undefined;
-  readonly outputOrder: 'reversed' | 'input';
-}
-
-export interface JobRequest {
-  readonly inputFileId: string;
-  readonly endpoint: string;
-  /** The urls a line may name for this endpoint. */
-  readonly lineUrls: readonly string[];
-  readonly completionWindow: string;
-  readonly metadata: Readonly<Record<string, string>> | null;
-}
-
+export type { Batch, BatchObject, BatchStatus } from './batch-object.js';
 const NOT_RUN = {
   expired: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' },
   cancelled: { code: 'batch_cancelled', message: 'This request was not executed because the batch was cancelled.' },
 };
 const FINISHED: ReadonlySet<BatchStatus> = new Set(['completed', 'failed', 'expired', 'cancelled']);
-const DAY_SECONDS = 24 * 3600;
 
 export class BatchJob {
   status: BatchStatus = 'validating';
@@ -82,6 +33,8 @@ export class BatchJob {
   private readonly results: { readonly line: BatchInputLine; readonly outcome: LineOutcome }[] = [];
   private outputFileId: string | null = null;
   private errorFileId: string | null = null;
+  /** Retrieves left that show the files' ids as null (outputFileLagPolls). */
+  private fileIdsHiddenFor = 0;
 
   constructor(
     readonly id: string,
@@ -113,37 +66,28 @@ export class BatchJob {
     return undefined;
   }
 
-  toObject(): BatchObject {
-    const completed = this.results.filter((result) => result.outcome.response?.status_code === 200);
-    const usage = completed.map(
-      (result) => (result.outcome.response?.body as { usage?: { prompt_tokens: number; completion_tokens: number } } | undefined)?.usage,
-    );
-    const input = usage.reduce((sum, entry) => sum + (entry?.prompt_tokens ?? 0), 0);
-    const output = usage.reduce((sum, entry) => sum + (entry?.completion_tokens ?? 0), 0);
-    return {
+  /** Counts one `GET batches/{id}` answered, against outputFileLagPolls. */
+  retrieved(): void {
+    if (this.finished && this.fileIdsHiddenFor > 0) this.fileIdsHiddenFor -= 1;
+  }
+
+  /** The batch as the API sends it; `faults` decorate its status (statusSuffix). */
+  toObject(faults: ProviderTextFaults = {}): BatchObject {
+    const hidden = this.fileIdsHiddenFor > 0;
+    return batchObjectOf({
+      ...this.request,
       id: this.id,
-      object: 'batch',
-      endpoint: this.request.endpoint,
-      errors: this.errors === null ? null : { object: 'list', data: this.errors.map((error) => ({ ...error })) },
-      input_file_id: this.request.inputFileId,
-      completion_window: this.request.completionWindow,
-      status: this.status,
-      output_file_id: this.outputFileId,
-      error_file_id: this.errorFileId,
-      created_at: this.createdAt,
-      expires_at: this.createdAt + DAY_SECONDS,
-      ...(Object.fromEntries(STAMPS.map((stamp) => [stamp, this.times[stamp] ?? null])) as Record<Stamp, number | null>),
-      request_counts: { total: this.lines.length, completed: completed.length, failed: this.results.length - completed.length },
-      usage: {
-        input_tokens: input,
-        input_tokens_details: { cached_tokens: 0 },
-        output_tokens: output,
-        output_tokens_details: { reasoning_tokens: 0 },
-        total_tokens: input + output,
-      },
-      metadata: this.request.metadata === null ? null : { ...this.request.metadata },
-      ...(this.model === undefined ? {} : { model: this.model }),
-    };
+      statusShown: this.status === 'in_progress' ? `in_progress${faults.statusSuffix ?? ''}` : this.status,
+      createdAt: this.createdAt,
+      expiresAt: this.createdAt + this.request.windowSeconds,
+      times: this.times,
+      errors: this.errors,
+      total: this.lines.length,
+      outcomes: this.results.map((result) => result.outcome),
+      outputFileId: hidden ? null : this.outputFileId,
+      errorFileId: hidden ? null : this.errorFileId,
+      model: this.model,
+    });
   }
 
   private validate(context: JobContext, now: number): void {
@@ -151,11 +95,11 @@ export class BatchJob {
     const input = readBatchInput(bytes, this.request.endpoint, this.request.lineUrls, context.limits);
     const faults = context.faults();
     if (faults.validationErrors !== undefined) {
-      this.fail(faults.validationErrors, now);
+      this.fail(faults.validationErrors, context, now);
       return;
     }
     if ('errors' in input) {
-      this.fail(input.errors, now);
+      this.fail(input.errors, context, now);
       return;
     }
     this.model = input.model;
@@ -167,7 +111,7 @@ export class BatchJob {
     const model = input.model ?? 'unknown';
     if (limit !== undefined && context.enqueuedTokens(model, this.id) + this.promptTokens > limit) {
       const message = `Enqueued token limit reached for ${model} in organization org-test. Limit: ${limit.toLocaleString('en-US')} enqueued tokens. Please try again once some in_progress batches have been completed.`;
-      this.fail([{ code: 'token_limit_exceeded', message, param: null, line: null }], now);
+      this.fail([{ code: 'token_limit_exceeded', message, param: null, line: null }], context, now);
       return;
     }
     this.lines = input.lines;
@@ -175,51 +119,70 @@ export class BatchJob {
     this.times.in_progress_at = now;
   }
 
-  /** Answers the next share of lines; then finalizing when all are done, or expired when the expiry fault says so. */
+  /** Answers the next share of lines; then finalizing when all are done, or expired or failed when a fault says so. */
   private run(context: JobContext, now: number): void {
-    const { expireAfterLines } = context.faults();
+    const { expireAfterLines, failAfterLines } = context.faults();
+    const stopAt = Math.min(expireAfterLines ?? Number.POSITIVE_INFINITY, failAfterLines ?? Number.POSITIVE_INFINITY);
     const share = context.linesPerStep ?? Math.ceil(this.lines.length / 2);
-    const until = Math.min(this.lines.length, this.results.length + share, expireAfterLines ?? Number.POSITIVE_INFINITY);
-    for (const line of this.lines.slice(this.results.length, until)) this.results.push({ line, outcome: context.answer(line) });
-    if (expireAfterLines !== undefined && this.results.length >= expireAfterLines && this.results.length < this.lines.length) {
-      this.close('expired', context, now);
-      return;
-    }
-    if (this.results.length === this.lines.length) {
+    const until = Math.min(this.lines.length, this.results.length + share, stopAt);
+    for (const line of this.lines.slice(this.results.length, until))
+      this.results.push({ line, outcome: context.answer(line, this.request.apiKey) });
+    const cut = this.results.length >= stopAt && this.results.length < this.lines.length;
+    if (cut && failAfterLines === stopAt) {
+      const message = `The batch failed after ${this.results.length} of its ${this.lines.length} requests ran: the server had an error while processing it.`;
+      this.errors = this.checked([{ code: 'server_error', message }], context);
+      this.close('failed', context, now);
+    } else if (cut) this.close('expired', context, now);
+    else if (this.results.length === this.lines.length) {
       this.status = 'finalizing';
       this.times.finalizing_at = now;
     }
   }
 
-  private fail(errors: readonly ForcedValidationError[], now: number): void {
-    this.errors = errors.map((error) => ({
-      code: error.code,
-      message: error.message,
-      param: error.param ?? null,
-      line: error.line ?? null,
-    }));
+  private fail(errors: readonly ForcedValidationError[], context: JobContext, now: number): void {
+    this.errors = this.checked(errors, context);
     this.status = 'failed';
     this.times.failed_at = now;
   }
 
-  /** Writes the output file (lines answered 200) and the error file (the others, and the lines never run), each only when it has lines. */
-  private close(status: 'completed' | 'expired' | 'cancelled', context: JobContext, now: number): void {
+  /** The errors of errors.data, null fields filled and messages written as the plan says. */
+  private checked(errors: readonly ForcedValidationError[], context: JobContext): BatchValidationError[] {
+    const faults = context.faults();
+    return errors.map((error) => ({
+      code: error.code,
+      message: errorText(error.message, this.request.apiKey, faults),
+      param: error.param ?? null,
+      line: error.line ?? null,
+    }));
+  }
+
+  /** Writes the output file (lines answered 200, broken as the plan says) and the error file (the others, and the lines never run), each only when it has lines. */
+  private close(status: 'completed' | 'expired' | 'cancelled' | 'failed', context: JobContext, now: number): void {
+    const faults = context.faults();
     const notRun =
-      status === 'completed'
-        ? []
-        : this.lines.slice(this.results.length).map((line) => ({ line, outcome: { response: null, error: NOT_RUN[status] } }));
+      status === 'expired' || status === 'cancelled'
+        ? this.lines.slice(this.results.length).map((line) => {
+            const error = { code: NOT_RUN[status].code, message: errorText(NOT_RUN[status].message, this.request.apiKey, faults) };
+            return { line, outcome: { response: null, error } };
+          })
+        : [];
     const all = [...this.results, ...notRun];
-    const text = (entries: typeof all): string => {
-      const ordered = context.outputOrder === 'reversed' ? [...entries].reverse() : entries;
-      const suffix = this.id.replace(/^batch_/, '');
-      return ordered
-        .map(({ line, outcome }) => `${JSON.stringify({ id: `batch_req_${suffix}_${line.line}`, custom_id: line.customId, ...outcome })}\n`)
-        .join('');
-    };
-    const succeeded = all.filter((entry) => entry.outcome.response?.status_code === 200);
-    const failed = all.filter((entry) => entry.outcome.response?.status_code !== 200);
-    if (succeeded.length > 0) this.outputFileId = context.writeFile(`${this.id}_output.jsonl`, text(succeeded));
-    if (failed.length > 0) this.errorFileId = context.writeFile(`${this.id}_error.jsonl`, text(failed));
+    const ordered = context.outputOrder === 'reversed' ? [...all].reverse() : all;
+    const suffix = this.id.replace(/^batch_/, '');
+    const lines: ResultFileLine[] = ordered.map(({ line, outcome }) => ({
+      id: `batch_req_${suffix}_${line.line}`,
+      custom_id: line.customId,
+      ...outcome,
+    }));
+    const succeeded = lines.filter((line) => line.response?.status_code === 200);
+    const failed = lines.filter((line) => line.response?.status_code !== 200);
+    if (succeeded.length > 0 || (faults.unknownIdLines ?? 0) > 0) {
+      const written = writeOutputFile(this.id, succeeded, faults, this.request.apiKey);
+      this.outputFileId = context.writeFile(`${this.id}_output.jsonl`, written.text);
+      context.wroteOutput(this.id, written);
+    }
+    if (failed.length > 0) this.errorFileId = context.writeFile(`${this.id}_error.jsonl`, writeErrorFile(failed));
+    this.fileIdsHiddenFor = faults.outputFileLagPolls ?? 0;
     this.status = status;
     this.times[`${status}_at`] = now;
   }

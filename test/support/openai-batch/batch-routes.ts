@@ -1,40 +1,16 @@
-import { BatchJob, type JobContext } from './batch-job.js';
+import { invalid, type ApiRequest, type Reply } from './api-reply.js';
+import { createBatch, type CreateRefusal } from './batch-create.js';
+import type { BatchJob } from './batch-job.js';
 import type { FileStore, StoredFile } from './batch-files.js';
+import type { JobContext } from './job-context.js';
 import { parseMultipartForm } from './multipart-form.js';
+import { routeNameOf } from './route-names.js';
 
 /**
  * The Files and Batches API of the test batch server, below its prefix
  * (`/v1`, `/openai/v1`, `/openai`): each route a function from the request
  * to a reply, so the HTTP side (auth, logging, sending) stays in one place.
  */
-export interface Reply {
-  readonly status: number;
-  /** JSON, or the raw bytes of a file's content. */
-  readonly body: object | Buffer;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-export interface ApiRequest {
-  readonly method: string;
-  /** The path below the prefix, e.g. `/files/file-test1/content`. */
-  readonly resource: string;
-  readonly query: URLSearchParams;
-  readonly body: Buffer;
-  readonly contentType: string | undefined;
-  /** Azure names the endpoint `/chat/completions` as well as `/v1/chat/completions`. */
-  readonly azure: boolean;
-}
-
-/** An HTTP refusal of `POST /batches` (e.g. 429), for `times` creates or all of them. */
-export interface CreateRefusal {
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  /** Default 'invalid_request_error'. */
-  readonly type?: string;
-  readonly times?: number;
-}
-
 export interface RouteContext {
   readonly files: FileStore;
   readonly batches: Map<string, BatchJob>;
@@ -43,17 +19,17 @@ export interface RouteContext {
   readonly stepOnRetrieve: boolean;
   /** The refusal this create gets, if the fault plan still refuses creates. */
   createRefusal(): CreateRefusal | undefined;
+  /** The completion window, in seconds, of a batch created now. */
+  windowSeconds(): number;
+  /** Told the input of each batch created. */
+  created(input: Buffer): void;
 }
-
-const OPENAI_URLS = ['/v1/chat/completions'];
-const AZURE_URLS = ['/v1/chat/completions', '/chat/completions'];
 
 /** The reply, or undefined when no route matches (the server answers 404 in the family's words). */
 export function routeBatchApi(request: ApiRequest, context: RouteContext): Reply | undefined {
-  const [collection, id, action, ...rest] = request.resource.split('/').slice(1).map(decodeURIComponent);
-  if (rest.length > 0) return undefined;
-  const route = `${request.method} ${collection ?? ''}${id === undefined ? '' : '/{id}'}${action === undefined ? '' : `/${action}`}`;
-  switch (route) {
+  const [, id] = request.resource.split('/').slice(1).map(decodeURIComponent);
+  const faults = context.job.faults();
+  switch (routeNameOf(request.method, request.resource)) {
     case 'POST files':
       return uploadFile(request, context.files);
     case 'GET files':
@@ -80,7 +56,7 @@ export function routeBatchApi(request: ApiRequest, context: RouteContext): Reply
       return {
         status: 200,
         body: page(
-          [...context.batches.values()].reverse().map((job) => job.toObject()),
+          [...context.batches.values()].reverse().map((job) => job.toObject(faults)),
           request.query,
           100,
         ),
@@ -88,20 +64,18 @@ export function routeBatchApi(request: ApiRequest, context: RouteContext): Reply
     case 'GET batches/{id}':
       return withBatch(context, id, (job) => {
         if (context.stepOnRetrieve) job.step(context.job);
-        return { status: 200, body: job.toObject() };
+        const body = job.toObject(faults);
+        job.retrieved();
+        return { status: 200, body };
       });
     case 'POST batches/{id}/cancel':
       return withBatch(context, id, (job) => {
         const refused = job.cancel(context.job.now());
-        return refused === undefined ? { status: 200, body: job.toObject() } : invalid(409, refused, null, null);
+        return refused === undefined ? { status: 200, body: job.toObject(faults) } : invalid(409, refused, null, null);
       });
     default:
       return undefined;
   }
-}
-
-export function invalid(status: number, message: string, param: string | null, code: string | null, type = 'invalid_request_error'): Reply {
-  return { status, body: { error: { message, type, param, code } } };
 }
 
 function uploadFile(request: ApiRequest, files: FileStore): Reply {
@@ -120,61 +94,6 @@ function uploadFile(request: ApiRequest, files: FileStore): Reply {
     );
   if (file === undefined) return invalid(400, "Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
   return { status: 200, body: files.add(file.filename ?? 'file', 'batch', file.data).info };
-}
-
-function createBatch(request: ApiRequest, context: RouteContext): Reply {
-  const refusal = context.createRefusal();
-  if (refusal !== undefined)
-    return {
-      ...invalid(refusal.status, refusal.message, null, refusal.code, refusal.type),
-      headers: { 'retry-after-ms': '5', 'retry-after': '0' },
-    };
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    return invalid(400, 'We could not parse the JSON body of your request. Expected a JSON object.', null, null);
-  }
-  const { input_file_id: inputFileId, endpoint, completion_window: completionWindow, metadata } = body;
-  const input = typeof inputFileId === 'string' ? context.files.get(inputFileId) : undefined;
-  if (input === undefined)
-    return invalid(400, `Invalid 'input_file_id': no file with id ${JSON.stringify(inputFileId)}.`, 'input_file_id', 'invalid_value');
-  if (input.info.purpose !== 'batch')
-    return invalid(400, "Invalid 'input_file_id': the file's purpose must be 'batch'.", 'input_file_id', 'invalid_value');
-  const urls = request.azure ? AZURE_URLS : OPENAI_URLS;
-  if (typeof endpoint !== 'string' || !urls.includes(endpoint))
-    return invalid(400, `Invalid 'endpoint': this test server runs batches of ${urls.join(' or ')} only.`, 'endpoint', 'invalid_value');
-  if (completionWindow !== '24h')
-    return invalid(400, "Invalid 'completion_window': only '24h' is supported.", 'completion_window', 'invalid_value');
-  const checkedMetadata = metadataOf(metadata);
-  if (typeof checkedMetadata === 'string') return invalid(400, checkedMetadata, 'metadata', 'invalid_value');
-  const id = `batch_test${context.batches.size + 1}`;
-  const job = new BatchJob(
-    id,
-    {
-      inputFileId: input.info.id,
-      endpoint,
-      lineUrls: request.azure ? AZURE_URLS : [endpoint],
-      completionWindow,
-      metadata: checkedMetadata,
-    },
-    context.job.now(),
-  );
-  context.batches.set(id, job);
-  return { status: 200, body: job.toObject() };
-}
-
-/** OpenAI's limits: at most 16 pairs, keys up to 64 characters, string values up to 512. */
-function metadataOf(value: unknown): Record<string, string> | null | string {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) return "Invalid 'metadata': expected an object of strings.";
-  const entries = Object.entries(value);
-  if (entries.length > 16) return "Invalid 'metadata': at most 16 key-value pairs.";
-  for (const [key, entry] of entries) {
-    if (key.length > 64 || typeof entry !== 'string' || entry.length > 512)
-      return `Invalid 'metadata.${key}': keys up to 64 characters, string values up to 512.`;
-  }
-  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 /** A cursor page, as the API lists: `limit` items after the item `after`, newest first. */
