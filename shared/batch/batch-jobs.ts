@@ -121,13 +121,17 @@ export async function createPlanned(
     if (input === undefined) throw new Error(`The input of batch job ${job.key} is missing from the store`);
     // A job recorded before records named its model was an OpenAI or Azure OpenAI job, whose lines name it: those adapters take it from there.
     const target = { runId, model: job.model ?? '' };
-    const providerId = (await provider.find(job.key)) ?? (await provider.create(job.key, new TextDecoder().decode(input), target));
+    const created = (await provider.find(job.key)) ?? (await provider.create(job.key, new TextDecoder().decode(input), target));
+    // The window is kept from the start: a provider that never answers a look again is waited for until then at most.
+    const expires =
+      created.expiresAt === undefined || Number.isNaN(created.expiresAt.getTime()) ? {} : { expires_at: created.expiresAt.toISOString() };
     current = replaceJob(current, {
       ...job,
-      provider_id: providerId,
+      provider_id: created.id,
       state: 'submitted',
       phase: 'pending',
       created_at: now().toISOString(),
+      ...expires,
     });
     await writeBatchState(store, runId, current);
   }

@@ -35,16 +35,26 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
   const reportKey = manifest === undefined ? undefined : runKeys.report(manifest.suite, runId, 'report.json');
   const reportBytes = reportKey === undefined ? undefined : await store.get(reportKey);
   const ingested = (await store.get(runKeys.ingested(runId))) !== undefined;
+  // A batch-judged run's jobs are shown reported or not: what each cost, and which of their lines could not be read.
+  const batch = (await hasBatchState(store, runId)) ? await batchStatus(store, runId) : undefined;
   if (reportKey !== undefined && reportBytes !== undefined) {
     const reported = readJsonWith(reportSchema, reportBytes, reportKey);
-    return { runId, manifest, ingested, results: reported.cases.evaluated, failures: reported.cases.failed, report: reportKey, reported };
+    return {
+      runId,
+      manifest,
+      ingested,
+      results: reported.cases.evaluated,
+      failures: reported.cases.failed,
+      report: reportKey,
+      reported,
+      ...(batch === undefined ? {} : { batch }),
+    };
   }
   const count = async (prefix: string) => {
     let total = 0;
     for await (const _key of store.list(prefix)) total++;
     return total;
   };
-  const batch = (await hasBatchState(store, runId)) ? await batchStatus(store, runId) : undefined;
   return {
     runId,
     manifest,

@@ -23,6 +23,12 @@ export interface BatchJobTarget {
   readonly model: string;
 }
 
+/** A job the provider has: its id, and when its window closes when the provider says. */
+export interface CreatedJob {
+  readonly id: string;
+  readonly expiresAt?: Date | undefined;
+}
+
 /**
  * Where a job is: `pending` (accepted, not started: validating, submitted,
  * scheduled), `running` (in progress, finalizing, being stopped), `finished`
@@ -63,9 +69,9 @@ export interface BatchProvider {
   /** One request as a line of the job's input (JSON, no line break). */
   line(request: BatchRequest): string;
   /** A job created earlier under `key` by a process that died before it recorded the job's id; undefined when there is none. */
-  find(key: string): Promise<string | undefined>;
-  /** Creates a job from input lines (JSONL, each from `line`), named `key`; returns the provider's id of it. */
-  create(key: string, input: string, target: BatchJobTarget): Promise<string>;
+  find(key: string): Promise<CreatedJob | undefined>;
+  /** Creates a job from input lines (JSONL, each from `line`), named `key`. */
+  create(key: string, input: string, target: BatchJobTarget): Promise<CreatedJob>;
   status(jobId: string): Promise<BatchJobStatus>;
   /**
    * A finished job's lines, in whatever order the provider wrote them: each

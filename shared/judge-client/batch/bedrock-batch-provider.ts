@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { quietNodeVersionNotice } from '../../ports/aws-node-notice.js';
 import { rememberSecret, scrubSecrets } from '../../secrets/scrub-secrets.js';
 import type { BatchRequest } from './batch-request.js';
-import { BatchProviderError, type BatchJobStatus, type BatchLimits, type BatchPhase, type BatchProvider } from './batch-provider.js';
+import {
+  BatchProviderError,
+  type BatchJobStatus,
+  type BatchLimits,
+  type BatchPhase,
+  type BatchProvider,
+  type CreatedJob,
+} from './batch-provider.js';
 import { awsCall, httpStatusOf } from './aws-batch-errors.js';
 import { INPUT_FILE, jobFolder, jobIdOf, manifestSchema, readOutputLine, s3LocationOf, s3ObjectOf, s3Uri } from './bedrock-batch-files.js';
 import { resultLines } from './result-lines.js';
@@ -93,7 +100,7 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
       rememberSecret(credentials?.sessionToken);
     })());
 
-  async function find(key: string): Promise<string | undefined> {
+  async function find(key: string): Promise<CreatedJob | undefined> {
     await rememberCredentials();
     let nextToken: string | undefined;
     do {
@@ -111,7 +118,7 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
         ),
       );
       const found = page.invocationJobSummaries?.find((job) => job.jobName === key);
-      if (found !== undefined) return found.jobArn;
+      if (found !== undefined) return { id: found.jobArn };
       nextToken = page.nextToken;
     } while (nextToken !== undefined);
     return undefined;
@@ -150,7 +157,7 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
   }
 
   /** Creates the job, or takes the one of its name: a create that meets the name taken is this job, made by a process that died before it recorded the id. */
-  async function createJob(key: string, folder: string, model: string): Promise<string> {
+  async function createJob(key: string, folder: string, model: string): Promise<CreatedJob> {
     const created = await awsCall(async () => {
       try {
         return await bedrock.send(
@@ -169,7 +176,7 @@ export function bedrockBatchProvider(target: BedrockBatchTarget): BatchProvider 
         throw error;
       }
     });
-    if (created !== undefined) return z.object({ jobArn: z.string().min(1) }).parse(created).jobArn;
+    if (created !== undefined) return { id: z.object({ jobArn: z.string().min(1) }).parse(created).jobArn };
     const existing = await find(key);
     if (existing === undefined)
       throw new BatchProviderError(`Bedrock says the job name ${key} is taken, yet lists no job of that name`, false);

@@ -2,7 +2,14 @@ import OpenAI, { AzureOpenAI, toFile } from 'openai';
 import { rememberSecret, scrubSecrets } from '../../secrets/scrub-secrets.js';
 import type { AzureDeployment } from '../judge-client.js';
 import type { BatchRequest } from './batch-request.js';
-import { BatchProviderError, type BatchJobStatus, type BatchLimits, type BatchPhase, type BatchProvider } from './batch-provider.js';
+import {
+  BatchProviderError,
+  type BatchJobStatus,
+  type BatchLimits,
+  type BatchPhase,
+  type BatchProvider,
+  type CreatedJob,
+} from './batch-provider.js';
 import { readChatResultLine } from './chat-result-line.js';
 import { resultLines } from './result-lines.js';
 
@@ -60,7 +67,7 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
         for await (const batch of client.batches.list({ limit: 100 })) {
           if (batch.metadata?.[METADATA_KEY] === key) {
             await deleteOrphanInputs(client, key, batch.input_file_id);
-            return batch.id;
+            return createdOf(batch);
           }
           if (Date.now() / 1000 - batch.created_at > 2 * DAY_SECONDS) return undefined;
         }
@@ -77,7 +84,7 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
         });
         // An input uploaded by a process that died before its batch was created is no one's: it goes once this job exists.
         await deleteOrphanInputs(client, key, file.id);
-        return batch.id;
+        return createdOf(batch);
       }),
     status: (jobId) => providerCall(async () => statusOf(await client.batches.retrieve(jobId))),
     async *answers(jobId) {
@@ -134,6 +141,10 @@ function statusOf(batch: OpenAI.Batches.Batch): BatchJobStatus {
     expiresAt: typeof batch.expires_at === 'number' ? new Date(batch.expires_at * 1000) : undefined,
     filesPending: phase === 'finished' && !files && ran,
   };
+}
+
+function createdOf(batch: OpenAI.Batches.Batch): CreatedJob {
+  return { id: batch.id, expiresAt: typeof batch.expires_at === 'number' ? new Date(batch.expires_at * 1000) : undefined };
 }
 
 /** The name an input file of job `key` is uploaded under: how an input orphaned by a kill is known again. */

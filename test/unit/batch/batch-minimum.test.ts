@@ -13,7 +13,7 @@ const provider = (minRequests: number, maxRequests = 1000): BatchProvider => ({
   limits: { minRequests, maxRequests, maxBytes: 1_000_000 },
   line: (request) => JSON.stringify({ id: request.id }),
   find: async () => undefined,
-  create: async () => 'job',
+  create: async () => ({ id: 'job' }),
   status: async () => ({ state: 'Completed', phase: 'finished', counts: undefined, errors: [] }),
   answers: async function* () {},
   cancel: async () => {},

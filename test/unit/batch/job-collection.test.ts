@@ -48,7 +48,7 @@ function providerWith(...texts: string[]): BatchProvider {
     limits: { minRequests: 1, maxRequests: 100, maxBytes: 1_000_000 },
     line: (request) => JSON.stringify({ custom_id: request.id }),
     find: async () => undefined,
-    create: async () => 'batch_1',
+    create: async () => ({ id: 'batch_1' }),
     status: async () => ({ state: 'completed', phase: 'finished', counts: undefined, errors: [] }),
     answers: async function* () {
       for (const text of texts) yield* resultLines(text, readChatResultLine);

@@ -20,7 +20,7 @@ function providerAnswering(status: BatchJobStatus): BatchProvider {
     limits: { minRequests: 1, maxRequests: 100, maxBytes: 1_000_000 },
     line: () => '',
     find: async () => undefined,
-    create: async () => 'batch_1',
+    create: async () => ({ id: 'batch_1' }),
     status: async () => status,
     answers: async function* () {},
     cancel: async () => {},

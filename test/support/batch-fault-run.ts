@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { reportSchema, type Report } from '../../shared/schema/report.js';
+import { runBuiltCli, type BuiltCliOptions, type BuiltCliOutcome } from './built-cli.js';
+import type { Oracle } from './chat-completion-answer.js';
+import { catalogOracle } from './judge-oracle.js';
+import { REPOSITORY_ROOT } from './markdown.js';
+import { startOpenAiBatchServer, type OpenAiBatchServer } from './openai-batch-server.js';
+import { startOpenAiTestServer, type OpenAiTestServer } from './openai-test-server.js';
+import { startSplitJudgeServer, type SplitJudgeServer } from './split-judge-server.js';
+import { filesUnder } from './store-files.js';
+import { createTempFolder, type TempFolder } from './temp-folder.js';
+
+/**
+ * A batch-judged `assay run` through the built bin against a provider that
+ * misbehaves: the OpenAI batch test server behind one base URL with an
+ * online chat completions server (the run's fallbacks), each run in a
+ * folder of its own (store, report, config). The dataset is the example
+ * two-engine set, judged by two judges.
+ */
+export const FAULT_DATASET = join(REPOSITORY_ROOT, 'examples', 'datasets', 'search-assistant.jsonl');
+export const FAULT_JUDGES = 'chunk_relevance,correctness';
+export const FAULT_KEY = 'sk-batch-fault-0123456789abcdefghij';
+export const FAULT_PRICES = { currency: 'USD', models: { 'judge-model': { input_per_million: 2, output_per_million: 8 } } };
+
+export interface FaultyProvider {
+  readonly batch: OpenAiBatchServer;
+  readonly online: OpenAiTestServer;
+  readonly split: SplitJudgeServer;
+  close(): Promise<void>;
+}
+
+/** The batch server (stepping each job once a look), the online server, and the one base URL in front of both. */
+export async function startFaultyProvider(oracle: Oracle = catalogOracle): Promise<FaultyProvider> {
+  const batch = await startOpenAiBatchServer({ oracle });
+  const online = await startOpenAiTestServer({ oracle });
+  const split = await startSplitJudgeServer({ online: online.baseUrl, batch: batch.baseUrl });
+  return {
+    batch,
+    online,
+    split,
+    close: async () => {
+      await split.close();
+      await Promise.all([batch.close(), online.close()]);
+    },
+  };
+}
+
+export interface FaultRun {
+  readonly folder: TempFolder;
+  readonly store: string;
+  readonly out: string;
+  /** `assay ARGS... --store S --out O` with the provider's environment. */
+  assay(args: readonly string[], options?: BuiltCliOptions): Promise<BuiltCliOutcome>;
+  /** `assay run` of the dataset, batch judged, with `batch` settings added to the config's judge.batch. */
+  run(batch?: Readonly<Record<string, unknown>>, extra?: readonly string[], options?: BuiltCliOptions): Promise<BuiltCliOutcome>;
+  report(): Promise<Report>;
+  /** Every file under the store and report folders, with its text. */
+  files(): Promise<{ path: string; text: string }[]>;
+  remove(): Promise<void>;
+}
+
+export async function faultRun(baseUrl: string): Promise<FaultRun> {
+  const folder = await createTempFolder();
+  const store = join(folder.path, 'store');
+  const out = join(folder.path, 'out');
+  const env = { OPENAI_API_KEY: FAULT_KEY, OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+  const assay = (args: readonly string[], options: BuiltCliOptions = {}) =>
+    runBuiltCli([...args, '--store', store, ...(args[0] === 'status' ? [] : ['--out', out])], {
+      ...options,
+      env: { ...env, ...options.env },
+    });
+  return {
+    folder,
+    store,
+    out,
+    assay,
+    async run(batch = {}, extra = [], options = {}) {
+      const config = await folder.write(
+        'batch.json',
+        JSON.stringify({ judge: { prices: FAULT_PRICES, batch: { poll_seconds: 0.05, ...batch } } }),
+      );
+      return assay(['run', FAULT_DATASET, '--judges', FAULT_JUDGES, '--config', config, ...extra], options);
+    },
+    report: async () => reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))),
+    files: async () => [...(await filesUnder(store)), ...(await filesUnder(out))],
+    remove: () => folder.remove(),
+  };
+}
+
+/** The run id `assay run` prints on its first line. */
+export function runIdOf(outcome: BuiltCliOutcome): string {
+  return /^run (r-[0-9a-f]{16})$/m.exec(outcome.stdout)?.[1] ?? '';
+}
+
+/** The batch tokens report.json counts for the judge model. */
+export function batchTokensOf(report: Report): { input: number; output: number } {
+  const model = report.judge_cost?.models['judge-model'];
+  return { input: model?.batch_input_tokens ?? 0, output: model?.batch_output_tokens ?? 0 };
+}
