@@ -1,13 +1,14 @@
-import {
-  BedrockClient,
-  CreateModelInvocationJobCommand,
-  GetModelInvocationJobCommand,
-  type GetModelInvocationJobCommandOutput,
-} from '@aws-sdk/client-bedrock';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { BedrockClient, GetModelInvocationJobCommand, type GetModelInvocationJobCommandOutput } from '@aws-sdk/client-bedrock';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobFaults } from '../support/bedrock-batch-server.js';
-import { startBedrockBatchServer, type BedrockBatchServer } from '../support/bedrock-batch-server.js';
+import {
+  createJob as createJobOf,
+  objectText as textOf,
+  outputLines,
+  type CreatedJob,
+  type JobClients,
+} from '../support/bedrock-batch/batch-client.js';
+import { startBedrockBatchServer, type BedrockBatchServer, type JobFaults } from '../support/bedrock-batch-server.js';
 import { useFauxqsClients } from '../support/fauxqs.js';
 import { lengthOracle } from '../support/openai-batch/batch-client.js';
 
@@ -20,8 +21,6 @@ import { lengthOracle } from '../support/openai-batch/batch-client.js';
  */
 const BUCKET = 'bedrock-batch-server-faults';
 const ACCESS_KEY = 'AKIDBEDROCKSERVERFAULTS';
-const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
-const ROLE = 'arn:aws:iam::123456789012:role/batch';
 
 const aws = useFauxqsClients();
 let server: BedrockBatchServer;
@@ -46,59 +45,19 @@ afterEach(async () => {
   await server.close();
 });
 
-/** Writes records r0… (record i asks about i + 1 characters, so the oracle rates it i + 1), creates a job of them, and returns its ARN and output folder. */
-async function createJob(records: number, faults: JobFaults = {}): Promise<{ jobArn: string; folder: string }> {
+const clients = (): JobClients => ({ bedrock, s3: aws.clients.s3, bucket: BUCKET });
+
+/** A job of `records` records (see createJob), created under these faults. */
+async function createJob(records: number, faults: JobFaults = {}): Promise<CreatedJob> {
   jobs += 1;
-  const lines = Array.from({ length: records }, (_, index) => ({
-    recordId: `r${index}`,
-    modelInput: { messages: [{ role: 'user', content: [{ text: 'x'.repeat(index + 1) }] }], inferenceConfig: { maxTokens: 50 } },
-  }));
-  const body = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-  await aws.clients.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `in/${jobs}/input.jsonl`, Body: body }));
   server.setFaults(faults);
-  const { jobArn = '' } = await bedrock.send(
-    new CreateModelInvocationJobCommand({
-      jobName: `job-${jobs}`,
-      roleArn: ROLE,
-      modelId: MODEL,
-      modelInvocationType: 'Converse',
-      inputDataConfig: { s3InputDataConfig: { s3Uri: `s3://${BUCKET}/in/${jobs}/input.jsonl` } },
-      outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://${BUCKET}/out/${jobs}/` } },
-    }),
-  );
-  return { jobArn, folder: `out/${jobs}/${jobArn.split('/').at(-1)}/` };
+  return createJobOf(clients(), `job-${jobs}`, records);
 }
+
+const objectText = (key: string): Promise<string> => textOf(clients(), key);
 
 const getJob = (jobArn: string): Promise<GetModelInvocationJobCommandOutput> =>
   bedrock.send(new GetModelInvocationJobCommand({ jobIdentifier: jobArn }));
-
-/** The object's text, or the name of the error S3 answered. */
-async function objectText(key: string): Promise<string> {
-  return aws.clients.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key })).then(
-    async (object) => (await object.Body?.transformToString('utf8')) ?? '',
-    (error: unknown) => (error instanceof Error ? error.name : String(error)),
-  );
-}
-
-interface OutputLine {
-  readonly recordId: string;
-  readonly modelOutput?: { readonly usage: { readonly inputTokens: number; readonly outputTokens: number } };
-  readonly error?: { readonly errorCode: number; readonly errorMessage: string };
-}
-
-/** The output lines read as JSON, undefined where a line is not. */
-function outputLines(text: string): (OutputLine | undefined)[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return undefined;
-      }
-    });
-}
 
 describe('records and jobs that fail', () => {
   it('writes error lines for the records named, or the first n, with the access key echoed; and echoes it in a failed job message', async () => {
