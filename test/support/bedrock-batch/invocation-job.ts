@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { converseBodySchema } from '../bedrock-test-server.js';
-import type { InputRecord, RecordFaults, RecordOutcome } from './record-answers.js';
+import type { CreateJob, JobContext, JobFaults } from './job-context.js';
+import { jobOutput, type OutputObject } from './job-output.js';
+import { withKey, type InputRecord, type RecordOutcome } from './record-answers.js';
 
 /**
  * One model invocation job and its life, one step at a time, as Bedrock
@@ -8,10 +10,10 @@ import type { InputRecord, RecordFaults, RecordOutcome } from './record-answers.
  * checked: every line a record with a Converse body, at least the model's
  * minimum of records) → Scheduled → InProgress (a share of the records
  * answered a step, so the counts grow between polls) → Completed; or Failed
- * (validation), PartiallyCompleted or Expired (a fault: the job ends with
- * records not run), Stopping → Stopped. On finishing it writes its output
- * to S3 as Bedrock does: `<output>/<job id>/<input name>.out` and
- * `manifest.json.out`.
+ * (validation), PartiallyCompleted, Expired or Stopped (a fault: the job
+ * ends with records not run), Stopping → Stopped. On finishing it writes
+ * its output to S3 as Bedrock does (job-output.ts), or later when the plan
+ * has its output lag.
  */
 export type JobStatus =
   | 'Submitted'
@@ -25,45 +27,6 @@ export type JobStatus =
   | 'Stopped'
   | 'Expired';
 
-export const createJobSchema = z.object({
-  jobName: z.string().regex(/^[a-zA-Z0-9]{1,63}(-*[a-zA-Z0-9+\-.]){0,63}$/),
-  roleArn: z.string().regex(/^arn:aws(-[^:]+)?:iam::\d{12}:role\/.+$/),
-  clientRequestToken: z
-    .string()
-    .regex(/^[a-zA-Z0-9]{1,256}(-*[a-zA-Z0-9]){0,256}$/)
-    .optional(),
-  modelId: z.string().min(1),
-  inputDataConfig: z.object({
-    s3InputDataConfig: z.object({ s3Uri: z.string().startsWith('s3://'), s3InputFormat: z.literal('JSONL').optional() }),
-  }),
-  outputDataConfig: z.object({ s3OutputDataConfig: z.object({ s3Uri: z.string().startsWith('s3://') }) }),
-  modelInvocationType: z.enum(['InvokeModel', 'Converse']).optional(),
-});
-export type CreateJob = z.infer<typeof createJobSchema>;
-
-export interface JobFaults extends RecordFaults {
-  /** Every job validated under the plan fails with this message. */
-  readonly validationMessage?: string;
-  /** The job ends PartiallyCompleted once this many of its records are done; the rest are absent from the output. */
-  readonly partialAfterRecords?: number;
-  /** The job ends Expired once this many of its records are done. */
-  readonly expireAfterRecords?: number;
-  /** Creates no longer match a job by their token (its idempotency window has passed): a second create of a name is a ConflictException. */
-  readonly forgetTokens?: boolean;
-}
-
-/** What a job needs from its server while it steps. */
-export interface JobContext {
-  readObject(uri: string): Promise<string | undefined>;
-  writeObject(uri: string, text: string): Promise<void>;
-  faults(): JobFaults;
-  answer(record: InputRecord, modelId: string): RecordOutcome;
-  /** The fewest records a job may hold. */
-  readonly minRecords: number;
-  readonly recordsPerStep: number | undefined;
-  now(): Date;
-}
-
 const FINISHED: ReadonlySet<JobStatus> = new Set(['Completed', 'PartiallyCompleted', 'Failed', 'Stopped', 'Expired']);
 const recordSchema = z.object({ recordId: z.string().min(1), modelInput: converseBodySchema });
 
@@ -74,6 +37,8 @@ export class InvocationJob {
   private readonly results: { readonly record: InputRecord; readonly outcome: RecordOutcome }[] = [];
   private readonly submitTime: Date;
   private endTime: Date | undefined;
+  /** Output held back by outputLagGets, and the GetModelInvocationJob answers left before it is written. */
+  private lagging: { objects: readonly OutputObject[]; getsLeft: number } | undefined;
   /** Steps of one job run one at a time, however many polls ask at once. */
   private stepping: Promise<void> = Promise.resolve();
 
@@ -81,6 +46,8 @@ export class InvocationJob {
     readonly jobArn: string,
     readonly request: CreateJob,
     now: Date,
+    /** The access key of its create's SigV4 credential, for echoKey. */
+    readonly accessKeyId?: string,
   ) {
     this.submitTime = now;
   }
@@ -106,17 +73,30 @@ export class InvocationJob {
     return undefined;
   }
 
-  /** The job as GetModelInvocationJob answers it. */
-  toObject(): Record<string, unknown> {
+  /** Counts one GetModelInvocationJob answer against outputLagGets; the last one writes the output first. */
+  async retrieved(context: JobContext): Promise<void> {
+    const lagging = this.lagging;
+    if (lagging === undefined) return;
+    if (lagging.getsLeft > 0) {
+      lagging.getsLeft -= 1;
+      return;
+    }
+    this.lagging = undefined;
+    for (const object of lagging.objects) await context.writeObject(object.uri, object.text);
+  }
+
+  /** The job as GetModelInvocationJob answers it; `faults` decorate its status and message (statusSuffix, messageSuffix). */
+  toObject(faults: Pick<JobFaults, 'statusSuffix' | 'messageSuffix'> = {}): Record<string, unknown> {
     const succeeded = this.results.filter(({ outcome }) => 'modelOutput' in outcome).length;
+    const message = faults.messageSuffix === undefined ? this.message : `${this.message ?? ''}${faults.messageSuffix}`;
     return {
       jobArn: this.jobArn,
       jobName: this.request.jobName,
       modelId: this.request.modelId,
       roleArn: this.request.roleArn,
       ...(this.request.clientRequestToken === undefined ? {} : { clientRequestToken: this.request.clientRequestToken }),
-      status: this.status,
-      ...(this.message === undefined ? {} : { message: this.message }),
+      status: this.status === 'InProgress' ? `InProgress${faults.statusSuffix ?? ''}` : this.status,
+      ...(message === undefined ? {} : { message }),
       submitTime: this.submitTime.toISOString(),
       lastModifiedTime: (this.endTime ?? this.submitTime).toISOString(),
       ...(this.endTime === undefined ? {} : { endTime: this.endTime.toISOString() }),
@@ -167,43 +147,42 @@ export class InvocationJob {
     this.status = 'Scheduled';
   }
 
-  /** Answers the next share of records; then Completed when all are done, or PartiallyCompleted or Expired when a fault says so. */
+  /** Answers the next share of records; then Completed when all are done, or PartiallyCompleted, Stopped or Expired when a fault says so. */
   private async run(context: JobContext): Promise<void> {
-    const { partialAfterRecords, expireAfterRecords } = context.faults();
-    const cut = Math.min(partialAfterRecords ?? Number.POSITIVE_INFINITY, expireAfterRecords ?? Number.POSITIVE_INFINITY);
+    const { partialAfterRecords, stopAfterRecords, expireAfterRecords } = context.faults();
+    const cut = Math.min(...[partialAfterRecords, stopAfterRecords, expireAfterRecords].map((after) => after ?? Number.POSITIVE_INFINITY));
     const share = context.recordsPerStep ?? Math.ceil(this.records.length / 2);
     const until = Math.min(this.records.length, this.results.length + share, cut);
-    for (const record of this.records.slice(this.results.length, until))
-      this.results.push({ record, outcome: context.answer(record, this.request.modelId) });
+    const start = this.results.length;
+    for (const [offset, record] of this.records.slice(start, until).entries())
+      this.results.push({ record, outcome: context.answer(record, start + offset, this.request.modelId, this.accessKeyId) });
     if (this.results.length >= cut && this.results.length < this.records.length)
-      return this.close(partialAfterRecords === cut ? 'PartiallyCompleted' : 'Expired', context);
+      return this.close(partialAfterRecords === cut ? 'PartiallyCompleted' : stopAfterRecords === cut ? 'Stopped' : 'Expired', context);
     if (this.results.length === this.records.length) await this.close('Completed', context);
   }
 
   private async fail(message: string, context: JobContext): Promise<void> {
-    this.message = message;
+    this.message = withKey(message, this.accessKeyId, context.faults());
     this.status = 'Failed';
     this.endTime = context.now();
   }
 
-  /** Writes the output of the records that ran (in reverse, so a reader by position fails) and the manifest. */
+  /** Writes the output of the records that ran and the manifest, now or, under outputLagGets, after the Gets it says. */
   private async close(status: 'Completed' | 'PartiallyCompleted' | 'Expired' | 'Stopped', context: JobContext): Promise<void> {
-    const folder = `${this.request.outputDataConfig.s3OutputDataConfig.s3Uri.replace(/\/+$/, '')}/${this.jobId}/`;
-    const inputName = this.request.inputDataConfig.s3InputDataConfig.s3Uri.split('/').at(-1) ?? 'input.jsonl';
-    const lines = [...this.results]
-      .reverse()
-      .map(({ record, outcome }) => `${JSON.stringify({ recordId: record.recordId, modelInput: record.modelInput, ...outcome })}\n`);
-    if (lines.length > 0) await context.writeObject(`${folder}${inputName}.out`, lines.join(''));
-    const succeeded = this.results.filter(({ outcome }) => 'modelOutput' in outcome).length;
-    const manifest = {
-      totalRecordCount: this.records.length,
-      processedRecordCount: this.results.length,
-      successRecordCount: succeeded,
-      errorRecordCount: this.results.length - succeeded,
-      inputTokenCount: 0,
-      outputTokenCount: 0,
-    };
-    await context.writeObject(`${folder}manifest.json.out`, JSON.stringify(manifest));
+    const faults = context.faults();
+    const output = jobOutput(
+      {
+        jobId: this.jobId,
+        inputUri: this.request.inputDataConfig.s3InputDataConfig.s3Uri,
+        outputUri: this.request.outputDataConfig.s3OutputDataConfig.s3Uri,
+        total: this.records.length,
+        results: this.results,
+      },
+      faults,
+    );
+    if (output.written !== undefined) context.wroteOutput(this.jobArn, output.written);
+    if ((faults.outputLagGets ?? 0) > 0) this.lagging = { objects: output.objects, getsLeft: faults.outputLagGets ?? 0 };
+    else for (const object of output.objects) await context.writeObject(object.uri, object.text);
     this.status = status;
     this.endTime = context.now();
   }

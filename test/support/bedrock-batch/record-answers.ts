@@ -14,6 +14,12 @@ export interface RecordFaults {
   readonly refuseToolChoice?: boolean;
   /** recordIds answered with a throttling error line (429), without asking the oracle. */
   readonly throttledRecords?: readonly string[];
+  /** recordIds (or the first n records of a job, in input order) answered with an error line of errorRecordCode, without asking the oracle. */
+  readonly errorRecords?: readonly string[] | number;
+  /** The errorCode of errorRecords' lines: 400 (a ValidationException, the default), 500 (an internal error) or another. */
+  readonly errorRecordCode?: number;
+  /** The access key id of the job's create (from its SigV4 credential) is written verbatim into every error line's message, the job's message, and the 429 and 500 answers of throttleGets and serverErrorGets. */
+  readonly echoKey?: boolean;
 }
 
 export interface InputRecord {
@@ -26,6 +32,16 @@ export type RecordOutcome =
   | { readonly error: { readonly errorCode: number; readonly errorMessage: string } };
 
 const TOOL_REFUSAL = "This model doesn't support the toolConfig.toolChoice.tool field. Remove toolConfig.toolChoice.tool and try again.";
+const THROTTLED = 'Too many requests, please wait before trying again.';
+const RECORD_ERRORS: Readonly<Record<number, string>> = {
+  400: 'Malformed input request: the record was refused by the model (ValidationException).',
+  500: 'The model encountered an internal error while processing the record (InternalServerException).',
+};
+
+/** The message as the plan has the server write it: with the caller's access key under echoKey. */
+export function withKey(message: string, accessKeyId: string | undefined, faults: Pick<RecordFaults, 'echoKey'>): string {
+  return faults.echoKey === true && accessKeyId !== undefined ? `${message} (access key: ${accessKeyId})` : message;
+}
 
 export class RecordAnswers {
   /** recordId → how many times the oracle was asked for it, over every job. */
@@ -41,12 +57,19 @@ export class RecordAnswers {
     this.oracle = oracle;
   }
 
-  answer(record: InputRecord, modelId: string, faults: RecordFaults): RecordOutcome {
+  /** `position` is the record's index in its job's input, for a count of errorRecords. */
+  answer(record: InputRecord, position: number, modelId: string, faults: RecordFaults, accessKeyId: string | undefined): RecordOutcome {
     this.answered += 1;
-    if (faults.throttledRecords?.includes(record.recordId))
-      return { error: { errorCode: 429, errorMessage: 'Too many requests, please wait before trying again.' } };
-    if (faults.refuseToolChoice === true && record.modelInput.toolConfig?.toolChoice?.tool !== undefined)
-      return { error: { errorCode: 400, errorMessage: TOOL_REFUSAL } };
+    const failed = (errorCode: number, message: string): RecordOutcome => ({
+      error: { errorCode, errorMessage: withKey(message, accessKeyId, faults) },
+    });
+    if (faults.throttledRecords?.includes(record.recordId)) return failed(429, THROTTLED);
+    const errorRecords = faults.errorRecords ?? [];
+    if (typeof errorRecords === 'number' ? position < errorRecords : errorRecords.includes(record.recordId)) {
+      const code = faults.errorRecordCode ?? 400;
+      return failed(code, RECORD_ERRORS[code] ?? `The record failed with error code ${code}.`);
+    }
+    if (faults.refuseToolChoice === true && record.modelInput.toolConfig?.toolChoice?.tool !== undefined) return failed(400, TOOL_REFUSAL);
     const request = chatRequestOf(modelId, record.modelInput);
     this.judged.set(record.recordId, (this.judged.get(record.recordId) ?? 0) + 1);
     try {
@@ -54,7 +77,7 @@ export class RecordAnswers {
     } catch (error) {
       const message = `The test oracle threw: ${error instanceof Error ? error.message : String(error)}`;
       this.oracleErrors.push(message);
-      return { error: { errorCode: 500, errorMessage: message } };
+      return failed(500, message);
     }
   }
 }
