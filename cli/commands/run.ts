@@ -13,7 +13,7 @@ import { awsInfrastructure, embeddedInfrastructure } from '../run/store-and-queu
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
-import { locateIn, reportGate } from '../run/report-gate.js';
+import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
@@ -64,10 +64,11 @@ export function runCommand(): Command {
     .option('--detach', 'with batch judging: return once the jobs are submitted; `assay resume RUN` finishes the run')
     .addHelpText(
       'after',
-      '\nExit codes: 0 the report is written and at most --max-failed cases (default 0) failed or are\n' +
-        'missing, or with --detach the batch jobs are submitted; 1, the report still written, when\n' +
-        'nothing could be evaluated (no valid row, no case evaluated, every judge call failed), when more\n' +
-        "cases failed or are missing than --max-failed allows, or when an engine's pass rate is under\n" +
+      '\nExit codes: 0 the report is written and at most --max-failed cases (default 0) failed, are\n' +
+        'missing or lack a judgment (a judgment that ended in error; a warning then says so), or with\n' +
+        '--detach the batch jobs are submitted; 1, the report still written, when nothing could be\n' +
+        'evaluated (no valid row, no case evaluated, every judge call failed), when more cases failed,\n' +
+        "are missing or lack a judgment than --max-failed allows, or when an engine's pass rate is under\n" +
         '--fail-under (checked in that order); 1 also when a batch job failed validation (the run can be\n' +
         'resumed) and for an unexpected error; 2 a usage error.',
     );
@@ -139,8 +140,7 @@ export function runCommand(): Command {
     if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
     // Warnings (a judge below run.min_agreement) do not change the exit status.
     for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
-    const failure = await reportGate(result.report, infrastructure.store, locateIn(infrastructure), maxFailed);
-    if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+    await enforceReportGate(result.report, infrastructure.store, locateIn(infrastructure), maxFailed, process.stderr);
     // After the failed cases: a pass rate over only the cases that happened to end is no gate.
     const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
     if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);

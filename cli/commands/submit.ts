@@ -5,11 +5,10 @@ import { runIdentityOf } from '../../shared/run/run-identity.js';
 import { describeStatus, runStatus } from '../../shared/operations/run-status.js';
 import { suiteConfig } from '../../shared/run/suite-config.js';
 import { terminalName } from '../../shared/report-render/terminal-text.js';
-import { EXIT_FAILED } from '../failure-message.js';
 import { assertReadableFile } from '../readable-file.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
-import { locateIn, reportGate } from '../run/report-gate.js';
+import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { uploadInput } from '../run/upload-input.js';
 import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
@@ -31,7 +30,7 @@ interface SubmitOptions extends CollectionOptions {
  * manifest, whose upload starts the run), and prints the run id (derived the way
  * ingest derives it). With --wait it follows the run until its report, and
  * exits 1 as `assay run` does when the run evaluated nothing or more of its
- * cases failed or are missing than --max-failed allows.
+ * cases failed, are missing or lack a judgment than --max-failed allows.
  */
 export function submitCommand(): Command {
   const command = new Command('submit')
@@ -69,11 +68,8 @@ export function submitCommand(): Command {
       process.stderr.write(`${describeStatus(status)}\n`);
       if (status.report !== undefined) {
         process.stdout.write(`report: ${status.report}\n`);
-        const failure =
-          status.reported === undefined
-            ? undefined
-            : await reportGate(status.reported, store, locateIn({ bucket: options.bucket }), maxFailed);
-        if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+        if (status.reported !== undefined)
+          await enforceReportGate(status.reported, store, locateIn({ bucket: options.bucket }), maxFailed, process.stderr);
         return;
       }
       if (Date.now() > deadline)

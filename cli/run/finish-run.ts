@@ -19,7 +19,7 @@ import { batchFailedText, batchRefusedText, batchUnreachableText } from './batch
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
-import { locateIn, reportGate } from './report-gate.js';
+import { enforceReportGate, locateIn } from './report-gate.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 
@@ -124,6 +124,5 @@ export async function finishRun(
   ).finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
-  const failure = await reportGate(report, infrastructure.store, locateIn(infrastructure), maxFailed);
-  if (failure !== undefined) throw new UsageError(failure, EXIT_FAILED);
+  await enforceReportGate(report, infrastructure.store, locateIn(infrastructure), maxFailed, process.stderr);
 }

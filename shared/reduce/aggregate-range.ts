@@ -3,10 +3,11 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { caseLines, caseLineTexts } from '../report/cases-jsonl.js';
+import { judgeFailuresOf } from '../report/judge-failures.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
 import { emptySegment, foldEngineMetrics } from '../report/metric-columns.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
-import type { CaseLine } from '../schema/report.js';
+import type { CaseLine, FailedCase } from '../schema/report.js';
 import { caseFailureSchema, caseResultSchema, type CaseFailure, type CaseResult } from '../schema/run-records.js';
 import { OUTCOME_EVALUATED, OUTCOME_FAILED, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
@@ -58,8 +59,9 @@ export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggre
 
 /**
  * Reads one range of a run's case ids (sorted, consecutive) and folds it into
- * a partial: each case's result, else its failure (a result wins over a
- * failure: a redrive succeeded), else it is missing. The reads overlap
+ * a partial: each case's result (with its judgments that ended in error),
+ * else its failure (a result wins over a failure: a redrive succeeded), else
+ * it is missing. The reads overlap
  * (READ_CONCURRENCY at once); the folding goes in case-id order, so the same
  * records give the same partial whatever order the reads finish in.
  *
@@ -89,7 +91,8 @@ export async function aggregateResults(
   const columns = emptySegment(caseIds.length);
   const outcomes = new Uint8Array(caseIds.length);
   const requestIds = new Array<string>(caseIds.length).fill('');
-  const failed: { case_id: string; error: string }[] = [];
+  const failed: FailedCase[] = [];
+  const judgeFailures: FailedCase[] = [];
   const evaluated: CaseResult[] = [];
   for (const [slot, record] of records.entries()) {
     if (record === undefined) continue;
@@ -101,11 +104,12 @@ export async function aggregateResults(
     outcomes[slot] = OUTCOME_EVALUATED;
     requestIds[slot] = record.result.request_id;
     evaluated.push(record.result);
+    judgeFailures.push(...judgeFailuresOf(record.result));
     for (const [engine, metrics] of Object.entries(record.result.engines)) foldEngineMetrics(columns, slot, engine, metrics);
   }
   const judgeUsage = totalJudgeUsage(evaluated.map((result) => result.judge_usage));
   const judgingSkipped = evaluated.filter((result) => result.judging_skipped !== undefined).length;
-  return { partial: { range, outcomes, requestIds, failed, judgeUsage, judgingSkipped, columns }, evaluated };
+  return { partial: { range, outcomes, requestIds, failed, judgeFailures, judgeUsage, judgingSkipped, columns }, evaluated };
 }
 
 type CaseRecord = { kind: 'result'; result: CaseResult } | { kind: 'failure'; failure: CaseFailure } | undefined;

@@ -43,6 +43,7 @@ export function joinRangePieces(pieces: readonly AggregatedRangeFiles[]): Aggreg
     outcomes,
     requestIds: partials.flatMap((piece) => piece.requestIds),
     failed: partials.flatMap((piece) => piece.failed),
+    judgeFailures: partials.flatMap((piece) => piece.judgeFailures),
     judgeUsage: totalJudgeUsage(partials.map((piece) => piece.judgeUsage)),
     judgingSkipped: partials.reduce((sum, piece) => sum + (piece.judgingSkipped ?? 0), 0),
     columns: joinColumns(

@@ -1,6 +1,6 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import { rateLimitNote } from '../report/judge-usage.js';
-import type { Report } from '../schema/report.js';
+import type { FailedCase, Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
 import { RANKING_NOTE, rankingCells, rankingColumns } from './judge-ranking-text.js';
@@ -13,7 +13,7 @@ import {
   type CorrectedRow,
 } from './corrected-table.js';
 
-/** How many failed or missing cases the page lists before "and N more"; report.json lists them all. */
+/** How many failed or missing cases (or judge failures) the page lists before "and N more"; report.json lists them all. */
 export const LISTED_CASES = 20;
 /** Error messages are cut to this many characters: the page is for pull requests and chat. */
 const ERROR_LENGTH = 200;
@@ -22,11 +22,13 @@ const ERROR_LENGTH = 200;
  * `report.md`: a short page for pull requests and chat. A title with the
  * suite and run, the case counts, an engine × key-metric table (the
  * `/average` and `/percentage` statistics, see keyMetricTable), the judges'
- * agreement with the human labels, the judge usage, and the failed and
+ * agreement with the human labels, the judge usage, and the failed cases,
+ * the judgments that ended in error (case, judge, engines, error) and the
  * missing cases (the first 20 of each); the report's warnings come first.
  */
 export function renderMarkdown(report: Report): string {
   const { cases } = report;
+  const judgeFailed = cases.judge_failed ?? 0;
   const sections = [
     `# ${inlineText(report.suite)}: run ${code(report.run_id)}`,
     [
@@ -34,6 +36,7 @@ export function renderMarkdown(report: Report): string {
       `Judge: ${inlineText(report.judge)}.`,
     ].join('\n'),
     `**Cases:** ${cases.total} total, ${cases.evaluated} evaluated, ${cases.failed} failed, ${cases.missing} missing` +
+      (judgeFailed > 0 ? `, ${judgeFailed} lacking a judgment` : '') +
       (report.input_errors > 0 ? ` (${report.input_errors} input errors)` : ''),
     warningsSection(report),
     metricsSection(report),
@@ -44,7 +47,13 @@ export function renderMarkdown(report: Report): string {
     judgesSection(report),
     caseList(
       `Failed cases (${cases.failed})`,
-      report.failed_cases.map((failure) => `${code(failure.case_id)}: ${errorText(failure.error)}`),
+      report.failed_cases.flatMap((failure) =>
+        failure.judge === undefined ? [`${code(failure.case_id)}: ${errorText(failure.error)}`] : [],
+      ),
+    ),
+    caseList(
+      `Cases lacking a judgment (${judgeFailed})`,
+      report.failed_cases.flatMap((failure) => (failure.judge === undefined ? [] : [judgeFailureText(failure)])),
     ),
     caseList(`Missing cases (${cases.missing})`, report.missing_cases.map(code)),
   ];
@@ -221,6 +230,13 @@ function judgesSection(report: Report): string {
 function rateLimitLines(report: Report): string[] {
   const note = rateLimitNote(report.judges);
   return note === undefined ? [] : ['', note];
+}
+
+/** A judgment that ended in error: the case, the judge, the engines whose metric holds the error, and the first error. */
+function judgeFailureText(failure: FailedCase): string {
+  const engines = failure.engines ?? [];
+  const where = engines.length === 0 ? '' : ` (${engines.length === 1 ? 'engine' : 'engines'} ${engines.map(code).join(', ')})`;
+  return `${code(failure.case_id)}: judge ${code(failure.judge ?? '')}${where}: ${errorText(failure.error)}`;
 }
 
 function caseList(heading: string, items: readonly string[]): string {

@@ -6,6 +6,7 @@ import { caseLines } from './cases-jsonl.js';
 import { AgreementTally } from './judge-agreement.js';
 import { correctionSettingsOf, CorrectionTally } from './corrected-estimates.js';
 import { totalJudgeUsage } from './judge-usage.js';
+import { compareFailedCases, judgeFailedCaseCount } from './judge-failures.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
 import { withJudgeRanking } from './judge-ranking.js';
@@ -31,8 +32,15 @@ export type ReportInput = CaseRecords & {
  *   records that would break it (a case outside the run's case ids, a record
  *   of another run, as many case ids as the manifest does not count) throw;
  *   a case id listed twice counts once, and a second record of a case is
- *   ignored.
- * - `failed_cases` and `missing_cases` are sorted by case id, uncapped.
+ *   ignored. `judge_failed` counts the evaluated cases where some judge's
+ *   `<scope>/<source>/<judge>/error_message` is a text (judge-failures.ts):
+ *   they stay evaluated, their other metrics count, and that judge's
+ *   statistics leave them out.
+ * - `failed_cases` lists the failed cases (no `judge`) and, per evaluated
+ *   case and judge whose judgment ended in error, one entry with the judge,
+ *   the engines and the first error; by case id, then a whole failure first,
+ *   then by judge id (compareFailedCases). `missing_cases` is sorted by case
+ *   id. Neither is capped.
  *
  * Engines: the manifest's engines and any engine found in a result, each
  * with statistics over the evaluated cases that have the metric. For a
@@ -91,13 +99,14 @@ export function reportInOnePass(input: ReportInput): Report {
       evaluated: outcomes.evaluated.length,
       failed: outcomes.failed.length,
       missing: outcomes.missing.length,
+      judge_failed: judgeFailedCaseCount(outcomes.judgeFailures),
     },
     input_errors: manifest.input_errors,
     engines,
     judges,
     ...judgeSpendFields(manifest, judges, { evaluated: outcomes.evaluated.length, judgingSkipped }, input.budgetReached ?? false),
     missing_cases: [...outcomes.missing],
-    failed_cases: [...outcomes.failed],
+    failed_cases: [...outcomes.failed, ...outcomes.judgeFailures].sort(compareFailedCases),
     ...(corrected === undefined ? {} : { corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) }),
   };
   return withJudgeRanking(withAgreement(report, tally.agreement(), minAgreementOf(manifest)));

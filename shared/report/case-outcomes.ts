@@ -1,5 +1,6 @@
 import type { FailedCase } from '../schema/report.js';
 import type { CaseFailure, CaseResult, JudgeUsageRecord, Manifest } from '../schema/run-records.js';
+import { judgeFailuresOf } from './judge-failures.js';
 import { compareText } from './ordering.js';
 
 /** How each case of a run ended, every list sorted by case id. */
@@ -12,6 +13,8 @@ export interface CaseOutcomes {
   readonly failed: readonly FailedCase[];
   /** Case ids with neither. */
   readonly missing: readonly string[];
+  /** The evaluated cases' judgments that ended in error: one entry per case and judge, by case id then judge id (judge-failures.ts). */
+  readonly judgeFailures: readonly FailedCase[];
 }
 
 export interface CaseRecords {
@@ -25,7 +28,8 @@ export interface CaseRecords {
 
 /**
  * Sorts every case of the run into exactly one of evaluated, failed and
- * missing, so that their sizes add up to the manifest's case count.
+ * missing, so that their sizes add up to the manifest's case count, and
+ * lists the evaluated cases' judgments that ended in error.
  *
  * A result wins over a failure of the same case: the failure recorder wrote
  * the failure, then `assay redrive` re-queued the case and it succeeded.
@@ -58,7 +62,8 @@ export function caseOutcomes({ manifest, results: allResults, failures: allFailu
   const failedIds = new Set(failed.map((failure) => failure.case_id));
   const missing = [...known].filter((id) => !evaluatedIds.has(id) && !failedIds.has(id)).sort(compareText);
   const evaluated = [...results].sort((left, right) => compareText(left.case_id, right.case_id));
-  return { total: known.size, evaluated, failed, missing };
+  const judgeFailures = evaluated.flatMap(judgeFailuresOf);
+  return { total: known.size, evaluated, failed, missing, judgeFailures };
 }
 
 function firstOfEachCase<Entry extends { case_id: string }>(records: readonly Entry[]): Entry[] {

@@ -1,4 +1,5 @@
 import type { Report } from '../schema/report.js';
+import { engineCaseCount } from './engine-cases.js';
 import { compareText } from './ordering.js';
 
 const AVERAGE = '/average';
@@ -21,8 +22,10 @@ export interface KeyMetricRow {
  * The key statistics are the headline averages and percentages (see
  * isKeyStatistic; counts, error counts and judge details stay in report.json). Averages read with 4 decimals
  * (`0.7500`), percentages as 0-100% with one decimal (`62.5%`). A value over
- * fewer cases than were evaluated says how many, `0.7500 (n=3)`, so that an
- * average over the few labelled cases is not read as one over the run.
+ * fewer cases than the engine has (engineCaseCount) says how many,
+ * `0.7500 (n=3)`, so that an average over the few labelled cases, or over the
+ * cases where a judge's judgment did not end in error, is not read as one over
+ * the run.
  */
 export function keyMetricTable(report: Report): KeyMetricTable {
   const engines = Object.keys(report.engines).sort(compareText);
@@ -30,9 +33,10 @@ export function keyMetricTable(report: Report): KeyMetricTable {
   for (const engine of engines) {
     for (const name of Object.keys(report.engines[engine] ?? {})) if (isKeyStatistic(name)) metrics.add(name);
   }
+  const caseCounts = engines.map((engine) => engineCaseCount(report.engines[engine] ?? {}, report.cases.evaluated));
   const rows = [...metrics].sort(compareText).map((metric) => ({
     metric,
-    cells: engines.map((engine) => formatCell(report.engines[engine] ?? {}, metric, report.cases.evaluated)),
+    cells: engines.map((engine, index) => formatCell(report.engines[engine] ?? {}, metric, caseCounts[index] ?? 0)),
   }));
   return { engines, rows };
 }
@@ -49,14 +53,14 @@ export function isKeyStatistic(name: string): boolean {
   return KEY_STATISTIC.test(name);
 }
 
-function formatCell(statistics: Readonly<Record<string, number>>, metric: string, evaluated: number): string {
+function formatCell(statistics: Readonly<Record<string, number>>, metric: string, engineCases: number): string {
   const value = Object.hasOwn(statistics, metric) ? statistics[metric] : undefined;
   if (value === undefined) return '-';
   const isPercentage = metric.endsWith(PERCENTAGE);
   const text = isPercentage ? formatPercentage(value) : formatAverage(value);
   const countName = `${metric.slice(0, -(isPercentage ? PERCENTAGE : AVERAGE).length)}/count`;
   const count = Object.hasOwn(statistics, countName) ? statistics[countName] : undefined;
-  return count !== undefined && count < evaluated ? `${text} (n=${count})` : text;
+  return count !== undefined && count < engineCases ? `${text} (n=${count})` : text;
 }
 
 /** An average with 4 decimals: 0.75 -> "0.7500". */

@@ -1,4 +1,5 @@
 import { reportHeader } from './aggregate.js';
+import { compareFailedCases, judgeFailedCaseCount } from './judge-failures.js';
 import { judgeSpendFields } from './judge-spend-report.js';
 import { totalJudgeUsage } from './judge-usage.js';
 import type { MetricColumn } from './metric-columns.js';
@@ -48,6 +49,7 @@ export function reportFromPartials(
     }
   }
   const failed = ordered.flatMap((partial) => partial.failed);
+  const judgeFailures = ordered.flatMap((partial) => partial.judgeFailures);
   const engineNames = new Set(manifest.engines);
   for (const partial of ordered) for (const engine of partial.columns.engines.keys()) engineNames.add(engine);
   const engines = Object.fromEntries(
@@ -57,13 +59,19 @@ export function reportFromPartials(
   const judgingSkipped = ordered.reduce((sum, partial) => sum + (partial.judgingSkipped ?? 0), 0);
   return {
     ...reportHeader(manifest),
-    cases: { total: sortedCaseIds.length, evaluated, failed: failed.length, missing: missing.length },
+    cases: {
+      total: sortedCaseIds.length,
+      evaluated,
+      failed: failed.length,
+      missing: missing.length,
+      judge_failed: judgeFailedCaseCount(judgeFailures),
+    },
     input_errors: manifest.input_errors,
     engines,
     judges,
     ...judgeSpendFields(manifest, judges, { evaluated, judgingSkipped }, budgetReached),
     missing_cases: missing,
-    failed_cases: failed,
+    failed_cases: [...failed, ...judgeFailures].sort(compareFailedCases),
   };
 }
 

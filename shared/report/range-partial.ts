@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MetricColumn, SegmentColumns } from './metric-columns.js';
 import { compareText } from './ordering.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
-import type { FailedCase } from '../schema/report.js';
+import { failedCaseSchema, type FailedCase } from '../schema/report.js';
 import { judgeUsageSchema, type JudgeUsageRecord } from '../schema/run-records.js';
 
 /**
@@ -31,6 +31,8 @@ export interface RangePartial {
   readonly requestIds: readonly string[];
   /** Failed cases (a failure and no result), in case-id order. */
   readonly failed: readonly FailedCase[];
+  /** The evaluated cases' judgments that ended in error, one per case and judge, by case id then judge id (shared/report/judge-failures.ts). */
+  readonly judgeFailures: readonly FailedCase[];
   /** Judge usage of the range's results, per judge id (integer counts, so any order sums exactly). */
   readonly judgeUsage: Readonly<Record<string, JudgeUsageRecord>>;
   /** Evaluated cases of the range whose LLM judges were skipped at the cost ceiling (0 when absent). */
@@ -52,6 +54,7 @@ export const storedPartialSchema = z.object({
   outcomes: z.base64(),
   request_ids: z.array(z.string()),
   failed: z.array(z.object({ case_id: z.string(), error: z.string() })),
+  judge_failures: z.array(failedCaseSchema.required()).default([]),
   judge_usage: z.record(z.string(), judgeUsageSchema),
   judging_skipped: z.number().int().nonnegative().default(0),
   engines: z.record(z.string(), z.record(z.string(), columnSchema)),
@@ -84,6 +87,7 @@ export function serializePartial(partial: RangePartial): string {
     outcomes: toBase64(partial.outcomes),
     request_ids: partial.requestIds,
     failed: partial.failed,
+    judge_failures: partial.judgeFailures,
     judge_usage: partial.judgeUsage,
     judging_skipped: partial.judgingSkipped ?? 0,
     engines,
@@ -110,6 +114,7 @@ export function parsePartial(text: string | Uint8Array, where = 'a range partial
     outcomes: bytesFrom(stored.outcomes, stored.size),
     requestIds: stored.request_ids,
     failed: stored.failed,
+    judgeFailures: stored.judge_failures,
     judgeUsage: stored.judge_usage,
     judgingSkipped: stored.judging_skipped,
     columns: { size: stored.size, engines },

@@ -23,10 +23,28 @@ export const reportCasesSchema = z.object({
   failed: count,
   /** Cases with neither. */
   missing: count,
+  /**
+   * Evaluated cases where some judgment ended in error: their other metrics
+   * count; that judge's metrics leave them out. Every report builder writes
+   * it (0 when none); reports written before it was counted lack it.
+   */
+  judge_failed: count.optional(),
 });
 export type ReportCases = z.infer<typeof reportCasesSchema>;
 
-export const failedCaseSchema = z.object({ case_id: z.string(), error: z.string() });
+/**
+ * One entry of `failed_cases`. Without `judge`: a case that failed as a whole
+ * (a failure and no result), counted in `cases.failed`. With `judge`: an
+ * evaluated case whose judgment by that judge ended in error, one entry per
+ * case and judge, with the engines (sorted) whose metrics of that judge hold
+ * the error and the first of those engines' error messages.
+ */
+export const failedCaseSchema = z.object({
+  case_id: z.string(),
+  error: z.string(),
+  judge: z.string().optional(),
+  engines: z.array(z.string()).optional(),
+});
 export type FailedCase = z.infer<typeof failedCaseSchema>;
 
 const meanIntervalSchema = z.object({ mean: z.number(), low: z.number(), high: z.number() });
@@ -248,9 +266,22 @@ export const reportSchema = z
     message: 'Expected one missing_cases entry per missing case',
     path: ['missing_cases'],
   })
-  .refine((report) => report.failed_cases.length === report.cases.failed, {
-    message: 'Expected one failed_cases entry per failed case',
+  .refine((report) => report.failed_cases.filter((entry) => entry.judge === undefined).length === report.cases.failed, {
+    message: 'Expected one failed_cases entry without a judge per failed case',
     path: ['failed_cases'],
+  })
+  .refine(
+    (report) =>
+      new Set(report.failed_cases.flatMap((entry) => (entry.judge === undefined ? [] : [entry.case_id]))).size ===
+      (report.cases.judge_failed ?? 0),
+    {
+      message: 'Expected the failed_cases entries with a judge to name as many cases as cases.judge_failed',
+      path: ['failed_cases'],
+    },
+  )
+  .refine((report) => (report.cases.judge_failed ?? 0) <= report.cases.evaluated, {
+    message: 'Expected cases.judge_failed to be at most cases.evaluated: a judgment fails only on an evaluated case',
+    path: ['cases', 'judge_failed'],
   });
 export type Report = z.infer<typeof reportSchema>;
 

@@ -72,7 +72,7 @@ describe('assay run --batch', () => {
 
     // Assess: the same metrics, to the byte
     expect(JSON.stringify(viaBatch.report.engines)).toBe(JSON.stringify(viaOnline.report.engines));
-    expect(viaBatch.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(viaBatch.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     // One job, holding each request the online run made once
     expect(batch.batches.size).toBe(1);
     const [job] = [...batch.batches.values()];
@@ -144,7 +144,7 @@ describe('assay run --batch', () => {
     expect(budget?.judged_cases).toBeGreaterThan(0);
     expect(budget?.skipped_cases).toBeGreaterThan(0);
     expect((budget?.judged_cases ?? 0) + (budget?.skipped_cases ?? 0)).toBe(12);
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.judge_cost?.total).toBeLessThanOrEqual(0.1);
     expect(batch.batches.size - batchesBefore).toBe(1);
     expect([...batch.batches.values()].at(-1)?.toObject().request_counts?.total).toBeLessThan(distinctOnlineRequests(online));

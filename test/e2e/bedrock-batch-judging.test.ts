@@ -114,7 +114,7 @@ describe('assay run --batch on Amazon Bedrock', () => {
 
     // Assess: the same metrics, to the byte
     expect(JSON.stringify(viaBatch.engines)).toBe(JSON.stringify(viaOnline.report.engines));
-    expect(viaBatch.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(viaBatch.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     // One job holding each request the online run made, once; no Converse call
     expect(batch.jobs.size).toBe(1);
     const [job] = [...batch.jobs.values()];

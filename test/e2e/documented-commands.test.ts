@@ -154,7 +154,7 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     expect(outcome.stderr).toMatch(/\nbatch: 1 job submitted \(\d+ requests\): batch_test1\n/);
     const report = await readReport('batch-report');
     expect(report.judge).toMatch(/^LLM judge gpt-4o-mini at 127\.0\.0\.1:\d+, temperature 0, cached, in batch jobs$/);
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(server.batches.size).toBe(1);
     return outcome;
   },

@@ -82,7 +82,7 @@ describe('assay run with run.max_judge_cost', () => {
     expect(run.server.log).toHaveLength(judged.length);
 
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-    expect(report.cases).toEqual({ total: CASES, evaluated: CASES, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: CASES, evaluated: CASES, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.judge_budget).toEqual({
       max_judge_cost: 0.05,
       currency: 'USD',

@@ -135,7 +135,7 @@ describe('a sweep of live engines', () => {
 
     // Assess: every variant, every case, the latency keys
     expect(Object.keys(report.engines).sort()).toEqual(ENGINES);
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     for (const engine of ENGINES) {
       const statistics = report.engines[engine] ?? {};
       expect(Object.keys(statistics)).toEqual(

@@ -98,7 +98,7 @@ describe('the example dataset judged on each provider', () => {
     expect(viaAzure.engines).toEqual(viaOpenAi.engines);
     expect(viaBedrock.engines).toEqual(viaOpenAi.engines);
     expect([viaOpenAi, viaAzure, viaBedrock].map((report) => report.cases)).toEqual(
-      Array.from({ length: 3 }, () => ({ total: 12, evaluated: 12, failed: 0, missing: 0 })),
+      Array.from({ length: 3 }, () => ({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 })),
     );
     expect(viaOpenAi.judge).toMatch(/^LLM judge gpt-4o-mini at 127\.0\.0\.1:\d+, temperature 0, cached/);
     expect(viaAzure.judge).toMatch(

@@ -49,7 +49,7 @@ describe('assay run, as the README runs it', () => {
     expect(stdout).toContain(shownTable);
     expect(stdout).toContain(`  ${join(out, 'report.json')}`);
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(Object.keys(report.engines)).toEqual(['bm25', 'hybrid']);
   });
 

@@ -216,12 +216,12 @@ describe('assay run and resume exit status with failed cases', () => {
     );
     expect(gated.stdout).toContain(`report files:\n  ${join(out(), 'report.json')}\n`);
     const report = reportSchema.parse(JSON.parse(await readFile(join(out(), 'report.json'), 'utf8')));
-    expect(report.cases).toEqual({ total: 2, evaluated: 1, failed: 1, missing: 0 });
+    expect(report.cases).toEqual({ total: 2, evaluated: 1, failed: 1, missing: 0, judge_failed: 0 });
   });
 
   it('exits 0 when the failed cases are within --max-failed', async () => {
     const report = reportSchema.parse(JSON.parse(await readFile(join(runs.path, 'accepted-out', 'report.json'), 'utf8')));
-    expect(report.cases).toEqual({ total: 2, evaluated: 1, failed: 1, missing: 0 });
+    expect(report.cases).toEqual({ total: 2, evaluated: 1, failed: 1, missing: 0, judge_failed: 0 });
     expect(accepted.stderr).not.toMatch(/^assay run: /m);
     expect(accepted.exitCode).toBe(0);
   });

@@ -81,7 +81,7 @@ describe('assay run --qrels with human qrels for some topics and judges for all'
     // Assess
     expect(outcome.exitCode).toBe(0);
     const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'out', 'report.json'), 'utf8')));
-    expect(report.cases).toEqual({ total: TOPICS, evaluated: TOPICS, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: TOPICS, evaluated: TOPICS, failed: 0, missing: 0, judge_failed: 0 });
     for (const engine of ['sys0', 'sys1']) {
       const ndcg = report.corrected?.[engine]?.['retrieval/ground_truth/ndcg@10']?.graded_relevance;
       expect(ndcg).toMatchObject({ labelled: LABELLED, cases: TOPICS, population: 'finite', level: 0.95 });

@@ -81,7 +81,7 @@ describe('batch judging when things go wrong', () => {
     // Assess
     expect(resumed.exitCode).toBe(0);
     expect(server.batches.size).toBe(1);
-    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(everyRequestJudgedOnce()).toBe(true);
   }, 90_000);
 
@@ -105,7 +105,7 @@ describe('batch judging when things go wrong', () => {
     expect(second).toMatchObject({ status: 'completed' });
     expect(second?.request_counts?.total).toBe((first?.request_counts?.total ?? 0) - 10);
     expect(everyRequestJudgedOnce()).toBe(true);
-    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(run.stderr).toMatch(/batch_test1 expired/);
   }, 90_000);
 

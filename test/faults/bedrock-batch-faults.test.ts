@@ -114,7 +114,7 @@ describe('Bedrock batch judging when things go wrong', () => {
     // Assess
     expect(resumed.exitCode).toBe(0);
     expect(server.jobs.size).toBe(1);
-    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(everyRecordJudgedOnce()).toBe(true);
     expect(online.log).toEqual([]);
   }, 90_000);
@@ -142,7 +142,7 @@ describe('Bedrock batch judging when things go wrong', () => {
       expect(second).toMatchObject({ status: 'Completed' });
       expect(second?.totalRecordCount).toBe(Number(first?.totalRecordCount) - 10);
       expect(everyRecordJudgedOnce()).toBe(true);
-      expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+      expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
       expect(ran.stderr).toContain(`test00000001 ${state}, 10/`);
     },
     90_000,

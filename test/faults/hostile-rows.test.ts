@@ -77,7 +77,7 @@ describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
 
     // Assess: the good cases once each, the bad rows as input errors naming their lines
     const files = await readRunFiles(out);
-    expect(files.report.cases).toEqual({ total: goodIds.length, evaluated: goodIds.length, failed: 0, missing: 0 });
+    expect(files.report.cases).toEqual({ total: goodIds.length, evaluated: goodIds.length, failed: 0, missing: 0, judge_failed: 0 });
     expect([...new Set(files.caseLines.map((line) => line.case_id))].sort()).toEqual(goodIds);
     expect(files.caseLines).toHaveLength(goodIds.length);
     expect(files.report.input_errors).toBe(badLines.length);

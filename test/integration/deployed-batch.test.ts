@@ -57,7 +57,7 @@ describe('a batch-judged suite, deployed', () => {
 
     // Assess
     const report = reportSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(`reports/nightly/${runId}/report.json`))));
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.judge).toMatch(/, in batch jobs$/);
     expect(report.judges.chunk_relevance).toMatchObject({ errors: 0 });
     expect(batch.batches.size).toBe(1);

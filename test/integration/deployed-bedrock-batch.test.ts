@@ -64,7 +64,7 @@ describe('a batch-judged suite on a stack of Bedrock judges', () => {
 
     // Assess
     const report = reportSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(`reports/nightly/${runId}/report.json`))));
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.judge).toMatch(/on Amazon Bedrock .*, in batch jobs$/);
     expect(batch.jobs.size).toBe(1);
     const [job] = [...batch.jobs.values()];

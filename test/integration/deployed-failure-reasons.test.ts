@@ -258,7 +258,7 @@ describe('assay submit --wait, on a deployed run whose cases failed', () => {
     const byShare = await submit('partial', '--max-failed', '25%');
 
     // Assess
-    expect(report.cases).toEqual({ total: 4, evaluated: 3, failed: 1, missing: 0 });
+    expect(report.cases).toEqual({ total: 4, evaluated: 3, failed: 1, missing: 0, judge_failed: 0 });
     expect(lastLine(gated.stderr)).toMatch(
       /^assay submit: 1 of 4 cases failed \(more than --max-failed 0\); the first: [^:]+: .*the CSV passage is poisoned.*; the report lists them all \(report\.json failed_cases\)$/,
     );

@@ -54,7 +54,7 @@ describe('an ingest that runs short of time', () => {
     expect(outcome).toMatchObject({ kind: 'started', cases: 12 });
     expect(sentByIngest).toBe(10);
     expect(control.map((message) => message.kind)).toEqual(['continue-ingest']);
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(await infrastructure.store.get(`runs/${outcome.runId}/ingested.json`)).toBeDefined();
   });
 });

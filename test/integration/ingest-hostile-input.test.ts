@@ -84,7 +84,7 @@ describe('ingest of two requests with one case id', () => {
       }),
     ]);
     expect(errors[0]?.fix).toMatch(/distinct request_id/);
-    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.input_errors).toBe(1);
   });
 
@@ -141,7 +141,7 @@ describe('ingest of a hostile dataset', () => {
       [DATASET_KEY, 3],
       [DATASET_KEY, 4],
     ]);
-    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0, judge_failed: 0 });
     expect(Object.keys(report.engines).sort()).toEqual(['constructor', 'toString']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -108,7 +108,7 @@ describe('the Lambda handlers, wired from their environment', () => {
     expect(started).toMatchObject({ kind: 'started', cases: 12 });
     const latest = JSON.parse(new TextDecoder().decode(await store.get('reports/support/latest.json'))) as { report: string };
     const report = reportSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(latest.report))));
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.judge).toMatch(/^lexical judge/);
     expect(Object.keys(report.engines.hybrid ?? {})).toContain('retrieval/ground_truth/ndcg@3/average');
     expect(Object.keys(report.engines.hybrid ?? {})).toContain('retrieval/lexical/chunk_relevance/precision/average');

@@ -98,7 +98,7 @@ describe('the nightly trigger with live engines', () => {
     const second = await night();
 
     // Assess
-    expect(first.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(first.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(first.engines.bm25?.['engine/latency_ms/count']).toBe(12);
     expect(second.comparison?.baseline_run_id).toBe(first.run_id);
     expect(second.comparison?.regressions).toEqual(

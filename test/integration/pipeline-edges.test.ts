@@ -70,7 +70,7 @@ describe('pipeline edges', () => {
     // Assess
     expect(messages.find((message) => message.case_id === 'big')).toMatchObject({ case_key: `runs/${runId}/cases/big.json` });
     expect(messages.find((message) => message.case_id === 'small')?.case?.request).toBe('a short answer');
-    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.engines.default?.['retrieval/ground_truth/document_recall/average']).toBe(1);
   });
 
@@ -91,7 +91,7 @@ describe('pipeline edges', () => {
     // Assess
     expect(outcome.kind).toBe('reported');
     const report = outcome.kind === 'reported' ? outcome.report : undefined;
-    expect(report?.cases).toEqual({ total: 3, evaluated: 0, failed: 0, missing: 3 });
+    expect(report?.cases).toEqual({ total: 3, evaluated: 0, failed: 0, missing: 3, judge_failed: 0 });
     expect(report?.missing_cases).toEqual(['q1', 'q2', 'q3']);
   });
 

@@ -69,7 +69,7 @@ async function run(
 describe('the pipeline, embedded', () => {
   it('judges every case of the example dataset and writes the report files', async () => {
     const { result, report, cases } = await run();
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(Object.keys(report.engines)).toEqual(['bm25', 'hybrid']);
     expect(report.engines.hybrid).toMatchObject({
       'retrieval/llm_judged/chunk_relevance/precision/count': 12,
@@ -102,7 +102,7 @@ describe('the pipeline, embedded', () => {
     const faulty = await run({ noCache: true, faults: { rateLimit: 0.2, serverError: 0.05, seed: 3, retryAfterMs: 1 } });
     expect(server.log.some((entry) => entry.outcome === '429')).toBe(true);
     expect(faulty.report.engines).toEqual(clean.report.engines);
-    expect(faulty.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(faulty.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
   });
 
   it('gives the same report when the cases queue spools every message to disk', async () => {
@@ -113,7 +113,7 @@ describe('the pipeline, embedded', () => {
     const spooled = await run({ spool: { memoryBytes: 0, segmentBytes: 1, parent: join(folder.path, 'spools') } });
 
     // Assess
-    expect(spooled.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(spooled.report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(spooled.report.engines).toEqual(inMemory.report.engines);
     expect(spooled.cases).toEqual(inMemory.cases);
   });
@@ -127,7 +127,7 @@ describe('the pipeline, embedded', () => {
       );
     };
     const { report, cases } = await run({ afterIngest: duplicateEveryCase });
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(cases).toHaveLength(24);
   });
 
@@ -144,7 +144,7 @@ describe('the pipeline, embedded', () => {
     const { report } = await run({ oracle });
 
     // Assess
-    expect(report.cases).toEqual({ total: 12, evaluated: 11, failed: 1, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 11, failed: 1, missing: 0, judge_failed: 0 });
     expect(report.failed_cases).toEqual([
       { case_id: 'q08', error: expect.stringMatching(/judge server answered 500: .*judge down for this case/) },
     ]);
@@ -172,13 +172,21 @@ describe('the pipeline, embedded', () => {
     // Assess
     expect(redrive.stderr).toContain('1 failed case sent again: q08');
     const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.run_id).toBe(result.runId);
   });
 
-  it('completes every case, with error messages, when the judge answers garbage', async () => {
+  it('completes every case, with error messages, when the judge answers garbage, each case listed as lacking its judgments', async () => {
     const { report } = await run({ faults: { garbage: 1 }, noCache: true });
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    // Every case stays evaluated (its ground truth counts), and lacks the judgment of every LLM judge, on both engines.
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 12 });
+    const entriesByJudge: Record<string, number> = {};
+    for (const entry of report.failed_cases) {
+      expect(entry.engines).toEqual(['bm25', 'hybrid']);
+      entriesByJudge[entry.judge ?? 'none'] = (entriesByJudge[entry.judge ?? 'none'] ?? 0) + 1;
+    }
+    // correctness needs the expected response, which 9 of the 12 requests have.
+    expect(entriesByJudge).toEqual({ chunk_relevance: 12, correctness: 9, graded_relevance: 12, groundedness: 12 });
     expect(report.engines.bm25).toMatchObject({
       'response/llm_judged/correctness/error_count': 9,
       'retrieval/llm_judged/chunk_relevance/error_count': 12,
@@ -194,6 +202,6 @@ describe('the pipeline, embedded', () => {
     };
     const store = join(folder.path, 'store');
     const { report } = await run({ store, afterIngest: poison });
-    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
   });
 });

@@ -57,7 +57,7 @@ describe('the pipeline over S3 and SQS (fauxqs)', () => {
   it('gives the same report metrics as the embedded default', async () => {
     const embedded = await reportOf(embeddedInfrastructure(join(folder.path, 'store'), 1), 'embedded');
     const overAws = await reportOf(await awsInfrastructure(fauxqs.endpoint, 'assay-test', 2), 'aws');
-    expect(overAws.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+    expect(overAws.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
     expect(overAws.engines).toEqual(embedded.engines);
     expect(overAws.dataset).toBe(embedded.dataset);
   });

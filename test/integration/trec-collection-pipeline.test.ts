@@ -108,7 +108,7 @@ describe('assay run on a TREC collection (embedded)', () => {
           expect(statistics[`retrieval/ground_truth/${assayName}/count`], `${engine} ${trecName} topics`).toBe(expected.num_q);
         }
       }
-      expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0 });
+      expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0, judge_failed: 0 });
       expect(report.judge).toMatch(/^no judges: ground-truth metrics/);
     },
   );
@@ -150,7 +150,7 @@ describe('assay run on a TREC collection (embedded)', () => {
 
     // Assess
     expect(Object.keys(report.engines)).toEqual(['bm25', 'dense']);
-    expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 3, evaluated: 3, failed: 0, missing: 0, judge_failed: 0 });
     for (const engine of ['bm25', 'dense']) {
       expect(report.engines[engine]?.['retrieval/ground_truth/average_precision/count'], engine).toBe(2);
       expect(report.engines[engine]?.['retrieval/lexical/chunk_relevance/precision/count'], engine).toBe(2);

@@ -1,7 +1,10 @@
 import type { Report } from '../../schema/report.js';
 import { escapeHtml, isolatedText } from './escape.js';
 
-/** The page's header: suite and run, dataset, creation time, config hash, judge, and the case counts as tiles. */
+/** A case count as a tile: its name, the count, and whether it calls for attention. */
+type Tile = readonly [name: string, count: number, attention: boolean];
+
+/** The page's header: suite and run, dataset, creation time, config hash, judge, and the case counts as tiles (the cases lacking a judgment among them). */
 export function headerSection(report: Report): string {
   const { cases } = report;
   const facts = [
@@ -10,11 +13,14 @@ export function headerSection(report: Report): string {
     ['Config hash', `<code>${isolatedText(report.config_hash)}</code>`],
     ['Judge', isolatedText(report.judge)],
   ];
-  const tiles: [string, number, boolean][] = [
+  // Reports written before judge failures were counted have no such count: no tile rather than a 0 that is not known.
+  const judgeTile: Tile[] = cases.judge_failed === undefined ? [] : [['lacking a judgment', cases.judge_failed, cases.judge_failed > 0]];
+  const tiles: Tile[] = [
     ['cases', cases.total, false],
     ['evaluated', cases.evaluated, false],
     ['failed', cases.failed, cases.failed > 0],
     ['missing', cases.missing, cases.missing > 0],
+    ...judgeTile,
     ['input errors', report.input_errors, report.input_errors > 0],
   ];
   return (

@@ -1,3 +1,4 @@
+import { engineCaseCount } from '../../report/engine-cases.js';
 import type { Report } from '../../schema/report.js';
 import { escapeHtml, isolated, isolatedText } from './escape.js';
 import { formatInterval, formatValue, statisticValue, type KeyStatistics } from './key-statistics.js';
@@ -6,7 +7,8 @@ import { formatInterval, formatValue, statisticValue, type KeyStatistics } from 
  * The engine × key-statistic table: one row per statistic, one column per
  * engine, as report.md has it. A cell reads `0.7500 [0.70, 0.80] n=9`: the
  * value, its 95% interval when the report has one, and the case count when
- * it is below the evaluated cases (an average over the labelled cases only).
+ * it is below the cases the engine has (engineCaseCount): an average over
+ * the labelled cases only, or over the cases a judge did not fail on.
  * With two engines or more, the highest value of a row is bold: every key
  * statistic is one where higher is better.
  */
@@ -15,15 +17,19 @@ export function metricTableSection(report: Report, keys: KeyStatistics): string 
   const header = keys.engines.map((engine) => `<th scope="col" class="number">${isolatedText(engine)}</th>`).join('');
   let anyInterval = false;
   let anyCount = false;
+  const caseCounts = keys.engines.map((engine) =>
+    engineCaseCount(Object.hasOwn(report.engines, engine) ? (report.engines[engine] ?? {}) : {}, report.cases.evaluated),
+  );
   const rows = keys.statistics.map((statistic) => {
     const values = keys.engines.map((engine) => statisticValue(report, engine, statistic));
     const best = Math.max(...values.map((value) => value?.value ?? -Infinity));
-    const cells = values.map((value) => {
+    const cells = values.map((value, index) => {
       if (value === undefined) return '<td class="number missing">-</td>';
+      const partial = value.count !== undefined && value.count < (caseCounts[index] ?? 0);
       anyInterval ||= value.interval !== undefined;
-      anyCount ||= value.count !== undefined && value.count < report.cases.evaluated;
+      anyCount ||= partial;
       const interval = value.interval === undefined ? '' : ` <span class="interval">${formatInterval(statistic, value.interval)}</span>`;
-      const count = value.count !== undefined && value.count < report.cases.evaluated ? ` <span class="count">n=${value.count}</span>` : '';
+      const count = partial ? ` <span class="count">n=${value.count}</span>` : '';
       const text = formatValue(statistic, value.value);
       const shown = keys.engines.length > 1 && value.value === best ? `<strong>${text}</strong>` : text;
       return `<td class="number">${shown}${interval}${count}</td>`;
@@ -33,7 +39,9 @@ export function metricTableSection(report: Report, keys: KeyStatistics): string 
   const notes = [
     'Averages with 4 decimals; percentages are the share of “yes” ratings.',
     anyInterval ? 'Brackets: the 95% bootstrap interval.' : '',
-    anyCount ? '<span class="count">n=…</span>: the value is over fewer cases than were evaluated (the labelled cases only).' : '',
+    anyCount
+      ? '<span class="count">n=…</span>: the value is over fewer cases than the engine has (the labelled cases only, or those its judge did not fail on).'
+      : '',
     keys.engines.length > 1 ? 'Bold: the highest value of the row.' : '',
   ].filter((note) => note !== '');
   return section(

@@ -56,7 +56,8 @@ function suiteCard(card: SuiteCard, index: number): string {
     ],
     [
       'Cases',
-      `${newest.cases.evaluated} of ${newest.cases.total} evaluated, ${newest.cases.failed} failed, ${newest.cases.missing} missing`,
+      `${newest.cases.evaluated} of ${newest.cases.total} evaluated, ${newest.cases.failed} failed, ${newest.cases.missing} missing` +
+        ((newest.cases.judge_failed ?? 0) > 0 ? `, ${newest.cases.judge_failed} lacking a judgment` : ''),
     ],
     ['Regressions', regressions],
   ];

@@ -154,7 +154,7 @@ describe('the deployed bundles', () => {
         const bytes = await store.get(runKeys.report(NIGHTLY_SUITE, runId, 'report.json'));
         const report = reportSchema.parse(JSON.parse(new TextDecoder().decode(bytes)));
         expect(report.dataset).toBe(DATASET_KEY);
-        expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0 });
+        expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
         expect(report.judge).toBe(`LLM judge gpt-4o-mini at ${new URL(judgeServer.baseUrl).host}, temperature 0, cached`);
         expect(report.engines).toEqual(embedded.engines);
       }

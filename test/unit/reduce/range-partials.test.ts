@@ -8,11 +8,14 @@ import { reportInOnePass, reportJson } from '../../../shared/report/aggregate.js
 import { casesJsonl } from '../../../shared/report/cases-jsonl.js';
 import { AgreementTally } from '../../../shared/report/judge-agreement.js';
 import { compareText } from '../../../shared/report/ordering.js';
-import type { CaseResult } from '../../../shared/schema/run-records.js';
+import type { CaseFailure, CaseResult } from '../../../shared/schema/run-records.js';
 import { minAgreementOf, withAgreement } from '../../../shared/report/report-agreement.js';
-import { caseLineSchema } from '../../../shared/schema/report.js';
+import { caseLineSchema, reportSchema } from '../../../shared/schema/report.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
-import { manifest, result, RUN_ID, usage } from '../report/factories.js';
+import { failure, manifest, result, RUN_ID, usage } from '../report/factories.js';
+
+const CORRECTNESS = 'response/llm_judged/correctness';
+const CHUNKS = 'retrieval/llm_judged/chunk_relevance';
 
 describe('range partials', () => {
   it('merge, through their stored form, into the very report one pass over the records gives', async () => {
@@ -48,7 +51,8 @@ describe('range partials', () => {
     expect(reportJson(merged)).toBe(reportJson(onePass));
     expect(lines).toBe(casesJsonl(run.results));
     // 220 full blocks of 50 plus cases 11,000-11,002 (kinds 0-2): kind 1 failed only, kind 2 failed then evaluated, kind 3 missing.
-    expect(merged.cases).toEqual({ total: 11_003, evaluated: 10_562, failed: 221, missing: 220 });
+    // Kind 6 (a case of every 50 from 6 up to 10,956) is evaluated with an unparseable correctness verdict: 220 cases.
+    expect(merged.cases).toEqual({ total: 11_003, evaluated: 10_562, failed: 221, missing: 220, judge_failed: 220 });
     expect(merged.agreement?.chunk_relevance?.pairs).toBeGreaterThan(10_562);
   });
 
@@ -88,6 +92,73 @@ describe('range partials', () => {
       unpriced_models: [],
     });
     expect(aggregated.lines.map((line) => line.judging_skipped)).toEqual([undefined, 'max_judge_cost', 'max_judge_cost']);
+  });
+
+  it('carry the judgments that ended in error, range by range, into the same failed_cases and judge_failed as one pass', async () => {
+    // Prepare: 5,010 cases over two ranges. Case i: bm25's correctness fails when i % 7 = 0; dense's chunk judge
+    // when i % 11 = 0 and its correctness when i % 14 = 0; the case fails as a whole when i % 19 = 0 and is
+    // missing when i % 23 = 0 (a whole failure or a missing case has no result, so no judge failure)
+    const store = new MemoryStore();
+    const ids = Array.from({ length: REDUCE_RANGE_SIZE + 10 }, (_, index) => `c${String(index).padStart(5, '0')}`);
+    const run = manifest(ids);
+    const results: CaseResult[] = [];
+    const failures: CaseFailure[] = [];
+    for (const [index, caseId] of ids.entries()) {
+      if (index % 19 === 0) {
+        const failed = failure(caseId, `timed out ${index}`);
+        failures.push(failed);
+        await store.put(runKeys.failure(RUN_ID, caseId), JSON.stringify(failed));
+        continue;
+      }
+      if (index % 23 === 0) continue;
+      const verdict = (failed: boolean, error: string) => ({
+        [`${CORRECTNESS}/rating`]: failed ? null : index % 2 === 0 ? 'yes' : 'no',
+        [`${CORRECTNESS}/error_message`]: failed ? error : null,
+      });
+      const record = result(caseId, {
+        bm25: { ...verdict(index % 7 === 0, `bm25 ${index}: not JSON`), 'retrieval/ground_truth/ndcg@10': (index % 10) / 10 },
+        dense: {
+          ...verdict(index % 14 === 0, `dense ${index}: not JSON`),
+          [`${CHUNKS}/precision`]: index % 11 === 0 ? null : 0.5,
+          [`${CHUNKS}/error_message`]: index % 11 === 0 ? `1 of 3 chunks could not be judged: case ${index}` : null,
+        },
+      });
+      results.push(record);
+      await store.put(runKeys.result(RUN_ID, caseId), JSON.stringify(record));
+    }
+
+    // Act: each range aggregated on its own, stored and read back, then merged
+    const partials = await Promise.all(
+      [0, 1].map(async (range) => {
+        const aggregated = await aggregateRange(
+          store,
+          RUN_ID,
+          range,
+          ids.slice(range * REDUCE_RANGE_SIZE, (range + 1) * REDUCE_RANGE_SIZE),
+        );
+        return parsePartial(serializePartial(aggregated.partial));
+      }),
+    );
+    const merged = reportFromPartials(run, ids, partials, []);
+
+    // Assess: byte for byte one pass's report, whose counts follow from the rule above
+    expect(reportJson(merged)).toBe(reportJson(reportInOnePass({ manifest: run, results, failures, caseIds: ids })));
+    const judged = (index: number) => index % 19 !== 0 && index % 23 !== 0;
+    const lacking = ids.filter((_, index) => judged(index) && (index % 7 === 0 || index % 11 === 0)).length;
+    expect(merged.cases.judge_failed).toBe(lacking);
+    expect(merged.cases.evaluated).toBe(results.length);
+    // Cases 4,990 to 5,009, over the range boundary: 4,991 missing (23 × 217), 4,994 (11 × 454) a chunk failure on dense,
+    // 4,997 failed (19 × 263), 4,998 (14 × 357) correctness on both engines, 5,005 (7 × 715 = 11 × 455) on one each.
+    const around = merged.failed_cases.filter((entry) => entry.case_id >= 'c04990' && entry.case_id <= 'c05009');
+    expect(around).toEqual([
+      { case_id: 'c04994', error: '1 of 3 chunks could not be judged: case 4994', judge: 'chunk_relevance', engines: ['dense'] },
+      { case_id: 'c04997', error: 'timed out 4997' },
+      { case_id: 'c04998', error: 'bm25 4998: not JSON', judge: 'correctness', engines: ['bm25', 'dense'] },
+      { case_id: 'c05005', error: '1 of 3 chunks could not be judged: case 5005', judge: 'chunk_relevance', engines: ['dense'] },
+      { case_id: 'c05005', error: 'bm25 5005: not JSON', judge: 'correctness', engines: ['bm25'] },
+    ]);
+    expect(merged.missing_cases).toContain('c04991');
+    expect(reportSchema.parse(merged)).toEqual(merged);
   });
 
   it('refuses partials that do not cover every range', async () => {

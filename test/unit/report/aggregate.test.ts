@@ -171,7 +171,7 @@ describe('reportInOnePass: cases', () => {
 
     const report = reportInOnePass({ manifest: manifest(ids), results, failures, caseIds: ids });
 
-    expect(report.cases).toEqual({ total: 5, evaluated: 2, failed: 1, missing: 2 });
+    expect(report.cases).toEqual({ total: 5, evaluated: 2, failed: 1, missing: 2, judge_failed: 0 });
     expect(report.failed_cases).toEqual([{ case_id: 'c3', error: 'throttled' }]);
     expect(report.missing_cases).toEqual(['c4', 'c5']);
     expect(reportSchema.parse(report)).toEqual(report);
@@ -219,9 +219,82 @@ describe('reportInOnePass: cases', () => {
     const report = reportInOnePass(input);
 
     // Assess
-    expect(report.cases).toEqual({ total: 1, evaluated: 1, failed: 0, missing: 0 });
+    expect(report.cases).toEqual({ total: 1, evaluated: 1, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.engines.bm25?.[`${PRECISION}/average`]).toBe(1);
     expect(reportSchema.safeParse(report).success).toBe(true);
+  });
+});
+
+describe('reportInOnePass: judgments that ended in error', () => {
+  it('lists each case and judge once with its engines and first error, counts the cases, and keeps the case evaluated', () => {
+    // Prepare: c1 judged cleanly; c2's correctness failed on bm25 and dense, its chunk judge on dense only;
+    // c3's correctness failed on dense only; c4 failed as a whole
+    const ids = ['c4', 'c3', 'c2', 'c1'];
+    const results = [
+      result('c1', { bm25: { [`${CORRECTNESS}/rating`]: 'yes', [`${CORRECTNESS}/error_message`]: null, [NDCG]: 0.5 } }),
+      result('c2', {
+        dense: {
+          [`${CORRECTNESS}/rating`]: null,
+          [`${CORRECTNESS}/error_message`]: 'dense: not JSON',
+          'retrieval/llm_judged/chunk_relevance/error_message': '1 of 2 chunks could not be judged: not JSON',
+        },
+        bm25: { [`${CORRECTNESS}/rating`]: null, [`${CORRECTNESS}/error_message`]: 'bm25: not JSON', [NDCG]: 0.25 },
+      }),
+      result('c3', {
+        bm25: { [`${CORRECTNESS}/rating`]: 'no', [`${CORRECTNESS}/error_message`]: null },
+        dense: { [`${CORRECTNESS}/rating`]: null, [`${CORRECTNESS}/error_message`]: 'dense: no rating' },
+      }),
+    ];
+
+    // Act
+    const report = reportInOnePass({ manifest: manifest(ids), results, failures: [failure('c4', 'throttled')], caseIds: ids });
+
+    // Assess: two cases lack a judgment, both still evaluated; bm25's ground truth counts c2, its correctness leaves it out
+    expect(report.cases).toEqual({ total: 4, evaluated: 3, failed: 1, missing: 0, judge_failed: 2 });
+    // By case id, then judge id; correctness's error is bm25's, the first engine in name order.
+    expect(report.failed_cases).toEqual([
+      { case_id: 'c2', error: '1 of 2 chunks could not be judged: not JSON', judge: 'chunk_relevance', engines: ['dense'] },
+      { case_id: 'c2', error: 'bm25: not JSON', judge: 'correctness', engines: ['bm25', 'dense'] },
+      { case_id: 'c3', error: 'dense: no rating', judge: 'correctness', engines: ['dense'] },
+      { case_id: 'c4', error: 'throttled' },
+    ]);
+    expect(report.engines.bm25?.[`${NDCG}/count`]).toBe(2);
+    expect(report.engines.bm25?.[`${CORRECTNESS}/rating/count`]).toBe(2);
+    expect(report.engines.bm25?.[`${CORRECTNESS}/error_count`]).toBe(1);
+    expect(reportSchema.parse(report)).toEqual(report);
+  });
+
+  it.each([
+    ['an engine error', 'engine/error_message'],
+    ['a per-chunk list of errors', 'retrieval/llm_judged/chunk_relevance/error_messages'],
+    ['a human verdict', 'response/human/correctness/error_message'],
+    ['a sample of a repeated judge', `${CORRECTNESS}/sample_2/error_message`],
+  ])('does not take %s for a judge failure', (_described, name) => {
+    const ids = ['c1'];
+    const value = name.endsWith('/error_messages') ? ['not JSON', null] : 'not JSON';
+
+    const report = reportInOnePass({
+      manifest: manifest(ids),
+      results: [result('c1', { bm25: { [name]: value } })],
+      failures: [],
+      caseIds: ids,
+    });
+
+    expect(report.cases.judge_failed).toBe(0);
+    expect(report.failed_cases).toEqual([]);
+  });
+
+  it("names a model variant's and an ensemble's failure by the id the run gives them", () => {
+    const ids = ['c1'];
+    const metrics = {
+      'retrieval/llm_judged/graded_relevance@gpt-4o/error_message': '1 of 3 chunks could not be judged: timed out',
+      'response/lexical/panel/error_message': 'correctness: not JSON',
+    };
+
+    const report = reportInOnePass({ manifest: manifest(ids), results: [result('c1', { bm25: metrics })], failures: [], caseIds: ids });
+
+    expect(report.failed_cases.map((entry) => entry.judge)).toEqual(['graded_relevance@gpt-4o', 'panel']);
+    expect(report.cases.judge_failed).toBe(1);
   });
 });
 

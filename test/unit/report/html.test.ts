@@ -249,6 +249,37 @@ describe('renderHtml', () => {
     expect(html).toContain('<li><code>c5</code></li>');
   });
 
+  it('lists the judgments that ended in error with their judge and engines, escaped, and shows the n they leave', () => {
+    // Prepare: c1 and c2 judged; correctness on c3 ended in error on dense only, with hostile text in the error
+    const ids = ['c1', 'c2', 'c3'];
+    const results = [
+      result('c1', { bm25: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 }, dense: { [CORRECTNESS]: 'yes', [NDCG]: 1 } }),
+      result('c2', { bm25: { [CORRECTNESS]: 'no', [NDCG]: 0.25 }, dense: { [CORRECTNESS]: 'no', [NDCG]: 0.5 } }),
+      result('c3', {
+        bm25: { [CORRECTNESS]: 'yes', [NDCG]: 0 },
+        dense: { [CORRECTNESS]: null, 'response/llm_judged/correctness/error_message': HOSTILE_ERROR, [NDCG]: 0 },
+      }),
+    ];
+    const report = reportInOnePass({ manifest: manifest(ids, { engines: [] }), results, failures: [], caseIds: ids });
+
+    // Act
+    const html = renderHtml(report, caseLines(results));
+
+    // Assess: dense's correctness is over 2 of its 3 cases, bm25's over all 3
+    expect(html).toContain('<li class="attention"><span class="tile-count">1</span> lacking a judgment');
+    expect(html).toContain('<h3>Failed cases (0)</h3>');
+    expect(html).toContain('<h3>Cases lacking a judgment (1)</h3>');
+    expect(html).toContain(
+      '<tr><td><code>c3</code></td><td><code>correctness</code></td><td><code>dense</code></td>' +
+        '<td class="error">bad answer &lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td></tr>',
+    );
+    expect(html).not.toContain('</td><script>');
+    expect(html).toContain(
+      '<td class="number"><strong>66.7%</strong> <span class="interval">[0.0%, 100.0%]</span></td>' +
+        '<td class="number">50.0% <span class="interval">[0.0%, 100.0%]</span> <span class="count">n=2</span></td></tr>',
+    );
+  });
+
   it('escapes engine names, case ids and error messages', () => {
     const { report, cases } = sample([HOSTILE_ENGINE, 'dense'], HOSTILE_ERROR);
     const hostileReport: Report = { ...report, missing_cases: [HOSTILE_CASE] };

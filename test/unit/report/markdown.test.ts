@@ -68,6 +68,30 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(sampleReport())).not.toContain('rate limit');
   });
 
+  it('lists the judgments that ended in error apart from the failed cases, and shows the n of the judge they left short', () => {
+    // Prepare: c1 and c2 judged; correctness on c3 ended in error on both engines (its ndcg still counts), and
+    // on bm25 the case's text holds a backtick and a pipe
+    const ids = ['c1', 'c2', 'c3'];
+    const inError = { [CORRECTNESS]: null, 'response/llm_judged/correctness/error_message': 'not JSON: `{` | line\n2' };
+    const results = [
+      result('c1', { bm25: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 }, dense: { [CORRECTNESS]: 'yes', [NDCG]: 1 } }),
+      result('c2', { bm25: { [CORRECTNESS]: 'no', [NDCG]: 0.25 }, dense: { [CORRECTNESS]: 'yes', [NDCG]: 0.5 } }),
+      result('c3', { bm25: { ...inError, [NDCG]: 0 }, dense: { ...inError, [NDCG]: 0 } }),
+    ];
+
+    // Act
+    const markdown = renderMarkdown(reportInOnePass({ manifest: manifest(ids), results, failures: [], caseIds: ids }));
+
+    // Assess: correctness over 2 of each engine's 3 cases, ndcg over all 3
+    expect(markdown).toContain('**Cases:** 3 total, 3 evaluated, 0 failed, 0 missing, 1 lacking a judgment');
+    expect(markdown).toContain(`| \`${CORRECTNESS}/percentage\` | 50.0% (n=2) | 100.0% (n=2) |`);
+    expect(markdown).toContain(`| \`${NDCG}/average\` | 0.2500 | 0.5000 |`);
+    expect(markdown).toContain(
+      '## Cases lacking a judgment (1)\n\n- `c3`: judge `correctness` (engines `bm25`, `dense`): not JSON: `{` | line 2',
+    );
+    expect(markdown).not.toContain('## Failed cases');
+  });
+
   it('lists at most 20 missing cases, then says how many more', () => {
     const ids = Array.from({ length: 23 }, (_, index) => `case-${String(index).padStart(2, '0')}`);
 

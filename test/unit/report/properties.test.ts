@@ -64,16 +64,22 @@ const runArbitrary = fc
   });
 
 describe('report properties', () => {
-  it('accounts for every case exactly once: evaluated + failed + missing = total', () => {
+  it('accounts for every case exactly once: evaluated + failed + missing = total, and counts the evaluated cases with a judge failure', () => {
     fc.assert(
       fc.property(runArbitrary, ({ caseIds, results, failures }) => {
         const report = reportInOnePass({ manifest: manifest(caseIds), results, failures, caseIds });
 
-        const { total, evaluated, failed, missing } = report.cases;
+        const { total, evaluated, failed, missing, judge_failed } = report.cases;
         expect(evaluated + failed + missing).toBe(total);
         expect(total).toBe(caseIds.length);
         expect(evaluated).toBe(results.length);
-        expect(new Set([...report.missing_cases, ...report.failed_cases.map((entry) => entry.case_id)]).size).toBe(failed + missing);
+        const wholeFailures = report.failed_cases.filter((entry) => entry.judge === undefined);
+        expect(new Set([...report.missing_cases, ...wholeFailures.map((entry) => entry.case_id)]).size).toBe(failed + missing);
+        // A judge failure is an evaluated case's: it is counted once however many judges and engines failed on it.
+        const judgeFailedIds = new Set(report.failed_cases.flatMap((entry) => (entry.judge === undefined ? [] : [entry.case_id])));
+        expect(judgeFailedIds.size).toBe(judge_failed);
+        const evaluatedIds = new Set(results.map((result) => result.case_id));
+        expect([...judgeFailedIds].every((caseId) => evaluatedIds.has(caseId))).toBe(true);
       }),
       settings,
     );
