@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/schema/report.js';
 import {
   batchTokensOf,
+  FAULT_DATASET,
+  FAULT_JUDGES,
   FAULT_KEY,
   faultRun,
   runIdOf,
@@ -12,6 +14,7 @@ import {
 } from '../support/batch-fault-run.js';
 import type { Oracle } from '../support/chat-completion-answer.js';
 import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiBatchServer } from '../support/openai-batch-server.js';
 
 /**
  * A batch-judged run through the built bin when the provider writes its
@@ -151,5 +154,56 @@ describe('the cost of a batch-judged run', () => {
       output: billed.output_tokens - billedBefore.output_tokens,
     });
     expect(report.judge_cost?.total).toBeCloseTo((report.judge_cost?.online_cost ?? Number.NaN) / 2, 12);
+  }, 60_000);
+});
+
+describe('an Azure OpenAI Global Batch deployment that misbehaves', () => {
+  it('keeps every readable answer through the dated API, waits out its errors, and keeps no key it echoed', async () => {
+    // Prepare: Azure's paths and error shapes, a job with broken lines, failing polls, a 404 on its file, the key echoed
+    const azureKey = 'azure-batch-fault-key-0123456789abcdef';
+    const azure = await startOpenAiBatchServer({ oracle: catalogOracle, azureKey });
+    const run = await newRun();
+    azure.setFaults({
+      notJsonLines: 1,
+      duplicateLines: 1,
+      errorBodyUnder200: 1,
+      echoKey: true,
+      httpFaults: [
+        { route: 'GET batches/{id}', status: 500, times: 2, headers: { 'retry-after-ms': '20' } },
+        { route: 'GET files/{id}/content', status: 404, times: 1 },
+      ],
+    });
+    const cleared = setInterval(() => {
+      if (azure.batches.size > 1) azure.setFaults({});
+    }, 5);
+    const config = await run.folder.write(
+      'azure.json',
+      JSON.stringify({
+        judge: {
+          provider: 'azure',
+          azure: { endpoint: azure.origin, deployment: 'judge-batch', api_version: '2024-10-21' },
+          batch: { poll_seconds: 0.05 },
+        },
+      }),
+    );
+
+    // Act
+    const outcome = await run
+      .assay(['run', FAULT_DATASET, '--judges', FAULT_JUDGES, '--config', config], {
+        env: { AZURE_OPENAI_API_KEY: azureKey, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+      })
+      .finally(async () => {
+        clearInterval(cleared);
+        await azure.close();
+      });
+
+    // Assess
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    expect(azure.batches.size).toBe(2);
+    expect(azure.log.every((call) => call.path.startsWith('/openai/') && !call.path.startsWith('/openai/v1/'))).toBe(true);
+    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(clean.report.engines));
+    const secret = azureKey.slice(10, 26);
+    for (const file of await run.files()) expect(file.text, file.path).not.toContain(secret);
+    expect(`${outcome.stdout}${outcome.stderr}`).not.toContain(secret);
   }, 60_000);
 });
