@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../shared/schema/report.js';
-import { faultRun, runIdOf, startFaultyProvider, type FaultRun, type FaultyProvider } from '../support/batch-fault-run.js';
+import { describe, expect, it } from 'vitest';
+import { runIdOf, useFaultyProvider } from '../support/batch-fault-run.js';
 import { until } from '../support/until.js';
 
 /**
@@ -14,37 +13,16 @@ import { until } from '../support/until.js';
  * the run resumable; an uploaded input is never left behind; and every
  * metric is the clean run's, or the run exits 1 naming what it lacks.
  */
-let provider: FaultyProvider;
-let clean: { report: Report; requests: number };
-const runs: FaultRun[] = [];
+const suite = useFaultyProvider();
 
-async function newRun(): Promise<FaultRun> {
-  const run = await faultRun(provider.split.baseUrl);
-  runs.push(run);
-  return run;
-}
-
-beforeAll(async () => {
-  provider = await startFaultyProvider();
-  const reference = await newRun();
-  const outcome = await reference.run();
-  if (outcome.exitCode !== 0) throw new Error(`the clean run exited ${outcome.exitCode}: ${outcome.stderr}`);
-  clean = { report: await reference.report(), requests: [...provider.batch.batches.values()][0]?.toObject().request_counts?.total ?? 0 };
-}, 60_000);
-afterEach(() => provider.batch.setFaults({}));
-afterAll(async () => {
-  await Promise.all(runs.map((run) => run.remove()));
-  await provider.close();
-});
-
-const inputFiles = () => [...provider.batch.files.values()].filter((file) => file.info.purpose === 'batch');
+const inputFiles = () => [...suite.provider.batch.files.values()].filter((file) => file.info.purpose === 'batch');
 
 describe('a batch provider that does not answer for a while', () => {
   it('waits out 500s, 429s and a cut connection on its polls, a 404 on a named file, and files named late', async () => {
     // Prepare
-    const run = await newRun();
-    const before = provider.batch.batches.size;
-    provider.batch.setFaults({
+    const run = await suite.newRun();
+    const before = suite.provider.batch.batches.size;
+    suite.provider.batch.setFaults({
       httpFaults: [
         { route: 'GET batches/{id}', status: 500, times: 3, headers: { 'retry-after-ms': '20' } },
         { route: 'GET batches/{id}', status: 429, times: 3, headers: { 'retry-after-ms': '20' } },
@@ -59,19 +37,19 @@ describe('a batch provider that does not answer for a while', () => {
 
     // Assess: one job, nothing sent again, the clean run's metrics
     expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(provider.batch.batches.size - before).toBe(1);
-    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(clean.report.engines));
+    expect(suite.provider.batch.batches.size - before).toBe(1);
+    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(suite.clean.report.engines));
     expect(outcome.stderr).toMatch(/batch: the provider did not answer \(HTTP 500: .*\); looked at again, until /);
   }, 60_000);
 
   it("leaves the run resumable when the outage outlasts the job's window, and resume collects the job", async () => {
     // Prepare: a job with a window of a second, then no look at it answered
-    const run = await newRun();
-    provider.batch.setFaults({ completionWindowSeconds: 1, httpFaults: [{ route: 'GET batches/{id}', status: 503 }] });
+    const run = await suite.newRun();
+    suite.provider.batch.setFaults({ completionWindowSeconds: 1, httpFaults: [{ route: 'GET batches/{id}', status: 503 }] });
 
     // Act
     const stopped = await run.run();
-    provider.batch.setFaults({});
+    suite.provider.batch.setFaults({});
     const resumed = await run.assay(['resume', runIdOf(stopped)]);
 
     // Assess
@@ -80,43 +58,47 @@ describe('a batch provider that does not answer for a while', () => {
       /assay run: the batch provider has not answered since \S+ \(the last: HTTP 503: .*\), and its jobs' window or the run's deadline has passed; nothing was lost\. The run can go on: assay resume r-[0-9a-f]{16} --store \S+ looks at its jobs again\n$/,
     );
     expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(clean.report.engines));
+    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(suite.clean.report.engines));
   }, 60_000);
 
   it('deletes the input a killed process uploaded before its job was created', async () => {
     // Prepare: the create is held, so the process dies with its input uploaded and no job
-    const run = await newRun();
+    const run = await suite.newRun();
     const inputsBefore = inputFiles().length;
-    provider.batch.setFaults({ holdCreate: true });
+    suite.provider.batch.setFaults({ holdCreate: true });
     let child: ChildProcess | undefined;
-    const running = run.run({}, [], { started: (started) => void (child = started) });
+    const running = run.run({}, [], {
+      started: (started) => {
+        child = started;
+      },
+    });
     await until(() => child !== undefined, 30_000);
     const output = child?.stdout;
     if (output === undefined || output === null) throw new Error('the run has no stdout to read');
     const runId = await new Promise<string>((resolve) => {
       createInterface({ input: output }).once('line', (line) => resolve(/^run (r-[0-9a-f]{16})$/.exec(line)?.[1] ?? ''));
     });
-    await until(() => provider.batch.heldCreates === 1, 30_000);
+    await until(() => suite.provider.batch.heldCreates === 1, 30_000);
 
     // Act
     child?.kill('SIGKILL');
     await running;
-    provider.batch.setFaults({});
+    suite.provider.batch.setFaults({});
     const resumed = await run.assay(['resume', runId]);
 
     // Assess: the orphan gone, the job's own input kept
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(inputFiles().length - inputsBefore).toBe(1);
-    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(clean.report.engines));
+    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(suite.clean.report.engines));
   }, 60_000);
 });
 
 describe('a job that expires, and its resubmission too', () => {
   it("judges online what the jobs did not run twice, by default, and every metric is the clean run's", async () => {
     // Prepare: every job expires after 40% of the first job's lines
-    const run = await newRun();
-    const onlineBefore = provider.online.log.length;
-    provider.batch.setFaults({ expireAfterLines: Math.floor(clean.requests * 0.4) });
+    const run = await suite.newRun();
+    const onlineBefore = suite.provider.online.log.length;
+    suite.provider.batch.setFaults({ expireAfterLines: Math.floor(suite.clean.requests * 0.4) });
 
     // Act
     const outcome = await run.run();
@@ -124,15 +106,15 @@ describe('a job that expires, and its resubmission too', () => {
     // Assess
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     const report = await run.report();
-    expect(JSON.stringify(report.engines)).toBe(JSON.stringify(clean.report.engines));
+    expect(JSON.stringify(report.engines)).toBe(JSON.stringify(suite.clean.report.engines));
     expect(report.cases).toMatchObject({ evaluated: 12, failed: 0, missing: 0 });
-    expect(provider.online.log.length - onlineBefore).toBeGreaterThan(0);
+    expect(suite.provider.online.log.length - onlineBefore).toBeGreaterThan(0);
   }, 60_000);
 
   it('exits 1 with the cases that lack a judgment under unanswered_lines: fail', async () => {
     // Prepare
-    const run = await newRun();
-    provider.batch.setFaults({ expireAfterLines: Math.floor(clean.requests * 0.4) });
+    const run = await suite.newRun();
+    suite.provider.batch.setFaults({ expireAfterLines: Math.floor(suite.clean.requests * 0.4) });
 
     // Act
     const outcome = await run.run({ unanswered_lines: 'fail' });

@@ -137,7 +137,7 @@ describe('Amazon Bedrock batch inference jobs', () => {
     // Assess
     expect(server.jobs.size).toBe(1);
     expect(recovered.jobs[0]?.provider_id).toBe(submitted.jobs[0]?.provider_id);
-    expect(again).toBe(submitted.jobs[0]?.provider_id);
+    expect(again.id).toBe(submitted.jobs[0]?.provider_id);
     expect(server.log.filter((call) => call.path === '/model-invocation-job' && call.status === 409)).toHaveLength(1);
   });
 

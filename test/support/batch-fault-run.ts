@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { runBuiltCli, type BuiltCliOptions, type BuiltCliOutcome } from './built-cli.js';
 import type { Oracle } from './chat-completion-answer.js';
 import { catalogOracle } from './judge-oracle.js';
 import { REPOSITORY_ROOT } from './markdown.js';
-import { startOpenAiBatchServer, type OpenAiBatchServer } from './openai-batch-server.js';
+import { startOpenAiBatchServer, type BatchObject, type OpenAiBatchServer } from './openai-batch-server.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from './openai-test-server.js';
 import { startSplitJudgeServer, type SplitJudgeServer } from './split-judge-server.js';
 import { filesUnder } from './store-files.js';
@@ -97,4 +98,60 @@ export function runIdOf(outcome: BuiltCliOutcome): string {
 export function batchTokensOf(report: Report): { input: number; output: number } {
   const model = report.judge_cost?.models['judge-model'];
   return { input: model?.batch_input_tokens ?? 0, output: model?.batch_output_tokens ?? 0 };
+}
+
+/** A test file's faulty provider, with the clean run every faulty one is held to. */
+export interface FaultSuite {
+  readonly provider: FaultyProvider;
+  /** The clean run's report, and how many requests its one job held. */
+  readonly clean: { readonly report: Report; readonly requests: number };
+  /** A run in a folder of its own, removed after the file. */
+  newRun(): Promise<FaultRun>;
+  /** Each request id's lines sent since `before` (a snapshot of the server's counts): a run's own. */
+  sentSince(before: ReadonlyMap<string, number>): number[];
+  /** The batches created since there were `before` of them, as the API shows them. */
+  batchesSince(before: number): BatchObject[];
+}
+
+/**
+ * Registers the file's hooks: the provider and a clean run before the tests,
+ * the faults cleared after each, everything removed after the file.
+ */
+export function useFaultyProvider(): FaultSuite {
+  const state: { provider?: FaultyProvider; clean?: FaultSuite['clean'] } = {};
+  const runs: FaultRun[] = [];
+  const provider = (): FaultyProvider => {
+    if (state.provider === undefined) throw new Error('the provider is started in beforeAll: read it inside a test');
+    return state.provider;
+  };
+  const newRun = async (): Promise<FaultRun> => {
+    const run = await faultRun(provider().split.baseUrl);
+    runs.push(run);
+    return run;
+  };
+  beforeAll(async () => {
+    state.provider = await startFaultyProvider();
+    const reference = await newRun();
+    const outcome = await reference.run();
+    if (outcome.exitCode !== 0) throw new Error(`the clean run exited ${outcome.exitCode}: ${outcome.stderr}`);
+    const [job] = state.provider.batch.batches.values();
+    state.clean = { report: await reference.report(), requests: job?.toObject().request_counts?.total ?? 0 };
+  }, 60_000);
+  afterEach(() => state.provider?.batch.setFaults({}));
+  afterAll(async () => {
+    await Promise.all(runs.map((run) => run.remove()));
+    await state.provider?.close();
+  });
+  return {
+    get provider() {
+      return provider();
+    },
+    get clean() {
+      if (state.clean === undefined) throw new Error('the clean run is made in beforeAll: read it inside a test');
+      return state.clean;
+    },
+    newRun,
+    sentSince: (before) => [...provider().batch.sent].map(([id, times]) => times - (before.get(id) ?? 0)).filter((times) => times > 0),
+    batchesSince: (before) => [...provider().batch.batches.values()].slice(before).map((batch) => batch.toObject()),
+  };
 }
