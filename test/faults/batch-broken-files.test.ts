@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { batchTokensOf, FAULT_DATASET, FAULT_JUDGES, FAULT_KEY, runIdOf, useFaultyProvider } from '../support/batch-fault-run.js';
-import type { Oracle } from '../support/chat-completion-answer.js';
+import { estimatePromptTokens, type Oracle } from '../support/chat-completion-answer.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiBatchServer } from '../support/openai-batch-server.js';
 
@@ -117,6 +117,68 @@ describe('the cost of a batch-judged run', () => {
       output: billed.output_tokens - billedBefore.output_tokens,
     });
     expect(report.judge_cost?.total).toBeCloseTo((report.judge_cost?.online_cost ?? Number.NaN) / 2, 12);
+  }, 60_000);
+});
+
+describe('what a batch-judged run judges online', () => {
+  it('is counted at the online price, beside every line the jobs answered at the batch price, under failed_lines: online', async () => {
+    // Prepare: the job expires with 40% of its lines done; the rest are judged online at once
+    const run = await suite.newRun();
+    const billedBefore = suite.provider.batch.billed();
+    const onlineBefore = suite.provider.online.log.length;
+    suite.provider.batch.setFaults({ expireAfterLines: Math.floor(suite.clean.requests * 0.4) });
+
+    // Act
+    const outcome = await run.run({ failed_lines: 'online' });
+
+    // Assess
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    const report = await run.report();
+    expect(JSON.stringify(report.engines)).toBe(JSON.stringify(suite.clean.report.engines));
+    const billed = suite.provider.batch.billed();
+    expect(batchTokensOf(report)).toEqual({
+      input: billed.input_tokens - billedBefore.input_tokens,
+      output: billed.output_tokens - billedBefore.output_tokens,
+    });
+    // The online server's answers, each counted by the tokens its usage said
+    const answered = suite.provider.online.log.slice(onlineBefore).filter((entry) => entry.status === 200);
+    expect(answered.length).toBeGreaterThan(0);
+    const onlineTokens = answered.reduce(
+      (sum, entry) => {
+        const answer = catalogOracle(entry.request, 0);
+        const text = 'json' in answer ? JSON.stringify(answer.json) : '';
+        return { input: sum.input + estimatePromptTokens(entry.request), output: sum.output + Math.ceil(text.length / 4) };
+      },
+      { input: 0, output: 0 },
+    );
+    const model = report.judge_cost?.models['judge-model'];
+    expect({
+      input: (model?.input_tokens ?? 0) - (model?.batch_input_tokens ?? 0),
+      output: (model?.output_tokens ?? 0) - (model?.batch_output_tokens ?? 0),
+    }).toEqual(onlineTokens);
+  }, 60_000);
+});
+
+describe('lines refused for the key, the key echoed in them', () => {
+  it('fails those judgments, naming them, and keeps the key in no file and no output', async () => {
+    // Prepare: two requests (their ids are the clean run's: the same bodies) answered 401, the key in the message
+    const run = await suite.newRun();
+    const refused = [...suite.provider.batch.sent.keys()].slice(0, 2);
+    suite.provider.batch.setFaults({ unauthorizedLines: refused, echoKey: true });
+
+    // Act
+    const outcome = await run.run();
+    const status = await run.assay(['status', runIdOf(outcome)]);
+
+    // Assess
+    expect(outcome.exitCode).toBe(1);
+    const report = await run.report();
+    expect(report.cases.judge_failed).toBeGreaterThan(0);
+    expect(report.failed_cases.every((failed) => failed.judge !== undefined)).toBe(true);
+    expect(outcome.stderr).toMatch(/lack a judgment/);
+    const secret = FAULT_KEY.slice(9, 25);
+    for (const file of await run.files()) expect(file.text, file.path).not.toContain(secret);
+    for (const text of [outcome.stdout, outcome.stderr, status.stdout, status.stderr]) expect(text).not.toContain(secret);
   }, 60_000);
 });
 
