@@ -73,11 +73,7 @@ describe('a batch job whose files the provider wrote badly', () => {
     const report = await run.report();
     expect(JSON.stringify(report.engines)).toBe(JSON.stringify(suite.clean.report.engines));
     // Every token the provider billed, counted once
-    const billed = suite.provider.batch.billed();
-    expect(batchTokensOf(report)).toEqual({
-      input: billed.input_tokens - billedBefore.input_tokens,
-      output: billed.output_tokens - billedBefore.output_tokens,
-    });
+    expect(batchTokensOf(report)).toEqual(suite.billedSince(billedBefore));
     // The key in no file and no output; the provider's words escaped on the terminal
     const secret = FAULT_KEY.slice(9, 25);
     for (const file of await run.files()) expect(file.text, file.path).not.toContain(secret);
@@ -110,12 +106,8 @@ describe('the cost of a batch-judged run', () => {
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     const [, repairs] = suite.batchesSince(before);
     expect(repairs?.request_counts?.total).toBeGreaterThan(0);
-    const billed = suite.provider.batch.billed();
     const report = await run.report();
-    expect(batchTokensOf(report)).toEqual({
-      input: billed.input_tokens - billedBefore.input_tokens,
-      output: billed.output_tokens - billedBefore.output_tokens,
-    });
+    expect(batchTokensOf(report)).toEqual(suite.billedSince(billedBefore));
     expect(report.judge_cost?.total).toBeCloseTo((report.judge_cost?.online_cost ?? Number.NaN) / 2, 12);
   }, 60_000);
 });
@@ -135,11 +127,7 @@ describe('what a batch-judged run judges online', () => {
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     const report = await run.report();
     expect(JSON.stringify(report.engines)).toBe(JSON.stringify(suite.clean.report.engines));
-    const billed = suite.provider.batch.billed();
-    expect(batchTokensOf(report)).toEqual({
-      input: billed.input_tokens - billedBefore.input_tokens,
-      output: billed.output_tokens - billedBefore.output_tokens,
-    });
+    expect(batchTokensOf(report)).toEqual(suite.billedSince(billedBefore));
     // The online server's answers, each counted by the tokens its usage said
     const answered = suite.provider.online.log.slice(onlineBefore).filter((entry) => entry.status === 200);
     expect(answered.length).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { runBuiltCli, type BuiltCliOptions, type BuiltCliOutcome } from './built
 import type { Oracle } from './chat-completion-answer.js';
 import { catalogOracle } from './judge-oracle.js';
 import { REPOSITORY_ROOT } from './markdown.js';
-import { startOpenAiBatchServer, type BatchObject, type OpenAiBatchServer } from './openai-batch-server.js';
+import { startOpenAiBatchServer, type BatchObject, type BilledTokens, type OpenAiBatchServer } from './openai-batch-server.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from './openai-test-server.js';
 import { startSplitJudgeServer, type SplitJudgeServer } from './split-judge-server.js';
 import { filesUnder } from './store-files.js';
@@ -111,6 +111,8 @@ export interface FaultSuite {
   sentSince(before: ReadonlyMap<string, number>): number[];
   /** The batches created since there were `before` of them, as the API shows them. */
   batchesSince(before: number): BatchObject[];
+  /** The tokens the batch server billed since `before` (a snapshot of its bill), as report.json counts batch tokens. */
+  billedSince(before: BilledTokens): { input: number; output: number };
 }
 
 /**
@@ -153,5 +155,9 @@ export function useFaultyProvider(): FaultSuite {
     newRun,
     sentSince: (before) => [...provider().batch.sent].map(([id, times]) => times - (before.get(id) ?? 0)).filter((times) => times > 0),
     batchesSince: (before) => [...provider().batch.batches.values()].slice(before).map((batch) => batch.toObject()),
+    billedSince: (before) => {
+      const billed = provider().batch.billed();
+      return { input: billed.input_tokens - before.input_tokens, output: billed.output_tokens - before.output_tokens };
+    },
   };
 }
