@@ -36,8 +36,8 @@ export interface BatchWire {
     messages: readonly ChatMessage[],
     request: CompletionRequest,
   ): Record<string, unknown>;
-  /** A 200 answer read as the online client reads it. */
-  read(body: unknown, mode: OutputMode): { ok: true; choice: ChoiceAnswer; usage: TokenUsage } | { ok: false; error: string };
+  /** A 200 answer read as the online client reads it (its tokens were counted when its job was collected). */
+  read(body: unknown, mode: OutputMode): { ok: true; choice: ChoiceAnswer } | { ok: false; error: string };
   /** The answer shows the server ignored the mode (prose where JSON was asked): the next mode is asked, as online. */
   ignored(choice: ChoiceAnswer, mode: OutputMode): boolean;
   /** What an error answer means, as the online client would classify the same answer. */

@@ -30,7 +30,6 @@ const converseOutputSchema = z.looseObject({
     }),
   }),
   stopReason: z.string().optional(),
-  usage: z.looseObject({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
 });
 
 /** An error line, as bedrock-batch-files.ts keeps it: the AWS error body. */
@@ -60,8 +59,7 @@ export function converseWire(modelId: string, maxTokens: number): BatchWire {
           ok: false,
           error: `the batch job's answer is not a Converse response: ${output.error.issues[0]?.message ?? 'unreadable'}`,
         };
-      const usage = { inputTokens: output.data.usage?.inputTokens ?? 0, outputTokens: output.data.usage?.outputTokens ?? 0 };
-      return { ok: true, choice: converseAnswer(output.data, mode), usage };
+      return { ok: true, choice: converseAnswer(output.data, mode) };
     },
     // Converse has no mode a model silently ignores: a forced tool is used or refused.
     ignored: () => false,

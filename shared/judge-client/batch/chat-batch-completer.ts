@@ -33,7 +33,6 @@ const completionSchema = z.looseObject({
         .optional(),
     }),
   ),
-  usage: z.looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish(),
 });
 
 export function chatWire(bodyModel: string): BatchWire {
@@ -47,8 +46,7 @@ export function chatWire(bodyModel: string): BatchWire {
           ok: false,
           error: `the batch job's answer is not a chat completion: ${completion.error.issues[0]?.message ?? 'unreadable'}`,
         };
-      const usage = { inputTokens: completion.data.usage?.prompt_tokens ?? 0, outputTokens: completion.data.usage?.completion_tokens ?? 0 };
-      return { ok: true, choice: readChoice(completion.data, mode), usage };
+      return { ok: true, choice: readChoice(completion.data, mode) };
     },
     ignored: (choice, mode) => mayBeIgnored(mode) && isProse(choice),
     failure: (status, body) => classifyFailure(errorOf(status, body), '', 'the key of the batch jobs'),
