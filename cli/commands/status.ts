@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { describeStatus, runStatus, type RunStatus } from '../../shared/operations/run-status.js';
 import { pollJob } from '../../shared/batch/batch-jobs.js';
 import type { JobRecord } from '../../shared/batch/batch-state.js';
-import { terminalName, terminalText } from '../../shared/report-render/terminal-text.js';
+import { terminalJson, terminalName, terminalText } from '../../shared/report-render/terminal-text.js';
 import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { runConfigOf } from '../../shared/run/stored-config.js';
 import { resolve } from 'node:path';
@@ -62,10 +62,7 @@ export function statusCommand(): Command {
               },
             }),
       };
-      // JSON escapes the C0 controls itself; C1 controls and bidi formatting characters are written as \u escapes too (still the same JSON).
-      process.stdout.write(
-        `${JSON.stringify(summary, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
-      );
+      process.stdout.write(`${terminalJson(JSON.stringify(summary, null, 2))}\n`);
     });
 }
 

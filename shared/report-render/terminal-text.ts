@@ -34,3 +34,11 @@ export function terminalName(text: string): string {
 export function terminalText(text: string): string {
   return text.replace(CONTROL_IN_TEXT, escaped);
 }
+
+/** The characters JSON.stringify leaves as they are that a terminal acts on: C1 controls, DEL and the bidirectional formatting characters. */
+const CONTROL_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON text for a terminal (`--json`): those characters as `\u` escapes, which is still the same JSON (JSON escapes the C0 ones itself). */
+export function terminalJson(json: string): string {
+  return json.replace(CONTROL_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalName, terminalText } from '../../../shared/report-render/terminal-text.js';
+import { terminalJson, terminalName, terminalText } from '../../../shared/report-render/terminal-text.js';
 import { alignedTable } from '../../../shared/report-render/text-table.js';
 
 describe('terminalName', () => {
@@ -49,5 +49,17 @@ describe('alignedTable', () => {
       'bm25\\u202e  0.9639  0.6885',
       'dense       0.5000  0.7500',
     ]);
+  });
+});
+
+describe('terminalJson', () => {
+  it('writes the C1 controls and bidirectional characters JSON leaves as they are as \\u escapes, the same JSON still', () => {
+    const value = { state: 'in_progress\u202e', message: 'osc \u009d0;title\u0007 done' };
+
+    const shown = terminalJson(JSON.stringify(value));
+
+    expect(shown).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(shown).toContain('in_progress\\u202e');
+    expect(JSON.parse(shown)).toEqual(value);
   });
 });
