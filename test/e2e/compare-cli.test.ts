@@ -9,7 +9,8 @@ import { NDCG, runFiles, type CaseSpec } from '../unit/compare/factories.js';
 
 /**
  * `assay compare A B` as a user meets it: runs that share no engine are told
- * so, with each run's engines.
+ * so, with each run's engines, and an explanation that is no number (why a
+ * judge gives no corrected interval) goes under the table, not into it.
  */
 const TWIN = 'retrieval/llm_judged/graded_relevance/qrels/ndcg@10';
 let folder: TempFolder;
@@ -53,5 +54,24 @@ describe('assay compare', () => {
     expect(withMetric.stderr).toBe(message);
     expect(withoutMetric.exitCode).toBe(2);
     expect(withoutMetric.stderr).toBe(message);
+  });
+
+  it('keeps the reason a judge gives no interval under the table, a short mark in its cell', async () => {
+    // Prepare: 5 labelled of 60 cases, fewer than the 8 a corrected interval needs
+    const a = await writeRun('few-a', runFiles('r-a', cases(['search'], 60, 5, 0)));
+    const b = await writeRun('few-b', runFiles('r-b', cases(['search'], 60, 5, -0.05)));
+
+    // Act
+    const outcome = await runBuiltCli(['compare', a, b, '--metric', NDCG]);
+
+    // Assess
+    expect(outcome.exitCode).toBe(0);
+    const lines = outcome.stdout.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('metric '));
+    const table = lines.slice(header, lines.indexOf('', header));
+    expect(table.filter((line) => line.includes('fewer than'))).toEqual([]);
+    expect(Math.max(...table.map((line) => line.length))).toBeLessThan(110);
+    expect(table.find((line) => line.startsWith('  corrected by graded_relevance'))).toMatch(/ no interval \[1\] +5\/60$/);
+    expect(lines.slice(header + table.length)).toContain('[1] 5 labelled of 60 cases: fewer than the 8 an interval needs');
   });
 });
