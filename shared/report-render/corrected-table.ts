@@ -64,7 +64,7 @@ function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' =
   if (judgeOnly === undefined || humanOnly === undefined || corrected === undefined) {
     return { cells: ['–', `– (${estimate.labelled})`, '–', '–', estimate.reason ?? ''], flagged: false };
   }
-  const outside = judgeOnly < corrected.low || judgeOnly > corrected.high;
+  const outside = below(judgeOnly, corrected.low) || below(corrected.high, judgeOnly);
   const gap = judgeOnly - corrected.mean;
   const what = subject === 'engine' ? 'rates this engine' : 'puts this difference';
   const notes = outside
@@ -88,6 +88,32 @@ function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' =
     ],
     flagged: outside || unlike,
   };
+}
+
+/**
+ * Differences this small are rounding, not a judge's bias: 10⁻¹² of the
+ * values' scale, the larger of 1 and their magnitude.
+ *
+ * The judge's mean and the corrected one are sums over the same cases taken
+ * in different ways (the judge's values over every case; λ times them plus
+ * the human values' residuals over the labelled ones), so a judge that agrees
+ * with the labels exactly can land a few units in the last place away from
+ * the corrected mean, and with every case labelled the interval is that one
+ * point: the last bit would decide the flag, and the page would say the judge
+ * rates the engine "0.00 lower". The scale is at least 1 because the rounding
+ * of a sum follows the size of its terms, the per-case values (metrics and
+ * verdict rates in [0, 1], grades up to 3 or 5), even where their mean, a
+ * difference between engines, is near 0. A sum of n such terms is off by at
+ * most about n · 1.1 × 10⁻¹⁶ of their size, and in practice by far less (about
+ * √n times that), so 10⁻¹² holds ties of runs of thousands of cases in the
+ * worst case and of many millions in practice, far below the two decimals
+ * the flag's note shows.
+ */
+const TIE_TOLERANCE = 1e-12;
+
+/** `value` lies below `bound` by more than rounding (TIE_TOLERANCE). */
+function below(value: number, bound: number): boolean {
+  return bound - value > TIE_TOLERANCE * Math.max(1, Math.abs(value), Math.abs(bound));
 }
 
 function interval(value: { mean: number; low: number; high: number }): string {
