@@ -90,4 +90,39 @@ describe('the corrected table of report.md and report.html', () => {
     expect(html).not.toContain('than the labelled cases support');
     expect(html).not.toContain('class="flagged"');
   });
+
+  it("names the judge's value apart from the metrics table's own judge average precision", async () => {
+    // Prepare: each engine finds its own answer first; the judge's grades, pooled over both engines,
+    // hold both answers, so the judge's trec_eval average precision of each engine is 1/2 where its
+    // own chunks' average precision is 1
+    const rows = Array.from({ length: 8 }, (_, index) => `q${index + 1}`).flatMap((id) =>
+      ['left', 'right'].map((engine) => ({
+        id,
+        engine,
+        retrieved: [
+          { uri: `${id}-${engine}-answer`, relevant: true },
+          ...Array.from({ length: 4 }, (_, rank) => ({ uri: `${id}-${engine}-${rank}`, relevant: false })),
+        ],
+        labels: [`${id}-left-answer`, `${id}-right-answer`],
+      })),
+    );
+
+    // Act
+    const { outcome, markdown, html } = await runRows('names', rows);
+
+    // Assess: two numbers, two names
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stdout).toMatch(/\nretrieval\/lexical\/chunk_relevance\/average_precision\/average +1\.0000 +1\.0000\n/);
+    expect(markdown).toContain('| `retrieval/lexical/chunk_relevance/average_precision/average` | 1.0000 | 1.0000 |');
+    expect(markdown).toContain("| engine | metric | judge | judge's labels | human labels (n) | corrected | weight | note |");
+    expect(markdown).toContain('| `left` | `average_precision` | `chunk_relevance` | 0.5000 | 0.5000 [0.5000, 0.5000] (8) |');
+    const htmlText = html.replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>');
+    for (const page of [markdown, htmlText]) {
+      expect(page).toContain("judge's labels: the metric with the judge's grades in place of the human labels");
+      expect(page).toContain(
+        "not the metrics table's retrieval/<source>/chunk_relevance/average_precision and retrieval/<source>/graded_relevance/ndcg@k",
+      );
+    }
+    expect(html).toContain('<th scope="col" class="number">judge&#39;s labels</th>');
+  });
 });
