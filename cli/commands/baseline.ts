@@ -1,13 +1,15 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
+import { baselineSuite } from '../../shared/compare/baseline-suite.js';
 import { setBaseline } from '../../shared/compare/baselines.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
+import { terminalName } from '../../shared/report-render/terminal-text.js';
 import { bucketStore } from '../run/bucket-store.js';
 import { endpointUrl, runId as checkedRunId, suiteName } from '../option-values.js';
 import { UsageError } from '../usage-error.js';
 
 interface BaselineOptions {
-  suite: string;
+  suite?: string;
   store: string;
   bucket?: string;
   awsEndpoint?: string;
@@ -15,7 +17,9 @@ interface BaselineOptions {
 
 /**
  * `assay baseline set RUN [--suite S]`: the run later runs of the suite are
- * compared with (without one, each run is compared with the previous).
+ * compared with (without one, each run is compared with the previous). The
+ * suite is the run's own, read from its manifest; `--suite` is for a run
+ * whose manifest is gone, and must agree with it otherwise.
  */
 export function baselineCommand(): Command {
   const baseline = new Command('baseline').description("Manage a suite's baseline run");
@@ -23,18 +27,20 @@ export function baselineCommand(): Command {
     .command('set')
     .description('Make a reported run the baseline that later runs of its suite are compared with')
     .argument('<run>', 'run id (r-...)')
-    .option('--suite <name>', 'the suite of the run', 'default')
+    .option('--suite <name>', 'the suite of the run (default: the one its manifest names, else default)')
     .option('--store <folder>', 'local store folder', '.assay')
     .option('--bucket <name>', "a deployed stack's bucket instead of the local store")
     .option('--aws-endpoint <url>', 'with --bucket: an S3-compatible endpoint instead of AWS')
     .action(async (runId: string, options: BaselineOptions) => {
       checkedRunId(runId);
-      suiteName(options.suite);
+      if (options.suite !== undefined) suiteName(options.suite);
       const endpoint = endpointUrl(options.awsEndpoint);
       const store = options.bucket === undefined ? new LocalFolderStore(resolve(options.store)) : bucketStore(options.bucket, endpoint);
-      const result = await setBaseline(store, options.suite, runId, new Date());
+      const suite = await baselineSuite(store, runId, options.suite);
+      if (!suite.ok) throw new UsageError(suite.error);
+      const result = await setBaseline(store, suite.value, runId, new Date());
       if (!result.ok) throw new UsageError(result.error);
-      process.stdout.write(`baseline of suite ${options.suite}: ${runId}\n`);
+      process.stdout.write(`baseline of suite ${terminalName(suite.value)}: ${runId}\n`);
     });
   for (const command of baseline.commands) command.exitOverride();
   return baseline;

@@ -5,6 +5,7 @@ import { compareRuns, regressions, type CompareOptions, type RunComparison, type
 import { renderComparisonTable } from '../../shared/compare/comparison-table.js';
 import { aggregatedMetrics } from '../../shared/compare/compared-metrics.js';
 import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/compare/run-files.js';
+import { compareText } from '../../shared/report/ordering.js';
 import type { Report } from '../../shared/schema/report.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
@@ -25,7 +26,8 @@ interface CompareCommandOptions {
  * `assay compare A B`: compares two runs' report folders case by case, with
  * a paired randomization test per engine and metric. Exit code 0, or 1 with
  * --fail-on-regression when a metric got significantly worse in B; 2 for a
- * usage error (a missing or invalid file, a bad option).
+ * usage error (a missing or invalid file, a bad option, runs without an
+ * engine in common).
  */
 export function compareCommand(): Command {
   return new Command('compare')
@@ -61,6 +63,7 @@ export function compareCommand(): Command {
     .action(async (folderOfA: string, folderOfB: string, options: CompareCommandOptions) => {
       const compareOptions = parseOptions(options);
       const [a, b] = await Promise.all([readRunFolder(folderOfA), readRunFolder(folderOfB)]);
+      assertEnginesShared([folderOfA, a], [folderOfB, b]);
       const comparison = compareRuns(a, b, compareOptions);
       assertMetricsCompared(comparison, compareOptions.metrics ?? [], [a.report, b.report]);
       process.stdout.write(options.json === true ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparisonTable(comparison));
@@ -94,6 +97,19 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
   if (!/^\d+$/.test(options.minLabelled) || minLabelled < 3)
     throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
   return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled };
+}
+
+/**
+ * Cases are paired within an engine, so runs without an engine in common
+ * compare nothing: say that, with each run's engines, before any metric is
+ * blamed for it.
+ */
+function assertEnginesShared(...runs: [string, RunFiles][]): void {
+  const engines = runs.map(([, run]) => [...new Set(run.cases.map((line) => line.engine))].sort(compareText));
+  const [first = [], second = []] = engines;
+  if (first.some((engine) => second.includes(engine))) return;
+  const listed = runs.map(([folder], index) => `${folder} has ${engines[index]?.join(', ') || 'no case'}`);
+  throw new UsageError(`the two runs share no engine, and cases are compared engine by engine: ${listed.join('; ')}`);
 }
 
 /** A --metric that no engine has in both runs is most likely a typo: say so rather than print nothing. */

@@ -14,6 +14,7 @@ import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/fa
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
+import { FAIL_ON_REGRESSION_DESCRIPTION, regressionGate, regressionLines } from '../run/regression-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { UsageError } from '../usage-error.js';
@@ -31,6 +32,7 @@ interface RunOptions extends CollectionOptions {
   cache: boolean;
   suite: string;
   failUnder?: string;
+  failOnRegression?: boolean;
   maxFailed?: string;
   threads?: string;
   batch?: boolean;
@@ -60,6 +62,7 @@ export function runCommand(): Command {
     )
     .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)")
+    .option('--fail-on-regression', FAIL_ON_REGRESSION_DESCRIPTION)
     .option('--batch', "judge through the provider's batch API, at its batch price (judge.batch in the config)")
     .option('--detach', 'with batch judging: return once the jobs are submitted; `assay resume RUN` finishes the run')
     .addHelpText(
@@ -68,9 +71,11 @@ export function runCommand(): Command {
         'missing or lack a judgment (a judgment that ended in error; a warning then says so), or with\n' +
         '--detach the batch jobs are submitted; 1, the report still written, when nothing could be\n' +
         'evaluated (no valid row, no case evaluated, every judge call failed), when more cases failed,\n' +
-        "are missing or lack a judgment than --max-failed allows, or when an engine's pass rate is under\n" +
-        '--fail-under (checked in that order); 1 also when a batch job failed validation (the run can be\n' +
-        'resumed) and for an unexpected error; 2 a usage error.',
+        "are missing or lack a judgment than --max-failed allows, when an engine's pass rate is under\n" +
+        '--fail-under, or with --fail-on-regression when a metric got significantly worse than the\n' +
+        "suite's baseline (checked in that order; each regression is one stderr line, gate or not); 1\n" +
+        'also when a batch job failed validation (the run can be resumed) and for an unexpected error;\n' +
+        '2 a usage error.',
     );
   return withCollectionOptions(command).action(async (dataset: string | undefined, options: RunOptions) => {
     const input = await runInputOf(dataset, options);
@@ -140,10 +145,14 @@ export function runCommand(): Command {
     if (result.report.judge_budget !== undefined) process.stderr.write(`assay: ${budgetText(result.report.judge_budget)}\n`);
     // Warnings (a judge below run.min_agreement) do not change the exit status.
     for (const warning of result.report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
+    for (const line of regressionLines(result.report)) process.stderr.write(`${line}\n`);
     await enforceReportGate(result.report, infrastructure.store, locateIn(infrastructure), maxFailed, process.stderr);
     // After the failed cases: a pass rate over only the cases that happened to end is no gate.
     const gate = failUnder === undefined ? undefined : belowPassRate(result.report, failUnder);
     if (gate !== undefined) throw new UsageError(gate, EXIT_FAILED);
+    // Last: the checks above judge the run on its own, and a comparison is read only once the run's own cases pass them.
+    const regressed = options.failOnRegression === true ? regressionGate(result.report) : undefined;
+    if (regressed !== undefined) throw new UsageError(regressed, EXIT_FAILED);
   });
 }
 

@@ -20,6 +20,7 @@ import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
 import { enforceReportGate, locateIn } from './report-gate.js';
+import { regressionLines } from './regression-gate.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 
@@ -124,5 +125,6 @@ export async function finishRun(
   ).finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
+  for (const line of regressionLines(report)) process.stderr.write(`${line}\n`);
   await enforceReportGate(report, infrastructure.store, locateIn(infrastructure), maxFailed, process.stderr);
 }

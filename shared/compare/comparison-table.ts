@@ -12,8 +12,10 @@ const DECIMALS = 4;
  * W/L/T), numbers with 4 decimals, deltas signed, p below 0.0001 as
  * "<0.0001", a relative delta of a zero mean as "n/a", ✓ in `sig` when
  * significant; a ground-truth metric corrected by relevance judges has a row
- * per judge under it (correctedRows). Engines are separated by a blank line; the text ends with a
- * newline.
+ * per judge under it (correctedRows). Words that explain a missing number go
+ * under the table as numbered notes, the cell holding only the mark (`no
+ * interval [1]`), so a sentence never sets a column's width. Engines are
+ * separated by a blank line; the text ends with a newline.
  */
 export function renderComparisonTable(comparison: RunComparison): string {
   const engines = Object.keys(comparison.engines).sort(compareText);
@@ -23,10 +25,29 @@ export function renderComparisonTable(comparison: RunComparison): string {
 }
 
 function engineTable(engine: string, metrics: Record<string, MetricComparison>): string {
+  const notes = new Notes();
   const body = Object.keys(metrics)
     .sort(compareText)
-    .flatMap((metric) => [row(metric, metrics[metric] as MetricComparison), ...correctedRows(metrics[metric] as MetricComparison)]);
-  return `engine ${terminalName(engine)}\n${alignedTable(HEADER, body)}\n`;
+    .flatMap((metric) => [row(metric, metrics[metric] as MetricComparison), ...correctedRows(metrics[metric] as MetricComparison, notes)]);
+  const noteLines = notes.lines();
+  return `engine ${terminalName(engine)}\n${alignedTable(HEADER, body)}\n${noteLines.length === 0 ? '' : `\n${noteLines.join('\n')}\n`}`;
+}
+
+/** The notes under one table, numbered in order of first use; the same words share a number. */
+class Notes {
+  private readonly texts: string[] = [];
+
+  /** The mark of `text` in a cell: its number in brackets. */
+  mark(text: string): string {
+    const index = this.texts.indexOf(text);
+    if (index >= 0) return `[${index + 1}]`;
+    this.texts.push(text);
+    return `[${this.texts.length}]`;
+  }
+
+  lines(): string[] {
+    return this.texts.map((text, index) => `[${index + 1}] ${terminalName(text)}`);
+  }
 }
 
 function row(metric: string, compared: MetricComparison): string[] {
@@ -46,10 +67,10 @@ function row(metric: string, compared: MetricComparison): string[] {
 /**
  * Under a ground-truth metric, one row per relevance judge that corrects it:
  * the corrected delta with its interval, its p-value, and n as labelled/all
- * cases; or why there is no interval. When one gives an interval, the
- * metric's `sig` is theirs.
+ * cases; or `no interval` and the mark of the note that says why. When one
+ * gives an interval, the metric's `sig` is theirs.
  */
-function correctedRows(compared: MetricComparison): string[][] {
+function correctedRows(compared: MetricComparison, notes: Notes): string[][] {
   return Object.keys(compared.corrected ?? {})
     .sort(compareText)
     .map((judge) => {
@@ -57,7 +78,10 @@ function correctedRows(compared: MetricComparison): string[][] {
       const interval = estimate?.corrected;
       const label = `  corrected by ${judge}`;
       const n = `${estimate?.labelled ?? 0}/${estimate?.cases ?? 0}`;
-      if (interval === undefined || estimate?.p_value === undefined) return [label, '', '', estimate?.reason ?? '', '', '', '', n, ''];
+      if (interval === undefined || estimate?.p_value === undefined) {
+        const why = estimate?.reason === undefined ? '' : ` ${notes.mark(estimate.reason)}`;
+        return [label, '', '', `no interval${why}`, '', '', '', n, ''];
+      }
       const p = estimate.p_value < 10 ** -DECIMALS ? '<0.0001' : estimate.p_value.toFixed(DECIMALS);
       return [label, '', '', `${signed(interval.mean)} [${signed(interval.low)}, ${signed(interval.high)}]`, '', p, '', n, ''];
     });

@@ -49,7 +49,8 @@ export function renderAgreementText(report: AgreementReport): string {
     ...(report.differences ?? []).map((difference) => ({ ...difference, name: `${difference.runs[0]} - ${difference.runs[1]}` })),
   ];
   if (corrected.length > 0) {
-    const header = ['run', 'measure', 'topics', 'labelled', 'judge only', 'human only', 'corrected', 'weight'];
+    // Named as report.md names them: the measure on the judge's labels, on the human labels, and the two combined.
+    const header = ['run', 'measure', 'topics', 'labelled', "judge's labels", 'human labels', 'corrected', 'weight'];
     sections.push(
       `corrected by the human labels of the labelled topics (prediction-powered, PPI++; intervals for the mean over the judge-scored topics):\n${alignedTable(
         header,

@@ -1,6 +1,21 @@
 import type { CorrectedEstimate, Report } from '../schema/report.js';
 
-export const CORRECTED_COLUMNS = ['engine', 'metric', 'judge', 'judge only', 'human only (n)', 'corrected', 'weight', 'note'] as const;
+/**
+ * The columns of the corrected tables. The judge's value is named for what it
+ * is, the metric computed on the judge's labels, since the metrics table
+ * holds another number of the same judge under a name that reads alike
+ * (correctedNote says how they differ).
+ */
+export const CORRECTED_COLUMNS = [
+  'engine',
+  'metric',
+  'judge',
+  "judge's labels",
+  'human labels (n)',
+  'corrected',
+  'weight',
+  'note',
+] as const;
 
 export interface CorrectedRow {
   readonly engine: string;
@@ -64,7 +79,7 @@ function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' =
   if (judgeOnly === undefined || humanOnly === undefined || corrected === undefined) {
     return { cells: ['–', `– (${estimate.labelled})`, '–', '–', estimate.reason ?? ''], flagged: false };
   }
-  const outside = judgeOnly < corrected.low || judgeOnly > corrected.high;
+  const outside = below(judgeOnly, corrected.low) || below(corrected.high, judgeOnly);
   const gap = judgeOnly - corrected.mean;
   const what = subject === 'engine' ? 'rates this engine' : 'puts this difference';
   const notes = outside
@@ -90,6 +105,32 @@ function cellsOf(estimate: CorrectedEstimate, subject: 'engine' | 'difference' =
   };
 }
 
+/**
+ * Differences this small are rounding, not a judge's bias: 10⁻¹² of the
+ * values' scale, the larger of 1 and their magnitude.
+ *
+ * The judge's mean and the corrected one are sums over the same cases taken
+ * in different ways (the judge's values over every case; λ times them plus
+ * the human values' residuals over the labelled ones), so a judge that agrees
+ * with the labels exactly can land a few units in the last place away from
+ * the corrected mean, and with every case labelled the interval is that one
+ * point: the last bit would decide the flag, and the page would say the judge
+ * rates the engine "0.00 lower". The scale is at least 1 because the rounding
+ * of a sum follows the size of its terms, the per-case values (metrics and
+ * verdict rates in [0, 1], grades up to 3 or 5), even where their mean, a
+ * difference between engines, is near 0. A sum of n such terms is off by at
+ * most about n · 1.1 × 10⁻¹⁶ of their size, and in practice by far less (about
+ * √n times that), so 10⁻¹² holds ties of runs of thousands of cases in the
+ * worst case and of many millions in practice, far below the two decimals
+ * the flag's note shows.
+ */
+const TIE_TOLERANCE = 1e-12;
+
+/** `value` lies below `bound` by more than rounding (TIE_TOLERANCE). */
+function below(value: number, bound: number): boolean {
+  return bound - value > TIE_TOLERANCE * Math.max(1, Math.abs(value), Math.abs(bound));
+}
+
 function interval(value: { mean: number; low: number; high: number }): string {
   return `${fixed(value.mean)} [${fixed(value.low)}, ${fixed(value.high)}]`;
 }
@@ -98,7 +139,7 @@ function fixed(value: number): string {
   return value.toFixed(4);
 }
 
-/** The sentence under the table: what each column is and what the estimate assumes. */
+/** The sentences under the table: what each column is, how the judge's labels differ from the metrics table's judge metrics, and what the estimate assumes. */
 export function correctedNote(report: Report): string {
   const levels = new Set(
     Object.values(report.corrected ?? {}).flatMap((metrics) =>
@@ -108,10 +149,23 @@ export function correctedNote(report: Report): string {
     ),
   );
   const level = levels.size === 1 ? `${Math.round(([...levels][0] as number) * 100)}%` : 'the configured';
-  return (
-    `Each ground-truth metric's mean over the run's cases: the judge's own (its grades as the qrels, on every case), the human labels' over the labelled cases, ` +
-    `and the two combined (prediction-powered, PPI++), with ${level} intervals for the mean over this run's cases; likewise each answer judge's verdict rate or mean grade (human/<judge>: ` +
-    `its ratings on every case, yes = 1 and no = 0, and the human verdicts where the dataset gives them). The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone). ` +
-    `A difference (between engines, or against the baseline) is the mean per-case difference, its interval for the queries the cases stand for, as a significance test reads it; against the baseline, at the comparison's level, it decides the regression check.`
+  const groundTruth = Object.values(report.corrected ?? {}).some((metrics) =>
+    Object.keys(metrics).some((metric) => metric.startsWith(GROUND_TRUTH)),
   );
+  return [
+    `Each ground-truth metric's mean over the run's cases, three ways, with ${level} intervals for the mean over this run's cases. ` +
+      "judge's labels: the metric with the judge's grades in place of the human labels, on every case (the judge's grades of a case's documents, pooled over its engines, are the qrels of the metric's own formula: report.json's retrieval/<source>/<judge>/qrels/<metric>/average); " +
+      'human labels: the metric on the labelled cases; corrected: the two combined (prediction-powered, PPI++). ' +
+      "Likewise each answer judge's verdict rate or mean grade (human/<judge>: its ratings on every case, yes = 1 and no = 0, against the human verdicts where the dataset gives them).",
+    ...(groundTruth
+      ? [
+          "The judge's labels are not the metrics table's retrieval/<source>/chunk_relevance/average_precision and retrieval/<source>/graded_relevance/ndcg@k: " +
+            "those read only the verdicts on each engine's own chunks, so a relevant document that only another engine retrieved does not count against an engine there, as it does here.",
+        ]
+      : []),
+    "The correction holds when the labelled cases are a random sample of the run's; the weight is how much it leans on the judge (0: human labels alone). " +
+      "A difference (between engines, or against the baseline) is the mean per-case difference, its interval for the queries the cases stand for, as a significance test reads it; against the baseline, at the comparison's level, it decides the regression check.",
+  ].join(' ');
 }
+
+const GROUND_TRUTH = 'retrieval/ground_truth/';

@@ -135,7 +135,7 @@ describe('assay agreement with runs: measures corrected by the judge', () => {
     ]);
 
     expect(outcome.stdout).toMatch(
-      /corrected by the human labels of the labelled topics \(prediction-powered, PPI\+\+; intervals for the mean over the judge-scored topics\):\nrun +measure +topics +labelled +judge only +human only +corrected +weight\n/,
+      /corrected by the human labels of the labelled topics \(prediction-powered, PPI\+\+; intervals for the mean over the judge-scored topics\):\nrun +measure +topics +labelled +judge's labels +human labels +corrected +weight\n/,
     );
     expect(outcome.stdout).toMatch(
       /\nsystem0 - system1 +ndcg_cut_10 +30 +12 +-?\d\.\d{4} +-?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] +-?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] +\d\.\d{2}\n/,

@@ -1,0 +1,45 @@
+import { terminalName } from '../../shared/report-render/terminal-text.js';
+import type { ReportComparison } from '../../shared/schema/report.js';
+
+/** `--fail-on-regression` of `assay run`, as commander shows it in --help. */
+export const FAIL_ON_REGRESSION_DESCRIPTION =
+  "exit 1 when a metric got significantly worse than in the suite's baseline (or its previous run), after the other checks";
+
+/**
+ * What a written report found against its suite's baseline, one line a
+ * regression (engine, metric, delta, p, and the judge whose corrected
+ * interval decided), for `stderr`: the report lists them, and a run that
+ * got worse should not look, on the terminal, like one that did not.
+ * Empty without a comparison or a regression.
+ */
+export function regressionLines(report: { readonly comparison?: ReportComparison | undefined }): string[] {
+  const comparison = report.comparison;
+  if (comparison === undefined) return [];
+  const against = againstText(comparison);
+  return comparison.regressions.map(
+    (regression) =>
+      `assay: regression against ${against}: ${terminalName(`${regression.engine} ${regression.metric}`)} ${regression.delta.toFixed(4)} (${evidence(regression)})`,
+  );
+}
+
+/**
+ * The `--fail-on-regression` gate: why the run fails it, as one line, or
+ * undefined when the report found no regression (or compared with nothing).
+ */
+export function regressionGate(report: { readonly comparison?: ReportComparison | undefined }): string | undefined {
+  const comparison = report.comparison;
+  if (comparison === undefined || comparison.regressions.length === 0) return undefined;
+  const count = comparison.regressions.length;
+  const listed = comparison.regressions.map(
+    (regression) => `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, ${evidence(regression)})`,
+  );
+  return `${count} ${count === 1 ? 'metric' : 'metrics'} got significantly worse against ${againstText(comparison)} (--fail-on-regression): ${listed.join(', ')}`;
+}
+
+function againstText(comparison: ReportComparison): string {
+  return `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${comparison.baseline_run_id}`;
+}
+
+function evidence(regression: ReportComparison['regressions'][number]): string {
+  return `p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`}`;
+}
