@@ -91,7 +91,9 @@ export async function finishRun(
     async () => {
       const requeued = await requeue(infrastructure, manifest);
       process.stderr.write(`assay: ${describe(requeued)}\n`);
-      const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
+      const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()), {
+        cacheOff: !options.cache,
+      });
       tracker.start(requeued.length);
       const now = () => new Date();
       const config = runConfigOf(manifest);
