@@ -116,7 +116,7 @@ export function runCommand(): Command {
         },
       },
       infrastructure,
-      (usage) => new Progress(process.stderr, usage),
+      (usage, progressOptions) => new Progress(process.stderr, usage, progressOptions),
     );
     if (result.kind === 'batch') {
       const finish = `assay resume ${result.runId}${resumeOptions(options)}`;

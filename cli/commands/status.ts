@@ -5,11 +5,10 @@ import type { JobRecord } from '../../shared/batch/batch-state.js';
 import { terminalJson, terminalName, terminalText } from '../../shared/report-render/terminal-text.js';
 import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { runConfigOf } from '../../shared/run/stored-config.js';
-import { resolve } from 'node:path';
-import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
-import type { ObjectStore } from '../../shared/ports/object-store.js';
-import { endpointUrl, runId as checkedRunId } from '../option-values.js';
-import { bucketStore } from '../run/bucket-store.js';
+import { describeUnclaimed, unclaimedRun } from '../../shared/operations/unclaimed-run.js';
+import { EXIT_FAILED } from '../failure-message.js';
+import { runId as checkedRunId } from '../option-values.js';
+import { existingStore } from '../store-option.js';
 import { UsageError } from '../usage-error.js';
 
 interface StatusOptions {
@@ -19,20 +18,35 @@ interface StatusOptions {
   awsEndpoint?: string;
 }
 
-/** `assay status RUN --bucket B` (or `--store DIR`): where a run stands, of a deployed stack or of a local store. */
+/**
+ * `assay status RUN` (`--store DIR`, `.assay` by default, or `--bucket B`):
+ * where a run stands, of a local store or a deployed stack. A run id of which
+ * the store holds nothing is no run there: exit 1, rather than a run said to
+ * be starting.
+ */
 export function statusCommand(): Command {
   return new Command('status')
     .description("Show how far a run has come, in a deployed stack's bucket or a local store")
     .argument('<run>', 'run id (r-...)')
-    .option('--bucket <name>', "the stack's bucket")
-    .option('--store <folder>', 'a local store folder instead of a bucket (assay run --store)')
+    .option('--store <folder>', 'the local store folder (assay run --store; default .assay)')
+    .option('--bucket <name>', "a deployed stack's bucket instead of a local store")
     .option('--json', 'print {run_id, suite, cases, evaluated, failed, ingested, report} as JSON')
     .option('--aws-endpoint <url>', 'an S3-compatible endpoint instead of AWS (an emulator)')
     .action(async (runId: string, options: StatusOptions) => {
       checkedRunId(runId);
-      const status = await withLiveJobs(await runStatus(storeOf(options), runId));
+      const { store, name } = await existingStore(options);
+      const found = await runStatus(store, runId);
+      const unclaimed = found.manifest === undefined ? await unclaimedRun(store, runId) : undefined;
+      if (found.manifest === undefined && unclaimed === undefined) {
+        throw new UsageError(
+          `no such run ${runId} in ${name}; check the run id (assay run prints it on its first line) and the store`,
+          EXIT_FAILED,
+        );
+      }
+      const status = await withLiveJobs(found);
       if (options.json !== true) {
-        process.stdout.write(`${terminalText(describeStatus(status))}\n`);
+        const described = describeStatus(status);
+        process.stdout.write(`${terminalText(unclaimed === undefined ? described : `${described}: ${describeUnclaimed(unclaimed)}`)}\n`);
         return;
       }
       const summary = {
@@ -95,15 +109,4 @@ async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
   };
   const jobs = await Promise.all(status.batch.jobs.map(looked));
   return { ...status, batch: { ...status.batch, jobs } };
-}
-
-function storeOf(options: StatusOptions): ObjectStore {
-  if ((options.bucket === undefined) === (options.store === undefined)) {
-    throw new UsageError(
-      "assay status needs the run's store: --bucket <name> for a deployed stack, or --store <folder> for a local one (assay run --store, .assay by default)",
-    );
-  }
-  return options.store === undefined
-    ? bucketStore(options.bucket ?? '', endpointUrl(options.awsEndpoint))
-    : new LocalFolderStore(resolve(options.store));
 }

@@ -44,18 +44,26 @@ export function withFinishRunOptions(command: Command): Command {
     .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION);
 }
 
+/** What a command that finishes a run sent through the judge worker again, and what it says about it. */
+export interface Requeued {
+  readonly caseIds: readonly string[];
+  /** Cases of a batch-judged run that wait on its jobs: not sent, but judged in this drive once the jobs have answered. */
+  readonly waiting: number;
+  /** The line on stderr: what was sent, and what was not and which command sends it. */
+  readonly description: string;
+}
+
 /**
  * What `assay redrive` and `assay resume` share: find the run, send some of
- * its cases through the judge worker again (`requeue` says which, and sends
- * them), judge them with the run's own stored config, and write the report
- * again once every case has ended.
+ * its cases through the judge worker again (`requeue` says which, sends
+ * them, and says so), judge them with the run's own stored config, and
+ * write the report again once every case has ended.
  */
 export async function finishRun(
   command: string,
   runId: string,
   options: FinishRunOptions,
-  requeue: (infrastructure: Infrastructure, manifest: Manifest) => Promise<string[]>,
-  describe: (requeued: readonly string[]) => string,
+  requeue: (infrastructure: Infrastructure, manifest: Manifest) => Promise<Requeued>,
 ): Promise<void> {
   checkedRunId(runId);
   const concurrency = countUpTo('--concurrency', options.concurrency, MAX_CONCURRENCY);
@@ -91,9 +99,11 @@ export async function finishRun(
     `assay status ${runId} ${infrastructure.storeOptions}`,
     async () => {
       const requeued = await requeue(infrastructure, manifest);
-      process.stderr.write(`assay: ${describe(requeued)}\n`);
-      const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()));
-      tracker.start(requeued.length);
+      process.stderr.write(`assay: ${requeued.description}\n`);
+      const tracker = new Progress(process.stderr, () => (judging.backend.kind !== 'llm' ? {} : judging.backend.service.usage()), {
+        cacheOff: !options.cache,
+      });
+      tracker.start(requeued.caseIds.length + requeued.waiting);
       const now = () => new Date();
       const config = runConfigOf(manifest);
       // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
@@ -106,7 +116,7 @@ export async function finishRun(
         now,
       );
       const driven = await driveRun(infrastructure, runId, {
-        expectedCases: requeued.length,
+        expectedCases: requeued.caseIds.length,
         judgingFor: runJudging.judgingFor,
         tracker,
         now,

@@ -9,8 +9,10 @@ import { addUsages } from '../../shared/scoring/judge-usage-tally.js';
  * Why a finished run evaluated nothing, or undefined when it evaluated
  * something. A run evaluates nothing when the dataset has no valid row (a
  * TREC collection: no valid run line), when
- * every case failed, or when every judge call it made failed (a refused key
- * above all: then every call is refused). `locate` turns a store key into
+ * every case failed, or when every judge call it made failed and no cache hit
+ * answered instead (a refused key above all: then every call is refused).
+ * Judgments shared with a call in flight are that call's, so the counts are
+ * the calls and cache hits. `locate` turns a store key into
  * where the user finds the object (a path, or an s3:// address).
  */
 export async function nothingEvaluated(report: Report, store: ObjectStore, locate: (key: string) => string): Promise<string | undefined> {
@@ -25,10 +27,17 @@ export async function nothingEvaluated(report: Report, store: ObjectStore, locat
     const counts = `${report.cases.failed} failed, ${report.cases.missing} missing`;
     return `no case could be evaluated (${counts})${first === undefined ? '' : `; the first failure, ${first.case_id}: ${first.error}`}`;
   }
-  const { calls, errors } = addUsages(Object.values(report.judges));
-  if (calls === 0 || errors < calls) return undefined;
+  // Judge usage holds the failed calls of earlier deliveries too: a recovery answered from the cache has those and no
+  // successful call, so the judgments that did not fail are the calls and the cache hits beyond the errors.
+  const { calls, cache_hits: cacheHits, errors } = addUsages(Object.values(report.judges));
+  const judgments = calls + cacheHits;
+  if (judgments === 0 || errors < judgments) return undefined;
   const firstError = await firstJudgeError(store, runKeys.report(report.suite, report.run_id, 'cases.jsonl'));
-  return `every judge call failed (${errors} of ${calls})${firstError === undefined ? '' : `; the first: ${firstError}`}`;
+  const what =
+    cacheHits === 0
+      ? `every judge call failed (${errors} of ${calls})`
+      : `every judgment failed (${errors} of ${judgments}: ${calls} judge calls and ${cacheHits} cache hits)`;
+  return `${what}${firstError === undefined ? '' : `; the first: ${firstError}`}`;
 }
 
 async function noCase(

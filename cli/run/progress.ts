@@ -1,8 +1,15 @@
 import { terminalName } from '../../shared/report-render/terminal-text.js';
 import { addUsages, type JudgeUsage } from '../../shared/scoring/judge-usage-tally.js';
 
+/** What the progress line says beside the counts. */
+export interface ProgressOptions {
+  /** The judge cache is off (`--no-cache`): the line says `cache off` where it would count cache hits, which there cannot be. */
+  readonly cacheOff?: boolean;
+}
+
 /**
- * The progress line on stderr: cases done of total, judge calls, cache hits,
+ * The progress line on stderr: cases done of total, judge calls, cache hits
+ * (or `cache off`), judgments shared in the run (once there are some),
  * retries, errors and an ETA. On a terminal it rewrites one line; otherwise
  * (CI logs, pipes) it prints a plain line at most every few seconds.
  */
@@ -17,6 +24,7 @@ export class Progress {
   constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly usage: () => Record<string, JudgeUsage>,
+    private readonly options: ProgressOptions = {},
   ) {}
 
   start(total: number): void {
@@ -67,8 +75,9 @@ export class Progress {
     const usage = addUsages(Object.values(this.usage()));
     const elapsed = (now - this.started) / 1000;
     const eta = this.done === 0 || this.done >= this.total ? '-' : `${Math.ceil((elapsed / this.done) * (this.total - this.done))}s`;
+    const cache = this.options.cacheOff === true ? 'cache off' : `cache hits ${usage.cache_hits}`;
     const line =
-      `cases ${this.done}/${this.total} | judge calls ${usage.calls} | cache hits ${usage.cache_hits} | ` +
+      `cases ${this.done}/${this.total} | judge calls ${usage.calls} | ${cache}${shared(usage.shared_in_run ?? 0)} | ` +
       `retries ${usage.retries}${rateLimited(usage.rate_limited ?? 0)} | errors ${usage.errors} | cases retried ${this.retried}` +
       `${this.waiting === 0 ? '' : ` | waiting for batch jobs ${this.waiting}`} | ETA ${eta}`;
     this.stream.write(this.stream.isTTY ? `\r${line}\u001b[K` : `${line}\n`);
@@ -78,4 +87,13 @@ export class Progress {
 /** ` (N rate limited)` after the retries, once the judge server has refused any request as over its rate limit. */
 function rateLimited(count: number): string {
   return count === 0 ? '' : ` (${count} rate limited)`;
+}
+
+/**
+ * ` | shared in the run N`, once a judgment has been answered by an identical
+ * request already in flight: no call of its own, and no cache hit, since the
+ * cache may be off.
+ */
+function shared(count: number): string {
+  return count === 0 ? '' : ` | shared in the run ${count}`;
 }

@@ -18,7 +18,7 @@ import { copyReport, driveRun, type DriveOutcome } from './drive-run.js';
 import { batchDriveOf } from './batch-drive.js';
 import type { Infrastructure } from './store-and-queues.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../threads/pipeline-threads.js';
-import type { Progress } from './progress.js';
+import type { Progress, ProgressOptions } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
 import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
 import { withRunLease } from './with-run-lease.js';
@@ -78,7 +78,7 @@ export type PipelineResult =
 export async function runPipeline(
   run: PipelineRun,
   infrastructure: Infrastructure,
-  progress: (usage: () => Record<string, JudgeUsage>) => Progress,
+  progress: (usage: () => Record<string, JudgeUsage>, options: ProgressOptions) => Progress,
 ): Promise<PipelineResult> {
   const now = run.now ?? (() => new Date());
   const config: ConfigFile = {
@@ -101,7 +101,7 @@ export async function runPipeline(
   const hash = configHash(runConfig);
   // A run without judges names none, rather than the backend it will never call.
   const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
-  const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}));
+  const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}), { cacheOff: run.noCache });
   const telemetry = quietTelemetry();
   const threads =
     infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging)

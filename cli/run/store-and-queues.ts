@@ -17,6 +17,8 @@ export interface Infrastructure {
   readonly description: string;
   /** The options that name this store to another command, e.g. `--store /path` for `assay status`. */
   readonly storeOptions: string;
+  /** The options that name this store and its queues to `assay resume` and `assay redrive`: `--store /path`, or `--aws-endpoint URL`. */
+  readonly finishOptions: string;
   /** The store's local folder, in the embedded default: worker threads open it for themselves. */
   readonly storeFolder?: string;
 }
@@ -66,6 +68,7 @@ export function embeddedInfrastructure(
     visibilityTimeoutSeconds,
     description: `store ${storeFolder}, in-process queues`,
     storeOptions: `--store ${shellWord(storeFolder)}`,
+    finishOptions: `--store ${shellWord(storeFolder)}`,
     storeFolder,
   };
 }
@@ -98,6 +101,7 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     visibilityTimeoutSeconds,
     description: `bucket ${bucket} and SQS queues at ${new URL(endpoint).host}`,
     storeOptions: `--bucket ${bucket} --aws-endpoint ${endpoint}`,
+    finishOptions: `--aws-endpoint ${endpoint}`,
   };
 }
 

@@ -77,6 +77,12 @@ export interface CachedCompletion {
   readonly completion: JudgeCompletion;
   /** True when no judge call was made for it (memory, store, or a call already in flight). */
   readonly cached: boolean;
+  /**
+   * True when an identical call already in flight answered it: the judgment is
+   * shared in the run, not a cache hit (the cache may be off), and its outcome,
+   * a failure included, is that call's.
+   */
+  readonly shared: boolean;
 }
 
 /** Called when an entry could not be stored; the judgment itself is still returned. */
@@ -117,10 +123,10 @@ export class JudgeCache {
         retries: 0,
         rateLimited: 0,
       };
-      return { completion, cached: true };
+      return { completion, cached: true, shared: false };
     }
     const running = this.inFlight.get(key);
-    if (running !== undefined) return { completion: await running, cached: true };
+    if (running !== undefined) return { completion: await running, cached: true, shared: true };
     const call = compute();
     this.inFlight.set(key, call);
     try {
@@ -131,7 +137,7 @@ export class JudgeCache {
         this.memory.set(key, entry);
         await this.write(key, entry);
       }
-      return { completion, cached: false };
+      return { completion, cached: false, shared: false };
     } finally {
       this.inFlight.delete(key);
     }

@@ -4,9 +4,13 @@ import { readJsonWith } from '../schema/parse-json-with.js';
 import { parseCaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
 import { inCurrentRound } from '../batch/batch-state.js';
 import { caseFailureSchema } from '../schema/run-records.js';
-import { readManifest } from '../run/stored-config.js';
-import { extendDeadline } from '../run/run-completion.js';
+import { extendDeadline, runCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';
+
+export type RedriveOutcome =
+  | { readonly kind: 'requeued'; readonly requeued: string[] }
+  /** Cases of the run have neither a result nor a failure: nothing was sent, since only `assay resume` sends those. */
+  | { readonly kind: 'unfinished'; readonly unfinished: number; readonly cases: number };
 
 /**
  * `assay redrive RUN`: sends every failed case of a run back to the cases
@@ -16,14 +20,22 @@ import { runKeys } from '../run/run-identity.js';
  * cut short leaves it missing, and `assay resume` sends it once more). Cases
  * with a result are never sent again. The deadline moves to the configured
  * length from now.
+ *
+ * A run with cases that have neither a result nor a failure (its process was
+ * killed, its deadline passed, its batch jobs still answer) is unfinished:
+ * redrive sends nothing, since the run would never be complete and its drive
+ * would wait for those cases until the deadline; `assay resume` finishes it.
  */
 export async function redriveFailures(
   store: ObjectStore,
   queues: { readonly cases: WorkQueue; readonly control: WorkQueue },
   runId: string,
   now: Date = new Date(),
-): Promise<{ requeued: string[] }> {
-  await extendDeadline(store, await readManifest(store, runId), now);
+): Promise<RedriveOutcome> {
+  const completion = await runCompletion(store, runId);
+  if (completion.unfinished.length > 0)
+    return { kind: 'unfinished', unfinished: completion.unfinished.length, cases: completion.caseIds.length };
+  await extendDeadline(store, completion.manifest, now);
   const requeued: string[] = [];
   const bodies: string[] = [];
   const inRound = await inCurrentRound(store, runId);
@@ -52,5 +64,5 @@ export async function redriveFailures(
   }
   const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
   await sendAll(queues.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
-  return { requeued: requeued.sort() };
+  return { kind: 'requeued', requeued: requeued.sort() };
 }

@@ -21,7 +21,16 @@ export interface ResumeDependencies {
   readonly workFolders?: WorkFolderSettings;
 }
 
-export type ResumeOutcome = { kind: 'requeued'; caseIds: string[] } | { kind: 'unresumable'; reason: string };
+export type ResumeOutcome =
+  | {
+      kind: 'requeued';
+      caseIds: string[];
+      /** Cases of a batch-judged run that wait on the round's jobs: not sent, the jobs answer them. */
+      waiting: number;
+      /** Cases that failed: a failure record and no result; `assay redrive` sends them, resume does not. */
+      failed: number;
+    }
+  | { kind: 'unresumable'; reason: string };
 
 /**
  * `assay resume RUN`: finishes a run whose process died (a kill, a crash, a
@@ -45,6 +54,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   const { round } = await readBatchState(store, runId);
   const waiting = new Set(await waitingCaseIds(store, runId, round));
   const unfinished = new Set(completion.unfinished.filter((caseId) => !waiting.has(caseId)));
+  const waitingUnfinished = completion.unfinished.length - unfinished.size;
   const inRound = await inCurrentRound(store, runId);
   await extendDeadline(store, manifest, dependencies.now());
   const folder = await startWorkFolder(dependencies, 'resume');
@@ -75,8 +85,18 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
     if ((await store.get(runKeys.ingested(runId))) === undefined) {
       await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows: spooled.rows, cases: spooled.cases }));
     }
-    return { kind: 'requeued', caseIds: requeued.sort() };
+    return { kind: 'requeued', caseIds: requeued.sort(), waiting: waitingUnfinished, failed: await failedCases(store, runId) };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** The cases of the run with a failure record and no result: those `assay redrive` would send again. */
+async function failedCases(store: ObjectStore, runId: string): Promise<number> {
+  let failed = 0;
+  for await (const key of store.list(runKeys.failuresPrefix(runId))) {
+    const caseId = key.slice(key.lastIndexOf('/') + 1, -'.json'.length);
+    if ((await store.get(runKeys.result(runId, caseId))) === undefined) failed++;
+  }
+  return failed;
 }

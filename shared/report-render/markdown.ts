@@ -1,5 +1,5 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
-import { rateLimitNote } from '../report/judge-usage.js';
+import { rateLimitNote, sharedNote } from '../report/judge-usage.js';
 import type { FailedCase, Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
@@ -223,13 +223,13 @@ function judgesSection(report: Report): string {
     ...models,
     '',
     costNote(cost),
-    ...rateLimitLines(report),
+    ...usageNoteLines(report),
   ].join('\n');
 }
 
-function rateLimitLines(report: Report): string[] {
-  const note = rateLimitNote(report.judges);
-  return note === undefined ? [] : ['', note];
+/** The notes under the judge usage table: requests refused as over the rate limit, judgments shared in the run. */
+function usageNoteLines(report: Report): string[] {
+  return [rateLimitNote(report.judges), sharedNote(report.judges)].flatMap((note) => (note === undefined ? [] : ['', note]));
 }
 
 /** A judgment that ended in error: the case, the judge, the engines whose metric holds the error, and the first error. */

@@ -23,3 +23,13 @@ export function rateLimitNote(judges: Readonly<Record<string, JudgeUsageRecord>>
     '(counted in retries). Set judge.rate_limit to pace the requests at the limit instead.'
   );
 }
+
+/** One sentence on the judgments answered by an identical request already in flight, or undefined when there were none. */
+export function sharedNote(judges: Readonly<Record<string, JudgeUsageRecord>>): string | undefined {
+  const shared = addUsages(Object.values(judges)).shared_in_run ?? 0;
+  if (shared === 0) return undefined;
+  return (
+    `${shared} ${shared === 1 ? 'judgment was' : 'judgments were'} shared in the run: asked while an identical request was in flight, ` +
+    'answered by that request (no call of their own, and not counted as cache hits or errors).'
+  );
+}

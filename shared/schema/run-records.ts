@@ -45,11 +45,19 @@ export const judgeUsageSchema = z.object({
   calls: z.number(),
   cache_hits: z.number(),
   retries: z.number(),
+  /** Judgments that ended in error, of the calls and cache hits: never more than `calls` + `cache_hits`. */
   errors: z.number(),
   input_tokens: z.number(),
   output_tokens: z.number(),
   /** Requests the judge server refused as over its rate limit, among calls + retries (absent when none was, and in records of older versions). */
   rate_limited: z.number().optional(),
+  /**
+   * Judgments answered by an identical request already in flight in the same
+   * process: no call, no cache hit, no error of their own (their call's
+   * failure is counted once, in `errors`). Absent when none was, and in
+   * records of older versions, which counted them as cache hits.
+   */
+  shared_in_run: z.number().optional(),
   /** The tokens split by the model that answered, so a cost can be priced per model (absent in records of older versions). */
   models: z.record(z.string(), modelTokensSchema).optional(),
   /** Of the tokens by model, those of answers from batch jobs, priced at the provider's batch price (absent when none was). */

@@ -59,9 +59,9 @@ export interface JudgeRunner {
 
 /**
  * Runs LLM judges: renders the prompt, asks the cache or the judge client,
- * turns the answer into a verdict, and counts calls, cache hits, retries,
- * errors and tokens per judge. Concurrency bounds only real calls: cache hits
- * do not wait for a slot.
+ * turns the answer into a verdict, and counts calls, cache hits, judgments
+ * shared with an identical call in flight, retries, errors and tokens per
+ * judge. Concurrency bounds only real calls: cache hits do not wait for a slot.
  */
 export class JudgeService implements JudgeRunner {
   private readonly limit: ReturnType<typeof pLimit>;
@@ -118,8 +118,8 @@ export class JudgeService implements JudgeRunner {
       );
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
-    const { completion, cached } = sampled
-      ? { completion: await compute(), cached: false }
+    const { completion, cached, shared } = sampled
+      ? { completion: await compute(), cached: false, shared: false }
       : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
     const model = this.settings.model;
     if (!completion.ok && completion.awaitingBatch !== undefined) {
@@ -129,7 +129,7 @@ export class JudgeService implements JudgeRunner {
     }
     const pricing = !cached && completion.pricing !== undefined ? { pricing: completion.pricing } : {};
     const cost: JudgmentCost = cached
-      ? { cached, retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
+      ? { cached, ...(shared ? { shared } : {}), retries: 0, rateLimited: 0, inputTokens: 0, outputTokens: 0, model }
       : {
           cached,
           retries: completion.retries,

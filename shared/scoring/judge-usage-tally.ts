@@ -14,7 +14,10 @@ export type JudgeUsage = JudgeUsageRecord;
 
 /** What one judgment cost, so a caller can total it per case. */
 export interface JudgmentCost {
+  /** No call was made for it: a cache hit, or, with `shared`, an identical call in flight answered it. */
   readonly cached: boolean;
+  /** An identical request already in flight in this process answered it: shared in the run, not a cache hit. */
+  readonly shared?: boolean;
   readonly retries: number;
   /** Requests the server refused as over its rate limit. */
   readonly rateLimited: number;
@@ -26,7 +29,7 @@ export interface JudgmentCost {
   readonly pricing?: Pricing;
 }
 
-/** No judgment yet: every count zero, and no `rate_limited`, `models` or `batch_models`. */
+/** No judgment yet: every count zero, and no `rate_limited`, `shared_in_run`, `models` or `batch_models`. */
 export function emptyUsage(): JudgeUsage {
   return { calls: 0, cache_hits: 0, retries: 0, errors: 0, input_tokens: 0, output_tokens: 0 };
 }
@@ -36,8 +39,12 @@ export function emptyUsage(): JudgeUsage {
  * retries, requests refused as over the rate limit (only when there were
  * some), its tokens, and for a call its tokens under the model asked (and,
  * for a batch job's answer, under `batch_models` too); an error when it failed.
+ * A judgment shared with an identical call in flight adds only
+ * `shared_in_run`: its outcome is that call's, whose failure is counted once,
+ * so `errors` never exceeds `calls` + `cache_hits`.
  */
 export function judgmentUsage(cost: JudgmentCost, failed: boolean): JudgeUsage {
+  if (cost.shared === true) return { ...emptyUsage(), shared_in_run: 1 };
   const tokens: ModelTokens = { input_tokens: cost.inputTokens, output_tokens: cost.outputTokens };
   return {
     calls: cost.cached ? 0 : 1,
@@ -53,8 +60,8 @@ export function judgmentUsage(cost: JudgmentCost, failed: boolean): JudgeUsage {
 
 /**
  * The sum of two usages, as a new record: every count added; `rate_limited`,
- * `models` and `batch_models` present when either has them, models in the
- * order they were first seen.
+ * `shared_in_run`, `models` and `batch_models` present when either has them,
+ * models in the order they were first seen.
  */
 export function addUsage(left: Readonly<JudgeUsage>, right: Readonly<JudgeUsage>): JudgeUsage {
   const models = addModelTokens(left.models, right.models);
@@ -69,6 +76,9 @@ export function addUsage(left: Readonly<JudgeUsage>, right: Readonly<JudgeUsage>
     ...(left.rate_limited === undefined && right.rate_limited === undefined
       ? {}
       : { rate_limited: (left.rate_limited ?? 0) + (right.rate_limited ?? 0) }),
+    ...(left.shared_in_run === undefined && right.shared_in_run === undefined
+      ? {}
+      : { shared_in_run: (left.shared_in_run ?? 0) + (right.shared_in_run ?? 0) }),
     ...(models === undefined ? {} : { models }),
     ...(batchModels === undefined ? {} : { batch_models: batchModels }),
   };

@@ -244,13 +244,13 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
     args: () => ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'nope'],
     message: /^assay status: --aws-endpoint got "nope"/,
   },
-  'status without a store': {
-    args: () => ['status', RUN_ID],
-    message: /^assay status: assay status needs the run's store: --bucket <name> for a deployed stack, or --store <folder> for a local one/,
+  'status with a store folder that does not exist': {
+    args: (p) => ['status', RUN_ID, '--store', p.missing],
+    message: /^assay status: No store at .*missing\.yaml; give the folder assay run wrote with --store, or a bucket with --bucket$/,
   },
   'status with both a bucket and a store': {
     args: (p) => ['status', RUN_ID, '--bucket', 'b', '--store', p.store],
-    message: /^assay status: assay status needs the run's store: /,
+    message: /^assay status: --store names a local folder and --bucket or --aws-endpoint a bucket; give one or the other$/,
   },
   'status with a run id that is not one': {
     args: () => ['status', 'latest', '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'],

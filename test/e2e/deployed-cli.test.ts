@@ -48,7 +48,10 @@ describe('assay submit / status / report against a deployed stack (fauxqs)', () 
     // Assess
     expect(submitted.stdout).toMatch(/^submitted datasets\/faq\/search-assistant\.jsonl to assay-deployed; run r-[0-9a-f]{16}\n$/);
     expect(startedRun).toBe(runId);
-    expect(before.stdout).toBe(`run ${runId}: not started yet (no manifest)\n`);
+    expect(before.stdout).toBe(
+      `run ${runId}: not started yet (no manifest): ingest has not claimed datasets/faq/search-assistant.jsonl yet\n`,
+    );
+    expect(before.exitCode).toBe(0);
     expect(JSON.parse(after.stdout)).toEqual({
       run_id: runId,
       suite: 'faq',
@@ -68,6 +71,11 @@ describe('assay submit / status / report against a deployed stack (fauxqs)', () 
     const missing = await assay(['report', 'r-0000000000000000', '--bucket', BUCKET]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('No run r-0000000000000000 in bucket assay-deployed');
+    const mistyped = await assay(['status', 'r-0000000000000000', '--bucket', BUCKET]);
+    expect(mistyped.exitCode).toBe(1);
+    expect(mistyped.stderr).toBe(
+      `assay status: no such run r-0000000000000000 in bucket ${BUCKET} at ${stack.endpoint}; check the run id (assay run prints it on its first line) and the store\n`,
+    );
   });
 
   it('submits a TREC collection: its files, then the manifest whose event starts the run', async () => {

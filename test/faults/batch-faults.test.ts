@@ -166,6 +166,13 @@ describe('batch judging when things go wrong', () => {
       /waiting for batch jobs\nbatch round 0; 12 cases waiting for their answers\n {2}batch job batch_test1 \(round 0, \d+ requests\): in_progress, \d+\/\d+ done, 0 failed\n$/,
     );
     expect(state.jobs).toHaveLength(1);
+    expect(resumed.stderr).toContain(`assay: run ${runId}: 0 unfinished cases sent again; 12 cases wait on the run's batch jobs\n`);
+    expect(
+      resumed.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('cases '))
+        .at(-1),
+    ).toMatch(/^cases 12\/12 \| /);
     expect(resumed.exitCode).toBe(0);
     expect(server.batches.size).toBe(1);
     expect((await report()).cases.evaluated).toBe(12);

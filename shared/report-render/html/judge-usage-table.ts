@@ -2,7 +2,7 @@ import type { Report } from '../../schema/report.js';
 import type { JudgeUsageRecord } from '../../schema/run-records.js';
 import { budgetText, costNote, formatCost } from '../judge-cost-text.js';
 import { escapeHtml, isolatedText } from './escape.js';
-import { rateLimitNote } from '../../report/judge-usage.js';
+import { rateLimitNote, sharedNote } from '../../report/judge-usage.js';
 import { addUsages } from '../../scoring/judge-usage-tally.js';
 
 const COUNTS = ['calls', 'cache_hits', 'retries', 'errors', 'input_tokens', 'output_tokens'] as const;
@@ -41,13 +41,15 @@ export function judgeUsageSection(report: Report): string {
       `<tbody>${body.join('')}</tbody><tfoot>${footer}</tfoot></table></div>` +
       modelTable(report) +
       `<p class="note">${escapeHtml(costNote(cost))}</p>` +
-      rateLimitParagraph(report),
+      usageNoteParagraphs(report),
   );
 }
 
-function rateLimitParagraph(report: Report): string {
-  const note = rateLimitNote(report.judges);
-  return note === undefined ? '' : `<p class="note">${escapeHtml(note)}</p>`;
+/** The notes under the judge usage table: requests refused as over the rate limit, judgments shared in the run. */
+function usageNoteParagraphs(report: Report): string {
+  return [rateLimitNote(report.judges), sharedNote(report.judges)]
+    .map((note) => (note === undefined ? '' : `<p class="note">${escapeHtml(note)}</p>`))
+    .join('');
 }
 
 function judgeCostOf(report: Report, judgeId: string): number | null {

@@ -28,7 +28,7 @@ describe('redrive and the reducer state', () => {
     };
 
     // Act
-    const { requeued } = await redriveFailures(store, queues, runId, new Date('2025-01-02T03:04:05.000Z'));
+    const outcome = await redriveFailures(store, queues, runId, new Date('2025-01-02T03:04:05.000Z'));
 
     // Assess: the cases whose failure the redrive deleted are unfinished again, though their shards were complete
     const failedOnly = [
@@ -37,9 +37,35 @@ describe('redrive and the reducer state', () => {
         ...run.failures.map((failure) => failure.case_id).filter((caseId) => !run.results.some((result) => result.case_id === caseId)),
       ]),
     ].sort();
-    expect(requeued).toEqual(failedOnly);
+    expect(outcome).toEqual({ kind: 'requeued', requeued: failedOnly });
     expect(await store.get(runKeys.progress(runId))).toBeUndefined();
     expect(await store.get(runKeys.partial(runId, 0))).toBeUndefined();
     expect(new Set((await unfinishedCases(store, runId, run.caseIds, { shardedListingFrom: 1 })).unfinished)).toEqual(new Set(failedOnly));
   });
+
+  it('sends nothing of a run with cases that have neither a result nor a failure, and says how many, for assay resume to send', async () => {
+    // Prepare: a run with some cases that never ended
+    const store = new MemoryStore();
+    const run = await syntheticRun(40, store);
+    const runId = run.manifest.run_id;
+    const ended = new Set([...run.results, ...run.failures].map((record) => record.case_id));
+    const cases = new InProcessQueue('cases', { visibilityTimeoutSeconds: 30 });
+    const queues = { cases, control: new InProcessQueue('control', { visibilityTimeoutSeconds: 30 }) };
+    const failures = await keysUnder(store, runKeys.failuresPrefix(runId));
+
+    // Act
+    const outcome = await redriveFailures(store, queues, runId, new Date('2025-01-02T03:04:05.000Z'));
+
+    // Assess: no message sent, no failure deleted, the deadline left as it was
+    expect(outcome).toEqual({ kind: 'unfinished', unfinished: run.caseIds.filter((caseId) => !ended.has(caseId)).length, cases: 40 });
+    expect(cases.size).toBe(0);
+    expect(await keysUnder(store, runKeys.failuresPrefix(runId))).toEqual(failures);
+    expect(await store.get(runKeys.deadline(runId))).toBeUndefined();
+  });
 });
+
+async function keysUnder(store: MemoryStore, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.list(prefix)) keys.push(key);
+  return keys;
+}

@@ -93,11 +93,12 @@ describe('JudgeService with the cache', () => {
     expect(server.answered()).toBe(1);
   });
 
-  it('makes one call for identical judgments in flight at the same time', async () => {
+  it('makes one call for identical judgments in flight at the same time, counting the others as shared in the run', async () => {
     const judges = service(new LocalFolderStore(folder.path));
     const outcomes = await Promise.all([1, 2, 3, 4, 5].map(() => judges.judge(chunkRelevance, inputs)));
     expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
     expect(server.answered()).toBe(1);
+    expect(judges.usage().chunk_relevance).toMatchObject({ calls: 1, cache_hits: 0, shared_in_run: 4, errors: 0 });
   });
 
   it('never caches an error: the next run asks again', async () => {

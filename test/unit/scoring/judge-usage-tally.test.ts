@@ -49,6 +49,18 @@ describe('judgmentUsage', () => {
     ['a cache hit: no call, no tokens, no model', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), false, usage({ cache_hits: 1 })],
     ['a cached answer that failed', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), true, usage({ cache_hits: 1, errors: 1 })],
     [
+      'a judgment shared with an identical call in flight: no call, no cache hit',
+      cost({ cached: true, shared: true, inputTokens: 0, outputTokens: 0 }),
+      false,
+      usage({ shared_in_run: 1 }),
+    ],
+    [
+      'a shared judgment whose call failed: its call counts the failure, once',
+      cost({ cached: true, shared: true, inputTokens: 0, outputTokens: 0 }),
+      true,
+      usage({ shared_in_run: 1 }),
+    ],
+    [
       'a failed call that spent nothing: its model is named all the same',
       cost({ inputTokens: 0, outputTokens: 0, retries: 2 }),
       true,
@@ -130,6 +142,15 @@ describe('addUsage', () => {
     expect(Object.hasOwn(addUsage(left, right), 'rate_limited')).toBe(expected !== undefined);
   });
 
+  it.each<[string, JudgeUsage, JudgeUsage, number | undefined]>([
+    ['neither has it', usage(), usage(), undefined],
+    ['only the left has it', usage({ shared_in_run: 1 }), usage(), 1],
+    ['both have it', usage({ shared_in_run: 1 }), usage({ shared_in_run: 2 }), 3],
+  ])('keeps shared_in_run when %s', (_described, left, right, expected) => {
+    expect(addUsage(left, right).shared_in_run).toBe(expected);
+    expect(Object.hasOwn(addUsage(left, right), 'shared_in_run')).toBe(expected !== undefined);
+  });
+
   it('adds tokens per model, the models in the order first seen', () => {
     // Prepare: model-b on both sides, model-a and model-c on one each
     const left = usage({ models: { 'model-b': { input_tokens: 1, output_tokens: 2 }, 'model-a': { input_tokens: 3, output_tokens: 4 } } });
@@ -156,12 +177,12 @@ describe('addUsage', () => {
     expect(addUsage(left, right)).toEqual(usage({ batch_models: { m: { input_tokens: 3, output_tokens: 4 } } }));
   });
 
-  it('writes its fields in the order of a usage record: counts, rate_limited, models, batch_models', () => {
+  it('writes its fields in the order of a usage record: counts, rate_limited, shared_in_run, models, batch_models', () => {
     const left = usage({
       models: { m: { input_tokens: 1, output_tokens: 1 } },
       batch_models: { m: { input_tokens: 1, output_tokens: 1 } },
     });
-    const right = usage({ rate_limited: 1 });
+    const right = usage({ rate_limited: 1, shared_in_run: 1 });
     expect(Object.keys(addUsage(left, right))).toEqual([
       'calls',
       'cache_hits',
@@ -170,6 +191,7 @@ describe('addUsage', () => {
       'input_tokens',
       'output_tokens',
       'rate_limited',
+      'shared_in_run',
       'models',
       'batch_models',
     ]);
