@@ -16,7 +16,7 @@ import { Progress } from '../run/progress.js';
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems, UsageError } from '../usage-error.js';
 import { batchFailedText, batchRefusedText, batchUnreachableText } from '../run/batch-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
 
@@ -158,7 +158,7 @@ async function configOf(options: RunOptions): Promise<ConfigFile> {
   if (options.config !== undefined) {
     await assertReadableFile(options.config, 'config');
     const read = await readConfigFile(options.config);
-    if (!read.ok) throw new UsageError(read.error);
+    if (!read.ok) throw configProblems(read.error);
     raw = read.value;
     file = options.config;
   }
@@ -187,7 +187,7 @@ async function configOf(options: RunOptions): Promise<ConfigFile> {
     ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL,
     ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER,
   });
-  if (!checked.ok) throw new UsageError(checked.error);
+  if (!checked.ok) throw configProblems(checked.error);
   // A provider without what it needs (azure without judge.azure, bedrock without a region) stops the run before any work.
   const provider = chooseProvider(checked.config.judge, judgeEnvironmentOf(process.env));
   if (!provider.ok && 'error' in provider) throw new UsageError(`${file}: ${provider.error}`);

@@ -12,7 +12,7 @@ import type { Manifest } from '../../shared/schema/run-records.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems, UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { batchDriveOf } from './batch-drive.js';
 import { batchFailedText, batchRefusedText, batchUnreachableText } from './batch-progress.js';
@@ -78,8 +78,8 @@ export async function finishRun(
   try {
     judging = await runJudging.judgingFor(runConfigOf(manifest), manifest.config_hash);
   } catch (error) {
-    if (error instanceof EngineSetupError || error instanceof JudgeSetupError || error instanceof StoredConfigError)
-      throw new UsageError(error.message);
+    if (error instanceof StoredConfigError) throw configProblems(error.message);
+    if (error instanceof EngineSetupError || error instanceof JudgeSetupError) throw new UsageError(error.message);
     throw error;
   }
   // A second operator finishing the same run would send every unfinished case again: one process at a time.

@@ -13,7 +13,7 @@ describe('names printed to the terminal', () => {
     ['an unexpected error with --debug', new Error('cannot read run \u001b[2J'), true],
   ])('%s shows its control characters escaped', (_described, error, debug) => {
     // Act
-    const { text } = failureMessage(error, { debug });
+    const text = failureMessage(error, { debug }).lines.join('\n');
 
     // Assess
     expect(text).not.toMatch(CONTROL);
