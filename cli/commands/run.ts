@@ -14,7 +14,9 @@ import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/fa
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
-import { runPipeline } from '../run/run-pipeline.js';
+import { judgesFor, runPipeline } from '../run/run-pipeline.js';
+import { lexicalStandIn, requestText } from '../run/judge-key-check.js';
+import type { LlmRequest } from '../../shared/config/llm-request.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { configProblems, UsageError } from '../usage-error.js';
 import { batchFailedText, batchRefusedText, batchUnreachableText } from '../run/batch-progress.js';
@@ -80,6 +82,13 @@ export function runCommand(): Command {
     const endpoint = endpointUrl(options.awsEndpoint);
     judgeBaseUrl(process.env);
     const config = await configOf(options);
+    // Before any work: a run that asks for an LLM judge without its key stops here; one that asks for none says the lexical judge stands in.
+    const lexicalNotice = lexicalStandIn({
+      config,
+      environment: judgeEnvironmentOf(process.env),
+      callsJudges: judgesFor(config, 'llm', input.collection).judges.some((judge) => judge.kind !== 'deterministic'),
+      describe: (request) => requestOf(request, options),
+    });
     if (options.detach === true && batchSettingsOf(config.judge.batch) === undefined) {
       throw new UsageError('--detach applies to batch judging only: add --batch, or judge.batch: true to the config');
     }
@@ -108,6 +117,7 @@ export function runCommand(): Command {
           process.stderr.write(
             `assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`,
           );
+          if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
         },
       },
       infrastructure,
@@ -150,6 +160,13 @@ export function runCommand(): Command {
 function resumeOptions(options: RunOptions): string {
   if (options.awsEndpoint !== undefined) return ` --aws-endpoint ${options.awsEndpoint}`;
   return options.store === '.assay' ? '' : ` --store ${options.store}`;
+}
+
+/** What asked for an LLM judge, as the user gave it: an option, the config file, or an environment variable. */
+function requestOf(request: LlmRequest, options: RunOptions): string {
+  if (request.kind === 'setting' && request.setting === 'judge.batch' && options.batch === true) return '--batch';
+  if (request.kind === 'judge' && options.judges !== undefined) return requestText(request, 'in --judges');
+  return requestText(request, `in ${options.config ?? 'the config'}`);
 }
 
 async function configOf(options: RunOptions): Promise<ConfigFile> {

@@ -20,6 +20,7 @@ import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
 import { enforceReportGate, locateIn } from './report-gate.js';
+import { finishingRunStandIn } from './judge-key-check.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 
@@ -67,6 +68,8 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = judgeEnvironmentOf(process.env);
+  const lexicalNotice = finishingRunStandIn(runId, manifest, environment);
+  if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
   const runJudging = judgingForRuns({
     environment,
     cacheStore: options.cache ? infrastructure.store : undefined,
