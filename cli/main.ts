@@ -69,8 +69,8 @@ function commandLabel(command: Command): string {
  * Runs the CLI and returns the process exit code: 0 when it did its work, 1
  * when the evaluation failed or found nothing to evaluate (or an unexpected
  * error stopped it), 2 for a usage error. Every failure prints one line on
- * stderr; an unexpected error shows its stack trace only with --debug or
- * ASSAY_DEBUG=1.
+ * stderr, but a config with several problems, one line each; an unexpected
+ * error shows its stack trace only with --debug or ASSAY_DEBUG=1.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   rememberSecret(process.env.OPENAI_API_KEY);
@@ -88,7 +88,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
     const debug = process.env.ASSAY_DEBUG === '1' || argv.includes('--debug');
     const failure = failureMessage(error, { debug });
-    process.stderr.write(`${label}: ${failure.text}\n`);
+    for (const line of failure.lines) process.stderr.write(`${label}: ${line}\n`);
     return failure.exitCode;
   }
 }

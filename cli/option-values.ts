@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CREDENTIALS_PROBLEM, credentialsFix, hasCredentials } from '../shared/judge-client/judge-base-url.js';
+import { BAD_PORT_FIX, badPortProblem, fetchRefusedPort } from '../shared/network/fetch-bad-ports.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -56,7 +57,10 @@ export function httpUrl(option: string, value: string, example: string): string 
   return value;
 }
 
-/** OPENAI_BASE_URL, checked when a key is set and the judge client will use it: an http(s) URL without credentials. */
+/**
+ * OPENAI_BASE_URL, checked when a key is set and the judge client will use it:
+ * an http(s) URL without credentials, on a port fetch does not refuse.
+ */
 export function judgeBaseUrl(environment: Readonly<Record<string, string | undefined>>): string | undefined {
   const baseUrl = environment.OPENAI_BASE_URL?.trim();
   if (!environment.OPENAI_API_KEY?.trim() || !baseUrl) return undefined;
@@ -65,6 +69,9 @@ export function judgeBaseUrl(environment: Readonly<Record<string, string | undef
     // The value is not repeated: its password would be printed.
     throw new UsageError(`OPENAI_BASE_URL ${CREDENTIALS_PROBLEM}; ${credentialsFix(baseUrl)}`);
   }
+  const port = fetchRefusedPort(baseUrl);
+  // Each call would fail before any connection, and look like a network fault worth another try.
+  if (port !== undefined) throw new UsageError(`OPENAI_BASE_URL ${baseUrl} ${badPortProblem(port)}; ${BAD_PORT_FIX}`);
   return baseUrl;
 }
 

@@ -1,5 +1,5 @@
 import { formatInputError, type InputError } from '../shared/schema/input-error.js';
-import type { DatasetCounts } from '../shared/dataset/index.js';
+import { emptyCounts, type DatasetCounts } from '../shared/dataset/index.js';
 import { terminalName } from '../shared/report-render/terminal-text.js';
 
 /** Errors printed as text before "and N more": enough to see the pattern, not a wall. */
@@ -9,7 +9,7 @@ const ERRORS_KEPT = 10_000;
 
 /** What `assay validate` found over all its inputs. */
 export class ValidationReport {
-  private readonly counts: DatasetCounts = { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 0 };
+  private readonly counts: DatasetCounts = emptyCounts();
   private readonly errors: InputError[] = [];
 
   addError(error: InputError): void {
@@ -21,6 +21,8 @@ export class ValidationReport {
     this.counts.rows += counts.rows;
     this.counts.cases += counts.cases;
     this.counts.labelled_cases += counts.labelled_cases;
+    this.counts.expected_response_cases += counts.expected_response_cases;
+    this.counts.human_verdict_cases += counts.human_verdict_cases;
     this.counts.errors += counts.errors;
     for (const [engine, cases] of Object.entries(counts.engines)) this.counts.engines[engine] = (this.counts.engines[engine] ?? 0) + cases;
   }
@@ -30,20 +32,27 @@ export class ValidationReport {
   }
 
   toText(): string {
-    const { rows, cases, engines, labelled_cases: labelled, errors } = this.counts;
+    const { rows, cases, engines, labelled_cases, expected_response_cases, human_verdict_cases, errors } = this.counts;
     const lines = [`rows: ${rows}`, `cases: ${cases}`, `engines: ${Object.keys(engines).length}`];
     // Names and errors quote the user's files: escaped, a control character can neither drive the terminal nor forge a line.
     for (const [engine, engineCases] of Object.entries(engines))
       lines.push(`  ${terminalName(engine)}: ${engineCases} ${engineCases === 1 ? 'case' : 'cases'}`);
-    lines.push(`labelled cases: ${labelled}`, `errors: ${errors}`);
+    // Labelled means relevance labels (docs/datasets.md#labelled-cases); the other references are counted under their own names.
+    lines.push(
+      `labelled cases: ${labelled_cases}`,
+      `cases with an expected response: ${expected_response_cases}`,
+      `cases with human verdicts: ${human_verdict_cases}`,
+      `errors: ${errors}`,
+    );
     for (const error of this.errors.slice(0, ERRORS_SHOWN)) lines.push(`  ${terminalName(formatInputError(error))}`);
     if (errors > ERRORS_SHOWN) lines.push(`  ... and ${errors - ERRORS_SHOWN} more`);
     return `${lines.join('\n')}\n`;
   }
 
   toJson(): string {
-    const { rows, cases, engines, labelled_cases, errors } = this.counts;
+    const { rows, cases, engines, labelled_cases, expected_response_cases, human_verdict_cases, errors } = this.counts;
+    const counted = { rows, cases, engines, labelled_cases, expected_response_cases, human_verdict_cases };
     // error_count says how many there were when the list had to be cut.
-    return `${JSON.stringify({ rows, cases, engines, labelled_cases, errors: this.errors, error_count: errors }, null, 2)}\n`;
+    return `${JSON.stringify({ ...counted, errors: this.errors, error_count: errors }, null, 2)}\n`;
   }
 }

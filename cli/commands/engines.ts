@@ -8,7 +8,7 @@ import { terminalName } from '../../shared/report-render/terminal-text.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { countUpTo } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems, UsageError, UsageProblems } from '../usage-error.js';
 
 interface EnginesOptions {
   config?: string;
@@ -40,7 +40,7 @@ export function enginesCommand(): Command {
         throw new UsageError('give the config file with --config FILE (its engines: list is what this command shows)');
       await assertReadableFile(options.config, 'config');
       const loaded = await loadConfigFile(options.config);
-      if (!loaded.ok) throw new UsageError(loaded.error);
+      if (!loaded.ok) throw configProblems(loaded.error);
       const configs = loaded.config.engines ?? [];
       if (configs.length === 0)
         throw new UsageError(
@@ -58,7 +58,7 @@ export function enginesCommand(): Command {
         import('../../shared/engines/ask-engines.js'),
       ]);
       const created = expandEngines(configs, env);
-      if (!created.ok) throw new UsageError(created.errors.join('\n'));
+      if (!created.ok) throw new UsageProblems(created.errors);
       const request = { query: options.query, request_id: options.requestId ?? requestIdFor(options.query) };
       try {
         const asks = await askEngines(created.engines, request, { concurrency, deadline: AbortSignal.timeout(DEADLINE_MS) });

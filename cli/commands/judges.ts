@@ -5,7 +5,7 @@ import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { describeScale } from '../../shared/judges/scale.js';
 import { terminalText } from '../../shared/report-render/terminal-text.js';
 import { assertReadableFile } from '../readable-file.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems } from '../usage-error.js';
 
 interface JudgesOptions {
   json?: boolean;
@@ -52,7 +52,7 @@ async function judgesOf(configPath: string | undefined): Promise<JudgeDefinition
   if (configPath === undefined) return [...JUDGE_CATALOG];
   await assertReadableFile(configPath, 'config');
   const loaded = await loadConfigFile(configPath);
-  if (!loaded.ok) throw new UsageError(loaded.error);
+  if (!loaded.ok) throw configProblems(loaded.error);
   const everyDefined = selectJudges({ ...loaded.config, judges: undefined });
   const listed = loaded.config.judges === undefined ? [] : selectJudges(loaded.config);
   const byId = new Map<string, JudgeDefinition>();

@@ -15,9 +15,11 @@ import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { Progress } from '../run/progress.js';
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { FAIL_ON_REGRESSION_DESCRIPTION, regressionGate, regressionLines } from '../run/regression-gate.js';
-import { runPipeline } from '../run/run-pipeline.js';
+import { judgesFor, runPipeline } from '../run/run-pipeline.js';
+import { lexicalStandIn, requestText } from '../run/judge-key-check.js';
+import type { LlmRequest } from '../../shared/config/llm-request.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems, UsageError } from '../usage-error.js';
 import { batchFailedText, batchRefusedText, batchUnreachableText } from '../run/batch-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
 
@@ -85,6 +87,13 @@ export function runCommand(): Command {
     const endpoint = endpointUrl(options.awsEndpoint);
     judgeBaseUrl(process.env);
     const config = await configOf(options);
+    // Before any work: a run that asks for an LLM judge without its key stops here; one that asks for none says the lexical judge stands in.
+    const lexicalNotice = lexicalStandIn({
+      config,
+      environment: judgeEnvironmentOf(process.env),
+      callsJudges: judgesFor(config, 'llm', input.collection).judges.some((judge) => judge.kind !== 'deterministic'),
+      describe: (request) => requestOf(request, options),
+    });
     if (options.detach === true && batchSettingsOf(config.judge.batch) === undefined) {
       throw new UsageError('--detach applies to batch judging only: add --batch, or judge.batch: true to the config');
     }
@@ -113,6 +122,7 @@ export function runCommand(): Command {
           process.stderr.write(
             `assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`,
           );
+          if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
         },
       },
       infrastructure,
@@ -161,13 +171,20 @@ function resumeOptions(options: RunOptions): string {
   return options.store === '.assay' ? '' : ` --store ${options.store}`;
 }
 
+/** What asked for an LLM judge, as the user gave it: an option, the config file, or an environment variable. */
+function requestOf(request: LlmRequest, options: RunOptions): string {
+  if (request.kind === 'setting' && request.setting === 'judge.batch' && options.batch === true) return '--batch';
+  if (request.kind === 'judge' && options.judges !== undefined) return requestText(request, 'in --judges');
+  return requestText(request, `in ${options.config ?? 'the config'}`);
+}
+
 async function configOf(options: RunOptions): Promise<ConfigFile> {
   let raw: unknown = {};
   let file = 'defaults';
   if (options.config !== undefined) {
     await assertReadableFile(options.config, 'config');
     const read = await readConfigFile(options.config);
-    if (!read.ok) throw new UsageError(read.error);
+    if (!read.ok) throw configProblems(read.error);
     raw = read.value;
     file = options.config;
   }
@@ -196,7 +213,7 @@ async function configOf(options: RunOptions): Promise<ConfigFile> {
     ASSAY_JUDGE_MODEL: process.env.ASSAY_JUDGE_MODEL,
     ASSAY_JUDGE_PROVIDER: process.env.ASSAY_JUDGE_PROVIDER,
   });
-  if (!checked.ok) throw new UsageError(checked.error);
+  if (!checked.ok) throw configProblems(checked.error);
   // A provider without what it needs (azure without judge.azure, bedrock without a region) stops the run before any work.
   const provider = chooseProvider(checked.config.judge, judgeEnvironmentOf(process.env));
   if (!provider.ok && 'error' in provider) throw new UsageError(`${file}: ${provider.error}`);

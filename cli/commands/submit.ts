@@ -12,7 +12,7 @@ import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { uploadInput } from '../run/upload-input.js';
 import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems, UsageError } from '../usage-error.js';
 
 interface SubmitOptions extends CollectionOptions {
   bucket: string;
@@ -54,7 +54,7 @@ export function submitCommand(): Command {
     if (options.config !== undefined) {
       await assertReadableFile(options.config, 'config');
       const loaded = await loadConfigFile(options.config);
-      if (!loaded.ok) throw new UsageError(loaded.error);
+      if (!loaded.ok) throw configProblems(loaded.error);
       const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
       await store.upload(`config/${options.suite}.${extension}`, options.config);
     }

@@ -48,7 +48,10 @@ export function validateCommand(): Command {
       ),
     )
     .option('--strict', 'stop at the first bad row')
-    .option('--json', 'print {"rows", "cases", "engines", "labelled_cases", "errors"} as JSON')
+    .option(
+      '--json',
+      'print {"rows", "cases", "engines", "labelled_cases", "expected_response_cases", "human_verdict_cases", "errors"} as JSON',
+    )
     .option('--corpus <file>', 'TREC corpus (JSONL {"_id", "text"} or TSV id<TAB>text) to fill document text')
     .option('--queries <file>', 'TREC queries (JSONL or TSV) to fill the request text; without it the request is the qid')
     .exitOverride()

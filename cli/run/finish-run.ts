@@ -12,7 +12,7 @@ import type { Manifest } from '../../shared/schema/run-records.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
-import { UsageError } from '../usage-error.js';
+import { configProblems, UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { batchDriveOf } from './batch-drive.js';
 import { batchFailedText, batchRefusedText, batchUnreachableText } from './batch-progress.js';
@@ -21,6 +21,7 @@ import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from '
 import { Progress } from './progress.js';
 import { enforceReportGate, locateIn } from './report-gate.js';
 import { regressionLines } from './regression-gate.js';
+import { finishingRunStandIn } from './judge-key-check.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 
@@ -76,6 +77,8 @@ export async function finishRun(
     throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
   });
   const environment = judgeEnvironmentOf(process.env);
+  const lexicalNotice = finishingRunStandIn(runId, manifest, environment);
+  if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
   const runJudging = judgingForRuns({
     environment,
     cacheStore: options.cache ? infrastructure.store : undefined,
@@ -87,8 +90,8 @@ export async function finishRun(
   try {
     judging = await runJudging.judgingFor(runConfigOf(manifest), manifest.config_hash);
   } catch (error) {
-    if (error instanceof EngineSetupError || error instanceof JudgeSetupError || error instanceof StoredConfigError)
-      throw new UsageError(error.message);
+    if (error instanceof StoredConfigError) throw configProblems(error.message);
+    if (error instanceof EngineSetupError || error instanceof JudgeSetupError) throw new UsageError(error.message);
     throw error;
   }
   // A second operator finishing the same run would send every unfinished case again: one process at a time.

@@ -190,7 +190,7 @@ const GROUND_TRUTH_ONLY = 'no judges: ground-truth metrics from the qrels only (
  * queries and corpus there is nothing to judge, and with them the default is
  * the default set's chunk judges.
  */
-function judgesFor(
+export function judgesFor(
   config: ConfigFile,
   backend: 'llm' | 'lexical',
   collection: TrecCollectionPaths | undefined,

@@ -3,7 +3,14 @@ export { loadDataset, type LoadDatasetOptions } from './load-dataset.js';
 export type { CaseIdRule } from '../rows/case-grouper.js';
 export { DEFAULT_ROW_LIMITS, type RowLimits } from '../readers/row-limits.js';
 export { loadTrecCollection, type TrecCollectionFiles } from '../trec-collection/trec-collection.js';
-export { collectDataset, isLabelled, type CollectedDataset, type DatasetCounts, type DatasetEvent } from '../rows/dataset-events.js';
+export {
+  collectDataset,
+  emptyCounts,
+  isLabelled,
+  type CollectedDataset,
+  type DatasetCounts,
+  type DatasetEvent,
+} from '../rows/dataset-events.js';
 export { DatasetError } from '../rows/dataset-error.js';
 export { DATASET_FORMATS, datasetFormatFromName, isDatasetFormat, type DatasetFormat } from './dataset-format.js';
 export { sniffInputKind, type InputKind } from './input-kind.js';

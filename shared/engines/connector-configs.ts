@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BAD_PORT_FIX, badPortProblem, fetchRefusedPort } from '../network/fetch-bad-ports.js';
 
 /**
  * The six connector blocks of an engine in the config file. Every object is
@@ -8,12 +9,21 @@ import { z } from 'zod';
  */
 
 const httpUrl = z.string().regex(/^(https?:\/\/|\{\{)/, 'expected an http or https URL');
+/**
+ * The http connector calls through fetch, which refuses some ports before any
+ * connection (shared/network/fetch-bad-ports.ts). A host or port given by a template
+ * is not known here: the connector names the port when the call is refused.
+ */
+const fetchedUrl = httpUrl.superRefine((url, context) => {
+  const port = fetchRefusedPort(url);
+  if (port !== undefined) context.addIssue({ code: 'custom', message: badPortProblem(port), params: { fix: BAD_PORT_FIX } });
+});
 const timeoutMs = z.number().int().positive();
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name');
 const region = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as us-east-1');
 
 export const httpConnectorSchema = z.strictObject({
-  url: httpUrl,
+  url: fetchedUrl,
   method: z.enum(['POST', 'GET']).default('POST'),
   headers: z.record(z.string(), z.string()).default({}),
   /** Sent as JSON with POST; templated. */

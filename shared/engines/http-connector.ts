@@ -5,6 +5,7 @@ import { templateValues, type ConnectorContext } from './connector-context.js';
 import type { Connector, ConnectorResult, EngineRequest } from './engine.js';
 import { bodyFailure, excerpt, isTransientStatus, permanent, retryAfterMs, tooLarge, transient } from './engine-failure.js';
 import { networkFault } from '../network/network-fault.js';
+import { BAD_PORT_FIX, badPortProblem, refusedPortOf } from '../network/fetch-bad-ports.js';
 import { renderJson, renderText, renderUrl } from './engine-template.js';
 import { fetchWithinOrigin } from './same-origin-fetch.js';
 
@@ -30,12 +31,13 @@ export function httpConnector(config: HttpConnectorConfig, context: ConnectorCon
     for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = renderText(value, values);
     const body = config.method === 'POST' ? JSON.stringify(renderJson(config.body ?? DEFAULT_BODY, values)) : undefined;
     let answer: Response;
+    const url = renderUrl(config.url, values);
     try {
-      const sent = await fetchWithinOrigin(renderUrl(config.url, values), { method: config.method, headers, body, signal });
+      const sent = await fetchWithinOrigin(url, { method: config.method, headers, body, signal });
       if (!sent.ok) return permanent(`${target}: ${sent.refusal}`);
       answer = sent.response;
     } catch (error) {
-      return sendFailure(target, error);
+      return sendFailure(target, url, error);
     }
     const { status } = answer;
     if (status < 200 || status > 299) {
@@ -69,8 +71,14 @@ function readAnswer(answer: Response, limit: number): Promise<BodyRead> {
   return answer.body === null ? Promise.resolve({ kind: 'complete', text: '' }) : readBoundedBody(answer.body, limit);
 }
 
-/** fetch rejected before an answer came: a network fault is transient; a request that cannot be built (a malformed URL) is not. */
-function sendFailure(target: string, error: unknown): ConnectorResult {
+/**
+ * fetch rejected before an answer came: a network fault is transient; a
+ * request that cannot be built (a malformed URL) is not, nor is one to a port
+ * fetch refuses (a template put it there, so the config check could not see it).
+ */
+function sendFailure(target: string, url: string, error: unknown): ConnectorResult {
+  const refused = refusedPortOf(error, url);
+  if (refused !== undefined) return permanent(`${target}: the rendered URL ${badPortProblem(refused)}; ${BAD_PORT_FIX}`);
   const fault = networkFault(error)?.description;
   if (fault !== undefined) return transient(`${target}: ${fault}`);
   const reason = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
+import { emptyCounts, loadDataset, loadTrecCollection, type DatasetEvent } from '../dataset/index.js';
 import type { CollectionWork } from '../trec-collection/trec-collection-work.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import {
@@ -160,5 +160,5 @@ export async function fileSha256(path: string): Promise<string> {
 
 function* missing(error: InputError): Generator<DatasetEvent> {
   yield { kind: 'error', error };
-  yield { kind: 'end', counts: { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 1 } };
+  yield { kind: 'end', counts: { ...emptyCounts(), errors: 1 } };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BAD_PORT_FIX, badPortProblem, fetchRefusedPort } from '../network/fetch-bad-ports.js';
 
 /**
  * A judge server's base URL must not carry credentials (`http://user:password@host/v1`):
@@ -32,7 +33,17 @@ export function withoutCredentials(url: string): string {
   return parsed.href;
 }
 
-/** An http(s) base URL without credentials, for the config file's `base_url` settings. */
-export const judgeBaseUrlSchema = z
+/** An http(s) server URL without credentials: the Bedrock endpoint, which the AWS SDK reaches over node:http. */
+export const serverUrlSchema = z
   .url({ protocol: /^https?$/ })
   .refine((url) => !hasCredentials(url), { message: CREDENTIALS_PROBLEM, params: { fix: credentialsFix() } });
+
+/**
+ * A server URL the openai SDK calls through fetch: the config file's `base_url`
+ * settings and the Azure endpoint. A port fetch refuses (shared/network/fetch-bad-ports.ts)
+ * would fail every call without reaching the server.
+ */
+export const judgeBaseUrlSchema = serverUrlSchema.superRefine((url, context) => {
+  const port = fetchRefusedPort(url);
+  if (port !== undefined) context.addIssue({ code: 'custom', message: badPortProblem(port), params: { fix: BAD_PORT_FIX } });
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { inputErrorLine } from '../schema/input-error-line.js';
 import { BEDROCK_HTTP_VERSIONS } from './bedrock-http-version.js';
-import { judgeBaseUrlSchema } from './judge-base-url.js';
+import { judgeBaseUrlSchema, serverUrlSchema } from './judge-base-url.js';
 import type { JudgeOverrides } from './judge-overrides.js';
 
 /**
@@ -38,7 +38,8 @@ export const bedrockSettingsSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,2047}$/, 'expected a Bedrock model id such as anthropic.claude-3-5-haiku-20241022-v1:0'),
   /** Another endpoint than the region's: a VPC endpoint, a proxy or gateway, or a test server. */
-  endpoint: judgeBaseUrlSchema.optional(),
+  /** Reached through the AWS SDK's node:http handlers, not fetch: no port is refused. */
+  endpoint: serverUrlSchema.optional(),
   /**
    * The HTTP spoken to the endpoint; absent: HTTP/1.1 to http://, HTTP/2 to https:// and the region's
    * (bedrock-http-version.ts). YAML reads an unquoted 1.1 or 2 as a number, so numbers are taken too.

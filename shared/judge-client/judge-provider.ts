@@ -9,7 +9,8 @@ import { JUDGE_PROVIDERS, type JudgeProviderName } from './judge-provider-config
  * provider: ASSAY_JUDGE_PROVIDER over `judge.provider`, ASSAY_JUDGE_MODEL over
  * the file's model (`judge.model`, or `judge.bedrock.model_id`). Keys come only
  * from the environment: OPENAI_API_KEY for openai, AZURE_OPENAI_API_KEY for
- * azure; without one the offline lexical judge runs and says why. Bedrock
+ * azure; without one the offline lexical judge runs and says why, where
+ * nothing asked for an LLM judge (shared/config/llm-request.ts). Bedrock
  * needs no key: it signs with the AWS credential chain, its region from
  * `judge.bedrock.region`, else AWS_REGION (a Lambda function's own).
  */
@@ -56,10 +57,17 @@ export type JudgeProvider =
       readonly httpVersion?: BedrockHttpVersion | undefined;
     };
 
+/** The environment variables that hold a judge provider's key. */
+export type JudgeKeyVariable = 'OPENAI_API_KEY' | 'AZURE_OPENAI_API_KEY';
+
 export type ProviderChoice =
   | { readonly ok: true; readonly provider: JudgeProvider; readonly model: string }
-  /** No key for the provider: the lexical judge runs, for this reason. */
-  | { readonly ok: false; readonly lexical: string }
+  /**
+   * No key for the provider (`variable`): the lexical judge runs, for this
+   * reason, unless something asked for an LLM judge (shared/config/llm-request.ts),
+   * which the CLI refuses before any work.
+   */
+  | { readonly ok: false; readonly lexical: string; readonly variable: JudgeKeyVariable }
   /** The settings cannot make a judge: a usage error. */
   | { readonly ok: false; readonly error: string };
 
@@ -103,7 +111,7 @@ export function chooseProvider(judge: JudgeSection, environment: JudgeEnvironmen
   const model = defaultModelOf(judge, environment, name.name);
   if (name.name === 'openai') {
     const apiKey = nonEmpty(environment.OPENAI_API_KEY);
-    if (apiKey === undefined) return { ok: false, lexical: 'OPENAI_API_KEY is not set' };
+    if (apiKey === undefined) return { ok: false, lexical: 'OPENAI_API_KEY is not set', variable: 'OPENAI_API_KEY' };
     return {
       ok: true,
       provider: { kind: 'openai', baseUrl: nonEmpty(environment.OPENAI_BASE_URL) ?? judge.base_url, apiKey },
@@ -117,7 +125,7 @@ export function chooseProvider(judge: JudgeSection, environment: JudgeEnvironmen
         error: 'the judge provider is azure, and the config has no judge.azure: give it {endpoint, deployment, api_version}',
       };
     const apiKey = nonEmpty(environment.AZURE_OPENAI_API_KEY);
-    if (apiKey === undefined) return { ok: false, lexical: 'AZURE_OPENAI_API_KEY is not set' };
+    if (apiKey === undefined) return { ok: false, lexical: 'AZURE_OPENAI_API_KEY is not set', variable: 'AZURE_OPENAI_API_KEY' };
     const azure = { endpoint: judge.azure.endpoint, deployment: judge.azure.deployment, apiVersion: judge.azure.api_version };
     return { ok: true, provider: { kind: 'azure', azure, apiKey }, model: model ?? DEFAULT_JUDGE_MODEL };
   }

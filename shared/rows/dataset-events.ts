@@ -26,7 +26,7 @@ export interface SerializedCaseHead {
   readonly requestId: string;
   /** Its engines, in the case's order. */
   readonly engines: readonly string[];
-  readonly labelled: boolean;
+  readonly references: CaseReferences;
   /** Chunks over all its engines. */
   readonly chunks: number;
 }
@@ -38,9 +38,25 @@ export interface DatasetCounts {
   cases: number;
   /** Engine name → number of cases that engine answered. */
   engines: Record<string, number>;
-  /** Cases with ground truth: expected_retrieved_context or expected_response. */
+  /** Labelled cases: those with relevance labels, the cases ground-truth metrics exist for (isLabelled). */
   labelled_cases: number;
+  /** Cases with an expected response, labelled or not: what the correctness judges compare the answers with. */
+  expected_response_cases: number;
+  /** Cases with a person's verdict on an engine's answer (human_verdicts), labelled or not. */
+  human_verdict_cases: number;
   errors: number;
+}
+
+/** The counts of a load before its first row. */
+export function emptyCounts(): DatasetCounts {
+  return { rows: 0, cases: 0, engines: {}, labelled_cases: 0, expected_response_cases: 0, human_verdict_cases: 0, errors: 0 };
+}
+
+/** What a case carries for people's judgment to be compared with, each counted apart (docs/datasets.md#labelled-cases). */
+export interface CaseReferences {
+  readonly labelled: boolean;
+  readonly expectedResponse: boolean;
+  readonly humanVerdicts: boolean;
 }
 
 /**
@@ -53,13 +69,27 @@ export type DatasetEvent =
   | { kind: 'error'; error: InputError }
   | { kind: 'end'; counts: DatasetCounts };
 
+/**
+ * A labelled case has relevance labels: at least one expected document
+ * (expected_retrieved_context, or a TREC topic's qrels). Those are the cases
+ * ground-truth metrics are computed on; an expected response or human
+ * verdicts alone do not make a case labelled (docs/datasets.md#labelled-cases).
+ */
 export function isLabelled(evalCase: EvalCase): boolean {
-  return (evalCase.expected_retrieved_context?.length ?? 0) > 0 || evalCase.expected_response !== undefined;
+  return (evalCase.expected_retrieved_context?.length ?? 0) > 0;
+}
+
+export function referencesOf(evalCase: EvalCase): CaseReferences {
+  return {
+    labelled: isLabelled(evalCase),
+    expectedResponse: evalCase.expected_response !== undefined,
+    humanVerdicts: Object.values(evalCase.engines).some((output) => Object.keys(output.human_verdicts ?? {}).length > 0),
+  };
 }
 
 /** Keeps the counts of a load as its events go by. */
 export class DatasetCounter {
-  private readonly counts: DatasetCounts = { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 0 };
+  private readonly counts: DatasetCounts = emptyCounts();
 
   row(count = 1): void {
     this.counts.rows += count;
@@ -70,13 +100,15 @@ export class DatasetCounter {
   }
 
   case(evalCase: EvalCase): void {
-    this.caseOf(Object.keys(evalCase.engines), isLabelled(evalCase));
+    this.caseOf(Object.keys(evalCase.engines), referencesOf(evalCase));
   }
 
-  /** A case by its engines and whether it has ground truth. */
-  caseOf(engines: readonly string[], labelled: boolean): void {
+  /** A case by its engines and the references it carries. */
+  caseOf(engines: readonly string[], references: CaseReferences): void {
     this.counts.cases += 1;
-    if (labelled) this.counts.labelled_cases += 1;
+    if (references.labelled) this.counts.labelled_cases += 1;
+    if (references.expectedResponse) this.counts.expected_response_cases += 1;
+    if (references.humanVerdicts) this.counts.human_verdict_cases += 1;
     for (const engine of engines) {
       // Own values only: an engine named "constructor" must not count from Object.prototype's.
       const counted = Object.hasOwn(this.counts.engines, engine) ? (this.counts.engines[engine] ?? 0) : 0;
@@ -113,7 +145,7 @@ export interface CollectedDataset {
 }
 
 export async function collectDataset(events: AsyncIterable<DatasetEvent>): Promise<CollectedDataset> {
-  const collected: CollectedDataset = { cases: [], errors: [], counts: { rows: 0, cases: 0, engines: {}, labelled_cases: 0, errors: 0 } };
+  const collected: CollectedDataset = { cases: [], errors: [], counts: emptyCounts() };
   for await (const event of events) {
     if (event.kind === 'case') collected.cases.push(event.case);
     else if (event.kind === 'error') collected.errors.push(event.error);

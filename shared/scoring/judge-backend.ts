@@ -43,6 +43,9 @@ export const DEFAULT_MAX_RETRY_WAIT_MS = 30_000;
 /** Below the judge worker's 180 s Lambda timeout, with room for the case's other work. */
 export const DEFAULT_CALL_DEADLINE_MS = 120_000;
 
+/** How the judge line of a run an LLM judge judges begins, in its manifest and report. */
+export const LLM_JUDGE_LINE_START = 'LLM judge';
+
 export interface JudgeBackendChoice {
   readonly backend: JudgeBackend;
   /** One line for logs and reports: which judge, where; never the key. */
@@ -129,7 +132,7 @@ export function chooseJudgeBackend(
   const cached = store === undefined ? 'cache off' : 'cached';
   return {
     backend: { kind: 'llm', service: pool },
-    summary: `LLM judge ${model} ${placeOf(provider)}, temperature ${defaults.temperature}, ${cached}${batch === undefined ? '' : ', in batch jobs'}${others}`,
+    summary: `${LLM_JUDGE_LINE_START} ${model} ${placeOf(provider)}, temperature ${defaults.temperature}, ${cached}${batch === undefined ? '' : ', in batch jobs'}${others}`,
   };
 }
 

@@ -80,7 +80,7 @@ export class RunsInMemory {
     for (const qid of topicIds) {
       const serialized = this.topicCase(qid, byTopic.get(qid) ?? [], qrels.topics.get(qid), queries.texts);
       byTopic.delete(qid);
-      counter.caseOf(serialized.engines, serialized.labelled);
+      counter.caseOf(serialized.engines, serialized.references);
       yield serializedCaseEvent(serialized);
     }
   }

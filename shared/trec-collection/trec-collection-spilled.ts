@@ -136,7 +136,7 @@ async function* casesOnThreads(
     if (partition + PARTITIONS_AHEAD < spill.partitions) ahead.push(request(partition + PARTITIONS_AHEAD));
     yield* report(errors);
     for (const serialized of cases) {
-      counter.caseOf(serialized.engines, serialized.labelled);
+      counter.caseOf(serialized.engines, serialized.references);
       yield serializedCaseEvent(serialized);
     }
   }

@@ -3,7 +3,7 @@ import type { InputError } from '../schema/input-error.js';
 import { evalCaseSchema } from '../schema/eval-case.js';
 import { INLINE_CHUNK_LIMIT, parseStoredCase, storedCaseText } from '../schema/stored-case.js';
 import { compareBytes } from '../trec/trec-order.js';
-import { isLabelled, type DatasetEvent, type SerializedCase } from '../rows/dataset-events.js';
+import { referencesOf, type DatasetEvent, type SerializedCase } from '../rows/dataset-events.js';
 import { buildTrecCase } from './trec-case.js';
 import { SpilledRuns } from './trec-run-spill.js';
 import { inTrecOrder, type RunColumns } from './trec-ranking.js';
@@ -92,7 +92,8 @@ export function storedTopicCase(
   return {
     requestId: qid,
     engines: rankings.map(([engine]) => engine),
-    labelled: (judgments?.length ?? 0) > 0,
+    // A TREC topic carries only its qrels.
+    references: { labelled: (judgments?.length ?? 0) > 0, expectedResponse: false, humanVerdicts: false },
     chunks,
     form: 'stored',
     text: Buffer.concat(parts),
@@ -114,7 +115,7 @@ export function serializeCase(evalCase: EvalCase): SerializedCase {
   return {
     requestId: evalCase.request_id,
     engines: Object.keys(evalCase.engines),
-    labelled: isLabelled(evalCase),
+    references: referencesOf(evalCase),
     chunks,
     form: stored ? 'stored' : 'case',
     text: stored ? storedCaseText(evalCase) : JSON.stringify(evalCase),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../shared/schema/report.js';
+import { closedPort } from '../support/closed-port.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -57,7 +58,10 @@ describe('assay run, as the README runs it', () => {
     // Prepare: a judge key in the environment, and a config without judges
     const config = await folder.write('no-judges.yaml', 'judges: []\n');
     const saved = { ...process.env };
-    Object.assign(process.env, { OPENAI_API_KEY: 'sk-no-judges-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    Object.assign(process.env, {
+      OPENAI_API_KEY: 'sk-no-judges-Hn4Kd8Lq2Zr6',
+      OPENAI_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`,
+    });
 
     // Act
     const result = await runCli([
@@ -155,6 +159,7 @@ describe('assay run, as the README runs it', () => {
     );
     const runs = [await folder.write('threads-a.run', runText('a', 1)), await folder.write('threads-b.run', runText('b', 5))];
     // A judge key in the environment changes nothing: without --queries and --corpus no judge runs, so nothing calls out.
+    const unreachable = `http://127.0.0.1:${await closedPort()}/v1`;
     const run = (threads: number) =>
       promisify(execFile)(
         join(root, 'cli', 'bin.js'),
@@ -170,7 +175,7 @@ describe('assay run, as the README runs it', () => {
           '--out',
           join(folder.path, `threads-${threads}-report`),
         ],
-        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-never-used', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } },
+        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-never-used', OPENAI_BASE_URL: unreachable } },
       );
 
     // Act

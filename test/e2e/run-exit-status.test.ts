@@ -226,8 +226,12 @@ describe('assay run and resume exit status with failed cases', () => {
     expect(accepted.exitCode).toBe(0);
   });
 
-  const resume = (...extra: string[]) =>
-    runCli(['resume', runIdOf(gated.stdout), '--store', store(), '--out', join(runs.path, 'resumed-out'), ...extra]);
+  const resume = (...extra: string[]) => {
+    // With the key the run was judged with: resuming a run an LLM judge judged needs it, even with no case left to judge.
+    vi.stubEnv('OPENAI_API_KEY', 'sk-exit-status-Hn4Kd8Lq2Zr6');
+    vi.stubEnv('OPENAI_BASE_URL', judge.baseUrl);
+    return runCli(['resume', runIdOf(gated.stdout), '--store', store(), '--out', join(runs.path, 'resumed-out'), ...extra]);
+  };
 
   it('assay resume of that run exits 1 by the same gate', async () => {
     // Act: every case has ended, so resume sends none and writes the report again

@@ -15,6 +15,7 @@ import { S3Store } from '../../shared/ports/s3-store.js';
 import { caseFailureSchema, manifestSchema } from '../../shared/schema/run-records.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { captureLogs, type LogEntry } from '../support/captured-logs.js';
+import { closedPort } from '../support/closed-port.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
@@ -45,9 +46,12 @@ let secrets: SecretsManagerTestServer;
 let clients: AwsClients;
 let resources: AwsResources;
 let store: S3Store;
+/** The judge server's port: nothing listens there, and no case gets as far as calling it. */
+let judgePort: number;
 const savedEnvironment = { ...process.env };
 
 beforeAll(async () => {
+  judgePort = await closedPort();
   fauxqs = await startFauxqs();
   secrets = await startSecretsManagerTestServer(NO_VALUE_YET);
   clients = createAwsClients({ endpoint: fauxqs.endpoint });
@@ -72,7 +76,7 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
     // Never called: no case gets as far as a judge.
-    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_BASE_URL: `http://127.0.0.1:${judgePort}/v1`,
     ASSAY_JUDGE_MODEL: 'judge-model',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
@@ -132,7 +136,7 @@ describe('the deployed judge worker, before it judges', () => {
     // Assess: the report's failures and the worker's error lines carry the reason
     expect(report.cases).toMatchObject({ evaluated: 0, failed: report.cases.total });
     expect(report.failed_cases.map((failure) => failure.error)).toEqual(report.failed_cases.map(() => EMPTY_SECRET_REASON));
-    expect(report.judge).toMatch(/^LLM judge judge-model at 127\.0\.0\.1:9, temperature 0, cached$/);
+    expect(report.judge).toBe(`LLM judge judge-model at 127.0.0.1:${judgePort}, temperature 0, cached`);
     const failures = errorsOf(logs.entries()).filter((entry) => entry.message === 'case failed');
     expect(failures).toHaveLength(report.cases.total);
     expect(failures.map((entry) => entry.error)).toEqual(failures.map(() => EMPTY_SECRET_REASON));
@@ -271,6 +275,6 @@ describe('the judge line of a deployed run', () => {
     const latest = JSON.parse(new TextDecoder().decode(await store.get('reports/judged/latest.json'))) as { run_id: string };
     const manifest = manifestSchema.parse(JSON.parse(new TextDecoder().decode(await store.get(runKeys.manifest(latest.run_id)))));
 
-    expect(manifest.judge).toBe('LLM judge judge-model at 127.0.0.1:9, temperature 0, cached');
+    expect(manifest.judge).toBe(`LLM judge judge-model at 127.0.0.1:${judgePort}, temperature 0, cached`);
   });
 });

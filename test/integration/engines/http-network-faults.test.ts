@@ -103,4 +103,27 @@ describe('an http engine whose connection fails', () => {
     });
     expect(server.requests()).toBe(1);
   });
+
+  it('fails permanently, naming the port, when the URL it renders is on a port that fetch refuses', async () => {
+    // Prepare: the port comes from a matrix variable, so the config check cannot see it before the call
+    engine = buildEngine({
+      name: 'bad-port',
+      retries: 3,
+      matrix: { port: [6000] },
+      http: { url: 'http://127.0.0.1:{{port}}/search', results: 'hits[].{doc_uri: id}' },
+    });
+
+    // Act
+    const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
+
+    // Assess: no retry could pass, so none is made
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        kind: 'permanent',
+        message:
+          'POST http://127.0.0.1:{{port}}/search: the rendered URL uses port 6000, which fetch refuses to connect to (one of the WHATWG Fetch standard\'s "bad ports"), so no request could reach the server; run the server on another port, such as 8000, and give that one',
+      },
+    });
+  });
 });

@@ -13,7 +13,7 @@ describe('names printed to the terminal', () => {
     ['an unexpected error with --debug', new Error('cannot read run \u001b[2J'), true],
   ])('%s shows its control characters escaped', (_described, error, debug) => {
     // Act
-    const { text } = failureMessage(error, { debug });
+    const text = failureMessage(error, { debug }).lines.join('\n');
 
     // Assess
     expect(text).not.toMatch(CONTROL);
@@ -23,7 +23,15 @@ describe('names printed to the terminal', () => {
   it('assay validate shows file names, fields and engine names escaped, each error on its own line', () => {
     // Prepare
     const report = new ValidationReport();
-    report.addCounts({ rows: 2, cases: 1, engines: { 'bm25\u001b[31m': 1 }, labelled_cases: 0, errors: 1 });
+    report.addCounts({
+      rows: 2,
+      cases: 1,
+      engines: { 'bm25\u001b[31m': 1 },
+      labelled_cases: 0,
+      expected_response_cases: 0,
+      human_verdict_cases: 0,
+      errors: 1,
+    });
     report.addError({
       file: 'rows\u001b]0;x\u0007.jsonl',
       line: 2,
@@ -43,6 +51,8 @@ describe('names printed to the terminal', () => {
       'engines: 1',
       '  bm25\\x1b[31m: 1 case',
       'labelled cases: 0',
+      'cases with an expected response: 0',
+      'cases with human verdicts: 0',
       'errors: 1',
       '  rows\\x1b]0;x\\x07.jsonl:2: field "engine\\nrows.jsonl:3: forged": expected a text (fix: give a text)',
       '',

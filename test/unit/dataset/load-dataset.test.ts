@@ -30,7 +30,10 @@ describe('loadDataset', () => {
 
     // Assess
     expect(events.map((event) => event.kind)).toEqual(['error', 'case', 'case', 'end']);
-    expect(events.at(-1)).toEqual({ kind: 'end', counts: { rows: 3, cases: 2, engines: {}, labelled_cases: 0, errors: 1 } });
+    expect(events.at(-1)).toEqual({
+      kind: 'end',
+      counts: { rows: 3, cases: 2, engines: {}, labelled_cases: 0, expected_response_cases: 0, human_verdict_cases: 0, errors: 1 },
+    });
   });
 
   it('reads the format given instead of the one the file name implies', async () => {

@@ -18,7 +18,15 @@ describe('one eval set in every convention', () => {
 
     // Assess
     expect(errors).toEqual([]);
-    expect(counts).toEqual({ rows: 8, cases: 4, engines: { bm25: 4, dense: 4 }, labelled_cases: 3, errors: 0 });
+    expect(counts).toEqual({
+      rows: 8,
+      cases: 4,
+      engines: { bm25: 4, dense: 4 },
+      labelled_cases: 3,
+      expected_response_cases: 3,
+      human_verdict_cases: 0,
+      errors: 0,
+    });
   });
 
   it('loads to deep-equal cases from Databricks JSONL, RAGAS JSON, DeepEval JSONL, Spring AI JSON and RAGAS CSV', async () => {

@@ -92,7 +92,15 @@ describe('loadTrecCollection', () => {
         tags: {},
       },
     ]);
-    expect(counts).toEqual({ rows: 6, cases: 3, engines: { bm25: 2 }, labelled_cases: 2, errors: 0 });
+    expect(counts).toEqual({
+      rows: 6,
+      cases: 3,
+      engines: { bm25: 2 },
+      labelled_cases: 2,
+      expected_response_cases: 0,
+      human_verdict_cases: 0,
+      errors: 0,
+    });
   });
 
   it('fills document text from a corpus and the request from a queries file', async () => {

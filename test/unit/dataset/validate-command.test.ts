@@ -48,7 +48,18 @@ describe('assay validate', () => {
     // Assess
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
-      ['rows: 8', 'cases: 4', 'engines: 2', '  bm25: 4 cases', '  dense: 4 cases', 'labelled cases: 3', 'errors: 0', ''].join('\n'),
+      [
+        'rows: 8',
+        'cases: 4',
+        'engines: 2',
+        '  bm25: 4 cases',
+        '  dense: 4 cases',
+        'labelled cases: 3',
+        'cases with an expected response: 3',
+        'cases with human verdicts: 0',
+        'errors: 0',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -109,7 +120,9 @@ describe('assay validate', () => {
       rows: 2,
       cases: 1,
       engines: { x: 1 },
-      labelled_cases: 1,
+      labelled_cases: 0,
+      expected_response_cases: 1,
+      human_verdict_cases: 0,
       errors: [{ file, line: 2, field: 'request', message: expect.stringMatching(/^expected a string/), fix: expect.any(String) }],
       error_count: 1,
     });

@@ -7,7 +7,7 @@ import { expandMatrix } from '../../../shared/engines/engine-matrix.js';
 function variantsOf(matrixYaml: string) {
   const matrix = parseDocument(matrixYaml).toJS() as Record<string, unknown[]>;
   const body = Object.fromEntries(Object.keys(matrix).map((name) => [name, `{{${name}}}`]));
-  const config = engineConfigSchema.parse({ name: 'bm25', matrix, http: { url: 'http://127.0.0.1:9/s', body, results: 'hits' } });
+  const config = engineConfigSchema.parse({ name: 'bm25', matrix, http: { url: 'http://127.0.0.1:8000/s', body, results: 'hits' } });
   return expandMatrix(config);
 }
 
@@ -40,7 +40,7 @@ describe('matrix expansion', () => {
 
   it('leaves an engine without a matrix as one engine under its own name', () => {
     // Prepare
-    const config = engineConfigSchema.parse({ name: 'dense', http: { url: 'http://127.0.0.1:9/s', results: 'hits' } });
+    const config = engineConfigSchema.parse({ name: 'dense', http: { url: 'http://127.0.0.1:8000/s', results: 'hits' } });
 
     // Act
     const variants = expandMatrix(config);

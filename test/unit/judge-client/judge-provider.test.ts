@@ -106,7 +106,7 @@ describe('the judge provider in the config file', () => {
 
   it("rejects a judge's own base_url under provider bedrock", () => {
     const checked = parseRunConfig(
-      { judge: { provider: 'bedrock', bedrock: BEDROCK }, judge_settings: { safety: { base_url: 'http://127.0.0.1:9/v1' } } },
+      { judge: { provider: 'bedrock', bedrock: BEDROCK }, judge_settings: { safety: { base_url: 'http://127.0.0.1:8000/v1' } } },
       'assay.yaml',
     );
 

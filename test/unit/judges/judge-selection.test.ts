@@ -42,7 +42,10 @@ describe('selectJudges with settings of single judges', () => {
     const config = checked({
       judges: ['tone', 'tone@small-model'],
       custom_judges: [{ ...TONE, model: 'own-model', max_tokens: 300, temperature: 0.2 }],
-      judge_settings: { tone: { temperature: 0.5, repeat: 3, base_url: 'http://127.0.0.1:9/v1' }, 'tone@small-model': { max_tokens: 100 } },
+      judge_settings: {
+        tone: { temperature: 0.5, repeat: 3, base_url: 'http://127.0.0.1:8000/v1' },
+        'tone@small-model': { max_tokens: 100 },
+      },
     });
 
     // Act
@@ -52,13 +55,13 @@ describe('selectJudges with settings of single judges', () => {
     expect(settingsOf(tone)).toEqual({
       id: 'tone',
       promptId: undefined,
-      client: { model: 'own-model', baseUrl: 'http://127.0.0.1:9/v1', temperature: 0.5, maxTokens: 300 },
+      client: { model: 'own-model', baseUrl: 'http://127.0.0.1:8000/v1', temperature: 0.5, maxTokens: 300 },
       repeat: 3,
     });
     expect(settingsOf(variant)).toEqual({
       id: 'tone@small-model',
       promptId: 'tone',
-      client: { model: 'small-model', baseUrl: 'http://127.0.0.1:9/v1', temperature: 0.5, maxTokens: 100 },
+      client: { model: 'small-model', baseUrl: 'http://127.0.0.1:8000/v1', temperature: 0.5, maxTokens: 100 },
       repeat: 3,
     });
   });

@@ -98,7 +98,7 @@ describe('judgingByConfig', () => {
 const ENGINE_CONFIG: RunConfig = {
   ...configFileSchema.parse({
     judges: ['correctness'],
-    engines: [{ name: 'search', http: { url: 'http://127.0.0.1:9/search', results: 'hits' } }],
+    engines: [{ name: 'search', http: { url: 'http://127.0.0.1:8000/search', results: 'hits' } }],
   }),
   strict: false,
 };
