@@ -1,7 +1,6 @@
 import type { Context, S3Event } from 'aws-lambda';
 import { z } from 'zod';
-import { continueIngest, ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/ingest/ingest.js';
-import type { ContinueIngestMessage } from '../shared/schema/pipeline-messages.js';
+import { ingestDataset, type IngestDependencies, type IngestOutcome } from '../shared/ingest/ingest.js';
 import type { RunConfig } from '../shared/config/index.js';
 import { isCollectionMemberKey } from '../shared/schema/collection-manifest.js';
 import type { HandlerTelemetry } from './handler-context.js';
@@ -61,20 +60,6 @@ export function createIngestHandler(dependencies: IngestHandlerDependencies, tel
     }
     telemetry.metrics?.publishStoredMetrics();
     return outcomes;
-  };
-}
-
-/**
- * Ingest's second half: a continue-ingest message resumes sending a large
- * run's case messages from the checkpoint where an invocation ran short of
- * time. The message travels on the control queue, so the reducer function
- * delivers it here; it is ingest's work all the same.
- */
-export function createContinueIngestHandler(dependencies: IngestDependencies, telemetry: HandlerTelemetry) {
-  return async (message: ContinueIngestMessage, context?: Context): Promise<void> => {
-    const timeRemainingMs = context === undefined ? dependencies.timeRemainingMs : () => context.getRemainingTimeInMillis();
-    await continueIngest({ ...dependencies, timeRemainingMs }, message);
-    telemetry.logger.info('ingest continued', { run_id: message.run_id, from: message.messages_key });
   };
 }
 

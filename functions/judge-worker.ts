@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { evaluateCaseMessage, type CaseOutcome, type WorkerDependencies } from '../shared/worker/evaluate-case.js';
-import { parseCaseMessage } from '../shared/schema/pipeline-messages.js';
+import { deliverCase } from '../shared/worker/case-delivery.js';
+import type { CaseOutcome, WorkerDependencies } from '../shared/worker/evaluate-case.js';
 import type { HandlerTelemetry } from './handler-context.js';
 
 /** Marks a record to be delivered again: a judge failure that may pass on a later try. */
@@ -26,22 +26,21 @@ export function createJudgeWorkerHandler(
   dependencies: WorkerDependencies,
   telemetry: HandlerTelemetry,
   onOutcome: (outcome: CaseOutcome) => void = () => {},
-  /** Whether a batch's records are judged at once (the default: judge calls and store reads overlap) or one after another. */
-  processInParallel = true,
 ) {
   const recordHandler = async (record: SQSRecord, context?: Context): Promise<void> => {
     const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    const message = parseCaseMessage(record.body);
-    if (!message.ok) {
-      telemetry.logger.error('not a case message', { message_id: record.messageId, error: message.error, receive_count: receiveCount });
-      throw new CaseFailedError(message.error);
-    }
     const remainingMs = context?.getRemainingTimeInMillis();
-    const outcome = await evaluateCaseMessage(dependencies, message.value, {
+    const delivered = await deliverCase(dependencies, {
       messageId: record.messageId,
+      body: record.body,
       receiveCount,
       ...(remainingMs === undefined ? {} : { remainingMs }),
     });
+    if (delivered.kind === 'unreadable') {
+      telemetry.logger.error('not a case message', { message_id: record.messageId, error: delivered.error, receive_count: receiveCount });
+      throw new CaseFailedError(delivered.error);
+    }
+    const { outcome } = delivered;
     onOutcome(outcome);
     if (outcome.kind === 'deferred') {
       // Sent again as a new message: this delivery ends as done, so the receive count does not run out while the rate limit holds.
@@ -81,7 +80,7 @@ export function createJudgeWorkerHandler(
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     try {
       // A processor per invocation: it keeps the batch's records and failures, and batches may run at once.
-      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context, processInParallel });
+      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context, processInParallel: true });
     } finally {
       telemetry.metrics?.publishStoredMetrics();
     }

@@ -1,53 +1,52 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { checkRun, type ReduceOutcome, type ReducerDependencies } from '../shared/reduce/reduce.js';
-import { reduceRange } from '../shared/reduce/split-reduce.js';
-import type { WorkQueue } from '../shared/ports/work-queue.js';
+import { handleControlMessage, type ControlDependencies, type ControlOutcome } from '../shared/reduce/control-messages.js';
+import { scheduleCheck } from '../shared/reduce/reduce.js';
 import { readJsonWith } from '../shared/schema/parse-json-with.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
-import { createContinueIngestHandler } from './ingest.js';
-
-export interface ReducerHandlerDependencies extends ReducerDependencies {
-  /** The cases queue, for resuming an ingest that stopped at a checkpoint. */
-  readonly cases: WorkQueue;
-}
 
 /**
- * Reducer handler: the control queue's messages. A check either schedules the
- * next one (a batch-judged run's check submits, polls or collects its batch
- * jobs first: shared/batch/) or writes the run's report (for a large run, after it fanned the
- * reduce out as reduce-range messages, each aggregating one range of the run);
- * a continue-ingest message goes to ingest's own handler (ingest.ts), which
- * resumes sending a large run's case messages from its checkpoint. All are
- * idempotent.
+ * Reducer handler: the control queue's messages (shared/reduce/control-messages.ts).
+ * A check's answer is the run's next action: a wait becomes the next check,
+ * a delayed message on the control queue; a run that cannot go on by itself
+ * (a batch job that failed validation, a provider that stopped answering)
+ * is logged as an error and looked at again later, since nobody watches a
+ * deployed run: at its deadline it is reported, its unfinished cases
+ * missing, and the MissingCases alarm fires. A report moves the metrics the
+ * alarms watch. All is idempotent.
  */
-export function createReducerHandler(dependencies: ReducerHandlerDependencies, telemetry: HandlerTelemetry) {
-  const continueIngest = createContinueIngestHandler(dependencies, telemetry);
-  return async (event: SQSEvent, context?: Context): Promise<ReduceOutcome[]> => {
-    const outcomes: ReduceOutcome[] = [];
+export function createReducerHandler(dependencies: ControlDependencies, telemetry: HandlerTelemetry) {
+  return async (event: SQSEvent, context?: Context): Promise<ControlOutcome[]> => {
+    const outcomes: ControlOutcome[] = [];
     for (const record of event.Records) {
       const message = readJsonWith(controlMessageSchema, record.body, `control message ${record.messageId}`);
-      if (message.kind === 'continue-ingest') {
-        await continueIngest(message, context);
+      const timeRemainingMs = context === undefined ? dependencies.timeRemainingMs : () => context.getRemainingTimeInMillis();
+      const outcome = await handleControlMessage(
+        { ...dependencies, ...(timeRemainingMs === undefined ? {} : { timeRemainingMs }) },
+        message,
+      );
+      outcomes.push(outcome);
+      if (outcome.kind === 'range-reduced') {
+        telemetry.logger.info('range reduced', { run_id: outcome.runId, range: outcome.range, cases: outcome.cases });
         continue;
       }
-      if (message.kind === 'reduce-range') {
-        const reduced = await reduceRange(dependencies.store, message);
-        telemetry.logger.info('range reduced', { run_id: message.run_id, range: message.range, cases: reduced.cases });
+      if (outcome.kind === 'ingest-continued') {
+        telemetry.logger.info('ingest continued', { run_id: outcome.runId, from: outcome.from });
         continue;
       }
-      const outcome = await checkRun(dependencies, message);
-      if (outcome.kind === 'reported') {
-        telemetry.logger.info('run reported', { run_id: outcome.runId, keys: outcome.keys });
+      const { action } = outcome;
+      if (action.kind === 'reported') {
+        telemetry.logger.info('run reported', { run_id: action.runId, keys: action.keys });
         telemetry.metrics?.addMetric('RunsReported', 'Count', 1);
         // The regression alarm watches this: metrics significantly worse than the suite's baseline.
-        telemetry.metrics?.addMetric('Regressions', 'Count', outcome.report.comparison?.regressions.length ?? 0);
+        telemetry.metrics?.addMetric('Regressions', 'Count', action.report.comparison?.regressions.length ?? 0);
         // And this: cases that had not ended when the run's deadline passed (a batch-judged run's deadline spans its jobs' window).
-        telemetry.metrics?.addMetric('MissingCases', 'Count', outcome.report.cases.missing);
-      } else {
-        telemetry.logger.info('run in progress', { ...outcome });
+        telemetry.metrics?.addMetric('MissingCases', 'Count', action.report.cases.missing);
+        continue;
       }
-      outcomes.push(outcome);
+      if (action.kind === 'stopped') telemetry.logger.error('run cannot go on by itself', { run_id: action.runId, ending: action.ending });
+      else telemetry.logger.info('run in progress', { run_id: action.runId, progress: action.progress });
+      await scheduleCheck(dependencies.control, action);
     }
     telemetry.metrics?.publishStoredMetrics();
     return outcomes;
@@ -61,7 +60,7 @@ let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
  * wiring is imported here, so the CLI, which builds its handler from the
  * factory above, never loads the AWS SDK for an embedded run.
  */
-export const handler = async (event: SQSEvent, context: Context): Promise<ReduceOutcome[]> => {
+export const handler = async (event: SQSEvent, context: Context): Promise<ControlOutcome[]> => {
   const { lambdaDependencies } = await import('./lambda-environment.js');
   const { lambdaReducerBatch } = await import('./reducer-batch.js');
   const dependencies = await lambdaDependencies();

@@ -26,13 +26,14 @@ if (message.kind === 'reduce-range') {
   outcome = `range ${message.range}: ${reduced.cases} cases`;
 } else if (message.kind === 'check') {
   const checked = await checkRun({ store, control, now: () => new Date() }, message);
+  const progress = checked.kind === 'wait' ? checked.progress : undefined;
   outcome =
     checked.kind === 'reported'
       ? `reported (${checked.report.cases.evaluated} evaluated)`
-      : checked.kind === 'reducing'
-        ? `reducing: ${checked.pendingRanges} ranges sent`
-        : checked.kind === 'waiting'
-          ? `waiting: ${checked.finished}/${checked.total}`
+      : progress?.kind === 'reducing'
+        ? `reducing: ${progress.pendingRanges} ranges sent`
+        : progress?.kind === 'cases'
+          ? `waiting: ${progress.finished}/${progress.total}`
           : checked.kind;
 } else {
   throw new Error(`The benchmark sends no ${message.kind} message`);

@@ -20,7 +20,7 @@ import { lexicalStandIn, requestText } from '../run/judge-key-check.js';
 import type { LlmRequest } from '../../shared/config/llm-request.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { configProblems, UsageError } from '../usage-error.js';
-import { batchFailedText, batchRefusedText, batchUnreachableText } from '../run/batch-progress.js';
+import { stoppedRunError } from '../run/batch-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
 
 interface RunOptions extends CollectionOptions {
@@ -130,12 +130,7 @@ export function runCommand(): Command {
     );
     if (result.kind === 'batch') {
       const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
-      if (result.ended.kind === 'batch-failed')
-        throw new UsageError(`${batchFailedText(result.ended.step)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
-      if (result.ended.kind === 'batch-refused')
-        throw new UsageError(`${batchRefusedText(result.ended.step)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
-      if (result.ended.kind === 'batch-unreachable')
-        throw new UsageError(`${batchUnreachableText(result.ended)}. The run can go on: ${finish} looks at its jobs again`, EXIT_FAILED);
+      if (result.ended.kind === 'stopped') throw stoppedRunError(result.ended.ending, finish);
       const jobs = result.ended.step.jobs.map((job) => job.provider_id ?? job.key).join(', ');
       process.stdout.write(
         `${terminalText(`${result.judgeSummary}\nbatch jobs submitted: ${jobs}\nthe run waits for them; finish it with: ${finish}`)}\n`,

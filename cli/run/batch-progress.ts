@@ -1,5 +1,8 @@
 import type { BatchStep } from '../../shared/batch/batch-rounds.js';
 import type { JobRecord } from '../../shared/batch/batch-state.js';
+import type { BatchEnding } from '../../shared/reduce/reduce.js';
+import { EXIT_FAILED } from '../failure-message.js';
+import { UsageError } from '../usage-error.js';
 
 /**
  * What a step of a batch-judged run's rounds says on the progress line's
@@ -80,10 +83,25 @@ function sum(jobs: readonly JobRecord[], pick: (job: JobRecord) => number): numb
  * The provider refused a call for good, or did not answer for longer than
  * its jobs' window and the run's deadline allow: one line, with how to go on.
  */
-export function batchUnreachableText(ended: { readonly step: Extract<BatchStep, { kind: 'unreachable' }>; readonly since: Date }): string {
-  const { step } = ended;
+export function batchUnreachableText(step: Extract<BatchStep, { kind: 'unreachable' }>): string {
   if (!step.transient) return `the batch provider refused a call (${step.error}); nothing was lost`;
-  return `the batch provider has not answered since ${ended.since.toISOString()} (the last: ${step.error}), and its jobs' window or the run's deadline has passed; nothing was lost`;
+  return `the batch provider has not answered since ${step.since.toISOString()} (the last: ${step.error}), and its jobs' window or the run's deadline has passed; nothing was lost`;
+}
+
+/**
+ * The one line, and exit 1, a command (run, resume, redrive) ends with when
+ * its run cannot go on by itself: what stopped it, and `finish`, the command
+ * that takes it further.
+ */
+export function stoppedRunError(ending: BatchEnding, finish: string): UsageError {
+  switch (ending.kind) {
+    case 'failed':
+      return new UsageError(`${batchFailedText(ending)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
+    case 'below-minimum':
+      return new UsageError(`${batchRefusedText(ending)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
+    case 'unreachable':
+      return new UsageError(`${batchUnreachableText(ending)}. The run can go on: ${finish} looks at its jobs again`, EXIT_FAILED);
+  }
 }
 
 /** Jobs that failed validation, with the provider's errors: nothing of them ran or was paid for. */

@@ -1,25 +1,26 @@
-import { createFailureRecorderHandler } from '../../functions/failure-recorder.js';
-import { quietTelemetry } from '../../functions/handler-context.js';
-import { createJudgeWorkerHandler } from '../../functions/judge-worker.js';
-import type { CaseOutcome, WorkerDependencies } from '../../shared/worker/evaluate-case.js';
-import type { ReduceOutcome } from '../../shared/reduce/reduce.js';
-import { runCompletion } from '../../shared/run/run-completion.js';
+import { systemClock, type Clock } from '../../shared/ports/clock.js';
+import { runConsumers, type QueueConsumer } from '../../shared/ports/queue-consumer.js';
+import type { ReceivedMessage } from '../../shared/ports/work-queue.js';
+import type { ControlDependencies } from '../../shared/reduce/control-messages.js';
+import type { BatchEnding, ReducerDependencies, RunAction } from '../../shared/reduce/reduce.js';
 import { runKeys } from '../../shared/run/run-identity.js';
-import { runEventSources, type SqsHandler } from '../../shared/ports/lambda-event-source.js';
-import { deferTo } from '../../shared/worker/rate-limit-deferral.js';
+import { readJsonWith } from '../../shared/schema/parse-json-with.js';
+import { controlMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import type { Report } from '../../shared/schema/report.js';
-import type { Infrastructure } from './store-and-queues.js';
-import type { Progress } from './progress.js';
-import { threadedAggregator, threadedIntervals, threadedJudgeWorker, type PipelineThreads } from '../threads/pipeline-threads.js';
-import { copyReportFiles } from './report-out.js';
-import { advanceBatch, type BatchDependencies, type BatchStep } from '../../shared/batch/batch-rounds.js';
+import type { BatchStep } from '../../shared/batch/batch-rounds.js';
 import type { BatchProvider } from '../../shared/judge-client/batch/batch-provider.js';
-import type { BatchSettings } from '../../shared/judge-client/batch/batch-settings.js';
-import type { BatchCeiling } from '../../shared/batch/batch-ceiling.js';
+import { comesBack, deliverCases, type CaseDelivery, type DeliveredCase } from '../../shared/worker/case-delivery.js';
+import type { CaseOutcome, WorkerDependencies } from '../../shared/worker/evaluate-case.js';
+import { deferTo } from '../../shared/worker/rate-limit-deferral.js';
+import { recordFailure } from '../../shared/worker/record-failure.js';
+import { threadedAggregator, threadedCaseDelivery, threadedIntervals, type PipelineThreads } from '../threads/pipeline-threads.js';
 import { FinishedCountdown } from './finished-countdown.js';
+import type { Progress } from './progress.js';
+import { copyReportFiles } from './report-out.js';
+import type { Infrastructure } from './store-and-queues.js';
 
 export interface DriveOptions {
-  /** Cases of this run this drive waits for; when it has seen them all finish, it checks the run at once. */
+  /** Cases of this run this drive waits for; when it has seen them all end, it checks the run at once. */
   readonly expectedCases: number;
   /**
    * Judging for a run's stored config. Queues at an endpoint may be shared
@@ -33,15 +34,14 @@ export interface DriveOptions {
   readonly concurrency: number;
   /** Threads over the store folder: the judge worker and the reduce run there (a run that makes no judge call). */
   readonly threads?: PipelineThreads;
-  /** A batch-judged run: its rounds of batch jobs are driven here, between its cases (shared/batch/). */
+  /** A batch-judged run: its provider, and whether to end once its jobs are submitted (shared/batch/). */
   readonly batch?: BatchDrive;
+  /** The drive's time: its waits, and its queues' heartbeats; the wall's by default. */
+  readonly clock?: Clock;
 }
 
 export interface BatchDrive {
   readonly provider: BatchProvider;
-  readonly settings: BatchSettings;
-  /** run.max_judge_cost: no job is submitted that it does not cover. */
-  readonly ceiling?: BatchCeiling;
   /** End the drive once the round's jobs are submitted (`assay run --detach`): `assay resume` finishes the run. */
   readonly detach: boolean;
   /** Each step the rounds took, for the progress line. */
@@ -50,257 +50,225 @@ export interface BatchDrive {
 
 /**
  * How a drive ended: the report written; or, for a batch-judged run, detached
- * after submitting its jobs, stopped by a job that failed validation, or by
- * cases refused for a round below the provider's minimum a job.
+ * after submitting its jobs, or stopped where the run cannot go on by
+ * itself (reduce.ts BatchEnding): `assay resume` takes it further.
  */
 export type DriveOutcome =
   | { readonly kind: 'reported'; readonly report: Report }
   | { readonly kind: 'detached'; readonly step: Extract<BatchStep, { kind: 'submitted' }> }
-  | { readonly kind: 'batch-failed'; readonly step: Extract<BatchStep, { kind: 'failed' }> }
-  | { readonly kind: 'batch-refused'; readonly step: Extract<BatchStep, { kind: 'below-minimum' }> }
-  /** The provider refused a call for good, or did not answer for longer than its jobs' window and the run's deadline allow; `since` is when it first did not. */
-  | { readonly kind: 'batch-unreachable'; readonly step: Extract<BatchStep, { kind: 'unreachable' }>; readonly since: Date };
-
-/** Longest wait between two looks at the store while this drive sees no case of its run finish. */
-const MAX_IDLE_CHECK_MS = 10_000;
-/** A batch job is looked at after judge.batch.poll_seconds at first, then half as long again each time, at most every five minutes. */
-const LONGEST_JOB_POLL_MS = 300_000;
+  | { readonly kind: 'stopped'; readonly ending: BatchEnding };
 
 /**
- * Drives the judge worker, failure recorder and reducer handlers from their
- * queues, as Lambda's event source mappings would, until the report of
- * `runId` is written. The handlers serve any run whose messages reach these
- * queues (another `assay run` at the same endpoint included); this drive
- * ends when its own run is complete, which it reads from the store: at once
- * when it has seen as many of its cases finish as it expects (counted, not
- * listed: finished-countdown.ts), otherwise whenever it has been idle a while
- * (other processes may be judging its cases). It then
- * writes the report itself instead of waiting for the next scheduled check,
- * which another process may take. A handler that throws outside a record (a
- * bug) stops the loop and is rethrown, instead of spinning forever.
+ * A case judged here may take as long as the longest Lambda invocation: one
+ * whose judgments still run then is cut and comes back, as it would deployed.
+ */
+const CASE_TIME_MS = 900_000;
+
+/**
+ * The embedded driver of a run (`assay run`, `resume`, `redrive`): it
+ * consumes the run's queues, handing each message to the pipeline's step
+ * (a case to the judge worker's, a dead-lettered case to the failure
+ * recorder's, a control message to the reducer's), and asks its own run's
+ * next step of `checkRun`, the one place that decides it, sleeping each
+ * wait it answers. It checks at once when it has seen as many of its cases
+ * end as it expects (counted, not listed: finished-countdown.ts), so a run
+ * reports the moment its last case ends. Queues at an endpoint may be
+ * shared: another run's control messages are handled as the deployed
+ * reducer handles them (its waits sent as delayed checks); this run's own
+ * checks, answered by this loop, are acknowledged. A step that throws (a
+ * bug) stops the drive and is rethrown, instead of spinning forever.
  */
 export async function driveRun(infrastructure: Infrastructure, runId: string, options: DriveOptions): Promise<DriveOutcome> {
-  const telemetry = quietTelemetry();
+  const clock = options.clock ?? systemClock;
   const { store } = infrastructure;
-  let reported: Extract<ReduceOutcome, { kind: 'reported' }> | undefined;
-  let batchEnd: Exclude<DriveOutcome, { kind: 'reported' }> | undefined;
-  const handlerErrors: unknown[] = [];
-  const finished = (): boolean => reported !== undefined || batchEnd !== undefined || handlerErrors.length > 0;
-  // Ends the queues' long polls once the drive is finished, so the process does not wait them out.
-  const polls = new AbortController();
   const countdown = new FinishedCountdown(options.expectedCases);
-  let wake: () => void = () => {};
-  const caseFinished = (outcomeRunId: string): void => {
-    if (outcomeRunId !== runId) return;
+  const polls = new AbortController();
+  const handlerErrors: unknown[] = [];
+  let ended: DriveOutcome | undefined;
+  const finished = (): boolean => ended !== undefined || handlerErrors.length > 0;
+  let wakeUp = new AbortController();
+  // A drive that expects no case of its own (a resume with nothing to send) checks its run at once.
+  if (countdown.checkDue) wakeUp.abort();
+  const caseEnded = (caseRunId: string): void => {
+    if (caseRunId !== runId) return;
     countdown.caseEnded();
-    wake();
-  };
-  const onOutcome = (outcome: CaseOutcome): void => {
-    if (outcome.runId !== runId) return;
-    if (outcome.kind === 'done') {
-      options.tracker.caseDone();
-      caseFinished(outcome.runId);
-    } else if (outcome.kind === 'waiting') {
-      options.tracker.caseWaiting();
-      caseFinished(outcome.runId);
-    } else {
-      options.tracker.caseRetried();
-    }
-  };
-  const { threads } = options;
-  const defer = deferTo(infrastructure.cases);
-  const worker =
-    threads === undefined
-      ? createJudgeWorkerHandler({ store, judgingFor: options.judgingFor, defer }, telemetry, onOutcome)
-      : threadedJudgeWorker(threads, onOutcome);
-  const recordFailures = createFailureRecorderHandler(store, telemetry);
-  const recorder = async (event: Parameters<typeof recordFailures>[0]) => {
-    const outcomes = await recordFailures(event);
-    for (const outcome of outcomes) if (outcome.kind === 'recorded') caseFinished(outcome.runId);
-    return outcomes;
-  };
-  // One process reduces in-process (reportRun, range by range): a split reduce only pays off across Lambda invocations.
-  // The reducer's code (aggregation, statistics, report pages) is loaded on its first check, not before the first judge call.
-  let reducerHandler: Promise<SqsHandler> | undefined;
-  const reducer: SqsHandler = async (event, context) => {
-    reducerHandler ??= import('../../functions/reducer.js').then(({ createReducerHandler }) =>
-      createReducerHandler(
-        {
-          store,
-          control: infrastructure.control,
-          cases: infrastructure.cases,
-          now: options.now,
-          splitReduceFrom: Number.POSITIVE_INFINITY,
-          reportedElsewhere: runId,
-        },
-        telemetry,
-      ),
-    );
-    return (await reducerHandler)(event, context);
+    if (countdown.checkDue) wakeUp.abort();
   };
   const onHandlerError = (error: unknown): void => {
     handlerErrors.push(error);
     polls.abort();
-    wake();
+    wakeUp.abort();
   };
-  const onHeartbeatError = (error: unknown): void =>
-    telemetry.logger.warn('a heartbeat could not extend a message', { error: String(error) });
-  const visibilityTimeoutSeconds = infrastructure.visibilityTimeoutSeconds;
+  const { threads, batch } = options;
+  const reducer: ReducerDependencies = {
+    store,
+    control: infrastructure.control,
+    now: options.now,
+    // One process reduces in one pass (range by range): a split reduce only pays off across Lambda invocations.
+    splitReduceFrom: Number.POSITIVE_INFINITY,
+    ...(batch === undefined ? {} : { batch: { cases: infrastructure.cases, providerFor: async () => batch.provider } }),
+    ...(threads === undefined ? {} : { aggregate: (id: string) => threadedAggregator(threads, id), intervals: threadedIntervals(threads) }),
+  };
 
-  const batch =
-    options.batch === undefined ? undefined : batchStepper(options.batch, { store, cases: infrastructure.cases, now: options.now }, runId);
-
-  const watch = async (): Promise<void> => {
-    let idleMs = 1_000;
-    /** When the provider first did not answer, in the outage going on; undefined while it answers. */
-    let unreachableSince: Date | undefined;
+  const steer = async (): Promise<void> => {
+    let attempt = 0;
+    let waitMs = 1_000;
     while (!finished()) {
-      const woken = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), idleMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve(true);
-        };
-      });
+      // Cut short once as many cases have ended as the last check left unfinished; a case that ends during the check cuts the next.
+      await clock.sleep(waitMs, wakeUp.signal);
+      wakeUp = new AbortController();
       if (finished()) return;
-      if (woken && !countdown.checkDue) {
-        idleMs = 1_000;
-        continue;
-      }
-      const completion = await runCompletion(store, runId);
-      const pastDeadline = options.now().getTime() >= completion.deadline.getTime();
-      const step = batch === undefined || pastDeadline ? undefined : await batch.step();
-      if (step !== undefined) unreachableSince = step.kind === 'unreachable' ? (unreachableSince ?? options.now()) : undefined;
-      if (step?.kind === 'unreachable') {
-        // A short outage is waited out, with the polls' backoff, as long as the jobs' window and the run's deadline allow.
-        if (!step.transient || options.now().getTime() >= step.giveUpAt.getTime()) {
-          batchEnd = { kind: 'batch-unreachable', step, since: unreachableSince ?? options.now() };
-          polls.abort();
-          return;
-        }
-        idleMs = Math.max(step.retryAfterMs ?? 0, batch?.nextPoll(false) ?? MAX_IDLE_CHECK_MS);
-        continue;
-      }
-      if (pastDeadline || step?.kind === 'done' || (batch === undefined && completion.finished >= completion.caseIds.length)) {
-        const { reportRun } = await import('../../shared/reduce/reduce.js');
-        reported = await reportRun(
-          store,
-          completion,
-          threads === undefined ? undefined : threadedAggregator(threads, runId),
-          threads === undefined ? undefined : threadedIntervals(threads),
-        );
-        polls.abort();
-        return;
-      }
-      if (step === undefined || step.kind === 'judging') {
-        countdown.checked(step?.kind === 'judging' ? step.unreported : completion.unfinished.length);
-        idleMs = Math.min(MAX_IDLE_CHECK_MS, idleMs * 1.5);
-        continue;
-      }
-      if (step.kind === 'requeued') {
-        countdown.checked(step.cases);
-        idleMs = 1_000;
-        continue;
-      }
-      if (
-        (step.kind === 'submitted' && options.batch?.detach === true) ||
-        step.kind === 'failed' ||
-        (step.kind === 'below-minimum' && step.action === 'refuse')
-      ) {
-        batchEnd =
-          step.kind === 'failed'
-            ? { kind: 'batch-failed', step }
-            : step.kind === 'below-minimum'
-              ? { kind: 'batch-refused', step }
-              : { kind: 'detached', step };
-        polls.abort();
-        return;
-      }
-      if (step.kind === 'below-minimum') {
-        // Its cases are judged online now: the store is looked at again soon, as for cases being judged.
-        countdown.checked(step.cases);
-        idleMs = 1_000;
-        continue;
-      }
-      // Jobs are with the provider: no case moves until they finish, so the drive looks at them, less often as time goes by.
-      idleMs = batch?.nextPoll(step.kind === 'submitted') ?? MAX_IDLE_CHECK_MS;
+      const { checkRun } = await reducerCode();
+      const action = await checkRun(reducer, { kind: 'check', run_id: runId, attempt });
+      ended = endOf(action, batch);
+      if (ended !== undefined) return;
+      if (action.kind !== 'wait') return;
+      followProgress(action, countdown, options.tracker, batch);
+      attempt = action.attempt;
+      waitMs = action.seconds * 1000;
     }
   };
 
+  const judged = judgeDeliveries(infrastructure, options);
+  const onOutcome = (outcome: CaseOutcome): void => {
+    if (outcome.runId !== runId) return;
+    if (outcome.kind === 'done') options.tracker.caseDone();
+    else if (outcome.kind === 'waiting') options.tracker.caseWaiting();
+    else options.tracker.caseRetried();
+    if (outcome.kind === 'done' || outcome.kind === 'waiting') caseEnded(outcome.runId);
+  };
+  const control: ControlDependencies = { ...reducer, cases: infrastructure.cases, now: options.now };
+  // A heartbeat that fails (the message came back meanwhile) is no error of the run: the case's deterministic keys keep it once.
+  const shared = { onHandlerError, visibilityTimeoutSeconds: infrastructure.visibilityTimeoutSeconds, onHeartbeatError: () => {} };
+  const consumers: QueueConsumer[] = [
+    {
+      queue: infrastructure.cases,
+      handle: async (messages) => {
+        const again = new Set<string>();
+        for (const delivered of await judged(messages.map(deliveryOf))) {
+          if (delivered.kind === 'evaluated') onOutcome(delivered.outcome);
+          if (comesBack(delivered)) again.add(delivered.messageId);
+        }
+        return again;
+      },
+      batchSize: 10,
+      // On threads, a batch waits for each thread beside the one it judges: a thread that finishes takes the next at once.
+      concurrency: Math.max(1, Math.ceil(options.concurrency / 4), 2 * (threads?.size ?? 0)),
+      ...shared,
+    },
+    {
+      queue: infrastructure.deadLetters,
+      handle: async (messages) => {
+        for (const message of messages) {
+          const outcome = await recordFailure(store, message.body, message.receiveCount);
+          if (outcome.kind === 'recorded') caseEnded(outcome.runId);
+        }
+        return new Set();
+      },
+      batchSize: 10,
+      concurrency: 1,
+      ...shared,
+    },
+    {
+      queue: infrastructure.control,
+      handle: async (messages) => {
+        for (const received of messages) {
+          const message = readJsonWith(controlMessageSchema, received.body, `control message ${received.messageId}`);
+          // This run's checks are this loop's own: their scheduled copies are acknowledged.
+          if (message.kind === 'check' && message.run_id === runId) continue;
+          const { handleControlMessage, scheduleCheck } = await controlCode();
+          const outcome = await handleControlMessage(control, message);
+          if (outcome.kind === 'checked' && outcome.action.kind !== 'reported') await scheduleCheck(infrastructure.control, outcome.action);
+        }
+        return new Set();
+      },
+      batchSize: 1,
+      concurrency: 1,
+      ...shared,
+    },
+  ];
+
   await Promise.all([
-    watch().catch(onHandlerError),
-    runEventSources(
-      [
-        // On threads, a batch waits for each thread beside the one it judges: a thread that finishes takes the next at once, not after this thread has received it.
-        {
-          queue: infrastructure.cases,
-          handler: worker,
-          batchSize: 10,
-          concurrency: Math.max(1, Math.ceil(options.concurrency / 4), 2 * (threads?.size ?? 0)),
-          onHandlerError,
-          visibilityTimeoutSeconds,
-          onHeartbeatError,
-        },
-        {
-          queue: infrastructure.deadLetters,
-          handler: recorder,
-          batchSize: 10,
-          concurrency: 1,
-          onHandlerError,
-          visibilityTimeoutSeconds,
-          onHeartbeatError,
-        },
-        // Scheduled checks of any run at these queues; this run's own report is written by the watch above.
-        {
-          queue: infrastructure.control,
-          handler: reducer,
-          batchSize: 1,
-          concurrency: 1,
-          onHandlerError,
-          visibilityTimeoutSeconds,
-          onHeartbeatError,
-        },
-      ],
-      finished,
-      1,
-      polls.signal,
-    ),
+    steer()
+      .catch(onHandlerError)
+      .finally(() => polls.abort()),
+    runConsumers(consumers, finished, { waitSeconds: 1, signal: polls.signal, clock }),
   ]);
   options.tracker.finish();
   if (handlerErrors.length > 0) throw handlerErrors[0] instanceof Error ? handlerErrors[0] : new Error(String(handlerErrors[0]));
-  if (batchEnd !== undefined) return batchEnd;
-  if (reported === undefined) throw new Error('The drive ended without a report');
-  return { kind: 'reported', report: reported.report };
+  if (ended === undefined) throw new Error('The drive ended without a report');
+  return ended;
 }
 
-/** driveRun for a run that ends with its report: no batch jobs to detach from or to fail (the tests' drives, a run judged online). */
+/**
+ * The reducer's code (aggregation, statistics, report pages), loaded on the
+ * first check rather than before the first judge call.
+ */
+const reducerCode = () => import('../../shared/reduce/reduce.js');
+const controlCode = async () => ({
+  ...(await import('../../shared/reduce/control-messages.js')),
+  scheduleCheck: (await reducerCode()).scheduleCheck,
+});
+
+/** The judge worker's step over a batch of deliveries: on the threads, or here. */
+function judgeDeliveries(
+  infrastructure: Infrastructure,
+  options: DriveOptions,
+): (deliveries: readonly CaseDelivery[]) => Promise<readonly DeliveredCase[]> {
+  if (options.threads !== undefined) return threadedCaseDelivery(options.threads);
+  const dependencies: WorkerDependencies = {
+    store: infrastructure.store,
+    judgingFor: options.judgingFor,
+    defer: deferTo(infrastructure.cases),
+  };
+  return (deliveries) => deliverCases(dependencies, deliveries);
+}
+
+function deliveryOf(message: ReceivedMessage): CaseDelivery {
+  return { messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, remainingMs: CASE_TIME_MS };
+}
+
+/** Where a check's answer ends the drive: the report written, a run that cannot go on by itself, or jobs submitted under --detach. */
+function endOf(action: RunAction, batch: BatchDrive | undefined): DriveOutcome | undefined {
+  if (action.kind === 'reported') return { kind: 'reported', report: action.report };
+  if (action.kind === 'stopped') {
+    batch?.onStep(action.ending);
+    return { kind: 'stopped', ending: action.ending };
+  }
+  if (action.progress.kind === 'batch' && action.progress.step.kind === 'submitted' && batch?.detach === true) {
+    batch.onStep(action.progress.step);
+    return { kind: 'detached', step: action.progress.step };
+  }
+  return undefined;
+}
+
+/** What a wait says of the run's cases: how many the countdown waits for, and the batch step on the progress line. */
+function followProgress(
+  action: Extract<RunAction, { kind: 'wait' }>,
+  countdown: FinishedCountdown,
+  tracker: Progress,
+  batch: BatchDrive | undefined,
+): void {
+  const { progress } = action;
+  if (progress.kind === 'cases') {
+    countdown.checked(progress.total - progress.finished);
+    return;
+  }
+  if (progress.kind !== 'batch') return;
+  const { step } = progress;
+  batch?.onStep(step);
+  if (step.kind === 'judging') countdown.checked(step.unreported);
+  else if (step.kind === 'requeued' || (step.kind === 'below-minimum' && step.action === 'online')) {
+    tracker.casesRequeued(step.cases);
+    countdown.checked(step.cases);
+  }
+}
+
+/** driveRun for a run that ends with its report: no batch jobs to detach from or to stop on (the tests' drives, a run judged online). */
 export async function driveToReport(infrastructure: Infrastructure, runId: string, options: Omit<DriveOptions, 'batch'>): Promise<Report> {
   const outcome = await driveRun(infrastructure, runId, options);
   if (outcome.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${outcome.kind} without a report`);
   return outcome.report;
-}
-
-/** The rounds of a batch-judged run, a step at a time, with the wait before the next look at its jobs. */
-function batchStepper(
-  drive: BatchDrive,
-  place: Pick<BatchDependencies, 'store' | 'cases' | 'now'>,
-  runId: string,
-): { step(): Promise<BatchStep>; nextPoll(fresh: boolean): number } {
-  const firstPollMs = drive.settings.pollSeconds * 1000;
-  let pollMs = firstPollMs;
-  return {
-    async step() {
-      const step = await advanceBatch({ ...place, provider: drive.provider, settings: drive.settings, ceiling: drive.ceiling }, runId);
-      drive.onStep(step);
-      return step;
-    },
-    nextPoll(fresh) {
-      if (fresh) pollMs = firstPollMs;
-      const wait = pollMs;
-      pollMs = Math.min(LONGEST_JOB_POLL_MS, pollMs * 1.5);
-      return wait;
-    },
-  };
 }
 
 /** Copies the run's report files from the store to a local folder; returns their paths. */

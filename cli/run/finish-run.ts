@@ -10,12 +10,11 @@ import { renderSummaryTable } from '../../shared/report-render/summary-table.js'
 import { terminalName, terminalText } from '../../shared/report-render/terminal-text.js';
 import type { Manifest } from '../../shared/schema/run-records.js';
 import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
-import { EXIT_FAILED } from '../failure-message.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { configProblems, UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
 import { batchDriveOf } from './batch-drive.js';
-import { batchFailedText, batchRefusedText, batchUnreachableText } from './batch-progress.js';
+import { stoppedRunError } from './batch-progress.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
@@ -110,14 +109,7 @@ export async function finishRun(
       const now = () => new Date();
       const config = runConfigOf(manifest);
       // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
-      const batch = await batchDriveOf(
-        config,
-        environment,
-        judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'),
-        false,
-        tracker,
-        now,
-      );
+      const batch = await batchDriveOf(config.judge, environment, judging, false, tracker, now);
       const driven = await driveRun(infrastructure, runId, {
         expectedCases: requeued.caseIds.length,
         judgingFor: runJudging.judgingFor,
@@ -126,12 +118,7 @@ export async function finishRun(
         concurrency,
         ...(batch === undefined ? {} : { batch }),
       });
-      if (driven.kind === 'batch-failed')
-        throw new UsageError(`${batchFailedText(driven.step)}; \`${command} ${runId}\` submits its requests again`, EXIT_FAILED);
-      if (driven.kind === 'batch-refused')
-        throw new UsageError(`${batchRefusedText(driven.step)}; \`${command} ${runId}\` reports the run with them`, EXIT_FAILED);
-      if (driven.kind === 'batch-unreachable')
-        throw new UsageError(`${batchUnreachableText(driven)}; \`${command} ${runId}\` looks at its jobs again`, EXIT_FAILED);
+      if (driven.kind === 'stopped') throw stoppedRunError(driven.ending, `assay resume ${runId} ${infrastructure.finishOptions}`);
       if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
       return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
     },

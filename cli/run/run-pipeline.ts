@@ -1,17 +1,14 @@
-import { quietTelemetry } from '../../functions/handler-context.js';
-import { createIngestHandler } from '../../functions/ingest.js';
 import { judgesForRun, type ConfigFile, type RunConfig } from '../../shared/config/index.js';
 import type { Environment } from '../../shared/engines/create-engine.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import type { JudgeUsage } from '../../shared/scoring/judge-usage-tally.js';
 import { judgeBackendKind, type JudgeEnvironment } from '../../shared/scoring/judge-backend.js';
-import type { IngestOutcome } from '../../shared/ingest/ingest.js';
+import { ingestDataset } from '../../shared/ingest/ingest.js';
 import { JudgeBudget } from '../../shared/worker/judge-budget.js';
 import { buildJudging, type BuiltJudging, type JudgingPlace } from '../../shared/worker/judging.js';
 import { EngineSetupError } from '../../shared/worker/live-engines.js';
 import { configHash, runIdentityOf } from '../../shared/run/run-identity.js';
 import { NO_JUDGES } from '../../shared/worker/run-judge-summary.js';
-import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun, type DriveOutcome } from './drive-run.js';
@@ -102,7 +99,6 @@ export async function runPipeline(
   // A run without judges names none, rather than the backend it will never call.
   const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
   const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}), { cacheOff: run.noCache });
-  const telemetry = quietTelemetry();
   const threads =
     infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging)
       ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry)
@@ -120,21 +116,17 @@ export async function runPipeline(
       'assay run',
       `assay status ${runId} ${infrastructure.storeOptions}`,
       async () => {
-        const ingest = createIngestHandler(
+        const outcome = await ingestDataset(
           {
             store: infrastructure.store,
             cases: infrastructure.cases,
             control: infrastructure.control,
             now,
-            trigger,
-            configFor: async () => ({ config: runConfig, judgeSummary }),
             ...(threads === undefined ? {} : { collectionWork: threadedCollectionWork(threads) }),
           },
-          telemetry,
+          { datasetKey, etag, suite: run.suite, trigger, config: runConfig, judgeSummary },
         );
-        const [outcome] = (await ingest(s3ObjectCreatedEvent(infrastructure.bucket, datasetKey, `"${etag}"`, 0))) as IngestOutcome[];
-        if (outcome === undefined || outcome.kind === 'duplicate')
-          throw new Error('The ingest handler started no run for the uploaded dataset');
+        if (outcome.kind === 'duplicate') throw new Error(`Ingest started no run for ${datasetKey}: run ${outcome.runId} has it already`);
         if (outcome.kind === 'rejected') {
           throw new UsageError(
             `--strict: ${outcome.error.file}:${outcome.error.line}: ${outcome.error.message} (fix: ${outcome.error.fix})`,
@@ -145,14 +137,7 @@ export async function runPipeline(
         await run.afterIngest?.(outcome.runId, infrastructure);
 
         const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
-        const batch = await batchDriveOf(
-          runConfig,
-          run.environment,
-          judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic'),
-          run.detach === true,
-          tracker,
-          now,
-        );
+        const batch = await batchDriveOf(runConfig.judge, run.environment, judging, run.detach === true, tracker, now);
         const driven = await driveRun(infrastructure, outcome.runId, {
           expectedCases: outcome.cases,
           judgingFor: runJudging.judgingFor,

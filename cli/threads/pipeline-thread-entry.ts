@@ -41,7 +41,7 @@ async function answer(task: ThreadTask): Promise<unknown> {
       return serializedPartitionCases(task.request);
     }
     case 'judge':
-      return (await judgeWorker())(task.event);
+      return (await judgeWorker())(task.deliveries);
     case 'mean-intervals': {
       const { meanInterval } = await import('../../shared/report/metric-statistics.js');
       return task.lists.map((values) => meanInterval(values));

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { CollectionWork } from '../../shared/trec-collection/trec-collection-work.js';
 import type { PartitionRequest, SerializedPartition } from '../../shared/trec-collection/trec-partition-cases.js';
 import type { SpilledRunFile } from '../../shared/trec-collection/trec-run-spilling-reader.js';
 import type { RunFileTopics } from '../../shared/trec-collection/trec-run-topics.js';
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/aggregate-range.js';
-import type { CaseOutcome, Judging } from '../../shared/worker/evaluate-case.js';
+import type { CaseDelivery, DeliveredCase } from '../../shared/worker/case-delivery.js';
+import type { Judging } from '../../shared/worker/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
 import type { MeanIntervals } from '../../shared/report/interval-batch.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
@@ -19,7 +19,7 @@ export type ThreadTask =
   | { readonly kind: 'spill-run'; readonly file: string; readonly fileIndex: number; readonly folder: string; readonly partitions: number }
   | { readonly kind: 'trec-partition'; readonly request: PartitionRequest }
   | { readonly kind: 'run-topics'; readonly file: string }
-  | { readonly kind: 'judge'; readonly event: SQSEvent }
+  | { readonly kind: 'judge'; readonly deliveries: readonly CaseDelivery[] }
   | {
       readonly kind: 'aggregate';
       readonly runId: string;
@@ -36,7 +36,7 @@ export interface ThreadAnswers {
   readonly 'spill-run': SpilledRunFile;
   readonly 'trec-partition': SerializedPartition;
   readonly 'run-topics': RunFileTopics;
-  readonly judge: { readonly response: SQSBatchResponse; readonly outcomes: readonly CaseOutcome[] };
+  readonly judge: readonly DeliveredCase[];
   readonly aggregate: AggregatedRangeFiles;
   readonly 'mean-intervals': (Interval | undefined)[];
 }
@@ -201,16 +201,9 @@ export function judgedWithoutCalls(judging: Judging): boolean {
   return judging.backend.kind === 'lexical' || judging.judges.every((judge) => judge.kind === 'deterministic');
 }
 
-/** The judge worker handler, run on the threads: the outcomes come back with the batch response. */
-export function threadedJudgeWorker(
-  threads: PipelineThreads,
-  onOutcome: (outcome: CaseOutcome) => void,
-): (event: SQSEvent) => Promise<SQSBatchResponse> {
-  return async (event) => {
-    const { response, outcomes } = await threads.run({ kind: 'judge', event });
-    for (const outcome of outcomes) onOutcome(outcome);
-    return response;
-  };
+/** The judge worker's step, run on the threads: case messages go over, what became of each comes back. */
+export function threadedCaseDelivery(threads: PipelineThreads): (deliveries: readonly CaseDelivery[]) => Promise<readonly DeliveredCase[]> {
+  return (deliveries) => threads.run({ kind: 'judge', deliveries });
 }
 
 /** A reduce range aggregated in as many consecutive pieces as there are threads, one a thread, then joined. */

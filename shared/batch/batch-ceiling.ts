@@ -20,6 +20,16 @@ export interface BatchCeiling {
   readonly prices: JudgePrices;
 }
 
+/** A run's ceiling, when its config sets run.max_judge_cost (the config check makes judge.prices come with it). */
+export function batchCeilingOf(config: {
+  readonly judge: { readonly prices?: JudgePrices | undefined };
+  readonly run: { readonly max_judge_cost?: number | undefined };
+}): BatchCeiling | undefined {
+  const maxCost = config.run.max_judge_cost;
+  const prices = config.judge.prices;
+  return maxCost === undefined || prices === undefined ? undefined : { maxCost, prices };
+}
+
 export interface CeilingSplit {
   /** The cases whose requests go out. */
   readonly within: readonly WaitingCase[];

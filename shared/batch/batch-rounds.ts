@@ -72,6 +72,8 @@ export type BatchStep =
       readonly transient: boolean;
       readonly retryAfterMs: number | undefined;
       readonly giveUpAt: Date;
+      /** When the provider first did not answer, in this outage (recorded in the run's batch state). */
+      readonly since: Date;
       readonly jobs: readonly JobRecord[];
     };
 
@@ -79,12 +81,24 @@ export type BatchStep =
 const JOB_WINDOW_MS = 24 * 3600 * 1000;
 
 export async function advanceBatch(dependencies: BatchDependencies, runId: string): Promise<BatchStep> {
-  const completion = await runCompletion(dependencies.store, runId);
+  const { store } = dependencies;
+  const completion = await runCompletion(store, runId);
   try {
-    return await advance(dependencies, runId, completion);
+    const step = await advance(dependencies, runId, completion);
+    // The provider answered: an outage recorded before is over.
+    const answered = await readBatchState(store, runId);
+    if (answered.unreachable_since !== undefined) {
+      const { unreachable_since: _over, ...state } = answered;
+      await writeBatchState(store, runId, state);
+    }
+    return step;
   } catch (error) {
     if (!(error instanceof BatchProviderError)) throw error;
-    const state = await readBatchState(dependencies.store, runId);
+    let state = await readBatchState(store, runId);
+    if (state.unreachable_since === undefined) {
+      state = { ...state, unreachable_since: dependencies.now().toISOString() };
+      await writeBatchState(store, runId, state);
+    }
     const open = state.jobs.filter((job) => job.round === state.round && !job.collected && job.phase !== 'failed');
     const windows = open.map((job) =>
       job.expires_at !== undefined
@@ -102,6 +116,7 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
       transient: error.transient,
       retryAfterMs: error.retryAfterMs,
       giveUpAt,
+      since: new Date(state.unreachable_since ?? dependencies.now().toISOString()),
       jobs: open,
     };
   }

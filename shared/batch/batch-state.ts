@@ -46,6 +46,8 @@ export const batchStateSchema = z.object({
   /** Rounds whose answers are all in, and whose waiting cases were sent again, come before this one. */
   round: z.number().int().nonnegative(),
   jobs: z.array(jobRecordSchema),
+  /** When the provider first did not answer, in the outage going on; absent while it answers. */
+  unreachable_since: z.iso.datetime().optional(),
 });
 export type BatchState = z.infer<typeof batchStateSchema>;
 

@@ -13,11 +13,12 @@ import { checkJudgeSpend } from '../worker/judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import type { MeanIntervals } from '../report/interval-batch.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
-import { runCompletion, runDeadline, type RunCompletion } from '../run/run-completion.js';
+import { runCompletion, type RunCompletion } from '../run/run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
-import { readManifest, runConfigOf } from '../run/stored-config.js';
+import { runConfigOf } from '../run/stored-config.js';
+import { batchCeilingOf } from '../batch/batch-ceiling.js';
 import { advanceBatch, type BatchStep } from '../batch/batch-rounds.js';
 import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
 import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
@@ -27,19 +28,17 @@ export { REPORT_FILES } from './write-report.js';
 
 export interface ReducerDependencies {
   readonly store: ObjectStore;
+  /** Where a large run's reduce ranges are sent (split-reduce.ts). */
   readonly control: WorkQueue;
   readonly now: () => Date;
   /** From this many cases on, a run's reduce is split across invocations (split-reduce.ts); default SPLIT_REDUCE_FROM. */
   readonly splitReduceFrom?: number;
-  /**
-   * A run whose report another part of this process writes as soon as its
-   * cases are done: its checks keep the waiting work (the judge spend, the
-   * next check) but read none of its records and never write its report,
-   * which would reduce the whole run a second time.
-   */
-  readonly reportedElsewhere?: string;
   /** The batch side of the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
   readonly batch?: ReducerBatch;
+  /** How a range of the run's records is aggregated: in this thread by default, or spread over threads (the embedded CLI). */
+  readonly aggregate?: (runId: string) => RangeAggregator;
+  /** The statistics' bootstrap intervals in one batch (the embedded CLI: on its threads); else one after another here. */
+  readonly intervals?: MeanIntervals;
 }
 
 export interface ReducerBatch {
@@ -49,72 +48,163 @@ export interface ReducerBatch {
   providerFor(config: RunConfig): Promise<BatchProvider | undefined>;
 }
 
-export type ReduceOutcome =
-  | { kind: 'waiting'; runId: string; finished: number; total: number }
+/** What a run is doing while a check finds it unfinished. */
+export type RunProgress =
+  | { readonly kind: 'cases'; readonly finished: number; readonly total: number }
   /** A batch-judged run took a step of its rounds (jobs submitted, polled, collected, cases sent again). */
-  | { kind: 'batch'; runId: string; step: BatchStep }
-  /** A check of a run reported elsewhere in this process (ReducerDependencies.reportedElsewhere): its records were not read. */
-  | { kind: 'reported-elsewhere'; runId: string }
-  | { kind: 'reducing'; runId: string; pendingRanges: number; ranges: number }
-  | { kind: 'reported'; runId: string; report: Report; keys: readonly string[] };
+  | { readonly kind: 'batch'; readonly step: BatchStep }
+  | { readonly kind: 'reducing'; readonly pendingRanges: number; readonly ranges: number };
 
 /**
- * The reducer's work on one check message: count the run's results and
+ * Why a batch-judged run cannot go on by itself, though nothing of it is
+ * lost and `assay resume` takes it further: a job failed validation (its
+ * requests go again in a new job), cases were refused for a round below the
+ * provider's minimum a job, or the provider refused a call for good or did
+ * not answer for longer than its jobs' window and the run's deadline allow.
+ */
+export type BatchEnding =
+  | Extract<BatchStep, { kind: 'failed' }>
+  | Extract<BatchStep, { kind: 'below-minimum' }>
+  | Extract<BatchStep, { kind: 'unreachable' }>;
+
+/**
+ * A run's next step, as a check decides it, for whichever driver asked: the
+ * reducer Lambda turns a wait into a delayed check message (scheduleCheck),
+ * the embedded drive sleeps it. `attempt` numbers the next check, for its
+ * backoff.
+ */
+export type RunAction =
+  | { readonly kind: 'wait'; readonly runId: string; readonly seconds: number; readonly attempt: number; readonly progress: RunProgress }
+  /**
+   * The run cannot go on by itself: a driver someone watches stops with the
+   * ending; one that nobody watches (the deployed reducer) looks again after
+   * `seconds`, until the run's deadline reports it.
+   */
+  | { readonly kind: 'stopped'; readonly runId: string; readonly ending: BatchEnding; readonly seconds: number; readonly attempt: number }
+  | { readonly kind: 'reported'; readonly runId: string; readonly report: Report; readonly keys: readonly string[] };
+
+/**
+ * The reducer's work on one check of a run: count the run's results and
  * failures against its case ids (run-progress.ts lists only the shards not
  * yet complete). While cases are outstanding and the deadline has not
- * passed, it schedules the next check (a delayed message on the control
- * queue); with run.max_judge_cost it also sums the workers' judge spend and
- * marks the ceiling reached once it is passed (judge-ceiling.ts). Once every case has a result or a failure, or at the deadline (the
- * rest are then reported as missing), it aggregates, writes
- * `reports/<suite>/<run>/report.{json,md,html}` and `cases.jsonl`, and
- * points `reports/<suite>/latest.json` at them. A run of SPLIT_REDUCE_FROM
- * cases or more is aggregated range by range by other invocations first
- * (split-reduce.ts), and this check then merges their partials. The report
- * compares the run with the suite's baseline or previous run (baselines.ts).
- * It is a pure function of the stored records, so writing it twice writes
- * the same bytes.
- *
- * A run reported elsewhere in this process (`assay run`, `resume`, `redrive`
- * count their cases as they end) is checked without its records: the check
- * only sums the judge spend and schedules the next, until the deadline.
- * Reading a million case ids and listing every shard at each check would
- * cost that process a few hundred MB of garbage each time, for nothing.
+ * passed, it says when to check next; with run.max_judge_cost it also sums
+ * the workers' judge spend and marks the ceiling reached once it is passed
+ * (judge-ceiling.ts); a batch-judged run's check takes its rounds a step
+ * (shared/batch/batch-rounds.ts) and decides when its jobs are looked at
+ * again, or that the run cannot go on by itself. Once every case has a
+ * result or a failure, or at the deadline (the rest are then reported as
+ * missing), it aggregates, writes `reports/<suite>/<run>/report.{json,md,html}`
+ * and `cases.jsonl`, and points `reports/<suite>/latest.json` at them. A run
+ * of SPLIT_REDUCE_FROM cases or more is aggregated range by range by other
+ * invocations first (split-reduce.ts), and a later check merges their
+ * partials. The report compares the run with the suite's baseline or
+ * previous run (baselines.ts). It is a pure function of the stored records,
+ * so writing it twice writes the same bytes.
  */
-export async function checkRun(dependencies: ReducerDependencies, message: CheckMessage): Promise<ReduceOutcome> {
+export async function checkRun(dependencies: ReducerDependencies, message: CheckMessage): Promise<RunAction> {
   const { store } = dependencies;
-  if (message.run_id === dependencies.reportedElsewhere) {
-    const manifest = await readManifest(store, message.run_id);
-    if (dependencies.now().getTime() < (await runDeadline(store, manifest)).getTime()) {
-      await checkJudgeSpend(store, manifest);
-      await scheduleNextCheck(dependencies.control, manifest, message.attempt + 1);
-    }
-    return { kind: 'reported-elsewhere', runId: manifest.run_id };
-  }
   const completion = await runCompletion(store, message.run_id);
   const { manifest, caseIds } = completion;
-  const pastDeadline = dependencies.now().getTime() >= completion.deadline.getTime();
+  const runId = manifest.run_id;
+  const config = runConfigOf(manifest);
+  const now = dependencies.now();
+  const pastDeadline = now.getTime() >= completion.deadline.getTime();
   const batched = pastDeadline ? undefined : await batchStep(dependencies, manifest);
   if (batched !== undefined && batched.step.kind !== 'done') {
     // Its jobs as estimated and its online calls (fallbacks, rounds below a job's minimum) against run.max_judge_cost.
     await checkJudgeSpend(store, manifest);
-    // Checks come minutes apart while jobs are with the provider; seconds apart again (counting from 0) once cases are judged.
-    // An outage of the provider is waited out the same way, until the deadline reports the run.
-    const polling = batched.step.kind === 'in-progress' || batched.step.kind === 'submitted' || batched.step.kind === 'unreachable';
-    await scheduleNextCheck(dependencies.control, manifest, polling ? message.attempt + 1 : 0, polling ? batched.pollDelays : undefined);
-    return { kind: 'batch', runId: manifest.run_id, step: batched.step };
+    return batchAction(runId, batched.step, batched.pollSeconds, config.run.check_delay_seconds, message.attempt, now);
   }
   if (batched === undefined && completion.finished < caseIds.length && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
-    await scheduleNextCheck(dependencies.control, manifest, message.attempt + 1);
-    return { kind: 'waiting', runId: manifest.run_id, finished: completion.finished, total: caseIds.length };
+    const progress: RunProgress = { kind: 'cases', finished: completion.finished, total: caseIds.length };
+    return {
+      kind: 'wait',
+      runId,
+      seconds: nextCheckDelay(config.run.check_delay_seconds, message.attempt),
+      attempt: message.attempt + 1,
+      progress,
+    };
   }
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
-    if (fanned.kind === 'merged') return { kind: 'reported', runId: manifest.run_id, ...fanned.reported };
-    await scheduleNextCheck(dependencies.control, manifest, message.attempt + 1);
-    return { kind: 'reducing', runId: manifest.run_id, pendingRanges: fanned.pending, ranges: fanned.ranges };
+    if (fanned.kind === 'merged') return { kind: 'reported', runId, ...fanned.reported };
+    const progress: RunProgress = { kind: 'reducing', pendingRanges: fanned.pending, ranges: fanned.ranges };
+    return {
+      kind: 'wait',
+      runId,
+      seconds: nextCheckDelay(config.run.check_delay_seconds, message.attempt),
+      attempt: message.attempt + 1,
+      progress,
+    };
   }
-  return reportRun(store, completion);
+  const aggregate = dependencies.aggregate?.(runId);
+  return reportRun(store, completion, aggregate, dependencies.intervals);
+}
+
+/**
+ * The next action of a batch-judged run after a step of its rounds. While
+ * its jobs are with the provider (or the provider does not answer), the
+ * jobs are looked at after judge.batch.poll_seconds, then half as long again
+ * each time, up to every LONGEST_JOB_POLL_SECONDS (a provider's retry-after
+ * honoured); once cases are judged again, checks come as for any run. A job
+ * that failed validation, cases refused below the provider's minimum, and a
+ * provider that refused a call for good or did not answer until its jobs'
+ * window or the run's deadline passed, stop the run.
+ */
+function batchAction(
+  runId: string,
+  step: BatchStep,
+  pollSeconds: number,
+  checkDelaySeconds: number,
+  attempt: number,
+  now: Date,
+): RunAction {
+  const poll = Math.min(LONGEST_JOB_POLL_SECONDS, pollSeconds * 1.5 ** attempt);
+  const stopped = (ending: BatchEnding): RunAction => ({
+    kind: 'stopped',
+    runId,
+    ending,
+    seconds: LONGEST_JOB_POLL_SECONDS,
+    attempt: attempt + 1,
+  });
+  switch (step.kind) {
+    case 'failed':
+      return stopped(step);
+    case 'below-minimum':
+      if (step.action === 'refuse') return stopped(step);
+      break;
+    case 'unreachable':
+      if (!step.transient || now.getTime() >= step.giveUpAt.getTime()) return stopped(step);
+      return {
+        kind: 'wait',
+        runId,
+        seconds: Math.max(poll, (step.retryAfterMs ?? 0) / 1000),
+        attempt: attempt + 1,
+        progress: { kind: 'batch', step },
+      };
+    case 'submitted':
+      // The jobs were just made: their first look comes after poll_seconds.
+      return { kind: 'wait', runId, seconds: pollSeconds, attempt: 1, progress: { kind: 'batch', step } };
+    case 'in-progress':
+      return { kind: 'wait', runId, seconds: poll, attempt: attempt + 1, progress: { kind: 'batch', step } };
+    case 'judging':
+    case 'requeued':
+    case 'done':
+      break;
+  }
+  // Cases are judged again, or online: checks come seconds apart again, counting from the first.
+  return { kind: 'wait', runId, seconds: nextCheckDelay(checkDelaySeconds, 0), attempt: 1, progress: { kind: 'batch', step } };
+}
+
+/**
+ * Sends the run's next check as a delayed message on the control queue, for
+ * a driver whose waits are messages (the reducer Lambda): SQS delays are whole
+ * seconds, at most LONGEST_JOB_POLL_SECONDS here.
+ */
+export async function scheduleCheck(control: WorkQueue, action: Extract<RunAction, { kind: 'wait' | 'stopped' }>): Promise<void> {
+  const check: CheckMessage = { kind: 'check', run_id: action.runId, attempt: action.attempt };
+  await sendAll(control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: Math.max(1, Math.ceil(action.seconds)) }]);
 }
 
 /**
@@ -131,7 +221,7 @@ export async function reportRun(
   completion: RunCompletion,
   aggregate: RangeAggregator = rangeAggregatorOf(store, completion.manifest.run_id),
   intervals?: MeanIntervals,
-): Promise<Extract<ReduceOutcome, { kind: 'reported' }>> {
+): Promise<Extract<RunAction, { kind: 'reported' }>> {
   const { manifest } = completion;
   const sortedCaseIds = [...completion.caseIds].sort(compareText);
   return withScratchFolder('assay-reduce-', async (folder) => {
@@ -160,24 +250,11 @@ export async function reportRun(
   });
 }
 
-/** The run's next check (the `attempt`-th), a delayed message on the control queue, later the more checks came before it. */
-async function scheduleNextCheck(
-  control: WorkQueue,
-  manifest: Manifest,
-  attempt: number,
-  delays?: { readonly first: number; readonly longest: number },
-): Promise<void> {
-  const check: CheckMessage = { kind: 'check', run_id: manifest.run_id, attempt };
-  const earlier = Math.max(0, attempt - 1);
-  const delaySeconds =
-    delays === undefined
-      ? nextCheckDelay(runConfigOf(manifest).run.check_delay_seconds, earlier)
-      : Math.min(delays.longest, Math.round(delays.first * 1.5 ** earlier));
-  await sendAll(control, [{ id: 'check', body: JSON.stringify(check), delaySeconds }]);
-}
-
-/** SQS's longest delay of a message: while a run's jobs are with the provider, its checks come at most this far apart. */
-const LONGEST_CHECK_DELAY_SECONDS = 900;
+/**
+ * The longest wait between two looks at a run's batch jobs, on every driver:
+ * five minutes, well within SQS's longest delay of a message (15 minutes).
+ */
+export const LONGEST_JOB_POLL_SECONDS = 300;
 
 /**
  * A batch-judged run's step, when its provider can be reached from here;
@@ -187,21 +264,24 @@ const LONGEST_CHECK_DELAY_SECONDS = 900;
 async function batchStep(
   dependencies: ReducerDependencies,
   manifest: Manifest,
-): Promise<{ step: BatchStep; pollDelays: { first: number; longest: number } } | undefined> {
+): Promise<{ step: BatchStep; pollSeconds: number } | undefined> {
   const config = runConfigOf(manifest);
   const settings = batchSettingsOf(config.judge.batch);
   if (settings === undefined || dependencies.batch === undefined) return undefined;
   const provider = await dependencies.batch.providerFor(config);
   if (provider === undefined) return undefined;
-  const maxCost = config.run.max_judge_cost;
-  const prices = config.judge.prices;
-  const ceiling = maxCost === undefined || prices === undefined ? undefined : { maxCost, prices };
   const step = await advanceBatch(
-    { store: dependencies.store, cases: dependencies.batch.cases, provider, settings, now: dependencies.now, ceiling },
+    {
+      store: dependencies.store,
+      cases: dependencies.batch.cases,
+      provider,
+      settings,
+      now: dependencies.now,
+      ceiling: batchCeilingOf(config),
+    },
     manifest.run_id,
   );
-  // judge.batch.poll_seconds first (whole seconds, as SQS delays are), then half as long again each check.
-  return { step, pollDelays: { first: Math.max(1, Math.ceil(settings.pollSeconds)), longest: LONGEST_CHECK_DELAY_SECONDS } };
+  return { step, pollSeconds: settings.pollSeconds };
 }
 
 /** Joins the files into one, in order, removing them; one file is only renamed. */

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as ingest } from '../../functions/ingest.js';
-import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import { s3ObjectCreatedEvent } from '../support/lambda-event-source.js';
 import { runBuiltCli } from '../support/built-cli.js';
 import { startDeployedStack, type DeployedStack } from '../support/deployed-stack.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';

@@ -10,7 +10,7 @@ import { handler as reduce } from '../../functions/reducer.js';
 import { NO_JUDGES } from '../../shared/worker/run-judge-summary.js';
 import { runKeys } from '../../shared/run/run-identity.js';
 import { createAwsClients, ensureAwsResources, type AwsClients, type AwsResources } from '../../shared/ports/aws-clients.js';
-import { lambdaContext, runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import { lambdaContext, runEventSources, s3ObjectCreatedEvent } from '../support/lambda-event-source.js';
 import { S3Store } from '../../shared/ports/s3-store.js';
 import { caseFailureSchema, manifestSchema } from '../../shared/schema/run-records.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
@@ -106,7 +106,8 @@ async function runSuite(suite: string): Promise<Report> {
         queue: resources.control,
         handler: async (event, context) => {
           for (const outcome of await reduce(event, context))
-            if (outcome.kind === 'reported' && outcome.runId === started.runId) reported = outcome.report;
+            if (outcome.kind === 'checked' && outcome.action.kind === 'reported' && outcome.action.runId === started.runId)
+              reported = outcome.action.report;
         },
         batchSize: 1,
         concurrency: 1,

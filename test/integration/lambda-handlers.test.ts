@@ -7,7 +7,7 @@ import { handler as judgeCases } from '../../functions/judge-worker.js';
 import { handler as reduce } from '../../functions/reducer.js';
 import { parseLambdaEnvironment } from '../../functions/lambda-environment.js';
 import { createAwsClients, ensureAwsResources } from '../../shared/ports/aws-clients.js';
-import { runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import { runEventSources, s3ObjectCreatedEvent } from '../support/lambda-event-source.js';
 import { S3Store } from '../../shared/ports/s3-store.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
@@ -95,7 +95,7 @@ describe('the Lambda handlers, wired from their environment', () => {
           queue: resources.control,
           handler: async (event, lambdaContext) => {
             const outcomes = await reduce(event, lambdaContext);
-            done ||= outcomes.some((outcome) => outcome.kind === 'reported');
+            done ||= outcomes.some((outcome) => outcome.kind === 'checked' && outcome.action.kind === 'reported');
           },
           batchSize: 1,
           concurrency: 1,

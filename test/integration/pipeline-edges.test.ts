@@ -6,11 +6,10 @@ import { findJudge } from '../../shared/judges/catalog/index.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/ingest/ingest.js';
-import { checkRun } from '../../shared/reduce/reduce.js';
+import { checkRun, scheduleCheck } from '../../shared/reduce/reduce.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
-import { runKeys } from '../../shared/run/run-identity.js';
+import type { WorkQueue } from '../../shared/ports/work-queue.js';
 import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
-import { RecordingStore } from '../support/recording-store.js';
 import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -41,6 +40,15 @@ async function ingest(rows: readonly object[], deadlineSeconds = 3600) {
   );
   if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
   return { infrastructure, runId: outcome.runId };
+}
+
+/** Receives and deletes every message of a queue. */
+async function drain(queue: WorkQueue): Promise<void> {
+  for (;;) {
+    const messages = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
+    if (messages.length === 0) return;
+    for (const message of messages) await queue.delete(message.receiptHandle);
+  }
 }
 
 describe('pipeline edges', () => {
@@ -95,53 +103,59 @@ describe('pipeline edges', () => {
     expect(report?.missing_cases).toEqual(['q1', 'q2', 'q3']);
   });
 
-  it('keeps waiting, and schedules the next check, while cases are outstanding before the deadline', async () => {
+  it('answers a wait while cases are outstanding before the deadline, which the reducer Lambda sends as the next check', async () => {
+    // Prepare
     const { infrastructure, runId } = await ingest([{ request_id: 'q1', request: 'question', response: 'r' }]);
     const control = infrastructure.control as InProcessQueue;
     const before = control.size;
-    const outcome = await checkRun(
+
+    // Act
+    const action = await checkRun(
       { store: infrastructure.store, control: infrastructure.control, now: () => new Date() },
       { kind: 'check', run_id: runId, attempt: 3 },
     );
-    expect(outcome).toEqual({ kind: 'waiting', runId, finished: 0, total: 1 });
-    expect(control.size).toBe(before + 1);
+    const sentByCheck = control.size - before;
+    if (action.kind !== 'wait') throw new Error(`expected a wait, got ${action.kind}`);
+    await scheduleCheck(control, action);
+
+    // Assess: the check decides (attempt 3 of a 1-second base: 1.5^3, rounded), the driver sends
+    expect(action).toEqual({ kind: 'wait', runId, seconds: 3, attempt: 4, progress: { kind: 'cases', finished: 0, total: 1 } });
+    expect(sentByCheck).toBe(0);
     expect(JSON.parse(control.bodies().at(-1) as string)).toEqual({ kind: 'check', run_id: runId, attempt: 4 });
   });
 
   it.each([
-    { name: 'before its deadline: schedules the next check', pastDeadline: false, checksAdded: 1 },
-    { name: 'once past its deadline: leaves the report to the drive, with no next check', pastDeadline: true, checksAdded: 0 },
+    { name: 'before its deadline, its cases judged by the drive', pastDeadline: false, evaluated: 3, missing: 0 },
+    { name: 'once past its deadline, its cases missing', pastDeadline: true, evaluated: 0, missing: 3 },
   ])(
-    'checks the run a local drive reports itself without reading its case ids or results, or reporting it, $name',
-    async ({ pastDeadline, checksAdded }) => {
-      // Prepare: a run of three unconsumed cases, driven by this process
+    "drives a run to its report, $name, and sends no check of it: its checks are the drive's own",
+    async ({ pastDeadline, evaluated, missing }) => {
+      // Prepare: a run of three cases, with checks of it waiting on the control queue (ingest's first, and two more)
       const { infrastructure, runId } = await ingest(
         [1, 2, 3].map((index) => ({ request_id: `q${index}`, request: `question ${index}`, response: 'r' })),
         1,
       );
       const control = infrastructure.control as InProcessQueue;
-      const before = control.size;
-      const now = pastDeadline ? new Date(Date.now() + 5_000) : new Date();
-      const store = new RecordingStore(infrastructure.store);
+      await scheduleCheck(control, { kind: 'wait', runId, seconds: 0, attempt: 1, progress: { kind: 'cases', finished: 0, total: 3 } });
+      await scheduleCheck(control, { kind: 'wait', runId, seconds: 0, attempt: 2, progress: { kind: 'cases', finished: 0, total: 3 } });
+      const checksBefore = control.bodies().filter((body) => body.includes(runId));
+      const now = (): Date => (pastDeadline ? new Date(Date.now() + 5_000) : new Date());
+      // Past the deadline, its case messages are gone (another process took them and died): nothing is judged.
+      if (pastDeadline) await drain(infrastructure.cases);
 
       // Act
-      const outcome = await checkRun(
-        { store, control: infrastructure.control, now: () => now, reportedElsewhere: runId },
-        { kind: 'check', run_id: runId, attempt: 0 },
-      );
+      const report = await driveToReport(infrastructure, runId, {
+        expectedCases: pastDeadline ? 0 : 3,
+        judgingFor: () => judging,
+        tracker: silentProgress(),
+        now,
+        concurrency: 2,
+      });
 
-      // Assess: never reported here (the deadline test above reports the same run when no drive has it)
-      expect(outcome).toEqual({ kind: 'reported-elsewhere', runId });
-      expect(store.reads).not.toContain(runKeys.caseIds(runId));
-      expect(
-        store.listings.filter(
-          (prefix) => prefix.startsWith(runKeys.resultsPrefix(runId)) || prefix.startsWith(runKeys.failuresPrefix(runId)),
-        ),
-      ).toEqual([]);
-      expect(control.size).toBe(before + checksAdded);
-      const reports = [];
-      for await (const key of infrastructure.store.list('reports/')) reports.push(key);
-      expect(reports).toEqual([]);
+      // Assess: reported by the drive; the checks of the run it received acknowledged, none sent again
+      expect(report.cases).toMatchObject({ total: 3, evaluated, missing });
+      const checksAfter = control.bodies().filter((body) => body.includes(runId));
+      expect(checksAfter.filter((body) => !checksBefore.includes(body))).toEqual([]);
     },
   );
 });

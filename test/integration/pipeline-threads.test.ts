@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SQSRecord } from 'aws-lambda';
 import { builtThreadEntry, PipelineThreads, threadedAggregator } from '../../cli/threads/pipeline-threads.js';
 import { threadJudge } from '../../cli/threads/thread-judge.js';
-import { sqsRecordOf } from '../support/sqs-record.js';
+import { comesBack, type CaseDelivery } from '../../shared/worker/case-delivery.js';
 import { rangeAggregatorOf } from '../../shared/reduce/aggregate-range.js';
 import { serializePartial } from '../../shared/report/range-partial.js';
 import { runKeys } from '../../shared/run/run-identity.js';
@@ -84,19 +83,29 @@ describe('the pipeline threads of an embedded run', () => {
     expect(next.partial.outcomes).toHaveLength(4);
   });
 
-  it('judge a batch in two halves and give back the failed records of both, every one when all fail', async () => {
-    // Prepare: messages that are no case message, so each fails (and every record of each half)
+  it('judge a batch in two halves and give back every delivery of both, each to come back when it failed', async () => {
+    // Prepare: messages that are no case message, so each fails (and every delivery of each half)
     const store = new LocalFolderStore(join(folder.path, 'store'));
     const judge = threadJudge(store);
-    const record = (index: number): SQSRecord => sqsRecordOf(index === 3 ? '{"kind":"case"}' : 'not json', `m${index}`);
+    const delivery = (index: number): CaseDelivery => ({
+      messageId: `m${index}`,
+      body: index === 3 ? '{"kind":"case"}' : 'not json',
+      receiveCount: 1,
+    });
 
     // Act
-    const batch = await judge({ Records: [0, 1, 2, 3, 4].map(record) });
-    const single = await judge({ Records: [record(7)] });
+    const batch = await judge([0, 1, 2, 3, 4].map(delivery));
+    const single = await judge([delivery(7)]);
 
     // Assess
-    expect(batch.response.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
-    expect(single.response.batchItemFailures).toEqual([{ itemIdentifier: 'm7' }]);
+    expect(
+      batch
+        .filter(comesBack)
+        .map((delivered) => delivered.messageId)
+        .sort(),
+    ).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(batch.map((delivered) => delivered.kind)).toEqual(new Array(5).fill('unreadable'));
+    expect(single.filter(comesBack).map((delivered) => delivered.messageId)).toEqual(['m7']);
   });
 
   it('refuse tasks once closed', async () => {

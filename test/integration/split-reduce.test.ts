@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { quietTelemetry } from '../../functions/handler-context.js';
 import { createReducerHandler } from '../../functions/reducer.js';
 import { REDUCE_RANGE_SIZE } from '../../shared/report/range-partial.js';
-import { REPORT_FILES, reportRun, type ReduceOutcome } from '../../shared/reduce/reduce.js';
+import { REPORT_FILES, reportRun } from '../../shared/reduce/reduce.js';
+import type { ControlOutcome } from '../../shared/reduce/control-messages.js';
 import { runCompletion } from '../../shared/run/run-completion.js';
 import { runKeys } from '../../shared/run/run-identity.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
-import { pollOnce } from '../../shared/ports/lambda-event-source.js';
+import { pollOnce } from '../support/lambda-event-source.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { controlMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import { storeRun, syntheticRun } from '../support/synthetic-run.js';
@@ -16,7 +17,7 @@ function reducerOnQueue(store: MemoryStore) {
   // Past the run's deadline, so its missing cases do not keep the check waiting.
   let clock = Date.parse('2025-01-02T05:00:00.000Z');
   const control = new InProcessQueue('control', { visibilityTimeoutSeconds: 900, now: () => clock });
-  const outcomes: ReduceOutcome[] = [];
+  const outcomes: ControlOutcome[] = [];
   const reducer = createReducerHandler(
     { store, control, cases: control, now: () => new Date(clock), splitReduceFrom: 1 },
     quietTelemetry(),
@@ -69,8 +70,9 @@ describe('split reduce', () => {
     const delivered = await queue.drain();
 
     // Assess: check -> three ranges -> the check that merges; the files are the single-process ones, byte for byte
-    expect(queue.outcomes.map((outcome) => outcome.kind)).toEqual(['reducing', 'reported']);
-    expect(queue.outcomes[0]).toMatchObject({ pendingRanges: 3, ranges: 3 });
+    const checks = queue.outcomes.flatMap((outcome) => (outcome.kind === 'checked' ? [outcome.action] : []));
+    expect(checks.map((action) => (action.kind === 'wait' ? action.progress.kind : action.kind))).toEqual(['reducing', 'reported']);
+    expect(checks[0]).toMatchObject({ progress: { pendingRanges: 3, ranges: 3 } });
     expect(delivered.filter((kind) => kind === 'reduce-range')).toHaveLength(3);
     expect(await reportFiles(split, manifest.suite, manifest.run_id)).toEqual(await reportFiles(single, manifest.suite, manifest.run_id));
   });
@@ -92,6 +94,6 @@ describe('split reduce', () => {
     // Assess
     expect(first).toBeDefined();
     expect(await store.get(runKeys.partial(run.manifest.run_id, 1))).toEqual(first);
-    expect(queue.outcomes).toEqual([]);
+    expect(queue.outcomes.map((outcome) => outcome.kind)).toEqual(['range-reduced', 'range-reduced']);
   });
 });

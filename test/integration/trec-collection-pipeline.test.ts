@@ -8,7 +8,7 @@ import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { runKeys } from '../../shared/run/run-identity.js';
-import { s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import { s3ObjectCreatedEvent } from '../support/lambda-event-source.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { evaluateRun, type MeasureValue } from '../../shared/trec/evaluate.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';

@@ -6,7 +6,7 @@ import { handler as ingest } from '../../functions/ingest.js';
 import { handler as judgeCases } from '../../functions/judge-worker.js';
 import { handler as reduce } from '../../functions/reducer.js';
 import { createAwsClients, ensureAwsResources } from '../../shared/ports/aws-clients.js';
-import { runEventSources, s3ObjectCreatedEvent } from '../../shared/ports/lambda-event-source.js';
+import { runEventSources, s3ObjectCreatedEvent } from './lambda-event-source.js';
 import { S3Store } from '../../shared/ports/s3-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { startFauxqs } from './fauxqs.js';
@@ -72,7 +72,9 @@ export async function startDeployedStack(bucket: string): Promise<DeployedStack>
           {
             queue: resources.control,
             handler: async (event, lambdaContext) => {
-              reported ||= (await reduce(event, lambdaContext)).some((result) => result.kind === 'reported');
+              reported ||= (await reduce(event, lambdaContext)).some(
+                (result) => result.kind === 'checked' && result.action.kind === 'reported',
+              );
             },
             batchSize: 1,
             concurrency: 1,

@@ -42,6 +42,16 @@ export function roomImports(): RoomImport[] {
   );
 }
 
+/** Each file of the code folders (and infra/) that imports a package whose name `matches`, with the package named. */
+export function packageImports(matches: RegExp): { file: string; imported: string }[] {
+  return [...CODE_FOLDERS, 'infra'].flatMap(sourceFiles).flatMap((file) =>
+    [...readFileSync(posix.join(REPOSITORY_ROOT, file), 'utf8').matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'".][^'"]*)['"]/g)]
+      .map((match) => match[1] as string)
+      .filter((name) => matches.test(name))
+      .map((imported) => ({ file, imported })),
+  );
+}
+
 /** The rooms of the shared folder as they stand on disk. */
 export function sharedRooms(): string[] {
   return readdirSync(posix.join(REPOSITORY_ROOT, 'shared'), { withFileTypes: true })

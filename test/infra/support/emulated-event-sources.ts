@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runEventSources, type EventSourceMapping } from '../../../shared/ports/lambda-event-source.js';
+import { runEventSources, type EventSourceMapping } from '../../support/lambda-event-source.js';
 import type { EmulatedStack } from './emulated-stack.js';
 import type { SandboxedFunction } from './lambda-sandbox.js';
 import type { SynthesizedTemplate } from './synthesized-template.js';

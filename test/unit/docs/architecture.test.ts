@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRepositoryFile } from '../../support/markdown.js';
-import { roomCircles, roomImports, sharedRooms } from '../../support/room-imports.js';
+import { packageImports, roomCircles, roomImports, sharedRooms } from '../../support/room-imports.js';
 
 /** docs/architecture.md's table of rooms: each room's layer, from its rows "| `shared/schema/` | 1 | ... |". */
 function layersOfRooms(): Map<string, number> {
@@ -39,5 +39,20 @@ describe('the rooms of the code', () => {
 
     // Assess
     expect(circles).toEqual([]);
+  });
+
+  it('leave Lambda to functions/: only it imports aws-lambda or Powertools, and cli/ imports nothing of it', () => {
+    // Act
+    const lambdaOutside = packageImports(/^(aws-lambda|@aws-lambda-powertools\/)/)
+      .filter(({ file }) => !file.startsWith('functions/'))
+      .map(({ file, imported }) => `${file} imports ${imported}`);
+    const cliOnFunctions = imports
+      .filter(({ from, to }) => from === 'cli' && to === 'functions')
+      .map(({ file, imported }) => `${file} imports ${imported}`);
+
+    // Assess: the two adapters stand side by side over the steps of shared/
+    expect(packageImports(/^@aws-lambda-powertools\//).length).toBeGreaterThan(0);
+    expect(lambdaOutside).toEqual([]);
+    expect(cliOnFunctions).toEqual([]);
   });
 });

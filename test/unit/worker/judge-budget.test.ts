@@ -102,7 +102,7 @@ describe('JudgeBudget', () => {
     );
 
     // Assess
-    expect(outcome.kind).toBe('waiting');
+    expect(outcome).toMatchObject({ kind: 'wait', progress: { kind: 'cases', finished: 0, total: 2 } });
     expect(await budgetReached(store, RUN_ID)).toBe(true);
   });
 

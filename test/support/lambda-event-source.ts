@@ -1,16 +1,18 @@
 import type { Context, S3Event, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
-import type { ReceivedMessage, WorkQueue } from './work-queue.js';
+import type { ReceivedMessage, WorkQueue } from '../../shared/ports/work-queue.js';
 
 /**
- * The local event source: what Lambda's SQS event source mapping and S3
- * notifications do on AWS, done here so the same handlers run on one machine
- * (with the in-process queue) or against any SQS endpoint. It receives up to
- * `batchSize` messages, hands them to the handler as a real SQSEvent, deletes
- * the records that succeeded, and leaves the ones in batchItemFailures (or the
- * whole batch, when the handler throws) to come back after the visibility
- * timeout; the queue's redrive policy moves them to the dead-letter queue
- * after maxReceiveCount.
+ * Lambda's side of the deployed stack, for the tests of functions/: what
+ * Lambda's SQS event source mapping and S3 notifications do on AWS, done
+ * here so the Lambda handlers run over the in-process queue or an SQS
+ * emulator. It receives up to `batchSize` messages, hands them to the
+ * handler as a real SQSEvent, deletes the records that succeeded, and
+ * leaves the ones in batchItemFailures (or the whole batch, when the handler
+ * throws) to come back after the visibility timeout; the queue's redrive
+ * policy moves them to the dead-letter queue after maxReceiveCount. The
+ * product's own local driver (cli/run/drive-run.ts) takes plain messages
+ * (shared/ports/queue-consumer.ts): these shapes are functions/' alone.
  */
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | unknown>;
 
