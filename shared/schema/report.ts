@@ -106,25 +106,48 @@ export const correctedEstimateSchema = z.object({
 });
 export type CorrectedEstimate = z.infer<typeof correctedEstimateSchema>;
 
-/** One metric of one engine against the baseline run (see shared/compare/compare-runs.ts). */
+/**
+ * One metric of one engine, run A against run B, over the cases both have
+ * (shared/compare/compare-runs.ts): in report.json, this run against its
+ * baseline; in `assay compare --json`, B against A.
+ */
 export const metricComparisonSchema = z.object({
+  /** Mean of A's values on the paired cases. */
   a: z.number(),
+  /** Mean of B's values on the paired cases. */
   b: z.number(),
+  /** b - a: positive when B is better. */
   delta: z.number(),
+  /** delta / |a|; null when a = 0. */
   relative_delta: z.number().nullable(),
+  /** Two-sided p-value of the paired randomization test: the one `significant` uses. */
   p_value: z.number(),
+  /** Two-sided p-value of the paired t-test, for reference. */
   t_test_p_value: z.number(),
+  /** p_value < alpha and |delta| >= minEffect, unless a judge's corrected interval decides (corrected_decision). */
   significant: z.boolean(),
+  /** Paired cases. */
   n: z.number(),
+  /** Cases where B > A. */
   wins: z.number(),
+  /** Cases where B < A. */
   losses: z.number(),
+  /** Cases where B = A. */
   ties: z.number(),
+  /** Percentile bootstrap interval of the mean per-case delta, at level 1 - alpha. */
   delta_interval: z.object({ low: z.number(), high: z.number() }),
-  /** A ground-truth metric or a human verdict: per judge with a twin of it, the difference corrected by the judge (shared/compare/corrected-comparison.ts). */
+  /**
+   * A ground-truth metric with a relevance judge's twin in both runs, or a
+   * human verdict with the answer judge's rating in both: per judge, the
+   * mean difference b − a corrected by the judge
+   * (shared/compare/corrected-comparison.ts), over every case both runs have
+   * the judge's value for, at level 1 − alpha.
+   */
   corrected: z.record(z.string(), correctedEstimateSchema).optional(),
-  /** When a judge gives a corrected interval, `significant` is read from them; the weakest judge's delta and p-value. */
+  /** When some judge gives a corrected interval: `significant` is read from them, and this is the weakest judge's delta and p-value. */
   corrected_decision: z.object({ judge: z.string(), delta: z.number(), p_value: z.number() }).optional(),
 });
+export type MetricComparison = z.infer<typeof metricComparisonSchema>;
 
 /** The run against its suite's baseline (or, without one, the suite's previous run). */
 export const reportComparisonSchema = z.object({
