@@ -1,6 +1,8 @@
 import { formatInputError, type InputError } from '../shared/schema/input-error.js';
 import { emptyCounts, type DatasetCounts } from '../shared/dataset/index.js';
 import { terminalName } from '../shared/report-render/terminal-text.js';
+import { validationJsonSchema, type ValidationJson } from '../shared/schema/validation-json.js';
+import { checkedJson } from './checked-json.js';
 
 /** Errors printed as text before "and N more": enough to see the pattern, not a wall. */
 const ERRORS_SHOWN = 50;
@@ -53,6 +55,7 @@ export class ValidationReport {
     const { rows, cases, engines, labelled_cases, expected_response_cases, human_verdict_cases, errors } = this.counts;
     const counted = { rows, cases, engines, labelled_cases, expected_response_cases, human_verdict_cases };
     // error_count says how many there were when the list had to be cut.
-    return `${JSON.stringify({ ...counted, errors: this.errors, error_count: errors }, null, 2)}\n`;
+    const printed: ValidationJson = { ...counted, errors: this.errors, error_count: errors };
+    return `${checkedJson(validationJsonSchema, printed)}\n`;
   }
 }

@@ -10,10 +10,12 @@ import type { NamedRun } from '../../shared/agreement/system-agreement.js';
 import { RunNames } from '../../shared/trec-collection/run-names.js';
 import type { Measure } from '../../shared/metrics/registry.js';
 import { terminalText } from '../../shared/report-render/terminal-text.js';
+import { agreementReportSchema, judgeRankingReportSchema } from '../../shared/schema/agreement.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { readRun } from '../../shared/trec/run.js';
+import { checkedJson } from '../checked-json.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
@@ -111,7 +113,9 @@ export function agreementCommand(): Command {
         const ranked = rankJudgeQrels(judges, { human, runs, ...common });
         if (!ranked.ok) throw new UsageError(ranked.error);
         process.stdout.write(
-          options.json === true ? `${JSON.stringify(ranked.report, null, 2)}\n` : terminalText(renderJudgeRankingText(ranked.report)),
+          options.json === true
+            ? `${checkedJson(judgeRankingReportSchema, ranked.report)}\n`
+            : terminalText(renderJudgeRankingText(ranked.report)),
         );
         return;
       }
@@ -128,7 +132,7 @@ export function agreementCommand(): Command {
       });
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(
-        options.json === true ? `${JSON.stringify(result.report, null, 2)}\n` : terminalText(renderAgreementText(result.report)),
+        options.json === true ? `${checkedJson(agreementReportSchema, result.report)}\n` : terminalText(renderAgreementText(result.report)),
       );
     });
 }

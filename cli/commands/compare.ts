@@ -1,12 +1,14 @@
 import { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareRuns, regressions, type CompareOptions, type RunComparison, type RunFiles } from '../../shared/compare/compare-runs.js';
+import { compareRuns, regressions, type CompareOptions, type RunFiles } from '../../shared/compare/compare-runs.js';
 import { renderComparisonTable } from '../../shared/compare/comparison-table.js';
 import { aggregatedMetrics } from '../../shared/compare/compared-metrics.js';
 import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/compare/run-files.js';
 import { compareText } from '../../shared/report/ordering.js';
+import { compareJsonSchema, type RunComparison } from '../../shared/schema/compare-json.js';
 import type { Report } from '../../shared/schema/report.js';
+import { checkedJson } from '../checked-json.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 import { DEFAULT_MIN_LABELLED } from '../../shared/statistics/prediction-powered-mean.js';
@@ -66,7 +68,7 @@ export function compareCommand(): Command {
       assertEnginesShared([folderOfA, a], [folderOfB, b]);
       const comparison = compareRuns(a, b, compareOptions);
       assertMetricsCompared(comparison, compareOptions.metrics ?? [], [a.report, b.report]);
-      process.stdout.write(options.json === true ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparisonTable(comparison));
+      process.stdout.write(options.json === true ? `${checkedJson(compareJsonSchema, comparison)}\n` : renderComparisonTable(comparison));
       const worse = regressions(comparison);
       if (options.failOnRegression === true && worse.length > 0) {
         const list = worse.map(

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { formatInputError } from '../../shared/schema/format-input-error.js';
+import { irMetricsRunJsonSchema } from '../../shared/schema/ir-metrics-json.js';
 import { selectMeasures, type SelectedMeasure } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { scoreRunFile, type RunScore } from '../../shared/trec/score-run-file.js';
@@ -76,7 +77,7 @@ async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], opti
     if (!score.ok)
       throw new UsageError(runPaths.length > 1 && !score.error.startsWith(runPath) ? `${runPath}: ${score.error}` : score.error);
     // Text is printed run by run, as trec_eval called once per run would.
-    if (options.json) jsonByRun.push([runPath, score.text]);
+    if (options.json) jsonByRun.push([runPath, checkedRunJson(score.text)]);
     else process.stdout.write(score.text);
   }
   // Written whole, once every run is evaluated, so a failing run leaves no partial JSON.
@@ -106,6 +107,16 @@ async function* scoresOf(task: ScoreTask, runPaths: readonly string[], measures:
   }
   const qrels = await here.qrels();
   for (const runPath of runPaths) yield await here.score(qrels, runPath);
+}
+
+/**
+ * One run's `--json` text, checked against its schema. It is printed as
+ * written (shared/trec/format.ts) rather than from the parsed value, whose
+ * object would put integer-like topic ids first, out of the run's order.
+ */
+function checkedRunJson(text: string): string {
+  irMetricsRunJsonSchema.parse(JSON.parse(text));
+  return text;
 }
 
 /** `{"<run path>": <that run's object>, ...}`, each object indented one level further. */

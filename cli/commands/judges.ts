@@ -4,28 +4,14 @@ import { loadConfigFile, selectJudges } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { describeScale } from '../../shared/judges/scale.js';
 import { terminalText } from '../../shared/report-render/terminal-text.js';
+import { judgeListingsSchema, type JudgeListing } from '../../shared/schema/judge-listing.js';
+import { checkedJson } from '../checked-json.js';
 import { assertReadableFile } from '../readable-file.js';
 import { configProblems } from '../usage-error.js';
 
 interface JudgesOptions {
   json?: boolean;
   config?: string;
-}
-
-/** One judge as `assay judges` shows it. */
-interface JudgeListing {
-  id: string;
-  scope: string;
-  kind: string;
-  assessment: string;
-  inputs: readonly string[];
-  scale: string;
-  description: string;
-  /** What the config sets for this judge alone: model, base_url, temperature, max_tokens, repeat; absent when nothing. */
-  settings?: Record<string, string | number>;
-  /** An ensemble's members and how their verdicts are combined. */
-  members?: readonly string[];
-  combine?: string;
 }
 
 /**
@@ -43,7 +29,7 @@ export function judgesCommand(): Command {
     )
     .action(async (options: JudgesOptions) => {
       const listings = (await judgesOf(options.config)).map(listingOf);
-      process.stdout.write(options.json === true ? `${JSON.stringify(listings, null, 2)}\n` : terminalText(formatTable(listings)));
+      process.stdout.write(options.json === true ? `${checkedJson(judgeListingsSchema, listings)}\n` : terminalText(formatTable(listings)));
     });
 }
 

@@ -6,6 +6,8 @@ import { terminalJson, terminalName, terminalText } from '../../shared/report-re
 import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { runConfigOf } from '../../shared/run/stored-config.js';
 import { describeUnclaimed, unclaimedRun } from '../../shared/operations/unclaimed-run.js';
+import { runStatusJson, runStatusJsonSchema } from '../../shared/operations/run-status-json.js';
+import { checkedJson } from '../checked-json.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { runId as checkedRunId } from '../option-values.js';
 import { existingStore } from '../store-option.js';
@@ -49,34 +51,7 @@ export function statusCommand(): Command {
         process.stdout.write(`${terminalText(unclaimed === undefined ? described : `${described}: ${describeUnclaimed(unclaimed)}`)}\n`);
         return;
       }
-      const summary = {
-        run_id: runId,
-        suite: status.manifest?.suite ?? null,
-        cases: status.manifest?.cases ?? null,
-        evaluated: status.results,
-        failed: status.failures,
-        ingested: status.ingested,
-        report: status.report ?? null,
-        ...(status.batch === undefined
-          ? {}
-          : {
-              batch: {
-                round: status.batch.round,
-                waiting: status.batch.waiting,
-                jobs: status.batch.jobs.map((job) => ({
-                  key: job.key,
-                  id: job.provider_id ?? null,
-                  round: job.round,
-                  requests: job.requests,
-                  state: job.state,
-                  counts: job.counts ?? null,
-                  collected: job.collected,
-                  unread_lines: job.unread_lines ?? {},
-                })),
-              },
-            }),
-      };
-      process.stdout.write(`${terminalJson(JSON.stringify(summary, null, 2))}\n`);
+      process.stdout.write(`${terminalJson(checkedJson(runStatusJsonSchema, runStatusJson(runId, status)))}\n`);
     });
 }
 

@@ -1,12 +1,14 @@
 import type { Measure, MeasureOptions } from '../metrics/registry.js';
+import type { AgreementReport } from '../schema/agreement.js';
 import type { IntervalResult, ResampledInterval } from '../statistics/bootstrap-interval.js';
+import type { CorrectionSettings } from '../statistics/corrected-estimate.js';
 import type { Statistic } from '../statistics/statistic.js';
 import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 import type { Qrels } from '../trec/qrels.js';
 import { labelAgreement } from './label-agreement.js';
 import { pairLabels } from './label-pairs.js';
 import { systemAgreement, type NamedRun } from './system-agreement.js';
-import { correctedSystems, type CorrectionOptions, type RunDifference, type RunEstimate } from './corrected-systems.js';
+import { correctedSystems } from './corrected-systems.js';
 
 export interface AgreementInputs {
   readonly human: Qrels;
@@ -18,54 +20,18 @@ export interface AgreementInputs {
   /** Every measure whose per-run means are corrected by the judge (the ranking measure first). */
   readonly measures?: readonly Measure[];
   /** The corrected estimates' confidence level and fewest labelled topics. */
-  readonly correction?: CorrectionOptions;
+  readonly correction?: CorrectionSettings;
   /** trec_eval's -l: lowest grade that counts as relevant, for the binary statistics and the measure. */
   readonly measureOptions: MeasureOptions;
   readonly resamples: number;
   readonly seed: number;
 }
 
-/** What `assay agreement --json` prints. Every null has its reason in `reasons`, under the same path. */
-export interface AgreementReport {
-  readonly pairs: number;
-  readonly human_only: number;
-  readonly judge_only: number;
-  readonly categories: readonly number[];
-  readonly exact_agreement: number | null;
-  readonly cohen_kappa: number | null;
-  readonly weighted_kappa: number | null;
-  readonly binary: { level: number; kappa: number | null; agreement: number | null; precision: number | null; recall: number | null };
-  /** confusion[human grade][judge grade] = pairs, over every category. */
-  readonly confusion: Record<string, Record<string, number>>;
-  readonly systems?: {
-    measure: string;
-    n: number;
-    kendall_tau: number | null;
-    spearman_rho: number | null;
-    human: Record<string, number>;
-    judge: Record<string, number>;
-  };
-  readonly intervals: {
-    level: number;
-    resamples: number;
-    seed: number;
-    cohen_kappa: ResampledInterval | null;
-    weighted_kappa: ResampledInterval | null;
-    binary_kappa: ResampledInterval | null;
-    kendall_tau?: ResampledInterval | null;
-  };
-  /** With runs: each run's measures over the judge-scored topics, corrected by the human labels of some (corrected-systems.ts). */
-  readonly estimates?: readonly RunEstimate[];
-  /** With two runs or more: the same for each pair's difference, a minus b. */
-  readonly differences?: readonly RunDifference[];
-  readonly reasons: Record<string, string>;
-}
-
 export type AgreementReportResult = { ok: true; report: AgreementReport } | { ok: false; error: string };
 
 const INTERVAL_LEVEL = 0.95;
 /** The corrected estimates' defaults, as a run's run.corrected_estimates. */
-const DEFAULT_CORRECTION: CorrectionOptions = { level: 0.95, minLabelled: DEFAULT_MIN_LABELLED };
+const DEFAULT_CORRECTION: CorrectionSettings = { level: 0.95, minLabelled: DEFAULT_MIN_LABELLED };
 
 /** Compares two qrels files label by label and, given runs, by the system rankings they produce. */
 export function buildAgreementReport(inputs: AgreementInputs): AgreementReportResult {
@@ -117,7 +83,7 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
     pairs: labels.pairs,
     human_only: pairs.humanOnly,
     judge_only: pairs.judgeOnly,
-    categories: pairs.categories,
+    categories: [...pairs.categories],
     exact_agreement: value('exact_agreement', labels.exactAgreement),
     cohen_kappa: value('cohen_kappa', labels.cohenKappa),
     weighted_kappa: value('weighted_kappa', labels.weightedKappa),

@@ -1,8 +1,15 @@
 import type { Measure, MeasureOptions } from '../metrics/registry.js';
-import { addCase, correctedMean, emptyPairedSums, type PairedSums, type Population } from '../statistics/prediction-powered-mean.js';
+import type { CorrectedRunDifference, CorrectedRunEstimate } from '../schema/agreement.js';
+import type { CorrectedEstimate } from '../schema/report.js';
+import { correctedEstimate, type CorrectionSettings } from '../statistics/corrected-estimate.js';
+import { addCase, emptyPairedSums, type PairedSums, type Population } from '../statistics/prediction-powered-mean.js';
 import { evaluateRun } from '../trec/evaluate.js';
 import type { Qrels } from '../trec/qrels.js';
 import type { NamedRun } from './system-agreement.js';
+
+export type CorrectedSystems =
+  | { ok: true; estimates: CorrectedRunEstimate[]; differences: CorrectedRunDifference[] }
+  | { ok: false; error: string };
 
 /**
  * Each run's measures over the topics of a TREC collection, corrected by a
@@ -12,52 +19,19 @@ import type { NamedRun } from './system-agreement.js';
  * topic and the human value on the labelled ones give the estimate of the
  * mean over all the topics, as if people had labelled them all. Topics only
  * the human qrels have are not part of it. Pairs of runs get the same over
- * their per-topic differences (a minus b), on the topics both runs are scored on.
+ * their per-topic differences (a minus b), on the topics both runs are scored
+ * on. Both are the corrected estimate's one shape (shared/schema/report.ts),
+ * counted in topics.
  */
-export interface CorrectedFields {
-  readonly topics: number;
-  readonly labelled_topics: number;
-  /** What the interval is for: `finite` the mean over these topics (a run's estimate), `superpopulation` over every topic they stand for (a difference, as a significance test reads it). */
-  readonly population: Population;
-  readonly judge_only: { mean: number };
-  readonly human_only?: { mean: number; low: number; high: number };
-  readonly corrected?: { mean: number; low: number; high: number; weight: number };
-  readonly bias?: number;
-  readonly correlation?: number | null;
-  /** Differences only: the two-sided p-value of no difference, from the corrected interval's t statistic. */
-  readonly p_value?: number;
-  /** The judge's mean on the labelled topics against the rest, with Welch's p-value: a low one says they are not a random sample. */
-  readonly sample_check?: { labelled_judge_mean: number; unlabelled_judge_mean: number; p_value: number };
-  /** Why there is no interval (too few labelled topics). */
-  readonly reason?: string;
-}
-
-export interface RunEstimate extends CorrectedFields {
-  readonly run: string;
-  readonly measure: string;
-}
-
-export interface RunDifference extends CorrectedFields {
-  readonly runs: readonly [string, string];
-  readonly measure: string;
-}
-
-export interface CorrectionOptions {
-  readonly level: number;
-  readonly minLabelled: number;
-}
-
-export type CorrectedSystems = { ok: true; estimates: RunEstimate[]; differences: RunDifference[] } | { ok: false; error: string };
-
 export function correctedSystems(
   runs: readonly NamedRun[],
   qrels: { human: Qrels; judge: Qrels },
   measures: readonly Measure[],
   options: MeasureOptions,
-  correction: CorrectionOptions,
+  correction: CorrectionSettings,
 ): CorrectedSystems {
-  const estimates: RunEstimate[] = [];
-  const differences: RunDifference[] = [];
+  const estimates: CorrectedRunEstimate[] = [];
+  const differences: CorrectedRunDifference[] = [];
   for (const measure of measures) {
     const scored: { judge: Map<string, number>; human: Map<string, number> }[] = [];
     for (const { name, run } of runs) {
@@ -71,7 +45,7 @@ export function correctedSystems(
       estimates.push({
         run: name,
         measure: measure.trecName,
-        ...fieldsOf(
+        ...topicsEstimate(
           sumsOver(perLabels.judge, (topic) => perLabels.human.get(topic)),
           correction,
           'finite',
@@ -91,7 +65,7 @@ export function correctedSystems(
         differences.push({
           runs: [runs[left]?.name ?? '', runs[right]?.name ?? ''],
           measure: measure.trecName,
-          ...fieldsOf(sumsOver(judged, human), correction, 'superpopulation'),
+          ...topicsEstimate(sumsOver(judged, human), correction, 'superpopulation'),
         });
       }
     }
@@ -106,32 +80,7 @@ function sumsOver(judge: ReadonlyMap<string, number>, human: (topic: string) => 
   return sums;
 }
 
-function fieldsOf(sums: PairedSums, correction: CorrectionOptions, population: Population): CorrectedFields {
-  const base = {
-    topics: sums.all,
-    labelled_topics: sums.labelled,
-    population,
-    judge_only: { mean: sums.all === 0 ? 0 : sums.sumJudgeAll / sums.all },
-  };
-  if (sums.all === 0) return { ...base, reason: 'no topic is scored under the judge qrels' };
-  const outcome = correctedMean(sums, { ...correction, population });
-  if (!outcome.ok) return { ...base, reason: outcome.error.replace(/cases/g, 'topics') };
-  const { humanOnly, corrected, bias, correlation } = outcome.value;
-  return {
-    ...base,
-    human_only: { mean: humanOnly.mean, low: humanOnly.low, high: humanOnly.high },
-    corrected: { mean: corrected.mean, low: corrected.low, high: corrected.high, weight: corrected.weight },
-    bias,
-    correlation,
-    ...(population === 'superpopulation' ? { p_value: corrected.pValue } : {}),
-    ...(outcome.value.sample === undefined
-      ? {}
-      : {
-          sample_check: {
-            labelled_judge_mean: outcome.value.sample.labelledJudgeMean,
-            unlabelled_judge_mean: outcome.value.sample.unlabelledJudgeMean,
-            p_value: outcome.value.sample.pValue,
-          },
-        }),
-  };
+/** An estimate in topics, with the judge's mean beside the reason when there is no interval, as the table prints it. */
+function topicsEstimate(sums: PairedSums, correction: CorrectionSettings, population: Population): CorrectedEstimate {
+  return correctedEstimate(sums, { ...correction, population, unit: 'topics', judgeMeanWithoutInterval: true });
 }

@@ -1,3 +1,5 @@
+import type { RankedJudge } from '../schema/report.js';
+
 /**
  * Choosing a judge: the candidates ranked by the certainty their labels buy.
  * A judge is worth what it narrows the corrected interval
@@ -40,23 +42,6 @@ export interface CandidateEstimate {
   readonly humanOnly?: { readonly low: number; readonly high: number };
   readonly corrected?: { readonly low: number; readonly high: number };
   readonly bias?: number;
-}
-
-export interface RankedJudge {
-  readonly name: string;
-  /** Estimates with an interval, of those given. */
-  readonly estimates: number;
-  readonly width: number | null;
-  readonly human_width: number | null;
-  /** width / human_width: below 1 when the judge helps. */
-  readonly width_ratio: number | null;
-  readonly labelled: number | null;
-  readonly equivalent_labels: number | null;
-  readonly labels_gained: number | null;
-  readonly bias: number | null;
-  readonly kappa: number | null;
-  readonly cost: number | null;
-  readonly labels_per_cost: number | null;
 }
 
 /** The candidates, narrowest corrected interval first (those without one last), ties by name. */

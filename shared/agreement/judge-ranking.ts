@@ -1,7 +1,8 @@
 import type { Measure } from '../metrics/registry.js';
 import type { Qrels } from '../trec/qrels.js';
-import { buildAgreementReport, type AgreementInputs, type AgreementReport } from './agreement-report.js';
-import { rankByCost, rankJudges, type CandidateEstimate, type RankedJudge } from './judge-choice.js';
+import type { AgreementReport, JudgeRankingReport } from '../schema/agreement.js';
+import { buildAgreementReport, type AgreementInputs } from './agreement-report.js';
+import { rankByCost, rankJudges, type CandidateEstimate } from './judge-choice.js';
 
 /** One candidate judge of `assay agreement`: its qrels and, when known, what its labels cost. */
 export interface JudgeQrels {
@@ -10,23 +11,6 @@ export interface JudgeQrels {
   readonly cost: number | null;
   /** The currency of `cost`, when it came from a run's report. */
   readonly currency?: string;
-}
-
-/** What `assay agreement --json` prints with several judges. */
-export interface JudgeRankingReport {
-  /** Each judge's own agreement report, as `assay agreement` gives it for one judge. */
-  readonly judges: Record<string, AgreementReport>;
-  readonly ranking: {
-    /** The measure whose corrected intervals rank the judges: the first -m. */
-    readonly measure: string;
-    readonly level: number;
-    /** The costs' currency when the reports that gave them agree on one; null otherwise. */
-    readonly currency: string | null;
-    /** Narrowest corrected interval first (judge-choice.ts). */
-    readonly by_width: readonly RankedJudge[];
-    /** Most human labels gained per unit of cost first; judges of unknown cost last. */
-    readonly by_cost: readonly RankedJudge[];
-  };
 }
 
 export type JudgeRankingResult = { ok: true; report: JudgeRankingReport } | { ok: false; error: string };
@@ -77,8 +61,8 @@ function estimatesOf(report: AgreementReport, measure: Measure): CandidateEstima
   return (report.estimates ?? [])
     .filter((estimate) => estimate.measure === measure.trecName)
     .map((estimate) => ({
-      labelled: estimate.labelled_topics,
-      all: estimate.topics,
+      labelled: estimate.labelled,
+      all: estimate.cases,
       ...(estimate.human_only === undefined ? {} : { humanOnly: estimate.human_only }),
       ...(estimate.corrected === undefined ? {} : { corrected: estimate.corrected }),
       ...(estimate.bias === undefined ? {} : { bias: estimate.bias }),

@@ -1,6 +1,7 @@
 import { mean } from '../report/metric-statistics.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
-import type { CaseLine, CorrectedEstimate, Report } from '../schema/report.js';
+import type { RunComparison } from '../schema/compare-json.js';
+import type { CaseLine, CorrectedEstimate, MetricComparison, Report } from '../schema/report.js';
 import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-mean-interval.js';
 import { largeSamplePairedStatistics } from '../statistics/large-sample-paired.js';
 import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
@@ -32,49 +33,6 @@ export interface CompareOptions {
   seed?: number;
   /** The fewest cases labelled in both runs a corrected difference is given an interval for. Default 8, as run.corrected_estimates. */
   minLabelled?: number;
-}
-
-/** One metric of one engine, run A against run B, over the cases both have. */
-export interface MetricComparison {
-  /** Mean of A's values on the paired cases. */
-  a: number;
-  /** Mean of B's values on the paired cases. */
-  b: number;
-  /** b - a: positive when B is better. */
-  delta: number;
-  /** delta / |a|; null when a = 0. */
-  relative_delta: number | null;
-  /** Two-sided p-value of the paired randomization test: the one `significant` uses. */
-  p_value: number;
-  /** Two-sided p-value of the paired t-test, for reference. */
-  t_test_p_value: number;
-  /** p_value < alpha and |delta| >= minEffect. */
-  significant: boolean;
-  /** Paired cases. */
-  n: number;
-  /** Cases where B > A. */
-  wins: number;
-  /** Cases where B < A. */
-  losses: number;
-  /** Cases where B = A. */
-  ties: number;
-  /** Percentile bootstrap interval of the mean per-case delta, at level 1 - alpha. */
-  delta_interval: Interval;
-  /**
-   * A ground-truth metric with a relevance judge's twin in both runs, or a
-   * human verdict with the answer judge's rating in both: per judge, the
-   * mean difference b − a corrected by the judge
-   * (shared/compare/corrected-comparison.ts), over every case both runs have
-   * the judge's value for, at level 1 − alpha.
-   */
-  corrected?: Record<string, CorrectedEstimate>;
-  /** When some judge gives a corrected interval: `significant` is read from them, and this is the weakest judge's delta and p-value. */
-  corrected_decision?: { judge: string; delta: number; p_value: number };
-}
-
-/** engine -> metric -> comparison, keys sorted. */
-export interface RunComparison {
-  engines: Record<string, Record<string, MetricComparison>>;
 }
 
 export interface Regression {

@@ -1,7 +1,8 @@
 import { compareText } from '../report/ordering.js';
 import { alignedTable } from '../report-render/text-table.js';
 import { terminalName } from '../report-render/terminal-text.js';
-import type { MetricComparison, RunComparison } from './compare-runs.js';
+import type { MetricComparison } from '../schema/report.js';
+import type { RunComparison } from '../schema/compare-json.js';
 
 const HEADER = ['metric', 'A', 'B', 'delta', 'rel.', 'p', 'sig', 'n', 'W/L/T'] as const;
 const DECIMALS = 4;

@@ -1,5 +1,5 @@
 import { isCorrectableMetric, parseJudgeTwin } from '../metrics/judge-twin-names.js';
-import { estimateOf } from '../report/corrected-estimates.js';
+import { reportEstimate } from '../report/corrected-estimates.js';
 import { compareText } from '../report/ordering.js';
 import type { CorrectedEstimate } from '../schema/report.js';
 import { addCase, emptyPairedSums, type PairedSums } from '../statistics/prediction-powered-mean.js';
@@ -50,7 +50,7 @@ export function correctedComparison(
   return Object.fromEntries(
     [...byJudge]
       .sort(([left], [right]) => compareText(left, right))
-      .map(([judge, sums]) => [judge, estimateOf(sums, settings, 'superpopulation')]),
+      .map(([judge, sums]) => [judge, reportEstimate(sums, settings, 'superpopulation')]),
   );
 }
 

@@ -1,7 +1,7 @@
 import { alignedTable } from './text-table.js';
 import { SAMPLE_CHECK_LEVEL } from './corrected-table.js';
 import type { ResampledInterval } from '../statistics/bootstrap-interval.js';
-import type { AgreementReport } from '../agreement/agreement-report.js';
+import type { AgreementReport } from '../schema/agreement.js';
 
 /**
  * The terminal form of an agreement report: the statistics with their 95%
@@ -57,9 +57,9 @@ export function renderAgreementText(report: AgreementReport): string {
         corrected.map((one) => [
           one.name,
           one.measure,
-          String(one.topics),
-          String(one.labelled_topics),
-          fixed(one.judge_only.mean),
+          String(one.cases),
+          String(one.labelled),
+          fixed(one.judge_only),
           ...correctedCells(one),
         ]),
       )}`,

@@ -1,5 +1,5 @@
-import type { RankedJudge } from '../agreement/judge-choice.js';
-import type { JudgeRankingReport } from '../agreement/judge-ranking.js';
+import type { RankedJudge } from '../schema/report.js';
+import type { JudgeRankingReport } from '../schema/agreement.js';
 import { renderAgreementText } from './agreement-text.js';
 import { alignedTable } from './text-table.js';
 

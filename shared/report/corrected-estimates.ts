@@ -2,14 +2,8 @@ import { runSettingsSchema } from '../config/config-schema.js';
 import { pairedNumber, parseJudgeTwin } from '../metrics/judge-twin-names.js';
 import type { Manifest } from '../schema/run-records.js';
 import type { CaseLine, CorrectedDifference, CorrectedEstimate, Report } from '../schema/report.js';
-import {
-  addCase,
-  correctedMean,
-  emptyPairedSums,
-  type PairedSums,
-  type Population,
-  type SampleCheck,
-} from '../statistics/prediction-powered-mean.js';
+import { correctedEstimate, type CorrectionSettings } from '../statistics/corrected-estimate.js';
+import { addCase, emptyPairedSums, type PairedSums, type Population } from '../statistics/prediction-powered-mean.js';
 import { compareText } from './ordering.js';
 
 /**
@@ -38,13 +32,6 @@ import { compareText } from './ordering.js';
 export function correctionSettingsOf(manifest: Manifest): CorrectionSettings {
   const run = runSettingsSchema.parse((manifest.config as { run?: unknown }).run ?? {});
   return { level: run.corrected_estimates.level, minLabelled: run.corrected_estimates.min_labelled };
-}
-
-export interface CorrectionSettings {
-  /** The confidence level of the intervals, e.g. 0.95. */
-  readonly level: number;
-  /** The fewest labelled cases an interval is given for. */
-  readonly minLabelled: number;
 }
 
 /** A human verdict's statistic (`<scope>/human/<judge>/rating/...`). */
@@ -89,7 +76,7 @@ export class CorrectionTally {
       for (const [metric, judges] of sorted(metrics)) {
         if (!labelled.has(metric)) continue;
         const byJudge: Record<string, CorrectedEstimate> = {};
-        for (const [judge, sums] of sorted(judges)) byJudge[judge] = estimateOf(sums, settings, 'finite');
+        for (const [judge, sums] of sorted(judges)) byJudge[judge] = reportEstimate(sums, settings, 'finite');
         byMetric[metric] = byJudge;
       }
       if (Object.keys(byMetric).length > 0) result[engine] = byMetric;
@@ -112,7 +99,7 @@ export class CorrectionTally {
       for (const [metric, judges] of sorted(metrics)) {
         if (!labelled.has(metric)) continue;
         for (const [judge, sums] of sorted(judges))
-          result.push({ engines: [first, second], metric, judge, ...estimateOf(sums, settings, 'superpopulation') });
+          result.push({ engines: [first, second], metric, judge, ...reportEstimate(sums, settings, 'superpopulation') });
       }
     }
     return result.some((difference) => difference.labelled > 0) ? result : [];
@@ -175,34 +162,13 @@ function sumsIn(tallies: Tallies, key: string, metric: string, judge: string): P
 }
 
 /**
- * The estimate from a metric's sums, as report.json holds it. `finite` for an
- * engine's mean over the run's cases; `superpopulation` for a difference,
- * which is read as a test of whether one engine is better (on the queries the
- * cases stand for), and gets the p-value of no difference.
+ * An estimate as report.json holds it (its engines, their pairs, and the
+ * comparison with the baseline, which `assay compare` prints too): counted in
+ * cases, with no judge's mean where there is no interval, as report.json has
+ * always written it.
  */
-export function estimateOf(sums: PairedSums, settings: CorrectionSettings, population: Population): CorrectedEstimate {
-  const outcome = correctedMean(sums, { ...settings, population });
-  if (!outcome.ok) return { labelled: sums.labelled, cases: sums.all, population, reason: outcome.error };
-  const { value } = outcome;
-  const { humanOnly, corrected } = value;
-  return {
-    labelled: value.labelled,
-    cases: value.all,
-    population,
-    level: value.level,
-    judge_only: value.judgeOnly,
-    human_only: { mean: humanOnly.mean, low: humanOnly.low, high: humanOnly.high },
-    corrected: { mean: corrected.mean, low: corrected.low, high: corrected.high, weight: corrected.weight },
-    bias: value.bias,
-    correlation: value.correlation,
-    ...(population === 'superpopulation' ? { p_value: corrected.pValue } : {}),
-    ...(value.sample === undefined ? {} : { sample_check: sampleCheckFields(value.sample) }),
-  };
-}
-
-/** The check of the sample as report.json and `assay agreement --json` hold it. */
-export function sampleCheckFields(sample: SampleCheck): { labelled_judge_mean: number; unlabelled_judge_mean: number; p_value: number } {
-  return { labelled_judge_mean: sample.labelledJudgeMean, unlabelled_judge_mean: sample.unlabelledJudgeMean, p_value: sample.pValue };
+export function reportEstimate(sums: PairedSums, settings: CorrectionSettings, population: Population): CorrectedEstimate {
+  return correctedEstimate(sums, { ...settings, population, unit: 'cases', judgeMeanWithoutInterval: false });
 }
 
 function sorted<Value>(map: ReadonlyMap<string, Value>): [string, Value][] {

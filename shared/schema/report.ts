@@ -50,17 +50,32 @@ export type FailedCase = z.infer<typeof failedCaseSchema>;
 const meanIntervalSchema = z.object({ mean: z.number(), low: z.number(), high: z.number() });
 
 /**
+ * What a corrected estimate counts: a run's `cases` (report.json, `assay
+ * compare`) or a TREC collection's `topics` (`assay agreement`).
+ */
+export const correctedUnitSchema = z.enum(['cases', 'topics']);
+export type CorrectedUnit = z.infer<typeof correctedUnitSchema>;
+
+/**
  * A human metric's mean over the run's cases (a ground-truth metric, or a
- * human verdict rate), corrected by a judge's twin of it
- * (shared/report/corrected-estimates.ts): the judge's mean
- * over every case, the human mean over the labelled ones with its interval,
- * and the corrected estimate with its interval and the weight it gives the
- * judge; or, with too few labelled cases, why there is no interval.
+ * human verdict rate), or a measure's mean over a collection's topics,
+ * corrected by a judge's twin of it: the judge's mean over every case, the
+ * human mean over the labelled ones with its interval, and the corrected
+ * estimate with its interval and the weight it gives the judge; or, with
+ * too few labelled cases, why there is no interval. One shape for
+ * report.json, `assay compare --json` and `assay agreement --json`, built by
+ * shared/statistics/corrected-estimate.ts.
  */
 export const correctedEstimateSchema = z.object({
-  /** Cases with the human value too. */
+  /**
+   * What `labelled` and `cases` count. Absent means `cases`: report.json has
+   * never written it (its counts are always a run's cases, old reports and
+   * new), and `assay agreement` writes `topics`.
+   */
+  unit: correctedUnitSchema.optional(),
+  /** Cases (or topics) with the human value too. */
   labelled: count,
-  /** Cases with the judge's value: the population whose mean is estimated. */
+  /** Cases (or topics) with the judge's value: the population whose mean is estimated. */
   cases: count,
   /**
    * What the interval is for: `finite`, the mean over the run's own cases (an
@@ -69,7 +84,9 @@ export const correctedEstimateSchema = z.object({
    * before it was given.
    */
   population: z.enum(['finite', 'superpopulation']).optional(),
+  /** The intervals' confidence level; with an interval only. */
   level: z.number().optional(),
+  /** The judge's mean over every case; absent when nothing has the judge's value, and in report.json when there is no interval. */
   judge_only: z.number().optional(),
   human_only: meanIntervalSchema.optional(),
   corrected: meanIntervalSchema.extend({ weight: z.number() }).optional(),
@@ -84,30 +101,53 @@ export const correctedEstimateSchema = z.object({
    * (shared/statistics/prediction-powered-mean.ts, SampleCheck).
    */
   sample_check: z.object({ labelled_judge_mean: z.number(), unlabelled_judge_mean: z.number(), p_value: z.number() }).optional(),
-  /** Why there is no estimate (too few labelled cases). */
+  /** Why there is no interval (too few labelled cases, no spread in their human values), worded in `unit`. */
   reason: z.string().optional(),
 });
 export type CorrectedEstimate = z.infer<typeof correctedEstimateSchema>;
 
-/** One metric of one engine against the baseline run (see shared/compare/compare-runs.ts). */
+/**
+ * One metric of one engine, run A against run B, over the cases both have
+ * (shared/compare/compare-runs.ts): in report.json, this run against its
+ * baseline; in `assay compare --json`, B against A.
+ */
 export const metricComparisonSchema = z.object({
+  /** Mean of A's values on the paired cases. */
   a: z.number(),
+  /** Mean of B's values on the paired cases. */
   b: z.number(),
+  /** b - a: positive when B is better. */
   delta: z.number(),
+  /** delta / |a|; null when a = 0. */
   relative_delta: z.number().nullable(),
+  /** Two-sided p-value of the paired randomization test: the one `significant` uses. */
   p_value: z.number(),
+  /** Two-sided p-value of the paired t-test, for reference. */
   t_test_p_value: z.number(),
+  /** p_value < alpha and |delta| >= minEffect, unless a judge's corrected interval decides (corrected_decision). */
   significant: z.boolean(),
+  /** Paired cases. */
   n: z.number(),
+  /** Cases where B > A. */
   wins: z.number(),
+  /** Cases where B < A. */
   losses: z.number(),
+  /** Cases where B = A. */
   ties: z.number(),
+  /** Percentile bootstrap interval of the mean per-case delta, at level 1 - alpha. */
   delta_interval: z.object({ low: z.number(), high: z.number() }),
-  /** A ground-truth metric or a human verdict: per judge with a twin of it, the difference corrected by the judge (shared/compare/corrected-comparison.ts). */
+  /**
+   * A ground-truth metric with a relevance judge's twin in both runs, or a
+   * human verdict with the answer judge's rating in both: per judge, the
+   * mean difference b − a corrected by the judge
+   * (shared/compare/corrected-comparison.ts), over every case both runs have
+   * the judge's value for, at level 1 − alpha.
+   */
   corrected: z.record(z.string(), correctedEstimateSchema).optional(),
-  /** When a judge gives a corrected interval, `significant` is read from them; the weakest judge's delta and p-value. */
+  /** When some judge gives a corrected interval: `significant` is read from them, and this is the weakest judge's delta and p-value. */
   corrected_decision: z.object({ judge: z.string(), delta: z.number(), p_value: z.number() }).optional(),
 });
+export type MetricComparison = z.infer<typeof metricComparisonSchema>;
 
 /** The run against its suite's baseline (or, without one, the suite's previous run). */
 export const reportComparisonSchema = z.object({
@@ -157,12 +197,14 @@ export type CorrectedDifference = z.infer<typeof correctedDifferenceSchema>;
 
 const nullableNumber = z.number().nullable();
 
-/** One candidate judge ranked (shared/agreement/judge-choice.ts). */
+/** One candidate judge ranked (shared/agreement/judge-choice.ts), as report.json's judge_ranking and `assay agreement --json` hold it. */
 export const rankedJudgeSchema = z.object({
   name: z.string(),
+  /** Estimates with an interval, of those given. */
   estimates: count,
   width: nullableNumber,
   human_width: nullableNumber,
+  /** width / human_width: below 1 when the judge helps. */
   width_ratio: nullableNumber,
   labelled: nullableNumber,
   equivalent_labels: nullableNumber,
@@ -172,6 +214,8 @@ export const rankedJudgeSchema = z.object({
   cost: nullableNumber,
   labels_per_cost: nullableNumber,
 });
+
+export type RankedJudge = z.infer<typeof rankedJudgeSchema>;
 
 /** With two relevance judges or more and human labels: the judges ranked by the corrected interval of one metric (shared/report/judge-ranking.ts). */
 export const judgeRankingSchema = z.object({

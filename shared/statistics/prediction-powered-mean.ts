@@ -132,8 +132,21 @@ export interface SampleCheck {
   readonly pValue: number;
 }
 
+/**
+ * Why there is no corrected mean, as a value: the reports count cases and
+ * `assay agreement` topics, so each words it in its own unit
+ * (describeNoInterval in corrected-estimate.ts).
+ */
+export type NoInterval =
+  /** Nothing has the judge's value. */
+  | { readonly kind: 'no_judge_values' }
+  /** Fewer labelled than `needed`, the larger of 3 and the configured least. */
+  | { readonly kind: 'too_few_labelled'; readonly labelled: number; readonly all: number; readonly needed: number }
+  /** Every labelled one has the same human value, and some are not labelled. */
+  | { readonly kind: 'no_spread'; readonly labelled: number; readonly all: number; readonly humanValue: number };
+
 /** The corrected mean, or why there is none (`error`). */
-export type CorrectedMeanOutcome = Result<CorrectedMean>;
+export type CorrectedMeanOutcome = Result<CorrectedMean, NoInterval>;
 
 /**
  * Which mean the interval is for. `finite`: the mean over the run's own N
@@ -157,8 +170,9 @@ export interface CorrectedMeanOptions {
 export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): CorrectedMeanOutcome {
   const n = sums.labelled;
   const total = sums.all;
-  if (n < Math.max(3, options.minLabelled))
-    return { ok: false, error: `${n} labelled of ${total} cases: fewer than the ${Math.max(3, options.minLabelled)} an interval needs` };
+  if (total === 0) return { ok: false, error: { kind: 'no_judge_values' } };
+  const needed = Math.max(3, options.minLabelled);
+  if (n < needed) return { ok: false, error: { kind: 'too_few_labelled', labelled: n, all: total, needed } };
   const meanHuman = sums.sumHuman / n;
   const meanJudge = sums.sumJudge / n;
   // Sample (co)variances, divided by n − 1.
@@ -169,11 +183,7 @@ export function correctedMean(sums: PairedSums, options: CorrectedMeanOptions): 
   const judgeOnly = sums.sumJudgeAll / total;
   const finite = Math.max(0, 1 - n / total);
   // A spread of zero among the labelled cases would make the interval a point, a certainty about the cases no one labelled.
-  if (varianceHuman === 0 && n < total)
-    return {
-      ok: false,
-      error: `the ${n} labelled cases all have the human value ${meanHuman}: no spread to estimate the other ${total - n} from`,
-    };
+  if (varianceHuman === 0 && n < total) return { ok: false, error: { kind: 'no_spread', labelled: n, all: total, humanValue: meanHuman } };
   // The superpopulation's extra variance, s²_y / N, written as a term per labelled case so that interval() divides by n alone.
   const extra = options.population === 'superpopulation' ? (varianceHuman * n) / total : 0;
   const humanOnly = interval(meanHuman, varianceHuman, n, 1, finite, options.level, extra);

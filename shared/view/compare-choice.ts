@@ -1,4 +1,5 @@
-import type { MetricComparison, RunComparison } from '../compare/compare-runs.js';
+import type { MetricComparison } from '../schema/report.js';
+import type { RunComparison } from '../schema/compare-json.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import { compareText } from '../report/ordering.js';
 

@@ -1,4 +1,5 @@
-import { compareRuns, type RunComparison } from '../compare/compare-runs.js';
+import { compareRuns } from '../compare/compare-runs.js';
+import type { RunComparison } from '../schema/compare-json.js';
 import { aggregatedMetrics } from '../compare/compared-metrics.js';
 import { readCaseLinesFile } from '../compare/run-files.js';
 import { compareText } from '../report/ordering.js';

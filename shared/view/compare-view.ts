@@ -1,4 +1,4 @@
-import type { RunComparison } from '../compare/compare-runs.js';
+import type { RunComparison } from '../schema/compare-json.js';
 import { linesOf } from './case-lines.js';
 import { chooseComparedChange } from './compare-choice.js';
 import { compareStoredRuns, queryChanges, type QueryChanges } from './compare-stored.js';

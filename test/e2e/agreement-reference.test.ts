@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgreementReport } from '../../shared/agreement/agreement-report.js';
+import type { AgreementReport } from '../../shared/schema/agreement.js';
 import { runCli } from '../support/run-cli.js';
 
 /** test/fixtures/agreement/expected.json, written by reference.py with scikit-learn and SciPy. */

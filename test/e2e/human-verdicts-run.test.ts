@@ -6,6 +6,7 @@ import { addCase, correctedMean, emptyPairedSums } from '../../shared/statistics
 import { startOpenAiTestServer, type ChatRequest, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runBuiltCli } from '../support/built-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { describeNoInterval } from '../../shared/statistics/corrected-estimate.js';
 
 /**
  * `assay run` (the built bin) on a dataset whose rows carry a person's
@@ -86,7 +87,7 @@ describe('a run with human verdicts on the answers and an answer judge', () => {
       addCase(sums, judged, LABELLED.has(index) ? (WRONG.has(index) ? 0 : 1) : undefined);
     }
     const expected = correctedMean(sums, { level: 0.95, minLabelled: 8 });
-    if (!expected.ok) throw new Error(expected.error);
+    if (!expected.ok) throw new Error(describeNoInterval(expected.error, 'cases'));
     const estimate = report.corrected?.rag?.['response/human/correctness/rating']?.correctness;
     expect(estimate).toMatchObject({ labelled: 10, cases: 16, population: 'finite', level: 0.95, judge_only: 0.75 });
     expect(estimate?.corrected?.mean).toBeCloseTo(expected.value.corrected.mean, 12);

@@ -1,4 +1,4 @@
-import type { RunComparison } from '../../compare/compare-runs.js';
+import type { RunComparison } from '../../schema/compare-json.js';
 import type { CaseLine } from '../../schema/report.js';
 import type { CompareChoice } from '../compare-choice.js';
 import type { QueryChange } from '../compare-stored.js';

@@ -1,4 +1,5 @@
-import { buildAgreementReport, type AgreementInputs, type AgreementReport } from '../../../shared/agreement/agreement-report.js';
+import { buildAgreementReport, type AgreementInputs } from '../../../shared/agreement/agreement-report.js';
+import type { AgreementReport } from '../../../shared/schema/agreement.js';
 import type { NamedRun } from '../../../shared/agreement/system-agreement.js';
 import { DEFAULT_MEASURE_OPTIONS, resolveMeasures, type Measure } from '../../../shared/metrics/registry.js';
 import type { Qrels } from '../../../shared/trec/qrels.js';

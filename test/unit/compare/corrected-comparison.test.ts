@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonReads, headlineMetrics } from '../../../shared/compare/baselines.js';
 import { compareRuns, regressions } from '../../../shared/compare/compare-runs.js';
-import { estimateOf } from '../../../shared/report/corrected-estimates.js';
+import { reportEstimate } from '../../../shared/report/corrected-estimates.js';
 import { renderComparisonTable } from '../../../shared/compare/comparison-table.js';
 import { addCase, emptyPairedSums } from '../../../shared/statistics/prediction-powered-mean.js';
 import { seededRandom } from '../../../shared/statistics/seeded-random.js';
@@ -52,7 +52,7 @@ describe('a ground-truth metric against the baseline, corrected by the judge', (
 
     // Assess
     expect(compared?.n).toBe(12);
-    expect(compared?.corrected?.graded_relevance).toEqual(estimateOf(sums, { level: 0.9, minLabelled: 8 }, 'superpopulation'));
+    expect(compared?.corrected?.graded_relevance).toEqual(reportEstimate(sums, { level: 0.9, minLabelled: 8 }, 'superpopulation'));
     expect(compared?.corrected?.graded_relevance).toMatchObject({ labelled: 12, cases: 120, population: 'superpopulation' });
   });
 
@@ -172,7 +172,7 @@ describe('a verdict rate against the baseline, corrected by the answer judge', (
     // Assess
     expect(headlineMetrics(b.report)).toEqual([VERDICT, CORRECTNESS]);
     expect(compared?.n).toBe(12);
-    expect(compared?.corrected?.correctness).toEqual(estimateOf(sums, { level: 0.95, minLabelled: 8 }, 'superpopulation'));
+    expect(compared?.corrected?.correctness).toEqual(reportEstimate(sums, { level: 0.95, minLabelled: 8 }, 'superpopulation'));
     expect(compared?.corrected?.correctness).toMatchObject({ labelled: 12, cases: 90, population: 'superpopulation' });
     expect(compared?.corrected?.correctness?.corrected?.high).toBeLessThan(0);
     expect(compared?.significant).toBe(true);

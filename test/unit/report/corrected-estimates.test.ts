@@ -7,6 +7,7 @@ import type { CaseLine } from '../../../shared/schema/report.js';
 import type { CaseResult } from '../../../shared/schema/run-records.js';
 import { addCase, correctedMean, emptyPairedSums, type Population } from '../../../shared/statistics/prediction-powered-mean.js';
 import { manifest, result, type Value } from './factories.js';
+import { describeNoInterval } from '../../../shared/statistics/corrected-estimate.js';
 
 /**
  * The ground-truth metrics corrected by a relevance judge, from the lines of
@@ -28,7 +29,7 @@ function referenceOf(judge: readonly number[], human: readonly (number | undefin
     addCase(sums, value, human[index]);
   });
   const outcome = correctedMean(sums, { ...SETTINGS, population });
-  if (!outcome.ok) throw new Error(outcome.error);
+  if (!outcome.ok) throw new Error(describeNoInterval(outcome.error, 'cases'));
   return outcome.value;
 }
 

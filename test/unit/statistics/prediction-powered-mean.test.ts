@@ -8,6 +8,7 @@ import {
 } from '../../../shared/statistics/prediction-powered-mean.js';
 import { studentTQuantile } from '../../../shared/statistics/student-t-quantile.js';
 import { fixtureJson } from '../../support/fixture-json.js';
+import { describeNoInterval } from '../../../shared/statistics/corrected-estimate.js';
 
 /**
  * The corrected mean and its interval against values computed independently
@@ -59,7 +60,7 @@ describe('the corrected mean', () => {
     const outcome = correctedMean(sumsOf(reference), { level: reference.level, minLabelled: 3, population });
 
     // Assess
-    if (!outcome.ok) throw new Error(outcome.error);
+    if (!outcome.ok) throw new Error(describeNoInterval(outcome.error, 'cases'));
     expect(outcome.value.judgeOnly).toBeCloseTo(expected.judge_only, 12);
     for (const side of ['mean', 'low', 'high'] as const) {
       expect(outcome.value.humanOnly[side]).toBeCloseTo(expected.human_only[side], 10);
@@ -105,7 +106,7 @@ describe('the corrected mean', () => {
     const [, all] = cases.find(([name]) => name === 'every case labelled') ?? [];
     const outcome = correctedMean(sumsOf(all as ReferenceCase), { level: 0.95, minLabelled: 3, population: 'superpopulation' });
 
-    if (!outcome.ok) throw new Error(outcome.error);
+    if (!outcome.ok) throw new Error(describeNoInterval(outcome.error, 'cases'));
     expect(outcome.value.corrected.high - outcome.value.corrected.low).toBeGreaterThan(0);
     expect(outcome.value.corrected.low).toBeCloseTo(outcome.value.humanOnly.low, 12);
     expect(outcome.value.corrected.high).toBeCloseTo(outcome.value.humanOnly.high, 12);
@@ -146,7 +147,7 @@ describe('the corrected mean', () => {
 
     expect(correctedMean(sumsOf(reference), { level: 0.95, minLabelled: 11 })).toEqual({
       ok: false,
-      error: '10 labelled of 25 cases: fewer than the 11 an interval needs',
+      error: { kind: 'too_few_labelled', labelled: 10, all: 25, needed: 11 },
     });
   });
 });

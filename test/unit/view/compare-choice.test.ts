@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricComparison, RunComparison } from '../../../shared/compare/compare-runs.js';
+import type { MetricComparison } from '../../../shared/schema/report.js';
+import type { RunComparison } from '../../../shared/schema/compare-json.js';
 import { chooseComparedChange, rankedChanges, type CompareChoice } from '../../../shared/view/compare-choice.js';
 
 const NDCG = 'retrieval/ground_truth/ndcg@10';

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { jobRecordSchema } from '../batch/batch-state.js';
+import type { RunStatus } from './run-status.js';
+
+const count = z.number().int().nonnegative();
+
+/**
+ * What `assay status RUN --json` prints (docs/deploy.md describes it): where
+ * a run stands, read from the store. A run ingest has not claimed yet has no
+ * manifest, so no suite and no case count: those are null.
+ */
+export const runStatusJsonSchema = z.object({
+  run_id: z.string(),
+  suite: z.string().nullable(),
+  /** The manifest's case count. */
+  cases: count.nullable(),
+  /** Cases with a result. */
+  evaluated: count,
+  /** Cases with a failure recorded. */
+  failed: count,
+  /** Ingest has sent every case message. */
+  ingested: z.boolean(),
+  /** The report.json key once the reducer has written it. */
+  report: z.string().nullable(),
+  /** A batch-judged run's round, the cases waiting in it, and every job so far; absent for a run judged online. */
+  batch: z
+    .object({
+      round: count,
+      waiting: count,
+      jobs: z.array(
+        z.object({
+          key: z.string(),
+          /** The provider's id, once it has the job. */
+          id: z.string().nullable(),
+          round: count,
+          requests: count,
+          /** The provider's word for the job's state, as it came. */
+          state: z.string(),
+          counts: jobRecordSchema.shape.counts.unwrap().nullable(),
+          collected: z.boolean(),
+          /** Lines of its files that were no answer, by why. */
+          unread_lines: z.record(z.string(), count),
+        }),
+      ),
+    })
+    .optional(),
+});
+export type RunStatusJson = z.infer<typeof runStatusJsonSchema>;
+
+export function runStatusJson(runId: string, status: RunStatus): RunStatusJson {
+  return {
+    run_id: runId,
+    suite: status.manifest?.suite ?? null,
+    cases: status.manifest?.cases ?? null,
+    evaluated: status.results,
+    failed: status.failures,
+    ingested: status.ingested,
+    report: status.report ?? null,
+    ...(status.batch === undefined
+      ? {}
+      : {
+          batch: {
+            round: status.batch.round,
+            waiting: status.batch.waiting,
+            jobs: status.batch.jobs.map((job) => ({
+              key: job.key,
+              id: job.provider_id ?? null,
+              round: job.round,
+              requests: job.requests,
+              state: job.state,
+              counts: job.counts ?? null,
+              collected: job.collected,
+              unread_lines: job.unread_lines ?? {},
+            })),
+          },
+        }),
+  };
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { metricComparisonSchema } from './report.js';
+
+/**
+ * What `assay compare A B --json` prints (shared/compare/compare-runs.ts
+ * builds it; docs/report.md describes it): per engine both runs have, each
+ * metric compared, B against A; keys sorted.
+ */
+export const compareJsonSchema = z.object({
+  engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
+});
+/** engine -> metric -> comparison. */
+export type RunComparison = z.infer<typeof compareJsonSchema>;
