@@ -1,4 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
+import type { Result } from '../schema/result.js';
 import { decodeField, forEachLineRun } from './byte-lines.js';
 import { ByteStringTable } from './byte-string-table.js';
 import { RepeatedField } from './repeated-field.js';
@@ -18,7 +19,7 @@ export interface Run {
   readonly runId: string;
 }
 
-export type RunResult = { ok: true; run: Run } | { ok: false; error: InputError };
+export type RunResult = Result<Run, InputError>;
 
 /**
  * Reads a TREC run file by the run-line rule (run-line.ts), stopping at the
@@ -110,7 +111,7 @@ class RunReader {
 
   result(): RunResult {
     if (this.error !== undefined) return { ok: false, error: this.error };
-    return { ok: true, run: { topics: this.topics, runId: this.tagField.text } };
+    return { ok: true, value: { topics: this.topics, runId: this.tagField.text } };
   }
 }
 

@@ -103,8 +103,8 @@ describe('readRun and readQrels on lines of every shape', () => {
         }
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        const topics = [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
-        expect({ topics, runId: result.run.runId }).toEqual(wanted);
+        const topics = [...result.value.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
+        expect({ topics, runId: result.value.runId }).toEqual(wanted);
       }),
       { numRuns: 200, seed: 22 },
     );
@@ -151,8 +151,8 @@ describe('readRun and readQrels on lines of every shape', () => {
         }
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        expect({ topics: [...result.qrels].map(([topicId, judgments]) => [topicId, [...gradesByDocument(judgments)]]) }).toEqual(wanted);
-        for (const [topicId, judgments] of result.qrels) {
+        expect({ topics: [...result.value].map(([topicId, judgments]) => [topicId, [...gradesByDocument(judgments)]]) }).toEqual(wanted);
+        for (const [topicId, judgments] of result.value) {
           const counts: number[] = [];
           for (const [, value] of wanted.topics.find(([id]) => id === topicId)?.[1] ?? [])
             if (value >= 0) counts[value] = (counts[value] ?? 0) + 1;
