@@ -162,7 +162,7 @@ async function readQrelsFile(path: string, role: string): Promise<Qrels> {
   await assertReadableFile(path, role);
   const result = await readQrels(path);
   if (!result.ok) throw new UsageError(formatInputError(result.error));
-  return result.qrels;
+  return result.value;
 }
 
 async function readRunFiles(paths: readonly string[]): Promise<NamedRun[]> {
@@ -172,7 +172,7 @@ async function readRunFiles(paths: readonly string[]): Promise<NamedRun[]> {
   for (const path of paths) {
     const result = await readRun(path);
     if (!result.ok) throw new UsageError(formatInputError(result.error));
-    runs.push({ name: names.nameFor(result.run.runId, path), run: result.run });
+    runs.push({ name: names.nameFor(result.value.runId, path), run: result.value });
   }
   return runs;
 }
@@ -217,7 +217,7 @@ async function reportCost(path: string): Promise<{ total: number; currency: stri
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const report = parseReportJson(text);
-  if (!report.ok) throw new UsageError(`${path}: ${report.message}`);
+  if (!report.ok) throw new UsageError(`${path}: ${report.error.message}`);
   const cost = report.value.judge_cost;
   return cost === undefined || cost.total === null ? undefined : { total: cost.total, currency: cost.currency };
 }

@@ -143,7 +143,8 @@ async function readRunFolder(folder: string): Promise<RunFiles> {
 
 function parsedValue<Value>(parsed: ParsedFile<Value>, path: string): Value {
   if (parsed.ok) return parsed.value;
-  throw new UsageError(`${parsed.line === undefined ? path : `${path}:${parsed.line}`}: ${parsed.message}`);
+  const { line, message } = parsed.error;
+  throw new UsageError(`${line === undefined ? path : `${path}:${line}`}: ${message}`);
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -41,7 +41,7 @@ export function enginesCommand(): Command {
       await assertReadableFile(options.config, 'config');
       const loaded = await loadConfigFile(options.config);
       if (!loaded.ok) throw configProblems(loaded.error);
-      const configs = loaded.config.engines ?? [];
+      const configs = loaded.value.engines ?? [];
       if (configs.length === 0)
         throw new UsageError(
           `${options.config}: no engines: list (fix: add engines, each with a name and one connector key; see docs/engines.md)`,
@@ -58,14 +58,14 @@ export function enginesCommand(): Command {
         import('../../shared/engines/ask-engines.js'),
       ]);
       const created = expandEngines(configs, env);
-      if (!created.ok) throw new UsageProblems(created.errors);
+      if (!created.ok) throw new UsageProblems(created.error);
       const request = { query: options.query, request_id: options.requestId ?? requestIdFor(options.query) };
       try {
-        const asks = await askEngines(created.engines, request, { concurrency, deadline: AbortSignal.timeout(DEADLINE_MS) });
+        const asks = await askEngines(created.value, request, { concurrency, deadline: AbortSignal.timeout(DEADLINE_MS) });
         process.stdout.write(descriptions.map((description) => answerBlock(description, asks[description.name])).join('\n'));
         if (Object.values(asks).some((ask) => !ask.ok)) process.exitCode = 1;
       } finally {
-        await Promise.all(created.engines.map((engine) => engine.close()));
+        await Promise.all(created.value.map((engine) => engine.close()));
       }
     });
 }
@@ -83,8 +83,8 @@ function answerBlock(description: EngineDescription, ask: EngineAsk | undefined)
   // Hits, answers and errors are what a live service sent: escaped, they cannot drive the terminal.
   const heading = terminalName(`${description.name} (${description.connector}, ${description.target})`);
   if (ask === undefined) return `${heading}\n  not asked\n`;
-  if (!ask.ok) return `${heading}\n  error (${ask.failure.kind}): ${terminalName(ask.failure.message)}\n`;
-  const { retrieved_context: hits, response, latency_ms, attempts } = ask.output;
+  if (!ask.ok) return `${heading}\n  error (${ask.error.kind}): ${terminalName(ask.error.message)}\n`;
+  const { retrieved_context: hits, response, latency_ms, attempts } = ask.value;
   const lines = [
     `${heading}: ${hits.length} hit${hits.length === 1 ? '' : 's'} in ${latency_ms.toFixed(1)} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`,
   ];

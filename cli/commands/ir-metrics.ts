@@ -77,8 +77,8 @@ async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], opti
     if (!score.ok)
       throw new UsageError(runPaths.length > 1 && !score.error.startsWith(runPath) ? `${runPath}: ${score.error}` : score.error);
     // Text is printed run by run, as trec_eval called once per run would.
-    if (options.json) jsonByRun.push([runPath, checkedRunJson(score.text)]);
-    else process.stdout.write(score.text);
+    if (options.json) jsonByRun.push([runPath, checkedRunJson(score.value)]);
+    else process.stdout.write(score.value);
   }
   // Written whole, once every run is evaluated, so a failing run leaves no partial JSON.
   const [single] = jsonByRun;
@@ -95,7 +95,7 @@ async function* scoresOf(task: ScoreTask, runPaths: readonly string[], measures:
     qrels: async (): Promise<Qrels> => {
       const read = await readQrels(task.qrelsPath);
       if (!read.ok) throw new UsageError(formatInputError(read.error));
-      return read.qrels;
+      return read.value;
     },
     score: (qrels: Qrels, runPath: string): Promise<RunScore> => scoreRunFile(qrels, runPath, measures, task.evaluation, task.output),
   };

@@ -39,8 +39,8 @@ async function judgesOf(configPath: string | undefined): Promise<JudgeDefinition
   await assertReadableFile(configPath, 'config');
   const loaded = await loadConfigFile(configPath);
   if (!loaded.ok) throw configProblems(loaded.error);
-  const everyDefined = selectJudges({ ...loaded.config, judges: undefined });
-  const listed = loaded.config.judges === undefined ? [] : selectJudges(loaded.config);
+  const everyDefined = selectJudges({ ...loaded.value, judges: undefined });
+  const listed = loaded.value.judges === undefined ? [] : selectJudges(loaded.value);
   const byId = new Map<string, JudgeDefinition>();
   for (const judge of [...JUDGE_CATALOG, ...everyDefined, ...listed]) byId.set(judge.id, judge);
   return [...byId.values()];

@@ -210,7 +210,7 @@ async function configOf(options: RunOptions): Promise<ConfigFile> {
   });
   if (!checked.ok) throw configProblems(checked.error);
   // A provider without what it needs (azure without judge.azure, bedrock without a region) stops the run before any work.
-  const provider = chooseProvider(checked.config.judge, judgeEnvironmentOf(process.env));
+  const provider = chooseProvider(checked.value.judge, judgeEnvironmentOf(process.env));
   if (!provider.ok && 'error' in provider) throw new UsageError(`${file}: ${provider.error}`);
-  return checked.config;
+  return checked.value;
 }

@@ -42,8 +42,8 @@ export function viewCommand(): Command {
         throw new UsageError(`--port got "${options.port}"; expected an integer from 0 to 65535 (0 picks a free port)`);
       const allowedHosts = options.allowHost.map((given) => {
         const name = allowedHostName(given);
-        if (!name.ok) throw new UsageError(`--allow-host got ${name.message}`);
-        return name.name;
+        if (!name.ok) throw new UsageError(`--allow-host got ${name.error}`);
+        return name.value;
       });
       const { store, name } = await existingStore(options);
       // One listing before serving: a bucket that is not there, or credentials it refuses, stop the command here rather than fail every page.

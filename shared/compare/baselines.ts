@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { z } from 'zod';
 import { compareRuns, regressions, type RunFiles } from './compare-runs.js';
 import { join } from 'node:path';
@@ -23,17 +24,12 @@ const pointerSchema = z.object({ run_id: z.string(), set_at: z.string() });
 
 export const baselineKey = (suite: string): string => `baselines/${suite}.json`;
 
-export async function setBaseline(
-  store: ObjectStore,
-  suite: string,
-  runId: string,
-  now: Date,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function setBaseline(store: ObjectStore, suite: string, runId: string, now: Date): Promise<Result<undefined>> {
   if ((await store.get(runKeys.report(suite, runId, 'report.json'))) === undefined) {
     return { ok: false, error: `Run ${runId} has no report in suite ${suite}; run it to the end first, or check --suite` };
   }
   await store.put(baselineKey(suite), JSON.stringify({ run_id: runId, set_at: now.toISOString() }));
-  return { ok: true };
+  return { ok: true, value: undefined };
 }
 
 const targetSchema = z.object({ target: z.object({ runId: z.string(), kind: z.enum(['baseline', 'previous']) }).nullable() });

@@ -1,15 +1,17 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { FileProblem } from '../schema/file-problem.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
 import { caseLineSchema, reportSchema, type CaseLine, type Report } from '../schema/report.js';
+import type { Result } from '../schema/result.js';
 
-/** A file's content as values, or why it is not valid: `line` is 1-based, absent when the problem is the file as a whole. */
-export type ParsedFile<Value> = { ok: true; value: Value } | { ok: false; line?: number; message: string };
+/** A file's content as values, or why it is not valid. */
+export type ParsedFile<Value> = Result<Value, FileProblem>;
 
 /** report.json's text -> the report, checked against `reportSchema`. */
 export function parseReportJson(text: string): ParsedFile<Report> {
   const parsed = parseJsonWith(reportSchema, text);
-  return parsed.ok ? parsed : { ok: false, message: parsed.error };
+  return parsed.ok ? parsed : { ok: false, error: { message: parsed.error } };
 }
 
 /**
@@ -46,18 +48,17 @@ export async function readCaseLinesFile(path: string, metrics: ReadonlySet<strin
 function caseLinesReader(metrics?: ReadonlySet<string>) {
   const lines: CaseLine[] = [];
   const firstLineOf = new Map<string, number>();
-  const add = (row: string, line: number): { ok: false; line: number; message: string } | undefined => {
+  const add = (row: string, line: number): { ok: false; error: FileProblem } | undefined => {
     if (row.trim() === '') return undefined;
     const parsed = parseJsonWith(caseLineSchema, row);
-    if (!parsed.ok) return { ok: false, line, message: parsed.error };
+    if (!parsed.ok) return { ok: false, error: { line, message: parsed.error } };
     // JSON text of the pair: no separator character can make two different pairs collide.
     const key = JSON.stringify([parsed.value.engine, parsed.value.request_id]);
     const earlier = firstLineOf.get(key);
     if (earlier !== undefined) {
       return {
         ok: false,
-        line,
-        message: `engine "${parsed.value.engine}" already has request_id "${parsed.value.request_id}" on line ${earlier}`,
+        error: { line, message: `engine "${parsed.value.engine}" already has request_id "${parsed.value.request_id}" on line ${earlier}` },
       };
     }
     firstLineOf.set(key, line);

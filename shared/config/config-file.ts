@@ -1,9 +1,10 @@
+import type { Result } from '../schema/result.js';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseConfigText, type ConfigText } from './config-text.js';
 import type { ConfigFile } from './config-schema.js';
 import type { ModelEnvironment } from './judge-price-checks.js';
-import { parseRunConfig, type ConfigParse } from './parse-run-config.js';
+import { parseRunConfig } from './parse-run-config.js';
 
 /** The value of a YAML (.yaml, .yml) or JSON (.json) config file, not yet checked; a one-line error names the file. */
 export async function readConfigFile(path: string): Promise<ConfigText> {
@@ -22,7 +23,7 @@ export async function readConfigFile(path: string): Promise<ConfigText> {
 }
 
 /** Reads a config file and parses it (parseRunConfig). */
-export async function loadConfigFile(path: string, environment?: ModelEnvironment): Promise<ConfigParse<ConfigFile>> {
+export async function loadConfigFile(path: string, environment?: ModelEnvironment): Promise<Result<ConfigFile>> {
   const read = await readConfigFile(path);
   return read.ok ? parseRunConfig(read.value, path, environment) : read;
 }

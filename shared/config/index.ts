@@ -5,7 +5,7 @@
  * run has. Files inside shared/config import each other, never this index.
  */
 export { configFileSchema, runConfigSchema, runSettingsSchema, type ConfigFile, type RunConfig } from './config-schema.js';
-export { parseRunConfig, type ConfigParse, type StoredConfigOrigin } from './parse-run-config.js';
+export { parseRunConfig, type StoredConfigOrigin } from './parse-run-config.js';
 export { loadConfigFile, readConfigFile } from './config-file.js';
 export { parseConfigText, type ConfigText } from './config-text.js';
 export { callsJudges, DEFAULT_LLM_JUDGES, judgesForRun, type RunJudges } from './default-judges.js';

@@ -57,7 +57,9 @@ export function checkJudgeReferences(config: ConfigFile, file: string): string[]
     if (memberProblems.length > 0) return;
     const build = buildConfiguredEnsemble(config, base, definition);
     if (build !== undefined && !build.ok)
-      problems.push(inputErrorLine(file, `${field}.${build.field}" (ensemble "${definition.id}")`, build.problem, build.fix));
+      problems.push(
+        inputErrorLine(file, `${field}.${build.error.field}" (ensemble "${definition.id}")`, build.error.problem, build.error.fix),
+      );
   });
 
   const listed = new Set<string>();

@@ -39,13 +39,13 @@ export function baseJudges(config: ConfigFile): JudgeDefinition[] {
   const builtIn = JUDGE_CATALOG.map((judge) => (judge.id === 'rubric' && weights !== undefined ? rubricJudge(weights) : judge));
   const custom = (config.custom_judges ?? []).map((definition) => {
     const build = buildCustomJudge(definition);
-    if (!build.ok) throw new Error(`Config was not checked before selecting judges: ${build.error}`);
-    return build.judge;
+    if (!build.ok) throw new Error(`Config was not checked before selecting judges: ${build.error.message}`);
+    return build.value;
   });
   const trees = (config.dag_judges ?? []).map((definition) => {
     const build = buildDagJudge(definition);
-    if (!build.ok) throw new Error(`Config was not checked before selecting judges: dag judge ${definition.id}: ${build.problem}`);
-    return build.judge;
+    if (!build.ok) throw new Error(`Config was not checked before selecting judges: dag judge ${definition.id}: ${build.error.problem}`);
+    return build.value;
   });
   return [...builtIn, ...custom, ...trees];
 }
@@ -98,7 +98,7 @@ export function selectJudges(config: ConfigFile): readonly JudgeDefinition[] {
   const ensembles: EnsembleJudge[] = (config.ensembles ?? []).map((definition) => {
     const build = buildConfiguredEnsemble(config, base, definition);
     if (build === undefined || !build.ok) throw new Error(`Config was not checked before selecting judges: ensemble ${definition.id}`);
-    return build.judge;
+    return build.value;
   });
   const resolve = (reference: string): JudgeDefinition => {
     const judge = ensembles.find((ensemble) => ensemble.id === reference) ?? resolveJudge(config, base, reference);

@@ -1,6 +1,7 @@
 import { findReservedKey, RESERVED_KEY } from '../rows/own-keys.js';
 import { JUDGE_CATALOG } from '../judges/catalog/index.js';
 import { inputErrorLine } from '../schema/input-error-line.js';
+import type { Result } from '../schema/result.js';
 import { buildCustomJudge } from '../judges/custom-judge.js';
 import { buildDagJudge } from '../judges/dag/dag-judge.js';
 import { checkJudgeProvider } from '../judge-client/judge-provider-config.js';
@@ -9,8 +10,6 @@ import { describeConfigIssue } from './config-issues.js';
 import { configFileSchema, runConfigSchema, type ConfigFile, type RunConfig } from './config-schema.js';
 import { checkJudgeCeiling, type ModelEnvironment } from './judge-price-checks.js';
 import { checkJudgeReferences } from './judge-reference-checks.js';
-
-export type ConfigParse<Config> = { ok: true; config: Config } | { ok: false; error: string };
 
 /** A run's stored config: the manifest of the run names it in every error. */
 export interface StoredConfigOrigin {
@@ -32,13 +31,13 @@ export interface StoredConfigOrigin {
  * `environment` (the CLI, where a run starts) adds ASSAY_JUDGE_MODEL's model
  * to the models the cost ceiling needs a price for.
  */
-export function parseRunConfig(input: unknown, file: string, environment?: ModelEnvironment): ConfigParse<ConfigFile>;
-export function parseRunConfig(input: unknown, stored: StoredConfigOrigin): ConfigParse<RunConfig>;
+export function parseRunConfig(input: unknown, file: string, environment?: ModelEnvironment): Result<ConfigFile>;
+export function parseRunConfig(input: unknown, stored: StoredConfigOrigin): Result<RunConfig>;
 export function parseRunConfig(
   input: unknown,
   origin: string | StoredConfigOrigin,
   environment?: ModelEnvironment,
-): ConfigParse<ConfigFile> | ConfigParse<RunConfig> {
+): Result<ConfigFile> | Result<RunConfig> {
   const where = typeof origin === 'string' ? origin : `${origin.manifestKey} (run ${origin.runId}), its config`;
   // Records (thresholds, judge_settings, judge.prices.models, ...) would drop the key silently: a setting the user wrote would vanish.
   const reserved = findReservedKey(input);
@@ -59,7 +58,7 @@ export function parseRunConfig(
     return { ok: false, error: messages.join('\n') };
   }
   const problems = checkAcrossFields(parsed.data, where, environment);
-  return problems.length > 0 ? { ok: false, error: problems.join('\n') } : { ok: true, config: parsed.data };
+  return problems.length > 0 ? { ok: false, error: problems.join('\n') } : { ok: true, value: parsed.data };
 }
 
 /** The checks the schema cannot make: judges that must build, names that must resolve, a provider with its block, prices for the ceiling. */
@@ -75,7 +74,10 @@ function checkAcrossFields(config: ConfigFile, where: string, environment: Model
     }
     customIds.add(definition.id);
     const build = buildCustomJudge(definition);
-    if (!build.ok) problems.push(inputErrorLine(where, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
+    if (!build.ok) {
+      const { field: at, problem, fix } = build.error;
+      problems.push(inputErrorLine(where, `"${field}.${at}" (judge "${definition.id}")`, problem, fix));
+    }
   });
   (config.dag_judges ?? []).forEach((definition, index) => {
     const field = `dag_judges[${index}]`;
@@ -91,7 +93,10 @@ function checkAcrossFields(config: ConfigFile, where: string, environment: Model
     }
     customIds.add(definition.id);
     const build = buildDagJudge(definition);
-    if (!build.ok) problems.push(inputErrorLine(where, `"${field}.${build.field}" (judge "${definition.id}")`, build.problem, build.fix));
+    if (!build.ok) {
+      const { field: at, problem, fix } = build.error;
+      problems.push(inputErrorLine(where, `"${field}.${at}" (judge "${definition.id}")`, problem, fix));
+    }
   });
   // Judge names and settings are checked once every judge they can name is valid.
   if (problems.length === 0) problems.push(...checkJudgeReferences(config, where));

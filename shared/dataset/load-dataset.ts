@@ -91,7 +91,7 @@ async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGene
         await spilling.add(normalised.value);
         continue;
       }
-      const errors = normalised.ok ? grouper.add(normalised.value) : normalised.errors;
+      const errors = normalised.ok ? grouper.add(normalised.value) : normalised.error;
       for (const error of errors) yield reportError(error);
     }
   } catch (error) {
@@ -135,7 +135,7 @@ async function* readRows(file: string, format: DatasetFormat, limits: RowLimits)
         }
         const decoded = decodeCsvRow(file, event.row, limits);
         if (decoded.ok) yield { kind: 'row', row: decoded.value satisfies SourceRow };
-        else yield { kind: 'bad-row', errors: decoded.errors };
+        else yield { kind: 'bad-row', errors: decoded.error };
       }
       return;
   }

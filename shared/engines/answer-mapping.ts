@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import type { ConnectorResult } from './engine.js';
@@ -12,11 +13,11 @@ export interface AnswerExpression {
   readonly node: CompiledExpression;
 }
 
-export type ExpressionCompilation = { ok: true; expression: AnswerExpression } | { ok: false; error: string };
+export type ExpressionCompilation = Result<AnswerExpression>;
 
 export function compileExpression(text: string): ExpressionCompilation {
   try {
-    return { ok: true, expression: { text, node: compile(text) } };
+    return { ok: true, value: { text, node: compile(text) } };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -26,10 +27,10 @@ export function compileExpression(text: string): ExpressionCompilation {
 export function checkedExpression(text: string): AnswerExpression {
   const compilation = compileExpression(text);
   if (!compilation.ok) throw new Error(`JMESPath expression "${text}" was not checked at config load: ${compilation.error}`);
-  return compilation.expression;
+  return compilation.value;
 }
 
-function evaluate(expression: AnswerExpression, answer: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+function evaluate(expression: AnswerExpression, answer: unknown): Result<unknown> {
   try {
     return { ok: true, value: TreeInterpreter.search(expression.node, answer as JSONValue) };
   } catch (error) {
@@ -59,11 +60,11 @@ export function mapAnswer(answer: unknown, results: AnswerExpression, response: 
   const hits = z.array(hitSchema).safeParse(mapped.value);
   if (!hits.success)
     return permanent(`results expression "${results.text}" gave a list that is not hits: ${describeHitProblem(hits.error)}`);
-  if (response === undefined) return { ok: true, hits: hits.data.map(hitFrom) };
+  if (response === undefined) return { ok: true, value: { hits: hits.data.map(hitFrom) } };
   const text = evaluate(response, answer);
   if (!text.ok) return permanent(`response expression "${response.text}" failed on the answer: ${text.error}`);
   if (text.value !== null && typeof text.value !== 'string') {
     return permanent(`response expression "${response.text}" gave ${shapeOf(text.value)}, expected a text`);
   }
-  return { ok: true, hits: hits.data.map(hitFrom), ...(text.value === null ? {} : { response: text.value }) };
+  return { ok: true, value: { hits: hits.data.map(hitFrom), ...(text.value === null ? {} : { response: text.value }) } };
 }

@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import pLimit from 'p-limit';
 import type { RetrievedChunk } from '../schema/eval-case.js';
 import { rankedContext, type Engine, type EngineFailure, type EngineRequest } from './engine.js';
@@ -12,7 +13,7 @@ export interface LiveEngineOutput {
   readonly attempts: number;
 }
 
-export type EngineAsk = { readonly ok: true; readonly output: LiveEngineOutput } | { readonly ok: false; readonly failure: EngineFailure };
+export type EngineAsk = Result<LiveEngineOutput, EngineFailure>;
 
 export interface AskOptions {
   /** Engines asked at once. */
@@ -40,8 +41,8 @@ export async function askEngines(
     engines.map((engine) =>
       limit(async (): Promise<[string, EngineAsk]> => {
         const result = await engine.call(request, options.deadline);
-        if (!result.ok) return [engine.name, { ok: false, failure: result.failure }];
-        const { answer } = result;
+        if (!result.ok) return [engine.name, result];
+        const answer = result.value;
         const output: LiveEngineOutput = {
           retrieved_context: rankedContext(answer.hits),
           ...(answer.response === undefined ? {} : { response: answer.response }),
@@ -49,7 +50,7 @@ export async function askEngines(
           latency_ms: answer.latency_ms,
           attempts: answer.attempts,
         };
-        return [engine.name, { ok: true, output }];
+        return [engine.name, { ok: true, value: output }];
       }),
     ),
   );

@@ -55,7 +55,7 @@ export function bedrockKnowledgeBaseConnector(config: BedrockKnowledgeBaseConnec
         const hits = (output.retrievalResults ?? []).map((result) =>
           hitOf(result.location, result.metadata, result.content?.text, result.score),
         );
-        return { ok: true, hits };
+        return { ok: true, value: { hits } };
       }
       const output = await client.send(
         new RetrieveAndGenerateCommand({
@@ -72,7 +72,7 @@ export function bedrockKnowledgeBaseConnector(config: BedrockKnowledgeBaseConnec
       const hits = uniqueHits(
         references.map((reference) => hitOf(reference.location, reference.metadata, reference.content?.text, undefined)),
       );
-      return { ok: true, hits, ...(output.output?.text === undefined ? {} : { response: output.output.text }) };
+      return { ok: true, value: { hits, ...(output.output?.text === undefined ? {} : { response: output.output.text }) } };
     } catch (error) {
       answered ||= typeof (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode === 'number';
       const mismatch = answered ? undefined : httpMismatch(error, version);

@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { awsSecrets } from './aws-secrets.js';
 import type { ConnectorContext } from './connector-context.js';
 import type {
@@ -16,8 +17,9 @@ import { lazyConnector } from './lazy-connector.js';
 import { retryingEngine } from './retrying-engine.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
-export type EngineCreation = { ok: true; engine: Engine } | { ok: false; error: string };
-export type EnginesCreation = { ok: true; engines: Engine[] } | { ok: false; errors: string[] };
+export type EngineCreation = Result<Engine>;
+/** Every variant's engine, or every problem found (each a sentence), none kept. */
+export type EnginesCreation = Result<Engine[], string[]>;
 
 /** The environment variables an engine reads: `{{env.NAME}}` placeholders and postgres' connection_env. */
 export function envNamesOf(config: EngineConfig): string[] {
@@ -45,7 +47,7 @@ export function createEngine(variant: EngineVariant, env: Environment): EngineCr
   const limits: ConnectorLimits = { timeoutMs, maxAnswerBytes: config.max_answer_bytes ?? DEFAULT_MAX_ANSWER_BYTES };
   return {
     ok: true,
-    engine: retryingEngine(
+    value: retryingEngine(
       variant.name,
       connectorFor(config, context, limits),
       { retries: config.retries, timeoutMs },
@@ -64,14 +66,14 @@ export function expandEngines(configs: readonly EngineConfig[], env: Environment
       errors.push(`engine "${variant.name}" is defined twice (fix: rename an engine or change its matrix values)`);
     seen.add(variant.name);
   }
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0) return { ok: false, error: errors };
   const creations = variants.map((variant) => createEngine(variant, env));
-  const engines = creations.flatMap((creation) => (creation.ok ? [creation.engine] : []));
+  const engines = creations.flatMap((creation) => (creation.ok ? [creation.value] : []));
   const failed = creations.flatMap((creation) => (creation.ok ? [] : [creation.error]));
-  if (failed.length === 0) return { ok: true, engines };
+  if (failed.length === 0) return { ok: true, value: engines };
   // The engines built are closed (none has connected yet: a connector is made on first use); allSettled, so that a close that fails cannot become an unhandled rejection that ends the process.
   void Promise.allSettled(engines.map((engine) => engine.close()));
-  return { ok: false, errors: failed };
+  return { ok: false, error: failed };
 }
 
 /** What bounds one attempt of a connector: its time and the size of the answer it reads. */

@@ -3,11 +3,11 @@ import type { BodyRead } from './bounded-body.js';
 import type { ConnectorResult } from './engine.js';
 
 export function transient(message: string, retryAfterMs?: number): ConnectorResult {
-  return { ok: false, failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } };
+  return { ok: false, error: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } };
 }
 
 export function permanent(message: string): ConnectorResult {
-  return { ok: false, failure: { kind: 'permanent', message } };
+  return { ok: false, error: { kind: 'permanent', message } };
 }
 
 /** 408, 425, 429 and every 5xx are worth another try; the rest of 4xx are not. */

@@ -1,4 +1,5 @@
 import type { RetrievedChunk } from '../schema/eval-case.js';
+import type { Result } from '../schema/result.js';
 
 /**
  * The port every system under test sits behind. A connector (http,
@@ -43,7 +44,7 @@ export interface EngineFailure {
   readonly retry_after_ms?: number;
 }
 
-export type EngineResult = { readonly ok: true; readonly answer: EngineAnswer } | { readonly ok: false; readonly failure: EngineFailure };
+export type EngineResult = Result<EngineAnswer, EngineFailure>;
 
 export interface Engine {
   /** Unique in a config; a matrix variant is named `<name>@<variable>=<value>,...`. */
@@ -54,10 +55,13 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** What one attempt of a connector gives back, before latency and retries are added. */
-export type ConnectorResult =
-  | { readonly ok: true; readonly hits: readonly EngineHit[]; readonly response?: string }
-  | { readonly ok: false; readonly failure: EngineFailure };
+/** What one attempt of a connector answers, before latency and retries are added. */
+export interface ConnectorAnswer {
+  readonly hits: readonly EngineHit[];
+  readonly response?: string;
+}
+
+export type ConnectorResult = Result<ConnectorAnswer, EngineFailure>;
 
 /** One connector instance, built once per engine variant: its clients and pools live as long as it does. */
 export interface Connector {

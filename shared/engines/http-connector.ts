@@ -34,8 +34,8 @@ export function httpConnector(config: HttpConnectorConfig, context: ConnectorCon
     const url = renderUrl(config.url, values);
     try {
       const sent = await fetchWithinOrigin(url, { method: config.method, headers, body, signal });
-      if (!sent.ok) return permanent(`${target}: ${sent.refusal}`);
-      answer = sent.response;
+      if (!sent.ok) return permanent(`${target}: ${sent.error}`);
+      answer = sent.value;
     } catch (error) {
       return sendFailure(target, url, error);
     }
@@ -61,7 +61,7 @@ export function httpConnector(config: HttpConnectorConfig, context: ConnectorCon
       return permanent(`${target} answered HTTP ${status} with a body that is not JSON: ${excerpt(read.text) || '(empty)'}`);
     }
     const mapped = mapAnswer(json, results, response);
-    return mapped.ok ? mapped : permanent(`${target}: ${mapped.failure.message}`);
+    return mapped.ok ? mapped : permanent(`${target}: ${mapped.error.message}`);
   }
 
   return { attempt, close: async () => undefined };

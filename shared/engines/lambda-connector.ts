@@ -58,7 +58,7 @@ export function lambdaConnector(config: LambdaConnectorConfig, context: Connecto
       return permanent(`${target}: the function answered with a payload that is not JSON: ${excerpt(text) || '(empty)'}`);
     }
     const mapped = mapAnswer(json, results, response);
-    return mapped.ok ? mapped : permanent(`${target}: ${mapped.failure.message}`);
+    return mapped.ok ? mapped : permanent(`${target}: ${mapped.error.message}`);
   }
 
   return { attempt, close: async () => client.destroy() };

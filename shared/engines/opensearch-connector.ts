@@ -114,7 +114,7 @@ export function opensearchConnector(
       return permanent(
         `${target}: hits do not give id_field "${config.id_field}"${config.content_field === undefined ? '' : ` and content_field "${config.content_field}"`}: ${describeHitProblem(hits.error)}`,
       );
-    return { ok: true, hits: hits.data.map(hitFrom) };
+    return { ok: true, value: { hits: hits.data.map(hitFrom) } };
   }
 
   return { attempt, close: () => client.close() };

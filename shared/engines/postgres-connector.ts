@@ -39,7 +39,7 @@ export function postgresConnector(config: PostgresConnectorConfig, context: Conn
     const hits = z.array(hitSchema).safeParse(rows);
     if (!hits.success)
       return permanent(`${target}: the SQL must return columns doc_uri, content and score: ${describeHitProblem(hits.error)}`);
-    return { ok: true, hits: hits.data.map(hitFrom) };
+    return { ok: true, value: { hits: hits.data.map(hitFrom) } };
   }
 
   return { attempt, close: () => pool.end() };

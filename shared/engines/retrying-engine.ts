@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Connector, ConnectorResult, Engine, EngineFailure, EngineHit, EngineRequest, EngineResult } from './engine.js';
+import type { Connector, ConnectorAnswer, ConnectorResult, Engine, EngineFailure, EngineRequest, EngineResult } from './engine.js';
 import { removeKnownSecrets, scrubSecrets } from '../secrets/scrub-secrets.js';
 import { secretForms } from '../secrets/secret-forms.js';
 
@@ -33,7 +33,7 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
   const forms = secretForms(secrets);
   const fail = (failure: EngineFailure, attempts: number): EngineResult => {
     const message = attempts > 1 ? `${failure.message} (after ${attempts} attempts)` : failure.message;
-    return { ok: false, failure: { ...failure, message: scrubSecrets(message, forms) } };
+    return { ok: false, error: { ...failure, message: scrubSecrets(message, forms) } };
   };
 
   return {
@@ -51,13 +51,13 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
         const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
         if (result.ok) {
           const latency = Math.round((performance.now() - started) * 10) / 10;
-          const { hits, response } = withoutSecrets(result, forms);
+          const { hits, response } = withoutSecrets(result.value, forms);
           return {
             ok: true,
-            answer: { hits, ...(response === undefined ? {} : { response }), latency_ms: latency, attempts: attempt + 1 },
+            value: { hits, ...(response === undefined ? {} : { response }), latency_ms: latency, attempts: attempt + 1 },
           };
         }
-        last = result.failure;
+        last = result.error;
         if (last.kind === 'permanent' || attempt === policy.retries || deadline.aborted) return fail(last, attempt + 1);
         const backoff = backoffMs(name, request.request_id, attempt, baseDelayMs, maxDelayMs);
         try {
@@ -94,8 +94,8 @@ async function attemptOnce(
     if (stop !== undefined) signal.removeEventListener('abort', stop);
   }
   return deadline.aborted
-    ? { ok: false, failure: { kind: 'transient', message: 'stopped at the deadline' } }
-    : { ok: false, failure: { kind: 'transient', message: `timed out after ${timeoutMs} ms` } };
+    ? { ok: false, error: { kind: 'transient', message: 'stopped at the deadline' } }
+    : { ok: false, error: { kind: 'transient', message: `timed out after ${timeoutMs} ms` } };
 }
 
 /** The wait before retry `attempt + 1`: base × 2^attempt, capped, times a factor from 0.5 to 1 fixed by engine, request and attempt. */
@@ -106,10 +106,7 @@ export function backoffMs(name: string, requestId: string, attempt: number, base
 }
 
 /** The answer without the engine's secret values: they are removed from ids, contents and the response, where any of them appears. */
-function withoutSecrets(
-  result: { readonly hits: readonly EngineHit[]; readonly response?: string },
-  forms: readonly string[],
-): { hits: readonly EngineHit[]; response?: string } {
+function withoutSecrets(result: ConnectorAnswer, forms: readonly string[]): ConnectorAnswer {
   const clean = (text: string): string => removeKnownSecrets(text, forms);
   const hits = result.hits.map((hit) => {
     const docUri = clean(hit.doc_uri);

@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 /**
  * fetch that follows redirects only within the origin it was sent to. An
  * engine's request carries its credentials in custom headers, the URL and
@@ -21,7 +22,7 @@ export interface SameOriginRequest {
 }
 
 /** The final answer, or why a redirect was not followed (a sentence without the target's path or query). */
-export type SameOriginFetch = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly refusal: string };
+export type SameOriginFetch = Result<Response>;
 
 /** Sends the request and follows same-origin redirects as fetch would; rejects as fetch does on a network fault. */
 export async function fetchWithinOrigin(url: string, request: SameOriginRequest): Promise<SameOriginFetch> {
@@ -33,7 +34,7 @@ export async function fetchWithinOrigin(url: string, request: SameOriginRequest)
   for (;;) {
     const response = await fetch(current, { method, headers, body, signal: request.signal, redirect: 'manual' });
     const location = response.headers.get('location');
-    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, value: response };
     // The redirect's own body is not read; cancelling it frees the connection.
     await response.body?.cancel();
     // As fetch does: 303 asks for a GET, and so do 301 and 302 after a POST; 307 and 308 repeat the request.
@@ -43,7 +44,7 @@ export async function fetchWithinOrigin(url: string, request: SameOriginRequest)
       headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-type'));
     }
     const next = nextUrl(response.status, location, current, method, visited);
-    if (typeof next === 'string') return { ok: false, refusal: next };
+    if (typeof next === 'string') return { ok: false, error: next };
     current = next;
     visited.push({ method, url: current });
   }

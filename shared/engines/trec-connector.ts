@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { repeatedDocumentError } from '../trec/run-line.js';
 import { readRunLines, type RunLineSink } from '../trec-collection/trec-run-lines.js';
 import { rankLikeTrecEval, type RunEntry } from '../trec-collection/trec-ranking.js';
@@ -8,7 +9,8 @@ import { permanent } from './engine-failure.js';
 /** Run lines by topic id, then by tag. */
 type RunTopics = Map<string, Map<string, RunEntry[]>>;
 
-type LoadedRun = { ok: true; topics: RunTopics; tags: string[] } | { ok: false; message: string };
+/** A run file's lines by topic and tag, and its tags in file order. */
+type LoadedRun = Result<{ topics: RunTopics; tags: string[] }>;
 
 /** A run file's lines by topic and tag number, and the first document a tag lists twice for a topic. */
 class RunLines implements RunLineSink {
@@ -58,7 +60,7 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
     try {
       read = await readRunLines(config.path, lines);
     } catch (error) {
-      return { ok: false, message: `${target}: cannot read the file: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, error: `${target}: cannot read the file: ${error instanceof Error ? error.message : String(error)}` };
     }
     // The run-line rule's first error, as ir-metrics stops at: a bad line or a repeated document, whichever comes first.
     const { repeated } = lines;
@@ -68,15 +70,16 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
         : repeatedDocumentError(config.path, repeated.line, repeated.qid, repeated.docno, read.tags[repeated.tag]);
     const [firstBad] = read.errors;
     const first = repeatError !== undefined && (firstBad === undefined || repeatError.line < firstBad.line) ? repeatError : firstBad;
-    if (first !== undefined) return { ok: false, message: `${target}: line ${first.line}: ${first.message} (fix: ${first.fix})` };
-    return { ok: true, topics: lines.named(read.tags), tags: read.tags };
+    if (first !== undefined) return { ok: false, error: `${target}: line ${first.line}: ${first.message} (fix: ${first.fix})` };
+    return { ok: true, value: { topics: lines.named(read.tags), tags: read.tags } };
   }
 
   async function attempt(request: EngineRequest): Promise<ConnectorResult> {
     loading ??= load();
-    const run = await loading;
-    if (!run.ok) return permanent(run.message);
-    if (run.tags.length === 0) return { ok: true, hits: [] };
+    const loaded = await loading;
+    if (!loaded.ok) return permanent(loaded.error);
+    const run = loaded.value;
+    if (run.tags.length === 0) return { ok: true, value: { hits: [] } };
     const tag = config.tag ?? (run.tags.length === 1 ? run.tags[0] : undefined);
     if (tag === undefined) return permanent(`${target}: the file holds the runs ${run.tags.join(', ')} (fix: choose one with trec.tag)`);
     if (config.tag !== undefined && !run.tags.includes(config.tag)) {
@@ -85,7 +88,7 @@ export function trecConnector(config: TrecConnectorConfig): Connector {
     const entries = run.topics.get(request.request_id)?.get(tag) ?? [];
     return {
       ok: true,
-      hits: rankLikeTrecEval(entries).map(({ doc_uri, score }) => ({ doc_uri, ...(score === undefined ? {} : { score }) })),
+      value: { hits: rankLikeTrecEval(entries).map(({ doc_uri, score }) => ({ doc_uri, ...(score === undefined ? {} : { score }) })) },
     };
   }
 

@@ -43,7 +43,7 @@ export async function rebuildHistory(store: ObjectStore, suite: string): Promise
         if (bytes === undefined) return;
         const parsed = parseReportJson(new TextDecoder().decode(bytes));
         if (!parsed.ok) {
-          unreadableReports.push({ key, reason: parsed.message });
+          unreadableReports.push({ key, reason: parsed.error.message });
           return;
         }
         const row = historyRowOf(parsed.value);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Result } from '../schema/result.js';
 import { extractJson, parseAnswer, type ParsedAnswer } from './answer-parsing.js';
 import { stoppedAnswer, type ChoiceAnswer } from './completion-answer.js';
 import type { CompletionRequest } from './judge-completion.js';
@@ -14,12 +15,22 @@ import type { ChatMessage } from './output-modes.js';
  * only sends: one answer to the messages it is given, with its own retries.
  */
 
-/** One answer from the model (after the transport's retries), or why there is none. */
-export type SentAnswer = ({ ok: true } & ChoiceAnswer) | { ok: false; error: string; transient: boolean };
+/** Why a judge call has no answer: the sentence, and whether asking again later may give one (a timeout, a 429, a 5xx, a batch answer not in yet). */
+export interface CallFailure {
+  readonly message: string;
+  readonly transient: boolean;
+}
 
-export type ExchangeOutcome =
-  | { ok: true; output: unknown; reportedModel: string | undefined }
-  | { ok: false; error: string; transient: boolean };
+/** One answer from the model (after the transport's retries), or why there is none. */
+export type SentAnswer = Result<ChoiceAnswer, CallFailure>;
+
+/** The judge's output, read and checked, and the model the server says answered. */
+export interface ExchangedAnswer {
+  readonly output: unknown;
+  readonly reportedModel: string | undefined;
+}
+
+export type ExchangeOutcome = Result<ExchangedAnswer, CallFailure>;
 
 export interface ExchangeLimits {
   /** The token limit the answers were asked under, named when one was cut at it. */
@@ -35,23 +46,33 @@ export async function exchangeAnswer(
 ): Promise<ExchangeOutcome> {
   const first = await send(request.messages);
   if (!first.ok) return first;
-  const parsed = judged(first, request.schema, limits);
-  if (parsed.ok) return { ok: true, output: parsed.value, reportedModel: first.reportedModel };
-  if (parsed.final) return { ok: false, error: parsed.error, transient: false };
+  const parsed = judged(first.value, request.schema, limits);
+  if (parsed.ok) return { ok: true, value: { output: parsed.value, reportedModel: first.value.reportedModel } };
+  if (parsed.error.final) return { ok: false, error: { message: parsed.error.message, transient: false } };
   const repairMessages: ChatMessage[] = [
     ...request.messages,
-    { role: 'assistant', content: first.text },
+    { role: 'assistant', content: first.value.text },
     {
       role: 'user',
-      content: `That answer is not valid: ${parsed.error}. Reply again with only a JSON object that matches the required schema.`,
+      content: `That answer is not valid: ${parsed.error.message}. Reply again with only a JSON object that matches the required schema.`,
     },
   ];
   const second = await send(repairMessages);
   if (!second.ok) return second;
-  const repaired = judged(second, request.schema, limits);
-  if (repaired.ok) return { ok: true, output: repaired.value, reportedModel: second.reportedModel };
-  const error = repaired.final ? repaired.error : `invalid answer after one repair request: ${repaired.error}`;
-  return { ok: false, error, transient: false };
+  const repaired = judged(second.value, request.schema, limits);
+  if (repaired.ok) return { ok: true, value: { output: repaired.value, reportedModel: second.value.reportedModel } };
+  const message = repaired.error.final ? repaired.error.message : `invalid answer after one repair request: ${repaired.error.message}`;
+  return { ok: false, error: { message, transient: false } };
+}
+
+/**
+ * The outcome as the first fields of a JudgeCompletion, whose failure keeps
+ * `error` and `transient` beside the call's cost (judge-completion.ts says why).
+ */
+export function completionFields(
+  outcome: ExchangeOutcome,
+): ({ ok: true } & ExchangedAnswer) | { ok: false; error: string; transient: boolean } {
+  return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error.message, transient: outcome.error.transient };
 }
 
 /** The answer as the judge's output; `final` when no repair request can help (a refusal, a cut or filtered answer). */
@@ -59,11 +80,11 @@ function judged(
   answer: ChoiceAnswer,
   schema: z.ZodType,
   limits: ExchangeLimits,
-): { ok: true; value: unknown } | { ok: false; error: string; final: boolean } {
+): Result<unknown, { readonly message: string; readonly final: boolean }> {
   const parsed = readAnswer(answer.text, schema);
   const stopped = stoppedAnswer(answer, parsed.ok, limits.maxTokens, limits.secrets);
-  if (stopped !== undefined) return { ok: false, error: stopped, final: true };
-  return parsed.ok ? parsed : { ok: false, error: parsed.error, final: false };
+  if (stopped !== undefined) return { ok: false, error: { message: stopped, final: true } };
+  return parsed.ok ? parsed : { ok: false, error: { message: parsed.error, final: false } };
 }
 
 function readAnswer(text: string, schema: z.ZodType): ParsedAnswer<unknown> {

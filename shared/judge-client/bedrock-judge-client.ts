@@ -5,7 +5,7 @@ import {
   type ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
-import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
+import { completionFields, exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { converseAnswer, converseInput, CONVERSE_MODES } from './bedrock-converse.js';
 import { classifyBedrockFailure, type BedrockWire } from './bedrock-failure.js';
 import { bedrockHttpVersion, type BedrockHttpVersion } from './bedrock-http-version.js';
@@ -136,7 +136,13 @@ export class BedrockJudgeClient implements JudgeCompleter {
         secrets: [],
       });
       const held = !outcome.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
-      return { ...outcome, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
+      return {
+        ...completionFields(outcome),
+        ...held,
+        usage: { ...call.usage },
+        retries: Math.max(0, call.attempts - 1),
+        rateLimited: call.rateLimited,
+      };
     } finally {
       this.calls.delete(call);
     }
@@ -149,9 +155,9 @@ export class BedrockJudgeClient implements JudgeCompleter {
     try {
       for (;;) {
         const fatal = this.fatal.current;
-        if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
+        if (fatal !== undefined) return { ok: false, error: { message: fatal, transient: false } };
         const unreachable = this.reach.unreachable;
-        if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
+        if (unreachable !== undefined) return { ok: false, error: { message: unreachable, transient: true } };
         claim ??= this.ladder.claim();
         const current: ModeClaim = claim;
         const parameters = {
@@ -168,11 +174,11 @@ export class BedrockJudgeClient implements JudgeCompleter {
           call.usage.inputTokens += output.usage?.inputTokens ?? 0;
           call.usage.outputTokens += output.usage?.outputTokens ?? 0;
           current.settle('worked');
-          return { ok: true, ...converseAnswer(output, current.mode) };
+          return { ok: true, value: converseAnswer(output, current.mode) };
         } catch (error) {
           if (call.deadline.signal.aborted) return this.outOfTime(call);
           const stopped: unknown = call.stop.signal.reason;
-          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
+          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: { message: stopped, transient: true } };
           const failure = classifyBedrockFailure(error, this.target, { ...this.wire, answered: this.answered });
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');
@@ -185,12 +191,14 @@ export class BedrockJudgeClient implements JudgeCompleter {
           }
           if (failure.kind === 'fatal') this.fatal.record(failure.error);
           if (failure.kind === 'fatal' || failure.kind === 'failed')
-            return { ok: false, error: failure.error, transient: failure.kind === 'failed' && failure.transient };
+            return { ok: false, error: { message: failure.error, transient: failure.kind === 'failed' && failure.transient } };
           const what = failure.kind === 'mode-refused' ? 'every output mode, JSON in text included' : `the parameter ${failure.parameter}`;
           return {
             ok: false,
-            error: `Amazon Bedrock refused ${what}: ${error instanceof Error ? error.message : String(error)}`,
-            transient: false,
+            error: {
+              message: `Amazon Bedrock refused ${what}: ${error instanceof Error ? error.message : String(error)}`,
+              transient: false,
+            },
           };
         }
       }
@@ -267,6 +275,9 @@ export class BedrockJudgeClient implements JudgeCompleter {
   }
 
   private outOfTime(call: BedrockCall): SentAnswer {
-    return { ok: false, error: deadlineMessage(call.deadline, this.settings.callDeadlineMs, call.lastFailure), transient: true };
+    return {
+      ok: false,
+      error: { message: deadlineMessage(call.deadline, this.settings.callDeadlineMs, call.lastFailure), transient: true },
+    };
   }
 }

@@ -1,5 +1,5 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import { exchangeAnswer, type SentAnswer } from './answer-exchange.js';
+import { completionFields, exchangeAnswer, type SentAnswer } from './answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
 import { isProse, readChoice } from './completion-answer.js';
@@ -140,7 +140,13 @@ export class JudgeClient implements JudgeCompleter {
         secrets: [this.settings.apiKey],
       });
       const held = !outcome.ok && call.heldByRateLimit ? { heldByRateLimit: true as const } : {};
-      return { ...outcome, ...held, usage: { ...call.usage }, retries: Math.max(0, call.attempts - 1), rateLimited: call.rateLimited };
+      return {
+        ...completionFields(outcome),
+        ...held,
+        usage: { ...call.usage },
+        retries: Math.max(0, call.attempts - 1),
+        rateLimited: call.rateLimited,
+      };
     } finally {
       this.calls.delete(callKey);
     }
@@ -155,9 +161,9 @@ export class JudgeClient implements JudgeCompleter {
     try {
       for (;;) {
         const fatal = this.fatal.current;
-        if (fatal !== undefined) return { ok: false, error: fatal, transient: false };
+        if (fatal !== undefined) return { ok: false, error: { message: fatal, transient: false } };
         const unreachable = this.reach.unreachable;
-        if (unreachable !== undefined) return { ok: false, error: unreachable, transient: true };
+        if (unreachable !== undefined) return { ok: false, error: { message: unreachable, transient: true } };
         claim ??= this.ladder.claim(floor);
         const current: ModeClaim = claim;
         try {
@@ -176,11 +182,11 @@ export class JudgeClient implements JudgeCompleter {
             continue;
           }
           current.settle('worked');
-          return { ok: true, ...answer };
+          return { ok: true, value: answer };
         } catch (error) {
           if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
           const stopped: unknown = call.stop.signal.reason;
-          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: stopped, transient: true };
+          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: { message: stopped, transient: true } };
           const failure = classifyFailure(error, this.settings.apiKey, this.credentials);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');
@@ -191,7 +197,7 @@ export class JudgeClient implements JudgeCompleter {
           if (failure.kind === 'fatal') this.fatal.record(failure.error);
           const message =
             failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : refusedAgain(failure, error, this.settings.apiKey);
-          return { ok: false, error: message, transient: failure.kind === 'failed' && failure.transient };
+          return { ok: false, error: { message, transient: failure.kind === 'failed' && failure.transient } };
         }
       }
     } finally {
@@ -202,7 +208,7 @@ export class JudgeClient implements JudgeCompleter {
   /** The last answer is named when a retry was not started for lack of time (a 429 or 5xx), not when the deadline cut a request. */
   private outOfTime(deadline: CallDeadline, error: unknown): SentAnswer {
     const last = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}` : undefined;
-    return { ok: false, error: deadlineMessage(deadline, this.settings.callDeadlineMs, last), transient: true };
+    return { ok: false, error: { message: deadlineMessage(deadline, this.settings.callDeadlineMs, last), transient: true } };
   }
 
   private body(request: CompletionRequest, messages: readonly ChatMessage[], mode: OutputMode) {

@@ -31,6 +31,12 @@ export interface CallCost {
 /** Where a judgment's answers came from, for its price: a provider's batch job costs less than the same requests online. */
 export type Pricing = 'online' | 'batch';
 
+/**
+ * One judge call's answer, or why there is none, with what the call cost
+ * either way. Not a Result: the cost and the pricing travel on both arms (a
+ * failed call has spent tokens too), and the failure arm also holds a
+ * judgment waiting for a batch job's answer, which is no failure.
+ */
 export type JudgeCompletion =
   | ({
       ok: true;

@@ -60,6 +60,11 @@ export type JudgeProvider =
 /** The environment variables that hold a judge provider's key. */
 export type JudgeKeyVariable = 'OPENAI_API_KEY' | 'AZURE_OPENAI_API_KEY';
 
+/**
+ * Which judge the settings make. Not a Result: besides a provider and a
+ * usage error there is a third answer, the lexical judge for want of a key,
+ * which is no failure unless an LLM judge was asked for.
+ */
 export type ProviderChoice =
   | { readonly ok: true; readonly provider: JudgeProvider; readonly model: string }
   /**

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { FieldProblem } from '../schema/field-problem.js';
+import type { Result } from '../schema/result.js';
 import { ratingSchema, type Scale } from './scale.js';
 import type { TemplateInput } from './template.js';
 
@@ -30,32 +32,43 @@ const TITLES: Readonly<Record<TemplateInput, string>> = {
 };
 const ORDER = Object.keys(TITLES) as TemplateInput[];
 
-export type ExampleCheck = { ok: true } | { ok: false; index: number; field: string; problem: string; fix: string };
+/** An example that does not fit the judge: its position in `examples`, and the field of the example at fault. */
+export interface ExampleProblem extends FieldProblem {
+  readonly index: number;
+}
 
 /** Each example gives a rating of the scale and only inputs the judge's template uses. */
-export function checkExamples(examples: readonly CustomJudgeExample[], scale: Scale, inputs: readonly TemplateInput[]): ExampleCheck {
+export function checkExamples(
+  examples: readonly CustomJudgeExample[],
+  scale: Scale,
+  inputs: readonly TemplateInput[],
+): Result<undefined, ExampleProblem> {
   for (const [index, example] of examples.entries()) {
     if (!ratingSchema(scale).safeParse(example.rating).success) {
       return {
         ok: false,
-        index,
-        field: 'rating',
-        problem: `${JSON.stringify(example.rating)} is not a rating of the judge's scale`,
-        fix: 'give a rating the judge itself could answer, e.g. "yes" or 2',
+        error: {
+          index,
+          field: 'rating',
+          problem: `${JSON.stringify(example.rating)} is not a rating of the judge's scale`,
+          fix: 'give a rating the judge itself could answer, e.g. "yes" or 2',
+        },
       };
     }
     const unused = ORDER.filter((input) => example[input] !== undefined && !inputs.includes(input));
     if (unused.length > 0) {
       return {
         ok: false,
-        index,
-        field: unused[0] as string,
-        problem: 'the template has no such placeholder, so the judge never sees it',
-        fix: `give only the inputs the template uses: ${inputs.join(', ')}`,
+        error: {
+          index,
+          field: unused[0] as string,
+          problem: 'the template has no such placeholder, so the judge never sees it',
+          fix: `give only the inputs the template uses: ${inputs.join(', ')}`,
+        },
       };
     }
   }
-  return { ok: true };
+  return { ok: true, value: undefined };
 }
 
 /** The examples as a prompt section, braces doubled because the result is a template; empty without examples. */

@@ -1,3 +1,5 @@
+import type { FieldProblem } from '../schema/field-problem.js';
+import type { Result } from '../schema/result.js';
 import { z } from 'zod';
 import { JUDGE_CATALOG } from './catalog/index.js';
 import { checkExamples, customJudgeExampleSchema, examplesSection } from './custom-judge-examples.js';
@@ -40,10 +42,12 @@ export const customJudgeSchema = z.strictObject({
 });
 export type CustomJudgeDefinition = z.infer<typeof customJudgeSchema>;
 
-export type CustomJudgeBuild =
-  | { ok: true; judge: LlmJudge<{ rationale: string; rating: Rating }> }
-  /** `error` names the judge, the field, the problem and its fix; the parts are there for callers that word them their own way. */
-  | { ok: false; field: string; problem: string; fix: string; error: string };
+/** A custom judge that does not build: `message` names the judge, the field, the problem and its fix; the parts are there for callers that word them their own way. */
+export interface CustomJudgeProblem extends FieldProblem {
+  readonly message: string;
+}
+
+export type CustomJudgeBuild = Result<LlmJudge<{ rationale: string; rating: Rating }>, CustomJudgeProblem>;
 
 /** What the judge server needs to know about each scale; braces are doubled because this is a template. */
 const SCALE_INSTRUCTIONS: Readonly<Record<CustomScaleName, string>> = {
@@ -82,10 +86,7 @@ export function buildCustomJudge(
 ): CustomJudgeBuild {
   const failure = (field: string, problem: string, fix: string): CustomJudgeBuild => ({
     ok: false,
-    field,
-    problem,
-    fix,
-    error: `custom judge "${definition.id}", field "${field}": ${problem} (fix: ${fix})`,
+    error: { field, problem, fix, message: `custom judge "${definition.id}", field "${field}": ${problem} (fix: ${fix})` },
   });
   if (reservedIds.has(definition.id)) {
     return failure(
@@ -125,7 +126,10 @@ export function buildCustomJudge(
   const inputs = allowed.filter((input) => used.includes(input));
   const examples = definition.examples ?? [];
   const exampleCheck = checkExamples(examples, scale, inputs);
-  if (!exampleCheck.ok) return failure(`examples[${exampleCheck.index}].${exampleCheck.field}`, exampleCheck.problem, exampleCheck.fix);
+  if (!exampleCheck.ok) {
+    const { index, field, problem, fix } = exampleCheck.error;
+    return failure(`examples[${index}].${field}`, problem, fix);
+  }
   const judge: LlmJudge<{ rationale: string; rating: Rating }> = {
     kind: 'llm',
     id: definition.id,
@@ -150,5 +154,5 @@ export function buildCustomJudge(
       `use some of ${placeholderList(allowed)}`,
     );
   }
-  return { ok: true, judge };
+  return { ok: true, value: judge };
 }

@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { z } from 'zod';
 import { ratingSchema, ratingValue, type Rating, type Scale } from './scale.js';
 import type { DagJudge } from './dag/dag-judge.js';
@@ -74,15 +75,13 @@ export function ratingVerdict(scale: Scale) {
   });
 }
 
-export type JudgeCheck = { ok: true } | { ok: false; error: string };
-
 /** Checks a judge when it is loaded: its templates use known placeholders and all its inputs. */
-export function checkJudge(judge: LlmJudge): JudgeCheck {
+export function checkJudge(judge: LlmJudge): Result<undefined> {
   const combined = `${judge.systemTemplate}\n${judge.userTemplate}`;
   const check = checkTemplate(combined, judge.inputs, `judge ${judge.id}`);
   if (!check.ok) return check;
   if (!/^[a-z][a-z0-9_]*$/.test(judge.id)) {
     return { ok: false, error: `judge id "${judge.id}" must be lower-case letters, digits and underscores, starting with a letter` };
   }
-  return { ok: true };
+  return { ok: true, value: undefined };
 }

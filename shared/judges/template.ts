@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 /**
  * Prompt templates with `{placeholder}` slots. A template is checked when a
  * judge is loaded, not when it first runs: every placeholder must be a known
@@ -10,8 +11,6 @@
 /** The inputs a template can use. */
 export const TEMPLATE_INPUTS = ['request', 'response', 'context', 'chunk', 'expected_response', 'expected_facts'] as const;
 export type TemplateInput = (typeof TEMPLATE_INPUTS)[number];
-
-export type TemplateCheck = { ok: true } | { ok: false; error: string };
 
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
@@ -26,7 +25,7 @@ export function placeholdersOf(template: string): string[] {
 }
 
 /** Checks that a template uses exactly known inputs, and every declared one. */
-export function checkTemplate(template: string, declaredInputs: readonly TemplateInput[], where: string): TemplateCheck {
+export function checkTemplate(template: string, declaredInputs: readonly TemplateInput[], where: string): Result<undefined> {
   const used = placeholdersOf(template);
   const unknown = used.filter((name) => !(TEMPLATE_INPUTS as readonly string[]).includes(name));
   if (unknown.length > 0) {
@@ -42,7 +41,7 @@ export function checkTemplate(template: string, declaredInputs: readonly Templat
       error: `${where}: the template never uses ${missing.map((name) => `{${name}}`).join(', ')}, which the judge declares as input; add it to the template or remove it from the inputs`,
     };
   }
-  return { ok: true };
+  return { ok: true, value: undefined };
 }
 
 /** Fills a checked template. Values are inserted as they are: braces in them are not read as placeholders. */

@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { averagePrecision, averagePrecisionAt } from './average-precision.js';
 import { numberRelevant, numberRelevantRetrieved, numberRetrieved } from './counts.js';
 import type { GainScheme } from './gain.js';
@@ -48,7 +49,7 @@ function defaultCutoffs(family: CutoffFamily): readonly number[] {
   return family === 'hit' ? DEFAULT_SUCCESS_CUTOFFS : DEFAULT_CUTOFFS;
 }
 
-export type ResolvedMeasures = { ok: true; measures: Measure[] } | { ok: false; error: string };
+export type ResolvedMeasures = Result<Measure[]>;
 
 type CutoffFamily = 'precision' | 'recall' | 'ndcg' | 'average_precision' | 'hit';
 
@@ -134,7 +135,7 @@ export function resolveMeasures(name: string): ResolvedMeasures {
     const k = Number(at[2]);
     if (family === undefined) return unknown(name);
     if (k < 1) return { ok: false, error: `Expected the cutoff in "${name}" to be an integer from 1 and up` };
-    return { ok: true, measures: [cutoffMeasure(family, k)] };
+    return { ok: true, value: [cutoffMeasure(family, k)] };
   }
   const printed = /^(P|recall|ndcg_cut|map_cut|success)_(\d+)$/.exec(name);
   if (printed) return resolveMeasures(`${printed[1]}.${printed[2]}`);
@@ -143,9 +144,9 @@ export function resolveMeasures(name: string): ResolvedMeasures {
   const plain = plainMeasures.find((measure) => measure.name === (plainAliases[base] ?? base));
   const family = trecCutoffNames[base];
   if (dot === -1) {
-    if (plain) return { ok: true, measures: [plain] };
+    if (plain) return { ok: true, value: [plain] };
     const defaulted = family ?? bareCutoffNames[base];
-    if (defaulted) return { ok: true, measures: defaultCutoffs(defaulted).map((k) => cutoffMeasure(defaulted, k)) };
+    if (defaulted) return { ok: true, value: defaultCutoffs(defaulted).map((k) => cutoffMeasure(defaulted, k)) };
     return unknown(name);
   }
   const parameters = name.slice(dot + 1);
@@ -153,7 +154,7 @@ export function resolveMeasures(name: string): ResolvedMeasures {
   if (family) {
     const cutoffs = parseCutoffs(parameters);
     if (!cutoffs.ok) return { ok: false, error: `${cutoffs.error} in "${name}"` };
-    return { ok: true, measures: cutoffs.cutoffs.map((k) => cutoffMeasure(family, k)) };
+    return { ok: true, value: cutoffs.value.map((k) => cutoffMeasure(family, k)) };
   }
   if (plain) {
     const cutoffVersion = plain.name === 'average_precision' ? ' (the cutoff version is map_cut.K or average_precision@K)' : '';
@@ -166,7 +167,7 @@ export function resolveMeasures(name: string): ResolvedMeasures {
  * trec_eval's cutoff list: comma-separated, each read as a leading integer
  * (`23.4` is 23, as C's atol reads it), sorted, positive and distinct.
  */
-export function parseCutoffs(text: string): { ok: true; cutoffs: number[] } | { ok: false; error: string } {
+export function parseCutoffs(text: string): Result<number[]> {
   const cutoffs: number[] = [];
   for (const part of text.split(',')) {
     const match = /^\s*([+-]?\d+)/.exec(part);
@@ -178,7 +179,7 @@ export function parseCutoffs(text: string): { ok: true; cutoffs: number[] } | { 
   if (cutoffs.some((k, index) => index > 0 && k === cutoffs[index - 1])) {
     return { ok: false, error: 'Expected distinct cutoffs, found a duplicate' };
   }
-  return { ok: true, cutoffs };
+  return { ok: true, value: cutoffs };
 }
 
 function gainMappedNdcg(parameters: string): ResolvedMeasures {
@@ -194,7 +195,7 @@ function gainMappedNdcg(parameters: string): ResolvedMeasures {
   const scheme: GainScheme = gains;
   return {
     ok: true,
-    measures: [plainMeasure(`ndcg.${parameters}`, `ndcg_${parameters}`, (r) => ndcg(r, scheme))],
+    value: [plainMeasure(`ndcg.${parameters}`, `ndcg_${parameters}`, (r) => ndcg(r, scheme))],
   };
 }
 

@@ -150,7 +150,7 @@ function withoutJudges(manifest: Manifest): boolean {
 
 async function currentLines(path: string, metrics: ReadonlySet<string>): Promise<CaseLine[]> {
   const read = await readCaseLinesFile(path, metrics);
-  if (!read.ok) throw new Error(`Expected the cases.jsonl just written to read back, but line ${read.line}: ${read.message}`);
+  if (!read.ok) throw new Error(`Expected the cases.jsonl just written to read back, but line ${read.error.line}: ${read.error.message}`);
   return read.value;
 }
 

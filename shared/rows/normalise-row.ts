@@ -103,7 +103,7 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
       listSource(file, line, mapped, 'retrieved_context', 'retrieved_context_ids'),
     );
     if (checked.ok) retrieved = checked.value;
-    else errors.push(...checked.errors);
+    else errors.push(...checked.error);
   }
   let expectedDocuments: ExpectedDocument[] | undefined;
   if (input.expected_retrieved_context !== undefined || input.expected_context_ids !== undefined) {
@@ -113,7 +113,7 @@ function buildRow(file: string, line: number, input: RowInput, mapped: MappedFie
       listSource(file, line, mapped, 'expected_retrieved_context', 'expected_context_ids'),
     );
     if (checked.ok) expectedDocuments = checked.value;
-    else errors.push(...checked.errors);
+    else errors.push(...checked.error);
   }
   // Several reference answers (RAGAS ground_truths) are kept whole, one per line.
   const joined = input.expected_responses?.join('\n');

@@ -26,8 +26,8 @@ export function runConfigOf(manifest: Manifest): RunConfig {
   const parse = parseRunConfig(manifest.config, { runId: manifest.run_id, manifestKey: runKeys.manifest(manifest.run_id) });
   if (!parse.ok) throw new StoredConfigError(parse.error);
   if (parsed.size >= MOST_KEPT) parsed.clear();
-  parsed.set(text, parse.config);
-  return parse.config;
+  parsed.set(text, parse.value);
+  return parse.value;
 }
 
 /**

@@ -18,7 +18,7 @@ export async function suiteConfig(store: ObjectStore, suite: string): Promise<Ru
     if (!parsed.ok) throw new Error(parsed.error);
     const checked = parseRunConfig(parsed.value ?? {}, key);
     if (!checked.ok) throw new Error(checked.error);
-    return { ...checked.config, strict: false };
+    return { ...checked.value, strict: false };
   }
   return { ...configFileSchema.parse({}), strict: false };
 }

@@ -2,25 +2,17 @@ import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import type { BatchRequest } from '../judge-client/batch/batch-request.js';
 import type { DagJudge } from '../judges/dag/dag-judge.js';
 import { walkDag } from '../judges/dag/walk-dag.js';
-import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
-import type { JudgeRunner } from './judge-service.js';
+import type { LlmJudge } from '../judges/judge-definition.js';
+import type { JudgmentOutcome } from '../judges/judgment-outcome.js';
+import type { JudgeOutcome, JudgeRunner } from './judge-service.js';
 import { addUsage, emptyUsage, judgmentUsage, type JudgeUsage } from './judge-usage-tally.js';
 import { isLexicalJudge, lexicalVerdict } from '../judges/lexical/lexical-judge.js';
 import type { TemplateInput } from '../judges/template.js';
 
 export type JudgeBackend = { kind: 'llm'; service: JudgeRunner } | { kind: 'lexical' };
 
-export type Outcome =
-  | { ok: true; verdict: Verdict }
-  | {
-      ok: false;
-      error: string;
-      transient: boolean /** The deadline came while the judge server's rate limit held it. */;
-      heldByRateLimit?: true;
-    };
-
 /** What one judge concluded about one engine of a case in one sample: per chunk, or on the whole output, or why it could not. */
-export type EngineJudgments = { skipped: string } | { chunks: Outcome[] } | { whole: Outcome };
+export type EngineJudgments = { skipped: string } | { chunks: JudgmentOutcome[] } | { whole: JudgmentOutcome };
 
 export interface CaseJudgmentSettings {
   readonly backend: JudgeBackend;
@@ -41,7 +33,7 @@ export interface CaseJudgmentSettings {
  */
 export class CaseJudgments {
   private readonly byEngine = new Map<string, Promise<EngineJudgments>>();
-  private readonly byChunk = new Map<string, Promise<Outcome>>();
+  private readonly byChunk = new Map<string, Promise<JudgmentOutcome>>();
   /** Some judgment failed in a way that may pass on a later try. */
   transient = false;
   /** Every such failure came of the judge server's rate limit holding the judgment past its deadline. */
@@ -79,7 +71,10 @@ export class CaseJudgments {
       const chunks = await Promise.all(
         output.retrieved_context.map((chunk) =>
           chunk.content === undefined || chunk.content.trim() === ''
-            ? Promise.resolve<Outcome>({ ok: false, error: `chunk ${chunk.doc_uri} has no text to judge`, transient: false })
+            ? Promise.resolve<JudgmentOutcome>({
+                ok: false,
+                error: { message: `chunk ${chunk.doc_uri} has no text to judge`, transient: false },
+              })
             : this.chunkOutcome(judge, chunk.content, sample),
         ),
       );
@@ -95,7 +90,7 @@ export class CaseJudgments {
     return { whole };
   }
 
-  private chunkOutcome(judge: LlmJudge, text: string, sample: number): Promise<Outcome> {
+  private chunkOutcome(judge: LlmJudge, text: string, sample: number): Promise<JudgmentOutcome> {
     const key = JSON.stringify([judge.id, sample, text]);
     let outcome = this.byChunk.get(key);
     if (outcome === undefined) {
@@ -110,7 +105,7 @@ export class CaseJudgments {
     inputs: Partial<Record<TemplateInput, string>>,
     sample: number,
     client: LlmJudge['client'],
-  ): Promise<Outcome> {
+  ): Promise<JudgmentOutcome> {
     const backend = this.settings.backend;
     if (backend.kind === 'lexical') {
       if (!isLexicalJudge(judge.id)) throw new Error(`Judge ${judge.id} has no lexical approximation: it should have been skipped`);
@@ -120,7 +115,7 @@ export class CaseJudgments {
         chunk: inputs.chunk,
         context: inputs.context === undefined ? undefined : [inputs.context],
       });
-      return 'error' in verdict ? { ok: false, error: verdict.error, transient: false } : { ok: true, verdict };
+      return 'error' in verdict ? { ok: false, error: { message: verdict.error, transient: false } } : { ok: true, value: verdict };
     }
     const outcome = await backend.service.judge(judge, inputs, {
       deadline: this.settings.deadlineAt,
@@ -133,7 +128,7 @@ export class CaseJudgments {
     if (!outcome.ok && outcome.awaitingBatch !== undefined) {
       // Not a failure and nothing spent: the case is judged again once the request has its answer.
       this.awaitingBatch.set(outcome.awaitingBatch.id, outcome.awaitingBatch);
-      return outcome;
+      return judgmentOf(outcome);
     }
     if (!outcome.ok && outcome.transient) {
       this.transient = true;
@@ -141,8 +136,15 @@ export class CaseJudgments {
     }
     const counted = Object.hasOwn(this.usage, judge.id) ? this.usage[judge.id] : undefined;
     this.usage[judge.id] = addUsage(counted ?? emptyUsage(), judgmentUsage(outcome.cost, !outcome.ok));
-    return outcome;
+    return judgmentOf(outcome);
   }
+}
+
+/** The judge service's outcome as the case keeps it: its cost is counted apart, in the case's usage. */
+function judgmentOf(outcome: JudgeOutcome): JudgmentOutcome {
+  if (outcome.ok) return { ok: true, value: outcome.verdict };
+  const { error: message, transient, heldByRateLimit } = outcome;
+  return { ok: false, error: { message, transient, ...(heldByRateLimit === true ? { heldByRateLimit } : {}) } };
 }
 
 /** The inputs of a case that are the same for every engine: what a chunk judge sees besides the chunk. */

@@ -4,8 +4,10 @@ import { rankDiscount } from '../metrics/rank-discount.js';
 import type { MetricValue } from '../schema/metric-value.js';
 import type { Verdict } from '../judges/judge-definition.js';
 import type { Scale } from '../judges/scale.js';
+import type { Result } from '../schema/result.js';
 
-type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string };
+/** A chunk's judgment, as far as its metrics go. */
+type Outcome = Result<Verdict, { readonly message: string }>;
 
 /**
  * Metrics of one engine's chunk verdicts, in rank order:
@@ -28,17 +30,18 @@ export function chunkVerdictMetrics(
   ndcgCutoffs: readonly number[],
 ): Record<string, MetricValue> {
   const metrics: Record<string, MetricValue> = {
-    [`${prefix}/ratings`]: outcomes.map((outcome) => (outcome.ok ? outcome.verdict.rating : null)),
-    [`${prefix}/rationales`]: outcomes.map((outcome) => (outcome.ok ? outcome.verdict.rationale : null)),
-    [`${prefix}/error_messages`]: outcomes.map((outcome) => (outcome.ok ? null : outcome.error)),
+    [`${prefix}/ratings`]: outcomes.map((outcome) => (outcome.ok ? outcome.value.rating : null)),
+    [`${prefix}/rationales`]: outcomes.map((outcome) => (outcome.ok ? outcome.value.rationale : null)),
+    [`${prefix}/error_messages`]: outcomes.map((outcome) => (outcome.ok ? null : outcome.error.message)),
   };
   const failures = outcomes.filter((outcome): outcome is Extract<Outcome, { ok: false }> => !outcome.ok);
   if (failures.length > 0) {
-    metrics[`${prefix}/error_message`] = `${failures.length} of ${outcomes.length} chunks could not be judged: ${failures[0]?.error}`;
+    metrics[`${prefix}/error_message`] =
+      `${failures.length} of ${outcomes.length} chunks could not be judged: ${failures[0]?.error.message}`;
     return metrics;
   }
   metrics[`${prefix}/error_message`] = null;
-  const verdicts = outcomes.map((outcome) => (outcome as Extract<Outcome, { ok: true }>).verdict);
+  const verdicts = outcomes.map((outcome) => (outcome as Extract<Outcome, { ok: true }>).value);
   if (scale.type === 'yes_no') {
     const relevant = verdicts.map((verdict) => verdict.rating === 'yes');
     metrics[`${prefix}/precision`] = relevant.filter(Boolean).length / relevant.length;

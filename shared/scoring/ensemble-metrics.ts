@@ -1,4 +1,5 @@
-import type { Outcome, EngineJudgments } from './case-judgments.js';
+import type { EngineJudgments } from './case-judgments.js';
+import type { JudgmentOutcome } from '../judges/judgment-outcome.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
 import type { MetricValue } from '../schema/metric-value.js';
 import { ratingValue } from '../judges/scale.js';
@@ -27,19 +28,19 @@ export function ensembleMetrics(
   if (skipped !== -1)
     return { skipped: `member ${ensemble.members[skipped]} was skipped: ${(members[skipped] as { skipped: string }).skipped}` };
   const ratingToValue = (rating: number) => ratingValue(ensemble.scale, rating);
-  const combine = (outcomes: readonly Outcome[]): { outcome: Outcome; combined?: CombinedVerdict } => {
-    const failures = outcomes.flatMap((outcome, index) => (outcome.ok ? [] : [`${ensemble.members[index]}: ${outcome.error}`]));
-    if (failures.length > 0) return { outcome: { ok: false, error: failures.join('; '), transient: false } };
-    const verdicts = outcomes.map((outcome) => (outcome as Extract<Outcome, { ok: true }>).verdict);
+  const combine = (outcomes: readonly JudgmentOutcome[]): { outcome: JudgmentOutcome; combined?: CombinedVerdict } => {
+    const failures = outcomes.flatMap((outcome, index) => (outcome.ok ? [] : [`${ensemble.members[index]}: ${outcome.error.message}`]));
+    if (failures.length > 0) return { outcome: { ok: false, error: { message: failures.join('; '), transient: false } } };
+    const verdicts = outcomes.map((outcome) => (outcome as Extract<JudgmentOutcome, { ok: true }>).value);
     const combined = combineVerdicts(ensemble.combine, ensemble.members, verdicts, ratingToValue);
-    return { outcome: { ok: true, verdict: combined.verdict }, combined };
+    return { outcome: { ok: true, value: combined.verdict }, combined };
   };
   const spreadName = ensemble.combine === 'majority' ? 'agreement' : 'spread';
   const spreadOf = (combined: CombinedVerdict | undefined) =>
     combined === undefined ? null : (combined.agreement ?? combined.spread ?? null);
   if ('chunks' in (members[0] as EngineJudgments)) {
-    const lists = members.map((member) => (member as { chunks: Outcome[] }).chunks);
-    const items = (lists[0] as Outcome[]).map((_, index) => combine(lists.map((list) => list[index] as Outcome)));
+    const lists = members.map((member) => (member as { chunks: JudgmentOutcome[] }).chunks);
+    const items = (lists[0] as JudgmentOutcome[]).map((_, index) => combine(lists.map((list) => list[index] as JudgmentOutcome)));
     const metrics = chunkVerdictMetrics(
       prefix,
       ensemble.scale,
@@ -51,7 +52,7 @@ export function ensembleMetrics(
     if (spreads.every((spread) => spread !== null)) metrics[`${prefix}/${spreadName}`] = meanOf(spreads as number[]);
     return { metrics };
   }
-  const item = combine(members.map((member) => (member as { whole: Outcome }).whole));
+  const item = combine(members.map((member) => (member as { whole: JudgmentOutcome }).whole));
   const metrics = wholeVerdictMetrics(prefix, item.outcome);
   const spread = spreadOf(item.combined);
   if (spread !== null) metrics[`${prefix}/${spreadName}`] = spread;

@@ -10,6 +10,7 @@ import { schemaNameOf, type ClientOverrides } from '../judge-client/judge-overri
 import { renderTemplate, type TemplateInput } from '../judges/template.js';
 import { addUsage, emptyUsage, judgmentUsage, type JudgeUsage, type JudgmentCost } from './judge-usage-tally.js';
 
+/** A judgment with its cost: a JudgeCompletion read as a verdict, and not a Result for the same reasons. */
 export type JudgeOutcome =
   | { ok: true; verdict: Verdict; cached: boolean; cost: JudgmentCost }
   | {

@@ -1,4 +1,5 @@
-import type { EngineJudgments, Outcome } from './case-judgments.js';
+import type { EngineJudgments } from './case-judgments.js';
+import type { JudgmentOutcome } from '../judges/judgment-outcome.js';
 import { chunkVerdictMetrics } from './chunk-metrics.js';
 import { meanOf } from '../judges/ensemble/combine-verdicts.js';
 import type { JudgeDefinition } from '../judges/judge-definition.js';
@@ -32,24 +33,24 @@ export function repeatedMetrics(
   const sampleMetrics = samples.map((sample, index) => {
     const name = `${prefix}/sample_${index + 1}`;
     if ('whole' in sample) {
-      if (!sample.whole.ok) failures.push(sample.whole.error);
-      metrics[`${name}/rating`] = sample.whole.ok ? sample.whole.verdict.rating : null;
+      if (!sample.whole.ok) failures.push(sample.whole.error.message);
+      metrics[`${name}/rating`] = sample.whole.ok ? sample.whole.value.rating : null;
       return wholeSampleMetrics(sample.whole);
     }
-    const chunks = (sample as { chunks: Outcome[] }).chunks;
+    const chunks = (sample as { chunks: JudgmentOutcome[] }).chunks;
     const own = chunkVerdictMetrics(name, judge.scale, chunks, ndcgCutoffs);
     delete own[`${name}/rationales`];
     delete own[`${name}/error_messages`];
     delete own[`${name}/error_message`];
     Object.assign(metrics, own);
-    const failed = chunks.find((chunk): chunk is Extract<Outcome, { ok: false }> => !chunk.ok);
-    if (failed !== undefined) failures.push(failed.error);
+    const failed = chunks.find((chunk): chunk is Extract<JudgmentOutcome, { ok: false }> => !chunk.ok);
+    if (failed !== undefined) failures.push(failed.error.message);
     return Object.fromEntries(
       Object.entries(own).flatMap(([key, value]) => (typeof value === 'number' ? [[key.slice(name.length + 1), value]] : [])),
     );
   });
   const first = samples[0];
-  if (first !== undefined && 'whole' in first) metrics[`${prefix}/rationale`] = first.whole.ok ? first.whole.verdict.rationale : null;
+  if (first !== undefined && 'whole' in first) metrics[`${prefix}/rationale`] = first.whole.ok ? first.whole.value.rationale : null;
   if (failures.length > 0) {
     metrics[`${prefix}/error_message`] = `${failures.length} of ${samples.length} samples could not be judged: ${failures[0]}`;
     return metrics;
@@ -69,8 +70,8 @@ export function repeatedMetrics(
 }
 
 /** A whole judgment as numbers: its rating as a number (yes 1, no 0), and its 0-1 value for the spread. */
-function wholeSampleMetrics(outcome: Outcome): Record<string, number> {
+function wholeSampleMetrics(outcome: JudgmentOutcome): Record<string, number> {
   if (!outcome.ok) return {};
-  const rating = outcome.verdict.rating;
-  return { rating: rating === 'yes' ? 1 : rating === 'no' ? 0 : rating, value: outcome.verdict.value };
+  const rating = outcome.value.rating;
+  return { rating: rating === 'yes' ? 1 : rating === 'no' ? 0 : rating, value: outcome.value.value };
 }

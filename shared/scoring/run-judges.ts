@@ -29,7 +29,7 @@ export { inputsOf, type JudgeBackend } from './case-judgments.js';
  * in `skipped` with the reason.
  */
 
-export interface CaseJudgement {
+export interface CaseJudgment {
   readonly engines: Record<string, Record<string, MetricValue>>;
   readonly skipped: { judge: string; engine: string; reason: string }[];
   /** What judging this case cost, per judge: a cached judgment counts as a cache hit, a pooled one once. */
@@ -61,9 +61,9 @@ export interface JudgeRunOptions {
   readonly batchOnlineRefused?: true;
 }
 
-export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgement> {
-  const judgement: CaseJudgement = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false, awaitingBatch: [] };
-  const judgments = new CaseJudgments(evalCase, {
+export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgment> {
+  const judgment: CaseJudgment = { engines: {}, skipped: [], usage: {}, transient: false, rateLimited: false, awaitingBatch: [] };
+  const caseJudgments = new CaseJudgments(evalCase, {
     backend: options.backend,
     deadlineAt: options.deadlineAt,
     runId: options.runId,
@@ -71,27 +71,27 @@ export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): P
     batchOnlineRefused: options.batchOnlineRefused,
   });
   const engines = Object.entries(evalCase.engines);
-  for (const [engine] of engines) judgement.engines[engine] = {};
+  for (const [engine] of engines) judgment.engines[engine] = {};
   const byId = new Map(options.judges.map((judge) => [judge.id, judge]));
   await Promise.all(
     options.judges.flatMap((judge) => {
       if (judge.kind === 'deterministic') {
-        for (const [engine, output] of engines) applyDeterministic(judge.id, evalCase, engine, output, judgement);
+        for (const [engine, output] of engines) applyDeterministic(judge.id, evalCase, engine, output, judgment);
         return [];
       }
       return engines.map(([engine]) =>
         judge.kind === 'ensemble'
-          ? reportEnsemble(judge, byId, engine, judgments, options, judgement)
-          : reportJudge(judge, engine, judgments, options, judgement),
+          ? reportEnsemble(judge, byId, engine, caseJudgments, options, judgment)
+          : reportJudge(judge, engine, caseJudgments, options, judgment),
       );
     }),
   );
-  Object.assign(judgement.usage, judgments.usage);
+  Object.assign(judgment.usage, caseJudgments.usage);
   return {
-    ...judgement,
-    transient: judgments.transient,
-    rateLimited: judgments.transient && judgments.onlyRateLimited,
-    awaitingBatch: [...judgments.awaitingBatch.values()],
+    ...judgment,
+    transient: caseJudgments.transient,
+    rateLimited: caseJudgments.transient && caseJudgments.onlyRateLimited,
+    awaitingBatch: [...caseJudgments.awaitingBatch.values()],
   };
 }
 
@@ -104,20 +104,20 @@ async function reportJudge(
   engine: string,
   judgments: CaseJudgments,
   options: JudgeRunOptions,
-  judgement: CaseJudgement,
+  judgment: CaseJudgment,
 ): Promise<void> {
   const repeat = options.backend.kind === 'llm' ? (judge.repeat ?? 1) : 1;
   const samples = await Promise.all(Array.from({ length: repeat }, (_, sample) => judgments.of(judge, engine, sample)));
   const [first] = samples;
   if (first === undefined) return;
-  if ('skipped' in first) return void judgement.skipped.push({ judge: judge.id, engine, reason: first.skipped });
+  if ('skipped' in first) return void judgment.skipped.push({ judge: judge.id, engine, reason: first.skipped });
   const prefix = prefixOf(judge, options.backend);
   const cutoffs = options.ndcgCutoffs ?? [5, 10];
   let metrics: Record<string, MetricValue>;
   if (repeat > 1) metrics = repeatedMetrics(prefix, judge, samples, cutoffs);
   else if ('chunks' in first) metrics = chunkVerdictMetrics(prefix, judge.scale, first.chunks, cutoffs);
   else metrics = wholeVerdictMetrics(prefix, first.whole);
-  Object.assign(judgement.engines[engine] as object, metrics);
+  Object.assign(judgment.engines[engine] as object, metrics);
 }
 
 async function reportEnsemble(
@@ -126,7 +126,7 @@ async function reportEnsemble(
   engine: string,
   judgments: CaseJudgments,
   options: JudgeRunOptions,
-  judgement: CaseJudgement,
+  judgment: CaseJudgment,
 ): Promise<void> {
   const members = ensemble.members.map((id) => {
     const member = byId.get(id);
@@ -138,11 +138,11 @@ async function reportEnsemble(
   });
   const outcomes = await Promise.all(members.map((member) => judgments.of(member, engine, 0)));
   const result = ensembleMetrics(prefixOf(ensemble, options.backend), ensemble, outcomes, options.ndcgCutoffs ?? [5, 10]);
-  if ('skipped' in result) return void judgement.skipped.push({ judge: ensemble.id, engine, reason: result.skipped });
-  Object.assign(judgement.engines[engine] as object, result.metrics);
+  if ('skipped' in result) return void judgment.skipped.push({ judge: ensemble.id, engine, reason: result.skipped });
+  Object.assign(judgment.engines[engine] as object, result.metrics);
 }
 
-function applyDeterministic(id: string, evalCase: EvalCase, engine: string, output: EngineOutput, judgement: CaseJudgement): void {
+function applyDeterministic(id: string, evalCase: EvalCase, engine: string, output: EngineOutput, judgment: CaseJudgment): void {
   if (id !== 'document_recall') throw new Error(`Unknown deterministic judge ${id}`);
   const expected = (evalCase.expected_retrieved_context ?? []).filter((document) => (document.grade ?? 1) >= 1);
   const value = documentRecall(
@@ -150,8 +150,8 @@ function applyDeterministic(id: string, evalCase: EvalCase, engine: string, outp
     expected.map((document) => document.doc_uri),
   );
   if (value === undefined) {
-    judgement.skipped.push({ judge: id, engine, reason: 'the case has no expected_retrieved_context' });
+    judgment.skipped.push({ judge: id, engine, reason: 'the case has no expected_retrieved_context' });
     return;
   }
-  (judgement.engines[engine] as Record<string, MetricValue>)['retrieval/ground_truth/document_recall'] = value;
+  (judgment.engines[engine] as Record<string, MetricValue>)['retrieval/ground_truth/document_recall'] = value;
 }

@@ -1,7 +1,9 @@
 import type { MetricValue } from '../schema/metric-value.js';
 import type { Verdict } from '../judges/judge-definition.js';
+import type { Result } from '../schema/result.js';
 
-type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string };
+/** A judgment of an engine's whole output, as far as its metrics go. */
+type Outcome = Result<Verdict, { readonly message: string }>;
 
 /**
  * Metrics of one verdict on an engine's whole response or context:
@@ -10,12 +12,12 @@ type Outcome = { ok: true; verdict: Verdict } | { ok: false; error: string };
  */
 export function wholeVerdictMetrics(prefix: string, outcome: Outcome): Record<string, MetricValue> {
   const metrics: Record<string, MetricValue> = {
-    [`${prefix}/rating`]: outcome.ok ? outcome.verdict.rating : null,
-    [`${prefix}/rationale`]: outcome.ok ? outcome.verdict.rationale : null,
-    [`${prefix}/error_message`]: outcome.ok ? null : outcome.error,
+    [`${prefix}/rating`]: outcome.ok ? outcome.value.rating : null,
+    [`${prefix}/rationale`]: outcome.ok ? outcome.value.rationale : null,
+    [`${prefix}/error_message`]: outcome.ok ? null : outcome.error.message,
   };
   if (outcome.ok) {
-    for (const [name, value] of Object.entries(outcome.verdict.details ?? {})) metrics[`${prefix}/${name}`] = value;
+    for (const [name, value] of Object.entries(outcome.value.details ?? {})) metrics[`${prefix}/${name}`] = value;
   }
   return metrics;
 }

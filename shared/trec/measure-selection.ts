@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { resolveMeasures, type Measure } from '../metrics/registry.js';
 
 /**
@@ -74,7 +75,7 @@ export function selectMeasures(requested: readonly string[]): Selection {
   for (const name of names) {
     const parsed = parseRequest(name);
     if (!parsed.ok) return parsed;
-    for (const { family, parameters } of parsed.families) {
+    for (const { family, parameters } of parsed.value) {
       if (!chosen.has(family) || chosen.get(family) === undefined) chosen.set(family, parameters);
     }
   }
@@ -88,16 +89,17 @@ export function selectMeasures(requested: readonly string[]): Selection {
   return { ok: true, measures };
 }
 
-type ParsedRequest = { ok: true; families: { family: TrecFamily; parameters: string | undefined }[] } | { ok: false; error: string };
+/** The measure families a requested name stands for (several for a nickname), each with its parameters. */
+type ParsedRequest = Result<{ family: TrecFamily; parameters: string | undefined }[]>;
 
 function parseRequest(name: string): ParsedRequest {
   const nickname = NICKNAMES[name];
-  if (nickname) return { ok: true, families: nickname.map((family) => ({ family, parameters: undefined })) };
+  if (nickname) return { ok: true, value: nickname.map((family) => ({ family, parameters: undefined })) };
   const at = /^([A-Za-z_]+)@(\d+)$/.exec(name);
   const cutoffFamily = at ? FAMILY_OF_CUTOFF_NAME[at[1] as string] : undefined;
-  if (at && cutoffFamily) return { ok: true, families: [{ family: cutoffFamily, parameters: at[2] }] };
+  if (at && cutoffFamily) return { ok: true, value: [{ family: cutoffFamily, parameters: at[2] }] };
   const printed = /^(P|recall|ndcg_cut|map_cut|success)_(\d+)$/.exec(name);
-  if (printed) return { ok: true, families: [{ family: printed[1] as TrecFamily, parameters: printed[2] }] };
+  if (printed) return { ok: true, value: [{ family: printed[1] as TrecFamily, parameters: printed[2] }] };
   const dot = name.indexOf('.');
   const base = dot === -1 ? name : name.slice(0, dot);
   const parameters = dot === -1 ? undefined : name.slice(dot + 1);
@@ -114,12 +116,12 @@ function parseRequest(name: string): ParsedRequest {
     };
   }
   if (parameters === '') return { ok: false, error: `Expected parameters after "${base}.", as in ${base}.5,10` };
-  return { ok: true, families: [{ family, parameters }] };
+  return { ok: true, value: [{ family, parameters }] };
 }
 
 function expandFamily(family: TrecFamily, parameters: string | undefined): Selection {
   if (family === 'runid' || family === 'num_q') return { ok: true, measures: [{ kind: 'collection', name: family }] };
   const resolved = resolveMeasures(parameters === undefined ? family : `${family}.${parameters}`);
   if (!resolved.ok) return resolved;
-  return { ok: true, measures: resolved.measures.map((measure) => ({ kind: 'query', measure })) };
+  return { ok: true, measures: resolved.value.map((measure) => ({ kind: 'query', measure })) };
 }

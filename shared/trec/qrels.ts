@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import type { InputError } from '../schema/input-error.js';
 import { ByteStringTable, HASH_SEED, hashStep, type ByteStringTableParts } from './byte-string-table.js';
 import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './byte-lines.js';
@@ -16,7 +17,7 @@ export interface TopicJudgments {
 /** Judgments by topic id. */
 export type Qrels = Map<string, TopicJudgments>;
 
-export type QrelsResult = { ok: true; qrels: Qrels } | { ok: false; error: InputError };
+export type QrelsResult = Result<Qrels, InputError>;
 
 /**
  * Reads a TREC qrels file: one judgment a line, `qid iter docno grade`,
@@ -160,7 +161,7 @@ class QrelsReader {
   }
 
   result(): QrelsResult {
-    return this.error === undefined ? { ok: true, qrels: this.qrels } : { ok: false, error: this.error };
+    return this.error === undefined ? { ok: true, value: this.qrels } : { ok: false, error: this.error };
   }
 }
 

@@ -1,9 +1,9 @@
 import type { InputError } from '../schema/input-error.js';
-import { decodeField, forEachLineRun, isFieldByte, isSpaceByte } from './byte-lines.js';
+import type { Result } from '../schema/result.js';
+import { decodeField, forEachLineRun } from './byte-lines.js';
+import { ByteStringTable } from './byte-string-table.js';
 import { RepeatedField } from './repeated-field.js';
-import { ByteStringTable, HASH_SEED, hashStep } from './byte-string-table.js';
-import { POWERS_OF_TEN } from './parse-number.js';
-import { badScoreError, repeatedDocumentError, RunLineFields, runScore, scoreText, splitRunLine, tooFewFieldsError } from './run-line.js';
+import { badScoreError, RunLineFields, repeatedDocumentError, scoreText, splitRunLine, tooFewFieldsError } from './run-line.js';
 
 /** One topic's retrieved documents, in file order (ranking happens later). */
 export interface TopicRun {
@@ -19,7 +19,7 @@ export interface Run {
   readonly runId: string;
 }
 
-export type RunResult = { ok: true; run: Run } | { ok: false; error: InputError };
+export type RunResult = Result<Run, InputError>;
 
 /**
  * Reads a TREC run file by the run-line rule (run-line.ts), stopping at the
@@ -40,9 +40,8 @@ export async function readRun(path: string): Promise<RunResult> {
 
 /**
  * Line-by-line state of readRun, kept in an object: closures over mutated
- * variables are slower in V8. Each line is scanned once, byte by byte: its
- * fields are found, the docno hashed and the end of the line reached in the
- * same pass, which is most of the time ir-metrics spends on a run.
+ * variables are slower in V8. Each line is split once by the rule's
+ * splitRunLine, which hashes the docno and parses the score on the way.
  */
 class RunReader {
   private readonly topics = new Map<string, TopicRun>();
@@ -52,102 +51,48 @@ class RunReader {
   private readonly tagField = new RepeatedField();
   private error: InputError | undefined;
   private lineNumber = 0;
-  /** Where the tag of the chunk's last document line is, -1 when there is none yet. */
-  private tagStart = 0;
-  private tagEnd = -1;
   private readonly fields = new RunLineFields();
 
   constructor(private readonly path: string) {}
 
   /** Reads the whole lines of `buffer[start, end)`, up to the first bad one. */
   lines(buffer: Buffer, start: number, end: number): void {
-    this.tagEnd = -1;
-    let position = this.scan(buffer, start, end);
-    while (position < end && this.error === undefined) {
-      position = this.line(buffer, position);
-      if (this.error === undefined) position = this.scan(buffer, position, end);
-    }
-    // Only the last document line's tag counts: it is read once per chunk, not once per line.
-    if (this.tagEnd !== -1 && this.error === undefined) this.tagField.update(buffer, this.tagStart, this.tagEnd);
-  }
-
-  /**
-   * The rule's fast path in JavaScript: reads lines of the common shape (six
-   * or more fields, a plain decimal score, a new document) from `position`, each scanned, hashed and parsed
-   * in this one loop with no call per field or per line, and returns where
-   * the first other line starts (a comment or blank line, a short line, an
-   * exponent in the score, an error), which `line` reads, or `end`.
-   * A loop that does nothing else and keeps its state in local variables is
-   * what V8 optimises soonest and never has to give up: a run file is read
-   * once, so the time before the optimised code runs counts as much as the
-   * code.
-   */
-  private scan(buffer: Buffer, start: number, end: number): number {
+    if (this.error !== undefined) return;
+    const fields = this.fields;
+    // Where the tag of the chunk's last document line is, -1 while there is none.
+    let tagStart = 0;
+    let tagEnd = -1;
     let position = start;
     while (position < end) {
-      const lineStart = position;
-      let byte = buffer[position] as number;
-      // Every field must start with a field byte: a comment (#), a leading space or a blank line takes the general path.
-      if (byte === 35 || !isFieldByte(byte)) return lineStart;
-      const topicStart = position;
-      while (isFieldByte(byte)) byte = buffer[++position] as number;
-      const topicEnd = position;
-      if (byte === 10) return lineStart;
-      while (isSpaceByte(byte)) byte = buffer[++position] as number;
-      while (isFieldByte(byte)) byte = buffer[++position] as number;
-      while (isSpaceByte(byte)) byte = buffer[++position] as number;
-      const documentStart = position;
-      let hash = HASH_SEED;
-      while (isFieldByte(byte)) {
-        hash = hashStep(hash, byte);
-        byte = buffer[++position] as number;
+      position = splitRunLine(buffer, position, fields);
+      const lineNumber = ++this.lineNumber;
+      if (fields.count === 0) continue;
+      if (fields.count < 6) {
+        this.error = tooFewFieldsError(this.path, lineNumber, fields.count);
+        return;
       }
-      const documentEnd = position;
-      while (isSpaceByte(byte)) byte = buffer[++position] as number;
-      while (isFieldByte(byte)) byte = buffer[++position] as number;
-      while (isSpaceByte(byte)) byte = buffer[++position] as number;
-      // The score, parsed as it is scanned when it is plain decimal digits with at most one point (parse-number.ts's fast path).
-      const negative = byte === 45;
-      if (negative) byte = buffer[++position] as number;
-      let mantissa = 0;
-      let digits = 0;
-      let decimals = -1;
-      for (;;) {
-        if (byte >= 48 && byte <= 57) {
-          mantissa = mantissa * 10 + (byte - 48);
-          digits++;
-          if (decimals >= 0) decimals++;
-        } else if (byte === 46 && decimals < 0) {
-          decimals = 0;
-        } else {
-          break;
-        }
-        byte = buffer[++position] as number;
+      const score = fields.score;
+      if (Number.isNaN(score)) {
+        this.error = badScoreError(this.path, lineNumber, scoreText(buffer, fields));
+        return;
       }
-      const plainScore = digits > 0 && digits <= 15 && decimals <= 22 && !isFieldByte(byte);
-      while (isSpaceByte(byte)) byte = buffer[++position] as number;
-      // Not a plain score, or fewer than six fields (a field ended at the newline): the general path reads or rejects the line.
-      if (!plainScore || byte === 10 || documentEnd === documentStart) return lineStart;
-      const lineTagStart = position;
-      while (isFieldByte(byte)) byte = buffer[++position] as number;
-      const lineTagEnd = position;
-      while (byte !== 10) byte = buffer[++position] as number;
       // The same topic as the line before, most of the time: checked here, where V8 inlines the check.
       const previous = this.topic;
       const topic =
-        previous !== undefined && this.topicField.matches(buffer, topicStart, topicEnd)
+        previous !== undefined && this.topicField.matches(buffer, fields.topicStart, fields.topicEnd)
           ? previous
-          : this.topicOf(buffer, topicStart, topicEnd);
-      // A document retrieved twice: the general path names it.
-      if (topic.documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) return lineStart;
-      this.lineNumber++;
-      const magnitude = decimals > 0 ? mantissa / (POWERS_OF_TEN[decimals] as number) : mantissa;
-      topic.scores.push(negative ? -magnitude : magnitude);
-      this.tagStart = lineTagStart;
-      this.tagEnd = lineTagEnd;
-      position++;
+          : this.topicOf(buffer, fields.topicStart, fields.topicEnd);
+      const { documentStart, documentEnd } = fields;
+      if (topic.documents.addHashed(buffer, documentStart, documentEnd, fields.documentHash) < 0) {
+        this.error = repeatedDocumentError(this.path, lineNumber, this.topicField.text, decodeField(buffer, documentStart, documentEnd));
+        return;
+      }
+      topic.scores.push(score);
+      tagStart = fields.tagStart;
+      tagEnd = fields.tagEnd;
     }
-    return position;
+    // Only the last document line's tag counts: it is read once per chunk, not once per line.
+    if (tagEnd !== -1) this.tagField.update(buffer, tagStart, tagEnd);
   }
 
   /** The entry of a line's topic: the previous line's while the topic id's bytes stay the same. */
@@ -164,37 +109,9 @@ class RunReader {
     return topic;
   }
 
-  /** Reads the line that starts at `position` by the run-line rule (run-line.ts), and returns where the next one starts. */
-  private line(buffer: Buffer, position: number): number {
-    const lineNumber = ++this.lineNumber;
-    const fields = this.fields;
-    const next = splitRunLine(buffer, position, fields);
-    if (fields.count === 0) return next;
-    if (fields.count < 6) {
-      this.error = tooFewFieldsError(this.path, lineNumber, fields.count);
-      return next;
-    }
-    const score = runScore(buffer, fields);
-    if (Number.isNaN(score)) {
-      this.error = badScoreError(this.path, lineNumber, scoreText(buffer, fields));
-      return next;
-    }
-    const { documentStart, documentEnd } = fields;
-    let hash = HASH_SEED;
-    for (let index = documentStart; index < documentEnd; index++) hash = hashStep(hash, buffer[index] as number);
-    if (this.topicOf(buffer, fields.topicStart, fields.topicEnd).documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) {
-      this.error = repeatedDocumentError(this.path, lineNumber, this.topicField.text, decodeField(buffer, documentStart, documentEnd));
-      return next;
-    }
-    (this.topic as TopicRun).scores.push(score);
-    this.tagStart = fields.tagStart;
-    this.tagEnd = fields.tagEnd;
-    return next;
-  }
-
   result(): RunResult {
     if (this.error !== undefined) return { ok: false, error: this.error };
-    return { ok: true, run: { topics: this.topics, runId: this.tagField.text } };
+    return { ok: true, value: { topics: this.topics, runId: this.tagField.text } };
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { formatInputError } from '../schema/format-input-error.js';
 import { evaluateRanked, evaluateRun, type EvaluationOptions, type EvaluationResult } from './evaluate.js';
 import { formatTrecJson, formatTrecText } from './format.js';
@@ -13,7 +14,8 @@ export interface ScoreOutput {
   readonly summary: boolean;
 }
 
-export type RunScore = { ok: true; text: string } | { ok: false; error: string };
+/** The text `ir-metrics` prints for a run, or the message of why it cannot. */
+export type RunScore = Result<string>;
 
 /**
  * One run file scored against read qrels, as the text `ir-metrics` prints for
@@ -32,7 +34,7 @@ export async function scoreRunFile(
   const text = output.json
     ? formatTrecJson(result.evaluation, { perTopic: true, summary: true })
     : formatTrecText(result.evaluation, { perTopic: output.perTopic, summary: output.summary });
-  return { ok: true, text };
+  return { ok: true, value: text };
 }
 
 /** Each qrels' kernel, made once per thread; null when the qrels' topic ids keep it out. */
@@ -58,5 +60,5 @@ async function evaluateRunFile(
   if (ranked !== undefined) return evaluateRanked(qrels, ranked, measures, options);
   const run = await readRun(runPath);
   if (!run.ok) return { ok: false, error: formatInputError(run.error) };
-  return evaluateRun(qrels, run.run, measures, options);
+  return evaluateRun(qrels, run.value, measures, options);
 }

@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { FileProblem } from '../schema/file-problem.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
+import type { Result } from '../schema/result.js';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
 import type { MetricValue } from '../schema/metric-value.js';
 
@@ -11,9 +13,8 @@ export interface CasePage {
   readonly next_offset: number | null;
 }
 
-export type LinesRead<Value> =
-  | { readonly ok: true; readonly value: Value }
-  | { readonly ok: false; readonly line: number; readonly message: string };
+/** Lines of a cases.jsonl file read, or the first that does not parse, by its 1-based number. */
+export type LinesRead<Value> = Result<Value, Required<FileProblem>>;
 
 /**
  * Lines `offset` to `offset + limit - 1` (0-based, blank lines not counted)
@@ -78,13 +79,13 @@ function numeric(value: MetricValue | undefined): number | undefined {
 
 function parseLine(text: string, number: number): LinesRead<CaseLine> {
   const parsed = parseJsonWith(caseLineSchema, text);
-  return parsed.ok ? parsed : { ok: false, line: number, message: parsed.error };
+  return parsed.ok ? parsed : { ok: false, error: { line: number, message: parsed.error } };
 }
 
 /** Calls `visit` with each non-blank line and its 1-based number until it says stop or fails; leaving the loop closes the file. */
 async function eachLine(
   path: string,
-  visit: (text: string, number: number) => 'next' | 'stop' | { ok: false; line: number; message: string },
+  visit: (text: string, number: number) => 'next' | 'stop' | { ok: false; error: Required<FileProblem> },
 ): Promise<LinesRead<undefined>> {
   let number = 0;
   for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {

@@ -22,7 +22,9 @@ export async function compareStoredRuns(a: StoredRun, b: StoredRun, files: reado
   ] as const) {
     const read = await readCaseLinesFile(file.path, metrics);
     if (!read.ok)
-      return unreadable(`cases.jsonl of run ${run.runId}${read.line === undefined ? '' : `, line ${read.line}`}: ${read.message}`);
+      return unreadable(
+        `cases.jsonl of run ${run.runId}${read.error.line === undefined ? '' : `, line ${read.error.line}`}: ${read.error.message}`,
+      );
     cases.push(read.value);
   }
   return found(compareRuns({ report: a.report, cases: cases[0] ?? [] }, { report: b.report, cases: cases[1] ?? [] }));
@@ -67,7 +69,7 @@ export async function queryChanges(
     [b, files[1]],
   ] as const) {
     const read: LinesRead<Map<string, number>> = await metricValues(file.path, engine, metric);
-    if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
+    if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.error.line}: ${read.error.message}`);
     values.push(read.value);
   }
   const [before = new Map<string, number>(), after = new Map<string, number>()] = values;

@@ -59,7 +59,7 @@ export class Comparisons {
     const form = { a: route.a, b: route.b };
     if (route.a === undefined || route.b === undefined) return found({ status: 200, html: comparePage(form, undefined) });
     const runs = await this.runs(route.a, route.b);
-    if (!runs.ok) return runs.status === 404 ? found({ status: 404, html: comparePage(form, undefined, runs.message) }) : runs;
+    if (!runs.ok) return runs.error.status === 404 ? found({ status: 404, html: comparePage(form, undefined, runs.error.message) }) : runs;
     const [a, b] = runs.value;
     const comparison = await this.comparison(a, b);
     if (!comparison.ok) return comparison;
@@ -75,7 +75,7 @@ export class Comparisons {
         const file = await this.data.casesFile(run);
         if (!file.ok) return file;
         const read = await linesOf(file.value.path, choice.engine, requestIds);
-        if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.line}: ${read.message}`);
+        if (!read.ok) return unreadable(`cases.jsonl of run ${run.runId}, line ${read.error.line}: ${read.error.message}`);
         lists.push(read.value);
       }
       const { changes, losses, unchanged } = changed.value;

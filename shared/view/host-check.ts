@@ -1,3 +1,4 @@
+import type { Result } from '../schema/result.js';
 import { isIP } from 'node:net';
 
 /**
@@ -64,17 +65,17 @@ function hostForm(address: string): string {
  * (IPv6 with or without brackets), in the form browsers send. A port, a path
  * or anything else is refused with the reason.
  */
-export function allowedHostName(given: string): { ok: true; name: string } | { ok: false; message: string } {
+export function allowedHostName(given: string): Result<string> {
   const text = given.trim();
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (isIP(bare) === 6) {
     // The WHATWG URL parser writes an IPv6 address as browsers send it (compressed, lower-case).
-    return { ok: true, name: new URL(`http://[${bare}]/`).host };
+    return { ok: true, value: new URL(`http://[${bare}]/`).host };
   }
   if (text === '' || /[\s/\\:@?#[\]%]/.test(text)) {
     return {
       ok: false,
-      message: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port`,
+      error: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port`,
     };
   }
   let parsed: URL;
@@ -83,10 +84,10 @@ export function allowedHostName(given: string): { ok: true; name: string } | { o
   } catch {
     return {
       ok: false,
-      message: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port`,
+      error: `"${given}" is not a host name; give a name such as view.example.com or an address such as 192.168.1.20, without a port`,
     };
   }
-  return { ok: true, name: parsed.hostname };
+  return { ok: true, value: parsed.hostname };
 }
 
 /** The Host headers a view answers, and the names to tell the user. */
@@ -114,7 +115,7 @@ export function hostCheck(
   const names = [
     ...new Set([
       ...LOOPBACK_NAMES,
-      ...(listenedOn.ok && !isWildcardAddress(listenedOn.name.replace(/^\[|\]$/g, '')) ? [listenedOn.name] : []),
+      ...(listenedOn.ok && !isWildcardAddress(listenedOn.value.replace(/^\[|\]$/g, '')) ? [listenedOn.value] : []),
       ...addresses.filter((address) => !isWildcardAddress(address)).map(hostForm),
       ...(options.extra ?? []),
     ]),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { Result } from '../schema/result.js';
 import { issuePath, valueAt, type ZodIssue } from '../schema/zod-issue-text.js';
+import type { ViewRefusal } from './found.js';
 import { limitSchema, nameSchema, offsetSchema, runIdSchema, suiteNameSchema } from './route-params.js';
 
 /** What a request asks for, its parameters checked. */
@@ -32,9 +34,7 @@ export type Route =
       readonly limit: number;
     };
 
-export type ParsedRoute =
-  | { readonly ok: true; readonly route: Route }
-  | { readonly ok: false; readonly status: 400 | 404 | 405; readonly message: string };
+export type ParsedRoute = Result<Route, ViewRefusal<400 | 404 | 405>>;
 
 const casesQuery = z.object({ offset: offsetSchema, limit: limitSchema(100, 1000) });
 const suiteQuery = z.object({ runs: limitSchema(100, 100_000, 'runs') });
@@ -66,24 +66,23 @@ const queryChangesQuery = compareQuery.extend({
  * GET or HEAD 405, a bad target, segment or query value 400.
  */
 export function parseRoute(method: string, target: string): ParsedRoute {
-  if (method !== 'GET' && method !== 'HEAD') return { ok: false, status: 405, message: `${method} is not served here; only GET and HEAD` };
+  if (method !== 'GET' && method !== 'HEAD') return refused(405, `${method} is not served here; only GET and HEAD`);
   const queryAt = target.indexOf('?');
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   const rawQuery = queryAt === -1 ? '' : target.slice(queryAt + 1);
-  if (!path.startsWith('/')) return { ok: false, status: 400, message: 'the request target is not a path from "/"' };
-  if (path.includes('\\')) return { ok: false, status: 400, message: "the path has a backslash; the view's paths have none" };
-  if (target.includes('#'))
-    return { ok: false, status: 400, message: 'the request target has a fragment ("#"), which a request never carries' };
+  if (!path.startsWith('/')) return refused(400, 'the request target is not a path from "/"');
+  if (path.includes('\\')) return refused(400, "the path has a backslash; the view's paths have none");
+  if (target.includes('#')) return refused(400, 'the request target has a fragment ("#"), which a request never carries');
   const segments = decodeSegments(path);
-  if (segments === undefined) return { ok: false, status: 400, message: 'the path has a broken percent-encoding' };
+  if (segments === undefined) return refused(400, 'the path has a broken percent-encoding');
   if (segments.some((segment) => segment === '.' || segment === '..'))
-    return { ok: false, status: 400, message: 'the path has a "." or ".." segment; the view\'s paths have none' };
+    return refused(400, 'the path has a "." or ".." segment; the view\'s paths have none');
   const query = queryOf(new URLSearchParams(rawQuery));
   if (!query.ok) return query;
-  const values = query.values;
+  const values = query.value;
   const [first, second, third, fourth, ...rest] = segments;
   if (rest.length > 0) return notFound(path);
-  if (first === undefined) return { ok: true, route: { kind: 'suites-page' } };
+  if (first === undefined) return { ok: true, value: { kind: 'suites-page' } };
   if (first === 'suites' && second !== undefined && third === undefined) {
     return checked(
       [
@@ -111,7 +110,7 @@ export function parseRoute(method: string, target: string): ParsedRoute {
 }
 
 function apiRoute([second, third, fourth]: (string | undefined)[], values: Record<string, string>, path: string): ParsedRoute {
-  if (second === 'suites' && third === undefined) return { ok: true, route: { kind: 'suites-api' } };
+  if (second === 'suites' && third === undefined) return { ok: true, value: { kind: 'suites-api' } };
   if (second === 'suites' && third !== undefined && fourth === 'history')
     return checked([[suiteNameSchema, third]] as const, ([suite]) => ({ kind: 'history-api', suite }));
   if (second === 'runs' && third !== undefined && fourth === 'report')
@@ -142,10 +141,10 @@ function checked<Items extends Checks>(items: Items, build: (values: Checked<Ite
   const values: unknown[] = [];
   for (const [schema, value] of items) {
     const parsed = schema.safeParse(value);
-    if (!parsed.success) return { ok: false, status: 400, message: problemOf(parsed.error.issues, value) };
+    if (!parsed.success) return refused(400, problemOf(parsed.error.issues, value));
     values.push(parsed.data);
   }
-  return { ok: true, route: build(values as Checked<Items>) };
+  return { ok: true, value: build(values as Checked<Items>) };
 }
 
 /**
@@ -172,15 +171,19 @@ function decodeSegments(pathname: string): string[] | undefined {
 }
 
 /** The query as one value per name; a name given twice is refused rather than guessed at. */
-function queryOf(parameters: URLSearchParams): { ok: true; values: Record<string, string> } | { ok: false; status: 400; message: string } {
+function queryOf(parameters: URLSearchParams): Result<Record<string, string>, ViewRefusal<400>> {
   const values: Record<string, string> = {};
   for (const [name, value] of parameters) {
-    if (Object.hasOwn(values, name)) return { ok: false, status: 400, message: `the query parameter "${name}" is given twice` };
+    if (Object.hasOwn(values, name)) return { ok: false, error: { status: 400, message: `the query parameter "${name}" is given twice` } };
     Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
   }
-  return { ok: true, values };
+  return { ok: true, value: values };
 }
 
 function notFound(path: string): ParsedRoute {
-  return { ok: false, status: 404, message: `nothing is served at ${path}` };
+  return refused(404, `nothing is served at ${path}`);
+}
+
+function refused(status: 400 | 404 | 405, message: string): ParsedRoute {
+  return { ok: false, error: { status, message } };
 }

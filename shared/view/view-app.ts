@@ -53,9 +53,9 @@ export class ViewApp {
 
   async respond(method: string, target: string): Promise<ViewResponse> {
     const parsed = parseRoute(method, target);
-    if (!parsed.ok) return errorResponse(target, parsed.status, parsed.message);
-    const answer = await this.answer(parsed.route);
-    return answer.ok ? answer.value : errorResponse(target, answer.status, answer.message);
+    if (!parsed.ok) return errorResponse(target, parsed.error.status, parsed.error.message);
+    const answer = await this.answer(parsed.value);
+    return answer.ok ? answer.value : errorResponse(target, answer.error.status, answer.error.message);
   }
 
   private async answer(route: Route): Promise<Found<ViewResponse>> {
@@ -138,7 +138,7 @@ export class ViewApp {
     const file = await this.data.casesFile(run.value);
     if (!file.ok) return file;
     const page = await readCasePage(file.value.path, route.offset, route.limit);
-    if (!page.ok) return unreadable(`cases.jsonl of run ${route.runId}, line ${page.line}: ${page.message}`);
+    if (!page.ok) return unreadable(`cases.jsonl of run ${route.runId}, line ${page.error.line}: ${page.error.message}`);
     return route.kind === 'cases-api' ? json({ run_id: route.runId, ...page.value }) : html(casesPage(run.value, page.value, route.limit));
   }
 }

@@ -65,8 +65,11 @@ export class ViewData {
           const read = parsedJson(key, await this.store.read(key), suiteCardSchema);
           if (read.ok) cards.push(read.value);
           // The page names the card beside its reason.
-          else if (read.status === 500)
-            unreadableCards.push({ key, reason: read.message.startsWith(`${key}: `) ? read.message.slice(key.length + 2) : read.message });
+          else if (read.error.status === 500)
+            unreadableCards.push({
+              key,
+              reason: read.error.message.startsWith(`${key}: `) ? read.error.message.slice(key.length + 2) : read.error.message,
+            });
         }),
       ),
     );
@@ -90,7 +93,7 @@ export class ViewData {
     const read = await this.store.read(key);
     if (read.state === 'absent') return missing(noHistory(suite));
     const parsed = parsedJson(key, read, historyFileSchema);
-    if (!parsed.ok) return unreadable(`${parsed.message}; assay history rebuild --suite ${suite} makes it again`);
+    if (!parsed.ok) return unreadable(`${parsed.error.message}; assay history rebuild --suite ${suite} makes it again`);
     return found({ bytes: read.state === 'found' ? read.value : new Uint8Array(), history: parsed.value });
   }
 
@@ -107,7 +110,7 @@ export class ViewData {
     if (read.state === 'absent') return missing(`run ${runId} of suite ${suite.value} has no report yet`);
     if (read.state === 'refused') return unreadable(refusedMessage(key, read.reason));
     const parsed = parseReportJson(new TextDecoder().decode(read.value));
-    if (!parsed.ok) return unreadable(`${key}: ${parsed.message}`);
+    if (!parsed.ok) return unreadable(`${key}: ${parsed.error.message}`);
     return found({ runId, suite: suite.value, reportBytes: read.value, report: parsed.value, version: read.version });
   }
 

@@ -9,7 +9,7 @@ import type { CaseMessage } from '../schema/pipeline-messages.js';
 import type { CaseResult } from '../schema/run-records.js';
 import { humanVerdictMetrics } from '../scoring/human-verdict-metrics.js';
 import { judgeQrelsMetrics } from '../scoring/judge-qrels-metrics.js';
-import type { CaseJudgement } from '../scoring/run-judges.js';
+import type { CaseJudgment } from '../scoring/run-judges.js';
 
 /** Per engine, metric name -> value. */
 export type EngineMetrics = Record<string, Record<string, MetricValue>>;
@@ -23,16 +23,16 @@ export type EngineMetrics = Record<string, Record<string, MetricValue>>;
 export function caseMetrics(
   evalCase: EvalCase,
   engineMetrics: EngineMetrics,
-  judgement: CaseJudgement,
+  judgment: CaseJudgment,
   config: RunConfig,
   judges: readonly JudgeDefinition[],
 ): EngineMetrics {
   const engines: EngineMetrics = {};
   for (const [engine, metrics] of Object.entries(engineMetrics)) engines[engine] = { ...metrics };
   // The relevance judges' values of the ground-truth metrics, with their grades as the qrels: what the report corrects the human means with.
-  const judgeTwins = judgeQrelsMetrics(evalCase, judgement.engines, config.run.cutoffs);
+  const judgeTwins = judgeQrelsMetrics(evalCase, judgment.engines, config.run.cutoffs);
   for (const [engine, output] of Object.entries(evalCase.engines)) {
-    const judged = judgement.engines[engine] ?? {};
+    const judged = judgment.engines[engine] ?? {};
     // Last, a person's verdicts on the response (the dataset's human_verdicts), named to pair with the judges' ratings they correct.
     engines[engine] = {
       ...engines[engine],
@@ -58,7 +58,7 @@ export function caseResult(
   message: CaseMessage,
   evalCase: EvalCase,
   engines: EngineMetrics,
-  judgement: CaseJudgement,
+  judgment: CaseJudgment,
   settings: { readonly config: RunConfig; readonly judges: readonly JudgeDefinition[]; readonly skipJudging: boolean },
 ): CaseResult {
   const { config, judges, skipJudging } = settings;
@@ -68,8 +68,8 @@ export function caseResult(
     request_id: evalCase.request_id,
     request: evalCase.request,
     engines,
-    skipped: skipJudging ? [...judgement.skipped, ...skippedByCeiling(judges, evalCase)] : judgement.skipped,
-    judge_usage: judgement.usage,
+    skipped: skipJudging ? [...judgment.skipped, ...skippedByCeiling(judges, evalCase)] : judgment.skipped,
+    judge_usage: judgment.usage,
     outputs: outputRecords(evalCase, listDepthOf(config)),
     ...(skipJudging ? { judging_skipped: 'max_judge_cost' as const } : {}),
   };

@@ -1,6 +1,6 @@
 import type { JudgeDefinition } from '../judges/judge-definition.js';
 import type { MetricValue } from '../schema/metric-value.js';
-import { judgeCase, type CaseJudgement, type JudgeBackend } from '../scoring/run-judges.js';
+import { judgeCase, type CaseJudgment, type JudgeBackend } from '../scoring/run-judges.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
@@ -144,11 +144,11 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   const answered = await askEngines(store, message, delivery, run.judging, stored);
   if (answered.kind === 'retry') return retry(store, message, delivery, answered.error, {});
   const { evalCase } = answered;
-  const { judgement, skipJudging } = await judgeWithinBudget(run, message, delivery, evalCase);
-  if (judgement.awaitingBatch.length > 0) return waitForBatchAnswers(store, message, judgement.awaitingBatch);
-  if (judgement.transient) return retryOrDefer(dependencies, message, delivery, judgement);
-  const engines = caseMetrics(evalCase, answered.metrics, judgement, run.config, run.judging.judges);
-  const result = caseResult(message, evalCase, engines, judgement, { config: run.config, judges: run.judging.judges, skipJudging });
+  const { judgment, skipJudging } = await judgeWithinBudget(run, message, delivery, evalCase);
+  if (judgment.awaitingBatch.length > 0) return waitForBatchAnswers(store, message, judgment.awaitingBatch);
+  if (judgment.transient) return retryOrDefer(dependencies, message, delivery, judgment);
+  const engines = caseMetrics(evalCase, answered.metrics, judgment, run.config, run.judging.judges);
+  const result = caseResult(message, evalCase, engines, judgment, { config: run.config, judges: run.judging.judges, skipJudging });
   return writeResultOnce(store, message, delivery, result);
 }
 
@@ -195,7 +195,7 @@ async function judgeWithinBudget(
   message: CaseMessage,
   delivery: Delivery,
   evalCase: EvalCase,
-): Promise<{ judgement: CaseJudgement; skipJudging: boolean }> {
+): Promise<{ judgment: CaseJudgment; skipJudging: boolean }> {
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
   const spending = spendingOf(run);
@@ -206,7 +206,7 @@ async function judgeWithinBudget(
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
   const skipJudging = message.skip_judges === 'max_judge_cost' || (reached && (!batched || message.judge_online !== undefined));
   const judges = skipJudging ? run.judging.judges.filter((judge) => judge.kind === 'deterministic') : run.judging.judges;
-  const judgement = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
+  const judgment = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
     judges,
     backend: run.judging.backend,
     ndcgCutoffs: run.config.run.cutoffs,
@@ -215,8 +215,8 @@ async function judgeWithinBudget(
     ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
     ...(batched && reached ? { batchOnlineRefused: true as const } : {}),
   });
-  if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgement.usage);
-  return { judgement, skipJudging };
+  if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgment.usage);
+  return { judgment, skipJudging };
 }
 
 /**
@@ -235,7 +235,7 @@ function spendingOf(run: CaseRun): { budget: JudgeBudget; ceiling: JudgeCeiling 
 async function waitForBatchAnswers(
   store: ObjectStore,
   message: CaseMessage,
-  requests: CaseJudgement['awaitingBatch'],
+  requests: CaseJudgment['awaitingBatch'],
 ): Promise<CaseOutcome> {
   // Whatever else failed on the way is judged again with the rest, once the batch jobs have answered.
   await recordWaitingCase(store, message, requests);
@@ -251,11 +251,11 @@ async function retryOrDefer(
   dependencies: WorkerDependencies,
   message: CaseMessage,
   delivery: Delivery,
-  judgement: CaseJudgement,
+  judgment: CaseJudgment,
 ): Promise<CaseOutcome> {
-  const error = firstError(judgement.engines) ?? 'a judge call failed and may succeed on a later try';
-  const deferral = judgement.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;
-  const outcome = await retry(dependencies.store, message, delivery, error, judgement.usage);
+  const error = firstError(judgment.engines) ?? 'a judge call failed and may succeed on a later try';
+  const deferral = judgment.rateLimited && dependencies.defer !== undefined ? deferralOf(message) : undefined;
+  const outcome = await retry(dependencies.store, message, delivery, error, judgment.usage);
   if (deferral === undefined || dependencies.defer === undefined) return outcome;
   await dependencies.defer(deferral.message, deferral.delaySeconds);
   return { kind: 'deferred', runId: message.run_id, caseId: message.case_id, error, delaySeconds: deferral.delaySeconds };

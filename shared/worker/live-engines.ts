@@ -31,9 +31,9 @@ export const ENGINE_DEADLINE_MS = 60_000;
 export function buildLiveEngines(configs: readonly EngineConfig[] | undefined, env: Environment, concurrency = 8): Engine[] {
   if (configs === undefined || configs.length === 0) return [];
   const creation = expandEngines(configs, env);
-  if (!creation.ok) throw new EngineSetupError(creation.errors.join('; '));
+  if (!creation.ok) throw new EngineSetupError(creation.error.join('; '));
   const limit = pLimit(concurrency);
-  return creation.engines.map((engine) => ({
+  return creation.value.map((engine) => ({
     name: engine.name,
     call: (request, signal) => limit(() => engine.call(request, signal)),
     close: () => engine.close(),
@@ -95,7 +95,7 @@ export async function askLiveEngines(
     );
     for (const [name, ask] of Object.entries(asked)) {
       const answer = keptFrom(ask);
-      if (answer === undefined) transient.push(`engine "${name}": ${ask.ok ? '' : ask.failure.message}`);
+      if (answer === undefined) transient.push(`engine "${name}": ${ask.ok ? '' : ask.error.message}`);
       else kept[name] = answer;
     }
     await store.put(key, JSON.stringify(kept));
@@ -125,8 +125,8 @@ export async function askLiveEngines(
 
 function keptFrom(ask: EngineAsk): KeptAnswer | undefined {
   if (ask.ok) {
-    const { retrieved_context, response, latency_ms, attempts } = ask.output;
+    const { retrieved_context, response, latency_ms, attempts } = ask.value;
     return { ok: true, retrieved_context, ...(response === undefined ? {} : { response }), latency_ms, attempts };
   }
-  return ask.failure.kind === 'permanent' ? { ok: false, error: ask.failure.message } : undefined;
+  return ask.error.kind === 'permanent' ? { ok: false, error: ask.error.message } : undefined;
 }

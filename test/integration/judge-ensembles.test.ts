@@ -54,11 +54,11 @@ async function judge(input: Record<string, unknown>, store = new MemoryStore(), 
   const load = parseRunConfig(input, 'assay.yaml');
   if (!load.ok) throw new Error(load.error);
   const { backend } = chooseJudgeBackend(
-    load.config,
+    load.value,
     { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
     store,
   );
-  return judgeCase(judgedCase, { judges: selectJudges(load.config), backend });
+  return judgeCase(judgedCase, { judges: selectJudges(load.value), backend });
 }
 
 const CHUNKS = 'retrieval/llm_judged';

@@ -64,7 +64,7 @@ async function trecEvalSummary(qrelsFile: string, runFile: string): Promise<Reco
   const run = await readRun(runFile);
   const selection = selectMeasures(['map', 'P.10', 'ndcg_cut.10', 'recip_rank', 'num_q']);
   if (!qrels.ok || !run.ok || !selection.ok) throw new Error('the fixture could not be read');
-  const evaluation = evaluateRun(qrels.qrels, run.run, selection.measures);
+  const evaluation = evaluateRun(qrels.value, run.value, selection.measures);
   if (!evaluation.ok) throw new Error(evaluation.error);
   return Object.fromEntries(evaluation.evaluation.summary.map((value: MeasureValue) => [value.name, Number(value.value)]));
 }
@@ -199,7 +199,7 @@ describe('assay run on a TREC collection (embedded)', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { request_id: string; retrieved: { rank: number }[] });
     const lengths = lines.map((line) => line.retrieved.length);
-    const whole = lines.map((line) => run.run.topics.get(line.request_id)?.scores.length);
+    const whole = lines.map((line) => run.value.topics.get(line.request_id)?.scores.length);
     expect(lengths).toEqual(whole.map((length) => Math.min(length ?? 0, depth ?? Number.POSITIVE_INFINITY)));
     expect(Math.max(...(whole as number[]))).toBeGreaterThan(100);
     expect(report.engines.STANDARD?.['retrieval/ground_truth/average_precision/average']).toBe(

@@ -13,7 +13,7 @@ export function buildEngines(input: Record<string, unknown>, env: Environment = 
   return expandMatrix(engineConfig(input)).map((variant) => {
     const created = createEngine(variant, env);
     if (!created.ok) throw new Error(created.error);
-    return created.engine;
+    return created.value;
   });
 }
 

@@ -1,4 +1,5 @@
-import { exchangeAnswer, type SentAnswer } from '../answer-exchange.js';
+import type { Result } from '../../schema/result.js';
+import { completionFields, exchangeAnswer, type SentAnswer } from '../answer-exchange.js';
 import type { CallDeadlineOptions } from '../call-deadline.js';
 import type { ChoiceAnswer } from '../completion-answer.js';
 import type { BatchContext, CompletionRequest, JudgeCompleter, JudgeCompletion, TokenUsage } from '../judge-completion.js';
@@ -37,7 +38,7 @@ export interface BatchWire {
     request: CompletionRequest,
   ): Record<string, unknown>;
   /** A 200 answer read as the online client reads it (its tokens were counted when its job was collected). */
-  read(body: unknown, mode: OutputMode): { ok: true; choice: ChoiceAnswer } | { ok: false; error: string };
+  read(body: unknown, mode: OutputMode): Result<ChoiceAnswer>;
   /** The answer shows the server ignored the mode (prose where JSON was asked): the next mode is asked, as online. */
   ignored(choice: ChoiceAnswer, mode: OutputMode): boolean;
   /** What an error answer means, as the online client would classify the same answer. */
@@ -104,7 +105,7 @@ export class BatchReplayCompleter implements JudgeCompleter {
     }
     if (replay.goOnline !== undefined) return replay.goOnline.complete(request, limits);
     // No tokens here: what the provider billed for every line is counted once, when its job is collected (shared/batch/job-collection.ts).
-    return { ...outcome, usage: NO_TOKENS, retries: Math.max(0, replay.requests - 1), rateLimited: 0, pricing: 'batch' };
+    return { ...completionFields(outcome), usage: NO_TOKENS, retries: Math.max(0, replay.requests - 1), rateLimited: 0, pricing: 'batch' };
   }
 
   /** One answer to `messages`, walked from the first request the online client would send. */
@@ -126,7 +127,7 @@ export class BatchReplayCompleter implements JudgeCompleter {
       const stored = await this.settings.answerOf(replay.context.runId, id);
       if (stored === undefined) {
         replay.awaiting = { id, judge: replay.context.judge, model: this.settings.model, sample: replay.context.sample, attempt, body };
-        return { ok: false, error: WAITING, transient: true };
+        return { ok: false, error: { message: WAITING, transient: true } };
       }
       replay.requests++;
       const { answer } = stored;
@@ -141,30 +142,32 @@ export class BatchReplayCompleter implements JudgeCompleter {
           if (replay.context.onlineRefused === true)
             return {
               ok: false,
-              error: `the batch jobs did not run the request (${notRun}), and run.max_judge_cost was reached: it is not judged online`,
-              transient: false,
+              error: {
+                message: `the batch jobs did not run the request (${notRun}), and run.max_judge_cost was reached: it is not judged online`,
+                transient: false,
+              },
             };
           replay.goOnline = this.settings.online ?? this.settings.unanswered;
-          return { ok: false, error: `the batch job did not run the request (${notRun})`, transient: true };
+          return { ok: false, error: { message: `the batch job did not run the request (${notRun})`, transient: true } };
         }
         if (attempt === 0) {
           attempt = 1;
           continue;
         }
-        return { ok: false, error: `the batch jobs did not run the request, twice (the last: ${notRun})`, transient: false };
+        return { ok: false, error: { message: `the batch jobs did not run the request, twice (the last: ${notRun})`, transient: false } };
       }
       if (answer.status === 200) {
         const read = wire.read(answer.body, mode());
-        if (!read.ok) return { ok: false, error: read.error, transient: false };
-        if (wire.ignored(read.choice, mode()) && stepDown()) continue;
-        return { ok: true, ...read.choice };
+        if (!read.ok) return { ok: false, error: { message: read.error, transient: false } };
+        if (wire.ignored(read.value, mode()) && stepDown()) continue;
+        return read;
       }
       const failure = wire.failure(answer.status, answer.body);
       if (failure.kind === 'mode-refused' && stepDown()) continue;
       if (failure.kind === 'parameter-refused' && parameters.drop(failure.parameter)) continue;
       const error =
         failure.kind === 'fatal' || failure.kind === 'failed' ? failure.error : wire.refusedEverywhere(failure, answer.status, answer.body);
-      return { ok: false, error, transient: false };
+      return { ok: false, error: { message: error, transient: false } };
     }
   }
 }

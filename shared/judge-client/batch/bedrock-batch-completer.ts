@@ -59,7 +59,7 @@ export function converseWire(modelId: string, maxTokens: number): BatchWire {
           ok: false,
           error: `the batch job's answer is not a Converse response: ${output.error.issues[0]?.message ?? 'unreadable'}`,
         };
-      return { ok: true, choice: converseAnswer(output.data, mode) };
+      return { ok: true, value: converseAnswer(output.data, mode) };
     },
     // Converse has no mode a model silently ignores: a forced tool is used or refused.
     ignored: () => false,

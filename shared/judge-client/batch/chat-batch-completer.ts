@@ -46,7 +46,7 @@ export function chatWire(bodyModel: string): BatchWire {
           ok: false,
           error: `the batch job's answer is not a chat completion: ${completion.error.issues[0]?.message ?? 'unreadable'}`,
         };
-      return { ok: true, choice: readChoice(completion.data, mode) };
+      return { ok: true, value: readChoice(completion.data, mode) };
     },
     ignored: (choice, mode) => mayBeIgnored(mode) && isProse(choice),
     failure: (status, body) => classifyFailure(errorOf(status, body), '', 'the key of the batch jobs'),

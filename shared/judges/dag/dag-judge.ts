@@ -1,3 +1,5 @@
+import type { FieldProblem } from '../../schema/field-problem.js';
+import type { Result } from '../../schema/result.js';
 import { SCORE_0_1, type Scale } from '../scale.js';
 import type { JudgeHeader } from '../judge-header.js';
 import type { ClientOverrides } from '../../judge-client/judge-overrides.js';
@@ -19,16 +21,17 @@ export interface DagJudge extends JudgeHeader<DagInput> {
   readonly repeat?: number;
 }
 
-export type DagJudgeBuild = { ok: true; judge: DagJudge } | { ok: false; field: string; problem: string; fix: string };
-
 /**
  * Checks a decision tree from the config file and builds its judge: the root
  * and every node a node leads to exist, the root is not a verdict, no walk
  * can come back to a node it passed (so every walk ends at a verdict), and
  * every node can be reached from the root.
  */
-export function buildDagJudge(definition: DagJudgeDefinition): DagJudgeBuild {
-  const failure = (field: string, problem: string, fix: string): DagJudgeBuild => ({ ok: false, field, problem, fix });
+export function buildDagJudge(definition: DagJudgeDefinition): Result<DagJudge, FieldProblem> {
+  const failure = (field: string, problem: string, fix: string): Result<DagJudge, FieldProblem> => ({
+    ok: false,
+    error: { field, problem, fix },
+  });
   const nodes = definition.nodes;
   const has = (name: string) => Object.hasOwn(nodes, name);
   if (!has(definition.root))
@@ -56,7 +59,7 @@ export function buildDagJudge(definition: DagJudgeDefinition): DagJudgeBuild {
   const used = new Set(Object.values(nodes).flatMap((node) => ('inputs' in node ? node.inputs : [])));
   return {
     ok: true,
-    judge: {
+    value: {
       kind: 'dag',
       id: definition.id,
       version: definition.version ?? '1',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { LlmJudge, Verdict } from '../judge-definition.js';
+import type { LlmJudge } from '../judge-definition.js';
+import type { JudgmentOutcome } from '../judgment-outcome.js';
 import { YES_NO } from '../scale.js';
 import type { TemplateInput } from '../template.js';
 import type { DagInput, DagNode } from './dag-config.js';
 import type { DagJudge } from './dag-judge.js';
 
-export type NodeOutcome = { ok: true; verdict: Verdict } | { ok: false; error: string; transient: boolean };
 /** Asks the judge server one node's question: the runner's own call, so every node is cached and counted like any judgment. */
-export type AskNode = (judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>) => Promise<NodeOutcome>;
+export type AskNode = (judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>) => Promise<JudgmentOutcome>;
 
 const INPUT_TITLES: Readonly<Record<DagInput, string>> = {
   request: 'Request',
@@ -24,7 +24,7 @@ const INPUT_TITLES: Readonly<Record<DagInput, string>> = {
  * judge's max_score (0 to 1), `details.score` the score itself, and the
  * rationale the path taken with each node's answer and reasoning.
  */
-export async function walkDag(judge: DagJudge, inputs: Partial<Record<TemplateInput, string>>, ask: AskNode): Promise<NodeOutcome> {
+export async function walkDag(judge: DagJudge, inputs: Partial<Record<TemplateInput, string>>, ask: AskNode): Promise<JudgmentOutcome> {
   const found: { label: string; text: string }[] = [];
   const steps: string[] = [];
   let name = judge.root;
@@ -34,21 +34,21 @@ export async function walkDag(judge: DagJudge, inputs: Partial<Record<TemplateIn
     if ('verdict' in node) {
       steps.push(`${name}: score ${node.verdict} of ${judge.maxScore}`);
       const value = Math.min(1, Math.max(0, node.verdict / judge.maxScore));
-      return { ok: true, verdict: { rating: value, value, rationale: steps.join(' -> '), details: { score: node.verdict } } };
+      return { ok: true, value: { rating: value, value, rationale: steps.join(' -> '), details: { score: node.verdict } } };
     }
     const step = nodeJudge(judge, name, node, found);
     const outcome = await ask(step.judge, inputs);
-    if (!outcome.ok) return { ok: false, error: `node ${name}: ${outcome.error}`, transient: outcome.transient };
+    if (!outcome.ok) return { ok: false, error: { message: `node ${name}: ${outcome.error.message}`, transient: outcome.error.transient } };
     const answer = step.answer();
     if ('task' in node) {
       found.push({ label: node.label, text: answer });
       steps.push(`${name}: ${node.label} = ${JSON.stringify(answer)}`);
       name = node.next;
     } else if ('binary' in node) {
-      steps.push(`${name}: ${answer} (${outcome.verdict.rationale})`);
+      steps.push(`${name}: ${answer} (${outcome.value.rationale})`);
       name = answer === 'yes' ? node.yes : node.no;
     } else {
-      steps.push(`${name}: ${JSON.stringify(answer)} (${outcome.verdict.rationale})`);
+      steps.push(`${name}: ${JSON.stringify(answer)} (${outcome.value.rationale})`);
       name = node.options[answer] as string;
     }
   }

@@ -1,3 +1,5 @@
+import type { FieldProblem } from '../../schema/field-problem.js';
+import type { Result } from '../../schema/result.js';
 import { z } from 'zod';
 import type { JudgeHeader } from '../judge-header.js';
 import { describeScale } from '../scale.js';
@@ -28,11 +30,12 @@ export interface EnsembleJudge extends JudgeHeader {
 /** What an ensemble checks of its members: any judge definition. */
 type Member = JudgeHeader & { readonly kind: string };
 
-export type EnsembleBuild = { ok: true; judge: EnsembleJudge } | { ok: false; field: string; problem: string; fix: string };
-
 /** Checks that the members judge the same items on the same scale, and that the rule fits the scale. */
-export function buildEnsemble(definition: EnsembleDefinition, members: readonly Member[]): EnsembleBuild {
-  const failure = (field: string, problem: string, fix: string): EnsembleBuild => ({ ok: false, field, problem, fix });
+export function buildEnsemble(definition: EnsembleDefinition, members: readonly Member[]): Result<EnsembleJudge, FieldProblem> {
+  const failure = (field: string, problem: string, fix: string): Result<EnsembleJudge, FieldProblem> => ({
+    ok: false,
+    error: { field, problem, fix },
+  });
   const ids = members.map((member) => member.id);
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
   if (twice !== undefined)
@@ -75,7 +78,7 @@ export function buildEnsemble(definition: EnsembleDefinition, members: readonly 
   }
   return {
     ok: true,
-    judge: {
+    value: {
       kind: 'ensemble',
       id: definition.id,
       version: '1',

@@ -47,7 +47,7 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer).toMatchObject({
+    expect(result.ok && result.value).toMatchObject({
       hits: [
         {
           doc_uri: 's3://kb-docs/iam/rotate-keys.md',
@@ -61,7 +61,7 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
         },
       ],
     });
-    expect(result.ok && result.answer.response).toBeUndefined();
+    expect(result.ok && result.value.response).toBeUndefined();
     const [sent] = bedrock.requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/knowledgebases/KB12345678/retrieve');
@@ -84,10 +84,10 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.response).toBe(
+    expect(result.ok && result.value.response).toBe(
       'Create a second access key, switch to it, then delete the old one. Prefer roles, which need no rotation.',
     );
-    expect(result.ok && result.answer.hits).toEqual([
+    expect(result.ok && result.value.hits).toEqual([
       { doc_uri: 's3://kb-docs/iam/rotate-keys.md', content: 'To rotate an access key without downtime, create a second key first.' },
       { doc_uri: 'https://docs.example.com/iam/roles', content: 'Roles give temporary credentials, so nothing needs rotating.' },
     ]);
@@ -146,7 +146,7 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: 'bedrock knowledge base KB12345678 (us-east-1): AccessDeniedException: not authorized to perform bedrock:Retrieve',
       },
@@ -169,8 +169,8 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.attempts).toBe(2);
-    expect(result.ok && result.answer.hits).toHaveLength(2);
+    expect(result.ok && result.value.attempts).toBe(2);
+    expect(result.ok && result.value.hits).toHaveLength(2);
   });
 
   it('says the connection broke when every answer is cut short', async () => {
@@ -188,7 +188,7 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'transient', message: 'bedrock knowledge base KB12345678 (us-east-1): the connection was reset (ECONNRESET)' },
+      error: { kind: 'transient', message: 'bedrock knowledge base KB12345678 (us-east-1): the connection was reset (ECONNRESET)' },
     });
   });
 
@@ -206,7 +206,7 @@ describe('bedrock_kb connector against recorded Bedrock answers', () => {
     // Assess: not retried, and no request the server could read
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `bedrock knowledge base KB12345678 (us-east-1) at ${bedrock.url} did not answer in HTTP/1.1 (Parse Error: Expected HTTP/, RTSP/ or ICE/, HPE_INVALID_CONSTANT): the connector speaks HTTP/1.1 to an http:// endpoint; a server that speaks only HTTP/2 needs its https:// address`,
       },

@@ -56,7 +56,7 @@ describe('an http engine answer larger than max_answer_bytes', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `POST ${server?.url}/search: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)`,
       },
@@ -77,7 +77,7 @@ describe('an http engine answer larger than max_answer_bytes', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `POST ${server?.url}/search: the answer is ${TOTAL} bytes (its Content-Length), above max_answer_bytes (65536 bytes); it was not read (fix: ask for fewer or shorter hits, or raise max_answer_bytes)`,
       },
@@ -93,8 +93,8 @@ describe('an http engine answer larger than max_answer_bytes', () => {
     const result = await ask(`${server?.url}/search`);
 
     // Assess: still transient (a 500), with an excerpt of what was read
-    expect(!result.ok && result.failure.kind).toBe('transient');
-    expect(!result.ok && result.failure.message).toMatch(/answered HTTP 500: \{"hits": \[\{"id":"doc","text":"x+\.\.\.$/);
+    expect(!result.ok && result.error.kind).toBe('transient');
+    expect(!result.ok && result.error.message).toMatch(/answered HTTP 500: \{"hits": \[\{"id":"doc","text":"x+\.\.\.$/);
     expect((await sent).written).toBeLessThan(TOTAL / 4);
   });
 
@@ -106,7 +106,7 @@ describe('an http engine answer larger than max_answer_bytes', () => {
     const result = await ask(`${server?.url}/search`, {});
 
     // Assess
-    expect(!result.ok && result.failure.message).toContain('the answer passed max_answer_bytes (16777216 bytes)');
+    expect(!result.ok && result.error.message).toContain('the answer passed max_answer_bytes (16777216 bytes)');
     expect((await sent).written).toBeLessThan(32 * 1024 * 1024);
   });
 });

@@ -64,12 +64,12 @@ describe('http connector against a local search service', () => {
 
     // Assess
     expect(engine.name).toBe('search@b=0.3');
-    expect(result.ok && result.answer.hits).toEqual([
+    expect(result.ok && result.value.hits).toEqual([
       { doc_uri: 'doc-7', content: 'Rotate keys by creating a second key first.', score: 12.5 },
       { doc_uri: 'doc-2', content: 'Use roles instead of keys.', score: 9.25 },
     ]);
-    expect(result.ok && result.answer.response).toBe('Create a second key, switch, then delete the old one.');
-    expect(result.ok && result.answer.latency_ms).toBeGreaterThan(0);
+    expect(result.ok && result.value.response).toBe('Create a second key, switch, then delete the old one.');
+    expect(result.ok && result.value.latency_ms).toBeGreaterThan(0);
     const [sent] = service.requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/search');
@@ -124,7 +124,7 @@ describe('http connector against a local search service', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'transient',
         message: `POST ${service.url}/search answered HTTP 429: {"error":"slow down"} (after 2 attempts)`,
         retry_after_ms: 0,
@@ -144,7 +144,7 @@ describe('http connector against a local search service', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `POST ${service.url}/nothing answered HTTP 404: no such index` },
+      error: { kind: 'permanent', message: `POST ${service.url}/nothing answered HTTP 404: no such index` },
     });
     expect(service.requests).toHaveLength(1);
   });
@@ -178,8 +178,8 @@ describe('http connector against a local search service', () => {
 
     // Assess
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.failure.kind).toBe('permanent');
-    expect(!result.ok && result.failure.message).toContain(expected);
+    expect(!result.ok && result.error.kind).toBe('permanent');
+    expect(!result.ok && result.error.message).toContain(expected);
     expect(service.requests).toHaveLength(1);
   });
 
@@ -211,7 +211,7 @@ describe('http connector against a local search service', () => {
     const result = await ask(engine);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'timed out after 100 ms' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'transient', message: 'timed out after 100 ms' } });
   });
 
   it('treats a refused connection as transient', async () => {
@@ -228,7 +228,7 @@ describe('http connector against a local search service', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'transient', message: `POST ${url}: the connection was refused (ECONNREFUSED)` },
+      error: { kind: 'transient', message: `POST ${url}: the connection was refused (ECONNREFUSED)` },
     });
   });
 
@@ -250,7 +250,7 @@ describe('http connector against a local search service', () => {
 
     // Assess
     expect(service.requests[0]?.url).toBe('/search?key=secret-abcdef');
-    expect(!result.ok && result.failure.message).toBe(
+    expect(!result.ok && result.error.message).toBe(
       `POST ${service.url}/search?key={{env.SEARCH_KEY}} answered HTTP 401: {"error":"bad token 0: [redacted]"}`,
     );
   });
@@ -275,15 +275,15 @@ describe('askEngines', () => {
     // Assess
     expect(Object.keys(asks)).toEqual(['bm25@b=0.3', 'bm25@b=0.75', 'broken']);
     const output = asks['bm25@b=0.3'];
-    expect(output?.ok && output.output.retrieved_context).toEqual([
+    expect(output?.ok && output.value.retrieved_context).toEqual([
       { doc_uri: 'doc-7', content: 'Rotate keys by creating a second key first.', score: 12.5, rank: 1 },
       { doc_uri: 'doc-2', content: 'Use roles instead of keys.', score: 9.25, rank: 2 },
     ]);
     // The output drops into a case as it is: it parses as an EngineOutput.
-    expect(output?.ok && engineOutputSchema.safeParse(output.output).success).toBe(true);
+    expect(output?.ok && engineOutputSchema.safeParse(output.value).success).toBe(true);
     expect(asks.broken).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `POST ${service.url}/search: results expression "took" gave a number, expected a list of {doc_uri, content?, score?} (check the expression against the answer's shape)`,
       },
@@ -309,7 +309,7 @@ describe('askEngines', () => {
 
     // Assess
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(Object.values(asks).map((ask) => !ask.ok && ask.failure)).toEqual([
+    expect(Object.values(asks).map((ask) => !ask.ok && ask.error)).toEqual([
       { kind: 'transient', message: 'stopped at the deadline' },
       { kind: 'transient', message: 'stopped at the deadline' },
     ]);

@@ -45,8 +45,8 @@ describe('an http engine whose connection fails', () => {
     const result = await ask(`${server.url}/search`, 2);
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([{ doc_uri: 'doc-7', score: 3 }]);
-    expect(result.ok && result.answer.attempts).toBe(3);
+    expect(result.ok && result.value.hits).toEqual([{ doc_uri: 'doc-7', score: 3 }]);
+    expect(result.ok && result.value.attempts).toBe(3);
     expect(server.requests()).toBe(3);
   });
 
@@ -60,7 +60,7 @@ describe('an http engine whose connection fails', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'transient',
         message: `POST ${server.url}/search: the connection was closed mid-answer, after ${PARTIAL.length} bytes (UND_ERR_SOCKET) (after 2 attempts)`,
       },
@@ -82,7 +82,7 @@ describe('an http engine whose connection fails', () => {
     const result = await ask(`${server.url}/search`, 0);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: `POST ${server.url}/search: ${fault}` } });
+    expect(result).toEqual({ ok: false, error: { kind: 'transient', message: `POST ${server.url}/search: ${fault}` } });
   });
 
   it('fails permanently on an answer whose gzip encoding is broken, saying so', async () => {
@@ -99,7 +99,7 @@ describe('an http engine whose connection fails', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `POST ${server.url}/search: the answer's content encoding is broken (Z_DATA_ERROR)` },
+      error: { kind: 'permanent', message: `POST ${server.url}/search: the answer's content encoding is broken (Z_DATA_ERROR)` },
     });
     expect(server.requests()).toBe(1);
   });
@@ -119,7 +119,7 @@ describe('an http engine whose connection fails', () => {
     // Assess: no retry could pass, so none is made
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message:
           'POST http://127.0.0.1:{{port}}/search: the rendered URL uses port 6000, which fetch refuses to connect to (one of the WHATWG Fetch standard\'s "bad ports"), so no request could reach the server; run the server on another port, such as 8000, and give that one',

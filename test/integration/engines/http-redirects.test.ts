@@ -57,7 +57,7 @@ describe('an http engine that redirects', () => {
     const result = await ask(`${service.url}/old`);
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([{ doc_uri: 'doc-1', score: 2 }]);
+    expect(result.ok && result.value.hits).toEqual([{ doc_uri: 'doc-1', score: 2 }]);
     const [first, second] = service.requests;
     expect(second).toMatchObject({ method: 'POST', url: '/new', body: first?.body });
     expect(second?.headers['x-api-key']).toBe(ENV.SEARCH_TOKEN);
@@ -88,7 +88,7 @@ describe('an http engine that redirects', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `POST ${service.url}/search: the service redirected (HTTP ${status}) to another origin, ${elsewhere.url}; assay does not follow it, so the engine's headers never leave ${service.url} (fix: set url to the address it redirects to)`,
       },
@@ -107,7 +107,7 @@ describe('an http engine that redirects', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `GET ${service.url}/a: the service redirects in a loop (/a -> /b -> /a)` },
+      error: { kind: 'permanent', message: `GET ${service.url}/a: the service redirects in a loop (/a -> /b -> /a)` },
     });
     expect(service.requests).toHaveLength(2);
   });
@@ -122,7 +122,7 @@ describe('an http engine that redirects', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'permanent', message: `GET ${service.url}/hop-0: the service redirected more than 5 times (last to /hop-6)` },
+      error: { kind: 'permanent', message: `GET ${service.url}/hop-0: the service redirected more than 5 times (last to /hop-6)` },
     });
     expect(service.requests).toHaveLength(6);
   });
@@ -138,7 +138,7 @@ describe('an http engine that redirects', () => {
 
       // Assess
       expect(result.ok).toBe(false);
-      expect(!result.ok && result.failure).toEqual({
+      expect(!result.ok && result.error).toEqual({
         kind: 'permanent',
         message: `POST ${service.url}/search: the service redirected (HTTP 302) to a ${new URL(location).protocol} URL; only http and https are followed`,
       });

@@ -70,11 +70,11 @@ describe('lambda connector against a loopback Invoke API', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q7' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([
+    expect(result.ok && result.value.hits).toEqual([
       { doc_uri: 'iam-rotate-keys', content: 'Create a second access key, switch, then delete the old key.', score: 0.91 },
       { doc_uri: 'sts-temporary-creds', content: 'STS issues credentials that expire.', score: 0.55 },
     ]);
-    expect(result.ok && result.answer.response).toBe('Create a second key, switch to it, and delete the old one.');
+    expect(result.ok && result.value.response).toBe('Create a second key, switch to it, and delete the old one.');
     const [sent] = lambda.requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/2015-03-31/functions/search-docs%3Alive/invocations');
@@ -142,9 +142,9 @@ describe('lambda connector against a loopback Invoke API', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q7' }, farDeadline());
 
     // Assess
-    expect(!result.ok && result.failure.kind).toBe(kind);
-    expect(!result.ok && result.failure.message).toContain(expected);
-    expect(!result.ok && result.failure.message.startsWith('lambda search-docs (us-east-1): ')).toBe(true);
+    expect(!result.ok && result.error.kind).toBe(kind);
+    expect(!result.ok && result.error.message).toContain(expected);
+    expect(!result.ok && result.error.message.startsWith('lambda search-docs (us-east-1): ')).toBe(true);
   });
 
   it("refuses an answer above the engine's max_answer_bytes as permanent", async () => {
@@ -156,7 +156,7 @@ describe('lambda connector against a loopback Invoke API', () => {
     const result = await engine.call({ query: 'rotate access keys', request_id: 'q7' }, farDeadline());
 
     // Assess
-    expect(!result.ok && result.failure).toEqual({
+    expect(!result.ok && result.error).toEqual({
       kind: 'permanent',
       message: expect.stringMatching(
         /^lambda search-docs \(us-east-1\): the function's answer is \d+ bytes, above max_answer_bytes \(1024 bytes\) \(fix: return fewer or shorter hits, or raise max_answer_bytes\)$/,

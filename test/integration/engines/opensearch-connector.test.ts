@@ -49,7 +49,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([
+    expect(result.ok && result.value.hits).toEqual([
       {
         doc_uri: 'iam-rotate-keys',
         content: 'Create a second access key, switch the applications, then delete the old key.',
@@ -81,7 +81,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     const result = await engine.call({ query: 'rotate keys', request_id: 'q1' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.hits.map((hit) => [hit.doc_uri, hit.content])).toEqual([
+    expect(result.ok && result.value.hits.map((hit) => [hit.doc_uri, hit.content])).toEqual([
       ['c1f0', 'https://docs.example.com/iam/rotate'],
       ['9ab3', 'https://docs.example.com/iam/best'],
       ['77e2', 'https://docs.example.com/kms/rotate'],
@@ -138,7 +138,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind,
         message: `opensearch ${cluster.url} index docs-v2 answered HTTP ${status}: {"error":{"type":"some_exception","reason":"status ${status}"},"status":${status}}`,
       },
@@ -159,7 +159,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `opensearch ${cluster.url} index docs-v2: hits do not give id_field "document_id": item 1: doc_uri: expected a non-empty text or a number`,
       },
@@ -189,7 +189,7 @@ describe('opensearch connector against a recorded _search answer', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: `opensearch ${cluster.url} index docs-v2: the answer passed max_answer_bytes (65536 bytes), so reading stopped there (fix: ask for fewer or shorter hits, or raise max_answer_bytes)`,
       },

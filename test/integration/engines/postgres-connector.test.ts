@@ -78,12 +78,12 @@ describe('postgres connector against PGlite over the wire protocol', () => {
 
     // Assess
     expect(sweep.map((engine) => engine.name)).toEqual(['fts@k=1', 'fts@k=2']);
-    const [top1, top2] = results.map((result) => (result.ok ? result.answer.hits.map((hit) => hit.doc_uri) : result.failure.message));
+    const [top1, top2] = results.map((result) => (result.ok ? result.value.hits.map((hit) => hit.doc_uri) : result.error.message));
     expect(top1).toEqual(['iam-rotate-keys']);
     expect(top2).toEqual(['iam-rotate-keys', 'kms-key-rotation']);
     const first = results[0];
-    expect(first?.ok && first.answer.hits[0]?.content).toBe(DOCUMENTS[0][1]);
-    expect(first?.ok && typeof first.answer.hits[0]?.score).toBe('number');
+    expect(first?.ok && first.value.hits[0]?.content).toBe(DOCUMENTS[0][1]);
+    expect(first?.ok && typeof first.value.hits[0]?.score).toBe('number');
   });
 
   it('runs a pgvector nearest-neighbour query over stored query embeddings', async () => {
@@ -109,7 +109,7 @@ describe('postgres connector against PGlite over the wire protocol', () => {
     const result = await ask(engine, 'rotate my key');
 
     // Assess: cosine similarity of [0.9, 0.1, 0] with [1, 0, 0] is 0.9 / |(0.9, 0.1)| = 0.9939, with [0.8, 0.6, 0] it is 0.78 / 0.9055 = 0.8614, with [0, 0, 1] it is 0.
-    expect(result.ok && result.answer.hits.map((hit) => [hit.doc_uri, Number(hit.score?.toFixed(4))])).toEqual([
+    expect(result.ok && result.value.hits.map((hit) => [hit.doc_uri, Number(hit.score?.toFixed(4))])).toEqual([
       ['iam-rotate-keys', 0.9939],
       ['kms-key-rotation', 0.8614],
       ['sqs-long-polling', 0],
@@ -135,7 +135,7 @@ describe('postgres connector against PGlite over the wire protocol', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message: 'postgres (connection from $SEARCH_DATABASE_URL): relation "documnets" does not exist (SQLSTATE 42P01)',
       },
@@ -157,7 +157,7 @@ describe('postgres connector against PGlite over the wire protocol', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message:
           'postgres (connection from $SEARCH_DATABASE_URL): the SQL must return columns doc_uri, content and score: item 1: doc_uri: expected a non-empty text or a number',
@@ -181,7 +181,7 @@ describe('postgres connector against PGlite over the wire protocol', () => {
     // Assess
     expect(result).toEqual({
       ok: false,
-      failure: { kind: 'transient', message: 'postgres (connection from $SEARCH_DATABASE_URL): the connection was refused (ECONNREFUSED)' },
+      error: { kind: 'transient', message: 'postgres (connection from $SEARCH_DATABASE_URL): the connection was refused (ECONNREFUSED)' },
     });
   });
 

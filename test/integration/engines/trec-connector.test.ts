@@ -31,7 +31,7 @@ describe('trec connector: a frozen engine from a run file', () => {
     const result = await engine.call({ query: 'rotate keys', request_id: '101' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([
+    expect(result.ok && result.value.hits).toEqual([
       { doc_uri: 'iam-best-practices', score: 14 },
       { doc_uri: 'iam-rotate-keys', score: 11.5 },
       { doc_uri: 'cli-config', score: 11.5 },
@@ -46,7 +46,7 @@ describe('trec connector: a frozen engine from a run file', () => {
     const result = await engine.call({ query: 'precision', request_id: '102' }, farDeadline());
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([]);
+    expect(result.ok && result.value.hits).toEqual([]);
   });
 
   it.each([
@@ -60,7 +60,7 @@ describe('trec connector: a frozen engine from a run file', () => {
     const result = await engine.call({ query: 'q', request_id: '101' }, farDeadline());
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: `trec run ${runPath}: ${message}` } });
+    expect(result).toEqual({ ok: false, error: { kind: 'permanent', message: `trec run ${runPath}: ${message}` } });
   });
 
   it('fails permanently on a malformed run file, naming the line', async () => {
@@ -72,7 +72,7 @@ describe('trec connector: a frozen engine from a run file', () => {
     const result = await engine.call({ query: 'q', request_id: '101' }, farDeadline());
 
     // Assess
-    expect(!result.ok && result.failure).toEqual({
+    expect(!result.ok && result.error).toEqual({
       kind: 'permanent',
       message: `trec run ${path}: line 2: expected a number, got "high" (fix: give the retrieval score (higher is better) as a decimal number in the fifth column)`,
     });

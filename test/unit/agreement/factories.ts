@@ -10,8 +10,8 @@ export { qrels } from '../trec/factories.js';
 /** The one measure a trec_eval name stands for (`P.1`, `map`). */
 export function measure(name: string): Measure {
   const resolved = resolveMeasures(name);
-  if (!resolved.ok || resolved.measures.length !== 1) throw new Error(`Expected one measure for ${name}`);
-  return resolved.measures[0] as Measure;
+  if (!resolved.ok || resolved.value.length !== 1) throw new Error(`Expected one measure for ${name}`);
+  return resolved.value[0] as Measure;
 }
 
 /** A named run from `[topic, documents best first]`: scores count down so the order is the given one. */

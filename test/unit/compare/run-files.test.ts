@@ -26,8 +26,8 @@ describe('parseReportJson', () => {
     const parsed = parseReportJson(text);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) {
-      expect(parsed.line).toBeUndefined();
-      expect(parsed.message).toMatch(message);
+      expect(parsed.error.line).toBeUndefined();
+      expect(parsed.error.message).toMatch(message);
     }
   });
 });
@@ -61,8 +61,8 @@ describe('parseCasesJsonl', () => {
     const parsed = parseCasesJsonl(text);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) {
-      expect(parsed.line).toBe(line);
-      expect(parsed.message).toMatch(message);
+      expect(parsed.error.line).toBe(line);
+      expect(parsed.error.message).toMatch(message);
     }
   });
 

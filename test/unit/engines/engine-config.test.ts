@@ -40,13 +40,13 @@ engines:
 
     // Assess
     expect(checked.ok).toBe(true);
-    const engines = checked.ok ? (checked.config.engines ?? []) : [];
+    const engines = checked.ok ? (checked.value.engines ?? []) : [];
     expect(engines.map((engine) => engine.name)).toEqual(['bm25', 'os', 'kb', 'fn', 'pg', 'frozen']);
     expect(engines[0]).toMatchObject({ timeout_ms: 10_000, retries: 2, http: { method: 'POST', headers: {} } });
     expect(engines[1]?.opensearch).toMatchObject({ id_field: '_id', size: 10 });
     expect(engines[2]?.bedrock_kb?.number_of_results).toBe(10);
     expect(engines[3]?.lambda?.payload).toEqual({ query: '{{query}}', request_id: '{{request_id}}' });
-    expect(checked.ok && checked.config.run.judge_depth).toBe(10);
+    expect(checked.ok && checked.value.run.judge_depth).toBe(10);
   });
 
   it.each<[string, string, RegExp]>([

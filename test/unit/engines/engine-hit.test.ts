@@ -59,7 +59,7 @@ describe('parsing the hits an engine answered', () => {
     // Assess
     expect(mapped).toEqual({
       ok: false,
-      failure: {
+      error: {
         kind: 'permanent',
         message:
           'results expression "hits[].{doc_uri: id, score: score}" gave a list that is not hits: item 1: doc_uri: the number 12345678901234567000 is above 2^53, so JSON may have changed its digits; expected ids above 9007199254740991 as text (fix: have the engine return doc_uri as a string)',

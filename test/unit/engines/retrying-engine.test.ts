@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Connector, ConnectorResult } from '../../../shared/engines/engine.js';
 import { backoffMs, retryingEngine, type RetryPolicy } from '../../../shared/engines/retrying-engine.js';
 
-const HIT: ConnectorResult = { ok: true, hits: [{ doc_uri: 'd1', score: 1 }] };
+const HIT: ConnectorResult = { ok: true, value: { hits: [{ doc_uri: 'd1', score: 1 }] } };
 const REQUEST = { query: 'keys', request_id: 'q1' };
 
 /** A connector that plays a script of outcomes, one per attempt, and records when each attempt started. */
@@ -23,9 +23,9 @@ function scripted(outcomes: readonly (ConnectorResult | 'hang' | 'throw')[]): Co
 
 const transient = (message: string, retryAfterMs?: number): ConnectorResult => ({
   ok: false,
-  failure: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) },
+  error: { kind: 'transient', message, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) },
 });
-const permanent = (message: string): ConnectorResult => ({ ok: false, failure: { kind: 'permanent', message } });
+const permanent = (message: string): ConnectorResult => ({ ok: false, error: { kind: 'permanent', message } });
 const FAST: RetryPolicy = { retries: 3, timeoutMs: 1_000, baseDelayMs: 5, maxDelayMs: 20 };
 
 describe('retryingEngine', () => {
@@ -37,9 +37,9 @@ describe('retryingEngine', () => {
     const result = await retryingEngine('e', connector, FAST, []).call(REQUEST, new AbortController().signal);
 
     // Assess
-    expect(result.ok && result.answer.hits).toEqual([{ doc_uri: 'd1', score: 1 }]);
-    expect(result.ok && result.answer.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(result.ok && result.answer.attempts).toBe(2);
+    expect(result.ok && result.value.hits).toEqual([{ doc_uri: 'd1', score: 1 }]);
+    expect(result.ok && result.value.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(result.ok && result.value.attempts).toBe(2);
     expect(connector.starts).toHaveLength(2);
   });
 
@@ -51,7 +51,7 @@ describe('retryingEngine', () => {
     const result = await retryingEngine('e', connector, FAST, []).call(REQUEST, new AbortController().signal);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'permanent', message: 'HTTP 404' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'permanent', message: 'HTTP 404' } });
     expect(connector.starts).toHaveLength(1);
   });
 
@@ -63,7 +63,7 @@ describe('retryingEngine', () => {
     const result = await retryingEngine('e', connector, { ...FAST, retries: 2 }, []).call(REQUEST, new AbortController().signal);
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'HTTP 502 (after 3 attempts)' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'transient', message: 'HTTP 502 (after 3 attempts)' } });
   });
 
   it('waits at least as long as Retry-After asks', async () => {
@@ -103,7 +103,7 @@ describe('retryingEngine', () => {
     );
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'timed out after 50 ms (after 2 attempts)' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'transient', message: 'timed out after 50 ms (after 2 attempts)' } });
   });
 
   it('stops waiting to retry when the deadline passes', async () => {
@@ -117,7 +117,7 @@ describe('retryingEngine', () => {
     );
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'HTTP 503; the deadline passed while waiting to retry' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'transient', message: 'HTTP 503; the deadline passed while waiting to retry' } });
     expect(connector.starts).toHaveLength(1);
   });
 
@@ -129,7 +129,7 @@ describe('retryingEngine', () => {
     const result = await retryingEngine('e', connector, FAST, []).call(REQUEST, AbortSignal.abort());
 
     // Assess
-    expect(result).toEqual({ ok: false, failure: { kind: 'transient', message: 'the deadline passed before the first attempt' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'transient', message: 'the deadline passed before the first attempt' } });
     expect(connector.starts).toHaveLength(0);
   });
 
@@ -144,7 +144,7 @@ describe('retryingEngine', () => {
     );
 
     // Assess
-    expect(!result.ok && result.failure.message).toBe('401: token [redacted] rejected for [redacted]');
+    expect(!result.ok && result.error.message).toBe('401: token [redacted] rejected for [redacted]');
   });
 
   it.each([
@@ -162,7 +162,7 @@ describe('retryingEngine', () => {
     );
 
     // Assess
-    expect(!result.ok && result.failure.message).toBe(expected);
+    expect(!result.ok && result.error.message).toBe(expected);
   });
 
   it('lets a bug in a connector throw', async () => {

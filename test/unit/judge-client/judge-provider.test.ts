@@ -94,7 +94,7 @@ describe('the judge provider in the config file', () => {
 
     // Act
     const checked = parseRunConfig({ judge: { provider: 'bedrock', bedrock } }, 'assay.yaml');
-    const choice = checked.ok ? chooseProvider(checked.config.judge, {}) : undefined;
+    const choice = checked.ok ? chooseProvider(checked.value.judge, {}) : undefined;
 
     // Assess: undefined leaves the choice to the endpoint's scheme
     expect(choice).toEqual({

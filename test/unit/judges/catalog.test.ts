@@ -97,7 +97,7 @@ describe('JUDGE_CATALOG', () => {
 
 describe.each(llmJudges.map((judge) => [judge.id, judge] as const))('LLM judge %s', (_id, judge) => {
   it('passes checkJudge: its templates use known placeholders and all its inputs', () => {
-    expect(checkJudge(judge)).toEqual({ ok: true });
+    expect(checkJudge(judge)).toEqual({ ok: true, value: undefined });
   });
 
   it('asks for the reasoning before every rating field of its JSON answer', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../../../shared/scoring/case-judgments.js';
+import type { JudgmentOutcome } from '../../../shared/judges/judgment-outcome.js';
 import { combineVerdicts, medianOf } from '../../../shared/judges/ensemble/combine-verdicts.js';
 import type { Verdict } from '../../../shared/judges/judge-definition.js';
 import { repeatedMetrics } from '../../../shared/scoring/repeat-metrics.js';
@@ -11,7 +11,7 @@ const verdict = (rating: Rating, value = rating === 'yes' ? 1 : rating === 'no' 
   value,
   rationale: `said ${String(rating)}`,
 });
-const ok = (rating: Rating): Outcome => ({ ok: true, verdict: verdict(rating) });
+const ok = (rating: Rating): JudgmentOutcome => ({ ok: true, value: verdict(rating) });
 const gradeValue = (rating: number) => ratingValue(GRADE_0_3, rating);
 
 describe('combineVerdicts', () => {
@@ -91,7 +91,7 @@ describe('repeatedMetrics of a chunk judge', () => {
     const metrics = repeatedMetrics(
       prefix,
       chunkRelevance,
-      [{ chunks: [ok('yes')] }, { chunks: [{ ok: false, error: 'timed out', transient: true }] }],
+      [{ chunks: [ok('yes')] }, { chunks: [{ ok: false, error: { message: 'timed out', transient: true } }] }],
       [5],
     );
 

@@ -18,8 +18,8 @@ function definition(overrides: Partial<CustomJudgeDefinition> = {}): CustomJudge
 
 function built(overrides: Partial<CustomJudgeDefinition> = {}) {
   const build = buildCustomJudge(definition(overrides));
-  if (!build.ok) throw new Error(build.error);
-  return build.judge;
+  if (!build.ok) throw new Error(build.error.message);
+  return build.value;
 }
 
 describe('customJudgeSchema', () => {
@@ -87,8 +87,8 @@ describe('buildCustomJudge', () => {
     const build = buildCustomJudge(definition({ examples }));
 
     // Assess
-    expect(build).toMatchObject({ ok: false, field });
-    expect(build.ok ? '' : build.problem).toMatch(message);
+    expect(build).toMatchObject({ ok: false, error: { field } });
+    expect(build.ok ? '' : build.error.problem).toMatch(message);
   });
 
   it.each([
@@ -128,7 +128,7 @@ describe('buildCustomJudge', () => {
 
     // Assess
     expect(judge.inputs).toEqual(['response', 'context', 'expected_response', 'expected_facts']);
-    expect(checkJudge(judge)).toEqual({ ok: true });
+    expect(checkJudge(judge)).toEqual({ ok: true, value: undefined });
   });
 
   it('defaults the version to 1 and writes a description; both can be given', () => {
@@ -186,13 +186,13 @@ describe('buildCustomJudge', () => {
     // Assess
     expect(build.ok).toBe(false);
     if (build.ok) return;
-    expect(build.field).toBe(field);
-    expect(build.error).toMatch(new RegExp(`^custom judge "${definition(overrides).id}", field "${field}": `));
-    expect(build.error).toMatch(message);
+    expect(build.error.field).toBe(field);
+    expect(build.error.message).toMatch(new RegExp(`^custom judge "${definition(overrides).id}", field "${field}": `));
+    expect(build.error.message).toMatch(message);
   });
 
   it('rejects an id taken by another judge when the caller names the taken ids', () => {
     const build = buildCustomJudge(definition(), new Set(['politeness']));
-    expect(build.ok ? '' : build.error).toMatch(/^custom judge "politeness", field "id"/);
+    expect(build.ok ? '' : build.error.message).toMatch(/^custom judge "politeness", field "id"/);
   });
 });

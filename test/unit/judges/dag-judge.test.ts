@@ -14,7 +14,7 @@ const answered =
     const answer = answers[node];
     if (answer === undefined) throw new Error(`node ${node} was not expected to be asked`);
     const field = judge.systemTemplate.includes('"output"') ? 'output' : 'verdict';
-    return { ok: true, verdict: judge.verdict({ rationale: `because ${node}`, [field]: answer }) };
+    return { ok: true, value: judge.verdict({ rationale: `because ${node}`, [field]: answer }) };
   };
 
 describe('decision-tree judges', () => {
@@ -49,8 +49,8 @@ describe('decision-tree judges', () => {
     const build = buildDagJudge(definition);
 
     expect(build.ok).toBe(false);
-    expect(build.ok ? undefined : build.field).toBe(field);
-    expect(build.ok ? '' : build.problem).toContain(problem);
+    expect(build.ok ? undefined : build.error.field).toBe(field);
+    expect(build.ok ? '' : build.error.problem).toContain(problem);
   });
 
   it('walks from the root to a verdict, one question per node visited, and keeps the path as the rationale', async () => {
@@ -65,7 +65,7 @@ describe('decision-tree judges', () => {
         four: { verdict: 4 },
       }),
     );
-    if (!build.ok) throw new Error(build.problem);
+    if (!build.ok) throw new Error(build.error.problem);
     const asked: string[] = [];
     const ask: AskNode = async (judge, inputs) => {
       asked.push(judge.version);
@@ -73,13 +73,13 @@ describe('decision-tree judges', () => {
     };
 
     // Act
-    const outcome = await walkDag(build.judge, { response: '# intro ...' }, ask);
+    const outcome = await walkDag(build.value, { response: '# intro ...' }, ask);
 
     // Assess: 4 of 10 is a rating of 0.4; the later nodes see the extracted headings
     expect(asked).toEqual(['1/start', '1/complete', '1/order']);
     expect(outcome).toEqual({
       ok: true,
-      verdict: {
+      value: {
         rating: 0.4,
         value: 0.4,
         details: { score: 4 },
@@ -98,10 +98,10 @@ describe('decision-tree judges', () => {
         zero: { verdict: 0 },
       }),
     );
-    if (!build.ok) throw new Error(build.problem);
+    if (!build.ok) throw new Error(build.error.problem);
     const templates: string[] = [];
 
-    await walkDag(build.judge, { response: 'r' }, async (judge, inputs) => {
+    await walkDag(build.value, { response: 'r' }, async (judge, inputs) => {
       templates.push(judge.userTemplate);
       return answered({ start: 'a {literal} quote', check: 'no' })(judge, inputs);
     });

@@ -65,7 +65,7 @@ describe('loadConfigFile', () => {
     const load = await loadConfigFile(await folder.write(name, YAML_CONFIG));
 
     // Assess
-    expect(load).toEqual({ ok: true, config: EXPECTED });
+    expect(load).toEqual({ ok: true, value: EXPECTED });
   });
 
   it('reads the same settings from a JSON file', async () => {
@@ -76,13 +76,13 @@ describe('loadConfigFile', () => {
     const load = await loadConfigFile(path);
 
     // Assess
-    expect(load).toEqual({ ok: true, config: EXPECTED });
+    expect(load).toEqual({ ok: true, value: EXPECTED });
   });
 
   it('reads an empty YAML file as all defaults', async () => {
     expect(await loadConfigFile(await folder.write('empty.yaml', ''))).toEqual({
       ok: true,
-      config: {
+      value: {
         judge: { temperature: 0 },
         run: {
           cutoffs: [5, 10],
@@ -248,7 +248,7 @@ describe('selectJudges', () => {
   function checked(input: unknown): ConfigFile {
     const load = parseRunConfig(input, 'test.yaml');
     if (!load.ok) throw new Error(load.error);
-    return load.config;
+    return load.value;
   }
 
   it('returns the listed judges in the listed order, custom ones included', () => {

@@ -8,8 +8,8 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
   it('accepts prices per model with a currency, USD when left out', () => {
     const loaded = parseRunConfig({ judge: { prices: { models: { 'gpt-4o-mini': MINI } } }, run: { max_judge_cost: 2 } }, 'assay.yaml');
 
-    expect(loaded.ok && loaded.config.judge.prices).toEqual({ currency: 'USD', models: { 'gpt-4o-mini': MINI } });
-    expect(loaded.ok && loaded.config.run.max_judge_cost).toBe(2);
+    expect(loaded.ok && loaded.value.judge.prices).toEqual({ currency: 'USD', models: { 'gpt-4o-mini': MINI } });
+    expect(loaded.ok && loaded.value.run.max_judge_cost).toBe(2);
   });
 
   it.each([
@@ -69,11 +69,11 @@ describe('judge.prices and run.max_judge_cost in the config', () => {
     if (!loaded.ok) throw new Error(loaded.error);
 
     // Act and assess
-    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', { ASSAY_JUDGE_MODEL: 'qwen-max' })).toEqual([]);
-    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', {})).toEqual([
+    expect(checkJudgeCeiling(loaded.value, 'assay.yaml', { ASSAY_JUDGE_MODEL: 'qwen-max' })).toEqual([]);
+    expect(checkJudgeCeiling(loaded.value, 'assay.yaml', {})).toEqual([
       expect.stringContaining('has no price for the model "gpt-4o-mini" (asked by judge "safety")'),
     ]);
-    expect(checkJudgeCeiling(loaded.config, 'assay.yaml', { ASSAY_JUDGE_MODEL: 'gpt-4o' })).toEqual([
+    expect(checkJudgeCeiling(loaded.value, 'assay.yaml', { ASSAY_JUDGE_MODEL: 'gpt-4o' })).toEqual([
       'assay.yaml: field "judge.prices.models": has no price for the model "gpt-4o" (asked by judge "safety", the model ASSAY_JUDGE_MODEL sets), so run.max_judge_cost cannot count its spend (fix: add gpt-4o: {input_per_million: ..., output_per_million: ...} with its provider\'s prices, or remove run.max_judge_cost)',
     ]);
   });

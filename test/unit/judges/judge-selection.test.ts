@@ -7,7 +7,7 @@ import { schemaNameOf } from '../../../shared/judge-client/judge-overrides.js';
 function checked(input: unknown): ConfigFile {
   const load = parseRunConfig(input, 'assay.yaml');
   if (!load.ok) throw new Error(load.error);
-  return load.config;
+  return load.value;
 }
 
 function errorOf(input: unknown): string {

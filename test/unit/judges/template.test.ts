@@ -16,7 +16,7 @@ describe('placeholdersOf', () => {
 
 describe('checkTemplate', () => {
   it('accepts a template that uses exactly the declared inputs', () => {
-    expect(checkTemplate('Request: {request}\nPassage: {chunk}', ['request', 'chunk'], 'judge x')).toEqual({ ok: true });
+    expect(checkTemplate('Request: {request}\nPassage: {chunk}', ['request', 'chunk'], 'judge x')).toEqual({ ok: true, value: undefined });
   });
 
   it.each<[string, readonly TemplateInput[], RegExp]>([

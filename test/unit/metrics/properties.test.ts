@@ -51,7 +51,7 @@ const gradeOf = (query: Query, id: string): number => query.judgments.get(id) ??
 function measuresOf(name: string): Measure[] {
   const resolved = resolveMeasures(name);
   if (!resolved.ok) throw new Error(resolved.error);
-  return resolved.measures;
+  return resolved.value;
 }
 
 describe('properties of the measures', () => {

@@ -13,12 +13,12 @@ import { NEGATIVE, UNJUDGED, ranking } from './factories.js';
 function measuresOf(name: string): Measure[] {
   const resolved = resolveMeasures(name);
   if (!resolved.ok) throw new Error(`"${name}" did not resolve: ${resolved.error}`);
-  return resolved.measures;
+  return resolved.value;
 }
 
 function errorOf(name: string): string {
   const resolved = resolveMeasures(name);
-  if (resolved.ok) throw new Error(`"${name}" resolved to ${resolved.measures.map((measure) => measure.name).join(', ')}`);
+  if (resolved.ok) throw new Error(`"${name}" resolved to ${resolved.value.map((measure) => measure.name).join(', ')}`);
   return resolved.error;
 }
 
@@ -174,7 +174,7 @@ describe('parseCutoffs', () => {
     ['23.4', [23]],
     ['12abc', [12]],
   ])('reads "%s" as %j', (text, expected) => {
-    expect(parseCutoffs(text)).toEqual({ ok: true, cutoffs: expected });
+    expect(parseCutoffs(text)).toEqual({ ok: true, value: expected });
   });
 
   it.each([

@@ -123,8 +123,8 @@ describe('judgments.qrels with ids TREC fields cannot hold', () => {
 
     // Assess
     if (!scored.ok) throw new Error(scored.error.message);
-    expect([...scored.qrels.keys()]).toEqual(['what%20is%0Ait%201%200%20forged%203', '%232']);
-    expect(gradesByDocument(scored.qrels.get('what%20is%0Ait%201%200%20forged%203') ?? topicJudgmentsOf([])).size).toBe(5);
+    expect([...scored.value.keys()]).toEqual(['what%20is%0Ait%201%200%20forged%203', '%232']);
+    expect(gradesByDocument(scored.value.get('what%20is%0Ait%201%200%20forged%203') ?? topicJudgmentsOf([])).size).toBe(5);
     expect(loaded.errors).toEqual([]);
     expect(loaded.rows).toBe(6);
     expect(loaded.topics.get('%232')).toEqual([{ doc_uri: 'd1', grade: 1 }]);

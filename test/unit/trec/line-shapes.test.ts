@@ -17,7 +17,7 @@ interface WrittenLine {
 }
 
 const separator = fc.constantFrom(' ', ' ', ' ', '\t', '  ', ' \t', '\v', '\f');
-// Plain decimals (read as they are scanned) and every other form a score may take (read by the general path).
+// Plain decimals (parsed as they are scanned) and every other form a score may take (parsed by parseNumberBytes).
 const score = fc.oneof(
   fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((value) => value.toFixed(6)),
   fc.integer({ min: -5000, max: 5000 }).map(String),
@@ -75,7 +75,7 @@ function expectedJudgments(lines: readonly Judgment[]): { topics: [string, [stri
   return { topics: [...topics].map(([topicId, grades]) => [topicId, [...grades]]) };
 }
 
-/** readRun's fast path and its general path, the one run-line rule (shared/trec/run-line.ts), give one result. */
+/** readRun follows the one run-line rule (shared/trec/run-line.ts) on lines of every shape; readQrels's fast path and its general path give one result. */
 describe('readRun and readQrels on lines of every shape', () => {
   let folder: TempFolder;
   beforeAll(async () => {
@@ -85,10 +85,10 @@ describe('readRun and readQrels on lines of every shape', () => {
     await folder.remove();
   });
 
-  it('reads each line as a plain split on C whitespace and Number() would, whichever path reads it', async () => {
+  it('reads each line as a plain split on C whitespace and Number() would, whichever way its score is parsed', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(writtenLine, { minLength: 1, maxLength: 40 }), fc.boolean(), async (lines, commented) => {
-        // Prepare: comment and blank lines between them, which the general path skips
+        // Prepare: comment and blank lines between them, which the rule skips
         const text = lines.map((line, index) => (commented && index % 7 === 3 ? `# note\n\n${written(line)}` : written(line))).join('\n');
         const file = await folder.write('shapes.txt', `${text}\n`);
 
@@ -103,14 +103,14 @@ describe('readRun and readQrels on lines of every shape', () => {
         }
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        const topics = [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
-        expect({ topics, runId: result.run.runId }).toEqual(wanted);
+        const topics = [...result.value.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
+        expect({ topics, runId: result.value.runId }).toEqual(wanted);
       }),
       { numRuns: 200, seed: 22 },
     );
   });
 
-  it('names the line of a repeated document the loop finds, and of a short line after plain ones', async () => {
+  it('names the line of a repeated document, and of a short line after plain ones', async () => {
     // Prepare
     const plain = Array.from({ length: 50 }, (_, index) => `7 Q0 d${index} ${index + 1} ${(100 - index).toFixed(4)} tag`);
     const repeated = await folder.write('repeated.txt', [...plain, '7 Q0 d3 51 1.5000 tag', ''].join('\n'));
@@ -151,8 +151,8 @@ describe('readRun and readQrels on lines of every shape', () => {
         }
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        expect({ topics: [...result.qrels].map(([topicId, judgments]) => [topicId, [...gradesByDocument(judgments)]]) }).toEqual(wanted);
-        for (const [topicId, judgments] of result.qrels) {
+        expect({ topics: [...result.value].map(([topicId, judgments]) => [topicId, [...gradesByDocument(judgments)]]) }).toEqual(wanted);
+        for (const [topicId, judgments] of result.value) {
           const counts: number[] = [];
           for (const [, value] of wanted.topics.find(([id]) => id === topicId)?.[1] ?? [])
             if (value >= 0) counts[value] = (counts[value] ?? 0) + 1;

@@ -121,7 +121,7 @@ describe('selectMeasures', () => {
     const selected = printedNames([name]);
 
     // Assess
-    expect(resolved.ok && resolved.measures.map((measure) => measure.trecName)).toEqual(['map']);
+    expect(resolved.ok && resolved.value.map((measure) => measure.trecName)).toEqual(['map']);
     expect(selected).toEqual(['map']);
   });
 

@@ -24,7 +24,7 @@ describe('readQrels', () => {
 
     // Assess
     expect(result.ok).toBe(true);
-    const qrels = result.ok ? result.qrels : new Map();
+    const qrels = result.ok ? result.value : new Map();
     expect([...qrels.keys()]).toEqual(['301', '302']);
     const topic301 = qrels.get('301') as TopicJudgments;
     const topic302 = qrels.get('302') as TopicJudgments;
@@ -72,7 +72,7 @@ describe('readQrels', () => {
     const result = await readQrels(file);
 
     // Assess
-    expect(result.ok && [...result.qrels].map(([topicId, judgments]) => [topicId, judgments.gradeCounts])).toEqual([
+    expect(result.ok && [...result.value].map(([topicId, judgments]) => [topicId, judgments.gradeCounts])).toEqual([
       ['301', [0, 1]],
       ['302', [0, 0, 1]],
     ]);

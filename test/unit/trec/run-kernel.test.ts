@@ -44,7 +44,7 @@ async function javascriptScore(qrelsPath: string, runPath: string): Promise<stri
   if (!qrels.ok) throw new Error('bad qrels');
   const run = await readRun(runPath);
   if (!run.ok) return formatInputError(run.error);
-  const result = evaluateRun(qrels.qrels, run.run, measures, options);
+  const result = evaluateRun(qrels.value, run.value, measures, options);
   return result.ok ? formatTrecText(result.evaluation, { perTopic: true, summary: true }) : result.error;
 }
 
@@ -113,7 +113,7 @@ describe('RunKernel', () => {
   it('ranks every qrels topic of any common-shape run file exactly as readRun and rankTopic do', async () => {
     const read = await readQrels(qrelsPath);
     if (!read.ok) throw new Error('bad qrels');
-    const kernel = RunKernel.for(read.qrels);
+    const kernel = RunKernel.for(read.value);
     expect(kernel).toBeDefined();
     let accepted = 0;
     await fc.assert(
@@ -131,9 +131,9 @@ describe('RunKernel', () => {
         accepted++;
         const run = await readRun(file);
         if (!run.ok) throw new Error(formatInputError(run.error));
-        expect(ranked.runId).toBe(run.run.runId);
-        for (const [topicId, judgments] of read.qrels) {
-          const topicRun = run.run.topics.get(topicId);
+        expect(ranked.runId).toBe(run.value.runId);
+        for (const [topicId, judgments] of read.value) {
+          const topicRun = run.value.topics.get(topicId);
           const wanted = topicRun === undefined ? undefined : Array.from(rankTopic(topicRun, judgments).grades);
           const got = ranked.rankingOf(topicId);
           expect(got === undefined ? undefined : Array.from(got.grades)).toEqual(wanted);
@@ -154,12 +154,12 @@ describe('RunKernel', () => {
       if (!read.ok) throw new Error('bad qrels');
 
       // Act
-      const ranked = RunKernel.for(read.qrels)?.rank(join(fixtures, name));
-      const score = await scoreRunFile(read.qrels, join(fixtures, name), measures, options, output);
+      const ranked = RunKernel.for(read.value)?.rank(join(fixtures, name));
+      const score = await scoreRunFile(read.value, join(fixtures, name), measures, options, output);
 
       // Assess
       expect(ranked).toBeDefined();
-      expect(score.ok ? score.text : score.error).toBe(await javascriptScore(join(fixtures, 'qrels'), join(fixtures, name)));
+      expect(score.ok ? score.value : score.error).toBe(await javascriptScore(join(fixtures, 'qrels'), join(fixtures, name)));
     },
   );
 
@@ -174,13 +174,13 @@ describe('RunKernel', () => {
     const short = await folder.write('short', '302 Q0 d10 1 2.5 short\n302 Q0 d1 2 2.5 short\n');
     const read = await readQrels(qrelsPath);
     if (!read.ok) throw new Error('bad qrels');
-    const kernel = RunKernel.for(read.qrels);
+    const kernel = RunKernel.for(read.value);
 
     // Act
     const texts: [string, string][] = [];
     for (const path of [long, short, long]) {
-      const score = await scoreRunFile(read.qrels, path, measures, options, output);
-      texts.push([score.ok ? score.text : score.error, await javascriptScore(qrelsPath, path)]);
+      const score = await scoreRunFile(read.value, path, measures, options, output);
+      texts.push([score.ok ? score.value : score.error, await javascriptScore(qrelsPath, path)]);
     }
 
     // Assess
@@ -199,12 +199,12 @@ describe('RunKernel', () => {
     if (!read.ok) throw new Error('bad qrels');
 
     // Act
-    const ranked = RunKernel.for(read.qrels)?.rank(file);
-    const score = await scoreRunFile(read.qrels, file, measures, options, output);
+    const ranked = RunKernel.for(read.value)?.rank(file);
+    const score = await scoreRunFile(read.value, file, measures, options, output);
 
     // Assess
     expect(ranked?.rankingOf('301')?.grades.length).toBe(60);
-    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(qrelsPath, file));
+    expect(score.ok ? score.value : score.error).toBe(await javascriptScore(qrelsPath, file));
   });
 
   it('ranks topics with hundreds of judged documents whatever their order: reversed, shuffled, in runs of equal scores', async () => {
@@ -234,12 +234,12 @@ describe('RunKernel', () => {
     );
 
     // Act
-    const ranked = RunKernel.for(read.qrels)?.rank(run);
-    const score = await scoreRunFile(read.qrels, run, measures, options, output);
+    const ranked = RunKernel.for(read.value)?.rank(run);
+    const score = await scoreRunFile(read.value, run, measures, options, output);
 
     // Assess
     expect(ranked).toBeDefined();
-    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(qrelsFile, run));
+    expect(score.ok ? score.value : score.error).toBe(await javascriptScore(qrelsFile, run));
   });
 
   it.each([
@@ -265,12 +265,12 @@ describe('RunKernel', () => {
     if (!read.ok) throw new Error('bad qrels');
 
     // Act
-    const ranked = RunKernel.for(read.qrels)?.rank(file);
-    const score = await scoreRunFile(read.qrels, file, measures, options, output);
+    const ranked = RunKernel.for(read.value)?.rank(file);
+    const score = await scoreRunFile(read.value, file, measures, options, output);
 
     // Assess
     expect(ranked).toBeUndefined();
-    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(qrelsPath, file));
+    expect(score.ok ? score.value : score.error).toBe(await javascriptScore(qrelsPath, file));
   });
 
   it('reads a file with a byte-order mark and CRLF line ends as the JavaScript reader does', async () => {
@@ -280,20 +280,20 @@ describe('RunKernel', () => {
     if (!read.ok) throw new Error('bad qrels');
 
     // Act
-    const ranked = RunKernel.for(read.qrels)?.rank(file);
-    const score = await scoreRunFile(read.qrels, file, measures, options, output);
+    const ranked = RunKernel.for(read.value)?.rank(file);
+    const score = await scoreRunFile(read.value, file, measures, options, output);
 
     // Assess
     expect(ranked?.runId).toBe('bom');
     expect(ranked?.rankingOf('301')?.grades).toEqual(Int32Array.from([1, 0]));
-    expect(score.ok ? score.text : score.error).toBe(await javascriptScore(qrelsPath, file));
+    expect(score.ok ? score.value : score.error).toBe(await javascriptScore(qrelsPath, file));
   });
 
   it('answers undefined when its memory cannot grow as far as a run file needs, and ranks the next file as before', async () => {
     // Prepare
     const read = await readQrels(qrelsPath);
     if (!read.ok) throw new Error('bad qrels');
-    const kernel = RunKernel.for(read.qrels);
+    const kernel = RunKernel.for(read.value);
     const file = await folder.write('after-trap', '301 Q0 d10 1 2.5 after\n301 Q0 d1 2 2.5 after\n');
 
     // Act: room for a file past the 4 GiB a 32-bit memory can hold

@@ -30,7 +30,7 @@ describe('readRun', () => {
 
     // Assess
     expect(result.ok).toBe(true);
-    const run = result.ok ? result.run : { topics: new Map<string, TopicRun>(), runId: '' };
+    const run = result.ok ? result.value : { topics: new Map<string, TopicRun>(), runId: '' };
     const topics = [...run.topics].map(([topicId, topic]) => [topicId, topic.documents.texts(), topic.scores]);
     expect(topics).toEqual([
       ['301', ['docA', 'docB', 'docC'], [2.138276, 2, -0.5]],
@@ -50,11 +50,9 @@ describe('readRun', () => {
     const result = await readRun(file);
 
     // Assess
-    expect(result.ok && [result.run.topics.get('1')?.documents.texts(), result.run.topics.get('1')?.scores, result.run.runId]).toEqual([
-      ['d\x01x', 'd2', 'd3'],
-      [3, 2, 1],
-      'end',
-    ]);
+    expect(
+      result.ok && [result.value.topics.get('1')?.documents.texts(), result.value.topics.get('1')?.scores, result.value.runId],
+    ).toEqual([['d\x01x', 'd2', 'd3'], [3, 2, 1], 'end']);
   });
 
   it('names the line of an error after blank and comment lines, and a short last line without a newline', async () => {
@@ -75,7 +73,7 @@ describe('readRun', () => {
     const result = await readRun(file);
 
     // Assess
-    expect(result.ok && [result.run.runId, result.run.topics.get('7')?.documents.size]).toEqual(['late', 1201]);
+    expect(result.ok && [result.value.runId, result.value.topics.get('7')?.documents.size]).toEqual(['late', 1201]);
   });
 
   it('tells a new topic from the last one when its line comes in the next read at the same place in the buffer', async () => {
@@ -93,24 +91,24 @@ describe('readRun', () => {
     const results = await Promise.all([readRun(unfinished), readRun(aligned)]);
 
     // Assess
-    expect(results.map((result) => result.ok && [...result.run.topics].map(([topicId, topic]) => [topicId, topic.documents.size]))).toEqual(
+    expect(
+      results.map((result) => result.ok && [...result.value.topics].map(([topicId, topic]) => [topicId, topic.documents.size])),
+    ).toEqual([
       [
-        [
-          ['301', 1],
-          ['302', 1],
-        ],
-        [
-          ['A', perRead],
-          ['B', 10],
-        ],
+        ['301', 1],
+        ['302', 1],
       ],
-    );
+      [
+        ['A', perRead],
+        ['B', 10],
+      ],
+    ]);
   });
 
   it('decodes UTF-8 docnos', async () => {
     const file = await folder.write('utf8-run.txt', '1 Q0 caf\u00e9-\u{1F600} 1 1 tag\n');
     const result = await readRun(file);
-    expect(result.ok && result.run.topics.get('1')?.documents.texts()).toEqual(['caf\u00e9-\u{1F600}']);
+    expect(result.ok && result.value.topics.get('1')?.documents.texts()).toEqual(['caf\u00e9-\u{1F600}']);
   });
 
   it.each([

@@ -34,11 +34,11 @@ describe('--allow-host names', () => {
     ['[FD00:0:0::2]', '[fd00::2]'],
     ['bücher.example', 'xn--bcher-kva.example'],
   ])('%s is answered as %s', (given, name) => {
-    expect(allowedHostName(given)).toEqual({ ok: true, name });
+    expect(allowedHostName(given)).toEqual({ ok: true, value: name });
   });
 
   it.each(['view.example.com:8750', 'http://view.example.com', 'a b', '', 'user@host', 'host/path', 'bad\\name'])('refuses %j', (given) => {
-    expect(allowedHostName(given)).toMatchObject({ ok: false, message: expect.stringContaining('not a host name') });
+    expect(allowedHostName(given)).toMatchObject({ ok: false, error: expect.stringContaining('not a host name') });
   });
 });
 

@@ -34,13 +34,13 @@ describe("assay view's routes", () => {
       route: { kind: 'query-changes-api', a: RUN, b: OTHER, engine: 'bm25', metric: 'm', offset: 0, limit: 10 },
     },
   ])('$target', ({ target, route }) => {
-    expect(parseRoute('GET', target)).toEqual({ ok: true, route });
+    expect(parseRoute('GET', target)).toEqual({ ok: true, value: route });
   });
 
   it('takes offsets and limits with leading zeros, as decimal digits', () => {
     expect(parseRoute('GET', `/api/runs/${RUN}/cases?offset=007&limit=010`)).toEqual({
       ok: true,
-      route: { kind: 'cases-api', runId: RUN, offset: 7, limit: 10 },
+      value: { kind: 'cases-api', runId: RUN, offset: 7, limit: 10 },
     });
   });
 
@@ -146,13 +146,13 @@ describe("assay view's routes", () => {
   ])('refuses $name with $status', ({ target, status, message }) => {
     const parsed = parseRoute('GET', target);
 
-    expect(parsed).toMatchObject({ ok: false, status });
-    expect(parsed.ok ? '' : parsed.message).toContain(message);
+    expect(parsed).toMatchObject({ ok: false, error: { status } });
+    expect(parsed.ok ? '' : parsed.error.message).toContain(message);
   });
 
   it('refuses every method but GET and HEAD with 405', () => {
-    expect(parseRoute('HEAD', '/')).toEqual({ ok: true, route: { kind: 'suites-page' } });
-    expect(parseRoute('POST', '/api/suites')).toMatchObject({ ok: false, status: 405 });
-    expect(parseRoute('DELETE', `/api/runs/${RUN}/report`)).toMatchObject({ ok: false, status: 405 });
+    expect(parseRoute('HEAD', '/')).toEqual({ ok: true, value: { kind: 'suites-page' } });
+    expect(parseRoute('POST', '/api/suites')).toMatchObject({ ok: false, error: { status: 405 } });
+    expect(parseRoute('DELETE', `/api/runs/${RUN}/report`)).toMatchObject({ ok: false, error: { status: 405 } });
   });
 });

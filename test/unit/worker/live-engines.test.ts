@@ -22,14 +22,14 @@ function scriptedEngine(name: string, results: readonly EngineResult[]): Engine 
 
 const hits = (...ids: string[]): EngineResult => ({
   ok: true,
-  answer: {
+  value: {
     hits: ids.map((id, index) => ({ doc_uri: id, content: `text of ${id}`, score: 10 - index })),
     response: `answer from ${ids.join(',')}`,
     latency_ms: 12,
     attempts: 1,
   },
 });
-const failure = (kind: 'transient' | 'permanent', message: string): EngineResult => ({ ok: false, failure: { kind, message } });
+const failure = (kind: 'transient' | 'permanent', message: string): EngineResult => ({ ok: false, error: { kind, message } });
 
 function queryOnlyCase(overrides: Partial<EvalCase> = {}): EvalCase {
   return {

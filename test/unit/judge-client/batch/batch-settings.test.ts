@@ -10,7 +10,7 @@ const PLACE = { s3_uri: 's3://my-bucket/assay', role_arn: 'arn:aws:iam::12345678
 function configOf(judge: object) {
   const loaded = parseRunConfig({ judge }, 'assay.yaml');
   if (!loaded.ok) throw new Error(loaded.error);
-  return loaded.config;
+  return loaded.value;
 }
 
 describe('judge.batch on Amazon Bedrock', () => {

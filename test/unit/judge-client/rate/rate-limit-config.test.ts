@@ -10,7 +10,7 @@ describe('judge.rate_limit in the config', () => {
       },
       'assay.yaml',
     );
-    const rateLimit = loaded.ok ? loaded.config.judge.rate_limit : undefined;
+    const rateLimit = loaded.ok ? loaded.value.judge.rate_limit : undefined;
 
     expect(rateLimitsFor(rateLimit, 'gpt-4o-mini')).toEqual({ requestsPerMinute: 500, tokensPerMinute: 200_000 });
     expect(rateLimitsFor(rateLimit, 'gpt-4o')).toEqual({ requestsPerMinute: 100, tokensPerMinute: 200_000 });
