@@ -5,7 +5,8 @@ import type { SandboxedFunction } from './lambda-sandbox.js';
 import type { SynthesizedTemplate } from './synthesized-template.js';
 
 const batchResponseSchema = z.object({ batchItemFailures: z.array(z.object({ itemIdentifier: z.string() })) });
-const reducerOutcomesSchema = z.array(z.object({ kind: z.string(), runId: z.string().optional() }));
+/** The reducer's answers: a check's is the run's next action, `reported` once its report is written. */
+const reducerOutcomesSchema = z.array(z.object({ kind: z.string(), action: z.object({ kind: z.string(), runId: z.string() }).optional() }));
 
 /**
  * What Lambda's SQS event source mappings do, for every mapping of the
@@ -36,7 +37,7 @@ export async function driveUntilReported(
           problems.push(`${mapping.functionId} failed ${JSON.stringify(response.data.batchItemFailures)}`);
         const outcomes = reducerOutcomesSchema.safeParse(result);
         for (const outcome of outcomes.success ? outcomes.data : [])
-          if (outcome.kind === 'reported' && outcome.runId !== undefined) reported.add(outcome.runId);
+          if (outcome.kind === 'checked' && outcome.action?.kind === 'reported') reported.add(outcome.action.runId);
         // Ends the other mappings' long polls at once.
         if (finished()) polls.abort();
         return result;
