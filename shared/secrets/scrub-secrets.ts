@@ -51,7 +51,8 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   const all = [...knownSecrets, ...secrets.map((secret) => secret.trim()).filter((secret) => secret.length >= SHORTEST_SECRET)];
   let scrubbed = removeSecretRuns(text, all);
   for (const { pattern, replacement } of CREDENTIAL_SHAPES) scrubbed = scrubbed.replace(pattern, replacement);
-  return scrubbed;
+  // A key removed as a known secret and as a credential's shape, in pieces, reads as one removal.
+  return scrubbed.replace(/(?:\[redacted\])+/g, REDACTED);
 }
 
 /**

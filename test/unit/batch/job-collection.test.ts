@@ -18,7 +18,7 @@ import { rememberSecret } from '../../../shared/secrets/scrub-secrets.js';
  * provider billed is counted once, per judge and model.
  */
 const RUN = 'r-00000000000000c1';
-const KEY = 'sk-collect-0123456789abcdef';
+const KEY = 'sk-collect-QwErTyUiOpAsDfGhJk';
 rememberSecret(KEY);
 
 const ids = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => batchRequestId({ name }, 0, 0));
@@ -147,7 +147,7 @@ describe('collecting a finished job whose files are broken', () => {
     });
     const stored: string[] = [];
     for await (const key of store.list(`runs/${RUN}/`)) stored.push(new TextDecoder().decode((await store.get(key)) ?? new Uint8Array()));
-    expect(stored.join('\n')).not.toContain(KEY.slice(3, 11));
+    expect(stored.join('\n')).not.toContain(KEY.slice(11, 19));
     expect(await storedAnswer(store, second)).toMatchObject({ kind: 'response', status: 401 });
     expect(await storedAnswer(store, third)).toMatchObject({ kind: 'line-failed', code: 'batch_expired' });
   });

@@ -10,7 +10,7 @@ import { rememberSecret } from '../../../shared/secrets/scrub-secrets.js';
  * count as not run; the provider's window is kept, for how long an outage is
  * waited out; the provider's words are kept redacted.
  */
-const KEY = 'sk-polling-fedcba9876543210';
+const KEY = 'sk-polling-ZxCvBnMqWeRtYuIo';
 rememberSecret(KEY);
 const now = () => new Date('2026-11-28T12:00:00Z');
 
@@ -77,7 +77,7 @@ describe('a look at a job', () => {
 
     // Assess
     expect(looked.expires_at).toBe('2026-11-29T11:00:00.000Z');
-    expect(JSON.stringify(looked)).not.toContain(KEY.slice(4, 12));
+    expect(JSON.stringify(looked)).not.toContain(KEY.slice(11, 19));
     expect(looked.errors).toEqual([{ code: 'invalid_request', message: 'Incorrect API key provided: [redacted]', line: 2 }]);
   });
 });

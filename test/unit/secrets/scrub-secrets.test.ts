@@ -64,3 +64,17 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('key abcde or abcd', ['abcde'])).toBe('key [redacted] or abcd');
   });
 });
+
+describe('scrubSecrets, a key removed two ways', () => {
+  it('reads as one removal where a remembered key and a credential shape cover one stretch of text', () => {
+    // Prepare: a key remembered, met right before a second key that only its shape gives away
+    const remembered = 'gw-PlUmBeRsQuAlItYkEy';
+    rememberSecret(remembered);
+
+    // Act
+    const scrubbed = scrubSecrets(`refused: token ${remembered}sk-OtHeRkEyOfThEgAtEwAy, try again`);
+
+    // Assess
+    expect(scrubbed).toBe('refused: token [redacted], try again');
+  });
+});
