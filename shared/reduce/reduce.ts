@@ -117,29 +117,28 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   }
   if (batched === undefined && completion.finished < caseIds.length && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
-    const progress: RunProgress = { kind: 'cases', finished: completion.finished, total: caseIds.length };
-    return {
-      kind: 'wait',
-      runId,
-      seconds: nextCheckDelay(config.run.check_delay_seconds, message.attempt),
-      attempt: message.attempt + 1,
-      progress,
-    };
+    return backedOff(runId, config.run.check_delay_seconds, message.attempt, {
+      kind: 'cases',
+      finished: completion.finished,
+      total: caseIds.length,
+    });
   }
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId, ...fanned.reported };
-    const progress: RunProgress = { kind: 'reducing', pendingRanges: fanned.pending, ranges: fanned.ranges };
-    return {
-      kind: 'wait',
-      runId,
-      seconds: nextCheckDelay(config.run.check_delay_seconds, message.attempt),
-      attempt: message.attempt + 1,
-      progress,
-    };
+    return backedOff(runId, config.run.check_delay_seconds, message.attempt, {
+      kind: 'reducing',
+      pendingRanges: fanned.pending,
+      ranges: fanned.ranges,
+    });
   }
   const aggregate = dependencies.aggregate?.(runId);
   return reportRun(store, completion, aggregate, dependencies.intervals);
+}
+
+/** A wait while cases are judged or ranges reduced: checks back off from check_delay_seconds (nextCheckDelay). */
+function backedOff(runId: string, checkDelaySeconds: number, attempt: number, progress: RunProgress): RunAction {
+  return { kind: 'wait', runId, seconds: nextCheckDelay(checkDelaySeconds, attempt), attempt: attempt + 1, progress };
 }
 
 /**
