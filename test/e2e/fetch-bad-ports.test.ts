@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { storedRuns } from '../support/store-files.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../support/built-cli.js';
@@ -24,10 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await folder.remove();
 });
-
-async function storedRuns(store: string): Promise<string[]> {
-  return readdir(join(store, 'runs')).catch(() => []);
-}
 
 describe('a judge URL on a port that fetch refuses', () => {
   it.each([1, 10080])('OPENAI_BASE_URL on port %i: exit 2 naming the port and why, and no run started', async (port) => {

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { storedRuns } from '../support/store-files.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../support/built-cli.js';
@@ -26,10 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await folder.remove();
 });
-
-async function storedRuns(store: string): Promise<string[]> {
-  return readdir(join(store, 'runs')).catch(() => []);
-}
 
 /** A folder name for a case's description. */
 const named = (description: string) => description.replaceAll(/\W+/g, '-');

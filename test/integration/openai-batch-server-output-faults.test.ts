@@ -1,3 +1,4 @@
+import { jsonLines } from '../support/json-lines.js';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { judgeBody, lengthOracle, lineOf, resultLines, submit, type ResultLine } from '../support/openai-batch/batch-client.js';
@@ -34,20 +35,6 @@ async function settledOutput(server: OpenAiBatchServer, client: OpenAI): Promise
   return { batchId: created.id, text };
 }
 
-/** Each line read as JSON, or undefined where it is not. */
-function parsedLines(text: string): (ResultLine | undefined)[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return undefined;
-      }
-    });
-}
-
 describe('broken lines in the output file', () => {
   it('replaces the first lines with text that is not JSON, still billing them', async () => {
     // Prepare
@@ -56,7 +43,7 @@ describe('broken lines in the output file', () => {
     const { batchId, text } = await settledOutput(server, client);
     // Assess
     expect(text.split('\n').slice(0, 2)).toEqual(['this is not json', 'this is not json']);
-    expect(parsedLines(text).map((line) => line?.custom_id)).toEqual([undefined, undefined, 'c', 'd']);
+    expect(jsonLines<ResultLine>(text).map((line) => line?.custom_id)).toEqual([undefined, undefined, 'c', 'd']);
     expect(server.brokenLines).toEqual([
       { batchId, custom_id: 'a', kind: 'notJsonLines' },
       { batchId, custom_id: 'b', kind: 'notJsonLines' },
@@ -69,7 +56,7 @@ describe('broken lines in the output file', () => {
     const { server, client } = await start({ faults: { cutLastLine: true } });
     const { batchId, text } = await settledOutput(server, client);
     expect(text.endsWith('\n')).toBe(false);
-    expect(parsedLines(text).map((line) => line?.custom_id)).toEqual(['a', 'b', 'c', undefined]);
+    expect(jsonLines<ResultLine>(text).map((line) => line?.custom_id)).toEqual(['a', 'b', 'c', undefined]);
     expect(text.split('\n').at(-1)).toMatch(/^\{"id":"batch_req_test1_4","custom_id":"d"/);
     expect(server.brokenLines).toEqual([{ batchId, custom_id: 'd', kind: 'cutLastLine' }]);
   });
@@ -77,7 +64,7 @@ describe('broken lines in the output file', () => {
   it('adds lines whose custom_id is no request of the batch, each a valid answer, and bills them', async () => {
     const { server, client } = await start({ faults: { unknownIdLines: 2 } });
     const { batchId, text } = await settledOutput(server, client);
-    const unknown = parsedLines(text).slice(4);
+    const unknown = jsonLines<ResultLine>(text).slice(4);
     expect(unknown.map((line) => line?.custom_id)).toEqual(['unknown-test1-1', 'unknown-test1-2']);
     expect(unknown.map((line) => line?.response?.status_code)).toEqual([200, 200]);
     expect(unknown[0]?.response?.body).toMatchObject({ object: 'chat.completion', usage: { prompt_tokens: expect.any(Number) } });
@@ -92,7 +79,7 @@ describe('broken lines in the output file', () => {
   it('writes the first lines a second time, after the others, with another answer under the same custom_id', async () => {
     const { server, client } = await start({ faults: { duplicateLines: 1 } });
     const { batchId, text } = await settledOutput(server, client);
-    const lines = parsedLines(text);
+    const lines = jsonLines<ResultLine>(text);
     const contents = lines.map((line) => [line?.custom_id, line?.response?.body.choices[0]?.message.content]);
     // The copy carries b's answer (rating 2) where a's first answer rates 1.
     expect(contents).toEqual([

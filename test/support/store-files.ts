@@ -7,3 +7,8 @@ export async function filesUnder(folder: string): Promise<{ path: string; text: 
   const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
   return Promise.all(files.map(async (path) => ({ path, text: await readFile(path, 'utf8') })));
 }
+
+/** The run ids a local store folder holds (its runs/ folder's entries); none when it has no runs/ folder. */
+export async function storedRuns(store: string): Promise<string[]> {
+  return readdir(join(store, 'runs')).catch(() => []);
+}

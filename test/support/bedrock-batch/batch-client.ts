@@ -1,3 +1,4 @@
+import { jsonLines } from '../json-lines.js';
 import { type BedrockClient, CreateModelInvocationJobCommand } from '@aws-sdk/client-bedrock';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 
@@ -58,14 +59,5 @@ export interface OutputLine {
 
 /** The output lines read as JSON, undefined where a line is not. */
 export function outputLines(text: string): (OutputLine | undefined)[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return undefined;
-      }
-    });
+  return jsonLines<OutputLine>(text);
 }
