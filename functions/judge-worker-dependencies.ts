@@ -10,7 +10,7 @@ import type { RunConfig } from '../shared/config/index.js';
 import { lambdaDependencies, lambdaJudgeEnvironment, type LambdaDependencies, type LambdaEnvironment } from './lambda-environment.js';
 import { engineVariablesReader, judgeKeyReader } from './secret-readers.js';
 import { deferTo } from '../shared/worker/rate-limit-deferral.js';
-import type { RateShare } from '../shared/judge-client/rate/rate-limit-config.js';
+import type { RateShare } from '../shared/judge-rate/rate-limit-config.js';
 
 /**
  * A replaced judging's engines are closed once the cases that took them

@@ -1,6 +1,6 @@
 import type { RunConfig } from '../shared/config/index.js';
-import { batchProviderOf } from '../shared/judge-client/batch/batch-provider-of.js';
-import type { BatchProvider } from '../shared/judge-client/batch/batch-provider.js';
+import { batchProviderOf } from '../shared/batch-providers/batch-provider-of.js';
+import type { BatchProvider } from '../shared/batch-providers/batch-provider.js';
 import type { ReducerBatch } from '../shared/reduce/reduce.js';
 import { lambdaJudgeEnvironment, type LambdaDependencies } from './lambda-environment.js';
 import { judgeKeyReader } from './secret-readers.js';

@@ -4,7 +4,7 @@ import type { Settings } from './settings.js';
  * How the judge workers share the judge account's rate limit. Lambda runs up
  * to the event source's maximum concurrency of judge worker invocations at
  * once, each in a container of its own with its own rate governor
- * (shared/judge-client/rate/), so the account's rate is divided among them: each
+ * (shared/judge-rate/), so the account's rate is divided among them: each
  * container paces its calls at its part, given in its environment, and
  * divides a suite config's `judge.rate_limit` the same way. With a rate set,
  * the maximum concurrency is lowered so that each worker gets at least one

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { describeStatus, runStatus, type RunStatus } from '../../shared/operations/run-status.js';
-import { pollJob } from '../../shared/batch/batch-jobs.js';
-import type { JobRecord } from '../../shared/batch/batch-state.js';
+import { pollJob } from '../../shared/batch-judging/batch-jobs.js';
+import type { JobRecord } from '../../shared/batch-judging/batch-state.js';
 import { terminalJson, terminalName, terminalText } from '../../shared/report-render/terminal-text.js';
 import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { runConfigOf } from '../../shared/run/stored-config.js';
@@ -64,11 +64,11 @@ export function statusCommand(): Command {
 async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
   const open = status.batch?.jobs.filter((job) => !job.collected && job.provider_id !== undefined && job.phase !== 'failed') ?? [];
   if (status.batch === undefined || status.manifest === undefined || open.length === 0) return status;
-  const { batchProviderOf } = await import('../../shared/judge-client/batch/batch-provider-of.js');
+  const { batchProviderOf } = await import('../../shared/batch-providers/batch-provider-of.js');
   const chosen = await batchProviderOf(runConfigOf(status.manifest).judge, judgeEnvironmentOf(process.env));
   if (!chosen.ok) return status;
   const now = () => new Date();
-  const { BatchProviderError } = await import('../../shared/judge-client/batch/batch-provider.js');
+  const { BatchProviderError } = await import('../../shared/batch-providers/batch-provider.js');
   // A provider that does not answer now leaves the job as last seen, said so on stderr: status only reads, and never fails for it.
   const looked = async (job: JobRecord): Promise<JobRecord> => {
     if (!open.includes(job)) return job;

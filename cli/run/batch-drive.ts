@@ -1,5 +1,5 @@
-import { batchProviderOf } from '../../shared/judge-client/batch/batch-provider-of.js';
-import { batchSettingsOf } from '../../shared/judge-client/batch/batch-settings.js';
+import { batchProviderOf } from '../../shared/batch-providers/batch-provider-of.js';
+import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 import type { JudgeClientSection } from '../../shared/judge-client/judge-client-schema.js';
 import type { JudgeEnvironment } from '../../shared/judge-client/judge-provider.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';

@@ -1,5 +1,5 @@
-import type { BatchStep } from '../../shared/batch/batch-rounds.js';
-import type { JobRecord } from '../../shared/batch/batch-state.js';
+import type { BatchStep } from '../../shared/batch-judging/batch-rounds.js';
+import type { JobRecord } from '../../shared/batch-judging/batch-state.js';
 import type { BatchEnding } from '../../shared/reduce/reduce.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { UsageError } from '../usage-error.js';

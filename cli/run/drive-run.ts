@@ -7,8 +7,8 @@ import { runKeys } from '../../shared/run/run-identity.js';
 import { readJsonWith } from '../../shared/schema/parse-json-with.js';
 import { controlMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import type { Report } from '../../shared/schema/report.js';
-import type { BatchStep } from '../../shared/batch/batch-rounds.js';
-import type { BatchProvider } from '../../shared/judge-client/batch/batch-provider.js';
+import type { BatchStep } from '../../shared/batch-judging/batch-rounds.js';
+import type { BatchProvider } from '../../shared/batch-providers/batch-provider.js';
 import { comesBack, deliverCases, type CaseDelivery, type DeliveredCase } from '../../shared/worker/case-delivery.js';
 import type { CaseOutcome, WorkerDependencies } from '../../shared/worker/evaluate-case.js';
 import { deferTo } from '../../shared/worker/rate-limit-deferral.js';
@@ -34,7 +34,7 @@ export interface DriveOptions {
   readonly concurrency: number;
   /** Threads over the store folder: the judge worker and the reduce run there (a run that makes no judge call). */
   readonly threads?: PipelineThreads;
-  /** A batch-judged run: its provider, and whether to end once its jobs are submitted (shared/batch/). */
+  /** A batch-judged run: its provider, and whether to end once its jobs are submitted (shared/batch-judging/). */
   readonly batch?: BatchDrive;
   /** The drive's time: its waits, and its queues' heartbeats; the wall's by default. */
   readonly clock?: Clock;

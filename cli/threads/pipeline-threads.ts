@@ -8,7 +8,7 @@ import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/
 import type { CaseDelivery, DeliveredCase } from '../../shared/worker/case-delivery.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
-import type { MeanIntervals } from '../../shared/report/interval-batch.js';
+import type { MeanIntervals } from '../../shared/report/precomputed-intervals.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
 import type { Interval } from '../../shared/statistics/bootstrap-mean-interval.js';
 import { builtEntry } from './built-entry.js';

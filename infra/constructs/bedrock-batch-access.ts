@@ -15,7 +15,7 @@ export interface BedrockBatchAccessProps {
   readonly modelIds: readonly string[];
 }
 
-/** Where a run's Bedrock batch jobs read and write in the bucket (shared/judge-client/batch/bedrock-batch-files.ts). */
+/** Where a run's Bedrock batch jobs read and write in the bucket (shared/batch-providers/bedrock-batch-files.ts). */
 export const BEDROCK_BATCH_OBJECTS = 'runs/*/batch/bedrock/*';
 const SERVICE = 'bedrock.amazonaws.com';
 

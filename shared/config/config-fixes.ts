@@ -1,4 +1,4 @@
-import { BATCH_FIXES, bedrockBatchSchema } from '../judge-client/batch/batch-settings.js';
+import { BATCH_FIXES, bedrockBatchSchema } from '../judge-client/batch-settings.js';
 import { ENGINE_CONFIG_FIXES, ENGINE_CONFIG_KEYS } from '../engines/engine-config-help.js';
 import { customJudgeExampleSchema } from '../judges/custom-judge-examples.js';
 import { customJudgeSchema } from '../judges/custom-judge.js';
@@ -7,7 +7,7 @@ import { ensembleSchema } from '../judges/ensemble/ensemble-judge.js';
 import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
 import { judgeOverridesShape, OVERRIDE_FIXES } from '../judge-client/judge-overrides.js';
 import { PROVIDER_FIXES, PROVIDER_KEYS } from '../judge-client/judge-provider-config.js';
-import { judgeRateLimitSchema, modelRateLimitSchema } from '../judge-client/rate/rate-limit-config.js';
+import { judgeRateLimitSchema, modelRateLimitSchema } from '../judge-rate/rate-limit-config.js';
 import { modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { configFileSchema, runSettingsSchema } from './config-schema.js';

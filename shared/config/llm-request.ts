@@ -1,4 +1,4 @@
-import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
+import { batchSettingsOf } from '../judge-client/batch-settings.js';
 import type { JudgeEnvironment } from '../judge-client/judge-provider.js';
 import { isLexicalJudge } from '../judges/lexical/lexical-judge.js';
 import type { ConfigFile } from './config-schema.js';

@@ -5,7 +5,7 @@ import type { Result } from '../schema/result.js';
 import { buildCustomJudge } from '../judges/custom-judge.js';
 import { buildDagJudge } from '../judges/dag/dag-judge.js';
 import { checkJudgeProvider } from '../judge-client/judge-provider-config.js';
-import { checkBatchJudging } from '../judge-client/batch/batch-settings.js';
+import { checkBatchJudging } from '../judge-client/batch-settings.js';
 import { describeConfigIssue } from './config-issues.js';
 import { configFileSchema, runConfigSchema, type ConfigFile, type RunConfig } from './config-schema.js';
 import { checkJudgeCeiling, type ModelEnvironment } from './judge-price-checks.js';

@@ -1,4 +1,4 @@
-import { runWaitSeconds } from '../judge-client/batch/batch-settings.js';
+import { runWaitSeconds } from '../judge-client/batch-settings.js';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';

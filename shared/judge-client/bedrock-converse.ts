@@ -1,7 +1,7 @@
 import type { ConverseCommandInput, Message, SystemContentBlock, ToolInputSchema } from '@aws-sdk/client-bedrock-runtime';
 import type { z } from 'zod';
-import type { ChoiceAnswer } from './completion-answer.js';
-import { jsonSchemaOf, outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
+import type { ChoiceAnswer } from '../judge-answers/completion-answer.js';
+import { jsonSchemaOf, outputRequest, type ChatMessage, type OutputMode } from '../judge-answers/output-modes.js';
 
 /**
  * A judgment as Amazon Bedrock's Converse API takes and gives it. The system

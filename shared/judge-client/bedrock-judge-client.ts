@@ -5,16 +5,22 @@ import {
   type ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { quietNodeVersionNotice } from '../ports/aws-node-notice.js';
-import { completionFields, exchangeAnswer, type SentAnswer } from './answer-exchange.js';
+import { completionFields, exchangeAnswer, type SentAnswer } from '../judge-answers/answer-exchange.js';
 import { converseAnswer, converseInput, CONVERSE_MODES } from './bedrock-converse.js';
 import { classifyBedrockFailure, type BedrockWire } from './bedrock-failure.js';
 import { bedrockHttpVersion, type BedrockHttpVersion } from './bedrock-http-version.js';
 import { bedrockRequestHandler } from './bedrock-request-handler.js';
-import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
-import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
-import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
-import { RateGovernor, type Permit } from './rate/rate-governor.js';
-import type { ChatMessage, OutputMode } from './output-modes.js';
+import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from '../judge-answers/call-deadline.js';
+import {
+  FatalFailure,
+  type CompletionRequest,
+  type JudgeCompleter,
+  type JudgeCompletion,
+  type TokenUsage,
+} from '../judge-answers/judge-completion.js';
+import { OutputModeLadder, type ModeClaim } from '../judge-answers/output-mode-ladder.js';
+import { RateGovernor, type Permit } from '../judge-rate/rate-governor.js';
+import type { ChatMessage, OutputMode } from '../judge-answers/output-modes.js';
 import { ServerReach, shownUrl } from './server-reach.js';
 
 /**
@@ -47,7 +53,7 @@ export interface BedrockJudgeSettings {
   readonly maxTokens: number;
   /** The longest a judgment may take, all attempts and the repair included. */
   readonly callDeadlineMs: number;
-  /** The model's rate governor, shared by every client of the process that calls it (rate/governor-registry.ts); a client of its own without it. */
+  /** The model's rate governor, shared by every client of the process that calls it (shared/judge-rate/governor-registry.ts); a client of its own without it. */
   readonly governor?: RateGovernor | undefined;
 }
 

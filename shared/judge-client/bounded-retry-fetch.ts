@@ -1,8 +1,8 @@
 import { serverErrorOf } from './error-body.js';
 import { isSpentQuota } from './judge-failure.js';
-import type { CallDeadline } from './call-deadline.js';
-import { askedWait } from './rate/rate-headers.js';
-import type { Permit, RateGovernor } from './rate/rate-governor.js';
+import type { CallDeadline } from '../judge-answers/call-deadline.js';
+import { askedWait } from '../judge-rate/rate-headers.js';
+import type { Permit, RateGovernor } from '../judge-rate/rate-governor.js';
 import { edited, readWhole } from './whole-answer.js';
 
 /**
@@ -12,7 +12,7 @@ import { edited, readWhole } from './whole-answer.js';
  * before the SDK sees it:
  *
  * - every attempt waits for a permit of the server's rate governor
- *   (rate/rate-governor.ts) and reports back what came of it, so the calls of
+ *   (shared/judge-rate/rate-governor.ts) and reports back what came of it, so the calls of
  *   the whole process meet the server's rate limit together;
  * - a 429 that is a rate limit is not handed to the SDK, whose retries it
  *   would use up: the request waits for the governor (which holds every

@@ -1,6 +1,6 @@
-import type { CompletionRequest } from './judge-completion.js';
-import { outputRequest, type ChatMessage, type OutputMode } from './output-modes.js';
-import type { RequestParameters } from './request-parameters.js';
+import type { CompletionRequest } from '../judge-answers/judge-completion.js';
+import { outputRequest, type ChatMessage, type OutputMode } from '../judge-answers/output-modes.js';
+import type { RequestParameters } from '../judge-answers/request-parameters.js';
 
 /**
  * The body of one chat completion request: the model, the sampling

@@ -3,9 +3,9 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ObjectStore } from '../ports/object-store.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
-import type { JudgeCompletion } from './judge-completion.js';
+import type { JudgeCompletion } from '../judge-answers/judge-completion.js';
 import type { JudgeProviderName } from './judge-provider-config.js';
-import type { ChatMessage } from './output-modes.js';
+import type { ChatMessage } from '../judge-answers/output-modes.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**

@@ -3,8 +3,8 @@ import { judgeBaseUrlSchema } from './judge-base-url.js';
 import { providerFields } from './judge-provider-config.js';
 import { judgePricesSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
-import { judgeRateLimitSchema } from './rate/rate-limit-config.js';
-import { judgeBatchSchema } from './batch/batch-settings.js';
+import { judgeRateLimitSchema } from '../judge-rate/rate-limit-config.js';
+import { judgeBatchSchema } from './batch-settings.js';
 
 /**
  * The `judge:` section of the config file: the judge client's settings. The
@@ -33,9 +33,9 @@ export const judgeClientSchema = z.strictObject({
   cache_sampled: z.boolean().optional(),
   /** Prices per model, for the report's cost estimate and run.max_judge_cost (shared/schema/judge-prices.ts). */
   prices: judgePricesSchema.optional(),
-  /** The judge account's requests and tokens per minute, per model (rate/rate-limit-config.ts). */
+  /** The judge account's requests and tokens per minute, per model (shared/judge-rate/rate-limit-config.ts). */
   rate_limit: judgeRateLimitSchema.optional(),
-  /** Judge through the provider's batch API, at its batch price (batch/batch-settings.ts). */
+  /** Judge through the provider's batch API, at its batch price (batch-settings.ts). */
   batch: judgeBatchSchema.optional(),
 });
 export type JudgeClientSection = z.infer<typeof judgeClientSchema>;

@@ -1,20 +1,26 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import { completionFields, exchangeAnswer, type SentAnswer } from './answer-exchange.js';
+import { completionFields, exchangeAnswer, type SentAnswer } from '../judge-answers/answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
-import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from './call-deadline.js';
-import { isProse, readChoice } from './completion-answer.js';
+import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from '../judge-answers/call-deadline.js';
+import { isProse, readChoice } from '../judge-answers/completion-answer.js';
 import { chatRequestBody } from './chat-request-body.js';
-import { FatalFailure, type CompletionRequest, type JudgeCompleter, type JudgeCompletion, type TokenUsage } from './judge-completion.js';
+import {
+  FatalFailure,
+  type CompletionRequest,
+  type JudgeCompleter,
+  type JudgeCompletion,
+  type TokenUsage,
+} from '../judge-answers/judge-completion.js';
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
-import { OutputModeLadder, type ModeClaim } from './output-mode-ladder.js';
-import { mayBeIgnored, modeBelow, type ChatMessage, type OutputMode } from './output-modes.js';
-import { RateGovernor } from './rate/rate-governor.js';
-import { RequestParameters } from './request-parameters.js';
+import { OutputModeLadder, type ModeClaim } from '../judge-answers/output-mode-ladder.js';
+import { mayBeIgnored, modeBelow, type ChatMessage, type OutputMode } from '../judge-answers/output-modes.js';
+import { RateGovernor } from '../judge-rate/rate-governor.js';
+import { RequestParameters } from '../judge-answers/request-parameters.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
 import { openAiTarget, ServerReach, shownUrl, type ReachTarget } from './server-reach.js';
 
-export { jsonSchemaOf, type ChatMessage, type OutputMode } from './output-modes.js';
-export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, TokenUsage } from './judge-completion.js';
+export { jsonSchemaOf, type ChatMessage, type OutputMode } from '../judge-answers/output-modes.js';
+export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, TokenUsage } from '../judge-answers/judge-completion.js';
 
 /**
  * The judge client: one chat completion per judgment, on the openai SDK, for
@@ -23,7 +29,7 @@ export type { CallCost, CompletionRequest, JudgeCompleter, JudgeCompletion, Toke
  * path, with an api-version and an `api-key` header). The SDK retries 5xx,
  * connection errors and timeouts, an answer cut off mid-body included (with
  * Retry-After capped, see bounded-retry-fetch.ts); every attempt waits for
- * the server's rate governor (rate/rate-governor.ts), which holds and paces
+ * the server's rate governor (shared/judge-rate/rate-governor.ts), which holds and paces
  * them, and a rate-limited 429 is sent again there, not by the SDK; a
  * deadline bounds the whole judgment
  * (call-deadline.ts); a server that was never reached and refuses every
@@ -62,7 +68,7 @@ export interface JudgeClientSettings {
   readonly maxRetryWaitMs: number;
   /** The longest a judgment may take, all attempts and the repair included. */
   readonly callDeadlineMs: number;
-  /** The server's rate governor, shared by every client of the process that calls the same server and model (rate/governor-registry.ts); a client of its own without it. */
+  /** The server's rate governor, shared by every client of the process that calls the same server and model (shared/judge-rate/governor-registry.ts); a client of its own without it. */
   readonly governor?: RateGovernor;
 }
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { innermostCause, networkFault } from '../network/network-fault.js';
-import type { SamplingParameter } from './request-parameters.js';
+import type { SamplingParameter } from '../judge-answers/request-parameters.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 
 /**

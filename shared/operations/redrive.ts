@@ -2,7 +2,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import { parseCaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
-import { inCurrentRound } from '../batch/batch-state.js';
+import { inCurrentRound } from '../batch-judging/batch-state.js';
 import { caseFailureSchema } from '../schema/run-records.js';
 import { extendDeadline, runCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';

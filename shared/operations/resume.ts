@@ -10,8 +10,8 @@ import type { WorkFolderSettings } from '../run/work-folders.js';
 import { extendDeadline, runCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';
 import { runConfigOf } from '../run/stored-config.js';
-import { inCurrentRound, readBatchState } from '../batch/batch-state.js';
-import { waitingCaseIds } from '../batch/waiting-cases.js';
+import { inCurrentRound, readBatchState } from '../batch-judging/batch-state.js';
+import { waitingCaseIds } from '../batch-judging/waiting-cases.js';
 
 export interface ResumeDependencies {
   readonly store: ObjectStore;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobRecordSchema } from '../batch/batch-state.js';
+import { jobRecordSchema } from '../batch-judging/batch-state.js';
 import type { RunStatus } from './run-status.js';
 
 const count = z.number().int().nonnegative();

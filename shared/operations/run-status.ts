@@ -4,8 +4,8 @@ import type { Manifest } from '../schema/run-records.js';
 import { manifestSchema } from '../schema/run-records.js';
 import { reportSchema, type Report } from '../schema/report.js';
 import { runKeys } from '../run/run-identity.js';
-import { hasBatchState, readBatchState, type JobRecord } from '../batch/batch-state.js';
-import { waitingCaseIds } from '../batch/waiting-cases.js';
+import { hasBatchState, readBatchState, type JobRecord } from '../batch-judging/batch-state.js';
+import { waitingCaseIds } from '../batch-judging/waiting-cases.js';
 import { terminalName } from '../report-render/terminal-text.js';
 
 export interface RunStatus {

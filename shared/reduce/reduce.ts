@@ -11,17 +11,17 @@ import type { Manifest } from '../schema/run-records.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from '../worker/judge-ceiling.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
-import type { MeanIntervals } from '../report/interval-batch.js';
+import type { MeanIntervals } from '../report/precomputed-intervals.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runCompletion, type RunCompletion } from '../run/run-completion.js';
 import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
 import { runConfigOf } from '../run/stored-config.js';
-import { batchCeilingOf } from '../batch/batch-ceiling.js';
-import { advanceBatch, type BatchStep } from '../batch/batch-rounds.js';
-import type { BatchProvider } from '../judge-client/batch/batch-provider.js';
-import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
+import { batchCeilingOf } from '../batch-judging/batch-ceiling.js';
+import { advanceBatch, type BatchStep } from '../batch-judging/batch-rounds.js';
+import type { BatchProvider } from '../batch-providers/batch-provider.js';
+import { batchSettingsOf } from '../judge-client/batch-settings.js';
 import type { RunConfig } from '../config/index.js';
 
 export { REPORT_FILES } from './write-report.js';
@@ -90,7 +90,7 @@ export type RunAction =
  * passed, it says when to check next; with run.max_judge_cost it also sums
  * the workers' judge spend and marks the ceiling reached once it is passed
  * (judge-ceiling.ts); a batch-judged run's check takes its rounds a step
- * (shared/batch/batch-rounds.ts) and decides when its jobs are looked at
+ * (shared/batch-judging/batch-rounds.ts) and decides when its jobs are looked at
  * again, or that the run cannot go on by itself. Once every case has a
  * result or a failure, or at the deadline (the rest are then reported as
  * missing), it aggregates, writes `reports/<suite>/<run>/report.{json,md,html}`

@@ -21,12 +21,12 @@ import { compareWithBaseline, comparisonTarget, comparisonReads } from '../compa
 import { compareColumnsWithBaseline } from '../compare/column-comparison.js';
 import { EXCERPT_PER_METRIC, excerptCaseIds } from './light-report-cases.js';
 import { budgetReached } from '../worker/judge-ceiling.js';
-import { withIntervalBatch, type MeanIntervals } from '../report/interval-batch.js';
+import { withPrecomputedIntervals, type MeanIntervals } from '../report/precomputed-intervals.js';
 import type { IntervalSource } from '../report/metric-statistics.js';
 import { reportFromPartials } from '../report/partials-report.js';
 import type { RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
-import { batchKeys } from '../judge-client/batch/batch-request.js';
+import { batchKeys } from '../schema/batch-request.js';
 import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
 import { runConfigOf } from '../run/stored-config.js';
 
@@ -64,7 +64,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const reached = await budgetReached(store, manifest.run_id);
   const build = (intervalOf?: IntervalSource): Report =>
     reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
-  const plain = run.intervals === undefined ? build() : await withIntervalBatch(build, run.intervals);
+  const plain = run.intervals === undefined ? build() : await withPrecomputedIntervals(build, run.intervals);
   const target = await comparisonTarget(store, manifest);
   const config = runConfigOf(manifest);
   const compared =

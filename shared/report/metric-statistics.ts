@@ -54,7 +54,7 @@ export function engineStatistics(results: readonly CaseResult[], engine: string)
   return columnStatistics(new Map([...columns].map(([name, column]) => [name, [column]] as const)));
 }
 
-/** Where a statistic's 95% interval comes from: meanInterval of its values, or the same computed ahead (interval-batch.ts). */
+/** Where a statistic's 95% interval comes from: meanInterval of its values, or the same computed ahead (precomputed-intervals.ts). */
 export type IntervalSource = (values: ArrayLike<number>) => Interval | undefined;
 
 /**

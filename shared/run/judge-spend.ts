@@ -10,7 +10,7 @@ export const workerSpendSchema = z.object({ spend: z.number().nonnegative(), cur
  * What the run's workers have spent on judge calls so far, summed over their
  * spend files (shared/worker/judge-budget.ts). Of a batch-judged run this is
  * its online calls (fallbacks, rounds below a job's minimum): its jobs'
- * cost is estimated where they are submitted (shared/batch/batch-ceiling.ts).
+ * cost is estimated where they are submitted (shared/batch-judging/batch-ceiling.ts).
  */
 export async function workersSpend(store: ObjectStore, runId: string): Promise<number> {
   let spend = 0;

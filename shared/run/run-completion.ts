@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runWaitSeconds } from '../judge-client/batch/batch-settings.js';
+import { runWaitSeconds } from '../judge-client/batch-settings.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseIdsSchema, type Manifest } from '../schema/run-records.js';

@@ -20,7 +20,7 @@ const caseMessageHead = {
 const caseMessageTail = {
   /** How often the case was sent again because the judge server's rate limit held its judgments (shared/worker/rate-limit-deferral.ts). */
   deferrals: z.number().int().nonnegative().optional(),
-  /** Of a batch-judged run: the round of batch jobs this delivery judges from (shared/batch/); absent, the first (0). */
+  /** Of a batch-judged run: the round of batch jobs this delivery judges from (shared/batch-judging/); absent, the first (0). */
   batch_round: z.number().int().nonnegative().optional(),
   /** Evaluate the case without its LLM judges: a batch-judged run's ceiling (run.max_judge_cost) left no room for its requests. */
   skip_judges: z.literal('max_judge_cost').optional(),

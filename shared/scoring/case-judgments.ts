@@ -1,5 +1,5 @@
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
-import type { BatchRequest } from '../judge-client/batch/batch-request.js';
+import type { BatchRequest } from '../schema/batch-request.js';
 import type { DagJudge } from '../judges/dag/dag-judge.js';
 import { walkDag } from '../judges/dag/walk-dag.js';
 import type { LlmJudge } from '../judges/judge-definition.js';

@@ -6,10 +6,10 @@ import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from '../ju
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
 import { batchBodyModel, createBatchCompleter, createJudgeCompleter, serverOf } from './judge-transports.js';
-import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
-import { storedAnswers } from '../judge-client/batch/stored-answers.js';
-import { sharedGovernor } from '../judge-client/rate/governor-registry.js';
-import { rateLimitsFor, type RateShare } from '../judge-client/rate/rate-limit-config.js';
+import { batchSettingsOf } from '../judge-client/batch-settings.js';
+import { storedAnswers } from '../batch-providers/stored-answers.js';
+import { sharedGovernor } from '../judge-rate/governor-registry.js';
+import { rateLimitsFor, type RateShare } from '../judge-rate/rate-limit-config.js';
 import type { JudgeDefinition } from '../judges/judge-definition.js';
 import type { JudgeBackend } from './run-judges.js';
 
@@ -27,7 +27,7 @@ export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from '
  * never a judge's own model or server.
  *
  * Every client of the process that calls one server and model shares that
- * server's rate governor (judge-client/rate/governor-registry.ts), paced at the config's
+ * server's rate governor (judge-rate/governor-registry.ts), paced at the config's
  * `judge.rate_limit` for the model when it gives one; `share` divides those
  * limits among the workers of a deployment (each Lambda container takes its
  * part).

@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
-import { parseAnswer } from '../judge-client/answer-parsing.js';
+import { parseAnswer } from '../judge-answers/answer-parsing.js';
 import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
-import type { BatchRequest } from '../judge-client/batch/batch-request.js';
-import type { JudgeCompleter } from '../judge-client/judge-completion.js';
+import type { BatchRequest } from '../schema/batch-request.js';
+import type { JudgeCompleter } from '../judge-answers/judge-completion.js';
 import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
-import { jsonSchemaOf, type ChatMessage } from '../judge-client/output-modes.js';
+import { jsonSchemaOf, type ChatMessage } from '../judge-answers/output-modes.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
 import { schemaNameOf, type ClientOverrides } from '../judge-client/judge-overrides.js';
 import { renderTemplate, type TemplateInput } from '../judges/template.js';
@@ -44,7 +44,7 @@ export interface JudgmentOptions {
   readonly sample?: number | undefined;
   /** The judge's own client settings; a JudgeServicePool routes by them, a single service has only its own. */
   readonly client?: ClientOverrides | undefined;
-  /** The run the judgment is for: a batch judgment finds its answers under it (judge-client/batch/). */
+  /** The run the judgment is for: a batch judgment finds its answers under it (batch-providers/). */
   readonly runId?: string | undefined;
   /** A batch judgment made online where no job answered (its round was below the provider's minimum a job). */
   readonly batchOnline?: true | undefined;

@@ -1,11 +1,11 @@
-import type { CallDeadlineOptions } from '../judge-client/call-deadline.js';
+import type { CallDeadlineOptions } from '../judge-answers/call-deadline.js';
 import { canonicalBaseUrl } from '../judge-client/judge-cache.js';
-import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from '../judge-client/judge-completion.js';
+import type { CompletionRequest, JudgeCompleter, JudgeCompletion } from '../judge-answers/judge-completion.js';
 import type { JudgeClientSettings } from '../judge-client/judge-client.js';
 import type { JudgeProvider } from '../judge-client/judge-provider.js';
 import type { ResolvedClientSettings } from './judge-service-pool.js';
-import type { RateGovernor } from '../judge-client/rate/rate-governor.js';
-import type { ChatBatchCompleterSettings } from '../judge-client/batch/chat-batch-completer.js';
+import type { RateGovernor } from '../judge-rate/rate-governor.js';
+import type { ChatBatchCompleterSettings } from '../batch-providers/chat-batch-completer.js';
 
 /**
  * The judge client of one setting (model, temperature, answer length) on a
@@ -106,7 +106,7 @@ export interface BatchOnline {
 /**
  * The judge client of a batch-judged run: judgments replayed from the
  * answers of its batch jobs, on the provider's wire (chat completions:
- * judge-client/batch/chat-batch-completer.ts; Bedrock's Converse:
+ * batch-providers/chat-batch-completer.ts; Bedrock's Converse:
  * bedrock-batch-completer.ts), loaded on the first judgment like the online
  * clients. The online client judges the requests of a round below the
  * provider's minimum a job (a case sent with `judge_online`), and the lines
@@ -125,7 +125,7 @@ export function createBatchCompleter(
   if (provider === 'bedrock') {
     return new LazyCompleter(
       async () =>
-        new (await import('../judge-client/batch/bedrock-batch-completer.js')).BedrockBatchCompleter({
+        new (await import('../batch-providers/bedrock-batch-completer.js')).BedrockBatchCompleter({
           ...settings,
           ...onlineFor,
           modelId: settings.model,
@@ -133,7 +133,7 @@ export function createBatchCompleter(
     );
   }
   return new LazyCompleter(
-    async () => new (await import('../judge-client/batch/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...onlineFor }),
+    async () => new (await import('../batch-providers/chat-batch-completer.js')).ChatBatchCompleter({ ...settings, ...onlineFor }),
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Pricing } from '../judge-client/judge-completion.js';
+import type { Pricing } from '../judge-answers/judge-completion.js';
 import type { JudgeUsageRecord, ModelTokens } from '../schema/run-records.js';
 
 /**

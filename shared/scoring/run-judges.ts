@@ -1,4 +1,4 @@
-import type { BatchRequest } from '../judge-client/batch/batch-request.js';
+import type { BatchRequest } from '../schema/batch-request.js';
 import { documentRecall } from '../metrics/document-recall.js';
 import type { EngineOutput, EvalCase } from '../schema/eval-case.js';
 import { CaseJudgments, type JudgeBackend } from './case-judgments.js';

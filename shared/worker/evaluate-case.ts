@@ -17,8 +17,8 @@ import type { RunConfig } from '../config/index.js';
 import { knownManifest, runConfigOf } from '../run/stored-config.js';
 import { runKeys } from '../run/run-identity.js';
 import { deferralOf, type DeferCase } from './rate-limit-deferral.js';
-import { recordWaitingCase } from '../batch/waiting-cases.js';
-import { batchSettingsOf } from '../judge-client/batch/batch-settings.js';
+import { recordWaitingCase } from '../batch-judging/waiting-cases.js';
+import { batchSettingsOf } from '../judge-client/batch-settings.js';
 
 /** The judges of a run and the backend that runs them, built from the run's config. */
 export interface Judging {
@@ -49,7 +49,7 @@ export interface WorkerDependencies {
  */
 export type CaseOutcome =
   | { kind: 'done'; runId: string; caseId: string }
-  /** Its judgments wait for answers from batch jobs (shared/batch/): recorded as waiting, it is sent again once they are answered. */
+  /** Its judgments wait for answers from batch jobs (shared/batch-judging/): recorded as waiting, it is sent again once they are answered. */
   | { kind: 'waiting'; runId: string; caseId: string; requests: number }
   | { kind: 'retry'; runId: string; caseId: string; error: string }
   | { kind: 'deferred'; runId: string; caseId: string; error: string; delaySeconds: number }
@@ -223,7 +223,7 @@ async function judgeWithinBudget(
  * This worker's budget and the run's ceiling, when the run sets one and this
  * worker keeps it. A batch-judged case's usage holds the tokens of its online
  * calls alone (the jobs' are counted as they are collected, and their cost
- * where they are submitted: shared/batch/batch-ceiling.ts), so the spend
+ * where they are submitted: shared/batch-judging/batch-ceiling.ts), so the spend
  * this adds up is what the run spent online.
  */
 function spendingOf(run: CaseRun): { budget: JudgeBudget; ceiling: JudgeCeiling } | undefined {

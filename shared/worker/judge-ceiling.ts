@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readBatchState } from '../batch/batch-state.js';
+import { readBatchState } from '../batch-judging/batch-state.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { spendSettingsOf, type JudgePrices } from '../schema/judge-prices.js';
 import { workersSpend } from '../run/judge-spend.js';

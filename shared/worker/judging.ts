@@ -1,7 +1,7 @@
 import { judgesForRun, type RunConfig } from '../config/index.js';
 import type { Environment } from '../engines/create-engine.js';
 import { chooseJudgeBackend, judgeBackendKind, type JudgeEnvironment } from '../scoring/judge-backend.js';
-import type { RateShare } from '../judge-client/rate/rate-limit-config.js';
+import type { RateShare } from '../judge-rate/rate-limit-config.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { Judging } from './evaluate-case.js';
 import type { JudgeBudget } from './judge-budget.js';

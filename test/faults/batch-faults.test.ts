@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readBatchState } from '../../shared/batch/batch-state.js';
+import { readBatchState } from '../../shared/batch-judging/batch-state.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { BUILT_BIN, runBuiltCli } from '../support/built-cli.js';

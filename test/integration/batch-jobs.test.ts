@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanned, planJobs, submitJobs } from '../../shared/batch/batch-jobs.js';
-import type { BatchState } from '../../shared/batch/batch-state.js';
-import { readBatchState } from '../../shared/batch/batch-state.js';
-import { batchKeys, batchRequestId, type BatchRequest } from '../../shared/judge-client/batch/batch-request.js';
-import { openAiBatchProvider } from '../../shared/judge-client/batch/openai-batch-provider.js';
+import { createPlanned, planJobs, submitJobs } from '../../shared/batch-judging/batch-jobs.js';
+import type { BatchState } from '../../shared/batch-judging/batch-state.js';
+import { readBatchState } from '../../shared/batch-judging/batch-state.js';
+import { batchKeys, batchRequestId, type BatchRequest } from '../../shared/schema/batch-request.js';
+import { openAiBatchProvider } from '../../shared/batch-providers/openai-batch-provider.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiBatchServer, type OpenAiBatchServer } from '../support/openai-batch-server.js';

@@ -1,9 +1,9 @@
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { collectJob, createPlanned, planJobs, pollJob, submitJobs } from '../../shared/batch/batch-jobs.js';
-import { readBatchState, type BatchState } from '../../shared/batch/batch-state.js';
-import { batchKeys, batchRequestId, batchAnswerSchema, type BatchRequest } from '../../shared/judge-client/batch/batch-request.js';
-import { bedrockBatchProvider } from '../../shared/judge-client/batch/bedrock-batch-provider.js';
+import { collectJob, createPlanned, planJobs, pollJob, submitJobs } from '../../shared/batch-judging/batch-jobs.js';
+import { readBatchState, type BatchState } from '../../shared/batch-judging/batch-state.js';
+import { batchKeys, batchRequestId, batchAnswerSchema, type BatchRequest } from '../../shared/schema/batch-request.js';
+import { bedrockBatchProvider } from '../../shared/batch-providers/bedrock-batch-provider.js';
 import { converseInput } from '../../shared/judge-client/bedrock-converse.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { startBedrockBatchServer, type BedrockBatchServer } from '../support/bedrock-batch-server.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bucketStore } from '../../cli/run/bucket-store.js';
-import { readBatchState } from '../../shared/batch/batch-state.js';
+import { readBatchState } from '../../shared/batch-judging/batch-state.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { REPOSITORY_ROOT } from '../support/markdown.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bucketStore } from '../../cli/run/bucket-store.js';
-import { readBatchState } from '../../shared/batch/batch-state.js';
+import { readBatchState } from '../../shared/batch-judging/batch-state.js';
 import { reportSchema } from '../../shared/schema/report.js';
 import { startBedrockBatchServer, type BedrockBatchServer } from '../support/bedrock-batch-server.js';
 import { startBedrockTestServer, type BedrockTestServer } from '../support/bedrock-test-server.js';

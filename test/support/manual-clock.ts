@@ -1,4 +1,4 @@
-import type { GovernorClock } from '../../shared/judge-client/rate/rate-governor.js';
+import type { GovernorClock } from '../../shared/judge-rate/rate-governor.js';
 
 /** A clock that moves only when a test moves it, firing the timers that fall due on the way, in time order. */
 export class ManualClock implements GovernorClock {

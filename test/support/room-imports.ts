@@ -52,6 +52,22 @@ export function packageImports(matches: RegExp): { file: string; imported: strin
   );
 }
 
+/**
+ * The production code's lines by room, for the rooms' sizes: a folder of
+ * shared/ or cli/ is a room (cli/'s own files one more), functions/ and
+ * infra/ one each.
+ */
+export function linesByRoom(): Map<string, number> {
+  const lines = new Map<string, number>();
+  for (const file of [...CODE_FOLDERS, 'infra'].flatMap(sourceFiles)) {
+    const [top, second, third] = file.split('/');
+    const room = (top === 'shared' || top === 'cli') && third !== undefined ? `${top}/${second}` : top === 'cli' ? 'cli' : roomOf(file);
+    const count = readFileSync(posix.join(REPOSITORY_ROOT, file), 'utf8').split('\n').length;
+    lines.set(room as string, (lines.get(room as string) ?? 0) + count);
+  }
+  return lines;
+}
+
 /** The rooms of the shared folder as they stand on disk. */
 export function sharedRooms(): string[] {
   return readdirSync(posix.join(REPOSITORY_ROOT, 'shared'), { withFileTypes: true })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRepositoryFile } from '../../support/markdown.js';
-import { packageImports, roomCircles, roomImports, sharedRooms } from '../../support/room-imports.js';
+import { linesByRoom, packageImports, roomCircles, roomImports, sharedRooms } from '../../support/room-imports.js';
 
 /** docs/architecture.md's table of rooms: each room's layer, from its rows "| `shared/schema/` | 1 | ... |". */
 function layersOfRooms(): Map<string, number> {
@@ -54,5 +54,20 @@ describe('the rooms of the code', () => {
     expect(packageImports(/^@aws-lambda-powertools\//).length).toBeGreaterThan(0);
     expect(lambdaOutside).toEqual([]);
     expect(cliOnFunctions).toEqual([]);
+  });
+
+  it('are none of them above 8% of the production lines', () => {
+    // Arrange
+    const lines = linesByRoom();
+    const total = [...lines.values()].reduce((sum, count) => sum + count, 0);
+
+    // Act
+    const large = [...lines].filter(([, count]) => count > 0.08 * total).map(([room, count]) => `${room}: ${count} of ${total} lines`);
+
+    // Assess: the rooms counted are the shared folder's, cli/'s folders, functions/ and infra/
+    expect(lines.has('shared/judge-client')).toBe(true);
+    expect(lines.has('cli/run')).toBe(true);
+    expect(total).toBeGreaterThan(30_000);
+    expect(large).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockJudgeClient, type BedrockJudgeSettings } from '../../../shared/judge-client/bedrock-judge-client.js';
-import { RateGovernor } from '../../../shared/judge-client/rate/rate-governor.js';
+import { RateGovernor } from '../../../shared/judge-rate/rate-governor.js';
 import { closedPort } from '../../support/closed-port.js';
 import { startBedrockTestServer, type BedrockFaultPlan, type BedrockTestServer } from '../../support/bedrock-test-server.js';
 import { answerWith, judgeRequest } from '../../support/judge-clients.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findJudge } from '../../../shared/judges/catalog/index.js';
-import { extractJson, parseAnswer } from '../../../shared/judge-client/answer-parsing.js';
+import { extractJson, parseAnswer } from '../../../shared/judge-answers/answer-parsing.js';
 import type { LlmJudge, Verdict } from '../../../shared/judges/judge-definition.js';
 import { renderTemplate } from '../../../shared/judges/template.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../../shared/batch/batch-state.js';
+import type { JobRecord } from '../../../shared/batch-judging/batch-state.js';
 import { runStatusJson, runStatusJsonSchema } from '../../../shared/operations/run-status-json.js';
 import type { RunStatus } from '../../../shared/operations/run-status.js';
 import { manifest, RUN_ID } from '../report/factories.js';
