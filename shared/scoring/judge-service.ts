@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import { parseAnswer } from '../judge-answers/answer-parsing.js';
 import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
 import type { BatchRequest } from '../schema/batch-request.js';
-import type { JudgeCompleter } from '../judge-answers/judge-completion.js';
+import type { JudgeCompleter, JudgeCompletion } from '../judge-answers/judge-completion.js';
+import type { AnswerIdentity } from '../schema/run-records.js';
 import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
 import { jsonSchemaOf, type ChatMessage } from '../judge-answers/output-modes.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
@@ -139,6 +140,7 @@ export class JudgeService implements JudgeRunner {
           outputTokens: completion.usage.outputTokens,
           model,
           ...pricing,
+          ...(completion.ok ? { answeredBy: identityOf(completion, model) } : {}),
         };
     if (!completion.ok) {
       this.count(judge.id, judgmentUsage(cost, true));
@@ -162,4 +164,14 @@ export class JudgeService implements JudgeRunner {
   private count(judgeId: string, judgment: JudgeUsage): void {
     this.usageByJudge.set(judgeId, addUsage(this.usageByJudge.get(judgeId) ?? emptyUsage(), judgment));
   }
+}
+
+/**
+ * Who answered a call, as the provider named it: the model it reported, else
+ * the model asked (Bedrock's Converse names none), and OpenAI's
+ * system_fingerprint when it sent one.
+ */
+function identityOf(completion: Extract<JudgeCompletion, { ok: true }>, asked: string): AnswerIdentity {
+  const model = completion.reportedModel ?? asked;
+  return completion.systemFingerprint === undefined ? { model } : { model, system_fingerprint: completion.systemFingerprint };
 }

@@ -118,6 +118,35 @@ describe('judgmentUsage', () => {
         models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
       },
     ],
+    [
+      'a call with who answered it: one call for that identity',
+      cost({ answeredBy: { model: 'judge-model-2026', system_fingerprint: 'fp_1' } }),
+      false,
+      {
+        calls: 1,
+        cache_hits: 0,
+        retries: 0,
+        errors: 0,
+        input_tokens: 100,
+        output_tokens: 20,
+        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+        answered_by: [{ model: 'judge-model-2026', system_fingerprint: 'fp_1', calls: 1 }],
+      },
+    ],
+    [
+      'a failed call, whoever answered it: no identity, since no verdict came of it',
+      cost({ answeredBy: { model: 'judge-model-2026' } }),
+      true,
+      {
+        calls: 1,
+        cache_hits: 0,
+        retries: 0,
+        errors: 1,
+        input_tokens: 100,
+        output_tokens: 20,
+        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+      },
+    ],
   ])('counts %s', (_described, judgment, failed, expected) => {
     expect(judgmentUsage(judgment, failed)).toEqual(expected);
   });
@@ -195,6 +224,33 @@ describe('addUsage', () => {
       'models',
       'batch_models',
     ]);
+  });
+
+  it('adds the calls of each identity, told apart by model and fingerprint, in the order first seen', () => {
+    // Prepare: fp_1 on both sides; the same model without a fingerprint is another identity
+    const left = usage({
+      answered_by: [
+        { model: 'm', system_fingerprint: 'fp_1', calls: 2 },
+        { model: 'm', calls: 1 },
+      ],
+    });
+    const right = usage({
+      answered_by: [
+        { model: 'm', system_fingerprint: 'fp_2', calls: 4 },
+        { model: 'm', system_fingerprint: 'fp_1', calls: 3 },
+      ],
+    });
+
+    // Act
+    const sum = addUsage(left, right);
+
+    // Assess
+    expect(sum.answered_by).toEqual([
+      { model: 'm', system_fingerprint: 'fp_1', calls: 5 },
+      { model: 'm', calls: 1 },
+      { model: 'm', system_fingerprint: 'fp_2', calls: 4 },
+    ]);
+    expect(addUsage(usage(), usage()).answered_by).toBeUndefined();
   });
 
   it('changes neither of its arguments', () => {
