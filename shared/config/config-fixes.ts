@@ -11,12 +11,13 @@ import { judgeRateLimitSchema, modelRateLimitSchema } from '../judge-rate/rate-l
 import { modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { configFileSchema, runSettingsSchema } from './config-schema.js';
+import { CANARY_FIXES, CANARY_KEYS } from '../canaries/canary-config.js';
 
 const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {correctness: 0.6, comprehensiveness: 0.2, readability: 0.2}';
 
 /** How to fix each field, by its path with list indices written `[]`. */
 export const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds, canaries',
   thresholds:
     'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
   judge:
@@ -112,6 +113,7 @@ export const FIXES: Readonly<Record<string, string>> = {
   'run.corrected_estimates.level': 'give a confidence level between 0 and 1, e.g. 0.95',
   'run.corrected_estimates.min_labelled': 'give the fewest labelled cases an interval is given for, a whole number from 3, e.g. 8',
   ...ENGINE_CONFIG_FIXES,
+  ...CANARY_FIXES,
 };
 
 /** The keys each object accepts, by its path, to name them when an unknown key turns up. */
@@ -134,6 +136,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'custom_judges[].examples[]': Object.keys(customJudgeExampleSchema.shape),
   'ensembles[]': Object.keys(ensembleSchema.shape),
   ...ENGINE_CONFIG_KEYS,
+  ...CANARY_KEYS,
 };
 
 function overrideFixes(parent: string): Record<string, string> {

@@ -7,6 +7,7 @@ import { ensembleSchema } from '../judges/ensemble/ensemble-judge.js';
 import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
 import { judgeOverridesSchema } from '../judge-client/judge-overrides.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
+import { canarySettingsSchema } from '../canaries/canary-config.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 
@@ -64,6 +65,8 @@ export const configFileSchema = z.strictObject({
   ensembles: z.array(ensembleSchema).optional(),
   /** The live systems under test (shared/engines/). */
   engines: engineListSchema.optional(),
+  /** A canary set every run judges too, uncached, to tell a changed judge from a changed engine (shared/canaries/). */
+  canaries: canarySettingsSchema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

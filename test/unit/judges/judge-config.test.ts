@@ -173,6 +173,19 @@ describe('loadConfigFile', () => {
         /field "judge_settings\.graded_relevance\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/,
       ],
     ],
+    [
+      'a canary set without a dataset, naming the keys that exist',
+      'canaries:\n  alpha: 0.01\n',
+      [/field "canaries\.dataset": .*\(fix: give the path of a dataset file with human labels/],
+    ],
+    [
+      'a canary level outside 0 to 1, and a misspelt canary key',
+      'canaries:\n  dataset: canary.jsonl\n  alpha: 5\n  seed: 3\n',
+      [
+        /field "canaries\.alpha": expected a number < 1, got number 5 \(fix: give the level of the judge-change tests/,
+        /field "canaries\.seed": unknown key \(fix: remove it or correct its spelling; the keys here are dataset, alpha\)/,
+      ],
+    ],
     ['a list instead of a mapping', '- safety\n', [/: expected an object \(mapping\), got a list \(fix: write an object/]],
     ['broken YAML', 'judge: [unclosed\n', [/not valid YAML: .*line/]],
   ])('rejects %s', async (_described, content, messages) => {
