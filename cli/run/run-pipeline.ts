@@ -18,12 +18,15 @@ import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../
 import type { Progress, ProgressOptions } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
 import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
+import { uploadCanary } from './canary-upload.js';
 import { withRunLease } from './with-run-lease.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
 export interface PipelineRun extends RunInput {
   readonly suite: string;
   readonly config: ConfigFile;
+  /** The config's canary set on this machine (canary-upload.ts), stored before the run starts. */
+  readonly canaryPath?: string;
   readonly strict: boolean;
   readonly noCache: boolean;
   /** Judge calls in flight, and case batches in flight. */
@@ -104,6 +107,8 @@ export async function runPipeline(
       ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry)
       : undefined;
   try {
+    // The canary set first: ingest reads it when the dataset's upload starts the run.
+    await uploadCanary(infrastructure.store, run.suite, run.config, run.canaryPath);
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
     const trigger = `cli:${now().toISOString()}`;
     // The id ingest will derive (the same function): known before the long part starts, so an interrupted run can be resumed.
@@ -133,13 +138,15 @@ export async function runPipeline(
             1,
           );
         }
-        tracker.start(outcome.cases);
+        // The canary's cases are judged and counted with the run's own.
+        const expectedCases = outcome.cases + outcome.canaryCases;
+        tracker.start(expectedCases);
         await run.afterIngest?.(outcome.runId, infrastructure);
 
         const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
         const batch = await batchDriveOf(runConfig.judge, run.environment, judging, run.detach === true, tracker, now);
         const driven = await driveRun(infrastructure, outcome.runId, {
-          expectedCases: outcome.cases,
+          expectedCases,
           judgingFor: runJudging.judgingFor,
           tracker,
           now,

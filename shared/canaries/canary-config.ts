@@ -24,7 +24,8 @@ export type CanarySettings = z.infer<typeof canarySettingsSchema>;
 export const CANARY_FIXES: Readonly<Record<string, string>> = {
   canaries:
     'write an object with dataset (a dataset file with human labels, e.g. canary.jsonl) and, if you like, alpha (the level of the judge-change tests, default 0.05)',
-  'canaries.dataset': 'give the path of a dataset file with human labels (.jsonl, .json or .csv), relative to the config file, e.g. canary.jsonl',
+  'canaries.dataset':
+    'give the path of a dataset file with human labels (.jsonl, .json or .csv), relative to the config file, e.g. canary.jsonl',
   'canaries.alpha': 'give the level of the judge-change tests, a number between 0 and 1, e.g. 0.05',
 };
 

@@ -115,12 +115,12 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
     await checkJudgeSpend(store, manifest);
     return batchAction(runId, batched.step, batched.pollSeconds, config.run.check_delay_seconds, message.attempt, now);
   }
-  if (batched === undefined && completion.finished < caseIds.length && !pastDeadline) {
+  if (batched === undefined && completion.finished < completion.total && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
     return backedOff(runId, config.run.check_delay_seconds, message.attempt, {
       kind: 'cases',
       finished: completion.finished,
-      total: caseIds.length,
+      total: completion.total,
     });
   }
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {

@@ -29,6 +29,9 @@ import { runKeys } from '../run/run-identity.js';
 import { batchKeys } from '../schema/batch-request.js';
 import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
 import { runConfigOf } from '../run/stored-config.js';
+import { engineRegressions } from '../canaries/canary-section.js';
+import type { CanaryReport } from '../schema/canary-report.js';
+import { canaryOfRun, isCanaryAttemptKey } from './canary-records.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -60,7 +63,7 @@ export interface AggregatedRun {
  */
 export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
   const { manifest } = run;
-  const attemptUsage = await readAttemptUsage(store, manifest.run_id);
+  const { run: attemptUsage, canary: canaryAttemptUsage } = await readAttemptUsage(store, manifest.run_id);
   const reached = await budgetReached(store, manifest.run_id);
   const build = (intervalOf?: IntervalSource): Report =>
     reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
@@ -106,7 +109,16 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
     corrected === undefined
       ? withComparison
       : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
-  const report = withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest)));
+  const report = withCanaries(
+    withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest))),
+    await canaryOfRun(
+      store,
+      manifest,
+      compared?.comparison.baseline_run_id ?? target?.runId,
+      compared?.comparison.regressions ?? [],
+      canaryAttemptUsage,
+    ),
+  );
   const comparison =
     report.comparison === undefined
       ? undefined
@@ -188,10 +200,30 @@ async function readAttemptUsage(store: ObjectStore, runId: string) {
   const keys: string[] = [];
   for (const prefix of [runKeys.attemptUsagePrefix(runId), batchKeys.usagePrefix(runId)])
     for await (const key of store.list(prefix)) keys.push(key);
-  const usage = [];
+  const usage = { run: [] as AttemptUsage[], canary: [] as AttemptUsage[] };
   for (const key of keys.sort()) {
     const bytes = await store.get(key);
-    if (bytes !== undefined) usage.push(readJsonWith(attemptUsageSchema, bytes, key));
+    // A canary case's retried deliveries are the canary's cost, reported with it (canary-records.ts).
+    if (bytes !== undefined) usage[isCanaryAttemptKey(runId, key) ? 'canary' : 'run'].push(readJsonWith(attemptUsageSchema, bytes, key));
   }
   return usage;
+}
+
+type AttemptUsage = ReturnType<typeof attemptUsageSchema.parse>;
+
+/**
+ * The report with its canary (shared/canaries/canary-section.ts): the
+ * regressions the canary put down to a changed judge leave
+ * `comparison.regressions`, and each changed judge's sentence joins the
+ * warnings, which report.md and report.html show first and `assay run`
+ * prints.
+ */
+function withCanaries(report: Report, canaries: CanaryReport | undefined): Report {
+  if (canaries === undefined) return report;
+  const comparison =
+    report.comparison === undefined
+      ? {}
+      : { comparison: { ...report.comparison, regressions: engineRegressions(report.comparison.regressions, canaries) } };
+  const warnings = [...(report.warnings ?? []), ...canaries.summary];
+  return { ...report, ...comparison, ...(warnings.length === 0 ? {} : { warnings }), canaries };
 }

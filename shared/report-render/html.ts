@@ -1,5 +1,6 @@
 import type { CaseLine, Report } from '../schema/report.js';
 import { agreementSection, correctedSection, warningsSection } from './html/agreement-table.js';
+import { canarySection } from './html/canary-section.js';
 import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
@@ -46,6 +47,7 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
     ['agreement', 'Agreement with the human labels', agreementSection(report)],
+    ['canaries', 'Judge canaries', canarySection(report)],
     ['corrected', 'Ground truth corrected by the judges', correctedSection(report)],
     ['judge-ranking', 'Choosing a judge', judgeRankingSection(report)],
     ['judges', 'Judge usage', judgeUsageSection(report)],

@@ -2,6 +2,7 @@ import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import { rateLimitNote, sharedNote } from '../report/judge-usage.js';
 import type { FailedCase, Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
+import { CANARY_COLUMNS, canaryNote, canaryRows } from './canary-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
 import { RANKING_NOTE, rankingCells, rankingColumns } from './judge-ranking-text.js';
 import {
@@ -42,6 +43,7 @@ export function renderMarkdown(report: Report): string {
     metricsSection(report),
     comparisonSection(report),
     agreementSection(report),
+    canarySection(report),
     correctedSection(report),
     judgeRankingSection(report),
     judgesSection(report),
@@ -96,6 +98,20 @@ function agreementSection(report: Report): string {
     ...rows.map((row) => tableRow([code(row.judge), ...row.cells])),
     '',
     agreementNote(report),
+  ].join('\n');
+}
+
+/** The judges on the canary set, and whether each changed since the run compared with (canary-table.ts). */
+function canarySection(report: Report): string {
+  if (report.canaries === undefined) return '';
+  return [
+    '## Judge canaries',
+    '',
+    tableRow([...CANARY_COLUMNS]),
+    tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---']),
+    ...canaryRows(report.canaries).map((row) => tableRow([code(row.judge), ...row.cells.map(inlineText)])),
+    '',
+    inlineText(canaryNote(report.canaries)),
   ].join('\n');
 }
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { caseResultSchema, rankedDocumentsSchema, judgeUsageSchema } from './run-records.js';
+import { judgeAgreementSchema } from './judge-agreement.js';
+import { canaryReportSchema } from './canary-report.js';
+
+export { judgeAgreementSchema, type JudgeAgreement } from './judge-agreement.js';
 
 /**
  * What the reducer writes under `reports/<suite>/<run>/`:
@@ -239,31 +243,6 @@ export const judgeBudgetSchema = z.object({
   skipped_cases: count,
 });
 export type JudgeBudget = z.infer<typeof judgeBudgetSchema>;
-const nullableStatistic = z.number().nullable();
-
-/**
- * One judge's agreement with the human labels over the (request, document)
- * pairs both label (shared/report/judge-agreement.ts). Every null has its
- * reason in `reasons`, under the same path (`cohen_kappa`, `binary.recall`).
- */
-export const judgeAgreementSchema = z.object({
-  pairs: count,
-  exact_agreement: nullableStatistic,
-  cohen_kappa: nullableStatistic,
-  weighted_kappa: nullableStatistic,
-  /** Grades cut at `level`: relevant = grade >= level, the human reading as the truth. */
-  binary: z.object({
-    level: z.number().int(),
-    kappa: nullableStatistic,
-    agreement: nullableStatistic,
-    precision: nullableStatistic,
-    recall: nullableStatistic,
-  }),
-  /** confusion[human grade][judge grade] = pairs, over every grade from the lowest to the highest seen. */
-  confusion: z.record(z.string(), z.record(z.string(), count)),
-  reasons: z.record(z.string(), z.string()),
-});
-export type JudgeAgreement = z.infer<typeof judgeAgreementSchema>;
 
 export const reportSchema = z
   .object({
@@ -301,6 +280,8 @@ export const reportSchema = z
     judge_ranking: judgeRankingSchema.optional(),
     /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
     warnings: z.array(z.string()).optional(),
+    /** The run's judges on its canary set, and whether each changed since the run compared with; present when the config names a canary set. */
+    canaries: canaryReportSchema.optional(),
   })
   .refine((report) => report.cases.evaluated + report.cases.failed + report.cases.missing === report.cases.total, {
     message: 'Expected cases.evaluated + cases.failed + cases.missing to equal cases.total',

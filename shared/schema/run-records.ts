@@ -30,6 +30,18 @@ export const manifestSchema = z.object({
   input_errors: z.number().int().nonnegative(),
   /** One line about the judge in use, e.g. "lexical judge (non-LLM approximations)". */
   judge: z.string(),
+  /** The canary set the run judges too (config `canaries:`), as ingest read it; absent for a run without one. */
+  canary: z
+    .object({
+      /** Its key in the store, `canaries/<suite>/<file>`. */
+      key: z.string(),
+      /** Its cases, listed in `canary-case-ids.json`: apart from the run's own, and not among `cases`. */
+      cases: z.number().int().nonnegative(),
+      input_errors: z.number().int().nonnegative(),
+      /** The first of its input errors, such as a canary set missing from the store. */
+      first_input_error: z.string().optional(),
+    })
+    .optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

@@ -51,6 +51,8 @@ export interface JudgmentOptions {
   readonly batchOnline?: true | undefined;
   /** The run's cost ceiling was reached: no batch judgment falls back to an online call. */
   readonly batchOnlineRefused?: true | undefined;
+  /** Judged afresh: the cache is neither read nor written, and no identical call in flight answers it (a canary's judgment, shared/canaries/). */
+  readonly uncached?: true | undefined;
 }
 
 /** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
@@ -120,7 +122,8 @@ export class JudgeService implements JudgeRunner {
       );
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
-    const { completion, cached, shared } = sampled
+    const { completion, cached, shared } =
+      sampled || options.uncached === true
       ? { completion: await compute(), cached: false, shared: false }
       : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
     const model = this.settings.model;

@@ -180,7 +180,9 @@ async function askEngines(
   judging: Judging,
   stored: EvalCase,
 ): Promise<LiveEngineStep> {
-  if (judging.engines === undefined || judging.engines.length === 0) return { kind: 'answered', evalCase: stored, metrics: {} };
+  // A canary case is judged as the canary set holds it: the engines under test are not asked.
+  if (judging.engines === undefined || judging.engines.length === 0 || message.canary === true)
+    return { kind: 'answered', evalCase: stored, metrics: {} };
   const deadlineMs = Math.max(1_000, Math.min(ENGINE_DEADLINE_MS, (delivery.remainingMs ?? Number.POSITIVE_INFINITY) - ENGINE_MARGIN_MS));
   return askLiveEngines(store, message.run_id, message.case_id, stored, judging.engines, deadlineMs);
 }
@@ -214,6 +216,8 @@ async function judgeWithinBudget(
     runId: message.run_id,
     ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
     ...(batched && reached ? { batchOnlineRefused: true as const } : {}),
+    // A canary case is judged afresh every run: a verdict read back from the cache would hide a judge that changed.
+    ...(message.canary === true ? { uncached: true as const } : {}),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgment.usage);
   return { judgment, skipJudging };
