@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from 'node:path';
-import { canaryDatasetKey } from '../../shared/canaries/canary-config.js';
+import { canaryDatasetKey } from '../../shared/run/canary-keys.js';
 import type { ConfigFile } from '../../shared/config/index.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { assertReadableFile } from '../readable-file.js';

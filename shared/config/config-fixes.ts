@@ -11,7 +11,7 @@ import { judgeRateLimitSchema, modelRateLimitSchema } from '../judge-rate/rate-l
 import { modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { configFileSchema, runSettingsSchema } from './config-schema.js';
-import { CANARY_FIXES, CANARY_KEYS } from '../canaries/canary-config.js';
+import { CANARY_FIXES, CANARY_KEYS } from './canary-settings.js';
 
 const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {correctness: 0.6, comprehensiveness: 0.2, readability: 0.2}';
 

@@ -7,7 +7,7 @@ import { ensembleSchema } from '../judges/ensemble/ensemble-judge.js';
 import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
 import { judgeOverridesSchema } from '../judge-client/judge-overrides.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
-import { canarySettingsSchema } from '../canaries/canary-config.js';
+import { canarySettingsSchema } from './canary-settings.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 

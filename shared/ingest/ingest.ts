@@ -19,7 +19,7 @@ import type { RunConfig } from '../config/index.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
 import { caseIdFor, runIdentityOf, runKeys } from '../run/run-identity.js';
-import { canaryCaseId, canaryDatasetKey } from '../canaries/canary-config.js';
+import { canaryCaseId, canaryDatasetKey } from '../run/canary-keys.js';
 import { formatInputError } from '../schema/input-error.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from '../run/work-folders.js';
 

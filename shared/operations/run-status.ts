@@ -6,7 +6,7 @@ import { reportSchema, type Report } from '../schema/report.js';
 import { runKeys } from '../run/run-identity.js';
 import { hasBatchState, readBatchState, type JobRecord } from '../batch-judging/batch-state.js';
 import { waitingCaseIds } from '../batch-judging/waiting-cases.js';
-import { isCanaryCaseId } from '../canaries/canary-config.js';
+import { isCanaryCaseId } from '../run/canary-keys.js';
 import { terminalName } from '../report-render/terminal-text.js';
 
 export interface RunStatus {

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { isCanaryCaseId } from '../canaries/canary-config.js';
+import { isCanaryCaseId } from '../run/canary-keys.js';
 import { canarySection } from '../canaries/canary-section.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { caseLines } from '../report/cases-jsonl.js';

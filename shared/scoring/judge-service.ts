@@ -124,8 +124,8 @@ export class JudgeService implements JudgeRunner {
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
     const { completion, cached, shared } =
       sampled || options.uncached === true
-      ? { completion: await compute(), cached: false, shared: false }
-      : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
+        ? { completion: await compute(), cached: false, shared: false }
+        : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
     const model = this.settings.model;
     if (!completion.ok && completion.awaitingBatch !== undefined) {
       // Nothing was answered or spent yet: the case is judged again once a batch job has answered.

@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -6,7 +5,7 @@ import { z } from 'zod';
  * human labels that every run of the suite judges too, with the run's judges
  * and without the judge cache, so that a judge that changed under the same
  * name shows in the canary's verdicts against the baseline run's
- * (canary-drift.ts) before it is read as the engine's change.
+ * (shared/canaries/canary-drift.ts) before it is read as the engine's change.
  */
 export const canarySettingsSchema = z.strictObject({
   /**
@@ -30,27 +29,3 @@ export const CANARY_FIXES: Readonly<Record<string, string>> = {
 };
 
 export const CANARY_KEYS: Readonly<Record<string, readonly string[]>> = { canaries: Object.keys(canarySettingsSchema.shape) };
-
-/**
- * Where a suite's canary set lives in the store: under `canaries/`, outside
- * `datasets/`, so storing it starts no run. Its file name is the one the
- * config names; a deployed stack reads it from the bucket there.
- */
-export function canaryDatasetKey(suite: string, dataset: string): string {
-  return `canaries/${suite}/${basename(dataset)}`;
-}
-
-/**
- * A canary case's id: its id in the canary set behind `canary~`, a character
- * no dataset's case id has (run-identity.ts caseIdFor), so a canary case never
- * takes the key of one of the run's own cases, whatever the two sets call them.
- */
-export const CANARY_CASE_PREFIX = 'canary~';
-
-export function canaryCaseId(caseId: string): string {
-  return `${CANARY_CASE_PREFIX}${caseId}`;
-}
-
-export function isCanaryCaseId(caseId: string): boolean {
-  return caseId.startsWith(CANARY_CASE_PREFIX);
-}
