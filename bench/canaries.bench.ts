@@ -30,7 +30,7 @@ console.log(`${suites} suites × ${nights} nights, ${requests * 4} canary docume
 console.log('noise  changed share  false flags (unchanged nights)  caught (changed nights)');
 for (const noise of [0.02, 0.05, 0.1]) {
   for (const changeShare of [0.1, 0.2, 0.4]) {
-    const totals: SimulatedNights = { falseFlags: 0, unchangedNights: 0, caught: 0, changedNights: 0 };
+    const totals: { -readonly [Key in keyof SimulatedNights]: number } = { falseFlags: 0, unchangedNights: 0, caught: 0, changedNights: 0 };
     for (let seed = 1; seed <= suites; seed++) {
       const suite = simulateNights({ requests, mistakes: 0.1, noise }, { nights, changeShare, changeEvery: 4, alpha: 0.05, seed });
       totals.falseFlags += suite.falseFlags;

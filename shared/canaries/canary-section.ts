@@ -118,9 +118,11 @@ function notComparedReason(comparedWith: CanaryRun['comparedWith']): string | un
 /**
  * The sentence of a changed judge, as report.md, the warnings and `assay
  * run` say it: "judge changed: chunk_relevance: 14 of 120 canary verdicts
- * flipped (14 yes → no, 0 no → yes), p = 0.0004 (McNemar, Holm over 2
- * judges); model identity gpt-x fp_a → gpt-x fp_b; put down to the judge:
- * search retrieval/llm_judged/chunk_relevance/precision -0.1200 (p 0.0010)".
+ * flipped (14 from yes to no, 0 from no to yes), p = 0.0004 (McNemar, Holm
+ * over 2 judges); model identity was gpt-x fp_a, now gpt-x fp_b; put down to
+ * the judge: search retrieval/llm_judged/chunk_relevance/precision -0.1200
+ * (p 0.0010)". Words rather than arrows: terminals and fonts without them
+ * still read it.
  */
 function changeSentence(
   judge: string,
@@ -131,13 +133,13 @@ function changeSentence(
   const drift = canary.drift as CanaryDrift;
   const moves =
     canary.scale === 'yes_no'
-      ? `${drift.changed} of ${drift.paired} canary verdicts flipped (${drift.lower} yes → no, ${drift.higher} no → yes)`
+      ? `${drift.changed} of ${drift.paired} canary verdicts flipped (${drift.lower} from yes to no, ${drift.higher} from no to yes)`
       : `${drift.changed} of ${drift.paired} canary grades changed (${drift.lower} lower, ${drift.higher} higher)`;
   const test = drift.test === 'mcnemar' ? 'McNemar' : 'sign-flip test';
   const family = tested > 1 ? `, Holm over ${tested} judges` : '';
   const verdicts = `${moves}, ${pText(drift.adjusted_p_value)} (${test}${family})`;
   const identity = drift.identity_changed
-    ? `; model identity ${identitiesText(drift.identities_before)} → ${identitiesText(canary.answered_by)}`
+    ? `; model identity was ${identitiesText(drift.identities_before)}, now ${identitiesText(canary.answered_by)}`
     : '';
   const regressions = drift.verdicts_changed
     ? attributed.length === 0

@@ -90,5 +90,6 @@ function chart(
   percent: boolean,
 ): string {
   if (!series.some((entry) => entry.points.some((point) => point !== undefined))) return '';
-  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption>${trendChart({ id, title, runTimes, series, formatValue, percent })}</figure>`;
+  const ring = { one: 'judge changed', many: 'runs that found the judge changed' };
+  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption>${trendChart({ id, title, runTimes, series, formatValue, percent, ring })}</figure>`;
 }

@@ -118,8 +118,8 @@ describe('canarySection', () => {
     expect(section.attributed_regressions).toEqual([{ ...precisionDrop, judge: 'chunk_relevance' }]);
     expect(engineRegressions([precisionDrop, ndcgDrop, correctedDrop], section)).toEqual([ndcgDrop, correctedDrop]);
     expect(section.summary[0]).toBe(
-      'judge changed: chunk_relevance: 14 of 120 canary verdicts flipped (14 yes → no, 0 no → yes), p = 0.0002 (McNemar, Holm over 2 judges); ' +
-        'model identity judge-model fp_a → judge-model fp_b; put down to the judge: search retrieval/llm_judged/chunk_relevance/precision -0.3000 (p 0.0078)',
+      'judge changed: chunk_relevance: 14 of 120 canary verdicts flipped (14 from yes to no, 0 from no to yes), p = 0.0002 (McNemar, Holm over 2 judges); ' +
+        'model identity was judge-model fp_a, now judge-model fp_b; put down to the judge: search retrieval/llm_judged/chunk_relevance/precision -0.3000 (p 0.0078)',
     );
     expect(section.summary[1]).toMatch(
       /^judge changed: graded_relevance: 14 of 120 canary grades changed \(14 lower, 0 higher\), p = 0\.000\d \(sign-flip test, Holm over 2 judges\); model identity/,
@@ -144,8 +144,8 @@ describe('canarySection', () => {
     expect(section.judges.chunk_relevance?.drift).toMatchObject({ changed: 0, verdicts_changed: false, identity_changed: true });
     expect(section.attributed_regressions).toEqual([]);
     expect(section.summary[0]).toBe(
-      'judge changed: chunk_relevance: 0 of 120 canary verdicts flipped (0 yes → no, 0 no → yes), p = 1.0000 (McNemar, Holm over 2 judges); ' +
-        'model identity judge-model fp_a → judge-model fp_b; its canary verdicts did not move beyond chance, so its metrics’ regressions stay the engines’',
+      'judge changed: chunk_relevance: 0 of 120 canary verdicts flipped (0 from yes to no, 0 from no to yes), p = 1.0000 (McNemar, Holm over 2 judges); ' +
+        'model identity was judge-model fp_a, now judge-model fp_b; its canary verdicts did not move beyond chance, so its metrics’ regressions stay the engines’',
     );
   });
 

@@ -89,6 +89,24 @@ describe('JudgeService with the cache', () => {
     expect(outcome.cost.answeredBy).toEqual({ model: 'judge-model' });
   });
 
+  it('judges afresh, past a cache that holds the answer, and stores nothing, when asked uncached (a canary judgment)', async () => {
+    // Prepare: a first run fills the store
+    const store = new LocalFolderStore(folder.path);
+    await service(store).judge(chunkRelevance, inputs);
+    const second = service(store);
+
+    // Act
+    const uncached = await second.judge(chunkRelevance, { ...inputs, chunk: 'A passage not seen before.' }, { uncached: true });
+    const fresh = await second.judge(chunkRelevance, inputs, { uncached: true });
+    const cached = await second.judge(chunkRelevance, inputs);
+
+    // Assess: both uncached judgments were calls; the cache still answers the first, and never learnt the second
+    expect([uncached.ok && uncached.cached, fresh.ok && fresh.cached, cached.ok && cached.cached]).toEqual([false, false, true]);
+    expect(server.answered()).toBe(3);
+    const again = await service(store).judge(chunkRelevance, { ...inputs, chunk: 'A passage not seen before.' });
+    expect(again.ok && again.cached).toBe(false);
+  });
+
   it('makes no call in a second run over the same store', async () => {
     // Prepare: a first run fills the store
     const store = new LocalFolderStore(folder.path);
