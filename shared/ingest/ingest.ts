@@ -154,7 +154,7 @@ export interface SpoolOptions {
   readonly contentDepth: number;
   /** Where a TREC collection's heavy loading steps run (IngestDependencies.collectionWork). */
   readonly collectionWork?: CollectionWork;
-  /** The cases are a canary set's: each id behind `canary~`, each message marked `canary` (shared/canaries/canary-config.ts). */
+  /** The cases are a canary set's: each id behind `canary~`, each message marked `canary` (shared/run/canary-keys.ts). */
   readonly canary?: true;
 }
 
