@@ -10,11 +10,11 @@ import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { resumeRun } from '../../shared/operations/resume.js';
 import { runStatus } from '../../shared/operations/run-status.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
-import type { WorkQueue } from '../../shared/ports/work-queue.js';
 import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import { manifestSchema } from '../../shared/schema/run-records.js';
 import { runKeys } from '../../shared/run/run-identity.js';
 import { silentProgress } from '../support/silent-progress.js';
+import { drainQueue } from '../support/stepped-queue.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
@@ -81,14 +81,6 @@ const drive = (runId: string, expectedCases: number) =>
     concurrency: 2,
   });
 
-async function drain(queue: WorkQueue): Promise<void> {
-  for (;;) {
-    const messages = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
-    if (messages.length === 0) return;
-    for (const message of messages) await queue.delete(message.receiptHandle);
-  }
-}
-
 describe('a run with a canary set', () => {
   it('sends the canary cases marked, under ids of their own, and lists them apart from the run’s cases', async () => {
     // Act
@@ -150,8 +142,8 @@ describe('a run with a canary set', () => {
   it('sends the unfinished canary cases again on assay resume, read again from the store', async () => {
     // Prepare: the process died after ingest, its queue with it
     const outcome = await ingest({ canaryStored: true });
-    await drain(infrastructure.cases);
-    await drain(infrastructure.control);
+    await drainQueue(infrastructure.cases);
+    await drainQueue(infrastructure.control);
 
     // Act
     const resumed = await resumeRun({ ...infrastructure, now: () => new Date() }, outcome.runId);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ChatRequest, Oracle } from './openai-test-server.js';
+import { judgeName, lastUserMessage } from './judge-oracle.js';
+import type { Oracle } from './openai-test-server.js';
 
 /**
  * A judge model that answers deterministically from a seed, night after
@@ -41,7 +42,10 @@ export function driftingJudge(night: DriftingJudgeNight): Oracle {
     const changed = night.change !== undefined && draw(night.seed, `change ${night.night}`, prompt) < night.change.share;
     if (changed) grade = Math.max(0, grade - 2);
     const fingerprint = night.change?.fingerprint ?? night.fingerprint;
-    const identity = { systemFingerprint: fingerprint, ...(night.reportedModel === undefined ? {} : { reportedModel: night.reportedModel }) };
+    const identity = {
+      systemFingerprint: fingerprint,
+      ...(night.reportedModel === undefined ? {} : { reportedModel: night.reportedModel }),
+    };
     if (judge === 'graded_relevance') return { json: { rationale: `grade ${grade}`, rating: grade }, ...identity };
     const rating = grade >= 2 ? 'yes' : 'no';
     return { json: { rationale: `judged ${rating}`, rating }, ...identity };
@@ -52,16 +56,6 @@ export function driftingJudge(night: DriftingJudgeNight): Oracle {
 function draw(seed: number, purpose: string, prompt: string): number {
   const digest = createHash('sha256').update(`${seed}\u0000${purpose}\u0000${prompt}`).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
-}
-
-function judgeName(request: ChatRequest): string {
-  const format = request.response_format as { json_schema?: { name?: string } } | undefined;
-  const tool = request.tool_choice as { function?: { name?: string } } | undefined;
-  return format?.json_schema?.name ?? tool?.function?.name ?? 'unknown';
-}
-
-function lastUserMessage(request: ChatRequest): string {
-  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
 }
 
 /** The passage a chunk judge is shown: the prompt's text after its last "passage" heading, or the whole prompt. */

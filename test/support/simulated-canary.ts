@@ -74,19 +74,32 @@ function canaryNight(model: CanaryModel, bias: readonly number[], night: number,
     if ((change[index] as number) < changeShare) value = Math.max(0, value - 2);
     return value;
   };
-  return Array.from({ length: model.requests }, (_, request) => {
-    const indices = [0, 1, 2, 3].map((document) => request * 4 + document);
-    return {
-      case_id: `canary~c${request}`,
-      request_id: `c${request}`,
-      engine: 'search',
-      metrics: {
-        'retrieval/llm_judged/chunk_relevance/ratings': indices.map((index) => (grade(index, 0) >= 2 ? 'yes' : 'no')),
-        'retrieval/llm_judged/graded_relevance/ratings': indices.map((index) => grade(index, 1)),
-      },
-      retrieved: indices.map((index, rank) => ({ doc_uri: `d${index}`, rank: rank + 1, human_grade: index % 4 < 2 ? 2 : 0 })),
-    };
-  });
+  return Array.from({ length: model.requests }, (_, request) =>
+    canaryLine(
+      request,
+      (index) => (grade(index, 0) >= 2 ? 'yes' : 'no'),
+      (index) => grade(index, 1),
+    ),
+  );
+}
+
+/**
+ * Request `request`'s line of a canary whose documents 4·request to
+ * 4·request + 3 the yes/no judge and the graded judge rated so; the first two
+ * of each request are relevant (human grade 2), the others not (0).
+ */
+export function canaryLine(request: number, yesNo: (index: number) => 'yes' | 'no', graded: (index: number) => number): CaseLine {
+  const indices = [0, 1, 2, 3].map((document) => request * 4 + document);
+  return {
+    case_id: `canary~c${request}`,
+    request_id: `c${request}`,
+    engine: 'search',
+    metrics: {
+      'retrieval/llm_judged/chunk_relevance/ratings': indices.map(yesNo),
+      'retrieval/llm_judged/graded_relevance/ratings': indices.map(graded),
+    },
+    retrieved: indices.map((index, rank) => ({ doc_uri: `d${index}`, rank: rank + 1, human_grade: index % 4 < 2 ? 2 : 0 })),
+  };
 }
 
 function nightRun(lines: CaseLine[], baseline: CanaryReport | undefined, alpha: number) {

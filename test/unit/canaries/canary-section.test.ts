@@ -3,6 +3,7 @@ import { canarySection, engineRegressions, judgeOfMetric, type CanaryRun } from 
 import type { CanaryReport } from '../../../shared/schema/canary-report.js';
 import type { CaseLine } from '../../../shared/schema/report.js';
 import type { AnswerIdentity } from '../../../shared/schema/run-records.js';
+import { canaryLine } from '../../support/simulated-canary.js';
 
 /**
  * A canary of 30 requests with 4 documents each (120 items), judged by a
@@ -10,19 +11,7 @@ import type { AnswerIdentity } from '../../../shared/schema/run-records.js';
  * verdict of item `index`.
  */
 function canaryLines(yes: (index: number) => boolean, grade: (index: number) => number): CaseLine[] {
-  return Array.from({ length: 30 }, (_, request) => {
-    const indices = [0, 1, 2, 3].map((document) => request * 4 + document);
-    return {
-      case_id: `canary~c${request}`,
-      request_id: `c${request}`,
-      engine: 'search',
-      metrics: {
-        'retrieval/llm_judged/chunk_relevance/ratings': indices.map((index) => (yes(index) ? 'yes' : 'no')),
-        'retrieval/llm_judged/graded_relevance/ratings': indices.map(grade),
-      },
-      retrieved: indices.map((index, rank) => ({ doc_uri: `d${index}`, rank: rank + 1, human_grade: index % 4 < 2 ? 2 : 0 })),
-    };
-  });
+  return Array.from({ length: 30 }, (_, request) => canaryLine(request, (index) => (yes(index) ? 'yes' : 'no'), grade));
 }
 
 const FP_A: AnswerIdentity = { model: 'judge-model', system_fingerprint: 'fp_a' };

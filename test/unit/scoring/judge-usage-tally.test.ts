@@ -14,6 +14,17 @@ function cost(overrides: Partial<JudgmentCost> = {}): JudgmentCost {
   return { cached: false, retries: 0, rateLimited: 0, inputTokens: 100, outputTokens: 20, model: 'judge-model', ...overrides };
 }
 
+/** What the default cost() adds: one call, its tokens under judge-model. */
+const ONE_CALL: JudgeUsage = {
+  calls: 1,
+  cache_hits: 0,
+  retries: 0,
+  errors: 0,
+  input_tokens: 100,
+  output_tokens: 20,
+  models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+};
+
 function usage(overrides: Partial<JudgeUsage> = {}): JudgeUsage {
   return { ...emptyUsage(), ...overrides };
 }
@@ -32,20 +43,7 @@ describe('emptyUsage', () => {
 
 describe('judgmentUsage', () => {
   it.each<[string, JudgmentCost, boolean, JudgeUsage]>([
-    [
-      'a call',
-      cost(),
-      false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
-    ],
+    ['a call', cost(), false, ONE_CALL],
     ['a cache hit: no call, no tokens, no model', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), false, usage({ cache_hits: 1 })],
     ['a cached answer that failed', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), true, usage({ cache_hits: 1, errors: 1 })],
     [
@@ -93,59 +91,20 @@ describe('judgmentUsage', () => {
       "a batch job's answer: its tokens under batch_models too",
       cost({ pricing: 'batch' }),
       false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-        batch_models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
+      { ...ONE_CALL, batch_models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } } },
     ],
-    [
-      'an online answer priced as such: no batch_models',
-      cost({ pricing: 'online' }),
-      false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
-    ],
+    ['an online answer priced as such: no batch_models', cost({ pricing: 'online' }), false, ONE_CALL],
     [
       'a call with who answered it: one call for that identity',
       cost({ answeredBy: { model: 'judge-model-2026', system_fingerprint: 'fp_1' } }),
       false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-        answered_by: [{ model: 'judge-model-2026', system_fingerprint: 'fp_1', calls: 1 }],
-      },
+      { ...ONE_CALL, answered_by: [{ model: 'judge-model-2026', system_fingerprint: 'fp_1', calls: 1 }] },
     ],
     [
       'a failed call, whoever answered it: no identity, since no verdict came of it',
       cost({ answeredBy: { model: 'judge-model-2026' } }),
       true,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 1,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
+      { ...ONE_CALL, errors: 1 },
     ],
   ])('counts %s', (_described, judgment, failed, expected) => {
     expect(judgmentUsage(judgment, failed)).toEqual(expected);
