@@ -38,7 +38,9 @@ export interface CanaryRun {
  */
 export function canarySection(run: CanaryRun): CanaryReport {
   const itemsByJudge = canaryItems(run.lines);
-  const before = run.comparedWith?.canaries;
+  // Another canary set pairs no item with this one: it is no comparison.
+  const earlierCanary = run.comparedWith?.canaries;
+  const before = earlierCanary?.dataset === run.canary.key ? earlierCanary : undefined;
   const drafts = [...itemsByJudge].map(([judge, { scale, items }]) => {
     const answeredBy = run.usage[judge]?.answered_by ?? [];
     const earlier = before === undefined || !Object.hasOwn(before.judges, judge) ? undefined : before.judges[judge];
@@ -73,7 +75,7 @@ export function canarySection(run: CanaryRun): CanaryReport {
       ? []
       : [{ engine: regression.engine, metric: regression.metric, delta: regression.delta, p_value: regression.p_value, judge }];
   });
-  const notCompared = notComparedReason(run.comparedWith);
+  const notCompared = notComparedReason(run.comparedWith, run.canary.key);
   return {
     dataset: run.canary.key,
     cases: run.cases,
@@ -109,9 +111,11 @@ export function judgeOfMetric(metric: string): string | undefined {
   return /^[a-z]+\/(?:llm_judged|lexical)\/([^/]+)\//.exec(metric)?.[1];
 }
 
-function notComparedReason(comparedWith: CanaryRun['comparedWith']): string | undefined {
+function notComparedReason(comparedWith: CanaryRun['comparedWith'], key: string): string | undefined {
   if (comparedWith === undefined) return 'the suite has no baseline and no earlier run to compare with';
   if (comparedWith.canaries === undefined) return `the run compared with, ${comparedWith.runId}, judged no canary set`;
+  if (comparedWith.canaries.dataset !== key)
+    return `the run compared with, ${comparedWith.runId}, judged another canary set, ${comparedWith.canaries.dataset}`;
   return undefined;
 }
 

@@ -156,14 +156,26 @@ describe('canarySection', () => {
     expect(section.attributed_regressions).toEqual([]);
   });
 
-  it('says why it compared nothing when the run compared with judged no canary set', () => {
-    const section = canarySection(
+  it('says why it compared nothing when the run compared with judged no canary set, or another one', () => {
+    const none = canarySection(
       run(
         canaryLines(truth, () => 0),
         { comparedWith: { runId: 'r-0000000000000001', canaries: undefined } },
       ),
     );
-    expect(section).toMatchObject({ compared_with: null, not_compared: 'the run compared with, r-0000000000000001, judged no canary set' });
+    expect(none).toMatchObject({ compared_with: null, not_compared: 'the run compared with, r-0000000000000001, judged no canary set' });
+    const other = canarySection(
+      run(
+        canaryLines(truth, () => 0),
+        { comparedWith: { runId: 'r-0000000000000001', canaries: { ...baseline, dataset: 'canaries/nightly/old.jsonl' } } },
+      ),
+    );
+    expect(other).toMatchObject({
+      compared_with: null,
+      not_compared: 'the run compared with, r-0000000000000001, judged another canary set, canaries/nightly/old.jsonl',
+      changed_judges: [],
+    });
+    expect(other.judges.chunk_relevance?.drift).toBeUndefined();
   });
 });
 
