@@ -139,7 +139,7 @@ export async function runPipeline(
           );
         }
         // The canary's cases are judged and counted with the run's own.
-        const expectedCases = outcome.cases + outcome.canaryCases;
+        const expectedCases = outcome.cases + (outcome.canaryCases ?? 0);
         tracker.start(expectedCases);
         await run.afterIngest?.(outcome.runId, infrastructure);
 

@@ -52,8 +52,8 @@ export interface IngestDependencies {
 }
 
 export type IngestOutcome =
-  /** `canaryCases`: the canary set's cases, sent beside the run's own `cases` (config `canaries:`). */
-  | { kind: 'started'; runId: string; cases: number; inputErrors: number; canaryCases: number }
+  /** `canaryCases`: the canary set's cases, sent beside the run's own `cases`; present for a run with one (config `canaries:`). */
+  | { kind: 'started'; runId: string; cases: number; inputErrors: number; canaryCases?: number }
   | { kind: 'duplicate'; runId: string }
   | { kind: 'rejected'; runId: string; error: InputError };
 
@@ -124,7 +124,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       runId,
       cases: spooled.cases,
       inputErrors: spooled.errorCount,
-      canaryCases: canary?.manifest.cases ?? 0,
+      ...(canary === undefined ? {} : { canaryCases: canary.manifest.cases }),
     };
     const finish = { runId, rows: spooled.rows, cases: spooled.cases, checkDelaySeconds: request.config.run.check_delay_seconds };
     await sendMessagesFrom(dependencies, spooled.messagesPath, folder, finish);
