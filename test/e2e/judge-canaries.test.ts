@@ -58,7 +58,7 @@ const runIdOf = (outcome: BuiltCliOutcome): string => /^run (r-[0-9a-f]{16})$/m.
 beforeAll(async () => {
   folder = await createTempFolder();
   const data = await folder.write('nightly.jsonl', dataset('q', 10));
-  await folder.write('canary.jsonl', dataset('c', 20));
+  await folder.write('canary.jsonl', dataset('c', 15));
   // The canary set is named relative to the config file.
   const config = await folder.write('config.yaml', 'judges: [chunk_relevance, graded_relevance]\ncanaries:\n  dataset: canary.jsonl\n');
   server = await startOpenAiTestServer({ oracle: () => ({ text: 'unused' }) });
@@ -99,16 +99,16 @@ describe('a nightly suite with a judge canary', () => {
     expect(canaries?.compared_with).toBe(nights[0]?.report.run_id);
     expect(canaries?.changed_judges).toEqual(['chunk_relevance', 'graded_relevance']);
     const drift = canaries?.judges.chunk_relevance?.drift;
-    expect(drift).toMatchObject({ test: 'mcnemar', paired: 80, verdicts_changed: true, identity_changed: true });
+    expect(drift).toMatchObject({ test: 'mcnemar', paired: 60, verdicts_changed: true, identity_changed: true });
     expect(drift?.lower).toBeGreaterThan(10);
-    expect(drift?.adjusted_p_value).toBeLessThan(0.001);
+    expect(drift?.adjusted_p_value).toBeLessThan(0.01);
     expect(drift?.identities_before).toEqual([{ model: 'judge-model', system_fingerprint: FINGERPRINT }]);
     expect(canaries?.judges.chunk_relevance?.answered_by).toEqual([
-      { model: 'judge-model', system_fingerprint: CHANGED_FINGERPRINT, calls: 80 },
+      { model: 'judge-model', system_fingerprint: CHANGED_FINGERPRINT, calls: 60 },
     ]);
     expect(warningLines(outcome.stderr)[0]).toMatch(
       new RegExp(
-        `^assay: warning: judge changed: chunk_relevance: ${drift?.changed} of 80 canary verdicts flipped \\(${drift?.lower} from yes to no, ${drift?.higher} from no to yes\\), p [<=] 0\\.0\\d+ \\(McNemar, Holm over 2 judges\\); model identity was judge-model ${FINGERPRINT}, now judge-model ${CHANGED_FINGERPRINT}; put down to the judge: search retrieval/llm_judged/chunk_relevance/`,
+        `^assay: warning: judge changed: chunk_relevance: ${drift?.changed} of 60 canary verdicts flipped \\(${drift?.lower} from yes to no, ${drift?.higher} from no to yes\\), p [<=] 0\\.0\\d+ \\(McNemar, Holm over 2 judges\\); model identity was judge-model ${FINGERPRINT}, now judge-model ${CHANGED_FINGERPRINT}; put down to the judge: search retrieval/llm_judged/chunk_relevance/`,
       ),
     );
   });
@@ -138,10 +138,10 @@ describe('a nightly suite with a judge canary', () => {
   it('judges the canary afresh every night, past the judge cache, and records its verdicts, agreement and who answered', () => {
     for (const { report } of nights) {
       const canary = report.canaries?.judges.chunk_relevance;
-      expect(report.canaries?.cases).toEqual({ total: 20, evaluated: 20, failed: 0, missing: 0 });
-      expect(report.canaries?.usage.chunk_relevance).toMatchObject({ calls: 80, cache_hits: 0, errors: 0 });
-      expect(canary?.items).toHaveLength(80);
-      expect(canary?.agreement?.pairs).toBe(80);
+      expect(report.canaries?.cases).toEqual({ total: 15, evaluated: 15, failed: 0, missing: 0 });
+      expect(report.canaries?.usage.chunk_relevance).toMatchObject({ calls: 60, cache_hits: 0, errors: 0 });
+      expect(canary?.items).toHaveLength(60);
+      expect(canary?.agreement?.pairs).toBe(60);
       expect(canary?.answered_by).toHaveLength(1);
       // The run's own cases are the dataset's only.
       expect(report.cases.total).toBe(10);
@@ -170,7 +170,7 @@ describe('a nightly suite with a judge canary', () => {
     });
     expect(changed?.canaries?.attributed_regressions.length).toBeGreaterThan(0);
     expect(changed?.regressions.filter((entry) => entry.metric.includes('chunk_relevance'))).toEqual([]);
-    expect(history.runs.every((row) => row.canaries?.judges.chunk_relevance?.items === 80)).toBe(true);
+    expect(history.runs.every((row) => row.canaries?.judges.chunk_relevance?.items === 60)).toBe(true);
   });
 });
 
@@ -220,7 +220,7 @@ describe('the judge canary in a browser', () => {
       const listed = await section.locator('ul.judge-changes > li').allTextContents();
       expect(listed).toHaveLength(1);
       expect(listed[0]).toContain(changedRun);
-      expect(listed[0]).toMatch(/judge changed chunk_relevance: \d+ of 80 canary verdicts flipped/);
+      expect(listed[0]).toMatch(/judge changed chunk_relevance: \d+ of 60 canary verdicts flipped/);
       const markedRows = page.locator('table.runs tbody tr', { has: page.locator('.changed', { hasText: 'judge changed' }) });
       expect(await markedRows.count()).toBe(1);
       expect(await markedRows.locator(`a[href*="${changedRun}"]`).count()).toBeGreaterThan(0);
