@@ -10,6 +10,7 @@ import type { CheckMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from '../worker/judge-ceiling.js';
+import { judgeCeilingOf } from '../run/judge-spend.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import type { MeanIntervals } from '../report/precomputed-intervals.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
@@ -18,7 +19,6 @@ import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
 import { runConfigOf } from '../run/stored-config.js';
-import { batchCeilingOf } from '../batch-judging/batch-ceiling.js';
 import { advanceBatch, type BatchStep } from '../batch-judging/batch-rounds.js';
 import type { BatchProvider } from '../batch-providers/batch-provider.js';
 import { batchSettingsOf } from '../judge-client/batch-settings.js';
@@ -276,7 +276,7 @@ async function batchStep(
       provider,
       settings,
       now: dependencies.now,
-      ceiling: batchCeilingOf(config),
+      ceiling: judgeCeilingOf(manifest),
     },
     manifest.run_id,
   );

@@ -9,7 +9,7 @@ import { expandStoredCase, storedCaseSchema } from '../schema/stored-case.js';
 import type { CaseResult, Manifest } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
 import type { JudgeBudget } from './judge-budget.js';
-import { judgeCeilingOf, type JudgeCeiling } from './judge-ceiling.js';
+import { judgeCeilingOf, type JudgeCeiling } from '../run/judge-spend.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS, type LiveEngineStep } from './live-engines.js';
 import { caseMetrics, caseResult } from './case-result.js';
