@@ -62,12 +62,11 @@ port.on('message', (request: ThreadRequest) => {
   answer(request.task).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply, handedOver(request.task, value)),
     (error: unknown) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
+      const thrown = error instanceof Error ? error : new Error(String(error));
       port.postMessage({
         id: request.id,
         ok: false,
-        message: failure.message,
-        ...(failure.stack === undefined ? {} : { stack: failure.stack }),
+        error: { message: thrown.message, ...(thrown.stack === undefined ? {} : { stack: thrown.stack }) },
       } satisfies ThreadReply);
     },
   );

@@ -64,9 +64,9 @@ async function trecEvalSummary(qrelsFile: string, runFile: string): Promise<Reco
   const run = await readRun(runFile);
   const selection = selectMeasures(['map', 'P.10', 'ndcg_cut.10', 'recip_rank', 'num_q']);
   if (!qrels.ok || !run.ok || !selection.ok) throw new Error('the fixture could not be read');
-  const evaluation = evaluateRun(qrels.value, run.value, selection.measures);
+  const evaluation = evaluateRun(qrels.value, run.value, selection.value);
   if (!evaluation.ok) throw new Error(evaluation.error);
-  return Object.fromEntries(evaluation.evaluation.summary.map((value: MeasureValue) => [value.name, Number(value.value)]));
+  return Object.fromEntries(evaluation.value.summary.map((value: MeasureValue) => [value.name, Number(value.value)]));
 }
 
 /** The ingest handler as the upload trigger runs it, with the default judges and lenient rows. */
