@@ -62,10 +62,10 @@ let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<ControlOutcome[]> => {
   const { lambdaDependencies } = await import('./lambda-environment.js');
-  const { lambdaReducerBatch } = await import('./reducer-batch.js');
+  const { lambdaBatchJudging } = await import('./reducer-batch-judging.js');
   const dependencies = await lambdaDependencies();
   reducerHandler ??= createReducerHandler(
-    { ...dependencies, now: () => new Date(), batch: lambdaReducerBatch(dependencies) },
+    { ...dependencies, now: () => new Date(), batch: lambdaBatchJudging(dependencies) },
     dependencies.telemetry,
   );
   return reducerHandler(event, context);

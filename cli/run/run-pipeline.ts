@@ -12,7 +12,7 @@ import { NO_JUDGES } from '../../shared/worker/run-judge-summary.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun, type DriveOutcome } from './drive-run.js';
-import { batchDriveOf } from './batch-drive.js';
+import { batchJudgingDriveOf } from './batch-judging-drive.js';
 import type { Infrastructure } from './store-and-queues.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../threads/pipeline-threads.js';
 import type { Progress, ProgressOptions } from './progress.js';
@@ -137,7 +137,7 @@ export async function runPipeline(
         await run.afterIngest?.(outcome.runId, infrastructure);
 
         const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
-        const batch = await batchDriveOf(runConfig.judge, run.environment, judging, run.detach === true, tracker, now);
+        const batch = await batchJudgingDriveOf(runConfig.judge, run.environment, judging, run.detach === true, tracker, now);
         const driven = await driveRun(infrastructure, outcome.runId, {
           expectedCases: outcome.cases,
           judgingFor: runJudging.judgingFor,

@@ -34,14 +34,14 @@ export interface ReducerDependencies {
   /** From this many cases on, a run's reduce is split across invocations (split-reduce.ts); default SPLIT_REDUCE_FROM. */
   readonly splitReduceFrom?: number;
   /** The batch side of the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
-  readonly batch?: ReducerBatch;
+  readonly batch?: ReducerBatchJudging;
   /** How a range of the run's records is aggregated: in this thread by default, or spread over threads (the embedded CLI). */
   readonly aggregate?: (runId: string) => RangeAggregator;
   /** The statistics' bootstrap intervals in one batch (the embedded CLI: on its threads); else one after another here. */
   readonly intervals?: MeanIntervals;
 }
 
-export interface ReducerBatch {
+export interface ReducerBatchJudging {
   /** Where the waiting cases are sent again. */
   readonly cases: WorkQueue;
   /** The batch API of a run's judge provider; undefined when it cannot judge (no key), and the run's cases then are judged as they are. */
@@ -109,13 +109,13 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const config = runConfigOf(manifest);
   const now = dependencies.now();
   const pastDeadline = now.getTime() >= completion.deadline.getTime();
-  const batched = pastDeadline ? undefined : await batchStep(dependencies, manifest);
-  if (batched !== undefined && batched.step.kind !== 'done') {
+  const batchJudging = pastDeadline ? undefined : await batchStep(dependencies, manifest);
+  if (batchJudging !== undefined && batchJudging.step.kind !== 'done') {
     // Its jobs as estimated and its online calls (fallbacks, rounds below a job's minimum) against run.max_judge_cost.
     await checkJudgeSpend(store, manifest);
-    return batchAction(runId, batched.step, batched.pollSeconds, config.run.check_delay_seconds, message.attempt, now);
+    return batchAction(runId, batchJudging.step, batchJudging.pollSeconds, config.run.check_delay_seconds, message.attempt, now);
   }
-  if (batched === undefined && completion.finished < caseIds.length && !pastDeadline) {
+  if (batchJudging === undefined && completion.finished < caseIds.length && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
     return backedOff(runId, config.run.check_delay_seconds, message.attempt, {
       kind: 'cases',

@@ -202,9 +202,9 @@ async function judgeWithinBudget(
   const reached = spending !== undefined && (await spending.budget.reached(message.run_id));
   // A batch-judged case reads answers already paid for: past the ceiling only what would be judged online is held back
   // (a case of a round judged online whole; a line the jobs did not run, which is then not judged online).
-  const batched = batchSettingsOf(run.config.judge.batch) !== undefined;
+  const batchJudged = batchSettingsOf(run.config.judge.batch) !== undefined;
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
-  const skipJudging = message.skip_judges === 'max_judge_cost' || (reached && (!batched || message.judge_online !== undefined));
+  const skipJudging = message.skip_judges === 'max_judge_cost' || (reached && (!batchJudged || message.judge_online !== undefined));
   const judges = skipJudging ? run.judging.judges.filter((judge) => judge.kind === 'deterministic') : run.judging.judges;
   const judgment = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
     judges,
@@ -213,7 +213,7 @@ async function judgeWithinBudget(
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
     runId: message.run_id,
     ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
-    ...(batched && reached ? { batchOnlineRefused: true as const } : {}),
+    ...(batchJudged && reached ? { batchOnlineRefused: true as const } : {}),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgment.usage);
   return { judgment, skipJudging };

@@ -4,8 +4,8 @@ import type { JudgeClientSection } from '../../shared/judge-client/judge-client-
 import type { JudgeEnvironment } from '../../shared/judge-client/judge-provider.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
 import { UsageError } from '../usage-error.js';
-import { batchStepText } from './batch-progress.js';
-import type { BatchDrive } from './drive-run.js';
+import { batchStepText } from './batch-judging-progress.js';
+import type { BatchJudgingDrive } from './drive-run.js';
 import type { Progress } from './progress.js';
 
 /**
@@ -15,14 +15,14 @@ import type { Progress } from './progress.js';
  * batch API, and the steps told on the progress line's stream. What each
  * step means for the run is decided by the run's check (shared/reduce/reduce.ts).
  */
-export async function batchDriveOf(
+export async function batchJudgingDriveOf(
   judge: JudgeClientSection,
   environment: JudgeEnvironment,
   judging: Judging,
   detach: boolean,
   tracker: Progress,
   now: () => Date,
-): Promise<BatchDrive | undefined> {
+): Promise<BatchJudgingDrive | undefined> {
   if (batchSettingsOf(judge.batch) === undefined || !callsModel(judging)) return undefined;
   const chosen = await batchProviderOf(judge, environment);
   if (!chosen.ok) throw new UsageError(`judge.batch: ${chosen.error}`);
