@@ -33,11 +33,11 @@ export interface ReducerDependencies {
   readonly now: () => Date;
   /** From this many cases on, a run's reduce is split across invocations (split-reduce.ts); default SPLIT_REDUCE_FROM. */
   readonly splitReduceFrom?: number;
-  /** The batch side of the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
+  /** Batch judging in the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
   readonly batch?: ReducerBatchJudging;
   /** How a range of the run's records is aggregated: in this thread by default, or spread over threads (the embedded CLI). */
   readonly aggregate?: (runId: string) => RangeAggregator;
-  /** The statistics' bootstrap intervals in one batch (the embedded CLI: on its threads); else one after another here. */
+  /** The statistics' bootstrap intervals computed all at once (the embedded CLI: on its threads); else one after another here. */
   readonly intervals?: MeanIntervals;
 }
 

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIngestHandler } from '../../functions/ingest.js';
-import { quietTelemetry } from '../../functions/handler-context.js';
+import { quietTelemetry } from '../support/quiet-telemetry.js';
 import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
