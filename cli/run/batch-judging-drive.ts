@@ -3,6 +3,7 @@ import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 import type { JudgeClientSection } from '../../shared/judge-client/judge-client-schema.js';
 import type { JudgeEnvironment } from '../../shared/judge-client/judge-provider.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
+import { callsModel } from '../../shared/worker/judging.js';
 import { UsageError } from '../usage-error.js';
 import { batchStepText } from './batch-judging-progress.js';
 import type { BatchJudgingDrive } from './drive-run.js';
@@ -34,9 +35,4 @@ export async function batchJudgingDriveOf(
       if (text !== undefined) tracker.note(text);
     },
   };
-}
-
-/** Whether a run's judging asks a model: an LLM backend with a judge that is not deterministic. */
-export function callsModel(judging: Judging): boolean {
-  return judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic');
 }

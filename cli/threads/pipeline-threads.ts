@@ -7,6 +7,7 @@ import type { RunFileTopics } from '../../shared/trec-collection/trec-run-topics
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/aggregate-range.js';
 import type { CaseDelivery, DeliveredCase } from '../../shared/worker/case-delivery.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
+import { callsModel } from '../../shared/worker/judging.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
 import type { MeanIntervals } from '../../shared/report/precomputed-intervals.js';
 import type { Result } from '../../shared/schema/result.js';
@@ -204,8 +205,7 @@ export function builtThreadEntry(from: string): URL | undefined {
  * without an API key: the same judges, computed the same way.
  */
 export function judgedWithoutCalls(judging: Judging): boolean {
-  if ((judging.engines ?? []).length > 0) return false;
-  return judging.backend.kind === 'lexical' || judging.judges.every((judge) => judge.kind === 'deterministic');
+  return (judging.engines ?? []).length === 0 && !callsModel(judging);
 }
 
 /** The judge worker's step, run on the threads: case messages go over, what became of each comes back. */
