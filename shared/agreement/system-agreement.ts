@@ -7,7 +7,7 @@ import { evaluateRun } from '../trec/evaluate.js';
 import type { Qrels } from '../trec/qrels.js';
 import type { Run } from '../trec/run.js';
 import { compareBytes } from '../trec/trec-order.js';
-import type { Result } from '../schema/result.js';
+import type { Failed, Result } from '../schema/result.js';
 
 export interface NamedRun {
   readonly name: string;
@@ -86,10 +86,7 @@ export function systemAgreement(
 }
 
 /** Why no correlation of the two lists exists, said in terms of runs and qrels; undefined when one does. */
-function degenerateRanking(
-  means: { human: readonly number[]; judge: readonly number[] },
-  measure: string,
-): Extract<Result<never>, { ok: false }> | undefined {
+function degenerateRanking(means: { human: readonly number[]; judge: readonly number[] }, measure: string): Failed | undefined {
   if (means.human.length < 2) return { ok: false, error: `needs at least 2 runs to rank, got ${means.human.length}` };
   for (const labels of ['human', 'judge'] as const) {
     const values = means[labels];
