@@ -10,7 +10,7 @@ import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './pipe
  * milliseconds and loads only what it is asked to do. Tasks come from the
  * main thread, which built them from its own queues and checked input, so
  * they are not parsed again; the case messages inside a batch are, by the
- * judge worker handler itself.
+ * judge worker's step itself (shared/worker/case-delivery.ts).
  */
 if (parentPort === null) throw new Error('pipeline-thread runs as a worker thread of assay run');
 const port = parentPort;

@@ -81,9 +81,9 @@ const RESULT_MARGIN_MS = 10_000;
  *    a case is evaluated without its LLM judges and marked `judging_skipped`;
  * 4. a case whose judgments wait for answers from batch jobs is recorded as
  *    `waiting`. A judge failure that may pass later (rate limit, server error,
- *    timeout that outlived the SDK's retries) returns `retry`: the handler
- *    fails the record, the queue delivers it again, and after maxReceiveCount
- *    the failure recorder writes the last error, kept in
+ *    timeout that outlived the SDK's retries) returns `retry`: the adapter
+ *    leaves the message to come back, the queue delivers it again, and
+ *    after maxReceiveCount the failure recorder writes the last error, kept in
  *    `runs/<run>/attempts/<case>.json`; the judge usage of that delivery is
  *    kept under `runs/<run>/attempt-usage/`, so the report counts calls that
  *    no result holds. When only the rate limit held the judgments, the case
