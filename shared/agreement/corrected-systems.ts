@@ -6,10 +6,13 @@ import { addCase, emptyPairedSums, type PairedSums, type Population } from '../s
 import { evaluateRun } from '../trec/evaluate.js';
 import type { Qrels } from '../trec/qrels.js';
 import type { NamedRun } from './system-agreement.js';
+import type { Result } from '../schema/result.js';
 
-export type CorrectedSystems =
-  | { ok: true; estimates: CorrectedRunEstimate[]; differences: CorrectedRunDifference[] }
-  | { ok: false; error: string };
+/** The corrected estimates of each run, and of each pair of runs' difference. */
+export interface CorrectedSystems {
+  readonly estimates: CorrectedRunEstimate[];
+  readonly differences: CorrectedRunDifference[];
+}
 
 /**
  * Each run's measures over the topics of a TREC collection, corrected by a
@@ -29,7 +32,7 @@ export function correctedSystems(
   measures: readonly Measure[],
   options: MeasureOptions,
   correction: CorrectionSettings,
-): CorrectedSystems {
+): Result<CorrectedSystems> {
   const estimates: CorrectedRunEstimate[] = [];
   const differences: CorrectedRunDifference[] = [];
   for (const measure of measures) {
@@ -39,7 +42,7 @@ export function correctedSystems(
       for (const labels of ['judge', 'human'] as const) {
         const result = evaluateRun(qrels[labels], run, [{ kind: 'query', measure }], { ...options, complete: false });
         if (!result.ok) return { ok: false, error: `Run ${name} against the ${labels} qrels: ${result.error}` };
-        for (const topic of result.evaluation.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
+        for (const topic of result.value.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
       }
       scored.push(perLabels);
       estimates.push({
@@ -70,7 +73,7 @@ export function correctedSystems(
       }
     }
   }
-  return { ok: true, estimates, differences };
+  return { ok: true, value: { estimates, differences } };
 }
 
 /** Sums over the judge-scored topics, in topic order, each with its human value when it has one. */
