@@ -8,6 +8,8 @@ import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/
 import { compareText } from '../../shared/report/ordering.js';
 import { compareJsonSchema, type RunComparison } from '../../shared/schema/compare-json.js';
 import type { Report } from '../../shared/schema/report.js';
+import { pValueAdjustmentMethodSchema } from '../../shared/schema/p-value-adjustment.js';
+import { regressionEvidence } from '../../shared/report-render/regression-text.js';
 import { checkedJson } from '../checked-json.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
@@ -22,6 +24,7 @@ interface CompareCommandOptions {
   permutations: string;
   seed: string;
   minLabelled: string;
+  adjust: string;
 }
 
 /**
@@ -40,6 +43,11 @@ export function compareCommand(): Command {
     .option('--metric <name>', 'compare this per-case metric (repeatable); default: every metric the reports average', collect)
     .option('--alpha <level>', 'significance level of the randomization test', '0.05')
     .option('--min-effect <delta>', 'smallest |B - A| that counts as significant', '0')
+    .option(
+      '--adjust <method>',
+      'how the p-values are adjusted across every engine × metric compared: holm, benjamini-hochberg or none',
+      'holm',
+    )
     .option('--fail-on-regression', 'exit 1 when some metric got significantly worse')
     .option('--permutations <count>', 'random sign flips of the randomization test', '10000')
     .option('--seed <integer>', 'seed of the sign flips and the bootstrap', '42')
@@ -60,7 +68,10 @@ export function compareCommand(): Command {
         '<scope>/human/<judge>/rating whose answer judge rated both runs, is also compared corrected by the\n' +
         "judge: the judge's difference on every case, the human one on the labelled cases (PPI++), at level\n" +
         '1 - alpha. A row per judge under the metric gives the corrected delta [interval], p and\n' +
-        'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.',
+        'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.\n\n' +
+        "The deciding p-values of every engine × metric are adjusted together (--adjust; Holm's method by\n" +
+        'default, which holds the chance of any false finding at alpha): adj. p stands beside the p it\n' +
+        'adjusts, and sig and --fail-on-regression need it below alpha.',
     )
     .action(async (folderOfA: string, folderOfB: string, options: CompareCommandOptions) => {
       const compareOptions = parseOptions(options);
@@ -73,7 +84,7 @@ export function compareCommand(): Command {
       if (options.failOnRegression === true && worse.length > 0) {
         const list = worse.map(
           (regression) =>
-            `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`})`,
+            `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, ${regressionEvidence(regression, comparison.adjustment)})`,
         );
         throw new UsageError(`${worse.length} ${worse.length === 1 ? 'metric' : 'metrics'} got significantly worse: ${list.join(', ')}`, 1);
       }
@@ -98,7 +109,10 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
   const minLabelled = Number(options.minLabelled);
   if (!/^\d+$/.test(options.minLabelled) || minLabelled < 3)
     throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
-  return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled };
+  const adjustment = pValueAdjustmentMethodSchema.safeParse(options.adjust);
+  if (!adjustment.success)
+    throw new UsageError(`Expected --adjust to be one of ${pValueAdjustmentMethodSchema.options.join(', ')}, got "${options.adjust}"`);
+  return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled, adjustment: adjustment.data };
 }
 
 /**

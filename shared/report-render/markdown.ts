@@ -1,5 +1,6 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import { rateLimitNote, sharedNote } from '../report/judge-usage.js';
+import { adjustmentSentence } from '../schema/p-value-adjustment.js';
 import type { FailedCase, Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
@@ -60,21 +61,24 @@ export function renderMarkdown(report: Report): string {
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }
 
-/** Regressions against the baseline: the metrics significantly worse, with delta and p-value. */
+/** Regressions against the baseline: the metrics significantly worse, with delta, p-value and adjusted p-value, and the family adjusted. */
 function comparisonSection(report: Report): string {
   const comparison = report.comparison;
   if (comparison === undefined) return '';
   const against = `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${code(comparison.baseline_run_id)}`;
-  if (comparison.regressions.length === 0) return `## Against ${against}\n\nNo significant regression.`;
+  const family = comparison.adjustment === undefined ? [] : ['', `${adjustmentSentence(comparison.adjustment)}.`];
+  if (comparison.regressions.length === 0) return [`## Against ${against}`, '', 'No significant regression.', ...family].join('\n');
   return [
     `## Against ${against}`,
     '',
     `**${comparison.regressions.length} significant ${comparison.regressions.length === 1 ? 'regression' : 'regressions'}:**`,
     '',
-    ...comparison.regressions.map(
-      (regression) =>
-        `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${code(regression.judge)}`})`,
-    ),
+    ...comparison.regressions.map((regression) => {
+      const adjusted = regression.adjusted_p_value === undefined ? '' : `, adjusted p = ${regression.adjusted_p_value.toFixed(4)}`;
+      const judge = regression.judge === undefined ? '' : `, corrected by ${code(regression.judge)}`;
+      return `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)}${adjusted}${judge})`;
+    }),
+    ...family,
   ].join('\n');
 }
 

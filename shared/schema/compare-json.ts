@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pValueAdjustmentSchema } from './p-value-adjustment.js';
 import { metricComparisonSchema } from './report.js';
 
 /**
@@ -7,6 +8,8 @@ import { metricComparisonSchema } from './report.js';
  * metric compared, B against A; keys sorted.
  */
 export const compareJsonSchema = z.object({
+  /** How the p-values were adjusted across every engine × metric compared. */
+  adjustment: pValueAdjustmentSchema,
   engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
 });
 /** engine -> metric -> comparison. */
