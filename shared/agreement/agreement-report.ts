@@ -9,6 +9,7 @@ import { labelAgreement } from './label-agreement.js';
 import { pairLabels } from './label-pairs.js';
 import { systemAgreement, type NamedRun } from './system-agreement.js';
 import { correctedSystems } from './corrected-systems.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
 
 export interface AgreementInputs {
   readonly human: Qrels;
@@ -21,6 +22,10 @@ export interface AgreementInputs {
   readonly measures?: readonly Measure[];
   /** The corrected estimates' confidence level and fewest labelled topics. */
   readonly correction?: CorrectionSettings;
+  /** The judge's name, for its leaderboards; "judge" when not given. */
+  readonly judgeName?: string;
+  /** How the p-values of a leaderboard's pairs of runs are adjusted; Benjamini-Hochberg when not given. */
+  readonly leaderboardAdjustment?: PValueAdjustmentMethod;
   /** trec_eval's -l: lowest grade that counts as relevant, for the binary statistics and the measure. */
   readonly measureOptions: MeasureOptions;
   readonly resamples: number;
@@ -54,6 +59,7 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
           inputs.measures ?? [inputs.measure],
           inputs.measureOptions,
           inputs.correction ?? DEFAULT_CORRECTION,
+          { judge: inputs.judgeName ?? 'judge', method: inputs.leaderboardAdjustment ?? DEFAULT_LEADERBOARD_ADJUSTMENT },
         );
   if (corrected !== undefined && !corrected.ok) return corrected;
 
@@ -120,7 +126,11 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
     },
     ...(corrected === undefined
       ? {}
-      : { estimates: corrected.estimates, ...(inputs.runs.length < 2 ? {} : { differences: corrected.differences }) }),
+      : {
+          estimates: corrected.estimates,
+          ...(inputs.runs.length < 2 ? {} : { differences: corrected.differences }),
+          ...(corrected.leaderboards.length === 0 ? {} : { leaderboards: corrected.leaderboards }),
+        }),
     reasons,
   };
   return { ok: true, report };

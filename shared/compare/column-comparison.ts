@@ -9,7 +9,7 @@ import { adjustedComparison } from './adjusted-comparison.js';
 import { comparableValue } from './compared-metrics.js';
 import { parseReportJson } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { VERDICT_YES } from '../report/metric-columns.js';
+import { comparableColumnValue } from '../report/metric-columns.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { Report, ReportComparison } from '../schema/report.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
@@ -81,7 +81,7 @@ export async function compareColumnsWithBaseline(
         for (let slot = 0; slot < partial.columns.size; slot++) {
           const index = partial.range * REDUCE_RANGE_SIZE + slot;
           const valueOfA = before[index] as number;
-          const valueOfB = currentValue(column.values, column.verdicts, slot, metric);
+          const valueOfB = comparableColumnValue(column, slot, metric);
           if (Number.isNaN(valueOfA) || valueOfB === undefined) continue;
           a.push(valueOfA);
           b.push(valueOfB);
@@ -151,21 +151,6 @@ async function baselineColumns(
     }
   }
   return columns;
-}
-
-/** This run's comparable value of a case, as comparableValue reads a case line: a finite number, else yes -> 1 and no -> 0 for a rating. */
-function currentValue(
-  values: Float64Array | undefined,
-  verdicts: Uint8Array | undefined,
-  slot: number,
-  metric: string,
-): number | undefined {
-  const value = values?.[slot];
-  if (value !== undefined && !Number.isNaN(value)) return value;
-  if (!metric.endsWith('/rating')) return undefined;
-  const verdict = verdicts?.[slot] ?? 0;
-  if (verdict === 0) return undefined;
-  return verdict === VERDICT_YES ? 1 : 0;
 }
 
 /** The DELTAS_KEPT largest drops and gains among the pairs that changed, ties by case order. */

@@ -6,7 +6,7 @@ import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-me
 import { largeSamplePairedStatistics } from '../statistics/large-sample-paired.js';
 import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
 import { pairedTTest } from '../statistics/paired-t-test.js';
-import type { PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
+import { DEFAULT_BASELINE_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
 import { adjustedComparison } from './adjusted-comparison.js';
 import { aggregatedMetrics } from './compared-metrics.js';
 import { correctedComparison, correctedDecision } from './corrected-comparison.js';
@@ -125,7 +125,7 @@ export const DEFAULT_COMPARE_OPTIONS = {
   permutations: 10_000,
   seed: 42,
   minLabelled: DEFAULT_MIN_LABELLED,
-  adjustment: 'holm' as PValueAdjustmentMethod,
+  adjustment: DEFAULT_BASELINE_ADJUSTMENT,
 } as const;
 
 function definedOptions(options: CompareOptions): Partial<Record<'alpha' | 'minEffect' | 'permutations' | 'seed' | 'minLabelled', number>> {

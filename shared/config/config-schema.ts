@@ -8,7 +8,7 @@ import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
 import { judgeOverridesSchema } from '../judge-client/judge-overrides.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
-import { pValueAdjustmentMethodSchema } from '../schema/p-value-adjustment.js';
+import { DEFAULT_BASELINE_ADJUSTMENT, DEFAULT_LEADERBOARD_ADJUSTMENT, pValueAdjustmentMethodSchema } from '../schema/p-value-adjustment.js';
 import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 
 /**
@@ -56,8 +56,8 @@ export const runSettingsSchema = z.strictObject({
    */
   p_value_adjustment: z
     .strictObject({
-      baseline: pValueAdjustmentMethodSchema.default('holm'),
-      leaderboard: pValueAdjustmentMethodSchema.default('benjamini-hochberg'),
+      baseline: pValueAdjustmentMethodSchema.default(DEFAULT_BASELINE_ADJUSTMENT),
+      leaderboard: pValueAdjustmentMethodSchema.default(DEFAULT_LEADERBOARD_ADJUSTMENT),
     })
     .prefault({}),
 });

@@ -14,6 +14,7 @@ import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import { withJudgeRanking } from '../report/judge-ranking.js';
+import { leaderboardOptionsOf, withLeaderboards } from '../report/report-leaderboards.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
@@ -109,7 +110,11 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
     corrected === undefined
       ? withComparison
       : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
-  const report = withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest)));
+  const report = withLeaderboards(
+    withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest))),
+    run.partials.map((partial) => partial.columns),
+    leaderboardOptionsOf(manifest),
+  );
   const comparison =
     report.comparison === undefined
       ? undefined

@@ -1,6 +1,7 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import { rateLimitNote, sharedNote } from '../report/judge-usage.js';
 import { adjustmentSentence } from '../schema/p-value-adjustment.js';
+import { leaderboardColumns, leaderboardNote, leaderboardRows, leaderboardTitle } from './leaderboard-text.js';
 import type { FailedCase, Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
@@ -22,8 +23,9 @@ const ERROR_LENGTH = 200;
 /**
  * `report.md`: a short page for pull requests and chat. A title with the
  * suite and run, the case counts, an engine × key-metric table (the
- * `/average` and `/percentage` statistics, see keyMetricTable), the judges'
- * agreement with the human labels, the judge usage, and the failed cases,
+ * `/average` and `/percentage` statistics, see keyMetricTable), the
+ * comparison with the baseline, the leaderboards of a run of three engines or
+ * more, the judges' agreement with the human labels, the judge usage, and the failed cases,
  * the judgments that ended in error (case, judge, engines, error) and the
  * missing cases (the first 20 of each); the report's warnings come first.
  */
@@ -42,6 +44,7 @@ export function renderMarkdown(report: Report): string {
     warningsSection(report),
     metricsSection(report),
     comparisonSection(report),
+    leaderboardSection(report),
     agreementSection(report),
     correctedSection(report),
     judgeRankingSection(report),
@@ -81,6 +84,36 @@ function comparisonSection(report: Report): string {
     ...family,
   ].join('\n');
 }
+
+/**
+ * The leaderboards (report-leaderboards.ts) of NDCG, average precision and
+ * the ratings, or every one when there is none of those: the engines ranked,
+ * their letters, whom each is better than, and how it was tested. report.json
+ * and report.html have every leaderboard.
+ */
+function leaderboardSection(report: Report): string {
+  const every = report.leaderboards ?? [];
+  const headline = every.filter((board) => HEADLINE_LEADERBOARD.test(board.metric));
+  const boards = headline.length === 0 ? every : headline;
+  if (boards.length === 0) return '';
+  const columns = leaderboardColumns('engine');
+  return [
+    '## Leaderboard',
+    ...boards.flatMap((board) => [
+      '',
+      `### ${leaderboardTitle(board, code)}`,
+      '',
+      tableRow(columns),
+      tableRow(['---', '---:', '---:', '---', '---']),
+      ...leaderboardRows(board).map(([name = '', ...cells]) => tableRow([code(name), ...cells])),
+      '',
+      inlineText(leaderboardNote(board, 'engine')),
+    ]),
+  ].join('\n');
+}
+
+/** The leaderboards report.md shows when it has them. */
+const HEADLINE_LEADERBOARD = /\/(ndcg@\d+|average_precision|rating)$/;
 
 function warningsSection(report: Report): string {
   const warnings = report.warnings ?? [];

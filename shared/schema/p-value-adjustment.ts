@@ -9,6 +9,16 @@ export const pValueAdjustmentMethodSchema = z.enum(['holm', 'benjamini-hochberg'
 export type PValueAdjustmentMethod = z.infer<typeof pValueAdjustmentMethodSchema>;
 
 /**
+ * The defaults: Holm's method against the baseline (a gate must not fire by
+ * chance: it holds the chance of any false alarm at alpha), and
+ * Benjamini-Hochberg's between the engines of a leaderboard (it holds the
+ * expected share of wrongly separated pairs at alpha, and separates many more
+ * of the hundreds of pairs of a sweep: docs/benchmarks.md).
+ */
+export const DEFAULT_BASELINE_ADJUSTMENT: PValueAdjustmentMethod = 'holm';
+export const DEFAULT_LEADERBOARD_ADJUSTMENT: PValueAdjustmentMethod = 'benjamini-hochberg';
+
+/**
  * Which family of tests was adjusted together, how, and at what level: what a
  * report says beside its adjusted p-values.
  */

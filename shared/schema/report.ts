@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { caseResultSchema, rankedDocumentsSchema, judgeUsageSchema } from './run-records.js';
+import { leaderboardSchema } from './leaderboard.js';
 import { pValueAdjustmentSchema } from './p-value-adjustment.js';
 
 /**
@@ -323,6 +324,12 @@ export const reportSchema = z
     judge_ranking: judgeRankingSchema.optional(),
     /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
     warnings: z.array(z.string()).optional(),
+    /**
+     * With three engines or more: per headline metric (and judge, for a
+     * corrected one), the engines ranked, every pair tested, the p-values
+     * adjusted across the pairs (shared/report/report-leaderboards.ts).
+     */
+    leaderboards: z.array(leaderboardSchema).optional(),
   })
   .refine((report) => report.cases.evaluated + report.cases.failed + report.cases.missing === report.cases.total, {
     message: 'Expected cases.evaluated + cases.failed + cases.missing to equal cases.total',

@@ -35,6 +35,9 @@ import { addCase, correctedMean, emptyPairedSums, type PairedSums } from './pred
  */
 export type LeaderboardKind = 'corrected' | 'plain';
 
+/** A leaderboard is given from this many systems up: with two, the one pair is a comparison, which reports and `assay agreement` give already. */
+export const LEADERBOARD_SYSTEMS = 3;
+
 /** One system's values on one case: the human value (or the plain one), and the judge's for a corrected leaderboard. */
 export interface CaseValue {
   readonly human?: number | undefined;
@@ -50,6 +53,11 @@ export interface LeaderboardSettings {
   readonly minLabelled: number;
   readonly alpha: number;
   readonly method: PValueAdjustmentMethod;
+}
+
+/** The significance level that goes with a confidence level, 1 − level, without the last bits of the subtraction (1 − 0.95 is 0.050000000000000044). */
+export function alphaOfLevel(level: number): number {
+  return Math.round((1 - level) * 1e12) / 1e12;
 }
 
 /** The fewest cases a paired t-test is run on: with fewer, no variance to speak of. */

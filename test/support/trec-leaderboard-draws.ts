@@ -3,6 +3,7 @@ import type { PValueAdjustmentMethod } from '../../shared/schema/p-value-adjustm
 import { LeaderboardTally } from '../../shared/statistics/leaderboard.js';
 import type { SeededRandom } from '../../shared/statistics/seeded-random.js';
 import { fixtureJson } from './fixture-json.js';
+import { seededSample } from './seeded-sample.js';
 
 /**
  * The leaderboard on TREC 2019 Deep Learning (test/fixtures/corrected/dl2019-ndcg10.json:
@@ -51,7 +52,7 @@ export function drawLeaderboard(
   random: SeededRandom,
   settings: { readonly method: PValueAdjustmentMethod; readonly alpha?: number },
 ): Leaderboard {
-  const chosen = new Set(sample(data.topics.length, labelled, random));
+  const chosen = new Set(seededSample(data.topics.length, labelled, random));
   const tally = new LeaderboardTally(data.names, 'corrected');
   for (let topic = 0; topic < data.topics.length; topic++) {
     tally.add(data.values.map((run) => ({ judge: run[topic]?.[1], human: chosen.has(topic) ? run[topic]?.[0] : undefined })));
@@ -97,16 +98,6 @@ export function tallyDraws(
     fewestSeparated = Math.min(fewestSeparated, board.separated);
   }
   return { draws, drawsWithWrongOrder, wrongPairs, separated, fewestSeparated, correctedPairs };
-}
-
-/** `count` distinct indices below `size`, by a partial Fisher-Yates shuffle. */
-function sample(size: number, count: number, random: SeededRandom): number[] {
-  const indices = Array.from({ length: size }, (_, index) => index);
-  for (let index = 0; index < count; index++) {
-    const pick = index + random.nextBelow(size - index);
-    [indices[index], indices[pick]] = [indices[pick] as number, indices[index] as number];
-  }
-  return indices.slice(0, count);
 }
 
 function mean(values: readonly number[]): number {

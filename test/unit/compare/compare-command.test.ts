@@ -149,7 +149,7 @@ describe('assay compare', () => {
     [
       'an adjustment that does not exist',
       (a, b) => ['compare', a, b, '--adjust', 'bonferroni'],
-      /Expected --adjust to be one of holm, benjamini-hochberg, none, got "bonferroni"/,
+      /--adjust got "bonferroni"; expected one of holm, benjamini-hochberg, none/,
     ],
   ])('exits 2 with a message on %s', async (_described, args, message) => {
     const result = await runCli(args(folderOfA, folderOfB));
