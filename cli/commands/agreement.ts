@@ -127,8 +127,8 @@ export function agreementCommand(): Command {
         if (!ranked.ok) throw new UsageError(ranked.error);
         process.stdout.write(
           options.json === true
-            ? `${checkedJson(judgeRankingReportSchema, ranked.report)}\n`
-            : terminalText(renderJudgeRankingText(ranked.report)),
+            ? `${checkedJson(judgeRankingReportSchema, ranked.value)}\n`
+            : terminalText(renderJudgeRankingText(ranked.value)),
         );
         return;
       }
@@ -146,7 +146,7 @@ export function agreementCommand(): Command {
       });
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(
-        options.json === true ? `${checkedJson(agreementReportSchema, result.report)}\n` : terminalText(renderAgreementText(result.report)),
+        options.json === true ? `${checkedJson(agreementReportSchema, result.value)}\n` : terminalText(renderAgreementText(result.value)),
       );
     });
 }
@@ -163,10 +163,10 @@ function parseInteger(text: string, option: string, minimum: number): number {
 function oneMeasure(name: string): Measure {
   const selection = selectMeasures([name]);
   if (!selection.ok) throw new UsageError(selection.error);
-  const measures = selection.measures.flatMap((selected) =>
+  const measures = selection.value.flatMap((selected) =>
     selected.kind === 'query' && selected.measure.aggregate === 'mean' ? [selected.measure] : [],
   );
-  if (measures.length !== 1 || selection.measures.length !== 1) {
+  if (measures.length !== 1 || selection.value.length !== 1) {
     throw new UsageError(`Expected -m to name one averaged measure such as ndcg_cut.10, map or P.10, got "${name}"`);
   }
   return measures[0] as Measure;

@@ -20,7 +20,7 @@ import { lexicalStandIn, requestText } from '../run/judge-key-check.js';
 import type { LlmRequest } from '../../shared/config/llm-request.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { configProblems, UsageError } from '../usage-error.js';
-import { stoppedRunError } from '../run/batch-progress.js';
+import { stoppedRunError } from '../run/batch-judging-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 
 interface RunOptions extends CollectionOptions {

@@ -8,11 +8,15 @@ import type { Qrels } from '../trec/qrels.js';
 import type { NamedRun } from './system-agreement.js';
 import type { Leaderboard } from '../schema/leaderboard.js';
 import { DEFAULT_LEADERBOARD_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
+import type { Result } from '../schema/result.js';
 import { alphaOfLevel, LEADERBOARD_SYSTEMS, LeaderboardTally } from '../statistics/leaderboard.js';
 
-export type CorrectedSystems =
-  | { ok: true; estimates: CorrectedRunEstimate[]; differences: CorrectedRunDifference[]; leaderboards: Leaderboard[] }
-  | { ok: false; error: string };
+/** The corrected estimates of each run, and of each pair of runs' difference; with three runs or more, each measure's leaderboard. */
+export interface CorrectedSystems {
+  readonly estimates: CorrectedRunEstimate[];
+  readonly differences: CorrectedRunDifference[];
+  readonly leaderboards: Leaderboard[];
+}
 
 /**
  * Each run's measures over the topics of a TREC collection, corrected by a
@@ -39,7 +43,7 @@ export function correctedSystems(
     judge: 'judge',
     method: DEFAULT_LEADERBOARD_ADJUSTMENT,
   },
-): CorrectedSystems {
+): Result<CorrectedSystems> {
   const estimates: CorrectedRunEstimate[] = [];
   const differences: CorrectedRunDifference[] = [];
   const leaderboards: Leaderboard[] = [];
@@ -50,7 +54,7 @@ export function correctedSystems(
       for (const labels of ['judge', 'human'] as const) {
         const result = evaluateRun(qrels[labels], run, [{ kind: 'query', measure }], { ...options, complete: false });
         if (!result.ok) return { ok: false, error: `Run ${name} against the ${labels} qrels: ${result.error}` };
-        for (const topic of result.evaluation.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
+        for (const topic of result.value.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
       }
       scored.push(perLabels);
       estimates.push({
@@ -82,7 +86,7 @@ export function correctedSystems(
     }
     if (runs.length >= LEADERBOARD_SYSTEMS) leaderboards.push(measureLeaderboard(runs, scored, measure.trecName, correction, leaderboard));
   }
-  return { ok: true, estimates, differences, leaderboards };
+  return { ok: true, value: { estimates, differences, leaderboards } };
 }
 
 /** The runs ranked on one measure, from each topic the judge's qrels score, in topic order, with its human value where it has one. */

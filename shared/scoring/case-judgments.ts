@@ -115,7 +115,7 @@ export class CaseJudgments {
         chunk: inputs.chunk,
         context: inputs.context === undefined ? undefined : [inputs.context],
       });
-      return 'error' in verdict ? { ok: false, error: { message: verdict.error, transient: false } } : { ok: true, value: verdict };
+      return verdict.ok ? verdict : { ok: false, error: { message: verdict.error, transient: false } };
     }
     const outcome = await backend.service.judge(judge, inputs, {
       deadline: this.settings.deadlineAt,

@@ -95,7 +95,7 @@ describe('the judge worker on a run whose stored config does not parse', () => {
     expect(outcome.kind).toBe('failed');
     expect(outcome.kind === 'failed' ? outcome.error : '').toContain(reason);
     const recorded = await readAttemptError(store, 'r-edited', 'q1');
-    expect(recorded !== undefined && 'error' in recorded ? recorded.error : '').toContain(reason);
+    expect(recorded?.ok === true ? recorded.value : '').toContain(reason);
   });
 });
 
