@@ -16,6 +16,8 @@ import { selectMeasures } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { readRun } from '../../shared/trec/run.js';
 import { checkedJson } from '../checked-json.js';
+import { adjustmentMethod } from '../option-values.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT } from '../../shared/schema/p-value-adjustment.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
@@ -31,6 +33,7 @@ interface AgreementOptions {
   json?: boolean;
   seed: string;
   resamples: string;
+  adjust: string;
 }
 
 /**
@@ -67,6 +70,11 @@ export function agreementCommand(): Command {
     .option('--resamples <count>', 'bootstrap resamples of each 95% interval', '1000')
     .option('--confidence <level>', "the corrected estimates' confidence level, between 0 and 1", '0.95')
     .option('--min-labelled <count>', 'the fewest topics with human labels a corrected interval is given for', '8')
+    .option(
+      '--adjust <method>',
+      "how the p-values of the leaderboard's pairs of runs are adjusted: benjamini-hochberg, holm or none",
+      DEFAULT_LEADERBOARD_ADJUSTMENT,
+    )
     .addHelpText(
       'after',
       '\nPairs are the (topic, document) pairs labelled in both qrels; the grades are the\n' +
@@ -78,7 +86,11 @@ export function agreementCommand(): Command {
         'With several --judge, each judge gets its report, and the judges are ranked by the width of the\n' +
         "corrected interval each gives the first measure over the runs' topics (the human labels a judge\n" +
         'is worth), and by the human labels gained per unit of cost (--judge-cost, or the judge_cost of\n' +
-        "an assay run's report.json beside its judgments.qrels).",
+        "an assay run's report.json beside its judgments.qrels).\n\n" +
+        'With three runs or more, each measure gets a leaderboard: the runs ranked by their corrected\n' +
+        'means, every pair tested by its corrected difference on the topics both are scored on, the\n' +
+        'p-values adjusted across the pairs (--adjust, alpha 1 - --confidence); runs that share a letter\n' +
+        'are not told apart.',
     )
     .action(async (options: AgreementOptions) => {
       // Checked here rather than as commander's required options, whose error exits 1, not 2.
@@ -100,6 +112,7 @@ export function agreementCommand(): Command {
         measure: measures[0] as Measure,
         measures,
         correction: { level: confidence, minLabelled },
+        leaderboardAdjustment: adjustmentMethod('--adjust', options.adjust),
         measureOptions: { relevanceLevel: level, gain: 'linear' as const },
         resamples,
         seed,
@@ -127,6 +140,7 @@ export function agreementCommand(): Command {
       const result = buildAgreementReport({
         human,
         judge,
+        judgeName: basename(options.judge[0] as string).replace(/\.[^.]*$/, ''),
         runs,
         ...common,
       });

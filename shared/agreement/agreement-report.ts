@@ -9,6 +9,7 @@ import { labelAgreement } from './label-agreement.js';
 import { pairLabels } from './label-pairs.js';
 import { systemAgreement, type NamedRun } from './system-agreement.js';
 import { correctedSystems } from './corrected-systems.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
 import type { Result } from '../schema/result.js';
 
 export interface AgreementInputs {
@@ -22,6 +23,10 @@ export interface AgreementInputs {
   readonly measures?: readonly Measure[];
   /** The corrected estimates' confidence level and fewest labelled topics. */
   readonly correction?: CorrectionSettings;
+  /** The judge's name, for its leaderboards; "judge" when not given. */
+  readonly judgeName?: string;
+  /** How the p-values of a leaderboard's pairs of runs are adjusted; Benjamini-Hochberg when not given. */
+  readonly leaderboardAdjustment?: PValueAdjustmentMethod;
   /** trec_eval's -l: lowest grade that counts as relevant, for the binary statistics and the measure. */
   readonly measureOptions: MeasureOptions;
   readonly resamples: number;
@@ -53,6 +58,7 @@ export function buildAgreementReport(inputs: AgreementInputs): Result<AgreementR
           inputs.measures ?? [inputs.measure],
           inputs.measureOptions,
           inputs.correction ?? DEFAULT_CORRECTION,
+          { judge: inputs.judgeName ?? 'judge', method: inputs.leaderboardAdjustment ?? DEFAULT_LEADERBOARD_ADJUSTMENT },
         );
   if (corrected !== undefined && !corrected.ok) return { ok: false, error: corrected.error };
 
@@ -119,7 +125,11 @@ export function buildAgreementReport(inputs: AgreementInputs): Result<AgreementR
     },
     ...(corrected === undefined
       ? {}
-      : { estimates: corrected.value.estimates, ...(inputs.runs.length < 2 ? {} : { differences: corrected.value.differences }) }),
+      : {
+          estimates: corrected.value.estimates,
+          ...(inputs.runs.length < 2 ? {} : { differences: corrected.value.differences }),
+          ...(corrected.value.leaderboards.length === 0 ? {} : { leaderboards: corrected.value.leaderboards }),
+        }),
     reasons,
   };
   return { ok: true, value: report };

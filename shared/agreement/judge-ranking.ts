@@ -29,7 +29,7 @@ export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<Agree
   const reports: Record<string, AgreementReport> = {};
   const candidates = [];
   for (const judge of judges) {
-    const built = buildAgreementReport({ ...inputs, judge: judge.qrels });
+    const built = buildAgreementReport({ ...inputs, judge: judge.qrels, judgeName: judge.name });
     if (!built.ok) return { ok: false, error: `Judge ${judge.name}: ${built.error}` };
     reports[judge.name] = built.value;
     candidates.push({

@@ -80,25 +80,6 @@ export function identityChanged(now: readonly AnswerIdentity[], before: readonly
   return nowKeys.size !== beforeKeys.size || [...nowKeys].some((key) => !beforeKeys.has(key));
 }
 
-/**
- * Holm's step-down adjustment of the judges' p-values (Holm, "A simple
- * sequentially rejective multiple test procedure", Scandinavian Journal of
- * Statistics 6, 1979): sorted ascending, the i-th of m is multiplied by
- * m − i + 1, then made non-decreasing and capped at 1. Rejecting where the
- * adjusted value is below alpha holds the chance of flagging any unchanged
- * judge of the run at alpha, however many judges it has.
- */
-export function holmAdjusted(pValues: readonly number[]): number[] {
-  const order = pValues.map((p, index) => ({ p, index })).sort((left, right) => left.p - right.p || left.index - right.index);
-  const adjusted = new Array<number>(pValues.length).fill(1);
-  let running = 0;
-  for (const [rank, { p, index }] of order.entries()) {
-    running = Math.max(running, Math.min(1, (pValues.length - rank) * p));
-    adjusted[index] = running;
-  }
-  return adjusted;
-}
-
 /** An identity without its count, for beside another run's. */
 function identityOnly(identity: AnswerIdentity): AnswerIdentity {
   return identity.system_fingerprint === undefined

@@ -1,8 +1,11 @@
 import type { CanaryDrift, CanaryJudge, CanaryReport } from '../schema/canary-report.js';
+
+type AttributedRegression = CanaryReport['attributed_regressions'][number];
 import type { CaseLine, ReportComparison } from '../schema/report.js';
 import type { AnswerIdentity, JudgeUsageRecord, Manifest } from '../schema/run-records.js';
 import { canaryAgreement } from './canary-agreement.js';
-import { canaryDrift, holmAdjusted, type UnadjustedDrift } from './canary-drift.js';
+import { holmAdjusted } from '../statistics/p-value-adjustment.js';
+import { canaryDrift, type UnadjustedDrift } from './canary-drift.js';
 import { canaryItems } from './canary-items.js';
 
 type Regression = ReportComparison['regressions'][number];
@@ -27,7 +30,8 @@ export interface CanaryRun {
  * report.json's `canaries` (shared/schema/canary-report.ts): each judge's
  * verdicts on the canary items, its agreement with their human labels, who
  * answered, and its drift since the run compared with, the p-values
- * adjusted by Holm's method over the judges tested; a judge is flagged
+ * adjusted by Holm's method over the judges tested (shared/statistics/p-value-adjustment.ts),
+ * which holds the chance of flagging any unchanged judge of the run at alpha; a judge is flagged
  * changed when its verdicts moved (adjusted p < alpha) or its model identity
  * did. A regression of a judge's own metric goes to the judge when the
  * judge's canary verdicts moved, unless human labels decided it (a
@@ -73,7 +77,16 @@ export function canarySection(run: CanaryRun): CanaryReport {
     const judge = judgeOfMetric(regression.metric);
     return judge === undefined || !moved.has(judge) || regression.judge !== undefined
       ? []
-      : [{ engine: regression.engine, metric: regression.metric, delta: regression.delta, p_value: regression.p_value, judge }];
+      : [
+          {
+            engine: regression.engine,
+            metric: regression.metric,
+            delta: regression.delta,
+            p_value: regression.p_value,
+            ...(regression.adjusted_p_value === undefined ? {} : { adjusted_p_value: regression.adjusted_p_value }),
+            judge,
+          },
+        ];
   });
   const notCompared = notComparedReason(run.comparedWith, run.canary.key);
   return {
@@ -128,12 +141,7 @@ function notComparedReason(comparedWith: CanaryRun['comparedWith'], key: string)
  * (p 0.0010)". Words rather than arrows: terminals and fonts without them
  * still read it.
  */
-function changeSentence(
-  judge: string,
-  canary: CanaryJudge,
-  tested: number,
-  attributed: readonly { engine: string; metric: string; delta: number; p_value: number }[],
-): string {
+function changeSentence(judge: string, canary: CanaryJudge, tested: number, attributed: readonly AttributedRegression[]): string {
   const drift = canary.drift as CanaryDrift;
   const moves =
     canary.scale === 'yes_no'
@@ -148,9 +156,15 @@ function changeSentence(
   const regressions = drift.verdicts_changed
     ? attributed.length === 0
       ? ''
-      : `; put down to the judge: ${attributed.map((entry) => `${entry.engine} ${entry.metric} ${entry.delta.toFixed(4)} (p ${entry.p_value.toFixed(4)})`).join(', ')}`
+      : `; put down to the judge: ${attributed.map((entry) => `${entry.engine} ${entry.metric} ${entry.delta.toFixed(4)} (${evidence(entry)})`).join(', ')}`
     : '; its canary verdicts did not move beyond chance, so its metrics\u2019 regressions stay the engines\u2019';
   return `judge changed: ${judge}: ${verdicts}${identity}${regressions}`;
+}
+
+/** A regression's p-value, and the adjusted one its comparison decided on when it has one. */
+function evidence(entry: AttributedRegression): string {
+  const adjusted = entry.adjusted_p_value === undefined ? '' : `, adjusted ${entry.adjusted_p_value.toFixed(4)}`;
+  return `p ${entry.p_value.toFixed(4)}${adjusted}`;
 }
 
 /** A p-value to four places, "p = 0.0004", or "p < 0.0001" below them. */

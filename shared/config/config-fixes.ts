@@ -80,7 +80,7 @@ export const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement, corrected_estimates',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement, corrected_estimates, p_value_adjustment',
   'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
@@ -112,6 +112,12 @@ export const FIXES: Readonly<Record<string, string>> = {
     'write an object with level (a confidence level between 0 and 1, default 0.95) and min_labelled (a whole number from 3, default 8)',
   'run.corrected_estimates.level': 'give a confidence level between 0 and 1, e.g. 0.95',
   'run.corrected_estimates.min_labelled': 'give the fewest labelled cases an interval is given for, a whole number from 3, e.g. 8',
+  'run.p_value_adjustment':
+    'write an object with baseline (default holm) and leaderboard (default benjamini-hochberg), each holm, benjamini-hochberg or none',
+  'run.p_value_adjustment.baseline':
+    'give how the p-values against the baseline are adjusted across engines × metrics: holm, benjamini-hochberg or none',
+  'run.p_value_adjustment.leaderboard':
+    "give how the p-values of a leaderboard's pairs of engines are adjusted: benjamini-hochberg, holm or none",
   ...ENGINE_CONFIG_FIXES,
   ...CANARY_FIXES,
 };
@@ -127,6 +133,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
   'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
   'run.corrected_estimates': ['level', 'min_labelled'],
+  'run.p_value_adjustment': ['baseline', 'leaderboard'],
   'judge.batch': ['enabled', 'failed_lines', 'unanswered_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds', 'bedrock'],
   'judge.batch.bedrock': Object.keys(bedrockBatchSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],

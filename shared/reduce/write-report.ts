@@ -14,6 +14,7 @@ import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import { withJudgeRanking } from '../report/judge-ranking.js';
+import { leaderboardOptionsOf, withLeaderboards } from '../report/report-leaderboards.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
@@ -72,7 +73,9 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const config = runConfigOf(manifest);
   const compared =
     run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT
-      ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target)
+      ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target, {
+          adjustment: config.run.p_value_adjustment.baseline,
+        })
       : target === undefined
         ? undefined
         : // Only the headline metrics of each line (and the judges' twins that correct them) are read back: the comparison needs no more.
@@ -82,6 +85,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
             target,
             {
               minLabelled: config.run.corrected_estimates.min_labelled,
+              adjustment: config.run.p_value_adjustment.baseline,
             },
           );
   // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl;
@@ -110,7 +114,11 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
       ? withComparison
       : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
   const report = withCanaries(
-    withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest))),
+    withLeaderboards(
+      withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest))),
+      run.partials.map((partial) => partial.columns),
+      leaderboardOptionsOf(manifest),
+    ),
     await canaryOfRun(
       store,
       manifest,
@@ -122,7 +130,12 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const comparison =
     report.comparison === undefined
       ? undefined
-      : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
+      : {
+          baseline_run_id: report.comparison.baseline_run_id,
+          ...(report.comparison.adjustment === undefined ? {} : { adjustment: report.comparison.adjustment }),
+          engines: report.comparison.engines,
+          per_query: compared?.perQuery ?? [],
+        };
   const html =
     run.lines !== undefined
       ? renderHtml(report, run.lines, comparison === undefined ? {} : { comparison })

@@ -5,6 +5,7 @@ import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
 import { judgeRankingSection } from './html/judge-ranking.js';
+import { leaderboardSection } from './html/leaderboard.js';
 import { headerSection } from './html/header.js';
 import { judgeUsageSection } from './html/judge-usage-table.js';
 import { keyStatistics } from './html/key-statistics.js';
@@ -29,7 +30,7 @@ export interface HtmlOptions {
  * metric (inline SVG), a sortable and filterable per-query table (of every
  * case, or for a large run an excerpt that says so), the judges' agreement
  * with the human labels, judge usage with the cost estimate at the config's judge.prices when it gives them, failed and missing cases, and, with a comparison,
- * the deltas against the baseline.
+ * the deltas against the baseline; with three engines or more, the leaderboards.
  *
  * Nothing is loaded from anywhere: styles, charts and the one script are
  * inline, and the page's Content-Security-Policy allows that style sheet and
@@ -45,6 +46,7 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['metrics', 'Key metrics', metricTableSection(report, keys)],
     ['charts', 'Charts', chartsSection(report, keys)],
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
+    ['leaderboard', 'Leaderboard', leaderboardSection(report)],
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
     ['agreement', 'Agreement with the human labels', agreementSection(report)],
     ['canaries', 'Judge canaries', canarySection(report)],

@@ -73,6 +73,8 @@ export const attributedRegressionSchema = z.object({
   metric: z.string(),
   delta: z.number(),
   p_value: z.number(),
+  /** The p-value adjusted across the comparison, as the regression had it. */
+  adjusted_p_value: z.number().optional(),
   /** The changed judge whose metric it is. */
   judge: z.string(),
 });

@@ -57,7 +57,7 @@ const runIdOf = (outcome: BuiltCliOutcome): string => /^run (r-[0-9a-f]{16})$/m.
 
 beforeAll(async () => {
   folder = await createTempFolder();
-  const data = await folder.write('nightly.jsonl', dataset('q', 10));
+  const data = await folder.write('nightly.jsonl', dataset('q', 16));
   await folder.write('canary.jsonl', dataset('c', 15));
   // The canary set is named relative to the config file.
   const config = await folder.write('config.yaml', 'judges: [chunk_relevance, graded_relevance]\ncanaries:\n  dataset: canary.jsonl\n');
@@ -144,12 +144,12 @@ describe('a nightly suite with a judge canary', () => {
       expect(canary?.agreement?.pairs).toBe(60);
       expect(canary?.answered_by).toHaveLength(1);
       // The run's own cases are the dataset's only.
-      expect(report.cases.total).toBe(10);
+      expect(report.cases.total).toBe(16);
     }
     expect(nights[0]?.report.canaries).toMatchObject({ compared_with: null, changed_judges: [] });
     // The run's own judge usage records who answered too.
     expect(nights[0]?.report.judges.chunk_relevance?.answered_by).toEqual([
-      { model: 'judge-model', system_fingerprint: FINGERPRINT, calls: 40 },
+      { model: 'judge-model', system_fingerprint: FINGERPRINT, calls: 64 },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canaryDrift, holmAdjusted, identityChanged, type JudgeCanary } from '../../../shared/canaries/canary-drift.js';
+import { canaryDrift, identityChanged, type JudgeCanary } from '../../../shared/canaries/canary-drift.js';
 import type { CanaryItem } from '../../../shared/schema/canary-report.js';
 
 /** A yes/no judge's canary of `count` documents, the verdicts given by index. */
@@ -91,15 +91,5 @@ describe('identityChanged', () => {
     ['the model named without a fingerprint, then with one', [{ model: 'm' } as typeof a], [a], true],
   ])('%s: %s', (_described, now, before, expected) => {
     expect(identityChanged(now, before)).toBe(expected);
-  });
-});
-
-describe('holmAdjusted', () => {
-  it("multiplies the i-th smallest of m p-values by m − i + 1, keeps them non-decreasing and at most 1 (R's p.adjust, method holm)", () => {
-    // Sorted: 0.005 · 4 = 0.02, 0.01 · 3 = 0.03, 0.03 · 2 = 0.06, 0.04 · 1 = 0.04 → raised to 0.06
-    expect(holmAdjusted([0.01, 0.04, 0.03, 0.005]).map((p) => Number(p.toFixed(12)))).toEqual([0.03, 0.06, 0.06, 0.02]);
-    expect(holmAdjusted([0.6, 0.9])).toEqual([1, 1]);
-    expect(holmAdjusted([0.02])).toEqual([0.02]);
-    expect(holmAdjusted([])).toEqual([]);
   });
 });

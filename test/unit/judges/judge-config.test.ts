@@ -39,6 +39,7 @@ const EXPECTED: ConfigFile = {
     list_depth: 100,
     engine_concurrency: 8,
     corrected_estimates: { level: 0.95, min_labelled: 8 },
+    p_value_adjustment: { baseline: 'holm', leaderboard: 'benjamini-hochberg' },
   },
   judges: ['groundedness', 'rubric', 'politeness'],
   rubric_weights: { correctness: 2, comprehensiveness: 1, readability: 1 },
@@ -92,6 +93,7 @@ describe('loadConfigFile', () => {
           list_depth: 100,
           engine_concurrency: 8,
           corrected_estimates: { level: 0.95, min_labelled: 8 },
+          p_value_adjustment: { baseline: 'holm', leaderboard: 'benjamini-hochberg' },
         },
       },
     });
@@ -165,6 +167,14 @@ describe('loadConfigFile', () => {
       'a minimum agreement outside -1 to 1',
       'run:\n  min_agreement: 1.5\n',
       [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/],
+    ],
+    [
+      'a p-value adjustment that does not exist, and a misspelt key beside it',
+      'run:\n  p_value_adjustment: {baseline: bonferroni, leaderbord: none}\n',
+      [
+        /field "run\.p_value_adjustment\.baseline": expected one of holm, benjamini-hochberg, none, got "bonferroni" \(fix: give how the p-values against the baseline are adjusted/,
+        /field "run\.p_value_adjustment\.leaderbord": unknown key \(fix: remove it or correct its spelling; the keys here are baseline, leaderboard\)/,
+      ],
     ],
     [
       "a judge's own base_url with a user and password, without repeating the password",

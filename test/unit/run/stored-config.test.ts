@@ -32,6 +32,7 @@ describe('runConfigOf: a run config read from its manifest', () => {
       list_depth: 100,
       engine_concurrency: 8,
       corrected_estimates: { level: 0.95, min_labelled: 8 },
+      p_value_adjustment: { baseline: 'holm', leaderboard: 'benjamini-hochberg' },
     });
     expect(config.strict).toBe(false);
     expect(config.judges).toEqual(['correctness']);
