@@ -11,13 +11,18 @@ const GROWTH = 0.05;
 const FLOOR_EASING = 0.125;
 /** The share of a rate measured between refusals (granted-rate.ts) that a cut paces at: room for the jitter of the way there. */
 const GRANTED_MARGIN = 0.95;
+/**
+ * The share of the most a measured limit may grant (one request more than counted) that the pace comes back to:
+ * a sliding window's count between refusals is less exact than a token bucket's.
+ */
+const MEASURED_CEILING = 0.97;
 /** The most a first pace's round may refuse for its refusals to be taken as random: a limit's, met at a first pace several times too fast. */
 const MOST_AT_RANDOM = 0.5;
 /** The fewest attempts settled that close a round early, when its refusals are far beyond the floor. */
 const EARLIEST_CLOSE = 8;
 /** Sampling errors by which refusals must follow the timing of what was let through to undo a floor, checked each round. */
 const FLOOR_TIMED_ERRORS = 3;
-/** Rounds without a refusal at 95% of a limit measured between refusals before the pace probes past it, for a limit raised or lifted. */
+/** Rounds without a refusal at the ceiling of a limit measured between refusals before the pace probes past it, for a limit raised or lifted. */
 const PATIENCE = 4;
 
 /** A refusal by a rate limit, as the governor read it. */
@@ -70,7 +75,7 @@ interface Round {
  *   random beside), to the rate the server accepted: the rate sent, less
  *   the share refused above the floor (a quarter of it at least);
  * - a share within it raises the pace, unless an answer said the quota is
- *   used up. After a measured cut: back to 95% of the most the limit may
+ *   used up. After a measured cut: back to 97% of the most the limit may
  *   grant, as measured at each close, half way at a time and by `GROWTH`
  *   at least; kept there `PATIENCE` rounds without a refusal; then past it,
  *   where a limit may have been raised or lifted, the raise doubling with
@@ -108,14 +113,14 @@ export class LearntRequestPace {
   private kept: number | undefined;
   /**
    * The rate sent when the pace was last cut, or the most the limit may grant when a cut measured it: the pace
-   * comes back towards 95% of it fast, and past it slowly.
+   * comes back towards 95% of it (97% of the most a limit may grant) fast, and past it slowly.
    */
   private refusedAt: number | undefined;
   /** At the first refusal: when its wait ends, and the first pace is measured. */
   private firstPaceAt: number | undefined;
   /** The rate a limit was measured to grant at the last cut (granted-rate.ts); undefined when the cut had no such measure. */
   private measured: number | undefined;
-  /** Rounds in a row without a refusal at a pace past `refusedAt` (at 95% of `measured`, when there is one). */
+  /** Rounds in a row without a refusal at a pace past `refusedAt` (at its ceiling, when a limit is measured). */
   private beyond = 0;
   private round: Round = openRound(0, undefined);
   /** A refusal's headers said the quota was spent (x-ratelimit-remaining-* 0): the first pace's refusals are then a limit's. */
@@ -180,15 +185,15 @@ export class LearntRequestPace {
         return;
       }
     }
-    // Probing past a measured limit, a refusal says it stands: back to 95% of it at once, not at the round's end.
+    // Probing past a measured limit, a refusal says it stands: back to 97% of the most it may grant at once, not at the round's end.
     if (this.probing && this.pace !== undefined) {
-      this.pace = Math.min(this.pace, (this.refusedAt ?? this.pace) * (1 - TARGET_SHARE));
+      this.pace = Math.min(this.pace, (this.refusedAt ?? this.pace) * MEASURED_CEILING);
       this.beyond = 0;
     }
     if (round === this.round.number) this.count(true, now);
   }
 
-  /** The pace is above 95% of a limit measured between refusals, to find whether it was raised or lifted. */
+  /** The pace is above 97% of the most a limit measured between refusals may grant, to find whether it was raised or lifted. */
   private get probing(): boolean {
     return this.measured !== undefined && this.beyond > PATIENCE;
   }
@@ -226,7 +231,7 @@ export class LearntRequestPace {
     // Between refusals at random no rate is granted: the span tells one only while every refusal is the limit's.
     const granted = this.floor === 0 ? this.granted.estimate() : undefined;
     if (refused === 0) this.granted.end();
-    // A limit measured: the pace comes back to 95% of the most it may grant, as measured now.
+    // A limit measured: the pace comes back to 97% of the most it may grant, as measured now.
     if (this.measured !== undefined && granted !== undefined) this.refusedAt = granted.mostPerMinute;
     if (this.check !== undefined) {
       const check = this.check;
@@ -268,10 +273,11 @@ export class LearntRequestPace {
 
   /** The pace after a round within the target, with `refused` refusals. */
   private raised(pace: number, refused: number): number {
-    const ceiling = this.refusedAt === undefined ? 0 : this.refusedAt * (1 - TARGET_SHARE);
+    const ceiling = this.refusedAt === undefined ? 0 : this.refusedAt * (this.measured === undefined ? 1 - TARGET_SHARE : MEASURED_CEILING);
     const halfWayBack = (ceiling - pace) / 2;
     if (this.measured !== undefined) {
-      // A limit measured between refusals: back to 95% of it fast, then kept there PATIENCE rounds without a refusal before probing past.
+      // A limit measured between refusals: back to 97% of the most it may grant fast, then kept there PATIENCE rounds without a
+      // refusal before probing past.
       if (pace < ceiling) {
         this.beyond = 0;
         return Math.min(ceiling, Math.max(pace * (1 + GROWTH), pace + halfWayBack));
