@@ -65,7 +65,8 @@ interface Round {
  *   before. When the share refused is above what a limit would refuse by
  *   more than `TARGET_SHARE`, and the refusals do not follow the timing of
  *   what was let through (granted-rate.ts, `timed`), the cut is undone and
- *   that share is the server's floor;
+ *   that share is the server's floor; never after a round that let nothing
+ *   through, whose refusals have no timing to tell;
  * - a share refused above the floor by more than `TARGET_SHARE` (and, once
  *   there is a floor, by more than twice a round's sampling error, so that
  *   chance alone seldom cuts) cuts the pace: to 95% of the rate the limit
@@ -239,8 +240,9 @@ export class LearntRequestPace {
       this.check = undefined;
       // At the first pace, refusals are taken for random only when nothing says otherwise: their share what the first burst's
       // was, not most of the round, and none saying the quota was spent. After a cut, when they did not fall as a limit's would.
+      // Never when the round let nothing through: its refusals have no timing to tell, and a pace restored would knock on.
       const firstAsBefore = !this.spentSaid && sameShare(check, share, settled) && share <= MOST_AT_RANDOM;
-      const asBefore = (check.first !== true || firstAsBefore) && !this.granted.timed();
+      const asBefore = (check.first !== true || firstAsBefore) && refused < settled && !this.granted.timed();
       if (share > Math.max(this.floor, limitWouldRefuse) + TARGET_SHARE && asBefore) {
         this.pace = this.kept;
         this.floor = share;

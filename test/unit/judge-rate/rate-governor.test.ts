@@ -330,6 +330,24 @@ describe('RateGovernor: the control loop, round by round', () => {
     expect(governor.state().requestsPerMinute).toBeLessThanOrEqual(0.25 * 600);
   });
 
+  it('goes on cutting while every attempt is refused after answers were let through: a round that lets nothing through is never taken for refusals at random', async () => {
+    // Prepare: a pace of 617.4 a minute, learnt from a first refusal and 23 answers
+    const { governor, clock } = await pacedGovernor();
+
+    // Act: four rounds with every attempt refused
+    const paces: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      await attempts(governor, clock, 24, () => refused({ 'retry-after-ms': '1' }));
+      paces.push(governor.state().requestsPerMinute ?? 0);
+    }
+
+    // Assess: each round slower than the one before, the first below the 23 answers' rate over the span from the
+    // first refusal (about half the pace), no floor of refusals taken as random
+    expect(paces[0]).toBeLessThan(0.5 * 617.4);
+    for (let round = 1; round < paces.length; round++) expect(paces[round]).toBeLessThan(paces[round - 1] ?? 0);
+    expect(governor.state().refusalFloor).toBe(0);
+  });
+
   it("measures a token bucket between its refusals: a pace five times too fast is cut to 95% of the bucket's rate, its burst left out", async () => {
     // Prepare: a configured 3,000 a minute against a bucket of 600 a minute with a burst of 10, answering at once
     const { governor, clock } = governorOf({ maxInFlight: 1, limits: { requestsPerMinute: 3_000 } });
