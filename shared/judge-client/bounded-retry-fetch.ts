@@ -3,13 +3,15 @@ import { isSpentQuota } from './judge-failure.js';
 import type { CallDeadline } from '../judge-answers/call-deadline.js';
 import { askedWait } from '../judge-rate/rate-headers.js';
 import type { Permit, RateGovernor } from '../judge-rate/rate-governor.js';
-import { edited, readWhole } from './whole-answer.js';
+import { exchange } from './http-exchange.js';
+import { readWhole, type WholeResponse } from './whole-answer.js';
 
 /**
  * The fetch the judge client gives the openai SDK. The SDK keeps doing the
  * retrying (408, 409, 5xx, connection errors, timeouts, with its backoff and
  * Retry-After); this wrapper paces the attempts and reads each answer whole
- * before the SDK sees it:
+ * before the SDK sees it, over the client's own HTTP (http-exchange.ts,
+ * which fails as fetch fails):
  *
  * - every attempt waits for a permit of the server's rate governor
  *   (shared/judge-rate/rate-governor.ts) and reports back what came of it, so the calls of
@@ -79,21 +81,30 @@ export interface FetchBounds {
 
 export function boundedRetryFetch(bounds: FetchBounds, calls: ReadonlyMap<string, TrackedCall>, contact: ServerContact): typeof fetch {
   return async (input, init) => {
-    const key = new Headers(init?.headers).get(CALL_HEADER);
-    const call = key === null ? undefined : calls.get(key);
+    const request = requestOf(input, init);
+    const key = request.headers[CALL_HEADER];
+    const call = key === undefined ? undefined : calls.get(key);
     // The SDK sends a judgment's body as a string, which can be sent again as it is.
-    const resendable = call !== undefined && typeof init?.body === 'string';
+    const resendable = call !== undefined && request.body !== undefined;
     for (;;) {
-      const permit = await permitFor(bounds, init, call);
+      const permit = await permitFor(bounds, request.body, init?.signal, call);
       if (call !== undefined) call.attempts++;
       let whole: Awaited<ReturnType<typeof readWhole>>;
       try {
-        const response = await fetch(input, { ...init, signal: attemptSignal(init?.signal, bounds.timeoutMs) }).catch((error: unknown) => {
+        const onResend = (): void => {
+          if (call !== undefined) call.attempts++;
+        };
+        const head = await exchange(request.url, {
+          ...request,
+          signal: init?.signal ?? undefined,
+          timeoutMs: bounds.timeoutMs,
+          onResend,
+        }).catch((error: unknown) => {
           contact.sawFailure(error);
           throw error;
         });
         contact.sawAnswer();
-        whole = await readWhole(response);
+        whole = await readWhole(head);
       } catch (error) {
         permit.done({});
         throw error;
@@ -104,46 +115,60 @@ export function boundedRetryFetch(bounds: FetchBounds, calls: ReadonlyMap<string
       permit.done({ status, headers, rateLimited, ...(whole.tokens === undefined ? {} : { tokens: whole.tokens }) });
       if (call !== undefined) call.heldByRateLimit = rateLimited;
       if (call === undefined || !willBeRetried(whole.response)) return whole.response;
-      if (spentQuota) return edited(whole.response, { 'x-should-retry': 'false' });
+      if (spentQuota) return whole.response.edited({ 'x-should-retry': 'false' });
       if (rateLimited) call.rateLimited++;
       if (rateLimited && resendable) {
         if (bounds.governor.nextStartAt() < call.deadline.deadlineAt) continue;
         call.deadline.outOfTime = true;
-        return edited(whole.response, { 'x-should-retry': 'false' });
+        return whole.response.edited({ 'x-should-retry': 'false' });
       }
       return boundedWait(whole.response, bounds.maxRetryWaitMs, call);
     }
   };
 }
 
+/** What the SDK asks, in the exchange's terms: it sends a URL, a method, its headers and a JSON body as text. */
+function requestOf(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+): { url: string | URL; method: string; headers: Record<string, string>; body: string | undefined } {
+  if (input instanceof Request) throw new TypeError('The judge client sends a URL and its options, not a Request');
+  const body = init?.body ?? undefined;
+  if (body !== undefined && typeof body !== 'string') throw new TypeError('The judge client sends its requests as JSON text');
+  const headers: Record<string, string> = {};
+  const given = init?.headers;
+  for (const [name, value] of given instanceof Headers ? given : new Headers(given)) headers[name] = value;
+  return { url: input, method: init?.method ?? 'GET', headers, body };
+}
+
 /** Waits for the governor's permit within the call's deadline, the call marked as held by the rate limit meanwhile. */
-async function permitFor(bounds: FetchBounds, init: RequestInit | undefined, call: TrackedCall | undefined): Promise<Permit> {
-  const body = typeof init?.body === 'string' ? init.body : '';
+async function permitFor(
+  bounds: FetchBounds,
+  body: string | undefined,
+  signal: AbortSignal | null | undefined,
+  call: TrackedCall | undefined,
+): Promise<Permit> {
   // About four characters a token, plus the answer's room, as OpenAI itself counts a request against a token limit.
-  const tokens = Math.ceil(body.length / 4) + bounds.maxTokens;
-  const signals = [init?.signal, call?.deadline.signal].filter((signal): signal is AbortSignal => signal !== undefined && signal !== null);
+  const tokens = Math.ceil((body?.length ?? 0) / 4) + bounds.maxTokens;
+  // The SDK's signal follows the call's (judge-client.ts links it to the deadline): the wait ends with either.
+  const ended = signal ?? call?.deadline.signal;
   // Held while it waits; once granted, held still if it is being sent again after a refusal.
   const refusedBefore = call?.heldByRateLimit ?? false;
   if (call !== undefined) call.heldByRateLimit = true;
-  const permit = await bounds.governor.acquire(tokens, signals.length === 0 ? undefined : AbortSignal.any(signals));
+  const permit = await bounds.governor.acquire(tokens, ended);
   if (call !== undefined) call.heldByRateLimit = refusedBefore;
   return permit;
 }
 
-function attemptSignal(signal: AbortSignal | null | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal === undefined || signal === null ? timeout : AbortSignal.any([signal, timeout]);
-}
-
 /** A retry the SDK will make: its wait cut to the cap, or not made when it would end past the deadline. */
-function boundedWait(response: Response, maxRetryWaitMs: number, call: TrackedCall): Response {
+function boundedWait(response: WholeResponse, maxRetryWaitMs: number, call: TrackedCall): WholeResponse {
   const asked = askedWait(response.headers);
   const wait = asked === undefined ? undefined : Math.min(asked, maxRetryWaitMs);
   if ((wait ?? SDK_LONGEST_BACKOFF_MS) >= call.deadline.deadlineAt - Date.now()) {
     call.deadline.outOfTime = true;
-    return edited(response, { 'x-should-retry': 'false' });
+    return response.edited({ 'x-should-retry': 'false' });
   }
-  return wait === undefined ? response : edited(response, { 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
+  return wait === undefined ? response : response.edited({ 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
 }
 
 /** The SDK's own rule (openai 6.x shouldRetry). */

@@ -1,7 +1,13 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import { completionFields, exchangeAnswer, type SentAnswer } from '../judge-answers/answer-exchange.js';
 import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
-import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from '../judge-answers/call-deadline.js';
+import {
+  deadlineMessage,
+  linkedSignal,
+  startDeadline,
+  type CallDeadline,
+  type CallDeadlineOptions,
+} from '../judge-answers/call-deadline.js';
 import { isProse, readChoice } from '../judge-answers/completion-answer.js';
 import { chatRequestBody } from './chat-request-body.js';
 import {
@@ -155,13 +161,14 @@ export class JudgeClient implements JudgeCompleter {
       };
     } finally {
       this.calls.delete(callKey);
+      deadline.end();
     }
   }
 
   /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
   private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<SentAnswer> {
     const { deadline } = call;
-    const signal = AbortSignal.any([deadline.signal, call.stop.signal]);
+    const { signal, unlink } = linkedSignal([deadline.signal, call.stop.signal]);
     let floor: OutputMode | undefined;
     let claim: ModeClaim | undefined;
     try {
@@ -208,6 +215,7 @@ export class JudgeClient implements JudgeCompleter {
       }
     } finally {
       claim?.settle('undecided');
+      unlink();
     }
   }
 

@@ -1,18 +1,55 @@
 import { z } from 'zod';
 import { nestedErrorBody } from './error-body.js';
-
-/** Statuses whose answers have no body, which a Response cannot be built with. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+import type { AnswerHead } from './http-exchange.js';
 
 export interface WholeAnswer {
-  readonly response: Response;
+  readonly response: WholeResponse;
   /** The error body as JSON, for an answer that is not ok and is JSON. */
   readonly json: unknown;
   /** The tokens the server counted (usage.total_tokens), for an ok answer that says. */
   readonly tokens: number | undefined;
 }
 
-const usageSchema = z.object({ usage: z.object({ total_tokens: z.number().int().nonnegative() }) });
+/**
+ * An answer whose body has been read, as the openai SDK reads a Response:
+ * status, headers, and the body as text or JSON, from bytes held rather than
+ * a stream (a stream per answer cost more than the request itself).
+ */
+export class WholeResponse extends Response {
+  readonly #bytes: Uint8Array;
+  /** The body as JSON when it was parsed already: handed out instead of parsing it again. */
+  readonly #json: unknown;
+
+  constructor(bytes: Uint8Array, init: { status: number; statusText: string; headers: [string, string][] | Headers }, json?: unknown) {
+    super(null, { status: init.status, statusText: REASON_PHRASE.test(init.statusText) ? init.statusText : '', headers: init.headers });
+    this.#bytes = bytes;
+    this.#json = json;
+  }
+
+  // Properties, not methods, as the DOM types declare Response's.
+  override readonly arrayBuffer = async (): Promise<ArrayBuffer> => this.#bytes.slice().buffer as ArrayBuffer;
+  override readonly text = async (): Promise<string> => textOf(this.#bytes);
+  override readonly json = async (): Promise<unknown> => this.#json ?? JSON.parse(textOf(this.#bytes));
+
+  /** The same answer with some headers set (a string) or removed (undefined). */
+  edited(changes: Record<string, string | undefined>): WholeResponse {
+    const headers = new Headers(this.headers);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === undefined) headers.delete(name);
+      else headers.set(name, value);
+    }
+    return new WholeResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers });
+  }
+}
+
+/** What fetch accepts as a status text (the HTTP reason phrase); another one is dropped rather than failing the answer. */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+const decoder = new TextDecoder();
+
+function textOf(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
 
 /**
  * The answer with its body read to the end (a judge's answers are small), an
@@ -20,38 +57,33 @@ const usageSchema = z.object({ usage: z.object({ total_tokens: z.number().int().
  * Reading fails as fetch fails when the connection breaks, or when the
  * attempt's timeout or the deadline aborts it.
  */
-export async function readWhole(response: Response): Promise<WholeAnswer> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
+export async function readWhole(head: AnswerHead): Promise<WholeAnswer> {
+  const bytes = await head.body();
+  const ok = head.status >= 200 && head.status < 300;
   const parsed = parsedJson(bytes);
-  const json = response.ok ? undefined : parsed;
+  const json = ok ? undefined : parsed;
   const reshaped = json === undefined ? undefined : nestedErrorBody(json);
-  const headers = new Headers(response.headers);
-  // The body handed on is the decoded one, whole.
-  for (const name of ['content-encoding', 'content-length', 'transfer-encoding']) headers.delete(name);
-  const body = NULL_BODY_STATUSES.has(response.status) ? null : (reshaped ?? bytes);
-  const usage = response.ok ? usageSchema.safeParse(parsed) : undefined;
+  // The body handed on is the decoded one, whole: the headers that described it on the wire go.
+  const headers = head.headers.filter(([name]) => !WIRE_HEADERS.has(name.toLowerCase()));
+  const usage = ok ? usageSchema.safeParse(parsed) : undefined;
   return {
-    response: new Response(body, { status: response.status, statusText: response.statusText, headers }),
+    response: ok
+      ? new WholeResponse(bytes, { ...head, headers }, parsed)
+      : new WholeResponse(reshaped === undefined ? bytes : Buffer.from(reshaped), { ...head, headers }),
     json,
     tokens: usage?.success === true ? usage.data.usage.total_tokens : undefined,
   };
 }
 
+const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
+
+const usageSchema = z.object({ usage: z.object({ total_tokens: z.number().int().nonnegative() }) });
+
 function parsedJson(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    return JSON.parse(textOf(bytes)) as unknown;
   } catch {
     // Not JSON (an HTML error page): the SDK reports the text as it is.
     return undefined;
   }
-}
-
-/** The answer with some headers set (a string) or removed (undefined). */
-export function edited(response: Response, changes: Record<string, string | undefined>): Response {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined) headers.delete(name);
-    else headers.set(name, value);
-  }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

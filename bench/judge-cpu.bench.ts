@@ -1,0 +1,242 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
+import { median } from './time-command.js';
+
+/**
+ * The CPU one judgment costs `assay run` as a user starts it (the built CLI in
+ * a process of its own, chunk_relevance only, `--no-cache`, `--concurrency
+ * 16`), against a local test judge answering every request after --latency
+ * ms (50): --small queries × 5 passages (200, 1,000 judgments), then --large
+ * (1,000, 5,000 judgments), paired --repeat times (3). The figure is the
+ * marginal CPU of the further judgments: (large's CPU − small's) / (their
+ * difference in judgments), whole process (every thread), user + system,
+ * read by the process itself as it exits (process.cpuUsage, through a
+ * module given to node with --import). What a run costs besides is the
+ * small run's CPU less its judgments at that rate.
+ *
+ * With --reference-cli PATH (the cli/bin.js of another build, e.g. an
+ * export of the main branch), each round runs that build's pair too, right
+ * after this one's, for a side-by-side comparison on the same machine load.
+ *
+ * With --profile DIR, one more pair runs under `node --cpu-prof`, and the
+ * bench prints the functions with the most self time in each (their share
+ * of the profile's samples), and the same by package.
+ *
+ *   npm run bench:judge-cpu -- [--small 200] [--large 1000] [--passages 5] [--latency 50] [--repeat 3] [--reference-cli PATH] [--profile DIR] [--top 25]
+ */
+const { values } = parseArgs({
+  options: {
+    small: { type: 'string', default: '200' },
+    large: { type: 'string', default: '1000' },
+    passages: { type: 'string', default: '5' },
+    latency: { type: 'string', default: '50' },
+    repeat: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '16' },
+    profile: { type: 'string' },
+    'reference-cli': { type: 'string' },
+    top: { type: 'string', default: '25' },
+  },
+});
+const passages = Number(values.passages);
+const concurrency = Number(values.concurrency);
+const latencyMs = Number(values.latency);
+const clis: { name: string; path: string }[] = [
+  { name: 'this build', path: join(import.meta.dirname, '..', 'cli', 'bin.js') },
+  ...(values['reference-cli'] === undefined ? [] : [{ name: 'reference', path: values['reference-cli'] }]),
+];
+const folder = await mkdtemp(join(tmpdir(), 'assay-bench-cpu-'));
+
+/** Written by the child as it exits: its CPU (all threads) and peak resident memory. */
+const EXIT_USAGE = `import { writeFileSync } from 'node:fs';
+process.on('exit', () => {
+  const cpu = process.cpuUsage();
+  writeFileSync(process.env.ASSAY_BENCH_USAGE_FILE, JSON.stringify({ user: cpu.user, system: cpu.system, maxRssKiB: process.resourceUsage().maxRSS }));
+});
+`;
+
+async function writeDataset(queries: number): Promise<string> {
+  const path = join(folder, `q${queries}.jsonl`);
+  const lines = Array.from({ length: queries }, (_, query) =>
+    JSON.stringify({
+      request_id: `q${query}`,
+      request: `question number ${query} about topic ${query % 17}`,
+      response: `answer ${query}`,
+      retrieved_context: Array.from({ length: passages }, (_, passage) => ({
+        doc_uri: `d${query}-${passage}`,
+        content: `passage ${passage} for question ${query}`,
+      })),
+    }),
+  );
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+interface Measured {
+  readonly judgments: number;
+  readonly cpuSeconds: number;
+  readonly userSeconds: number;
+  readonly systemSeconds: number;
+  readonly wallSeconds: number;
+  readonly maxRssMiB: number;
+  readonly evaluated: number;
+  readonly exitCode: number | null;
+}
+
+let runs = 0;
+
+async function measure(cli: string, dataset: string, profileDir?: string): Promise<Measured> {
+  const name = `run-${runs++}`;
+  const configPath = join(folder, `${name}.json`);
+  await writeFile(configPath, JSON.stringify({ judges: ['chunk_relevance'] }));
+  const usageFile = join(folder, `${name}.usage.json`);
+  const out = join(folder, `out-${name}`);
+  const server = await startOpenAiTestServer({
+    oracle: () => ({ json: { rationale: 'the passage answers it', rating: 'yes' } }),
+    faults: { latencyMs },
+  });
+  const node = [
+    '--max-semi-space-size=64',
+    '--import',
+    `data:text/javascript,${encodeURIComponent(EXIT_USAGE)}`,
+    ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir]),
+  ];
+  const args = [cli, 'run', dataset, '--config', configPath, '--store', join(folder, `store-${name}`), '--out', out];
+  const environment = {
+    ...process.env,
+    OPENAI_API_KEY: 'bench-key',
+    OPENAI_BASE_URL: server.baseUrl,
+    ASSAY_JUDGE_MODEL: 'bench-model',
+    ASSAY_BENCH_USAGE_FILE: usageFile,
+  };
+  const started = performance.now();
+  const child = spawn(process.execPath, [...node, ...args, '--concurrency', String(concurrency), '--no-cache'], {
+    env: environment,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  const wallSeconds = (performance.now() - started) / 1000;
+  const judgments = server.answered();
+  await server.close();
+  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { user: number; system: number; maxRssKiB: number };
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { cases: { evaluated: number } };
+  return {
+    judgments,
+    cpuSeconds: (usage.user + usage.system) / 1e6,
+    userSeconds: usage.user / 1e6,
+    systemSeconds: usage.system / 1e6,
+    wallSeconds,
+    maxRssMiB: usage.maxRssKiB / 1024,
+    evaluated: report.cases.evaluated,
+    exitCode,
+  };
+}
+
+function describe(run: Measured): string {
+  return (
+    `${run.judgments} judgments: ${run.cpuSeconds.toFixed(2)} s CPU (${run.userSeconds.toFixed(2)} user, ${run.systemSeconds.toFixed(2)} sys), ` +
+    `${run.wallSeconds.toFixed(2)} s wall, ${run.maxRssMiB.toFixed(0)} MiB; ${run.evaluated} cases evaluated, exit ${run.exitCode}`
+  );
+}
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+}
+
+/** The functions and the packages with the most self time in a .cpuprofile, as shares of its samples. */
+async function summariseProfile(path: string, top: number): Promise<string[]> {
+  const profile = JSON.parse(await readFile(path, 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const byFunction = new Map<string, number>();
+  const byPlace = new Map<string, number>();
+  for (const sample of profile.samples) {
+    const frame = frames.get(sample);
+    if (frame === undefined) continue;
+    const where = frame.url === '' ? '' : `${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
+    const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
+    byFunction.set(name, (byFunction.get(name) ?? 0) + 1);
+    const place = placeOf(frame);
+    byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
+  }
+  const total = profile.samples.length;
+  const ranked = (counts: Map<string, number>, count: number) =>
+    [...counts]
+      .sort((left, right) => right[1] - left[1])
+      .slice(0, count)
+      .map(([name, samples]) => `    ${((100 * samples) / total).toFixed(1).padStart(5)}%  ${name}`);
+  return [`  ${total} samples; by place:`, ...ranked(byPlace, 12), '  top functions by self time:', ...ranked(byFunction, top)];
+}
+
+function shortUrl(url: string): string {
+  const modules = url.lastIndexOf('node_modules/');
+  if (modules >= 0) return url.slice(modules + 'node_modules/'.length);
+  const dist = url.indexOf('/dist/');
+  return dist >= 0 ? url.slice(dist + 1) : url.replace(/^file:\/\//, '');
+}
+
+/** A frame's package, `node:` internals, the CLI's own code, or V8's own entries ((garbage collector), (program), (idle)). */
+function placeOf(frame: ProfileNode['callFrame']): string {
+  if (frame.url === '') return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
+  if (frame.url.startsWith('node:')) return 'node: internals';
+  const modules = frame.url.lastIndexOf('node_modules/');
+  if (modules < 0) return 'assay';
+  const rest = frame.url.slice(modules + 'node_modules/'.length).split('/');
+  return rest[0]?.startsWith('@') === true ? `${rest[0]}/${rest[1]}` : (rest[0] ?? '');
+}
+
+try {
+  const small = Number(values.small);
+  const large = Number(values.large);
+  const [smallDataset, largeDataset] = [await writeDataset(small), await writeDataset(large)];
+  console.log(
+    `judge CPU: ${small} and ${large} queries × ${passages} passages, chunk_relevance, --concurrency ${concurrency} --no-cache, judge latency ${latencyMs} ms; ${values.repeat} pairs`,
+  );
+  const marginal = new Map(clis.map((cli) => [cli.name, [] as number[]]));
+  const fixed = new Map(clis.map((cli) => [cli.name, [] as number[]]));
+  for (let round = 0; round < Number(values.repeat); round++) {
+    for (const cli of clis) {
+      const smallRun = await measure(cli.path, smallDataset);
+      const largeRun = await measure(cli.path, largeDataset);
+      const perJudgment = (largeRun.cpuSeconds - smallRun.cpuSeconds) / (largeRun.judgments - smallRun.judgments);
+      marginal.get(cli.name)?.push(perJudgment);
+      fixed.get(cli.name)?.push(smallRun.cpuSeconds - perJudgment * smallRun.judgments);
+      console.log(`  ${cli.name}, round ${round + 1}: ${describe(smallRun)}`);
+      console.log(`    ${describe(largeRun)}`);
+      console.log(
+        `    marginal ${(1000 * perJudgment).toFixed(3)} ms of CPU a judgment; fixed ${(smallRun.cpuSeconds - perJudgment * smallRun.judgments).toFixed(2)} s`,
+      );
+    }
+  }
+  for (const cli of clis) {
+    const perJudgment = marginal.get(cli.name) ?? [];
+    console.log(
+      `  ${cli.name}: median ${(1000 * median(perJudgment)).toFixed(3)} ms of CPU a judgment (${(1000 * Math.min(...perJudgment)).toFixed(3)} to ${(1000 * Math.max(...perJudgment)).toFixed(3)}; target <= 0.5), ` +
+        `fixed ${median(fixed.get(cli.name) ?? []).toFixed(2)} s`,
+    );
+  }
+
+  if (values.profile !== undefined) {
+    for (const [label, dataset] of [
+      ['small', smallDataset],
+      ['large', largeDataset],
+    ] as const) {
+      const profileDir = join(values.profile, label);
+      await rm(profileDir, { recursive: true, force: true });
+      await mkdir(profileDir, { recursive: true });
+      console.log(`profile, ${label} run: ${describe(await measure(clis[0]?.path ?? '', dataset, profileDir))}`);
+      for (const file of (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+        console.log(`  ${join(profileDir, file)}`);
+        for (const line of await summariseProfile(join(profileDir, file), Number(values.top))) console.log(line);
+      }
+    }
+  }
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}
