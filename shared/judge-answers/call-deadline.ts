@@ -18,6 +18,12 @@ export interface CallDeadline {
   readonly startedAt: number;
   /** Set when a retry was not started because its wait would end past the deadline. */
   outOfTime: boolean;
+  /** The deadline has come (or the caller's signal aborted): the signal aborts then, unless stopped before. */
+  readonly expired: boolean;
+  /** Why the call was stopped before its deadline (`stop`), if it was. */
+  readonly stoppedWith: string | undefined;
+  /** Ends the call before its deadline, its signal aborting with `reason` (a server found unreachable). */
+  stop(reason: string): void;
   /** The call is over: its timer and its hold on the caller's signal are let go. */
   end(): void;
 }
@@ -34,18 +40,37 @@ export function startDeadline(callDeadlineMs: number, options: CallDeadlineOptio
     options.deadlineAt !== undefined && Number.isFinite(options.deadlineAt) ? options.deadlineAt : Number.POSITIVE_INFINITY;
   const deadlineAt = Math.min(now + callDeadlineMs, callerDeadline);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(timeoutReason()), Math.max(0, deadlineAt - now));
+  let expired = false;
+  let stoppedWith: string | undefined;
+  const expire = (reason: unknown): void => {
+    expired = true;
+    controller.abort(reason);
+  };
+  const timer = setTimeout(() => expire(timeoutReason()), Math.max(0, deadlineAt - now));
   // As AbortSignal.timeout's: a deadline keeps no process alive.
   timer.unref();
-  const caller = linked([options.signal], controller);
+  const caller = options.signal;
+  const onCallerAbort = (): void => expire(caller?.reason);
+  if (caller?.aborted === true) expire(caller.reason);
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
   return {
     deadlineAt,
     signal: controller.signal,
     startedAt: now,
     outOfTime: false,
+    get expired() {
+      return expired;
+    },
+    get stoppedWith() {
+      return stoppedWith;
+    },
+    stop: (reason) => {
+      if (!controller.signal.aborted) stoppedWith = reason;
+      controller.abort(reason);
+    },
     end: () => {
       clearTimeout(timer);
-      caller.unlink();
+      caller?.removeEventListener('abort', onCallerAbort);
     },
   };
 }
@@ -53,39 +78,6 @@ export function startDeadline(callDeadlineMs: number, options: CallDeadlineOptio
 /** What `AbortSignal.timeout` aborts with. */
 export function timeoutReason(): DOMException {
   return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
-}
-
-/**
- * A signal that aborts when any of `signals` does, with its reason, until
- * `unlink()`: AbortSignal.any without its weak references, for a signal
- * whose end is known.
- */
-export function linkedSignal(signals: readonly (AbortSignal | undefined)[]): {
-  readonly signal: AbortSignal;
-  /** Aborts the linked signal itself. */
-  abort(reason: unknown): void;
-  unlink(): void;
-} {
-  const controller = new AbortController();
-  return { signal: controller.signal, abort: (reason) => controller.abort(reason), ...linked(signals, controller) };
-}
-
-function linked(signals: readonly (AbortSignal | undefined)[], controller: AbortController): { unlink(): void } {
-  const sources = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  const aborted = sources.find((signal) => signal.aborted);
-  if (aborted !== undefined) {
-    controller.abort(aborted.reason);
-    return { unlink: () => {} };
-  }
-  const onAbort = function (this: AbortSignal): void {
-    controller.abort(this.reason);
-  };
-  for (const source of sources) source.addEventListener('abort', onAbort, { once: true });
-  return {
-    unlink: () => {
-      for (const source of sources) source.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 export function deadlineMessage(deadline: CallDeadline, callDeadlineMs: number, lastFailure: string | undefined): string {

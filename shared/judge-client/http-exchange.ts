@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { linkedSignal, timeoutReason } from '../judge-answers/call-deadline.js';
+import { timeoutReason } from '../judge-answers/call-deadline.js';
 
 /**
  * The judge client's HTTP: one request, and its answer read whole, over
@@ -62,18 +62,13 @@ export async function exchange(url: string | URL, request: ExchangeRequest): Pro
   if (send === undefined) throw new TypeError('fetch failed', { cause: new Error(`unknown scheme ${target.protocol}`) });
   const headers: Record<string, string | number> = { ...request.headers };
   if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
-  // One signal for the caller's and the attempt's timeout, let go as soon as the body is read (or fails).
-  const attempt = linkedSignal([request.signal]);
-  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => attempt.abort(timeoutReason()), request.timeoutMs);
-  const finish = (): void => {
-    clearTimeout(timer);
-    attempt.unlink();
-  };
+  // The caller's signal and the attempt's timeout, let go as soon as the body is read (or fails).
+  const stop = new Stop(request.signal, request.timeoutMs);
   try {
     for (;;) {
       try {
-        const head = await sendOnce(send, target, headers, request.method, request.body, attempt.signal);
-        head.body().then(finish, finish);
+        const head = await sendOnce(send, target, headers, request.method, request.body, stop);
+        head.body().then(stop.end, stop.end);
         return head;
       } catch (error) {
         // A kept connection the server had closed while it idled, which this process had not read yet (Node's
@@ -84,7 +79,7 @@ export async function exchange(url: string | URL, request: ExchangeRequest): Pro
       }
     }
   } catch (error) {
-    finish();
+    stop.end();
     throw error;
   }
 }
@@ -92,26 +87,61 @@ export async function exchange(url: string | URL, request: ExchangeRequest): Pro
 /** A request that failed on a kept-alive connection the server closed before any answer: the agent has dropped that connection. */
 class StaleConnection extends Error {}
 
+/**
+ * What ends an exchange early: the caller's signal, or the attempt's time
+ * running out. A listener and a timer, rather than an AbortController of
+ * its own for each request.
+ */
+class Stop {
+  reason: unknown;
+  stopped = false;
+  private onStop: ((reason: unknown) => void) | undefined;
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ) {
+    if (signal?.aborted === true) this.fire(signal.reason);
+    else signal?.addEventListener('abort', this.fromSignal, { once: true });
+    this.timer = timeoutMs === undefined || this.stopped ? undefined : setTimeout(() => this.fire(timeoutReason()), timeoutMs);
+  }
+
+  /** The request to end when it stops: the last one sent. */
+  watch(onStop: (reason: unknown) => void): void {
+    this.onStop = onStop;
+  }
+
+  readonly end = (): void => {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.fromSignal);
+    this.onStop = undefined;
+  };
+
+  private readonly fromSignal = (): void => this.fire(this.signal?.reason);
+
+  private fire(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.reason = reason;
+    this.onStop?.(reason);
+  }
+}
+
 function sendOnce(
   send: typeof httpRequest,
   target: URL,
   headers: Record<string, string | number>,
   method: string,
   body: string | undefined,
-  signal: AbortSignal,
+  stop: Stop,
 ): Promise<AnswerHead> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (stop.stopped) return Promise.reject(stop.reason);
   return new Promise((resolve, reject) => {
     let settle: (error: unknown) => void = reject;
-    const abort = (): void => {
-      settle(signal.reason);
-      outgoing.destroy();
-    };
-    const done = (): void => signal.removeEventListener('abort', abort);
     const outgoing: ClientRequest = send(target, { method, headers, agent: agents[target.protocol as keyof typeof agents] }, (incoming) => {
       const reading = readWhole(incoming, outgoing);
       settle = reading.fail;
-      reading.whole.then(done, done);
       const status = incoming.statusCode ?? 0;
       if (status < 200 || status > 599) {
         outgoing.destroy();
@@ -122,13 +152,15 @@ function sendOnce(
       resolve({ status, statusText: incoming.statusMessage ?? '', headers: pairsOf(incoming.rawHeaders), body: () => reading.whole });
     });
     outgoing.on('error', (error: Error & { code?: string; syscall?: string }) => {
-      done();
       const beforeAnswer = settle === reject;
-      if (beforeAnswer && outgoing.reusedSocket && isHangUp(error))
+      if (beforeAnswer && outgoing.reusedSocket && isHangUp(error) && !stop.stopped)
         return reject(new StaleConnection('stale connection', { cause: error }));
       settle(new TypeError(beforeAnswer ? 'fetch failed' : 'terminated', { cause: closedByServer(error) }));
     });
-    signal.addEventListener('abort', abort, { once: true });
+    stop.watch((reason) => {
+      settle(reason);
+      outgoing.destroy();
+    });
     outgoing.end(body);
   });
 }
