@@ -1,5 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { timeoutReason } from '../judge-answers/call-deadline.js';
 
@@ -55,11 +56,31 @@ export interface AnswerHead {
 /** One agent a scheme for the process: its idle connections are kept for the next request (and never keep the process alive). */
 const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
+/** Where a request goes, as node:http takes it: read once a URL, since a client sends every request to one or two. */
+interface Target {
+  readonly send: typeof httpRequest;
+  readonly options: RequestOptions;
+}
+
+const targets = new Map<string, Target>();
+const MOST_TARGETS_KEPT = 64;
+
+function targetOf(url: string): Target {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    const send = parsed.protocol === 'https:' ? httpsRequest : parsed.protocol === 'http:' ? httpRequest : undefined;
+    if (send === undefined) throw new TypeError('fetch failed', { cause: new Error(`unknown scheme ${parsed.protocol}`) });
+    target = { send, options: { ...urlToHttpOptions(parsed), agent: agents[parsed.protocol as keyof typeof agents] } };
+    if (targets.size >= MOST_TARGETS_KEPT) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /** Sends the request; resolves once the answer's head has come. */
 export async function exchange(url: string | URL, request: ExchangeRequest): Promise<AnswerHead> {
-  const target = typeof url === 'string' ? new URL(url) : url;
-  const send = target.protocol === 'https:' ? httpsRequest : target.protocol === 'http:' ? httpRequest : undefined;
-  if (send === undefined) throw new TypeError('fetch failed', { cause: new Error(`unknown scheme ${target.protocol}`) });
+  const { send, options } = targetOf(String(url));
   const headers: Record<string, string | number> = { ...request.headers };
   if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
   // The caller's signal and the attempt's timeout, let go as soon as the body is read (or fails).
@@ -67,7 +88,7 @@ export async function exchange(url: string | URL, request: ExchangeRequest): Pro
   try {
     for (;;) {
       try {
-        const head = await sendOnce(send, target, headers, request.method, request.body, stop);
+        const head = await sendOnce(send, { ...options, method: request.method, headers }, request.body, stop);
         head.body().then(stop.end, stop.end);
         return head;
       } catch (error) {
@@ -128,18 +149,11 @@ class Stop {
   }
 }
 
-function sendOnce(
-  send: typeof httpRequest,
-  target: URL,
-  headers: Record<string, string | number>,
-  method: string,
-  body: string | undefined,
-  stop: Stop,
-): Promise<AnswerHead> {
+function sendOnce(send: typeof httpRequest, options: RequestOptions, body: string | undefined, stop: Stop): Promise<AnswerHead> {
   if (stop.stopped) return Promise.reject(stop.reason);
   return new Promise((resolve, reject) => {
     let settle: (error: unknown) => void = reject;
-    const outgoing: ClientRequest = send(target, { method, headers, agent: agents[target.protocol as keyof typeof agents] }, (incoming) => {
+    const outgoing: ClientRequest = send(options, (incoming) => {
       const reading = readWhole(incoming, outgoing);
       settle = reading.fail;
       const status = incoming.statusCode ?? 0;
