@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
 import { median } from './time-command.js';
@@ -22,9 +24,9 @@ import { median } from './time-command.js';
  * export of the main branch), each round runs that build's pair too, right
  * after this one's, for a side-by-side comparison on the same machine load.
  *
- * With --profile DIR, one more pair runs under `node --cpu-prof`, and the
- * bench prints the functions with the most self time in each (their share
- * of the profile's samples), and the same by package.
+ * With --profile DIR, one more pair of each build runs under `node
+ * --cpu-prof`, and the bench prints the functions with the most self time in
+ * each (their share of the profile's samples), and the same by package.
  *
  *   npm run bench:judge-cpu -- [--small 200] [--large 1000] [--passages 5] [--latency 50] [--repeat 3] [--reference-cli PATH] [--profile DIR] [--top 25]
  */
@@ -147,48 +149,76 @@ function describe(run: Measured): string {
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
 }
 
-/** The functions and the packages with the most self time in a .cpuprofile, as shares of its samples. */
+/**
+ * The functions and the places (a room of the code, a package, Node's
+ * internals, the garbage collector) with the most self time in a
+ * .cpuprofile, as shares of its busy samples (idle left out), each frame
+ * read through the build's source maps. On a loaded machine a sample lands
+ * where the process was preempted: a call that wakes another process or
+ * thread (a socket's writev, a file open handed to libuv's threads) shows
+ * more than the CPU it used.
+ */
 async function summariseProfile(path: string, top: number): Promise<string[]> {
   const profile = JSON.parse(await readFile(path, 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
+  let busy = 0;
   for (const sample of profile.samples) {
     const frame = frames.get(sample);
-    if (frame === undefined) continue;
-    const where = frame.url === '' ? '' : `${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
-    const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
+    if (frame === undefined || frame.functionName === '(idle)') continue;
+    busy++;
+    const source = await sourceOf(frame);
+    const name = `${frame.functionName || '(anonymous)'} ${source}`.trim();
     byFunction.set(name, (byFunction.get(name) ?? 0) + 1);
-    const place = placeOf(frame);
+    const place = placeOf(frame.functionName, source);
     byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
   }
-  const total = profile.samples.length;
   const ranked = (counts: Map<string, number>, count: number) =>
     [...counts]
       .sort((left, right) => right[1] - left[1])
       .slice(0, count)
-      .map(([name, samples]) => `    ${((100 * samples) / total).toFixed(1).padStart(5)}%  ${name}`);
-  return [`  ${total} samples; by place:`, ...ranked(byPlace, 12), '  top functions by self time:', ...ranked(byFunction, top)];
+      .map(([name, samples]) => `    ${((100 * samples) / busy).toFixed(1).padStart(5)}%  ${name}`);
+  return [`  ${busy} busy samples; by place:`, ...ranked(byPlace, 15), '  top functions by self time:', ...ranked(byFunction, top)];
 }
 
-function shortUrl(url: string): string {
-  const modules = url.lastIndexOf('node_modules/');
-  if (modules >= 0) return url.slice(modules + 'node_modules/'.length);
-  const dist = url.indexOf('/dist/');
-  return dist >= 0 ? url.slice(dist + 1) : url.replace(/^file:\/\//, '');
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** Where a frame's code comes from: its source file and line through the built file's map, a node: module, or nothing (V8's own entries). */
+async function sourceOf(frame: ProfileNode['callFrame']): Promise<string> {
+  if (!frame.url.startsWith('file:')) return frame.url === '' ? '' : `${frame.url}:${frame.lineNumber + 1}`;
+  if (!sourceMaps.has(frame.url)) {
+    const map = await readFile(`${fileURLToPath(frame.url)}.map`, 'utf8').then(
+      (text) => new SourceMap(JSON.parse(text) as SourceMapPayload),
+      () => undefined,
+    );
+    sourceMaps.set(frame.url, map);
+  }
+  const entry = sourceMaps.get(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (entry === undefined || !('originalSource' in entry)) return relative(join(import.meta.dirname, '..'), fileURLToPath(frame.url));
+  const file = entry.originalSource.replace(/^(\.\.\/)+/, '').replace(/.*node_modules\//, 'node_modules/');
+  return `${file}:${entry.originalLine + 1}`;
 }
 
-/** A frame's package, `node:` internals, the CLI's own code, or V8's own entries ((garbage collector), (program), (idle)). */
-function placeOf(frame: ProfileNode['callFrame']): string {
-  if (frame.url === '') return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
-  if (frame.url.startsWith('node:')) return 'node: internals';
-  const modules = frame.url.lastIndexOf('node_modules/');
-  if (modules < 0) return 'assay';
-  const rest = frame.url.slice(modules + 'node_modules/'.length).split('/');
-  return rest[0]?.startsWith('@') === true ? `${rest[0]}/${rest[1]}` : (rest[0] ?? '');
+/** Node's internals by what they do. */
+const NODE_PLACES: readonly (readonly [RegExp, string])[] = [
+  [/^node:(_http|http|https|net|tls|internal\/(stream|streams|http|net))/, 'node: http, sockets, streams'],
+  [/^node:(fs|internal\/fs)/, 'node: files'],
+  [/^node:internal\/(modules|bootstrap)/, 'node: module loading'],
+];
+
+/** A package, a room of the code (shared/judge-client), `node:` internals, or V8's own entry ((garbage collector), (program), a native call). */
+function placeOf(functionName: string, source: string): string {
+  if (source === '') return functionName.startsWith('(') ? functionName : '(native calls)';
+  if (source.startsWith('node:')) return NODE_PLACES.find(([pattern]) => pattern.test(source))?.[1] ?? 'node: other';
+  if (source.startsWith('node_modules/')) {
+    const parts = source.slice('node_modules/'.length).split('/');
+    return parts[0]?.startsWith('@') === true ? `${parts[0]}/${parts[1]}` : (parts[0] ?? '');
+  }
+  return source.split('/').slice(0, 2).join('/').replace(/:\d+$/, '');
 }
 
 try {
@@ -223,17 +253,19 @@ try {
   }
 
   if (values.profile !== undefined) {
-    for (const [label, dataset] of [
-      ['small', smallDataset],
-      ['large', largeDataset],
-    ] as const) {
-      const profileDir = join(values.profile, label);
-      await rm(profileDir, { recursive: true, force: true });
-      await mkdir(profileDir, { recursive: true });
-      console.log(`profile, ${label} run: ${describe(await measure(clis[0]?.path ?? '', dataset, profileDir))}`);
-      for (const file of (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile')).sort()) {
-        console.log(`  ${join(profileDir, file)}`);
-        for (const line of await summariseProfile(join(profileDir, file), Number(values.top))) console.log(line);
+    for (const cli of clis) {
+      for (const [label, dataset] of [
+        ['small', smallDataset],
+        ['large', largeDataset],
+      ] as const) {
+        const profileDir = join(values.profile, `${cli.name.replaceAll(' ', '-')}-${label}`);
+        await rm(profileDir, { recursive: true, force: true });
+        await mkdir(profileDir, { recursive: true });
+        console.log(`profile, ${cli.name}, ${label} run: ${describe(await measure(cli.path, dataset, profileDir))}`);
+        for (const file of (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+          console.log(`  ${join(profileDir, file)}`);
+          for (const line of await summariseProfile(join(profileDir, file), Number(values.top))) console.log(line);
+        }
       }
     }
   }
