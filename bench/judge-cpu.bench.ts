@@ -28,6 +28,8 @@ import { median } from './time-command.js';
  * --cpu-prof`, and the bench prints the functions with the most self time in
  * each (their share of the profile's samples), and the same by package.
  *
+ * `--repeat 0 --profile DIR` runs the profiles alone.
+ *
  *   npm run bench:judge-cpu -- [--small 200] [--large 1000] [--passages 5] [--latency 50] [--repeat 3] [--reference-cli PATH] [--profile DIR] [--top 25]
  */
 const { values } = parseArgs({
@@ -44,6 +46,8 @@ const { values } = parseArgs({
   },
 });
 const passages = Number(values.passages);
+/** Pairs measured; 0 runs the profiles alone. */
+const repeat = Number(values.repeat);
 const concurrency = Number(values.concurrency);
 const latencyMs = Number(values.latency);
 const clis: { name: string; path: string }[] = [
@@ -205,6 +209,10 @@ async function sourceOf(frame: ProfileNode['callFrame']): Promise<string> {
 
 /** Node's internals by what they do. */
 const NODE_PLACES: readonly (readonly [RegExp, string])[] = [
+  [
+    /^node:internal\/(deps\/undici|webstreams|worker\/js_transferable|abort_controller|event_target)/,
+    'node: fetch, web streams, abort signals',
+  ],
   [/^node:(_http|http|https|net|tls|internal\/(stream|streams|http|net))/, 'node: http, sockets, streams'],
   [/^node:(fs|internal\/fs)/, 'node: files'],
   [/^node:internal\/(modules|bootstrap)/, 'node: module loading'],
@@ -230,7 +238,7 @@ try {
   );
   const marginal = new Map(clis.map((cli) => [cli.name, [] as number[]]));
   const fixed = new Map(clis.map((cli) => [cli.name, [] as number[]]));
-  for (let round = 0; round < Number(values.repeat); round++) {
+  for (let round = 0; round < repeat; round++) {
     for (const cli of clis) {
       const smallRun = await measure(cli.path, smallDataset);
       const largeRun = await measure(cli.path, largeDataset);
@@ -244,7 +252,7 @@ try {
       );
     }
   }
-  for (const cli of clis) {
+  for (const cli of repeat > 0 ? clis : []) {
     const perJudgment = marginal.get(cli.name) ?? [];
     console.log(
       `  ${cli.name}: median ${(1000 * median(perJudgment)).toFixed(3)} ms of CPU a judgment (${(1000 * Math.min(...perJudgment)).toFixed(3)} to ${(1000 * Math.max(...perJudgment)).toFixed(3)}; target <= 0.5), ` +

@@ -5,10 +5,11 @@ import type { WholeAnswer } from './whole-answer.js';
 
 /**
  * A chat completion whose first attempt skips the openai SDK. The SDK's
- * work around one request (its headers rebuilt for each, its Request and
- * Response objects, its abort controller and log lines) cost about as much
- * CPU as the request itself; most judgments are answered at the first
- * attempt. So the first attempt is the very request the SDK would send (its
+ * work around one request (its headers rebuilt for each, its abort
+ * controller, its log lines formatted whether logged or not, the Response it
+ * reads) cost about 80 µs of CPU, near half of what node:http takes for the
+ * request itself (docs/benchmarks.md); most judgments are answered at the
+ * first attempt. So the first attempt is the very request the SDK would send (its
  * URL and headers, taken once from the SDK's own `buildRequest`, the body as
  * it writes it), through the same fetch; an ok JSON answer is the
  * completion. Anything else (an error status, a connection that failed, an
