@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
+import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
 /**
@@ -64,22 +65,7 @@ process.on('exit', () => {
 });
 `;
 
-async function writeDataset(queries: number): Promise<string> {
-  const path = join(folder, `q${queries}.jsonl`);
-  const lines = Array.from({ length: queries }, (_, query) =>
-    JSON.stringify({
-      request_id: `q${query}`,
-      request: `question number ${query} about topic ${query % 17}`,
-      response: `answer ${query}`,
-      retrieved_context: Array.from({ length: passages }, (_, passage) => ({
-        doc_uri: `d${query}-${passage}`,
-        content: `passage ${passage} for question ${query}`,
-      })),
-    }),
-  );
-  await writeFile(path, `${lines.join('\n')}\n`);
-  return path;
-}
+const writeDataset = (queries: number): Promise<string> => writePassageDataset(folder, queries, passages);
 
 interface Measured {
   readonly judgments: number;
