@@ -100,6 +100,8 @@ export async function runPipeline(
     budget: new JudgeBudget(infrastructure.store),
   };
   const judging = usableJudging(runConfig, place);
+  // The judge client's code (the openai SDK, or Bedrock's) loads while the dataset is stored and ingested, not before the first judgment.
+  if (judging.backend.kind === 'llm') judging.backend.service.prepare?.();
   const hash = configHash(runConfig);
   // A run without judges names none, rather than the backend it will never call.
   const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
