@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { slowestFirst } from './test/support/slowest-first.js';
 
 /**
  * Files whose module state must be their own, each in a fresh worker: a module
@@ -26,36 +27,81 @@ const ISOLATED_FILES = [
 /** Files sharing a worker get back the environment they started with (file-environment.ts). */
 const SHARED_WORKER = { isolate: false, setupFiles: ['test/support/file-environment.ts'] };
 
+/**
+ * The slowest files, slowest first (measured: docs/development.md): started
+ * first on a fresh clone, where vitest has timed nothing yet (slowest-first.ts).
+ */
+const SLOWEST_FILES = [
+  'test/e2e/documented-commands.test.ts',
+  'test/integration/deployed-bedrock-batch.test.ts',
+  'test/e2e/deployed-cli.test.ts',
+  'test/integration/deployed-batch.test.ts',
+  'test/e2e/batch-judging.test.ts',
+  'test/e2e/bedrock-batch-judging.test.ts',
+  'test/faults/pipeline-faults.test.ts',
+  'test/infra/cdk-synth.test.ts',
+  'test/e2e/judge-key-required.test.ts',
+  'test/faults/batch-outages.test.ts',
+  'test/e2e/bundled-packages.test.ts',
+  'test/faults/batch-broken-files.test.ts',
+  'test/faults/bedrock-batch-provider-faults.test.ts',
+  'test/faults/bedrock-batch-faults.test.ts',
+  'test/faults/kill-and-resume.test.ts',
+  'test/faults/batch-faults.test.ts',
+  'test/faults/run-recovery.test.ts',
+  'test/e2e/run-exit-status.test.ts',
+  'test/integration/pipeline-embedded.test.ts',
+  'test/infra/stack.test.ts',
+  'test/e2e/run-cli.test.ts',
+  'test/integration/split-reduce.test.ts',
+  'test/unit/reduce/range-partials.test.ts',
+  'test/unit/trec/run-kernel.test.ts',
+  'test/unit/statistics/large-sample-paired.test.ts',
+  'test/unit/dataset/streaming.test.ts',
+  'test/unit/generated-modules.test.ts',
+  'test/unit/ports/in-process-queue.test.ts',
+];
+
+/**
+ * The end-to-end, fault, integration and infra files wait on child processes,
+ * servers and disk most of their time: four at a time on two cores. They go
+ * first; then the unit files, bound by the CPU, two at a time, whose short
+ * files keep both cores busy to the end.
+ */
+const PROCESSES = { maxWorkers: 4, sequence: { groupOrder: 0 } };
+const UNIT = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 30_000,
     pool: 'threads',
-    maxWorkers: 3,
+    sequence: { sequencer: slowestFirst(SLOWEST_FILES) },
     projects: [
       {
         extends: true,
         test: {
-          // Pure functions and in-process fakes, bound by the CPU: one worker a core, and one module load a worker, not one a file.
+          // Pure functions and in-process fakes: one module load a worker, not one a file.
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           exclude: ISOLATED_FILES,
           ...SHARED_WORKER,
+          ...UNIT,
         },
       },
       {
         extends: true,
         test: {
-          // The end-to-end, fault, integration and infra files wait on child processes, servers and disk most of their time.
           name: 'processes',
           include: ['test/{e2e,faults,integration,infra}/**/*.test.ts'],
           exclude: ISOLATED_FILES,
           ...SHARED_WORKER,
+          ...PROCESSES,
         },
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ISOLATED_FILES },
+        test: { name: 'isolated', include: ISOLATED_FILES, ...PROCESSES },
       },
     ],
   },
