@@ -65,11 +65,11 @@ const SLOWEST_FILES = [
 /**
  * The end-to-end, fault, integration and infra files wait on child processes,
  * servers and disk most of their time: four at a time on two cores. They go
- * first; then the unit files, bound by the CPU, two at a time, whose short
- * files keep both cores busy to the end.
+ * first; then the unit files, three at a time: most are bound by the CPU,
+ * some wait on timers and loopback servers.
  */
 const PROCESSES = { maxWorkers: 4, sequence: { groupOrder: 0 } };
-const UNIT = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+const UNIT = { maxWorkers: 3, sequence: { groupOrder: 1 } };
 
 export default defineConfig({
   test: {
