@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CREDENTIALS_PROBLEM, credentialsFix, hasCredentials } from '../shared/judge-client/judge-base-url.js';
 import { BAD_PORT_FIX, badPortProblem, fetchRefusedPort } from '../shared/network/fetch-bad-ports.js';
+import { pValueAdjustmentMethodSchema, type PValueAdjustmentMethod } from '../shared/schema/p-value-adjustment.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -103,4 +104,11 @@ export async function assertWritableFolder(option: string, folder: string): Prom
             : code;
     throw new UsageError(`${option} ${folder} cannot be used (${reason}); expected a folder that can be created and written`);
   }
+}
+
+/** How a family of p-values is adjusted (`--adjust`, `--leaderboard-adjust`): one of the methods of shared/statistics/p-value-adjustment.ts. */
+export function adjustmentMethod(option: string, value: string): PValueAdjustmentMethod {
+  const parsed = pValueAdjustmentMethodSchema.safeParse(value);
+  if (!parsed.success) throw rejected(option, value, `one of ${pValueAdjustmentMethodSchema.options.join(', ')}`);
+  return parsed.data;
 }

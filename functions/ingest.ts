@@ -73,8 +73,8 @@ let ingestHandler: ReturnType<typeof createIngestHandler> | undefined;
 
 /**
  * The Lambda entry point, wired from the environment on first use. The AWS
- * wiring is imported here, so the CLI, which builds its handler from the
- * factory above, never loads the AWS SDK for an embedded run.
+ * wiring is imported here, so a test that builds the handler from the
+ * factory above, over local adapters, never loads the AWS SDK.
  */
 export const handler = async (event: S3Event, context: Context): Promise<IngestOutcome[]> => {
   const { lambdaDependencies } = await import('./lambda-environment.js');

@@ -53,7 +53,7 @@ function lambdaJudgingFor({ environment, store, telemetry }: LambdaDependencies)
     // Bedrock judges sign with the function's role: a suite judged there never reads the judge secret.
     needsJudgeKey: (config) => {
       const provider = providerNameOf(config.judge, lambdaJudgeEnvironment(environment, undefined));
-      return !provider.ok || provider.name !== 'bedrock';
+      return !provider.ok || provider.value !== 'bedrock';
     },
     ...(engineSecretArn === undefined ? {} : { engineVariables: engineVariablesReader(engineSecretArn) }),
     // The same judging as `assay run` builds from the same config (buildJudging), with this container's keys, cache and rate share.

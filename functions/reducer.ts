@@ -57,15 +57,15 @@ let reducerHandler: ReturnType<typeof createReducerHandler> | undefined;
 
 /**
  * The Lambda entry point, wired from the environment on first use. The AWS
- * wiring is imported here, so the CLI, which builds its handler from the
- * factory above, never loads the AWS SDK for an embedded run.
+ * wiring is imported here, so a test that builds the handler from the
+ * factory above, over local adapters, never loads the AWS SDK.
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<ControlOutcome[]> => {
   const { lambdaDependencies } = await import('./lambda-environment.js');
-  const { lambdaReducerBatch } = await import('./reducer-batch.js');
+  const { lambdaBatchJudging } = await import('./reducer-batch-judging.js');
   const dependencies = await lambdaDependencies();
   reducerHandler ??= createReducerHandler(
-    { ...dependencies, now: () => new Date(), batch: lambdaReducerBatch(dependencies) },
+    { ...dependencies, now: () => new Date(), batch: lambdaBatchJudging(dependencies) },
     dependencies.telemetry,
   );
   return reducerHandler(event, context);

@@ -16,6 +16,8 @@ import { selectMeasures } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { readRun } from '../../shared/trec/run.js';
 import { checkedJson } from '../checked-json.js';
+import { adjustmentMethod } from '../option-values.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT } from '../../shared/schema/p-value-adjustment.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 
@@ -31,6 +33,7 @@ interface AgreementOptions {
   json?: boolean;
   seed: string;
   resamples: string;
+  adjust: string;
 }
 
 /**
@@ -67,6 +70,11 @@ export function agreementCommand(): Command {
     .option('--resamples <count>', 'bootstrap resamples of each 95% interval', '1000')
     .option('--confidence <level>', "the corrected estimates' confidence level, between 0 and 1", '0.95')
     .option('--min-labelled <count>', 'the fewest topics with human labels a corrected interval is given for', '8')
+    .option(
+      '--adjust <method>',
+      "how the p-values of the leaderboard's pairs of runs are adjusted: benjamini-hochberg, holm or none",
+      DEFAULT_LEADERBOARD_ADJUSTMENT,
+    )
     .addHelpText(
       'after',
       '\nPairs are the (topic, document) pairs labelled in both qrels; the grades are the\n' +
@@ -78,7 +86,11 @@ export function agreementCommand(): Command {
         'With several --judge, each judge gets its report, and the judges are ranked by the width of the\n' +
         "corrected interval each gives the first measure over the runs' topics (the human labels a judge\n" +
         'is worth), and by the human labels gained per unit of cost (--judge-cost, or the judge_cost of\n' +
-        "an assay run's report.json beside its judgments.qrels).",
+        "an assay run's report.json beside its judgments.qrels).\n\n" +
+        'With three runs or more, each measure gets a leaderboard: the runs ranked by their corrected\n' +
+        'means, every pair tested by its corrected difference on the topics both are scored on, the\n' +
+        'p-values adjusted across the pairs (--adjust, alpha 1 - --confidence); runs that share a letter\n' +
+        'are not told apart.',
     )
     .action(async (options: AgreementOptions) => {
       // Checked here rather than as commander's required options, whose error exits 1, not 2.
@@ -100,6 +112,7 @@ export function agreementCommand(): Command {
         measure: measures[0] as Measure,
         measures,
         correction: { level: confidence, minLabelled },
+        leaderboardAdjustment: adjustmentMethod('--adjust', options.adjust),
         measureOptions: { relevanceLevel: level, gain: 'linear' as const },
         resamples,
         seed,
@@ -114,8 +127,8 @@ export function agreementCommand(): Command {
         if (!ranked.ok) throw new UsageError(ranked.error);
         process.stdout.write(
           options.json === true
-            ? `${checkedJson(judgeRankingReportSchema, ranked.report)}\n`
-            : terminalText(renderJudgeRankingText(ranked.report)),
+            ? `${checkedJson(judgeRankingReportSchema, ranked.value)}\n`
+            : terminalText(renderJudgeRankingText(ranked.value)),
         );
         return;
       }
@@ -127,12 +140,13 @@ export function agreementCommand(): Command {
       const result = buildAgreementReport({
         human,
         judge,
+        judgeName: basename(options.judge[0] as string).replace(/\.[^.]*$/, ''),
         runs,
         ...common,
       });
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(
-        options.json === true ? `${checkedJson(agreementReportSchema, result.report)}\n` : terminalText(renderAgreementText(result.report)),
+        options.json === true ? `${checkedJson(agreementReportSchema, result.value)}\n` : terminalText(renderAgreementText(result.value)),
       );
     });
 }
@@ -149,10 +163,10 @@ function parseInteger(text: string, option: string, minimum: number): number {
 function oneMeasure(name: string): Measure {
   const selection = selectMeasures([name]);
   if (!selection.ok) throw new UsageError(selection.error);
-  const measures = selection.measures.flatMap((selected) =>
+  const measures = selection.value.flatMap((selected) =>
     selected.kind === 'query' && selected.measure.aggregate === 'mean' ? [selected.measure] : [],
   );
-  if (measures.length !== 1 || selection.measures.length !== 1) {
+  if (measures.length !== 1 || selection.value.length !== 1) {
     throw new UsageError(`Expected -m to name one averaged measure such as ndcg_cut.10, map or P.10, got "${name}"`);
   }
   return measures[0] as Measure;

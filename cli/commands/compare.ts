@@ -1,14 +1,24 @@
 import { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareRuns, regressions, type CompareOptions, type RunFiles } from '../../shared/compare/compare-runs.js';
+import {
+  compareRuns,
+  DEFAULT_COMPARE_OPTIONS,
+  regressions,
+  type CompareOptions,
+  type RunFiles,
+} from '../../shared/compare/compare-runs.js';
 import { renderComparisonTable } from '../../shared/compare/comparison-table.js';
 import { aggregatedMetrics } from '../../shared/compare/compared-metrics.js';
 import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/compare/run-files.js';
 import { compareText } from '../../shared/report/ordering.js';
 import { compareJsonSchema, type RunComparison } from '../../shared/schema/compare-json.js';
 import type { Report } from '../../shared/schema/report.js';
+import { renderLeaderboardsText } from '../../shared/report-render/leaderboard-text.js';
+import { withRunLeaderboards } from '../../shared/compare/run-leaderboards.js';
+import { regressionEvidence } from '../../shared/report-render/regression-text.js';
 import { checkedJson } from '../checked-json.js';
+import { adjustmentMethod } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 import { DEFAULT_MIN_LABELLED } from '../../shared/statistics/prediction-powered-mean.js';
@@ -22,6 +32,8 @@ interface CompareCommandOptions {
   permutations: string;
   seed: string;
   minLabelled: string;
+  adjust: string;
+  leaderboardAdjust: string;
 }
 
 /**
@@ -40,6 +52,16 @@ export function compareCommand(): Command {
     .option('--metric <name>', 'compare this per-case metric (repeatable); default: every metric the reports average', collect)
     .option('--alpha <level>', 'significance level of the randomization test', '0.05')
     .option('--min-effect <delta>', 'smallest |B - A| that counts as significant', '0')
+    .option(
+      '--adjust <method>',
+      'how the p-values are adjusted across every engine × metric compared: holm, benjamini-hochberg or none',
+      'holm',
+    )
+    .option(
+      '--leaderboard-adjust <method>',
+      "how the p-values of the pairs of B's engines are adjusted in its leaderboards: benjamini-hochberg, holm or none",
+      'benjamini-hochberg',
+    )
     .option('--fail-on-regression', 'exit 1 when some metric got significantly worse')
     .option('--permutations <count>', 'random sign flips of the randomization test', '10000')
     .option('--seed <integer>', 'seed of the sign flips and the bootstrap', '42')
@@ -60,20 +82,36 @@ export function compareCommand(): Command {
         '<scope>/human/<judge>/rating whose answer judge rated both runs, is also compared corrected by the\n' +
         "judge: the judge's difference on every case, the human one on the labelled cases (PPI++), at level\n" +
         '1 - alpha. A row per judge under the metric gives the corrected delta [interval], p and\n' +
-        'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.',
+        'labelled/all cases; when a judge gives an interval, sig and --fail-on-regression follow it.\n\n' +
+        "The deciding p-values of every engine × metric are adjusted together (--adjust; Holm's method by\n" +
+        'default, which holds the chance of any false finding at alpha): adj. p stands beside the p it\n' +
+        'adjusts, and sig and --fail-on-regression need it below alpha.\n\n' +
+        'When B has three engines or more, its leaderboards follow: per headline metric, the engines ranked\n' +
+        '(by their corrected means where a judge and human labels allow), every pair tested on the cases\n' +
+        'both have, the p-values adjusted across the pairs (--leaderboard-adjust); engines that share a\n' +
+        'letter are not told apart.',
     )
     .action(async (folderOfA: string, folderOfB: string, options: CompareCommandOptions) => {
       const compareOptions = parseOptions(options);
       const [a, b] = await Promise.all([readRunFolder(folderOfA), readRunFolder(folderOfB)]);
       assertEnginesShared([folderOfA, a], [folderOfB, b]);
-      const comparison = compareRuns(a, b, compareOptions);
+      const comparison = withRunLeaderboards(compareRuns(a, b, compareOptions), b, {
+        alpha: compareOptions.alpha ?? DEFAULT_COMPARE_OPTIONS.alpha,
+        minLabelled: compareOptions.minLabelled ?? DEFAULT_MIN_LABELLED,
+        method: adjustmentMethod('--leaderboard-adjust', options.leaderboardAdjust),
+        metrics: compareOptions.metrics,
+      });
       assertMetricsCompared(comparison, compareOptions.metrics ?? [], [a.report, b.report]);
-      process.stdout.write(options.json === true ? `${checkedJson(compareJsonSchema, comparison)}\n` : renderComparisonTable(comparison));
+      process.stdout.write(
+        options.json === true
+          ? `${checkedJson(compareJsonSchema, comparison)}\n`
+          : `${renderComparisonTable(comparison)}${leaderboardsText(comparison)}`,
+      );
       const worse = regressions(comparison);
       if (options.failOnRegression === true && worse.length > 0) {
         const list = worse.map(
           (regression) =>
-            `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`})`,
+            `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, ${regressionEvidence(regression, comparison.adjustment)})`,
         );
         throw new UsageError(`${worse.length} ${worse.length === 1 ? 'metric' : 'metrics'} got significantly worse: ${list.join(', ')}`, 1);
       }
@@ -98,7 +136,14 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
   const minLabelled = Number(options.minLabelled);
   if (!/^\d+$/.test(options.minLabelled) || minLabelled < 3)
     throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
-  return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled };
+  const adjustment = adjustmentMethod('--adjust', options.adjust);
+  return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled, adjustment };
+}
+
+/** B's leaderboards under the comparison, after a blank line; nothing without them. */
+function leaderboardsText(comparison: RunComparison): string {
+  const boards = comparison.leaderboards ?? [];
+  return boards.length === 0 ? '' : `\n${renderLeaderboardsText(boards, 'engine', 'leaderboard of B')}`;
 }
 
 /**

@@ -72,7 +72,7 @@ async function runIrMetrics(qrelsPath: string, runPaths: readonly string[], opti
   const task = { qrelsPath, measures: options.measure, evaluation: evaluationOptions, output };
   const jsonByRun: (readonly [string, string])[] = [];
   let position = 0;
-  for await (const score of scoresOf(task, runPaths, selection.measures)) {
+  for await (const score of scoresOf(task, runPaths, selection.value)) {
     const runPath = runPaths[position++] as string;
     if (!score.ok)
       throw new UsageError(runPaths.length > 1 && !score.error.startsWith(runPath) ? `${runPath}: ${score.error}` : score.error);

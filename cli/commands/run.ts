@@ -20,7 +20,8 @@ import { lexicalStandIn, requestText } from '../run/judge-key-check.js';
 import type { LlmRequest } from '../../shared/config/llm-request.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { configProblems, UsageError } from '../usage-error.js';
-import { stoppedRunError } from '../run/batch-progress.js';
+import { canaryFileOf } from '../run/canary-upload.js';
+import { stoppedRunError } from '../run/batch-judging-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 
 interface RunOptions extends CollectionOptions {
@@ -87,6 +88,7 @@ export function runCommand(): Command {
     const endpoint = endpointUrl(options.awsEndpoint);
     judgeBaseUrl(process.env);
     const config = await configOf(options);
+    const canaryPath = await canaryFileOf(config, options.config);
     // Before any work: a run that asks for an LLM judge without its key stops here; one that asks for none says the lexical judge stands in.
     const lexicalNotice = lexicalStandIn({
       config,
@@ -108,6 +110,7 @@ export function runCommand(): Command {
         ...input,
         suite: options.suite,
         config,
+        ...(canaryPath === undefined ? {} : { canaryPath }),
         strict: options.strict === true,
         noCache: !options.cache,
         concurrency,

@@ -11,6 +11,7 @@ import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/fa
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { runInputOf, withCollectionOptions, type CollectionOptions } from '../run/input-options.js';
 import { uploadInput } from '../run/upload-input.js';
+import { canaryFileOf, uploadCanary } from '../run/canary-upload.js';
 import { endpointUrl, positiveNumber, suiteName } from '../option-values.js';
 import { configProblems, UsageError } from '../usage-error.js';
 
@@ -56,6 +57,8 @@ export function submitCommand(): Command {
       const loaded = await loadConfigFile(options.config);
       if (!loaded.ok) throw configProblems(loaded.error);
       const extension = extname(options.config).toLowerCase() === '.json' ? 'json' : 'yaml';
+      // The suite's canary set goes where ingest reads it, before the config that names it.
+      await uploadCanary(store, options.suite, loaded.value, await canaryFileOf(loaded.value, options.config));
       await store.upload(`config/${options.suite}.${extension}`, options.config);
     }
     const { key: datasetKey, etag } = await uploadInput(store, options.suite, input);

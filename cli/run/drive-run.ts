@@ -34,10 +34,10 @@ export interface DriveOptions {
   /** Threads over the store folder: the judge worker and the reduce run there (a run that makes no judge call). */
   readonly threads?: PipelineThreads;
   /** A batch-judged run: its provider, and whether to end once its jobs are submitted (shared/batch-judging/). */
-  readonly batch?: BatchDrive;
+  readonly batch?: BatchJudgingDrive;
 }
 
-export interface BatchDrive {
+export interface BatchJudgingDrive {
   readonly provider: BatchProvider;
   /** End the drive once the round's jobs are submitted (`assay run --detach`): `assay resume` finishes the run. */
   readonly detach: boolean;
@@ -226,7 +226,7 @@ function deliveryOf(message: ReceivedMessage): CaseDelivery {
 }
 
 /** Where a check's answer ends the drive: the report written, a run that cannot go on by itself, or jobs submitted under --detach. */
-function endOf(action: RunAction, batch: BatchDrive | undefined): DriveOutcome | undefined {
+function endOf(action: RunAction, batch: BatchJudgingDrive | undefined): DriveOutcome | undefined {
   if (action.kind === 'reported') return { kind: 'reported', report: action.report };
   if (action.kind === 'stopped') {
     batch?.onStep(action.ending);
@@ -244,7 +244,7 @@ function followProgress(
   action: Extract<RunAction, { kind: 'wait' }>,
   countdown: FinishedCountdown,
   tracker: Progress,
-  batch: BatchDrive | undefined,
+  batch: BatchJudgingDrive | undefined,
 ): void {
   const { progress } = action;
   if (progress.kind === 'cases') {

@@ -13,8 +13,8 @@ import { MAX_CONCURRENCY } from '../../shared/schema/work-limits.js';
 import { assertWritableFolder, countUpTo, endpointUrl, judgeBaseUrl, runId as checkedRunId } from '../option-values.js';
 import { configProblems, UsageError } from '../usage-error.js';
 import { copyReport, driveRun } from './drive-run.js';
-import { batchDriveOf } from './batch-drive.js';
-import { stoppedRunError } from './batch-progress.js';
+import { batchJudgingDriveOf } from './batch-judging-drive.js';
+import { stoppedRunError } from './batch-judging-progress.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from './failed-cases-gate.js';
 import { awsInfrastructure, embeddedInfrastructure, type Infrastructure } from './store-and-queues.js';
 import { Progress } from './progress.js';
@@ -109,7 +109,7 @@ export async function finishRun(
       const now = () => new Date();
       const config = runConfigOf(manifest);
       // A batch-judged run's jobs are looked at, collected, or submitted again where the last process left them.
-      const batch = await batchDriveOf(config.judge, environment, judging, false, tracker, now);
+      const batch = await batchJudgingDriveOf(config.judge, environment, judging, false, tracker, now);
       const driven = await driveRun(infrastructure, runId, {
         expectedCases: requeued.caseIds.length,
         judgingFor: runJudging.judgingFor,

@@ -1,3 +1,4 @@
+import { regressionEvidence } from '../../shared/report-render/regression-text.js';
 import { terminalName } from '../../shared/report-render/terminal-text.js';
 import type { ReportComparison } from '../../shared/schema/report.js';
 
@@ -7,8 +8,8 @@ export const FAIL_ON_REGRESSION_DESCRIPTION =
 
 /**
  * What a written report found against its suite's baseline, one line a
- * regression (engine, metric, delta, p, and the judge whose corrected
- * interval decided), for `stderr`: the report lists them, and a run that
+ * regression (engine, metric, delta, p and its adjusted value, and the judge
+ * whose corrected interval decided), for `stderr`: the report lists them, and a run that
  * got worse should not look, on the terminal, like one that did not.
  * Empty without a comparison or a regression.
  */
@@ -18,7 +19,7 @@ export function regressionLines(report: { readonly comparison?: ReportComparison
   const against = againstText(comparison);
   return comparison.regressions.map(
     (regression) =>
-      `assay: regression against ${against}: ${terminalName(`${regression.engine} ${regression.metric}`)} ${regression.delta.toFixed(4)} (${evidence(regression)})`,
+      `assay: regression against ${against}: ${terminalName(`${regression.engine} ${regression.metric}`)} ${regression.delta.toFixed(4)} (${regressionEvidence(regression, comparison.adjustment)})`,
   );
 }
 
@@ -31,15 +32,12 @@ export function regressionGate(report: { readonly comparison?: ReportComparison 
   if (comparison === undefined || comparison.regressions.length === 0) return undefined;
   const count = comparison.regressions.length;
   const listed = comparison.regressions.map(
-    (regression) => `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, ${evidence(regression)})`,
+    (regression) =>
+      `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, ${regressionEvidence(regression, comparison.adjustment)})`,
   );
   return `${count} ${count === 1 ? 'metric' : 'metrics'} got significantly worse against ${againstText(comparison)} (--fail-on-regression): ${listed.join(', ')}`;
 }
 
 function againstText(comparison: ReportComparison): string {
   return `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${comparison.baseline_run_id}`;
-}
-
-function evidence(regression: ReportComparison['regressions'][number]): string {
-  return `p ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${regression.judge}`}`;
 }

@@ -12,18 +12,21 @@ import { NO_JUDGES } from '../../shared/worker/run-judge-summary.js';
 import type { Report } from '../../shared/schema/report.js';
 import { UsageError } from '../usage-error.js';
 import { copyReport, driveRun, type DriveOutcome } from './drive-run.js';
-import { batchDriveOf } from './batch-drive.js';
+import { batchJudgingDriveOf } from './batch-judging-drive.js';
 import type { Infrastructure } from './store-and-queues.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../threads/pipeline-threads.js';
 import type { Progress, ProgressOptions } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
 import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
+import { uploadCanary } from './canary-upload.js';
 import { withRunLease } from './with-run-lease.js';
 
 /** A dataset file (datasetPath) or a TREC collection (collection): one of the two. */
 export interface PipelineRun extends RunInput {
   readonly suite: string;
   readonly config: ConfigFile;
+  /** The config's canary set on this machine (canary-upload.ts), stored before the run starts. */
+  readonly canaryPath?: string;
   readonly strict: boolean;
   readonly noCache: boolean;
   /** Judge calls in flight, and case batches in flight. */
@@ -34,7 +37,7 @@ export interface PipelineRun extends RunInput {
   readonly engineEnvironment?: Environment;
   readonly now?: () => Date;
   /**
-   * Worker threads for the CPU-bound handlers of an embedded run that makes no
+   * Worker threads for the CPU-bound steps of an embedded run that makes no
    * judge call (pipeline-threads.ts); one a core by default, 1 for none.
    */
   readonly threads?: number;
@@ -67,10 +70,12 @@ export type PipelineResult =
 
 /**
  * `assay run` on one machine or against an S3/SQS endpoint: uploads the
- * dataset (or the TREC collection, its manifest last), sends the S3 event to the ingest handler, then drives the judge
- * worker, failure recorder and reducer handlers from their queues until the
- * reducer has written the report, and copies the report files to the output
- * folder. The same handlers run on AWS; only the infrastructure differs.
+ * dataset (or the TREC collection, its manifest last), ingests it
+ * (`ingestDataset`, the step the S3 event starts on AWS), then drives the
+ * judge worker's, failure recorder's and reducer's steps from their queues
+ * until the run's check reports it (drive-run.ts), and copies the report
+ * files to the output folder. The Lambda handlers call the same steps on
+ * AWS; only the infrastructure differs.
  */
 export async function runPipeline(
   run: PipelineRun,
@@ -104,6 +109,8 @@ export async function runPipeline(
       ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry)
       : undefined;
   try {
+    // The canary set first: ingest reads it when the dataset's upload starts the run.
+    await uploadCanary(infrastructure.store, run.suite, run.config, run.canaryPath);
     const { key: datasetKey, etag } = await uploadInput(infrastructure.store, run.suite, run);
     const trigger = `cli:${now().toISOString()}`;
     // The id ingest will derive (the same function): known before the long part starts, so an interrupted run can be resumed.
@@ -133,13 +140,15 @@ export async function runPipeline(
             1,
           );
         }
-        tracker.start(outcome.cases);
+        // The canary's cases are judged and counted with the run's own.
+        const expectedCases = outcome.cases + (outcome.canaryCases ?? 0);
+        tracker.start(expectedCases);
         await run.afterIngest?.(outcome.runId, infrastructure);
 
         const runJudging = judgingForRuns(place, [{ configHash: hash, judging }]);
-        const batch = await batchDriveOf(runConfig.judge, run.environment, judging, run.detach === true, tracker, now);
+        const batch = await batchJudgingDriveOf(runConfig.judge, run.environment, judging, run.detach === true, tracker, now);
         const driven = await driveRun(infrastructure, outcome.runId, {
-          expectedCases: outcome.cases,
+          expectedCases,
           judgingFor: runJudging.judgingFor,
           tracker,
           now,

@@ -25,8 +25,8 @@ export interface RunInput {
 }
 
 /**
- * Stores a run's input where ingest reads it and returns the key whose
- * ObjectCreated event starts the run, with its ETag: a dataset file goes to
+ * Stores a run's input where ingest reads it and returns the key ingest
+ * starts the run from, with its ETag (on AWS, its ObjectCreated event's): a dataset file goes to
  * `datasets/<suite>/<file>`; a TREC collection's files go under
  * `datasets/<suite>/<qrels name>.trec/` (qrels/, runs/<n>/, queries/,
  * corpus/, each keeping its file name, so runs are named as `assay validate`

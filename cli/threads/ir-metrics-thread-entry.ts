@@ -24,5 +24,5 @@ const [parts] = (await once(port, 'message')) as [QrelsParts];
 const qrels = qrelsFromParts(parts);
 for (let position = claimRun(task.claims); position < task.runPaths.length; position = claimRun(task.claims)) {
   const path = task.runPaths[position] as string;
-  port.postMessage({ position, score: await scoreRunFile(qrels, path, selection.measures, task.evaluation, task.output) });
+  port.postMessage({ position, score: await scoreRunFile(qrels, path, selection.value, task.evaluation, task.output) });
 }

@@ -10,7 +10,7 @@ import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './pipe
  * milliseconds and loads only what it is asked to do. Tasks come from the
  * main thread, which built them from its own queues and checked input, so
  * they are not parsed again; the case messages inside a batch are, by the
- * judge worker handler itself.
+ * judge worker's step itself (shared/worker/case-delivery.ts).
  */
 if (parentPort === null) throw new Error('pipeline-thread runs as a worker thread of assay run');
 const port = parentPort;
@@ -62,12 +62,11 @@ port.on('message', (request: ThreadRequest) => {
   answer(request.task).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply, handedOver(request.task, value)),
     (error: unknown) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
+      const thrown = error instanceof Error ? error : new Error(String(error));
       port.postMessage({
         id: request.id,
         ok: false,
-        message: failure.message,
-        ...(failure.stack === undefined ? {} : { stack: failure.stack }),
+        error: { message: thrown.message, ...(thrown.stack === undefined ? {} : { stack: thrown.stack }) },
       } satisfies ThreadReply);
     },
   );

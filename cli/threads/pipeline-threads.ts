@@ -7,8 +7,10 @@ import type { RunFileTopics } from '../../shared/trec-collection/trec-run-topics
 import type { AggregatedRangeFiles, RangeAggregator } from '../../shared/reduce/aggregate-range.js';
 import type { CaseDelivery, DeliveredCase } from '../../shared/worker/case-delivery.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
+import { callsModel } from '../../shared/worker/judging.js';
 import { piecewiseAggregator } from '../../shared/reduce/range-pieces.js';
 import type { MeanIntervals } from '../../shared/report/precomputed-intervals.js';
+import type { Result } from '../../shared/schema/result.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
 import type { Interval } from '../../shared/statistics/bootstrap-mean-interval.js';
 import { builtEntry } from './built-entry.js';
@@ -47,9 +49,14 @@ export interface ThreadRequest {
   readonly task: ThreadTask;
 }
 
-export type ThreadReply =
-  | { readonly id: number; readonly ok: true; readonly value: unknown }
-  | { readonly id: number; readonly ok: false; readonly message: string; readonly stack?: string };
+/** An error a task threw on its thread: what of it crosses back, to be thrown again here. */
+export interface ThrownOnThread {
+  readonly message: string;
+  readonly stack?: string;
+}
+
+/** A task's answer, or the error it threw, with the id of its request. */
+export type ThreadReply = { readonly id: number } & Result<unknown, ThrownOnThread>;
 
 /** What a thread starts with: the store folder it opens for itself. */
 export interface ThreadSetup {
@@ -101,7 +108,8 @@ export class PipelineThreads {
         running.delete(reply.id);
         if (running.size === 0) worker.unref();
         if (reply.ok) task.resolve(reply.value);
-        else task.reject(Object.assign(new Error(reply.message), reply.stack === undefined ? {} : { stack: reply.stack }));
+        else
+          task.reject(Object.assign(new Error(reply.error.message), reply.error.stack === undefined ? {} : { stack: reply.error.stack }));
         this.dispatch();
       });
       // A thread that dies is a bug: every task, running or waiting, fails with its error.
@@ -197,8 +205,7 @@ export function builtThreadEntry(from: string): URL | undefined {
  * without an API key: the same judges, computed the same way.
  */
 export function judgedWithoutCalls(judging: Judging): boolean {
-  if ((judging.engines ?? []).length > 0) return false;
-  return judging.backend.kind === 'lexical' || judging.judges.every((judge) => judge.kind === 'deterministic');
+  return (judging.engines ?? []).length === 0 && !callsModel(judging);
 }
 
 /** The judge worker's step, run on the threads: case messages go over, what became of each comes back. */

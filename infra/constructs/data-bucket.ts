@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { arnWildcardFinding } from './nag-findings.js';
 
 /** The bucket's top-level prefixes; each function is granted only the ones it touches. */
-export type DataPrefix = 'datasets/' | 'config/' | 'runs/' | 'reports/' | 'baselines/' | 'cache/' | 'dead-letters/';
+export type DataPrefix = 'datasets/' | 'config/' | 'canaries/' | 'runs/' | 'reports/' | 'baselines/' | 'cache/' | 'dead-letters/';
 
 export interface DataBucketProps {
   readonly cacheExpirationDays: number;

@@ -83,7 +83,8 @@ export class PipelineFunctions extends Construct {
       ephemeralStorageMiB: INGEST_STORAGE_MIB,
       deadLetterQueue: queues.failedEvents,
     });
-    this.grantObjects(this.ingest, { read: ['datasets/', 'config/', 'runs/'], write: ['runs/'] });
+    // canaries/: a suite's canary set (config canaries:), read beside its dataset.
+    this.grantObjects(this.ingest, { read: ['datasets/', 'config/', 'canaries/', 'runs/'], write: ['runs/'] });
     queues.cases.grantSendMessages(this.ingest.role);
     queues.control.grantSendMessages(this.ingest.role);
     data.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(this.ingest.function), { prefix: 'datasets/' });
@@ -158,7 +159,7 @@ export class PipelineFunctions extends Construct {
       },
       { ASSAY_SUITES: settings.suites.join(',') },
     );
-    this.grantObjects(this.scheduledTrigger, { read: ['datasets/', 'config/', 'runs/'], write: ['runs/'] });
+    this.grantObjects(this.scheduledTrigger, { read: ['datasets/', 'config/', 'canaries/', 'runs/'], write: ['runs/'] });
     queues.cases.grantSendMessages(this.scheduledTrigger.role);
     queues.control.grantSendMessages(this.scheduledTrigger.role);
   }

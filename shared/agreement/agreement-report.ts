@@ -9,6 +9,8 @@ import { labelAgreement } from './label-agreement.js';
 import { pairLabels } from './label-pairs.js';
 import { systemAgreement, type NamedRun } from './system-agreement.js';
 import { correctedSystems } from './corrected-systems.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
+import type { Result } from '../schema/result.js';
 
 export interface AgreementInputs {
   readonly human: Qrels;
@@ -21,20 +23,22 @@ export interface AgreementInputs {
   readonly measures?: readonly Measure[];
   /** The corrected estimates' confidence level and fewest labelled topics. */
   readonly correction?: CorrectionSettings;
+  /** The judge's name, for its leaderboards; "judge" when not given. */
+  readonly judgeName?: string;
+  /** How the p-values of a leaderboard's pairs of runs are adjusted; Benjamini-Hochberg when not given. */
+  readonly leaderboardAdjustment?: PValueAdjustmentMethod;
   /** trec_eval's -l: lowest grade that counts as relevant, for the binary statistics and the measure. */
   readonly measureOptions: MeasureOptions;
   readonly resamples: number;
   readonly seed: number;
 }
 
-export type AgreementReportResult = { ok: true; report: AgreementReport } | { ok: false; error: string };
-
 const INTERVAL_LEVEL = 0.95;
 /** The corrected estimates' defaults, as a run's run.corrected_estimates. */
 const DEFAULT_CORRECTION: CorrectionSettings = { level: 0.95, minLabelled: DEFAULT_MIN_LABELLED };
 
 /** Compares two qrels files label by label and, given runs, by the system rankings they produce. */
-export function buildAgreementReport(inputs: AgreementInputs): AgreementReportResult {
+export function buildAgreementReport(inputs: AgreementInputs): Result<AgreementReport> {
   const repeated = inputs.runs.find((one, index) => inputs.runs.findIndex((other) => other.name === one.name) !== index);
   if (repeated !== undefined) return { ok: false, error: `Two runs are named ${repeated.name}: give each run file once` };
   const bootstrap = { resamples: inputs.resamples, seed: inputs.seed, level: INTERVAL_LEVEL };
@@ -44,7 +48,7 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
     inputs.runs.length === 0
       ? undefined
       : systemAgreement(inputs.runs, { human: inputs.human, judge: inputs.judge }, inputs.measure, inputs.measureOptions, bootstrap);
-  if (systems !== undefined && !systems.ok) return systems;
+  if (systems !== undefined && !systems.ok) return { ok: false, error: systems.error };
   const corrected =
     inputs.runs.length === 0
       ? undefined
@@ -54,8 +58,9 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
           inputs.measures ?? [inputs.measure],
           inputs.measureOptions,
           inputs.correction ?? DEFAULT_CORRECTION,
+          { judge: inputs.judgeName ?? 'judge', method: inputs.leaderboardAdjustment ?? DEFAULT_LEADERBOARD_ADJUSTMENT },
         );
-  if (corrected !== undefined && !corrected.ok) return corrected;
+  if (corrected !== undefined && !corrected.ok) return { ok: false, error: corrected.error };
 
   const reasons: Record<string, string> = {};
   const value = (path: string, statistic: Statistic): number | null => {
@@ -99,12 +104,12 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
       ? {}
       : {
           systems: {
-            measure: systems.agreement.measure,
+            measure: systems.value.measure,
             n: inputs.runs.length,
-            kendall_tau: value('systems.kendall_tau', systems.agreement.kendallTau),
-            spearman_rho: value('systems.spearman_rho', systems.agreement.spearmanRho),
-            human: Object.fromEntries(inputs.runs.map((run, index) => [run.name, systems.agreement.human[index] as number])),
-            judge: Object.fromEntries(inputs.runs.map((run, index) => [run.name, systems.agreement.judge[index] as number])),
+            kendall_tau: value('systems.kendall_tau', systems.value.kendallTau),
+            spearman_rho: value('systems.spearman_rho', systems.value.spearmanRho),
+            human: Object.fromEntries(inputs.runs.map((run, index) => [run.name, systems.value.human[index] as number])),
+            judge: Object.fromEntries(inputs.runs.map((run, index) => [run.name, systems.value.judge[index] as number])),
           },
         }),
     intervals: {
@@ -116,12 +121,16 @@ export function buildAgreementReport(inputs: AgreementInputs): AgreementReportRe
       binary_kappa: interval('intervals.binary_kappa', labels.intervals.binaryKappa, labels.binary.kappa),
       ...(systems === undefined
         ? {}
-        : { kendall_tau: interval('intervals.kendall_tau', systems.agreement.kendallTauInterval, systems.agreement.kendallTau) }),
+        : { kendall_tau: interval('intervals.kendall_tau', systems.value.kendallTauInterval, systems.value.kendallTau) }),
     },
     ...(corrected === undefined
       ? {}
-      : { estimates: corrected.estimates, ...(inputs.runs.length < 2 ? {} : { differences: corrected.differences }) }),
+      : {
+          estimates: corrected.value.estimates,
+          ...(inputs.runs.length < 2 ? {} : { differences: corrected.value.differences }),
+          ...(corrected.value.leaderboards.length === 0 ? {} : { leaderboards: corrected.value.leaderboards }),
+        }),
     reasons,
   };
-  return { ok: true, report };
+  return { ok: true, value: report };
 }

@@ -6,10 +6,17 @@ import { addCase, emptyPairedSums, type PairedSums, type Population } from '../s
 import { evaluateRun } from '../trec/evaluate.js';
 import type { Qrels } from '../trec/qrels.js';
 import type { NamedRun } from './system-agreement.js';
+import type { Leaderboard } from '../schema/leaderboard.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
+import type { Result } from '../schema/result.js';
+import { alphaOfLevel, LEADERBOARD_SYSTEMS, LeaderboardTally } from '../statistics/leaderboard.js';
 
-export type CorrectedSystems =
-  | { ok: true; estimates: CorrectedRunEstimate[]; differences: CorrectedRunDifference[] }
-  | { ok: false; error: string };
+/** The corrected estimates of each run, and of each pair of runs' difference; with three runs or more, each measure's leaderboard. */
+export interface CorrectedSystems {
+  readonly estimates: CorrectedRunEstimate[];
+  readonly differences: CorrectedRunDifference[];
+  readonly leaderboards: Leaderboard[];
+}
 
 /**
  * Each run's measures over the topics of a TREC collection, corrected by a
@@ -21,7 +28,10 @@ export type CorrectedSystems =
  * the human qrels have are not part of it. Pairs of runs get the same over
  * their per-topic differences (a minus b), on the topics both runs are scored
  * on. Both are the corrected estimate's one shape (shared/schema/report.ts),
- * counted in topics.
+ * counted in topics. With three runs or more, each measure's leaderboard
+ * (shared/statistics/leaderboard.ts): the runs ranked by their corrected
+ * means, every pair tested by its corrected difference, the p-values
+ * adjusted across the pairs by `leaderboard.method`, alpha 1 − the level.
  */
 export function correctedSystems(
   runs: readonly NamedRun[],
@@ -29,9 +39,14 @@ export function correctedSystems(
   measures: readonly Measure[],
   options: MeasureOptions,
   correction: CorrectionSettings,
-): CorrectedSystems {
+  leaderboard: { readonly judge: string; readonly method: PValueAdjustmentMethod } = {
+    judge: 'judge',
+    method: DEFAULT_LEADERBOARD_ADJUSTMENT,
+  },
+): Result<CorrectedSystems> {
   const estimates: CorrectedRunEstimate[] = [];
   const differences: CorrectedRunDifference[] = [];
+  const leaderboards: Leaderboard[] = [];
   for (const measure of measures) {
     const scored: { judge: Map<string, number>; human: Map<string, number> }[] = [];
     for (const { name, run } of runs) {
@@ -39,7 +54,7 @@ export function correctedSystems(
       for (const labels of ['judge', 'human'] as const) {
         const result = evaluateRun(qrels[labels], run, [{ kind: 'query', measure }], { ...options, complete: false });
         if (!result.ok) return { ok: false, error: `Run ${name} against the ${labels} qrels: ${result.error}` };
-        for (const topic of result.evaluation.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
+        for (const topic of result.value.perTopic) perLabels[labels].set(topic.topicId, topic.values[0]?.value as number);
       }
       scored.push(perLabels);
       estimates.push({
@@ -69,8 +84,27 @@ export function correctedSystems(
         });
       }
     }
+    if (runs.length >= LEADERBOARD_SYSTEMS) leaderboards.push(measureLeaderboard(runs, scored, measure.trecName, correction, leaderboard));
   }
-  return { ok: true, estimates, differences };
+  return { ok: true, value: { estimates, differences, leaderboards } };
+}
+
+/** The runs ranked on one measure, from each topic the judge's qrels score, in topic order, with its human value where it has one. */
+function measureLeaderboard(
+  runs: readonly NamedRun[],
+  scored: readonly { judge: ReadonlyMap<string, number>; human: ReadonlyMap<string, number> }[],
+  measure: string,
+  correction: CorrectionSettings,
+  leaderboard: { readonly judge: string; readonly method: PValueAdjustmentMethod },
+): Leaderboard {
+  const tally = new LeaderboardTally(
+    runs.map((run) => run.name),
+    'corrected',
+  );
+  const topics = [...new Set(scored.flatMap((perLabels) => [...perLabels.judge.keys()]))].sort();
+  for (const topic of topics)
+    tally.add(scored.map((perLabels) => ({ judge: perLabels.judge.get(topic), human: perLabels.human.get(topic) })));
+  return tally.leaderboard({ metric: measure, unit: 'topics', ...correction, alpha: alphaOfLevel(correction.level), ...leaderboard });
 }
 
 /** Sums over the judge-scored topics, in topic order, each with its human value when it has one. */

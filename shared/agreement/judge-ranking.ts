@@ -3,6 +3,7 @@ import type { Qrels } from '../trec/qrels.js';
 import type { AgreementReport, JudgeRankingReport } from '../schema/agreement.js';
 import { buildAgreementReport, type AgreementInputs } from './agreement-report.js';
 import { rankByCost, rankJudges, type CandidateEstimate } from './judge-choice.js';
+import type { Result } from '../schema/result.js';
 
 /** One candidate judge of `assay agreement`: its qrels and, when known, what its labels cost. */
 export interface JudgeQrels {
@@ -13,15 +14,13 @@ export interface JudgeQrels {
   readonly currency?: string;
 }
 
-export type JudgeRankingResult = { ok: true; report: JudgeRankingReport } | { ok: false; error: string };
-
 /**
  * Several judges' qrels against the same human qrels and runs: each judge's
  * agreement report, and the judges ranked by the corrected interval each
  * gives the first measure over the runs (judge-choice.ts), and by the human
  * labels that buys per unit of cost.
  */
-export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<AgreementInputs, 'judge'>): JudgeRankingResult {
+export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<AgreementInputs, 'judge'>): Result<JudgeRankingReport> {
   if (inputs.runs.length === 0)
     return {
       ok: false,
@@ -30,13 +29,13 @@ export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<Agree
   const reports: Record<string, AgreementReport> = {};
   const candidates = [];
   for (const judge of judges) {
-    const built = buildAgreementReport({ ...inputs, judge: judge.qrels });
+    const built = buildAgreementReport({ ...inputs, judge: judge.qrels, judgeName: judge.name });
     if (!built.ok) return { ok: false, error: `Judge ${judge.name}: ${built.error}` };
-    reports[judge.name] = built.report;
+    reports[judge.name] = built.value;
     candidates.push({
       name: judge.name,
-      estimates: estimatesOf(built.report, inputs.measure),
-      kappa: built.report.cohen_kappa,
+      estimates: estimatesOf(built.value, inputs.measure),
+      kappa: built.value.cohen_kappa,
       cost: judge.cost,
     });
   }
@@ -44,7 +43,7 @@ export function rankJudgeQrels(judges: readonly JudgeQrels[], inputs: Omit<Agree
   const currencies = new Set(judges.flatMap((judge) => (judge.currency === undefined ? [] : [judge.currency])));
   return {
     ok: true,
-    report: {
+    value: {
       judges: reports,
       ranking: {
         measure: inputs.measure.trecName,

@@ -7,6 +7,7 @@ import { evaluateRun } from '../trec/evaluate.js';
 import type { Qrels } from '../trec/qrels.js';
 import type { Run } from '../trec/run.js';
 import { compareBytes } from '../trec/trec-order.js';
+import type { Failed, Result } from '../schema/result.js';
 
 export interface NamedRun {
   readonly name: string;
@@ -24,8 +25,6 @@ export interface SystemAgreement {
   readonly spearmanRho: Statistic;
   readonly kendallTauInterval: IntervalResult;
 }
-
-export type SystemAgreementResult = { ok: true; agreement: SystemAgreement } | { ok: false; error: string };
 
 /** One run's per-topic values under one qrels, indexed by position in the list of all topics. */
 interface TopicSeries {
@@ -54,15 +53,15 @@ export function systemAgreement(
   measure: Measure,
   options: MeasureOptions,
   bootstrap: PercentileBootstrapOptions,
-): SystemAgreementResult {
+): Result<SystemAgreement> {
   const scored = { human: [] as Map<string, number>[], judge: [] as Map<string, number>[] };
   const means = { human: [] as number[], judge: [] as number[] };
   for (const { name, run } of runs) {
     for (const labels of ['human', 'judge'] as const) {
       const result = evaluateRun(qrels[labels], run, [{ kind: 'query', measure }], { ...options, complete: false });
       if (!result.ok) return { ok: false, error: `Run ${name} against the ${labels} qrels: ${result.error}` };
-      scored[labels].push(new Map(result.evaluation.perTopic.map((topic) => [topic.topicId, topic.values[0]?.value as number])));
-      means[labels].push(result.evaluation.summary[0]?.value as number);
+      scored[labels].push(new Map(result.value.perTopic.map((topic) => [topic.topicId, topic.values[0]?.value as number])));
+      means[labels].push(result.value.summary[0]?.value as number);
     }
   }
   const topics = [...new Set([...scored.human, ...scored.judge].flatMap((perTopic) => [...perTopic.keys()]))].sort(compareBytes);
@@ -75,7 +74,7 @@ export function systemAgreement(
     degenerate ?? percentileBootstrapInterval(topics.length, (indices) => resampledTau(indices, topics.length, series), bootstrap);
   return {
     ok: true,
-    agreement: {
+    value: {
       measure: measure.trecName,
       human: means.human,
       judge: means.judge,
@@ -87,10 +86,7 @@ export function systemAgreement(
 }
 
 /** Why no correlation of the two lists exists, said in terms of runs and qrels; undefined when one does. */
-function degenerateRanking(
-  means: { human: readonly number[]; judge: readonly number[] },
-  measure: string,
-): { ok: false; error: string } | undefined {
+function degenerateRanking(means: { human: readonly number[]; judge: readonly number[] }, measure: string): Failed | undefined {
   if (means.human.length < 2) return { ok: false, error: `needs at least 2 runs to rank, got ${means.human.length}` };
   for (const labels of ['human', 'judge'] as const) {
     const values = means[labels];

@@ -1,34 +1,7 @@
 import type { BatchRequest } from '../schema/batch-request.js';
-import { priceOf, type JudgePrices } from '../schema/judge-prices.js';
+import type { JudgeCeiling } from '../run/judge-spend.js';
+import { priceOf } from '../schema/judge-prices.js';
 import type { WaitingCase } from './waiting-cases.js';
-
-/**
- * `run.max_judge_cost` for a batch-judged run, checked before a job is
- * submitted, from the requests it would hold: each priced at the model's
- * batch price, its input at about four characters a token (as the rate
- * governor estimates it) and its output at the most it may be (the body's
- * max_tokens), so the estimate is near the truth for the input and above it
- * for the output. The round's waiting cases are taken in case id order while
- * their requests, added to what the run's earlier jobs were estimated at, stay
- * under the ceiling; the rest are evaluated without their LLM judges, as an
- * online run's cases past the ceiling are. Nothing is submitted that the
- * ceiling does not cover.
- */
-/** run.max_judge_cost with the prices it is counted in. */
-export interface BatchCeiling {
-  readonly maxCost: number;
-  readonly prices: JudgePrices;
-}
-
-/** A run's ceiling, when its config sets run.max_judge_cost (the config check makes judge.prices come with it). */
-export function batchCeilingOf(config: {
-  readonly judge: { readonly prices?: JudgePrices | undefined };
-  readonly run: { readonly max_judge_cost?: number | undefined };
-}): BatchCeiling | undefined {
-  const maxCost = config.run.max_judge_cost;
-  const prices = config.judge.prices;
-  return maxCost === undefined || prices === undefined ? undefined : { maxCost, prices };
-}
 
 export interface CeilingSplit {
   /** The cases whose requests go out. */
@@ -42,9 +15,21 @@ export interface CeilingSplit {
 /** The characters an input token is taken to be, as the rate governor takes it. */
 const CHARACTERS_A_TOKEN = 4;
 
+/**
+ * `run.max_judge_cost` for a batch-judged run, checked before a job is
+ * submitted, from the requests it would hold: each priced at the model's
+ * batch price, its input at about four characters a token (as the rate
+ * governor estimates it) and its output at the most it may be (the body's
+ * max_tokens), so the estimate is near the truth for the input and above it
+ * for the output. The round's waiting cases are taken in case id order while
+ * their requests, added to what the run's earlier jobs were estimated at, stay
+ * under the ceiling; the rest are evaluated without their LLM judges, as an
+ * online run's cases past the ceiling are. Nothing is submitted that the
+ * ceiling does not cover.
+ */
 export function splitAtCeiling(
   cases: readonly WaitingCase[],
-  ceiling: BatchCeiling,
+  ceiling: JudgeCeiling,
   committed: number,
   answered: ReadonlySet<string>,
 ): CeilingSplit {
@@ -67,7 +52,7 @@ export function splitAtCeiling(
 }
 
 /** A request at its model's batch price; a model without a price cannot be in a run with a ceiling (the config check). */
-export function requestCost(request: BatchRequest, ceiling: BatchCeiling): number {
+export function requestCost(request: BatchRequest, ceiling: JudgeCeiling): number {
   const price = Object.hasOwn(ceiling.prices.models, request.model) ? ceiling.prices.models[request.model] : undefined;
   if (price === undefined)
     throw new Error(`Model ${request.model} has no price, and run.max_judge_cost needs one for every model: the config was not checked`);

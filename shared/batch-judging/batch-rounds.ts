@@ -10,7 +10,8 @@ import { collectJob, createPlanned, pollJob, replaceJob, submitJobs } from './ba
 import { belowMinimumText, settleBelowMinimum, splitAtMinimum } from './batch-minimum.js';
 import { readBatchState, writeBatchState, type BatchState, type JobRecord } from './batch-state.js';
 import { readWaitingCase, uniqueRequests, waitingCaseIds, type WaitingCase } from './waiting-cases.js';
-import { splitAtCeiling, type BatchCeiling } from './batch-ceiling.js';
+import type { JudgeCeiling } from '../run/judge-spend.js';
+import { splitAtCeiling } from './batch-ceiling.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
 
 /**
@@ -35,7 +36,7 @@ export interface BatchDependencies {
   readonly settings: BatchSettings;
   readonly now: () => Date;
   /** run.max_judge_cost: no job is submitted that it does not cover. */
-  readonly ceiling?: BatchCeiling | undefined;
+  readonly ceiling?: JudgeCeiling | undefined;
 }
 
 export type BatchStep =

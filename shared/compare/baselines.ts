@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { parseReportJson, readCaseLinesFile } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { parseJudgeTwin } from '../metrics/judge-twin-names.js';
-import { isKeyStatistic } from '../report/key-metrics.js';
+import { headlineMetrics } from '../report/key-metrics.js';
 import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
 import type { Manifest } from '../schema/run-records.js';
+import type { PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
 import { runKeys } from '../run/run-identity.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
@@ -82,7 +83,7 @@ export async function compareWithBaseline(
   store: ObjectStore,
   current: { report: Report; cases: readonly CaseLine[] },
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
-  options: { readonly minLabelled?: number } = {},
+  options: { readonly minLabelled?: number; readonly adjustment?: PValueAdjustmentMethod } = {},
 ): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
   if (target === undefined) return undefined;
   const metrics = headlineMetrics(current.report);
@@ -91,11 +92,13 @@ export async function compareWithBaseline(
   const comparison = compareRuns(baseline, current, {
     metrics,
     ...(options.minLabelled === undefined ? {} : { minLabelled: options.minLabelled }),
+    ...(options.adjustment === undefined ? {} : { adjustment: options.adjustment }),
   });
   return {
     comparison: {
       baseline_run_id: target.runId,
       baseline_kind: target.kind,
+      adjustment: comparison.adjustment,
       regressions: regressions(comparison),
       engines: comparison.engines,
     },
@@ -125,21 +128,6 @@ function numeric(value: unknown): number | undefined {
   if (value === 'yes') return 1;
   if (value === 'no') return 0;
   return undefined;
-}
-
-/**
- * The per-case metrics behind the report's headline statistics: the ones a
- * regression alarm should watch. Judge details (token counts, lengths) are
- * left out: higher is not better for them.
- */
-export function headlineMetrics(report: Report): string[] {
-  const names = new Set<string>();
-  for (const statistics of Object.values(report.engines)) {
-    for (const statistic of Object.keys(statistics)) {
-      if (isKeyStatistic(statistic)) names.add(statistic.replace(/\/(average|percentage)$/, ''));
-    }
-  }
-  return [...names].sort();
 }
 
 /**

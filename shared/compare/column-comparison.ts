@@ -4,14 +4,17 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { MetricComparison } from '../schema/report.js';
 import { compareMetric, DEFAULT_COMPARE_OPTIONS, regressions } from './compare-runs.js';
+import type { PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
+import { adjustedComparison } from './adjusted-comparison.js';
 import { comparableValue } from './compared-metrics.js';
 import { parseReportJson } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { VERDICT_YES } from '../report/metric-columns.js';
+import { comparableColumnValue } from '../report/metric-columns.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
 import type { Report, ReportComparison } from '../schema/report.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
-import { headlineMetrics, type QueryDelta } from './baselines.js';
+import type { QueryDelta } from './baselines.js';
+import { headlineMetrics } from '../report/key-metrics.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
@@ -35,11 +38,14 @@ const DELTAS_KEPT = 50;
  * is skipped; a line that does not parse, or a second line of one engine and
  * request, gives no comparison, as a bad file does for compareWithBaseline.
  * The per-query deltas are the largest drops and gains of each metric only.
+ * The p-values are adjusted across every engine × metric as compareRuns
+ * adjusts them (adjusted-comparison.ts).
  */
 export async function compareColumnsWithBaseline(
   store: ObjectStore,
   current: { report: Report; partials: readonly RangePartial[]; sortedCaseIds: readonly string[] },
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
+  options: { readonly adjustment?: PValueAdjustmentMethod } = {},
 ): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
   if (target === undefined) return undefined;
   const reportBytes = await store.get(runKeys.report(current.report.suite, target.runId, 'report.json'));
@@ -75,7 +81,7 @@ export async function compareColumnsWithBaseline(
         for (let slot = 0; slot < partial.columns.size; slot++) {
           const index = partial.range * REDUCE_RANGE_SIZE + slot;
           const valueOfA = before[index] as number;
-          const valueOfB = currentValue(column.values, column.verdicts, slot, metric);
+          const valueOfB = comparableColumnValue(column, slot, metric);
           if (Number.isNaN(valueOfA) || valueOfB === undefined) continue;
           a.push(valueOfA);
           b.push(valueOfB);
@@ -95,11 +101,15 @@ export async function compareColumnsWithBaseline(
     }
     if (byMetric.length > 0) compared.push([engine, sortedRecord(byMetric)]);
   }
-  const comparison = { engines: sortedRecord(compared) };
+  const comparison = adjustedComparison(sortedRecord(compared), {
+    method: options.adjustment ?? DEFAULT_COMPARE_OPTIONS.adjustment,
+    alpha: DEFAULT_COMPARE_OPTIONS.alpha,
+  });
   return {
     comparison: {
       baseline_run_id: target.runId,
       baseline_kind: target.kind,
+      adjustment: comparison.adjustment,
       regressions: regressions(comparison),
       engines: comparison.engines,
     },
@@ -141,21 +151,6 @@ async function baselineColumns(
     }
   }
   return columns;
-}
-
-/** This run's comparable value of a case, as comparableValue reads a case line: a finite number, else yes -> 1 and no -> 0 for a rating. */
-function currentValue(
-  values: Float64Array | undefined,
-  verdicts: Uint8Array | undefined,
-  slot: number,
-  metric: string,
-): number | undefined {
-  const value = values?.[slot];
-  if (value !== undefined && !Number.isNaN(value)) return value;
-  if (!metric.endsWith('/rating')) return undefined;
-  const verdict = verdicts?.[slot] ?? 0;
-  if (verdict === 0) return undefined;
-  return verdict === VERDICT_YES ? 1 : 0;
 }
 
 /** The DELTAS_KEPT largest drops and gains among the pairs that changed, ties by case order. */

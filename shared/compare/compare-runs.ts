@@ -6,6 +6,8 @@ import { bootstrapMeanInterval, type Interval } from '../statistics/bootstrap-me
 import { largeSamplePairedStatistics } from '../statistics/large-sample-paired.js';
 import { pairedRandomizationTest } from '../statistics/paired-randomization-test.js';
 import { pairedTTest } from '../statistics/paired-t-test.js';
+import { DEFAULT_BASELINE_ADJUSTMENT, type PValueAdjustmentMethod } from '../schema/p-value-adjustment.js';
+import { adjustedComparison } from './adjusted-comparison.js';
 import { aggregatedMetrics } from './compared-metrics.js';
 import { correctedComparison, correctedDecision } from './corrected-comparison.js';
 import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
@@ -33,6 +35,8 @@ export interface CompareOptions {
   seed?: number;
   /** The fewest cases labelled in both runs a corrected difference is given an interval for. Default 8, as run.corrected_estimates. */
   minLabelled?: number;
+  /** How the p-values are adjusted across every engine × metric compared (adjusted-comparison.ts). Default holm, as run.p_value_adjustment.baseline. */
+  adjustment?: PValueAdjustmentMethod;
 }
 
 export interface Regression {
@@ -41,6 +45,8 @@ export interface Regression {
   /** The paired delta, or the corrected one when the judge decided. */
   delta: number;
   p_value: number;
+  /** p_value adjusted across the comparison, when it was. */
+  adjusted_p_value?: number;
   /** The judge whose corrected interval decided, when one did. */
   judge?: string;
 }
@@ -54,7 +60,8 @@ export interface Regression {
  *   a = (1/n) Σ a_i,   b = (1/n) Σ b_i,   delta = b - a,   relative_delta = delta / |a|
  *   p_value        = Fisher's paired randomization test on the d_i (two-sided)
  *   t_test_p_value = Student's paired t-test on the d_i (two-sided)
- *   significant    = p_value < alpha and |delta| >= minEffect
+ *   significant    = p_value < alpha and |delta| >= minEffect, and
+ *                    adjusted_p_value < alpha (below)
  *
  * Every metric is taken as higher-is-better (assay has no lower-is-better
  * metric yet): a significant negative delta is a regression of B.
@@ -65,6 +72,12 @@ export interface Regression {
  * difference on every case, the human one on the labelled cases. When a
  * judge gives an interval, `significant` is the corrected decision
  * (`correctedDecision`) and not the paired test's on the labelled cases alone.
+ *
+ * The deciding p-values of every engine × metric are then adjusted across
+ * that family (`adjustment`, Holm's method unless told otherwise:
+ * adjusted-comparison.ts), and a metric is significant only when its
+ * adjusted p-value is below alpha too: compared over 37 engines × 11
+ * metrics, about 20 unchanged metrics would pass p < 0.05 by chance alone.
  *
  * - A metric with no pair (n = 0) is left out, and an engine with no metric.
  * - Every test uses the same seed, so a metric's p-value does not depend on
@@ -78,6 +91,7 @@ export interface Regression {
  */
 export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = {}): RunComparison {
   const { alpha, minEffect, permutations, seed, minLabelled } = { ...DEFAULT_COMPARE_OPTIONS, ...definedOptions(options) };
+  const adjustment = options.adjustment ?? DEFAULT_COMPARE_OPTIONS.adjustment;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`Expected alpha to be between 0 and 1 (exclusive), got ${alpha}`);
   if (!(minEffect >= 0) || !Number.isFinite(minEffect))
     throw new RangeError(`Expected minEffect to be a finite number from 0 and up, got ${minEffect}`);
@@ -101,7 +115,7 @@ export function compareRuns(a: RunFiles, b: RunFiles, options: CompareOptions = 
     }
     if (compared.length > 0) comparedEngines.push([engine, sortedRecord(compared)]);
   }
-  return { engines: sortedRecord(comparedEngines) };
+  return adjustedComparison(sortedRecord(comparedEngines), { method: adjustment, alpha });
 }
 
 /** compareRuns' options when left out. */
@@ -111,6 +125,7 @@ export const DEFAULT_COMPARE_OPTIONS = {
   permutations: 10_000,
   seed: 42,
   minLabelled: DEFAULT_MIN_LABELLED,
+  adjustment: DEFAULT_BASELINE_ADJUSTMENT,
 } as const;
 
 function definedOptions(options: CompareOptions): Partial<Record<'alpha' | 'minEffect' | 'permutations' | 'seed' | 'minLabelled', number>> {
@@ -172,7 +187,7 @@ export function compareMetric(
  * The metrics that got significantly worse from A to B (significant and
  * delta < 0; every metric is higher-is-better), by engine then metric.
  */
-export function regressions(comparison: RunComparison): Regression[] {
+export function regressions(comparison: Pick<RunComparison, 'engines'>): Regression[] {
   const found: Regression[] = [];
   for (const engine of Object.keys(comparison.engines).sort(compareText)) {
     const metrics = comparison.engines[engine] ?? {};
@@ -180,9 +195,11 @@ export function regressions(comparison: RunComparison): Regression[] {
       const compared = metrics[metric];
       if (compared?.significant !== true) continue;
       const decision = compared.corrected_decision;
+      const adjusted = compared.adjusted_p_value === undefined ? {} : { adjusted_p_value: compared.adjusted_p_value };
       if (decision !== undefined) {
-        if (decision.delta < 0) found.push({ engine, metric, delta: decision.delta, p_value: decision.p_value, judge: decision.judge });
-      } else if (compared.delta < 0) found.push({ engine, metric, delta: compared.delta, p_value: compared.p_value });
+        if (decision.delta < 0)
+          found.push({ engine, metric, delta: decision.delta, p_value: decision.p_value, ...adjusted, judge: decision.judge });
+      } else if (compared.delta < 0) found.push({ engine, metric, delta: compared.delta, p_value: compared.p_value, ...adjusted });
     }
   }
   return found;

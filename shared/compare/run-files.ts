@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { FileProblem } from '../schema/file-problem.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
 import { caseLineSchema, reportSchema, type CaseLine, type Report } from '../schema/report.js';
-import type { Result } from '../schema/result.js';
+import type { Failed, Result } from '../schema/result.js';
 
 /** A file's content as values, or why it is not valid. */
 export type ParsedFile<Value> = Result<Value, FileProblem>;
@@ -48,7 +48,7 @@ export async function readCaseLinesFile(path: string, metrics: ReadonlySet<strin
 function caseLinesReader(metrics?: ReadonlySet<string>) {
   const lines: CaseLine[] = [];
   const firstLineOf = new Map<string, number>();
-  const add = (row: string, line: number): { ok: false; error: FileProblem } | undefined => {
+  const add = (row: string, line: number): Failed<FileProblem> | undefined => {
     if (row.trim() === '') return undefined;
     const parsed = parseJsonWith(caseLineSchema, row);
     if (!parsed.ok) return { ok: false, error: { line, message: parsed.error } };

@@ -11,12 +11,13 @@ import { judgeRateLimitSchema, modelRateLimitSchema } from '../judge-rate/rate-l
 import { modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
 import { configFileSchema, runSettingsSchema } from './config-schema.js';
+import { CANARY_FIXES, CANARY_KEYS } from './canary-settings.js';
 
 const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {correctness: 0.6, comprehensiveness: 0.2, readability: 0.2}';
 
 /** How to fix each field, by its path with list indices written `[]`. */
 export const FIXES: Readonly<Record<string, string>> = {
-  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds',
+  '': 'write an object (mapping) with some of the keys judge, run, judges, rubric_weights, custom_judges, dag_judges, judge_settings, ensembles, engines, thresholds, canaries',
   thresholds:
     'give pass conditions by case metric name, e.g. {response/llm_judged/correctness/rating: yes, retrieval/llm_judged/chunk_relevance/precision: 0.7, engine/latency_ms: {max: 500}}',
   judge:
@@ -79,7 +80,7 @@ export const FIXES: Readonly<Record<string, string>> = {
   'rubric_weights.comprehensiveness': WEIGHTS_FIX,
   'rubric_weights.readability': WEIGHTS_FIX,
   custom_judges: 'give a list of judges, each with id, assessment, template and scale',
-  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement, corrected_estimates',
+  run: 'write an object with some of the keys cutoffs, deadline_seconds, check_delay_seconds, judge_depth, list_depth, engine_concurrency, max_judge_cost, min_agreement, corrected_estimates, p_value_adjustment',
   'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
@@ -111,7 +112,14 @@ export const FIXES: Readonly<Record<string, string>> = {
     'write an object with level (a confidence level between 0 and 1, default 0.95) and min_labelled (a whole number from 3, default 8)',
   'run.corrected_estimates.level': 'give a confidence level between 0 and 1, e.g. 0.95',
   'run.corrected_estimates.min_labelled': 'give the fewest labelled cases an interval is given for, a whole number from 3, e.g. 8',
+  'run.p_value_adjustment':
+    'write an object with baseline (default holm) and leaderboard (default benjamini-hochberg), each holm, benjamini-hochberg or none',
+  'run.p_value_adjustment.baseline':
+    'give how the p-values against the baseline are adjusted across engines × metrics: holm, benjamini-hochberg or none',
+  'run.p_value_adjustment.leaderboard':
+    "give how the p-values of a leaderboard's pairs of engines are adjusted: benjamini-hochberg, holm or none",
   ...ENGINE_CONFIG_FIXES,
+  ...CANARY_FIXES,
 };
 
 /** The keys each object accepts, by its path, to name them when an unknown key turns up. */
@@ -125,6 +133,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'judge.rate_limit': Object.keys(judgeRateLimitSchema.shape),
   'judge.rate_limit.models.*': Object.keys(modelRateLimitSchema.shape),
   'run.corrected_estimates': ['level', 'min_labelled'],
+  'run.p_value_adjustment': ['baseline', 'leaderboard'],
   'judge.batch': ['enabled', 'failed_lines', 'unanswered_lines', 'below_minimum', 'max_requests_per_job', 'poll_seconds', 'bedrock'],
   'judge.batch.bedrock': Object.keys(bedrockBatchSchema.shape),
   rubric_weights: ['correctness', 'comprehensiveness', 'readability'],
@@ -134,6 +143,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'custom_judges[].examples[]': Object.keys(customJudgeExampleSchema.shape),
   'ensembles[]': Object.keys(ensembleSchema.shape),
   ...ENGINE_CONFIG_KEYS,
+  ...CANARY_KEYS,
 };
 
 function overrideFixes(parent: string): Record<string, string> {

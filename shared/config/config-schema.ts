@@ -7,7 +7,9 @@ import { ensembleSchema } from '../judges/ensemble/ensemble-judge.js';
 import { judgeClientSchema } from '../judge-client/judge-client-schema.js';
 import { judgeOverridesSchema } from '../judge-client/judge-overrides.js';
 import { thresholdsSchema } from '../schema/thresholds.js';
+import { canarySettingsSchema } from './canary-settings.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
+import { DEFAULT_BASELINE_ADJUSTMENT, DEFAULT_LEADERBOARD_ADJUSTMENT, pValueAdjustmentMethodSchema } from '../schema/p-value-adjustment.js';
 import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
 
 /**
@@ -45,6 +47,20 @@ export const runSettingsSchema = z.strictObject({
   corrected_estimates: z
     .strictObject({ level: z.number().gt(0).lt(1).default(0.95), min_labelled: z.number().int().min(3).default(DEFAULT_MIN_LABELLED) })
     .prefault({}),
+  /**
+   * How p-values are adjusted for the many tests a report makes
+   * (shared/statistics/p-value-adjustment.ts): `baseline`, across every
+   * engine × metric compared with the baseline, which the regression gate
+   * decides on (Holm's method: no false alarm by chance); `leaderboard`,
+   * across the pairs of engines a leaderboard tests (Benjamini-Hochberg: more
+   * pairs told apart, a bounded share of them wrongly).
+   */
+  p_value_adjustment: z
+    .strictObject({
+      baseline: pValueAdjustmentMethodSchema.default(DEFAULT_BASELINE_ADJUSTMENT),
+      leaderboard: pValueAdjustmentMethodSchema.default(DEFAULT_LEADERBOARD_ADJUSTMENT),
+    })
+    .prefault({}),
 });
 
 export const configFileSchema = z.strictObject({
@@ -64,6 +80,8 @@ export const configFileSchema = z.strictObject({
   ensembles: z.array(ensembleSchema).optional(),
   /** The live systems under test (shared/engines/). */
   engines: engineListSchema.optional(),
+  /** A canary set every run judges too, uncached, to tell a changed judge from a changed engine (shared/canaries/). */
+  canaries: canarySettingsSchema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

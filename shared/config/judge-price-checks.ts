@@ -15,7 +15,7 @@ export function modelsOfRun(config: ConfigFile, environment: ModelEnvironment | 
   const defaultModel =
     environment === undefined || provider === undefined || !provider.ok
       ? (config.judge.model ?? config.judge.bedrock?.model_id)
-      : defaultModelOf(config.judge, environment, provider.name);
+      : defaultModelOf(config.judge, environment, provider.value);
   const models = new Map<string, string>();
   for (const judge of judgesForRun(config, 'llm').judges) {
     if (judge.kind !== 'llm' && judge.kind !== 'dag') continue;

@@ -22,7 +22,7 @@ export interface StoredConfigOrigin {
  * The only way to read a config, wherever it comes from: a config file's
  * value (`file` names it in every error; the CLI, a suite's config in the
  * bucket) or a run's stored config (a manifest's `config`, read by every
- * handler). Both go through the schema (its defaults fill what is absent, so
+ * step). Both go through the schema (its defaults fill what is absent, so
  * a manifest written by an older assay parses), then the checks that span
  * fields: custom and decision-tree judges, the judge names, the provider and
  * the cost ceiling. A config that does not parse is an error that names the

@@ -1,6 +1,7 @@
 import { escapeHtml, isolatedText } from '../report-render/html/escape.js';
 import { selfContainedPage } from '../report-render/html/page.js';
 import type { HistoryFile } from './history-file.js';
+import { canaryTrends } from './html/canary-trends.js';
 import { historyCharts } from './html/history-charts.js';
 import type { HistoryLinks } from './html/history-links.js';
 import { HISTORY_STYLES } from './html/history-styles.js';
@@ -67,6 +68,7 @@ export function renderHistoryHtml(history: HistoryFile, options: HistoryPageOpti
         ? '<p>No reported run yet.</p>'
         : `<p class="note">${chartNote} Each point links to its run’s report.</p>${charts}`,
       '</section>',
+      canaryTrends(charted, options.links),
       '<section id="runs" aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>',
       history.runs.length === 0 ? '' : runsTable(history.runs, options.links),
       '</section>',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canaryHistoryOf, canaryHistorySchema } from '../canaries/canary-history.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import { sortedRecord } from '../report/ordering.js';
 import { judgeAgreementSchema, reportCasesSchema, reportComparisonSchema, type Report } from '../schema/report.js';
@@ -26,6 +27,8 @@ export const historyRowSchema = z.object({
   compared_with: z.object({ run_id: z.string(), kind: reportComparisonSchema.shape.baseline_kind }).nullable(),
   /** The metrics significantly worse than compared_with, as report.json's `comparison.regressions` lists them. */
   regressions: reportComparisonSchema.shape.regressions,
+  /** The run's judges on its canary set, and which changed (report.json's `canaries`, without the items); absent for a run without one. */
+  canaries: canaryHistorySchema.optional(),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;
 
@@ -66,5 +69,6 @@ export function historyRowOf(report: Report): HistoryRow {
     compared_with:
       report.comparison === undefined ? null : { run_id: report.comparison.baseline_run_id, kind: report.comparison.baseline_kind },
     regressions: report.comparison?.regressions ?? [],
+    ...(report.canaries === undefined ? {} : { canaries: canaryHistoryOf(report.canaries) }),
   };
 }

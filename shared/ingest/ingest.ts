@@ -1,7 +1,7 @@
 import { runWaitSeconds } from '../judge-client/batch-settings.js';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +19,8 @@ import type { RunConfig } from '../config/index.js';
 import { datasetEvents } from './dataset-source.js';
 import { liveEngineNames } from './live-engine-names.js';
 import { caseIdFor, runIdentityOf, runKeys } from '../run/run-identity.js';
+import { canaryCaseId, canaryDatasetKey } from '../run/canary-keys.js';
+import { formatInputError } from '../schema/input-error.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from '../run/work-folders.js';
 
 export interface IngestRequest {
@@ -50,7 +52,8 @@ export interface IngestDependencies {
 }
 
 export type IngestOutcome =
-  | { kind: 'started'; runId: string; cases: number; inputErrors: number }
+  /** `canaryCases`: the canary set's cases, sent beside the run's own `cases`; present for a run with one (config `canaries:`). */
+  | { kind: 'started'; runId: string; cases: number; inputErrors: number; canaryCases?: number }
   | { kind: 'duplicate'; runId: string }
   | { kind: 'rejected'; runId: string; error: InputError };
 
@@ -89,6 +92,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       dependencies.collectionWork === undefined ? options : { ...options, collectionWork: dependencies.collectionWork },
     );
     if (request.config.strict && spooled.firstError !== undefined) return { kind: 'rejected', runId, error: spooled.firstError };
+    const canary = await spoolCanary(store, runId, request.suite, request.config, folder);
     const now = dependencies.now();
     const manifest: Manifest = {
       run_id: runId,
@@ -103,13 +107,25 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       engines: [...new Set([...spooled.engines, ...liveEngineNames(request.config.engines)])].sort(),
       input_errors: spooled.errorCount,
       judge: request.judgeSummary,
+      ...(canary === undefined ? {} : { canary: canary.manifest }),
     };
     await store.upload(runKeys.inputErrors(runId), spooled.errorsPath, { etag: false });
     await store.upload(runKeys.caseIds(runId), spooled.caseIdsPath, { etag: false });
+    if (canary !== undefined) {
+      await store.upload(runKeys.canaryCaseIds(runId), canary.caseIdsPath, { etag: false });
+      // The canary's messages go out after the run's own.
+      await appendFile(spooled.messagesPath, await readFile(canary.messagesPath));
+    }
     const claimed = await store.put(runKeys.manifest(runId), JSON.stringify(manifest, null, 2), { ifNoneMatch: true });
     if (!claimed.written && (await store.get(runKeys.ingested(runId))) !== undefined) return { kind: 'duplicate', runId };
 
-    const outcome: IngestOutcome = { kind: 'started', runId, cases: spooled.cases, inputErrors: spooled.errorCount };
+    const outcome: IngestOutcome = {
+      kind: 'started',
+      runId,
+      cases: spooled.cases,
+      inputErrors: spooled.errorCount,
+      ...(canary === undefined ? {} : { canaryCases: canary.manifest.cases }),
+    };
     const finish = { runId, rows: spooled.rows, cases: spooled.cases, checkDelaySeconds: request.config.run.check_delay_seconds };
     await sendMessagesFrom(dependencies, spooled.messagesPath, folder, finish);
     return outcome;
@@ -138,6 +154,8 @@ export interface SpoolOptions {
   readonly contentDepth: number;
   /** Where a TREC collection's heavy loading steps run (IngestDependencies.collectionWork). */
   readonly collectionWork?: CollectionWork;
+  /** The cases are a canary set's: each id behind `canary~`, each message marked `canary` (shared/run/canary-keys.ts). */
+  readonly canary?: true;
 }
 
 /** The spool options of a run config. */
@@ -196,14 +214,16 @@ export async function spoolCases(
       else {
         // A case serialized on a worker thread is sent as its text, without building its objects here.
         const { serialized } = event;
-        const caseId = caseIdFor(serialized?.requestId ?? event.case.request_id);
+        const ownId = caseIdFor(serialized?.requestId ?? event.case.request_id);
+        const caseId = options.canary === true ? canaryCaseId(ownId) : ownId;
         await writeText(caseIds, `${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
         spooled.cases++;
         for (const engine of serialized?.engines ?? Object.keys(event.case.engines)) spooled.engines.add(engine);
-        const body =
+        const made =
           serialized === undefined
             ? caseMessageBody(store, runId, caseId, event.case)
             : serializedMessageBody(store, runId, caseId, serialized);
+        const body = options.canary === true ? made.then(canaryMessageBody) : made;
         // Awaited in turn below; one that fails meanwhile must not count as unhandled.
         body.catch(() => {});
         bodies.push(body);
@@ -219,6 +239,40 @@ export async function spoolCases(
     messages.end();
     await Promise.all([once(errors, 'close'), once(messages, 'close'), once(caseIds, 'close')]);
   }
+}
+
+/** The canary set as ingest spooled it: what the manifest says of it, its case ids and its messages (local files). */
+export interface SpooledCanary {
+  readonly manifest: NonNullable<Manifest['canary']>;
+  readonly caseIdsPath: string;
+  readonly messagesPath: string;
+}
+
+/**
+ * The run's canary set (config `canaries:`), read from `canaries/<suite>/<file>`
+ * as a dataset is (never strictly: a bad canary row is counted, and stops no
+ * run), its cases marked as the canary's; undefined for a run without one. A
+ * canary set missing from the store has no case, and its first input error
+ * says so, for the report.
+ */
+export async function spoolCanary(
+  store: ObjectStore,
+  runId: string,
+  suite: string,
+  config: RunConfig,
+  folder: string,
+): Promise<SpooledCanary | undefined> {
+  if (config.canaries === undefined) return undefined;
+  const key = canaryDatasetKey(suite, config.canaries.dataset);
+  const canaryFolder = join(folder, 'canary');
+  await mkdir(canaryFolder, { recursive: true });
+  const spooled = await spoolCases(store, runId, key, canaryFolder, { strict: false, contentDepth: config.run.judge_depth, canary: true });
+  const first = spooled.firstError === undefined ? {} : { first_input_error: formatInputError(spooled.firstError) };
+  return {
+    manifest: { key, cases: spooled.cases, input_errors: spooled.errorCount, ...first },
+    caseIdsPath: spooled.caseIdsPath,
+    messagesPath: spooled.messagesPath,
+  };
 }
 
 async function writeLine(stream: WriteStream, line: string): Promise<void> {
@@ -324,6 +378,12 @@ export async function startWorkFolder(dependencies: Pick<IngestDependencies, 'wo
   const settings = dependencies.workFolders ?? DEFAULT_WORK_FOLDERS;
   await removeStaleWorkFolders(settings);
   return createWorkFolder(settings, purpose);
+}
+
+/** A canary case's message: the message of the case, marked. */
+function canaryMessageBody(body: string): string {
+  const message: CaseMessage = { ...(JSON.parse(body) as CaseMessage), canary: true };
+  return JSON.stringify(message);
 }
 
 /** The message of a case: the case itself when it fits in a message, else a claim check (the case stored, the message carries its key). */

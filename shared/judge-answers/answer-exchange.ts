@@ -24,10 +24,11 @@ export interface CallFailure {
 /** One answer from the model (after the transport's retries), or why there is none. */
 export type SentAnswer = Result<ChoiceAnswer, CallFailure>;
 
-/** The judge's output, read and checked, and the model the server says answered. */
+/** The judge's output, read and checked, and the model (and backend, `system_fingerprint`) the server says answered. */
 export interface ExchangedAnswer {
   readonly output: unknown;
   readonly reportedModel: string | undefined;
+  readonly systemFingerprint?: string;
 }
 
 export type ExchangeOutcome = Result<ExchangedAnswer, CallFailure>;
@@ -47,7 +48,7 @@ export async function exchangeAnswer(
   const first = await send(request.messages);
   if (!first.ok) return first;
   const parsed = judged(first.value, request.schema, limits);
-  if (parsed.ok) return { ok: true, value: { output: parsed.value, reportedModel: first.value.reportedModel } };
+  if (parsed.ok) return { ok: true, value: exchanged(parsed.value, first.value) };
   if (parsed.error.final) return { ok: false, error: { message: parsed.error.message, transient: false } };
   const repairMessages: ChatMessage[] = [
     ...request.messages,
@@ -60,9 +61,15 @@ export async function exchangeAnswer(
   const second = await send(repairMessages);
   if (!second.ok) return second;
   const repaired = judged(second.value, request.schema, limits);
-  if (repaired.ok) return { ok: true, value: { output: repaired.value, reportedModel: second.value.reportedModel } };
+  if (repaired.ok) return { ok: true, value: exchanged(repaired.value, second.value) };
   const message = repaired.error.final ? repaired.error.message : `invalid answer after one repair request: ${repaired.error.message}`;
   return { ok: false, error: { message, transient: false } };
+}
+
+/** The output with who answered it, as the answer that carried it names them. */
+function exchanged(output: unknown, answer: ChoiceAnswer): ExchangedAnswer {
+  const fingerprint = answer.systemFingerprint === undefined ? {} : { systemFingerprint: answer.systemFingerprint };
+  return { output, reportedModel: answer.reportedModel, ...fingerprint };
 }
 
 /**

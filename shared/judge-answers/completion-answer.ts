@@ -4,8 +4,8 @@ import { extractJson } from './answer-parsing.js';
 
 /**
  * What one chat completion answered besides its text: a refusal
- * (`message.refusal`), why it stopped (`finish_reason`), and the model the
- * server says answered. A refusal and an answer cut by the token limit or a
+ * (`message.refusal`), why it stopped (`finish_reason`), and the model (and
+ * its `system_fingerprint`) the server says answered. A refusal and an answer cut by the token limit or a
  * content filter are errors a repair request cannot fix, so they get none.
  */
 export interface ChoiceAnswer {
@@ -14,6 +14,8 @@ export interface ChoiceAnswer {
   /** Why the answer ended, in OpenAI's words: `stop`, `length` (the token limit), `content_filter`, `tool_calls`. */
   readonly finishReason: string | undefined;
   readonly reportedModel: string | undefined;
+  /** The backend configuration that answered, as OpenAI names it (`system_fingerprint`); absent when the server names none. */
+  readonly systemFingerprint?: string;
   /** How the server itself named why it stopped, for messages (`stopReason guardrail_intervened`); default `finish_reason <finishReason>`. */
   readonly stopNamed?: string;
 }
@@ -25,6 +27,7 @@ export interface ChoiceAnswer {
  */
 export interface CompletionRead {
   readonly model?: unknown;
+  readonly system_fingerprint?: unknown;
   readonly choices: readonly {
     readonly finish_reason?: string | null | undefined;
     readonly message?:
@@ -49,6 +52,9 @@ export function readChoice(completion: CompletionRead, mode: OutputMode): Choice
     refusal,
     finishReason: choice?.finish_reason ?? undefined,
     reportedModel: typeof completion.model === 'string' && completion.model !== '' ? completion.model : undefined,
+    ...(typeof completion.system_fingerprint === 'string' && completion.system_fingerprint !== ''
+      ? { systemFingerprint: completion.system_fingerprint }
+      : {}),
   };
 }
 

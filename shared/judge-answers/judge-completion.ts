@@ -43,6 +43,8 @@ export type JudgeCompletion =
       output: unknown;
       /** The model the server says answered; it may differ from the one asked for (an alias, a gateway). */
       reportedModel: string | undefined;
+      /** The backend configuration that answered, as the server names it (OpenAI's `system_fingerprint`); absent when it names none. */
+      systemFingerprint?: string;
       /** Absent: online. */
       pricing?: Pricing;
     } & CallCost)

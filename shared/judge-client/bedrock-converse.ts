@@ -87,6 +87,8 @@ export interface ConverseRead {
       }
     | undefined;
   readonly stopReason?: string | undefined;
+  /** Set by a prompt router: the model it chose to answer (Converse names no model otherwise). */
+  readonly trace?: { readonly promptRouter?: { readonly invokedModelId?: unknown } | undefined } | undefined;
 }
 
 export function converseAnswer(output: ConverseRead, mode: OutputMode): ChoiceAnswer {
@@ -95,11 +97,12 @@ export function converseAnswer(output: ConverseRead, mode: OutputMode): ChoiceAn
   const toolText = toolInput === undefined ? undefined : JSON.stringify(toolInput);
   const text = content.flatMap((block) => (typeof block.text === 'string' ? [block.text] : [])).join('');
   const stopReason = output.stopReason;
+  const routed = output.trace?.promptRouter?.invokedModelId;
   return {
     text: (mode === 'tool' ? toolText : undefined) ?? (text === '' ? toolText : text) ?? '',
     refusal: undefined,
     finishReason: stopReason === undefined ? undefined : (FINISH_REASONS[stopReason] ?? stopReason),
-    reportedModel: undefined,
+    reportedModel: typeof routed === 'string' && routed !== '' ? routed : undefined,
     ...(stopReason === undefined ? {} : { stopNamed: `stopReason ${stopReason}` }),
   };
 }

@@ -1,6 +1,7 @@
 import type { BedrockHttpVersion } from './bedrock-http-version.js';
 import type { AzureDeployment } from './judge-client.js';
 import { JUDGE_PROVIDERS, type JudgeProviderName } from './judge-provider-config.js';
+import type { Result } from '../schema/result.js';
 
 /**
  * The judge provider of a run as the environment and the config file give it
@@ -92,14 +93,11 @@ interface JudgeSection {
 }
 
 /** The provider's name: ASSAY_JUDGE_PROVIDER, else the file's, else openai; an unknown name in the environment is an error. */
-export function providerNameOf(
-  judge: JudgeSection,
-  environment: JudgeEnvironment,
-): { ok: true; name: JudgeProviderName } | { ok: false; error: string } {
+export function providerNameOf(judge: JudgeSection, environment: JudgeEnvironment): Result<JudgeProviderName> {
   const fromEnvironment = nonEmpty(environment.ASSAY_JUDGE_PROVIDER);
-  if (fromEnvironment === undefined) return { ok: true, name: judge.provider ?? 'openai' };
+  if (fromEnvironment === undefined) return { ok: true, value: judge.provider ?? 'openai' };
   const known = JUDGE_PROVIDERS.find((name) => name === fromEnvironment);
-  if (known !== undefined) return { ok: true, name: known };
+  if (known !== undefined) return { ok: true, value: known };
   // The value is shown: a provider's name is no secret, and a typo is found by seeing it.
   return { ok: false, error: `ASSAY_JUDGE_PROVIDER is "${fromEnvironment}"; expected one of ${JUDGE_PROVIDERS.join(', ')}` };
 }
@@ -113,8 +111,8 @@ export function defaultModelOf(judge: JudgeSection, environment: JudgeEnvironmen
 export function chooseProvider(judge: JudgeSection, environment: JudgeEnvironment): ProviderChoice {
   const name = providerNameOf(judge, environment);
   if (!name.ok) return name;
-  const model = defaultModelOf(judge, environment, name.name);
-  if (name.name === 'openai') {
+  const model = defaultModelOf(judge, environment, name.value);
+  if (name.value === 'openai') {
     const apiKey = nonEmpty(environment.OPENAI_API_KEY);
     if (apiKey === undefined) return { ok: false, lexical: 'OPENAI_API_KEY is not set', variable: 'OPENAI_API_KEY' };
     return {
@@ -123,7 +121,7 @@ export function chooseProvider(judge: JudgeSection, environment: JudgeEnvironmen
       model: model ?? DEFAULT_JUDGE_MODEL,
     };
   }
-  if (name.name === 'azure') {
+  if (name.value === 'azure') {
     if (judge.azure === undefined)
       return {
         ok: false,

@@ -33,8 +33,7 @@ export async function redriveFailures(
   now: Date = new Date(),
 ): Promise<RedriveOutcome> {
   const completion = await runCompletion(store, runId);
-  if (completion.unfinished.length > 0)
-    return { kind: 'unfinished', unfinished: completion.unfinished.length, cases: completion.caseIds.length };
+  if (completion.unfinished.length > 0) return { kind: 'unfinished', unfinished: completion.unfinished.length, cases: completion.total };
   await extendDeadline(store, completion.manifest, now);
   const requeued: string[] = [];
   const bodies: string[] = [];

@@ -5,7 +5,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
-import { spoolCases, spoolOptionsOf, startWorkFolder } from '../ingest/ingest.js';
+import { spoolCanary, spoolCases, spoolOptionsOf, startWorkFolder } from '../ingest/ingest.js';
 import type { WorkFolderSettings } from '../run/work-folders.js';
 import { extendDeadline, runCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';
@@ -66,17 +66,29 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
         reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it`,
       };
     }
+    // The canary set is read again too, when the run has one and a canary case is unfinished.
+    const canary = completion.canaryCaseIds.some((caseId) => unfinished.has(caseId))
+      ? await spoolCanary(store, runId, manifest.suite, runConfigOf(manifest), folder)
+      : undefined;
+    if (canary !== undefined && canary.manifest.cases !== manifest.canary?.cases) {
+      return {
+        kind: 'unresumable',
+        reason: `the canary set ${canary.manifest.key} now has ${canary.manifest.cases} cases, the run had ${manifest.canary?.cases ?? 0}: it changed since the run started, so the run cannot be finished from it`,
+      };
+    }
     const requeued: string[] = [];
     let batch: OutgoingMessage[] = [];
-    for await (const body of createInterface({ input: createReadStream(spooled.messagesPath), crlfDelay: Number.POSITIVE_INFINITY })) {
-      if (body === '') continue;
-      const message = readJsonWith(caseMessageSchema, body, spooled.messagesPath);
-      if (!unfinished.has(message.case_id)) continue;
-      requeued.push(message.case_id);
-      batch.push({ id: String(batch.length), body: round === 0 ? body : JSON.stringify(inRound(message)) });
-      if (batch.length === 10) {
-        await sendAll(dependencies.cases, batch);
-        batch = [];
+    for (const path of [spooled.messagesPath, ...(canary === undefined ? [] : [canary.messagesPath])]) {
+      for await (const body of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
+        if (body === '') continue;
+        const message = readJsonWith(caseMessageSchema, body, path);
+        if (!unfinished.has(message.case_id)) continue;
+        requeued.push(message.case_id);
+        batch.push({ id: String(batch.length), body: round === 0 ? body : JSON.stringify(inRound(message)) });
+        if (batch.length === 10) {
+          await sendAll(dependencies.cases, batch);
+          batch = [];
+        }
       }
     }
     await sendAll(dependencies.cases, batch);

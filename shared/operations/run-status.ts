@@ -6,6 +6,7 @@ import { reportSchema, type Report } from '../schema/report.js';
 import { runKeys } from '../run/run-identity.js';
 import { hasBatchState, readBatchState, type JobRecord } from '../batch-judging/batch-state.js';
 import { waitingCaseIds } from '../batch-judging/waiting-cases.js';
+import { isCanaryCaseId } from '../run/canary-keys.js';
 import { terminalName } from '../report-render/terminal-text.js';
 
 export interface RunStatus {
@@ -50,9 +51,10 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
       ...(batch === undefined ? {} : { batch }),
     };
   }
+  // The canary's cases (config `canaries:`) are not among the manifest's cases.
   const count = async (prefix: string) => {
     let total = 0;
-    for await (const _key of store.list(prefix)) total++;
+    for await (const key of store.list(prefix)) if (!isCanaryCaseId(key.slice(key.lastIndexOf('/') + 1))) total++;
     return total;
   };
   return {

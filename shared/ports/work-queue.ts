@@ -31,7 +31,7 @@ export interface ReceiveOptions {
 }
 
 export interface WorkQueue {
-  /** The queue's name, as the `eventSourceARN` of the events built from it ends. */
+  /** The queue's name: in what is said of it, and at the end of the `eventSourceARN` of the tests' fabricated events. */
   readonly name: string;
   /** Sends up to 10 messages; returns the ids that failed, with why. */
   sendBatch(messages: readonly OutgoingMessage[]): Promise<{ failed: { id: string; error: string }[] }>;

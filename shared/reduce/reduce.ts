@@ -10,6 +10,7 @@ import type { CheckMessage } from '../schema/pipeline-messages.js';
 import type { Manifest } from '../schema/run-records.js';
 import { rangeAggregatorOf, type RangeAggregator } from './aggregate-range.js';
 import { checkJudgeSpend } from '../worker/judge-ceiling.js';
+import { judgeCeilingOf } from '../run/judge-spend.js';
 import { FULL_HTML_CASE_LIMIT } from './light-report-cases.js';
 import type { MeanIntervals } from '../report/precomputed-intervals.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
@@ -18,7 +19,6 @@ import { fanOutRanges, SPLIT_REDUCE_FROM } from './split-reduce.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
 import { runConfigOf } from '../run/stored-config.js';
-import { batchCeilingOf } from '../batch-judging/batch-ceiling.js';
 import { advanceBatch, type BatchStep } from '../batch-judging/batch-rounds.js';
 import type { BatchProvider } from '../batch-providers/batch-provider.js';
 import { batchSettingsOf } from '../judge-client/batch-settings.js';
@@ -33,15 +33,15 @@ export interface ReducerDependencies {
   readonly now: () => Date;
   /** From this many cases on, a run's reduce is split across invocations (split-reduce.ts); default SPLIT_REDUCE_FROM. */
   readonly splitReduceFrom?: number;
-  /** The batch side of the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
-  readonly batch?: ReducerBatch;
+  /** Batch judging in the checks: a batch-judged run's jobs are submitted, polled and collected by its checks. */
+  readonly batch?: ReducerBatchJudging;
   /** How a range of the run's records is aggregated: in this thread by default, or spread over threads (the embedded CLI). */
   readonly aggregate?: (runId: string) => RangeAggregator;
-  /** The statistics' bootstrap intervals in one batch (the embedded CLI: on its threads); else one after another here. */
+  /** The statistics' bootstrap intervals computed all at once (the embedded CLI: on its threads); else one after another here. */
   readonly intervals?: MeanIntervals;
 }
 
-export interface ReducerBatch {
+export interface ReducerBatchJudging {
   /** Where the waiting cases are sent again. */
   readonly cases: WorkQueue;
   /** The batch API of a run's judge provider; undefined when it cannot judge (no key), and the run's cases then are judged as they are. */
@@ -109,18 +109,18 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
   const config = runConfigOf(manifest);
   const now = dependencies.now();
   const pastDeadline = now.getTime() >= completion.deadline.getTime();
-  const batched = pastDeadline ? undefined : await batchStep(dependencies, manifest);
-  if (batched !== undefined && batched.step.kind !== 'done') {
+  const batchJudging = pastDeadline ? undefined : await batchStep(dependencies, manifest);
+  if (batchJudging !== undefined && batchJudging.step.kind !== 'done') {
     // Its jobs as estimated and its online calls (fallbacks, rounds below a job's minimum) against run.max_judge_cost.
     await checkJudgeSpend(store, manifest);
-    return batchAction(runId, batched.step, batched.pollSeconds, config.run.check_delay_seconds, message.attempt, now);
+    return batchAction(runId, batchJudging.step, batchJudging.pollSeconds, config.run.check_delay_seconds, message.attempt, now);
   }
-  if (batched === undefined && completion.finished < caseIds.length && !pastDeadline) {
+  if (batchJudging === undefined && completion.finished < completion.total && !pastDeadline) {
     await checkJudgeSpend(store, manifest);
     return backedOff(runId, config.run.check_delay_seconds, message.attempt, {
       kind: 'cases',
       finished: completion.finished,
-      total: caseIds.length,
+      total: completion.total,
     });
   }
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
@@ -276,7 +276,7 @@ async function batchStep(
       provider,
       settings,
       now: dependencies.now,
-      ceiling: batchCeilingOf(config),
+      ceiling: judgeCeilingOf(manifest),
     },
     manifest.run_id,
   );

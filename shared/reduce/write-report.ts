@@ -14,6 +14,7 @@ import { writeJudgmentsQrels } from '../report/judgments-qrels.js';
 import { renderMarkdown } from '../report-render/markdown.js';
 import { minAgreementOf, withAgreement } from '../report/report-agreement.js';
 import { withJudgeRanking } from '../report/judge-ranking.js';
+import { leaderboardOptionsOf, withLeaderboards } from '../report/report-leaderboards.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import type { CaseLine, Report } from '../schema/report.js';
 import { attemptUsageSchema, caseResultSchema, type Manifest } from '../schema/run-records.js';
@@ -29,6 +30,9 @@ import { runKeys } from '../run/run-identity.js';
 import { batchKeys } from '../schema/batch-request.js';
 import { recordReportedRun, suiteRunOf } from '../run/suite-runs.js';
 import { runConfigOf } from '../run/stored-config.js';
+import { engineRegressions } from '../canaries/canary-section.js';
+import type { CanaryReport } from '../schema/canary-report.js';
+import { canaryOfRun, isCanaryAttemptKey } from './canary-records.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -60,7 +64,7 @@ export interface AggregatedRun {
  */
 export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Promise<{ report: Report; keys: string[] }> {
   const { manifest } = run;
-  const attemptUsage = await readAttemptUsage(store, manifest.run_id);
+  const { run: attemptUsage, canary: canaryAttemptUsage } = await readAttemptUsage(store, manifest.run_id);
   const reached = await budgetReached(store, manifest.run_id);
   const build = (intervalOf?: IntervalSource): Report =>
     reportFromPartials(manifest, run.sortedCaseIds, run.partials, attemptUsage, reached, intervalOf);
@@ -69,7 +73,9 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const config = runConfigOf(manifest);
   const compared =
     run.sortedCaseIds.length > EXACT_COMPARISON_LIMIT
-      ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target)
+      ? await compareColumnsWithBaseline(store, { report: plain, partials: run.partials, sortedCaseIds: run.sortedCaseIds }, target, {
+          adjustment: config.run.p_value_adjustment.baseline,
+        })
       : target === undefined
         ? undefined
         : // Only the headline metrics of each line (and the judges' twins that correct them) are read back: the comparison needs no more.
@@ -79,6 +85,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
             target,
             {
               minLabelled: config.run.corrected_estimates.min_labelled,
+              adjustment: config.run.p_value_adjustment.baseline,
             },
           );
   // judgments.qrels and the judges' agreement with the human labels come from one read of cases.jsonl;
@@ -106,11 +113,29 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
     corrected === undefined
       ? withComparison
       : { ...withComparison, corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) };
-  const report = withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest)));
+  const report = withCanaries(
+    withLeaderboards(
+      withJudgeRanking(withAgreement(withCorrection, tally.agreement(), minAgreementOf(manifest))),
+      run.partials.map((partial) => partial.columns),
+      leaderboardOptionsOf(manifest),
+    ),
+    await canaryOfRun(
+      store,
+      manifest,
+      compared?.comparison.baseline_run_id ?? target?.runId,
+      compared?.comparison.regressions ?? [],
+      canaryAttemptUsage,
+    ),
+  );
   const comparison =
     report.comparison === undefined
       ? undefined
-      : { baseline_run_id: report.comparison.baseline_run_id, engines: report.comparison.engines, per_query: compared?.perQuery ?? [] };
+      : {
+          baseline_run_id: report.comparison.baseline_run_id,
+          ...(report.comparison.adjustment === undefined ? {} : { adjustment: report.comparison.adjustment }),
+          engines: report.comparison.engines,
+          per_query: compared?.perQuery ?? [],
+        };
   const html =
     run.lines !== undefined
       ? renderHtml(report, run.lines, comparison === undefined ? {} : { comparison })
@@ -188,10 +213,30 @@ async function readAttemptUsage(store: ObjectStore, runId: string) {
   const keys: string[] = [];
   for (const prefix of [runKeys.attemptUsagePrefix(runId), batchKeys.usagePrefix(runId)])
     for await (const key of store.list(prefix)) keys.push(key);
-  const usage = [];
+  const usage = { run: [] as AttemptUsage[], canary: [] as AttemptUsage[] };
   for (const key of keys.sort()) {
     const bytes = await store.get(key);
-    if (bytes !== undefined) usage.push(readJsonWith(attemptUsageSchema, bytes, key));
+    // A canary case's retried deliveries are the canary's cost, reported with it (canary-records.ts).
+    if (bytes !== undefined) usage[isCanaryAttemptKey(runId, key) ? 'canary' : 'run'].push(readJsonWith(attemptUsageSchema, bytes, key));
   }
   return usage;
+}
+
+type AttemptUsage = ReturnType<typeof attemptUsageSchema.parse>;
+
+/**
+ * The report with its canary (shared/canaries/canary-section.ts): the
+ * regressions the canary put down to a changed judge leave
+ * `comparison.regressions`, and each changed judge's sentence joins the
+ * warnings, which report.md and report.html show first and `assay run`
+ * prints.
+ */
+function withCanaries(report: Report, canaries: CanaryReport | undefined): Report {
+  if (canaries === undefined) return report;
+  const comparison =
+    report.comparison === undefined
+      ? {}
+      : { comparison: { ...report.comparison, regressions: engineRegressions(report.comparison.regressions, canaries) } };
+  const warnings = [...(report.warnings ?? []), ...canaries.summary];
+  return { ...report, ...comparison, ...(warnings.length === 0 ? {} : { warnings }), canaries };
 }

@@ -1,4 +1,5 @@
 import { alignedTable } from './text-table.js';
+import { renderLeaderboardsText } from './leaderboard-text.js';
 import { SAMPLE_CHECK_LEVEL } from './corrected-table.js';
 import type { ResampledInterval } from '../statistics/bootstrap-interval.js';
 import type { AgreementReport } from '../schema/agreement.js';
@@ -7,7 +8,8 @@ import type { AgreementReport } from '../schema/agreement.js';
  * The terminal form of an agreement report: the statistics with their 95%
  * intervals, the reason for every statistic that has no value, the confusion
  * matrix (rows: human grade, columns: judge grade), and with runs each run's
- * value under both qrels.
+ * value under both qrels, the corrected estimates and, with three runs or
+ * more, the leaderboards.
  */
 export function renderAgreementText(report: AgreementReport): string {
   const { intervals, binary, systems } = report;
@@ -80,6 +82,8 @@ export function renderAgreementText(report: AgreementReport): string {
         .join('\n'),
     );
   }
+  const leaderboards = report.leaderboards ?? [];
+  if (leaderboards.length > 0) sections.push(renderLeaderboardsText(leaderboards, 'run', 'leaderboard').trimEnd());
   return `${sections.join('\n\n')}\n`;
 }
 

@@ -1,9 +1,11 @@
 import type { CaseLine, Report } from '../schema/report.js';
 import { agreementSection, correctedSection, warningsSection } from './html/agreement-table.js';
+import { canarySection } from './html/canary-section.js';
 import { caseListsSection } from './html/case-lists.js';
 import { chartsSection } from './html/charts.js';
 import { comparisonSection, runComparisonSchema, type RunComparison } from './html/comparison.js';
 import { judgeRankingSection } from './html/judge-ranking.js';
+import { leaderboardSection } from './html/leaderboard.js';
 import { headerSection } from './html/header.js';
 import { judgeUsageSection } from './html/judge-usage-table.js';
 import { keyStatistics } from './html/key-statistics.js';
@@ -28,7 +30,7 @@ export interface HtmlOptions {
  * metric (inline SVG), a sortable and filterable per-query table (of every
  * case, or for a large run an excerpt that says so), the judges' agreement
  * with the human labels, judge usage with the cost estimate at the config's judge.prices when it gives them, failed and missing cases, and, with a comparison,
- * the deltas against the baseline.
+ * the deltas against the baseline; with three engines or more, the leaderboards.
  *
  * Nothing is loaded from anywhere: styles, charts and the one script are
  * inline, and the page's Content-Security-Policy allows that style sheet and
@@ -44,8 +46,10 @@ export function renderHtml(report: Report, cases: readonly CaseLine[], options: 
     ['metrics', 'Key metrics', metricTableSection(report, keys)],
     ['charts', 'Charts', chartsSection(report, keys)],
     ['comparison', 'Against the baseline', comparison === undefined ? '' : comparisonSection(comparison)],
+    ['leaderboard', 'Leaderboard', leaderboardSection(report)],
     ['per-query', 'Per query', perQuerySection(cases, keys, options.excerpt)],
     ['agreement', 'Agreement with the human labels', agreementSection(report)],
+    ['canaries', 'Judge canaries', canarySection(report)],
     ['corrected', 'Ground truth corrected by the judges', correctedSection(report)],
     ['judge-ranking', 'Choosing a judge', judgeRankingSection(report)],
     ['judges', 'Judge usage', judgeUsageSection(report)],

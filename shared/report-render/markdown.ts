@@ -1,7 +1,10 @@
 import { budgetText, costNote, formatCost } from './judge-cost-text.js';
 import { rateLimitNote, sharedNote } from '../report/judge-usage.js';
+import { adjustmentSentence } from '../schema/p-value-adjustment.js';
+import { leaderboardColumns, leaderboardNote, leaderboardRows, leaderboardTitle } from './leaderboard-text.js';
 import type { FailedCase, Report } from '../schema/report.js';
 import { AGREEMENT_COLUMNS, agreementNote, agreementRows } from './agreement-table.js';
+import { CANARY_COLUMNS, canaryNote, canaryRows } from './canary-table.js';
 import { keyMetricTable } from '../report/key-metrics.js';
 import { RANKING_NOTE, rankingCells, rankingColumns } from './judge-ranking-text.js';
 import {
@@ -21,8 +24,9 @@ const ERROR_LENGTH = 200;
 /**
  * `report.md`: a short page for pull requests and chat. A title with the
  * suite and run, the case counts, an engine × key-metric table (the
- * `/average` and `/percentage` statistics, see keyMetricTable), the judges'
- * agreement with the human labels, the judge usage, and the failed cases,
+ * `/average` and `/percentage` statistics, see keyMetricTable), the
+ * comparison with the baseline, the leaderboards of a run of three engines or
+ * more, the judges' agreement with the human labels, the judge usage, and the failed cases,
  * the judgments that ended in error (case, judge, engines, error) and the
  * missing cases (the first 20 of each); the report's warnings come first.
  */
@@ -41,7 +45,9 @@ export function renderMarkdown(report: Report): string {
     warningsSection(report),
     metricsSection(report),
     comparisonSection(report),
+    leaderboardSection(report),
     agreementSection(report),
+    canarySection(report),
     correctedSection(report),
     judgeRankingSection(report),
     judgesSection(report),
@@ -60,23 +66,56 @@ export function renderMarkdown(report: Report): string {
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }
 
-/** Regressions against the baseline: the metrics significantly worse, with delta and p-value. */
+/** Regressions against the baseline: the metrics significantly worse, with delta, p-value and adjusted p-value, and the family adjusted. */
 function comparisonSection(report: Report): string {
   const comparison = report.comparison;
   if (comparison === undefined) return '';
   const against = `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${code(comparison.baseline_run_id)}`;
-  if (comparison.regressions.length === 0) return `## Against ${against}\n\nNo significant regression.`;
+  const family = comparison.adjustment === undefined ? [] : ['', `${adjustmentSentence(comparison.adjustment)}.`];
+  if (comparison.regressions.length === 0) return [`## Against ${against}`, '', 'No significant regression.', ...family].join('\n');
   return [
     `## Against ${against}`,
     '',
     `**${comparison.regressions.length} significant ${comparison.regressions.length === 1 ? 'regression' : 'regressions'}:**`,
     '',
-    ...comparison.regressions.map(
-      (regression) =>
-        `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)}${regression.judge === undefined ? '' : `, corrected by ${code(regression.judge)}`})`,
-    ),
+    ...comparison.regressions.map((regression) => {
+      const adjusted = regression.adjusted_p_value === undefined ? '' : `, adjusted p = ${regression.adjusted_p_value.toFixed(4)}`;
+      const judge = regression.judge === undefined ? '' : `, corrected by ${code(regression.judge)}`;
+      return `- ${code(regression.engine)} ${code(regression.metric)}: ${regression.delta.toFixed(4)} (p = ${regression.p_value.toFixed(4)}${adjusted}${judge})`;
+    }),
+    ...family,
   ].join('\n');
 }
+
+/**
+ * The leaderboards (report-leaderboards.ts) of NDCG, average precision and
+ * the ratings, or every one when there is none of those: the engines ranked,
+ * their letters, whom each is better than, and how it was tested. report.json
+ * and report.html have every leaderboard.
+ */
+function leaderboardSection(report: Report): string {
+  const every = report.leaderboards ?? [];
+  const headline = every.filter((board) => HEADLINE_LEADERBOARD.test(board.metric));
+  const boards = headline.length === 0 ? every : headline;
+  if (boards.length === 0) return '';
+  const columns = leaderboardColumns('engine');
+  return [
+    '## Leaderboard',
+    ...boards.flatMap((board) => [
+      '',
+      `### ${leaderboardTitle(board, code)}`,
+      '',
+      tableRow(columns),
+      tableRow(['---', '---:', '---:', '---', '---']),
+      ...leaderboardRows(board).map(([name = '', ...cells]) => tableRow([code(name), ...cells])),
+      '',
+      inlineText(leaderboardNote(board, 'engine')),
+    ]),
+  ].join('\n');
+}
+
+/** The leaderboards report.md shows when it has them. */
+const HEADLINE_LEADERBOARD = /\/(ndcg@\d+|average_precision|rating)$/;
 
 function warningsSection(report: Report): string {
   const warnings = report.warnings ?? [];
@@ -96,6 +135,20 @@ function agreementSection(report: Report): string {
     ...rows.map((row) => tableRow([code(row.judge), ...row.cells])),
     '',
     agreementNote(report),
+  ].join('\n');
+}
+
+/** The judges on the canary set, and whether each changed since the run compared with (canary-table.ts). */
+function canarySection(report: Report): string {
+  if (report.canaries === undefined) return '';
+  return [
+    '## Judge canaries',
+    '',
+    tableRow([...CANARY_COLUMNS]),
+    tableRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---']),
+    ...canaryRows(report.canaries).map((row) => tableRow([code(row.judge), ...row.cells.map(inlineText)])),
+    '',
+    inlineText(canaryNote(report.canaries)),
   ].join('\n');
 }
 

@@ -10,6 +10,7 @@ import { compareFailedCases, judgeFailedCaseCount } from './judge-failures.js';
 import { engineStatistics } from './metric-statistics.js';
 import { compareText } from './ordering.js';
 import { withJudgeRanking } from './judge-ranking.js';
+import { leaderboardOptionsOf, resultsSegment, withLeaderboards } from './report-leaderboards.js';
 import { minAgreementOf, withAgreement } from './report-agreement.js';
 
 export type ReportInput = CaseRecords & {
@@ -109,7 +110,11 @@ export function reportInOnePass(input: ReportInput): Report {
     failed_cases: [...outcomes.failed, ...outcomes.judgeFailures].sort(compareFailedCases),
     ...(corrected === undefined ? {} : { corrected, ...(differences.length === 0 ? {} : { corrected_differences: differences }) }),
   };
-  return withJudgeRanking(withAgreement(report, tally.agreement(), minAgreementOf(manifest)));
+  return withLeaderboards(
+    withJudgeRanking(withAgreement(report, tally.agreement(), minAgreementOf(manifest))),
+    [resultsSegment(outcomes.evaluated)],
+    leaderboardOptionsOf(manifest),
+  );
 }
 
 /** What a report says of its run, from the manifest alone; both report builders (this one and the reducer's partials) start from it. */

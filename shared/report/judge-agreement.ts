@@ -81,7 +81,7 @@ export class AgreementTally {
  * either side gives on a counted pair, ascending: weighted kappa measures a
  * disagreement by the distance of their positions, as `assay agreement` does.
  */
-function judgeAgreement(table: ReadonlyMap<number, ReadonlyMap<number, number>>, level: number): JudgeAgreement {
+export function judgeAgreement(table: ReadonlyMap<number, ReadonlyMap<number, number>>, level: number): JudgeAgreement {
   const grades = new Set<number>();
   for (const [humanGrade, row] of table) {
     grades.add(humanGrade);

@@ -53,6 +53,21 @@ export function isKeyStatistic(name: string): boolean {
   return KEY_STATISTIC.test(name);
 }
 
+/**
+ * The per-case metrics behind the report's headline statistics: the ones a
+ * regression alarm should watch, and a leaderboard ranks by. Judge details
+ * (token counts, lengths) are left out: higher is not better for them.
+ */
+export function headlineMetrics(report: Pick<Report, 'engines'>): string[] {
+  const names = new Set<string>();
+  for (const statistics of Object.values(report.engines)) {
+    for (const statistic of Object.keys(statistics)) {
+      if (isKeyStatistic(statistic)) names.add(statistic.replace(/\/(average|percentage)$/, ''));
+    }
+  }
+  return [...names].sort(compareText);
+}
+
 function formatCell(statistics: Readonly<Record<string, number>>, metric: string, engineCases: number): string {
   const value = Object.hasOwn(statistics, metric) ? statistics[metric] : undefined;
   if (value === undefined) return '-';

@@ -100,3 +100,17 @@ export function verdictValues(columns: readonly MetricColumn[]): Float64Array {
     for (const verdict of column.verdicts ?? []) if (verdict !== 0) verdicts[next++] = verdict === VERDICT_YES ? 1 : 0;
   return verdicts;
 }
+
+/**
+ * A case's value of a metric as a comparison and a leaderboard read it, from
+ * its column: a finite number as it is; for a metric ending in `/rating`, yes
+ * as 1 and no as 0; undefined when the case has neither.
+ */
+export function comparableColumnValue(column: MetricColumn | undefined, slot: number, metric: string): number | undefined {
+  const value = column?.values?.[slot];
+  if (value !== undefined && !Number.isNaN(value)) return value;
+  if (!metric.endsWith(RATING)) return undefined;
+  const verdict = column?.verdicts?.[slot] ?? 0;
+  if (verdict === 0) return undefined;
+  return verdict === VERDICT_YES ? 1 : 0;
+}

@@ -6,7 +6,7 @@ export type MeanIntervals = (lists: readonly Float64Array[]) => Promise<(Interva
 
 /**
  * What `build` returns with every interval it asks for (an IntervalSource)
- * computed ahead in one batch by `compute`: `build` runs once to learn which
+ * computed ahead, all at once, by `compute`: `build` runs once to learn which
  * value lists it asks about, in which order, and once more to be served their
  * intervals in that order. Only the bootstraps (up to BOOTSTRAP_LIMIT values,
  * 1,000 resamples each) go to `compute`, as copies; the normal
@@ -19,16 +19,17 @@ export async function withPrecomputedIntervals<Result>(
   build: (intervalOf: IntervalSource) => Result,
   compute: MeanIntervals,
 ): Promise<Result> {
-  // Each list asked about, in order: a copy of it when it goes to the batch, else only its length.
+  // Each list asked about, in order: a copy of it when it goes to `compute`, else only its length.
   const asked: (Float64Array | number)[] = [];
   build((values) => {
     asked.push(values.length > 1 && values.length <= BOOTSTRAP_LIMIT ? Float64Array.from(values) : values.length);
     return undefined;
   });
-  const batched = asked.filter((entry): entry is Float64Array => typeof entry !== 'number');
-  const computed = await compute(batched);
-  if (computed.length !== batched.length) throw new Error(`Expected ${batched.length} intervals from the batch, got ${computed.length}`);
-  const intervals = new Map(batched.map((values, index) => [values, computed[index]] as const));
+  const bootstrapped = asked.filter((entry): entry is Float64Array => typeof entry !== 'number');
+  const computed = await compute(bootstrapped);
+  if (computed.length !== bootstrapped.length)
+    throw new Error(`Expected ${bootstrapped.length} intervals from compute, got ${computed.length}`);
+  const intervals = new Map(bootstrapped.map((values, index) => [values, computed[index]] as const));
   let next = 0;
   const result = build((values) => {
     const known = asked[next++];

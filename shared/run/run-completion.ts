@@ -15,11 +15,16 @@ import { readManifest, runConfigOf } from './stored-config.js';
  */
 export interface RunCompletion {
   readonly manifest: Manifest;
+  /** The run's own cases: what its report aggregates. */
   readonly caseIds: readonly string[];
-  /** Case ids with neither a result nor a failure yet. */
+  /** The cases of its canary set (config `canaries:`), judged beside its own and reported apart; none without one. */
+  readonly canaryCaseIds: readonly string[];
+  /** Case ids, the canary's included, with neither a result nor a failure yet. */
   readonly unfinished: readonly string[];
-  /** Cases with a result or a failure. */
+  /** Cases, the canary's included, with a result or a failure. */
   readonly finished: number;
+  /** Every case the run waits for: its own and its canary's. */
+  readonly total: number;
   readonly deadline: Date;
 }
 
@@ -36,11 +41,25 @@ export async function runCompletion(
   options: { shardedListingFrom?: number } = {},
 ): Promise<RunCompletion> {
   const manifest = await readManifest(store, runId);
-  const listed = readJsonWith(caseIdsSchema, (await store.get(runKeys.caseIds(runId))) ?? new Uint8Array(), runKeys.caseIds(runId));
   // A case id listed twice is one case: it is waited for, and counted, once.
-  const caseIds = [...new Set(listed)];
-  const { unfinished } = await unfinishedCases(store, runId, caseIds, options);
-  return { manifest, caseIds, unfinished, finished: caseIds.length - unfinished.length, deadline: await runDeadline(store, manifest) };
+  const caseIds = await readCaseIds(store, runKeys.caseIds(runId));
+  const canaryCaseIds = manifest.canary === undefined ? [] : await readCaseIds(store, runKeys.canaryCaseIds(runId));
+  const total = caseIds.length + canaryCaseIds.length;
+  const { unfinished } = await unfinishedCases(store, runId, [...caseIds, ...canaryCaseIds], options);
+  return {
+    manifest,
+    caseIds,
+    canaryCaseIds,
+    unfinished,
+    finished: total - unfinished.length,
+    total,
+    deadline: await runDeadline(store, manifest),
+  };
+}
+
+/** A list of case ids, each once. */
+async function readCaseIds(store: ObjectStore, key: string): Promise<string[]> {
+  return [...new Set(readJsonWith(caseIdsSchema, (await store.get(key)) ?? new Uint8Array(), key))];
 }
 
 /** The manifest's deadline, or the later one a resume or redrive set. */

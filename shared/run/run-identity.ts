@@ -75,6 +75,8 @@ export const CASE_SHARDS: readonly string[] = Array.from({ length: 256 }, (_, in
 export const runKeys = {
   manifest: (runId: string) => `runs/${runId}/manifest.json`,
   caseIds: (runId: string) => `runs/${runId}/case-ids.json`,
+  /** The ids of the run's canary cases (config `canaries:`), apart from its own. */
+  canaryCaseIds: (runId: string) => `runs/${runId}/canary-case-ids.json`,
   ingested: (runId: string) => `runs/${runId}/ingested.json`,
   pendingMessages: (runId: string, offset: number) => `runs/${runId}/ingest/pending-${offset}.jsonl`,
   inputErrors: (runId: string) => `runs/${runId}/input-errors.jsonl`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { leaderboardSchema } from './leaderboard.js';
 import { correctedEstimateSchema, judgeAgreementSchema, rankedJudgeSchema } from './report.js';
 
 /**
@@ -70,6 +71,8 @@ export const agreementReportSchema = z.object({
   estimates: z.array(correctedRunEstimateSchema).optional(),
   /** With two runs or more: the same for each pair's difference, a minus b. */
   differences: z.array(correctedRunDifferenceSchema).optional(),
+  /** With three runs or more: per measure, the runs ranked by their corrected means, every pair tested, the p-values adjusted across the pairs. */
+  leaderboards: z.array(leaderboardSchema).optional(),
   reasons: z.record(z.string(), z.string()),
 });
 export type AgreementReport = z.infer<typeof agreementReportSchema>;

@@ -26,6 +26,8 @@ const caseMessageTail = {
   skip_judges: z.literal('max_judge_cost').optional(),
   /** Judge online what no batch job answered: the round's requests would make a job below the provider's minimum (judge.batch.below_minimum: online). */
   judge_online: z.literal('below_minimum').optional(),
+  /** A case of the run's canary set (config `canaries:`): judged without the judge cache, and without live engines; reported apart from the run's cases. */
+  canary: z.literal(true).optional(),
 };
 
 /** A case that fits in a message, carried in it (and so no case_key). */

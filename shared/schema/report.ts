@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { caseResultSchema, rankedDocumentsSchema, judgeUsageSchema } from './run-records.js';
+import { judgeAgreementSchema } from './judge-agreement.js';
+import { canaryReportSchema } from './canary-report.js';
+import { leaderboardSchema } from './leaderboard.js';
+import { pValueAdjustmentSchema } from './p-value-adjustment.js';
+
+export { judgeAgreementSchema, type JudgeAgreement } from './judge-agreement.js';
 
 /**
  * What the reducer writes under `reports/<suite>/<run>/`:
@@ -124,7 +130,11 @@ export const metricComparisonSchema = z.object({
   p_value: z.number(),
   /** Two-sided p-value of the paired t-test, for reference. */
   t_test_p_value: z.number(),
-  /** p_value < alpha and |delta| >= minEffect, unless a judge's corrected interval decides (corrected_decision). */
+  /**
+   * p_value < alpha and |delta| >= minEffect, unless a judge's corrected
+   * interval decides (corrected_decision); and, with the p-values adjusted
+   * across the comparison (`adjustment`), adjusted_p_value < alpha.
+   */
   significant: z.boolean(),
   /** Paired cases. */
   n: z.number(),
@@ -146,6 +156,13 @@ export const metricComparisonSchema = z.object({
   corrected: z.record(z.string(), correctedEstimateSchema).optional(),
   /** When some judge gives a corrected interval: `significant` is read from them, and this is the weakest judge's delta and p-value. */
   corrected_decision: z.object({ judge: z.string(), delta: z.number(), p_value: z.number() }).optional(),
+  /**
+   * The p-value that decides (corrected_decision's when a judge decides,
+   * else p_value) adjusted across the comparison's family of tests
+   * (shared/compare/adjusted-comparison.ts). Absent in comparisons written
+   * before p-values were adjusted.
+   */
+  adjusted_p_value: z.number().optional(),
 });
 export type MetricComparison = z.infer<typeof metricComparisonSchema>;
 
@@ -154,9 +171,19 @@ export const reportComparisonSchema = z.object({
   baseline_run_id: z.string(),
   /** `baseline` when set with `assay baseline set`, `previous` for the suite's previous report. */
   baseline_kind: z.enum(['baseline', 'previous']),
+  /** How the p-values of `engines` were adjusted across the comparison; absent in reports written before they were. */
+  adjustment: pValueAdjustmentSchema.optional(),
   /** Metrics significantly worse than the baseline: what the regression alarm counts. */
   regressions: z.array(
-    z.object({ engine: z.string(), metric: z.string(), delta: z.number(), p_value: z.number(), judge: z.string().optional() }),
+    z.object({
+      engine: z.string(),
+      metric: z.string(),
+      delta: z.number(),
+      p_value: z.number(),
+      /** p_value adjusted across the comparison: the one the gate decided on. */
+      adjusted_p_value: z.number().optional(),
+      judge: z.string().optional(),
+    }),
   ),
   engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
 });
@@ -239,31 +266,6 @@ export const judgeBudgetSchema = z.object({
   skipped_cases: count,
 });
 export type JudgeBudget = z.infer<typeof judgeBudgetSchema>;
-const nullableStatistic = z.number().nullable();
-
-/**
- * One judge's agreement with the human labels over the (request, document)
- * pairs both label (shared/report/judge-agreement.ts). Every null has its
- * reason in `reasons`, under the same path (`cohen_kappa`, `binary.recall`).
- */
-export const judgeAgreementSchema = z.object({
-  pairs: count,
-  exact_agreement: nullableStatistic,
-  cohen_kappa: nullableStatistic,
-  weighted_kappa: nullableStatistic,
-  /** Grades cut at `level`: relevant = grade >= level, the human reading as the truth. */
-  binary: z.object({
-    level: z.number().int(),
-    kappa: nullableStatistic,
-    agreement: nullableStatistic,
-    precision: nullableStatistic,
-    recall: nullableStatistic,
-  }),
-  /** confusion[human grade][judge grade] = pairs, over every grade from the lowest to the highest seen. */
-  confusion: z.record(z.string(), z.record(z.string(), count)),
-  reasons: z.record(z.string(), z.string()),
-});
-export type JudgeAgreement = z.infer<typeof judgeAgreementSchema>;
 
 export const reportSchema = z
   .object({
@@ -301,6 +303,14 @@ export const reportSchema = z
     judge_ranking: judgeRankingSchema.optional(),
     /** What the run should make its reader check, such as a judge below `run.min_agreement`; present when there is any. */
     warnings: z.array(z.string()).optional(),
+    /**
+     * With three engines or more: per headline metric (and judge, for a
+     * corrected one), the engines ranked, every pair tested, the p-values
+     * adjusted across the pairs (shared/report/report-leaderboards.ts).
+     */
+    leaderboards: z.array(leaderboardSchema).optional(),
+    /** The run's judges on its canary set, and whether each changed since the run compared with; present when the config names a canary set. */
+    canaries: canaryReportSchema.optional(),
   })
   .refine((report) => report.cases.evaluated + report.cases.failed + report.cases.missing === report.cases.total, {
     message: 'Expected cases.evaluated + cases.failed + cases.missing to equal cases.total',

@@ -9,4 +9,7 @@
  * never extra fields beside `error`. A check that has nothing to give back
  * on success is a `Result<undefined>`.
  */
-export type Result<Value, Failure = string> = { ok: true; value: Value } | { ok: false; error: Failure };
+export type Result<Value, Failure = string> = { ok: true; value: Value } | Failed<Failure>;
+
+/** A Result's failure arm alone: what a step that can only fail, or go on, gives back when it fails. */
+export type Failed<Failure = string> = { ok: false; error: Failure };

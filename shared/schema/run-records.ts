@@ -30,6 +30,18 @@ export const manifestSchema = z.object({
   input_errors: z.number().int().nonnegative(),
   /** One line about the judge in use, e.g. "lexical judge (non-LLM approximations)". */
   judge: z.string(),
+  /** The canary set the run judges too (config `canaries:`), as ingest read it; absent for a run without one. */
+  canary: z
+    .object({
+      /** Its key in the store, `canaries/<suite>/<file>`. */
+      key: z.string(),
+      /** Its cases, listed in `canary-case-ids.json`: apart from the run's own, and not among `cases`. */
+      cases: z.number().int().nonnegative(),
+      input_errors: z.number().int().nonnegative(),
+      /** The first of its input errors, such as a canary set missing from the store. */
+      first_input_error: z.string().optional(),
+    })
+    .optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -40,6 +52,17 @@ const metricValueSchema = z.union([z.number(), z.string(), z.null(), z.array(z.u
 /** Tokens of real calls to one model; a cache hit adds none. */
 export const modelTokensSchema = z.object({ input_tokens: z.number(), output_tokens: z.number() });
 export type ModelTokens = z.infer<typeof modelTokensSchema>;
+
+/**
+ * Who answered a judge's calls, as the provider named it in its answer
+ * (OpenAI's and Azure OpenAI's `model` and `system_fingerprint`; on Bedrock,
+ * whose Converse answer names no model, the model id asked, or the model a
+ * prompt router chose), and how many calls it answered. Never a key.
+ */
+export const answerIdentitySchema = z.object({ model: z.string(), system_fingerprint: z.string().optional() });
+export type AnswerIdentity = z.infer<typeof answerIdentitySchema>;
+export const answeredBySchema = answerIdentitySchema.extend({ calls: z.number() });
+export type AnsweredBy = z.infer<typeof answeredBySchema>;
 
 export const judgeUsageSchema = z.object({
   calls: z.number(),
@@ -62,6 +85,8 @@ export const judgeUsageSchema = z.object({
   models: z.record(z.string(), modelTokensSchema).optional(),
   /** Of the tokens by model, those of answers from batch jobs, priced at the provider's batch price (absent when none was). */
   batch_models: z.record(z.string(), modelTokensSchema).optional(),
+  /** The identities that answered the calls (not the cache hits), in the order first seen; absent when no call was answered, and in records of older versions. */
+  answered_by: z.array(answeredBySchema).optional(),
 });
 export type JudgeUsageRecord = z.infer<typeof judgeUsageSchema>;
 

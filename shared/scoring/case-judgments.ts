@@ -23,6 +23,8 @@ export interface CaseJudgmentSettings {
   readonly batchOnline?: true | undefined;
   /** The run's cost ceiling was reached: its batch judgments fall back to no online call. */
   readonly batchOnlineRefused?: true | undefined;
+  /** Every judgment is made afresh, past the judge cache (a canary case's). */
+  readonly uncached?: true | undefined;
 }
 
 /**
@@ -115,7 +117,7 @@ export class CaseJudgments {
         chunk: inputs.chunk,
         context: inputs.context === undefined ? undefined : [inputs.context],
       });
-      return 'error' in verdict ? { ok: false, error: { message: verdict.error, transient: false } } : { ok: true, value: verdict };
+      return verdict.ok ? verdict : { ok: false, error: { message: verdict.error, transient: false } };
     }
     const outcome = await backend.service.judge(judge, inputs, {
       deadline: this.settings.deadlineAt,
@@ -124,6 +126,7 @@ export class CaseJudgments {
       runId: this.settings.runId,
       batchOnline: this.settings.batchOnline,
       batchOnlineRefused: this.settings.batchOnlineRefused,
+      uncached: this.settings.uncached,
     });
     if (!outcome.ok && outcome.awaitingBatch !== undefined) {
       // Not a failure and nothing spent: the case is judged again once the request has its answer.

@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import { parseAnswer } from '../judge-answers/answer-parsing.js';
 import { cacheKey, type JudgeCache } from '../judge-client/judge-cache.js';
 import type { BatchRequest } from '../schema/batch-request.js';
-import type { JudgeCompleter } from '../judge-answers/judge-completion.js';
+import type { JudgeCompleter, JudgeCompletion } from '../judge-answers/judge-completion.js';
+import type { AnswerIdentity } from '../schema/run-records.js';
 import type { JudgeProviderName } from '../judge-client/judge-provider-config.js';
 import { jsonSchemaOf, type ChatMessage } from '../judge-answers/output-modes.js';
 import type { LlmJudge, Verdict } from '../judges/judge-definition.js';
@@ -50,6 +51,8 @@ export interface JudgmentOptions {
   readonly batchOnline?: true | undefined;
   /** The run's cost ceiling was reached: no batch judgment falls back to an online call. */
   readonly batchOnlineRefused?: true | undefined;
+  /** Judged afresh: the cache is neither read nor written, and no identical call in flight answers it (a canary's judgment, shared/canaries/). */
+  readonly uncached?: true | undefined;
 }
 
 /** What the runner needs of an LLM backend: one service, or a pool of them (one per distinct client setting). */
@@ -119,9 +122,10 @@ export class JudgeService implements JudgeRunner {
       );
     // A sampled answer read back from the cache would freeze one draw for every later run.
     const sampled = this.settings.temperature > 0 && !this.settings.cacheSampled;
-    const { completion, cached, shared } = sampled
-      ? { completion: await compute(), cached: false, shared: false }
-      : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
+    const { completion, cached, shared } =
+      sampled || options.uncached === true
+        ? { completion: await compute(), cached: false, shared: false }
+        : await this.cache.getOrCompute(key, { judge: `${judge.id}@${judge.version}`, model: this.settings.model }, compute);
     const model = this.settings.model;
     if (!completion.ok && completion.awaitingBatch !== undefined) {
       // Nothing was answered or spent yet: the case is judged again once a batch job has answered.
@@ -139,6 +143,7 @@ export class JudgeService implements JudgeRunner {
           outputTokens: completion.usage.outputTokens,
           model,
           ...pricing,
+          ...(completion.ok ? { answeredBy: identityOf(completion, model) } : {}),
         };
     if (!completion.ok) {
       this.count(judge.id, judgmentUsage(cost, true));
@@ -162,4 +167,14 @@ export class JudgeService implements JudgeRunner {
   private count(judgeId: string, judgment: JudgeUsage): void {
     this.usageByJudge.set(judgeId, addUsage(this.usageByJudge.get(judgeId) ?? emptyUsage(), judgment));
   }
+}
+
+/**
+ * Who answered a call, as the provider named it: the model it reported, else
+ * the model asked (Bedrock's Converse names none), and OpenAI's
+ * system_fingerprint when it sent one.
+ */
+function identityOf(completion: Extract<JudgeCompletion, { ok: true }>, asked: string): AnswerIdentity {
+  const model = completion.reportedModel ?? asked;
+  return completion.systemFingerprint === undefined ? { model } : { model, system_fingerprint: completion.systemFingerprint };
 }

@@ -1,5 +1,5 @@
 import type { Pricing } from '../judge-answers/judge-completion.js';
-import type { JudgeUsageRecord, ModelTokens } from '../schema/run-records.js';
+import type { AnswerIdentity, AnsweredBy, JudgeUsageRecord, ModelTokens } from '../schema/run-records.js';
 
 /**
  * The one count of judge usage: what one judgment adds (`judgmentUsage`), and
@@ -27,6 +27,8 @@ export interface JudgmentCost {
   readonly model: string;
   /** Absent: online. A batch job's answers are priced at the provider's batch price. */
   readonly pricing?: Pricing;
+  /** Who answered, as the provider named it: set for a call that was answered (not a cache hit, not a failure). */
+  readonly answeredBy?: AnswerIdentity;
 }
 
 /** No judgment yet: every count zero, and no `rate_limited`, `shared_in_run`, `models` or `batch_models`. */
@@ -55,6 +57,7 @@ export function judgmentUsage(cost: JudgmentCost, failed: boolean): JudgeUsage {
     ...(cost.rateLimited > 0 ? { rate_limited: cost.rateLimited } : {}),
     ...(cost.cached ? {} : { models: { [cost.model]: tokens } }),
     ...(!cost.cached && cost.pricing === 'batch' ? { batch_models: { [cost.model]: tokens } } : {}),
+    ...(cost.cached || cost.answeredBy === undefined || failed ? {} : { answered_by: [{ ...cost.answeredBy, calls: 1 }] }),
   };
 }
 
@@ -66,6 +69,7 @@ export function judgmentUsage(cost: JudgmentCost, failed: boolean): JudgeUsage {
 export function addUsage(left: Readonly<JudgeUsage>, right: Readonly<JudgeUsage>): JudgeUsage {
   const models = addModelTokens(left.models, right.models);
   const batchModels = addModelTokens(left.batch_models, right.batch_models);
+  const answeredBy = addAnsweredBy(left.answered_by, right.answered_by);
   return {
     calls: left.calls + right.calls,
     cache_hits: left.cache_hits + right.cache_hits,
@@ -81,6 +85,7 @@ export function addUsage(left: Readonly<JudgeUsage>, right: Readonly<JudgeUsage>
       : { shared_in_run: (left.shared_in_run ?? 0) + (right.shared_in_run ?? 0) }),
     ...(models === undefined ? {} : { models }),
     ...(batchModels === undefined ? {} : { batch_models: batchModels }),
+    ...(answeredBy === undefined ? {} : { answered_by: answeredBy }),
   };
 }
 
@@ -111,4 +116,16 @@ function addModelTokens(
     sums.set(model, { input_tokens: sum.input_tokens + tokens.input_tokens, output_tokens: sum.output_tokens + tokens.output_tokens });
   }
   return Object.fromEntries(sums);
+}
+
+/** The calls each identity answered, summed; identities in the order first seen. */
+function addAnsweredBy(left: readonly AnsweredBy[] | undefined, right: readonly AnsweredBy[] | undefined): AnsweredBy[] | undefined {
+  if (left === undefined && right === undefined) return undefined;
+  const sums = new Map<string, AnsweredBy>();
+  for (const entry of [...(left ?? []), ...(right ?? [])]) {
+    const key = JSON.stringify([entry.model, entry.system_fingerprint ?? null]);
+    const sum = sums.get(key);
+    sums.set(key, { ...entry, calls: (sum?.calls ?? 0) + entry.calls });
+  }
+  return [...sums.values()];
 }

@@ -59,6 +59,8 @@ export interface JudgeRunOptions {
   readonly batchOnline?: true;
   /** A batch-judged case of a run whose cost ceiling was reached: no judgment falls back to an online call. */
   readonly batchOnlineRefused?: true;
+  /** Every judgment is made afresh, past the judge cache (a canary case's). */
+  readonly uncached?: true;
 }
 
 export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): Promise<CaseJudgment> {
@@ -69,6 +71,7 @@ export async function judgeCase(evalCase: EvalCase, options: JudgeRunOptions): P
     runId: options.runId,
     batchOnline: options.batchOnline,
     batchOnlineRefused: options.batchOnlineRefused,
+    uncached: options.uncached,
   });
   const engines = Object.entries(evalCase.engines);
   for (const [engine] of engines) judgment.engines[engine] = {};

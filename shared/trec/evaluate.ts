@@ -5,6 +5,7 @@ import type { Qrels, TopicJudgments } from './qrels.js';
 import { rankTopic } from './rank-topic.js';
 import { compareBytes } from './trec-order.js';
 import type { Run } from './run.js';
+import type { Result } from '../schema/result.js';
 
 export interface EvaluationOptions extends MeasureOptions {
   /** trec_eval -c: average over every qrels topic, scoring topics missing from the run as 0. */
@@ -31,8 +32,6 @@ export interface Evaluation {
   readonly summary: MeasureValue[];
 }
 
-export type EvaluationResult = { ok: true; evaluation: Evaluation } | { ok: false; error: string };
-
 /**
  * Evaluates a run against qrels with trec_eval's semantics:
  * - topics are the qrels topics, in byte order of their ids; topics only in
@@ -47,7 +46,7 @@ export function evaluateRun(
   run: Run,
   measures: readonly SelectedMeasure[],
   options: EvaluationOptions = DEFAULT_EVALUATION_OPTIONS,
-): EvaluationResult {
+): Result<Evaluation> {
   const rankingOf = (topicId: string): JudgedRanking | undefined => {
     const topicRun = run.topics.get(topicId);
     return topicRun === undefined ? undefined : rankTopic(topicRun, qrels.get(topicId));
@@ -67,7 +66,7 @@ export function evaluateRanked(
   run: RankedRun,
   measures: readonly SelectedMeasure[],
   options: EvaluationOptions = DEFAULT_EVALUATION_OPTIONS,
-): EvaluationResult {
+): Result<Evaluation> {
   const queryMeasures = measures.flatMap((selected) => (selected.kind === 'query' ? [selected.measure] : []));
   const sums = new Float64Array(queryMeasures.length);
   const perTopic: TopicEvaluation[] = [];
@@ -94,7 +93,7 @@ export function evaluateRanked(
     const sum = sums[queryIndex++] as number;
     summary.push({ name: measure.trecName, value: measure.aggregate === 'sum' ? sum : sum / perTopic.length, integer: measure.integer });
   }
-  return { ok: true, evaluation: { perTopic, summary } };
+  return { ok: true, value: { perTopic, summary } };
 }
 
 function evaluateTopic(

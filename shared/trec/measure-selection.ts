@@ -18,8 +18,6 @@ export type CollectionMeasure = 'runid' | 'num_q';
 
 export type SelectedMeasure = { kind: 'collection'; name: CollectionMeasure } | { kind: 'query'; measure: Measure };
 
-export type Selection = { ok: true; measures: SelectedMeasure[] } | { ok: false; error: string };
-
 /** trec_eval's measure order, restricted to the measures assay implements. */
 const TREC_ORDER = [
   'runid',
@@ -69,7 +67,7 @@ const FAMILY_OF_NAME: Record<string, TrecFamily> = {
   r_precision: 'Rprec',
 };
 
-export function selectMeasures(requested: readonly string[]): Selection {
+export function selectMeasures(requested: readonly string[]): Result<SelectedMeasure[]> {
   const chosen = new Map<TrecFamily, string | undefined>();
   const names = requested.length === 0 ? ['official'] : requested;
   for (const name of names) {
@@ -84,9 +82,9 @@ export function selectMeasures(requested: readonly string[]): Selection {
     if (!chosen.has(family)) continue;
     const expanded = expandFamily(family, chosen.get(family));
     if (!expanded.ok) return expanded;
-    measures.push(...expanded.measures);
+    measures.push(...expanded.value);
   }
-  return { ok: true, measures };
+  return { ok: true, value: measures };
 }
 
 /** The measure families a requested name stands for (several for a nickname), each with its parameters. */
@@ -119,9 +117,9 @@ function parseRequest(name: string): ParsedRequest {
   return { ok: true, value: [{ family, parameters }] };
 }
 
-function expandFamily(family: TrecFamily, parameters: string | undefined): Selection {
-  if (family === 'runid' || family === 'num_q') return { ok: true, measures: [{ kind: 'collection', name: family }] };
+function expandFamily(family: TrecFamily, parameters: string | undefined): Result<SelectedMeasure[]> {
+  if (family === 'runid' || family === 'num_q') return { ok: true, value: [{ kind: 'collection', name: family }] };
   const resolved = resolveMeasures(parameters === undefined ? family : `${family}.${parameters}`);
   if (!resolved.ok) return resolved;
-  return { ok: true, measures: resolved.value.map((measure) => ({ kind: 'query', measure })) };
+  return { ok: true, value: resolved.value.map((measure) => ({ kind: 'query', measure })) };
 }

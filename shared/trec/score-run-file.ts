@@ -1,6 +1,6 @@
 import type { Result } from '../schema/result.js';
 import { formatInputError } from '../schema/format-input-error.js';
-import { evaluateRanked, evaluateRun, type EvaluationOptions, type EvaluationResult } from './evaluate.js';
+import { evaluateRanked, evaluateRun, type Evaluation, type EvaluationOptions } from './evaluate.js';
 import { formatTrecJson, formatTrecText } from './format.js';
 import type { SelectedMeasure } from './measure-selection.js';
 import type { Qrels } from './qrels.js';
@@ -32,8 +32,8 @@ export async function scoreRunFile(
   const result = await evaluateRunFile(qrels, runPath, measures, options);
   if (!result.ok) return { ok: false, error: result.error };
   const text = output.json
-    ? formatTrecJson(result.evaluation, { perTopic: true, summary: true })
-    : formatTrecText(result.evaluation, { perTopic: output.perTopic, summary: output.summary });
+    ? formatTrecJson(result.value, { perTopic: true, summary: true })
+    : formatTrecText(result.value, { perTopic: output.perTopic, summary: output.summary });
   return { ok: true, value: text };
 }
 
@@ -50,7 +50,7 @@ async function evaluateRunFile(
   runPath: string,
   measures: readonly SelectedMeasure[],
   options: EvaluationOptions,
-): Promise<EvaluationResult> {
+): Promise<Result<Evaluation>> {
   let kernel = kernels.get(qrels);
   if (kernel === undefined) {
     kernel = RunKernel.for(qrels) ?? null;

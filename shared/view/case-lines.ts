@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { FileProblem } from '../schema/file-problem.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
-import type { Result } from '../schema/result.js';
+import type { Failed, Result } from '../schema/result.js';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
 import type { MetricValue } from '../schema/metric-value.js';
 
@@ -85,7 +85,7 @@ function parseLine(text: string, number: number): LinesRead<CaseLine> {
 /** Calls `visit` with each non-blank line and its 1-based number until it says stop or fails; leaving the loop closes the file. */
 async function eachLine(
   path: string,
-  visit: (text: string, number: number) => 'next' | 'stop' | { ok: false; error: Required<FileProblem> },
+  visit: (text: string, number: number) => 'next' | 'stop' | Failed<Required<FileProblem>>,
 ): Promise<LinesRead<undefined>> {
   let number = 0;
   for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {

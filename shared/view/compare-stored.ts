@@ -1,4 +1,6 @@
-import { compareRuns } from '../compare/compare-runs.js';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../compare/compare-runs.js';
+import { withRunLeaderboards } from '../compare/run-leaderboards.js';
+import { DEFAULT_LEADERBOARD_ADJUSTMENT } from '../schema/p-value-adjustment.js';
 import type { RunComparison } from '../schema/compare-json.js';
 import { aggregatedMetrics } from '../compare/compared-metrics.js';
 import { readCaseLinesFile } from '../compare/run-files.js';
@@ -27,7 +29,15 @@ export async function compareStoredRuns(a: StoredRun, b: StoredRun, files: reado
       );
     cases.push(read.value);
   }
-  return found(compareRuns({ report: a.report, cases: cases[0] ?? [] }, { report: b.report, cases: cases[1] ?? [] }));
+  const runB = { report: b.report, cases: cases[1] ?? [] };
+  const comparison = compareRuns({ report: a.report, cases: cases[0] ?? [] }, runB);
+  return found(
+    withRunLeaderboards(comparison, runB, {
+      alpha: DEFAULT_COMPARE_OPTIONS.alpha,
+      minLabelled: DEFAULT_COMPARE_OPTIONS.minLabelled,
+      method: DEFAULT_LEADERBOARD_ADJUSTMENT,
+    }),
+  );
 }
 
 /** One query's change between the runs, for one engine and metric. */

@@ -3,6 +3,7 @@ import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { runKeys } from '../run/run-identity.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
+import type { Result } from '../schema/result.js';
 
 /**
  * Why the last delivery of a case failed, kept under a deterministic key
@@ -24,17 +25,13 @@ export async function recordAttemptError(
   await store.put(runKeys.lastError(runId, caseId), JSON.stringify({ error, receive_count: receiveCount }));
 }
 
-/** The last delivery's error; undefined when no delivery recorded one, and why not when its record does not parse. */
-export async function readAttemptError(
-  store: ObjectStore,
-  runId: string,
-  caseId: string,
-): Promise<{ error: string } | { unreadable: string } | undefined> {
+/** The last delivery's error; undefined when no delivery recorded one, and a failure saying why when its record does not parse. */
+export async function readAttemptError(store: ObjectStore, runId: string, caseId: string): Promise<Result<string> | undefined> {
   const key = runKeys.lastError(runId, caseId);
   const bytes = await store.get(key);
   if (bytes === undefined) return undefined;
   const parsed = parseJsonWith(attemptErrorSchema, bytes, 'a last-error record');
-  return parsed.ok ? { error: parsed.value.error } : { unreadable: `${key}: ${parsed.error}` };
+  return parsed.ok ? { ok: true, value: parsed.value.error } : { ok: false, error: `${key}: ${parsed.error}` };
 }
 
 /**

@@ -9,7 +9,7 @@ import { expandStoredCase, storedCaseSchema } from '../schema/stored-case.js';
 import type { CaseResult, Manifest } from '../schema/run-records.js';
 import type { Engine } from '../engines/engine.js';
 import type { JudgeBudget } from './judge-budget.js';
-import { judgeCeilingOf, type JudgeCeiling } from './judge-ceiling.js';
+import { judgeCeilingOf, type JudgeCeiling } from '../run/judge-spend.js';
 import { reasonOf, recordAttemptError } from './attempt-error.js';
 import { askLiveEngines, ENGINE_DEADLINE_MS, type LiveEngineStep } from './live-engines.js';
 import { caseMetrics, caseResult } from './case-result.js';
@@ -81,9 +81,9 @@ const RESULT_MARGIN_MS = 10_000;
  *    a case is evaluated without its LLM judges and marked `judging_skipped`;
  * 4. a case whose judgments wait for answers from batch jobs is recorded as
  *    `waiting`. A judge failure that may pass later (rate limit, server error,
- *    timeout that outlived the SDK's retries) returns `retry`: the handler
- *    fails the record, the queue delivers it again, and after maxReceiveCount
- *    the failure recorder writes the last error, kept in
+ *    timeout that outlived the SDK's retries) returns `retry`: the adapter
+ *    leaves the message to come back, the queue delivers it again, and
+ *    after maxReceiveCount the failure recorder writes the last error, kept in
  *    `runs/<run>/attempts/<case>.json`; the judge usage of that delivery is
  *    kept under `runs/<run>/attempt-usage/`, so the report counts calls that
  *    no result holds. When only the rate limit held the judgments, the case
@@ -180,7 +180,9 @@ async function askEngines(
   judging: Judging,
   stored: EvalCase,
 ): Promise<LiveEngineStep> {
-  if (judging.engines === undefined || judging.engines.length === 0) return { kind: 'answered', evalCase: stored, metrics: {} };
+  // A canary case is judged as the canary set holds it: the engines under test are not asked.
+  if (judging.engines === undefined || judging.engines.length === 0 || message.canary === true)
+    return { kind: 'answered', evalCase: stored, metrics: {} };
   const deadlineMs = Math.max(1_000, Math.min(ENGINE_DEADLINE_MS, (delivery.remainingMs ?? Number.POSITIVE_INFINITY) - ENGINE_MARGIN_MS));
   return askLiveEngines(store, message.run_id, message.case_id, stored, judging.engines, deadlineMs);
 }
@@ -202,9 +204,9 @@ async function judgeWithinBudget(
   const reached = spending !== undefined && (await spending.budget.reached(message.run_id));
   // A batch-judged case reads answers already paid for: past the ceiling only what would be judged online is held back
   // (a case of a round judged online whole; a line the jobs did not run, which is then not judged online).
-  const batched = batchSettingsOf(run.config.judge.batch) !== undefined;
+  const batchJudged = batchSettingsOf(run.config.judge.batch) !== undefined;
   // Past the run's cost ceiling a case is still evaluated, by its ground truth and its deterministic judges only.
-  const skipJudging = message.skip_judges === 'max_judge_cost' || (reached && (!batched || message.judge_online !== undefined));
+  const skipJudging = message.skip_judges === 'max_judge_cost' || (reached && (!batchJudged || message.judge_online !== undefined));
   const judges = skipJudging ? run.judging.judges.filter((judge) => judge.kind === 'deterministic') : run.judging.judges;
   const judgment = await judgeCase(judgedView(evalCase, run.config.run.judge_depth), {
     judges,
@@ -213,7 +215,9 @@ async function judgeWithinBudget(
     ...(deadlineAt === undefined ? {} : { deadlineAt }),
     runId: message.run_id,
     ...(message.judge_online === undefined ? {} : { batchOnline: true as const }),
-    ...(batched && reached ? { batchOnlineRefused: true as const } : {}),
+    ...(batchJudged && reached ? { batchOnlineRefused: true as const } : {}),
+    // A canary case is judged afresh every run: a verdict read back from the cache would hide a judge that changed.
+    ...(message.canary === true ? { uncached: true as const } : {}),
   });
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgment.usage);
   return { judgment, skipJudging };

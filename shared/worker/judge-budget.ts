@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ObjectStore } from '../ports/object-store.js';
 import { pricedSpend } from '../report/judge-cost.js';
 import type { JudgeUsageRecord } from '../schema/run-records.js';
-import { budgetReached, markBudgetReached, type JudgeCeiling } from './judge-ceiling.js';
+import type { JudgeCeiling } from '../run/judge-spend.js';
+import { budgetReached, markBudgetReached } from './judge-ceiling.js';
 import { runKeys } from '../run/run-identity.js';
 
 /** How long a worker trusts its last look at the marker: a few seconds of cases judged past the ceiling, at most one GET per run per interval. */

@@ -1,25 +1,9 @@
 import { z } from 'zod';
 import { readBatchState } from '../batch-judging/batch-state.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import { spendSettingsOf, type JudgePrices } from '../schema/judge-prices.js';
-import { workersSpend } from '../run/judge-spend.js';
+import { judgeCeilingOf, workersSpend, type JudgeCeiling } from '../run/judge-spend.js';
 import type { Manifest } from '../schema/run-records.js';
 import { runKeys } from '../run/run-identity.js';
-
-/** A run's cost ceiling: run.max_judge_cost, in the currency of judge.prices. */
-export interface JudgeCeiling {
-  readonly maxCost: number;
-  readonly prices: JudgePrices;
-}
-
-/** The ceiling of a run's stored config; undefined when it sets none (the config check makes prices come with it). */
-export function judgeCeilingOf(manifest: Manifest): JudgeCeiling | undefined {
-  const { maxCost, prices } = spendSettingsOf(manifest.config);
-  if (maxCost === undefined) return undefined;
-  if (prices === undefined)
-    throw new Error(`Run ${manifest.run_id} sets run.max_judge_cost without judge.prices: its config was not checked`);
-  return { maxCost, prices };
-}
 
 /** `runs/<run>/judge-budget-reached`: the spend seen when the ceiling was found passed, by whoever found it first. */
 export const budgetReachedSchema = z.object({ spend: z.number().nonnegative(), max_judge_cost: z.number(), currency: z.string() });

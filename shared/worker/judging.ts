@@ -51,3 +51,13 @@ export function buildJudging(config: RunConfig, place: JudgingPlace): BuiltJudgi
     skippedJudges,
   };
 }
+
+/**
+ * Whether a run's judging asks a model: an LLM backend with a judge that is
+ * not deterministic. A run that asks none has no batch job to make
+ * (cli/run/batch-judging-drive.ts), and, with no live engine either, is
+ * judged on the embedded run's threads (cli/threads/pipeline-threads.ts).
+ */
+export function callsModel(judging: Judging): boolean {
+  return judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic');
+}

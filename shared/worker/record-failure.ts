@@ -39,5 +39,5 @@ async function lastError(store: ObjectStore, runId: string, caseId: string): Pro
   // A worker records every failure it sees; one that recorded none was stopped from outside (a timeout, out of memory).
   if (recorded === undefined)
     return 'the case could not be processed; the worker recorded no error, so its invocation ended first (a timeout or out of memory? see its logs)';
-  return 'error' in recorded ? recorded.error : `the case could not be processed; its last error is unreadable: ${recorded.unreadable}`;
+  return recorded.ok ? recorded.value : `the case could not be processed; its last error is unreadable: ${recorded.error}`;
 }

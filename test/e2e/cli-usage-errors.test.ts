@@ -20,6 +20,7 @@ let paths: {
   badYaml: string;
   credentialsConfig: string;
   aliasBomb: string;
+  canaryConfig: string;
   missing: string;
   reportFolder: string;
 };
@@ -39,6 +40,7 @@ beforeAll(async () => {
         ...Array.from({ length: 8 }, (_, level) => `l${level + 1}: &l${level + 1} [${Array(9).fill(`*l${level}`).join(', ')}]`),
       ].join('\n'),
     ),
+    canaryConfig: await folder.write('canary-config.yaml', 'judges: []\ncanaries:\n  dataset: no-such-canary.jsonl\n'),
     missing: join(folder.path, 'missing.yaml'),
     reportFolder: folder.path,
   };
@@ -95,6 +97,10 @@ const BAD_INVOCATIONS: Record<string, BadInvocation> = {
   'run --config that is not YAML': {
     args: (p) => run(p, '--config', p.badYaml),
     message: /^assay run: .*bad\.yaml: not valid YAML: .* at line 2, column 1 \(fix: correct the syntax\)$/,
+  },
+  'run --config whose canary set does not exist, read beside the config': {
+    args: (p) => run(p, '--config', p.canaryConfig),
+    message: /^assay run: The canary set \(canaries\.dataset\) file .*\/no-such-canary\.jsonl does not exist$/,
   },
   'run --config that is a YAML alias bomb': {
     args: (p) => run(p, '--config', p.aliasBomb),

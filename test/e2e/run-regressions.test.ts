@@ -28,8 +28,8 @@ let good: BuiltCliOutcome;
 let worse: BuiltCliOutcome;
 
 /** A dataset of one engine whose relevant document of each case is at `rank` of 5. */
-function dataset(rank: number): string {
-  const rows = Array.from({ length: CASES }, (_, index) => {
+function dataset(rank: number, cases = CASES): string {
+  const rows = Array.from({ length: cases }, (_, index) => {
     const id = `q${String(index + 1).padStart(2, '0')}`;
     const documents = Array.from({ length: 5 }, (_, position) => `${id}-other-${position}`);
     documents.splice(rank - 1, 1, `${id}-answer`);
@@ -44,8 +44,19 @@ function dataset(rank: number): string {
   return `${rows.join('\n')}\n`;
 }
 
-function runArgs(file: string, out: string): string[] {
-  return ['run', file, '--config', config, '--suite', SUITE, '--store', store, '--out', join(folder.path, out)];
+function runArgs(file: string, out: string, options: { suite?: string; config?: string } = {}): string[] {
+  return [
+    'run',
+    file,
+    '--config',
+    options.config ?? config,
+    '--suite',
+    options.suite ?? SUITE,
+    '--store',
+    store,
+    '--out',
+    join(folder.path, out),
+  ];
 }
 
 const runIdOf = (outcome: BuiltCliOutcome): string => /^run (r-[0-9a-f]{16})$/m.exec(outcome.stdout)?.[1] ?? '';
@@ -72,13 +83,21 @@ describe('assay run and the regressions against the run before', () => {
     const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'worse', 'report.json'), 'utf8')));
     expect(report.comparison?.regressions.map((regression) => regression.metric)).toEqual(FALLING);
     const against = `against the previous run ${runIdOf(good)}`;
+    // Every engine × metric compared is one test of the family Holm's method adjusts across.
+    const tests = Object.keys(report.comparison?.engines.search ?? {}).length;
+    expect(report.comparison?.adjustment).toEqual({ method: 'holm', family: 'engine_metrics', tests, alpha: 0.05 });
     expect(regressionLines(worse.stderr)).toEqual(
       (report.comparison?.regressions ?? []).map(
         (regression) =>
-          `assay: regression ${against}: search ${regression.metric} ${regression.delta.toFixed(4)} (p ${regression.p_value.toFixed(4)})`,
+          `assay: regression ${against}: search ${regression.metric} ${regression.delta.toFixed(4)} (p ${regression.p_value.toFixed(4)}, adjusted ${regression.adjusted_p_value?.toFixed(4)} (Holm's method over ${tests} tests))`,
       ),
     );
-    expect(regressionLines(worse.stderr)[0]).toMatch(/: search retrieval\/ground_truth\/average_precision -0\.8000 \(p 0\.00\d\d\)$/);
+    // 10 cases that all fall: exact p = 2/2^10; Holm multiplies the smallest by the number of tests.
+    expect(regressionLines(worse.stderr)[0]).toMatch(
+      new RegExp(
+        `: search retrieval/ground_truth/average_precision -0\\.8000 \\(p 0\\.0020, adjusted ${((tests * 2) / 1024).toFixed(4).replace('.', '\\.')} \\(Holm's method over ${tests} tests\\)\\)$`,
+      ),
+    );
   });
 
   it('prints the same lines when assay resume writes the report again', async () => {
@@ -105,11 +124,59 @@ describe('assay run and the regressions against the run before', () => {
     expect(regressionLines(gated.stderr)[0]).toMatch(new RegExp(`^assay: regression against the baseline ${runIdOf(good)}: search `));
     expect(gated.stderr.trimEnd().split('\n').at(-1)).toMatch(
       new RegExp(
-        `^assay run: ${FALLING.length} metrics got significantly worse against the baseline ${runIdOf(good)} \\(--fail-on-regression\\): search retrieval/ground_truth/average_precision \\(-0\\.8000, p 0\\.00\\d\\d\\), search `,
+        `^assay run: ${FALLING.length} metrics got significantly worse against the baseline ${runIdOf(good)} \\(--fail-on-regression\\): search retrieval/ground_truth/average_precision \\(-0\\.8000, p 0\\.00\\d\\d, adjusted 0\\.0\\d{3} \\(Holm's method over \\d+ tests\\)\\), search `,
       ),
     );
     expect(gated.stdout).toContain(join(folder.path, 'gated', 'report.json'));
     const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'gated', 'report.json'), 'utf8')));
     expect(report.comparison?.baseline_kind).toBe('baseline');
+  });
+});
+
+describe('the gate decides on the p-values adjusted across engines × metrics, as run.p_value_adjustment.baseline says', () => {
+  it("finds no regression in a fall on 6 cases under Holm's method (the default), and every one unadjusted", async () => {
+    // Prepare: on 6 cases that all fall the exact p is 2/64 = 0.03125, below 0.05 alone,
+    // above it once Holm multiplies it by the number of tests.
+    const small = { suite: 'small' };
+    const unadjusted = {
+      suite: 'small-unadjusted',
+      config: await folder.write('none.json', JSON.stringify({ judges: [], run: { p_value_adjustment: { baseline: 'none' } } })),
+    };
+    const firstNights = await Promise.all(
+      [small, unadjusted].map(async (options) =>
+        runBuiltCli(runArgs(await folder.write(`${options.suite}-good.jsonl`, dataset(1, 6)), `${options.suite}-good`, options)),
+      ),
+    );
+    expect(firstNights.map((night) => night.exitCode)).toEqual([0, 0]);
+
+    // Act
+    const [holm, none] = await Promise.all(
+      [small, unadjusted].map(async (options) =>
+        runBuiltCli([
+          ...runArgs(await folder.write(`${options.suite}-worse.jsonl`, dataset(5, 6)), `${options.suite}-worse`, options),
+          '--fail-on-regression',
+        ]),
+      ),
+    );
+
+    // Assess: Holm's gate passes, saying in report.md which family it adjusted; the unadjusted one fails on the four metrics
+    expect(holm?.exitCode).toBe(0);
+    expect(regressionLines(holm?.stderr ?? '')).toEqual([]);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'small-worse', 'report.json'), 'utf8')));
+    const tests = report.comparison?.adjustment?.tests ?? 0;
+    for (const metric of FALLING) {
+      expect(report.comparison?.engines.search?.[metric]).toMatchObject({
+        p_value: 0.03125,
+        adjusted_p_value: Math.min(1, tests * 0.03125),
+        significant: false,
+      });
+    }
+    const markdown = await readFile(join(folder.path, 'small-worse', 'report.md'), 'utf8');
+    expect(markdown).toContain(
+      `No significant regression.\n\np-values adjusted by Holm's method across the ${tests} tests of this comparison (each engine × metric); significant: adjusted p < 0.05.`,
+    );
+    expect(none?.exitCode).toBe(1);
+    expect(regressionLines(none?.stderr ?? '')).toHaveLength(FALLING.length);
+    expect(regressionLines(none?.stderr ?? '')[0]).toMatch(/: search retrieval\/ground_truth\/average_precision -0\.8000 \(p 0\.0313\)$/);
   });
 });

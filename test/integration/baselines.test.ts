@@ -19,14 +19,20 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function run(dataset: string, name: string, now?: () => Date, judges: readonly string[] = ['document_recall']) {
+async function run(
+  dataset: string,
+  name: string,
+  now?: () => Date,
+  judges: readonly string[] = ['document_recall'],
+  run: Record<string, unknown> = {},
+) {
   const out = join(folder.path, name);
   const result = await runPipeline(
     {
       ...(now === undefined ? {} : { now }),
       datasetPath: dataset,
       suite: 'example',
-      config: configFileSchema.parse({ judges }),
+      config: configFileSchema.parse({ judges, run }),
       strict: false,
       noCache: true,
       concurrency: 4,
@@ -68,8 +74,9 @@ describe('baselines and regressions', () => {
     const baseline = await run(DATASET, 'baseline');
     const set = await runCli(['baseline', 'set', baseline.runId, '--suite', 'example', '--store', join(folder.path, 'store')]);
 
-    // Act
-    const degraded = await run(await degradedHybrid(), 'degraded');
+    // Act: the degraded night, its p-values unadjusted, and again adjusted by Holm's method (the default)
+    const degraded = await run(await degradedHybrid(), 'degraded', undefined, undefined, { p_value_adjustment: { baseline: 'none' } });
+    const adjusted = await run(await degradedHybrid(), 'adjusted');
 
     // Assess
     expect(set.stdout).toBe(`baseline of suite example: ${baseline.runId}\n`);
@@ -86,6 +93,13 @@ describe('baselines and regressions', () => {
     // The hybrid engine lost ground on the 9 labelled cases: their per-query deltas are listed.
     expect(html).toMatch(/<h3>Per-query deltas \((\d+)\)<\/h3>/);
     expect(Number(/<h3>Per-query deltas \((\d+)\)<\/h3>/.exec(html)?.[1])).toBeGreaterThanOrEqual(9);
+    // 9 labelled cases that all fall give at best p = 2/2^9 = 0.0039: Holm's first step, times the number of
+    // engine × metric tests, does not reach 0.05, so the adjusted comparison finds no regression.
+    const held = adjusted.report.comparison;
+    const tests = held?.adjustment?.tests ?? 0;
+    expect(tests * (2 / 512)).toBeGreaterThan(0.05);
+    expect(held?.engines.hybrid?.['retrieval/ground_truth/reciprocal_rank']).toMatchObject({ p_value: 2 / 512, significant: false });
+    expect(held?.regressions).toEqual([]);
   });
 
   it('with a relevance judge, corrects the ground-truth metrics against the baseline by the judge, and the corrected interval decides', async () => {
@@ -106,11 +120,14 @@ describe('baselines and regressions', () => {
       delta: corrected?.corrected?.mean,
       p_value: corrected?.p_value,
     });
+    // The judge's p-value, far below alpha, stays so once adjusted across every engine × metric
+    expect(compared?.adjusted_p_value).toBeLessThan(0.05);
     expect(degraded.report.comparison?.regressions).toContainEqual({
       engine: 'hybrid',
       metric,
       delta: corrected?.corrected?.mean,
       p_value: corrected?.p_value,
+      adjusted_p_value: compared?.adjusted_p_value,
       judge: 'chunk_relevance',
     });
     expect(degraded.report.comparison?.regressions.some((regression) => regression.engine === 'bm25')).toBe(false);

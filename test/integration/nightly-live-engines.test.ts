@@ -6,7 +6,7 @@ import { driveToReport } from '../../cli/run/drive-run.js';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { buildJudging } from '../../shared/worker/judging.js';
 import { loadCorpus, startBm25Server } from '../../examples/engines/bm25-server.js';
-import { quietTelemetry } from '../../functions/handler-context.js';
+import { quietTelemetry } from '../support/quiet-telemetry.js';
 import { createScheduledTriggerHandler } from '../../functions/scheduled-trigger.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import type { RunConfig } from '../../shared/config/index.js';

@@ -8,9 +8,9 @@ import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/ingest/ingest.js';
 import { checkRun, scheduleCheck } from '../../shared/reduce/reduce.js';
 import type { InProcessQueue } from '../../shared/ports/in-process-queue.js';
-import type { WorkQueue } from '../../shared/ports/work-queue.js';
 import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import { silentProgress } from '../support/silent-progress.js';
+import { drainQueue } from '../support/stepped-queue.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const judging = { backend: { kind: 'lexical' as const }, judges: [findJudge('document_recall') as JudgeDefinition] };
@@ -40,15 +40,6 @@ async function ingest(rows: readonly object[], deadlineSeconds = 3600) {
   );
   if (outcome.kind !== 'started') throw new Error(`expected the run to start, got ${outcome.kind}`);
   return { infrastructure, runId: outcome.runId };
-}
-
-/** Receives and deletes every message of a queue. */
-async function drain(queue: WorkQueue): Promise<void> {
-  for (;;) {
-    const messages = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
-    if (messages.length === 0) return;
-    for (const message of messages) await queue.delete(message.receiptHandle);
-  }
 }
 
 describe('pipeline edges', () => {
@@ -141,7 +132,7 @@ describe('pipeline edges', () => {
       const checksBefore = control.bodies().filter((body) => body.includes(runId));
       const now = (): Date => (pastDeadline ? new Date(Date.now() + 5_000) : new Date());
       // Past the deadline, its case messages are gone (another process took them and died): nothing is judged.
-      if (pastDeadline) await drain(infrastructure.cases);
+      if (pastDeadline) await drainQueue(infrastructure.cases);
 
       // Act
       const report = await driveToReport(infrastructure, runId, {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
 import { createScheduledTriggerHandler } from '../../functions/scheduled-trigger.js';
-import { quietTelemetry } from '../../functions/handler-context.js';
+import { quietTelemetry } from '../support/quiet-telemetry.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { uploadInput } from '../../cli/run/upload-input.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';

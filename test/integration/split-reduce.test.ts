@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quietTelemetry } from '../../functions/handler-context.js';
+import { quietTelemetry } from '../support/quiet-telemetry.js';
 import { createReducerHandler } from '../../functions/reducer.js';
 import { REDUCE_RANGE_SIZE } from '../../shared/report/range-partial.js';
 import { REPORT_FILES, reportRun } from '../../shared/reduce/reduce.js';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIngestHandler } from '../../functions/ingest.js';
-import { quietTelemetry } from '../../functions/handler-context.js';
+import { quietTelemetry } from '../support/quiet-telemetry.js';
 import { embeddedInfrastructure, type Infrastructure } from '../../cli/run/store-and-queues.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import type { TrecCollectionPaths } from '../../cli/run/upload-input.js';
@@ -64,9 +64,9 @@ async function trecEvalSummary(qrelsFile: string, runFile: string): Promise<Reco
   const run = await readRun(runFile);
   const selection = selectMeasures(['map', 'P.10', 'ndcg_cut.10', 'recip_rank', 'num_q']);
   if (!qrels.ok || !run.ok || !selection.ok) throw new Error('the fixture could not be read');
-  const evaluation = evaluateRun(qrels.value, run.value, selection.measures);
+  const evaluation = evaluateRun(qrels.value, run.value, selection.value);
   if (!evaluation.ok) throw new Error(evaluation.error);
-  return Object.fromEntries(evaluation.evaluation.summary.map((value: MeasureValue) => [value.name, Number(value.value)]));
+  return Object.fromEntries(evaluation.value.summary.map((value: MeasureValue) => [value.name, Number(value.value)]));
 }
 
 /** The ingest handler as the upload trigger runs it, with the default judges and lenient rows. */

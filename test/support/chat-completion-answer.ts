@@ -31,12 +31,13 @@ export interface ChatRequest {
  * What the oracle decides for one request: a JSON-able answer (sent as the
  * message content, or as tool-call arguments when the request forces a tool),
  * raw text content, or a refusal (`message.refusal`, content null). Any of
- * them may set the finish_reason and the model the response reports (default:
- * the requested one).
+ * them may set the finish_reason, the model the response reports (default:
+ * the requested one) and its `system_fingerprint` (default: none sent).
  */
 export type OracleAnswer = ({ json: unknown } | { text: string } | { refusal: string }) & {
   finishReason?: 'stop' | 'length' | 'content_filter';
   reportedModel?: string;
+  systemFingerprint?: string;
 };
 /** callIndex counts oracle consultations (0, 1, …), so faulted requests do not shift it. */
 export type Oracle = (request: ChatRequest, callIndex: number) => OracleAnswer;
@@ -144,6 +145,7 @@ export function chatCompletionAnswer(request: ChatRequest, answer: OracleAnswer,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: answer.reportedModel ?? request.model,
+    ...(answer.systemFingerprint === undefined ? {} : { system_fingerprint: answer.systemFingerprint }),
     choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };

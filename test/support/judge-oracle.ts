@@ -4,13 +4,14 @@ import type { ChatRequest, Oracle } from './openai-test-server.js';
 export const catalogOracle: Oracle = (request) => ({ json: answerFor(judgeName(request), lastUserMessage(request)) });
 
 /** The judge's schema name: the JSON schema's, or the forced tool's (tool mode, and Bedrock's Converse). */
-function judgeName(request: ChatRequest): string {
+export function judgeName(request: ChatRequest): string {
   const format = request.response_format as { json_schema?: { name?: string } } | undefined;
   const tool = request.tool_choice as { function?: { name?: string } } | undefined;
   return format?.json_schema?.name ?? tool?.function?.name ?? 'unknown';
 }
 
-function lastUserMessage(request: ChatRequest): string {
+/** The request's last user message: what a judge prompt's user template rendered. */
+export function lastUserMessage(request: ChatRequest): string {
   return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
 }
 

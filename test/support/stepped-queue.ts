@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../../shared/ports/clock.js';
 import { InProcessQueue, type InProcessQueueOptions } from '../../shared/ports/in-process-queue.js';
-import type { ReceivedMessage } from '../../shared/ports/work-queue.js';
+import type { ReceivedMessage, WorkQueue } from '../../shared/ports/work-queue.js';
 
 type Spool = NonNullable<InProcessQueueOptions['spool']>;
 
@@ -43,3 +43,12 @@ export async function sendBodies(queue: InProcessQueue, bodies: readonly string[
 }
 
 export const bodiesOf = (messages: readonly ReceivedMessage[]): string[] => messages.map((message) => message.body);
+
+/** Receives and deletes every message of a queue: what a process that died took with it. */
+export async function drainQueue(queue: WorkQueue): Promise<void> {
+  for (;;) {
+    const messages = await queue.receive({ maxMessages: 10, waitSeconds: 0 });
+    if (messages.length === 0) return;
+    for (const message of messages) await queue.delete(message.receiptHandle);
+  }
+}

@@ -32,7 +32,7 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
       return (
         `<tr><td><time datetime="${escapeHtml(row.created_at)}">${escapeHtml(readableTime(row.created_at))}</time></td><td><a href="${escapeHtml(links.report(row.run_id))}"><code>${escapeHtml(row.run_id)}</code></a></td>` +
         `<td><code>${isolatedText(row.dataset)}</code></td><td><code>${isolatedText(row.config_hash)}</code>${changedConfig ? ' <span class="changed">changed</span>' : ''}</td>` +
-        `<td>${isolatedText(row.judge)}</td><td class="number" data-value="${row.cases.evaluated}">${row.cases.evaluated} of ${row.cases.total}</td>` +
+        `<td>${isolatedText(row.judge)}${judgeChanged(row)}</td><td class="number" data-value="${row.cases.evaluated}">${row.cases.evaluated} of ${row.cases.total}</td>` +
         `<td class="number">${row.cases.failed}</td><td class="number">${row.cases.missing}</td>${regressions}${compare}</tr>`
       );
     })
@@ -53,4 +53,11 @@ export function readableTime(iso: string): string {
 
 function signed(delta: number): string {
   return `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(delta).toFixed(4)}`;
+}
+
+/** A run whose canary found a judge changed says so beside its judge, naming the judges. */
+function judgeChanged(row: HistoryRow): string {
+  const changed = row.canaries?.changed_judges ?? [];
+  if (changed.length === 0) return '';
+  return ` <span class="changed" title="${escapeHtml(row.canaries?.summary.join('\n') ?? '')}">judge changed: ${changed.map((judge) => isolatedText(judge)).join(', ')}</span>`;
 }

@@ -28,7 +28,11 @@ export interface TrendChartInput {
   readonly formatValue: (value: number) => string;
   /** Values are shares from 0 to 1, labelled as percentages on the axis. */
   readonly percent?: boolean;
+  /** What a ringed point means, in the legend and the description (default "significant regression", plural "significant regressions"). */
+  readonly ring?: { readonly one: string; readonly many: string };
 }
+
+const REGRESSION_RING = { one: 'significant regression', many: 'significant regressions' };
 
 // Geometry in SVG user units (1 unit = 1 CSS pixel at full width).
 const WIDTH = 560;
@@ -98,7 +102,7 @@ export function trendChart(input: TrendChartInput): string {
     lines.join('') +
     markers.join('') +
     '</svg>' +
-    legend(input.series)
+    legend(input.series, input.ring ?? REGRESSION_RING)
   );
 }
 
@@ -122,7 +126,7 @@ function shapeAt(shape: (typeof SHAPES)[number], x: number, y: number, classes: 
   }
 }
 
-function legend(series: readonly TrendSeries[]): string {
+function legend(series: readonly TrendSeries[], ring: { readonly one: string }): string {
   const entries = series.map((entry, index) => {
     const shape = SHAPES[index % SHAPES.length] ?? 'circle';
     return (
@@ -132,7 +136,7 @@ function legend(series: readonly TrendSeries[]): string {
   });
   if (series.some((entry) => entry.points.some((point) => point?.regression === true))) {
     entries.push(
-      '<li><svg class="swatch" aria-hidden="true" viewBox="0 0 30 12" width="30" height="12"><circle class="regression-ring" cx="15" cy="6" r="5"/></svg>ring: significant regression</li>',
+      `<li><svg class="swatch" aria-hidden="true" viewBox="0 0 30 12" width="30" height="12"><circle class="regression-ring" cx="15" cy="6" r="5"/></svg>ring: ${ring.one}</li>`,
     );
   }
   return `<ul class="legend">${entries.join('')}</ul>`;
@@ -154,6 +158,7 @@ function timeLabels(runTimes: readonly string[]): { index: number; text: string 
 }
 
 function description(input: TrendChartInput): string {
+  const ring = input.ring ?? REGRESSION_RING;
   const first = input.runTimes[0] ?? '';
   const last = input.runTimes.at(-1) ?? '';
   const parts = input.series.map((series) => {
@@ -165,7 +170,7 @@ function description(input: TrendChartInput): string {
     const lowest = Math.min(...points.map((point) => point.value));
     return (
       `${isolated(series.name)}: ${points.length} runs, first ${input.formatValue(oldest.value)}, newest ${input.formatValue(newest.value)}, lowest ${input.formatValue(lowest)}` +
-      (regressions > 0 ? `, ${regressions} significant ${regressions === 1 ? 'regression' : 'regressions'}` : '')
+      (regressions > 0 ? `, ${regressions} ${regressions === 1 ? ring.one : ring.many}` : '')
     );
   });
   return `${input.runTimes.length} runs from ${first.slice(0, 10)} to ${last.slice(0, 10)}. ${parts.join('; ')}. The runs table lists every run with a link to its report.`;

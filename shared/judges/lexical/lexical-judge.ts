@@ -1,3 +1,4 @@
+import type { Result } from '../../schema/result.js';
 import type { Verdict } from '../judge-definition.js';
 import { GRADE_0_3, ratingValue, YES_NO } from '../scale.js';
 import { groundedShare } from './grounded-share.js';
@@ -62,22 +63,24 @@ export function isLexicalJudge(id: string): id is LexicalJudgeId {
   return (LEXICAL_JUDGE_IDS as readonly string[]).includes(id);
 }
 
-export function lexicalVerdict(judgeId: LexicalJudgeId, inputs: LexicalInputs): Verdict | { error: string } {
+export function lexicalVerdict(judgeId: LexicalJudgeId, inputs: LexicalInputs): Result<Verdict> {
   switch (judgeId) {
     case 'chunk_relevance':
     case 'graded_relevance': {
-      if (isMissing(inputs.request) || isMissing(inputs.chunk)) return { error: `lexical ${judgeId} needs a request and a chunk` };
+      if (isMissing(inputs.request) || isMissing(inputs.chunk))
+        return { ok: false, error: `lexical ${judgeId} needs a request and a chunk` };
       const coverage = termCoverage(tokenize(inputs.request), tokenize(inputs.chunk));
-      return judgeId === 'chunk_relevance' ? chunkRelevance(coverage) : gradedRelevance(coverage);
+      return { ok: true, value: judgeId === 'chunk_relevance' ? chunkRelevance(coverage) : gradedRelevance(coverage) };
     }
     case 'relevance_to_query': {
       if (isMissing(inputs.request) || isMissing(inputs.response))
-        return { error: 'lexical relevance_to_query needs a request and a response' };
-      return relevanceToQuery(termCoverage(tokenize(inputs.request), tokenize(inputs.response)));
+        return { ok: false, error: 'lexical relevance_to_query needs a request and a response' };
+      return { ok: true, value: relevanceToQuery(termCoverage(tokenize(inputs.request), tokenize(inputs.response))) };
     }
     case 'groundedness': {
-      if (isMissing(inputs.response) || isMissing(inputs.context)) return { error: 'lexical groundedness needs a response and a context' };
-      return groundedness(inputs.response, inputs.context);
+      if (isMissing(inputs.response) || isMissing(inputs.context))
+        return { ok: false, error: 'lexical groundedness needs a response and a context' };
+      return { ok: true, value: groundedness(inputs.response, inputs.context) };
     }
   }
 }

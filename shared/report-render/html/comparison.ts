@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { compareText } from '../../report/ordering.js';
 import { escapeHtml, isolatedText } from './escape.js';
 import { tableControls } from './table-script.js';
+import { adjustmentSentence, pValueAdjustmentSchema } from '../../schema/p-value-adjustment.js';
 
 const metricComparisonSchema = z.object({
   /** The baseline run's value. */
@@ -13,6 +14,10 @@ const metricComparisonSchema = z.object({
   p_value: z.number().min(0).max(1),
   /** Whether the difference passed the comparison's significance test. */
   significant: z.boolean(),
+  /** When a judge's corrected interval decided: its p-value, the one adjusted. */
+  corrected_decision: z.object({ judge: z.string(), p_value: z.number().min(0).max(1) }).optional(),
+  /** The deciding p-value adjusted across the comparison; absent in comparisons written before. */
+  adjusted_p_value: z.number().min(0).max(1).optional(),
 });
 
 const queryDeltaSchema = z.object({
@@ -32,6 +37,7 @@ const queryDeltaSchema = z.object({
  */
 export const runComparisonSchema = z.object({
   baseline_run_id: z.string(),
+  adjustment: pValueAdjustmentSchema.optional(),
   engines: z.record(z.string(), z.record(z.string(), metricComparisonSchema)),
   per_query: z.array(queryDeltaSchema).optional(),
 });
@@ -56,8 +62,8 @@ export function comparisonSection(comparison: RunComparison): string {
           if (entry === undefined) return '';
           return (
             `<tr class="${changeClass(entry.delta, entry.significant)}"><td>${isolatedText(engine)}</td><td><code>${isolatedText(metric)}</code></td>` +
-            `${numberCell(entry.a)}${numberCell(entry.b)}${deltaCell(entry.delta)}` +
-            `<td class="number" data-value="${entry.p_value}">${formatPValue(entry.p_value)}</td><td>${significance(entry.delta, entry.significant)}</td></tr>`
+            `${numberCell(entry.a)}${numberCell(entry.b)}${deltaCell(entry.delta)}${pValueCells(entry)}` +
+            `<td>${significance(entry.delta, entry.significant)}</td></tr>`
           );
         });
     });
@@ -66,11 +72,14 @@ export function comparisonSection(comparison: RunComparison): string {
       ? '<p>No metric in common with the baseline.</p>'
       : '<div class="scroll"><table class="comparison" data-sortable><thead><tr><th scope="col">engine</th><th scope="col">metric</th>' +
         '<th scope="col" class="number">baseline</th><th scope="col" class="number">this run</th><th scope="col" class="number">delta</th>' +
-        `<th scope="col" class="number">p-value</th><th scope="col">significant</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+        '<th scope="col" class="number">p-value</th><th scope="col" class="number">adjusted</th><th scope="col">significant</th></tr></thead>' +
+        `<tbody>${rows.join('')}</tbody></table></div>`;
+  const family = comparison.adjustment === undefined ? '' : `<p class="note">${escapeHtml(adjustmentSentence(comparison.adjustment))}.</p>`;
   return (
     '<section id="comparison" aria-labelledby="comparison-heading"><h2 id="comparison-heading">Against the baseline</h2>' +
     `<p>Baseline run <code>${escapeHtml(comparison.baseline_run_id)}</code>. Delta = this run − baseline: positive when this run is higher.</p>` +
     summary +
+    family +
     perQueryDeltas(comparison.per_query ?? []) +
     '</section>'
   );
@@ -106,6 +115,22 @@ function numberCell(value: number): string {
 function deltaCell(delta: number): string {
   const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
   return `<td class="number delta" data-value="${delta}">${sign}${Math.abs(delta).toFixed(4)}</td>`;
+}
+
+/**
+ * The p-value that decided (a corrected judge's, named, when one did) and,
+ * beside it, its adjusted value: "-" for a comparison written before
+ * p-values were adjusted.
+ */
+function pValueCells(entry: z.infer<typeof metricComparisonSchema>): string {
+  const decision = entry.corrected_decision;
+  const pValue = decision?.p_value ?? entry.p_value;
+  const judge = decision === undefined ? '' : ` <span class="note">(corrected by ${isolatedText(decision.judge)})</span>`;
+  const adjusted = entry.adjusted_p_value;
+  return (
+    `<td class="number" data-value="${pValue}">${formatPValue(pValue)}${judge}</td>` +
+    (adjusted === undefined ? '<td class="number">-</td>' : `<td class="number" data-value="${adjusted}">${formatPValue(adjusted)}</td>`)
+  );
 }
 
 /** Three decimals; below 0.001 reads "< 0.001" rather than a rounded 0.000. */

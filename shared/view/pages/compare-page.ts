@@ -6,6 +6,7 @@ import { breakableName, pValueHtml, signedDelta } from './compare-numbers.js';
 import { viewNavigation, viewPage } from './layout.js';
 import { queryChangesSection } from './query-changes-section.js';
 import { viewPaths } from './view-paths.js';
+import { adjustmentSentence } from '../../schema/p-value-adjustment.js';
 
 export type { ComparedRuns } from './compared-runs.js';
 
@@ -98,7 +99,7 @@ function summaryTable(compared: ComparedRuns): string {
         `<th scope="col" class="number">A<br><code>${escapeHtml(compared.a.runId)}</code></th><th scope="col" class="number">B<br><code>${escapeHtml(compared.b.runId)}</code></th>` +
         '<th scope="col" class="number">delta</th><th scope="col" class="number">relative</th><th scope="col" class="number">p-value</th>' +
         '<th scope="col" class="number">t-test p</th><th scope="col">significant</th><th scope="col" class="number">n</th><th scope="col" class="number">W/L/T</th>' +
-        `</tr></thead><tbody>${rows.join('')}</tbody></table></div><p class="note">p-value: paired randomization test (10,000 seeded sign flips, or all 2^n under 14 pairs); significant at p &lt; 0.05. W/L/T: queries where B is above, below or equal to A. The same numbers as <code>assay compare --json</code> and <a href="${escapeHtml(`/api/compare?a=${compared.a.runId}&b=${compared.b.runId}`)}">/api/compare</a>.</p>`) +
+        `</tr></thead><tbody>${rows.join('')}</tbody></table></div><p class="note">p-value: paired randomization test (10,000 seeded sign flips, or all 2^n under 14 pairs); ${escapeHtml(adjustmentSentence(compared.comparison.adjustment))}. W/L/T: queries where B is above, below or equal to A. The same numbers as <code>assay compare --json</code> and <a href="${escapeHtml(`/api/compare?a=${compared.a.runId}&b=${compared.b.runId}`)}">/api/compare</a>.</p>`) +
     '</section>'
   );
 }

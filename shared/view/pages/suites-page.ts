@@ -60,6 +60,7 @@ function suiteCard(card: SuiteCard, index: number): string {
         ((newest.cases.judge_failed ?? 0) > 0 ? `, ${newest.cases.judge_failed} lacking a judgment` : ''),
     ],
     ['Regressions', regressions],
+    ...judgeChangedFact(newest),
   ];
   const rows = statistics.map((statistic) => {
     const cells = engines.map((engine) => {
@@ -80,4 +81,11 @@ function suiteCard(card: SuiteCard, index: number): string {
     `<section class="suite-card" aria-labelledby="${headingId}"><h2 id="${headingId}"><a href="${escapeHtml(viewPaths.suite(card.suite))}">${isolatedText(card.suite)}</a></h2>` +
     `<dl class="facts">${facts.map(([name, value]) => `<div><dt>${name}</dt><dd>${value}</dd></div>`).join('')}</dl>${table}</section>`
   );
+}
+
+/** The newest run's canary, when it found a judge changed: each sentence its report says. */
+function judgeChangedFact(newest: SuiteCard['newest']): [string, string][] {
+  const summary = newest.canaries?.summary ?? [];
+  if (summary.length === 0) return [];
+  return [['Judge changed', `<ul class="judge-changes">${summary.map((sentence) => `<li>${isolatedText(sentence)}</li>`).join('')}</ul>`]];
 }

@@ -35,11 +35,11 @@ function prefixesFor(assay: SynthesizedAssay, role: string, action: string): str
 
 describe('least privilege', () => {
   it.each<[FunctionName, DataPrefix[], DataPrefix[]]>([
-    ['ingest', ['config/', 'datasets/', 'runs/'], ['runs/']],
+    ['ingest', ['canaries/', 'config/', 'datasets/', 'runs/'], ['runs/']],
     ['judgeWorker', ['cache/', 'runs/'], ['cache/', 'runs/']],
     ['failureRecorder', ['runs/'], ['dead-letters/', 'runs/']],
     ['reducer', ['baselines/', 'reports/', 'runs/'], ['reports/', 'runs/']],
-    ['scheduledTrigger', ['config/', 'datasets/', 'runs/'], ['runs/']],
+    ['scheduledTrigger', ['canaries/', 'config/', 'datasets/', 'runs/'], ['runs/']],
   ])('the %s reads objects under %j and writes under %j only', (name, reads, writes) => {
     const assay = defaultAssay();
     const role = roleLogicalId(assay.stack.functions[name]);

@@ -35,5 +35,5 @@ export function reportOf(human: Qrels, judge: Qrels, overrides: Partial<Agreemen
     ...overrides,
   });
   if (!result.ok) throw new Error(result.error);
-  return result.report;
+  return result.value;
 }

@@ -109,6 +109,25 @@ describe('a Bedrock judgment replayed from batch answers', () => {
     });
   });
 
+  it("names no model of its own, but the model a prompt router chose when the record's trace names one", async () => {
+    // Prepare: Converse names no model; a prompt router's trace does
+    const run = answers();
+    const client = completer(run);
+    const plain = await client.complete(request);
+    run.line(awaited(plain), toolAnswer({ rationale: 'on topic', rating: 'yes' }));
+    const routedRequest = { ...request, messages: [...request.messages, { role: 'user' as const, content: 'again' }] };
+    const routed = await client.complete(routedRequest);
+    const answer = toolAnswer({ rationale: 'on topic', rating: 'yes' });
+    run.line(awaited(routed), { modelOutput: { ...answer.modelOutput, trace: { promptRouter: { invokedModelId: 'routed-model' } } } });
+
+    // Act
+    const [first, second] = [await client.complete(request), await client.complete(routedRequest)];
+
+    // Assess
+    expect(first).toMatchObject({ ok: true, reportedModel: undefined });
+    expect(second).toMatchObject({ ok: true, reportedModel: 'routed-model' });
+  });
+
   it('steps down to JSON in text after a ValidationException line refusing the forced tool, as the online client does', async () => {
     const run = answers();
     const client = completer(run);

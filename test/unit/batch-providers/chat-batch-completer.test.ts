@@ -91,6 +91,23 @@ describe('a judgment replayed from batch answers', () => {
     });
   });
 
+  it("reads who answered from the job's answer: its model and system_fingerprint", async () => {
+    // Prepare: the answer line as OpenAI's batch output carries it
+    const run = answers();
+    const client = completer(run);
+    const answered = completion('{"rationale": "on topic", "rating": "yes"}');
+
+    // Act
+    run.answer(awaited(await client.complete(request)), {
+      ...answered,
+      body: { ...answered.body, model: 'judge-model-2026-01-01', system_fingerprint: 'fp_batch' },
+    });
+    const outcome = await client.complete(request);
+
+    // Assess
+    expect(outcome).toMatchObject({ ok: true, reportedModel: 'judge-model-2026-01-01', systemFingerprint: 'fp_batch', pricing: 'batch' });
+  });
+
   it('asks for a repair in a later job when the answer does not match the schema, and counts both requests', async () => {
     const run = answers();
     const client = completer(run);

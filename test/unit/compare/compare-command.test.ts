@@ -31,14 +31,15 @@ describe('assay compare', () => {
     await folder.remove();
   });
 
-  it('prints {"engines": {engine: {metric: {...}}}} with --json and exits 0', async () => {
+  it('prints {"adjustment": {...}, "engines": {engine: {metric: {...}}}} with --json and exits 0', async () => {
     // Act
     const result = await runCli(['compare', folderOfA, folderOfB, '--json']);
 
     // Assess
     expect(result.exitCode).toBe(0);
-    const output = JSON.parse(result.stdout) as { engines: Record<string, Record<string, Record<string, unknown>>> };
-    expect(Object.keys(output)).toEqual(['engines']);
+    const output = JSON.parse(result.stdout) as { adjustment: unknown; engines: Record<string, Record<string, Record<string, unknown>>> };
+    expect(Object.keys(output)).toEqual(['adjustment', 'engines']);
+    expect(output.adjustment).toEqual({ method: 'holm', family: 'engine_metrics', tests: 4, alpha: 0.05 });
     expect(Object.keys(output.engines)).toEqual(['broken', 'steady']);
     expect(Object.keys(output.engines.broken ?? {})).toEqual([CORRECTNESS, NDCG]);
     const broken = output.engines.broken?.[NDCG];
@@ -55,6 +56,7 @@ describe('assay compare', () => {
         'wins',
         'losses',
         'ties',
+        'adjusted_p_value',
       ]),
     );
     expect(broken).toMatchObject({ significant: true, n: 30, wins: 0, losses: 30, ties: 0 });
@@ -65,12 +67,16 @@ describe('assay compare', () => {
     const result = await runCli(['compare', folderOfA, folderOfB]);
 
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^engine broken\nmetric +A +B +delta +rel\. +p +sig +n +W\/L\/T\n/);
+    expect(result.stdout).toMatch(/^engine broken\nmetric +A +B +delta +rel\. +p +adj\. p +sig +n +W\/L\/T\n/);
+    // Holm over 2 engines × 2 metrics: 4 × 1/10,001 = 0.0004.
     expect(result.stdout).toMatch(
-      /\nretrieval\/ground_truth\/ndcg@10 +0\.\d{4} +0\.\d{4} +-0\.\d{4} +-0\.\d{4} +<0\.0001 +✓ +30 +0\/30\/0\n/,
+      /\nretrieval\/ground_truth\/ndcg@10 +0\.\d{4} +0\.\d{4} +-0\.\d{4} +-0\.\d{4} +<0\.0001 +0\.0004 +✓ +30 +0\/30\/0\n/,
     );
     expect(result.stdout).toContain('\nengine steady\n');
     expect(result.stdout.match(/✓/g)).toHaveLength(1);
+    expect(result.stdout).toMatch(
+      /\np-values adjusted by Holm's method across the 4 tests of this comparison \(each engine × metric\); significant: adjusted p < 0\.05\.\n$/,
+    );
   });
 
   it('exits 1 with --fail-on-regression when a metric got significantly worse, naming it', async () => {
@@ -79,7 +85,7 @@ describe('assay compare', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('engine broken');
     expect(result.stderr).toMatch(
-      /^assay compare: 1 metric got significantly worse: broken retrieval\/ground_truth\/ndcg@10 \(-0\.\d{4}, p 0\.0001\)\n$/,
+      /^assay compare: 1 metric got significantly worse: broken retrieval\/ground_truth\/ndcg@10 \(-0\.\d{4}, p 0\.0001, adjusted 0\.0004 \(Holm's method over 4 tests\)\)\n$/,
     );
   });
 
@@ -139,6 +145,11 @@ describe('assay compare', () => {
       'a seed that is not an integer',
       (a, b) => ['compare', a, b, '--seed', 'x'],
       /Expected --seed to be an integer from 0 to 4294967295, got "x"/,
+    ],
+    [
+      'an adjustment that does not exist',
+      (a, b) => ['compare', a, b, '--adjust', 'bonferroni'],
+      /--adjust got "bonferroni"; expected one of holm, benjamini-hochberg, none/,
     ],
   ])('exits 2 with a message on %s', async (_described, args, message) => {
     const result = await runCli(args(folderOfA, folderOfB));

@@ -24,7 +24,12 @@ describe('compareRuns', () => {
     const steady = comparison.engines.steady?.[NDCG];
     expect(steady?.significant).toBe(false);
     expect(steady?.p_value).toBeGreaterThan(0.3);
-    expect(regressions(comparison)).toEqual([{ engine: 'broken', metric: NDCG, delta: broken?.delta, p_value: broken?.p_value }]);
+    // Holm over the 4 tests (2 engines × 2 metrics): the smallest p-value times 4.
+    expect(comparison.adjustment).toEqual({ method: 'holm', family: 'engine_metrics', tests: 4, alpha: 0.05 });
+    expect(broken?.adjusted_p_value).toBeCloseTo(4 / 10_001, 15);
+    expect(regressions(comparison)).toEqual([
+      { engine: 'broken', metric: NDCG, delta: broken?.delta, p_value: broken?.p_value, adjusted_p_value: broken?.adjusted_p_value },
+    ]);
   });
 
   it('compares every metric the reports average, sorted, engines sorted', () => {
@@ -51,14 +56,49 @@ describe('compareRuns', () => {
     expect(JSON.stringify(fromReversed)).toBe(JSON.stringify(first));
   });
 
-  it('gives a metric the same p-value whether it is compared alone or with others', () => {
+  it('gives a metric the same raw p-value whether it is compared alone or with others; the adjusted one grows with the family', () => {
     const { a, b } = brokenEngineRuns();
 
     const alone = compareRuns(a, b, { metrics: [NDCG], permutations: 2000 });
     const all = compareRuns(a, b, { permutations: 2000 });
 
     expect(Object.keys(alone.engines.steady ?? {})).toEqual([NDCG]);
-    expect(alone.engines.steady?.[NDCG]).toEqual(all.engines.steady?.[NDCG]);
+    const { adjusted_p_value: adjustedAlone, ...rawAlone } = alone.engines.broken?.[NDCG] ?? {};
+    const { adjusted_p_value: adjustedWithOthers, ...rawWithOthers } = all.engines.broken?.[NDCG] ?? {};
+    expect(rawAlone).toEqual(rawWithOthers);
+    // 2 tests alone (broken and steady), 4 with the correctness rating: Holm multiplies the smallest by each.
+    expect(adjustedAlone).toBeCloseTo(2 / 2001, 15);
+    expect(adjustedWithOthers).toBeCloseTo(4 / 2001, 15);
+  });
+
+  it('decides on the p-values adjusted across every engine × metric: Holm by default, Benjamini-Hochberg or none as asked', () => {
+    // Prepare: 6 cases on 3 metrics of one engine; each metric drops on every case, so each exact p is 2/64 = 0.03125.
+    const metrics = ['m1', 'm2', 'm3'].map((name) => `retrieval/ground_truth/${name}`);
+    const values = (base: number) =>
+      [0, 1, 2, 3, 4, 5].map((index) => Object.fromEntries(metrics.map((metric) => [metric, base + index / 100])));
+    const a = runFiles(
+      'run-a',
+      values(0.5).map((case_, index) => ({ requestId: `q${index}`, engines: { bm25: case_ } })),
+    );
+    const b = runFiles(
+      'run-b',
+      values(0.2).map((case_, index) => ({ requestId: `q${index}`, engines: { bm25: case_ } })),
+    );
+
+    // Act
+    const [holm, benjaminiHochberg, none] = (['holm', 'benjamini-hochberg', 'none'] as const).map((adjustment) =>
+      compareRuns(a, b, { metrics, adjustment }),
+    );
+
+    // Assess: Holm 3 × 0.03125 = 0.09375 for the first, and no more; BH 3 × 0.03125 / 3 = 0.03125 for all three.
+    for (const metric of metrics) {
+      expect(holm?.engines.bm25?.[metric]).toMatchObject({ p_value: 0.03125, adjusted_p_value: 0.09375, significant: false });
+      expect(benjaminiHochberg?.engines.bm25?.[metric]).toMatchObject({ adjusted_p_value: 0.03125, significant: true });
+      expect(none?.engines.bm25?.[metric]).toMatchObject({ adjusted_p_value: 0.03125, significant: true });
+    }
+    expect(holm ? regressions(holm) : undefined).toEqual([]);
+    expect(benjaminiHochberg?.adjustment).toEqual({ method: 'benjamini-hochberg', family: 'engine_metrics', tests: 3, alpha: 0.05 });
+    expect(none ? regressions(none) : []).toHaveLength(3);
   });
 
   it('works a small comparison out by hand', () => {
@@ -87,6 +127,8 @@ describe('compareRuns', () => {
       losses: 0,
       ties: 1,
       delta_interval: { low: expect.any(Number), high: expect.any(Number) },
+      // One test: its own family.
+      adjusted_p_value: 0.25,
     });
   });
 
@@ -133,7 +175,10 @@ describe('compareRuns', () => {
     const a = runFiles('run-a', oneMetric('bm25', METRIC, valuesOfA));
     const b = runFiles('run-b', valuesOfB.length === 0 ? oneMetric('dense', METRIC, [0.5]) : oneMetric('bm25', METRIC, valuesOfB));
 
-    expect(compareRuns(a, b, { metrics: [METRIC] })).toEqual({ engines: {} });
+    expect(compareRuns(a, b, { metrics: [METRIC] })).toEqual({
+      adjustment: { method: 'holm', family: 'engine_metrics', tests: 0, alpha: 0.05 },
+      engines: {},
+    });
   });
 
   it('gives a relative delta of null when A averages 0', () => {

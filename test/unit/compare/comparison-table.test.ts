@@ -8,7 +8,8 @@ const METRIC = 'retrieval/ground_truth/precision@5';
 describe('renderComparisonTable', () => {
   it('prints one table per engine with 4 decimals, signed deltas and W/L/T', () => {
     // Prepare: bm25 as in the hand-worked comparison (a 0.3125, b 0.5625, p 0.25); dense with a yes/no rating
-    // rate that drops from 1 to 0 on 6 cases (exact p = 2/64 = 0.03125 < 0.05: significant) and an A of 0.
+    // rate that drops from 1 to 0 on 6 cases (exact p = 2/64 = 0.03125 < 0.05) and an A of 0. Holm over the 3 tests:
+    // 3 × 0.03125 = 0.0938, not significant once adjusted; 2 × 0.25 = 0.5; 1. Without adjustment the drop is significant.
     const a = runFiles('run-a', [
       ...oneMetric('bm25', METRIC, [0.25, 0.5, 0.125, 0.375]),
       ...oneMetric('dense', CORRECTNESS, ['yes', 'yes', 'yes', 'yes', 'yes', 'yes']).map((spec) => ({
@@ -28,27 +29,36 @@ describe('renderComparisonTable', () => {
 
     // Act
     const text = renderComparisonTable(compareRuns(a, b));
+    const unadjusted = renderComparisonTable(compareRuns(a, b, { adjustment: 'none' }));
 
     // Assess
     expect(text).toBe(
       [
         'engine bm25',
-        'metric                                   A       B    delta     rel.       p  sig  n  W/L/T',
-        '----------------------------------  ------  ------  -------  -------  ------  ---  -  -----',
-        'retrieval/ground_truth/precision@5  0.3125  0.5625  +0.2500  +0.8000  0.2500       4  3/0/1',
+        'metric                                   A       B    delta     rel.       p  adj. p  sig  n  W/L/T',
+        '----------------------------------  ------  ------  -------  -------  ------  ------  ---  -  -----',
+        'retrieval/ground_truth/precision@5  0.3125  0.5625  +0.2500  +0.8000  0.2500  0.5000       4  3/0/1',
         '',
         'engine dense',
-        'metric                                       A       B    delta     rel.       p  sig  n  W/L/T',
-        '--------------------------------------  ------  ------  -------  -------  ------  ---  -  -----',
-        'response/llm_judged/correctness/rating  1.0000  0.0000  -1.0000  -1.0000  0.0313    ✓  6  0/6/0',
-        'retrieval/ground_truth/precision@5      0.0000  0.2500  +0.2500      n/a  1.0000       2  1/0/1',
+        'metric                                       A       B    delta     rel.       p  adj. p  sig  n  W/L/T',
+        '--------------------------------------  ------  ------  -------  -------  ------  ------  ---  -  -----',
+        'response/llm_judged/correctness/rating  1.0000  0.0000  -1.0000  -1.0000  0.0313  0.0938       6  0/6/0',
+        'retrieval/ground_truth/precision@5      0.0000  0.2500  +0.2500      n/a  1.0000  1.0000       2  1/0/1',
+        '',
+        "p-values adjusted by Holm's method across the 3 tests of this comparison (each engine × metric); significant: adjusted p < 0.05.",
         '',
       ].join('\n'),
+    );
+    expect(unadjusted).toContain('response/llm_judged/correctness/rating  1.0000  0.0000  -1.0000  -1.0000  0.0313  0.0313    ✓  6  0/6/0');
+    expect(unadjusted).toContain(
+      'p-values not adjusted across the 3 tests of this comparison (each engine × metric); significant: p < 0.05.',
     );
   });
 
   it('says so when no metric could be paired', () => {
-    expect(renderComparisonTable({ engines: {} })).toMatch(/^No metric has values for the same cases in both runs/);
+    expect(renderComparisonTable({ adjustment: { method: 'holm', family: 'engine_metrics', tests: 0, alpha: 0.05 }, engines: {} })).toMatch(
+      /^No metric has values for the same cases in both runs/,
+    );
   });
 
   it('shows control characters of engine and metric names escaped', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonReads, headlineMetrics } from '../../../shared/compare/baselines.js';
+import { comparisonReads } from '../../../shared/compare/baselines.js';
+import { headlineMetrics } from '../../../shared/report/key-metrics.js';
 import { compareRuns, regressions } from '../../../shared/compare/compare-runs.js';
 import { reportEstimate } from '../../../shared/report/corrected-estimates.js';
 import { renderComparisonTable } from '../../../shared/compare/comparison-table.js';
@@ -76,8 +77,17 @@ describe('a ground-truth metric against the baseline, corrected by the judge', (
       delta: corrected?.corrected?.mean,
       p_value: corrected?.p_value,
     });
+    // One test: its own family, the adjusted p-value the judge's.
+    expect(compared?.adjusted_p_value).toBe(corrected?.p_value);
     expect(regressions(comparison)).toEqual([
-      { engine: 'search', metric: NDCG, delta: corrected?.corrected?.mean, p_value: corrected?.p_value, judge: 'graded_relevance' },
+      {
+        engine: 'search',
+        metric: NDCG,
+        delta: corrected?.corrected?.mean,
+        p_value: corrected?.p_value,
+        adjusted_p_value: corrected?.p_value,
+        judge: 'graded_relevance',
+      },
     ]);
   });
 
@@ -122,7 +132,10 @@ describe('a ground-truth metric against the baseline, corrected by the judge', (
 
     const table = renderComparisonTable(compareRuns(a, b, { metrics: [NDCG] }));
 
-    expect(table).toMatch(/\n {2}corrected by graded_relevance +-0\.0\d{3} \[-0\.\d{4}, -0\.\d{4}\] +(<0\.0001|0\.0\d{3}) +10\/200\s/);
+    // The judge decides: its row holds the adjusted p-value, beside its own.
+    expect(table).toMatch(
+      /\n {2}corrected by graded_relevance +-0\.0\d{3} \[-0\.\d{4}, -0\.\d{4}\] +(<0\.0001|0\.0\d{3}) +(<0\.0001|0\.0\d{3}) +10\/200\s/,
+    );
   });
 });
 
@@ -181,6 +194,7 @@ describe('a verdict rate against the baseline, corrected by the answer judge', (
       metric: VERDICT,
       delta: compared?.corrected?.correctness?.corrected?.mean,
       p_value: compared?.corrected?.correctness?.p_value,
+      adjusted_p_value: compared?.adjusted_p_value,
       judge: 'correctness',
     });
     // The judge's own rating is compared as any metric, not corrected

@@ -39,6 +39,7 @@ const EXPECTED: ConfigFile = {
     list_depth: 100,
     engine_concurrency: 8,
     corrected_estimates: { level: 0.95, min_labelled: 8 },
+    p_value_adjustment: { baseline: 'holm', leaderboard: 'benjamini-hochberg' },
   },
   judges: ['groundedness', 'rubric', 'politeness'],
   rubric_weights: { correctness: 2, comprehensiveness: 1, readability: 1 },
@@ -92,6 +93,7 @@ describe('loadConfigFile', () => {
           list_depth: 100,
           engine_concurrency: 8,
           corrected_estimates: { level: 0.95, min_labelled: 8 },
+          p_value_adjustment: { baseline: 'holm', leaderboard: 'benjamini-hochberg' },
         },
       },
     });
@@ -167,10 +169,31 @@ describe('loadConfigFile', () => {
       [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/],
     ],
     [
+      'a p-value adjustment that does not exist, and a misspelt key beside it',
+      'run:\n  p_value_adjustment: {baseline: bonferroni, leaderbord: none}\n',
+      [
+        /field "run\.p_value_adjustment\.baseline": expected one of holm, benjamini-hochberg, none, got "bonferroni" \(fix: give how the p-values against the baseline are adjusted/,
+        /field "run\.p_value_adjustment\.leaderbord": unknown key \(fix: remove it or correct its spelling; the keys here are baseline, leaderboard\)/,
+      ],
+    ],
+    [
       "a judge's own base_url with a user and password, without repeating the password",
       'judge_settings:\n  graded_relevance: {base_url: "https://gateway-user:Zq81-own-secret@gateway.example/v1"}\n',
       [
         /field "judge_settings\.graded_relevance\.base_url": holds a user name or password \(user:password@ before the host\) \(fix: give the URL without them and put the key in the OPENAI_API_KEY environment variable, which is sent as a bearer token\)$/,
+      ],
+    ],
+    [
+      'a canary set without a dataset, naming the keys that exist',
+      'canaries:\n  alpha: 0.01\n',
+      [/field "canaries\.dataset": .*\(fix: give the path of a dataset file with human labels/],
+    ],
+    [
+      'a canary level outside 0 to 1, and a misspelt canary key',
+      'canaries:\n  dataset: canary.jsonl\n  alpha: 5\n  seed: 3\n',
+      [
+        /field "canaries\.alpha": expected a number < 1, got number 5 \(fix: give the level of the judge-change tests/,
+        /field "canaries\.seed": unknown key \(fix: remove it or correct its spelling; the keys here are dataset, alpha\)/,
       ],
     ],
     ['a list instead of a mapping', '- safety\n', [/: expected an object \(mapping\), got a list \(fix: write an object/]],

@@ -3,6 +3,7 @@ import { findJudge } from '../../../shared/judges/catalog/index.js';
 import { extractJson, parseAnswer } from '../../../shared/judge-answers/answer-parsing.js';
 import type { LlmJudge, Verdict } from '../../../shared/judges/judge-definition.js';
 import { renderTemplate } from '../../../shared/judges/template.js';
+import type { Result } from '../../../shared/schema/result.js';
 
 function llmJudge(id: string): LlmJudge {
   const judge = findJudge(id);
@@ -11,12 +12,12 @@ function llmJudge(id: string): LlmJudge {
 }
 
 /** A raw answer text read as the judge client reads it: JSON out of the text, checked against the judge's schema, then the verdict. */
-function readAnswer(id: string, text: string): { ok: true; verdict: Verdict } | { ok: false; error: string } {
+function readAnswer(id: string, text: string): Result<Verdict> {
   const judge = llmJudge(id);
   const json = extractJson(text);
   if (!json.ok) return json;
   const parsed = parseAnswer(json.value, judge.output);
-  return parsed.ok ? { ok: true, verdict: judge.verdict(parsed.value) } : parsed;
+  return parsed.ok ? { ok: true, value: judge.verdict(parsed.value) } : parsed;
 }
 
 const VALUES = {
@@ -80,7 +81,7 @@ describe('judges named after Spring AI Alibaba evaluators', () => {
     const read = readAnswer(id, text);
 
     // Assess
-    expect(read).toEqual({ ok: true, verdict: { rating: score, value: score, rationale: feedback, details: { passing } } });
+    expect(read).toEqual({ ok: true, value: { rating: score, value: score, rationale: feedback, details: { passing } } });
   });
 
   it.each([
@@ -92,7 +93,7 @@ describe('judges named after Spring AI Alibaba evaluators', () => {
     const read = readAnswer('answer_correctness', JSON.stringify({ rationale: 'The response matches passage [1].', rating }));
 
     // Assess
-    expect(read).toEqual({ ok: true, verdict: { rating: expected, value, rationale: 'The response matches passage [1].' } });
+    expect(read).toEqual({ ok: true, value: { rating: expected, value, rationale: 'The response matches passage [1].' } });
   });
 
   it.each([

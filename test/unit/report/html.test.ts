@@ -61,7 +61,10 @@ function withIntervals({ report, cases }: Sample): Sample {
 
 const comparison: RunComparison = {
   baseline_run_id: 'run-0',
-  engines: { dense: { [`${NDCG}/average`]: { a: 0.65, b: 0.75, delta: 0.1, p_value: 0.0004, significant: true } } },
+  adjustment: { method: 'holm', family: 'engine_metrics', tests: 3, alpha: 0.05 },
+  engines: {
+    dense: { [`${NDCG}/average`]: { a: 0.65, b: 0.75, delta: 0.1, p_value: 0.0004, significant: true, adjusted_p_value: 0.0012 } },
+  },
   per_query: [{ case_id: 'c1', engine: 'dense', metric: NDCG, a: 0.5, b: 1, delta: 0.5 }],
 };
 
@@ -333,7 +336,10 @@ describe('renderHtml', () => {
     expect(html).toContain(
       `<tr class="higher"><td>dense</td><td><code>${NDCG}/average</code></td><td class="number" data-value="0.65">0.6500</td>` +
         '<td class="number" data-value="0.75">0.7500</td><td class="number delta" data-value="0.1">+0.1000</td>' +
-        '<td class="number" data-value="0.0004">&lt; 0.001</td><td>▲ higher</td></tr>',
+        '<td class="number" data-value="0.0004">&lt; 0.001</td><td class="number" data-value="0.0012">0.001</td><td>▲ higher</td></tr>',
+    );
+    expect(html).toContain(
+      '<p class="note">p-values adjusted by Holm&#39;s method across the 3 tests of this comparison (each engine × metric); significant: adjusted p &lt; 0.05.</p>',
     );
     expect(html).toContain('<h3>Per-query deltas (1)</h3>');
     expect(html).toContain(`<tr><td><code>c1</code></td><td>dense</td><td><code>${NDCG}</code></td>`);

@@ -24,7 +24,7 @@ describe('withPrecomputedIntervals', () => {
 
   it('throws when the batch answers for fewer lists than it was given', async () => {
     await expect(withPrecomputedIntervals(build, async (batch) => batch.slice(1).map((values) => meanInterval(values)))).rejects.toThrow(
-      'Expected 2 intervals from the batch, got 1',
+      'Expected 2 intervals from compute, got 1',
     );
   });
 

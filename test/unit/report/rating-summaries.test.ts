@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregatedMetrics } from '../../../shared/compare/compared-metrics.js';
 import { ratingSummariesOf } from '../../../shared/judges/rating-summaries.js';
 import { aggregateRange } from '../../../shared/reduce/aggregate-range.js';
-import { headlineMetrics } from '../../../shared/compare/baselines.js';
+import { headlineMetrics } from '../../../shared/report/key-metrics.js';
 import { reportFromPartials } from '../../../shared/report/partials-report.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';

@@ -32,6 +32,7 @@ describe('runConfigOf: a run config read from its manifest', () => {
       list_depth: 100,
       engine_concurrency: 8,
       corrected_estimates: { level: 0.95, min_labelled: 8 },
+      p_value_adjustment: { baseline: 'holm', leaderboard: 'benjamini-hochberg' },
     });
     expect(config.strict).toBe(false);
     expect(config.judges).toEqual(['correctness']);
@@ -94,7 +95,7 @@ describe('the judge worker on a run whose stored config does not parse', () => {
     expect(outcome.kind).toBe('failed');
     expect(outcome.kind === 'failed' ? outcome.error : '').toContain(reason);
     const recorded = await readAttemptError(store, 'r-edited', 'q1');
-    expect(recorded !== undefined && 'error' in recorded ? recorded.error : '').toContain(reason);
+    expect(recorded?.ok === true ? recorded.value : '').toContain(reason);
   });
 });
 

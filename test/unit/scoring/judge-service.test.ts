@@ -54,6 +54,59 @@ describe('JudgeService with the cache', () => {
     expect(judges.usage().chunk_relevance?.input_tokens).toBeGreaterThan(0);
   });
 
+  it('records who answered each call, as the server named it, and no one for a cache hit', async () => {
+    // Prepare: the server names a dated model and its backend, as OpenAI does
+    server.setOracle(() => ({
+      json: { rationale: 'on topic', rating: 'yes' },
+      reportedModel: 'judge-model-2026-01-01',
+      systemFingerprint: 'fp_night1',
+    }));
+    const store = new LocalFolderStore(folder.path);
+    const first = service(store);
+    const second = service(store);
+
+    // Act: two calls in one run, then the first of them again from the cache in the next
+    await first.judge(chunkRelevance, inputs);
+    await first.judge(chunkRelevance, { ...inputs, chunk: 'Another passage.' });
+    const cached = await second.judge(chunkRelevance, inputs);
+
+    // Assess
+    expect(first.usage().chunk_relevance?.answered_by).toEqual([
+      { model: 'judge-model-2026-01-01', system_fingerprint: 'fp_night1', calls: 2 },
+    ]);
+    expect(cached.cost.answeredBy).toBeUndefined();
+    expect(second.usage().chunk_relevance?.answered_by).toBeUndefined();
+  });
+
+  it('names the model asked when the server names none', async () => {
+    // Prepare: an answer without a model, as some OpenAI-compatible servers send it
+    server.setOracle(() => ({ json: { rationale: 'on topic', rating: 'yes' }, reportedModel: '' }));
+
+    // Act
+    const outcome = await service(undefined).judge(chunkRelevance, inputs);
+
+    // Assess
+    expect(outcome.cost.answeredBy).toEqual({ model: 'judge-model' });
+  });
+
+  it('judges afresh, past a cache that holds the answer, and stores nothing, when asked uncached (a canary judgment)', async () => {
+    // Prepare: a first run fills the store
+    const store = new LocalFolderStore(folder.path);
+    await service(store).judge(chunkRelevance, inputs);
+    const second = service(store);
+
+    // Act
+    const uncached = await second.judge(chunkRelevance, { ...inputs, chunk: 'A passage not seen before.' }, { uncached: true });
+    const fresh = await second.judge(chunkRelevance, inputs, { uncached: true });
+    const cached = await second.judge(chunkRelevance, inputs);
+
+    // Assess: both uncached judgments were calls; the cache still answers the first, and never learnt the second
+    expect([uncached.ok && uncached.cached, fresh.ok && fresh.cached, cached.ok && cached.cached]).toEqual([false, false, true]);
+    expect(server.answered()).toBe(3);
+    const again = await service(store).judge(chunkRelevance, { ...inputs, chunk: 'A passage not seen before.' });
+    expect(again.ok && again.cached).toBe(false);
+  });
+
   it('makes no call in a second run over the same store', async () => {
     // Prepare: a first run fills the store
     const store = new LocalFolderStore(folder.path);

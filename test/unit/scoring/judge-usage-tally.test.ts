@@ -14,6 +14,17 @@ function cost(overrides: Partial<JudgmentCost> = {}): JudgmentCost {
   return { cached: false, retries: 0, rateLimited: 0, inputTokens: 100, outputTokens: 20, model: 'judge-model', ...overrides };
 }
 
+/** What the default cost() adds: one call, its tokens under judge-model. */
+const ONE_CALL: JudgeUsage = {
+  calls: 1,
+  cache_hits: 0,
+  retries: 0,
+  errors: 0,
+  input_tokens: 100,
+  output_tokens: 20,
+  models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
+};
+
 function usage(overrides: Partial<JudgeUsage> = {}): JudgeUsage {
   return { ...emptyUsage(), ...overrides };
 }
@@ -32,20 +43,7 @@ describe('emptyUsage', () => {
 
 describe('judgmentUsage', () => {
   it.each<[string, JudgmentCost, boolean, JudgeUsage]>([
-    [
-      'a call',
-      cost(),
-      false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
-    ],
+    ['a call', cost(), false, ONE_CALL],
     ['a cache hit: no call, no tokens, no model', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), false, usage({ cache_hits: 1 })],
     ['a cached answer that failed', cost({ cached: true, inputTokens: 0, outputTokens: 0 }), true, usage({ cache_hits: 1, errors: 1 })],
     [
@@ -93,30 +91,20 @@ describe('judgmentUsage', () => {
       "a batch job's answer: its tokens under batch_models too",
       cost({ pricing: 'batch' }),
       false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-        batch_models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
+      { ...ONE_CALL, batch_models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } } },
+    ],
+    ['an online answer priced as such: no batch_models', cost({ pricing: 'online' }), false, ONE_CALL],
+    [
+      'a call with who answered it: one call for that identity',
+      cost({ answeredBy: { model: 'judge-model-2026', system_fingerprint: 'fp_1' } }),
+      false,
+      { ...ONE_CALL, answered_by: [{ model: 'judge-model-2026', system_fingerprint: 'fp_1', calls: 1 }] },
     ],
     [
-      'an online answer priced as such: no batch_models',
-      cost({ pricing: 'online' }),
-      false,
-      {
-        calls: 1,
-        cache_hits: 0,
-        retries: 0,
-        errors: 0,
-        input_tokens: 100,
-        output_tokens: 20,
-        models: { 'judge-model': { input_tokens: 100, output_tokens: 20 } },
-      },
+      'a failed call, whoever answered it: no identity, since no verdict came of it',
+      cost({ answeredBy: { model: 'judge-model-2026' } }),
+      true,
+      { ...ONE_CALL, errors: 1 },
     ],
   ])('counts %s', (_described, judgment, failed, expected) => {
     expect(judgmentUsage(judgment, failed)).toEqual(expected);
@@ -195,6 +183,33 @@ describe('addUsage', () => {
       'models',
       'batch_models',
     ]);
+  });
+
+  it('adds the calls of each identity, told apart by model and fingerprint, in the order first seen', () => {
+    // Prepare: fp_1 on both sides; the same model without a fingerprint is another identity
+    const left = usage({
+      answered_by: [
+        { model: 'm', system_fingerprint: 'fp_1', calls: 2 },
+        { model: 'm', calls: 1 },
+      ],
+    });
+    const right = usage({
+      answered_by: [
+        { model: 'm', system_fingerprint: 'fp_2', calls: 4 },
+        { model: 'm', system_fingerprint: 'fp_1', calls: 3 },
+      ],
+    });
+
+    // Act
+    const sum = addUsage(left, right);
+
+    // Assess
+    expect(sum.answered_by).toEqual([
+      { model: 'm', system_fingerprint: 'fp_1', calls: 5 },
+      { model: 'm', calls: 1 },
+      { model: 'm', system_fingerprint: 'fp_2', calls: 4 },
+    ]);
+    expect(addUsage(usage(), usage()).answered_by).toBeUndefined();
   });
 
   it('changes neither of its arguments', () => {

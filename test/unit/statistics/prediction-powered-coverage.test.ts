@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addCase, correctedMean, emptyPairedSums, type CorrectedMean } from '../../../shared/statistics/prediction-powered-mean.js';
 import { seededRandom, type SeededRandom } from '../../../shared/statistics/seeded-random.js';
 import { fixtureJson } from '../../support/fixture-json.js';
+import { seededSample } from '../../support/seeded-sample.js';
 
 /**
  * Whether the corrected intervals hold: the share of random labelled samples
@@ -30,7 +31,7 @@ function tally(populations: readonly Pairs[], labelled: number, draws: number, r
   for (const cases of populations) {
     const truth = cases.reduce((sum, [human]) => sum + human, 0) / cases.length;
     for (let draw = 0; draw < draws; draw++) {
-      const chosen = new Set(sample(cases.length, labelled, random));
+      const chosen = new Set(seededSample(cases.length, labelled, random));
       const sums = emptyPairedSums();
       cases.forEach(([human, judge], index) => {
         addCase(sums, judge, chosen.has(index) ? human : undefined);
@@ -53,16 +54,6 @@ function tally(populations: readonly Pairs[], labelled: number, draws: number, r
   // Mean widths over the draws with an interval.
   const withInterval = result.draws - result.withoutInterval;
   return { ...result, correctedWidth: result.correctedWidth / withInterval, humanWidth: result.humanWidth / withInterval };
-}
-
-/** `count` distinct indices below `size`, by a partial Fisher-Yates shuffle. */
-function sample(size: number, count: number, random: SeededRandom): number[] {
-  const indices = Array.from({ length: size }, (_, index) => index);
-  for (let index = 0; index < count; index++) {
-    const pick = index + random.nextBelow(size - index);
-    [indices[index], indices[pick]] = [indices[pick] as number, indices[index] as number];
-  }
-  return indices.slice(0, count);
 }
 
 describe('corrected intervals on TREC 2019 Deep Learning runs, judged by an LLM that rates them 0.185 too high', () => {

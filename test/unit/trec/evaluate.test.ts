@@ -14,13 +14,13 @@ import { qrels, run } from './factories.js';
 function measures(names: readonly string[]): SelectedMeasure[] {
   const selection = selectMeasures(names);
   if (!selection.ok) throw new Error(selection.error);
-  return selection.measures;
+  return selection.value;
 }
 
 function evaluate(judgments: Qrels, results: Run, names: readonly string[], options: Partial<EvaluationOptions> = {}): Evaluation {
   const result = evaluateRun(judgments, results, measures(names), { ...DEFAULT_EVALUATION_OPTIONS, ...options });
   if (!result.ok) throw new Error(result.error);
-  return result.evaluation;
+  return result.value;
 }
 
 /** `{ name: value }` of a list of values, for compact assertions. */
@@ -155,7 +155,7 @@ describe('evaluateRun with -c', () => {
     });
 
     // Assess
-    expect(result.ok && valuesOf(result.evaluation.summary)).toEqual({ num_q: 3, map: 0 });
+    expect(result.ok && valuesOf(result.value.summary)).toEqual({ num_q: 3, map: 0 });
   });
 });
 

@@ -127,13 +127,13 @@ describe('formatTrecText', () => {
         ],
         'bm25',
       ),
-      selection.measures,
+      selection.value,
       DEFAULT_EVALUATION_OPTIONS,
     );
     if (!result.ok) throw new Error(result.error);
 
     // Act
-    const text = formatTrecText(result.evaluation, { perTopic: true, summary: true });
+    const text = formatTrecText(result.value, { perTopic: true, summary: true });
 
     // Assess
     expect(text).toBe(

@@ -6,7 +6,7 @@ import { selectMeasures, type SelectedMeasure } from '../../../shared/trec/measu
 function printedNames(requested: readonly string[]): string[] {
   const selection = selectMeasures(requested);
   if (!selection.ok) throw new Error(`selection failed: ${selection.error}`);
-  return selection.measures.map(printedName);
+  return selection.value.map(printedName);
 }
 
 function printedName(selected: SelectedMeasure): string {
@@ -15,7 +15,7 @@ function printedName(selected: SelectedMeasure): string {
 
 function errorOf(requested: readonly string[]): string {
   const selection = selectMeasures(requested);
-  if (selection.ok) throw new Error(`selection succeeded: ${selection.measures.map(printedName).join(', ')}`);
+  if (selection.ok) throw new Error(`selection succeeded: ${selection.value.map(printedName).join(', ')}`);
   return selection.error;
 }
 
@@ -127,7 +127,7 @@ describe('selectMeasures', () => {
 
   it('marks runid and num_q as collection values and the rest as per-query measures', () => {
     const selection = selectMeasures(['runid', 'num_q', 'map']);
-    expect(selection.ok && selection.measures.map((selected) => selected.kind)).toEqual(['collection', 'collection', 'query']);
+    expect(selection.ok && selection.value.map((selected) => selected.kind)).toEqual(['collection', 'collection', 'query']);
   });
 
   it.each([

@@ -26,7 +26,7 @@ const selection = selectMeasures([
   'runid',
 ]);
 if (!selection.ok) throw new Error(selection.error);
-const measures = selection.measures;
+const measures = selection.value;
 const options = { relevanceLevel: 1, gain: 'linear' as const, complete: true };
 const output = { json: false, perTopic: true, summary: true };
 
@@ -45,7 +45,7 @@ async function javascriptScore(qrelsPath: string, runPath: string): Promise<stri
   const run = await readRun(runPath);
   if (!run.ok) return formatInputError(run.error);
   const result = evaluateRun(qrels.value, run.value, measures, options);
-  return result.ok ? formatTrecText(result.evaluation, { perTopic: true, summary: true }) : result.error;
+  return result.ok ? formatTrecText(result.value, { perTopic: true, summary: true }) : result.error;
 }
 
 /** Doubles of normal size (subnormal scores are left to the JavaScript reader, a case of their own below). */

@@ -28,7 +28,7 @@ function change(delta: number, pValue = delta === 0 ? 1 : 0.01): MetricCompariso
 }
 
 function comparison(engines: Record<string, Record<string, MetricComparison>>): RunComparison {
-  return { engines };
+  return { adjustment: { method: 'none', family: 'engine_metrics', tests: 0, alpha: 0.05 }, engines };
 }
 
 /** A row of the tables below: the comparison's engines and what the choice must have. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JudgeBudget } from '../../../shared/worker/judge-budget.js';
-import { budgetReached, checkJudgeSpend, type JudgeCeiling } from '../../../shared/worker/judge-ceiling.js';
+import type { JudgeCeiling } from '../../../shared/run/judge-spend.js';
+import { budgetReached, checkJudgeSpend } from '../../../shared/worker/judge-ceiling.js';
 import { checkRun } from '../../../shared/reduce/reduce.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';

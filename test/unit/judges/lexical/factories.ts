@@ -1,3 +1,5 @@
+import type { Result } from '../../../../shared/schema/result.js';
+
 /**
  * `count` distinct content words, "term0 term1 ...", starting at `first`. Each
  * is one token that no stop word or plural rule touches, so tests can build a
@@ -13,7 +15,7 @@ export function filler(count: number): string {
 }
 
 /** A verdict or the error it should not be: fails the test with the error message. */
-export function expectVerdict<T extends object>(result: T | { error: string }): T {
-  if ('error' in result) throw new Error(`expected a verdict, got the error "${result.error}"`);
-  return result;
+export function expectVerdict<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`expected a verdict, got the error "${result.error}"`);
+  return result.value;
 }

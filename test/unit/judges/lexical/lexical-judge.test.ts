@@ -197,7 +197,7 @@ describe('lexicalVerdict on empty and missing inputs', () => {
     ['groundedness', { request: 'vector', context: ['vector'] }, 'lexical groundedness needs a response and a context'],
     ['groundedness', { request: 'vector', response: 'vector' }, 'lexical groundedness needs a response and a context'],
   ])('%s without its inputs is an error', (judgeId, inputs, error) => {
-    expect(lexicalVerdict(judgeId, inputs)).toEqual({ error });
+    expect(lexicalVerdict(judgeId, inputs)).toEqual({ ok: false, error });
   });
 
   it.each<[LexicalJudgeId, LexicalInputs, string]>([

@@ -1,7 +1,7 @@
 import type { RunConfig } from '../shared/config/index.js';
 import { batchProviderOf } from '../shared/batch-providers/batch-provider-of.js';
 import type { BatchProvider } from '../shared/batch-providers/batch-provider.js';
-import type { ReducerBatch } from '../shared/reduce/reduce.js';
+import type { ReducerBatchJudging } from '../shared/reduce/reduce.js';
 import { lambdaJudgeEnvironment, type LambdaDependencies } from './lambda-environment.js';
 import { judgeKeyReader } from './secret-readers.js';
 
@@ -12,7 +12,7 @@ import { judgeKeyReader } from './secret-readers.js';
  * judge worker reads it). A run whose provider cannot judge (no key) makes no
  * job: its cases were judged by the lexical judge.
  */
-export function lambdaReducerBatch({ environment, cases }: Pick<LambdaDependencies, 'environment' | 'cases'>): ReducerBatch {
+export function lambdaBatchJudging({ environment, cases }: Pick<LambdaDependencies, 'environment' | 'cases'>): ReducerBatchJudging {
   const judgeKey = judgeKeyReader(environment.ASSAY_JUDGE_SECRET_ARN);
   return {
     cases,

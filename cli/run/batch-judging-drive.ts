@@ -3,9 +3,10 @@ import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 import type { JudgeClientSection } from '../../shared/judge-client/judge-client-schema.js';
 import type { JudgeEnvironment } from '../../shared/judge-client/judge-provider.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
+import { callsModel } from '../../shared/worker/judging.js';
 import { UsageError } from '../usage-error.js';
-import { batchStepText } from './batch-progress.js';
-import type { BatchDrive } from './drive-run.js';
+import { batchStepText } from './batch-judging-progress.js';
+import type { BatchJudgingDrive } from './drive-run.js';
 import type { Progress } from './progress.js';
 
 /**
@@ -15,14 +16,14 @@ import type { Progress } from './progress.js';
  * batch API, and the steps told on the progress line's stream. What each
  * step means for the run is decided by the run's check (shared/reduce/reduce.ts).
  */
-export async function batchDriveOf(
+export async function batchJudgingDriveOf(
   judge: JudgeClientSection,
   environment: JudgeEnvironment,
   judging: Judging,
   detach: boolean,
   tracker: Progress,
   now: () => Date,
-): Promise<BatchDrive | undefined> {
+): Promise<BatchJudgingDrive | undefined> {
   if (batchSettingsOf(judge.batch) === undefined || !callsModel(judging)) return undefined;
   const chosen = await batchProviderOf(judge, environment);
   if (!chosen.ok) throw new UsageError(`judge.batch: ${chosen.error}`);
@@ -34,9 +35,4 @@ export async function batchDriveOf(
       if (text !== undefined) tracker.note(text);
     },
   };
-}
-
-/** Whether a run's judging asks a model: an LLM backend with a judge that is not deterministic. */
-export function callsModel(judging: Judging): boolean {
-  return judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic');
 }
