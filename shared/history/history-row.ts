@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { canaryHistoryOf, canaryHistorySchema } from '../canaries/canary-history.js';
+import { canaryHistoryOf } from '../canaries/canary-history.js';
+import { canaryHistorySchema } from '../schema/canary-report.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import { sortedRecord } from '../report/ordering.js';
 import { pValueAdjustmentSchema } from '../schema/p-value-adjustment.js';
