@@ -7,6 +7,7 @@ import { catalogOracle } from '../test/support/judge-oracle.js';
 import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '../test/support/openai-test-server.js';
 import type { RequestLimit } from '../test/support/request-window.js';
 import type { TokenBucketLimit } from '../test/support/token-bucket.js';
+import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
 /**
@@ -80,22 +81,7 @@ const clis: { name: string; path: string }[] = [
 ];
 const folder = await mkdtemp(join(tmpdir(), 'assay-bench-judges-'));
 
-async function writeDataset(queries: number, passages: number): Promise<string> {
-  const path = join(folder, `q${queries}-p${passages}.jsonl`);
-  const lines = Array.from({ length: queries }, (_, query) =>
-    JSON.stringify({
-      request_id: `q${query}`,
-      request: `question number ${query} about topic ${query % 17}`,
-      response: `answer ${query}`,
-      retrieved_context: Array.from({ length: passages }, (_, passage) => ({
-        doc_uri: `d${query}-${passage}`,
-        content: `passage ${passage} for question ${query}`,
-      })),
-    }),
-  );
-  await writeFile(path, `${lines.join('\n')}\n`);
-  return path;
-}
+const writeDataset = (queries: number, passages: number): Promise<string> => writePassageDataset(folder, queries, passages);
 
 interface CommandRun {
   readonly startedAt: number;

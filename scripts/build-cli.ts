@@ -1,4 +1,4 @@
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,9 +48,31 @@ export async function buildCli(): Promise<void> {
     sourcemap: true,
     logLevel: 'warning',
     metafile: true,
+    plugins: [englishZodOnly],
   });
   writeFileSync(join(BUILT_CLI_FOLDER, PACKAGES_BY_FILE), `${JSON.stringify(packagesByOutputFile(result.metafile), null, 1)}\n`);
 }
+
+/**
+ * zod's messages in English only: `import { z } from 'zod'` brings every
+ * locale zod has (a third of its source, 300 KB that each command compiled
+ * at start), since `z.locales` keeps them all reachable; the code sets no
+ * other locale, and zod sets English itself.
+ */
+const englishZodOnly: Plugin = {
+  name: 'english-zod-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${join('node_modules', 'zod')}`)
+        ? { path: join(args.resolveDir, '..', 'locales', 'en-only.js'), namespace: 'english-zod-only', pluginData: args.resolveDir }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'english-zod-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(String(args.pluginData), '..', 'locales', 'en.js'))};\n`,
+      resolveDir: String(args.pluginData),
+    }));
+  },
+};
 
 /**
  * The file in the build naming the packages each built file carries: with the

@@ -1,4 +1,3 @@
-import { systemClock, type Clock } from '../../shared/ports/clock.js';
 import { runConsumers, type QueueConsumer } from '../../shared/ports/queue-consumer.js';
 import type { ReceivedMessage } from '../../shared/ports/work-queue.js';
 import type { ControlDependencies } from '../../shared/reduce/control-messages.js';
@@ -36,8 +35,6 @@ export interface DriveOptions {
   readonly threads?: PipelineThreads;
   /** A batch-judged run: its provider, and whether to end once its jobs are submitted (shared/batch-judging/). */
   readonly batch?: BatchJudgingDrive;
-  /** The drive's time: its waits, and its queues' heartbeats; the wall's by default. */
-  readonly clock?: Clock;
 }
 
 export interface BatchJudgingDrive {
@@ -79,8 +76,8 @@ const CASE_TIME_MS = 900_000;
  * bug) stops the drive and is rethrown, instead of spinning forever.
  */
 export async function driveRun(infrastructure: Infrastructure, runId: string, options: DriveOptions): Promise<DriveOutcome> {
-  const clock = options.clock ?? systemClock;
-  const { store } = infrastructure;
+  // The queues' time: the drive's waits and its heartbeats keep it too.
+  const { store, clock } = infrastructure;
   const countdown = new FinishedCountdown(options.expectedCases);
   const polls = new AbortController();
   const handlerErrors: unknown[] = [];

@@ -15,6 +15,7 @@ import { copyReport, driveRun, type DriveOutcome } from './drive-run.js';
 import { batchJudgingDriveOf } from './batch-judging-drive.js';
 import type { Infrastructure } from './store-and-queues.js';
 import { judgedWithoutCalls, PipelineThreads, threadedCollectionWork } from '../threads/pipeline-threads.js';
+import { defaultThreadsFor } from './default-threads.js';
 import type { Progress, ProgressOptions } from './progress.js';
 import { judgingForRuns } from './run-judging.js';
 import { uploadInput, type RunInput, type TrecCollectionPaths } from './upload-input.js';
@@ -38,7 +39,7 @@ export interface PipelineRun extends RunInput {
   readonly now?: () => Date;
   /**
    * Worker threads for the CPU-bound steps of an embedded run that makes no
-   * judge call (pipeline-threads.ts); one a core by default, 1 for none.
+   * judge call (pipeline-threads.ts); by default one a core for an input of 4 MiB or more, else none (default-threads.ts); 1 for none.
    */
   readonly threads?: number;
   /** The built thread entry (dist/cli/pipeline-thread.js), for a caller running this from the TypeScript source, which has none of its own. */
@@ -100,13 +101,16 @@ export async function runPipeline(
     budget: new JudgeBudget(infrastructure.store),
   };
   const judging = usableJudging(runConfig, place);
+  // The judge client's code (the openai SDK, or Bedrock's) loads while the dataset is stored and ingested, not before the first judgment.
+  if (judging.backend.kind === 'llm') judging.backend.service.prepare?.();
   const hash = configHash(runConfig);
   // A run without judges names none, rather than the backend it will never call.
   const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
   const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}), { cacheOff: run.noCache });
+  const threadCount = run.threads ?? (await defaultThreadsFor(run));
   const threads =
     infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging)
-      ? PipelineThreads.start(infrastructure.storeFolder, run.threads, run.threadEntry)
+      ? PipelineThreads.start(infrastructure.storeFolder, threadCount, run.threadEntry)
       : undefined;
   try {
     // The canary set first: ingest reads it when the dataset's upload starts the run.

@@ -1,4 +1,5 @@
 import { DEFAULT_WORK_FOLDERS, workFolderPath } from '../../shared/run/work-folders.js';
+import { systemClock, type Clock } from '../../shared/ports/clock.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import type { QueueSpoolOptions } from '../../shared/ports/message-spool.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
@@ -14,6 +15,8 @@ export interface Infrastructure {
   readonly control: WorkQueue;
   /** How long a received message stays hidden; workers extend it while they still work on one. */
   readonly visibilityTimeoutSeconds: number;
+  /** The queues' time, which the drive's waits and heartbeats keep too: the wall's, or a test's simulated one (embedded). */
+  readonly clock: Clock;
   readonly description: string;
   /** The options that name this store to another command, e.g. `--store /path` for `assay status`. */
   readonly storeOptions: string;
@@ -42,30 +45,35 @@ export interface EmbeddedSpool extends Omit<QueueSpoolOptions, 'folder'> {
  * queue keep QUEUE_MEMORY_BYTES of messages in memory and spool the rest to
  * `<temp>/assay-work/` (a folder a later ingest removes if this process dies
  * with messages still spooled), so a run of any number of cases holds only
- * the messages its workers have in hand.
+ * the messages its workers have in hand. The queues keep the wall's time
+ * unless given a clock: a test's simulated one runs a run's waits (visibility
+ * timeouts, delays, polls) without spending them.
  */
 export function embeddedInfrastructure(
   storeFolder: string,
   visibilityTimeoutSeconds = 2,
   spool: EmbeddedSpool = { memoryBytes: QUEUE_MEMORY_BYTES },
+  clock: Clock = systemClock,
 ): Infrastructure {
   const { parent = DEFAULT_WORK_FOLDERS.parent, ...bounds } = spool;
   const spoolFor = (purpose: string): QueueSpoolOptions => ({
     ...bounds,
     folder: workFolderPath({ ...DEFAULT_WORK_FOLDERS, parent }, purpose),
   });
-  const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds, spool: spoolFor('dead-letter-spool') });
+  const deadLetters = new InProcessQueue('assay-cases-dlq', { visibilityTimeoutSeconds, clock, spool: spoolFor('dead-letter-spool') });
   return {
     store: new LocalFolderStore(storeFolder),
     bucket: storeFolder,
     cases: new InProcessQueue('assay-cases', {
       visibilityTimeoutSeconds,
+      clock,
       redrive: { deadLetterQueue: deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT },
       spool: spoolFor('case-spool'),
     }),
     deadLetters,
-    control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds }),
+    control: new InProcessQueue('assay-control', { visibilityTimeoutSeconds, clock }),
     visibilityTimeoutSeconds,
+    clock,
     description: `store ${storeFolder}, in-process queues`,
     storeOptions: `--store ${shellWord(storeFolder)}`,
     finishOptions: `--store ${shellWord(storeFolder)}`,
@@ -99,6 +107,7 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     deadLetters: resources.deadLetters,
     control: resources.control,
     visibilityTimeoutSeconds,
+    clock: systemClock,
     description: `bucket ${bucket} and SQS queues at ${new URL(endpoint).host}`,
     storeOptions: `--bucket ${bucket} --aws-endpoint ${endpoint}`,
     finishOptions: `--aws-endpoint ${endpoint}`,

@@ -13,8 +13,7 @@ export type ParsedAnswer<T> = Result<T>;
 
 /** Parses a raw answer text into JSON: the whole text, a fenced block, or the first balanced object in it. */
 export function extractJson(text: string): ParsedAnswer<unknown> {
-  const candidates = [text.trim(), ...fencedBlocks(text), ...balancedObjects(text)];
-  for (const candidate of candidates) {
+  for (const candidate of candidatesOf(text)) {
     try {
       return { ok: true, value: JSON.parse(candidate) };
     } catch {
@@ -80,6 +79,13 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .slice(0, 3)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'answer'}: ${issue.message}`)
     .join('; ');
+}
+
+/** The readings of the text, tried in turn: the later ones are only looked for when the whole text is no JSON. */
+function* candidatesOf(text: string): Iterable<string> {
+  yield text.trim();
+  yield* fencedBlocks(text);
+  yield* balancedObjects(text);
 }
 
 function fencedBlocks(text: string): string[] {

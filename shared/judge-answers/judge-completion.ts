@@ -82,6 +82,8 @@ export interface CompletionRequest {
 
 export interface JudgeCompleter {
   complete(request: CompletionRequest, limits?: CallDeadlineOptions): Promise<JudgeCompletion>;
+  /** Starts loading what its first judgment needs (a client's code), so that judgment does not wait for it. */
+  prepare?(): void;
 }
 
 /**

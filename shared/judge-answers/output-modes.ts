@@ -32,10 +32,30 @@ export function mayBeIgnored(mode: OutputMode): boolean {
   return mode === 'json_schema' || mode === 'json_object';
 }
 
-/** The JSON schema sent to the server (without the $schema key, which some servers reject). */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-  return rest;
+/**
+ * The JSON schema sent to the server (without the $schema key, which some
+ * servers reject). Made once a schema, and frozen: each judgment asks for it
+ * twice (its cache key, its request), and converting it cost about a
+ * twentieth of a judgment's CPU.
+ */
+export function jsonSchemaOf(schema: z.ZodType): Readonly<Record<string, unknown>> {
+  let made = jsonSchemas.get(schema);
+  if (made === undefined) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+    made = deepFrozen(rest);
+    jsonSchemas.set(schema, made);
+  }
+  return made;
+}
+
+const jsonSchemas = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFrozen(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The part of a chat request that asks for the output: response_format, tools, or the schema in the prompt. */
@@ -58,7 +78,7 @@ export function outputRequest(mode: OutputMode, messages: readonly ChatMessage[]
   return mode === 'json_object' ? { messages: withSchema, response_format: { type: 'json_object' as const } } : { messages: withSchema };
 }
 
-function withSchemaInPrompt(messages: readonly ChatMessage[], jsonSchema: Record<string, unknown>): ChatMessage[] {
+function withSchemaInPrompt(messages: readonly ChatMessage[], jsonSchema: Readonly<Record<string, unknown>>): ChatMessage[] {
   // json_object mode also needs the word "JSON" in the prompt on OpenAI, which this sentence carries.
   const instruction = `Reply with only a JSON object that matches this JSON Schema:\n${JSON.stringify(jsonSchema)}`;
   const [first, ...rest] = messages;

@@ -151,6 +151,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
       };
     } finally {
       this.calls.delete(call);
+      deadline.end();
     }
   }
 

@@ -3,13 +3,15 @@ import { isSpentQuota } from './judge-failure.js';
 import type { CallDeadline } from '../judge-answers/call-deadline.js';
 import { askedWait } from '../judge-rate/rate-headers.js';
 import type { Permit, RateGovernor } from '../judge-rate/rate-governor.js';
-import { edited, readWhole } from './whole-answer.js';
+import { exchange } from './http-exchange.js';
+import { readWhole, type WholeAnswer } from './whole-answer.js';
 
 /**
- * The fetch the judge client gives the openai SDK. The SDK keeps doing the
+ * The fetch the judge client gives the openai SDK (JudgeTransport below). The SDK keeps doing the
  * retrying (408, 409, 5xx, connection errors, timeouts, with its backoff and
  * Retry-After); this wrapper paces the attempts and reads each answer whole
- * before the SDK sees it:
+ * before the SDK sees it, over the client's own HTTP (http-exchange.ts,
+ * which fails as fetch fails):
  *
  * - every attempt waits for a permit of the server's rate governor
  *   (shared/judge-rate/rate-governor.ts) and reports back what came of it, so the calls of
@@ -43,7 +45,7 @@ import { edited, readWhole } from './whole-answer.js';
  * server answered at all (server-reach.ts).
  */
 
-/** The header that ties an HTTP attempt to its judgment; it never leaves this process's requests' metadata. */
+/** The header that ties an HTTP attempt to its judgment; it never leaves this process (the fetch takes it out). */
 export const CALL_HEADER = 'x-assay-attempt-key';
 
 /** The longest backoff the SDK chooses itself when a server asks for no wait (openai 6.x: 8 s). */
@@ -60,6 +62,12 @@ export interface TrackedCall {
    */
   heldByRateLimit: boolean;
   readonly deadline: CallDeadline;
+  /**
+   * The outcome of an attempt made before the SDK took the call over
+   * (direct-completion.ts): its next request is answered with it, as if
+   * sent, and not counted again.
+   */
+  replay?: { readonly kind: 'answer'; readonly answer: WholeAnswer } | { readonly kind: 'failure'; readonly error: unknown };
 }
 
 /** Whom the wrapper tells whether the server answered. */
@@ -77,77 +85,130 @@ export interface FetchBounds {
   readonly governor: RateGovernor;
 }
 
-export function boundedRetryFetch(bounds: FetchBounds, calls: ReadonlyMap<string, TrackedCall>, contact: ServerContact): typeof fetch {
-  return async (input, init) => {
-    const key = new Headers(init?.headers).get(CALL_HEADER);
-    const call = key === null ? undefined : calls.get(key);
+/** One request as the transport sends it: the SDK's, or the same built without it (direct-completion.ts). */
+export interface JudgeRequest {
+  readonly url: string | URL;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+}
+
+/**
+ * The judge client's transport: `attempt` sends a request as this comment
+ * says and answers it whole; `fetch` is the same for the SDK, with the
+ * answer as a Response, and a call's replayed answer (TrackedCall.replay)
+ * given back without sending anything.
+ */
+export class JudgeTransport {
+  readonly fetch: typeof globalThis.fetch;
+
+  constructor(
+    private readonly bounds: FetchBounds,
+    private readonly calls: ReadonlyMap<string, TrackedCall>,
+    private readonly contact: ServerContact,
+  ) {
+    this.fetch = async (input, init) => {
+      const request = requestOf(input, init);
+      const call = this.callOf(request.headers[CALL_HEADER]);
+      const replay = call?.replay;
+      if (call !== undefined && replay !== undefined) {
+        call.replay = undefined;
+        if (replay.kind === 'failure') throw replay.error;
+        return replay.answer.toResponse();
+      }
+      const { [CALL_HEADER]: _key, ...headers } = request.headers;
+      return (await this.attempt({ ...request, headers }, init?.signal ?? undefined, call)).toResponse();
+    };
+  }
+
+  callOf(key: string | undefined): TrackedCall | undefined {
+    return key === undefined ? undefined : this.calls.get(key);
+  }
+
+  /** Sends the request (again, after a rate-limit refusal, while the deadline allows); the answer the SDK is to read. */
+  async attempt(request: JudgeRequest, signal: AbortSignal | undefined, call: TrackedCall | undefined): Promise<WholeAnswer> {
+    const { bounds, contact } = this;
     // The SDK sends a judgment's body as a string, which can be sent again as it is.
-    const resendable = call !== undefined && typeof init?.body === 'string';
-    for (;;) {
-      const permit = await permitFor(bounds, init, call);
+    const resendable = call !== undefined && request.body !== undefined;
+    const onResend = (): void => {
       if (call !== undefined) call.attempts++;
-      let whole: Awaited<ReturnType<typeof readWhole>>;
+    };
+    for (;;) {
+      const permit = await permitFor(bounds, request.body, signal, call);
+      if (call !== undefined) call.attempts++;
+      let whole: WholeAnswer;
       try {
-        const response = await fetch(input, { ...init, signal: attemptSignal(init?.signal, bounds.timeoutMs) }).catch((error: unknown) => {
+        const head = await exchange(request.url, { ...request, signal, timeoutMs: bounds.timeoutMs, onResend }).catch((error: unknown) => {
           contact.sawFailure(error);
           throw error;
         });
         contact.sawAnswer();
-        whole = await readWhole(response);
+        whole = await readWhole(head);
       } catch (error) {
         permit.done({});
         throw error;
       }
-      const { status, headers } = whole.response;
+      const { status, headers, tokens } = whole;
       const spentQuota = status === 429 && isSpentQuota(serverErrorOf(whole.json) ?? {});
       const rateLimited = status === 429 && !spentQuota;
-      permit.done({ status, headers, rateLimited, ...(whole.tokens === undefined ? {} : { tokens: whole.tokens }) });
+      permit.done({ status, headers, rateLimited, ...(tokens === undefined ? {} : { tokens }) });
       if (call !== undefined) call.heldByRateLimit = rateLimited;
-      if (call === undefined || !willBeRetried(whole.response)) return whole.response;
-      if (spentQuota) return edited(whole.response, { 'x-should-retry': 'false' });
+      if (call === undefined || !willBeRetried(whole)) return whole;
+      if (spentQuota) return whole.edited({ 'x-should-retry': 'false' });
       if (rateLimited) call.rateLimited++;
       if (rateLimited && resendable) {
         if (bounds.governor.nextStartAt() < call.deadline.deadlineAt) continue;
         call.deadline.outOfTime = true;
-        return edited(whole.response, { 'x-should-retry': 'false' });
+        return whole.edited({ 'x-should-retry': 'false' });
       }
-      return boundedWait(whole.response, bounds.maxRetryWaitMs, call);
+      return boundedWait(whole, bounds.maxRetryWaitMs, call);
     }
-  };
+  }
+}
+
+/** What the SDK asks, in the exchange's terms: it sends a URL, a method, its headers and a JSON body as text. */
+function requestOf(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): JudgeRequest & { headers: Record<string, string> } {
+  if (input instanceof Request) throw new TypeError('The judge client sends a URL and its options, not a Request');
+  const body = init?.body ?? undefined;
+  if (body !== undefined && typeof body !== 'string') throw new TypeError('The judge client sends its requests as JSON text');
+  const headers: Record<string, string> = {};
+  const given = init?.headers;
+  for (const [name, value] of given instanceof Headers ? given : new Headers(given)) headers[name] = value;
+  return { url: input, method: init?.method ?? 'GET', headers, body };
 }
 
 /** Waits for the governor's permit within the call's deadline, the call marked as held by the rate limit meanwhile. */
-async function permitFor(bounds: FetchBounds, init: RequestInit | undefined, call: TrackedCall | undefined): Promise<Permit> {
-  const body = typeof init?.body === 'string' ? init.body : '';
+async function permitFor(
+  bounds: FetchBounds,
+  body: string | undefined,
+  signal: AbortSignal | null | undefined,
+  call: TrackedCall | undefined,
+): Promise<Permit> {
   // About four characters a token, plus the answer's room, as OpenAI itself counts a request against a token limit.
-  const tokens = Math.ceil(body.length / 4) + bounds.maxTokens;
-  const signals = [init?.signal, call?.deadline.signal].filter((signal): signal is AbortSignal => signal !== undefined && signal !== null);
+  const tokens = Math.ceil((body?.length ?? 0) / 4) + bounds.maxTokens;
+  // The SDK's signal follows the call's (judge-client.ts links it to the deadline): the wait ends with either.
+  const ended = signal ?? call?.deadline.signal;
   // Held while it waits; once granted, held still if it is being sent again after a refusal.
   const refusedBefore = call?.heldByRateLimit ?? false;
   if (call !== undefined) call.heldByRateLimit = true;
-  const permit = await bounds.governor.acquire(tokens, signals.length === 0 ? undefined : AbortSignal.any(signals));
+  const permit = await bounds.governor.acquire(tokens, ended);
   if (call !== undefined) call.heldByRateLimit = refusedBefore;
   return permit;
 }
 
-function attemptSignal(signal: AbortSignal | null | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal === undefined || signal === null ? timeout : AbortSignal.any([signal, timeout]);
-}
-
 /** A retry the SDK will make: its wait cut to the cap, or not made when it would end past the deadline. */
-function boundedWait(response: Response, maxRetryWaitMs: number, call: TrackedCall): Response {
+function boundedWait(response: WholeAnswer, maxRetryWaitMs: number, call: TrackedCall): WholeAnswer {
   const asked = askedWait(response.headers);
   const wait = asked === undefined ? undefined : Math.min(asked, maxRetryWaitMs);
   if ((wait ?? SDK_LONGEST_BACKOFF_MS) >= call.deadline.deadlineAt - Date.now()) {
     call.deadline.outOfTime = true;
-    return edited(response, { 'x-should-retry': 'false' });
+    return response.edited({ 'x-should-retry': 'false' });
   }
-  return wait === undefined ? response : edited(response, { 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
+  return wait === undefined ? response : response.edited({ 'retry-after-ms': String(Math.round(wait)), 'retry-after': undefined });
 }
 
 /** The SDK's own rule (openai 6.x shouldRetry). */
-function willBeRetried(response: Response): boolean {
+function willBeRetried(response: WholeAnswer): boolean {
   const header = response.headers.get('x-should-retry');
   if (header === 'false') return false;
   if (header === 'true') return true;

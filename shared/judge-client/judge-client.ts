@@ -1,6 +1,6 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import { completionFields, exchangeAnswer, type SentAnswer } from '../judge-answers/answer-exchange.js';
-import { boundedRetryFetch, CALL_HEADER, type TrackedCall } from './bounded-retry-fetch.js';
+import { CALL_HEADER, JudgeTransport, type TrackedCall } from './bounded-retry-fetch.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from '../judge-answers/call-deadline.js';
 import { isProse, readChoice } from '../judge-answers/completion-answer.js';
 import { chatRequestBody } from './chat-request-body.js';
@@ -11,6 +11,7 @@ import {
   type JudgeCompletion,
   type TokenUsage,
 } from '../judge-answers/judge-completion.js';
+import { DirectCompletions } from './direct-completion.js';
 import { classifyFailure, type RequestFailure } from './judge-failure.js';
 import { OutputModeLadder, type ModeClaim } from '../judge-answers/output-mode-ladder.js';
 import { mayBeIgnored, modeBelow, type ChatMessage, type OutputMode } from '../judge-answers/output-modes.js';
@@ -74,8 +75,6 @@ export interface JudgeClientSettings {
 
 interface CallState extends TrackedCall {
   readonly usage: TokenUsage;
-  /** Ends the call's request and the SDK's retries when the server turns out to be unreachable. */
-  readonly stop: AbortController;
 }
 
 /** A client without a shared governor paces only what its own server tells it: the concurrency callers give bounds its calls. */
@@ -83,6 +82,8 @@ const UNSHARED_MAX_IN_FLIGHT = 1_000;
 
 export class JudgeClient implements JudgeCompleter {
   private readonly client: OpenAI;
+  /** The same completions, their first attempt sent without the SDK. */
+  private readonly completions: DirectCompletions;
   private readonly ladder = new OutputModeLadder();
   private readonly calls = new Map<string, CallState>();
   private nextCall = 0;
@@ -98,16 +99,18 @@ export class JudgeClient implements JudgeCompleter {
     this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
     const target = settings.azure === undefined ? openAiTarget(settings.baseUrl) : azureTarget(settings.azure);
     this.reach = new ServerReach(target, (reason) => {
-      for (const call of this.calls.values()) call.stop.abort(reason);
+      // Ends each call's request and the SDK's retries: the server turned out to be unreachable.
+      for (const call of this.calls.values()) call.deadline.stop(reason);
     });
     const governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: settings.maxRetryWaitMs });
     const bounds = { maxRetryWaitMs: settings.maxRetryWaitMs, timeoutMs: settings.timeoutMs, maxTokens: settings.maxTokens, governor };
+    const transport = new JudgeTransport(bounds, this.calls, this.reach);
     const options = {
       apiKey: settings.apiKey,
       maxRetries: settings.maxRetries,
       // The fetch times each attempt from its permit (judge.timeout_ms); the SDK's own timer, which would also run while an attempt waits for the rate limit, is left to the deadline.
       timeout: Math.max(settings.timeoutMs, settings.callDeadlineMs) + 1_000,
-      fetch: boundedRetryFetch(bounds, this.calls, this.reach),
+      fetch: transport.fetch,
     };
     this.credentials =
       settings.azure === undefined ? 'OPENAI_API_KEY and OPENAI_BASE_URL' : 'AZURE_OPENAI_API_KEY and judge.azure (endpoint, deployment)';
@@ -121,6 +124,7 @@ export class JudgeClient implements JudgeCompleter {
             deployment: settings.azure.deployment,
             apiVersion: settings.azure.apiVersion,
           });
+    this.completions = new DirectCompletions(this.client, transport);
   }
 
   /** The output mode the next call will try first. */
@@ -137,7 +141,6 @@ export class JudgeClient implements JudgeCompleter {
       heldByRateLimit: false,
       deadline,
       usage: { inputTokens: 0, outputTokens: 0 },
-      stop: new AbortController(),
     };
     this.calls.set(callKey, call);
     try {
@@ -155,13 +158,14 @@ export class JudgeClient implements JudgeCompleter {
       };
     } finally {
       this.calls.delete(callKey);
+      deadline.end();
     }
   }
 
   /** One completion: the shared mode (or one below a mode this call found ignored), stepping down on refusals. */
   private async send(request: CompletionRequest, messages: readonly ChatMessage[], callKey: string, call: CallState): Promise<SentAnswer> {
     const { deadline } = call;
-    const signal = AbortSignal.any([deadline.signal, call.stop.signal]);
+    const { signal } = deadline;
     let floor: OutputMode | undefined;
     let claim: ModeClaim | undefined;
     try {
@@ -173,7 +177,7 @@ export class JudgeClient implements JudgeCompleter {
         claim ??= this.ladder.claim(floor);
         const current: ModeClaim = claim;
         try {
-          const completion = await this.client.chat.completions.create(this.body(request, messages, current.mode), {
+          const completion = await this.completions.create(this.body(request, messages, current.mode), call, {
             headers: { [CALL_HEADER]: callKey },
             signal,
           });
@@ -190,9 +194,9 @@ export class JudgeClient implements JudgeCompleter {
           current.settle('worked');
           return { ok: true, value: answer };
         } catch (error) {
-          if (deadline.signal.aborted || deadline.outOfTime) return this.outOfTime(deadline, error);
-          const stopped: unknown = call.stop.signal.reason;
-          if (call.stop.signal.aborted && typeof stopped === 'string') return { ok: false, error: { message: stopped, transient: true } };
+          if (deadline.expired || deadline.outOfTime) return this.outOfTime(deadline, error);
+          const stopped = deadline.stoppedWith;
+          if (stopped !== undefined) return { ok: false, error: { message: stopped, transient: true } };
           const failure = classifyFailure(error, this.settings.apiKey, this.credentials);
           if (failure.kind === 'mode-refused' && current.mode !== 'text') {
             current.settle('refused');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import TinyQueue from 'tinyqueue';
+import { systemClock, type Clock } from './clock.js';
 import { MessageSpool, SPOOL_SEGMENT_BYTES, type QueueSpoolOptions, type SpooledMessage } from './message-spool.js';
 import type { OutgoingMessage, ReceiveOptions, ReceivedMessage, WorkQueue } from './work-queue.js';
 
@@ -30,8 +31,8 @@ export interface InProcessQueueOptions {
   readonly visibilityTimeoutSeconds: number;
   /** With a dead-letter queue: receives after which a message moves there instead of being delivered. */
   readonly redrive?: { readonly deadLetterQueue: InProcessQueue; readonly maxReceiveCount: number };
-  /** The clock, in milliseconds; injectable so tests can step time. */
-  readonly now?: () => number;
+  /** The queue's time (visibility, delays, long polls): the wall's by default; a test steps it, or simulates it. */
+  readonly clock?: Clock;
   /** With a spool: messages past `memoryBytes` of bodies held wait on disk (message-spool.ts). */
   readonly spool?: QueueSpoolOptions;
 }
@@ -67,7 +68,7 @@ export class InProcessQueue implements WorkQueue {
   );
   /** Received messages by their latest receipt handle. */
   private readonly received = new Map<string, StoredMessage>();
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private waiters: (() => void)[] = [];
   private sent = 0;
   private readonly spool: MessageSpool | undefined;
@@ -78,7 +79,7 @@ export class InProcessQueue implements WorkQueue {
     readonly name: string,
     private readonly options: InProcessQueueOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     const spool = options.spool;
     this.spool =
       spool === undefined
@@ -240,6 +241,10 @@ export class InProcessQueue implements WorkQueue {
     message.body = '';
   }
 
+  private now(): number {
+    return this.clock.now();
+  }
+
   private nextVisibleIn(): number | undefined {
     const now = this.now();
     this.revealDue(now);
@@ -248,18 +253,18 @@ export class InProcessQueue implements WorkQueue {
     return next === undefined ? undefined : Math.max(0, next.visibleAt - now);
   }
 
-  private waitForChange(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(1, Math.min(milliseconds, 1_000)));
-      const waiter = (): void => done();
-      signal?.addEventListener('abort', done, { once: true });
-      function done(): void {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      this.waiters.push(waiter);
-    });
+  /** Waits until the queue changes (a send, a visibility change), `signal` aborts, or `milliseconds` (at most a second) pass. */
+  private async waitForChange(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted === true) return;
+    const changed = new AbortController();
+    const stop = (): void => changed.abort();
+    this.waiters.push(stop);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await this.clock.sleep(Math.max(1, Math.min(milliseconds, 1_000)), changed.signal);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
   }
 
   private wake(): void {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, type Dirent } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { assertValidKey, type ObjectStore } from './object-store.js';
 
@@ -55,7 +55,8 @@ export class LocalFolderStore implements ObjectStore {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { written: false };
       throw error;
     } finally {
-      await rm(temporary, { force: true });
+      // unlink, not rm: the temporary file is known to be a file, and rm would stat it first.
+      await unlink(temporary).catch(ignoreMissing);
     }
   }
 
@@ -171,6 +172,10 @@ export class LocalFolderStore implements ObjectStore {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
 }
 
 /**

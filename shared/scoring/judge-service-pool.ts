@@ -52,6 +52,11 @@ export class JudgeServicePool implements JudgeRunner {
     return this.serviceFor(options.client ?? judge.client).judge(judge, inputs, options);
   }
 
+  /** The service of the run's own settings starts loading its client: the judges without settings of their own use it. */
+  prepare(): void {
+    this.serviceFor(undefined).prepare();
+  }
+
   /** Usage per judge id over every service; a judge id that used two services (a decision tree's nodes do not) is summed. */
   usage(): Record<string, JudgeUsage> {
     return addUsagesByJudge([...this.services.values()].map(({ service }) => service.usage()));

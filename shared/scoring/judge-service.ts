@@ -59,6 +59,8 @@ export interface JudgmentOptions {
 export interface JudgeRunner {
   judge(judge: LlmJudge, inputs: Partial<Record<TemplateInput, string>>, options?: JudgmentOptions): Promise<JudgeOutcome>;
   usage(): Record<string, JudgeUsage>;
+  /** Starts loading what the first judgment needs (its client's code): called where a run is about to judge. */
+  prepare?(): void;
 }
 
 /**
@@ -162,6 +164,10 @@ export class JudgeService implements JudgeRunner {
   /** Usage per judge id, for the report. */
   usage(): Record<string, JudgeUsage> {
     return Object.fromEntries(this.usageByJudge);
+  }
+
+  prepare(): void {
+    this.client.prepare?.();
   }
 
   private count(judgeId: string, judgment: JudgeUsage): void {

@@ -157,4 +157,10 @@ class LazyCompleter implements JudgeCompleter {
     this.loading ??= this.load();
     return (await this.loading).complete(request, limits);
   }
+
+  prepare(): void {
+    this.loading ??= this.load();
+    // A load that fails is the first judgment's failure, when that judgment awaits it; until then it is no unhandled rejection.
+    this.loading.catch(() => {});
+  }
 }

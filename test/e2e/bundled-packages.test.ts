@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -11,6 +10,7 @@ import { REPOSITORY_ROOT } from '../support/markdown.js';
 import { startOpenAiTestServer } from '../support/openai-test-server.js';
 import { startRecordingServer } from '../support/recording-server.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
+import { freshPglite } from '../support/pglite.js';
 
 /**
  * Each package the built CLI loads only when a command reaches it (the YAML
@@ -139,7 +139,7 @@ const SCENARIOS: readonly Scenario[] = [
     name: 'a Postgres engine',
     packages: ['pg'],
     run: async () => {
-      const database = await PGlite.create();
+      const database = await freshPglite();
       await database.exec(
         "CREATE TABLE documents (id text PRIMARY KEY, body text NOT NULL); INSERT INTO documents VALUES ('iam-rotate-keys', 'Rotate an access key by creating a second key.'), ('sqs-long-polling', 'Long polling waits for messages.');",
       );

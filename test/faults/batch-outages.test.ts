@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import type { SpawnedProcess } from '../support/small-spawner.js';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { runIdOf, useFaultyProvider } from '../support/batch-fault-run.js';
@@ -66,7 +66,7 @@ describe('a batch provider that does not answer for a while', () => {
     const run = await suite.newRun();
     const inputsBefore = inputFiles().length;
     suite.provider.batch.setFaults({ holdCreate: true });
-    let child: ChildProcess | undefined;
+    let child: SpawnedProcess | undefined;
     const running = run.run({}, [], {
       started: (started) => {
         child = started;

@@ -6,6 +6,7 @@ import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { SimulatedClock } from '../support/simulated-clock.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
@@ -124,16 +125,23 @@ export interface FaultRun {
 /**
  * A judge test server, a temp folder and (over the emulator) a fauxqs per
  * test, started before each test of the enclosing describe and stopped after.
+ * With `simulatedTime`, the embedded place runs on a simulated clock (a new
+ * one each test): its queues' visibility timeouts and delays, the drive's
+ * waits and heartbeats, and the judge server's slow answers take no wall
+ * time. The emulator keeps the wall's time, and so do runs over it.
  */
-export function useFaultRun(place: FaultPlace): FaultRun {
+export function useFaultRun(place: FaultPlace, options: { readonly simulatedTime?: boolean } = {}): FaultRun {
   let server: OpenAiTestServer | undefined;
   let folder: TempFolder | undefined;
   let emulator: Fauxqs | undefined;
+  let clock: SimulatedClock | undefined;
   beforeEach(async () => {
-    server = await startOpenAiTestServer({ oracle: catalogOracle });
+    clock = options.simulatedTime === true && !place.onEmulator ? new SimulatedClock() : undefined;
+    server = await startOpenAiTestServer({ oracle: catalogOracle, ...(clock === undefined ? {} : { clock }) });
     folder = await createTempFolder();
   });
   afterEach(async () => {
+    clock?.stop();
     await server?.close();
     await emulator?.close();
     emulator = undefined;
@@ -151,7 +159,8 @@ export function useFaultRun(place: FaultPlace): FaultRun {
       return started(folder);
     },
     async infrastructure(bucket) {
-      if (!place.onEmulator) return embeddedInfrastructure(join(started(folder).path, 'store'), VISIBILITY_TIMEOUT_SECONDS);
+      if (!place.onEmulator)
+        return embeddedInfrastructure(join(started(folder).path, 'store'), VISIBILITY_TIMEOUT_SECONDS, undefined, clock);
       emulator ??= await startFauxqs();
       return awsInfrastructure(emulator.endpoint, bucket, VISIBILITY_TIMEOUT_SECONDS);
     },

@@ -16,7 +16,9 @@ import {
 /**
  * The whole pipeline under judge faults, on the embedded default and over the
  * S3/SQS emulator, through the same handlers. Each run's queues hide a
- * received message for 2 s.
+ * received message for 2 s: of simulated time embedded, where the queues,
+ * the drive and the judge server's slow answers share one simulated clock,
+ * and of the wall's over the emulator.
  */
 
 /** Counts the judge worker's outcomes for this run's cases: a result written, or a retry. */
@@ -32,7 +34,7 @@ class CountingProgress extends Progress {
 }
 
 describe.each(FAULT_PLACES)('the pipeline under judge faults, $name', (place) => {
-  const fault = useFaultRun(place);
+  const fault = useFaultRun(place, { simulatedTime: true });
 
   async function run(datasetPath: string, options: { concurrency: number; maxRetries: number }) {
     const out = join(fault.folder.path, 'out');

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import type { SpawnedProcess } from '../support/small-spawner.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
@@ -46,7 +46,7 @@ afterAll(async () => {
 const store = () => join(folder.path, 'store');
 
 /** `assay ARGS... --store S` through the built bin, judging at `baseUrl`. */
-function assay(args: readonly string[], baseUrl: string, started?: (child: ChildProcess) => void) {
+function assay(args: readonly string[], baseUrl: string, started?: (child: SpawnedProcess) => void) {
   return runBuiltCli([...args, '--store', store()], {
     env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
     ...(started === undefined ? {} : { started }),
@@ -87,7 +87,7 @@ describe('a run made while the judge server was down', () => {
 
   it('killed before its cases ended, is refused by assay redrive, naming assay resume, which finishes it and exits 0', async () => {
     // Prepare: the same run, killed once its first deliveries have failed (each case waits 2 s before its next)
-    let child: ChildProcess | undefined;
+    let child: SpawnedProcess | undefined;
     let runId = '';
     const killed = assay(['run', DATASET, '--judges', JUDGES, '--no-cache', '--out', join(folder.path, 'killed')], downUrl, (started) => {
       child = started;

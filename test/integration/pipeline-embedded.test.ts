@@ -10,6 +10,7 @@ import { catalogOracle } from '../support/judge-oracle.js';
 import { runCli } from '../support/run-cli.js';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { silentProgress } from '../support/silent-progress.js';
+import { SimulatedClock } from '../support/simulated-clock.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
@@ -42,6 +43,8 @@ async function run(
   if (options.oracle) server.setOracle(options.oracle);
   const store = options.store ?? join(folder.path, 'store');
   const out = join(folder.path, `out-${++runs}`);
+  // The run's waits (a failed case's visibility timeout, the checks) on simulated time.
+  const clock = new SimulatedClock();
   const result = await runPipeline(
     {
       datasetPath: DATASET,
@@ -54,9 +57,9 @@ async function run(
       environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
       afterIngest: options.afterIngest,
     },
-    embeddedInfrastructure(store, 1, options.spool),
+    embeddedInfrastructure(store, 1, options.spool, clock),
     silentProgress,
-  );
+  ).finally(() => clock.stop());
   if (result.kind !== 'reported') throw new Error(`the run ended ${result.kind}, without a report`);
   const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
   const cases = (await readFile(join(out, 'cases.jsonl'), 'utf8'))

@@ -10,6 +10,7 @@ import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { caseMessageSchema, type CaseMessage } from '../../shared/schema/pipeline-messages.js';
 import { judgeUsageSchema } from '../../shared/schema/run-records.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { steppedClock } from '../support/stepped-queue.js';
 import { manifest } from '../unit/report/factories.js';
 
 /**
@@ -41,8 +42,8 @@ async function heldCase(deferrals: number | undefined) {
     undefined,
   );
   const judging: Judging = { backend, judges: [chunkRelevance] };
-  let now = 0;
-  const cases = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 2, now: () => now });
+  const time = steppedClock(0);
+  const cases = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 2, clock: time.clock });
   const message: CaseMessage = caseMessageSchema.parse({
     kind: 'case',
     run_id: RUN_ID,
@@ -70,7 +71,7 @@ async function heldCase(deferrals: number | undefined) {
     messageId: 'm-1',
     receiveCount: 3,
   });
-  return { outcome, store, cases, advance: (milliseconds: number) => (now += milliseconds) };
+  return { outcome, store, cases, advance: time.advance };
 }
 
 describe('a case held by the judge rate limit', () => {

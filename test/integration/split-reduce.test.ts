@@ -11,15 +11,16 @@ import { pollOnce } from '../support/lambda-event-source.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import { controlMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import { storeRun, syntheticRun } from '../support/synthetic-run.js';
+import { steppedClock } from '../support/stepped-queue.js';
 
 /** The reducer on an embedded control queue, with a clock the test moves so delayed checks come due at once. */
 function reducerOnQueue(store: MemoryStore) {
   // Past the run's deadline, so its missing cases do not keep the check waiting.
-  let clock = Date.parse('2025-01-02T05:00:00.000Z');
-  const control = new InProcessQueue('control', { visibilityTimeoutSeconds: 900, now: () => clock });
+  const time = steppedClock(Date.parse('2025-01-02T05:00:00.000Z'));
+  const control = new InProcessQueue('control', { visibilityTimeoutSeconds: 900, clock: time.clock });
   const outcomes: ControlOutcome[] = [];
   const reducer = createReducerHandler(
-    { store, control, cases: control, now: () => new Date(clock), splitReduceFrom: 1 },
+    { store, control, cases: control, now: () => new Date(time.now()), splitReduceFrom: 1 },
     quietTelemetry(),
   );
   const mapping = {
@@ -35,7 +36,7 @@ function reducerOnQueue(store: MemoryStore) {
     drain: async (): Promise<string[]> => {
       const kinds: string[] = [];
       while (control.size > 0) {
-        clock += 120_000;
+        time.advance(120_000);
         kinds.push(
           ...control
             .bodies()

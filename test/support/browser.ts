@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import Sparticuz from '@sparticuz/chromium';
+import { packageFolderOf, packageVersionOf } from './package-folder.js';
 import { chromium, type Browser } from 'playwright-core';
 
 /**
@@ -50,17 +51,7 @@ export async function launchPackagedChromium(root: string = tmpdir()): Promise<B
 }
 
 const require = createRequire(import.meta.url);
-const packageFolder = packageFolderOf(require.resolve('@sparticuz/chromium'));
-
-/** The package's own folder, above its entry file wherever the package keeps that. */
-function packageFolderOf(entry: string): string {
-  for (let folder = dirname(entry); folder !== dirname(folder); folder = dirname(folder)) {
-    const manifest = join(folder, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@sparticuz/chromium')
-      return folder;
-  }
-  throw new Error(`No package.json of @sparticuz/chromium above ${entry}`);
-}
+const packageFolder = packageFolderOf('@sparticuz/chromium');
 
 /**
  * Decompresses the packaged Chromium once per version and user into
@@ -78,7 +69,7 @@ export async function preparePackagedChromium(root: string = tmpdir()): Promise<
       `The packaged Chromium runs on Linux x64 only, not ${process.platform} ${process.arch}: set ${SYSTEM_CHROMIUM_VARIABLE} to a Chromium or Chrome executable`,
     );
   }
-  const { version } = JSON.parse(await readFile(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
+  const version = packageVersionOf('@sparticuz/chromium');
   const home = join(root, `assay-chromium-${version}-${process.getuid?.() ?? 0}`);
   if (!existsSync(home)) await decompressInto(home, root);
   return {

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGES_BY_FILE } from '../../scripts/build-cli.js';
 import { REPOSITORY_ROOT } from './markdown.js';
 import type { CliOutcome } from './run-cli.js';
+import { spawnSmall, type SpawnedProcess } from './small-spawner.js';
 
 /**
  * `assay` as a user runs it: `cli/bin.js` over the build in `dist/cli/` (the
@@ -28,7 +28,7 @@ export interface BuiltCliOptions {
   /** Records every module the process resolves, for `BuiltCliOutcome.resolved`. */
   readonly recordResolutions?: string;
   /** Called with the process once started: to read its output as it comes, or to signal it. */
-  readonly started?: (child: ChildProcess) => void;
+  readonly started?: (child: SpawnedProcess) => void;
 }
 
 export interface BuiltCliOutcome extends CliOutcome {
@@ -41,7 +41,8 @@ export async function runBuiltCli(args: readonly string[], options: BuiltCliOpti
   const environment = options.inheritEnvironment === true ? { ...process.env } : withoutAmbient(process.env);
   if (options.recordResolutions !== undefined) await writeFile(options.recordResolutions, '');
   const recording = options.recordResolutions === undefined ? [] : ['--import', RECORDER];
-  const child = spawn(process.execPath, [...recording, BUILT_BIN, ...args], {
+  // Started by the small spawner: from this worker, each start would copy a gigabyte's page tables.
+  const child = spawnSmall(process.execPath, [...recording, BUILT_BIN, ...args], {
     cwd: options.cwd ?? REPOSITORY_ROOT,
     env: {
       ...environment,
@@ -49,7 +50,6 @@ export async function runBuiltCli(args: readonly string[], options: BuiltCliOpti
       ...options.env,
       ...(options.recordResolutions === undefined ? {} : { RECORD_RESOLUTIONS_TO: options.recordResolutions }),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
   options.started?.(child);
   const stdout: Buffer[] = [];

@@ -34,6 +34,14 @@ export interface DeployedStack {
 
 const context = { getRemainingTimeInMillis: () => 900_000 } as Context;
 
+/**
+ * The queues hide a received message this long; the event source extends it
+ * while a handler still runs, as Lambda's does by setting the queue's timeout
+ * to six times the function's: a handler slowed by a busy machine never has
+ * its messages delivered again, and counted again, while it works on them.
+ */
+const VISIBILITY_TIMEOUT_SECONDS = 2;
+
 export async function startDeployedStack(bucket: string): Promise<DeployedStack> {
   const fauxqs = await startFauxqs();
   const clients = createAwsClients({ endpoint: fauxqs.endpoint });
@@ -43,7 +51,7 @@ export async function startDeployedStack(bucket: string): Promise<DeployedStack>
     deadLetterQueue: 'cases-dlq',
     controlQueue: 'control',
     maxReceiveCount: 3,
-    visibilityTimeoutSeconds: 2,
+    visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
   });
   const url = async (name: string) => (await clients.sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl ?? '';
   const store = new S3Store(clients.s3, bucket);
@@ -65,10 +73,11 @@ export async function startDeployedStack(bucket: string): Promise<DeployedStack>
       const etag = createHash('md5').update(body).digest('hex');
       const [outcome] = await ingest(s3ObjectCreatedEvent(bucket, key, `"${etag}"`, 0), context);
       let reported = false;
+      const visibilityTimeoutSeconds = VISIBILITY_TIMEOUT_SECONDS;
       await runEventSources(
         [
-          { queue: resources.cases, handler: judgeCases, batchSize: 10, concurrency: 2 },
-          { queue: resources.deadLetters, handler: recordFailure, batchSize: 10, concurrency: 1 },
+          { queue: resources.cases, handler: judgeCases, batchSize: 10, concurrency: 2, visibilityTimeoutSeconds },
+          { queue: resources.deadLetters, handler: recordFailure, batchSize: 10, concurrency: 1, visibilityTimeoutSeconds },
           {
             queue: resources.control,
             handler: async (event, lambdaContext) => {
@@ -78,6 +87,7 @@ export async function startDeployedStack(bucket: string): Promise<DeployedStack>
             },
             batchSize: 1,
             concurrency: 1,
+            visibilityTimeoutSeconds,
           },
         ],
         () => reported,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../../shared/ports/clock.js';
 import {
   chatCompletionAnswer,
   parseChatRequest,
@@ -132,8 +133,17 @@ const STATUS: Record<Decision, number> = {
   'hang-up': 0,
 };
 
-/** `azureKey`: the key an Azure request's `api-key` header must carry; a request without it is answered 401 as Azure answers it. */
-export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: FaultPlan; azureKey?: string }): Promise<OpenAiTestServer> {
+/**
+ * `azureKey`: the key an Azure request's `api-key` header must carry; a request without it is answered 401 as Azure answers it.
+ * `clock`: the time slow answers and latency take (a test's simulated clock, for a run on the same clock); the wall's by default.
+ */
+export async function startOpenAiTestServer(options: {
+  oracle: Oracle;
+  faults?: FaultPlan;
+  azureKey?: string;
+  clock?: Clock;
+}): Promise<OpenAiTestServer> {
+  const clock = options.clock ?? systemClock;
   const log: { -readonly [Key in keyof LoggedRequest]: LoggedRequest[Key] }[] = [];
   let oracle = options.oracle;
   let oracleCalls = 0;
@@ -231,7 +241,7 @@ export async function startOpenAiTestServer(options: { oracle: Oracle; faults?: 
 
     const slow = forced === 'slow' || (forced === 'none' && slowDraw < (plan.slow ?? 0));
     const delayMs = (plan.latencyMs ?? 0) + (slow ? (plan.slowMs ?? 200) : 0);
-    if (delayMs > 0 && !(await clientWaits(response, delayMs))) {
+    if (delayMs > 0 && !(await clientWaits(response, delayMs, clock))) {
       entry.status = 0;
       entry.outcome = 'abandoned';
       return;
@@ -373,19 +383,14 @@ function headersOf(incoming: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** Waits milliseconds; false when the client hung up first (its timeout fired, or the server is closing). */
-function clientWaits(response: ServerResponse, milliseconds: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const hungUp = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      response.off('close', hungUp);
-      resolve(true);
-    }, milliseconds);
-    response.once('close', hungUp);
-  });
+/** Waits milliseconds on the clock; false when the client hung up first (its timeout fired, or the server is closing). */
+async function clientWaits(response: ServerResponse, milliseconds: number, clock: Clock): Promise<boolean> {
+  const hungUp = new AbortController();
+  const hangUp = (): void => hungUp.abort();
+  response.once('close', hangUp);
+  await clock.sleep(milliseconds, hungUp.signal);
+  response.off('close', hangUp);
+  return !hungUp.signal.aborted;
 }
 
 function sendError(

@@ -1,27 +1,38 @@
+import { systemClock, type Clock } from '../../shared/ports/clock.js';
 import { InProcessQueue, type InProcessQueueOptions } from '../../shared/ports/in-process-queue.js';
 import type { ReceivedMessage, WorkQueue } from '../../shared/ports/work-queue.js';
 
 type Spool = NonNullable<InProcessQueueOptions['spool']>;
 
+/** Time that stands where the test puts it (`advance`), while a wait still waits on the wall: for queues a test steps by hand. */
+export function steppedClock(start: number): { readonly clock: Clock; now(): number; advance(milliseconds: number): number } {
+  let time = start;
+  return {
+    clock: { now: () => time, sleep: systemClock.sleep },
+    now: () => time,
+    advance: (milliseconds) => (time += milliseconds),
+  };
+}
+
 /** A cases queue (and its dead-letter queue) on a clock the test moves by hand, visibility timeout 30 s; spooling when given spools. */
 export function steppedQueue(
   options: { readonly spool?: Spool; readonly deadLetterSpool?: Spool; readonly maxReceiveCount?: number } = {},
 ) {
-  let time = 1_000_000;
+  const { clock, advance } = steppedClock(1_000_000);
   const deadLetters = new InProcessQueue('dead-letters', {
     visibilityTimeoutSeconds: 30,
-    now: () => time,
+    clock,
     ...(options.deadLetterSpool === undefined ? {} : { spool: options.deadLetterSpool }),
   });
   const redrive =
     options.maxReceiveCount === undefined ? {} : { redrive: { deadLetterQueue: deadLetters, maxReceiveCount: options.maxReceiveCount } };
   const queue = new InProcessQueue('cases', {
     visibilityTimeoutSeconds: 30,
-    now: () => time,
+    clock,
     ...(options.spool === undefined ? {} : { spool: options.spool }),
     ...redrive,
   });
-  return { queue, deadLetters, advance: (milliseconds: number) => (time += milliseconds) };
+  return { queue, deadLetters, advance };
 }
 
 /** Sends the bodies in batches of ten, in order. */

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { createEngine } from '../../../shared/engines/create-engine.js';
 import { expandMatrix } from '../../../shared/engines/engine-matrix.js';
 import type { Engine, EngineResult } from '../../../shared/engines/engine.js';
 import { buildEngine, buildEngines, engineConfig, farDeadline } from '../../support/engine-configs.js';
+import { freshPglite } from '../../support/pglite.js';
 
 /**
  * The postgres connector against a real Postgres (PGlite, compiled to
@@ -26,7 +27,7 @@ let env: Record<string, string>;
 let engines: Engine[] = [];
 
 beforeAll(async () => {
-  database = await PGlite.create({ extensions: { vector } });
+  database = await freshPglite({ extensions: { vector } });
   await database.exec(`
     CREATE EXTENSION vector;
     CREATE TABLE documents (id text PRIMARY KEY, body text NOT NULL, embedding vector(3) NOT NULL);

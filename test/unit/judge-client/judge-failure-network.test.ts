@@ -85,7 +85,7 @@ describe('classifyFailure: network faults', () => {
     });
   });
 
-  it('names what undici found wrong with an answer it could not read, through the judge client', async () => {
+  it('names what the HTTP parser found wrong with an answer it could not read, through the judge client', async () => {
     // Prepare: a server whose answer says both Content-Length and Transfer-Encoding, which HTTP/1.1 forbids
     const broken = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' });
@@ -107,7 +107,7 @@ describe('classifyFailure: network faults', () => {
       ok: false,
       transient: true,
       error:
-        "the connection to the judge server failed: Response does not match the HTTP/1.1 protocol (Content-Length can't be present with Transfer-Encoding) (HPE_UNEXPECTED_CONTENT_LENGTH)",
+        "the connection to the judge server failed: Parse Error: Transfer-Encoding can't be present with Content-Length (HPE_INVALID_TRANSFER_ENCODING)",
     });
   });
 

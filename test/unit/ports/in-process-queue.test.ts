@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessQueue } from '../../../shared/ports/in-process-queue.js';
 import { sendBodies, steppedQueue } from '../../support/stepped-queue.js';
+import { SimulatedClock } from '../../support/simulated-clock.js';
 import { describeWorkQueueContract } from '../../support/work-queue-contract.js';
 
 // The SQS adapter runs the same contract against fauxqs in test/integration/sqs-queue.test.ts.
@@ -68,5 +69,42 @@ describe('InProcessQueue at scale and on a stepped clock', () => {
     const large = await fastest(40_000);
 
     expect(large / Math.max(small, 1)).toBeLessThan(30);
+  });
+});
+
+describe('InProcessQueue on a simulated clock', () => {
+  it('long-polls on its clock: a delayed message comes once the clock reaches its delay, without the wall time', async () => {
+    // Prepare: a message delayed 30 s of the queue's (simulated) time
+    const clock = new SimulatedClock(0);
+    const queue = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 10, clock });
+    await queue.sendBatch([{ id: '0', body: 'later', delaySeconds: 30 }]);
+    const wallStarted = performance.now();
+
+    // Act
+    const received = await queue.receive({ maxMessages: 10, waitSeconds: 60 });
+
+    // Assess: delivered at 30 s on the clock, not sooner nor at the end of the poll; the wall spent no 30 s on it
+    expect(received.map((message) => message.body)).toEqual(['later']);
+    expect(clock.now()).toBe(30_000);
+    expect(performance.now() - wallStarted).toBeLessThan(10_000);
+    clock.stop();
+  });
+
+  it('delivers a received message again when the clock passes its visibility timeout, and a heartbeat on the clock keeps it hidden', async () => {
+    // Prepare: a message received at 0 s, hidden for 10 s
+    const clock = new SimulatedClock(0);
+    const queue = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 10, clock });
+    await sendBodies(queue, ['case']);
+    const [first] = await queue.receive({ maxMessages: 1, waitSeconds: 0 });
+
+    // Act: 8 s later its visibility is extended by 10 s; a long poll then waits for it
+    await clock.sleep(8_000);
+    await queue.changeVisibility(first?.receiptHandle ?? '', 10);
+    const again = await queue.receive({ maxMessages: 1, waitSeconds: 20 });
+
+    // Assess: back at 18 s on the clock, its second receive
+    expect(again.map((message) => [message.body, message.receiveCount])).toEqual([['case', 2]]);
+    expect(clock.now()).toBe(18_000);
+    clock.stop();
   });
 });
