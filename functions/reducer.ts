@@ -4,6 +4,7 @@ import { scheduleCheck } from '../shared/reduce/reduce.js';
 import { readJsonWith } from '../shared/schema/parse-json-with.js';
 import { controlMessageSchema } from '../shared/schema/pipeline-messages.js';
 import type { HandlerTelemetry } from './handler-context.js';
+import { reportedRunMetrics } from './reported-run-metrics.js';
 
 /**
  * Reducer handler: the control queue's messages (shared/reduce/control-messages.ts).
@@ -37,11 +38,8 @@ export function createReducerHandler(dependencies: ControlDependencies, telemetr
       const { action } = outcome;
       if (action.kind === 'reported') {
         telemetry.logger.info('run reported', { run_id: action.runId, keys: action.keys });
-        telemetry.metrics?.addMetric('RunsReported', 'Count', 1);
-        // The regression alarm watches this: metrics significantly worse than the suite's baseline.
-        telemetry.metrics?.addMetric('Regressions', 'Count', action.report.comparison?.regressions.length ?? 0);
-        // And this: cases that had not ended when the run's deadline passed (a batch-judged run's deadline spans its jobs' window).
-        telemetry.metrics?.addMetric('MissingCases', 'Count', action.report.cases.missing);
+        // The alarms watch these (functions/reported-run-metrics.ts).
+        for (const [name, count] of reportedRunMetrics(action.report)) telemetry.metrics?.addMetric(name, 'Count', count);
         continue;
       }
       if (action.kind === 'stopped') telemetry.logger.error('run cannot go on by itself', { run_id: action.runId, ending: action.ending });

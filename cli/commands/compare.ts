@@ -1,13 +1,7 @@
 import { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  compareRuns,
-  DEFAULT_COMPARE_OPTIONS,
-  regressions,
-  type CompareOptions,
-  type RunFiles,
-} from '../../shared/compare/compare-runs.js';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type RunFiles } from '../../shared/compare/compare-runs.js';
 import { renderComparisonTable } from '../../shared/compare/comparison-table.js';
 import { aggregatedMetrics } from '../../shared/compare/compared-metrics.js';
 import { parseCasesJsonl, parseReportJson, type ParsedFile } from '../../shared/compare/run-files.js';
@@ -16,6 +10,7 @@ import { compareJsonSchema, type RunComparison } from '../../shared/schema/compa
 import type { Report } from '../../shared/schema/report.js';
 import { renderLeaderboardsText } from '../../shared/report-render/leaderboard-text.js';
 import { withRunLeaderboards } from '../../shared/compare/run-leaderboards.js';
+import { engineRegressionsOf, withRunCanaries } from '../../shared/compare/run-canaries.js';
 import { regressionEvidence } from '../../shared/report-render/regression-text.js';
 import { checkedJson } from '../checked-json.js';
 import { adjustmentMethod } from '../option-values.js';
@@ -95,7 +90,8 @@ export function compareCommand(): Command {
       const compareOptions = parseOptions(options);
       const [a, b] = await Promise.all([readRunFolder(folderOfA), readRunFolder(folderOfB)]);
       assertEnginesShared([folderOfA, a], [folderOfB, b]);
-      const comparison = withRunLeaderboards(compareRuns(a, b, compareOptions), b, {
+      const compared = withRunCanaries(compareRuns(a, b, compareOptions), a, b);
+      const comparison = withRunLeaderboards(compared, b, {
         alpha: compareOptions.alpha ?? DEFAULT_COMPARE_OPTIONS.alpha,
         minLabelled: compareOptions.minLabelled ?? DEFAULT_MIN_LABELLED,
         method: adjustmentMethod('--leaderboard-adjust', options.leaderboardAdjust),
@@ -105,9 +101,10 @@ export function compareCommand(): Command {
       process.stdout.write(
         options.json === true
           ? `${checkedJson(compareJsonSchema, comparison)}\n`
-          : `${renderComparisonTable(comparison)}${leaderboardsText(comparison)}`,
+          : `${renderComparisonTable(comparison)}${canariesText(comparison)}${leaderboardsText(comparison)}`,
       );
-      const worse = regressions(comparison);
+      // A regression put down to a changed judge is the judge's, as in a nightly report: it does not fail the gate.
+      const worse = engineRegressionsOf(comparison);
       if (options.failOnRegression === true && worse.length > 0) {
         const list = worse.map(
           (regression) =>
@@ -138,6 +135,22 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
     throw new UsageError(`Expected --min-labelled to be an integer from 3 and up, got "${options.minLabelled}"`);
   const adjustment = adjustmentMethod('--adjust', options.adjust);
   return { metrics: options.metric, alpha, minEffect, permutations, seed, minLabelled, adjustment };
+}
+
+/**
+ * The judges' canaries under the comparison, after a blank line, when both
+ * runs judged the same canary set: each changed judge's sentence, or that
+ * none changed; nothing without them.
+ */
+function canariesText(comparison: RunComparison): string {
+  const canaries = comparison.canaries;
+  if (canaries === undefined) return '';
+  const judges = Object.keys(canaries.judges);
+  const lines =
+    canaries.summary.length > 0
+      ? canaries.summary
+      : [`no judge changed: ${judges.length === 0 ? 'no judge' : judges.join(', ')} judged the canary as in A`];
+  return `\njudge canaries of B against A:\n${lines.map((line) => `  ${line}\n`).join('')}`;
 }
 
 /** B's leaderboards under the comparison, after a blank line; nothing without them. */

@@ -22,7 +22,9 @@ const PERIOD = Duration.minutes(5);
  * What someone should look at: cases that the failure recorder is not
  * draining from the dead-letter queue, control messages and upload events that
  * failed for good, rows rejected by ingest, regressions found by the
- * reducer, and runs reported at their deadline with cases missing. With an e-mail address, every alarm goes to an encrypted SNS topic
+ * reducer, runs reported at their deadline with cases missing, cases a
+ * judge failed for good, and judges whose canary verdicts changed. With an
+ * e-mail address, every alarm goes to an encrypted SNS topic
  * that sends it there.
  */
 export class PipelineAlarms extends Construct {
@@ -57,6 +59,14 @@ export class PipelineAlarms extends Construct {
     this.metricAlarm(
       'MissingCases',
       "A run was reported with cases missing: its deadline passed before they ended (for a batch-judged run, its jobs did not finish within their window); see the run's report",
+    );
+    this.metricAlarm(
+      'CasesLackingJudgment',
+      "A run was reported with cases some judge failed for good: that judge's metrics average fewer cases; see the report's failed_cases",
+    );
+    this.metricAlarm(
+      'JudgesChanged',
+      "A judge's canary verdicts changed since the run compared with: its metrics' drops were put down to the judge; see the report's Judge canaries",
     );
 
     if (props.email !== undefined) {

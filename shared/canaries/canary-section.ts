@@ -1,8 +1,8 @@
-import type { CanaryDrift, CanaryJudge, CanaryReport } from '../schema/canary-report.js';
+import type { CanaryDrift, CanaryItem, CanaryJudge, CanaryReport } from '../schema/canary-report.js';
 
 type AttributedRegression = CanaryReport['attributed_regressions'][number];
-import type { CaseLine, ReportComparison } from '../schema/report.js';
-import type { AnswerIdentity, JudgeUsageRecord, Manifest } from '../schema/run-records.js';
+import type { CaseLine, Report, ReportComparison } from '../schema/report.js';
+import type { AnsweredBy, AnswerIdentity, JudgeUsageRecord, Manifest } from '../schema/run-records.js';
 import { canaryAgreement } from './canary-agreement.js';
 import { holmAdjusted } from '../statistics/p-value-adjustment.js';
 import { canaryDrift, type UnadjustedDrift } from './canary-drift.js';
@@ -41,25 +41,79 @@ export interface CanaryRun {
  * before.
  */
 export function canarySection(run: CanaryRun): CanaryReport {
-  const itemsByJudge = canaryItems(run.lines);
   // Another canary set pairs no item with this one: it is no comparison.
   const earlierCanary = run.comparedWith?.canaries;
   const before = earlierCanary?.dataset === run.canary.key ? earlierCanary : undefined;
-  const drafts = [...itemsByJudge].map(([judge, { scale, items }]) => {
-    const answeredBy = run.usage[judge]?.answered_by ?? [];
-    const earlier = before === undefined || !Object.hasOwn(before.judges, judge) ? undefined : before.judges[judge];
-    const drift = canaryDrift({ scale, items, answered_by: answeredBy }, earlier);
-    return { judge, scale, items, answeredBy, drift };
+  const drafts = [...canaryItems(run.lines)].map(([judge, { scale, items }]) => ({
+    judge,
+    scale,
+    items,
+    answeredBy: run.usage[judge]?.answered_by ?? [],
+  }));
+  const notCompared = notComparedReason(run.comparedWith, run.canary.key);
+  return {
+    dataset: run.canary.key,
+    cases: run.cases,
+    input_errors: run.canary.input_errors,
+    ...(run.canary.first_input_error === undefined ? {} : { first_input_error: run.canary.first_input_error }),
+    alpha: run.alpha,
+    compared_with: before === undefined ? null : (run.comparedWith?.runId ?? null),
+    ...(notCompared === undefined ? {} : { not_compared: notCompared }),
+    ...judgeChanges(drafts, before, run.alpha, run.regressions),
+    usage: { ...run.usage },
+  };
+}
+
+/**
+ * `assay compare A B`'s canary: B's canary verdicts against A's, as a run's
+ * report holds its own against the run compared with (canarySection): the
+ * same tests, Holm over the judges at B's alpha, and the comparison's
+ * regressions of a judge whose verdicts moved put down to it. Undefined
+ * unless both reports judged the same canary set.
+ */
+export function canariesBetween(a: Report, b: Report, regressions: readonly Regression[]): CanaryReport | undefined {
+  if (a.canaries === undefined || b.canaries === undefined || a.canaries.dataset !== b.canaries.dataset) return undefined;
+  const drafts = Object.entries(b.canaries.judges).map(([judge, canary]) => ({
+    judge,
+    scale: canary.scale,
+    items: canary.items,
+    answeredBy: canary.answered_by,
+  }));
+  const { not_compared: _notCompared, ...rest } = b.canaries;
+  return { ...rest, compared_with: a.run_id, ...judgeChanges(drafts, a.canaries, b.canaries.alpha, regressions) };
+}
+
+/** A judge's canary verdicts and who gave them, before the comparison. */
+interface JudgeDraft {
+  readonly judge: string;
+  readonly scale: CanaryJudge['scale'];
+  readonly items: readonly CanaryItem[];
+  readonly answeredBy: readonly AnsweredBy[];
+}
+
+type JudgeChanges = Pick<CanaryReport, 'judges' | 'changed_judges' | 'attributed_regressions' | 'summary'>;
+
+/** Each judge's drift against `before` (Holm over the judges tested), the judges flagged, the regressions put down to them, and their sentences. */
+function judgeChanges(
+  drafts: readonly JudgeDraft[],
+  before: CanaryReport | undefined,
+  alpha: number,
+  regressions: readonly Regression[],
+): JudgeChanges {
+  const drifts = drafts.map((draft) => {
+    const earlier = before === undefined || !Object.hasOwn(before.judges, draft.judge) ? undefined : before.judges[draft.judge];
+    return canaryDrift({ scale: draft.scale, items: draft.items, answered_by: draft.answeredBy }, earlier);
   });
-  const tested = drafts.filter((draft) => draft.drift !== undefined);
-  const adjusted = holmAdjusted(tested.map((draft) => (draft.drift as UnadjustedDrift).p_value));
+  const tested = drifts.filter((drift): drift is UnadjustedDrift => drift !== undefined);
+  const adjusted = holmAdjusted(tested.map((drift) => drift.p_value));
   const judges: Record<string, CanaryJudge> = {};
-  for (const draft of drafts) {
-    const rank = tested.indexOf(draft);
+  for (const [index, draft] of drafts.entries()) {
+    const unadjusted = drifts[index];
+    const rank = unadjusted === undefined ? -1 : tested.indexOf(unadjusted);
     const drift: CanaryDrift | undefined =
-      draft.drift === undefined
+      unadjusted === undefined
         ? undefined
-        : { ...draft.drift, adjusted_p_value: adjusted[rank] as number, verdicts_changed: (adjusted[rank] as number) < run.alpha };
+        : { ...unadjusted, adjusted_p_value: adjusted[rank] as number, verdicts_changed: (adjusted[rank] as number) < alpha };
     const agreement = canaryAgreement(draft.items, draft.scale);
     judges[draft.judge] = {
       scale: draft.scale,
@@ -73,7 +127,7 @@ export function canarySection(run: CanaryRun): CanaryReport {
   }
   const changedJudges = Object.keys(judges).filter((judge) => judges[judge]?.changed === true);
   const moved = new Set(changedJudges.filter((judge) => judges[judge]?.drift?.verdicts_changed === true));
-  const attributed = run.regressions.flatMap((regression) => {
+  const attributed = regressions.flatMap((regression) => {
     const judge = judgeOfMetric(regression.metric);
     return judge === undefined || !moved.has(judge) || regression.judge !== undefined
       ? []
@@ -88,19 +142,10 @@ export function canarySection(run: CanaryRun): CanaryReport {
           },
         ];
   });
-  const notCompared = notComparedReason(run.comparedWith, run.canary.key);
   return {
-    dataset: run.canary.key,
-    cases: run.cases,
-    input_errors: run.canary.input_errors,
-    ...(run.canary.first_input_error === undefined ? {} : { first_input_error: run.canary.first_input_error }),
-    alpha: run.alpha,
-    compared_with: before === undefined ? null : (run.comparedWith?.runId ?? null),
-    ...(notCompared === undefined ? {} : { not_compared: notCompared }),
     judges,
     changed_judges: changedJudges,
     attributed_regressions: attributed,
-    usage: { ...run.usage },
     summary: changedJudges.map((judge) =>
       changeSentence(
         judge,
@@ -113,7 +158,10 @@ export function canarySection(run: CanaryRun): CanaryReport {
 }
 
 /** The regressions a report keeps as the engines': those the canary did not put down to a changed judge. */
-export function engineRegressions(regressions: readonly Regression[], canaries: CanaryReport | undefined): Regression[] {
+export function engineRegressions(
+  regressions: readonly Regression[],
+  canaries: Pick<CanaryReport, 'attributed_regressions'> | undefined,
+): Regression[] {
   if (canaries === undefined) return [...regressions];
   const judged = new Set(canaries.attributed_regressions.map((entry) => JSON.stringify([entry.engine, entry.metric])));
   return regressions.filter((regression) => !judged.has(JSON.stringify([regression.engine, regression.metric])));

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { canaryHistoryOf, canaryHistorySchema } from '../canaries/canary-history.js';
+import { canaryHistoryOf } from '../canaries/canary-history.js';
+import { canaryHistorySchema } from '../schema/canary-report.js';
 import { isKeyStatistic } from '../report/key-metrics.js';
 import { sortedRecord } from '../report/ordering.js';
+import { pValueAdjustmentSchema } from '../schema/p-value-adjustment.js';
 import { judgeAgreementSchema, reportCasesSchema, reportComparisonSchema, type Report } from '../schema/report.js';
 
 /** A judge's agreement with the human labels as the history keeps it: report.json's, without the confusion table and the reasons. */
@@ -27,6 +29,8 @@ export const historyRowSchema = z.object({
   compared_with: z.object({ run_id: z.string(), kind: reportComparisonSchema.shape.baseline_kind }).nullable(),
   /** The metrics significantly worse than compared_with, as report.json's `comparison.regressions` lists them. */
   regressions: reportComparisonSchema.shape.regressions,
+  /** How the comparison adjusted its p-values (report.json's `comparison.adjustment`), which each regression's adjusted_p_value is; absent without a comparison or in rows written before. */
+  adjustment: pValueAdjustmentSchema.optional(),
   /** The run's judges on its canary set, and which changed (report.json's `canaries`, without the items); absent for a run without one. */
   canaries: canaryHistorySchema.optional(),
 });
@@ -69,6 +73,7 @@ export function historyRowOf(report: Report): HistoryRow {
     compared_with:
       report.comparison === undefined ? null : { run_id: report.comparison.baseline_run_id, kind: report.comparison.baseline_kind },
     regressions: report.comparison?.regressions ?? [],
+    ...(report.comparison?.adjustment === undefined ? {} : { adjustment: report.comparison.adjustment }),
     ...(report.canaries === undefined ? {} : { canaries: canaryHistoryOf(report.canaries) }),
   };
 }

@@ -72,7 +72,7 @@ function comparisonSection(report: Report): string {
   if (comparison === undefined) return '';
   const against = `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${code(comparison.baseline_run_id)}`;
   const family = comparison.adjustment === undefined ? [] : ['', `${adjustmentSentence(comparison.adjustment)}.`];
-  if (comparison.regressions.length === 0) return [`## Against ${against}`, '', 'No significant regression.', ...family].join('\n');
+  if (comparison.regressions.length === 0) return [`## Against ${against}`, '', noRegressionSentence(report), ...family].join('\n');
   return [
     `## Against ${against}`,
     '',
@@ -85,6 +85,14 @@ function comparisonSection(report: Report): string {
     }),
     ...family,
   ].join('\n');
+}
+
+/** No regression of the engines; where the canaries put some down to a changed judge, how many and where they are. */
+function noRegressionSentence(report: Report): string {
+  const judged = report.canaries?.attributed_regressions.length ?? 0;
+  if (judged === 0) return 'No significant regression.';
+  const judges = [...new Set(report.canaries?.attributed_regressions.map((regression) => regression.judge))].map(code).join(', ');
+  return `No significant regression of the engines: ${judged} significant ${judged === 1 ? 'drop was' : 'drops were'} put down to a changed judge (${judges}); see Judge canaries below.`;
 }
 
 /**

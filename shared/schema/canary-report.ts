@@ -103,3 +103,32 @@ export const canaryReportSchema = z.object({
   summary: z.array(z.string()),
 });
 export type CanaryReport = z.infer<typeof canaryReportSchema>;
+
+/**
+ * A run's canary as a suite's history keeps it (history.json, the history
+ * page's canary trends): per judge the numbers a trend over nights needs,
+ * without the items. Every number is report.json's `canaries` own.
+ */
+export const canaryHistoryJudgeSchema = z.object({
+  /** Cohen's kappa with the canary's human labels; null when undefined, absent without labels. */
+  kappa: z.number().nullable().optional(),
+  items: z.number().int().nonnegative(),
+  /** Against the run compared with: verdicts changed, of those paired, and the Holm-adjusted p-value; absent without a comparison. */
+  changed_items: z.number().int().nonnegative().optional(),
+  paired: z.number().int().nonnegative().optional(),
+  p_value: z.number().optional(),
+  /** Who answered, as one text ("model fingerprint"). */
+  answered_by: z.string(),
+  identity_changed: z.boolean(),
+  changed: z.boolean(),
+});
+
+export const canaryHistorySchema = z.object({
+  compared_with: z.string().nullable(),
+  judges: z.record(z.string(), canaryHistoryJudgeSchema),
+  changed_judges: z.array(z.string()),
+  attributed_regressions: z.array(attributedRegressionSchema),
+  /** The sentences of the changed judges, as the report says them. */
+  summary: z.array(z.string()),
+});
+export type CanaryHistory = z.infer<typeof canaryHistorySchema>;

@@ -1,4 +1,5 @@
 import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../compare/compare-runs.js';
+import { withRunCanaries } from '../compare/run-canaries.js';
 import { withRunLeaderboards } from '../compare/run-leaderboards.js';
 import { DEFAULT_LEADERBOARD_ADJUSTMENT } from '../schema/p-value-adjustment.js';
 import type { RunComparison } from '../schema/compare-json.js';
@@ -29,8 +30,9 @@ export async function compareStoredRuns(a: StoredRun, b: StoredRun, files: reado
       );
     cases.push(read.value);
   }
+  const runA = { report: a.report, cases: cases[0] ?? [] };
   const runB = { report: b.report, cases: cases[1] ?? [] };
-  const comparison = compareRuns({ report: a.report, cases: cases[0] ?? [] }, runB);
+  const comparison = withRunCanaries(compareRuns(runA, runB), runA, runB);
   return found(
     withRunLeaderboards(comparison, runB, {
       alpha: DEFAULT_COMPARE_OPTIONS.alpha,

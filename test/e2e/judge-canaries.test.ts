@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyFileSchema } from '../../shared/history/history-file.js';
+import { compareJsonSchema } from '../../shared/schema/compare-json.js';
 import { reportSchema, type Report } from '../../shared/schema/report.js';
 import { BROWSER_LAUNCH_TIMEOUT_MS, launchBrowser } from '../support/browser.js';
 import { runBuiltCli, type BuiltCliOutcome } from '../support/built-cli.js';
@@ -151,6 +152,34 @@ describe('a nightly suite with a judge canary', () => {
     expect(nights[0]?.report.judges.chunk_relevance?.answered_by).toEqual([
       { model: 'judge-model', system_fingerprint: FINGERPRINT, calls: 64 },
     ]);
+  });
+
+  it('has `assay compare` of the baseline night and the changed one flag the same judges and keep their regressions out of the gate', async () => {
+    // Act
+    const compare = (...extra: string[]) =>
+      runBuiltCli(['compare', join(folder.path, 'night-0'), join(folder.path, `night-${CHANGED_NIGHT}`), ...extra]);
+    const [json, gated] = await Promise.all([compare('--json'), compare('--fail-on-regression')]);
+
+    // Assess: the comparison's canary is the report's own against the same baseline
+    expect(json.exitCode).toBe(0);
+    const comparison = compareJsonSchema.parse(JSON.parse(json.stdout));
+    const { report } = changedNight();
+    expect(comparison.canaries?.compared_with).toBe(nights[0]?.report.run_id);
+    expect(comparison.canaries?.changed_judges).toEqual(report.canaries?.changed_judges);
+    expect(comparison.canaries?.judges.chunk_relevance).toMatchObject({
+      changed_items: report.canaries?.judges.chunk_relevance?.drift?.changed,
+      identity_changed: true,
+    });
+    const attributed = comparison.canaries?.attributed_regressions.map((entry) => `${entry.engine} ${entry.metric}`) ?? [];
+    expect(attributed).toContain('search retrieval/llm_judged/chunk_relevance/precision');
+    // The gate fails only on the engines' regressions, and names none of the judge's.
+    const engines = Object.entries(comparison.engines).flatMap(([engine, metrics]) =>
+      Object.entries(metrics).flatMap(([metric, compared]) => (compared.significant && compared.delta < 0 ? [`${engine} ${metric}`] : [])),
+    );
+    const enginesOwn = engines.filter((entry) => !attributed.includes(entry));
+    expect(gated.exitCode).toBe(enginesOwn.length > 0 ? 1 : 0);
+    for (const entry of attributed) expect(gated.stderr).not.toContain(entry.split(' ')[1]);
+    expect(gated.stdout).toMatch(/^judge canaries of B against A:\n {2}judge changed: chunk_relevance: /m);
   });
 
   it("keeps the canary in the suite's history: every night's, the changed one flagged, its regressions the judge's", async () => {

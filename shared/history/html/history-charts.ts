@@ -1,6 +1,7 @@
 import { formatAverage, formatPercentage, isKeyStatistic } from '../../report/key-metrics.js';
 import { compareText } from '../../report/ordering.js';
 import { isolated, isolatedText } from '../../report-render/html/escape.js';
+import { regressionEvidence } from '../../report-render/regression-text.js';
 import type { HistoryRow } from '../history-row.js';
 import type { HistoryLinks } from './history-links.js';
 import { trendChart, type TrendSeries } from './trend-chart.js';
@@ -45,7 +46,9 @@ export function historyCharts(runs: readonly HistoryRow[], links: HistoryLinks):
           const high = values?.[`${statistic}/ci_high`];
           const interval = low !== undefined && high !== undefined ? ` [${format(low)}, ${format(high)}]` : '';
           const regressed =
-            regression === undefined ? '' : ` · significant regression: ${signed(regression.delta)}, p ${regression.p_value.toFixed(4)}`;
+            regression === undefined
+              ? ''
+              : ` · significant regression: ${signed(regression.delta)}, ${regressionEvidence(regression, row.adjustment)}`;
           return {
             value,
             href: links.report(row.run_id),

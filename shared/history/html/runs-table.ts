@@ -1,4 +1,5 @@
 import { escapeHtml, isolatedText } from '../../report-render/html/escape.js';
+import { regressionEvidence } from '../../report-render/regression-text.js';
 import { tableControls } from '../../report-render/html/table-script.js';
 import type { HistoryRow } from '../history-row.js';
 import type { HistoryLinks } from './history-links.js';
@@ -22,7 +23,7 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
           : `<td class="number" data-value="${row.regressions.length}"><details><summary>${row.regressions.length}</summary><ul class="regressions">${row.regressions
               .map(
                 (entry) =>
-                  `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${signed(entry.delta)} (p ${entry.p_value.toFixed(4)})</li>`,
+                  `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${signed(entry.delta)} (${escapeHtml(regressionEvidence(entry, row.adjustment))})</li>`,
               )
               .join('')}</ul></details></td>`;
       const compare =

@@ -3,6 +3,7 @@ import { readableTime } from '../../history/html/runs-table.js';
 import { formatAverage, formatPercentage, isKeyStatistic } from '../../report/key-metrics.js';
 import { compareText } from '../../report/ordering.js';
 import { escapeHtml, isolatedText } from '../../report-render/html/escape.js';
+import { regressionEvidence } from '../../report-render/regression-text.js';
 import { viewNavigation, viewPage } from './layout.js';
 import { viewPaths } from './view-paths.js';
 
@@ -45,7 +46,7 @@ function suiteCard(card: SuiteCard, index: number): string {
       : `<ul class="regressions">${newest.regressions
           .map(
             (entry) =>
-              `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${entry.delta.toFixed(4)} (p ${entry.p_value.toFixed(4)})</li>`,
+              `<li>${isolatedText(entry.engine)} <code>${isolatedText(entry.metric)}</code> ${entry.delta.toFixed(4)} (${escapeHtml(regressionEvidence(entry, newest.adjustment))})</li>`,
           )
           .join('')}</ul>`;
   const facts = [

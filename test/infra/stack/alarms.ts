@@ -31,7 +31,7 @@ describe('the alarms', () => {
     });
   });
 
-  it.each(['InputErrors', 'Regressions', 'MissingCases'])(
+  it.each(['InputErrors', 'Regressions', 'MissingCases', 'CasesLackingJudgment', 'JudgesChanged'])(
     "raises an alarm on %s > 0 from the functions' metrics, and not on a night without data",
     (metricName) => {
       const alarm = alarmsOf(defaultAssay()).find((candidate) => candidate.MetricName === metricName);

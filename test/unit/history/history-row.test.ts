@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { historyRowOf, isHistoryStatistic } from '../../../shared/history/history-row.js';
+import { runsTable } from '../../../shared/history/html/runs-table.js';
 import { agreement, report } from './factories.js';
 
 describe('a run’s history row', () => {
@@ -60,11 +61,31 @@ describe('a run’s history row', () => {
     expect(row.agreement).toEqual({ graded_relevance: summary });
   });
 
+  it('keeps how the comparison adjusted its p-values, and its runs table shows the adjusted p-value the gate decided on', () => {
+    // Prepare
+    const regressions = [
+      { engine: 'bm25', metric: 'retrieval/ground_truth/ndcg@10', delta: -0.12, p_value: 0.002, adjusted_p_value: 0.028 },
+    ];
+    const adjustment = { method: 'holm' as const, family: 'engine_metrics' as const, tests: 14, alpha: 0.05 };
+    const source = report({
+      comparison: { baseline_run_id: 'r-00000000000000aa', baseline_kind: 'baseline', adjustment, regressions, engines: {} },
+    });
+
+    // Act
+    const row = historyRowOf(source);
+    const table = runsTable([row], { report: (run) => `${run}/report.html` });
+
+    // Assess
+    expect(row.adjustment).toEqual(adjustment);
+    expect(table).toContain('−0.1200 (p 0.0020, adjusted 0.0280 (Holm&#39;s method over 14 tests))');
+  });
+
   it('of a run compared with nothing has no regressions and compared_with null', () => {
     const row = historyRowOf(report());
 
     expect(row.compared_with).toBeNull();
     expect(row.regressions).toEqual([]);
+    expect(row.adjustment).toBeUndefined();
     expect(row.agreement).toEqual({});
   });
 });

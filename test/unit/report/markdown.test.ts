@@ -116,3 +116,51 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(sampleReport())).toBe(renderMarkdown(sampleReport()));
   });
 });
+
+describe('renderMarkdown against a baseline', () => {
+  const PRECISION = 'retrieval/llm_judged/chunk_relevance/precision';
+  const comparison = { baseline_run_id: 'r-0000000000000001', baseline_kind: 'baseline' as const, regressions: [], engines: {} };
+  const canaries = (attributed: number): NonNullable<Report['canaries']> => ({
+    dataset: 'canaries/nightly/canary.jsonl',
+    cases: { total: 10, evaluated: 10, failed: 0, missing: 0 },
+    input_errors: 0,
+    alpha: 0.05,
+    compared_with: 'r-0000000000000001',
+    judges: {},
+    changed_judges: attributed > 0 ? ['chunk_relevance'] : [],
+    attributed_regressions: Array.from({ length: attributed }, (_, index) => ({
+      engine: `engine-${index}`,
+      metric: PRECISION,
+      delta: -0.2,
+      p_value: 0.001,
+      judge: 'chunk_relevance',
+    })),
+    usage: {},
+    summary: [],
+  });
+
+  it('says there is no significant regression when there is none', () => {
+    // Arrange
+    const report: Report = { ...sampleReport(), comparison, canaries: canaries(0) };
+
+    // Act
+    const markdown = renderMarkdown(report);
+
+    // Assess
+    expect(markdown).toContain('## Against the baseline `r-0000000000000001`\n\nNo significant regression.\n');
+  });
+
+  it('says how many drops went to a changed judge when the canaries took every regression', () => {
+    // Arrange
+    const report: Report = { ...sampleReport(), comparison, canaries: canaries(2) };
+
+    // Act
+    const markdown = renderMarkdown(report);
+
+    // Assess
+    expect(markdown).toContain(
+      'No significant regression of the engines: 2 significant drops were put down to a changed judge (`chunk_relevance`); see Judge canaries below.',
+    );
+    expect(markdown).not.toContain('No significant regression.');
+  });
+});
