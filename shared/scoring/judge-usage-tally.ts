@@ -110,22 +110,38 @@ function addModelTokens(
   right: Readonly<Record<string, ModelTokens>> | undefined,
 ): Record<string, ModelTokens> | undefined {
   if (left === undefined && right === undefined) return undefined;
-  const sums = new Map<string, ModelTokens>(Object.entries(left ?? {}));
-  for (const [model, tokens] of Object.entries(right ?? {})) {
-    const sum = sums.get(model) ?? { input_tokens: 0, output_tokens: 0 };
-    sums.set(model, { input_tokens: sum.input_tokens + tokens.input_tokens, output_tokens: sum.output_tokens + tokens.output_tokens });
+  const sums = new Map<string, ModelTokens>();
+  // for...in rather than Object.entries: this runs twice a judgment, and the arrays of entries were most of its cost.
+  for (const model in left) if (Object.hasOwn(left, model)) sums.set(model, left[model] as ModelTokens);
+  for (const model in right) {
+    if (!Object.hasOwn(right, model)) continue;
+    const tokens = right[model] as ModelTokens;
+    const sum = sums.get(model);
+    sums.set(model, {
+      input_tokens: (sum?.input_tokens ?? 0) + tokens.input_tokens,
+      output_tokens: (sum?.output_tokens ?? 0) + tokens.output_tokens,
+    });
   }
   return Object.fromEntries(sums);
 }
 
-/** The calls each identity answered, summed; identities in the order first seen. */
+/**
+ * The calls each identity answered, summed; identities in the order first
+ * seen. The lists hold one identity or a few (a model, and its fingerprints as
+ * the provider rotates them), so an identity is found by looking along the
+ * sums rather than through a key made for it (a JSON text per entry, twice a
+ * judgment, was the larger part of this).
+ */
 function addAnsweredBy(left: readonly AnsweredBy[] | undefined, right: readonly AnsweredBy[] | undefined): AnsweredBy[] | undefined {
   if (left === undefined && right === undefined) return undefined;
-  const sums = new Map<string, AnsweredBy>();
-  for (const entry of [...(left ?? []), ...(right ?? [])]) {
-    const key = JSON.stringify([entry.model, entry.system_fingerprint ?? null]);
-    const sum = sums.get(key);
-    sums.set(key, { ...entry, calls: (sum?.calls ?? 0) + entry.calls });
+  const sums: AnsweredBy[] = [];
+  for (const entries of [left, right]) {
+    for (const entry of entries ?? []) {
+      const fingerprint = entry.system_fingerprint ?? null;
+      const at = sums.findIndex((sum) => sum.model === entry.model && (sum.system_fingerprint ?? null) === fingerprint);
+      if (at === -1) sums.push({ ...entry, calls: entry.calls });
+      else sums[at] = { ...entry, calls: (sums[at] as AnsweredBy).calls + entry.calls };
+    }
   }
-  return [...sums.values()];
+  return sums;
 }
