@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { catalogOracle } from '../test/support/judge-oracle.js';
 import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '../test/support/openai-test-server.js';
 import type { RequestLimit } from '../test/support/request-window.js';
+import type { TokenBucketLimit } from '../test/support/token-bucket.js';
 import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
@@ -24,10 +25,17 @@ import { median } from './time-command.js';
  *   documents it), the same with a reset that is the time until the next
  *   request is allowed (as other servers send it), no x-ratelimit-* headers
  *   (retry-after only), all three without a rate setting; and the first
- *   with `judge.rate_limit.requests_per_minute` at the limit. Figures: the
- *   judgments a second between the first request and the last answer, as a
- *   share of the limit's (10 a second), the share of requests refused, and
- *   whether every judgment was answered exactly once;
+ *   with `judge.rate_limit.requests_per_minute` at the limit. Then three
+ *   judges limited by a token bucket instead (test/support/token-bucket.ts:
+ *   --limit a minute, a burst of --burst (10), 429 with retry-after-ms the
+ *   time to the next token past it, and x-ratelimit-limit-requests the
+ *   minute's quota, as OpenAI sends it): x-ratelimit-reset-requests the
+ *   time to the next token (the judge of issue 42), the time to a full
+ *   bucket (OpenAI's meaning of reset), and none; no rate setting.
+ *   --limiter window,bucket picks either. Figures: the judgments a second
+ *   between the first request and the last answer, as a share of the
+ *   limit's (10 a second), the share of requests refused, and whether every
+ *   judgment was answered exactly once;
  * - random 429s: examples/datasets/search-assistant.jsonl with nine
  *   catalog judges (213 judgments), `--concurrency 8`, against a judge that
  *   answers at once but refuses 20% of requests at random (429,
@@ -47,7 +55,7 @@ import { median } from './time-command.js';
  * of another build, e.g. an export of the main branch), each round runs that
  * build too, right after this one, for a side-by-side comparison.
  *
- *   npm run bench:judge-throughput -- [--part rate-limit|random-429|full-pipe|all] [--latency 50,500] [--repeat 3] [--reference-cli PATH]
+ *   npm run bench:judge-throughput -- [--part rate-limit|random-429|full-pipe|all] [--latency 50,500] [--limiter window,bucket] [--burst 10] [--repeat 3] [--reference-cli PATH]
  */
 const { values } = parseArgs({
   options: {
@@ -55,6 +63,8 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '3' },
     limit: { type: 'string', default: '600' },
     'window-ms': { type: 'string', default: '1000' },
+    burst: { type: 'string', default: '10' },
+    limiter: { type: 'string', default: 'window,bucket' },
     latency: { type: 'string', default: '50,500' },
     'reference-cli': { type: 'string' },
   },
@@ -62,6 +72,8 @@ const { values } = parseArgs({
 const repeat = Number(values.repeat);
 const limitPerMinute = Number(values.limit);
 const windowMs = Number(values['window-ms']);
+const burst = Number(values.burst);
+const limiters = values.limiter.split(',');
 const latencies = values.latency.split(',').map(Number);
 const clis: { name: string; path: string }[] = [
   { name: 'this build', path: join(import.meta.dirname, '..', 'cli', 'bin.js') },
@@ -149,7 +161,9 @@ function casesOf(run: CommandRun): string {
 
 interface RateSetting {
   readonly name: string;
-  readonly limit: Omit<RequestLimit, 'requests' | 'windowMs'>;
+  readonly limiter: 'window' | 'bucket';
+  /** The judge's limit: a sliding window of `perWindow` requests, or a token bucket of `burst`. */
+  readonly faults: Pick<FaultPlan, 'requestLimit' | 'tokenBucket'>;
   readonly config: object;
   /** A reference build from before judge.rate_limit would refuse the setting. */
   readonly reference: boolean;
@@ -159,29 +173,73 @@ async function rateLimitPart(): Promise<void> {
   const dataset = await writeDataset(100, 5);
   const perWindow = Math.round((limitPerMinute * windowMs) / 60_000);
   const idealPerSecond = limitPerMinute / 60;
+  const window = (limit: Omit<RequestLimit, 'requests' | 'windowMs'>) => ({ requestLimit: { requests: perWindow, windowMs, ...limit } });
+  const bucket = (limit: Omit<TokenBucketLimit, 'perMinute' | 'burst'>) => ({
+    tokenBucket: { perMinute: limitPerMinute, burst, ...limit },
+  });
   const settings: RateSetting[] = [
-    { name: 'reset to a whole quota (OpenAI), no rate setting', limit: { reset: 'full' }, config: {}, reference: true },
-    { name: 'reset to the next free request, no rate setting', limit: { reset: 'next' }, config: {}, reference: true },
-    { name: 'no x-ratelimit-* headers, retry-after only, no rate setting', limit: { headers: false }, config: {}, reference: true },
+    {
+      name: 'reset to a whole quota (OpenAI), no rate setting',
+      limiter: 'window',
+      faults: window({ reset: 'full' }),
+      config: {},
+      reference: true,
+    },
+    {
+      name: 'reset to the next free request, no rate setting',
+      limiter: 'window',
+      faults: window({ reset: 'next' }),
+      config: {},
+      reference: true,
+    },
+    {
+      name: 'no x-ratelimit-* headers, retry-after only, no rate setting',
+      limiter: 'window',
+      faults: window({ headers: false }),
+      config: {},
+      reference: true,
+    },
     {
       name: `reset to a whole quota, requests_per_minute: ${limitPerMinute}`,
-      limit: { reset: 'full' },
+      limiter: 'window',
+      faults: window({ reset: 'full' }),
       config: { rate_limit: { requests_per_minute: limitPerMinute } },
       reference: false,
+    },
+    {
+      name: 'token bucket, reset to the next token (issue 42), no rate setting',
+      limiter: 'bucket',
+      faults: bucket({ reset: 'next' }),
+      config: {},
+      reference: true,
+    },
+    {
+      name: 'token bucket, reset to a full bucket (OpenAI), no rate setting',
+      limiter: 'bucket',
+      faults: bucket({ reset: 'full' }),
+      config: {},
+      reference: true,
+    },
+    {
+      name: 'token bucket, no x-ratelimit-* headers, retry-after only, no rate setting',
+      limiter: 'bucket',
+      faults: bucket({ headers: false }),
+      config: {},
+      reference: true,
     },
   ];
   for (const latencyMs of latencies) {
     console.log(
-      `rate limit: 500 judgments, --concurrency 16, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window); ideal ${idealPerSecond.toFixed(1)} judgments/s`,
+      `rate limit: 500 judgments, --concurrency 16, judge latency ${latencyMs} ms, ${limitPerMinute} requests a minute (${perWindow} per ${windowMs} ms sliding window, or a token bucket of ${burst}); ideal ${idealPerSecond.toFixed(1)} judgments/s`,
     );
-    for (const setting of settings) {
+    for (const setting of settings.filter((candidate) => limiters.includes(candidate.limiter))) {
       for (const cli of clis.filter((candidate) => setting.reference || candidate.name === 'this build')) {
         const shares: number[] = [];
         const refusals: number[] = [];
         for (let round = 0; round < repeat; round++) {
           const server = await startOpenAiTestServer({
             oracle: verdict,
-            faults: { latencyMs, requestLimit: { requests: perWindow, windowMs, ...setting.limit } },
+            faults: { latencyMs, ...setting.faults },
           });
           const run = await assayRun(cli.path, dataset, { judges: ['chunk_relevance'], judge: setting.config }, server, 'rate', 16);
           await server.close();

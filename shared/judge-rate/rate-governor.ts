@@ -17,6 +17,8 @@ export { SYSTEM_CLOCK } from './governor-types.js';
 const FIRST_BACKOFF_MS = 500;
 /** The longest such hold. */
 const LONGEST_BACKOFF_MS = 8_000;
+/** A pace told by a refusal's headers within this factor of the pace in force is the one kept: its refusals hold everyone. */
+const TOLD_AS_KEPT = 1.1;
 
 interface Waiter {
   readonly tokens: number;
@@ -37,25 +39,33 @@ interface Waiter {
  *   of delay on the way put one request too many in a short window;
  * - a requests pace learnt by a control loop over rounds of attempts
  *   (learnt-request-pace.ts), from the configured rate if there is one: a
- *   share refused above 5% in a round cuts it to the rate the server
- *   accepted, once a round, and a round within 5% raises it; each cut is
- *   checked by the next round, and undone when the refusals did not fall as
- *   a rate limit's would, their share then kept as a floor the server
- *   refuses at whatever the pace. A rule per refusal could not tell the two:
- *   pacing at 90% of the rate accepted at each refusal made an overloaded
- *   gateway's 20% of random 429s slow a 2 s run to 150 s;
+ *   share refused above 5% in a round cuts it to 95% of the rate the limit
+ *   granted between its refusals (granted-rate.ts: a token bucket's burst
+ *   and the allowance it saved up left out), once a round, and a round
+ *   within 5% raises it; each cut is checked by the next round, and undone
+ *   when the refusals did not fall as a rate limit's would and do not
+ *   follow the timing of what was let through, their share then kept as a
+ *   floor the server refuses at whatever the pace. A
+ *   rule per refusal could not tell the two: pacing at 90% of the rate
+ *   accepted at each refusal made an overloaded gateway's 20% of random
+ *   429s slow a 2 s run to 150 s; and the rate accepted over a round, a
+ *   burst counted in, made a token bucket's refusals look random, knocking
+ *   twice for every answer;
  * - a pace that a refusal's `x-ratelimit-*` headers tell, 98% of (limit - 1)
  *   / reset: taken when slower than the pace in force, and cut by the
  *   rounds like any other when refusals go on at it, since servers read
  *   reset differently (the time to a whole quota makes it exact for a
- *   sliding window filled evenly; the time to the next free request makes
- *   it up to 60 times too fast); a tokens pace is only ever told.
+ *   sliding window filled evenly; for a token bucket of 600 a minute with a
+ *   burst of 10 it is 60 times too fast, and 600 times when the reset is
+ *   the time to the next free request); a tokens pace is only ever told.
  *
  * A refusal holds every new attempt for the wait it asks (`retry-after-ms`,
  * `Retry-After`, else the quota's reset, else a backoff doubling from 0.5 s
  * to 8 s; at most `maxHoldMs`) when nothing is learnt or configured yet, as
  * a rate limit met in a burst must be waited out, or when its headers give
- * the quota. Any other keeps only its own place in flight for that wait:
+ * the quota and the pace they tell is the one in force (within 10%): at
+ * the end of a hold, the pace spaces the attempts that waited, so they do
+ * not all go at once. Any other keeps only its own place in flight for that wait:
  * the pace slows what a limit refuses, and a refusal costs the time of what
  * it refused, not a stop of every call. The attempts in flight are never
  * cut: a judge server's limits are per minute, which the pace meets, and
@@ -166,7 +176,7 @@ export class RateGovernor {
         if (settled) return;
         settled = true;
         this.inFlight--;
-        const keptMs = this.settle(outcome, tokens, round);
+        const keptMs = this.settle(outcome, tokens, round, startedAt);
         if (keptMs > 0) this.keptPlaces.push(this.clock.now() + keptMs);
         this.paces.learn('requests', this.learnt.perMinute);
         this.pump();
@@ -175,9 +185,9 @@ export class RateGovernor {
   }
 
   /** Takes in what came of an attempt; returns how long its place in flight stays taken (a refusal's wait, when it holds no one else). */
-  private settle(outcome: AttemptOutcome, tokens: number, round: number): number {
+  private settle(outcome: AttemptOutcome, tokens: number, round: number, startedAt: number): number {
     const now = this.clock.now();
-    if (outcome.rateLimited === true) return this.refused(outcome, tokens, round, now);
+    if (outcome.rateLimited === true) return this.refused(outcome, tokens, round, startedAt, now);
     if (outcome.status === undefined) return 0;
     if (outcome.tokens !== undefined) this.paces.giveBackTokens(tokens - outcome.tokens, now);
     if (outcome.status >= 400) {
@@ -190,7 +200,7 @@ export class RateGovernor {
     return 0;
   }
 
-  private refused(outcome: AttemptOutcome, tokens: number, round: number, now: number): number {
+  private refused(outcome: AttemptOutcome, tokens: number, round: number, startedAt: number, now: number): number {
     const said = outcome.headers === undefined ? { requests: {}, tokens: {} } : readRateHeaders(outcome.headers, now);
     const kind = said.tokens.remaining !== undefined && said.tokens.remaining < tokens ? 'tokens' : 'requests';
     const backoff = Math.min(LONGEST_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.refusalsInARow);
@@ -198,8 +208,13 @@ export class RateGovernor {
     this.refusalsInARow++;
     const told = quotaPace(said[kind], kind === 'tokens' ? tokens : 1);
     if (kind === 'tokens' && told !== undefined) this.paces.learn('tokens', told * PACE_MARGIN);
-    const everyone = told !== undefined || this.learnt.holdsEveryone;
-    this.learnt.refused(round, now, wait, kind === 'requests' && told !== undefined ? told * PACE_MARGIN : undefined);
+    const first = this.learnt.holdsEveryone;
+    const toldRequests = kind === 'requests' && told !== undefined ? told * PACE_MARGIN : undefined;
+    this.learnt.refused(round, { startedAt, now, waitMs: wait, told: toldRequests, spent: said[kind].remaining === 0 });
+    // Headers that tell a pace far faster than the one in force (a reset read as the time to the next free request) tell no quota to wait for.
+    const learnt = this.learnt.perMinute;
+    const everyone =
+      first || (told !== undefined && (toldRequests === undefined || learnt === undefined || toldRequests <= learnt * TOLD_AS_KEPT));
     if (!everyone) return wait;
     this.heldUntil = Math.max(this.heldUntil, now + wait);
     return 0;

@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Loaded here, as the built CLI has it by the time it starts a run: what is timed below is the run, not the test's TypeScript transform.
 import '../../cli/commands/run.js';
 import { runCli } from '../support/run-cli.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
+import { passagesRun } from '../support/passages-run.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
@@ -26,35 +26,13 @@ afterAll(async () => {
 describe('assay run with a slow judge', () => {
   it('sends its first judge call within 1 s of the command and has 16 in flight before the first answer', async () => {
     // Prepare: 8 queries × 5 passages, 40 judgments
-    const rows = Array.from({ length: 8 }, (_, query) => ({
-      request_id: `q${query}`,
-      request: `question ${query}`,
-      response: `answer ${query}`,
-      retrieved_context: Array.from({ length: 5 }, (_, passage) => ({
-        doc_uri: `d${query}-${passage}`,
-        content: `passage ${passage} of question ${query}`,
-      })),
-    }));
-    const dataset = await folder.write('slow-judge.jsonl', `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
-    const config = await folder.write('config.json', JSON.stringify({ judges: ['chunk_relevance'] }));
+    const args = await passagesRun(folder, 8);
     const saved = { ...process.env };
     Object.assign(process.env, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' });
 
     // Act
     const startedAt = performance.now();
-    const outcome = await runCli([
-      'run',
-      dataset,
-      '--config',
-      config,
-      '--store',
-      join(folder.path, 'store'),
-      '--out',
-      join(folder.path, 'out'),
-      '--concurrency',
-      '16',
-      '--no-cache',
-    ]).finally(() => {
+    const outcome = await runCli(args).finally(() => {
       process.env = saved;
     });
 

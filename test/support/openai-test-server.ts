@@ -10,7 +10,8 @@ import {
   type OracleAnswer,
   type RequestRefusals,
 } from './chat-completion-answer.js';
-import { RequestWindow, type RequestLimit } from './request-window.js';
+import { RequestWindow, type RequestAdmission, type RequestLimit } from './request-window.js';
+import { TokenBucket, type TokenBucketLimit } from './token-bucket.js';
 
 export type { ChatMessage, ChatRequest, Oracle, OracleAnswer } from './chat-completion-answer.js';
 
@@ -67,6 +68,8 @@ export interface FaultPlan extends RequestRefusals {
   latencyMs?: number;
   /** A sliding-window requests-per-minute quota (request-window.ts): past it, 429 with retry-after-ms and OpenAI's x-ratelimit-* headers. */
   requestLimit?: RequestLimit;
+  /** A token-bucket requests-per-minute quota instead (token-bucket.ts): past it, 429 with the wait until the next request is allowed. */
+  tokenBucket?: TokenBucketLimit;
 }
 
 /** 'abandoned': the client hung up (timed out) before the answer; status is then 0. */
@@ -147,13 +150,18 @@ export async function startOpenAiTestServer(options: {
   let plan: FaultPlan = {};
   let random = seededRandom(0);
   let requestsUnderPlan = 0;
-  let window: RequestWindow | undefined;
+  let window: RequestAdmission | undefined;
   const setFaults = (next: FaultPlan): void => {
     checkFaultPlan(next);
     plan = next;
     random = seededRandom(next.seed ?? 0);
     requestsUnderPlan = 0;
-    window = next.requestLimit === undefined ? undefined : new RequestWindow(next.requestLimit);
+    window =
+      next.requestLimit !== undefined
+        ? new RequestWindow(next.requestLimit)
+        : next.tokenBucket !== undefined
+          ? new TokenBucket(next.tokenBucket)
+          : undefined;
   };
   setFaults(options.faults ?? {});
 

@@ -24,7 +24,15 @@ export type WindowDecision =
   | { admitted: true; headers: Record<string, string> }
   | { admitted: false; waitMs: number; headers: Record<string, string> };
 
-export class RequestWindow {
+/** A request limit as a test server keeps it: a sliding window (below) or a token bucket (token-bucket.ts). */
+export interface RequestAdmission {
+  /** Admits a request arriving now, or says how long until one would be. */
+  admit(): WindowDecision;
+  /** The x-ratelimit-* headers as they stand now (for an answer sent after its latency). */
+  headers(now?: number): Record<string, string>;
+}
+
+export class RequestWindow implements RequestAdmission {
   /** Admission times, oldest first. */
   private readonly admitted: number[] = [];
 

@@ -43,7 +43,7 @@ describe('the rate governor over whole runs', () => {
     [500, 'reset to the next free request', { reset: 'next' }],
     [500, 'retry-after only', { headers: false }],
   ] as const)(
-    'uses at least 85%% of a 600-a-minute limit, with at most 10%% refused, at %d ms an answer and x-ratelimit-* headers with %s',
+    'uses at least 85 percent of a 600-a-minute limit, with at most 10 percent refused, at %d ms an answer and x-ratelimit-* headers with %s',
     async (latencyMs, _headers, limit) => {
       // Act: 500 judgments, 16 at a time
       const run = await simulateRun({ judge: { latencyMs, jitterMs: 10, limit: { ...LIMIT, ...limit } }, judgments: 500, concurrency: 16 });
@@ -52,6 +52,53 @@ describe('the rate governor over whole runs', () => {
       expect(run.answered).toBe(500);
       expect(50_000 / run.tookMs).toBeGreaterThan(0.85);
       expect(run.refused / run.attempts).toBeLessThan(0.1);
+    },
+  );
+
+  it.each([
+    [50, 'the time to the next token (the judge of issue 42)', { reset: 'next' }],
+    [50, 'the time to a full bucket (OpenAI)', { reset: 'full' }],
+    [50, 'none: retry-after only', { headers: false }],
+    [500, 'the time to the next token (the judge of issue 42)', { reset: 'next' }],
+    [500, 'the time to a full bucket (OpenAI)', { reset: 'full' }],
+    [500, 'none: retry-after only', { headers: false }],
+  ] as const)(
+    'uses at least 85 percent of a token bucket of 600 a minute with a burst of 10, with at most 10 percent refused, at %d ms an answer and x-ratelimit-reset-requests %s',
+    async (latencyMs, _headers, reset) => {
+      // Act: 500 judgments, 16 at a time
+      const bucket = { perMinute: 600, burst: 10, ...reset };
+      const run = await simulateRun({ judge: { latencyMs, jitterMs: 10, bucket }, judgments: 500, concurrency: 16 });
+
+      // Assess: 500 judgments at 10 a second take 50 s at best (49 s with the burst)
+      expect(run.answered).toBe(500);
+      expect(50_000 / run.tookMs).toBeGreaterThan(0.85);
+      expect(run.refused / run.attempts).toBeLessThan(0.1);
+      expect(run.governor.state().refusalFloor).toBe(0);
+    },
+  );
+
+  it.each([
+    [1, 16, 50],
+    [4, 16, 50],
+    [40, 32, 50],
+    [2, 4, 300],
+  ])(
+    'never takes a token bucket’s refusals for random ones: a burst of %d, %d at a time, %d ms an answer',
+    async (burst, concurrency, latencyMs) => {
+      // Act: a first burst larger than the bucket's, at a first pace several times too fast: shares refused that
+      // refusals at random would give too (with a burst of 2, 4 at a time: half at the first burst, and half at the
+      // first pace, twice the rate)
+      const run = await simulateRun({
+        judge: { latencyMs, jitterMs: 10, bucket: { perMinute: 600, burst, headers: false } },
+        judgments: 300,
+        concurrency,
+      });
+
+      // Assess: no floor of refusals taken as the server's, and no knocking at the limit (taken for random, its
+      // refusals were half the attempts or more); the first pace, 40 times too fast with a burst of 40, costs 16%
+      expect(run.answered).toBe(300);
+      expect(run.governor.state().refusalFloor).toBe(0);
+      expect(run.refused / run.attempts).toBeLessThan(0.2);
     },
   );
 

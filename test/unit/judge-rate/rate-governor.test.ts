@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateGovernor, type AttemptOutcome, type GovernorSettings, type Permit } from '../../../shared/judge-rate/rate-governor.js';
 import { RequestWindow } from '../../support/request-window.js';
+import { TokenBucket } from '../../support/token-bucket.js';
 import { ManualClock, settle } from '../../support/manual-clock.js';
 
 /**
@@ -236,68 +237,133 @@ describe('RateGovernor: paces', () => {
 });
 
 describe('RateGovernor: the control loop, round by round', () => {
-  /** Sends `count` attempts one after another, each answered 1 ms after it is granted as `outcomeOf` says; the clock moves as the pace asks. */
+  /** An attempt's start and whether it was refused. */
+  interface Sent {
+    readonly at: number;
+    readonly refused: boolean;
+  }
+
+  /**
+   * Sends `count` attempts one after another, each answered 1 ms after it is granted as `outcomeOf` says; the
+   * clock moves as the pace asks. Each is added to `sent` when given.
+   */
   async function attempts(
     governor: RateGovernor,
     clock: ManualClock,
     count: number,
     outcomeOf: (index: number) => AttemptOutcome,
+    sent: Sent[] = [],
   ): Promise<void> {
     for (let index = 0; index < count; index++) {
       const granted: Permit[] = [];
       void governor.acquire(100).then((permit) => granted.push(permit));
       await settle();
       while (granted.length === 0) await clock.advance(Math.max(1, Math.ceil(governor.nextStartAt() - clock.now())));
+      const at = clock.now();
       await clock.advance(1);
-      granted[0]?.done(outcomeOf(index));
+      const outcome = outcomeOf(index);
+      sent.push({ at, refused: outcome.rateLimited === true });
+      granted[0]?.done(outcome);
     }
   }
 
-  /** A round of 24 in which every fourth attempt is refused (25%), asking 1 ms. */
-  const quarterRefused = (index: number): AttemptOutcome => (index % 4 === 3 ? refused({ 'retry-after-ms': '1' }) : answered);
+  /** The rate (per minute) let through between the first refusal's answer (1 ms after it started) and the last refusal's start. */
+  function grantedBetweenRefusals(sent: readonly Sent[]): number {
+    const refusals = sent.filter((attempt) => attempt.refused);
+    const from = (refusals[0]?.at ?? 0) + 1;
+    const to = refusals.at(-1)?.at ?? 0;
+    const through = sent.filter((attempt) => !attempt.refused && attempt.at > from && attempt.at <= to).length;
+    return (through * 60_000) / (to - from);
+  }
+
+  /**
+   * A round of 24 in which a quarter is refused, asking 1 ms, a little more often after a refusal than after an
+   * answer (two in six, four in eighteen): refusals at random, which do not follow the timing of what was let
+   * through as a limit's do.
+   */
+  const quarterRefused = (index: number): AttemptOutcome =>
+    [0, 1, 6, 7, 12, 18].includes(index % 24) ? refused({ 'retry-after-ms': '1' }) : answered;
 
   /** A pace of 588 a minute told by a first refusal, which with 23 answers makes a round that raises it 5%, to 617.4. */
-  async function pacedGovernor(): Promise<{ governor: RateGovernor; clock: ManualClock }> {
+  async function pacedGovernor(sent: Sent[] = []): Promise<{ governor: RateGovernor; clock: ManualClock }> {
     const { governor, clock } = governorOf({ maxInFlight: 1 });
-    await attempts(governor, clock, 1, () =>
-      refused({ 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }),
-    );
-    await attempts(governor, clock, 23, () => answered);
+    const told = { 'x-ratelimit-limit-requests': '11', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' };
+    await attempts(governor, clock, 1, () => refused(told), sent);
+    await attempts(governor, clock, 23, () => answered, sent);
     return { governor, clock };
   }
 
-  it('cuts the pace to the rate accepted after a round refused more than 5%, and undoes the cut when the next round refuses as much: refusals at random do not ratchet it down', async () => {
+  it('cuts the pace to 95% of the rate let through between refusals after a round refused more than 5%, and undoes the cut when the next round refuses as much: refusals at random do not ratchet it down', async () => {
     // Prepare
-    const { governor, clock } = await pacedGovernor();
+    const sent: Sent[] = [];
+    const { governor, clock } = await pacedGovernor(sent);
     const before = governor.state().requestsPerMinute ?? 0;
 
     // Act: a round with 25% refused, then another, then ten more
-    await attempts(governor, clock, 24, quarterRefused);
+    await attempts(governor, clock, 24, quarterRefused, sent);
     const cut = governor.state().requestsPerMinute ?? 0;
     await attempts(governor, clock, 24, quarterRefused);
     const checked = governor.state();
     await attempts(governor, clock, 240, quarterRefused);
 
-    // Assess: 617.4 a minute cut by a quarter (of about what was sent, a little less than the pace); the cut
-    // undone with a floor of 25%; then 25% within the floor (plus 5%, plus twice 8.8 points of sampling error)
-    // raises it 5% a round: 617.4 × 1.05^10 = 1,005.7
+    // Assess: 617.4 a minute cut to 95% of what was let through from the first refusal to the last (41 answers,
+    // at 588 and then 617.4 a minute, three in four of the last round's), two thirds of it; the cut undone with a
+    // floor of 25%; then 25% within the floor (plus 5%, plus twice 8.8 points of sampling error) raises it 5% a
+    // round: 617.4 × 1.05^10 = 1,005.7
     expect(before).toBeCloseTo(617.4, 6);
-    expect(cut).toBeGreaterThan(0.72 * before);
-    expect(cut).toBeLessThan(0.75 * before);
+    expect(cut).toBeCloseTo(0.95 * grantedBetweenRefusals(sent), 6);
+    expect(cut / before).toBeGreaterThan(0.6);
+    expect(cut / before).toBeLessThan(0.7);
     expect({ pace: checked.requestsPerMinute, floor: checked.refusalFloor }).toEqual({ pace: before, floor: 0.25 });
     expect(governor.state().requestsPerMinute).toBeCloseTo(before * 1.05 ** 10, 6);
   });
 
-  it('cuts to a quarter at most after a round with every attempt refused, which tells no rate', async () => {
-    // Prepare
-    const { governor, clock } = await pacedGovernor();
+  it('cuts to a quarter at most after a round with every attempt refused and none let through since the first: no rate is measured', async () => {
+    // Prepare: a configured 600 a minute, paced at 588, where the learnt pace starts
+    const { governor, clock } = governorOf({ maxInFlight: 1, limits: { requestsPerMinute: 600 } });
 
     // Act
     await attempts(governor, clock, 24, () => refused({ 'retry-after-ms': '1' }));
 
-    // Assess: a quarter of about what was sent at 617.4 a minute
-    expect(governor.state().requestsPerMinute).toBeGreaterThan(0.24 * 617.4);
-    expect(governor.state().requestsPerMinute).toBeLessThanOrEqual(0.25 * 617.4);
+    // Assess: a quarter of about what was sent at 588 a minute
+    expect(governor.state().requestsPerMinute).toBeGreaterThan(0.24 * 588);
+    expect(governor.state().requestsPerMinute).toBeLessThanOrEqual(0.25 * 600);
+  });
+
+  it('goes on cutting while every attempt is refused after answers were let through: a round that lets nothing through is never taken for refusals at random', async () => {
+    // Prepare: a pace of 617.4 a minute, learnt from a first refusal and 23 answers
+    const { governor, clock } = await pacedGovernor();
+
+    // Act: four rounds with every attempt refused
+    const paces: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      await attempts(governor, clock, 24, () => refused({ 'retry-after-ms': '1' }));
+      paces.push(governor.state().requestsPerMinute ?? 0);
+    }
+
+    // Assess: each round slower than the one before, the first below the 23 answers' rate over the span from the
+    // first refusal (about half the pace), no floor of refusals taken as random
+    expect(paces[0]).toBeLessThan(0.5 * 617.4);
+    for (let round = 1; round < paces.length; round++) expect(paces[round]).toBeLessThan(paces[round - 1] ?? 0);
+    expect(governor.state().refusalFloor).toBe(0);
+  });
+
+  it("measures a token bucket between its refusals: a pace five times too fast is cut to 95% of the bucket's rate, its burst left out", async () => {
+    // Prepare: a configured 3,000 a minute against a bucket of 600 a minute with a burst of 10, answering at once
+    const { governor, clock } = governorOf({ maxInFlight: 1, limits: { requestsPerMinute: 3_000 } });
+    const bucket = new TokenBucket({ perMinute: 600, burst: 10, headers: false }, () => clock.now());
+    const server = (): AttemptOutcome => {
+      const admission = bucket.admit();
+      return admission.admitted ? answered : refused({ 'retry-after-ms': String(admission.waitMs) });
+    };
+
+    // Act: a round and the next (the cut checked)
+    await attempts(governor, clock, 48, server);
+
+    // Assess: 570 a minute, within a request over the span of about 2 s; what was accepted over the first round,
+    // its burst of 10 included, was about 900 a minute
+    expect(governor.state().requestsPerMinute).toBeGreaterThan(0.95 * (600 - 30));
+    expect(governor.state().requestsPerMinute).toBeLessThan(0.95 * (600 + 30));
   });
 
   it('brings a pace that the headers tell too fast down to what the server accepts, when refusals go on at it', async () => {

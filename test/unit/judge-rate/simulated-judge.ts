@@ -1,14 +1,16 @@
 import { RateGovernor, type AttemptOutcome, type RateLimits } from '../../../shared/judge-rate/rate-governor.js';
 import { seededRandom } from '../../../shared/statistics/seeded-random.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { RequestWindow, type RequestLimit } from '../../support/request-window.js';
+import { RequestWindow, type RequestAdmission, type RequestLimit } from '../../support/request-window.js';
+import { TokenBucket, type TokenBucketLimit } from '../../support/token-bucket.js';
 
 /**
  * A judge server and the calls of a run, simulated on a manual clock, with
  * the real rate governor between them: what a run of thousands of
  * judgments at a rate limit does to the governor, in milliseconds of test
  * time. The server admits requests as the test judge server does
- * (request-window.ts: a sliding window, 429 at once past it), refuses at
+ * (request-window.ts: a sliding window, or token-bucket.ts: a token bucket;
+ * 429 at once past either), refuses at
  * random after its latency as an overloaded gateway does (429 with
  * retry-after-ms and no quota headers), and fails at random with 500s,
  * which the caller retries after the same wait as the openai SDK would. A
@@ -18,6 +20,8 @@ import { RequestWindow, type RequestLimit } from '../../support/request-window.j
 export interface SimulatedJudge {
   readonly latencyMs: number;
   readonly limit?: RequestLimit;
+  /** A token bucket instead of the sliding window (token-bucket.ts). */
+  readonly bucket?: TokenBucketLimit;
   /** Shares of requests refused (429) and failed (500) at random, from a seeded random. */
   readonly refusedAtRandom?: number;
   readonly failedAtRandom?: number;
@@ -59,7 +63,13 @@ export async function simulateRun(options: SimulationOptions): Promise<Simulated
   const { judge, judgments, concurrency } = options;
   const clock = new ManualClock();
   const governor = new RateGovernor({ maxInFlight: concurrency, maxHoldMs: 30_000, clock, limits: options.limits });
-  const window = judge.limit === undefined ? undefined : new RequestWindow(judge.limit, () => clock.now());
+  const now = (): number => clock.now();
+  const window: RequestAdmission | undefined =
+    judge.limit !== undefined
+      ? new RequestWindow(judge.limit, now)
+      : judge.bucket !== undefined
+        ? new TokenBucket(judge.bucket, now)
+        : undefined;
   const random = seededRandom(judge.seed ?? 1);
   const draw = (): number => random.nextUint32() / 2 ** 32;
   const retryAfterMs = judge.retryAfterMs ?? 50;
