@@ -34,6 +34,7 @@ const SHARED_WORKER = { isolate: false, setupFiles: ['test/support/file-environm
  * stack, a polled job or a killed process, so both cores work from the start.
  */
 const FIRST_FILES = [
+  'test/e2e/judge-canaries.test.ts',
   'test/e2e/documented-commands.test.ts',
   'test/infra/cdk-synth.test.ts',
   'test/integration/deployed-bedrock-batch.test.ts',
