@@ -34,7 +34,8 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
         `<tr><td><time datetime="${escapeHtml(row.created_at)}">${escapeHtml(readableTime(row.created_at))}</time></td><td><a href="${escapeHtml(links.report(row.run_id))}"><code>${escapeHtml(row.run_id)}</code></a></td>` +
         `<td><code>${isolatedText(row.dataset)}</code></td><td><code>${isolatedText(row.config_hash)}</code>${changedConfig ? ' <span class="changed">changed</span>' : ''}</td>` +
         `<td>${isolatedText(row.judge)}${judgeChanged(row)}</td><td class="number" data-value="${row.cases.evaluated}">${row.cases.evaluated} of ${row.cases.total}</td>` +
-        `<td class="number">${row.cases.failed}</td><td class="number">${row.cases.missing}</td>${regressions}${compare}</tr>`
+        `<td class="number">${row.cases.failed}</td><td class="number">${row.cases.missing}</td>` +
+        `<td class="number">${row.cases.judge_failed ?? 0}</td>${regressions}${compare}</tr>`
       );
     })
     .reverse();
@@ -42,7 +43,9 @@ export function runsTable(runs: readonly HistoryRow[], links: HistoryLinks): str
     tableControls(TABLE_ID, 'Filter runs') +
     `<div class="scroll"><table id="${TABLE_ID}" class="runs" data-sortable><thead><tr><th scope="col">created</th><th scope="col">run</th>` +
     '<th scope="col">dataset</th><th scope="col">config hash</th><th scope="col">judge</th><th scope="col" class="number">evaluated</th>' +
-    '<th scope="col" class="number">failed</th><th scope="col" class="number">missing</th><th scope="col" class="number">regressions</th>' +
+    '<th scope="col" class="number">failed</th><th scope="col" class="number">missing</th>' +
+    '<th scope="col" class="number" title="cases a judge failed for good: its metrics average fewer cases">lacking a judgment</th>' +
+    '<th scope="col" class="number">regressions</th>' +
     `${links.compare === undefined ? '' : '<th scope="col">compare</th>'}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`
   );
 }

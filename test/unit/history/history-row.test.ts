@@ -73,10 +73,17 @@ describe('a run’s history row', () => {
 
     // Act
     const row = historyRowOf(source);
-    const table = runsTable([row], { report: (run) => `${run}/report.html` });
+    const table = runsTable([{ ...row, cases: { ...row.cases, judge_failed: 2 } }], { report: (run) => `${run}/report.html` });
 
     // Assess
     expect(row.adjustment).toEqual(adjustment);
+    // Every case's end is a column: failed, missing, and lacking a judgment.
+    expect(table).toContain(
+      '<th scope="col" class="number">missing</th><th scope="col" class="number" title="cases a judge failed for good: its metrics average fewer cases">lacking a judgment</th>',
+    );
+    expect(table).toMatch(
+      /<td class="number">0<\/td><td class="number">0<\/td><td class="number">2<\/td><td class="number" data-value="1">/,
+    );
     expect(table).toContain('−0.1200 (p 0.0020, adjusted 0.0280 (Holm&#39;s method over 14 tests))');
   });
 
