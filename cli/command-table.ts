@@ -28,7 +28,7 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
   {
     name: 'redrive',
     term: 'redrive [options] <run>',
-    description: "Send a run's failed cases through the judges again and rewrite its report",
+    description: "Send a run's failed cases and cases lacking a judgment through the judges again and rewrite its report",
     load: async () => (await import('./commands/redrive.js')).redriveCommand(),
   },
   {

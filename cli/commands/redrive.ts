@@ -5,14 +5,15 @@ import { finishRun, withFinishRunOptions, type FinishRunOptions } from '../run/f
 import { UsageError } from '../usage-error.js';
 
 /**
- * `assay redrive RUN`: sends a run's failed cases back through the judge
- * worker with the run's own config, then writes the run's report again. A
+ * `assay redrive RUN`: sends a run's failed cases, and its cases lacking a
+ * judgment, back through the judge worker with the run's own config, then
+ * writes the run's report again. A
  * run with cases that never ended is `assay resume`'s: redrive says so and
  * exits 1 at once, sending nothing, instead of waiting for those cases.
  */
 export function redriveCommand(): Command {
   const command = new Command('redrive')
-    .description("Send a run's failed cases through the judges again and rewrite its report")
+    .description("Send a run's failed cases and cases lacking a judgment through the judges again and rewrite its report")
     .argument('<run>', 'run id, as printed by `assay run` (r-...)');
   return withFinishRunOptions(command).action(async (runId: string, options: FinishRunOptions) => {
     await finishRun('assay redrive', runId, options, async (infrastructure) => {
@@ -25,11 +26,21 @@ export function redriveCommand(): Command {
         );
       }
       const { requeued } = outcome;
-      const cases = requeued.length === 1 ? 'case' : 'cases';
+      const plural = (count: number, what: string): string => `${count} ${what.replace('case', count === 1 ? 'case' : 'cases')}`;
+      const failedSent = `${plural(requeued.length, 'failed case')} sent again: ${requeued.join(', ') || 'none'}`;
+      if (outcome.kind === 'dataset-changed') {
+        // The failed cases went; the cases lacking a judgment keep their results, and the report says so again.
+        process.stderr.write(`assay: the cases lacking a judgment were not sent again: ${outcome.reason}\n`);
+        return { caseIds: requeued, waiting: 0, description: failedSent };
+      }
+      const { rejudged } = outcome;
       return {
-        caseIds: requeued,
+        caseIds: [...requeued, ...rejudged].sort(),
         waiting: 0,
-        description: `${requeued.length} failed ${cases} sent again: ${requeued.join(', ') || 'none'}`,
+        description:
+          rejudged.length === 0
+            ? failedSent
+            : `${failedSent}; ${plural(rejudged.length, 'case')} lacking a judgment sent again: ${rejudged.join(', ')}`,
       };
     });
   });

@@ -4,7 +4,9 @@ import { createReadStream } from 'node:fs';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type OutgoingMessage, type WorkQueue } from '../ports/work-queue.js';
 import { readJsonWith } from '../schema/parse-json-with.js';
-import { caseMessageSchema, type CheckMessage } from '../schema/pipeline-messages.js';
+import { caseMessageSchema, type CaseMessage, type CheckMessage } from '../schema/pipeline-messages.js';
+import type { Result } from '../schema/result.js';
+import type { Manifest } from '../schema/run-records.js';
 import { spoolCanary, spoolCases, spoolOptionsOf, startWorkFolder } from '../ingest/ingest.js';
 import type { WorkFolderSettings } from '../run/work-folders.js';
 import { extendDeadline, runCompletion } from '../run/run-completion.js';
@@ -57,34 +59,66 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
   const waitingUnfinished = completion.unfinished.length - unfinished.size;
   const inRound = await inCurrentRound(store, runId);
   await extendDeadline(store, manifest, dependencies.now());
+  const sent = await sendCasesAgain(dependencies, runId, manifest, unfinished, completion.canaryCaseIds, inRound);
+  if (!sent.ok) return { kind: 'unresumable', reason: sent.error };
+  const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
+  await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
+  if ((await store.get(runKeys.ingested(runId))) === undefined) {
+    await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows: sent.value.rows, cases: manifest.cases }));
+  }
+  return { kind: 'requeued', caseIds: sent.value.caseIds, waiting: waitingUnfinished, failed: await failedCases(store, runId) };
+}
+
+/**
+ * Reads the run's stored dataset again (and its canary set, when one of
+ * `caseIds` is a canary case) and sends the case messages of `caseIds` to the
+ * cases queue, in the run's current round, as ingest first sent them: what
+ * `assay resume` sends for unfinished cases, and `assay redrive` for cases
+ * lacking a judgment. A failure when the dataset or canary set changed since
+ * the run started (their case counts differ): nothing is sent then, and
+ * `beforeSending` is not run.
+ */
+export async function sendCasesAgain(
+  dependencies: Pick<ResumeDependencies, 'store' | 'cases' | 'workFolders'>,
+  runId: string,
+  manifest: Manifest,
+  caseIds: ReadonlySet<string>,
+  canaryCaseIds: readonly string[],
+  inRound: (message: CaseMessage) => CaseMessage,
+  /** Run once the dataset (and canary set) read as the run's, before any message is sent. */
+  beforeSending: () => Promise<void> = async () => {},
+): Promise<Result<{ caseIds: string[]; rows: number }>> {
+  const { store } = dependencies;
   const folder = await startWorkFolder(dependencies, 'resume');
   try {
     const spooled = await spoolCases(store, runId, manifest.dataset.key, folder, spoolOptionsOf(runConfigOf(manifest)));
     if (spooled.cases !== manifest.cases) {
       return {
-        kind: 'unresumable',
-        reason: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it`,
+        ok: false,
+        error: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it`,
       };
     }
-    // The canary set is read again too, when the run has one and a canary case is unfinished.
-    const canary = completion.canaryCaseIds.some((caseId) => unfinished.has(caseId))
+    // The canary set is read again too, when the run has one and a canary case is to be sent.
+    const canary = canaryCaseIds.some((caseId) => caseIds.has(caseId))
       ? await spoolCanary(store, runId, manifest.suite, runConfigOf(manifest), folder)
       : undefined;
     if (canary !== undefined && canary.manifest.cases !== manifest.canary?.cases) {
       return {
-        kind: 'unresumable',
-        reason: `the canary set ${canary.manifest.key} now has ${canary.manifest.cases} cases, the run had ${manifest.canary?.cases ?? 0}: it changed since the run started, so the run cannot be finished from it`,
+        ok: false,
+        error: `the canary set ${canary.manifest.key} now has ${canary.manifest.cases} cases, the run had ${manifest.canary?.cases ?? 0}: it changed since the run started, so the run cannot be finished from it`,
       };
     }
-    const requeued: string[] = [];
+    await beforeSending();
+    const sent: string[] = [];
     let batch: OutgoingMessage[] = [];
     for (const path of [spooled.messagesPath, ...(canary === undefined ? [] : [canary.messagesPath])]) {
       for await (const body of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
         if (body === '') continue;
         const message = readJsonWith(caseMessageSchema, body, path);
-        if (!unfinished.has(message.case_id)) continue;
-        requeued.push(message.case_id);
-        batch.push({ id: String(batch.length), body: round === 0 ? body : JSON.stringify(inRound(message)) });
+        if (!caseIds.has(message.case_id)) continue;
+        sent.push(message.case_id);
+        const inThisRound = inRound(message);
+        batch.push({ id: String(batch.length), body: inThisRound === message ? body : JSON.stringify(inThisRound) });
         if (batch.length === 10) {
           await sendAll(dependencies.cases, batch);
           batch = [];
@@ -92,12 +126,7 @@ export async function resumeRun(dependencies: ResumeDependencies, runId: string)
       }
     }
     await sendAll(dependencies.cases, batch);
-    const check: CheckMessage = { kind: 'check', run_id: runId, attempt: 0 };
-    await sendAll(dependencies.control, [{ id: 'check', body: JSON.stringify(check), delaySeconds: 1 }]);
-    if ((await store.get(runKeys.ingested(runId))) === undefined) {
-      await store.put(runKeys.ingested(runId), JSON.stringify({ run_id: runId, rows: spooled.rows, cases: spooled.cases }));
-    }
-    return { kind: 'requeued', caseIds: requeued.sort(), waiting: waitingUnfinished, failed: await failedCases(store, runId) };
+    return { ok: true, value: { caseIds: sent.sort(), rows: spooled.rows } };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -179,6 +179,42 @@ describe('the pipeline, embedded', () => {
     expect(report.run_id).toBe(result.runId);
   });
 
+  it('redrives a case lacking a judgment once the judge answers again, keeping the calls its first result paid', async () => {
+    // Prepare: a run whose judge answers no verdict for one request's judgments
+    const store = join(folder.path, 'store-lacking');
+    const garbled: Oracle = (request, index) =>
+      JSON.stringify(request.messages).includes('How do I move old objects to cheaper storage?')
+        ? { text: 'no verdict today' }
+        : catalogOracle(request, index);
+    const { result, report: first } = await run({ store, oracle: garbled });
+    server.setOracle(catalogOracle);
+    const requestsBefore = server.log.length;
+
+    // Act
+    const out = join(folder.path, 'rejudged');
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' });
+    const redrive = await runCli(['redrive', result.runId, '--store', store, '--out', out]).finally(() => {
+      process.env = saved;
+    });
+
+    // Assess: the case was judged again and lacks nothing now
+    expect(first.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 1 });
+    expect(redrive.stderr).toContain('0 failed cases sent again: none; 1 case lacking a judgment sent again: q08');
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    expect(report.cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
+    expect(report.failed_cases).toEqual([]);
+    // Every call is still counted: the first run's, the failed ones among them, and the redrive's new ones;
+    // the case's judgments that had answered came back from the cache, so only the failed ones were asked again.
+    const asked = server.log.length - requestsBefore;
+    expect(asked).toBeGreaterThan(0);
+    const total = (of: typeof report) => Object.values(of.judges).reduce((sum, usage) => sum + usage.calls + usage.retries, 0);
+    expect(total(report)).toBe(total(first) + asked);
+    expect(Object.values(report.judges).reduce((sum, usage) => sum + usage.cache_hits, 0)).toBeGreaterThan(
+      Object.values(first.judges).reduce((sum, usage) => sum + usage.cache_hits, 0),
+    );
+  });
+
   it('completes every case, with error messages, when the judge answers garbage, each case listed as lacking its judgments', async () => {
     const { report } = await run({ faults: { garbage: 1 }, noCache: true });
     // Every case stays evaluated (its ground truth counts), and lacks the judgment of every LLM judge, on both engines.

@@ -37,7 +37,13 @@ describe('redrive and the reducer state', () => {
         ...run.failures.map((failure) => failure.case_id).filter((caseId) => !run.results.some((result) => result.case_id === caseId)),
       ]),
     ].sort();
-    expect(outcome).toEqual({ kind: 'requeued', requeued: failedOnly });
+    // The synthetic run's results that lack a judgment would be sent again from the dataset, which this store does
+    // not hold: they keep their results, and the outcome says why.
+    expect(outcome).toEqual({
+      kind: 'dataset-changed',
+      requeued: failedOnly,
+      reason: expect.stringMatching(/^the dataset \S+ now has 0 cases, the run had/),
+    });
     expect(await store.get(runKeys.progress(runId))).toBeUndefined();
     expect(await store.get(runKeys.partial(runId, 0))).toBeUndefined();
     expect(new Set((await unfinishedCases(store, runId, run.caseIds, { shardedListingFrom: 1 })).unfinished)).toEqual(new Set(failedOnly));
