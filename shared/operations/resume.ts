@@ -95,7 +95,9 @@ export async function sendCasesAgain(
     if (spooled.cases !== manifest.cases) {
       return {
         ok: false,
-        error: `the dataset ${manifest.dataset.key} now has ${spooled.cases} cases, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it`,
+        error: (await holds(store, manifest.dataset.key))
+          ? `the dataset ${manifest.dataset.key} now has ${spooled.cases} ${spooled.cases === 1 ? 'case' : 'cases'}, the run had ${manifest.cases}: it changed since the run started, so the run cannot be finished from it`
+          : `the dataset ${manifest.dataset.key} is no longer in the store, so the run's cases cannot be read again from it`,
       };
     }
     // The canary set is read again too, when the run has one and a canary case is to be sent.
@@ -140,4 +142,10 @@ async function failedCases(store: ObjectStore, runId: string): Promise<number> {
     if ((await store.get(runKeys.result(runId, caseId))) === undefined) failed++;
   }
   return failed;
+}
+
+/** Whether the store holds `key` (listed under its own name: no object is read). */
+async function holds(store: ObjectStore, key: string): Promise<boolean> {
+  for await (const listed of store.list(key)) if (listed === key) return true;
+  return false;
 }

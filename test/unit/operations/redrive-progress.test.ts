@@ -42,7 +42,7 @@ describe('redrive and the reducer state', () => {
     expect(outcome).toEqual({
       kind: 'dataset-changed',
       requeued: failedOnly,
-      reason: expect.stringMatching(/^the dataset \S+ now has 0 cases, the run had/),
+      reason: expect.stringMatching(/^the dataset \S+ is no longer in the store, so the run's cases cannot be read again from it$/),
     });
     expect(await store.get(runKeys.progress(runId))).toBeUndefined();
     expect(await store.get(runKeys.partial(runId, 0))).toBeUndefined();
