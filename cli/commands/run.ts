@@ -61,7 +61,7 @@ export function runCommand(): Command {
     .option('--no-cache', 'judge every case again instead of reusing cached judgments')
     .option(
       '--threads <n>',
-      `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core for an input of 4 MiB or more, one thread below; at most ${MAX_THREADS})`,
+      `worker threads for the CPU-bound steps of an embedded run that makes no judge call (ground truth, lexical judges, the reduce); 1 keeps them in this thread (default: one a core for a TREC collection of 4 MiB or more, or a dataset of 4 MiB or more past two cores; else 1; at most ${MAX_THREADS})`,
     )
     .option(MAX_FAILED_FLAGS, MAX_FAILED_DESCRIPTION)
     .option('--fail-under <rate>', "exit 1 when an engine's share of cases meeting the config's thresholds is below this (0 to 1)")

@@ -13,8 +13,19 @@ import type { RunInput } from './upload-input.js';
  */
 export const THREADED_INPUT_BYTES = 4 * 1024 * 1024;
 
-/** The worker threads a run takes when `--threads` is not given: one a core (at most MAX_THREADS) for an input of THREADED_INPUT_BYTES or more, none below. */
-export async function defaultThreadsFor(input: RunInput): Promise<number> {
+/**
+ * The worker threads a run takes when `--threads` is not given: one a core
+ * (at most MAX_THREADS) for an input of THREADED_INPUT_BYTES or more, one
+ * below. A dataset file (rather than a TREC collection, whose run files the
+ * threads read) also needs more than two cores: on two, the threads' handing
+ * of cases back and forth costs more than they save at every size measured,
+ * 10,000 cases (9 MB) in 10.1 s against 9.7 s in one thread and 100,000
+ * (91 MB) in 64.2 s against 46.7 s (`farm-bench`, side by side, the
+ * datasets of `npm run bench:scale`).
+ */
+export async function defaultThreadsFor(input: RunInput, cores: number = availableParallelism()): Promise<number> {
+  const oneACore = Math.min(cores, MAX_THREADS);
+  if (input.collection === undefined && cores <= 2) return 1;
   const paths =
     input.collection !== undefined
       ? [input.collection.qrels, ...input.collection.runs]
@@ -28,7 +39,7 @@ export async function defaultThreadsFor(input: RunInput): Promise<number> {
       // An input that cannot be read is reported by its upload, with its name; here it only weighs nothing.
       () => 0,
     );
-    if (bytes >= THREADED_INPUT_BYTES) return Math.min(availableParallelism(), MAX_THREADS);
+    if (bytes >= THREADED_INPUT_BYTES) return oneACore;
   }
   return 1;
 }

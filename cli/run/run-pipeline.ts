@@ -39,7 +39,7 @@ export interface PipelineRun extends RunInput {
   readonly now?: () => Date;
   /**
    * Worker threads for the CPU-bound steps of an embedded run that makes no
-   * judge call (pipeline-threads.ts); by default one a core for an input of 4 MiB or more, else none (default-threads.ts); 1 for none.
+   * judge call (pipeline-threads.ts); by default as default-threads.ts decides (inputs of 4 MiB or more; a dataset past two cores only); 1 for none.
    */
   readonly threads?: number;
   /** The built thread entry (dist/cli/pipeline-thread.js), for a caller running this from the TypeScript source, which has none of its own. */
