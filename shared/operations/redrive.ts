@@ -5,6 +5,7 @@ import { parseCaseMessage, type CheckMessage } from '../schema/pipeline-messages
 import { inCurrentRound } from '../batch-judging/batch-state.js';
 import { caseFailureSchema, caseResultSchema, type CaseResult } from '../schema/run-records.js';
 import { judgeFailuresOf } from '../report/judge-failures.js';
+import { reportSchema, type Report } from '../schema/report.js';
 import type { WorkFolderSettings } from '../run/work-folders.js';
 import { sendCasesAgain } from './resume.js';
 import { extendDeadline, runCompletion } from '../run/run-completion.js';
@@ -54,7 +55,7 @@ export async function redriveFailures(
   const bodies: string[] = [];
   const inRound = await inCurrentRound(store, runId);
   // Read before any case is sent: a failed case sent again may end with a new result lacking a judgment meanwhile.
-  const lacking = await casesLackingJudgment(store, runId);
+  const lacking = await casesLackingJudgment(store, runId, completion.manifest.suite);
   for await (const key of store.list(runKeys.failuresPrefix(runId))) {
     const bytes = await store.get(key);
     if (bytes === undefined) continue;
@@ -107,14 +108,39 @@ export async function redriveFailures(
   return { kind: 'requeued', requeued: requeued.sort(), rejudged };
 }
 
-/** The run's results with a judgment that ended in error (judge-failures.ts), by case id, with the judge usage they paid. */
-async function casesLackingJudgment(store: ObjectStore, runId: string): Promise<Map<string, CaseResult['judge_usage']>> {
+/**
+ * The run's results with a judgment that ended in error (judge-failures.ts),
+ * by case id, with the judge usage they paid. The run's report names them
+ * (its `failed_cases` entries with a judge), so only those results are read;
+ * a run without a report, or whose report no longer reads, has every result read.
+ */
+async function casesLackingJudgment(store: ObjectStore, runId: string, suite: string): Promise<Map<string, CaseResult['judge_usage']>> {
+  const reportKey = runKeys.report(suite, runId, 'report.json');
+  const report = reportOf(await store.get(reportKey));
+  const keys: string[] = [];
+  if (report === undefined) {
+    for await (const key of store.list(runKeys.resultsPrefix(runId))) keys.push(key);
+  } else {
+    const named = report.failed_cases.flatMap((entry) => (entry.judge === undefined ? [] : [entry.case_id]));
+    for (const caseId of new Set(named)) keys.push(runKeys.result(runId, caseId));
+  }
   const lacking = new Map<string, CaseResult['judge_usage']>();
-  for await (const key of store.list(runKeys.resultsPrefix(runId))) {
+  for (const key of keys) {
     const bytes = await store.get(key);
     if (bytes === undefined) continue;
     const result = readJsonWith(caseResultSchema, bytes, key);
     if (judgeFailuresOf(result).length > 0) lacking.set(result.case_id, result.judge_usage);
   }
   return lacking;
+}
+
+/** A stored report.json, or undefined when there is none or it does not read as one (written by another version). */
+function reportOf(bytes: Uint8Array | undefined): Report | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    const parsed = reportSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
