@@ -26,8 +26,8 @@ export function redriveCommand(): Command {
         );
       }
       const { requeued } = outcome;
-      const plural = (count: number, what: string): string => `${count} ${what.replace('case', count === 1 ? 'case' : 'cases')}`;
-      const failedSent = `${plural(requeued.length, 'failed case')} sent again: ${requeued.join(', ') || 'none'}`;
+      const cases = (count: number): string => (count === 1 ? 'case' : 'cases');
+      const failedSent = `${requeued.length} failed ${cases(requeued.length)} sent again: ${requeued.join(', ') || 'none'}`;
       if (outcome.kind === 'dataset-changed') {
         // The failed cases went; the cases lacking a judgment keep their results, and the report says so again.
         process.stderr.write(`assay: the cases lacking a judgment were not sent again: ${outcome.reason}\n`);
@@ -40,7 +40,7 @@ export function redriveCommand(): Command {
         description:
           rejudged.length === 0
             ? failedSent
-            : `${failedSent}; ${plural(rejudged.length, 'case')} lacking a judgment sent again: ${rejudged.join(', ')}`,
+            : `${failedSent}; ${rejudged.length} ${cases(rejudged.length)} lacking a judgment sent again: ${rejudged.join(', ')}`,
       };
     });
   });

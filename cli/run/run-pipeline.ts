@@ -107,10 +107,10 @@ export async function runPipeline(
   // A run without judges names none, rather than the backend it will never call.
   const judgeSummary = judging.judges.length > 0 ? judging.summary : run.collection !== undefined ? GROUND_TRUTH_ONLY : NO_JUDGES;
   const tracker = progress(() => (judging.backend.kind === 'llm' ? judging.backend.service.usage() : {}), { cacheOff: run.noCache });
-  const threadCount = run.threads ?? (await defaultThreadsFor(run));
+  // The input's size is looked at only for a run that could use threads.
   const threads =
     infrastructure.storeFolder !== undefined && judgedWithoutCalls(judging)
-      ? PipelineThreads.start(infrastructure.storeFolder, threadCount, run.threadEntry)
+      ? PipelineThreads.start(infrastructure.storeFolder, run.threads ?? (await defaultThreadsFor(run)), run.threadEntry)
       : undefined;
   try {
     // The canary set first: ingest reads it when the dataset's upload starts the run.
