@@ -23,3 +23,13 @@ export function sharedGovernor(key: string, settings: GovernorSettings): RateGov
   governors.set(key, governor);
   return governor;
 }
+
+/**
+ * Forgets every governor: for a process that runs one independent job after
+ * another against servers of its own (the test workers that run file after
+ * file), where a port used again would otherwise inherit the rate an earlier
+ * server taught or an earlier config set.
+ */
+export function forgetGovernors(): void {
+  governors.clear();
+}

@@ -28,6 +28,15 @@ export function rememberSecret(secret: string | undefined): void {
   if (trimmed !== undefined && trimmed.length >= SHORTEST_SECRET) knownSecrets.add(trimmed);
 }
 
+/**
+ * Forgets every secret remembered so far: for a process that runs one
+ * independent job after another (the test workers that run file after file),
+ * so one job's keys do not cut pieces out of the next one's data.
+ */
+export function forgetSecrets(): void {
+  knownSecrets.clear();
+}
+
 /** Credential shapes, each with what replaces it (the label before the value is kept, so the text still reads). */
 const CREDENTIAL_SHAPES: readonly { pattern: RegExp; replacement: string }[] = [
   { pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replacement: `$1${REDACTED}` },

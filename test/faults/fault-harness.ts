@@ -91,9 +91,9 @@ export function expectEveryCaseOnce(files: RunFiles, dataset: FaultDataset, engi
   expect(lines).toHaveLength(report.cases.evaluated * engines.length);
 }
 
-/** Chat requests the judge server answered with a verdict, for one judge (by its response_format name). */
-export function answeredCalls(server: OpenAiTestServer, judge: string): number {
-  return server.log.filter((entry) => entry.outcome === 'answer' && formatName(entry.request.response_format) === judge).length;
+/** Chat requests the judge server answered with a verdict, for one judge (by its response_format name), from the log entry `from` on. */
+export function answeredCalls(server: OpenAiTestServer, judge: string, from = 0): number {
+  return server.log.slice(from).filter((entry) => entry.outcome === 'answer' && formatName(entry.request.response_format) === judge).length;
 }
 
 /** Every chat request the judge server received for one judge, answered or faulted. */

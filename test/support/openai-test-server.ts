@@ -238,10 +238,17 @@ export async function startOpenAiTestServer(options: {
     response.once('finish', () => {
       entry.answeredAt = performance.now();
     });
+    // An answer the connection closed under (a killed client's, written into its dead socket) reached nobody: not counted as one.
+    response.once('close', () => {
+      if (entry.outcome === 'answer' && !response.writableFinished) {
+        entry.status = 0;
+        entry.outcome = 'abandoned';
+      }
+    });
 
     const slow = forced === 'slow' || (forced === 'none' && slowDraw < (plan.slow ?? 0));
     const delayMs = (plan.latencyMs ?? 0) + (slow ? (plan.slowMs ?? 200) : 0);
-    if (delayMs > 0 && !(await clientWaits(response, delayMs, clock))) {
+    if (clientGone(response) || (delayMs > 0 && !(await clientWaits(response, delayMs, clock)))) {
       entry.status = 0;
       entry.outcome = 'abandoned';
       return;
@@ -381,6 +388,16 @@ function headersOf(incoming: IncomingMessage): Record<string, string> {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+/**
+ * Whether the client's connection is gone before any answer: a request read in
+ * full from a process killed since (its bytes were in the socket's buffer)
+ * has no one to answer, whether it waits first or not.
+ */
+function clientGone(response: ServerResponse): boolean {
+  // A client's end of the connection makes the server end its own (not writable) before it is destroyed.
+  return response.socket === null || response.socket.destroyed || !response.socket.writable;
 }
 
 /** Waits milliseconds on the clock; false when the client hung up first (its timeout fired, or the server is closing). */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAiTestServer, type FaultPlan, type Oracle, type OpenAiTestServer } from '../../support/openai-test-server.js';
@@ -335,6 +336,24 @@ describe('faults', () => {
     );
     // Assess
     expect(error).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+    await expect.poll(() => running.log[0]?.outcome).toBe('abandoned');
+    expect(running.answered()).toBe(0);
+  });
+
+  it('abandons a slow answer to a client that sent its request and closed the connection at once, as a killed process does', async () => {
+    // Prepare: a whole request, then the client's end of the connection, perhaps before the server reads either
+    const running = await start(answerVerdict, { slow: 1, slowMs: 30_000 });
+    const body = JSON.stringify({ model: 'judge-model', messages: question });
+    const { port } = new URL(running.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Act
+    socket.end(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer test-key\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    socket.resume();
+    await new Promise((resolve) => socket.once('close', resolve));
+    // Assess: the request is logged, as abandoned at once rather than answered into a closed connection 30 s later
     await expect.poll(() => running.log[0]?.outcome).toBe('abandoned');
     expect(running.answered()).toBe(0);
   });

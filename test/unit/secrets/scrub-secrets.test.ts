@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rememberSecret, scrubSecrets } from '../../../shared/secrets/scrub-secrets.js';
+import { forgetSecrets, rememberSecret, removeKnownSecrets, scrubSecrets } from '../../../shared/secrets/scrub-secrets.js';
 
 const KEY = 'gw-7Hq2Lx9Vb4Nm8Rt3Wz6Kp1Yd';
 
@@ -58,6 +58,22 @@ describe('scrubSecrets', () => {
 
     // Assess
     expect(scrubbed).toBe('the gateway says [redacted] is unknown');
+  });
+
+  it('leaves documents whole again once the remembered secrets are forgotten, as the next job of a process starts', () => {
+    // Prepare: a key whose first 8 characters a later job's document id shares
+    rememberSecret('bedrock-batch-secret-key');
+    const redacted = removeKnownSecrets('bedrock-knowledge-bases');
+
+    // Act
+    forgetSecrets();
+
+    // Assess
+    expect(redacted).toBe('[redacted]knowledge-bases');
+    expect(removeKnownSecrets('bedrock-knowledge-bases')).toBe('bedrock-knowledge-bases');
+    expect(scrubSecrets('the gateway says bedrock-batch-secret-key is unknown')).toBe(
+      'the gateway says bedrock-batch-secret-key is unknown',
+    );
   });
 
   it('removes a short secret only where it appears whole', () => {
