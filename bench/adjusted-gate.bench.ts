@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { P_VALUE_ADJUSTMENTS } from '../shared/statistics/p-value-adjustment.js';
 import { seededRandom } from '../shared/statistics/seeded-random.js';
 import { simulatedNight, type PlantedDrop } from '../test/support/simulated-sweeps.js';
+import { benchOptions, seed as seedOption, wholeNumber } from './bench-options.js';
 
 /**
  * The regression gate on seeded simulated sweeps (test/support/simulated-sweeps.ts):
@@ -25,10 +27,20 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '2026' },
   },
 });
-const nights = Number(values.nights);
-const shape = { engines: Number(values.engines), metrics: Number(values.metrics), cases: Number(values.cases) };
-const permutations = Number(values.permutations);
-const seed = Number(values.seed);
+const options = benchOptions(
+  'bench:adjusted-gate',
+  z.object({
+    nights: wholeNumber(1),
+    engines: wholeNumber(1),
+    metrics: wholeNumber(1),
+    cases: wholeNumber(1),
+    permutations: wholeNumber(1),
+    seed: seedOption(),
+  }),
+  values,
+);
+const { nights, permutations, seed } = options;
+const shape = { engines: options.engines, metrics: options.metrics, cases: options.cases };
 
 /** Four planted drops of `drop`: engines 0 to 3, each on one metric. */
 function plantedDrops(drop: number): PlantedDrop[] {

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { simulateNights, type SimulatedNights } from '../test/support/simulated-canary.js';
+import { benchOptions, wholeNumber } from './bench-options.js';
 
 /**
  * How often the judge canary's tests flag a night on which the judge did not
@@ -21,9 +23,12 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '30' },
   },
 });
-const suites = Number(values.suites);
-const nights = Number(values.nights);
-const requests = Number(values.requests);
+// Every fourth night is changed: fewer than four have none to catch.
+const { suites, nights, requests } = benchOptions(
+  'bench:canaries',
+  z.object({ suites: wholeNumber(1), nights: wholeNumber(4), requests: wholeNumber(1) }),
+  values,
+);
 
 const started = process.cpuUsage();
 console.log(`${suites} suites × ${nights} nights, ${requests * 4} canary documents, level 0.05; every fourth night changed`);

@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { seed, wholeNumber } from './bench-options.js';
 
 /**
  * Writes a large synthetic TREC collection for benchmarks: a run with
@@ -14,6 +15,16 @@ export interface CollectionShape {
   readonly judgedPerQuery: number;
   readonly seed: number;
 }
+
+/** The options of the two TREC benches (ir-metrics, trec-pipeline): a generated collection's shape, and the rounds timed. */
+export const TREC_BENCH_OPTIONS = {
+  queries: wholeNumber(1),
+  runs: wholeNumber(1),
+  documents: wholeNumber(1),
+  judged: wholeNumber(1),
+  repeat: wholeNumber(1),
+  seed: seed(),
+};
 
 export async function generateCollection(qrelsPath: string, runPath: string, shape: CollectionShape): Promise<void> {
   const random = mulberry32(shape.seed);

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { historyKeys } from '../shared/history/history-keys.js';
 import { historyRowOf } from '../shared/history/history-row.js';
 import { recordRunHistory } from '../shared/history/write-history.js';
@@ -6,6 +7,7 @@ import { MemoryStore } from '../shared/ports/memory-store.js';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import type { Report } from '../shared/schema/report.js';
 import { seededRandom } from '../shared/statistics/seeded-random.js';
+import { benchOptions, nonNegativeNumber, wholeNumber } from './bench-options.js';
 import { LatencyStore } from './scale/latency-store.js';
 
 /**
@@ -28,10 +30,14 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '5' },
   },
 });
-const nights = Number(values.nights);
-const engineCount = Number(values.engines);
-const latencyMs = Number(values.latency);
-const repeat = Number(values.repeat);
+const options = benchOptions(
+  'bench:history',
+  z.object({ nights: wholeNumber(1), engines: wholeNumber(1), latency: nonNegativeNumber(), repeat: wholeNumber(1) }),
+  values,
+);
+const { nights, repeat } = options;
+const engineCount = options.engines;
+const latencyMs = options.latency;
 const SUITE = 'nightly';
 
 const GROUND_TRUTH = [

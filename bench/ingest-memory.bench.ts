@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { configFileSchema } from '../shared/config/index.js';
 import { ingestDataset } from '../shared/ingest/ingest.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
+import { benchOptions, wholeNumber } from './bench-options.js';
 
 /**
  * Peak memory of ingest on a large generated dataset (one row a case, one
@@ -18,11 +20,12 @@ import type { WorkQueue } from '../shared/ports/work-queue.js';
  * figure: `npm run bench:ingest -- --rows 1000000`.
  */
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, 'ingest-only': { type: 'string' } } });
+const options = benchOptions('bench:ingest', z.object({ rows: wholeNumber(1) }), values);
 
-if (values['ingest-only'] !== undefined) {
-  process.stdout.write(JSON.stringify(await ingestOnly(values['ingest-only'])));
+if (options['ingest-only'] !== undefined) {
+  process.stdout.write(JSON.stringify(await ingestOnly(options['ingest-only'])));
 } else {
-  const rows = Number(values.rows);
+  const { rows } = options;
   const folder = await mkdtemp(join(tmpdir(), 'assay-ingest-bench-'));
   try {
     const dataset = join(folder, 'large.jsonl');

@@ -1,7 +1,9 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateCollection, type CollectionShape } from './generate-collection.js';
+import { z } from 'zod';
+import { benchOptions, oneOf, wholeNumber } from './bench-options.js';
+import { generateCollection, TREC_BENCH_OPTIONS, type CollectionShape } from './generate-collection.js';
 import { benchManyRuns } from './ir-metrics-many-runs.js';
 import { officialRuns } from './official-runs.js';
 import { median, timeCommands } from './time-command.js';
@@ -44,41 +46,42 @@ const { values } = parseArgs({
     'runs-folder': { type: 'string' },
   },
 });
+const options = benchOptions(
+  'bench',
+  z.object({ part: oneOf(['large', 'many', 'all']), ...TREC_BENCH_OPTIONS, 'run-queries': wholeNumber(1) }),
+  values,
+);
 
-const trecEval = values['trec-eval'];
+const trecEval = options['trec-eval'];
 if (trecEval === undefined || !existsSync(trecEval)) {
   console.error('Pass the path of a trec_eval binary with --trec-eval PATH (or TREC_EVAL=PATH).');
-  process.exit(2);
-}
-if (!['large', 'many', 'all'].includes(values.part)) {
-  console.error(`Expected --part to be large, many or all, got "${values.part}"`);
   process.exit(2);
 }
 
 const folder = join(import.meta.dirname, '.data');
 mkdirSync(folder, { recursive: true });
 const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
-const repeat = Number(values.repeat);
+const { repeat } = options;
 const measures = GOLDEN_MEASURE_FLAGS;
-const shapeWith = (queries: string): CollectionShape => ({
-  queries: Number(queries),
-  documentsPerQuery: Number(values.documents),
-  judgedPerQuery: Number(values.judged),
-  seed: Number(values.seed),
+const shapeWith = (queries: number): CollectionShape => ({
+  queries,
+  documentsPerQuery: options.documents,
+  judgedPerQuery: options.judged,
+  seed: options.seed,
 });
 
-const official = officialRuns(values.qrels, values['runs-folder']);
-if (values.part !== 'many' && official === undefined) await benchLargeRun(trecEval, shapeWith(values.queries));
+const official = officialRuns(options.qrels, options['runs-folder']);
+if (options.part !== 'many' && official === undefined) await benchLargeRun(trecEval, shapeWith(options.queries));
 // The many-runs part scores what a shared task such as Robust03 reports for each of its runs.
 const sharedTaskMeasures = SHARED_TASK_MEASURE_FLAGS;
-if (values.part !== 'large' || official !== undefined) {
+if (options.part !== 'large' || official !== undefined) {
   console.log('');
   await benchManyRuns({
     trecEval,
     assayBin,
     folder,
-    runs: Number(values.runs),
-    shape: shapeWith(values['run-queries']),
+    runs: options.runs,
+    shape: shapeWith(options['run-queries']),
     measures: sharedTaskMeasures,
     repeat,
     ...(official === undefined ? {} : { official }),

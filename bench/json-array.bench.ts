@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { benchOptions, positiveNumber, seed, wholeNumber } from './bench-options.js';
 import { buildLoaders } from './json-array/bundles.js';
 import { generateJsonArray } from './json-array/generate-array.js';
 import { median } from './time-command.js';
@@ -28,20 +30,25 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
   },
 });
+const options = benchOptions(
+  'bench:json-array',
+  z.object({ rows: wholeNumber(1), mib: positiveNumber(), repeat: wholeNumber(1), seed: seed() }),
+  values,
+);
 
 const folder = join(import.meta.dirname, '.data');
 mkdirSync(folder, { recursive: true });
-const rows = Number(values.rows);
-const file = join(folder, `json-array-r${rows}-m${values.mib}-s${values.seed}.json`);
+const { rows } = options;
+const file = join(folder, `json-array-r${rows}-m${options.mib}-s${options.seed}.json`);
 if (!existsSync(file)) {
-  console.log(`Generating ${rows} rows, about ${values.mib} MiB...`);
-  await generateJsonArray(file, { rows, bytes: Number(values.mib) * 2 ** 20, seed: Number(values.seed) });
+  console.log(`Generating ${rows} rows, about ${options.mib} MiB...`);
+  await generateJsonArray(file, { rows, bytes: options.mib * 2 ** 20, seed: options.seed });
 }
 const mebibytes = statSync(file).size / 2 ** 20;
-const loaders = await buildLoaders(join(folder, 'json-array'), values.reference);
+const loaders = await buildLoaders(join(folder, 'json-array'), options.reference);
 const contenders: Record<string, readonly string[]> = {
   'assay (this build)': [loaders.current, '--reader', 'assay', file],
-  [`assay (${values.reference})`]: [loaders.reference, '--reader', 'assay', file],
+  [`assay (${options.reference})`]: [loaders.reference, '--reader', 'assay', file],
   'stream-json 1.9.1': [loaders.current, '--reader', 'stream-json', file],
 };
 
@@ -53,7 +60,7 @@ interface Loaded {
   readonly loadSeconds: number;
 }
 const results = new Map<string, Loaded[]>();
-for (let round = 1; round <= Number(values.repeat); round++) {
+for (let round = 1; round <= options.repeat; round++) {
   for (const [name, args] of Object.entries(contenders)) {
     const loaded = await load(args);
     results.set(name, [...(results.get(name) ?? []), loaded]);
@@ -63,7 +70,7 @@ for (let round = 1; round <= Number(values.repeat); round++) {
   }
 }
 
-console.log(`\n${file}: ${mebibytes.toFixed(0)} MiB, ${rows} rows; medians of ${values.repeat} (min to max)`);
+console.log(`\n${file}: ${mebibytes.toFixed(0)} MiB, ${rows} rows; medians of ${options.repeat} (min to max)`);
 const cpuOf = (name: string): number[] => (results.get(name) ?? []).map((loaded) => loaded.cpuSeconds);
 const [current, reference, library] = Object.keys(contenders) as [string, string, string];
 for (const name of Object.keys(contenders)) {
@@ -79,7 +86,7 @@ const ratio = (a: string, b: string): string => {
   return `${median(pairs).toFixed(2)} (${Math.min(...pairs).toFixed(2)} to ${Math.max(...pairs).toFixed(2)})`;
 };
 console.log(
-  `CPU ratio, this build / ${values.reference}: ${ratio(current, reference)}; this build / stream-json: ${ratio(current, library)}`,
+  `CPU ratio, this build / ${options.reference}: ${ratio(current, reference)}; this build / stream-json: ${ratio(current, library)}`,
 );
 const digests = new Set([...results.values()].flat().map((loaded) => `${loaded.rows}/${loaded.badRows}/${loaded.digest}`));
 console.log(`rows identical in every process: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(', ')})`}`);

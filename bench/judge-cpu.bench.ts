@@ -5,7 +5,10 @@ import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { MAX_CONCURRENCY } from '../shared/schema/work-limits.js';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
+import { benchOptions, crossChecked, nonNegativeNumber, wholeNumber } from './bench-options.js';
 import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
@@ -29,7 +32,9 @@ import { median } from './time-command.js';
  * --cpu-prof`, and the bench prints the functions with the most self time in
  * each (their share of the profile's samples), and the same by package.
  *
- * `--repeat 0 --profile DIR` runs the profiles alone.
+ * `--repeat 0 --profile DIR` runs the profiles alone. Without --profile,
+ * --repeat 0 is refused, and so is a --small not below --large (the figure
+ * divides by their difference), with exit code 2 (bench-options.ts).
  *
  *   npm run bench:judge-cpu -- [--small 200] [--large 1000] [--passages 5] [--latency 50] [--repeat 3] [--reference-cli PATH] [--profile DIR] [--top 25]
  */
@@ -46,14 +51,34 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
   },
 });
-const passages = Number(values.passages);
-/** Pairs measured; 0 runs the profiles alone. */
-const repeat = Number(values.repeat);
-const concurrency = Number(values.concurrency);
-const latencyMs = Number(values.latency);
+const options = benchOptions(
+  'bench:judge-cpu',
+  crossChecked(
+    z.object({
+      small: wholeNumber(1),
+      large: wholeNumber(1),
+      passages: wholeNumber(1),
+      latency: nonNegativeNumber(),
+      /** Pairs measured; 0 runs the profiles alone. */
+      repeat: wholeNumber(0),
+      concurrency: wholeNumber(1, MAX_CONCURRENCY),
+      top: wholeNumber(1),
+      profile: z.string().optional(),
+    }),
+    (parsed, refuse) => {
+      if (parsed.repeat > 0 && parsed.small >= parsed.large)
+        refuse('small', `below --large (${parsed.large}): the figure divides by their difference`);
+      if (parsed.repeat === 0 && parsed.profile === undefined)
+        refuse('repeat', 'at least 1 without --profile DIR (--repeat 0 runs the profiles alone)');
+    },
+  ),
+  values,
+);
+const { small, large, passages, concurrency, repeat } = options;
+const latencyMs = options.latency;
 const clis: { name: string; path: string }[] = [
   { name: 'this build', path: join(import.meta.dirname, '..', 'cli', 'bin.js') },
-  ...(values['reference-cli'] === undefined ? [] : [{ name: 'reference', path: values['reference-cli'] }]),
+  ...(options['reference-cli'] === undefined ? [] : [{ name: 'reference', path: options['reference-cli'] }]),
 ];
 const folder = await mkdtemp(join(tmpdir(), 'assay-bench-cpu-'));
 
@@ -216,11 +241,9 @@ function placeOf(functionName: string, source: string): string {
 }
 
 try {
-  const small = Number(values.small);
-  const large = Number(values.large);
   const [smallDataset, largeDataset] = [await writeDataset(small), await writeDataset(large)];
   console.log(
-    `judge CPU: ${small} and ${large} queries × ${passages} passages, chunk_relevance, --concurrency ${concurrency} --no-cache, judge latency ${latencyMs} ms; ${values.repeat} pairs`,
+    `judge CPU: ${small} and ${large} queries × ${passages} passages, chunk_relevance, --concurrency ${concurrency} --no-cache, judge latency ${latencyMs} ms; ${repeat} pairs`,
   );
   const marginal = new Map(clis.map((cli) => [cli.name, [] as number[]]));
   const fixed = new Map(clis.map((cli) => [cli.name, [] as number[]]));
@@ -246,19 +269,19 @@ try {
     );
   }
 
-  if (values.profile !== undefined) {
+  if (options.profile !== undefined) {
     for (const cli of clis) {
       for (const [label, dataset] of [
         ['small', smallDataset],
         ['large', largeDataset],
       ] as const) {
-        const profileDir = join(values.profile, `${cli.name.replaceAll(' ', '-')}-${label}`);
+        const profileDir = join(options.profile, `${cli.name.replaceAll(' ', '-')}-${label}`);
         await rm(profileDir, { recursive: true, force: true });
         await mkdir(profileDir, { recursive: true });
         console.log(`profile, ${cli.name}, ${label} run: ${describe(await measure(cli.path, dataset, profileDir))}`);
         for (const file of (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile')).sort()) {
           console.log(`  ${join(profileDir, file)}`);
-          for (const line of await summariseProfile(join(profileDir, file), Number(values.top))) console.log(line);
+          for (const line of await summariseProfile(join(profileDir, file), options.top)) console.log(line);
         }
       }
     }

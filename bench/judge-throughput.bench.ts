@@ -3,10 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { catalogOracle } from '../test/support/judge-oracle.js';
 import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '../test/support/openai-test-server.js';
 import type { RequestLimit } from '../test/support/request-window.js';
 import type { TokenBucketLimit } from '../test/support/token-bucket.js';
+import { benchOptions, crossChecked, listOf, nonNegativeNumber, oneOf, wholeNumber } from './bench-options.js';
 import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
@@ -69,15 +71,37 @@ const { values } = parseArgs({
     'reference-cli': { type: 'string' },
   },
 });
-const repeat = Number(values.repeat);
-const limitPerMinute = Number(values.limit);
-const windowMs = Number(values['window-ms']);
-const burst = Number(values.burst);
-const limiters = values.limiter.split(',');
-const latencies = values.latency.split(',').map(Number);
+const options = benchOptions(
+  'bench:judge-throughput',
+  crossChecked(
+    z.object({
+      part: oneOf(['rate-limit', 'random-429', 'full-pipe', 'all']),
+      repeat: wholeNumber(1),
+      limit: wholeNumber(1),
+      'window-ms': wholeNumber(1),
+      burst: wholeNumber(1),
+      limiter: listOf(oneOf(['window', 'bucket'])),
+      latency: listOf(nonNegativeNumber()),
+    }),
+    (parsed, refuse) => {
+      // The sliding window admits Math.round(limit × window / 1 minute) requests: none would admit nothing, ever.
+      const shortest = Math.ceil(30_000 / parsed.limit);
+      const windowed = parsed.limiter.includes('window') && (parsed.part === 'rate-limit' || parsed.part === 'all');
+      if (windowed && parsed['window-ms'] < shortest) {
+        refuse('window-ms', `at least ${shortest} to admit one request a window at --limit ${parsed.limit} a minute`);
+      }
+    },
+  ),
+  values,
+);
+const { repeat, burst } = options;
+const limitPerMinute = options.limit;
+const windowMs = options['window-ms'];
+const limiters = options.limiter;
+const latencies = options.latency;
 const clis: { name: string; path: string }[] = [
   { name: 'this build', path: join(import.meta.dirname, '..', 'cli', 'bin.js') },
-  ...(values['reference-cli'] === undefined ? [] : [{ name: 'reference', path: values['reference-cli'] }]),
+  ...(options['reference-cli'] === undefined ? [] : [{ name: 'reference', path: options['reference-cli'] }]),
 ];
 const folder = await mkdtemp(join(tmpdir(), 'assay-bench-judges-'));
 
@@ -352,9 +376,9 @@ function spread(values: readonly number[]): string {
 }
 
 try {
-  if (values.part === 'rate-limit' || values.part === 'all') await rateLimitPart();
-  if (values.part === 'random-429' || values.part === 'all') await random429Part();
-  if (values.part === 'full-pipe' || values.part === 'all') await fullPipePart();
+  if (options.part === 'rate-limit' || options.part === 'all') await rateLimitPart();
+  if (options.part === 'random-429' || options.part === 'all') await random429Part();
+  if (options.part === 'full-pipe' || options.part === 'all') await fullPipePart();
 } finally {
   await rm(folder, { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { seededRandom } from '../shared/statistics/seeded-random.js';
 import { tallyDraws, trecRuns } from '../test/support/trec-leaderboard-draws.js';
 import type { PValueAdjustmentMethod } from '../shared/schema/p-value-adjustment.js';
+import { benchOptions, listOf, seed as seedOption, wholeNumber } from './bench-options.js';
 
 /**
  * The leaderboard on TREC 2019 Deep Learning (test/support/trec-leaderboard-draws.ts):
@@ -21,12 +23,16 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '2026' },
   },
 });
-const draws = Number(values.draws);
-const seed = Number(values.seed);
-const labelledCounts = values.labelled.split(',').map(Number);
+const data = trecRuns();
+const options = benchOptions(
+  'bench:leaderboard-trec',
+  z.object({ draws: wholeNumber(1), labelled: listOf(wholeNumber(0, data.topics.length)), seed: seedOption() }),
+  values,
+);
+const { draws, seed } = options;
+const labelledCounts = options.labelled;
 const methods: PValueAdjustmentMethod[] = ['benjamini-hochberg', 'holm', 'none'];
 
-const data = trecRuns();
 const pairs = (data.names.length * (data.names.length - 1)) / 2;
 console.log(
   `${data.names.length} runs × ${data.topics.length} topics, ${pairs} pairs, ${draws} seeded draws (seed ${seed}) each, alpha 0.05`,

@@ -2,11 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { Progress } from '../cli/run/progress.js';
 import { runPipeline } from '../cli/run/run-pipeline.js';
 import { configFileSchema } from '../shared/config/index.js';
+import { MAX_CONCURRENCY } from '../shared/schema/work-limits.js';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
+import { benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
 
 /**
  * Pipeline benchmarks on the embedded default:
@@ -26,9 +29,19 @@ const { values } = parseArgs({
     'overhead-cases': { type: 'string', default: '2000' },
   },
 });
-const cases = Number(values.cases);
-const concurrency = Number(values.concurrency);
-const latencyMs = Number(values.latency);
+// The ideal throughput divides by the latency.
+const options = benchOptions(
+  'bench:pipeline',
+  z.object({
+    cases: wholeNumber(1),
+    concurrency: wholeNumber(1, MAX_CONCURRENCY),
+    latency: positiveNumber(),
+    'overhead-cases': wholeNumber(1),
+  }),
+  values,
+);
+const { cases, concurrency } = options;
+const latencyMs = options.latency;
 
 const folder = await mkdtemp(join(tmpdir(), 'assay-bench-'));
 const silent = (usage: () => Record<string, unknown>) =>
@@ -97,7 +110,7 @@ try {
   );
 
   // Non-judge overhead
-  const overheadCases = Number(values['overhead-cases']);
+  const overheadCases = options['overhead-cases'];
   const overheadDataset = join(folder, 'overhead.jsonl');
   await writeDataset(overheadDataset, overheadCases);
   const overheadStarted = performance.now();

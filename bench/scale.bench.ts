@@ -5,6 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { benchOptions, nonNegativeNumber, wholeNumber } from './bench-options.js';
 import { timeAssayRun, type AssayRunFigures } from './scale/assay-run.js';
 
 /**
@@ -31,9 +33,13 @@ const { values } = parseArgs({
     'embedded-only': { type: 'boolean', default: false },
   },
 });
-const cases = Number(values.cases);
-const referenceCases = values.reference === undefined ? undefined : Number(values.reference);
-const latency = Number(values.latency);
+const options = benchOptions(
+  'bench:scale',
+  z.object({ cases: wholeNumber(1), latency: nonNegativeNumber(), reference: wholeNumber(1).optional() }),
+  values,
+);
+const { cases, latency } = options;
+const referenceCases = options.reference;
 const tsx = join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx');
 const folder = await mkdtemp(join(tmpdir(), 'assay-scale-'));
 
@@ -124,8 +130,8 @@ try {
         `the ${cases}-case run took ${(embedded.seconds / mean).toFixed(1)} times their mean (${(embedded.seconds / Math.max(...times)).toFixed(1)} to ${(embedded.seconds / Math.min(...times)).toFixed(1)})`,
     );
   }
-  if (!values['embedded-only']) await deployedReduce(join(folder, 'run-store'), embedded.runId);
+  if (!options['embedded-only']) await deployedReduce(join(folder, 'run-store'), embedded.runId);
 } finally {
-  if (values.keep) console.log(`kept ${folder}`);
+  if (options.keep) console.log(`kept ${folder}`);
   else await rm(folder, { recursive: true, force: true });
 }

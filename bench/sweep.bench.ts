@@ -5,12 +5,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { Progress } from '../cli/run/progress.js';
 import { runPipeline } from '../cli/run/run-pipeline.js';
 import { Bm25Index } from '../examples/engines/bm25.js';
 import { loadCorpus } from '../examples/engines/bm25-server.js';
 import { configFileSchema } from '../shared/config/index.js';
+import { MAX_CONCURRENCY } from '../shared/schema/work-limits.js';
+import { benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
 
 /**
  * A sweep's engine throughput on the embedded default: 8 variants (a 4 × 2
@@ -30,9 +33,20 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '50' },
   },
 });
-const queries = Number(values.queries);
-const engineConcurrency = Number(values['engine-concurrency']);
-const latencyMs = Number(values.latency);
+// The ideal throughput divides by the latency.
+const options = benchOptions(
+  'bench:sweep',
+  z.object({
+    queries: wholeNumber(1),
+    'engine-concurrency': wholeNumber(1, MAX_CONCURRENCY),
+    concurrency: wholeNumber(1, MAX_CONCURRENCY),
+    latency: positiveNumber(),
+  }),
+  values,
+);
+const { queries } = options;
+const engineConcurrency = options['engine-concurrency'];
+const latencyMs = options.latency;
 
 const documents = loadCorpus(join(import.meta.dirname, '..', 'examples', 'engines', 'corpus.jsonl'));
 const index = new Bm25Index(documents);
@@ -97,7 +111,7 @@ try {
       config,
       strict: false,
       noCache: true,
-      concurrency: Number(values.concurrency),
+      concurrency: options.concurrency,
       outFolder: join(folder, 'out'),
       environment: {},
       engineEnvironment: {},

@@ -3,8 +3,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { benchOptions } from './bench-options.js';
 import { deriveRun } from './derive-run.js';
-import { generateCollection, type CollectionShape } from './generate-collection.js';
+import { generateCollection, TREC_BENCH_OPTIONS, type CollectionShape } from './generate-collection.js';
 import { officialRuns } from './official-runs.js';
 import { median, timeCommands } from './time-command.js';
 
@@ -42,8 +44,9 @@ const { values } = parseArgs({
     'runs-folder': { type: 'string' },
   },
 });
+const options = benchOptions('bench:trec-pipeline', z.object(TREC_BENCH_OPTIONS), values);
 
-const trecEval = values['trec-eval'];
+const trecEval = options['trec-eval'];
 if (trecEval === undefined || !existsSync(trecEval)) {
   console.error(
     'Pass the path of a trec_eval binary with --trec-eval PATH (or TREC_EVAL=PATH): without one there is nothing to compare with.',
@@ -54,17 +57,16 @@ const folder = join(import.meta.dirname, '.data');
 mkdirSync(folder, { recursive: true });
 const assayBin = join(import.meta.dirname, '..', 'cli', 'bin.js');
 const shape: CollectionShape = {
-  queries: Number(values.queries),
-  documentsPerQuery: Number(values.documents),
-  judgedPerQuery: Number(values.judged),
-  seed: Number(values.seed),
+  queries: options.queries,
+  documentsPerQuery: options.documents,
+  judgedPerQuery: options.judged,
+  seed: options.seed,
 };
-const official = officialRuns(values.qrels, values['runs-folder']);
+const official = officialRuns(options.qrels, options['runs-folder']);
 const stem = `many-q${shape.queries}-d${shape.documentsPerQuery}-j${shape.judgedPerQuery}-s${shape.seed}`;
 const qrels = official?.qrels ?? join(folder, `${stem}.qrels`);
 const runs =
-  official?.runs ??
-  Array.from({ length: Number(values.runs) }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
+  official?.runs ?? Array.from({ length: options.runs }, (_, index) => join(folder, `${stem}.run${String(index + 1).padStart(2, '0')}`));
 const runCount = runs.length;
 if (official === undefined && (!existsSync(qrels) || !runs.every((run) => existsSync(run)))) {
   console.log(`Generating ${runCount} runs x ${shape.queries} queries x ${shape.documentsPerQuery} documents...`);
@@ -83,7 +85,7 @@ const trecEvalArgs = (run: string) => [...MEASURE_FLAGS, qrels, run];
 
 const assayName = `assay run --qrels --run x${runCount}`;
 const times: Record<string, number[]> = { 'trec_eval, a process a run': [], [assayName]: [] };
-for (let round = 0; round < Number(values.repeat); round++) {
+for (let round = 0; round < options.repeat; round++) {
   // A fresh store each time: a second run over the same store would be the same run, already reported.
   await rm(store, { recursive: true, force: true });
   const trec = await timeCommands(runs.map((run) => [trecEval, trecEvalArgs(run)]));
@@ -97,8 +99,8 @@ const assayMedian = median(times[assayName] ?? []);
 const collection =
   official === undefined
     ? `${runCount} runs x ${shape.queries} topics x ${shape.documentsPerQuery} documents (${stem})`
-    : `${runCount} runs of ${values['runs-folder']} against ${qrels}`;
-console.log(`\n${collection}, median of ${values.repeat}:`);
+    : `${runCount} runs of ${options['runs-folder']} against ${qrels}`;
+console.log(`\n${collection}, median of ${options.repeat}:`);
 console.log(
   `trec_eval loop ${trecMedian.toFixed(2)} s; assay run ${assayMedian.toFixed(2)} s; ratio ${(assayMedian / trecMedian).toFixed(2)}x`,
 );
