@@ -84,7 +84,7 @@ const options = benchOptions(
       latency: listOf(nonNegativeNumber()),
     }),
     (parsed, refuse) => {
-      // The sliding window admits Math.round(limit × window / 1 minute) requests: none would admit nothing, ever.
+      // The sliding window admits Math.round(limit × window / 60,000 ms) requests: at 0 no request would ever pass.
       const shortest = Math.ceil(30_000 / parsed.limit);
       const windowed = parsed.limiter.includes('window') && (parsed.part === 'rate-limit' || parsed.part === 'all');
       if (windowed && parsed['window-ms'] < shortest) {
