@@ -52,34 +52,9 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   const unit = Float64Array.from(scaled);
   const means = new Float64Array(resamples);
   const drawn = drawnIndices(options.seed, count, resamples);
-  if (drawn !== undefined) {
-    // Four resamples at a time, each summed as drawn, left to right (the same terms in the same order as
-    // summing the resample alone): four chains of additions that do not wait on one another, which the
-    // processor runs side by side. 400 values, 2,000 resamples: 1.16 ms one at a time, 0.71 ms four.
-    let draw = 0;
-    for (; draw + 4 <= resamples; draw += 4) {
-      const first = draw * count;
-      let total0 = 0;
-      let total1 = 0;
-      let total2 = 0;
-      let total3 = 0;
-      for (let index = first, end = first + count; index < end; index++) {
-        total0 += unit[drawn[index] as number] as number;
-        total1 += unit[drawn[index + count] as number] as number;
-        total2 += unit[drawn[index + 2 * count] as number] as number;
-        total3 += unit[drawn[index + 3 * count] as number] as number;
-      }
-      means[draw] = total0 / count;
-      means[draw + 1] = total1 / count;
-      means[draw + 2] = total2 / count;
-      means[draw + 3] = total3 / count;
-    }
-    for (; draw < resamples; draw++) {
-      let total = 0;
-      for (let index = draw * count, end = index + count; index < end; index++) total += unit[drawn[index] as number] as number;
-      means[draw] = total / count;
-    }
-  } else {
+  if (drawn !== undefined) sumResamples(unit, drawn, 0, resamples, means);
+  else {
+    // Drawing the indices is most of the time here, not summing them: one resample at a time.
     const random = seededRandom(options.seed);
     const indices = new Uint32Array(count);
     for (let draw = 0; draw < resamples; draw++) {
@@ -127,4 +102,39 @@ function drawnIndices(seed: number, count: number, resamples: number): Uint32Arr
     kept.set(key, indices);
   }
   return indices;
+}
+
+/**
+ * means[first + k] = the mean of resample k, for k below `resamples`, whose
+ * indices are drawn[k * count ...]. Four resamples at a time, each summed as
+ * drawn, left to right (the same terms in the same order as summing the
+ * resample alone): four chains of additions that do not wait on one another,
+ * which the processor runs side by side. 400 values, 2,000 resamples: 1.16 ms
+ * one resample at a time, 0.71 ms four.
+ */
+function sumResamples(unit: Float64Array, drawn: Uint32Array, first: number, resamples: number, means: Float64Array): void {
+  const count = unit.length;
+  let resample = 0;
+  for (; resample + 4 <= resamples; resample += 4) {
+    const start = resample * count;
+    let total0 = 0;
+    let total1 = 0;
+    let total2 = 0;
+    let total3 = 0;
+    for (let index = start, end = start + count; index < end; index++) {
+      total0 += unit[drawn[index] as number] as number;
+      total1 += unit[drawn[index + count] as number] as number;
+      total2 += unit[drawn[index + 2 * count] as number] as number;
+      total3 += unit[drawn[index + 3 * count] as number] as number;
+    }
+    means[first + resample] = total0 / count;
+    means[first + resample + 1] = total1 / count;
+    means[first + resample + 2] = total2 / count;
+    means[first + resample + 3] = total3 / count;
+  }
+  for (; resample < resamples; resample++) {
+    let total = 0;
+    for (let index = resample * count, end = index + count; index < end; index++) total += unit[drawn[index] as number] as number;
+    means[first + resample] = total / count;
+  }
 }
