@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Result } from '../shared/schema/result.js';
 
 /**
  * The options of the benches (every bench file of this folder), read from
@@ -81,9 +82,8 @@ export function crossChecked<Schema extends z.ZodObject>(
 /** parseArgs' values with those the schema reads replaced by what it makes of them. */
 export type BenchOptions<Values, Schema extends z.ZodObject> = Omit<Values, keyof z.output<Schema>> & z.output<Schema>;
 
-export type ReadOptions<Values, Schema extends z.ZodObject> =
-  | { readonly ok: true; readonly options: BenchOptions<Values, Schema> }
-  | { readonly ok: false; readonly errors: readonly string[] };
+/** The bench's options, or the lines saying each option refused. */
+export type ReadOptions<Values, Schema extends z.ZodObject> = Result<BenchOptions<Values, Schema>, readonly string[]>;
 
 /** The bench's options, or one line an option refused: `bench:judge-throughput: --repeat must be …, got "0"`. */
 export function readBenchOptions<Values extends Record<string, unknown>, Schema extends z.ZodObject>(
@@ -92,7 +92,7 @@ export function readBenchOptions<Values extends Record<string, unknown>, Schema 
   values: Values,
 ): ReadOptions<Values, Schema> {
   const parsed = schema.safeParse(values);
-  if (parsed.success) return { ok: true, options: { ...values, ...parsed.data } };
+  if (parsed.success) return { ok: true, value: { ...values, ...parsed.data } };
   const refused = new Map<string, string>();
   for (const issue of parsed.error.issues) {
     const option = String(issue.path[0]);
@@ -100,7 +100,7 @@ export function readBenchOptions<Values extends Record<string, unknown>, Schema 
     const given = values[option];
     refused.set(option, `${bench}: --${option} must be ${issue.message}${given === undefined ? '' : `, got "${String(given)}"`}`);
   }
-  return { ok: false, errors: [...refused.values()] };
+  return { ok: false, error: [...refused.values()] };
 }
 
 /** The bench's options; any refused are written to stderr, a line each, and the process exits with code 2. */
@@ -110,7 +110,7 @@ export function benchOptions<Values extends Record<string, unknown>, Schema exte
   values: Values,
 ): BenchOptions<Values, Schema> {
   const read = readBenchOptions(bench, schema, values);
-  if (read.ok) return read.options;
-  for (const error of read.errors) console.error(error);
+  if (read.ok) return read.value;
+  for (const line of read.error) console.error(line);
   process.exit(2);
 }

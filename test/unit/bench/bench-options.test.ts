@@ -46,7 +46,7 @@ describe('readBenchOptions', () => {
     // Assess
     expect(read).toEqual({
       ok: true,
-      options: {
+      value: {
         repeat: 3,
         concurrency: 16,
         seed: 2026,
@@ -72,9 +72,7 @@ describe('readBenchOptions', () => {
     });
 
     // Assess
-    expect(read.ok && [read.options.repeat, read.options.concurrency, read.options.seed, read.options.reference]).toEqual([
-      1, 1000, 4294967295, 1,
-    ]);
+    expect(read.ok && [read.value.repeat, read.value.concurrency, read.value.seed, read.value.reference]).toEqual([1, 1000, 4294967295, 1]);
   });
 
   it.each([
@@ -104,7 +102,7 @@ describe('readBenchOptions', () => {
     const read = readBenchOptions('bench:example', schema, { ...GOOD, [option]: given });
 
     // Assess
-    expect(read).toEqual({ ok: false, errors: [`bench:example: --${option} must be ${expected}, got "${given}"`] });
+    expect(read).toEqual({ ok: false, error: [`bench:example: --${option} must be ${expected}, got "${given}"`] });
   });
 
   it('gives one line for each option refused, in the order of the schema', () => {
@@ -114,7 +112,7 @@ describe('readBenchOptions', () => {
     // Assess
     expect(read).toEqual({
       ok: false,
-      errors: [
+      error: [
         'bench:judge-throughput: --repeat must be a whole number of at least 1, got "0"',
         'bench:judge-throughput: --latency must be a number of at least 0, got "x"',
         'bench:judge-throughput: --part must be large, many or all, got "fast"',
@@ -139,7 +137,7 @@ describe('crossChecked', () => {
     // Assess
     expect(read).toEqual({
       ok: false,
-      errors: [
+      error: [
         'bench:judge-cpu: --small must be below --large (200), got "1000"',
         'bench:judge-cpu: --repeat must be at least 1 without --profile DIR, got "0"',
       ],
@@ -151,7 +149,7 @@ describe('crossChecked', () => {
     const read = readBenchOptions('bench:judge-cpu', pair, { small: '1000', large: 'many', repeat: '0' });
 
     // Assess
-    expect(read).toEqual({ ok: false, errors: ['bench:judge-cpu: --large must be a whole number of at least 1, got "many"'] });
+    expect(read).toEqual({ ok: false, error: ['bench:judge-cpu: --large must be a whole number of at least 1, got "many"'] });
   });
 
   it('lets through what the check allows', () => {
@@ -159,7 +157,7 @@ describe('crossChecked', () => {
     const read = readBenchOptions('bench:judge-cpu', pair, { small: '200', large: '1000', repeat: '0', profile: '/tmp/profiles' });
 
     // Assess
-    expect(read).toEqual({ ok: true, options: { small: 200, large: 1000, repeat: 0, profile: '/tmp/profiles' } });
+    expect(read).toEqual({ ok: true, value: { small: 200, large: 1000, repeat: 0, profile: '/tmp/profiles' } });
   });
 });
 
