@@ -97,6 +97,8 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     wakeUp.abort();
   };
   const { threads, batch } = options;
+  // The batches of case messages this process is judging, which a check about to report waits for.
+  const judging = new Set<Promise<unknown>>();
   const reducer: ReducerDependencies = {
     store,
     control: infrastructure.control,
@@ -105,6 +107,9 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     splitReduceFrom: Number.POSITIVE_INFINITY,
     ...(batch === undefined ? {} : { batch: { cases: infrastructure.cases, providerFor: async () => batch.provider } }),
     ...(threads === undefined ? {} : { aggregate: (id: string) => threadedAggregator(threads, id), intervals: threadedIntervals(threads) }),
+    judgingSettled: async () => {
+      await Promise.allSettled([...judging]);
+    },
   };
 
   const steer = async (): Promise<void> => {
@@ -141,12 +146,18 @@ export async function driveRun(infrastructure: Infrastructure, runId: string, op
     {
       queue: infrastructure.cases,
       handle: async (messages) => {
-        const again = new Set<string>();
-        for (const delivered of await judged(messages.map(deliveryOf))) {
-          if (delivered.kind === 'evaluated') onOutcome(delivered.outcome);
-          if (comesBack(delivered)) again.add(delivered.messageId);
+        const batch = judged(messages.map(deliveryOf));
+        judging.add(batch);
+        try {
+          const again = new Set<string>();
+          for (const delivered of await batch) {
+            if (delivered.kind === 'evaluated') onOutcome(delivered.outcome);
+            if (comesBack(delivered)) again.add(delivered.messageId);
+          }
+          return again;
+        } finally {
+          judging.delete(batch);
         }
-        return again;
       },
       batchSize: 10,
       // On threads, a batch waits for each thread beside the one it judges: a thread that finishes takes the next at once.

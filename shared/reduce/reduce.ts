@@ -39,6 +39,16 @@ export interface ReducerDependencies {
   readonly aggregate?: (runId: string) => RangeAggregator;
   /** The statistics' bootstrap intervals computed all at once (the embedded CLI: on its threads); else one after another here. */
   readonly intervals?: MeanIntervals;
+  /**
+   * Waits for the cases this process is judging when the check is about to
+   * report (the embedded drive). Every case of the run may have ended while
+   * a case delivered again (a visibility timeout that ran out) is still
+   * being judged: its calls are counted once it ends, as those of a delivery
+   * that wrote no result, so the report waits for it rather than leave calls
+   * that were paid for out of the run's usage. A Lambda reducer sees no other
+   * invocation and has none.
+   */
+  readonly judgingSettled?: () => Promise<void>;
 }
 
 export interface ReducerBatchJudging {
@@ -123,6 +133,7 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
       total: completion.total,
     });
   }
+  await dependencies.judgingSettled?.();
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId, ...fanned.reported };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Progress } from '../../cli/run/progress.js';
 import { runPipeline } from '../../cli/run/run-pipeline.js';
 import { configFileSchema } from '../../shared/config/index.js';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { ReceivedMessage, WorkQueue } from '../../shared/ports/work-queue.js';
 import { expectEveryCaseOnce, FAULT_PLACES, readRunFiles, requestsFor, useFaultRun, writeFaultDataset } from './fault-harness.js';
 
@@ -12,7 +13,10 @@ import { expectEveryCaseOnce, FAULT_PLACES, readRunFiles, requestsFor, useFaultR
  * the queue's, so its heartbeats come too late, as they do on a machine that
  * stalls). In one process the later deliveries share the first one's calls
  * in flight (judgments shared within the run), so the judge is paid once for
- * each passage and the report counts each request once.
+ * each passage. The result of the delivery that made the calls is written
+ * late, so a later delivery's result stands and ends the run's last case
+ * while the first is still writing: the report must wait for it and count
+ * its calls (as those of a delivery that wrote no result).
  */
 const place = FAULT_PLACES[0];
 
@@ -33,15 +37,47 @@ function countingReceives(queue: WorkQueue): { queue: WorkQueue; highest: () => 
   return { queue: counted, highest: () => highest };
 }
 
+/**
+ * The store, with the result of the delivery that paid for calls (its judge
+ * usage counts calls, where the deliveries that shared them count none) held
+ * back until the run's report is written, or for HOLD_MS of the wall if none
+ * is: a slow disk or PUT at the worst moment. A drive that reports while that
+ * delivery still writes leaves its calls out; one that waits for it waits
+ * HOLD_MS.
+ */
+function paidResultHeldBack(store: ObjectStore): ObjectStore {
+  let reportWritten: () => void = () => {};
+  const reported = new Promise<void>((resolve) => {
+    reportWritten = resolve;
+  });
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'put') {
+        return async (key: string, body: Uint8Array | string, options?: { ifNoneMatch?: boolean }) => {
+          if (key.endsWith('/report.json')) reportWritten();
+          if (key.includes('/results/') && typeof body === 'string' && /"calls":[1-9]/.test(body))
+            await Promise.race([reported, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]);
+          return target.put(key, body, options);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+const HOLD_MS = 500;
+
 describe('a case delivered again while its first delivery waits on the judge', () => {
   const fault = useFaultRun(place, { simulatedTime: true });
 
-  it('is judged once: the later deliveries share the calls in flight, and the report counts every request once', async () => {
+  it('is judged once: the later deliveries share the calls in flight, and the report waits to count every request once', async () => {
     // Prepare: one case of four pooled passages; the judge's first answer takes 3 s, past the queue's 2 s
     const dataset = await writeFaultDataset(fault.folder, 1);
     fault.server.setFaults({ firstFaults: ['slow'], slowMs: 3_000 });
     const infrastructure = await fault.infrastructure('assay-duplicates');
     const cases = countingReceives(infrastructure.cases);
+    const store = paidResultHeldBack(infrastructure.store);
     const out = join(fault.folder.path, 'out');
 
     // Act: four lanes, so a free one takes the case when it comes back
@@ -56,7 +92,7 @@ describe('a case delivered again while its first delivery waits on the judge', (
         outFolder: out,
         environment: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fault.server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
       },
-      { ...infrastructure, cases: cases.queue, visibilityTimeoutSeconds: 10 * infrastructure.visibilityTimeoutSeconds },
+      { ...infrastructure, store, cases: cases.queue, visibilityTimeoutSeconds: 10 * infrastructure.visibilityTimeoutSeconds },
       () => new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream, () => ({})),
     );
 
