@@ -105,11 +105,17 @@ export async function evaluateCaseMessage(
   message: CaseMessage,
   delivery: Delivery,
 ): Promise<CaseOutcome> {
+  const paid: PaidCalls = {};
   try {
-    return await evaluate(dependencies, message, delivery);
+    return await evaluate(dependencies, message, delivery, paid);
   } catch (error) {
-    return failed(dependencies.store, message, delivery, error);
+    return failed(dependencies.store, message, delivery, error, paid);
   }
+}
+
+/** The judge usage of a delivery once its judgments are made: what it paid for, whatever happens after. */
+interface PaidCalls {
+  usage?: CaseResult['judge_usage'];
 }
 
 /**
@@ -118,14 +124,32 @@ export async function evaluateCaseMessage(
  * store that refuses that too (the S3 error that stopped the case) leaves the
  * reason to the logs, with both errors.
  */
-async function failed(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: unknown): Promise<CaseOutcome> {
+async function failed(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: unknown, paid: PaidCalls): Promise<CaseOutcome> {
   let reason = reasonOf(error);
   try {
     await recordAttemptError(store, message.run_id, message.case_id, reason, delivery.receiveCount);
   } catch (recordError) {
     reason = `${reason} (and the reason could not be recorded for the failure recorder: ${reasonOf(recordError)})`;
   }
+  try {
+    await recordPaidCalls(store, message, delivery, paid);
+  } catch (recordError) {
+    reason = `${reason} (and the judge calls it made could not be recorded: ${reasonOf(recordError)})`;
+  }
   return { kind: 'failed', runId: message.run_id, caseId: message.case_id, error: reason };
+}
+
+/**
+ * The judge calls of a delivery stopped by an error after its judgments were
+ * made (a store that refused the result): kept as those of a delivery that
+ * ended in a retry, so the report counts what was paid for. Not when the
+ * case has a result: this delivery may have written it (the store refused
+ * only its answer), and its calls are counted there.
+ */
+async function recordPaidCalls(store: ObjectStore, message: CaseMessage, delivery: Delivery, paid: PaidCalls): Promise<void> {
+  if (paid.usage === undefined || Object.keys(paid.usage).length === 0) return;
+  if ((await store.get(runKeys.result(message.run_id, message.case_id))) !== undefined) return;
+  await recordAttemptUsage(store, message, delivery, paid.usage);
 }
 
 /** A run as a case of it is evaluated: its manifest, the config stored in it, and the judging built from that. */
@@ -136,7 +160,7 @@ interface CaseRun {
 }
 
 /** The steps of evaluateCaseMessage's doc comment, in order; a step that ends the delivery early returns its outcome. */
-async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery): Promise<CaseOutcome> {
+async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, delivery: Delivery, paid: PaidCalls): Promise<CaseOutcome> {
   const { store } = dependencies;
   const manifest = await knownManifest(store, message.run_id);
   const stored = await caseOf(store, message);
@@ -144,7 +168,7 @@ async function evaluate(dependencies: WorkerDependencies, message: CaseMessage, 
   const answered = await askEngines(store, message, delivery, run.judging, stored);
   if (answered.kind === 'retry') return retry(store, message, delivery, answered.error, {});
   const { evalCase } = answered;
-  const { judgment, skipJudging } = await judgeWithinBudget(run, message, delivery, evalCase);
+  const { judgment, skipJudging } = await judgeWithinBudget(run, message, delivery, evalCase, paid);
   if (judgment.awaitingBatch.length > 0) return waitForBatchAnswers(store, message, judgment.awaitingBatch);
   if (judgment.transient) return retryOrDefer(dependencies, message, delivery, judgment);
   const engines = caseMetrics(evalCase, answered.metrics, judgment, run.config, run.judging.judges);
@@ -197,6 +221,7 @@ async function judgeWithinBudget(
   message: CaseMessage,
   delivery: Delivery,
   evalCase: EvalCase,
+  paid: PaidCalls,
 ): Promise<{ judgment: CaseJudgment; skipJudging: boolean }> {
   // Judgments still running when the invocation is about to end are cut, as transient failures, so the case comes back.
   const deadlineAt = delivery.remainingMs === undefined ? undefined : Date.now() + delivery.remainingMs - RESULT_MARGIN_MS;
@@ -219,6 +244,7 @@ async function judgeWithinBudget(
     // A canary case is judged afresh every run: a verdict read back from the cache would hide a judge that changed.
     ...(message.canary === true ? { uncached: true as const } : {}),
   });
+  paid.usage = judgment.usage;
   if (spending !== undefined) await spending.budget.add(message.run_id, spending.ceiling, judgment.usage);
   return { judgment, skipJudging };
 }

@@ -23,40 +23,53 @@ afterEach(async () => {
 
 const RUN_ID = 'r-0123456789abcdef';
 
+/** The case both tests deliver: one engine's three passages. */
+function caseMessage(): CaseMessage {
+  return caseMessageSchema.parse({
+    kind: 'case',
+    run_id: RUN_ID,
+    case_id: 'q1',
+    case: {
+      request_id: 'q1',
+      request: 'how do I rotate a key?',
+      tags: {},
+      engines: {
+        bm25: {
+          tags: {},
+          retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({
+            doc_uri: `d${rank}`,
+            rank: rank + 1,
+            content: `passage ${text}`,
+          })),
+        },
+      },
+    },
+  });
+}
+
+/**
+ * The run's manifest in `store`, and a judge worker over it, a new one each
+ * call: each delivery on a worker of its own, with a judging (and an
+ * in-memory judge cache) of its own.
+ */
+async function workersOn(store: MemoryStore, judge: OpenAiTestServer): Promise<() => { store: MemoryStore; judgingFor: () => Judging }> {
+  await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(['q1'], { run_id: RUN_ID, engines: ['bm25'] })));
+  const config = configFileSchema.parse({ judges: ['chunk_relevance'] });
+  const environment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+  return () => {
+    const judging: Judging = { backend: chooseJudgeBackend(config, environment, undefined).backend, judges: [chunkRelevance] };
+    return { store, judgingFor: () => judging };
+  };
+}
+
 describe('a case delivered twice', () => {
   it('keeps the first result, and the judge usage of the second delivery where the report counts it', async () => {
     // Prepare: a judge whose first verdict is "yes" and later ones "no", so the two deliveries' results differ
     let answers = 0;
     server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: answers++ < 3 ? 'yes' : 'no' } }) });
     const store = new MemoryStore();
-    await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(['q1'], { run_id: RUN_ID, engines: ['bm25'] })));
-    const config = configFileSchema.parse({ judges: ['chunk_relevance'] });
-    const environment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
-    // Each delivery on a worker of its own: a judging (and an in-memory judge cache) each
-    const worker = () => {
-      const judging: Judging = { backend: chooseJudgeBackend(config, environment, undefined).backend, judges: [chunkRelevance] };
-      return { store, judgingFor: () => judging };
-    };
-    const message: CaseMessage = caseMessageSchema.parse({
-      kind: 'case',
-      run_id: RUN_ID,
-      case_id: 'q1',
-      case: {
-        request_id: 'q1',
-        request: 'how do I rotate a key?',
-        tags: {},
-        engines: {
-          bm25: {
-            tags: {},
-            retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({
-              doc_uri: `d${rank}`,
-              rank: rank + 1,
-              content: `passage ${text}`,
-            })),
-          },
-        },
-      },
-    });
+    const worker = await workersOn(store, server);
+    const message = caseMessage();
 
     // Act: the first delivery, then the same message received again by another worker
     const first = await evaluateCaseMessage(worker(), message, { messageId: 'm-1', receiveCount: 1 });
@@ -73,6 +86,38 @@ describe('a case delivered twice', () => {
     );
     const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
     expect(counted(attempt.chunk_relevance)).toBeGreaterThan(0);
+    expect(counted(result.judge_usage.chunk_relevance) + counted(attempt.chunk_relevance)).toBe(server.log.length);
+  });
+  it('keeps the judge usage of a delivery whose result the store refused, where the report counts it', async () => {
+    // Prepare: a store that refuses the first write of the case's result, as S3 does under an outage
+    server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }) });
+    let refused = false;
+    const store = new (class extends MemoryStore {
+      override async put(key: string, body: Uint8Array | string, options?: { ifNoneMatch?: boolean }) {
+        if (!refused && key === runKeys.result(RUN_ID, 'q1')) {
+          refused = true;
+          throw new Error('SlowDown: Please reduce your request rate.');
+        }
+        return super.put(key, body, options);
+      }
+    })();
+    const worker = await workersOn(store, server);
+
+    // Act: the delivery the store failed, then the case received again by another worker
+    const first = await evaluateCaseMessage(worker(), caseMessage(), { messageId: 'm-1', receiveCount: 1 });
+    const second = await evaluateCaseMessage(worker(), caseMessage(), { messageId: 'm-1', receiveCount: 2 });
+
+    // Assess: the first failed naming the store's error, and its calls are kept beside the second's result
+    expect(first).toMatchObject({ kind: 'failed', error: expect.stringContaining('SlowDown') });
+    expect(second.kind).toBe('done');
+    const attempt = attemptUsageSchema.parse(
+      JSON.parse(new TextDecoder().decode((await store.get(runKeys.attemptUsage(RUN_ID, 'q1', 'm-1-1'))) ?? new Uint8Array())),
+    );
+    const result = caseResultSchema.parse(
+      JSON.parse(new TextDecoder().decode((await store.get(runKeys.result(RUN_ID, 'q1'))) ?? new Uint8Array())),
+    );
+    const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
+    expect(counted(attempt.chunk_relevance)).toBe(3);
     expect(counted(result.judge_usage.chunk_relevance) + counted(attempt.chunk_relevance)).toBe(server.log.length);
   });
 });
