@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { rotateKeyCaseMessage } from '../support/rotate-key-case.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
 import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
 import { evaluateCaseMessage, type Judging } from '../../shared/worker/evaluate-case.js';
 import { runKeys } from '../../shared/run/run-identity.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
-import { caseMessageSchema, type CaseMessage } from '../../shared/schema/pipeline-messages.js';
 import { attemptUsageSchema, caseResultSchema } from '../../shared/schema/run-records.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { manifest } from '../unit/report/factories.js';
@@ -22,30 +22,6 @@ afterEach(async () => {
 });
 
 const RUN_ID = 'r-0123456789abcdef';
-
-/** The case both tests deliver: one engine's three passages. */
-function caseMessage(): CaseMessage {
-  return caseMessageSchema.parse({
-    kind: 'case',
-    run_id: RUN_ID,
-    case_id: 'q1',
-    case: {
-      request_id: 'q1',
-      request: 'how do I rotate a key?',
-      tags: {},
-      engines: {
-        bm25: {
-          tags: {},
-          retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({
-            doc_uri: `d${rank}`,
-            rank: rank + 1,
-            content: `passage ${text}`,
-          })),
-        },
-      },
-    },
-  });
-}
 
 /**
  * The run's manifest in `store`, and a judge worker over it, a new one each
@@ -69,7 +45,7 @@ describe('a case delivered twice', () => {
     server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: answers++ < 3 ? 'yes' : 'no' } }) });
     const store = new MemoryStore();
     const worker = await workersOn(store, server);
-    const message = caseMessage();
+    const message = rotateKeyCaseMessage(RUN_ID);
 
     // Act: the first delivery, then the same message received again by another worker
     const first = await evaluateCaseMessage(worker(), message, { messageId: 'm-1', receiveCount: 1 });
@@ -104,8 +80,8 @@ describe('a case delivered twice', () => {
     const worker = await workersOn(store, server);
 
     // Act: the delivery the store failed, then the case received again by another worker
-    const first = await evaluateCaseMessage(worker(), caseMessage(), { messageId: 'm-1', receiveCount: 1 });
-    const second = await evaluateCaseMessage(worker(), caseMessage(), { messageId: 'm-1', receiveCount: 2 });
+    const first = await evaluateCaseMessage(worker(), rotateKeyCaseMessage(RUN_ID), { messageId: 'm-1', receiveCount: 1 });
+    const second = await evaluateCaseMessage(worker(), rotateKeyCaseMessage(RUN_ID), { messageId: 'm-1', receiveCount: 2 });
 
     // Assess: the first failed naming the store's error, and its calls are kept beside the second's result
     expect(first).toMatchObject({ kind: 'failed', error: expect.stringContaining('SlowDown') });

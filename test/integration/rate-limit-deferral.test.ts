@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { rotateKeyCaseMessage } from '../support/rotate-key-case.js';
 import { configFileSchema } from '../../shared/config/index.js';
 import { chunkRelevance } from '../../shared/judges/catalog/chunk-relevance.js';
 import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
@@ -7,7 +8,7 @@ import { deferTo, MAX_RATE_LIMIT_DEFERRALS } from '../../shared/worker/rate-limi
 import { runKeys } from '../../shared/run/run-identity.js';
 import { InProcessQueue } from '../../shared/ports/in-process-queue.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
-import { caseMessageSchema, type CaseMessage } from '../../shared/schema/pipeline-messages.js';
+import { caseMessageSchema } from '../../shared/schema/pipeline-messages.js';
 import { judgeUsageSchema } from '../../shared/schema/run-records.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { steppedClock } from '../support/stepped-queue.js';
@@ -44,27 +45,7 @@ async function heldCase(deferrals: number | undefined) {
   const judging: Judging = { backend, judges: [chunkRelevance] };
   const time = steppedClock(0);
   const cases = new InProcessQueue('assay-cases', { visibilityTimeoutSeconds: 2, clock: time.clock });
-  const message: CaseMessage = caseMessageSchema.parse({
-    kind: 'case',
-    run_id: RUN_ID,
-    case_id: 'q1',
-    case: {
-      request_id: 'q1',
-      request: 'how do I rotate a key?',
-      tags: {},
-      engines: {
-        bm25: {
-          tags: {},
-          retrieved_context: ['one', 'two', 'three'].map((text, rank) => ({
-            doc_uri: `d${rank}`,
-            rank: rank + 1,
-            content: `passage ${text}`,
-          })),
-        },
-      },
-    },
-    ...(deferrals === undefined ? {} : { deferrals }),
-  });
+  const message = rotateKeyCaseMessage(RUN_ID, deferrals === undefined ? {} : { deferrals });
 
   // Act: the third delivery of the message, the last before the dead-letter queue
   const outcome = await evaluateCaseMessage({ store, judgingFor: () => judging, defer: deferTo(cases) }, message, {
