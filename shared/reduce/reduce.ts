@@ -45,8 +45,9 @@ export interface ReducerDependencies {
    * a case delivered again (a visibility timeout that ran out) is still
    * being judged: its calls are counted once it ends, as those of a delivery
    * that wrote no result, so the report waits for it rather than leave calls
-   * that were paid for out of the run's usage. A Lambda reducer sees no other
-   * invocation and has none.
+   * that were paid for out of the run's usage. Not past the run's deadline,
+   * whose report does not wait. A Lambda reducer sees no other invocation and
+   * has none.
    */
   readonly judgingSettled?: () => Promise<void>;
 }
@@ -133,7 +134,8 @@ export async function checkRun(dependencies: ReducerDependencies, message: Check
       total: completion.total,
     });
   }
-  await dependencies.judgingSettled?.();
+  // Past the deadline the report is written as it stands (the cases still out are missing), without waiting.
+  if (!pastDeadline) await dependencies.judgingSettled?.();
   if (caseIds.length >= (dependencies.splitReduceFrom ?? SPLIT_REDUCE_FROM)) {
     const fanned = await fanOutRanges(dependencies, completion);
     if (fanned.kind === 'merged') return { kind: 'reported', runId, ...fanned.reported };
