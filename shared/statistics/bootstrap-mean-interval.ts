@@ -52,7 +52,7 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   const unit = Float64Array.from(scaled);
   const means = new Float64Array(resamples);
   const drawn = drawnIndices(options.seed, count, resamples);
-  if (drawn !== undefined) sumResamples(unit, drawn, 0, resamples, means);
+  if (drawn !== undefined) sumResamples(unit, drawn, means);
   else {
     // Drawing the indices is most of the time here, not summing them: one resample at a time.
     const random = seededRandom(options.seed);
@@ -105,15 +105,16 @@ function drawnIndices(seed: number, count: number, resamples: number): Uint32Arr
 }
 
 /**
- * means[first + k] = the mean of resample k, for k below `resamples`, whose
- * indices are drawn[k * count ...]. Four resamples at a time, each summed as
+ * means[k] = the mean of resample k, whose indices are drawn[k * count ...],
+ * for every resample means has room for. Four resamples at a time, each summed as
  * drawn, left to right (the same terms in the same order as summing the
  * resample alone): four chains of additions that do not wait on one another,
  * which the processor runs side by side. 400 values, 2,000 resamples: 1.16 ms
  * one resample at a time, 0.71 ms four.
  */
-function sumResamples(unit: Float64Array, drawn: Uint32Array, first: number, resamples: number, means: Float64Array): void {
+function sumResamples(unit: Float64Array, drawn: Uint32Array, means: Float64Array): void {
   const count = unit.length;
+  const resamples = means.length;
   let resample = 0;
   for (; resample + 4 <= resamples; resample += 4) {
     const start = resample * count;
@@ -127,14 +128,14 @@ function sumResamples(unit: Float64Array, drawn: Uint32Array, first: number, res
       total2 += unit[drawn[index + 2 * count] as number] as number;
       total3 += unit[drawn[index + 3 * count] as number] as number;
     }
-    means[first + resample] = total0 / count;
-    means[first + resample + 1] = total1 / count;
-    means[first + resample + 2] = total2 / count;
-    means[first + resample + 3] = total3 / count;
+    means[resample] = total0 / count;
+    means[resample + 1] = total1 / count;
+    means[resample + 2] = total2 / count;
+    means[resample + 3] = total3 / count;
   }
   for (; resample < resamples; resample++) {
     let total = 0;
     for (let index = resample * count, end = index + count; index < end; index++) total += unit[drawn[index] as number] as number;
-    means[first + resample] = total / count;
+    means[resample] = total / count;
   }
 }
