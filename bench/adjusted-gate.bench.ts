@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { P_VALUE_ADJUSTMENTS } from '../shared/statistics/p-value-adjustment.js';
 import { seededRandom } from '../shared/statistics/seeded-random.js';
 import { simulatedNight, type PlantedDrop } from '../test/support/simulated-sweeps.js';
-import { benchOptions, seed as seedOption, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, seed as seedOption, wholeNumber } from './bench-options.js';
 
 /**
  * The regression gate on seeded simulated sweeps (test/support/simulated-sweeps.ts):
@@ -17,7 +16,7 @@ import { benchOptions, seed as seedOption, wholeNumber } from './bench-options.j
  *
  *   npm run bench:adjusted-gate -- [--nights 400] [--engines 8] [--metrics 5] [--cases 50] [--permutations 10000] [--seed 2026]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:adjusted-gate', {
   options: {
     nights: { type: 'string', default: '400' },
     engines: { type: 'string', default: '8' },

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import type { Result } from '../shared/schema/result.js';
 
@@ -8,8 +9,39 @@ import type { Result } from '../shared/schema/result.js';
  * a build, a temporary folder): one line an option on stderr, naming the
  * option, what it takes and what it got, then exit code 2, as a usage error
  * of the CLI. A bare `Number()` turned `--repeat 0` or `--latency abc` into
- * NaN medians minutes later.
+ * NaN medians minutes later. The command line itself is read the same way
+ * (`benchArgs`): an option the bench does not know, or one missing its value,
+ * is one line and exit code 2, not parseArgs' stack trace.
  */
+
+/** What parseArgs gives for `config` (the bench's options) read from the command line. */
+type ParsedArgs<Config extends ParseArgsConfig> = ReturnType<typeof parseArgs<Config>>;
+
+/**
+ * The command line read against the bench's options, or the line saying why
+ * it cannot be: `bench:judge-cpu: Unknown option '--repeats'. …`. Errors of
+ * parseArgs (an unknown option, a missing or ambiguous value, a stray
+ * argument) are refusals; anything else it throws is a bug and is thrown.
+ */
+export function readBenchArgs<Config extends ParseArgsConfig>(bench: string, config: Config): Result<ParsedArgs<Config>, string> {
+  try {
+    return { ok: true, value: parseArgs(config) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    // parseArgs words some refusals over several lines (an ambiguous value): one line each, as the option errors are.
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
+      return { ok: false, error: `${bench}: ${(error as Error).message.replaceAll('\n', ' ')}` };
+    throw error;
+  }
+}
+
+/** The command line as parseArgs reads it for `config`; refused, one line on stderr and exit code 2. */
+export function benchArgs<Config extends ParseArgsConfig>(bench: string, config: Config): ParsedArgs<Config> {
+  const read = readBenchArgs(bench, config);
+  if (read.ok) return read.value;
+  console.error(read.error);
+  process.exit(2);
+}
 
 /** A string option whose text becomes a number; its message says what it takes. */
 type NumberOption = z.ZodType<number, string>;

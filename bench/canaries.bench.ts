@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { simulateNights, type SimulatedNights } from '../test/support/simulated-canary.js';
-import { benchOptions, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, wholeNumber } from './bench-options.js';
 
 /**
  * How often the judge canary's tests flag a night on which the judge did not
@@ -16,7 +15,7 @@ import { benchOptions, wholeNumber } from './bench-options.js';
  *
  *   npm run bench:canaries -- [--suites 20] [--nights 100] [--requests 30]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:canaries', {
   options: {
     suites: { type: 'string', default: '20' },
     nights: { type: 'string', default: '100' },

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { historyKeys } from '../shared/history/history-keys.js';
 import { historyRowOf } from '../shared/history/history-row.js';
@@ -7,7 +6,7 @@ import { MemoryStore } from '../shared/ports/memory-store.js';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import type { Report } from '../shared/schema/report.js';
 import { seededRandom } from '../shared/statistics/seeded-random.js';
-import { benchOptions, nonNegativeNumber, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, nonNegativeNumber, wholeNumber } from './bench-options.js';
 import { LatencyStore } from './scale/latency-store.js';
 
 /**
@@ -22,7 +21,7 @@ import { LatencyStore } from './scale/latency-store.js';
  *
  *   npm run bench:history -- [--nights 1000] [--engines 2] [--latency 20] [--repeat 5]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:history', {
   options: {
     nights: { type: 'string', default: '1000' },
     engines: { type: 'string', default: '2' },

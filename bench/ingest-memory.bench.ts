@@ -5,13 +5,12 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { configFileSchema } from '../shared/config/index.js';
 import { ingestDataset } from '../shared/ingest/ingest.js';
 import type { WorkQueue } from '../shared/ports/work-queue.js';
-import { benchOptions, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, wholeNumber } from './bench-options.js';
 
 /**
  * Peak memory of ingest on a large generated dataset (one row a case, one
@@ -19,7 +18,9 @@ import { benchOptions, wholeNumber } from './bench-options.js';
  * then runs in a fresh process, whose maximum resident set size is the
  * figure: `npm run bench:ingest -- --rows 1000000`.
  */
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, 'ingest-only': { type: 'string' } } });
+const { values } = benchArgs('bench:ingest', {
+  options: { rows: { type: 'string', default: '1000000' }, 'ingest-only': { type: 'string' } },
+});
 const options = benchOptions('bench:ingest', z.object({ rows: wholeNumber(1) }), values);
 
 if (options['ingest-only'] !== undefined) {

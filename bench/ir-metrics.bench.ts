@@ -1,8 +1,7 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { benchOptions, oneOf, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, oneOf, wholeNumber } from './bench-options.js';
 import { generateCollection, TREC_BENCH_OPTIONS, type CollectionShape } from './generate-collection.js';
 import { benchManyRuns } from './ir-metrics-many-runs.js';
 import { officialRuns } from './official-runs.js';
@@ -31,7 +30,7 @@ import { GOLDEN_MEASURE_FLAGS, SHARED_TASK_MEASURE_FLAGS } from '../test/support
  * anywhere outside the repository and pass its path (or set TREC_EVAL).
  * The collections are written once to bench/.data/ (ignored by git) and reused.
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench', {
   options: {
     'trec-eval': { type: 'string', default: process.env.TREC_EVAL },
     part: { type: 'string', default: 'all' },

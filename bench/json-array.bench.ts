@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { benchOptions, positiveNumber, seed, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, positiveNumber, seed, wholeNumber } from './bench-options.js';
 import { buildLoaders } from './json-array/bundles.js';
 import { generateJsonArray } from './json-array/generate-array.js';
 import { median } from './time-command.js';
@@ -20,7 +19,7 @@ import { median } from './time-command.js';
  *
  * The dataset is written once to bench/.data/ (ignored by git) and reused.
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:json-array', {
   options: {
     rows: { type: 'string', default: '56000' },
     mib: { type: 'string', default: '200' },

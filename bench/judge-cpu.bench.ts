@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { MAX_CONCURRENCY } from '../shared/schema/work-limits.js';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
-import { benchOptions, crossChecked, nonNegativeNumber, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, crossChecked, nonNegativeNumber, wholeNumber } from './bench-options.js';
 import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
@@ -38,7 +37,7 @@ import { median } from './time-command.js';
  *
  *   npm run bench:judge-cpu -- [--small 200] [--large 1000] [--passages 5] [--latency 50] [--repeat 3] [--reference-cli PATH] [--profile DIR] [--top 25]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:judge-cpu', {
   options: {
     small: { type: 'string', default: '200' },
     large: { type: 'string', default: '1000' },

@@ -2,13 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { catalogOracle } from '../test/support/judge-oracle.js';
 import { startOpenAiTestServer, type FaultPlan, type OpenAiTestServer } from '../test/support/openai-test-server.js';
 import type { RequestLimit } from '../test/support/request-window.js';
 import type { TokenBucketLimit } from '../test/support/token-bucket.js';
-import { benchOptions, crossChecked, listOf, nonNegativeNumber, oneOf, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, crossChecked, listOf, nonNegativeNumber, oneOf, wholeNumber } from './bench-options.js';
 import { writePassageDataset } from './passage-dataset.js';
 import { median } from './time-command.js';
 
@@ -59,7 +58,7 @@ import { median } from './time-command.js';
  *
  *   npm run bench:judge-throughput -- [--part rate-limit|random-429|full-pipe|all] [--latency 50,500] [--limiter window,bucket] [--burst 10] [--repeat 3] [--reference-cli PATH]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:judge-throughput', {
   options: {
     part: { type: 'string', default: 'all' },
     repeat: { type: 'string', default: '3' },

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { seededRandom } from '../shared/statistics/seeded-random.js';
 import { tallyDraws, trecRuns } from '../test/support/trec-leaderboard-draws.js';
 import type { PValueAdjustmentMethod } from '../shared/schema/p-value-adjustment.js';
-import { benchOptions, listOf, seed as seedOption, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, listOf, seed as seedOption, wholeNumber } from './bench-options.js';
 
 /**
  * The leaderboard on TREC 2019 Deep Learning (test/support/trec-leaderboard-draws.ts):
@@ -16,7 +15,7 @@ import { benchOptions, listOf, seed as seedOption, wholeNumber } from './bench-o
  *
  *   npm run bench:leaderboard-trec -- [--draws 1000] [--labelled 10,20,43] [--seed 2026]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:leaderboard-trec', {
   options: {
     draws: { type: 'string', default: '1000' },
     labelled: { type: 'string', default: '10,20,43' },

@@ -1,7 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { Progress } from '../cli/run/progress.js';
@@ -9,7 +8,7 @@ import { runPipeline } from '../cli/run/run-pipeline.js';
 import { configFileSchema } from '../shared/config/index.js';
 import { MAX_CONCURRENCY } from '../shared/schema/work-limits.js';
 import { startOpenAiTestServer } from '../test/support/openai-test-server.js';
-import { benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
 
 /**
  * Pipeline benchmarks on the embedded default:
@@ -21,7 +20,7 @@ import { benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
  *
  *   npm run bench:pipeline -- [--cases 300] [--concurrency 16] [--latency 200]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:pipeline', {
   options: {
     cases: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '16' },

@@ -4,9 +4,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { benchOptions, nonNegativeNumber, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, nonNegativeNumber, wholeNumber } from './bench-options.js';
 import { timeAssayRun, type AssayRunFigures } from './scale/assay-run.js';
 
 /**
@@ -24,7 +23,7 @@ import { timeAssayRun, type AssayRunFigures } from './scale/assay-run.js';
  *
  *   npm run bench:scale -- --cases 100000 [--reference 10000] [--embedded-only] [--latency 20] [--keep]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:scale', {
   options: {
     cases: { type: 'string', default: '10000' },
     latency: { type: 'string', default: '20' },

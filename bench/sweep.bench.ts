@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { embeddedInfrastructure } from '../cli/run/store-and-queues.js';
 import { Progress } from '../cli/run/progress.js';
@@ -13,7 +12,7 @@ import { Bm25Index } from '../examples/engines/bm25.js';
 import { loadCorpus } from '../examples/engines/bm25-server.js';
 import { configFileSchema } from '../shared/config/index.js';
 import { MAX_CONCURRENCY } from '../shared/schema/work-limits.js';
-import { benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
+import { benchArgs, benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
 
 /**
  * A sweep's engine throughput on the embedded default: 8 variants (a 4 × 2
@@ -24,7 +23,7 @@ import { benchOptions, positiveNumber, wholeNumber } from './bench-options.js';
  *
  *   npm run bench:sweep -- [--queries 1000] [--engine-concurrency 16] [--latency 50] [--concurrency 16]
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:sweep', {
   options: {
     queries: { type: 'string', default: '1000' },
     'engine-concurrency': { type: 'string', default: '16' },

@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { benchOptions } from './bench-options.js';
+import { benchArgs, benchOptions } from './bench-options.js';
 import { deriveRun } from './derive-run.js';
 import { generateCollection, TREC_BENCH_OPTIONS, type CollectionShape } from './generate-collection.js';
 import { officialRuns } from './official-runs.js';
@@ -31,7 +30,7 @@ import { median, timeCommands } from './time-command.js';
  * For the final figure, time the two commands it prints as whole processes,
  * alternately (hyperfine, or /usr/bin/time in a loop).
  */
-const { values } = parseArgs({
+const { values } = benchArgs('bench:trec-pipeline', {
   options: {
     'trec-eval': { type: 'string', default: process.env.TREC_EVAL },
     runs: { type: 'string', default: '17' },

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
+  benchArgs,
   benchOptions,
   crossChecked,
   listOf,
   nonNegativeNumber,
   oneOf,
   positiveNumber,
+  readBenchArgs,
   readBenchOptions,
   seed,
   wholeNumber,
@@ -195,5 +197,70 @@ describe('benchOptions', () => {
     // Assess
     expect(options.latencies).toEqual([50, 500]);
     expect(printed).not.toHaveBeenCalled();
+  });
+});
+
+/** Options as a bench declares them to parseArgs: strings with defaults, a flag. */
+const ARGS_OPTIONS = {
+  repeat: { type: 'string', default: '3' },
+  latency: { type: 'string', default: '50' },
+  profile: { type: 'boolean' },
+} as const;
+
+describe('readBenchArgs', () => {
+  it('reads a good command line as parseArgs does', () => {
+    // Act
+    const read = readBenchArgs('bench:example', { options: ARGS_OPTIONS, args: ['--repeat', '5', '--latency=-5', '--profile'] });
+
+    // Assess
+    expect(read).toEqual({ ok: true, value: { values: { repeat: '5', latency: '-5', profile: true }, positionals: [] } });
+  });
+
+  it.each([
+    { case: 'an option the bench does not know', args: ['--repeats', '5'], says: "Unknown option '--repeats'" },
+    { case: 'an option without its value', args: ['--repeat'], says: "Option '--repeat <value>' argument missing" },
+    { case: 'a value that looks like an option', args: ['--latency', '-5'], says: "'--latency=-XYZ'" },
+    { case: 'a stray argument', args: ['5'], says: "Unexpected argument '5'" },
+  ])('refuses $case in one line naming the bench', ({ args, says }) => {
+    // Act
+    const read = readBenchArgs('bench:example', { options: ARGS_OPTIONS, args });
+
+    // Assess
+    expect(read.ok).toBe(false);
+    const line = read.ok ? '' : read.error;
+    expect(line.startsWith('bench:example: ')).toBe(true);
+    expect(line).toContain(says);
+    expect(line).not.toContain('\n');
+  });
+
+  it('throws what is not a refusal of the command line', () => {
+    // Act
+    const reading = () => readBenchArgs('bench:example', { options: { repeat: { type: 'number' } } as never, args: [] });
+
+    // Assess
+    expect(reading).toThrow(TypeError);
+  });
+});
+
+describe('benchArgs', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('writes a refused command line to stderr and exits with code 2', () => {
+    // Prepare
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+
+    // Act
+    const reading = () => benchArgs('bench:example', { options: ARGS_OPTIONS, args: ['--repeats', '5'] });
+
+    // Assess
+    expect(reading).toThrow('exit 2');
+    expect(exit).toHaveBeenCalledWith(2);
+    expect(printed).toHaveBeenCalledTimes(1);
+    expect(String(printed.mock.calls[0]?.[0])).toMatch(/^bench:example: Unknown option '--repeats'/);
   });
 });
