@@ -1,11 +1,10 @@
 import { Node } from 'constructs';
-import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { readSettings, settingsSchema } from '../../infra/settings.js';
-import { cdkJsonContext } from './support/assay-app.js';
+import { cdkJsonContext, testApp } from './support/assay-app.js';
 
 function settingsFrom(context: Record<string, unknown>) {
-  return readSettings(Node.of(new App({ context })));
+  return readSettings(Node.of(testApp({ context })));
 }
 
 describe('deployment settings', () => {

@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   propertiesOf,
   roleLogicalId,
   type SynthesizedAssay,
+  testApp,
 } from '../support/assay-app.js';
 import { allowStatements, asList } from '../support/iam-statements.js';
 
@@ -87,7 +88,7 @@ describe('live engines on AWS', () => {
     ['openSearchCollectionArns', 'arn:aws:aoss:us-east-1:123456789012:collection/a1b2c3d4e5f6'],
   ])('grants nothing for an empty list: with only %s, the policy has that one statement', (list, arn) => {
     // Prepare
-    const stack = new Stack(new App(), 'Probe');
+    const stack = new Stack(testApp(), 'Probe');
     const role = new Role(stack, 'Worker', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     const empty = { knowledgeBaseArns: [], modelArns: [], functionArns: [], openSearchDomainArns: [], openSearchCollectionArns: [] };
 
@@ -170,7 +171,7 @@ describe('live engines on AWS', () => {
   });
 
   it('uses the given security groups instead of creating one', () => {
-    const stack = new Stack(new App(), 'Probe');
+    const stack = new Stack(testApp(), 'Probe');
 
     const network = new EngineNetwork(stack, 'Network', {
       vpcId: ENGINES_CONTEXT.engineVpcId,

@@ -1,4 +1,4 @@
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   logicalIdOf,
   roleLogicalId,
   type SynthesizedAssay,
+  testApp,
 } from '../support/assay-app.js';
 
 type FunctionName = 'ingest' | 'judgeWorker' | 'failureRecorder' | 'reducer' | 'scheduledTrigger';
@@ -161,7 +162,7 @@ describe('cdk-nag (AWS Solutions)', () => {
   });
 
   it('is live: an unacknowledged wildcard fails the synthesis', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new Stack(app, 'Probe');
     new Role(stack, 'TooBroad', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }).addToPolicy(
       new PolicyStatement({ actions: ['s3:GetObject'], resources: ['*'] }),

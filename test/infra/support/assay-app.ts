@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, type CfnResource, Stack } from 'aws-cdk-lib';
+import { App, type AppProps, type CfnResource, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { addAssayStack } from '../../../infra/assay-app.js';
@@ -25,13 +25,25 @@ export interface SynthesizedAssay {
 }
 
 /**
+ * An app for a test, synthesized only when the test asks (Template.fromStack,
+ * app.synth()). The test run names one output folder in CDK_OUTDIR
+ * (test/support/build-cli.ts), and an App that sees that variable would also
+ * synthesize itself when its thread ends, as under `cdk synth`, holding on to
+ * a `beforeExit` listener, and with it the whole app, until then: in a worker
+ * shared by many files, every app of every infra test.
+ */
+export function testApp(props: AppProps = {}): App {
+  return new App({ ...props, autoSynth: false });
+}
+
+/**
  * The app as infra/app.ts builds it, with cdk.json's context plus `context`,
  * and bundling skipped (the one bundling synth is the CLI test's). Making the
  * template synthesizes the app, which runs cdk-nag: a finding nobody
  * acknowledged throws here.
  */
 export function synthesizeAssay(context: Record<string, unknown> = {}): SynthesizedAssay {
-  const app = new App({ context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] } });
   const stack = addAssayStack(app);
   return { app, stack, template: Template.fromStack(stack) };
 }
