@@ -24,7 +24,8 @@ export interface S3StoreOptions {
  * An ObjectStore in an S3 bucket (or any S3-compatible service). Conditional
  * writes use `If-None-Match: *`, which S3 enforces atomically: of two writers,
  * the second gets 412 Precondition Failed (or 409 when both race in flight)
- * and `written: false`. Listing follows S3's own order, UTF-8 byte order.
+ * and `written: false`, unless the refused write was a retry of one whose
+ * answer was lost after S3 stored it (the object then holds its bytes). Listing follows S3's own order, UTF-8 byte order.
  * An object's version is its ETag (VersionedObjects).
  */
 export class S3Store implements ObjectStore, VersionedObjects {
@@ -84,9 +85,22 @@ export class S3Store implements ObjectStore, VersionedObjects {
       );
       return { written: true };
     } catch (error) {
-      if (options.ifNoneMatch && isLostConditionalWrite(error)) return { written: false };
+      if (options.ifNoneMatch && isLostConditionalWrite(error)) return { written: await this.writtenByEarlierAttempt(error, key, body) };
       throw this.explained(error, key, 'write');
     }
+  }
+
+  /**
+   * Whether a conditional write the SDK sent more than once was refused
+   * because its own earlier attempt stored it: S3 stored the object, its answer
+   * was lost (a cut connection, a 500 after the write), and the retry found
+   * the key taken. The object then holds exactly these bytes. A refusal at the
+   * first attempt is another writer's, and costs no read.
+   */
+  private async writtenByEarlierAttempt(error: unknown, key: string, body: Uint8Array | string): Promise<boolean> {
+    if (attemptsOf(error) < 2) return false;
+    const stored = await this.get(key);
+    return stored !== undefined && Buffer.from(stored).equals(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   }
 
   async download(key: string, path: string): Promise<boolean> {
@@ -178,7 +192,13 @@ const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
 
 interface ServiceErrorShape {
   readonly name?: unknown;
-  readonly $metadata?: { readonly httpStatusCode?: unknown };
+  readonly $metadata?: { readonly httpStatusCode?: unknown; readonly attempts?: unknown };
+}
+
+/** How many times the SDK sent the request that failed (its retries included); 1 when it does not say. */
+function attemptsOf(error: unknown): number {
+  const attempts = ((typeof error === 'object' && error !== null ? error : {}) as ServiceErrorShape).$metadata?.attempts;
+  return typeof attempts === 'number' ? attempts : 1;
 }
 
 function statusOf(error: unknown): { name: unknown; status: unknown } {

@@ -6,7 +6,9 @@ import { chooseJudgeBackend } from '../../shared/scoring/judge-backend.js';
 import { evaluateCaseMessage, type Judging } from '../../shared/worker/evaluate-case.js';
 import { runKeys } from '../../shared/run/run-identity.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { attemptUsageSchema, caseResultSchema } from '../../shared/schema/run-records.js';
+import { type ConditionalS3Server, startConditionalS3Server, storeOver } from '../support/conditional-s3-server.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { manifest } from '../unit/report/factories.js';
 
@@ -16,9 +18,12 @@ import { manifest } from '../unit/report/factories.js';
  * stands, and every judge call either made is in the run's records.
  */
 let server: OpenAiTestServer | undefined;
+let bucket: ConditionalS3Server | undefined;
 afterEach(async () => {
   await server?.close();
+  await bucket?.close();
   server = undefined;
+  bucket = undefined;
 });
 
 const RUN_ID = 'r-0123456789abcdef';
@@ -28,7 +33,7 @@ const RUN_ID = 'r-0123456789abcdef';
  * call: each delivery on a worker of its own, with a judging (and an
  * in-memory judge cache) of its own.
  */
-async function workersOn(store: MemoryStore, judge: OpenAiTestServer): Promise<() => { store: MemoryStore; judgingFor: () => Judging }> {
+async function workersOn(store: ObjectStore, judge: OpenAiTestServer): Promise<() => { store: ObjectStore; judgingFor: () => Judging }> {
   await store.put(runKeys.manifest(RUN_ID), JSON.stringify(manifest(['q1'], { run_id: RUN_ID, engines: ['bm25'] })));
   const config = configFileSchema.parse({ judges: ['chunk_relevance'] });
   const environment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
@@ -95,5 +100,31 @@ describe('a case delivered twice', () => {
     const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
     expect(counted(attempt.chunk_relevance)).toBe(3);
     expect(counted(result.judge_usage.chunk_relevance) + counted(attempt.chunk_relevance)).toBe(server.log.length);
+  });
+
+  it("counts a delivery's judge calls once when S3 stored its result but the answer was lost and the SDK wrote it again", async () => {
+    // Prepare: an S3 that honours If-None-Match and loses its answer to the first write of the case's result
+    server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }) });
+    let cut = false;
+    bucket = await startConditionalS3Server({
+      loseAnswer: (request) => {
+        if (cut || request.key !== runKeys.result(RUN_ID, 'q1')) return false;
+        cut = true;
+        return true;
+      },
+    });
+    const store = storeOver(bucket);
+    const worker = await workersOn(store, server);
+
+    // Act
+    const outcome = await evaluateCaseMessage(worker(), rotateKeyCaseMessage(RUN_ID), { messageId: 'm-1', receiveCount: 1 });
+
+    // Assess: the result written twice and refused the second time, its calls in it and in no attempt usage besides
+    expect(outcome.kind).toBe('done');
+    expect(bucket.requests().filter((request) => request.method === 'PUT' && request.key === runKeys.result(RUN_ID, 'q1'))).toHaveLength(2);
+    expect([...bucket.objects.keys()].filter((key) => key.includes('/attempt-usage/'))).toEqual([]);
+    const result = caseResultSchema.parse(JSON.parse(bucket.objects.get(runKeys.result(RUN_ID, 'q1'))?.toString() ?? ''));
+    const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
+    expect(counted(result.judge_usage.chunk_relevance)).toBe(server.log.length);
   });
 });
