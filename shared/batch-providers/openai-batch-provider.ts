@@ -76,12 +76,12 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
     create: (key, input) =>
       providerCall(async () => {
         const file = await client.files.create({ file: await toFile(Buffer.from(input, 'utf8'), inputName(key)), purpose: 'batch' });
-        const batch = await client.batches.create({
-          input_file_id: file.id,
-          endpoint: ENDPOINT,
-          completion_window: '24h',
-          metadata: { [METADATA_KEY]: key },
-        });
+        // Sent once: a create whose answer was lost may have made the job, and the SDK's retry would make a second,
+        // which the provider runs and bills too. A failed create is a transient failure; the next try finds the job by its key first.
+        const batch = await client.batches.create(
+          { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', metadata: { [METADATA_KEY]: key } },
+          { maxRetries: 0 },
+        );
         // An input uploaded by a process that died before its batch was created is no one's: it goes once this job exists.
         await deleteOrphanInputs(client, key, file.id);
         return createdOf(batch);

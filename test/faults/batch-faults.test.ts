@@ -109,6 +109,24 @@ describe('batch judging when things go wrong', () => {
     expect(run.stderr).toMatch(/batch_test1 expired/);
   }, 90_000);
 
+  it('creates one job when the answer to its create was lost after the provider made it, and judges nothing twice', async () => {
+    // Prepare: the provider creates the job, then the connection is cut before its answer
+    server.setFaults({ httpFaults: [{ route: 'POST batches', cutAfterWork: true, times: 1 }] });
+    const stepping = setInterval(() => server.advance(), 20);
+
+    // Act
+    const run = await assay(['run', DATASET, '--judges', JUDGES, '--config', await config(), '--store', store(), '--out', out()]).finally(
+      () => clearInterval(stepping),
+    );
+
+    // Assess: the create not sent again; the job it made found by its key, and no second one made or paid for
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(server.log.filter((call) => call.method === 'POST' && call.path === '/v1/batches')).toHaveLength(1);
+    expect(server.batches.size).toBe(1);
+    expect(everyRequestJudgedOnce()).toBe(true);
+    expect((await report()).cases).toEqual({ total: 12, evaluated: 12, failed: 0, missing: 0, judge_failed: 0 });
+  }, 90_000);
+
   it("exits 1 naming the provider's errors when a job fails validation; the run stays resumable", async () => {
     // Prepare
     server.setFaults({

@@ -9,6 +9,8 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
   /** Destroy the connection instead of answering (an httpFaults cut); status is then 0. */
   readonly cut?: boolean;
+  /** Do the route's work first, then destroy the connection instead of its answer (an httpFaults cutAfterWork). */
+  readonly cutAfterWork?: boolean;
 }
 
 export interface ApiRequest {

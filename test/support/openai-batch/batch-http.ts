@@ -44,9 +44,10 @@ export function replyTo(
   const apiKey = requestKey(incoming.headers);
   const route = routeNameOf(method, resource);
   const faulted = route === undefined ? undefined : httpFault({ method, route, azure, apiKey });
-  if (faulted !== undefined) return faulted;
+  if (faulted !== undefined && faulted.cutAfterWork !== true) return faulted;
   const request = { method, resource, query: url.searchParams, body, contentType: incoming.headers['content-type'], azure, apiKey };
-  return routeBatchApi(request, routes) ?? notFound;
+  const reply = routeBatchApi(request, routes) ?? notFound;
+  return faulted === undefined ? reply : { status: 0, body: {}, cut: true };
 }
 
 function openAiKeyRefusal(incoming: IncomingMessage, apiKey: string | undefined): Reply | undefined {

@@ -4,7 +4,8 @@ import type { RouteName } from './route-names.js';
 
 /**
  * HTTP errors and dropped connections on any route of the batch test
- * server, answered in place of the route (nothing of its work is done):
+ * server, answered in place of the route (nothing of its work is done,
+ * but for a cut after the work):
  * polls that meet 500s or 429s, a result file whose content is not there
  * yet (404), an outage. Each fault answers the next `times` requests that
  * match it, counted from the moment the plan was set. A request whose key
@@ -27,6 +28,12 @@ export interface HttpFault {
   readonly headers?: Readonly<Record<string, string>>;
   /** Destroy the connection without an answer: the client meets a network error. */
   readonly cut?: boolean;
+  /**
+   * Do the route's work (a batch created, a file stored), then destroy the
+   * connection before its answer: the provider did it, the client never
+   * hears, and its SDK may send the request again.
+   */
+  readonly cutAfterWork?: boolean;
 }
 
 export interface HttpFaultPlan extends ProviderTextFaults {
@@ -70,6 +77,7 @@ export class HttpFaults {
     if (fault === undefined) return undefined;
     this.answered.set(fault, (this.answered.get(fault) ?? 0) + 1);
     if (fault.cut === true) return { status: 0, body: {}, cut: true };
+    if (fault.cutAfterWork === true) return { status: 0, body: {}, cutAfterWork: true };
     const status = fault.status ?? 500;
     return {
       status,
