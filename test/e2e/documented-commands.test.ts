@@ -141,6 +141,11 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     const rows = shownBlock('README.md', 'run r-').filter((line) => /^(response|retrieval)\//.test(line));
     expect(rows.length).toBeGreaterThan(10);
     for (const row of rows) expect(outcome.stdout).toContain(`${row}\n`);
+    // And every other line README shows the command print, once the run id and the folder it ran in are set aside.
+    const normal = (text: string) => text.replaceAll(workspace.path, '/tmp/docs-check').replace(/r-[0-9a-f]{16}/g, 'r-<id>');
+    const printed = new Set(normal(`${outcome.stdout}\n${outcome.stderr}`).split('\n'));
+    const shown = shownBlock('README.md', 'run r-').map(normal);
+    expect(shown.filter((line) => line !== '' && !printed.has(line))).toEqual([]);
     expect((await readdir(inWorkspace('assay-report'))).sort()).toEqual(REPORT_FILES);
     return outcome;
   },
