@@ -11,17 +11,46 @@ import type { Result } from '../schema/result.js';
 
 export type ParsedAnswer<T> = Result<T>;
 
-/** Parses a raw answer text into JSON: the whole text, a fenced block, or the first balanced object in it. */
+/**
+ * Parses a raw answer text into JSON: the whole text, a fenced block, or the
+ * first balanced object in it. Two encodings gateways and serving stacks add
+ * are undone: the JSON encoded once more as a JSON string (`"{\"rating\": ...}"`,
+ * read as the object it holds), and, when nothing else parses, the JSON with
+ * every quote escaped (`{\"rating\": \"yes\"}`, read with its quotes as
+ * written). Each would otherwise cost a repair request, paid for.
+ */
 export function extractJson(text: string): ParsedAnswer<unknown> {
+  const read = firstJson(text) ?? (text.includes('\\"') ? firstJson(text.replaceAll('\\"', '"')) : undefined);
+  if (read !== undefined) return { ok: true, value: read.value };
+  const preview = text.length > 120 ? `${text.slice(0, 120)}...` : text;
+  return { ok: false, error: `the answer holds no JSON object: ${JSON.stringify(preview)}` };
+}
+
+/** The first reading of the text that parses; a JSON string that holds a JSON object is read as that object. */
+function firstJson(text: string): { value: unknown } | undefined {
+  for (const candidate of candidatesOf(text)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(candidate);
+    } catch {
+      continue;
+    }
+    return typeof value === 'string' ? (objectIn(value) ?? { value }) : { value };
+  }
+  return undefined;
+}
+
+/** The first JSON object (or array) the text holds, read as extractJson reads an answer; undefined when there is none. */
+function objectIn(text: string): { value: unknown } | undefined {
   for (const candidate of candidatesOf(text)) {
     try {
-      return { ok: true, value: JSON.parse(candidate) };
+      const value: unknown = JSON.parse(candidate);
+      if (typeof value === 'object' && value !== null) return { value };
     } catch {
       // try the next reading of the text
     }
   }
-  const preview = text.length > 120 ? `${text.slice(0, 120)}...` : text;
-  return { ok: false, error: `the answer holds no JSON object: ${JSON.stringify(preview)}` };
+  return undefined;
 }
 
 /**

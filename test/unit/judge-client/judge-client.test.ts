@@ -74,6 +74,9 @@ describe('JudgeClient', () => {
     ['prose around the JSON', 'Sure! Here is my verdict: {"rationale": "fine", "rating": "yes"} Hope it helps.'],
     ['"YES\\n" as the rating', '{"rationale": "fine", "rating": "YES\\n"}'],
     ['"Yes." as the rating', '{"rationale": "fine", "rating": "Yes."}'],
+    ['the JSON encoded again as a JSON string', JSON.stringify(JSON.stringify({ rationale: 'fine', rating: 'yes' }))],
+    ['the JSON with its quotes escaped', '{\\"rationale\\": \\"fine\\", \\"rating\\": \\"yes\\"}'],
+    ['the escaped JSON in a fenced block', '```json\n{\\"rationale\\": \\"fine\\", \\"rating\\": \\"yes\\"}\n```'],
   ])('reads %s without a repair request', async (_described, text) => {
     const { client, server } = await clientFor(() => ({ text }));
     expect(await client.complete(request)).toMatchObject({ ok: true, output: { rationale: 'fine', rating: 'yes' } });
