@@ -16,8 +16,8 @@ export type ParsedAnswer<T> = Result<T>;
  * first balanced object in it. Two encodings gateways and serving stacks add
  * are undone: the JSON encoded once more as a JSON string (`"{\"rating\": ...}"`,
  * read as the object it holds), and, when nothing else parses, the JSON with
- * every quote escaped (`{\"rating\": \"yes\"}`, read with its quotes as
- * written). Each would otherwise cost a repair request, paid for.
+ * every quote escaped (`{\"rating\": \"yes\"}`, read with its quotes
+ * unescaped). Each would otherwise cost a repair request, paid for.
  */
 export function extractJson(text: string): ParsedAnswer<unknown> {
   const read = firstJson(text) ?? (text.includes('\\"') ? firstJson(text.replaceAll('\\"', '"')) : undefined);
@@ -28,24 +28,17 @@ export function extractJson(text: string): ParsedAnswer<unknown> {
 
 /** The first reading of the text that parses; a JSON string that holds a JSON object is read as that object. */
 function firstJson(text: string): { value: unknown } | undefined {
-  for (const candidate of candidatesOf(text)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
-    return typeof value === 'string' ? (objectIn(value) ?? { value }) : { value };
-  }
-  return undefined;
+  const read = firstParsed(text, () => true);
+  if (read === undefined || typeof read.value !== 'string') return read;
+  return firstParsed(read.value, (value) => typeof value === 'object' && value !== null) ?? read;
 }
 
-/** The first JSON object (or array) the text holds, read as extractJson reads an answer; undefined when there is none. */
-function objectIn(text: string): { value: unknown } | undefined {
+/** The first reading of the text (candidatesOf) that parses to a value `accepts` takes. */
+function firstParsed(text: string, accepts: (value: unknown) => boolean): { value: unknown } | undefined {
   for (const candidate of candidatesOf(text)) {
     try {
       const value: unknown = JSON.parse(candidate);
-      if (typeof value === 'object' && value !== null) return { value };
+      if (accepts(value)) return { value };
     } catch {
       // try the next reading of the text
     }

@@ -25,8 +25,9 @@ export interface S3StoreOptions {
  * writes use `If-None-Match: *`, which S3 enforces atomically: of two writers,
  * the second gets 412 Precondition Failed (or 409 when both race in flight)
  * and `written: false`, unless the refused write was a retry of one whose
- * answer was lost after S3 stored it (the object then holds its bytes). Listing follows S3's own order, UTF-8 byte order.
- * An object's version is its ETag (VersionedObjects).
+ * answer was lost after S3 stored it (the object then holds its bytes).
+ * Listing follows S3's own order, UTF-8 byte order. An object's version is
+ * its ETag (VersionedObjects).
  */
 export class S3Store implements ObjectStore, VersionedObjects {
   private readonly pageSize: number | undefined;
