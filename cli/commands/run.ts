@@ -126,6 +126,7 @@ export function runCommand(): Command {
             `assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`,
           );
           if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
+          for (const warning of infrastructure.warnings) process.stderr.write(`${warning}\n`);
         },
       },
       infrastructure,

@@ -78,6 +78,7 @@ export async function finishRun(
   const environment = judgeEnvironmentOf(process.env);
   const lexicalNotice = finishingRunStandIn(runId, manifest, environment);
   if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
+  for (const warning of infrastructure.warnings) process.stderr.write(`${warning}\n`);
   const runJudging = judgingForRuns({
     environment,
     cacheStore: options.cache ? infrastructure.store : undefined,

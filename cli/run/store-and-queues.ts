@@ -24,6 +24,8 @@ export interface Infrastructure {
   readonly finishOptions: string;
   /** The store's local folder, in the embedded default: worker threads open it for themselves. */
   readonly storeFolder?: string;
+  /** What a run over this store cannot promise, a line each for stderr: an endpoint whose S3 ignores If-None-Match. */
+  readonly warnings: readonly string[];
 }
 
 /** Receives before a case message goes to the dead-letter queue, as the deployed stack sets it. */
@@ -78,6 +80,8 @@ export function embeddedInfrastructure(
     storeOptions: `--store ${shellWord(storeFolder)}`,
     finishOptions: `--store ${shellWord(storeFolder)}`,
     storeFolder,
+    // The local folder's write-once puts are links, refused when the name is taken.
+    warnings: [],
   };
 }
 
@@ -87,9 +91,10 @@ export function embeddedInfrastructure(
  * an embedded run never loads it.
  */
 export async function awsInfrastructure(endpoint: string, bucket = 'assay', visibilityTimeoutSeconds = 5): Promise<Infrastructure> {
-  const [{ createAwsClients, ensureAwsResources }, { S3Store }] = await Promise.all([
+  const [{ createAwsClients, ensureAwsResources }, { S3Store }, { refusesSecondWriteOnce, writeOnceIgnoredWarning }] = await Promise.all([
     import('../../shared/ports/aws-clients.js'),
     import('../../shared/ports/s3-store.js'),
+    import('../../shared/ports/write-once-probe.js'),
   ]);
   const clients = createAwsClients({ endpoint });
   const resources = await ensureAwsResources(clients, {
@@ -100,17 +105,20 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     maxReceiveCount: MAX_RECEIVE_COUNT,
     visibilityTimeoutSeconds,
   });
+  const store = new S3Store(clients.s3, bucket);
+  const host = new URL(endpoint).host;
   return {
-    store: new S3Store(clients.s3, bucket),
+    store,
     bucket,
     cases: resources.cases,
     deadLetters: resources.deadLetters,
     control: resources.control,
     visibilityTimeoutSeconds,
     clock: systemClock,
-    description: `bucket ${bucket} and SQS queues at ${new URL(endpoint).host}`,
+    description: `bucket ${bucket} and SQS queues at ${host}`,
     storeOptions: `--bucket ${bucket} --aws-endpoint ${endpoint}`,
     finishOptions: `--aws-endpoint ${endpoint}`,
+    warnings: (await refusesSecondWriteOnce(store)) ? [] : [writeOnceIgnoredWarning(host)],
   };
 }
 

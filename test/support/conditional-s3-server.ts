@@ -6,7 +6,7 @@ import { S3Store } from '../../shared/ports/s3-store.js';
 
 /**
  * A loopback S3 endpoint (path style, `/<bucket>/<key>`; PutObject, GetObject,
- * HeadObject and one-page ListObjectsV2) that keeps objects in memory and honours `If-None-Match: *` on PutObject as S3 does: a key that
+ * HeadObject, DeleteObject and one-page ListObjectsV2) that keeps objects in memory and honours `If-None-Match: *` on PutObject as S3 does: a key that
  * exists gets 412 PreconditionFailed. fauxqs ignores the header, so it cannot
  * show what a conditional write meets on a real bucket.
  *
@@ -59,6 +59,10 @@ export async function startConditionalS3Server(options: ConditionalS3Options = {
       if (options.loseAnswer?.(request, seen.length - 1) === true) return void incoming.socket.destroy();
       response.writeHead(200, { etag: etagOf(body), 'content-length': '0' }).end();
       return;
+    }
+    if (request.method === 'DELETE') {
+      objects.delete(key);
+      return void response.writeHead(204).end();
     }
     if (request.method === 'GET' && key === '' && url.searchParams.get('list-type') === '2')
       return void listing(response, url.searchParams.get('prefix') ?? '');
