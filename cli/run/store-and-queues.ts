@@ -105,10 +105,10 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     maxReceiveCount: MAX_RECEIVE_COUNT,
     visibilityTimeoutSeconds,
   });
-  const store = new S3Store(clients.s3, bucket);
   const host = new URL(endpoint).host;
+  const refuses = await refusesSecondWriteOnce(new S3Store(clients.s3, bucket));
   return {
-    store,
+    store: new S3Store(clients.s3, bucket, { lookBeforeWriteOnce: !refuses }),
     bucket,
     cases: resources.cases,
     deadLetters: resources.deadLetters,
@@ -118,7 +118,7 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     description: `bucket ${bucket} and SQS queues at ${host}`,
     storeOptions: `--bucket ${bucket} --aws-endpoint ${endpoint}`,
     finishOptions: `--aws-endpoint ${endpoint}`,
-    warnings: (await refusesSecondWriteOnce(store)) ? [] : [writeOnceIgnoredWarning(host)],
+    warnings: refuses ? [] : [writeOnceIgnoredWarning(host)],
   };
 }
 

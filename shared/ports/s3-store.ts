@@ -18,6 +18,12 @@ import { accessDeniedError, type S3Access } from './s3-access-denied.js';
 export interface S3StoreOptions {
   /** Keys per ListObjectsV2 page (S3's maximum and default is 1000); smaller only to exercise paging. */
   readonly pageSize?: number;
+  /**
+   * Look for the key (HeadObject) before a write-once put, and refuse it where
+   * the key exists: for an S3 that ignores If-None-Match (write-once-probe.ts).
+   * It narrows the window in which two writers both write; only the header closes it.
+   */
+  readonly lookBeforeWriteOnce?: boolean;
 }
 
 /**
@@ -31,6 +37,7 @@ export interface S3StoreOptions {
  */
 export class S3Store implements ObjectStore, VersionedObjects {
   private readonly pageSize: number | undefined;
+  private readonly lookBeforeWriteOnce: boolean;
 
   constructor(
     private readonly client: S3Client,
@@ -38,6 +45,7 @@ export class S3Store implements ObjectStore, VersionedObjects {
     options: S3StoreOptions = {},
   ) {
     this.pageSize = options.pageSize;
+    this.lookBeforeWriteOnce = options.lookBeforeWriteOnce === true;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -74,6 +82,7 @@ export class S3Store implements ObjectStore, VersionedObjects {
 
   async put(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean } = {}): Promise<{ written: boolean }> {
     assertValidKey(key);
+    if (options.ifNoneMatch && this.lookBeforeWriteOnce && (await this.versionOf(key)) !== undefined) return { written: false };
     try {
       await this.client.send(
         new PutObjectCommand({

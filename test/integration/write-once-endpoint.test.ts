@@ -62,9 +62,7 @@ describe('the write-once probe', () => {
     fauxqs = await startFauxqs();
     const clients = createAwsClients({ endpoint: fauxqs.endpoint });
     const store = new S3Store(clients.s3, 'probe-bucket');
-    await import('@aws-sdk/client-s3').then(({ CreateBucketCommand }) =>
-      clients.s3.send(new CreateBucketCommand({ Bucket: 'probe-bucket' })),
-    );
+    await clients.s3.send(new CreateBucketCommand({ Bucket: 'probe-bucket' }));
 
     // Act
     const refuses = await refusesSecondWriteOnce(store);
@@ -78,6 +76,38 @@ describe('the write-once probe', () => {
     const store = new MemoryStore();
     expect(await refusesSecondWriteOnce(store)).toBe(true);
     expect(await keysOf(store)).toEqual([]);
+  });
+});
+
+describe('a store that looks before each write-once put', () => {
+  it('keeps the first of two writes of a key on an S3 that ignores If-None-Match', async () => {
+    // Prepare
+    fauxqs = await startFauxqs();
+    const clients = createAwsClients({ endpoint: fauxqs.endpoint });
+    await clients.s3.send(new CreateBucketCommand({ Bucket: 'probe-bucket' }));
+    const plain = new S3Store(clients.s3, 'probe-bucket');
+    const looking = new S3Store(clients.s3, 'probe-bucket', { lookBeforeWriteOnce: true });
+
+    // Act: a first result, then a second delivery's of the same case, through each store
+    const first = await looking.put('runs/r/results/q1.json', 'first', { ifNoneMatch: true });
+    const second = await looking.put('runs/r/results/q1.json', 'second', { ifNoneMatch: true });
+    const overwritten = await plain.put('runs/r/results/q1.json', 'third', { ifNoneMatch: true });
+
+    // Assess: the looking store refused the second; the plain one, trusting the header, overwrote
+    expect([first, second, overwritten]).toEqual([{ written: true }, { written: false }, { written: true }]);
+    expect(new TextDecoder().decode(await plain.get('runs/r/results/q1.json'))).toBe('third');
+  });
+
+  it('writes without looking where it is not asked to', async () => {
+    // Prepare
+    s3 = await startConditionalS3Server();
+    const store = storeOver(s3);
+
+    // Act
+    await store.put('runs/r/results/q1.json', 'first', { ifNoneMatch: true });
+
+    // Assess
+    expect(s3.requests().map(({ method }) => method)).toEqual(['PUT']);
   });
 });
 
