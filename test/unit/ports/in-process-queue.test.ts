@@ -68,7 +68,10 @@ describe('InProcessQueue at scale and on a stepped clock', () => {
     const small = await fastest(4_000);
     const large = await fastest(40_000);
 
-    expect(large / Math.max(small, 1)).toBeLessThan(30);
+    // Idle, the ratio is 9 to 13; a scan per operation makes it about 100. The bound sits between,
+    // clear of both: with the suite's other files on the same cores, the short drain's best time
+    // moves the most (30.4 was measured once in a loaded CI run against a bound of 30).
+    expect(large / Math.max(small, 1)).toBeLessThan(50);
   });
 });
 
