@@ -4,6 +4,7 @@ import type { S3Store } from '../../shared/ports/s3-store.js';
 import {
   type ConditionalS3Options,
   type ConditionalS3Server,
+  firstOnly,
   startConditionalS3Server,
   storeOver,
 } from '../support/conditional-s3-server.js';
@@ -74,13 +75,7 @@ describe('a write-once put whose answer was lost after S3 stored it', () => {
 
   it("gives `assay run` its run's lease instead of refusing it as held by itself", async () => {
     // Prepare: the answer to the first write of a lease is lost once stored
-    let cut = false;
-    const loseAnswer = (request: { key: string; ifNoneMatch: boolean }): boolean => {
-      if (cut || !request.ifNoneMatch || !request.key.includes('/lease')) return false;
-      cut = true;
-      return true;
-    };
-    const { store, server } = await storeOn({ loseAnswer });
+    const { store, server } = await storeOn({ loseAnswer: firstOnly((request) => request.ifNoneMatch && request.key.includes('/lease')) });
     const holder = { command: 'run', host: 'this-host', pid: 4242 };
 
     // Act

@@ -8,7 +8,7 @@ import { runKeys } from '../../shared/run/run-identity.js';
 import { MemoryStore } from '../../shared/ports/memory-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { attemptUsageSchema, caseResultSchema } from '../../shared/schema/run-records.js';
-import { type ConditionalS3Server, startConditionalS3Server, storeOver } from '../support/conditional-s3-server.js';
+import { type ConditionalS3Server, firstOnly, startConditionalS3Server, storeOver } from '../support/conditional-s3-server.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { manifest } from '../unit/report/factories.js';
 
@@ -27,6 +27,9 @@ afterEach(async () => {
 });
 
 const RUN_ID = 'r-0123456789abcdef';
+
+/** Requests a judge usage entry stands for: its calls and their retries. */
+const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
 
 /**
  * The run's manifest in `store`, and a judge worker over it, a new one each
@@ -65,7 +68,6 @@ describe('a case delivered twice', () => {
     const attempt = attemptUsageSchema.parse(
       JSON.parse(new TextDecoder().decode((await store.get(runKeys.attemptUsage(RUN_ID, 'q1', 'm-1-2'))) ?? new Uint8Array())),
     );
-    const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
     expect(counted(attempt.chunk_relevance)).toBeGreaterThan(0);
     expect(counted(result.judge_usage.chunk_relevance) + counted(attempt.chunk_relevance)).toBe(server.log.length);
   });
@@ -97,7 +99,6 @@ describe('a case delivered twice', () => {
     const result = caseResultSchema.parse(
       JSON.parse(new TextDecoder().decode((await store.get(runKeys.result(RUN_ID, 'q1'))) ?? new Uint8Array())),
     );
-    const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
     expect(counted(attempt.chunk_relevance)).toBe(3);
     expect(counted(result.judge_usage.chunk_relevance) + counted(attempt.chunk_relevance)).toBe(server.log.length);
   });
@@ -105,14 +106,7 @@ describe('a case delivered twice', () => {
   it("counts a delivery's judge calls once when S3 stored its result but the answer was lost and the SDK wrote it again", async () => {
     // Prepare: an S3 that honours If-None-Match and loses its answer to the first write of the case's result
     server = await startOpenAiTestServer({ oracle: () => ({ json: { rationale: 'r', rating: 'yes' } }) });
-    let cut = false;
-    bucket = await startConditionalS3Server({
-      loseAnswer: (request) => {
-        if (cut || request.key !== runKeys.result(RUN_ID, 'q1')) return false;
-        cut = true;
-        return true;
-      },
-    });
+    bucket = await startConditionalS3Server({ loseAnswer: firstOnly((request) => request.key === runKeys.result(RUN_ID, 'q1')) });
     const store = storeOver(bucket);
     const worker = await workersOn(store, server);
 
@@ -124,7 +118,6 @@ describe('a case delivered twice', () => {
     expect(bucket.requests().filter((request) => request.method === 'PUT' && request.key === runKeys.result(RUN_ID, 'q1'))).toHaveLength(2);
     expect([...bucket.objects.keys()].filter((key) => key.includes('/attempt-usage/'))).toEqual([]);
     const result = caseResultSchema.parse(JSON.parse(bucket.objects.get(runKeys.result(RUN_ID, 'q1'))?.toString() ?? ''));
-    const counted = (usage: { calls: number; retries: number } | undefined): number => (usage?.calls ?? 0) + (usage?.retries ?? 0);
     expect(counted(result.judge_usage.chunk_relevance)).toBe(server.log.length);
   });
 });

@@ -106,6 +106,16 @@ export async function startConditionalS3Server(options: ConditionalS3Options = {
   };
 }
 
+/** `picks`, but only for the first request it picks: one answer lost, and its retry answered. */
+export function firstOnly(picks: (request: S3Request) => boolean): (request: S3Request) => boolean {
+  let picked = false;
+  return (request) => {
+    if (picked || !picks(request)) return false;
+    picked = true;
+    return true;
+  };
+}
+
 /** The project's S3 store over the server, through the SDK's client with its default retries. */
 export function storeOver(server: ConditionalS3Server): S3Store {
   const client = new S3Client({
