@@ -106,6 +106,7 @@ export async function ingestDataset(dependencies: IngestDependencies, request: I
       cases: spooled.cases,
       engines: [...new Set([...spooled.engines, ...liveEngineNames(request.config.engines)])].sort(),
       input_errors: spooled.errorCount,
+      ...(spooled.firstError === undefined ? {} : { first_input_error: formatInputError(spooled.firstError) }),
       judge: request.judgeSummary,
       ...(canary === undefined ? {} : { canary: canary.manifest }),
     };

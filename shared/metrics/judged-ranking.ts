@@ -1,3 +1,5 @@
+import { gradeAboveLimit, MAX_GRADE } from '../schema/relevance-grade.js';
+
 /**
  * The input every IR measure takes: one query's ranked list, with each
  * retrieved document's relevance grade, plus how many judged documents the
@@ -59,11 +61,16 @@ export function judgeRanking(rankedDocumentIds: readonly string[], judgments: Re
   return { grades, gradeCounts: countGrades(judgments.values()) };
 }
 
-/** Counts judgments per non-negative grade: the `gradeCounts` of a JudgedRanking. */
+/**
+ * Counts judgments per non-negative grade: the `gradeCounts` of a
+ * JudgedRanking. A grade above MAX_GRADE is a bug here: the readers refuse it
+ * as an input error, since the counts grow to the highest grade.
+ */
 export function countGrades(grades: Iterable<number>): number[] {
   const counts: number[] = [];
   for (const grade of grades) {
     if (grade < 0) continue;
+    if (grade > MAX_GRADE) throw new RangeError(gradeAboveLimit(grade));
     while (counts.length <= grade) counts.push(0);
     counts[grade] = (counts[grade] ?? 0) + 1;
   }

@@ -41,7 +41,7 @@ export function renderMarkdown(report: Report): string {
     ].join('\n'),
     `**Cases:** ${cases.total} total, ${cases.evaluated} evaluated, ${cases.failed} failed, ${cases.missing} missing` +
       (judgeFailed > 0 ? `, ${judgeFailed} lacking a judgment` : '') +
-      (report.input_errors > 0 ? ` (${report.input_errors} input errors)` : ''),
+      (report.input_errors > 0 ? ` (${report.input_errors} input ${report.input_errors === 1 ? 'error' : 'errors'})` : ''),
     warningsSection(report),
     metricsSection(report),
     comparisonSection(report),

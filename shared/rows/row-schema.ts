@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPlainObject } from '../readers/reader-event.js';
+import { MAX_GRADE } from '../schema/relevance-grade.js';
 
 /**
  * Lenient zod schemas for one row after its field names were mapped to the
@@ -59,7 +60,7 @@ export type RetrievedChunkInput = z.infer<typeof retrievedChunkInputSchema>;
 export const expectedDocumentInputSchema = z.preprocess(
   chunkFromText,
   z
-    .looseObject({ ...documentKeys, grade: z.preprocess(numberFromText, z.number().int()).optional() })
+    .looseObject({ ...documentKeys, grade: z.preprocess(numberFromText, z.number().int().max(MAX_GRADE)).optional() })
     .refine(namesADocument, NEEDS_ID_OR_TEXT),
 );
 export type ExpectedDocumentInput = z.infer<typeof expectedDocumentInputSchema>;

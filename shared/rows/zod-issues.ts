@@ -1,4 +1,5 @@
 import type { InputError } from '../schema/input-error.js';
+import { MAX_GRADE } from '../schema/relevance-grade.js';
 import { issuePath, issueProblem, valueAt, type ZodIssue } from '../schema/zod-issue-text.js';
 import { conventionForField, type RowField } from './conventions.js';
 import { describeJsonType } from '../readers/reader-event.js';
@@ -21,7 +22,9 @@ const CHUNK_KEY_FIXES: Readonly<Record<string, string>> = {
   'expected_retrieved_context.doc_uri': `give each expected document a doc_uri string or ${ID_FIX}`,
   'expected_retrieved_context.doc_id': `give each expected document a doc_id string or ${ID_FIX}`,
   'expected_retrieved_context.id': `give each expected document an id string or ${ID_FIX}`,
-  'expected_retrieved_context.grade': 'give grade as an integer (0 = not relevant, 1 or more = relevant), or drop it to mean relevant',
+  'expected_retrieved_context.grade':
+    `give grade as an integer of at most ${MAX_GRADE} (0 = not relevant, 1 or more = relevant; a larger number is most ` +
+    'likely a score, a rank or an id), or drop it to mean relevant',
 };
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {

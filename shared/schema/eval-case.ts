@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_GRADE } from './relevance-grade.js';
 
 /**
  * The normalised evaluation case every loader produces, whatever convention the
@@ -35,9 +36,10 @@ export const expectedDocumentSchema = z.object({
   content: z.string().optional(),
   /**
    * Relevance grade as in TREC qrels (0 = judged not relevant, 1+ = relevant,
-   * negative = judged but to be ignored). Absent means "relevant" (grade 1).
+   * negative = judged but to be ignored), at most MAX_GRADE. Absent means
+   * "relevant" (grade 1).
    */
-  grade: z.number().int().optional(),
+  grade: z.number().int().max(MAX_GRADE).optional(),
   /** Whatever else the dataset said about the document. */
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

@@ -28,6 +28,8 @@ export const manifestSchema = z.object({
   cases: z.number().int().nonnegative(),
   engines: z.array(z.string()),
   input_errors: z.number().int().nonnegative(),
+  /** The first of them, as the terminal shows an input error; absent without any (and in manifests written before it was kept). */
+  first_input_error: z.string().optional(),
   /** One line about the judge in use, e.g. "lexical judge (non-LLM approximations)". */
   judge: z.string(),
   /** The canary set the run judges too (config `canaries:`), as ingest read it; absent for a run without one. */

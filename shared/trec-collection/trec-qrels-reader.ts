@@ -1,5 +1,6 @@
 import type { ExpectedDocument } from '../schema/eval-case.js';
 import type { InputError } from '../schema/input-error.js';
+import { GRADE_ABOVE_LIMIT_FIX, gradeAboveLimit, MAX_GRADE } from '../schema/relevance-grade.js';
 import { readLines } from '../readers/text-lines.js';
 import { parseTrecInteger, splitTrecFields, type LineProblem } from './trec-fields.js';
 
@@ -71,5 +72,6 @@ function parseJudgment(fields: readonly string[]): Judgment | LineProblem {
       fix: 'give the relevance grade as an integer: 0 = not relevant, 1 or more = relevant',
     };
   }
+  if (grade > MAX_GRADE) return { field: 'grade', message: gradeAboveLimit(`"${gradeText}"`), fix: GRADE_ABOVE_LIMIT_FIX };
   return { qid, docno, grade };
 }

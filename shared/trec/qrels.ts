@@ -1,5 +1,6 @@
 import type { Result } from '../schema/result.js';
 import type { InputError } from '../schema/input-error.js';
+import { GRADE_ABOVE_LIMIT_FIX, gradeAboveLimit, MAX_GRADE } from '../schema/relevance-grade.js';
 import { ByteStringTable, HASH_SEED, hashStep, type ByteStringTableParts } from './byte-string-table.js';
 import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './byte-lines.js';
 import { TopicEntries } from './repeated-field.js';
@@ -23,8 +24,8 @@ export type QrelsResult = Result<Qrels, InputError>;
  * Reads a TREC qrels file: one judgment a line, `qid iter docno grade`,
  * whitespace-separated, exactly four fields (the iter column is ignored).
  * Blank lines and lines starting with `#` are skipped. The grade is an
- * integer; a negative grade marks a document judged but to be ignored, as in
- * trec_eval. The first malformed line, or a docno judged twice for one topic,
+ * integer of at most MAX_GRADE; a negative grade marks a document judged but
+ * to be ignored, as in trec_eval. The first malformed line, or a docno judged twice for one topic,
  * stops reading with an error naming the line.
  */
 export async function readQrels(path: string): Promise<QrelsResult> {
@@ -92,8 +93,8 @@ class QrelsReader {
         byte = buffer[++position] as number;
       }
       while (isSpaceByte(byte)) byte = buffer[++position] as number;
-      // Not four fields ending in a plain integer of a few digits: the general path reads or rejects the line.
-      if (byte !== 10 || digits === 0 || digits > 9) return lineStart;
+      // Not four fields ending in a plain integer of a few digits, at most MAX_GRADE unless negative: the general path reads or rejects the line.
+      if (byte !== 10 || digits === 0 || digits > 9 || (!negative && grade > MAX_GRADE)) return lineStart;
       const judgments = this.topicEntries.of(buffer, topicStart, topicEnd);
       // A document judged twice: the general path names it.
       if (judgments.documents.addHashed(buffer, documentStart, documentEnd, hash) < 0) return lineStart;
@@ -131,6 +132,14 @@ class QrelsReader {
         field: 'grade',
         message: `expected an integer relevance grade, got "${decodeField(buffer, gradeStart, gradeEnd)}"`,
         fix: 'use 0 for not relevant and 1, 2, 3, ... for relevant grades',
+      };
+    } else if (grade > MAX_GRADE) {
+      this.error = {
+        file: this.path,
+        line: lineNumber,
+        field: 'grade',
+        message: gradeAboveLimit(`"${decodeField(buffer, gradeStart, gradeEnd)}"`),
+        fix: GRADE_ABOVE_LIMIT_FIX,
       };
     } else {
       const judgments = this.topicEntries.of(buffer, topicStart, topicEnd);
@@ -178,10 +187,11 @@ function addGrade(judgments: TopicJudgments, grade: number): void {
   }
 }
 
-/** Judgments built in code (tests, callers holding a Map); throws on a repeated id, which a Map cannot hold anyway. */
+/** Judgments built in code (tests, callers holding a Map); throws on a repeated id, which a Map cannot hold anyway, and on a grade above MAX_GRADE. */
 export function topicJudgmentsOf(grades: Iterable<readonly [documentId: string, grade: number]>): TopicJudgments {
   const judgments = emptyJudgments();
   for (const [documentId, grade] of grades) {
+    if (grade > MAX_GRADE) throw new RangeError(`Document ${documentId}: ${gradeAboveLimit(grade)}`);
     if (judgments.documents.addText(documentId) < 0) throw new Error(`Document ${documentId} is judged twice`);
     addGrade(judgments, grade);
   }

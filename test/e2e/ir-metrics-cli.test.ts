@@ -47,6 +47,11 @@ describe('assay ir-metrics, as a user runs it', () => {
   it.each([
     { lines: ['q1 0 a'], message: /qrels\.txt:1: expected 4 fields "qid iter docno grade", found 3/ },
     { lines: ['q1 0 a high'], message: /field "grade": expected an integer relevance grade, got "high"/ },
+    // A grade's counts grow to the grade: 999999999 took 2.6 GB and crashed the process.
+    {
+      lines: ['q1 0 a 1', 'q1 0 b 999999999'],
+      message: /qrels\.txt:2: field "grade": expected a relevance grade of at most 10000, got "999999999"/,
+    },
   ])('names the malformed qrels line: $lines', async ({ lines, message }) => {
     const badQrels = file('bad-qrels.txt', lines);
     const run = file('run-ok.txt', ['q1 Q0 a 1 3.0 mine']);

@@ -192,6 +192,43 @@ describe('assay run, as the README runs it', () => {
     expect((await read(2, 'cases.jsonl')).split('\n')).toHaveLength(2 * 40 + 1);
   });
 
+  it('runs the valid rows of a dataset and warns first that a row is in no metric, here a grade too large to count', async () => {
+    // Prepare: a score where a grade goes (999999999 once took 2.6 GB and crashed the process)
+    const row = (id: string, grade: number) =>
+      JSON.stringify({
+        request_id: id,
+        request: `question ${id}`,
+        retrieved_context: [{ doc_uri: 'd1', content: 'the answer' }],
+        expected_retrieved_context: [{ doc_uri: 'd1', grade }],
+      });
+    const dataset = await folder.write('one-bad-grade.jsonl', `${row('q1', 2)}\n${row('q2', 999999999)}\n`);
+    const environment = { ...process.env };
+    delete environment.OPENAI_API_KEY;
+    const out = join(folder.path, 'bad-grade-out');
+
+    // Act: the built bin, as a user runs it
+    const { stdout, stderr } = await promisify(execFile)(
+      join(root, 'cli', 'bin.js'),
+      ['run', dataset, '--store', join(folder.path, 'bad-grade-store'), '--out', out],
+      { cwd: root, env: environment },
+    );
+
+    // Assess: one case evaluated, and the row left out said on the terminal and first in report.md
+    const runId = /^run (r-[0-9a-f]{16})\n/.exec(stdout)?.[1];
+    const warning =
+      '1 row or line of datasets/default/one-bad-grade.jsonl could not be read and is in no metric (the first input error: ' +
+      'datasets/default/one-bad-grade.jsonl:2: field "expected_retrieved_context[0].grade": expected a number <= 10000, got a number (999999999) ' +
+      '(fix: give grade as an integer of at most 10000 (0 = not relevant, 1 or more = relevant; a larger number is most likely a score, a rank or an id), ' +
+      `or drop it to mean relevant); every one is in the store, at runs/${runId}/input-errors.jsonl)`;
+    expect(stderr.split('\n')).toContain(`assay: warning: ${warning}`);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    expect(report.cases).toEqual({ total: 1, evaluated: 1, failed: 0, missing: 0, judge_failed: 0 });
+    expect(report.input_errors).toBe(1);
+    expect(report.warnings).toEqual([warning]);
+    const markdown = await readFile(join(out, 'report.md'), 'utf8');
+    expect(markdown).toContain('**Cases:** 1 total, 1 evaluated, 0 failed, 0 missing (1 input error)\n\n## Warnings\n\n- 1 row or line of');
+  });
+
   it('exits 1 naming the first input error when no line of the runs is valid', async () => {
     // Prepare
     const run = await folder.write('bad.run', '301 Q0 d1 1 high r\n');

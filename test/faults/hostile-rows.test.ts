@@ -87,6 +87,9 @@ describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
       .split('\n')
       .map((line) => inputErrorSchema.parse(JSON.parse(line)));
     expect(errors.map((error) => error.line).sort((left, right) => left - right)).toEqual(badLines);
+    expect(files.report.warnings?.[0]).toMatch(
+      new RegExp(`^${badLines.length} rows or lines of datasets/\\S+ could not be read and are in no metric \\(the first input error: `),
+    );
     expect(answeredCalls(fault.server, 'chunk_relevance')).toBe(goodIds.length);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(await readFile(join(out, 'report.json'), 'utf8')).not.toContain('polluted');

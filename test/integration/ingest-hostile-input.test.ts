@@ -7,7 +7,7 @@ import { configFileSchema } from '../../shared/config/index.js';
 import type { JudgeDefinition } from '../../shared/judges/judge-definition.js';
 import { ingestDataset } from '../../shared/ingest/ingest.js';
 import { caseIdFor } from '../../shared/run/run-identity.js';
-import { inputErrorSchema } from '../../shared/schema/input-error.js';
+import { formatInputError, inputErrorSchema, type InputError } from '../../shared/schema/input-error.js';
 import { silentProgress } from '../support/silent-progress.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -86,6 +86,11 @@ describe('ingest of two requests with one case id', () => {
     expect(errors[0]?.fix).toMatch(/distinct request_id/);
     expect(report.cases).toEqual({ total: 2, evaluated: 2, failed: 0, missing: 0, judge_failed: 0 });
     expect(report.input_errors).toBe(1);
+    // Said first, not only counted: the averages are over fewer cases than the dataset holds.
+    expect(report.warnings).toEqual([
+      `1 row or line of ${DATASET_KEY} could not be read and is in no metric (the first input error: ${formatInputError(errors[0] as InputError)}; ` +
+        `every one is in the store, at runs/${outcome.runId}/input-errors.jsonl)`,
+    ]);
   });
 
   it('stops with that error under strict', async () => {

@@ -49,6 +49,12 @@ describe('row validation', () => {
       'expected_retrieved_context[0].grade',
       /^expected an integer/,
     ],
+    [
+      // A grade's counts grow to the grade: 999999999 took 2.6 GB and crashed the process.
+      { request: 'q', expected_retrieved_context: [{ doc_uri: 'a', grade: 999999999 }] },
+      'expected_retrieved_context[0].grade',
+      /^expected a number <= 10000, got a number \(999999999\)$/,
+    ],
     [{ request: 'q', retrieved_context: [{ score: 1 }] }, 'retrieved_context[0]', /^a chunk needs a doc_uri or a content$/],
     [
       { request: 'q', retrieved_context: [{ doc_uri: 'a', rank: 0 }] },

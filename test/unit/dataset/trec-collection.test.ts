@@ -177,6 +177,15 @@ describe('loadTrecCollection', () => {
       /expected 4 fields \(qid iter docno grade\), got 3/,
     ],
     ['a qrels grade that is not an integer', { 'qrels.txt': 'q1 0 d1 high\n' }, {}, 'qrels.txt', 1, 'grade', /expected an integer grade/],
+    [
+      'a qrels grade above the limit (a score in the grade field)',
+      { 'qrels.txt': 'q1 0 d1 1\nq1 0 d2 999999999\n' },
+      {},
+      'qrels.txt',
+      2,
+      'grade',
+      /^expected a relevance grade of at most 10000, got "999999999"$/,
+    ],
     ['a run line with 5 fields', {}, { 'run.txt': 'q1 Q0 d1 1 2\n' }, 'run.txt', 1, undefined, /expected at least 6 fields/],
     ['a run score that is not a number', {}, { 'run.txt': 'q1 Q0 d1 1 high r\n' }, 'run.txt', 1, 'score', /expected a number, got "high"/],
     [

@@ -47,6 +47,12 @@ describe('countGrades', () => {
   ])('counts %s', (_described, grades, expected) => {
     expect(countGrades(grades)).toEqual(expected);
   });
+
+  it('counts up to the largest grade the readers admit, and throws above it rather than grow to it', () => {
+    // Assess: the readers refuse a larger grade as an input error, so one here is a bug
+    expect(countGrades([10_000]).length).toBe(10_001);
+    expect(() => countGrades([1, 10_001])).toThrow(new RangeError('expected a relevance grade of at most 10000, got 10001'));
+  });
 });
 
 describe('relevantCount (R)', () => {

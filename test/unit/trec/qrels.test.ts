@@ -53,6 +53,15 @@ describe('readQrels', () => {
     ['a fractional grade', '301 0 d1 1.5\n', 1, 'expected an integer relevance grade, got "1.5"'],
     ['a word as grade', '301 0 d1 yes\n', 1, 'expected an integer relevance grade, got "yes"'],
     ['a docno judged twice', '301 0 d1 1\n302 0 d1 1\n301 0 d1 0\n', 3, 'topic 301 judges document d1 twice'],
+    // A grade's counts grow to the grade: 999999999 took 2.6 GB and crashed the process.
+    ['a grade of nine digits', '301 0 d1 1\n301 0 d2 999999999\n', 2, 'expected a relevance grade of at most 10000, got "999999999"'],
+    ['a grade one above the limit', '301 0 d1 10001\n', 1, 'expected a relevance grade of at most 10000, got "10001"'],
+    [
+      'a grade of twenty digits',
+      '301 0 d1 1 \n301 0 d2 12345678901234567890 \n',
+      2,
+      'expected a relevance grade of at most 10000, got "12345678901234567890"',
+    ],
   ])('stops at %s with an error naming the line', async (_described, content, line, message) => {
     // Prepare
     const file = await folder.write('bad-qrels.txt', content);
@@ -62,6 +71,46 @@ describe('readQrels', () => {
 
     // Assess
     expect(result).toMatchObject({ ok: false, error: { file, line, message } });
+  });
+
+  it('says how to fix a grade above the limit: a score, a rank or an id in the grade field', async () => {
+    // Prepare: a score written where the grade goes
+    const file = await folder.write('score-as-grade.txt', '301 0 d1 1\n301 0 d2 87311\n');
+
+    // Act
+    const result = await readQrels(file);
+
+    // Assess
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        file,
+        line: 2,
+        field: 'grade',
+        message: 'expected a relevance grade of at most 10000, got "87311"',
+        fix: 'give relevance grades as small integers, at most 10000 (0 = not relevant, 1 or more = relevant); a larger number is most likely a score, a rank or an id in the grade field',
+      },
+    });
+  });
+
+  it('reads a grade of the limit, and a negative grade of any size as judged but to be ignored', async () => {
+    // Prepare
+    const file = await folder.write('edge-grades.txt', '301 0 d1 10000\n301 0 d2 -999999999\n301 0 d3 -12345678901234567890\n');
+
+    // Act
+    const result = await readQrels(file);
+
+    // Assess
+    const topic = result.ok ? result.value.get('301') : undefined;
+    expect(topic === undefined ? undefined : gradesByDocument(topic)).toEqual(
+      new Map([
+        ['d1', 10000],
+        ['d2', -999999999],
+        ['d3', Number('-12345678901234567890')],
+      ]),
+    );
+    expect(topic?.gradeCounts).toHaveLength(10001);
+    expect(topic?.gradeCounts[10000]).toBe(1);
   });
 
   it('tells a new topic from the last one when its line comes in the next read at the same place in the buffer', async () => {
