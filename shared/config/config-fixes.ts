@@ -10,7 +10,7 @@ import { PROVIDER_FIXES, PROVIDER_KEYS } from '../judge-client/judge-provider-co
 import { judgeRateLimitSchema, modelRateLimitSchema } from '../judge-rate/rate-limit-config.js';
 import { modelPriceSchema } from '../schema/judge-prices.js';
 import { MAX_CONCURRENCY } from '../schema/work-limits.js';
-import { configFileSchema, runSettingsSchema } from './config-schema.js';
+import { configFileSchema, MAX_DEADLINE_SECONDS, runSettingsSchema } from './config-schema.js';
 import { CANARY_FIXES, CANARY_KEYS } from './canary-settings.js';
 
 const WEIGHTS_FIX = 'give three non-negative numbers with a sum above 0, e.g. {correctness: 0.6, comprehensiveness: 0.2, readability: 0.2}';
@@ -84,7 +84,7 @@ export const FIXES: Readonly<Record<string, string>> = {
   'run.max_judge_cost': 'give the most the judges may spend, a number above 0 in the currency of judge.prices, e.g. 5',
   'run.cutoffs': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
   'run.cutoffs[]': 'give a list of whole numbers from 1 up, e.g. [5, 10]',
-  'run.deadline_seconds': 'give the seconds after which missing cases are reported, e.g. 3600',
+  'run.deadline_seconds': `give the seconds (not milliseconds) after which missing cases are reported, from 1 to ${MAX_DEADLINE_SECONDS} (30 days), e.g. 3600`,
   'run.check_delay_seconds': 'give the seconds before the first completion check (later checks back off to a minute), 0 to 900',
   'run.judge_depth': 'give how many top hits of each engine to judge, a whole number from 1 up, e.g. 10',
   'run.list_depth': 'give how many top documents of each engine cases.jsonl lists, a whole number from 1 up, e.g. 100',

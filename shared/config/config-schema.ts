@@ -20,10 +20,19 @@ import { DEFAULT_MIN_LABELLED } from '../statistics/prediction-powered-mean.js';
  * a silently ignored setting.
  */
 
+/**
+ * The longest `run.deadline_seconds`: 30 days. A run's deadline is kept as a
+ * date, and 99999999999999 seconds is past the last date there is (it failed
+ * the run after ingest with "Invalid time value"); a month is more than any
+ * run waits for its cases, and refuses milliseconds meant as seconds
+ * (3600000 for an hour).
+ */
+export const MAX_DEADLINE_SECONDS = 30 * 24 * 3600;
+
 /** How a run is carried out: cutoffs of the ground-truth metrics, and how long the reducer waits. */
 export const runSettingsSchema = z.strictObject({
   cutoffs: z.array(z.number().int().positive()).min(1).default([5, 10]),
-  deadline_seconds: z.number().int().positive().default(3600),
+  deadline_seconds: z.number().int().positive().max(MAX_DEADLINE_SECONDS).default(3600),
   check_delay_seconds: z.number().int().min(0).max(900).default(1),
   /** How many top hits of each live engine are judged. */
   judge_depth: z.number().int().min(1).default(10),

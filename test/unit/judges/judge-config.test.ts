@@ -164,6 +164,19 @@ describe('loadConfigFile', () => {
       [/field "run\.engine_concurrency": expected a number <= 1000, got number 1001 \(fix: .*from 1 to 1000/],
     ],
     [
+      // A run's deadline is a date: 99999999999999 seconds is past the last one, and failed the run after ingest.
+      'a deadline past the last date there is',
+      'run:\n  deadline_seconds: 99999999999999\n',
+      [
+        /field "run\.deadline_seconds": expected a number <= 2592000, got number 99999999999999 \(fix: give the seconds \(not milliseconds\) after which missing cases are reported, from 1 to 2592000 \(30 days\)/,
+      ],
+    ],
+    [
+      'a deadline in milliseconds',
+      'run:\n  deadline_seconds: 3600000\n',
+      [/field "run\.deadline_seconds": expected a number <= 2592000, got number 3600000/],
+    ],
+    [
       'a minimum agreement outside -1 to 1',
       'run:\n  min_agreement: 1.5\n',
       [/field "run\.min_agreement": expected a number <= 1, got number 1\.5 \(fix: give the least Cohen's kappa/],
