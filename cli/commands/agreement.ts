@@ -12,6 +12,7 @@ import type { Measure } from '../../shared/metrics/registry.js';
 import { terminalText } from '../../shared/report-render/terminal-text.js';
 import { agreementReportSchema, judgeRankingReportSchema } from '../../shared/schema/agreement.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
+import { MAX_RESAMPLES } from '../../shared/schema/work-limits.js';
 import { selectMeasures } from '../../shared/trec/measure-selection.js';
 import { readQrels, type Qrels } from '../../shared/trec/qrels.js';
 import { readRun } from '../../shared/trec/run.js';
@@ -67,7 +68,7 @@ export function agreementCommand(): Command {
     .option('-l, --level <level>', 'lowest grade that counts as relevant, for the binary statistics and the measure', '1')
     .option('--json', 'print the report as JSON')
     .option('--seed <integer>', 'seed of the bootstrap resampling', '0')
-    .option('--resamples <count>', 'bootstrap resamples of each 95% interval', '1000')
+    .option('--resamples <count>', `bootstrap resamples of each 95% interval, at most ${MAX_RESAMPLES}`, '1000')
     .option('--confidence <level>', "the corrected estimates' confidence level, between 0 and 1", '0.95')
     .option('--min-labelled <count>', 'the fewest topics with human labels a corrected interval is given for', '8')
     .option(
@@ -100,7 +101,7 @@ export function agreementCommand(): Command {
         );
       }
       const level = parseInteger(options.level, '-l', 0);
-      const resamples = parseInteger(options.resamples, '--resamples', 1);
+      const resamples = parseInteger(options.resamples, '--resamples', 1, MAX_RESAMPLES);
       const seed = parseInteger(options.seed, '--seed', 0);
       if (seed > 2 ** 32 - 1) throw new UsageError(`Expected --seed to be an integer from 0 to 4294967295, got "${options.seed}"`);
       const measures = (options.measure.length === 0 ? ['ndcg_cut.10'] : options.measure).map(oneMeasure);
@@ -151,10 +152,11 @@ export function agreementCommand(): Command {
     });
 }
 
-function parseInteger(text: string, option: string, minimum: number): number {
+function parseInteger(text: string, option: string, minimum: number, maximum?: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < minimum) {
-    throw new UsageError(`Expected ${option} to be an integer from ${minimum} and up, got "${text}"`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < minimum || (maximum !== undefined && value > maximum)) {
+    const range = maximum === undefined ? `from ${minimum} and up` : `from ${minimum} to ${maximum}`;
+    throw new UsageError(`Expected ${option} to be an integer ${range}, got "${text}"`);
   }
   return value;
 }
