@@ -17,6 +17,7 @@ import { adjustmentMethod } from '../option-values.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 import { DEFAULT_MIN_LABELLED } from '../../shared/statistics/prediction-powered-mean.js';
+import { MAX_PERMUTATIONS } from '../../shared/schema/work-limits.js';
 
 interface CompareCommandOptions {
   json?: boolean;
@@ -58,7 +59,7 @@ export function compareCommand(): Command {
       'benjamini-hochberg',
     )
     .option('--fail-on-regression', 'exit 1 when some metric got significantly worse')
-    .option('--permutations <count>', 'random sign flips of the randomization test', '10000')
+    .option('--permutations <count>', `random sign flips of the randomization test, at most ${MAX_PERMUTATIONS}`, '10000')
     .option('--seed <integer>', 'seed of the sign flips and the bootstrap', '42')
     .option(
       '--min-labelled <count>',
@@ -124,8 +125,8 @@ function parseOptions(options: CompareCommandOptions): CompareOptions {
     throw new UsageError(`Expected --min-effect to be a number from 0 and up, got "${options.minEffect}"`);
   }
   const permutations = Number(options.permutations);
-  if (!/^\d+$/.test(options.permutations) || !Number.isSafeInteger(permutations) || permutations < 1) {
-    throw new UsageError(`Expected --permutations to be an integer from 1 and up, got "${options.permutations}"`);
+  if (!/^\d+$/.test(options.permutations) || !Number.isSafeInteger(permutations) || permutations < 1 || permutations > MAX_PERMUTATIONS) {
+    throw new UsageError(`Expected --permutations to be an integer from 1 to ${MAX_PERMUTATIONS}, got "${options.permutations}"`);
   }
   const seed = Number(options.seed);
   if (!/^\d+$/.test(options.seed) || seed > 2 ** 32 - 1)
