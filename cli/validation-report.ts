@@ -33,6 +33,10 @@ export class ValidationReport {
     return this.counts.errors;
   }
 
+  get caseCount(): number {
+    return this.counts.cases;
+  }
+
   toText(): string {
     const { rows, cases, engines, labelled_cases, expected_response_cases, human_verdict_cases, errors } = this.counts;
     const lines = [`rows: ${rows}`, `cases: ${cases}`, `engines: ${Object.keys(engines).length}`];

@@ -58,8 +58,11 @@ export function validateCommand(): Command {
     .action(async (files: string[], options: ValidateOptions) => {
       const report = await validate(files, options);
       process.stdout.write(options.json === true ? report.toJson() : report.toText());
-      if (report.errorCount > 0)
-        throw new UsageError(`${report.errorCount} input ${report.errorCount === 1 ? 'error' : 'errors'}; the other rows are valid`, 1);
+      if (report.errorCount > 0) {
+        // With no case read, there are no other rows to call valid.
+        const rest = report.caseCount === 0 ? 'no case could be read' : 'the other rows are valid';
+        throw new UsageError(`${report.errorCount} input ${report.errorCount === 1 ? 'error' : 'errors'}; ${rest}`, 1);
+      }
     });
 }
 

@@ -1,4 +1,6 @@
 import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { refuseForeignEncoding } from './file-encoding.js';
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
@@ -7,14 +9,18 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * once. The byte order mark some Windows tools write is dropped and CRLF line
  * ends become LF, so every reader downstream sees one line-end convention and
  * counts lines the same way. A lone CR is left alone: it is not a line end in
- * any of the formats assay reads.
+ * any of the formats assay reads. A file that starts with the byte-order mark
+ * of UTF-16 or UTF-32 throws FileEncodingError (file-encoding.ts).
  */
 export async function* readTextChunks(file: string): AsyncGenerator<string> {
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 16 });
+  const stream = createReadStream(file, { highWaterMark: 1 << 16 });
+  const decoder = new StringDecoder('utf8');
   let first = true;
   // A CR at the end of a chunk may be the first half of a CRLF split across chunks.
   let heldCarriageReturn = false;
-  for await (const piece of stream as AsyncIterable<string>) {
+  for await (const bytes of stream as AsyncIterable<Buffer>) {
+    if (first) refuseForeignEncoding(bytes);
+    const piece = decoder.write(bytes);
     let chunk: string = heldCarriageReturn ? `\r${piece}` : piece;
     if (first) {
       first = false;
@@ -25,5 +31,7 @@ export async function* readTextChunks(file: string): AsyncGenerator<string> {
     chunk = chunk.replaceAll('\r\n', '\n');
     if (chunk.length > 0) yield chunk;
   }
-  if (heldCarriageReturn) yield '\r';
+  // An incomplete character at the very end: the decoder's replacement character, as a UTF-8 stream gives it.
+  const rest = `${heldCarriageReturn ? '\r' : ''}${decoder.end()}`;
+  if (rest.length > 0) yield rest;
 }

@@ -226,20 +226,21 @@ async function readAttemptUsage(store: ObjectStore, runId: string) {
 type AttemptUsage = ReturnType<typeof attemptUsageSchema.parse>;
 
 /**
- * The warning of a run whose dataset had rows or lines that could not be
- * read: they are in no metric, so the averages are over fewer cases than the
- * dataset holds, and `assay run`, report.md and report.html say so first
+ * The warning of a run whose dataset had input errors: the rows, lines or
+ * files they name are in no metric, so the averages are over fewer cases than
+ * the dataset holds, and `assay run`, report.md and report.html say so first
  * rather than leave it to the count in `input_errors`.
  */
 export function inputErrorWarnings(manifest: Manifest): Pick<Report, 'warnings'> {
   const count = manifest.input_errors;
   if (count === 0) return {};
-  const what =
-    count === 1
-      ? `1 row or line of ${manifest.dataset.key} could not be read and is`
-      : `${count} rows or lines of ${manifest.dataset.key} could not be read and are`;
-  const first = manifest.first_input_error === undefined ? '' : `the first input error: ${manifest.first_input_error}; `;
-  return { warnings: [`${what} in no metric (${first}every one is in the store, at ${runKeys.inputErrors(manifest.run_id)})`] };
+  const what = count === 1 ? '1 input error: what it names is' : `${count} input errors: what they name is`;
+  const first = manifest.first_input_error === undefined ? '' : `the first: ${manifest.first_input_error}; `;
+  return {
+    warnings: [
+      `${manifest.dataset.key} has ${what} in no metric (${first}every one is in the store, at ${runKeys.inputErrors(manifest.run_id)})`,
+    ],
+  };
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Result } from '../schema/result.js';
 import type { InputError } from '../schema/input-error.js';
 import { GRADE_ABOVE_LIMIT_FIX, gradeAboveLimit, MAX_GRADE } from '../schema/relevance-grade.js';
 import { ByteStringTable, HASH_SEED, hashStep, type ByteStringTableParts } from './byte-string-table.js';
+import { FileEncodingError } from '../readers/file-encoding.js';
+import { encodingError } from '../readers/file-errors.js';
 import { decodeField, endOfLine, forEachLineRun, isFieldByte, isSpaceByte, skipField, skipSpaces } from './byte-lines.js';
 import { TopicEntries } from './repeated-field.js';
 import { parseNumberBytes } from './parse-number.js';
@@ -30,7 +32,13 @@ export type QrelsResult = Result<Qrels, InputError>;
  */
 export async function readQrels(path: string): Promise<QrelsResult> {
   const reader = new QrelsReader(path);
-  await forEachLineRun(path, (buffer, start, end) => reader.lines(buffer, start, end));
+  try {
+    await forEachLineRun(path, (buffer, start, end) => reader.lines(buffer, start, end));
+  } catch (error) {
+    // A UTF-16 file, say, is the user's to convert: one error for the file as a whole. I/O errors throw.
+    if (!(error instanceof FileEncodingError)) throw error;
+    return { ok: false, error: encodingError(path, error) };
+  }
   return reader.result();
 }
 

@@ -1,5 +1,7 @@
 import type { InputError } from '../schema/input-error.js';
 import type { Result } from '../schema/result.js';
+import { FileEncodingError } from '../readers/file-encoding.js';
+import { encodingError } from '../readers/file-errors.js';
 import { decodeField, forEachLineRun } from './byte-lines.js';
 import { ByteStringTable } from './byte-string-table.js';
 import { RepeatedField } from './repeated-field.js';
@@ -34,7 +36,13 @@ export type RunResult = Result<Run, InputError>;
  */
 export async function readRun(path: string): Promise<RunResult> {
   const reader = new RunReader(path);
-  await forEachLineRun(path, (buffer, start, end) => reader.lines(buffer, start, end));
+  try {
+    await forEachLineRun(path, (buffer, start, end) => reader.lines(buffer, start, end));
+  } catch (error) {
+    // A UTF-16 file, say, is the user's to convert: one error for the file as a whole. I/O errors throw.
+    if (!(error instanceof FileEncodingError)) throw error;
+    return { ok: false, error: encodingError(path, error) };
+  }
   return reader.result();
 }
 

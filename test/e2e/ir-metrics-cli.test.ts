@@ -44,6 +44,23 @@ describe('assay ir-metrics, as a user runs it', () => {
     expect(result.stderr).toContain('qrels-duplicate.txt:2: field "docno": topic q1 judges document a twice');
   });
 
+  it('refuses a UTF-16 qrels file as a whole, saying so and how to convert it', async () => {
+    // Prepare: qrels as Windows PowerShell 5 writes them with `>`, UTF-16LE behind its byte-order mark
+    const path = join(folder, 'qrels-utf16.txt');
+    writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('q1 0 a 1\r\nq1 0 b 0\r\n', 'utf16le')]));
+    const run = file('run-ok.txt', ['q1 Q0 a 1 3.0 mine']);
+
+    // Act
+    const result = await runCli(['ir-metrics', path, run]);
+
+    // Assess: one line for the file, not a grade error naming NUL bytes
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(
+      `assay ir-metrics: ${path}: the file is UTF-16LE (it starts with the byte-order mark FF FE); assay reads UTF-8 ` +
+        '(fix: save it as UTF-8, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8 (Windows PowerShell 5 writes UTF-16 with > and Out-File; give Out-File -Encoding utf8))\n',
+    );
+  });
+
   it.each([
     { lines: ['q1 0 a'], message: /qrels\.txt:1: expected 4 fields "qid iter docno grade", found 3/ },
     { lines: ['q1 0 a high'], message: /field "grade": expected an integer relevance grade, got "high"/ },

@@ -216,7 +216,7 @@ describe('assay run, as the README runs it', () => {
     // Assess: one case evaluated, and the row left out said on the terminal and first in report.md
     const runId = /^run (r-[0-9a-f]{16})\n/.exec(stdout)?.[1];
     const warning =
-      '1 row or line of datasets/default/one-bad-grade.jsonl could not be read and is in no metric (the first input error: ' +
+      'datasets/default/one-bad-grade.jsonl has 1 input error: what it names is in no metric (the first: ' +
       'datasets/default/one-bad-grade.jsonl:2: field "expected_retrieved_context[0].grade": expected a number <= 10000, got a number (999999999) ' +
       '(fix: give grade as an integer of at most 10000 (0 = not relevant, 1 or more = relevant; a larger number is most likely a score, a rank or an id), ' +
       `or drop it to mean relevant); every one is in the store, at runs/${runId}/input-errors.jsonl)`;
@@ -226,7 +226,9 @@ describe('assay run, as the README runs it', () => {
     expect(report.input_errors).toBe(1);
     expect(report.warnings).toEqual([warning]);
     const markdown = await readFile(join(out, 'report.md'), 'utf8');
-    expect(markdown).toContain('**Cases:** 1 total, 1 evaluated, 0 failed, 0 missing (1 input error)\n\n## Warnings\n\n- 1 row or line of');
+    expect(markdown).toContain(
+      '**Cases:** 1 total, 1 evaluated, 0 failed, 0 missing (1 input error)\n\n## Warnings\n\n- datasets/default/one-bad-grade.jsonl has 1 input error',
+    );
   });
 
   it('exits 1 naming the first input error when no line of the runs is valid', async () => {

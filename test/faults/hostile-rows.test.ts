@@ -88,7 +88,7 @@ describe.each(FAULT_PLACES)('a file of hostile rows, $name', (place) => {
       .map((line) => inputErrorSchema.parse(JSON.parse(line)));
     expect(errors.map((error) => error.line).sort((left, right) => left - right)).toEqual(badLines);
     expect(files.report.warnings?.[0]).toMatch(
-      new RegExp(`^${badLines.length} rows or lines of datasets/\\S+ could not be read and are in no metric \\(the first input error: `),
+      new RegExp(`^datasets/\\S+ has ${badLines.length} input errors: what they name is in no metric \\(the first: `),
     );
     expect(answeredCalls(fault.server, 'chunk_relevance')).toBe(goodIds.length);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -88,7 +88,7 @@ describe('ingest of two requests with one case id', () => {
     expect(report.input_errors).toBe(1);
     // Said first, not only counted: the averages are over fewer cases than the dataset holds.
     expect(report.warnings).toEqual([
-      `1 row or line of ${DATASET_KEY} could not be read and is in no metric (the first input error: ${formatInputError(errors[0] as InputError)}; ` +
+      `${DATASET_KEY} has 1 input error: what it names is in no metric (the first: ${formatInputError(errors[0] as InputError)}; ` +
         `every one is in the store, at runs/${outcome.runId}/input-errors.jsonl)`,
     ]);
   });
