@@ -28,16 +28,18 @@ const QUOTING_FIX =
  */
 export async function* readCsvRows(file: string, limits: RowLimits = DEFAULT_ROW_LIMITS): AsyncGenerator<ReaderEvent<string>> {
   const skipped: InputError[] = [];
-  const parser = parse({
-    columns: nameColumns,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    info: true,
-    raw: true,
-    on_skip: (error: CsvError | undefined, raw: string | undefined) => {
-      if (error !== undefined) skipped.push(describeSkippedRecord(file, error, raw ?? ''));
-    },
-  });
+  const parserFor = (delimiter: string) =>
+    parse({
+      columns: nameColumns,
+      delimiter,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      info: true,
+      raw: true,
+      on_skip: (error: CsvError | undefined, raw: string | undefined) => {
+        if (error !== undefined) skipped.push(describeSkippedRecord(file, error, raw ?? ''));
+      },
+    });
   let lastErrorLine = -1;
   // csv-parse may report one broken record twice (bad closing quote, then the quote never closed).
   function* flushSkipped(beforeLine: number): Generator<ReaderEvent<string>> {
@@ -51,8 +53,16 @@ export async function* readCsvRows(file: string, limits: RowLimits = DEFAULT_ROW
   try {
     const records = boundCsvRecords(readTextChunks(file), limits.maxRowCharacters, (line, characters) =>
       skipped.push(tooLargeError(file, line, characters, limits)),
+    )[Symbol.asyncIterator]();
+    // The header is in the first text passed on: its delimiter is the file's.
+    const first = await records.next();
+    const parser = parserFor(first.done === true ? ',' : headerDelimiter(first.value));
+    const source = Readable.from(
+      (async function* () {
+        if (first.done !== true) yield first.value;
+        for (let next = await records.next(); next.done !== true; next = await records.next()) yield next.value;
+      })(),
     );
-    const source = Readable.from(records);
     // pipe() does not forward errors: without this a missing file would leave the parser waiting forever.
     source.on('error', (error) => parser.destroy(error));
     for await (const output of source.pipe(parser) as AsyncIterable<ParsedRecord>) {
@@ -84,6 +94,29 @@ export async function* readCsvRows(file: string, limits: RowLimits = DEFAULT_ROW
     return;
   }
   yield* flushSkipped(Infinity);
+}
+
+/**
+ * The delimiter of a CSV file, told by its header line: a comma, unless the
+ * header holds none outside quotes but semicolons (what Excel writes where the
+ * comma is the decimal mark) or tabs, whichever it holds more of. A header of
+ * one column has none of them, and is read with commas.
+ */
+export function headerDelimiter(text: string): string {
+  const counts = new Map([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+  ]);
+  let inQuotes = false;
+  for (const character of text) {
+    if (character === '\n' && !inQuotes) break;
+    if (character === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && counts.has(character)) counts.set(character, (counts.get(character) ?? 0) + 1);
+  }
+  const [commas, semicolons, tabs] = [counts.get(',') ?? 0, counts.get(';') ?? 0, counts.get('\t') ?? 0];
+  if (commas > 0 || (semicolons === 0 && tabs === 0)) return ',';
+  return semicolons >= tabs ? ';' : '\t';
 }
 
 /** Header names, trimmed; an unnamed column (a pandas index, say) is called column_<n>. */

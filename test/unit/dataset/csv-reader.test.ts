@@ -42,6 +42,24 @@ describe('readCsvRows', () => {
     ]);
   });
 
+  it.each([
+    // What Excel writes where the comma is the decimal mark: the fields may hold commas.
+    [
+      'semicolons',
+      'question;answer;score\r\n"How, exactly?";"Like this; then that";0,75\r\n',
+      { question: 'How, exactly?', answer: 'Like this; then that', score: '0,75' },
+    ],
+    ['tabs', 'question\tanswer\nHow, exactly?\tLike this; then that\n', { question: 'How, exactly?', answer: 'Like this; then that' }],
+    ['commas, a header quoting semicolons', '"question;asked",answer\nq;1,a\n', { 'question;asked': 'q;1', answer: 'a' }],
+    ['commas, a header of one column', 'question\nHow; exactly?\n', { question: 'How; exactly?' }],
+  ])('reads a file delimited by %s, as its header line shows', async (_described, text, fields) => {
+    // Act
+    const events = await readText(text);
+
+    // Assess
+    expect(events).toEqual([{ kind: 'row', row: { line: 2, fields } }]);
+  });
+
   it('handles a byte order mark and CRLF line ends', async () => {
     // Prepare
     const text = '\uFEFFquestion,answer\r\n"x\r\ny",1\r\nz,2';

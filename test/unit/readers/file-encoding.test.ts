@@ -28,7 +28,7 @@ function utf16be(text: string): Buffer {
 function utf32le(text: string): Buffer {
   const codePoints = [0xfeff, ...[...text].map((character) => character.codePointAt(0) ?? 0)];
   const bytes = Buffer.alloc(codePoints.length * 4);
-  codePoints.forEach((codePoint, index) => bytes.writeUInt32LE(codePoint, index * 4));
+  for (const [index, codePoint] of codePoints.entries()) bytes.writeUInt32LE(codePoint, index * 4);
   return bytes;
 }
 
