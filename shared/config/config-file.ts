@@ -1,6 +1,7 @@
 import type { Result } from '../schema/result.js';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { CONVERT_TO_UTF8_FIX, FileEncodingError, refuseForeignEncoding } from '../readers/file-encoding.js';
 import { parseConfigText, type ConfigText } from './config-text.js';
 import type { ConfigFile } from './config-schema.js';
 import type { ModelEnvironment } from './judge-price-checks.js';
@@ -12,14 +13,20 @@ export async function readConfigFile(path: string): Promise<ConfigText> {
   if (!['.yaml', '.yml', '.json'].includes(extension)) {
     return { ok: false, error: `${path}: cannot tell the format of the config file (fix: name it .yaml, .yml or .json)` };
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${path}: cannot read the config file: ${reason} (fix: check the path and its permissions)` };
   }
-  return parseConfigText(text, path, extension === '.json' ? 'json' : 'yaml');
+  try {
+    refuseForeignEncoding(bytes);
+  } catch (error) {
+    if (!(error instanceof FileEncodingError)) throw error;
+    return { ok: false, error: `${path}: ${error.message} (fix: ${CONVERT_TO_UTF8_FIX})` };
+  }
+  return parseConfigText(bytes.toString('utf8'), path, extension === '.json' ? 'json' : 'yaml');
 }
 
 /** Reads a config file and parses it (parseRunConfig). */

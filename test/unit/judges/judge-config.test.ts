@@ -1,3 +1,4 @@
+import { CONVERT_TO_UTF8_FIX } from '../../../shared/readers/file-encoding.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig, loadConfigFile, selectJudges, type ConfigFile } from '../../../shared/config/index.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
@@ -271,6 +272,22 @@ describe('loadConfigFile', () => {
   it('rejects a file whose format it cannot tell', async () => {
     expect(await errorOf('assay.toml', 'judges = []')).toMatch(
       /assay\.toml: cannot tell the format of the config file \(fix: name it \.yaml, \.yml or \.json\)/,
+    );
+  });
+
+  it('refuses a UTF-16 config file as what it is, with how to convert it', async () => {
+    // Prepare: as Windows PowerShell 5 writes it with `>`
+    const path = await folder.write(
+      'powershell.yaml',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('judges: [groundedness]\n', 'utf16le')]),
+    );
+
+    // Act
+    const load = await loadConfigFile(path);
+
+    // Assess: not "expected an object, got" a string of NUL bytes
+    expect(load.ok ? '' : load.error).toBe(
+      `${path}: the file is UTF-16LE (it starts with the byte-order mark FF FE); assay reads UTF-8 (fix: ${CONVERT_TO_UTF8_FIX})`,
     );
   });
 
