@@ -3,6 +3,7 @@ import { describeJsonType, isPlainObject, type ReaderEvent } from './reader-even
 import { DEFAULT_ROW_LIMITS, nestsDeeperThan, tooDeepError, tooLargeError, type RowLimits } from './row-limits.js';
 
 const ONE_OBJECT_PER_LINE = 'write one JSON object per line ({"request": "...", ...}), with double-quoted keys and strings';
+const JSON_ARRAY_FIX = 'a file that holds one JSON array of rows is read as JSON: name it .json, or give --format json';
 
 /**
  * Streams a JSONL (newline-delimited JSON) file: one object per line. Blank
@@ -30,10 +31,9 @@ export async function* readJsonLines(file: string, limits: RowLimits = DEFAULT_R
       continue;
     }
     if (!isPlainObject(value)) {
-      yield {
-        kind: 'bad-row',
-        errors: [{ file, line, message: `expected a JSON object, got ${describeJsonType(value)}`, fix: ONE_OBJECT_PER_LINE }],
-      };
+      // A whole dataset written as one JSON array is read as a JSON file: tell the user how, not only what a line should be.
+      const fix = Array.isArray(value) && value.some(isPlainObject) ? `${ONE_OBJECT_PER_LINE}; ${JSON_ARRAY_FIX}` : ONE_OBJECT_PER_LINE;
+      yield { kind: 'bad-row', errors: [{ file, line, message: `expected a JSON object, got ${describeJsonType(value)}`, fix }] };
       continue;
     }
     yield { kind: 'row', row: { line, fields: value } };

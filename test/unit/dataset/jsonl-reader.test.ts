@@ -68,6 +68,27 @@ describe('readJsonLines', () => {
     expect(event?.kind === 'bad-row' && event.errors[0]?.message).toBe(`expected a JSON object, got ${described}`);
   });
 
+  it('says how to read a file that holds the whole dataset as one JSON array', async () => {
+    // Prepare: rows written as one array into a .jsonl file
+    const file = await folder.write('rows.jsonl', `${JSON.stringify([{ request: 'a' }, { request: 'b' }])}\n`);
+
+    // Act
+    const [event] = await readAll(file);
+
+    // Assess
+    expect(event).toEqual({
+      kind: 'bad-row',
+      errors: [
+        {
+          file,
+          line: 1,
+          message: 'expected a JSON object, got an array',
+          fix: 'write one JSON object per line ({"request": "...", ...}), with double-quoted keys and strings; a file that holds one JSON array of rows is read as JSON: name it .json, or give --format json',
+        },
+      ],
+    });
+  });
+
   it('reads a 5 MB field whole and keeps error messages short', async () => {
     // Prepare
     const huge = 'x'.repeat(5 * 1024 * 1024);
