@@ -9,6 +9,7 @@ import {
   type DatasetFormat,
   type InputKind,
 } from '../../shared/dataset/index.js';
+import { FileEncodingError } from '../../shared/readers/file-encoding.js';
 import { CASE_ID_RULE } from '../../shared/run/run-identity.js';
 import { formatInputError } from '../../shared/schema/input-error.js';
 import { assertReadableFile } from '../readable-file.js';
@@ -115,7 +116,11 @@ async function sortInputs(files: readonly string[], format: FormatChoice | undef
 
 async function kindOf(file: string, format: FormatChoice | undefined): Promise<InputKind> {
   if (format !== undefined && format !== 'trec') return format;
-  const sniffed = await sniffInputKind(file);
+  const sniffed = await sniffInputKind(file).catch((error: unknown) => {
+    // A file in UTF-16, say: what it is tells the user more than that its format cannot be told.
+    if (error instanceof FileEncodingError) throw new UsageError(`${file}: ${error.message} (fix: ${error.fix})`);
+    throw error;
+  });
   if (format === 'trec' && sniffed !== 'qrels' && sniffed !== 'run') {
     throw new UsageError(
       `${file} is neither a qrels file (4 columns: qid iter docno grade) nor a run file (6 columns: qid Q0 docno rank score tag)`,

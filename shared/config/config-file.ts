@@ -1,7 +1,7 @@
 import type { Result } from '../schema/result.js';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { CONVERT_TO_UTF8_FIX, FileEncodingError, refuseForeignEncoding } from '../readers/file-encoding.js';
+import { FileEncodingError, refuseForeignEncoding } from '../readers/file-encoding.js';
 import { parseConfigText, type ConfigText } from './config-text.js';
 import type { ConfigFile } from './config-schema.js';
 import type { ModelEnvironment } from './judge-price-checks.js';
@@ -24,7 +24,7 @@ export async function readConfigFile(path: string): Promise<ConfigText> {
     refuseForeignEncoding(bytes);
   } catch (error) {
     if (!(error instanceof FileEncodingError)) throw error;
-    return { ok: false, error: `${path}: ${error.message} (fix: ${CONVERT_TO_UTF8_FIX})` };
+    return { ok: false, error: `${path}: ${error.message} (fix: ${error.fix})` };
   }
   return parseConfigText(bytes.toString('utf8'), path, extension === '.json' ? 'json' : 'yaml');
 }

@@ -10,7 +10,8 @@ import { readJsonLines } from '../readers/jsonl-reader.js';
 import { normaliseRow } from '../rows/normalise-row.js';
 import { SpillingCaseGrouper } from '../rows/spilling-case-grouper.js';
 import type { ReaderEvent, SourceRow } from '../readers/reader-event.js';
-import { fileErrorFrom } from '../readers/file-errors.js';
+import { foreignStartOf } from '../readers/file-encoding.js';
+import { encodingError, fileErrorFrom } from '../readers/file-errors.js';
 import { findReservedKey, reservedKeyError } from '../rows/own-keys.js';
 import { DEFAULT_ROW_LIMITS, type RowLimits } from '../readers/row-limits.js';
 
@@ -58,12 +59,18 @@ async function* loadEvents(file: string, options: LoadDatasetOptions): AsyncGene
   };
   const format = givenFormat ?? datasetFormatFromName(file);
   if (format === undefined) {
-    yield reportError({
-      file,
-      line: 0,
-      message: 'cannot tell the dataset format from the file name',
-      fix: 'name the file .jsonl, .json or .csv, or give the format',
-    });
+    // A compressed file (rows.jsonl.gz) is told by its first bytes better than by its name.
+    const foreign = await foreignStartOf(file);
+    yield reportError(
+      foreign !== undefined
+        ? encodingError(file, foreign)
+        : {
+            file,
+            line: 0,
+            message: 'cannot tell the dataset format from the file name',
+            fix: 'name the file .jsonl, .json or .csv, or give the format',
+          },
+    );
     yield { kind: 'end', counts: counter.snapshot() };
     return;
   }

@@ -1,9 +1,9 @@
 import type { InputError } from '../schema/input-error.js';
-import { CONVERT_TO_UTF8_FIX, FileEncodingError } from './file-encoding.js';
+import { FileEncodingError } from './file-encoding.js';
 
 /**
  * A file that cannot be opened or read (missing, a directory, no permission),
- * or is in an encoding assay does not read (file-encoding.ts), is a problem
+ * or is not UTF-8 text (UTF-16, compressed: file-encoding.ts), is a problem
  * the user fixes, not a bug: it becomes an InputError for the file as a
  * whole. Anything else is left to throw.
  */
@@ -14,7 +14,7 @@ export function fileErrorFrom(file: string, error: unknown): InputError | undefi
   return { file, line: 0, message: `cannot read the file: ${error.message}`, fix: 'check the path and that the file is readable' };
 }
 
-/** The input error of a file in an encoding assay does not read, for the file as a whole. */
+/** The input error of a file that is not UTF-8 text (UTF-16, compressed), for the file as a whole. */
 export function encodingError(file: string, error: FileEncodingError): InputError {
-  return { file, line: 0, message: error.message, fix: CONVERT_TO_UTF8_FIX };
+  return { file, line: 0, message: error.message, fix: error.fix };
 }

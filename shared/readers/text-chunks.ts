@@ -9,8 +9,8 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * once. The byte order mark some Windows tools write is dropped and CRLF line
  * ends become LF, so every reader downstream sees one line-end convention and
  * counts lines the same way. A lone CR is left alone: it is not a line end in
- * any of the formats assay reads. A file that starts with the byte-order mark
- * of UTF-16 or UTF-32 throws FileEncodingError (file-encoding.ts).
+ * any of the formats assay reads. A file that starts as UTF-16, UTF-32 or
+ * compressed data does throws FileEncodingError (file-encoding.ts).
  */
 export async function* readTextChunks(file: string): AsyncGenerator<string> {
   const stream = createReadStream(file, { highWaterMark: 1 << 16 });

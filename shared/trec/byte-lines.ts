@@ -1,11 +1,12 @@
 import { open } from 'node:fs/promises';
-import { refuseForeignEncoding } from '../readers/file-encoding.js';
+import { FOREIGN_START_BYTES, refuseForeignEncoding } from '../readers/file-encoding.js';
 
 /**
  * Reading TREC text files (qrels, runs) line by line: the file is read in
  * 1 MiB chunks and never held whole in memory, a UTF-8 byte-order mark is
- * skipped and a missing final newline supplied; a UTF-16 or UTF-32 one
- * throws FileEncodingError (file-encoding.ts). The scanners below split
+ * skipped and a missing final newline supplied; a file that starts as
+ * UTF-16, UTF-32 or compressed data does throws FileEncodingError
+ * (file-encoding.ts). The scanners below split
  * fields as trec_eval does (C isspace); a carriage return before a newline
  * is whitespace to them, so CRLF files read as LF ones. Callbacks are
  * synchronous on purpose: with millions of lines, an await per line would
@@ -38,8 +39,8 @@ export async function forEachLineRun(
       if (bytesRead === 0) break;
       filled += bytesRead;
       if (start === -1) {
-        if (filled < 4) continue;
-        refuseForeignEncoding(buffer.subarray(0, 4));
+        if (filled < FOREIGN_START_BYTES) continue;
+        refuseForeignEncoding(buffer.subarray(0, FOREIGN_START_BYTES));
         start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
       }
       const end = buffer.lastIndexOf(10, filled - 1) + 1;
@@ -51,12 +52,12 @@ export async function forEachLineRun(
       start = 0;
     }
     if (start === -1) {
-      // A file of fewer than four bytes.
+      // A file shorter than the starts refuseForeignEncoding looks for.
       refuseForeignEncoding(buffer.subarray(0, filled));
       start = filled >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
     }
     if (filled > start) {
-      // What is left after the last newline, or the whole of a file of fewer than four bytes, which may end in one.
+      // What is left after the last newline, or the whole of a very short file, which may end in one.
       if (buffer[filled - 1] !== 10) {
         if (filled === buffer.length) buffer = grown(buffer, filled);
         buffer[filled++] = 10;

@@ -56,7 +56,7 @@ describe('assay ir-metrics, as a user runs it', () => {
     // Assess: one line for the file, not a grade error naming NUL bytes
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
-      `assay ir-metrics: ${path}: the file is UTF-16LE (it starts with the byte-order mark FF FE); assay reads UTF-8 ` +
+      `assay ir-metrics: ${path}: the file is UTF-16LE (it starts with the bytes FF FE); assay reads UTF-8 text ` +
         '(fix: save it as UTF-8, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8 (Windows PowerShell 5 writes UTF-16 with > and Out-File; give Out-File -Encoding utf8))\n',
     );
   });

@@ -1,4 +1,3 @@
-import { CONVERT_TO_UTF8_FIX } from '../../../shared/readers/file-encoding.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig, loadConfigFile, selectJudges, type ConfigFile } from '../../../shared/config/index.js';
 import { createTempFolder, type TempFolder } from '../../support/temp-folder.js';
@@ -287,7 +286,7 @@ describe('loadConfigFile', () => {
 
     // Assess: not "expected an object, got" a string of NUL bytes
     expect(load.ok ? '' : load.error).toBe(
-      `${path}: the file is UTF-16LE (it starts with the byte-order mark FF FE); assay reads UTF-8 (fix: ${CONVERT_TO_UTF8_FIX})`,
+      `${path}: the file is UTF-16LE (it starts with the bytes FF FE); assay reads UTF-8 text (fix: save it as UTF-8, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8 (Windows PowerShell 5 writes UTF-16 with > and Out-File; give Out-File -Encoding utf8))`,
     );
   });
 

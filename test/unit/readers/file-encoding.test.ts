@@ -1,5 +1,5 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONVERT_TO_UTF8_FIX } from '../../../shared/readers/file-encoding.js';
 import { forEachLineRun } from '../../../shared/trec/byte-lines.js';
 import { readQrels } from '../../../shared/trec/qrels.js';
 import { readRun } from '../../../shared/trec/run.js';
@@ -32,16 +32,21 @@ function utf32le(text: string): Buffer {
   return bytes;
 }
 
+/** How to convert a UTF-16 or UTF-32 file, as the input error says it. */
+const convert = (encoding: string): string =>
+  `save it as UTF-8, e.g. iconv -f ${encoding} -t UTF-8 FILE > FILE-utf8 (Windows PowerShell 5 writes UTF-16 with > and Out-File; give Out-File -Encoding utf8)`;
+
 const ROWS = jsonLines([{ request: 'How do I rotate a key?' }, { request: 'What limits apply?' }]);
 
 describe('a dataset file in an encoding other than UTF-8', () => {
   it.each([
-    ['UTF-16LE', 'rows.jsonl', utf16le(ROWS), 'FF FE'],
-    ['UTF-16BE', 'rows-be.jsonl', utf16be(ROWS), 'FE FF'],
-    ['UTF-32LE', 'rows-32.jsonl', utf32le(ROWS), 'FF FE 00 00'],
-    ['UTF-16LE', 'rows.csv', utf16le('question\nHow do I rotate a key?\n'), 'FF FE'],
-    ['UTF-16LE', 'rows.json', utf16le(JSON.stringify([{ request: 'How do I rotate a key?' }])), 'FF FE'],
-  ])('is one input error for the whole file, saying it is %s and how to convert it (%s)', async (encoding, name, bytes, mark) => {
+    ['UTF-16LE', 'rows.jsonl', utf16le(ROWS), 'FF FE', convert('UTF-16')],
+    ['UTF-16BE', 'rows-be.jsonl', utf16be(ROWS), 'FE FF', convert('UTF-16')],
+    ['UTF-32LE', 'rows-32.jsonl', utf32le(ROWS), 'FF FE 00 00', convert('UTF-32')],
+    ['UTF-16LE', 'rows.csv', utf16le('question\nHow do I rotate a key?\n'), 'FF FE', convert('UTF-16')],
+    ['UTF-16LE', 'rows.json', utf16le(JSON.stringify([{ request: 'How do I rotate a key?' }])), 'FF FE', convert('UTF-16')],
+    ['gzip-compressed', 'rows-gz.jsonl', gzipSync(ROWS), '1F 8B', 'decompress it first, e.g. gunzip -k FILE, and give the file it writes'],
+  ])('is one input error for the whole file, saying it is %s and what to do (%s)', async (what, name, bytes, start, fix) => {
     // Prepare
     const file = await folder.write(name, bytes);
 
@@ -54,8 +59,8 @@ describe('a dataset file in an encoding other than UTF-8', () => {
       {
         file,
         line: 0,
-        message: `the file is ${encoding} (it starts with the byte-order mark ${mark}); assay reads UTF-8`,
-        fix: CONVERT_TO_UTF8_FIX,
+        message: `the file is ${what} (it starts with the bytes ${start}); assay reads UTF-8 text`,
+        fix,
       },
     ]);
   });
@@ -88,8 +93,8 @@ describe('a TREC file in an encoding other than UTF-8', () => {
       error: {
         file,
         line: 0,
-        message: 'the file is UTF-16LE (it starts with the byte-order mark FF FE); assay reads UTF-8',
-        fix: CONVERT_TO_UTF8_FIX,
+        message: 'the file is UTF-16LE (it starts with the bytes FF FE); assay reads UTF-8 text',
+        fix: convert('UTF-16'),
       },
     });
   });
