@@ -4,7 +4,7 @@ import type { InputError } from '../schema/input-error.js';
 import { checkedErrors, checkedValue, type Checked } from './checked.js';
 import { conventionForName, describeNames, type RowField } from './conventions.js';
 import { toExpectedDocuments, toRetrievedChunks, withoutUndefined, type ListSource } from './documents.js';
-import type { SourceRow } from '../readers/reader-event.js';
+import { isPlainObject, type SourceRow } from '../readers/reader-event.js';
 import { rowSchema, type RowInput } from './row-schema.js';
 import { issueToInputError } from './zod-issues.js';
 import { hasOwnKey, RESERVED_KEY, setOwnKey } from './own-keys.js';
@@ -42,7 +42,9 @@ export function normaliseRow(file: string, row: SourceRow): Checked<NormalisedRo
         file,
         line: row.line,
         message: 'the row has no request: it matches none of the known dataset conventions',
-        fix: `name the query with one of: ${describeNames('request')}`,
+        fix: isPlainObject(row.fields.inputs)
+          ? `name the query in inputs (an MLflow 3 record) with one of: query, messages, ${describeNames('request')}; or give inputs one string`
+          : `name the query with one of: ${describeNames('request')}`,
       },
     ]);
   }
@@ -67,8 +69,8 @@ export function normaliseRow(file: string, row: SourceRow): Checked<NormalisedRo
 
 function mapFields(file: string, row: SourceRow): MappedFields {
   const mapped: MappedFields = { canonical: {}, names: new Map(), unknown: {}, errors: [] };
-  for (const [name, value] of Object.entries(row.fields)) {
-    const convention = conventionForName(name);
+  for (const [name, value, canonicalName = name] of mlflowRecordFields(row.fields)) {
+    const convention = conventionForName(canonicalName);
     if (convention === undefined) {
       setOwnKey(mapped.unknown, name, value);
       continue;
@@ -91,6 +93,78 @@ function mapFields(file: string, row: SourceRow): MappedFields {
     mapped.names.set(field, name);
   }
   return mapped;
+}
+
+/** The names MLflow 3 gives its query in `inputs`, the arguments of the app it evaluates, besides assay's request names. */
+const MLFLOW_QUERY_KEYS = ['query', 'messages'];
+
+/** A field of a row: the name it is known by in errors and tags, its value, and the name it is read as when that differs. */
+type RowEntry = [name: string, value: unknown, canonicalName?: string];
+
+/**
+ * A row's fields, with an MLflow 3 evaluation record's nested ones read as
+ * the fields they are (`inputs`, `outputs` and `expectations` of
+ * `mlflow.genai.evaluate` data; docs/datasets.md#field-names): `inputs`
+ * gives the request (its request-named key, its chat messages, or its one
+ * string), `outputs` the response, each key of `expectations` the field it
+ * names (`expected_response`, `expected_facts`, `expected_retrieved_context`;
+ * others, such as `guidelines`, stay tags), and `dataset_record_id` the
+ * request id. A nested field keeps its path as its name, so an error or a tag
+ * names it as the row wrote it (`expectations.expected_facts`). Any other
+ * row is its fields as they are.
+ */
+function mlflowRecordFields(fields: Readonly<Record<string, unknown>>): RowEntry[] {
+  const entries = Object.entries(fields);
+  if (!isPlainObject(fields.inputs)) return entries;
+  const expanded: RowEntry[] = [];
+  for (const [name, value] of entries) {
+    if (name === 'inputs' && isPlainObject(value)) expanded.push(...inputsFields(value));
+    else if (name === 'outputs') expanded.push([name, outputText(value), 'response']);
+    else if (name === 'expectations' && isPlainObject(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        const field = conventionForName(key)?.field;
+        // Only the fields labels go in: a request or an engine's output named here would be a label of something else.
+        expanded.push(
+          field !== undefined && EXPECTATION_FIELDS.has(field)
+            ? [`${name}.${key}`, inner, key]
+            : [`${name}.${key}`, inner, `${name}.${key}`],
+        );
+      }
+    } else if (name === 'dataset_record_id') expanded.push([name, value, 'request_id']);
+    else expanded.push([name, value]);
+  }
+  return expanded;
+}
+
+/** What MLflow 3 `expectations` may give: the labels of a case. */
+const EXPECTATION_FIELDS: ReadonlySet<RowField> = new Set([
+  'expected_response',
+  'expected_responses',
+  'expected_facts',
+  'expected_retrieved_context',
+  'expected_context_ids',
+]);
+
+/** The request of MLflow 3 `inputs`: a key named as a request (or its chat `messages`), else its only string value; the rest stay tags. */
+function inputsFields(inputs: Record<string, unknown>): RowEntry[] {
+  const keys = Object.keys(inputs);
+  const requestKey =
+    keys.find((key) => conventionForName(key)?.field === 'request' || MLFLOW_QUERY_KEYS.includes(key)) ??
+    (keys.length === 1 && typeof inputs[keys[0] as string] === 'string' ? keys[0] : undefined);
+  return keys.map((key): RowEntry => {
+    const value = inputs[key];
+    if (key !== requestKey) return [`inputs.${key}`, value, `inputs.${key}`];
+    // A chat list is read as the request's {messages} form.
+    return [`inputs.${key}`, key === 'messages' ? { messages: value } : value, 'request'];
+  });
+}
+
+/** The response of MLflow 3 `outputs`: a string, an OpenAI-style completion, or an object whose one string value, or `response` or `answer`, is the text. */
+function outputText(outputs: unknown): unknown {
+  if (!isPlainObject(outputs) || Array.isArray(outputs.choices)) return outputs;
+  for (const key of ['response', 'answer', 'content', 'output']) if (typeof outputs[key] === 'string') return outputs[key];
+  const values = Object.values(outputs);
+  return values.length === 1 && typeof values[0] === 'string' ? values[0] : outputs;
 }
 
 function buildRow(file: string, line: number, input: RowInput, mapped: MappedFields): Checked<NormalisedRow> {

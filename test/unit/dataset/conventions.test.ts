@@ -115,6 +115,93 @@ describe('dataset conventions', () => {
     });
   });
 
+  describe('MLflow 3 evaluation records (inputs, outputs, expectations)', () => {
+    it('reads the request from inputs, the response from outputs and the labels from expectations, keeping the rest as tags', async () => {
+      // Prepare: mlflow.genai.evaluate data, one record as a chat, one with its query under a key of its own
+      const rows = [
+        {
+          dataset_record_id: 'r1',
+          inputs: {
+            messages: [
+              { role: 'system', content: 'be brief' },
+              { role: 'user', content: 'How do I rotate a key?' },
+            ],
+            locale: 'en',
+          },
+          outputs: { choices: [{ message: { content: 'In the console.' } }] },
+          expectations: {
+            expected_response: 'Rotate it in the console.',
+            expected_facts: ['console'],
+            expected_retrieved_context: [{ doc_uri: 'kb/rotate', grade: 2 }],
+            guidelines: ['be polite'],
+          },
+          tags: { team: 'search' },
+        },
+        { inputs: { q: 'Which limits apply?' }, outputs: { answer: 'Ten keys a user.' } },
+        { inputs: { query: 'What is a token?' }, outputs: 'A credential.' },
+      ];
+
+      // Act
+      const cases = await loadRows(rows);
+
+      // Assess
+      const byId = new Map(cases.map((evalCase) => [evalCase.request, evalCase]));
+      expect(byId.get('How do I rotate a key?')).toEqual({
+        request_id: 'r1',
+        request: 'How do I rotate a key?',
+        engines: { [DEFAULT_ENGINE]: engineOutput({ response: 'In the console.' }) },
+        expected_response: 'Rotate it in the console.',
+        expected_facts: ['console'],
+        expected_retrieved_context: [{ doc_uri: 'kb/rotate', grade: 2 }],
+        tags: { team: 'search', 'inputs.locale': 'en', 'expectations.guidelines': ['be polite'] },
+      });
+      expect(byId.get('Which limits apply?')?.engines[DEFAULT_ENGINE]?.response).toBe('Ten keys a user.');
+      expect(byId.get('What is a token?')?.engines[DEFAULT_ENGINE]?.response).toBe('A credential.');
+    });
+
+    it('names the nested field in an error, and says where an MLflow 3 record puts its query', async () => {
+      // Prepare
+      const file = await folder.write(
+        'mlflow.jsonl',
+        jsonLines([
+          { inputs: { topic: 'keys', locale: 'en' } },
+          { inputs: { question: 'q' }, expectations: { expected_retrieved_context: [{ doc_uri: 'd', grade: 1.5 }] } },
+        ]),
+      );
+
+      // Act
+      const { errors } = await loadAll(file);
+
+      // Assess
+      expect(errors.map(({ line, field, message, fix }) => ({ line, field, message, fix }))).toEqual([
+        {
+          line: 1,
+          field: undefined,
+          message: 'the row has no request: it matches none of the known dataset conventions',
+          fix: 'name the query in inputs (an MLflow 3 record) with one of: query, messages, request (Databricks/MLflow), question, user_input (RAGAS), input (DeepEval), userText (Spring AI); or give inputs one string',
+        },
+        expect.objectContaining({
+          line: 2,
+          field: 'expectations.expected_retrieved_context[0].grade',
+          message: 'expected an integer, got a number (1.5)',
+        }),
+      ]);
+    });
+
+    it('reads a row that is not an MLflow 3 record as before, a field named inputs that holds no object included', async () => {
+      // Prepare: a dotted name is a tag, not the field after its dot
+      const rows = [{ request: 'q', inputs: 'free text', 'x.response': 'kept as a tag' }];
+
+      // Act
+      const cases = await loadRows(rows);
+
+      // Assess
+      expect(cases).toEqual([
+        { request_id: requestIdFor('q'), request: 'q', engines: {}, tags: { inputs: 'free text', 'x.response': 'kept as a tag' } },
+      ]);
+    });
+  });
+
   describe('RAGAS', () => {
     it('reads contexts as text chunks, hashed so ground truth and retrieval share ids', async () => {
       // Prepare
