@@ -106,4 +106,42 @@ describe('a run with human verdicts on the answers and an answer judge', () => {
     );
     expect(markdown).toMatch(/\n\| `response\/human\/correctness\/rating\/percentage` \| 50\.0% \(n=10\) \|/);
   });
+
+  it('counts a verdict of the wrong kind for the judge as an error of the case, out of the rate and the correction', async () => {
+    // Prepare: three of the ten people's verdicts given as numbers, which a yes/no judge's rate cannot hold
+    const numbered = new Set([0, 2, 5]);
+    const rows = Array.from({ length: CASES }, (_, index) => ({
+      request_id: `q${String(index).padStart(2, '0')}`,
+      request: `How do I rotate access key ${index}?`,
+      engine: 'rag',
+      response: answerOf(index),
+      expected_response: 'Create a second key, move every client to it, then delete the old key.',
+      ...(LABELLED.has(index) ? { human_verdicts: { correctness: numbered.has(index) ? 5 : WRONG.has(index) ? 'no' : 'yes' } } : {}),
+    }));
+    const dataset = await folder.write('answers.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
+    const config = await folder.write('config.yaml', 'judges: [correctness]\n');
+    const out = join(folder.path, 'report');
+
+    // Act
+    const result = await runBuiltCli(['run', dataset, '--config', config, '--store', join(folder.path, 'store'), '--out', out], {
+      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+    });
+
+    // Assess: the rate over the seven yes/no verdicts, the three numbers counted as errors, not dropped without a word
+    expect(result.exitCode).toBe(0);
+    const report = reportSchema.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    const statistics = report.engines.rag ?? {};
+    expect(statistics['response/human/correctness/rating/count']).toBe(7);
+    expect(statistics['response/human/correctness/rating/percentage']).toBe(2 / 7);
+    expect(statistics['response/human/correctness/error_count']).toBe(3);
+    // The correction pairs the judge with the seven verdicts of its kind only: a 5 read as a rate would pass 1
+    expect(report.corrected?.rag?.['response/human/correctness/rating']?.correctness).toMatchObject({ labelled: 7, cases: 16 });
+    const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { case_id: string; metrics: Record<string, unknown> });
+    expect(lines.find((line) => line.case_id === 'q00')?.metrics['response/human/correctness/error_message']).toBe(
+      'the human verdict 5 is a number, but correctness rates yes or no: give "yes" or "no" in human_verdicts.correctness',
+    );
+  });
 });

@@ -39,6 +39,27 @@ describe('the human verdict metrics of an engine', () => {
     });
   });
 
+  it("makes a verdict of the other kind than the judge's rating an error of the case, not a verdict", () => {
+    // Prepare: a number for a yes/no judge, yes for a judge that rates with a number, and a judge whose rating failed
+    const judged = {
+      'response/llm_judged/correctness/rating': 'yes',
+      'response/llm_judged/cites_sources/rating': 2,
+      'response/llm_judged/groundedness/rating': null,
+    };
+
+    // Act
+    const metrics = humanVerdictMetrics({ human_verdicts: { correctness: 5, cites_sources: 'yes', groundedness: 3 } }, judged, []);
+
+    // Assess: the rate would leave them out, the correction would read 5 as a rate; a failed rating says nothing of its kind
+    expect(metrics).toEqual({
+      'response/human/correctness/error_message':
+        'the human verdict 5 is a number, but correctness rates yes or no: give "yes" or "no" in human_verdicts.correctness',
+      'response/human/cites_sources/error_message':
+        'the human verdict "yes" is yes or no, but cites_sources rates with a number: give a number on its scale in human_verdicts.cites_sources',
+      'response/human/groundedness/rating': 3,
+    });
+  });
+
   it("takes a custom judge's scope from the run's judges when its rating is not on the case", () => {
     // The judge skipped the case (an input missing): its scope is the run's judge's, not the catalog's default
     const metrics = humanVerdictMetrics({ human_verdicts: { cites_sources: 3 } }, {}, [{ id: 'cites_sources', scope: 'retrieval' }]);
