@@ -65,6 +65,18 @@ export function classifyFailure(error: unknown, apiKey: string, credentials = 'O
     };
   }
   if (status !== undefined && VALIDATION_STATUSES.has(status)) return classifyInvalidRequest(error, said, scrub);
+  // A 404 that is not about the model is most often a base URL short of the API's root: /chat/completions asked of the server's root.
+  if (status === 404 && !/model/i.test(said)) {
+    const message = error.message.replace(/^\d{3} /, '');
+    return {
+      kind: 'failed',
+      error: scrub(
+        `judge server answered 404: ${message}; check the base URL (${credentials}): it is the API's root, which for OpenAI and most ` +
+          'OpenAI-compatible servers ends in /v1 (https://api.openai.com/v1, http://localhost:8000/v1)',
+      ),
+      transient: false,
+    };
+  }
   const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
   return { kind: 'failed', error: scrub(`judge server answered ${status ?? 'an error'}: ${error.message}`), transient };
 }

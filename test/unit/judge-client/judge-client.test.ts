@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JudgeClient, type JudgeClientSettings } from '../../../shared/judge-client/judge-client.js';
@@ -215,6 +217,53 @@ describe('JudgeClient', () => {
       error: expect.stringMatching(/^judge server answered 500: .*Incorrect API key provided: \[redacted\]\./),
     });
     expect(JSON.stringify(completion)).not.toContain('sk-test-secret');
+  });
+
+  it('says to check the base URL when a 404 is not about the model, as when /v1 is missing from it', async () => {
+    // Prepare: the server's root as the base URL, so the call goes to /chat/completions rather than /v1/chat/completions
+    server = await startOpenAiTestServer({ oracle: answer({ rationale: 'r', rating: 'yes' }) });
+    const root = server.baseUrl.replace(/\/v1$/, '');
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: root, maxRetries: 0 });
+
+    // Act
+    const completion = await client.complete(request);
+
+    // Assess: not only the server's "unknown URL"
+    expect(completion).toMatchObject({ ok: false, transient: false });
+    expect(completion.ok ? '' : completion.error).toBe(
+      'judge server answered 404: Unknown request URL: POST /chat/completions; check the base URL (OPENAI_API_KEY and OPENAI_BASE_URL): ' +
+        "it is the API's root, which for OpenAI and most OpenAI-compatible servers ends in /v1 (https://api.openai.com/v1, http://localhost:8000/v1)",
+    );
+  });
+
+  it("keeps the server's words alone for a 404 about the model, which the base URL does not explain", async () => {
+    // Prepare: OpenAI's answer for a model that does not exist, from a server of this test's own
+    const modelServer = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            message: 'The model `gpt-nope` does not exist or you do not have access to it.',
+            type: 'invalid_request_error',
+            code: 'model_not_found',
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => modelServer.listen(0, '127.0.0.1', resolve));
+    const { port } = modelServer.address() as AddressInfo;
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+
+    // Act
+    const completion = await client.complete(request);
+    modelServer.closeAllConnections();
+    await new Promise((resolve) => modelServer.close(resolve));
+
+    // Assess
+    expect(completion).toMatchObject({ ok: false, transient: false });
+    expect(completion.ok ? '' : completion.error).toBe(
+      'judge server answered 404: 404 The model `gpt-nope` does not exist or you do not have access to it.',
+    );
   });
 
   it('keeps calling after a 403, which may concern one request only', async () => {
