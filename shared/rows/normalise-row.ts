@@ -111,11 +111,13 @@ type RowEntry = [name: string, value: unknown, canonicalName?: string];
  * others, such as `guidelines`, stay tags), and `dataset_record_id` the
  * request id. A nested field keeps its path as its name, so an error or a tag
  * names it as the row wrote it (`expectations.expected_facts`). Any other
- * row is its fields as they are.
+ * row, one that names its request at the top level included, is its fields
+ * as they are.
  */
 function mlflowRecordFields(fields: Readonly<Record<string, unknown>>): RowEntry[] {
   const entries = Object.entries(fields);
-  if (!isPlainObject(fields.inputs)) return entries;
+  // A row that names its request at the top is of another convention: an `inputs` object there is one of its tags.
+  if (!isPlainObject(fields.inputs) || entries.some(([name]) => conventionForName(name)?.field === 'request')) return entries;
   const expanded: RowEntry[] = [];
   for (const [name, value] of entries) {
     if (name === 'inputs' && isPlainObject(value)) expanded.push(...inputsFields(value));

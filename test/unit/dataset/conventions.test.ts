@@ -188,9 +188,12 @@ describe('dataset conventions', () => {
       ]);
     });
 
-    it('reads a row that is not an MLflow 3 record as before, a field named inputs that holds no object included', async () => {
+    it('reads a row that is not an MLflow 3 record as before: inputs holding no object, or beside a request at the top', async () => {
       // Prepare: a dotted name is a tag, not the field after its dot
-      const rows = [{ request: 'q', inputs: 'free text', 'x.response': 'kept as a tag' }];
+      const rows = [
+        { request: 'q', inputs: 'free text', 'x.response': 'kept as a tag' },
+        { request: 'r', inputs: { question: 'another question' } },
+      ];
 
       // Act
       const cases = await loadRows(rows);
@@ -198,6 +201,7 @@ describe('dataset conventions', () => {
       // Assess
       expect(cases).toEqual([
         { request_id: requestIdFor('q'), request: 'q', engines: {}, tags: { inputs: 'free text', 'x.response': 'kept as a tag' } },
+        { request_id: requestIdFor('r'), request: 'r', engines: {}, tags: { inputs: { question: 'another question' } } },
       ]);
     });
   });
