@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../shared/schema/report.js';
 import { addCase, correctedMean, emptyPairedSums } from '../../shared/statistics/prediction-powered-mean.js';
 import { startOpenAiTestServer, type ChatRequest, type OpenAiTestServer } from '../support/openai-test-server.js';
-import { runBuiltCli } from '../support/built-cli.js';
+import { runBuiltCli, type BuiltCliOutcome } from '../support/built-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 import { describeNoInterval } from '../../shared/statistics/corrected-estimate.js';
 
@@ -50,25 +50,29 @@ function answerOf(index: number): string {
     : `Key ${index} cannot be rotated.`;
 }
 
+/** `assay run` (the built bin, the correctness judge) of the 16 answers, `verdictOf(index)` the people's verdict on each labelled one. */
+async function runWithVerdicts(verdictOf: (index: number) => string | number): Promise<{ result: BuiltCliOutcome; out: string }> {
+  const rows = Array.from({ length: CASES }, (_, index) => ({
+    request_id: `q${String(index).padStart(2, '0')}`,
+    request: `How do I rotate access key ${index}?`,
+    engine: 'rag',
+    response: answerOf(index),
+    expected_response: 'Create a second key, move every client to it, then delete the old key.',
+    ...(LABELLED.has(index) ? { human_verdicts: { correctness: verdictOf(index) } } : {}),
+  }));
+  const dataset = await folder.write('answers.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
+  const config = await folder.write('config.yaml', 'judges: [correctness]\n');
+  const out = join(folder.path, 'report');
+  const result = await runBuiltCli(['run', dataset, '--config', config, '--store', join(folder.path, 'store'), '--out', out], {
+    env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
+  });
+  return { result, out };
+}
+
 describe('a run with human verdicts on the answers and an answer judge', () => {
   it("corrects the judge's verdict rate by the human verdicts in report.json and shows it in report.md", async () => {
-    // Prepare
-    const rows = Array.from({ length: CASES }, (_, index) => ({
-      request_id: `q${String(index).padStart(2, '0')}`,
-      request: `How do I rotate access key ${index}?`,
-      engine: 'rag',
-      response: answerOf(index),
-      expected_response: 'Create a second key, move every client to it, then delete the old key.',
-      ...(LABELLED.has(index) ? { human_verdicts: { correctness: WRONG.has(index) ? 'no' : 'yes' } } : {}),
-    }));
-    const dataset = await folder.write('answers.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
-    const config = await folder.write('config.yaml', 'judges: [correctness]\n');
-    const out = join(folder.path, 'report');
-
-    // Act
-    const result = await runBuiltCli(['run', dataset, '--config', config, '--store', join(folder.path, 'store'), '--out', out], {
-      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
-    });
+    // Act: the people's verdicts right on each labelled answer
+    const { result, out } = await runWithVerdicts((index) => (WRONG.has(index) ? 'no' : 'yes'));
 
     // Assess: the run judged every answer through the test server
     expect(result.stderr).not.toMatch(/ {4}at /);
@@ -110,22 +114,9 @@ describe('a run with human verdicts on the answers and an answer judge', () => {
   it('counts a verdict of the wrong kind for the judge as an error of the case, out of the rate and the correction', async () => {
     // Prepare: three of the ten people's verdicts given as numbers, which a yes/no judge's rate cannot hold
     const numbered = new Set([0, 2, 5]);
-    const rows = Array.from({ length: CASES }, (_, index) => ({
-      request_id: `q${String(index).padStart(2, '0')}`,
-      request: `How do I rotate access key ${index}?`,
-      engine: 'rag',
-      response: answerOf(index),
-      expected_response: 'Create a second key, move every client to it, then delete the old key.',
-      ...(LABELLED.has(index) ? { human_verdicts: { correctness: numbered.has(index) ? 5 : WRONG.has(index) ? 'no' : 'yes' } } : {}),
-    }));
-    const dataset = await folder.write('answers.jsonl', rows.map((row) => JSON.stringify(row)).join('\n'));
-    const config = await folder.write('config.yaml', 'judges: [correctness]\n');
-    const out = join(folder.path, 'report');
 
     // Act
-    const result = await runBuiltCli(['run', dataset, '--config', config, '--store', join(folder.path, 'store'), '--out', out], {
-      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' },
-    });
+    const { result, out } = await runWithVerdicts((index) => (numbered.has(index) ? 5 : WRONG.has(index) ? 'no' : 'yes'));
 
     // Assess: the rate over the seven yes/no verdicts, the three numbers counted as errors, not dropped without a word
     expect(result.exitCode).toBe(0);
