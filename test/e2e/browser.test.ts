@@ -84,16 +84,24 @@ describe('the packaged Chromium', () => {
   });
 
   it(`gives way to the browser ${SYSTEM_CHROMIUM_VARIABLE} names`, async () => {
-    // Prepare: a path where no browser is, so the launch fails naming it
+    // Prepare: a path where no browser is, so the launch fails naming it. Playwright
+    // leaves the profile and artifacts folders of a failed launch in the temp dir:
+    // the launch gets the test's folder as its temp dir, so they go with it.
     const missing = `${root.path}/no-such-chromium`;
-    const saved = process.env[SYSTEM_CHROMIUM_VARIABLE];
+    const saved = { browser: process.env[SYSTEM_CHROMIUM_VARIABLE], temp: process.env.TMPDIR };
     process.env[SYSTEM_CHROMIUM_VARIABLE] = missing;
+    process.env.TMPDIR = root.path;
 
     try {
       await expect(launchBrowser()).rejects.toThrow(missing);
     } finally {
-      if (saved === undefined) delete process.env[SYSTEM_CHROMIUM_VARIABLE];
-      else process.env[SYSTEM_CHROMIUM_VARIABLE] = saved;
+      restoreVariable(SYSTEM_CHROMIUM_VARIABLE, saved.browser);
+      restoreVariable('TMPDIR', saved.temp);
     }
   });
 });
+
+function restoreVariable(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
