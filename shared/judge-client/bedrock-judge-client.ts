@@ -105,7 +105,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
     quietNodeVersionNotice();
     this.governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: UNSHARED_MAX_HOLD_MS });
     const url = shownUrl(settings.endpoint ?? `https://bedrock-runtime.${settings.region}.amazonaws.com`);
-    this.reach = new ServerReach({ url, setting: 'judge.bedrock (region, endpoint)' }, (reason) => {
+    this.reach = new ServerReach({ url, setting: 'judge.bedrock (region, endpoint)', server: "Amazon Bedrock's runtime" }, (reason) => {
       for (const call of this.calls) call.stop.abort(reason);
     });
     const version = bedrockHttpVersion(settings.endpoint, settings.httpVersion);
@@ -239,6 +239,7 @@ export class BedrockJudgeClient implements JudgeCompleter {
       async (args) => {
         const permit = await this.permitFor(args.input, call);
         call.attempts++;
+        const startedAt = Date.now();
         try {
           const result = await next(args);
           this.reach.sawAnswer();
@@ -255,7 +256,10 @@ export class BedrockJudgeClient implements JudgeCompleter {
           if (throttled) call.rateLimited++;
           call.heldByRateLimit = throttled;
           if (typeof status !== 'number') {
-            this.reach.sawFailure(error);
+            // An attempt past judge.timeout_ms, or cut by the judgment's deadline, got no answer at all.
+            if ((error instanceof Error && error.name === 'TimeoutError') || call.deadline.expired)
+              this.reach.sawSilence(startedAt, this.settings.timeoutMs);
+            else this.reach.sawFailure(error);
             permit.done({});
           } else {
             this.reach.sawAnswer();

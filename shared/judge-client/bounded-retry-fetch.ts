@@ -74,12 +74,16 @@ export interface TrackedCall {
 export interface ServerContact {
   sawAnswer(): void;
   sawFailure(error: unknown): void;
+  /** An attempt sent at `startedAt` timed out, or its judgment's deadline cut it, before any answer came. */
+  sawSilence(startedAt: number, timeoutMs: number): void;
 }
 
 export interface FetchBounds {
   readonly maxRetryWaitMs: number;
   /** One HTTP attempt, from its permit to the end of its answer. */
   readonly timeoutMs: number;
+  /** A new connection's opening; the exchange's CONNECT_TIMEOUT_MS when not given. */
+  readonly connectTimeoutMs?: number | undefined;
   /** The longest answer asked for, part of an attempt's token estimate. */
   readonly maxTokens: number;
   readonly governor: RateGovernor;
@@ -138,8 +142,17 @@ export class JudgeTransport {
       if (call !== undefined) call.attempts++;
       let whole: WholeAnswer;
       try {
-        const head = await exchange(request.url, { ...request, signal, timeoutMs: bounds.timeoutMs, onResend }).catch((error: unknown) => {
-          contact.sawFailure(error);
+        const startedAt = Date.now();
+        const head = await exchange(request.url, {
+          ...request,
+          signal,
+          timeoutMs: bounds.timeoutMs,
+          connectTimeoutMs: bounds.connectTimeoutMs,
+          onResend,
+        }).catch((error: unknown) => {
+          // The SDK aborts its retries with a signal of its own, so a deadline that cut one is known by the call, not by the error.
+          if (isTimeout(error) || call?.deadline.expired === true) contact.sawSilence(startedAt, bounds.timeoutMs);
+          else contact.sawFailure(error);
           throw error;
         });
         contact.sawAnswer();
@@ -213,4 +226,9 @@ function willBeRetried(response: WholeAnswer): boolean {
   if (header === 'false') return false;
   if (header === 'true') return true;
   return response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500;
+}
+
+/** The attempt's own timeout, or its judgment's deadline (call-deadline.ts timeoutReason): no other stop is a timeout. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'TimeoutError';
 }

@@ -41,7 +41,18 @@ export interface ExchangeRequest {
   readonly timeoutMs?: number;
   /** Told each time the request is sent again on another connection (below): the server may have seen it. */
   readonly onResend?: () => void;
+  /** How long a new connection may take to open; CONNECT_TIMEOUT_MS unless given. */
+  readonly connectTimeoutMs?: number;
 }
+
+/**
+ * How long a new connection may take to open, as Node's fetch (undici)
+ * allows by default. A connection still opening after it got no answer at
+ * all: a firewall that drops the packets to the port, or no host at that
+ * address. Without this limit the system would try for about two minutes,
+ * and each attempt would wait out judge.timeout_ms instead.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 /** An answer's status line and headers, and its body to read. */
 export interface AnswerHead {
@@ -85,10 +96,11 @@ export async function exchange(url: string | URL, request: ExchangeRequest): Pro
   if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
   // The caller's signal and the attempt's timeout, let go as soon as the body is read (or fails).
   const stop = new Stop(request.signal, request.timeoutMs);
+  const connectTimeoutMs = request.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   try {
     for (;;) {
       try {
-        const head = await sendOnce(send, { ...options, method: request.method, headers }, request.body, stop);
+        const head = await sendOnce(send, { ...options, method: request.method, headers }, request.body, stop, connectTimeoutMs);
         head.body().then(stop.end, stop.end);
         return head;
       } catch (error) {
@@ -149,7 +161,13 @@ class Stop {
   }
 }
 
-function sendOnce(send: typeof httpRequest, options: RequestOptions, body: string | undefined, stop: Stop): Promise<AnswerHead> {
+function sendOnce(
+  send: typeof httpRequest,
+  options: RequestOptions,
+  body: string | undefined,
+  stop: Stop,
+  connectTimeoutMs: number,
+): Promise<AnswerHead> {
   if (stop.stopped) return Promise.reject(stop.reason);
   return new Promise((resolve, reject) => {
     let settle: (error: unknown) => void = reject;
@@ -174,6 +192,14 @@ function sendOnce(send: typeof httpRequest, options: RequestOptions, body: strin
     stop.watch((reason) => {
       settle(reason);
       outgoing.destroy();
+    });
+    outgoing.once('socket', (socket) => {
+      // A kept connection is open already; only a new one is timed.
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => outgoing.destroy(connectTimedOut(options, connectTimeoutMs)), connectTimeoutMs);
+      const clear = (): void => clearTimeout(timer);
+      socket.once('connect', clear);
+      socket.once('close', clear);
     });
     outgoing.end(body);
   });
@@ -219,6 +245,13 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
     default:
       throw new Error(`the answer is encoded as ${encoding}, which this client cannot read`);
   }
+}
+
+/** A connection that did not open in time, with the code fetch's undici gives it. */
+function connectTimedOut(options: RequestOptions, timeoutMs: number): Error {
+  const port = options.port ?? (options.protocol === 'https:' ? 443 : 80);
+  const error = new Error(`no connection to ${options.hostname ?? options.host}:${port} opened within ${timeoutMs} ms`);
+  return Object.assign(error, { name: 'ConnectTimeoutError', code: 'UND_ERR_CONNECT_TIMEOUT' });
 }
 
 /** node:http's reset without a system call (`socket hang up`, `aborted`): the server closed the connection. */

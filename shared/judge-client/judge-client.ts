@@ -61,6 +61,8 @@ export interface JudgeClientSettings {
   readonly temperature: number;
   /** One HTTP attempt. */
   readonly timeoutMs: number;
+  /** A new connection's opening (http-exchange.ts CONNECT_TIMEOUT_MS when not given). */
+  readonly connectTimeoutMs?: number;
   /** Retries of one HTTP request by the SDK on 429, 5xx, connection errors and timeouts. */
   readonly maxRetries: number;
   /** The longest answer asked for (max_tokens, or max_completion_tokens where a model wants that). */
@@ -103,7 +105,13 @@ export class JudgeClient implements JudgeCompleter {
       for (const call of this.calls.values()) call.deadline.stop(reason);
     });
     const governor = settings.governor ?? new RateGovernor({ maxInFlight: UNSHARED_MAX_IN_FLIGHT, maxHoldMs: settings.maxRetryWaitMs });
-    const bounds = { maxRetryWaitMs: settings.maxRetryWaitMs, timeoutMs: settings.timeoutMs, maxTokens: settings.maxTokens, governor };
+    const bounds = {
+      maxRetryWaitMs: settings.maxRetryWaitMs,
+      timeoutMs: settings.timeoutMs,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      maxTokens: settings.maxTokens,
+      governor,
+    };
     const transport = new JudgeTransport(bounds, this.calls, this.reach);
     const options = {
       apiKey: settings.apiKey,
@@ -236,5 +244,6 @@ function azureTarget(azure: AzureDeployment): ReachTarget {
   return {
     url: shownUrl(`${azure.endpoint.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(azure.deployment)}`),
     setting: 'judge.azure.endpoint',
+    server: 'an Azure OpenAI resource',
   };
 }

@@ -15,26 +15,42 @@ import { networkFault } from '../network/network-fault.js';
  * run against a wrong URL ends in seconds with every case failed and the
  * reason named. A server that has answered before and then drops is a
  * passing fault: its calls are retried as usual.
+ *
+ * A server that accepts connections but never answers (another service on
+ * that port, a proxy that hangs) is found the same way once two attempts in
+ * a row got nothing: one timed out, and one sent after that timed out too or
+ * was cut by its judgment's deadline. Without that, each of a run's
+ * judgments would wait out its deadline in silence, and a run of a few
+ * hundred judgments would take hours to fail. A server still loading its
+ * model gets the second attempt to answer in.
  */
 
 /** How long calls fail at once after the server was found unreachable. */
 export const UNREACHABLE_HOLD_MS = 30_000;
 
-/** The server as a message names it: its URL (without user info or query), and the setting that gives that URL. */
+/** The server as a message names it: its URL (without user info or query), the setting that gives that URL, and what should answer there. */
 export interface ReachTarget {
   readonly url: string;
   readonly setting: string;
+  /** e.g. `an OpenAI-compatible server`. */
+  readonly server: string;
 }
 
 /** An OpenAI-compatible server at `baseUrl` (undefined: the OpenAI API). */
 export function openAiTarget(baseUrl: string | undefined): ReachTarget {
-  return { url: shownUrl(baseUrl ?? 'https://api.openai.com/v1'), setting: "OPENAI_BASE_URL (or the config's judge base_url)" };
+  return {
+    url: shownUrl(baseUrl ?? 'https://api.openai.com/v1'),
+    setting: "OPENAI_BASE_URL (or the config's judge base_url)",
+    server: 'an OpenAI-compatible server',
+  };
 }
 
 export class ServerReach {
   private answered = false;
   private reason: string | undefined;
   private since = 0;
+  /** When the first attempt ended in silence, while the server has never answered. */
+  private silentSince: number | undefined;
 
   /** `onUnreachable` stops the calls in flight; it is called once a verdict. */
   constructor(
@@ -54,6 +70,7 @@ export class ServerReach {
   sawAnswer(): void {
     this.answered = true;
     this.reason = undefined;
+    this.silentSince = undefined;
   }
 
   /** An attempt got no HTTP answer because of `error`. */
@@ -61,9 +78,33 @@ export class ServerReach {
     if (this.answered || this.unreachable !== undefined) return;
     const fault = networkFault(error);
     if (fault === undefined || !fault.unreachable) return;
-    this.reason = `cannot reach the judge server at ${this.target.url}: ${fault.description}; check ${this.target.setting} and that the server is running`;
+    this.found(
+      `cannot reach the judge server at ${this.target.url}: ${fault.description}; check ${this.target.setting} and that the server is running`,
+    );
+  }
+
+  /**
+   * An attempt sent at `startedAt` got no HTTP answer before it timed out
+   * (`timeoutMs`) or its judgment's deadline cut it.
+   */
+  sawSilence(startedAt: number, timeoutMs: number): void {
+    if (this.answered || this.unreachable !== undefined) return;
+    if (this.silentSince === undefined || startedAt < this.silentSince) {
+      this.silentSince ??= this.now();
+      return;
+    }
+    this.found(
+      `the judge server at ${this.target.url} sent no answer: an attempt timed out after ${timeoutMs} ms (judge.timeout_ms), ` +
+        `and the attempt after it got no answer either; check that ${this.target.setting} names ${this.target.server}, ` +
+        'or raise judge.timeout_ms for one that takes longer to start',
+    );
+  }
+
+  private found(reason: string): void {
+    this.reason = reason;
     this.since = this.now();
-    this.onUnreachable(this.reason);
+    this.silentSince = undefined;
+    this.onUnreachable(reason);
   }
 }
 

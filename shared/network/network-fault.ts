@@ -26,7 +26,7 @@ const NETWORK_FAULTS: Readonly<Record<string, string>> = {
   ENOTFOUND: 'the host name did not resolve',
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
-  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'no connection opened in time, as when a firewall drops the packets to the port or no host has that address',
   UND_ERR_SOCKET: 'the server closed the connection',
   UND_ERR_HEADERS_TIMEOUT: 'the answer did not start in time',
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
@@ -37,8 +37,12 @@ const NETWORK_FAULTS: Readonly<Record<string, string>> = {
   ERR_HTTP2_STREAM_CANCEL: 'the HTTP/2 stream was cancelled',
 };
 
-/** ENOTFOUND is a definite "no such name"; EAI_AGAIN is a resolver that may answer on the next try. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND']);
+/**
+ * ENOTFOUND is a definite "no such name"; EAI_AGAIN is a resolver that may
+ * answer on the next try. A connection that did not open within the connect
+ * timeout (10 s) got no answer at all, where a refused one got a no.
+ */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** The network fault behind `error` (or its causes), or undefined when it is not one. */
 export function networkFault(error: unknown): NetworkFault | undefined {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockJudgeClient, type BedrockJudgeSettings } from '../../../shared/judge-client/bedrock-judge-client.js';
 import { RateGovernor } from '../../../shared/judge-rate/rate-governor.js';
@@ -383,5 +385,40 @@ describe('BedrockJudgeClient: failures', () => {
     expect(first).toMatchObject({ ok: false, transient: true, error: reason });
     expect(second).toMatchObject({ ok: false, transient: true, error: reason });
     expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it('fails without waiting out its deadline when the endpoint accepts connections and never answers: two silent attempts in a row', async () => {
+    // Prepare: an endpoint that reads every request and answers none; attempts of 300 ms
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const client = new BedrockJudgeClient({
+      region: 'us-east-1',
+      endpoint,
+      model: MODEL,
+      temperature: 0,
+      timeoutMs: 300,
+      maxRetries: 3,
+      maxTokens: 1024,
+      callDeadlineMs: 20_000,
+    });
+    const startedAt = Date.now();
+
+    try {
+      // Act
+      const first = await client.complete(judgeRequest);
+      const later = await client.complete(judgeRequest);
+
+      // Assess
+      const reason =
+        `the judge server at ${endpoint}/ sent no answer: an attempt timed out after 300 ms (judge.timeout_ms), and the attempt after it ` +
+        "got no answer either; check that judge.bedrock (region, endpoint) names Amazon Bedrock's runtime, or raise judge.timeout_ms for one that takes longer to start";
+      expect(first).toMatchObject({ ok: false, transient: true, error: reason });
+      expect(later).toMatchObject({ ok: false, transient: true, error: reason });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exchange, type ExchangeRequest } from '../../../shared/judge-client/http-exchange.js';
+import { startBlackholedPort } from '../../support/blackholed-port.js';
 import { closedPort } from '../../support/closed-port.js';
 
 /**
@@ -103,6 +104,45 @@ describe('exchange: failures, as fetch fails', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toBe('fetch failed');
     expect(error.cause?.code).toBe('ECONNREFUSED');
+  });
+
+  it('rejects a connection that does not open in time (a dropped port) as fetch does: `fetch failed` caused by UND_ERR_CONNECT_TIMEOUT', async () => {
+    // Arrange: a port whose connections never open
+    const hole = await startBlackholedPort();
+    const startedAt = Date.now();
+
+    try {
+      // Act
+      const error = await failureOf(() => exchange(`http://127.0.0.1:${hole.port}/v1`, post('{}', { connectTimeoutMs: 300 })));
+
+      // Assess
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toBe('fetch failed');
+      expect(error.cause).toMatchObject({
+        code: 'UND_ERR_CONNECT_TIMEOUT',
+        message: `no connection to 127.0.0.1:${hole.port} opened within 300 ms`,
+      });
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - startedAt).toBeLessThan(2_000);
+    } finally {
+      await hole.close();
+    }
+  });
+
+  it('times only the opening of a connection: an answer slower than the connect timeout, on a new connection and on a kept one, is read', async () => {
+    // Arrange: the server answers after 400 ms; connections may take 200 ms to open
+    const url = await serve((_request, response) => {
+      setTimeout(() => response.end('{"ok":true}'), 400);
+    });
+    const slow = post('{}', { connectTimeoutMs: 200 });
+
+    // Act
+    const first = await (await exchange(url, slow)).body();
+    const second = await (await exchange(url, slow)).body();
+
+    // Assess
+    expect(first.toString()).toBe('{"ok":true}');
+    expect(second.toString()).toBe('{"ok":true}');
   });
 
   it('rejects an answer cut off mid-body as `TypeError: terminated`, the server having closed the connection', async () => {

@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startDeadline } from '../../../shared/judge-answers/call-deadline.js';
+import { JudgeTransport, type ServerContact, type TrackedCall } from '../../../shared/judge-client/bounded-retry-fetch.js';
 import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
+import { RateGovernor } from '../../../shared/judge-rate/rate-governor.js';
+import { startBlackholedPort } from '../../support/blackholed-port.js';
 import { closedPort } from '../../support/closed-port.js';
 import { answerWith, judgeRequest, startJudgeClient, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import type { OpenAiTestServer } from '../../support/openai-test-server.js';
@@ -29,6 +33,16 @@ async function startStallingServer(): Promise<{ baseUrl: string; requests: () =>
     requests += 1;
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
     response.write('{"id": "chatcmpl-stalled", "choices": [');
+  });
+  await new Promise<void>((resolve) => stalling?.listen(0, '127.0.0.1', () => resolve()));
+  return { baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`, requests: () => requests };
+}
+
+/** A server that reads each request and answers none, as another service on the port or a hung proxy; it counts the requests. */
+async function startSilentServer(): Promise<{ baseUrl: string; requests: () => number }> {
+  let requests = 0;
+  stalling = createServer(() => {
+    requests += 1;
   });
   await new Promise<void>((resolve) => stalling?.listen(0, '127.0.0.1', () => resolve()));
   return { baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`, requests: () => requests };
@@ -140,6 +154,71 @@ describe('JudgeClient: a server that cannot be reached', () => {
     expect(Date.now() - startedAt).toBeLessThan(400);
   });
 
+  it('fails at once, without retrying, when the server never answered and no connection opens in time (a port a firewall drops)', async () => {
+    // Prepare: a port whose connections never open; four calls at once, each allowed 4 retries and 5 s an attempt
+    const hole = await startBlackholedPort();
+    const baseUrl = `http://127.0.0.1:${hole.port}/v1`;
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 4, timeoutMs: 5_000, connectTimeoutMs: 300 });
+    const startedAt = Date.now();
+
+    try {
+      // Act
+      const completions = await Promise.all([1, 2, 3, 4].map(() => client.complete(judgeRequest)));
+      const later = await client.complete(judgeRequest);
+
+      // Assess: one connect timeout ends them all; the call after it makes no attempt
+      const error =
+        `cannot reach the judge server at ${baseUrl}: no connection opened in time, as when a firewall drops the packets to the port or ` +
+        "no host has that address (UND_ERR_CONNECT_TIMEOUT); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running";
+      for (const completion of [...completions, later]) expect(completion).toMatchObject({ ok: false, transient: true, error });
+      expect(later).toMatchObject({ retries: 0 });
+      expect(Date.now() - startedAt).toBeLessThan(2_000);
+    } finally {
+      await hole.close();
+    }
+  });
+
+  it('fails without waiting out its deadline when the server accepts connections and never answers: two silent attempts in a row', async () => {
+    // Prepare: a server that reads every request and answers none; attempts of 300 ms, a deadline of 20 s
+    const silent = await startSilentServer();
+    const client = new JudgeClient({
+      ...TEST_CLIENT_SETTINGS,
+      baseUrl: silent.baseUrl,
+      maxRetries: 4,
+      timeoutMs: 300,
+      callDeadlineMs: 20_000,
+    });
+    const startedAt = Date.now();
+
+    // Act
+    const first = await client.complete(judgeRequest);
+    const later = await client.complete(judgeRequest);
+
+    // Assess
+    const error = expect.stringMatching(
+      new RegExp(
+        `^the judge server at ${silent.baseUrl.replaceAll('.', '\\.')} sent no answer: an attempt timed out after 300 ms \\(judge\\.timeout_ms\\)`,
+      ),
+    );
+    expect(first).toMatchObject({ ok: false, transient: true, error, retries: 1 });
+    expect(later).toMatchObject({ ok: false, transient: true, error, retries: 0 });
+    expect(silent.requests()).toBe(2);
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+  });
+
+  it('lets a server that is silent at first (a model still loading) answer the next attempt', async () => {
+    // Prepare: the first request is answered after 1 s, past the 300 ms an attempt may take; the ones after it at once
+    const started = await startJudgeClient(answerWith(verdict), { firstFaults: ['slow'], slowMs: 1_000 }, { timeoutMs: 300 });
+    server = started.server;
+
+    // Act
+    const completion = await started.client.complete(judgeRequest);
+
+    // Assess
+    expect(completion).toMatchObject({ ok: true, retries: 1 });
+    expect(server.log).toHaveLength(2);
+  });
+
   it('ends every call in flight when the first of them finds the server unreachable', async () => {
     // Prepare
     const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
@@ -169,5 +248,60 @@ describe('JudgeClient: a server that cannot be reached', () => {
     const error = 'cannot reach the judge server: the connection was refused (ECONNREFUSED)';
     expect(first).toMatchObject({ ok: false, transient: true, error });
     expect(second).toMatchObject({ ok: false, transient: true, error });
+  });
+});
+
+describe('JudgeTransport: what it tells of an attempt that got no answer', () => {
+  it("takes an attempt cut by its judgment's deadline for silence, though the SDK's own signal aborted it as a plain abort", async () => {
+    // Prepare: a silent server; a judgment with 200 ms left; the attempt's signal is the SDK's, which aborts without the deadline's reason
+    const silent = await startSilentServer();
+    const seen: string[] = [];
+    const contact: ServerContact = {
+      sawAnswer: () => seen.push('answer'),
+      sawFailure: () => seen.push('failure'),
+      sawSilence: (_startedAt, timeoutMs) => seen.push(`silence ${timeoutMs}`),
+    };
+    const governor = new RateGovernor({ maxInFlight: 4, maxHoldMs: 1_000 });
+    const transport = new JudgeTransport({ maxRetryWaitMs: 1_000, timeoutMs: 5_000, maxTokens: 100, governor }, new Map(), contact);
+    const deadline = startDeadline(200);
+    const sdkSignal = new AbortController();
+    deadline.signal.addEventListener('abort', () => sdkSignal.abort());
+    const call: TrackedCall = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline };
+    const request = { url: `${silent.baseUrl}/chat/completions`, method: 'POST', headers: {}, body: '{}' };
+
+    // Act
+    const failure = await transport.attempt(request, sdkSignal.signal, call).catch((error: unknown) => error);
+    deadline.end();
+
+    // Assess
+    expect(failure).toMatchObject({ name: 'AbortError' });
+    expect(seen).toEqual(['silence 5000']);
+  });
+
+  it('takes an abort by the caller, with time left, for no silence', async () => {
+    // Prepare
+    const silent = await startSilentServer();
+    const seen: string[] = [];
+    const contact: ServerContact = {
+      sawAnswer: () => seen.push('answer'),
+      sawFailure: () => seen.push('failure'),
+      sawSilence: () => seen.push('silence'),
+    };
+    const governor = new RateGovernor({ maxInFlight: 4, maxHoldMs: 1_000 });
+    const transport = new JudgeTransport({ maxRetryWaitMs: 1_000, timeoutMs: 5_000, maxTokens: 100, governor }, new Map(), contact);
+    const deadline = startDeadline(10_000);
+    const caller = new AbortController();
+    const call: TrackedCall = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline };
+    const request = { url: `${silent.baseUrl}/chat/completions`, method: 'POST', headers: {}, body: '{}' };
+
+    // Act
+    const attempt = transport.attempt(request, caller.signal, call).catch((error: unknown) => error);
+    setTimeout(() => caller.abort(), 100);
+    const failure = await attempt;
+    deadline.end();
+
+    // Assess
+    expect(failure).toMatchObject({ name: 'AbortError' });
+    expect(seen).toEqual(['failure']);
   });
 });

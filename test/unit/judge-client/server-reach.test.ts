@@ -82,4 +82,43 @@ describe('ServerReach', () => {
     expect(reach.unreachable).toMatch(/^cannot reach the judge server at /);
     expect(stops).toHaveLength(2);
   });
+
+  it('finds a server that accepts but never answers unreachable once an attempt sent after the first silent one is silent too, and stops the calls once', () => {
+    // Prepare: the first attempts of a run, four at once, sent at 0 and timed out at 60 s
+    let time = 60_000;
+    const { reach, stops } = reachOf('http://127.0.0.1:8000/v1', () => time);
+    for (let call = 0; call < 4; call++) reach.sawSilence(0, 60_000);
+    const afterFirstRound = reach.unreachable;
+
+    // Act: a retry sent at 61 s, cut at 120 s
+    time = 120_000;
+    reach.sawSilence(61_000, 60_000);
+    reach.sawSilence(61_000, 60_000);
+
+    // Assess
+    const reason =
+      'the judge server at http://127.0.0.1:8000/v1 sent no answer: an attempt timed out after 60000 ms (judge.timeout_ms), and the attempt ' +
+      "after it got no answer either; check that OPENAI_BASE_URL (or the config's judge base_url) names an OpenAI-compatible server, " +
+      'or raise judge.timeout_ms for one that takes longer to start';
+    expect(afterFirstRound).toBeUndefined();
+    expect(reach.unreachable).toBe(reason);
+    expect(stops).toEqual([reason]);
+  });
+
+  it('gives a server still starting its second attempt: an answer to it keeps the server reachable for good', () => {
+    // Prepare: the first attempt timed out
+    let time = 60_000;
+    const { reach, stops } = reachOf('http://127.0.0.1:8000/v1', () => time);
+    reach.sawSilence(0, 60_000);
+
+    // Act: the retry is answered; later attempts time out
+    reach.sawAnswer();
+    time = 200_000;
+    reach.sawSilence(130_000, 60_000);
+    reach.sawSilence(140_000, 60_000);
+
+    // Assess
+    expect(reach.unreachable).toBeUndefined();
+    expect(stops).toEqual([]);
+  });
 });

@@ -41,6 +41,18 @@ describe('networkFault', () => {
   });
 
   it.each([
+    ['a refused connection', 'ECONNREFUSED', true],
+    ['a host name that does not resolve', 'ENOTFOUND', true],
+    ['a connection that did not open within the connect timeout', 'UND_ERR_CONNECT_TIMEOUT', true],
+    ['a DNS server that did not answer, which may on the next try', 'EAI_AGAIN', false],
+    ['a reset connection', 'ECONNRESET', false],
+    ['a connection that timed out once open', 'ETIMEDOUT', false],
+  ])('takes %s for a server that cannot be reached: %s, %s', (_described, code, unreachable) => {
+    const fault = networkFault(new TypeError('fetch failed', { cause: systemError('failed', code) }));
+    expect(fault).toMatchObject({ code, unreachable });
+  });
+
+  it.each([
     ['a bug', new TypeError('Cannot read properties of undefined')],
     ['an error with an unrelated code', systemError('no such file', 'ENOENT')],
     ['something that is not an error', 'fetch failed'],
