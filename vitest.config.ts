@@ -40,7 +40,7 @@ const FIRST_FILES = [
   'test/integration/deployed-bedrock-batch.test.ts',
   'test/e2e/batch-judging.test.ts',
   'test/e2e/run-exit-status.test.ts',
-  'test/e2e/judge-unreachable.test.ts',
+  'test/e2e/unreachable-services.test.ts',
   'test/e2e/bedrock-batch-judging.test.ts',
   'test/integration/deployed-batch.test.ts',
   'test/faults/pipeline-faults.test.ts',

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Connector, ConnectorAnswer, ConnectorResult, Engine, EngineFailure, EngineRequest, EngineResult } from './engine.js';
 import { removeKnownSecrets, scrubSecrets } from '../secrets/scrub-secrets.js';
 import { secretForms } from '../secrets/secret-forms.js';
+import { HeldVerdict, SilenceWatch } from '../network/silence-watch.js';
 
 export interface RetryPolicy {
   /** Further attempts after a transient failure. */
@@ -27,7 +28,13 @@ export interface RetryPolicy {
  * random number: the cases of one run still spread their retries, and the
  * same run waits the same way every time.
  */
-export function retryingEngine(name: string, connector: Connector, policy: RetryPolicy, secrets: readonly string[]): Engine {
+export function retryingEngine(
+  name: string,
+  connector: Connector,
+  policy: RetryPolicy,
+  secrets: readonly string[],
+  now: () => number = Date.now,
+): Engine {
   const baseDelayMs = policy.baseDelayMs ?? 250;
   const maxDelayMs = policy.maxDelayMs ?? 4000;
   const forms = secretForms(secrets);
@@ -35,6 +42,10 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
     const message = attempts > 1 ? `${failure.message} (after ${attempts} attempts)` : failure.message;
     return { ok: false, error: { ...failure, message: scrubSecrets(message, forms) } };
   };
+  // A service that has never answered and lets two attempts in a row time out is silent: every call of it fails at once for a while.
+  const silence = new SilenceWatch(now);
+  const verdict = new HeldVerdict(now);
+  let stopCalls = new AbortController();
 
   return {
     name,
@@ -47,8 +58,21 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
             ? fail(last, 0)
             : fail({ ...last, message: `${last.message}; the deadline passed before attempt ${attempt + 1}` }, attempt);
         }
+        const held = verdict.current;
+        if (held !== undefined) return fail({ kind: 'transient', message: held }, attempt);
         const started = performance.now();
-        const result = await attemptOnce(connector, request, deadline, policy.timeoutMs);
+        const startedAt = now();
+        const stop = stopCalls.signal;
+        const result = await attemptOnce(connector, request, deadline, policy.timeoutMs, stop);
+        if (result.ok || result.error.kind === 'permanent') silence.heardFrom();
+        else if (stop.aborted) return fail({ kind: 'transient', message: String(stop.reason) }, attempt + 1);
+        else if ('silent' in result && silence.noAnswer(startedAt)) {
+          const reason = silentMessage(policy.timeoutMs);
+          verdict.hold(reason);
+          stopCalls.abort(reason);
+          stopCalls = new AbortController();
+          return fail({ kind: 'transient', message: reason }, attempt + 1);
+        }
         if (result.ok) {
           const latency = Math.round((performance.now() - started) * 10) / 10;
           const { hits, response } = withoutSecrets(result.value, forms);
@@ -71,14 +95,25 @@ export function retryingEngine(name: string, connector: Connector, policy: Retry
   };
 }
 
+/** An attempt's result; `silent` when it got no answer before its timeout or the deadline cut it. */
+type AttemptResult = ConnectorResult | { readonly ok: false; readonly error: EngineFailure; readonly silent: true };
+
+function silentMessage(timeoutMs: number): string {
+  return (
+    `the service sent no answer: an attempt timed out after ${timeoutMs} ms (the engine's timeout_ms), and the attempt after it ` +
+    "got no answer either; check the engine's address and that the service answers there, or raise its timeout_ms for one that takes longer to start"
+  );
+}
+
 async function attemptOnce(
   connector: Connector,
   request: EngineRequest,
   deadline: AbortSignal,
   timeoutMs: number,
-): Promise<ConnectorResult> {
+  stopCalls: AbortSignal,
+): Promise<AttemptResult> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([deadline, timeout]);
+  const signal = AbortSignal.any([deadline, timeout, stopCalls]);
   // A driver that cannot be cancelled (pg) must not hold the caller past the timeout.
   let stop: (() => void) | undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
@@ -93,9 +128,11 @@ async function attemptOnce(
   } finally {
     if (stop !== undefined) signal.removeEventListener('abort', stop);
   }
+  if (stopCalls.aborted && !deadline.aborted && !timeout.aborted)
+    return { ok: false, error: { kind: 'transient', message: String(stopCalls.reason) } };
   return deadline.aborted
-    ? { ok: false, error: { kind: 'transient', message: 'stopped at the deadline' } }
-    : { ok: false, error: { kind: 'transient', message: `timed out after ${timeoutMs} ms` } };
+    ? { ok: false, error: { kind: 'transient', message: 'stopped at the deadline' }, silent: true }
+    : { ok: false, error: { kind: 'transient', message: `timed out after ${timeoutMs} ms` }, silent: true };
 }
 
 /** The wait before retry `attempt + 1`: base × 2^attempt, capped, times a factor from 0.5 to 1 fixed by engine, request and attempt. */

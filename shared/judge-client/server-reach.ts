@@ -1,4 +1,5 @@
 import { networkFault } from '../network/network-fault.js';
+import { HeldVerdict, SilenceWatch, UNREACHABLE_HOLD_MS } from '../network/silence-watch.js';
 
 /**
  * Whether the judge server can be reached at all. A server that has never
@@ -6,7 +7,7 @@ import { networkFault } from '../network/network-fault.js';
  * listens at that port) or whose name does not resolve is a wrong base URL
  * or a server that is not running: retrying each call would only spend the
  * run's time, so the first such failure ends every call in flight, and for
- * UNREACHABLE_HOLD_MS every later call fails at once, without a request.
+ * UNREACHABLE_HOLD_MS (shared/network/silence-watch.ts) every later call fails at once, without a request.
  *
  * The failures stay transient: the cases go back through the queue, which on
  * AWS tries them again minutes later, when a gateway that was restarting may
@@ -24,9 +25,6 @@ import { networkFault } from '../network/network-fault.js';
  * hundred judgments would take hours to fail. A server still loading its
  * model gets the second attempt to answer in.
  */
-
-/** How long calls fail at once after the server was found unreachable. */
-export const UNREACHABLE_HOLD_MS = 30_000;
 
 /** The server as a message names it: its URL (without user info or query), the setting that gives that URL, and what should answer there. */
 export interface ReachTarget {
@@ -47,30 +45,30 @@ export function openAiTarget(baseUrl: string | undefined): ReachTarget {
 
 export class ServerReach {
   private answered = false;
-  private reason: string | undefined;
-  private since = 0;
-  /** When the first attempt ended in silence, while the server has never answered. */
-  private silentSince: number | undefined;
+  private readonly verdict: HeldVerdict;
+  private readonly silence: SilenceWatch;
 
   /** `onUnreachable` stops the calls in flight; it is called once a verdict. */
   constructor(
     private readonly target: ReachTarget,
     private readonly onUnreachable: (reason: string) => void,
-    private readonly now: () => number = Date.now,
-    private readonly holdMs = UNREACHABLE_HOLD_MS,
-  ) {}
+    now: () => number = Date.now,
+    holdMs = UNREACHABLE_HOLD_MS,
+  ) {
+    this.verdict = new HeldVerdict(now, holdMs);
+    this.silence = new SilenceWatch(now);
+  }
 
   /** Why no call can reach the server now, while the last verdict holds. */
   get unreachable(): string | undefined {
-    if (this.reason !== undefined && this.now() - this.since >= this.holdMs) this.reason = undefined;
-    return this.reason;
+    return this.verdict.current;
   }
 
   /** The server sent an HTTP answer (any status): it is there. */
   sawAnswer(): void {
     this.answered = true;
-    this.reason = undefined;
-    this.silentSince = undefined;
+    this.verdict.clear();
+    this.silence.heardFrom();
   }
 
   /** An attempt got no HTTP answer because of `error`. */
@@ -88,11 +86,7 @@ export class ServerReach {
    * (`timeoutMs`) or its judgment's deadline cut it.
    */
   sawSilence(startedAt: number, timeoutMs: number): void {
-    if (this.answered || this.unreachable !== undefined) return;
-    if (this.silentSince === undefined || startedAt < this.silentSince) {
-      this.silentSince ??= this.now();
-      return;
-    }
+    if (this.unreachable !== undefined || !this.silence.noAnswer(startedAt)) return;
     this.found(
       `the judge server at ${this.target.url} sent no answer: an attempt timed out after ${timeoutMs} ms (judge.timeout_ms), ` +
         `and the attempt after it got no answer either; check that ${this.target.setting} names ${this.target.server}, ` +
@@ -101,9 +95,7 @@ export class ServerReach {
   }
 
   private found(reason: string): void {
-    this.reason = reason;
-    this.since = this.now();
-    this.silentSince = undefined;
+    this.verdict.hold(reason);
     this.onUnreachable(reason);
   }
 }

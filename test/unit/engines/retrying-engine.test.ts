@@ -92,15 +92,14 @@ describe('retryingEngine', () => {
     expect(new Set(['q1', 'q2', 'q3', 'q4'].map((requestId) => backoffMs('bm25', requestId, 0, 250, 4_000))).size).toBe(4);
   });
 
-  it('times out an attempt that never answers', async () => {
-    // Prepare
-    const connector = scripted(['hang', 'hang']);
+  it('times out an attempt that never answers, from a service that has answered before', async () => {
+    // Prepare: one answer, then two attempts that never end
+    const connector = scripted([HIT, 'hang', 'hang']);
+    const engine = retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 50 }, []);
+    await engine.call(REQUEST, new AbortController().signal);
 
     // Act
-    const result = await retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 50 }, []).call(
-      REQUEST,
-      new AbortController().signal,
-    );
+    const result = await engine.call(REQUEST, new AbortController().signal);
 
     // Assess
     expect(result).toEqual({ ok: false, error: { kind: 'transient', message: 'timed out after 50 ms (after 2 attempts)' } });
@@ -169,5 +168,65 @@ describe('retryingEngine', () => {
     await expect(retryingEngine('e', scripted(['throw']), FAST, []).call(REQUEST, new AbortController().signal)).rejects.toThrow(
       'a bug in the connector',
     );
+  });
+});
+
+describe('retryingEngine: a service that accepts and never answers', () => {
+  const silentAfter = (timeoutMs: number): string =>
+    `the service sent no answer: an attempt timed out after ${timeoutMs} ms (the engine's timeout_ms), and the attempt after it got no answer either; ` +
+    "check the engine's address and that the service answers there, or raise its timeout_ms for one that takes longer to start";
+  const SILENT = silentAfter(50);
+
+  it('is found silent after two attempts in a row got no answer, and every call fails at once while the verdict holds', async () => {
+    // Prepare: a service never heard from, whose attempts never end
+    let time = 1_000;
+    const connector = scripted(['hang', 'hang', 'hang', 'hang', 'hang']);
+    const engine = retryingEngine('e', connector, { ...FAST, retries: 3, timeoutMs: 50 }, [], () => time);
+
+    // Act
+    const first = await engine.call(REQUEST, new AbortController().signal);
+    time += 29_999;
+    const held = await engine.call(REQUEST, new AbortController().signal);
+    const attemptsWhileHeld = connector.starts.length;
+    time += 1;
+    const after = await engine.call(REQUEST, new AbortController().signal);
+
+    // Assess: two attempts, not four; none while held; after the hold the service is asked again
+    expect(first).toEqual({ ok: false, error: { kind: 'transient', message: `${SILENT} (after 2 attempts)` } });
+    expect(held).toEqual({ ok: false, error: { kind: 'transient', message: SILENT } });
+    expect(attemptsWhileHeld).toBe(2);
+    expect(after).toEqual({ ok: false, error: { kind: 'transient', message: `${SILENT} (after 2 attempts)` } });
+    expect(connector.starts).toHaveLength(4);
+  });
+
+  it('lets a service silent at first (a cold start) answer the next attempt, and never takes it for silent after that', async () => {
+    // Prepare
+    const connector = scripted(['hang', HIT, 'hang', 'hang']);
+    const engine = retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 50 }, []);
+
+    // Act
+    const first = await engine.call(REQUEST, new AbortController().signal);
+    const second = await engine.call(REQUEST, new AbortController().signal);
+
+    // Assess
+    expect(first).toMatchObject({ ok: true, value: { attempts: 2 } });
+    expect(second).toEqual({ ok: false, error: { kind: 'transient', message: 'timed out after 50 ms (after 2 attempts)' } });
+  });
+
+  it('ends the calls in flight when one of them finds the service silent', async () => {
+    // Prepare: two calls at once; the second starts its first attempt after the first call's first attempt timed out (at 200 ms)
+    const connector = scripted(['hang', 'hang', 'hang']);
+    const engine = retryingEngine('e', connector, { ...FAST, retries: 1, timeoutMs: 200, baseDelayMs: 0, maxDelayMs: 0 }, []);
+    const first = engine.call(REQUEST, new AbortController().signal);
+    await new Promise((resolve) => setTimeout(resolve, 260));
+    const startedAt = performance.now();
+
+    // Act: the second call's attempt would take 200 ms; the first call's retry ends in silence at about 400 ms, 140 ms into it
+    const second = await engine.call({ ...REQUEST, request_id: 'q2' }, new AbortController().signal);
+
+    // Assess
+    expect(await first).toEqual({ ok: false, error: { kind: 'transient', message: `${silentAfter(200)} (after 2 attempts)` } });
+    expect(second).toEqual({ ok: false, error: { kind: 'transient', message: silentAfter(200) } });
+    expect(performance.now() - startedAt).toBeLessThan(195);
   });
 });

@@ -7,11 +7,11 @@ import { runBuiltCli } from '../support/built-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
- * `assay run` against a judge it cannot use, through the built CLI: a port
- * whose connections never open (a firewall that drops the packets) and a
- * server that accepts connections and never answers. Each ends the run
- * with exit 1 and the reason in seconds, where the default retries and
- * deadlines alone would take minutes a judgment, in silence.
+ * `assay run` against a judge or an engine it cannot use, through the built
+ * CLI: a port whose connections never open (a firewall that drops the
+ * packets) and a server that accepts connections and never answers. Each
+ * ends the run with exit 1 and the reason in seconds, where the retries and
+ * deadlines alone would take minutes a call, in silence.
  */
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
 
@@ -34,7 +34,7 @@ const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 /** A URL as a regular expression matches it. */
 const escaped = (text: string) => text.replaceAll('.', '\\.').replaceAll('/', '\\/');
 
-describe.concurrent('assay run against a judge it cannot use', () => {
+describe.concurrent('assay run against a judge or an engine it cannot use', () => {
   it('exits 1 within seconds when the judge port drops connections (no connection opens), naming the URL and why', async ({ expect }) => {
     // Prepare: a port whose connections never open, as behind a firewall; the system alone would try each for about two minutes
     const hole = await startBlackholedPort();
@@ -92,6 +92,51 @@ describe.concurrent('assay run against a judge it cannot use', () => {
         new RegExp(
           `^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: .*the judge server at ${escaped(baseUrl)} sent no answer: ` +
             'an attempt timed out after 500 ms \\(judge\\.timeout_ms\\), and the attempt after it got no answer either; check that OPENAI_BASE_URL',
+        ),
+      );
+      expect(Date.now() - startedAt).toBeLessThan(20_000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 60_000);
+
+  it('exits 1 within seconds when an engine accepts connections and never answers, naming the engine and its timeout_ms', async ({
+    expect,
+  }) => {
+    // Prepare: a search service that reads every request and answers none; attempts of 300 ms, two retries
+    const silent = createServer(() => {});
+    const folder = await ownFolder();
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/search`;
+    const config = await folder.write(
+      'engines.yaml',
+      [
+        'judges: [document_recall]',
+        'engines:',
+        '  - name: bm25',
+        '    timeout_ms: 300',
+        '    retries: 2',
+        '    http:',
+        `      url: ${url}`,
+        '      body: { query: "{{query}}" }',
+        '      results: "hits[].{doc_uri: id, content: text}"',
+        '',
+      ].join('\n'),
+    );
+    const startedAt = Date.now();
+
+    try {
+      // Act
+      const args = ['--config', config, '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')];
+      const result = await runBuiltCli(['run', DATASET, ...args], { env: { OPENAI_API_KEY: '' } });
+
+      // Assess
+      expect(result.exitCode).toBe(1);
+      expect(lastLine(result.stderr)).toMatch(
+        new RegExp(
+          '^assay run: no case could be evaluated \\((\\d+) failed, 0 missing\\); the first failure, q\\d+: engine "bm25": the service sent no answer: ' +
+            "an attempt timed out after 300 ms \\(the engine's timeout_ms\\), and the attempt after it got no answer either; check the engine's address",
         ),
       );
       expect(Date.now() - startedAt).toBeLessThan(20_000);
