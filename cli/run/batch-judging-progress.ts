@@ -84,6 +84,8 @@ function sum(jobs: readonly JobRecord[], pick: (job: JobRecord) => number): numb
  * its jobs' window and the run's deadline allow: one line, with how to go on.
  */
 export function batchUnreachableText(step: Extract<BatchStep, { kind: 'unreachable' }>): string {
+  if (step.neverReached)
+    return `the batch provider could not be reached (${step.error}); check OPENAI_BASE_URL (or the config's judge base_url, azure or bedrock settings) and that the server is running; nothing was lost`;
   if (!step.transient) return `the batch provider refused a call (${step.error}); nothing was lost`;
   return `the batch provider has not answered since ${step.since.toISOString()} (the last: ${step.error}), and its jobs' window or the run's deadline has passed; nothing was lost`;
 }
@@ -99,8 +101,10 @@ export function stoppedRunError(ending: BatchEnding, finish: string): UsageError
       return new UsageError(`${batchFailedText(ending)}. The run can go on: ${finish} submits its requests again`, EXIT_FAILED);
     case 'below-minimum':
       return new UsageError(`${batchRefusedText(ending)}. The run can go on: ${finish} reports it with them`, EXIT_FAILED);
-    case 'unreachable':
-      return new UsageError(`${batchUnreachableText(ending)}. The run can go on: ${finish} looks at its jobs again`, EXIT_FAILED);
+    case 'unreachable': {
+      const next = ending.neverReached ? 'submits its requests' : 'looks at its jobs again';
+      return new UsageError(`${batchUnreachableText(ending)}. The run can go on: ${finish} ${next}`, EXIT_FAILED);
+    }
   }
 }
 

@@ -70,7 +70,15 @@ export type BatchStep =
   | {
       readonly kind: 'unreachable';
       readonly error: string;
+      /**
+       * Worth another look. False for a refusal for good, and for a provider
+       * no connection could be made to before the run had any job there (a
+       * wrong base URL, a server that is not running): waiting could last
+       * the run's whole deadline for nothing.
+       */
       readonly transient: boolean;
+      /** No connection could be made to the provider, and no job of the run was created there yet. */
+      readonly neverReached: boolean;
       readonly retryAfterMs: number | undefined;
       readonly giveUpAt: Date;
       /** When the provider first did not answer, in this outage (recorded in the run's batch state). */
@@ -111,10 +119,12 @@ export async function advanceBatch(dependencies: BatchDependencies, runId: strin
     const giveUpAt = new Date(
       Math.min(completion.deadline.getTime(), windows.length === 0 ? Number.POSITIVE_INFINITY : Math.max(...windows)),
     );
+    const neverReached = error.cannotReach && state.jobs.every((job) => job.provider_id === undefined);
     return {
       kind: 'unreachable',
       error: error.message,
-      transient: error.transient,
+      transient: error.transient && !neverReached,
+      neverReached,
       retryAfterMs: error.retryAfterMs,
       giveUpAt,
       since: new Date(state.unreachable_since ?? dependencies.now().toISOString()),

@@ -1,3 +1,4 @@
+import { networkFault } from '../network/network-fault.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import { BatchProviderError } from './batch-provider.js';
 
@@ -30,9 +31,10 @@ export async function awsCall<Value>(call: () => Promise<Value>): Promise<Value>
     const unanswered = typeof (error as { code?: unknown }).code === 'string' || TRANSIENT_NAMES.has(error.name);
     if (status === undefined && !unanswered) throw error;
     const transient = status === undefined || status === 408 || status === 429 || status >= 500 || TRANSIENT_NAMES.has(error.name);
+    const fault = status === undefined ? networkFault(error) : undefined;
     const described =
       status === undefined ? `no answer (${error.name}): ${error.message}` : `HTTP ${status} ${error.name}: ${error.message}`;
-    throw new BatchProviderError(scrubSecrets(described), transient);
+    throw new BatchProviderError(scrubSecrets(described), transient, undefined, fault?.unreachable === true);
   }
 }
 

@@ -126,6 +126,8 @@ export class BatchProviderError extends Error {
     readonly transient: boolean,
     /** The wait the provider asked for (retry-after), when it did. */
     readonly retryAfterMs?: number,
+    /** No connection could be made (refused, a name that does not resolve, none opened in time): the provider may not be there at all. */
+    readonly cannotReach = false,
   ) {
     super(message);
   }

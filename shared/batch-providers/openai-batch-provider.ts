@@ -1,6 +1,8 @@
 import OpenAI, { AzureOpenAI, toFile } from 'openai';
+import { networkFault } from '../network/network-fault.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { AzureDeployment } from '../judge-client/judge-client.js';
+import { shownUrl } from '../judge-client/server-reach.js';
 import type { BatchRequest } from '../schema/batch-request.js';
 import {
   BatchProviderError,
@@ -53,6 +55,8 @@ const PHASES: Readonly<Record<string, BatchPhase>> = {
 export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
   rememberSecret(target.apiKey);
   const client = clientOf(target);
+  const providerCall = <Value>(call: () => Promise<Value>, options: CallOptions = {}) =>
+    providerCallTo(shownUrl(client.baseURL), call, options);
   const name =
     target.kind === 'openai'
       ? `the OpenAI batch API at ${new URL(target.baseUrl ?? 'https://api.openai.com/v1').host}`
@@ -160,13 +164,17 @@ async function deleteOrphanInputs(client: OpenAI, key: string, keep: string): Pr
   }
 }
 
+interface CallOptions {
+  readonly notFoundIsTransient?: boolean;
+}
+
 /**
  * A call to the batch API, its failure read as a BatchProviderError: a
  * connection error, a timeout, a 408, 409, 429 or 5xx (and, for a file the
  * job names, a 404) may pass later; anything else is the provider's refusal.
  * The SDK has retried it already (its backoff, retry-after honoured).
  */
-async function providerCall<Value>(call: () => Promise<Value>, options: { notFoundIsTransient?: boolean } = {}): Promise<Value> {
+async function providerCallTo<Value>(where: string, call: () => Promise<Value>, options: CallOptions = {}): Promise<Value> {
   try {
     return await call();
   } catch (error) {
@@ -180,8 +188,11 @@ async function providerCall<Value>(call: () => Promise<Value>, options: { notFou
       status === 429 ||
       status >= 500 ||
       (status === 404 && options.notFoundIsTransient === true);
-    const message = scrubSecrets(status === undefined ? `no answer: ${error.message}` : `HTTP ${status}: ${error.message}`);
-    throw new BatchProviderError(message, transient, retryAfterOf(error.headers));
+    // The SDK says only "Connection error."; the fault under it says what happened.
+    const fault = status === undefined ? networkFault(error) : undefined;
+    const said = fault === undefined ? `no answer: ${error.message}` : `no answer from ${where}: ${fault.description}`;
+    const message = scrubSecrets(status === undefined ? said : `HTTP ${status}: ${error.message}`);
+    throw new BatchProviderError(message, transient, retryAfterOf(error.headers), fault?.unreachable === true);
   }
 }
 

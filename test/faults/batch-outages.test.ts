@@ -2,6 +2,7 @@ import type { SpawnedProcess } from '../support/small-spawner.js';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { runIdOf, useFaultyProvider } from '../support/batch-fault-run.js';
+import { closedPort } from '../support/closed-port.js';
 import { until } from '../support/until.js';
 
 /**
@@ -57,6 +58,31 @@ describe('a batch provider that does not answer for a while', () => {
     expect(stopped.stderr).toMatch(
       /assay run: the batch provider has not answered since \S+ \(the last: HTTP 503: .*\), and its jobs' window or the run's deadline has passed; nothing was lost\. The run can go on: assay resume r-[0-9a-f]{16} --store \S+ looks at its jobs again\n$/,
     );
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(suite.clean.report.engines));
+  }, 60_000);
+
+  it('stops at once when no connection to the provider can be made before any job of the run was created, and resume submits the requests', async () => {
+    // Prepare: the run's base URL is a port where nothing listens (a typo); resume gets the provider's
+    const run = await suite.newRun();
+    const closed = `http://127.0.0.1:${await closedPort()}/v1`;
+    const startedAt = Date.now();
+
+    // Act
+    const stopped = await run.run({}, [], { env: { OPENAI_BASE_URL: closed } });
+    const stoppedAfterMs = Date.now() - startedAt;
+    const resumed = await run.assay(['resume', runIdOf(stopped)]);
+
+    // Assess: no day of looks at a provider that is not there; nothing lost
+    expect(stopped.exitCode).toBe(1);
+    expect(stopped.stderr).toMatch(
+      new RegExp(
+        `assay run: the batch provider could not be reached \\(no answer from ${closed.replaceAll('.', '\\.')}: the connection was refused \\(ECONNREFUSED\\)\\); ` +
+          "check OPENAI_BASE_URL \\(or the config's judge base_url, azure or bedrock settings\\) and that the server is running; nothing was lost\\. " +
+          'The run can go on: assay resume r-[0-9a-f]{16} --store \\S+ submits its requests\\n$',
+      ),
+    );
+    expect(stoppedAfterMs).toBeLessThan(15_000);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(suite.clean.report.engines));
   }, 60_000);
