@@ -91,7 +91,13 @@ export async function startBm25Server(options: ServerOptions): Promise<Server> {
       response.end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return server;
 }
 
@@ -118,7 +124,13 @@ async function main(): Promise<void> {
   if (!(options.delayMs >= 0)) throw new Error(`--delay-ms: expected milliseconds from 0 up, got ${values['delay-ms']}`);
   if (!(options.failRate >= 0 && options.failRate <= 1))
     throw new Error(`--fail-rate: expected a share from 0 to 1, got ${values['fail-rate']}`);
-  const server = await startBm25Server(options);
+  const server = await startBm25Server(options).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(
+      `port ${options.port} on ${options.host} is in use, perhaps by an example engine started earlier: stop that one, ` +
+        "or start this one with --port and a free port, and give that port in the engines' url of the config",
+    );
+  });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   // The first line tells a caller (and a test that asked for port 0) where the service listens.

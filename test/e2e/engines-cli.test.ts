@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleEngine, type ExampleEngine } from '../support/example-engine.js';
 import { startRecordingServer } from '../support/recording-server.js';
@@ -7,6 +9,7 @@ import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 const root = join(import.meta.dirname, '..', '..');
+const execFileAsync = promisify(execFile);
 let folder: TempFolder;
 let service: ExampleEngine;
 let failing: ExampleEngine;
@@ -128,5 +131,30 @@ describe('assay engines against the example BM25 service', () => {
     expect(outcome.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(outcome.stdout).toContain('    1  doc\\x1b]0;owned\\x07      1.0000  text \\x1b[2J');
     expect(outcome.stdout).toContain('  response: answer \\x9b31m');
+  });
+});
+
+describe('the example BM25 service', () => {
+  it('exits 2 naming the port when the port is in use, as by one started earlier, instead of a stack trace', async () => {
+    // Prepare: the port the running service listens on
+    const port = new URL(service.url).port;
+
+    // Act
+    const second = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'examples', 'engines', 'bm25-server.ts'), '--port', port],
+      {
+        cwd: root,
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+
+    // Assess
+    expect(second).toEqual({
+      code: 2,
+      stderr: `port ${port} on 127.0.0.1 is in use, perhaps by an example engine started earlier: stop that one, or start this one with --port and a free port, and give that port in the engines' url of the config\n`,
+    });
   });
 });
