@@ -12,6 +12,7 @@ import { assertReadableFile } from '../readable-file.js';
 import { awsInfrastructure, embeddedInfrastructure } from '../run/store-and-queues.js';
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
+import { noticeOnInterrupt, type InterruptNotice } from '../run/interrupt-notice.js';
 import { Progress } from '../run/progress.js';
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { FAIL_ON_REGRESSION_DESCRIPTION, regressionGate, regressionLines } from '../run/regression-gate.js';
@@ -105,6 +106,7 @@ export function runCommand(): Command {
     await assertWritableFolder('--out', resolve(options.out));
     if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
     const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
+    let interruptNotice: InterruptNotice | undefined;
     const result = await runPipeline(
       {
         ...input,
@@ -122,16 +124,16 @@ export function runCommand(): Command {
           // First on both streams: whoever watches the run can resume it if this process dies.
           process.stdout.write(`run ${runId}\n`);
           const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
-          process.stderr.write(
-            `assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: assay resume ${runId}${terminalName(resumeOptions(options))}\n`,
-          );
+          const finish = `assay resume ${runId}${terminalName(resumeOptions(options))}`;
+          process.stderr.write(`assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: ${finish}\n`);
+          interruptNotice = noticeOnInterrupt(process.stderr, finish);
           if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
           for (const warning of infrastructure.warnings) process.stderr.write(`${warning}\n`);
         },
       },
       infrastructure,
       (usage, progressOptions) => new Progress(process.stderr, usage, progressOptions),
-    );
+    ).finally(() => interruptNotice?.release());
     if (result.kind === 'batch') {
       const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
       if (result.ended.kind === 'stopped') throw stoppedRunError(result.ended.ending, finish);

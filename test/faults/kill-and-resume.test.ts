@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readProcessStat } from '../../shared/run/process-liveness.js';
+import { runBuiltCli } from '../support/built-cli.js';
 import { catalogOracle } from '../support/judge-oracle.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../support/openai-test-server.js';
 import { runCli } from '../support/run-cli.js';
@@ -222,4 +223,35 @@ describe('a run killed with SIGKILL', () => {
       `assay resume: No run r-0000000000000000 in store ${join(folder.path, 'store')}, in-process queues; check the run id and --store\n`,
     );
   });
+});
+
+describe('a run interrupted with Ctrl-C', () => {
+  it('exits 130 with a last line that names the command finishing it, and that command finishes it', async () => {
+    // Prepare: 12 cases, each judge call taking 150 ms, an `assay run` in its own process
+    const dataset = await writeFaultDataset(folder, 12);
+    server.setFaults({ slow: 1, slowMs: 150 });
+    const store = join(folder.path, 'store');
+    const environment = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+    const args = ['run', dataset.path, '--judges', 'chunk_relevance', '--store', store, '--out', join(folder.path, 'out')];
+    const run = builtAssay(args, environment);
+
+    // Act: SIGINT once judging has begun, as Ctrl-C sends it; then the command its last line names
+    await until(() => requestsFor(server, 'chunk_relevance') > 0, 30_000);
+    run.child.kill('SIGINT');
+    const interrupted = await run.finished;
+    const lastLine = interrupted.stderr.trimEnd().split('\n').at(-1) ?? '';
+    const finish = /finish it with: assay (resume r-[0-9a-f]{16} --store \S+)$/.exec(lastLine)?.[1] ?? '';
+    server.setFaults({});
+    const finished = await runBuiltCli([...finish.split(' '), '--out', join(folder.path, 'out')], { env: environment });
+
+    // Assess
+    expect(interrupted.exitCode).toBe(130);
+    expect(lastLine).toMatch(
+      new RegExp(
+        `^assay: interrupted \\(SIGINT\\); what the run stored is kept: finish it with: assay resume r-[0-9a-f]{16} --store ${store}$`,
+      ),
+    );
+    expect(finished.exitCode, finished.stderr).toBe(0);
+    expectEveryCaseOnce(await readRunFiles(join(folder.path, 'out')), dataset);
+  }, 60_000);
 });
