@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
-import { z } from 'zod';
 import { chatRequestBody } from '../judge-client/chat-request-body.js';
-import { isProse, readChoice } from '../judge-answers/completion-answer.js';
+import { completionReadSchema, isProse, readChoice } from '../judge-answers/completion-answer.js';
 import { classifyFailure } from '../judge-client/judge-failure.js';
 import { mayBeIgnored, OUTPUT_MODES } from '../judge-answers/output-modes.js';
 import { BatchReplayCompleter, type BatchReplaySettings, type BatchWire } from './batch-replay.js';
@@ -17,30 +16,12 @@ export interface ChatBatchCompleterSettings extends BatchReplaySettings {
   readonly bodyModel: string;
 }
 
-/** What the output of a collected answer must have to be read as a chat completion. */
-const completionSchema = z.looseObject({
-  choices: z.array(
-    z.looseObject({
-      finish_reason: z.string().nullish(),
-      message: z
-        .looseObject({
-          content: z.string().nullish(),
-          refusal: z.string().nullish(),
-          tool_calls: z
-            .array(z.looseObject({ type: z.string(), function: z.looseObject({ arguments: z.string() }).optional() }))
-            .optional(),
-        })
-        .optional(),
-    }),
-  ),
-});
-
 export function chatWire(bodyModel: string): BatchWire {
   return {
     modes: OUTPUT_MODES,
     body: (mode, parameters, messages, request) => chatRequestBody(bodyModel, parameters.current(), mode, messages, request),
     read(body, mode) {
-      const completion = completionSchema.safeParse(body);
+      const completion = completionReadSchema.safeParse(body);
       if (!completion.success)
         return {
           ok: false,

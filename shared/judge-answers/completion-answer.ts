@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { OutputMode } from './output-modes.js';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import { extractJson } from './answer-parsing.js';
@@ -21,9 +22,8 @@ export interface ChoiceAnswer {
 }
 
 /**
- * What readChoice reads of a chat completion: the openai SDK's ChatCompletion
- * has it, and so has a batch job's answer once its schema has checked it
- * (chat-batch-completer.ts).
+ * What readChoice reads of a chat completion: a server's answer (online, or
+ * a batch job's) once completionReadSchema has checked it.
  */
 export interface CompletionRead {
   readonly model?: unknown;
@@ -40,6 +40,41 @@ export interface CompletionRead {
         }
       | undefined;
   }[];
+}
+
+/** What an answer must have to be read as a chat completion; any other field is let through. */
+export const completionReadSchema: z.ZodType<CompletionRead> = z.looseObject({
+  choices: z.array(
+    z.looseObject({
+      finish_reason: z.string().nullish(),
+      message: z
+        .looseObject({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          tool_calls: z
+            .array(z.looseObject({ type: z.string(), function: z.looseObject({ arguments: z.string() }).optional() }))
+            .optional(),
+        })
+        .optional(),
+    }),
+  ),
+});
+
+/** The longest excerpt of an answer that is no chat completion shown in its error. */
+const EXCERPT_CHARACTERS = 120;
+
+/**
+ * Why `body` is no chat completion, with the start of what came: a web page
+ * (a base URL that names a site's page rather than its API), another API's
+ * JSON. Credentials in it are redacted.
+ */
+export function notACompletion(body: unknown, issues: readonly z.core.$ZodIssue[], secrets: readonly string[]): string {
+  const issue = issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+  const text = typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body));
+  const excerpt = text.length > EXCERPT_CHARACTERS ? `${text.slice(0, EXCERPT_CHARACTERS)}...` : text;
+  const what = typeof body === 'string' ? 'text, not JSON' : `${issue?.message ?? 'unreadable'}${where}`;
+  return scrubSecrets(`no chat completion (${what}): ${JSON.stringify(excerpt)}`, secrets);
 }
 
 export function readChoice(completion: CompletionRead, mode: OutputMode): ChoiceAnswer {

@@ -2,7 +2,7 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import { completionFields, exchangeAnswer, type SentAnswer } from '../judge-answers/answer-exchange.js';
 import { CALL_HEADER, JudgeTransport, type TrackedCall } from './bounded-retry-fetch.js';
 import { deadlineMessage, startDeadline, type CallDeadline, type CallDeadlineOptions } from '../judge-answers/call-deadline.js';
-import { isProse, readChoice } from '../judge-answers/completion-answer.js';
+import { completionReadSchema, isProse, notACompletion, readChoice } from '../judge-answers/completion-answer.js';
 import { chatRequestBody } from './chat-request-body.js';
 import {
   FatalFailure,
@@ -93,6 +93,8 @@ export class JudgeClient implements JudgeCompleter {
   private readonly fatal = new FatalFailure();
   private readonly parameters: RequestParameters;
   private readonly reach: ServerReach;
+  /** The server as messages name it. */
+  private readonly target: ReachTarget;
   /** Where the key and the server are set, for the message of a refused key. */
   private readonly credentials: string;
 
@@ -100,6 +102,7 @@ export class JudgeClient implements JudgeCompleter {
     rememberSecret(settings.apiKey);
     this.parameters = new RequestParameters(settings.temperature, settings.maxTokens);
     const target = settings.azure === undefined ? openAiTarget(settings.baseUrl) : azureTarget(settings.azure);
+    this.target = target;
     this.reach = new ServerReach(target, (reason) => {
       // Ends each call's request and the SDK's retries: the server turned out to be unreachable.
       for (const call of this.calls.values()) call.deadline.stop(reason);
@@ -189,9 +192,16 @@ export class JudgeClient implements JudgeCompleter {
             headers: { [CALL_HEADER]: callKey },
             signal,
           });
+          const read = completionReadSchema.safeParse(completion);
+          if (!read.success) {
+            // A web page or another API's JSON, sent with a 200: the base URL names something else than the server's API.
+            const said = notACompletion(completion, read.error.issues, [this.settings.apiKey]);
+            const message = `the judge server at ${this.target.url} answered with ${said}; check that ${this.target.setting} names ${this.target.server}`;
+            return { ok: false, error: { message, transient: false } };
+          }
           call.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
           call.usage.outputTokens += completion.usage?.completion_tokens ?? 0;
-          const answer = readChoice(completion, current.mode);
+          const answer = readChoice(read.data, current.mode);
           if (mayBeIgnored(current.mode) && isProse(answer)) {
             // The server dropped response_format and answered prose: this call goes one step down at once.
             current.settle('ignored');

@@ -9,9 +9,10 @@ import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 /**
  * `assay run` against a judge or an engine it cannot use, through the built
  * CLI: a port whose connections never open (a firewall that drops the
- * packets) and a server that accepts connections and never answers. Each
- * ends the run with exit 1 and the reason in seconds, where the retries and
- * deadlines alone would take minutes a call, in silence.
+ * packets), a server that accepts connections and never answers, a base URL
+ * that answers a web page. Each ends the run with exit 1 and the reason in
+ * seconds, where the retries and deadlines alone would take minutes a call,
+ * in silence, or a page would end it with a TypeError's words.
  */
 const DATASET = join(import.meta.dirname, '..', '..', 'examples', 'datasets', 'search-assistant.jsonl');
 
@@ -143,6 +144,39 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 60_000);
+
+  it('exits 1 when the judge base URL answers a web page, naming the page', async ({ expect }) => {
+    // Prepare: a chat app's page where its API should be
+    const page = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end('<!doctype html><html><body>Chat UI</body></html>');
+      });
+    });
+    const folder = await ownFolder();
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`;
+    const env = { OPENAI_API_KEY: 'sk-exit-status-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
+
+    try {
+      // Act
+      const args = ['--judges', 'chunk_relevance', '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')];
+      const result = await runBuiltCli(['run', DATASET, ...args], { env });
+
+      // Assess
+      expect(result.exitCode).toBe(1);
+      expect(lastLine(result.stderr)).toMatch(
+        new RegExp(
+          `^assay run: every judge call failed \\((\\d+) of \\1\\); the first: .*the judge server at ${escaped(baseUrl)} answered with ` +
+            'no chat completion \\(text, not JSON\\): "<!doctype html><html><body>Chat UI</body></html>"; check that OPENAI_BASE_URL',
+        ),
+      );
+    } finally {
+      page.closeAllConnections();
+      await new Promise((resolve) => page.close(resolve));
     }
   }, 60_000);
 });

@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerWith, judgeRequest, startJudgeClient } from '../../support/judge-clients.js';
+import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
+import { answerWith, judgeRequest, startJudgeClient, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import type { OpenAiTestServer } from '../../support/openai-test-server.js';
 
 /**
@@ -134,5 +137,54 @@ describe('JudgeClient: a spent quota', () => {
     });
     expect(second).toEqual({ ...first, retries: 0 });
     expect(server.log.length).toBe(1);
+  });
+});
+
+describe('JudgeClient: a 200 that is no chat completion', () => {
+  /** A server that answers every request 200 with `body` as `contentType`: a web page where the API should be, or another API's JSON. */
+  async function startPageServer(contentType: string, body: string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+    const page = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': contentType });
+        response.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`;
+    return { baseUrl, close: () => new Promise((resolve) => page.close(() => resolve())) };
+  }
+
+  it.each([
+    [
+      'a web page (a base URL that names a site, not its API)',
+      'text/html',
+      '<!doctype html><html><head><title>Chat</title></head><body>sk-test-secret</body></html>',
+      'no chat completion (text, not JSON): "<!doctype html><html><head><title>Chat</title></head><body>[redacted]</body></html>"',
+    ],
+    [
+      "another API's JSON",
+      'application/json',
+      '{"message": {"role": "assistant", "content": "yes"}, "done": true}',
+      'no chat completion (Invalid input: expected array, received undefined at choices): "{\\"message\\":{\\"role\\":\\"assistant\\",\\"content\\":\\"yes\\"},\\"done\\":true}"',
+    ],
+  ])('fails the judgment, not transient, naming what came instead of %s', async (_described, contentType, body, said) => {
+    // Prepare
+    const page = await startPageServer(contentType, body);
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: page.baseUrl });
+
+    try {
+      // Act
+      const completion = await client.complete(judgeRequest);
+
+      // Assess: the key in the page is redacted
+      expect(completion).toMatchObject({
+        ok: false,
+        transient: false,
+        error: `the judge server at ${page.baseUrl} answered with ${said}; check that OPENAI_BASE_URL (or the config's judge base_url) names an OpenAI-compatible server`,
+      });
+    } finally {
+      await page.close();
+    }
   });
 });
