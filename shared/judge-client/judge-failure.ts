@@ -77,8 +77,37 @@ export function classifyFailure(error: unknown, apiKey: string, credentials = 'O
       transient: false,
     };
   }
+  if (status !== undefined && status >= 300 && status < 400) return redirected(error, status, credentials, scrub);
   const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
   return { kind: 'failed', error: scrub(`judge server answered ${status ?? 'an error'}: ${error.message}`), transient };
+}
+
+/**
+ * A redirect, which the judge client does not follow, so that its key is sent
+ * to no other address: most often an http:// base URL whose server sends
+ * every request to https://, or a moved API. The message names where to.
+ */
+function redirected(
+  error: InstanceType<typeof OpenAI.APIError>,
+  status: number,
+  credentials: string,
+  scrub: (text: string) => string,
+): RequestFailure {
+  const location = error.headers?.get('location') ?? undefined;
+  const to = location === undefined || location === '' ? 'another address it does not name' : location;
+  const base = location?.replace(/\/chat\/completions\/?(\?.*)?$/, '');
+  const fix =
+    base !== undefined && base !== location && /^https?:\/\//.test(base)
+      ? `, such as ${base}`
+      : ' (its API root, without /chat/completions)';
+  return {
+    kind: 'failed',
+    error: scrub(
+      `the judge server redirects the request (HTTP ${status}) to ${to}; the judge client follows no redirect, so that its key goes to no ` +
+        `other address: give the address it redirects to as the base URL (${credentials})${fix}`,
+    ),
+    transient: false,
+  };
 }
 
 /** `insufficient_quota` is a 429 that no wait cures: the account's credit or budget is spent. */

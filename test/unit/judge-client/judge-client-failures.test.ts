@@ -188,3 +188,67 @@ describe('JudgeClient: a 200 that is no chat completion', () => {
     }
   });
 });
+
+describe('JudgeClient: a redirect', () => {
+  /** A server that answers every request with `status` and `headers`, as an http:// front that sends everything to https:// does. */
+  async function startRedirectingServer(
+    status: number,
+    headers: Record<string, string>,
+  ): Promise<{ baseUrl: string; requests: () => number; close: () => Promise<void> }> {
+    let requests = 0;
+    const front = createServer((request, response) => {
+      requests += 1;
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(status, { 'content-type': 'text/html', ...headers });
+        response.end(`<html>${status}</html>`);
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1`;
+    return { baseUrl, requests: () => requests, close: () => new Promise((resolve) => front.close(() => resolve())) };
+  }
+
+  it('is not followed: the judgment fails, not transient, once, naming where to and the base URL to give', async () => {
+    // Prepare
+    const front = await startRedirectingServer(301, { location: 'https://judge.example/v1/chat/completions' });
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: front.baseUrl });
+
+    try {
+      // Act
+      const completion = await client.complete(judgeRequest);
+
+      // Assess: one request, and nothing sent to the other address
+      expect(completion).toMatchObject({
+        ok: false,
+        transient: false,
+        error:
+          'the judge server redirects the request (HTTP 301) to https://judge.example/v1/chat/completions; the judge client follows no redirect, ' +
+          'so that its key goes to no other address: give the address it redirects to as the base URL (OPENAI_API_KEY and OPENAI_BASE_URL), ' +
+          'such as https://judge.example/v1',
+      });
+      expect(front.requests()).toBe(1);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('says so when the redirect names no address', async () => {
+    const front = await startRedirectingServer(307, {});
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: front.baseUrl });
+
+    try {
+      const completion = await client.complete(judgeRequest);
+
+      expect(completion).toMatchObject({
+        ok: false,
+        transient: false,
+        error: expect.stringMatching(
+          /^the judge server redirects the request \(HTTP 307\) to another address it does not name; .*\(its API root, without \/chat\/completions\)$/,
+        ),
+      });
+    } finally {
+      await front.close();
+    }
+  });
+});
