@@ -35,14 +35,42 @@ const NETWORK_FAULTS: Readonly<Record<string, string>> = {
   ERR_HTTP2_SESSION_ERROR: 'the HTTP/2 session failed',
   ERR_HTTP2_GOAWAY_SESSION: 'the server ended the HTTP/2 session',
   ERR_HTTP2_STREAM_CANCEL: 'the HTTP/2 stream was cancelled',
+  EPROTO: 'the TLS handshake failed, as when an https:// address names a server that speaks plain HTTP',
+  ...Object.fromEntries(
+    [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+      'CERT_HAS_EXPIRED',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    ].map((code) => [
+      code,
+      "the server's TLS certificate is not trusted: a self-signed or private CA's certificate needs that CA in NODE_EXTRA_CA_CERTS, an expired one renewing, one for another name the address it names",
+    ]),
+  ),
 };
 
 /**
  * ENOTFOUND is a definite "no such name"; EAI_AGAIN is a resolver that may
  * answer on the next try. A connection that did not open within the connect
- * timeout (10 s) got no answer at all, where a refused one got a no.
+ * timeout (10 s) got no answer at all, where a refused one got a no. A TLS
+ * handshake that failed (https:// to a plain HTTP server) or a certificate
+ * not trusted fails the same way every time.
  */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'UND_ERR_CONNECT_TIMEOUT',
+  // TLS that cannot succeed as set up: another try meets the same server with the same certificate.
+  'EPROTO',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 /** The network fault behind `error` (or its causes), or undefined when it is not one. */
 export function networkFault(error: unknown): NetworkFault | undefined {

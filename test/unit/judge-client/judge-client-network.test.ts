@@ -178,6 +178,27 @@ describe('JudgeClient: a server that cannot be reached', () => {
     }
   });
 
+  it('fails at once, without retrying, when an https:// base URL names a server that speaks plain HTTP', async () => {
+    // Prepare: a plain HTTP server, asked over TLS
+    const started = await startJudgeClient(answerWith(verdict));
+    server = started.server;
+    const baseUrl = started.server.baseUrl.replace('http://', 'https://');
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 4 });
+    const startedAt = Date.now();
+
+    // Act
+    const first = await client.complete(judgeRequest);
+    const later = await client.complete(judgeRequest);
+
+    // Assess
+    const error =
+      `cannot reach the judge server at ${baseUrl}: the TLS handshake failed, as when an https:// address names a server that speaks plain HTTP ` +
+      "(EPROTO); check OPENAI_BASE_URL (or the config's judge base_url) and that the server is running";
+    expect(first).toMatchObject({ ok: false, transient: true, error, retries: 0 });
+    expect(later).toMatchObject({ ok: false, transient: true, error, retries: 0 });
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
   it('fails without waiting out its deadline when the server accepts connections and never answers: two silent attempts in a row', async () => {
     // Prepare: a server that reads every request and answers none; attempts of 300 ms, a deadline of 20 s
     const silent = await startSilentServer();

@@ -36,6 +36,18 @@ describe('networkFault', () => {
       ),
       'the connection was refused (ECONNREFUSED)',
     ],
+    [
+      'an https:// address whose server speaks plain HTTP, as the TLS socket reports it',
+      new TypeError('fetch failed', {
+        cause: systemError('write EPROTO 801CE262E77F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', 'EPROTO'),
+      }),
+      'the TLS handshake failed, as when an https:// address names a server that speaks plain HTTP (EPROTO)',
+    ],
+    [
+      'a self-signed certificate',
+      new TypeError('fetch failed', { cause: systemError('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT') }),
+      "the server's TLS certificate is not trusted: a self-signed or private CA's certificate needs that CA in NODE_EXTRA_CA_CERTS, an expired one renewing, one for another name the address it names (DEPTH_ZERO_SELF_SIGNED_CERT)",
+    ],
   ])('names %s', (_described, error, expected) => {
     expect(networkFault(error)?.description).toBe(expected);
   });
@@ -45,6 +57,9 @@ describe('networkFault', () => {
     ['a host name that does not resolve', 'ENOTFOUND', true],
     ['a connection that did not open within the connect timeout', 'UND_ERR_CONNECT_TIMEOUT', true],
     ['a DNS server that did not answer, which may on the next try', 'EAI_AGAIN', false],
+    ['a TLS handshake with a server that speaks plain HTTP', 'EPROTO', true],
+    ['a self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT', true],
+    ['a certificate for another name', 'ERR_TLS_CERT_ALTNAME_INVALID', true],
     ['a reset connection', 'ECONNRESET', false],
     ['a connection that timed out once open', 'ETIMEDOUT', false],
   ])('takes %s for a server that cannot be reached: %s, %s', (_described, code, unreachable) => {
