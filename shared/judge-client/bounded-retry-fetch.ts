@@ -73,7 +73,7 @@ export interface TrackedCall {
 /** Whom the wrapper tells whether the server answered. */
 export interface ServerContact {
   sawAnswer(): void;
-  sawFailure(error: unknown): void;
+  sawFailure(error: unknown, startedAt: number): void;
   /** An attempt sent at `startedAt` timed out, or its judgment's deadline cut it, before any answer came. */
   sawSilence(startedAt: number, timeoutMs: number): void;
 }
@@ -152,7 +152,7 @@ export class JudgeTransport {
         }).catch((error: unknown) => {
           // The SDK aborts its retries with a signal of its own, so a deadline that cut one is known by the call, not by the error.
           if (isTimeout(error) || call?.deadline.expired === true) contact.sawSilence(startedAt, bounds.timeoutMs);
-          else contact.sawFailure(error);
+          else contact.sawFailure(error, startedAt);
           throw error;
         });
         contact.sawAnswer();

@@ -23,8 +23,12 @@ import { HeldVerdict, SilenceWatch, UNREACHABLE_HOLD_MS } from '../network/silen
  * was cut by its judgment's deadline. Without that, each of a run's
  * judgments would wait out its deadline in silence, and a run of a few
  * hundred judgments would take hours to fail. A server still loading its
- * model gets the second attempt to answer in.
+ * model gets the second attempt to answer in. So is one that closes every
+ * connection before answering (an https-only server asked over http://).
  */
+
+/** The faults of a connection the server closed (or reset) before it answered anything. */
+const CLOSED_BEFORE_ANSWERING: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 /** The server as a message names it: its URL (without user info or query), the setting that gives that URL, and what should answer there. */
 export interface ReachTarget {
@@ -47,6 +51,8 @@ export class ServerReach {
   private answered = false;
   private readonly verdict: HeldVerdict;
   private readonly silence: SilenceWatch;
+  /** The same rule for connections closed before any answer: a server that speaks only TLS hangs up on plain HTTP. */
+  private readonly hangUps: SilenceWatch;
 
   /** `onUnreachable` stops the calls in flight; it is called once a verdict. */
   constructor(
@@ -57,6 +63,7 @@ export class ServerReach {
   ) {
     this.verdict = new HeldVerdict(now, holdMs);
     this.silence = new SilenceWatch(now);
+    this.hangUps = new SilenceWatch(now);
   }
 
   /** Why no call can reach the server now, while the last verdict holds. */
@@ -69,15 +76,25 @@ export class ServerReach {
     this.answered = true;
     this.verdict.clear();
     this.silence.heardFrom();
+    this.hangUps.heardFrom();
   }
 
-  /** An attempt got no HTTP answer because of `error`. */
-  sawFailure(error: unknown): void {
+  /** An attempt (sent at `startedAt`, when the caller knows) got no HTTP answer because of `error`. */
+  sawFailure(error: unknown, startedAt?: number): void {
     if (this.answered || this.unreachable !== undefined) return;
     const fault = networkFault(error);
-    if (fault === undefined || !fault.unreachable) return;
+    if (fault === undefined) return;
+    if (fault.unreachable) {
+      this.found(
+        `cannot reach the judge server at ${this.target.url}: ${fault.description}; check ${this.target.setting} and that the server is running`,
+      );
+      return;
+    }
+    if (startedAt === undefined || !CLOSED_BEFORE_ANSWERING.has(fault.code) || !this.hangUps.noAnswer(startedAt)) return;
     this.found(
-      `cannot reach the judge server at ${this.target.url}: ${fault.description}; check ${this.target.setting} and that the server is running`,
+      `the judge server at ${this.target.url} closed the connection before answering, at an attempt and at the attempt after it ` +
+        `(${fault.description}); check that ${this.target.setting} names ${this.target.server}: a server that speaks only https:// ` +
+        'closes an http:// request so',
     );
   }
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDeadline } from '../../../shared/judge-answers/call-deadline.js';
 import { JudgeTransport, type ServerContact, type TrackedCall } from '../../../shared/judge-client/bounded-retry-fetch.js';
@@ -197,6 +197,37 @@ describe('JudgeClient: a server that cannot be reached', () => {
     expect(first).toMatchObject({ ok: false, transient: true, error, retries: 0 });
     expect(later).toMatchObject({ ok: false, transient: true, error, retries: 0 });
     expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it('fails without its retries when the server closes every connection before answering (an https-only server asked over http://): two in a row', async () => {
+    // Prepare: a server that hangs up on every request, as a TLS server does on plain HTTP
+    let requests = 0;
+    const hangingUp = createNetServer((socket) => {
+      socket.once('data', () => {
+        requests += 1;
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(hangingUp.address() as AddressInfo).port}/v1`;
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 6 });
+
+    try {
+      // Act
+      const first = await client.complete(judgeRequest);
+      const later = await client.complete(judgeRequest);
+
+      // Assess: two requests, not seven
+      const error =
+        `the judge server at ${baseUrl} closed the connection before answering, at an attempt and at the attempt after it (the server closed ` +
+        "the connection (UND_ERR_SOCKET)); check that OPENAI_BASE_URL (or the config's judge base_url) names an OpenAI-compatible server: " +
+        'a server that speaks only https:// closes an http:// request so';
+      expect(first).toMatchObject({ ok: false, transient: true, error, retries: 1 });
+      expect(later).toMatchObject({ ok: false, transient: true, error, retries: 0 });
+      expect(requests).toBe(2);
+    } finally {
+      await new Promise((resolve) => hangingUp.close(resolve));
+    }
   });
 
   it('fails without waiting out its deadline when the server accepts connections and never answers: two silent attempts in a row', async () => {
