@@ -1,5 +1,5 @@
 import type { Result } from '../schema/result.js';
-import type { JudgeClientSection } from '../judge-client/judge-client-schema.js';
+import { DEFAULT_TIMEOUT_MS, type JudgeClientSection } from '../judge-client/judge-client-schema.js';
 import { chooseProvider, type JudgeEnvironment } from '../judge-client/judge-provider.js';
 import type { BatchProvider } from './batch-provider.js';
 import { batchSettingsOf, bedrockBatchSchema, DEFAULT_MIN_RECORDS_PER_JOB } from '../judge-client/batch-settings.js';
@@ -56,6 +56,7 @@ export async function batchProviderOf(judge: JudgeClientSection, environment: Ju
       provider.kind === 'openai'
         ? { kind: 'openai', baseUrl: provider.baseUrl, apiKey: provider.apiKey }
         : { kind: 'azure', azure: provider.azure, apiKey: provider.apiKey },
+      judge.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     ),
   };
 }

@@ -2,6 +2,7 @@ import OpenAI, { AzureOpenAI, toFile } from 'openai';
 import { networkFault } from '../network/network-fault.js';
 import { rememberSecret, scrubSecrets } from '../secrets/scrub-secrets.js';
 import type { AzureDeployment } from '../judge-client/judge-client.js';
+import { DEFAULT_TIMEOUT_MS } from '../judge-client/judge-client-schema.js';
 import { shownUrl } from '../judge-client/server-reach.js';
 import type { BatchRequest } from '../schema/batch-request.js';
 import {
@@ -52,11 +53,18 @@ const PHASES: Readonly<Record<string, BatchPhase>> = {
   failed: 'failed',
 };
 
-export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
+/**
+ * `timeoutMs` bounds each attempt of a JSON call (a list, a look at a job,
+ * a create, a cancel, a delete): judge.timeout_ms, 60 s by default. An
+ * upload or a download of a job's file keeps the SDK's 10 minutes, which a
+ * file of hundreds of megabytes may need.
+ */
+export function openAiBatchProvider(target: OpenAiBatchTarget, timeoutMs = DEFAULT_TIMEOUT_MS): BatchProvider {
   rememberSecret(target.apiKey);
   const client = clientOf(target);
   const providerCall = <Value>(call: () => Promise<Value>, options: CallOptions = {}) =>
     providerCallTo(shownUrl(client.baseURL), call, options);
+  const json = { timeout: timeoutMs };
   const name =
     target.kind === 'openai'
       ? `the OpenAI batch API at ${new URL(target.baseUrl ?? 'https://api.openai.com/v1').host}`
@@ -68,9 +76,9 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
     find: (key) =>
       providerCall(async () => {
         // Newest first: a job created moments ago by a process that died is on the first page or two.
-        for await (const batch of client.batches.list({ limit: 100 })) {
+        for await (const batch of client.batches.list({ limit: 100 }, json)) {
           if (batch.metadata?.[METADATA_KEY] === key) {
-            await deleteOrphanInputs(client, key, batch.input_file_id);
+            await deleteOrphanInputs(client, key, batch.input_file_id, timeoutMs);
             return createdOf(batch);
           }
           if (Date.now() / 1000 - batch.created_at > 2 * DAY_SECONDS) return undefined;
@@ -84,15 +92,15 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
         // which the provider runs and bills too. A failed create is a transient failure; the next try finds the job by its key first.
         const batch = await client.batches.create(
           { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', metadata: { [METADATA_KEY]: key } },
-          { maxRetries: 0 },
+          { maxRetries: 0, ...json },
         );
         // An input uploaded by a process that died before its batch was created is no one's: it goes once this job exists.
-        await deleteOrphanInputs(client, key, file.id);
+        await deleteOrphanInputs(client, key, file.id, timeoutMs);
         return createdOf(batch);
       }),
-    status: (jobId) => providerCall(async () => statusOf(await client.batches.retrieve(jobId))),
+    status: (jobId) => providerCall(async () => statusOf(await client.batches.retrieve(jobId, json))),
     async *answers(jobId) {
-      const batch = await providerCall(() => client.batches.retrieve(jobId));
+      const batch = await providerCall(() => client.batches.retrieve(jobId, json));
       for (const fileId of [batch.output_file_id, batch.error_file_id]) {
         if (fileId === undefined || fileId === null) continue;
         // A 404 here is a file the job names that storage does not serve yet: a transient failure, looked at again.
@@ -102,7 +110,7 @@ export function openAiBatchProvider(target: OpenAiBatchTarget): BatchProvider {
     },
     cancel: (jobId) =>
       providerCall(async () => {
-        await client.batches.cancel(jobId);
+        await client.batches.cancel(jobId, json);
       }),
   };
 }
@@ -157,10 +165,11 @@ function inputName(key: string): string {
 }
 
 /** Deletes the inputs uploaded for job `key` that are not the job's own (`keep`): each a process that died between upload and create left. */
-async function deleteOrphanInputs(client: OpenAI, key: string, keep: string): Promise<void> {
-  for await (const file of client.files.list({ purpose: 'batch', limit: 100 })) {
+async function deleteOrphanInputs(client: OpenAI, key: string, keep: string, timeoutMs: number): Promise<void> {
+  for await (const file of client.files.list({ purpose: 'batch', limit: 100 }, { timeout: timeoutMs })) {
     if (Date.now() / 1000 - file.created_at > 2 * DAY_SECONDS) return;
-    if (file.filename === inputName(key) && file.id !== keep && file.purpose === 'batch') await client.files.delete(file.id);
+    if (file.filename === inputName(key) && file.id !== keep && file.purpose === 'batch')
+      await client.files.delete(file.id, { timeout: timeoutMs });
   }
 }
 
@@ -188,11 +197,17 @@ async function providerCallTo<Value>(where: string, call: () => Promise<Value>, 
       status === 429 ||
       status >= 500 ||
       (status === 404 && options.notFoundIsTransient === true);
-    // The SDK says only "Connection error."; the fault under it says what happened.
-    const fault = status === undefined ? networkFault(error) : undefined;
-    const said = fault === undefined ? `no answer: ${error.message}` : `no answer from ${where}: ${fault.description}`;
+    // The SDK says only "Connection error." or "Request timed out."; the fault under it says what happened.
+    const timedOut = error instanceof OpenAI.APIConnectionTimeoutError;
+    const fault = status === undefined && !timedOut ? networkFault(error) : undefined;
+    const said = timedOut
+      ? `no answer from ${where}: the request timed out, at each of its attempts`
+      : fault === undefined
+        ? `no answer: ${error.message}`
+        : `no answer from ${where}: ${fault.description}`;
     const message = scrubSecrets(status === undefined ? said : `HTTP ${status}: ${error.message}`);
-    throw new BatchProviderError(message, transient, retryAfterOf(error.headers), fault?.unreachable === true);
+    // A provider that answers no attempt in time is as absent as one that refuses the connection.
+    throw new BatchProviderError(message, transient, retryAfterOf(error.headers), timedOut || fault?.unreachable === true);
   }
 }
 

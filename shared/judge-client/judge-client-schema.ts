@@ -14,6 +14,9 @@ import { judgeBatchSchema } from './batch-settings.js';
  * from the environment only, so a config file can be committed, copied into
  * a report or hashed without leaking one.
  */
+/** One HTTP attempt to the judge's server (judge.timeout_ms unless set): a chat completion, or a batch API's JSON call. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 export const judgeClientSchema = z.strictObject({
   /** Where the judges run: openai (default), azure or bedrock, with that provider's block (judge-provider-config.ts). */
   ...providerFields,

@@ -1,7 +1,7 @@
 import type { ObjectStore } from '../ports/object-store.js';
 import { JudgeCache } from '../judge-client/judge-cache.js';
 import pLimit from 'p-limit';
-import type { JudgeClientSection } from '../judge-client/judge-client-schema.js';
+import { DEFAULT_TIMEOUT_MS, type JudgeClientSection } from '../judge-client/judge-client-schema.js';
 import { chooseProvider, type JudgeEnvironment, type JudgeProvider } from '../judge-client/judge-provider.js';
 import { JudgeService } from './judge-service.js';
 import { JudgeServicePool, type ResolvedClientSettings } from './judge-service-pool.js';
@@ -33,7 +33,6 @@ export { DEFAULT_JUDGE_MODEL, judgeEnvironmentOf, type JudgeEnvironment } from '
  * part).
  */
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_CONCURRENCY = 8;
 /** Room for a verdict and a rationale of a few sentences, with margin for verbose models. */

@@ -87,6 +87,25 @@ describe('a batch provider that does not answer for a while', () => {
     expect(JSON.stringify((await run.report()).engines)).toBe(JSON.stringify(suite.clean.report.engines));
   }, 60_000);
 
+  it('stops at once when the provider answers no call in time before any job of the run was created (a provider that hangs)', async () => {
+    // Prepare: every look for the run's job hangs; each attempt may take 300 ms (judge.timeout_ms)
+    const run = await suite.newRun();
+    suite.provider.batch.setFaults({ httpFaults: [{ route: 'GET batches', hang: true }] });
+    const startedAt = Date.now();
+
+    // Act
+    const stopped = await run.run({}, [], {}, { timeout_ms: 300 });
+    const stoppedAfterMs = Date.now() - startedAt;
+    suite.provider.batch.setFaults({});
+
+    // Assess: three attempts of 300 ms and the SDK's backoff, not a day of looks
+    expect(stopped.exitCode).toBe(1);
+    expect(stopped.stderr).toMatch(
+      /assay run: the batch provider could not be reached \(no answer from http:\/\/127\.0\.0\.1:\d+\/v1: the request timed out, at each of its attempts\); check OPENAI_BASE_URL .*; nothing was lost\. The run can go on: assay resume r-[0-9a-f]{16} --store \S+ submits its requests\n$/,
+    );
+    expect(stoppedAfterMs).toBeLessThan(20_000);
+  }, 60_000);
+
   it('deletes the input a killed process uploaded before its job was created', async () => {
     // Prepare: the create is held, so the process dies with its input uploaded and no job
     const run = await suite.newRun();

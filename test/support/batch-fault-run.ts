@@ -53,8 +53,13 @@ export interface FaultRun {
   readonly out: string;
   /** `assay ARGS... --store S --out O` with the provider's environment. */
   assay(args: readonly string[], options?: BuiltCliOptions): Promise<BuiltCliOutcome>;
-  /** `assay run` of the dataset, batch judged, with `batch` settings added to the config's judge.batch. */
-  run(batch?: Readonly<Record<string, unknown>>, extra?: readonly string[], options?: BuiltCliOptions): Promise<BuiltCliOutcome>;
+  /** `assay run` of the dataset, batch judged, with `batch` settings added to the config's judge.batch, and `judge` settings to its judge section. */
+  run(
+    batch?: Readonly<Record<string, unknown>>,
+    extra?: readonly string[],
+    options?: BuiltCliOptions,
+    judge?: Readonly<Record<string, unknown>>,
+  ): Promise<BuiltCliOutcome>;
   report(): Promise<Report>;
   /** Every file under the store and report folders, with its text. */
   files(): Promise<{ path: string; text: string }[]>;
@@ -76,10 +81,10 @@ export async function faultRun(baseUrl: string): Promise<FaultRun> {
     store,
     out,
     assay,
-    async run(batch = {}, extra = [], options = {}) {
+    async run(batch = {}, extra = [], options = {}, judge = {}) {
       const config = await folder.write(
         'batch.json',
-        JSON.stringify({ judge: { prices: FAULT_PRICES, batch: { poll_seconds: 0.05, ...batch } } }),
+        JSON.stringify({ judge: { prices: FAULT_PRICES, ...judge, batch: { poll_seconds: 0.05, ...batch } } }),
       );
       return assay(['run', FAULT_DATASET, '--judges', FAULT_JUDGES, '--config', config, ...extra], options);
     },

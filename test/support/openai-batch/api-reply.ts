@@ -9,6 +9,8 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
   /** Destroy the connection instead of answering (an httpFaults cut); status is then 0. */
   readonly cut?: boolean;
+  /** Never answer, the connection left open until the server closes (an httpFaults hang); status is then 0. */
+  readonly hang?: boolean;
   /** Do the route's work first, then destroy the connection instead of its answer (an httpFaults cutAfterWork). */
   readonly cutAfterWork?: boolean;
 }

@@ -69,6 +69,7 @@ function azureKeyRefusal(incoming: IncomingMessage, azureKey: string | undefined
 }
 
 export function send(response: ServerResponse, reply: Reply): void {
+  if (reply.hang === true) return;
   if (reply.cut === true) {
     response.destroy();
     return;

@@ -28,6 +28,8 @@ export interface HttpFault {
   readonly headers?: Readonly<Record<string, string>>;
   /** Destroy the connection without an answer: the client meets a network error. */
   readonly cut?: boolean;
+  /** Keep the connection open and never answer: a provider that hangs. */
+  readonly hang?: boolean;
   /**
    * Do the route's work (a batch created, a file stored), then destroy the
    * connection before its answer: the provider did it, the client never
@@ -77,6 +79,7 @@ export class HttpFaults {
     if (fault === undefined) return undefined;
     this.answered.set(fault, (this.answered.get(fault) ?? 0) + 1);
     if (fault.cut === true) return { status: 0, body: {}, cut: true };
+    if (fault.hang === true) return { status: 0, body: {}, hang: true };
     if (fault.cutAfterWork === true) return { status: 0, body: {}, cutAfterWork: true };
     const status = fault.status ?? 500;
     return {
