@@ -15,6 +15,16 @@ export interface NetworkFault {
   readonly unreachable: boolean;
 }
 
+/** OpenSSL's and Node's codes for a certificate the client does not trust. */
+const CERTIFICATE_NOT_TRUSTED = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+];
+
 /** The network faults worth another try, by their code (Node's, undici's, HTTP/2's), with what each means. */
 const NETWORK_FAULTS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'the connection was refused',
@@ -37,14 +47,7 @@ const NETWORK_FAULTS: Readonly<Record<string, string>> = {
   ERR_HTTP2_STREAM_CANCEL: 'the HTTP/2 stream was cancelled',
   EPROTO: 'the TLS handshake failed, as when an https:// address names a server that speaks plain HTTP',
   ...Object.fromEntries(
-    [
-      'DEPTH_ZERO_SELF_SIGNED_CERT',
-      'SELF_SIGNED_CERT_IN_CHAIN',
-      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-      'CERT_HAS_EXPIRED',
-      'ERR_TLS_CERT_ALTNAME_INVALID',
-    ].map((code) => [
+    CERTIFICATE_NOT_TRUSTED.map((code) => [
       code,
       "the server's TLS certificate is not trusted: a self-signed or private CA's certificate needs that CA in NODE_EXTRA_CA_CERTS, an expired one renewing, one for another name the address it names",
     ]),
@@ -64,12 +67,7 @@ const UNREACHABLE = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   // TLS that cannot succeed as set up: another try meets the same server with the same certificate.
   'EPROTO',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
+  ...CERTIFICATE_NOT_TRUSTED,
 ]);
 
 /** The network fault behind `error` (or its causes), or undefined when it is not one. */

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
@@ -27,6 +27,19 @@ async function ownFolder(): Promise<TempFolder> {
   const folder = await createTempFolder();
   folders.push(folder);
   return folder;
+}
+
+/** A loopback HTTP server answering with `handle`; `close` ends its connections too, the ones it never answered among them. */
+async function serve(handle: RequestListener): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /** The last line on stderr: the one that says why the command failed. */
@@ -65,10 +78,9 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
 
   it('exits 1 within seconds when the judge server accepts connections and never answers, naming judge.timeout_ms', async ({ expect }) => {
     // Prepare: a server that reads every request and answers none; attempts of half a second (the default deadline, 120 s a judgment, stays)
-    const silent = createServer(() => {});
+    const silent = await serve(() => {});
     const folder = await ownFolder();
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
-    const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    const baseUrl = `${silent.origin}/v1`;
     const config = await folder.write('config.yaml', 'judge:\n  timeout_ms: 500\n');
     const env = { OPENAI_API_KEY: 'sk-exit-status-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
     const startedAt = Date.now();
@@ -97,8 +109,7 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
       );
       expect(Date.now() - startedAt).toBeLessThan(20_000);
     } finally {
-      silent.closeAllConnections();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   }, 60_000);
 
@@ -106,10 +117,9 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
     expect,
   }) => {
     // Prepare: a search service that reads every request and answers none; attempts of 300 ms, two retries
-    const silent = createServer(() => {});
+    const silent = await serve(() => {});
     const folder = await ownFolder();
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/search`;
+    const url = `${silent.origin}/search`;
     const config = await folder.write(
       'engines.yaml',
       [
@@ -142,14 +152,13 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
       );
       expect(Date.now() - startedAt).toBeLessThan(20_000);
     } finally {
-      silent.closeAllConnections();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   }, 60_000);
 
   it('exits 1 when the judge base URL answers a web page, naming the page', async ({ expect }) => {
     // Prepare: a chat app's page where its API should be
-    const page = createServer((request, response) => {
+    const page = await serve((request, response) => {
       request.resume();
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'text/html' });
@@ -157,8 +166,7 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
       });
     });
     const folder = await ownFolder();
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', () => resolve()));
-    const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`;
+    const baseUrl = `${page.origin}/v1`;
     const env = { OPENAI_API_KEY: 'sk-exit-status-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: baseUrl, ASSAY_JUDGE_MODEL: 'judge-model' };
 
     try {
@@ -175,8 +183,7 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
         ),
       );
     } finally {
-      page.closeAllConnections();
-      await new Promise((resolve) => page.close(resolve));
+      await page.close();
     }
   }, 60_000);
 });

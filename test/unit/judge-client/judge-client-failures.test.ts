@@ -140,21 +140,30 @@ describe('JudgeClient: a spent quota', () => {
   });
 });
 
-describe('JudgeClient: a 200 that is no chat completion', () => {
-  /** A server that answers every request 200 with `body` as `contentType`: a web page where the API should be, or another API's JSON. */
-  async function startPageServer(contentType: string, body: string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-    const page = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': contentType });
-        response.end(body);
-      });
+/**
+ * A server that answers every request with `status`, `headers` and `body`, whatever it asks: a web page
+ * where the API should be, another API's JSON, an http:// front that sends everything to https://.
+ */
+async function startAnsweringServer(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ baseUrl: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const answering = createServer((request, response) => {
+    requests += 1;
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(status, { 'content-type': 'text/html', ...headers });
+      response.end(body);
     });
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', () => resolve()));
-    const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`;
-    return { baseUrl, close: () => new Promise((resolve) => page.close(() => resolve())) };
-  }
+  });
+  await new Promise<void>((resolve) => answering.listen(0, '127.0.0.1', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${(answering.address() as AddressInfo).port}/v1`;
+  return { baseUrl, requests: () => requests, close: () => new Promise((resolve) => answering.close(() => resolve())) };
+}
 
+describe('JudgeClient: a 200 that is no chat completion', () => {
   it.each([
     [
       'a web page (a base URL that names a site, not its API)',
@@ -170,7 +179,7 @@ describe('JudgeClient: a 200 that is no chat completion', () => {
     ],
   ])('fails the judgment, not transient, naming what came instead of %s', async (_described, contentType, body, said) => {
     // Prepare
-    const page = await startPageServer(contentType, body);
+    const page = await startAnsweringServer(200, { 'content-type': contentType }, body);
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: page.baseUrl });
 
     try {
@@ -190,28 +199,9 @@ describe('JudgeClient: a 200 that is no chat completion', () => {
 });
 
 describe('JudgeClient: a redirect', () => {
-  /** A server that answers every request with `status` and `headers`, as an http:// front that sends everything to https:// does. */
-  async function startRedirectingServer(
-    status: number,
-    headers: Record<string, string>,
-  ): Promise<{ baseUrl: string; requests: () => number; close: () => Promise<void> }> {
-    let requests = 0;
-    const front = createServer((request, response) => {
-      requests += 1;
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(status, { 'content-type': 'text/html', ...headers });
-        response.end(`<html>${status}</html>`);
-      });
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
-    const baseUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1`;
-    return { baseUrl, requests: () => requests, close: () => new Promise((resolve) => front.close(() => resolve())) };
-  }
-
   it('is not followed: the judgment fails, not transient, once, naming where to and the base URL to give', async () => {
     // Prepare
-    const front = await startRedirectingServer(301, { location: 'https://judge.example/v1/chat/completions' });
+    const front = await startAnsweringServer(301, { location: 'https://judge.example/v1/chat/completions' }, '<html>301</html>');
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: front.baseUrl });
 
     try {
@@ -234,7 +224,7 @@ describe('JudgeClient: a redirect', () => {
   });
 
   it('says so when the redirect names no address', async () => {
-    const front = await startRedirectingServer(307, {});
+    const front = await startAnsweringServer(307, {}, '<html>307</html>');
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: front.baseUrl });
 
     try {
