@@ -21,6 +21,7 @@ import {
 import { OutputModeLadder, type ModeClaim } from '../judge-answers/output-mode-ladder.js';
 import { RateGovernor, type Permit } from '../judge-rate/rate-governor.js';
 import type { ChatMessage, OutputMode } from '../judge-answers/output-modes.js';
+import { codeIn } from '../network/network-fault.js';
 import { ServerReach, shownUrl } from './server-reach.js';
 
 /**
@@ -256,10 +257,12 @@ export class BedrockJudgeClient implements JudgeCompleter {
           if (throttled) call.rateLimited++;
           call.heldByRateLimit = throttled;
           if (typeof status !== 'number') {
-            // An attempt past judge.timeout_ms, or cut by the judgment's deadline, got no answer at all.
-            if ((error instanceof Error && error.name === 'TimeoutError') || call.deadline.expired)
+            // An attempt past judge.timeout_ms, or cut by the judgment's deadline, got no answer at all. The SDK names a
+            // connection the server reset or closed a TimeoutError too (for its retries): that one the code tells apart.
+            const closed = codeIn(error, (code) => code === 'ECONNRESET' || code === 'EPIPE') !== undefined;
+            if (!closed && ((error instanceof Error && error.name === 'TimeoutError') || call.deadline.expired))
               this.reach.sawSilence(startedAt, this.settings.timeoutMs);
-            else this.reach.sawFailure(error);
+            else this.reach.sawFailure(error, startedAt);
             permit.done({});
           } else {
             this.reach.sawAnswer();

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockJudgeClient, type BedrockJudgeSettings } from '../../../shared/judge-client/bedrock-judge-client.js';
 import { RateGovernor } from '../../../shared/judge-rate/rate-governor.js';
@@ -419,6 +419,47 @@ describe('BedrockJudgeClient: failures', () => {
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('fails without its retries when the endpoint closes every connection before answering: two in a row', async () => {
+    // Prepare: an endpoint that hangs up on every request, as a TLS-only server does on plain HTTP
+    let requests = 0;
+    const hangingUp = createNetServer((socket) => {
+      socket.once('data', () => {
+        requests += 1;
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', () => resolve()));
+    const endpoint = `http://127.0.0.1:${(hangingUp.address() as AddressInfo).port}`;
+    const client = new BedrockJudgeClient({
+      region: 'us-east-1',
+      endpoint,
+      model: MODEL,
+      temperature: 0,
+      timeoutMs: 2_000,
+      maxRetries: 6,
+      maxTokens: 1024,
+      callDeadlineMs: 20_000,
+    });
+
+    try {
+      // Act
+      const first = await client.complete(judgeRequest);
+      const later = await client.complete(judgeRequest);
+
+      // Assess: two requests, not seven; the call after them makes none
+      const reason = expect.stringMatching(
+        new RegExp(
+          `^the judge server at ${endpoint.replaceAll('.', '\\.')}/ closed the connection before answering, at an attempt and at the attempt after it`,
+        ),
+      );
+      expect(first).toMatchObject({ ok: false, transient: true, error: reason });
+      expect(later).toMatchObject({ ok: false, transient: true, error: reason });
+      expect(requests).toBe(2);
+    } finally {
+      await new Promise((resolve) => hangingUp.close(resolve));
     }
   });
 });
