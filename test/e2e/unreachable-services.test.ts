@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { startBlackholedPort } from '../support/blackholed-port.js';
 import { runBuiltCli } from '../support/built-cli.js';
+import { startSilentServer } from '../support/misbehaving-servers.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
@@ -78,7 +79,7 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
 
   it('exits 1 within seconds when the judge server accepts connections and never answers, naming judge.timeout_ms', async ({ expect }) => {
     // Prepare: a server that reads every request and answers none; attempts of half a second (the default deadline, 120 s a judgment, stays)
-    const silent = await serve(() => {});
+    const silent = await startSilentServer();
     const folder = await ownFolder();
     const baseUrl = `${silent.origin}/v1`;
     const config = await folder.write('config.yaml', 'judge:\n  timeout_ms: 500\n');
@@ -117,7 +118,7 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
     expect,
   }) => {
     // Prepare: a search service that reads every request and answers none; attempts of 300 ms, two retries
-    const silent = await serve(() => {});
+    const silent = await startSilentServer();
     const folder = await ownFolder();
     const url = `${silent.origin}/search`;
     const config = await folder.write(

@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockJudgeClient, type BedrockJudgeSettings } from '../../../shared/judge-client/bedrock-judge-client.js';
 import { RateGovernor } from '../../../shared/judge-rate/rate-governor.js';
 import { closedPort } from '../../support/closed-port.js';
+import { startHangingUpServer, startSilentServer } from '../../support/misbehaving-servers.js';
 import { startBedrockTestServer, type BedrockFaultPlan, type BedrockTestServer } from '../../support/bedrock-test-server.js';
 import { answerWith, judgeRequest } from '../../support/judge-clients.js';
 import type { Oracle } from '../../support/openai-test-server.js';
@@ -389,9 +388,8 @@ describe('BedrockJudgeClient: failures', () => {
 
   it('fails without waiting out its deadline when the endpoint accepts connections and never answers: two silent attempts in a row', async () => {
     // Prepare: an endpoint that reads every request and answers none; attempts of 300 ms
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
-    const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const silent = await startSilentServer();
+    const endpoint = silent.origin;
     const client = new BedrockJudgeClient({
       region: 'us-east-1',
       endpoint,
@@ -417,22 +415,14 @@ describe('BedrockJudgeClient: failures', () => {
       expect(later).toMatchObject({ ok: false, transient: true, error: reason });
       expect(Date.now() - startedAt).toBeLessThan(5_000);
     } finally {
-      silent.closeAllConnections();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   });
 
   it('fails without its retries when the endpoint closes every connection before answering: two in a row', async () => {
     // Prepare: an endpoint that hangs up on every request, as a TLS-only server does on plain HTTP
-    let requests = 0;
-    const hangingUp = createNetServer((socket) => {
-      socket.once('data', () => {
-        requests += 1;
-        socket.destroy();
-      });
-    });
-    await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', () => resolve()));
-    const endpoint = `http://127.0.0.1:${(hangingUp.address() as AddressInfo).port}`;
+    const hangingUp = await startHangingUpServer();
+    const endpoint = hangingUp.origin;
     const client = new BedrockJudgeClient({
       region: 'us-east-1',
       endpoint,
@@ -457,9 +447,9 @@ describe('BedrockJudgeClient: failures', () => {
       );
       expect(first).toMatchObject({ ok: false, transient: true, error: reason });
       expect(later).toMatchObject({ ok: false, transient: true, error: reason });
-      expect(requests).toBe(2);
+      expect(hangingUp.requests()).toBe(2);
     } finally {
-      await new Promise((resolve) => hangingUp.close(resolve));
+      await hangingUp.close();
     }
   });
 });

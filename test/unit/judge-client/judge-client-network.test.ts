@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDeadline } from '../../../shared/judge-answers/call-deadline.js';
 import { JudgeTransport, type ServerContact, type TrackedCall } from '../../../shared/judge-client/bounded-retry-fetch.js';
 import { JudgeClient } from '../../../shared/judge-client/judge-client.js';
 import { RateGovernor } from '../../../shared/judge-rate/rate-governor.js';
 import { startBlackholedPort } from '../../support/blackholed-port.js';
+import { startHangingUpServer, startSilentServer, type MisbehavingServer } from '../../support/misbehaving-servers.js';
 import { closedPort } from '../../support/closed-port.js';
 import { answerWith, judgeRequest, startJudgeClient, TEST_CLIENT_SETTINGS } from '../../support/judge-clients.js';
 import type { OpenAiTestServer } from '../../support/openai-test-server.js';
@@ -18,9 +19,12 @@ import type { OpenAiTestServer } from '../../support/openai-test-server.js';
  */
 let server: OpenAiTestServer | undefined;
 let stalling: Server | undefined;
+let misbehaving: MisbehavingServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  await misbehaving?.close();
+  misbehaving = undefined;
   stalling?.closeAllConnections();
   stalling?.close();
   stalling = undefined;
@@ -38,14 +42,10 @@ async function startStallingServer(): Promise<{ baseUrl: string; requests: () =>
   return { baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`, requests: () => requests };
 }
 
-/** A server that reads each request and answers none, as another service on the port or a hung proxy; it counts the requests. */
-async function startSilentServer(): Promise<{ baseUrl: string; requests: () => number }> {
-  let requests = 0;
-  stalling = createServer(() => {
-    requests += 1;
-  });
-  await new Promise<void>((resolve) => stalling?.listen(0, '127.0.0.1', () => resolve()));
-  return { baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`, requests: () => requests };
+/** A silent server, closed after the test. */
+async function silentJudge(): Promise<MisbehavingServer> {
+  misbehaving = await startSilentServer();
+  return misbehaving;
 }
 
 const verdict = { rationale: 'on topic', rating: 'yes' };
@@ -201,41 +201,31 @@ describe('JudgeClient: a server that cannot be reached', () => {
 
   it('fails without its retries when the server closes every connection before answering (an https-only server asked over http://): two in a row', async () => {
     // Prepare: a server that hangs up on every request, as a TLS server does on plain HTTP
-    let requests = 0;
-    const hangingUp = createNetServer((socket) => {
-      socket.once('data', () => {
-        requests += 1;
-        socket.destroy();
-      });
-    });
-    await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', () => resolve()));
-    const baseUrl = `http://127.0.0.1:${(hangingUp.address() as AddressInfo).port}/v1`;
+    const hangingUp = await startHangingUpServer();
+    misbehaving = hangingUp;
+    const baseUrl = `${hangingUp.origin}/v1`;
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl, maxRetries: 6 });
 
-    try {
-      // Act
-      const first = await client.complete(judgeRequest);
-      const later = await client.complete(judgeRequest);
+    // Act
+    const first = await client.complete(judgeRequest);
+    const later = await client.complete(judgeRequest);
 
-      // Assess: two requests, not seven
-      const error =
-        `the judge server at ${baseUrl} closed the connection before answering, at an attempt and at the attempt after it (the server closed ` +
-        "the connection (UND_ERR_SOCKET)); check that OPENAI_BASE_URL (or the config's judge base_url) names an OpenAI-compatible server: " +
-        'a server that speaks only https:// closes an http:// request so';
-      expect(first).toMatchObject({ ok: false, transient: true, error, retries: 1 });
-      expect(later).toMatchObject({ ok: false, transient: true, error, retries: 0 });
-      expect(requests).toBe(2);
-    } finally {
-      await new Promise((resolve) => hangingUp.close(resolve));
-    }
+    // Assess: two requests, not seven
+    const error =
+      `the judge server at ${baseUrl} closed the connection before answering, at an attempt and at the attempt after it (the server closed ` +
+      "the connection (UND_ERR_SOCKET)); check that OPENAI_BASE_URL (or the config's judge base_url) names an OpenAI-compatible server: " +
+      'a server that speaks only https:// closes an http:// request so';
+    expect(first).toMatchObject({ ok: false, transient: true, error, retries: 1 });
+    expect(later).toMatchObject({ ok: false, transient: true, error, retries: 0 });
+    expect(hangingUp.requests()).toBe(2);
   });
 
   it('fails without waiting out its deadline when the server accepts connections and never answers: two silent attempts in a row', async () => {
     // Prepare: a server that reads every request and answers none; attempts of 300 ms, a deadline of 20 s
-    const silent = await startSilentServer();
+    const silent = await silentJudge();
     const client = new JudgeClient({
       ...TEST_CLIENT_SETTINGS,
-      baseUrl: silent.baseUrl,
+      baseUrl: `${silent.origin}/v1`,
       maxRetries: 4,
       timeoutMs: 300,
       callDeadlineMs: 20_000,
@@ -249,7 +239,7 @@ describe('JudgeClient: a server that cannot be reached', () => {
     // Assess
     const error = expect.stringMatching(
       new RegExp(
-        `^the judge server at ${silent.baseUrl.replaceAll('.', '\\.')} sent no answer: an attempt timed out after 300 ms \\(judge\\.timeout_ms\\)`,
+        `^the judge server at ${silent.origin.replaceAll('.', '\\.')}/v1 sent no answer: an attempt timed out after 300 ms \\(judge\\.timeout_ms\\)`,
       ),
     );
     expect(first).toMatchObject({ ok: false, transient: true, error, retries: 1 });
@@ -306,7 +296,7 @@ describe('JudgeClient: a server that cannot be reached', () => {
 describe('JudgeTransport: what it tells of an attempt that got no answer', () => {
   it("takes an attempt cut by its judgment's deadline for silence, though the SDK's own signal aborted it as a plain abort", async () => {
     // Prepare: a silent server; a judgment with 200 ms left; the attempt's signal is the SDK's, which aborts without the deadline's reason
-    const silent = await startSilentServer();
+    const silent = await silentJudge();
     const seen: string[] = [];
     const contact: ServerContact = {
       sawAnswer: () => seen.push('answer'),
@@ -319,7 +309,7 @@ describe('JudgeTransport: what it tells of an attempt that got no answer', () =>
     const sdkSignal = new AbortController();
     deadline.signal.addEventListener('abort', () => sdkSignal.abort());
     const call: TrackedCall = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline };
-    const request = { url: `${silent.baseUrl}/chat/completions`, method: 'POST', headers: {}, body: '{}' };
+    const request = { url: `${silent.origin}/v1/chat/completions`, method: 'POST', headers: {}, body: '{}' };
 
     // Act
     const failure = await transport.attempt(request, sdkSignal.signal, call).catch((error: unknown) => error);
@@ -332,7 +322,7 @@ describe('JudgeTransport: what it tells of an attempt that got no answer', () =>
 
   it('takes an abort by the caller, with time left, for no silence', async () => {
     // Prepare
-    const silent = await startSilentServer();
+    const silent = await silentJudge();
     const seen: string[] = [];
     const contact: ServerContact = {
       sawAnswer: () => seen.push('answer'),
@@ -344,7 +334,7 @@ describe('JudgeTransport: what it tells of an attempt that got no answer', () =>
     const deadline = startDeadline(10_000);
     const caller = new AbortController();
     const call: TrackedCall = { attempts: 0, rateLimited: 0, heldByRateLimit: false, deadline };
-    const request = { url: `${silent.baseUrl}/chat/completions`, method: 'POST', headers: {}, body: '{}' };
+    const request = { url: `${silent.origin}/v1/chat/completions`, method: 'POST', headers: {}, body: '{}' };
 
     // Act
     const attempt = transport.attempt(request, caller.signal, call).catch((error: unknown) => error);
