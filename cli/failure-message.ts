@@ -1,3 +1,4 @@
+import { fullDiskOf } from '../shared/ports/full-disk.js';
 import { scrubSecrets } from '../shared/secrets/scrub-secrets.js';
 import { terminalName, terminalText } from '../shared/report-render/terminal-text.js';
 import { UsageError, UsageProblems } from './usage-error.js';
@@ -11,8 +12,9 @@ export const EXIT_USAGE = 2;
  * What the CLI prints for an error that ended a command, and its exit code:
  * each of `lines` follows the command's name on stderr. A UsageError is
  * expected: its message, on one line, or one line per problem for
- * UsageProblems (a config with several bad fields). Anything else is a bug
- * or an outage: one line with a hint, or with `debug` the stack trace. All
+ * UsageProblems (a config with several bad fields); so is a full disk, said
+ * with what to do. Anything else is a bug or an outage: one line with a
+ * hint, or with `debug` the stack trace. All
  * go through scrubSecrets, the last place a key could leak to the terminal,
  * and show control characters (of file names, ids) escaped.
  */
@@ -20,6 +22,11 @@ export function failureMessage(error: unknown, options: { debug: boolean }): { l
   const shown = (text: string) => terminalName(oneLine(scrubSecrets(text)));
   if (error instanceof UsageProblems) return { lines: error.problems.map(shown), exitCode: error.exitCode };
   if (error instanceof UsageError) return { lines: [shown(error.message)], exitCode: error.exitCode };
+  // A full disk is no bug of assay's: what could not be written, and what to do (a run's command adds how to finish it: cli/run/full-disk-stop.ts).
+  const full = fullDiskOf(error);
+  if (full !== undefined && !options.debug) {
+    return { lines: [shown(`${full.message}; free some space on that device and run the command again`)], exitCode: EXIT_FAILED };
+  }
   if (options.debug) {
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return { lines: [terminalText(scrubSecrets(stack))], exitCode: EXIT_FAILED };

@@ -13,6 +13,8 @@ import { awsInfrastructure, embeddedInfrastructure } from '../run/store-and-queu
 import { MAX_FAILED_DESCRIPTION, MAX_FAILED_FLAGS, maxFailedOf } from '../run/failed-cases-gate.js';
 import { belowPassRate, failUnderOf } from '../run/pass-rate-gate.js';
 import { noticeOnInterrupt, type InterruptNotice } from '../run/interrupt-notice.js';
+import { stoppedByFullDisk } from '../run/full-disk-stop.js';
+import type { UnfinishedRun } from '../run/unfinished-run.js';
 import { Progress } from '../run/progress.js';
 import { enforceReportGate, locateIn } from '../run/report-gate.js';
 import { FAIL_ON_REGRESSION_DESCRIPTION, regressionGate, regressionLines } from '../run/regression-gate.js';
@@ -107,6 +109,7 @@ export function runCommand(): Command {
     if (endpoint === undefined) await assertWritableFolder('--store', resolve(options.store));
     const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
     let interruptNotice: InterruptNotice | undefined;
+    let unfinished: UnfinishedRun | undefined;
     const result = await runPipeline(
       {
         ...input,
@@ -125,15 +128,20 @@ export function runCommand(): Command {
           process.stdout.write(`run ${runId}\n`);
           const where = workerThreads > 0 ? `${infrastructure.description}, ${workerThreads} worker threads` : infrastructure.description;
           const finish = `assay resume ${runId}${terminalName(resumeOptions(options))}`;
+          unfinished = { store: infrastructure.store, runId, finish };
           process.stderr.write(`assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: ${finish}\n`);
-          interruptNotice = noticeOnInterrupt(process.stderr, finish);
+          interruptNotice = noticeOnInterrupt(process.stderr, unfinished);
           if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
           for (const warning of infrastructure.warnings) process.stderr.write(`${warning}\n`);
         },
       },
       infrastructure,
       (usage, progressOptions) => new Progress(process.stderr, usage, progressOptions),
-    ).finally(() => interruptNotice?.release());
+    )
+      .catch(async (error: unknown) => {
+        throw await stoppedByFullDisk(error, unfinished);
+      })
+      .finally(() => interruptNotice?.release());
     if (result.kind === 'batch') {
       const finish = `assay resume ${result.runId}${resumeOptions(options)}`;
       if (result.ended.kind === 'stopped') throw stoppedRunError(result.ended.ending, finish);

@@ -23,6 +23,7 @@ import { regressionLines } from './regression-gate.js';
 import { finishingRunStandIn } from './judge-key-check.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
+import { stoppedByFullDisk } from './full-disk-stop.js';
 
 export interface FinishRunOptions {
   readonly store: string;
@@ -72,8 +73,8 @@ export async function finishRun(
   judgeBaseUrl(process.env);
   await assertWritableFolder('--out', resolve(options.out));
   const infrastructure = endpoint === undefined ? embeddedInfrastructure(resolve(options.store)) : await awsInfrastructure(endpoint);
-  const manifest = await readManifest(infrastructure.store, runId).catch(() => {
-    throw new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
+  const manifest = await readManifest(infrastructure.store, runId).catch(async () => {
+    throw await missingRun(infrastructure, runId);
   });
   const environment = judgeEnvironmentOf(process.env);
   const lexicalNotice = finishingRunStandIn(runId, manifest, environment);
@@ -123,9 +124,33 @@ export async function finishRun(
       if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
       return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
     },
-  ).finally(() => runJudging.close());
+  )
+    .catch(async (error: unknown) => {
+      throw await stoppedByFullDisk(error, {
+        store: infrastructure.store,
+        runId,
+        finish: `assay resume ${runId} ${infrastructure.finishOptions}`,
+      });
+    })
+    .finally(() => runJudging.close());
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
   for (const line of regressionLines(report)) process.stderr.write(`${line}\n`);
   await enforceReportGate(report, infrastructure.store, locateIn(infrastructure), maxFailed, process.stderr);
+}
+
+/**
+ * Why a run has no manifest: no such run in this store (a mistyped id, the
+ * wrong --store); or a run stopped before its ingest claimed it (interrupted
+ * while a large dataset was read, a full disk), which judged nothing, so
+ * there is nothing to finish.
+ */
+async function missingRun(infrastructure: Infrastructure, runId: string): Promise<UsageError> {
+  for await (const _key of infrastructure.store.list(`runs/${runId}/`)) {
+    return new UsageError(
+      `run ${runId} stopped before its ingest claimed it (it has no manifest in ${infrastructure.description}): nothing of it was judged, so there is nothing to finish; start it again with assay run`,
+      1,
+    );
+  }
+  return new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
 }

@@ -27,9 +27,15 @@ export async function withRunLease<T>(
       1,
     );
   }
+  let value: T;
   try {
-    return await work();
-  } finally {
-    await outcome.lease.release();
+    value = await work();
+  } catch (error) {
+    // The work's error is what went wrong: a release that fails too (the store's disk is full) must not hide it.
+    // The lease then lapses, as a dead holder's does.
+    await outcome.lease.release().catch(() => undefined);
+    throw error;
   }
+  await outcome.lease.release();
+  return value;
 }

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import type { RunFileTopics } from '../../shared/trec-collection/run-file-topics.js';
 import type { ThreadReply, ThreadRequest, ThreadSetup, ThreadTask } from './pipeline-threads.js';
+import { thrownOnThread } from './thrown-on-thread.js';
 
 /**
  * A pipeline thread of an embedded `assay run` (pipeline-threads.ts): it
@@ -61,13 +62,6 @@ function handedOver(task: ThreadTask, value: unknown): ArrayBuffer[] {
 port.on('message', (request: ThreadRequest) => {
   answer(request.task).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply, handedOver(request.task, value)),
-    (error: unknown) => {
-      const thrown = error instanceof Error ? error : new Error(String(error));
-      port.postMessage({
-        id: request.id,
-        ok: false,
-        error: { message: thrown.message, ...(thrown.stack === undefined ? {} : { stack: thrown.stack }) },
-      } satisfies ThreadReply);
-    },
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: thrownOnThread(error) } satisfies ThreadReply),
   );
 });

@@ -14,6 +14,7 @@ import type { Result } from '../../shared/schema/result.js';
 import { MAX_THREADS } from '../../shared/schema/work-limits.js';
 import type { Interval } from '../../shared/statistics/bootstrap-mean-interval.js';
 import { builtEntry } from './built-entry.js';
+import { rethrown, type ThrownOnThread } from './thrown-on-thread.js';
 
 /** Work a pipeline thread does; every field crosses the thread boundary by structured clone. */
 export type ThreadTask =
@@ -47,12 +48,6 @@ export interface ThreadAnswers {
 export interface ThreadRequest {
   readonly id: number;
   readonly task: ThreadTask;
-}
-
-/** An error a task threw on its thread: what of it crosses back, to be thrown again here. */
-export interface ThrownOnThread {
-  readonly message: string;
-  readonly stack?: string;
 }
 
 /** A task's answer, or the error it threw, with the id of its request. */
@@ -108,8 +103,7 @@ export class PipelineThreads {
         running.delete(reply.id);
         if (running.size === 0) worker.unref();
         if (reply.ok) task.resolve(reply.value);
-        else
-          task.reject(Object.assign(new Error(reply.error.message), reply.error.stack === undefined ? {} : { stack: reply.error.stack }));
+        else task.reject(rethrown(reply.error));
         this.dispatch();
       });
       // A thread that dies is a bug: every task, running or waiting, fails with its error.

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, type Dirent } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { unwritableOr } from './full-disk.js';
 import { assertValidKey, type ObjectStore } from './object-store.js';
 
 /** Folders remembered at most: a few runs' shard folders; past it the memory starts again. */
@@ -11,7 +12,11 @@ const MOST_FOLDERS_KEPT = 4096;
  * An ObjectStore in a local folder (the embedded default, `.assay/`). Writes
  * go to a temporary file first and then into place, so a reader never sees a
  * half-written object; `ifNoneMatch` uses a hard link, which fails when the
- * target exists, so of two writers exactly one wins, as with S3.
+ * target exists, so of two writers exactly one wins, as with S3. A write
+ * that fails removes its temporary file: a disk that filled up mid-write
+ * would otherwise keep the partial file, holding the space the next write
+ * needs; a full disk (or quota, or read-only file system) is thrown as a
+ * StoreUnwritableError that names the store and the key (full-disk.ts).
  */
 export class LocalFolderStore implements ObjectStore {
   /** Folders this store has made or found, so that most writes need no mkdir. */
@@ -32,20 +37,15 @@ export class LocalFolderStore implements ObjectStore {
   }
 
   async put(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean } = {}): Promise<{ written: boolean }> {
-    return this.explainingLongNames(key, () => this.write(key, body, options));
+    return this.explainingFailures(key, () => this.write(key, body, options));
   }
 
   private async write(key: string, body: Uint8Array | string, options: { ifNoneMatch?: boolean }): Promise<{ written: boolean }> {
     const path = this.pathOf(key);
     const temporary = temporaryBeside(path);
-    await this.writeInFolder(temporary, body);
+    await withoutLeftover(temporary, () => this.writeInFolder(temporary, body));
     if (!options.ifNoneMatch) {
-      try {
-        await rename(temporary, path);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await withoutLeftover(temporary, () => rename(temporary, path));
       return { written: true };
     }
     try {
@@ -97,11 +97,13 @@ export class LocalFolderStore implements ObjectStore {
   upload(key: string, path: string, options: { readonly etag: false }): Promise<unknown>;
   async upload(key: string, path: string, options?: { readonly etag?: false }): Promise<{ etag: string } | undefined> {
     const target = this.pathOf(key);
-    await this.explainingLongNames(key, async () => {
+    await this.explainingFailures(key, async () => {
       await mkdir(dirname(target), { recursive: true });
       const temporary = temporaryBeside(target);
-      await copyFile(path, temporary);
-      await rename(temporary, target);
+      await withoutLeftover(temporary, async () => {
+        await copyFile(path, temporary);
+        await rename(temporary, target);
+      });
     });
     if (options?.etag === false) return undefined;
     // The local stand-in for an ETag: the MD5 of the content, as S3 gives for a single-part upload.
@@ -147,13 +149,13 @@ export class LocalFolderStore implements ObjectStore {
   /**
    * Runs a file operation for `key`; a name the file system refuses as too
    * long (ENAMETOOLONG, which names neither the key nor the limit) becomes an
-   * error that names both.
+   * error that names both, and a full disk one that names the store and the key.
    */
-  private async explainingLongNames<T>(key: string, operation: () => Promise<T>): Promise<T> {
+  private async explainingFailures<T>(key: string, operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw unwritableOr(this.root, key, error);
       const longest = key.split('/').reduce((found, name) => (Buffer.byteLength(name) > Buffer.byteLength(found) ? name : found));
       const bytes = Buffer.byteLength(longest);
       const why =
@@ -176,6 +178,17 @@ export class LocalFolderStore implements ObjectStore {
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') throw error;
+}
+
+/** Runs a write into `temporary`; when it fails, the temporary file goes too (whatever of it was written), and the write's error is thrown. */
+async function withoutLeftover(temporary: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    // unlink, not rm: the temporary file is known to be a file (or not there), and rm would stat it first.
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

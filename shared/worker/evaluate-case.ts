@@ -1,6 +1,7 @@
 import type { JudgeDefinition } from '../judges/judge-definition.js';
 import type { MetricValue } from '../schema/metric-value.js';
 import { judgeCase, type CaseJudgment, type JudgeBackend } from '../scoring/run-judges.js';
+import { fullDiskOf } from '../ports/full-disk.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { EvalCase } from '../schema/eval-case.js';
 import type { CaseMessage } from '../schema/pipeline-messages.js';
@@ -98,7 +99,8 @@ const RESULT_MARGIN_MS = 10_000;
  * A judge that answers garbage is not transient: its metric gets an
  * error_message and the case completes. Any other error (the judge secret,
  * the manifest, S3) returns `failed` with its reason, recorded where the
- * failure recorder reads it.
+ * failure recorder reads it; but a full disk under a local store is thrown,
+ * and stops the run that meets it.
  */
 export async function evaluateCaseMessage(
   dependencies: WorkerDependencies,
@@ -122,18 +124,23 @@ interface PaidCalls {
  * A case stopped by a thrown error: its reason goes where the failure
  * recorder reads it, so the case's failure says why instead of nothing. A
  * store that refuses that too (the S3 error that stopped the case) leaves the
- * reason to the logs, with both errors.
+ * reason to the logs, with both errors. A store whose disk is full (or
+ * read-only) is thrown on: no later delivery could write the result either,
+ * and each would judge the case again (full-disk.ts).
  */
 async function failed(store: ObjectStore, message: CaseMessage, delivery: Delivery, error: unknown, paid: PaidCalls): Promise<CaseOutcome> {
+  if (fullDiskOf(error) !== undefined) throw error;
   let reason = reasonOf(error);
   try {
     await recordAttemptError(store, message.run_id, message.case_id, reason, delivery.receiveCount);
   } catch (recordError) {
+    if (fullDiskOf(recordError) !== undefined) throw recordError;
     reason = `${reason} (and the reason could not be recorded for the failure recorder: ${reasonOf(recordError)})`;
   }
   try {
     await recordPaidCalls(store, message, delivery, paid);
   } catch (recordError) {
+    if (fullDiskOf(recordError) !== undefined) throw recordError;
     reason = `${reason} (and the judge calls it made could not be recorded: ${reasonOf(recordError)})`;
   }
   return { kind: 'failed', runId: message.run_id, caseId: message.case_id, error: reason };

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -253,5 +253,34 @@ describe('a run interrupted with Ctrl-C', () => {
     );
     expect(finished.exitCode, finished.stderr).toBe(0);
     expectEveryCaseOnce(await readRunFiles(join(folder.path, 'out')), dataset);
+  }, 60_000);
+
+  it('before its ingest claimed the run, says that nothing was judged and the same command starts it again, not a resume that would be refused', async () => {
+    // Prepare: a dataset of 12,000 rows, whose ingest takes a few tenths of a second after the run has its id (its lease)
+    const rows = Array.from({ length: 12_000 }, (_, index) =>
+      JSON.stringify({
+        request_id: `q${index}`,
+        request: `item ${index}`,
+        engine: 'bm25',
+        retrieved_context: [{ doc_uri: `d${index}`, content: `item ${index}` }],
+      }),
+    );
+    const dataset = await folder.write('large.jsonl', `${rows.join('\n')}\n`);
+    const store = join(folder.path, 'store');
+    const run = builtAssay(['run', dataset, '--store', store, '--out', join(folder.path, 'out')], {});
+
+    // Act: SIGINT as soon as the run holds its lease, while its ingest still reads the rows
+    const runs = join(store, 'runs');
+    await until(() => existsSync(runs) && readdirSync(runs).some((runId) => existsSync(join(runs, runId, 'lease'))), 30_000, 5);
+    run.child.kill('SIGINT');
+    const interrupted = await run.finished;
+
+    // Assess: the line says so, and indeed the run has no manifest
+    const [runId = ''] = readdirSync(runs);
+    expect(interrupted.exitCode).toBe(130);
+    expect(interrupted.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'assay: interrupted (SIGINT); the run had not started judging (its ingest had not claimed it): nothing of it was judged; run the same command again',
+    );
+    expect(existsSync(join(runs, runId, 'manifest.json'))).toBe(false);
   }, 60_000);
 });
