@@ -1,4 +1,5 @@
-import { fullDiskOf } from '../shared/ports/full-disk.js';
+import { tmpdir } from 'node:os';
+import { fullDiskOf, fullDiskText } from '../shared/ports/full-disk.js';
 import { scrubSecrets } from '../shared/secrets/scrub-secrets.js';
 import { terminalName, terminalText } from '../shared/report-render/terminal-text.js';
 import { UsageError, UsageProblems } from './usage-error.js';
@@ -25,7 +26,10 @@ export function failureMessage(error: unknown, options: { debug: boolean }): { l
   // A full disk is no bug of assay's: what could not be written, and what to do (a run's command adds how to finish it: cli/run/full-disk-stop.ts).
   const full = fullDiskOf(error);
   if (full !== undefined && !options.debug) {
-    return { lines: [shown(`${full.message}; free some space on that device and run the command again`)], exitCode: EXIT_FAILED };
+    return {
+      lines: [shown(`${fullDiskText(full, tmpdir())}; free some space on that device and run the command again`)],
+      exitCode: EXIT_FAILED,
+    };
   }
   if (options.debug) {
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);

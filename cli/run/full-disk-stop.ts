@@ -1,4 +1,5 @@
-import { fullDiskOf } from '../../shared/ports/full-disk.js';
+import { tmpdir } from 'node:os';
+import { fullDiskOf, fullDiskText } from '../../shared/ports/full-disk.js';
 import { EXIT_FAILED } from '../failure-message.js';
 import { UsageError } from '../usage-error.js';
 import { resumable, type UnfinishedRun } from './unfinished-run.js';
@@ -20,5 +21,5 @@ export async function stoppedByFullDisk(error: unknown, run: UnfinishedRun | und
     run !== undefined && (await resumable(run))
       ? `the run stopped there, and what it stored is kept: free some space on that device and finish it with: ${run.finish}`
       : 'free some space on that device and run the same command again';
-  return new UsageError(`${full.message}; ${next}`, EXIT_FAILED);
+  return new UsageError(`${fullDiskText(full, tmpdir())}; ${next}`, EXIT_FAILED);
 }

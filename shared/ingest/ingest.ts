@@ -1,6 +1,5 @@
 import { runWaitSeconds } from '../judge-client/batch-settings.js';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,6 +21,7 @@ import { caseIdFor, runIdentityOf, runKeys } from '../run/run-identity.js';
 import { canaryCaseId, canaryDatasetKey } from '../run/canary-keys.js';
 import { formatInputError } from '../schema/input-error.js';
 import { createWorkFolder, DEFAULT_WORK_FOLDERS, removeStaleWorkFolders, type WorkFolderSettings } from '../run/work-folders.js';
+import { FileWriter } from '../ports/file-writer.js';
 
 export interface IngestRequest {
   readonly datasetKey: string;
@@ -184,9 +184,9 @@ export async function spoolCases(
   const errorsPath = join(folder, 'input-errors.jsonl');
   const messagesPath = join(folder, 'messages.jsonl');
   const caseIdsPath = join(folder, 'case-ids.json');
-  const errors = createWriteStream(errorsPath);
-  const messages = createWriteStream(messagesPath);
-  const caseIds = createWriteStream(caseIdsPath);
+  const errors = new FileWriter(errorsPath);
+  const messages = new FileWriter(messagesPath);
+  const caseIds = new FileWriter(caseIdsPath);
   const spooled = {
     cases: 0,
     caseIdsPath,
@@ -205,6 +205,7 @@ export async function spoolCases(
   // Message bodies in the making, in case order: a few claim checks are stored at once, and their messages spooled in order.
   const bodies: Promise<string>[] = [];
   const spoolFirst = async (): Promise<void> => writeLine(messages, await (bodies.shift() as Promise<string>));
+  let spooling: unknown;
   try {
     for await (const event of datasetEvents(store, datasetKey, folder, {
       contentDepth: options.contentDepth,
@@ -217,7 +218,7 @@ export async function spoolCases(
         const { serialized } = event;
         const ownId = caseIdFor(serialized?.requestId ?? event.case.request_id);
         const caseId = options.canary === true ? canaryCaseId(ownId) : ownId;
-        await writeText(caseIds, `${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
+        await caseIds.write(`${spooled.cases === 0 ? '[' : ','}${JSON.stringify(caseId)}`);
         spooled.cases++;
         for (const engine of serialized?.engines ?? Object.keys(event.case.engines)) spooled.engines.add(engine);
         const made =
@@ -233,13 +234,19 @@ export async function spoolCases(
       if (strict && spooled.errorCount > 0) break;
     }
     while (bodies.length > 0) await spoolFirst();
-    return spooled;
-  } finally {
-    caseIds.end(spooled.cases === 0 ? '[]' : ']');
-    errors.end();
-    messages.end();
-    await Promise.all([once(errors, 'close'), once(messages, 'close'), once(caseIds, 'close')]);
+  } catch (error) {
+    spooling = error;
   }
+  // Every file closed, also after a failure; then the first error thrown: the spooling's, or a file's.
+  const closed = await Promise.allSettled([
+    caseIds.write(spooled.cases === 0 ? '[]' : ']').then(() => caseIds.close()),
+    errors.close(),
+    messages.close(),
+  ]);
+  if (spooling !== undefined) throw spooling;
+  const failed = closed.find((outcome) => outcome.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return spooled;
 }
 
 /** The canary set as ingest spooled it: what the manifest says of it, its case ids and its messages (local files). */
@@ -276,12 +283,8 @@ export async function spoolCanary(
   };
 }
 
-async function writeLine(stream: WriteStream, line: string): Promise<void> {
-  await writeText(stream, `${line}\n`);
-}
-
-async function writeText(stream: WriteStream, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+async function writeLine(file: FileWriter, line: string): Promise<void> {
+  await file.write(`${line}\n`);
 }
 
 /** What to do once every case message is sent: the first completion check, then the ingested mark. */

@@ -1,7 +1,5 @@
 import pLimit from 'p-limit';
 import type { ObjectStore } from '../ports/object-store.js';
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { caseLines, caseLineTexts } from '../report/cases-jsonl.js';
 import { judgeFailuresOf } from '../report/judge-failures.js';
 import { totalJudgeUsage } from '../report/judge-usage.js';
@@ -11,6 +9,7 @@ import type { CaseLine, FailedCase } from '../schema/report.js';
 import { caseFailureSchema, caseResultSchema, type CaseFailure, type CaseResult } from '../schema/run-records.js';
 import { OUTCOME_EVALUATED, OUTCOME_FAILED, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
+import { FileWriter } from '../ports/file-writer.js';
 
 /** Result reads in flight at once: enough to hide a store's latency (S3 GETs of 20-50 ms), few enough for one process. */
 export const READ_CONCURRENCY = 32;
@@ -46,12 +45,11 @@ export type RangeAggregator = (
 export function rangeAggregatorOf(store: ObjectStore, runId: string): RangeAggregator {
   return async (range, caseIds, keepLines, linesPath) => {
     const { partial, evaluated } = await aggregateResults(store, runId, range, caseIds);
-    const output = createWriteStream(linesPath);
+    const output = new FileWriter(linesPath);
     try {
-      for (const text of caseLineTexts(evaluated)) if (!output.write(text)) await once(output, 'drain');
+      for (const text of caseLineTexts(evaluated)) await output.write(text);
     } finally {
-      output.end();
-      await once(output, 'close');
+      await output.close();
     }
     return { partial, linesFiles: [linesPath], ...(keepLines ? { lines: caseLines(evaluated, false) } : {}) };
   };

@@ -1,6 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
@@ -23,6 +22,7 @@ import { advanceBatch, type BatchStep } from '../batch-judging/batch-rounds.js';
 import type { BatchProvider } from '../batch-providers/batch-provider.js';
 import { batchSettingsOf } from '../judge-client/batch-settings.js';
 import type { RunConfig } from '../config/index.js';
+import { FileWriter } from '../ports/file-writer.js';
 
 export { REPORT_FILES } from './write-report.js';
 
@@ -302,15 +302,14 @@ async function joinFiles(files: readonly string[], path: string): Promise<void> 
     await rename(files[0] as string, path);
     return;
   }
-  const output = createWriteStream(path);
+  const output = new FileWriter(path);
   try {
     for (const file of files) {
-      for await (const chunk of createReadStream(file)) if (!output.write(chunk)) await once(output, 'drain');
+      for await (const chunk of createReadStream(file)) await output.write(chunk);
       await rm(file);
     }
   } finally {
-    output.end();
-    await once(output, 'close');
+    await output.close();
   }
 }
 

@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ObjectStore } from '../ports/object-store.js';
 import { sendAll, type WorkQueue } from '../ports/work-queue.js';
@@ -15,6 +14,7 @@ import type { RunCompletion } from '../run/run-completion.js';
 import { runKeys } from '../run/run-identity.js';
 import { withScratchFolder } from '../run/scratch-folder.js';
 import { writeRunReport } from './write-report.js';
+import { FileWriter } from '../ports/file-writer.js';
 
 /**
  * From this many cases on, the deployed reducer splits a run's reduce. One
@@ -87,17 +87,16 @@ async function mergePartials(store: ObjectStore, completion: RunCompletion, rang
   return withScratchFolder('assay-merge-', async (folder) => {
     const casesPath = join(folder, 'cases.jsonl');
     const piecePath = join(folder, 'range.jsonl');
-    const output = createWriteStream(casesPath);
+    const output = new FileWriter(casesPath);
     try {
       for (let range = 0; range < ranges; range++) {
         if (!(await store.download(runKeys.partialLines(manifest.run_id, range), piecePath))) {
           throw new Error(`Expected the cases.jsonl lines of range ${range} of run ${manifest.run_id}; they were listed a moment ago`);
         }
-        for await (const chunk of createReadStream(piecePath)) if (!output.write(chunk)) await once(output, 'drain');
+        for await (const chunk of createReadStream(piecePath)) await output.write(chunk);
       }
     } finally {
-      output.end();
-      await once(output, 'close');
+      await output.close();
     }
     return writeRunReport(store, { manifest, sortedCaseIds, partials, casesPath, lines: undefined });
   });

@@ -1,9 +1,9 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { readJsonWith } from '../schema/parse-json-with.js';
 import { caseLineSchema, type CaseLine } from '../schema/report.js';
 import { trecIdField } from '../trec/id-field.js';
+import { FileWriter } from '../ports/file-writer.js';
 
 /**
  * `judgments.qrels`: every (request, document) the run's judges graded, in
@@ -71,7 +71,7 @@ export async function writeJudgmentsQrels(
   onLine?: (line: CaseLine) => void,
   options: { readonly everyLine?: boolean } = {},
 ): Promise<number> {
-  const output = createWriteStream(qrelsPath);
+  const output = new FileWriter(qrelsPath);
   let written = 0;
   let caseId: string | undefined;
   let seen = new Set<string>();
@@ -91,12 +91,11 @@ export async function writeJudgmentsQrels(
         if (seen.has(field)) continue;
         seen.add(field);
         written++;
-        if (!output.write(`${topic} 0 ${field} ${grade}\n`)) await once(output, 'drain');
+        await output.write(`${topic} 0 ${field} ${grade}\n`);
       }
     }
   } finally {
-    output.end();
-    await once(output, 'close');
+    await output.close();
   }
   return written;
 }

@@ -20,6 +20,10 @@ const EXAMPLE = 'examples/datasets/search-assistant.jsonl';
 const FILLS_WHILE_JUDGING_KIB = 100;
 /** Enough room for the dataset and the run's lease, not for its ingest's case list. */
 const FILLS_IN_INGEST_KIB = 24;
+/** As TMPDIR: room for ingest's copy of the dataset, not for the case messages it spools beside it. */
+const SCRATCH_FILLS_KIB = 24;
+/** As TMPDIR for 5,000 rows: room for the dataset's copy and some of the case messages spooled. */
+const LARGE_SCRATCH_FILLS_KIB = 3000;
 const ROOMY_KIB = 4096;
 
 let folder: TempFolder;
@@ -122,6 +126,59 @@ describe('a run whose store fills up before its ingest claims it', () => {
     expect(resume.stderr).toBe(
       `assay resume: run ${runId} stopped before its ingest claimed it (it has no manifest in store ${store}, in-process queues): ` +
         'nothing of it was judged, so there is nothing to finish; start it again with assay run\n',
+    );
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(await reportWithoutIdentity(out)).toEqual(reference);
+  }, 60_000);
+});
+
+describe('a run whose temp folder fills up while ingest spools the cases', () => {
+  it('ends with exit 1 and what to do, where it crashed on an unhandled stream error or exited 13 with nothing said', async (context) => {
+    // Prepare: 5,000 rows; TMPDIR with room for ingest's copy of them and part of the case messages it spools
+    const rows = Array.from({ length: 5_000 }, (_, index) =>
+      JSON.stringify({
+        request_id: `q${index}`,
+        request: `what is item ${index}`,
+        engine: 'e',
+        retrieved_context: [{ doc_uri: `d${index}`, content: `item ${index} text` }],
+        response: `item ${index}`,
+      }),
+    );
+    const dataset = await folder.write('large.jsonl', `${rows.join('\n')}\n`);
+    const disk = await smallDisk('large-scratch', LARGE_SCRATCH_FILLS_KIB, context.skip);
+
+    // Act
+    const stopped = await runBuiltCli(
+      ['run', dataset, '--store', join(folder.path, 'large-store'), '--out', join(folder.path, 'large-out')],
+      {
+        env: { TMPDIR: disk.path },
+      },
+    );
+
+    // Assess
+    expect(stopped.exitCode, stopped.stderr).toBe(1);
+    expect(lastLine(stopped)).toBe(
+      `assay run: ENOSPC: no space left on device, write (to a scratch file in the temp folder, ${disk.path}; TMPDIR moves it); ` +
+        'free some space on that device and run the same command again',
+    );
+  }, 60_000);
+
+  it('says so, naming the temp folder; with room there the same command writes the report', async (context) => {
+    // Prepare: TMPDIR on a disk with room for the dataset's copy, not for the spooled case messages
+    const disk = await smallDisk('scratch', SCRATCH_FILLS_KIB, context.skip);
+    const out = join(folder.path, 'scratch-out');
+    const command = ['run', EXAMPLE, '--store', join(folder.path, 'scratch-store'), '--out', out];
+
+    // Act
+    const stopped = await runBuiltCli(command, { env: { TMPDIR: disk.path } });
+    await disk.resize(ROOMY_KIB);
+    const again = await runBuiltCli(command, { env: { TMPDIR: disk.path } });
+
+    // Assess
+    expect(stopped.exitCode).toBe(1);
+    expect(lastLine(stopped)).toBe(
+      `assay run: ENOSPC: no space left on device, write (to a scratch file in the temp folder, ${disk.path}; TMPDIR moves it); ` +
+        'free some space on that device and run the same command again',
     );
     expect(again.exitCode, again.stderr).toBe(0);
     expect(await reportWithoutIdentity(out)).toEqual(reference);

@@ -65,6 +65,8 @@ describe('the failure line of any command that met a full disk', () => {
     // Prepare: the raw error of a copy into a full --out folder
     const error = Object.assign(new Error("ENOSPC: no space left on device, copyfile '/data/.assay/reports/r.json' -> '/out/r.json'"), {
       code: 'ENOSPC',
+      path: '/data/.assay/reports/r.json',
+      dest: '/out/r.json',
     });
 
     // Act

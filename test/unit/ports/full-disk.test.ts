@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rethrown, thrownOnThread } from '../../../cli/threads/thrown-on-thread.js';
-import { fullDiskOf, StoreUnwritableError, unwritableOr } from '../../../shared/ports/full-disk.js';
+import { fullDiskOf, fullDiskText, StoreUnwritableError, unwritableOr } from '../../../shared/ports/full-disk.js';
 
 /** An error as node:fs throws it: its message starts with the code, and `code` holds it. */
 function fileSystemError(code: string, syscall = 'write'): NodeJS.ErrnoException {
@@ -17,7 +17,7 @@ describe('fullDiskOf', () => {
     const found = fullDiskOf(fileSystemError(code));
 
     // Assess
-    expect(found).toEqual({ code, reason, message: `${code}: the file system refused, write` });
+    expect(found).toEqual({ code, reason, message: `${code}: the file system refused, write`, named: false });
   });
 
   it('finds it in a cause, and keeps the message of the outermost error, which says most', () => {
@@ -28,7 +28,12 @@ describe('fullDiskOf', () => {
     const found = fullDiskOf(error);
 
     // Assess
-    expect(found).toEqual({ code: 'ENOSPC', reason: 'no space is left on its device', message: 'the case could not be stored' });
+    expect(found).toEqual({
+      code: 'ENOSPC',
+      reason: 'no space is left on its device',
+      message: 'the case could not be stored',
+      named: false,
+    });
   });
 
   it.each([
@@ -48,6 +53,42 @@ describe('fullDiskOf', () => {
 
     // Act, Assess
     expect(fullDiskOf(looped)).toBeUndefined();
+  });
+});
+
+describe('fullDiskText', () => {
+  it("keeps a message that names the file, as node:fs's errors of a path do", () => {
+    // Prepare: a failed open names its file in its message and in `path`
+    const error = Object.assign(fileSystemError('ENOSPC', 'open'), { path: '/out/report.json' });
+
+    // Act
+    const full = fullDiskOf(error);
+
+    // Assess
+    expect(full === undefined ? '' : fullDiskText(full, '/tmp')).toBe('ENOSPC: the file system refused, open');
+  });
+
+  it('says where scratch files go when the write named no file (a stream or an open file)', () => {
+    // Act
+    const full = fullDiskOf(fileSystemError('ENOSPC'));
+
+    // Assess
+    expect(full === undefined ? '' : fullDiskText(full, '/var/tmp')).toBe(
+      'ENOSPC: the file system refused, write (to a scratch file in the temp folder, /var/tmp; TMPDIR moves it)',
+    );
+  });
+
+  it("keeps a store's message, which names the store, also once it crossed from a thread", () => {
+    // Prepare
+    const error = unwritableOr('/data/.assay', 'k.json', fileSystemError('ENOSPC'));
+
+    // Act
+    const full = fullDiskOf(rethrown(structuredClone(thrownOnThread(error))));
+
+    // Assess
+    expect(full === undefined ? '' : fullDiskText(full, '/tmp')).toBe(
+      'the store /data/.assay could not write k.json: no space is left on its device (ENOSPC)',
+    );
   });
 });
 
@@ -93,6 +134,7 @@ describe('a full disk met on a worker thread', () => {
       code: 'ENOSPC',
       reason: 'no space is left on its device',
       message: 'the store /data/.assay could not write runs/r-1/results/ab/q1.json: no space is left on its device (ENOSPC)',
+      named: true,
     });
   });
 
