@@ -180,9 +180,13 @@ export class MessageSpool {
       writeFileSync(path, this.writing.subarray(0, this.written));
     } catch (error) {
       // The messages stay in memory: nothing is lost, the spool only holds more than it should.
-      throw new Error(
-        `The ${this.queueName} queue could not write its spool file ${path}: ${String(error)}. Free disk space there, or point TMPDIR at a folder with room.`,
-        { cause: error },
+      // `path` as node:fs gives it: the line that ends the run names this file, not the temp folder in general (full-disk.ts).
+      throw Object.assign(
+        new Error(
+          `The ${this.queueName} queue could not write its spool file ${path}: ${String(error)}. Free disk space there, or point TMPDIR at a folder with room.`,
+          { cause: error },
+        ),
+        { path },
       );
     }
     this.filesWritten += 1;
