@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { AwsEndpointFault } from '../shared/ports/aws-endpoint-fault.js';
 import { fullDiskOf, fullDiskText } from '../shared/ports/full-disk.js';
 import { scrubSecrets } from '../shared/secrets/scrub-secrets.js';
 import { terminalName, terminalText } from '../shared/report-render/terminal-text.js';
@@ -31,6 +32,8 @@ export function failureMessage(error: unknown, options: { debug: boolean }): { l
       exitCode: EXIT_FAILED,
     };
   }
+  // An endpoint that answers nothing, or answers as no S3 does: what and what to do, not a bug of assay's.
+  if (error instanceof AwsEndpointFault && !options.debug) return { lines: [shown(error.message)], exitCode: EXIT_FAILED };
   if (options.debug) {
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return { lines: [terminalText(scrubSecrets(stack))], exitCode: EXIT_FAILED };

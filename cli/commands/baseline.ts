@@ -1,18 +1,13 @@
 import { Command } from 'commander';
-import { resolve } from 'node:path';
 import { baselineSuite } from '../../shared/compare/baseline-suite.js';
 import { setBaseline } from '../../shared/compare/baselines.js';
-import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import { terminalName } from '../../shared/report-render/terminal-text.js';
-import { bucketStore } from '../run/bucket-store.js';
-import { endpointUrl, runId as checkedRunId, suiteName } from '../option-values.js';
+import { runId as checkedRunId, suiteName } from '../option-values.js';
+import { existingStore, type StoreOptions } from '../store-option.js';
 import { UsageError } from '../usage-error.js';
 
-interface BaselineOptions {
+interface BaselineOptions extends StoreOptions {
   suite?: string;
-  store: string;
-  bucket?: string;
-  awsEndpoint?: string;
 }
 
 /**
@@ -28,14 +23,14 @@ export function baselineCommand(): Command {
     .description('Make a reported run the baseline that later runs of its suite are compared with')
     .argument('<run>', 'run id (r-...)')
     .option('--suite <name>', 'the suite of the run (default: the one its manifest names, else default)')
-    .option('--store <folder>', 'local store folder', '.assay')
+    .option('--store <folder>', 'the local store folder (assay run --store; default .assay)')
     .option('--bucket <name>', "a deployed stack's bucket instead of the local store")
-    .option('--aws-endpoint <url>', 'with --bucket: an S3-compatible endpoint instead of AWS')
+    .option('--aws-endpoint <url>', 'an S3-compatible endpoint: its bucket "assay" (as assay run --aws-endpoint uses), or --bucket there')
     .action(async (runId: string, options: BaselineOptions) => {
       checkedRunId(runId);
       if (options.suite !== undefined) suiteName(options.suite);
-      const endpoint = endpointUrl(options.awsEndpoint);
-      const store = options.bucket === undefined ? new LocalFolderStore(resolve(options.store)) : bucketStore(options.bucket, endpoint);
+      // As every command that reads a store takes it: --aws-endpoint alone is the bucket `assay run --aws-endpoint` wrote.
+      const { store } = await existingStore(options);
       const suite = await baselineSuite(store, runId, options.suite);
       if (!suite.ok) throw new UsageError(suite.error);
       const result = await setBaseline(store, suite.value, runId, new Date());

@@ -91,24 +91,37 @@ export function embeddedInfrastructure(
  * an embedded run never loads it.
  */
 export async function awsInfrastructure(endpoint: string, bucket = 'assay', visibilityTimeoutSeconds = 5): Promise<Infrastructure> {
-  const [{ createAwsClients, ensureAwsResources }, { S3Store }, { refusesSecondWriteOnce, writeOnceIgnoredWarning }] = await Promise.all([
+  const [
+    { createAwsClients, ensureAwsResources },
+    { S3Store },
+    { refusesSecondWriteOnce, writeOnceIgnoredWarning },
+    { awsEndpointFaultOf },
+  ] = await Promise.all([
     import('../../shared/ports/aws-clients.js'),
     import('../../shared/ports/s3-store.js'),
     import('../../shared/ports/write-once-probe.js'),
+    import('../../shared/ports/aws-endpoint-fault.js'),
   ]);
   const clients = createAwsClients({ endpoint });
-  const resources = await ensureAwsResources(clients, {
-    bucket,
-    casesQueue: 'assay-cases',
-    deadLetterQueue: 'assay-cases-dlq',
-    controlQueue: 'assay-control',
-    maxReceiveCount: MAX_RECEIVE_COUNT,
-    visibilityTimeoutSeconds,
-  });
+  // The first calls to the endpoint: one that answers nothing, or answers as no S3 does, is said so here (aws-endpoint-fault.ts).
+  const { resources, refuses } = await Promise.resolve()
+    .then(async () => {
+      const resources = await ensureAwsResources(clients, {
+        bucket,
+        casesQueue: 'assay-cases',
+        deadLetterQueue: 'assay-cases-dlq',
+        controlQueue: 'assay-control',
+        maxReceiveCount: MAX_RECEIVE_COUNT,
+        visibilityTimeoutSeconds,
+      });
+      return { resources, refuses: await refusesSecondWriteOnce(new S3Store(clients.s3, bucket, { endpoint })) };
+    })
+    .catch((error: unknown) => {
+      throw awsEndpointFaultOf(error, endpoint) ?? error;
+    });
   const host = new URL(endpoint).host;
-  const refuses = await refusesSecondWriteOnce(new S3Store(clients.s3, bucket));
   return {
-    store: new S3Store(clients.s3, bucket, { lookBeforeWriteOnce: !refuses }),
+    store: new S3Store(clients.s3, bucket, { lookBeforeWriteOnce: !refuses, endpoint }),
     bucket,
     cases: resources.cases,
     deadLetters: resources.deadLetters,

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { assertValidKey, type ObjectStore, type VersionedObjects } from './object-store.js';
 import { accessDeniedError, type S3Access } from './s3-access-denied.js';
+import { awsEndpointFaultOf } from './aws-endpoint-fault.js';
 
 export interface S3StoreOptions {
   /** Keys per ListObjectsV2 page (S3's maximum and default is 1000); smaller only to exercise paging. */
@@ -24,6 +25,8 @@ export interface S3StoreOptions {
    * It narrows the window in which two writers both write; only the header closes it.
    */
   readonly lookBeforeWriteOnce?: boolean;
+  /** The endpoint the client talks to (`--aws-endpoint`), for the error that says nothing answers there; absent for AWS. */
+  readonly endpoint?: string;
 }
 
 /**
@@ -38,6 +41,7 @@ export interface S3StoreOptions {
 export class S3Store implements ObjectStore, VersionedObjects {
   private readonly pageSize: number | undefined;
   private readonly lookBeforeWriteOnce: boolean;
+  private readonly endpoint: string | undefined;
 
   constructor(
     private readonly client: S3Client,
@@ -46,6 +50,7 @@ export class S3Store implements ObjectStore, VersionedObjects {
   ) {
     this.pageSize = options.pageSize;
     this.lookBeforeWriteOnce = options.lookBeforeWriteOnce === true;
+    this.endpoint = options.endpoint;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -75,7 +80,8 @@ export class S3Store implements ObjectStore, VersionedObjects {
     try {
       return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
-      if (isMissingObject(error)) return undefined;
+      // A web server's 404 page is no "no such key": the endpoint is not S3 at all.
+      if (isMissingObject(error) && awsEndpointFaultOf(error, this.endpoint) === undefined) return undefined;
       throw this.explained(error, key, 'read');
     }
   }
@@ -188,7 +194,7 @@ export class S3Store implements ObjectStore, VersionedObjects {
 
   /** A refusal named with its key and the permission it needs; any other error as it came. */
   private explained(error: unknown, keyOrPrefix: string, access: S3Access): unknown {
-    return accessDeniedError(error, this.bucket, keyOrPrefix, access) ?? error;
+    return accessDeniedError(error, this.bucket, keyOrPrefix, access) ?? awsEndpointFaultOf(error, this.endpoint) ?? error;
   }
 }
 

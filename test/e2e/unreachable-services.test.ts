@@ -188,3 +188,57 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
     }
   }, 60_000);
 });
+
+describe.concurrent('a command pointed at an --aws-endpoint it cannot use', () => {
+  /** A port nothing listens on: a server's, once closed. */
+  async function closedPort(): Promise<string> {
+    const server = await serve(() => {});
+    await server.close();
+    return server.origin;
+  }
+
+  it('says nothing answers there and how to start it, where the SDK said "connect ECONNREFUSED ... (unexpected error)"', async ({
+    expect,
+  }) => {
+    // Prepare: the endpoint of an emulator that is not running
+    const endpoint = await closedPort();
+    const folder = await ownFolder();
+    const expected = `nothing answers at --aws-endpoint ${endpoint}: the connection was refused (ECONNREFUSED); start the S3 and SQS service there (the emulator), or give the address it listens on`;
+
+    // Act: a run, and a command that reads a run's state
+    const [run, status] = await Promise.all([
+      runBuiltCli(['run', DATASET, '--aws-endpoint', endpoint, '--out', join(folder.path, 'out')]),
+      runBuiltCli(['status', 'r-0123456789abcdef', '--aws-endpoint', endpoint]),
+    ]);
+
+    // Assess
+    expect([run.exitCode, status.exitCode]).toEqual([1, 1]);
+    expect(lastLine(run.stderr)).toBe(`assay run: ${expected}`);
+    expect(lastLine(status.stderr)).toBe(`assay status: ${expected}`);
+  });
+
+  it('says the server there is no S3 service when a web server answers, and never takes its 404 page for a missing run', async ({
+    expect,
+  }) => {
+    // Prepare: a web server on the port (a web app, the example engine): an HTML page for every request
+    const web = await serve((_request, response) => {
+      response
+        .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><head><meta charset="utf-8"></head><body>Not Found</body></html>');
+    });
+    const folder = await ownFolder();
+    const expected = `the server at --aws-endpoint ${web.origin} is no S3 or SQS service: it answered HTTP 404 with text/html, which the AWS SDK cannot read; give the address of the S3 and SQS endpoint (the emulator's port)`;
+
+    // Act: a run; and `baseline set`, which read the page as "no such report" (and ignored --aws-endpoint without --bucket)
+    const [run, baseline] = await Promise.all([
+      runBuiltCli(['run', DATASET, '--aws-endpoint', web.origin, '--out', join(folder.path, 'out')]),
+      runBuiltCli(['baseline', 'set', 'r-0123456789abcdef', '--aws-endpoint', web.origin], { cwd: folder.path }),
+    ]);
+    await web.close();
+
+    // Assess
+    expect([run.exitCode, baseline.exitCode]).toEqual([1, 1]);
+    expect(lastLine(run.stderr)).toBe(`assay run: ${expected}`);
+    expect(lastLine(baseline.stderr)).toBe(`assay baseline set: ${expected}`);
+  });
+});
