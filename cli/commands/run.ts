@@ -26,6 +26,7 @@ import { configProblems, UsageError } from '../usage-error.js';
 import { canaryFileOf } from '../run/canary-upload.js';
 import { stoppedRunError } from '../run/batch-judging-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
+import { shellWord } from '../shell-word.js';
 
 interface RunOptions extends CollectionOptions {
   config?: string;
@@ -175,9 +176,10 @@ export function runCommand(): Command {
   });
 }
 
+/** The options `assay resume` needs to find the run, as a shell reads them back (a store path with a space is quoted). */
 function resumeOptions(options: RunOptions): string {
-  if (options.awsEndpoint !== undefined) return ` --aws-endpoint ${options.awsEndpoint}`;
-  return options.store === '.assay' ? '' : ` --store ${options.store}`;
+  if (options.awsEndpoint !== undefined) return ` --aws-endpoint ${shellWord(options.awsEndpoint)}`;
+  return options.store === '.assay' ? '' : ` --store ${shellWord(options.store)}`;
 }
 
 /** What asked for an LLM judge, as the user gave it: an option, the config file, or an environment variable. */

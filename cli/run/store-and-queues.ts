@@ -5,6 +5,7 @@ import type { QueueSpoolOptions } from '../../shared/ports/message-spool.js';
 import { LocalFolderStore } from '../../shared/ports/local-folder-store.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { WorkQueue } from '../../shared/ports/work-queue.js';
+import { shellWord } from '../shell-word.js';
 
 /** Where a run keeps its objects and queues: a local folder and in-process queues, or S3 and SQS. */
 export interface Infrastructure {
@@ -133,9 +134,4 @@ export async function awsInfrastructure(endpoint: string, bucket = 'assay', visi
     finishOptions: `--aws-endpoint ${endpoint}`,
     warnings: refuses ? [] : [writeOnceIgnoredWarning(host)],
   };
-}
-
-/** A path as a shell reads it back: quoted when it holds anything but plain path characters. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -52,6 +52,33 @@ describe('assay run, as the README runs it', () => {
     expect(Object.keys(report.engines)).toEqual(['bm25', 'hybrid']);
   });
 
+  it('names a store whose path a shell would split as a shell reads it back, in the command that finishes the run', async () => {
+    // Prepare: a store path with a space and a quote, as a folder under "My Documents" has
+    const environment = { ...process.env };
+    delete environment.OPENAI_API_KEY;
+    const store = join(folder.path, "team's store");
+    const { stderr } = await promisify(execFile)(
+      join(root, 'cli', 'bin.js'),
+      ['run', 'examples/datasets/search-assistant.jsonl', '--store', store, '--out', join(folder.path, 'quoted-out')],
+      { cwd: root, env: environment },
+    );
+    const finish = /if interrupted, finish it with: assay (resume .*)$/m.exec(stderr)?.[1] ?? '';
+
+    // Act: the command as printed, pasted into a shell
+    const resumed = await promisify(execFile)(
+      'sh',
+      ['-c', `"$0" ${finish} --out "$1"`, join(root, 'cli', 'bin.js'), join(folder.path, 'quoted-out')],
+      {
+        cwd: root,
+        env: environment,
+      },
+    );
+
+    // Assess
+    expect(finish).toMatch(/^resume r-[0-9a-f]{16} --store '.+\/team'\\''s store'$/);
+    expect(resumed.stderr).toMatch(/^assay: run r-[0-9a-f]{16}: 0 unfinished cases sent again$/m);
+  });
+
   it('names no judge on the judge line of a run whose config lists none, whatever key is set', async () => {
     // Prepare: a judge key in the environment, and a config without judges
     const config = await folder.write('no-judges.yaml', 'judges: []\n');
