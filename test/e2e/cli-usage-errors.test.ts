@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startHangingUpServer } from '../support/misbehaving-servers.js';
 import { runCli } from '../support/run-cli.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
@@ -325,17 +326,20 @@ describe('unexpected errors, as the installed command prints them', () => {
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
 
   it('prints one line with a hint and exits 1; the stack trace only with ASSAY_DEBUG=1', async () => {
-    // Prepare: an endpoint where nothing listens is an outage, not a usage error
-    const args = ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', 'http://127.0.0.1:1'];
+    // Prepare: an endpoint that hangs up on every request (a broken proxy) is an outage, not a usage error
+    const endpoint = await startHangingUpServer();
+    const args = ['status', RUN_ID, '--bucket', 'b', '--aws-endpoint', endpoint.origin];
     const credentials = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', AWS_MAX_ATTEMPTS: '1' };
 
     // Act
-    const [plain, debug] = await Promise.all([assay(args, credentials), assay(args, { ...credentials, ASSAY_DEBUG: '1' })]);
+    const [plain, debug] = await Promise.all([assay(args, credentials), assay(args, { ...credentials, ASSAY_DEBUG: '1' })]).finally(() =>
+      endpoint.close(),
+    );
 
     // Assess
     expect(plain).toMatchObject({ code: 1 });
     expect(plain.stderr).toMatch(
-      /^assay status: .*ECONNREFUSED.* \(unexpected error; run again with --debug or ASSAY_DEBUG=1 to see its stack trace\)\n$/,
+      /^assay status: socket hang up \(unexpected error; run again with --debug or ASSAY_DEBUG=1 to see its stack trace\)\n$/,
     );
     expect(debug).toMatchObject({ code: 1 });
     expect(debug.stderr).toContain('    at ');

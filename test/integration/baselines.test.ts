@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedInfrastructure } from '../../cli/run/store-and-queues.js';
@@ -162,8 +162,17 @@ describe('baselines and regressions', () => {
   });
 
   it('refuses a baseline without a report', async () => {
+    await mkdir(join(folder.path, 'store'));
     const result = await runCli(['baseline', 'set', 'r-0000000000000000', '--store', join(folder.path, 'store')]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('has no report in suite default');
+  });
+
+  it('says there is no store at a folder that does not exist, rather than that the run has no report', async () => {
+    const result = await runCli(['baseline', 'set', 'r-0000000000000000', '--store', join(folder.path, 'nowhere')]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(
+      `assay baseline set: No store at ${join(folder.path, 'nowhere')}; give the folder assay run wrote with --store, or a bucket with --bucket\n`,
+    );
   });
 });
