@@ -91,6 +91,7 @@ export function compareCommand(): Command {
       const compareOptions = parseOptions(options);
       const [a, b] = await Promise.all([readRunFolder(folderOfA), readRunFolder(folderOfB)]);
       assertEnginesShared([folderOfA, a], [folderOfB, b]);
+      assertCasesShared([folderOfA, a], [folderOfB, b]);
       const compared = withRunCanaries(compareRuns(a, b, compareOptions), a, b);
       const comparison = withRunLeaderboards(compared, b, {
         alpha: compareOptions.alpha ?? DEFAULT_COMPARE_OPTIONS.alpha,
@@ -171,6 +172,24 @@ function assertEnginesShared(...runs: [string, RunFiles][]): void {
   if (first.some((engine) => second.includes(engine))) return;
   const listed = runs.map(([folder], index) => `${folder} has ${engines[index]?.join(', ') || 'no case'}`);
   throw new UsageError(`the two runs share no engine, and cases are compared engine by engine: ${listed.join('; ')}`);
+}
+
+/**
+ * Runs that share engines but no case (no request_id in both, engine by
+ * engine: two datasets) compare nothing, and a comparison of nothing finds
+ * no regression: say so, with some request ids of each, rather than print an
+ * empty table and pass --fail-on-regression.
+ */
+function assertCasesShared(first: [string, RunFiles], second: [string, RunFiles]): void {
+  const paired = new Set(first[1].cases.map((line) => `${line.engine}\u0000${line.request_id}`));
+  if (second[1].cases.some((line) => paired.has(`${line.engine}\u0000${line.request_id}`))) return;
+  const listed = [first, second].map(([folder, run]) => {
+    const ids = [...new Set(run.cases.map((line) => line.request_id))];
+    return `${folder} has ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? `, ... (${ids.length})` : ''}`;
+  });
+  throw new UsageError(
+    `the two runs share no case, and cases are paired by request_id within each engine: ${listed.join('; ')}; compare two runs of one dataset`,
+  );
 }
 
 /** A --metric that no engine has in both runs is most likely a typo: say so rather than print nothing. */

@@ -1,6 +1,7 @@
 import { regressionEvidence } from '../../shared/report-render/regression-text.js';
 import { terminalName } from '../../shared/report-render/terminal-text.js';
 import type { ReportComparison } from '../../shared/schema/report.js';
+import { unpairedComparison } from '../../shared/compare/unpaired-comparison.js';
 
 /** `--fail-on-regression` of `assay run`, as commander shows it in --help. */
 export const FAIL_ON_REGRESSION_DESCRIPTION =
@@ -25,10 +26,17 @@ export function regressionLines(report: { readonly comparison?: ReportComparison
 
 /**
  * The `--fail-on-regression` gate: why the run fails it, as one line, or
- * undefined when the report found no regression (or compared with nothing).
+ * undefined when the report found no regression (or had nothing to compare
+ * with: a suite's first run). A comparison with which no case paired fails it.
  */
-export function regressionGate(report: { readonly comparison?: ReportComparison | undefined }): string | undefined {
+export function regressionGate(report: {
+  readonly run_id: string;
+  readonly comparison?: ReportComparison | undefined;
+}): string | undefined {
   const comparison = report.comparison;
+  // A comparison that paired no case found no regression because it compared nothing: no gate passes on that.
+  const unpaired = unpairedComparison(report);
+  if (unpaired !== undefined) return `--fail-on-regression: ${unpaired}`;
   if (comparison === undefined || comparison.regressions.length === 0) return undefined;
   const count = comparison.regressions.length;
   const listed = comparison.regressions.map(

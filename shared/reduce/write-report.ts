@@ -33,6 +33,7 @@ import { runConfigOf } from '../run/stored-config.js';
 import { engineRegressions } from '../canaries/canary-section.js';
 import type { CanaryReport } from '../schema/canary-report.js';
 import { canaryOfRun, isCanaryAttemptKey } from './canary-records.js';
+import { unpairedComparison } from '../compare/unpaired-comparison.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -109,7 +110,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const settings = { level: config.run.corrected_estimates.level, minLabelled: config.run.corrected_estimates.min_labelled };
   const corrected = correction.estimates(settings);
   const differences = correction.differences(settings);
-  const withComparison = compared === undefined ? plain : { ...plain, comparison: compared.comparison };
+  const withComparison = compared === undefined ? plain : withUnpairedWarning({ ...plain, comparison: compared.comparison });
   const withCorrection =
     corrected === undefined
       ? withComparison
@@ -258,4 +259,10 @@ function withCanaries(report: Report, canaries: CanaryReport | undefined): Repor
       : { comparison: { ...report.comparison, regressions: engineRegressions(report.comparison.regressions, canaries) } };
   const warnings = [...(report.warnings ?? []), ...canaries.summary];
   return { ...report, ...comparison, ...(warnings.length === 0 ? {} : { warnings }), canaries };
+}
+
+/** The report with the warning that its comparison paired no case (unpaired-comparison.ts), when it paired none. */
+function withUnpairedWarning(report: Report): Report {
+  const unpaired = unpairedComparison(report);
+  return unpaired === undefined ? report : { ...report, warnings: [...(report.warnings ?? []), unpaired] };
 }

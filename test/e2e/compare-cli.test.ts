@@ -56,6 +56,27 @@ describe('assay compare', () => {
     expect(withoutMetric.stderr).toBe(message);
   });
 
+  it('says the two runs share no case (runs of two datasets), with some request ids of each, instead of an empty table and exit 0', async () => {
+    // Prepare: one engine in both, and no request_id in both
+    const a = await writeRun('cases-a', runFiles('r-a', cases(['bm25'], 10, 10, 0)));
+    const b = await writeRun(
+      'cases-b',
+      runFiles(
+        'r-b',
+        cases(['bm25'], 2, 2, 0).map((spec) => ({ ...spec, requestId: spec.requestId.replace('q', 'n') })),
+      ),
+    );
+
+    // Act
+    const gated = await runBuiltCli(['compare', a, b, '--fail-on-regression']);
+
+    // Assess
+    expect(gated.exitCode).toBe(2);
+    expect(gated.stderr).toBe(
+      `assay compare: the two runs share no case, and cases are paired by request_id within each engine: ${a} has q000, q001, q002, ... (10); ${b} has n000, n001; compare two runs of one dataset\n`,
+    );
+  });
+
   it('keeps the reason a judge gives no interval under the table, a short mark in its cell', async () => {
     // Prepare: 5 labelled of 60 cases, fewer than the 8 a corrected interval needs
     const a = await writeRun('few-a', runFiles('r-a', cases(['search'], 60, 5, 0)));

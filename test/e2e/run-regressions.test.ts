@@ -131,6 +131,28 @@ describe('assay run and the regressions against the run before', () => {
     const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'gated', 'report.json'), 'utf8')));
     expect(report.comparison?.baseline_kind).toBe('baseline');
   });
+
+  it('warns, and fails --fail-on-regression, when no case pairs with the baseline (the dataset was replaced), where the gate passed on nothing', async () => {
+    // Prepare: the good night is the baseline; tonight's dataset has the same engine and other request ids (n01... for q01...)
+    const baseline = await runBuiltCli(['baseline', 'set', runIdOf(good), '--suite', SUITE, '--store', store]);
+    expect(baseline.exitCode).toBe(0);
+    const replaced = await folder.write('replaced.jsonl', dataset(5).replace(/q(\d\d)/g, 'n$1'));
+
+    // Act
+    const gated = await runBuiltCli([...runArgs(replaced, 'replaced'), '--fail-on-regression']);
+
+    // Assess: the report says so among its warnings, stderr too, and the gate fails on it
+    const runId = runIdOf(gated);
+    const unpaired =
+      `no case pairs with the baseline ${runIdOf(good)} (cases pair by engine and request_id, and none of this run's is in it, as when the suite's dataset was replaced), ` +
+      `so no regression can be found against it; if this dataset is the suite's from now on, make this run its baseline: assay baseline set ${runId}`;
+    const report = reportSchema.parse(JSON.parse(await readFile(join(folder.path, 'replaced', 'report.json'), 'utf8')));
+    expect(report.comparison).toMatchObject({ baseline_run_id: runIdOf(good), regressions: [], engines: {} });
+    expect(report.warnings).toContain(unpaired);
+    expect(gated.stderr).toContain(`assay: warning: ${unpaired}\n`);
+    expect(gated.exitCode).toBe(1);
+    expect(gated.stderr.trimEnd().split('\n').at(-1)).toBe(`assay run: --fail-on-regression: ${unpaired}`);
+  });
 });
 
 describe('the gate decides on the p-values adjusted across engines × metrics, as run.p_value_adjustment.baseline says', () => {

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { regressionGate } from '../../../cli/run/regression-gate.js';
+import { unpairedComparison } from '../../../shared/compare/unpaired-comparison.js';
+import type { ReportComparison } from '../../../shared/schema/report.js';
+
+const RUN_ID = 'r-00000000000000b2';
+
+/** A comparison with the run r-...a1 as the report stores it: `engines` holds what paired. */
+function comparison(kind: 'baseline' | 'previous', engines: ReportComparison['engines']): ReportComparison {
+  return {
+    baseline_run_id: 'r-00000000000000a1',
+    baseline_kind: kind,
+    adjustment: {
+      method: 'holm',
+      family: 'engine_metrics',
+      tests: Object.values(engines).flatMap((metrics) => Object.keys(metrics)).length,
+      alpha: 0.05,
+    },
+    regressions: [],
+    engines,
+  };
+}
+
+const PAIRED = {
+  search: {
+    'retrieval/ground_truth/ndcg@10': {
+      a: 0.5,
+      b: 0.5,
+      delta: 0,
+      relative_delta: 0,
+      p_value: 1,
+      adjusted_p_value: 1,
+      n: 10,
+      significant: false,
+      regression: false,
+    },
+  },
+} as unknown as ReportComparison['engines'];
+
+describe('a comparison with which no case paired', () => {
+  it.each([
+    ['baseline', 'the baseline'],
+    ['previous', 'the previous run'],
+  ] as const)('is said, against %s, with the command that makes this run the baseline', (kind, against) => {
+    // Act
+    const said = unpairedComparison({ run_id: RUN_ID, comparison: comparison(kind, {}) });
+
+    // Assess
+    expect(said).toBe(
+      `no case pairs with ${against} r-00000000000000a1 (cases pair by engine and request_id, and none of this run's is in it, as when the suite's dataset was replaced), ` +
+        `so no regression can be found against it; if this dataset is the suite's from now on, make this run its baseline: assay baseline set ${RUN_ID}`,
+    );
+  });
+
+  it('is nothing to say when some case paired, or when there was nothing to compare with (a suite’s first run)', () => {
+    expect(unpairedComparison({ run_id: RUN_ID, comparison: comparison('baseline', PAIRED) })).toBeUndefined();
+    expect(unpairedComparison({ run_id: RUN_ID })).toBeUndefined();
+  });
+
+  it('fails the --fail-on-regression gate, which passes a comparison that paired and found no regression, and a first run', () => {
+    // Act
+    const unpaired = regressionGate({ run_id: RUN_ID, comparison: comparison('baseline', {}) });
+    const paired = regressionGate({ run_id: RUN_ID, comparison: comparison('baseline', PAIRED) });
+    const first = regressionGate({ run_id: RUN_ID });
+
+    // Assess
+    expect(unpaired).toMatch(/^--fail-on-regression: no case pairs with the baseline r-00000000000000a1 /);
+    expect(paired).toBeUndefined();
+    expect(first).toBeUndefined();
+  });
+});
