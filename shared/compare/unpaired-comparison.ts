@@ -1,4 +1,5 @@
 import type { ReportComparison } from '../schema/report.js';
+import { compareText } from '../report/ordering.js';
 
 /**
  * A report compared with its suite's baseline (or previous run) with which
@@ -19,4 +20,41 @@ export function unpairedComparison(report: {
     `no case pairs with ${against} (cases pair by engine and request_id, and none of this run's is in it, as when the suite's dataset was replaced), ` +
     `so no regression can be found against it; if this dataset is the suite's from now on, make this run its baseline: assay baseline set ${report.run_id}`
   );
+}
+
+/**
+ * The engines a comparison that paired some cases left out: this run's with
+ * no case paired in the other run (a renamed or a new engine), and the other
+ * run's with no case in this one (renamed or dropped). Their regressions
+ * cannot be seen, so the report says which; undefined when every engine was
+ * compared, or when nothing was (unpairedComparison says that).
+ */
+export function enginesLeftOut(
+  report: {
+    readonly run_id: string;
+    readonly engines: Readonly<Record<string, unknown>>;
+    readonly comparison?: ReportComparison | undefined;
+  },
+  otherEngines: readonly string[],
+): string | undefined {
+  const { comparison } = report;
+  if (comparison === undefined) return undefined;
+  const compared = new Set(Object.keys(comparison.engines));
+  if (compared.size === 0) return undefined;
+  const current = Object.keys(report.engines);
+  const unpaired = current.filter((engine) => !compared.has(engine)).sort(compareText);
+  const gone = otherEngines.filter((engine) => !current.includes(engine)).sort(compareText);
+  if (unpaired.length === 0 && gone.length === 0) return undefined;
+  const parts = [
+    ...(unpaired.length === 0 ? [] : [`this run's ${unpaired.join(', ')} ${unpaired.length === 1 ? 'has' : 'have'} no case in it`]),
+    ...(gone.length === 0 ? [] : [`its ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} not in this run`]),
+  ];
+  return (
+    `engines not compared with ${againstText(comparison)}, whose regressions cannot be seen: ${parts.join(', and ')} (a renamed, new or dropped engine); ` +
+    `if this run's engines are the suite's from now on, make this run its baseline: assay baseline set ${report.run_id}`
+  );
+}
+
+function againstText(comparison: ReportComparison): string {
+  return `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${comparison.baseline_run_id}`;
 }

@@ -33,7 +33,8 @@ import { runConfigOf } from '../run/stored-config.js';
 import { engineRegressions } from '../canaries/canary-section.js';
 import type { CanaryReport } from '../schema/canary-report.js';
 import { canaryOfRun, isCanaryAttemptKey } from './canary-records.js';
-import { unpairedComparison } from '../compare/unpaired-comparison.js';
+import { enginesLeftOut, unpairedComparison } from '../compare/unpaired-comparison.js';
+import { parseReportJson } from '../compare/run-files.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -110,7 +111,13 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const settings = { level: config.run.corrected_estimates.level, minLabelled: config.run.corrected_estimates.min_labelled };
   const corrected = correction.estimates(settings);
   const differences = correction.differences(settings);
-  const withComparison = compared === undefined ? plain : withUnpairedWarning({ ...plain, comparison: compared.comparison });
+  const withComparison =
+    compared === undefined
+      ? plain
+      : withComparisonWarnings(
+          { ...plain, comparison: compared.comparison },
+          await reportEngines(store, manifest.suite, compared.comparison.baseline_run_id),
+        );
   const withCorrection =
     corrected === undefined
       ? withComparison
@@ -261,8 +268,18 @@ function withCanaries(report: Report, canaries: CanaryReport | undefined): Repor
   return { ...report, ...comparison, ...(warnings.length === 0 ? {} : { warnings }), canaries };
 }
 
-/** The report with the warning that its comparison paired no case (unpaired-comparison.ts), when it paired none. */
-function withUnpairedWarning(report: Report): Report {
-  const unpaired = unpairedComparison(report);
-  return unpaired === undefined ? report : { ...report, warnings: [...(report.warnings ?? []), unpaired] };
+/**
+ * The report with what its comparison could not see (unpaired-comparison.ts):
+ * no case paired at all, or engines on one side only.
+ */
+function withComparisonWarnings(report: Report, otherEngines: readonly string[]): Report {
+  const said = [unpairedComparison(report), enginesLeftOut(report, otherEngines)].filter((text) => text !== undefined);
+  return said.length === 0 ? report : { ...report, warnings: [...(report.warnings ?? []), ...said] };
+}
+
+/** The engines of a stored report of the suite (the one compared with), or none when it cannot be read. */
+async function reportEngines(store: ObjectStore, suite: string, runId: string): Promise<string[]> {
+  const bytes = await store.get(runKeys.report(suite, runId, 'report.json'));
+  const parsed = bytes === undefined ? undefined : parseReportJson(new TextDecoder().decode(bytes));
+  return parsed?.ok === true ? Object.keys(parsed.value.engines) : [];
 }

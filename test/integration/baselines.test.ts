@@ -161,6 +161,27 @@ describe('baselines and regressions', () => {
     expect(await latestRunId()).toBe(third.runId);
   });
 
+  it('warns that an engine renamed since the baseline is compared with nothing, on both sides, and compares the others', async () => {
+    // Prepare: a baseline run, then the same dataset with hybrid renamed hybrid-v2
+    const baseline = await run(DATASET, 'baseline');
+    await runCli(['baseline', 'set', baseline.runId, '--suite', 'example', '--store', join(folder.path, 'store')]);
+    const renamed = await folder.write(
+      'renamed.jsonl',
+      (await readFile(DATASET, 'utf8')).replaceAll('"engine": "hybrid"', '"engine": "hybrid-v2"'),
+    );
+
+    // Act
+    const night = await run(renamed, 'renamed');
+
+    // Assess: bm25 compared, and the warning names both sides of the rename
+    expect(Object.keys(night.report.comparison?.engines ?? {})).toEqual(['bm25']);
+    expect(night.report.warnings).toContain(
+      `engines not compared with the baseline ${baseline.runId}, whose regressions cannot be seen: this run's hybrid-v2 has no case in it, ` +
+        `and its hybrid is not in this run (a renamed, new or dropped engine); if this run's engines are the suite's from now on, make this run its baseline: assay baseline set ${night.runId}`,
+    );
+    expect(night.markdown).toContain('engines not compared with the baseline');
+  });
+
   it('refuses a baseline without a report', async () => {
     await mkdir(join(folder.path, 'store'));
     const result = await runCli(['baseline', 'set', 'r-0000000000000000', '--store', join(folder.path, 'store')]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { regressionGate } from '../../../cli/run/regression-gate.js';
-import { unpairedComparison } from '../../../shared/compare/unpaired-comparison.js';
+import { enginesLeftOut, unpairedComparison } from '../../../shared/compare/unpaired-comparison.js';
 import type { ReportComparison } from '../../../shared/schema/report.js';
 
 const RUN_ID = 'r-00000000000000b2';
@@ -67,5 +67,40 @@ describe('a comparison with which no case paired', () => {
     expect(unpaired).toMatch(/^--fail-on-regression: no case pairs with the baseline r-00000000000000a1 /);
     expect(paired).toBeUndefined();
     expect(first).toBeUndefined();
+  });
+});
+
+describe('engines a comparison left out', () => {
+  /** This run's report: its engines, and a comparison in which `search` paired. */
+  const report = (engines: readonly string[]) => ({
+    run_id: RUN_ID,
+    engines: Object.fromEntries(engines.map((engine) => [engine, {}])),
+    comparison: comparison('previous', PAIRED),
+  });
+
+  it("names this run's engines with no case in the other run and the other run's not in this one", () => {
+    // Act
+    const said = enginesLeftOut(report(['search', 'hybrid-v2', 'dense-v2']), ['search', 'hybrid']);
+
+    // Assess
+    expect(said).toBe(
+      "engines not compared with the previous run r-00000000000000a1, whose regressions cannot be seen: this run's dense-v2, hybrid-v2 have no case in it, " +
+        `and its hybrid is not in this run (a renamed, new or dropped engine); if this run's engines are the suite's from now on, make this run its baseline: assay baseline set ${RUN_ID}`,
+    );
+  });
+
+  it('names one side alone: an engine added, or one dropped', () => {
+    expect(enginesLeftOut(report(['search', 'sparse']), ['search'])).toMatch(
+      /: this run's sparse has no case in it \(a renamed, new or dropped engine\);/,
+    );
+    expect(enginesLeftOut(report(['search']), ['search', 'dense', 'hybrid'])).toMatch(
+      /: its dense, hybrid are not in this run \(a renamed/,
+    );
+  });
+
+  it('says nothing when every engine was compared, or when nothing was (said on its own), or without a comparison', () => {
+    expect(enginesLeftOut(report(['search']), ['search'])).toBeUndefined();
+    expect(enginesLeftOut({ ...report(['search', 'other']), comparison: comparison('baseline', {}) }, ['search'])).toBeUndefined();
+    expect(enginesLeftOut({ run_id: RUN_ID, engines: { search: {} } }, ['search', 'other'])).toBeUndefined();
   });
 });
