@@ -77,6 +77,17 @@ export function classifyFailure(error: unknown, apiKey: string, credentials = 'O
       transient: false,
     };
   }
+  // A model the server does not have (a typo, a model not pulled into Ollama): every call of the judge gets the same answer,
+  // so the run stops at the first, as for a refused key, rather than ask for it once a judgment.
+  if (status === 404) {
+    return {
+      kind: 'fatal',
+      error: scrub(
+        `the judge server has no such model (HTTP 404: ${error.message.replace(/^\d{3} /, '')}); check the judge's model ` +
+          '(ASSAY_JUDGE_MODEL, or judge.model in the config): the server lists its models at GET /models under the base URL',
+      ),
+    };
+  }
   if (status !== undefined && status >= 300 && status < 400) return redirected(error, status, credentials, scrub);
   const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
   return { kind: 'failed', error: scrub(`judge server answered ${status ?? 'an error'}: ${error.message}`), transient };

@@ -189,6 +189,42 @@ describe.concurrent('assay run against a judge or an engine it cannot use', () =
   }, 60_000);
 });
 
+describe.concurrent('assay run against a judge server without the model asked for', () => {
+  it('stops at the first answer that the model does not exist, naming what to check, where it asked once a judgment', async ({
+    expect,
+  }) => {
+    // Prepare: a server that answers every chat completion as OpenAI does for a model it does not have
+    let requests = 0;
+    const server = await serve((request, response) => {
+      requests += 1;
+      request.resume();
+      response.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: {
+            message: 'The model `gpt-5-typo` does not exist or you do not have access to it.',
+            type: 'invalid_request_error',
+            code: 'model_not_found',
+          },
+        }),
+      );
+    });
+    const folder = await ownFolder();
+    const env = { OPENAI_API_KEY: 'sk-model-typo-Hn4Kd8Lq2Zr6', OPENAI_BASE_URL: `${server.origin}/v1`, ASSAY_JUDGE_MODEL: 'gpt-5-typo' };
+
+    // Act
+    const run = await runBuiltCli(['run', DATASET, '--store', join(folder.path, 'store'), '--out', join(folder.path, 'out')], { env });
+    await server.close();
+
+    // Assess: the calls in flight at the first answer (8 at once by default), not one for each of the run's 136 judgments
+    expect(run.exitCode).toBe(1);
+    expect(lastLine(run.stderr)).toBe(
+      'assay run: every judge call failed (136 of 136); the first: the judge server has no such model (HTTP 404: The model `gpt-5-typo` does not exist or you do not have access to it.); ' +
+        "check the judge's model (ASSAY_JUDGE_MODEL, or judge.model in the config): the server lists its models at GET /models under the base URL",
+    );
+    expect(requests).toBeLessThanOrEqual(8);
+  });
+});
+
 describe.concurrent('a command pointed at an --aws-endpoint it cannot use', () => {
   /** A port nothing listens on: a server's, once closed. */
   async function closedPort(): Promise<string> {

@@ -236,9 +236,11 @@ describe('JudgeClient', () => {
     );
   });
 
-  it("keeps the server's words alone for a 404 about the model, which the base URL does not explain", async () => {
+  it('says the server has no such model at a 404 about the model, and asks it no more, as for a refused key', async () => {
     // Prepare: OpenAI's answer for a model that does not exist, from a server of this test's own
+    let requests = 0;
     const modelServer = createServer((_request, response) => {
+      requests += 1;
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(
         JSON.stringify({
@@ -254,16 +256,20 @@ describe('JudgeClient', () => {
     const { port } = modelServer.address() as AddressInfo;
     const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
 
-    // Act
+    // Act: a judgment, and the next one
     const completion = await client.complete(request);
+    const next = await client.complete(request);
     modelServer.closeAllConnections();
     await new Promise((resolve) => modelServer.close(resolve));
 
-    // Assess
+    // Assess: the server's words, what to check, and one request in all
     expect(completion).toMatchObject({ ok: false, transient: false });
     expect(completion.ok ? '' : completion.error).toBe(
-      'judge server answered 404: 404 The model `gpt-nope` does not exist or you do not have access to it.',
+      'the judge server has no such model (HTTP 404: The model `gpt-nope` does not exist or you do not have access to it.); ' +
+        "check the judge's model (ASSAY_JUDGE_MODEL, or judge.model in the config): the server lists its models at GET /models under the base URL",
     );
+    expect(next).toEqual({ ...completion, retries: 0 });
+    expect(requests).toBe(1);
   });
 
   it('keeps calling after a 403, which may concern one request only', async () => {
