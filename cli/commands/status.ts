@@ -12,6 +12,7 @@ import { EXIT_FAILED } from '../failure-message.js';
 import { runId as checkedRunId } from '../option-values.js';
 import { existingStore } from '../store-option.js';
 import { UsageError } from '../usage-error.js';
+import { shellWord } from '../shell-word.js';
 
 interface StatusOptions {
   bucket?: string;
@@ -47,7 +48,7 @@ export function statusCommand(): Command {
       }
       const status = await withLiveJobs(found);
       if (options.json !== true) {
-        const described = describeStatus(status);
+        const described = describeStatus(status, finishCommand(runId, options));
         process.stdout.write(`${terminalText(unclaimed === undefined ? described : `${described}: ${describeUnclaimed(unclaimed)}`)}\n`);
         return;
       }
@@ -84,4 +85,14 @@ async function withLiveJobs(status: RunStatus): Promise<RunStatus> {
   };
   const jobs = await Promise.all(status.batch.jobs.map(looked));
   return { ...status, batch: { ...status.batch, jobs } };
+}
+
+/** The command that finishes the run where these options found it; none for a deployed stack's bucket, whose runs no command here drives. */
+function finishCommand(runId: string, options: StatusOptions): string | undefined {
+  if (options.bucket !== undefined && options.bucket !== 'assay') return undefined;
+  if (options.awsEndpoint !== undefined) return `assay resume ${runId} --aws-endpoint ${shellWord(options.awsEndpoint)}`;
+  if (options.bucket !== undefined) return undefined;
+  return options.store === undefined || options.store === '.assay'
+    ? `assay resume ${runId}`
+    : `assay resume ${runId} --store ${shellWord(options.store)}`;
 }

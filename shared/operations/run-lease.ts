@@ -124,6 +124,23 @@ export class RunLease {
   }
 }
 
+/**
+ * Who drives the run, read without taking its lease (`assay status`): the
+ * current lease's holder, and whether it still holds it (not released, not
+ * expired, its process alive when on this host). Undefined for a run no
+ * command of this kind has driven, as a deployed run's Lambdas hold none.
+ */
+export async function runDriver(
+  store: ObjectStore,
+  runId: string,
+  options: { readonly host: string; readonly now?: () => Date; readonly processAlive?: LeaseOptions['processAlive'] },
+): Promise<{ readonly holder: LeaseRecord; readonly holding: boolean } | undefined> {
+  const current = await currentLease(store, runId);
+  if (current === undefined) return undefined;
+  const alive = options.processAlive ?? ((pid, startTime) => processLiveness(pid, startTime) === 'alive');
+  return { holder: current.record, holding: !lapsed(current.record, (options.now ?? (() => new Date()))(), options.host, alive) };
+}
+
 /** The lease one line can describe to the operator who was refused. */
 export function describeHolder(holder: LeaseRecord): string {
   return `${holder.command} (process ${holder.pid} on ${holder.host}, since ${holder.acquired_at})`;

@@ -8,6 +8,8 @@ import { hasBatchState, readBatchState, type JobRecord } from '../batch-judging/
 import { waitingCaseIds } from '../batch-judging/waiting-cases.js';
 import { isCanaryCaseId } from '../run/canary-keys.js';
 import { terminalName } from '../report-render/terminal-text.js';
+import { runDriver, type LeaseRecord } from './run-lease.js';
+import { hostname } from 'node:os';
 
 export interface RunStatus {
   readonly runId: string;
@@ -23,6 +25,12 @@ export interface RunStatus {
   readonly reported: Report | undefined;
   /** A batch-judged run's round, the cases waiting in it, and every job so far; undefined for a run judged online. */
   readonly batch?: { readonly round: number; readonly waiting: number; readonly jobs: readonly JobRecord[] } | undefined;
+  /**
+   * The command that drives a run not yet reported, from its lease, and
+   * whether it still does; undefined when no such command ever drove it (a
+   * deployed run) or when it is reported.
+   */
+  readonly driver?: { readonly holder: LeaseRecord; readonly holding: boolean } | undefined;
 }
 
 /**
@@ -30,7 +38,7 @@ export interface RunStatus {
  * reported run's counts come from its report.json; a run still going lists
  * its results and failures (a run of a million cases lists a thousand pages).
  */
-export async function runStatus(store: ObjectStore, runId: string): Promise<RunStatus> {
+export async function runStatus(store: ObjectStore, runId: string, options: { readonly host?: string } = {}): Promise<RunStatus> {
   const manifestBytes = await store.get(runKeys.manifest(runId));
   const manifest = manifestBytes === undefined ? undefined : readJsonWith(manifestSchema, manifestBytes, runKeys.manifest(runId));
   const reportKey = manifest === undefined ? undefined : runKeys.report(manifest.suite, runId, 'report.json');
@@ -57,6 +65,7 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
     for await (const key of store.list(prefix)) if (!isCanaryCaseId(key.slice(key.lastIndexOf('/') + 1))) total++;
     return total;
   };
+  const driver = manifest === undefined ? undefined : await runDriver(store, runId, { host: options.host ?? hostname() });
   return {
     runId,
     manifest,
@@ -66,6 +75,7 @@ export async function runStatus(store: ObjectStore, runId: string): Promise<RunS
     report: undefined,
     reported: undefined,
     ...(batch === undefined ? {} : { batch }),
+    ...(driver === undefined ? {} : { driver }),
   };
 }
 
@@ -74,20 +84,28 @@ async function batchStatus(store: ObjectStore, runId: string): Promise<NonNullab
   return { round: state.round, waiting: (await waitingCaseIds(store, runId, state.round)).length, jobs: state.jobs };
 }
 
-export function describeStatus(status: RunStatus): string {
+/**
+ * The status in words; `finish` is the command that finishes the run here
+ * (`assay resume RUN --store DIR`), said when nothing drives a run that is
+ * not reported: the process that did was killed, or stopped on a failure.
+ */
+export function describeStatus(status: RunStatus, finish?: string): string {
   if (status.manifest === undefined) return `run ${status.runId}: not started yet (no manifest)`;
   const { manifest } = status;
   const pending = Math.max(0, manifest.cases - status.results - status.failures);
   const open = status.batch?.jobs.some((job) => job.round === status.batch?.round && !job.collected && job.phase !== 'failed') === true;
+  const stopped = status.report === undefined && status.driver !== undefined && !status.driver.holding;
   const stage =
     status.report !== undefined
       ? `reported: ${status.report}`
       : open
         ? 'waiting for batch jobs'
-        : status.ingested
-          ? 'judging'
-          : 'ingesting';
-  const line = `run ${status.runId} (suite ${manifest.suite}, ${manifest.dataset.key}): ${manifest.cases} cases, ${status.results} evaluated, ${status.failures} failed, ${pending} pending; ${stage}`;
+        : stopped
+          ? 'stopped'
+          : status.ingested
+            ? 'judging'
+            : 'ingesting';
+  const line = `run ${status.runId} (suite ${manifest.suite}, ${manifest.dataset.key}): ${manifest.cases} cases, ${status.results} evaluated, ${status.failures} failed, ${pending} pending; ${stage}${driverText(status, open, finish)}`;
   if (status.batch === undefined || status.batch.jobs.length === 0) return line;
   const waiting =
     status.batch.waiting === 0 || status.report !== undefined ? '' : `; ${status.batch.waiting} cases waiting for their answers`;
@@ -121,4 +139,22 @@ export function jobState(job: JobRecord): string {
           .join('; ')}`
       : '';
   return terminalName(`${job.state}${counts}${collected}${unreadText}${errors}`);
+}
+
+/**
+ * Who drives a run not yet reported (`, driven by assay run (process 812 on
+ * ci-7) since ...`), or that nothing does, why, and how to finish it (`: assay
+ * run (process 812 on ci-7) is gone; finish it with: assay resume ...`). A
+ * batch run's jobs go on at the provider without it, but nothing collects
+ * their answers.
+ */
+function driverText(status: RunStatus, waitingForJobs: boolean, finish: string | undefined): string {
+  const { driver } = status;
+  if (driver === undefined || status.report !== undefined) return '';
+  const { holder } = driver;
+  const who = `${holder.command} (process ${holder.pid} on ${holder.host})`;
+  if (driver.holding) return `, driven by ${who} since ${holder.acquired_at}`;
+  const gone = holder.released ? 'let go of it before the report' : 'is gone';
+  const next = finish === undefined ? '' : `; finish it with: ${finish}`;
+  return waitingForJobs ? `, and nothing collects their answers: ${who} ${gone}${next}` : `: ${who} ${gone}${next}`;
 }

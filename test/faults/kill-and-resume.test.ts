@@ -132,6 +132,7 @@ describe('a run killed with SIGKILL', () => {
     child.kill('SIGKILL');
     await exited;
     const answeredBeforeResume = answeredCalls(server, 'chunk_relevance');
+    const status = await runCli(['status', runId ?? '', '--store', store]);
     const saved = { ...process.env };
     Object.assign(process.env, judgeEnvironment);
     const resumed = await runCli([
@@ -147,6 +148,12 @@ describe('a run killed with SIGKILL', () => {
       process.env = saved;
     });
 
+    // Assess: status said the run had stopped, whose process was gone, and named the command that finishes it
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `; stopped: assay run \\(process ${child.pid} on ${hostname()}\\) is gone; finish it with: assay resume ${runId} --store ${store}\n$`,
+      ),
+    );
     // Assess: a whole report; the judgments paid before the kill came from the cache
     expect(resumed.exitCode).toBe(0);
     expect(resumed.stderr).toContain(`run ${runId}: `);
