@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { datasetFormatFromName } from '../../shared/dataset/dataset-format.js';
+import { sniffInputKind } from '../../shared/dataset/input-kind.js';
+import { FileEncodingError } from '../../shared/readers/file-encoding.js';
 import { assertReadableFile } from '../readable-file.js';
 import { UsageError } from '../usage-error.js';
 import type { RunInput } from './upload-input.js';
@@ -37,6 +40,7 @@ export async function runInputOf(dataset: string | undefined, options: Collectio
   if (!collectionGiven) {
     if (dataset === undefined) throw new UsageError('Give a dataset file, or a TREC collection with --qrels QRELS --run RUN');
     await assertReadableFile(dataset, 'dataset');
+    await assertDatasetFormat(dataset);
     return { datasetPath: dataset };
   }
   if (dataset !== undefined)
@@ -54,4 +58,27 @@ export async function runInputOf(dataset: string | undefined, options: Collectio
   if (options.queries !== undefined) await assertReadableFile(options.queries, 'queries');
   if (options.corpus !== undefined) await assertReadableFile(options.corpus, 'corpus');
   return { collection: { qrels: options.qrels, runs, queries: options.queries, corpus: options.corpus } };
+}
+
+/**
+ * A dataset is read by its name's format (.jsonl, .json, .csv): one whose
+ * name tells none is refused before the run starts, as `assay validate`
+ * refuses it, rather than become a run whose every row fails at ingest. What
+ * the file holds, when its first line tells, says what to do: a compressed
+ * file, JSONL under another name, a TREC file.
+ */
+async function assertDatasetFormat(dataset: string): Promise<void> {
+  if (datasetFormatFromName(dataset) !== undefined) return;
+  const sniffed = await sniffInputKind(dataset).catch((error: unknown) => {
+    if (error instanceof FileEncodingError) throw new UsageError(`${dataset}: ${error.message} (fix: ${error.fix})`);
+    throw error;
+  });
+  const hint = /\.(tsv|tab)$/i.test(dataset)
+    ? '; a tab-separated file named .csv is read as one (its header line holds tabs and no comma)'
+    : sniffed === 'qrels' || sniffed === 'run'
+      ? `; it reads as a TREC ${sniffed} file, which goes with --qrels QRELS --run RUN`
+      : sniffed === undefined
+        ? ''
+        : `; its first line reads as ${sniffed === 'jsonl' ? 'JSONL' : sniffed.toUpperCase()}: name it .${sniffed}`;
+  throw new UsageError(`Cannot tell the format of the dataset ${dataset} from its name: name it .jsonl, .json or .csv${hint}`);
 }

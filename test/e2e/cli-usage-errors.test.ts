@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHangingUpServer } from '../support/misbehaving-servers.js';
@@ -24,6 +25,9 @@ let paths: {
   canaryConfig: string;
   missing: string;
   reportFolder: string;
+  tsv: string;
+  unnamedJsonl: string;
+  gzipped: string;
 };
 beforeAll(async () => {
   folder = await createTempFolder();
@@ -44,6 +48,9 @@ beforeAll(async () => {
     canaryConfig: await folder.write('canary-config.yaml', 'judges: []\ncanaries:\n  dataset: no-such-canary.jsonl\n'),
     missing: join(folder.path, 'missing.yaml'),
     reportFolder: folder.path,
+    tsv: await folder.write('cases.tsv', 'request_id\trequest\tengine\nq1\thello\te\n'),
+    unnamedJsonl: await folder.write('cases', `${JSON.stringify({ request_id: 'q1', request: 'hello', engine: 'e' })}\n`),
+    gzipped: await folder.write('cases.jsonl.gz', gzipSync(`${JSON.stringify({ request_id: 'q1', request: 'hello', engine: 'e' })}\n`)),
   };
 });
 afterAll(async () => {
@@ -66,6 +73,26 @@ const URL_PASSWORD = 'Pw-Zq81-url-secret';
 const run = (paths: Paths, ...extra: string[]) => ['run', DATASET, '--store', paths.store, '--out', paths.out, ...extra];
 
 const BAD_INVOCATIONS: Record<string, BadInvocation> = {
+  'run of a dataset whose name tells no format, a TSV': {
+    args: (p) => ['run', p.tsv, '--store', p.store, '--out', p.out],
+    message:
+      /^assay run: Cannot tell the format of the dataset .*cases\.tsv from its name: name it \.jsonl, \.json or \.csv; a tab-separated file named \.csv is read as one/,
+  },
+  'run of JSONL in a file without an extension': {
+    args: (p) => ['run', p.unnamedJsonl, '--store', p.store, '--out', p.out],
+    message:
+      /^assay run: Cannot tell the format of the dataset .*\/cases from its name: .*; its first line reads as JSONL: name it \.jsonl$/,
+  },
+  'run of a gzip-compressed dataset': {
+    args: (p) => ['run', p.gzipped, '--store', p.store, '--out', p.out],
+    message:
+      /^assay run: .*cases\.jsonl\.gz: the file is gzip-compressed \(it starts with the bytes 1F 8B\); assay reads UTF-8 text \(fix: decompress it first/,
+  },
+  'run of a qrels file given as the dataset': {
+    args: (p) => ['run', QRELS, '--store', p.store, '--out', p.out],
+    message:
+      /^assay run: Cannot tell the format of the dataset .*qrels\.txt from its name: .*; it reads as a TREC qrels file, which goes with --qrels QRELS --run RUN$/,
+  },
   'run --concurrency abc': {
     args: (p) => run(p, '--concurrency', 'abc'),
     message: /^assay run: --concurrency got "abc"; expected an integer from 1 to 1000$/,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,19 +81,21 @@ describe('a dataset in UTF-16', () => {
 });
 
 describe('a gzipped dataset or run file', () => {
-  it('stops assay run naming what the file is and how to decompress it, though its name does not tell the format', async () => {
+  it('stops assay run before the run starts, naming what the file is and how to decompress it, though its name does not tell the format', async () => {
     // Prepare
     const dataset = await folder.write('rows.jsonl.gz', gzipSync(ROWS));
+    const store = join(folder.path, 'gz-store');
 
     // Act
-    const outcome = await runBuiltCli(['run', dataset, '--store', join(folder.path, 'gz-store'), '--out', join(folder.path, 'gz-out')]);
+    const outcome = await runBuiltCli(['run', dataset, '--store', store, '--out', join(folder.path, 'gz-out')]);
 
-    // Assess: not "cannot tell the dataset format from the file name"
-    expect(outcome.exitCode).toBe(1);
-    expect(outcome.stderr).toContain(
-      'datasets/default/rows.jsonl.gz: the file is gzip-compressed (it starts with the bytes 1F 8B); assay reads UTF-8 text ' +
-        '(fix: decompress it first, e.g. gunzip -k FILE, and give the file it writes)',
+    // Assess: not "cannot tell the dataset format from the file name", and a usage error as in assay validate: no run was made
+    expect(outcome.exitCode).toBe(2);
+    expect(outcome.stderr).toBe(
+      `assay run: ${dataset}: the file is gzip-compressed (it starts with the bytes 1F 8B); assay reads UTF-8 text ` +
+        '(fix: decompress it first, e.g. gunzip -k FILE, and give the file it writes)\n',
     );
+    expect(existsSync(store)).toBe(false);
   });
 
   it('is a usage error in assay ir-metrics, as a gzipped run file', async () => {
