@@ -180,8 +180,12 @@ describe('batch judging when things go wrong', () => {
     expect(detached.stdout).toContain(
       `batch jobs submitted: batch_test1\nthe run waits for them; finish it with: assay resume ${runId} --store ${store()}\n`,
     );
+    // The detached run's process let go of it: status says nothing collects the answers, and the command that does.
     expect(status.stdout).toMatch(
-      /waiting for batch jobs\nbatch round 0; 12 cases waiting for their answers\n {2}batch job batch_test1 \(round 0, \d+ requests\): in_progress, \d+\/\d+ done, 0 failed\n$/,
+      new RegExp(
+        `waiting for batch jobs, and nothing collects their answers: assay run \\(process \\d+ on .+\\) let go of it before the report; finish it with: assay resume ${runId} --store ${store()}\\n` +
+          'batch round 0; 12 cases waiting for their answers\\n {2}batch job batch_test1 \\(round 0, \\d+ requests\\): in_progress, \\d+\\/\\d+ done, 0 failed\\n$',
+      ),
     );
     expect(state.jobs).toHaveLength(1);
     expect(resumed.stderr).toContain(`assay: run ${runId}: 0 unfinished cases sent again; 12 cases wait on the run's batch jobs\n`);
