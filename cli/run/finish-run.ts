@@ -24,6 +24,7 @@ import { finishingRunStandIn } from './judge-key-check.js';
 import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 import { stoppedByFullDisk } from './full-disk-stop.js';
+import { noticeOnInterrupt } from './interrupt-notice.js';
 
 export interface FinishRunOptions {
   readonly store: string;
@@ -95,6 +96,9 @@ export async function finishRun(
     if (error instanceof EngineSetupError || error instanceof JudgeSetupError) throw new UsageError(error.message);
     throw error;
   }
+  // Interrupted (Ctrl-C, a cancelled CI job), it says how to go on, as assay run does: the same command finishes the run.
+  const finish = `assay resume ${runId} ${infrastructure.finishOptions}`;
+  const interruptNotice = noticeOnInterrupt(process.stderr, { store: infrastructure.store, runId, finish });
   // A second operator finishing the same run would send every unfinished case again: one process at a time.
   const { report, files } = await withRunLease(
     infrastructure.store,
@@ -120,19 +124,18 @@ export async function finishRun(
         concurrency,
         ...(batch === undefined ? {} : { batch }),
       });
-      if (driven.kind === 'stopped') throw stoppedRunError(driven.ending, `assay resume ${runId} ${infrastructure.finishOptions}`);
+      if (driven.kind === 'stopped') throw stoppedRunError(driven.ending, finish);
       if (driven.kind !== 'reported') throw new Error(`The drive of run ${runId} ended ${driven.kind}, without a report`);
       return { report: driven.report, files: await copyReport(infrastructure, manifest.suite, runId, resolve(options.out)) };
     },
   )
     .catch(async (error: unknown) => {
-      throw await stoppedByFullDisk(error, {
-        store: infrastructure.store,
-        runId,
-        finish: `assay resume ${runId} ${infrastructure.finishOptions}`,
-      });
+      throw await stoppedByFullDisk(error, { store: infrastructure.store, runId, finish });
     })
-    .finally(() => runJudging.close());
+    .finally(() => {
+      interruptNotice.release();
+      return runJudging.close();
+    });
   process.stdout.write(terminalText(`${renderSummaryTable(report)}\nreport files:\n${files.map((file) => `  ${file}`).join('\n')}\n`));
   for (const warning of report.warnings ?? []) process.stderr.write(`assay: warning: ${terminalName(warning)}\n`);
   for (const line of regressionLines(report)) process.stderr.write(`${line}\n`);

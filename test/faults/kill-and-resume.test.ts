@@ -248,6 +248,12 @@ describe('a run interrupted with Ctrl-C', () => {
     const interrupted = await run.finished;
     const lastLine = interrupted.stderr.trimEnd().split('\n').at(-1) ?? '';
     const finish = /finish it with: assay (resume r-[0-9a-f]{16} --store \S+)$/.exec(lastLine)?.[1] ?? '';
+    // That command interrupted in turn, once it has judged again, names itself; then it finishes the run
+    const answered = requestsFor(server, 'chunk_relevance');
+    const resume = builtAssay([...finish.split(' '), '--out', join(folder.path, 'out')], environment);
+    await until(() => requestsFor(server, 'chunk_relevance') > answered, 30_000);
+    resume.child.kill('SIGINT');
+    const resumeInterrupted = await resume.finished;
     server.setFaults({});
     const finished = await runBuiltCli([...finish.split(' '), '--out', join(folder.path, 'out')], { env: environment });
 
@@ -257,6 +263,10 @@ describe('a run interrupted with Ctrl-C', () => {
       new RegExp(
         `^assay: interrupted \\(SIGINT\\); what the run stored is kept: finish it with: assay resume r-[0-9a-f]{16} --store ${store}$`,
       ),
+    );
+    expect(resumeInterrupted.exitCode).toBe(130);
+    expect(resumeInterrupted.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `assay: interrupted (SIGINT); what the run stored is kept: finish it with: assay ${finish}`,
     );
     expect(finished.exitCode, finished.stderr).toBe(0);
     expectEveryCaseOnce(await readRunFiles(join(folder.path, 'out')), dataset);
