@@ -44,6 +44,13 @@ export const runStatusJsonSchema = z.object({
       ),
     })
     .optional(),
+  /**
+   * The command that drives a run not yet reported, from the run's lease, and
+   * whether it still does (false: its process is gone, or let go of the run
+   * before the report; `assay resume` finishes it); absent for a reported
+   * run and for one no such command drove (a deployed run).
+   */
+  driver: z.object({ command: z.string(), host: z.string(), pid: z.number().int(), since: z.string(), driving: z.boolean() }).optional(),
 });
 export type RunStatusJson = z.infer<typeof runStatusJsonSchema>;
 
@@ -56,6 +63,17 @@ export function runStatusJson(runId: string, status: RunStatus): RunStatusJson {
     failed: status.failures,
     ingested: status.ingested,
     report: status.report ?? null,
+    ...(status.driver === undefined || status.report !== undefined
+      ? {}
+      : {
+          driver: {
+            command: status.driver.holder.command,
+            host: status.driver.holder.host,
+            pid: status.driver.holder.pid,
+            since: status.driver.holder.acquired_at,
+            driving: status.driver.holding,
+          },
+        }),
     ...(status.batch === undefined
       ? {}
       : {

@@ -3,6 +3,7 @@ import { reportRun } from '../../../shared/reduce/reduce.js';
 import { runCompletion } from '../../../shared/run/run-completion.js';
 import { runKeys } from '../../../shared/run/run-identity.js';
 import { describeStatus, runStatus } from '../../../shared/operations/run-status.js';
+import { runStatusJson, runStatusJsonSchema } from '../../../shared/operations/run-status-json.js';
 import { MemoryStore } from '../../../shared/ports/memory-store.js';
 import { syntheticRun } from '../../support/synthetic-run.js';
 import { failure, manifest, result, RUN_ID } from '../report/factories.js';
@@ -62,16 +63,24 @@ describe('assay status', () => {
     const FINISH = 'assay resume run-1 --store /data/.assay';
     const COUNTS = 'run run-1 (suite faq, datasets/faq/cases.jsonl): 5 cases, 3 evaluated, 0 failed, 2 pending';
 
-    it('names the process that holds it on another machine', async () => {
+    it('names the process that holds it on another machine, in words and as JSON', async () => {
       const status = await runStatus(await leasedRun({}), RUN_ID, { host: 'laptop' });
       expect(describeStatus(status, FINISH)).toBe(
         `${COUNTS}; judging, driven by assay run (process 812 on ci-7) since 2026-11-29T10:00:00.000Z`,
       );
+      expect(runStatusJsonSchema.parse(runStatusJson(RUN_ID, status)).driver).toEqual({
+        command: 'assay run',
+        host: 'ci-7',
+        pid: 812,
+        since: '2026-11-29T10:00:00.000Z',
+        driving: true,
+      });
     });
 
     it('says a run whose holder stopped renewing its lease is stopped, with the command that finishes it', async () => {
       const status = await runStatus(await leasedRun({ expires_at: '2026-11-29T10:01:00.000Z' }), RUN_ID, { host: 'laptop' });
       expect(describeStatus(status, FINISH)).toBe(`${COUNTS}; stopped: assay run (process 812 on ci-7) is gone; finish it with: ${FINISH}`);
+      expect(runStatusJson(RUN_ID, status).driver?.driving).toBe(false);
     });
 
     it('says so of a holder that let the lease go without a report (it failed), and names no command where none is known', async () => {
