@@ -65,6 +65,16 @@ export function classifyFailure(error: unknown, apiKey: string, credentials = 'O
     };
   }
   if (status !== undefined && VALIDATION_STATUSES.has(status)) return classifyInvalidRequest(error, said, scrub);
+  // Azure OpenAI's deployment is its model: a wrong name (or one just made, not serving yet) answers every call alike.
+  if (status === 404 && /DeploymentNotFound/.test(said)) {
+    return {
+      kind: 'fatal',
+      error: scrub(
+        `Azure OpenAI has no such deployment (HTTP 404: ${error.message.replace(/^\d{3} /, '')}); check judge.azure.deployment and ` +
+          'judge.azure.endpoint (a deployment made minutes ago may not answer yet)',
+      ),
+    };
+  }
   // A 404 that is not about the model is most often a base URL short of the API's root: /chat/completions asked of the server's root.
   if (status === 404 && !/model/i.test(said)) {
     const message = error.message.replace(/^\d{3} /, '');

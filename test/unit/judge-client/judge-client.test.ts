@@ -272,6 +272,45 @@ describe('JudgeClient', () => {
     expect(requests).toBe(1);
   });
 
+  it("says Azure OpenAI has no such deployment at Azure's 404, naming the settings, and asks no more", async () => {
+    // Prepare: Azure's answer for a deployment name it does not have
+    let requests = 0;
+    const azure = createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            code: 'DeploymentNotFound',
+            message:
+              'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => azure.listen(0, '127.0.0.1', resolve));
+    const { port } = azure.address() as AddressInfo;
+    const client = new JudgeClient({
+      ...TEST_CLIENT_SETTINGS,
+      baseUrl: `http://127.0.0.1:${port}/openai/deployments/judge-prod`,
+      maxRetries: 0,
+    });
+
+    // Act
+    const completion = await client.complete(request);
+    const next = await client.complete(request);
+    azure.closeAllConnections();
+    await new Promise((resolve) => azure.close(resolve));
+
+    // Assess: not the advice to end the base URL in /v1, which is OpenAI's
+    expect(completion.ok ? '' : completion.error).toBe(
+      'Azure OpenAI has no such deployment (HTTP 404: The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.); ' +
+        'check judge.azure.deployment and judge.azure.endpoint (a deployment made minutes ago may not answer yet)',
+    );
+    expect(next).toEqual({ ...completion, retries: 0 });
+    expect(requests).toBe(1);
+  });
+
   it('keeps calling after a 403, which may concern one request only', async () => {
     // Prepare
     const { client, server } = await clientFor(answer({ rationale: 'r', rating: 'yes' }), { echoKey: { status: 403, form: 'whole' } });
