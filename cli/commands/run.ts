@@ -27,6 +27,8 @@ import { canaryFileOf } from '../run/canary-upload.js';
 import { stoppedRunError } from '../run/batch-judging-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 import { shellWord } from '../shell-word.js';
+import { judgeHostOf, proxyNotice } from '../run/proxy-notice.js';
+import type { RunInput } from '../run/upload-input.js';
 
 interface RunOptions extends CollectionOptions {
   config?: string;
@@ -100,6 +102,7 @@ export function runCommand(): Command {
       callsJudges: judgesFor(config, 'llm', input.collection).judges.some((judge) => judge.kind !== 'deterministic'),
       describe: (request) => requestOf(request, options),
     });
+    const proxyNote = proxyNoticeFor(config, input.collection);
     if (options.detach === true && batchSettingsOf(config.judge.batch) === undefined) {
       throw new UsageError('--detach applies to batch judging only: add --batch, or judge.batch: true to the config');
     }
@@ -133,6 +136,7 @@ export function runCommand(): Command {
           process.stderr.write(`assay: run ${runId} on ${terminalName(where)}; if interrupted, finish it with: ${finish}\n`);
           interruptNotice = noticeOnInterrupt(process.stderr, unfinished);
           if (lexicalNotice !== undefined) process.stderr.write(`${lexicalNotice}\n`);
+          if (proxyNote !== undefined) process.stderr.write(`${terminalName(proxyNote)}\n`);
           for (const warning of infrastructure.warnings) process.stderr.write(`${warning}\n`);
         },
       },
@@ -180,6 +184,13 @@ export function runCommand(): Command {
 function resumeOptions(options: RunOptions): string {
   if (options.awsEndpoint !== undefined) return ` --aws-endpoint ${shellWord(options.awsEndpoint)}`;
   return options.store === '.assay' ? '' : ` --store ${shellWord(options.store)}`;
+}
+
+/** The proxy notice (proxy-notice.ts) of a run that calls an LLM judge; none for a run judged offline. */
+function proxyNoticeFor(config: ConfigFile, collection: RunInput['collection']): string | undefined {
+  if (!judgesFor(config, 'llm', collection).judges.some((judge) => judge.kind !== 'deterministic')) return undefined;
+  const choice = chooseProvider(config.judge, judgeEnvironmentOf(process.env));
+  return choice.ok ? proxyNotice(process.env, judgeHostOf(choice.provider)) : undefined;
 }
 
 /** What asked for an LLM judge, as the user gave it: an option, the config file, or an environment variable. */

@@ -5,6 +5,8 @@ import { afterAll, describe, it } from 'vitest';
 import { startBlackholedPort } from '../support/blackholed-port.js';
 import { runBuiltCli } from '../support/built-cli.js';
 import { startSilentServer } from '../support/misbehaving-servers.js';
+import { catalogOracle } from '../support/judge-oracle.js';
+import { startOpenAiTestServer } from '../support/openai-test-server.js';
 import { createTempFolder, type TempFolder } from '../support/temp-folder.js';
 
 /**
@@ -222,6 +224,46 @@ describe.concurrent('assay run against a judge server without the model asked fo
         "check the judge's model (ASSAY_JUDGE_MODEL, or judge.model in the config): the server lists its models at GET /models under the base URL",
     );
     expect(requests).toBeLessThanOrEqual(8);
+  });
+});
+
+describe.concurrent('assay run where the environment names a proxy', () => {
+  it('says the proxy is not used, naming the judge host, and judges directly; not where NO_PROXY names the host', async ({ expect }) => {
+    // Prepare: a judge on loopback, and HTTPS_PROXY at a port nothing listens on (were it used, no call would pass)
+    const judge = await startOpenAiTestServer({ oracle: catalogOracle });
+    const proxy = await serve(() => {});
+    await proxy.close();
+    const folder = await ownFolder();
+    const env = {
+      OPENAI_API_KEY: 'sk-proxy-note-Hn4Kd8Lq2Zr6',
+      OPENAI_BASE_URL: judge.baseUrl,
+      ASSAY_JUDGE_MODEL: 'judge-model',
+      HTTPS_PROXY: proxy.origin,
+    };
+    const args = (name: string) => [
+      'run',
+      DATASET,
+      '--judges',
+      'chunk_relevance',
+      '--store',
+      join(folder.path, name),
+      '--out',
+      join(folder.path, `${name}-out`),
+    ];
+
+    // Act
+    const [proxied, exempt] = await Promise.all([
+      runBuiltCli(args('proxied'), { env }),
+      runBuiltCli(args('exempt'), { env: { ...env, NO_PROXY: 'localhost,127.0.0.1' } }),
+    ]).finally(() => judge.close());
+
+    // Assess
+    expect([proxied.exitCode, exempt.exitCode]).toEqual([0, 0]);
+    expect(proxied.stderr).toContain(
+      'assay: HTTPS_PROXY is set, but assay uses no proxy: it calls the judge server at 127.0.0.1 directly (engines and AWS too); ' +
+        'where the network lets only the proxy out, those calls fail as unreachable\n',
+    );
+    expect(exempt.stderr).not.toContain('uses no proxy');
   });
 });
 

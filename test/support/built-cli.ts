@@ -15,8 +15,11 @@ import { spawnSmall, type SpawnedProcess } from './small-spawner.js';
 export const BUILT_BIN = join(REPOSITORY_ROOT, 'cli', 'bin.js');
 const RECORDER = pathToFileURL(join(import.meta.dirname, 'record-resolutions', 'register.mjs')).href;
 
-/** Variables of the developer's shell that would change what a command does: a run must not reach a real judge or account. */
-const AMBIENT_VARIABLES = /^(OPENAI_|AZURE_OPENAI_|ASSAY_|AWS_)/;
+/**
+ * Variables of the developer's shell that would change what a command does: a run must not reach a real judge or account,
+ * and a proxy set there (which assay says it does not use) must not change what a test reads.
+ */
+const AMBIENT_VARIABLES = /^(OPENAI_|AZURE_OPENAI_|ASSAY_|AWS_)|^(https?|all|no)_proxy$/i;
 
 export interface BuiltCliOptions {
   /** The working folder (default: the repository). */
