@@ -1,4 +1,5 @@
 import { runKeys } from '../../shared/run/run-identity.js';
+import { isCollectionManifestKey } from '../../shared/schema/collection-manifest.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { formatInputError, inputErrorSchema } from '../../shared/schema/input-error.js';
 import { parseJsonWith } from '../../shared/schema/parse-json-with.js';
@@ -17,8 +18,15 @@ import { addUsages } from '../../shared/scoring/judge-usage-tally.js';
  */
 export async function nothingEvaluated(report: Report, store: ObjectStore, locate: (key: string) => string): Promise<string | undefined> {
   if (report.cases.total === 0) return noCase(report, store, locate);
-  // Only a TREC collection can have cases and no engine: its topics come from the qrels, its engines from the runs.
+  // Cases and no engine: a TREC collection without run lines (its topics come from the qrels), or a dataset of queries alone.
   if (Object.keys(report.engines).length === 0) {
+    if (!isCollectionManifestKey(report.dataset)) {
+      return (
+        `no engine to evaluate: the rows of ${report.dataset} name no engine, and give no retrieved context and no response ` +
+        '(queries alone); give each row the engine, the context it retrieved and its response, or ask live engines for them: ' +
+        'engines in the config (docs/engines.md)'
+      );
+    }
     if (report.input_errors === 0) return `no run to evaluate: the run files of ${report.dataset} have no lines`;
     return noCase(report, store, locate, 'no run to evaluate: no run line');
   }

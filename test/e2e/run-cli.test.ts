@@ -282,6 +282,25 @@ describe('assay run, as the README runs it', () => {
     );
   });
 
+  it('exits 1 on a dataset of queries alone, saying it names no engine and how to give one, where it spoke of run files', async () => {
+    // Act: the sweep's queries (request and labels, no engine), run without the sweep's config
+    const result = await runCli([
+      'run',
+      'examples/datasets/queries.jsonl',
+      '--store',
+      join(folder.path, 'queries-store'),
+      '--out',
+      join(folder.path, 'queries-out'),
+    ]);
+
+    // Assess
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'assay run: no engine to evaluate: the rows of datasets/default/queries.jsonl name no engine, and give no retrieved context and no response ' +
+        '(queries alone); give each row the engine, the context it retrieved and its response, or ask live engines for them: engines in the config (docs/engines.md)',
+    );
+  });
+
   it.each([
     [['run'], 'Give a dataset file, or a TREC collection with --qrels QRELS --run RUN'],
     [['run', '--run', 'test/fixtures/trec-eval/results.test'], '--run, --queries and --corpus go with --qrels QRELS'],
