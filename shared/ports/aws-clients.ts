@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { quietNodeVersionNotice } from './aws-node-notice.js';
 import { SqsQueue } from './sqs-queue.js';
+import { awsEndpointFaultOf } from './aws-endpoint-fault.js';
 
 export interface AwsClientOptions {
   /** An S3/SQS-compatible endpoint (a local emulator, or a gateway); absent: AWS itself. */
@@ -20,6 +21,8 @@ export interface AwsClientOptions {
 export interface AwsClients {
   readonly s3: S3Client;
   readonly sqs: SQSClient;
+  /** The endpoint both talk to (an emulator's); undefined for AWS itself. */
+  readonly endpoint?: string;
 }
 
 /** Emulators accept any credentials; these are no secret and only ever go to a loopback address. */
@@ -51,6 +54,7 @@ export function createAwsClients(options: AwsClientOptions = {}): AwsClients {
   return {
     s3: new S3Client({ ...shared, ...(endpoint === undefined ? {} : { forcePathStyle: true }) }),
     sqs: new SQSClient(shared),
+    ...(endpoint === undefined ? {} : { endpoint }),
   };
 }
 
@@ -97,18 +101,29 @@ const DEAD_LETTER_RETENTION_SECONDS = 14 * 24 * 60 * 60;
  * from the CDK app; this is for emulators and hand-made environments.
  */
 export async function ensureAwsResources(clients: AwsClients, names: AwsResourceNames): Promise<AwsResources> {
-  await ensureBucket(clients.s3, names.bucket);
+  // Which service failed is known here: an endpoint with S3 alone fails at the queues (aws-endpoint-fault.ts).
+  const inService =
+    (service: 'S3' | 'SQS') =>
+    (error: unknown): never => {
+      throw awsEndpointFaultOf(error, clients.endpoint, service) ?? error;
+    };
+  await ensureBucket(clients.s3, names.bucket).catch(inService('S3'));
+  return ensureQueues(clients.sqs, names).catch(inService('SQS'));
+}
+
+/** The run's queues, the dead-letter queue first: the cases queue's redrive policy names it. */
+async function ensureQueues(sqs: SQSClient, names: AwsResourceNames): Promise<AwsResources> {
   const visibility = String(names.visibilityTimeoutSeconds);
-  const deadLetters = await ensureQueue(clients.sqs, names.deadLetterQueue, {
+  const deadLetters = await ensureQueue(sqs, names.deadLetterQueue, {
     MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_SECONDS),
     VisibilityTimeout: visibility,
   });
-  const deadLetterArn = await queueArn(clients.sqs, deadLetters);
-  const cases = await ensureQueue(clients.sqs, names.casesQueue, {
+  const deadLetterArn = await queueArn(sqs, deadLetters);
+  const cases = await ensureQueue(sqs, names.casesQueue, {
     VisibilityTimeout: visibility,
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: names.maxReceiveCount }),
   });
-  const control = await ensureQueue(clients.sqs, names.controlQueue, { VisibilityTimeout: visibility });
+  const control = await ensureQueue(sqs, names.controlQueue, { VisibilityTimeout: visibility });
   return { bucket: names.bucket, cases, deadLetters, control };
 }
 

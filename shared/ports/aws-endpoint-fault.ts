@@ -25,8 +25,9 @@ interface AnswerShape {
  * The fault behind an AWS SDK call's error when the endpoint itself is the
  * trouble, or undefined for any other error (a missing key, a refused grant,
  * a throttled call). `endpoint` is `--aws-endpoint`'s URL; undefined for AWS.
+ * `service` is the one the failed call was to, where the caller knows it.
  */
-export function awsEndpointFaultOf(error: unknown, endpoint: string | undefined): AwsEndpointFault | undefined {
+export function awsEndpointFaultOf(error: unknown, endpoint: string | undefined, service?: 'S3' | 'SQS'): AwsEndpointFault | undefined {
   if (error instanceof AwsEndpointFault) return error;
   const where = endpoint === undefined ? 'AWS' : `--aws-endpoint ${endpoint}`;
   const fault = networkFault(error);
@@ -39,6 +40,14 @@ export function awsEndpointFaultOf(error: unknown, endpoint: string | undefined)
   }
   const answer = notAnAwsAnswer(error);
   if (answer === undefined) return undefined;
+  // An S3 alone (MinIO, say) answers the bucket's calls and not the queues'.
+  if (service === 'SQS') {
+    return new AwsEndpointFault(
+      `the server at ${where} is no SQS service: its answer to an SQS call, ${answer}, is none the AWS SDK can read; ` +
+        'assay needs S3 and SQS at that one address (an emulator of both)',
+      error,
+    );
+  }
   return new AwsEndpointFault(
     `the server at ${where} is no S3 or SQS service: it answered ${answer}, which the AWS SDK cannot read; give the address of the S3 and SQS endpoint (the emulator's port)`,
     error,

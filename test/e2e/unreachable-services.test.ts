@@ -295,6 +295,36 @@ describe.concurrent('a command pointed at an --aws-endpoint it cannot use', () =
     expect(lastLine(status.stderr)).toBe(`assay status: ${expected}`);
   });
 
+  it('says the server there is no SQS service when it is an S3 alone (as MinIO is), which answers the bucket and not the queues', async ({
+    expect,
+  }) => {
+    // Prepare: an S3 that has the bucket and answers SQS's JSON calls with its own XML error, as an S3-only server does
+    const s3Only = await serve((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        if (request.method === 'POST' && request.url === '/') {
+          response
+            .writeHead(400, { 'content-type': 'application/xml' })
+            .end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRequest</Code><Message>Unsupported request</Message></Error>');
+          return;
+        }
+        response.writeHead(200).end();
+      });
+    });
+    const folder = await ownFolder();
+
+    // Act
+    const run = await runBuiltCli(['run', DATASET, '--aws-endpoint', s3Only.origin, '--out', join(folder.path, 'out')]);
+    await s3Only.close();
+
+    // Assess
+    expect(run.exitCode).toBe(1);
+    expect(lastLine(run.stderr)).toBe(
+      `assay run: the server at --aws-endpoint ${s3Only.origin} is no SQS service: its answer to an SQS call, HTTP 400 with application/xml, ` +
+        'is none the AWS SDK can read; assay needs S3 and SQS at that one address (an emulator of both)',
+    );
+  });
+
   it('says the server there is no S3 service when a web server answers, and never takes its 404 page for a missing run', async ({
     expect,
   }) => {

@@ -49,6 +49,17 @@ describe('awsEndpointFaultOf', () => {
     );
   });
 
+  it('says the server is no SQS service when the call that failed was to SQS: an S3 alone (MinIO) answers the bucket, not the queues', () => {
+    // Act
+    const fault = awsEndpointFaultOf(unreadable(400, 'application/xml'), ENDPOINT, 'SQS');
+
+    // Assess
+    expect(fault?.message).toBe(
+      'the server at --aws-endpoint http://127.0.0.1:4566 is no SQS service: its answer to an SQS call, HTTP 400 with application/xml, ' +
+        'is none the AWS SDK can read; assay needs S3 and SQS at that one address (an emulator of both)',
+    );
+  });
+
   it.each([
     [
       'a missing key',
