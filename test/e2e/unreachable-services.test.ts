@@ -251,14 +251,22 @@ describe.concurrent('assay run where the environment names a proxy', () => {
       join(folder.path, `${name}-out`),
     ];
 
-    // Act
+    // Act: two runs, and assay resume of the first
     const [proxied, exempt] = await Promise.all([
       runBuiltCli(args('proxied'), { env }),
       runBuiltCli(args('exempt'), { env: { ...env, NO_PROXY: 'localhost,127.0.0.1' } }),
-    ]).finally(() => judge.close());
+    ]);
+    const runId = /^run (r-[0-9a-f]{16})$/m.exec(proxied.stdout)?.[1] ?? '';
+    const resumed = await runBuiltCli(
+      ['resume', runId, '--store', join(folder.path, 'proxied'), '--out', join(folder.path, 'resumed-out')],
+      {
+        env,
+      },
+    ).finally(() => judge.close());
 
     // Assess
-    expect([proxied.exitCode, exempt.exitCode]).toEqual([0, 0]);
+    expect([proxied.exitCode, exempt.exitCode, resumed.exitCode]).toEqual([0, 0, 0]);
+    expect(resumed.stderr).toContain('assay: HTTPS_PROXY is set, but assay uses no proxy: it calls the judge server at 127.0.0.1 directly');
     expect(proxied.stderr).toContain(
       'assay: HTTPS_PROXY is set, but assay uses no proxy: it calls the judge server at 127.0.0.1 directly (engines and AWS too); ' +
         'where the network lets only the proxy out, those calls fail as unreachable\n',
