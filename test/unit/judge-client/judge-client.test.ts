@@ -238,29 +238,19 @@ describe('JudgeClient', () => {
 
   it('says the server has no such model at a 404 about the model, and asks it no more, as for a refused key', async () => {
     // Prepare: OpenAI's answer for a model that does not exist, from a server of this test's own
-    let requests = 0;
-    const modelServer = createServer((_request, response) => {
-      requests += 1;
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          error: {
-            message: 'The model `gpt-nope` does not exist or you do not have access to it.',
-            type: 'invalid_request_error',
-            code: 'model_not_found',
-          },
-        }),
-      );
+    const server404 = await answering404({
+      error: {
+        message: 'The model `gpt-nope` does not exist or you do not have access to it.',
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+      },
     });
-    await new Promise<void>((resolve) => modelServer.listen(0, '127.0.0.1', resolve));
-    const { port } = modelServer.address() as AddressInfo;
-    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `${server404.origin}/v1`, maxRetries: 0 });
 
     // Act: a judgment, and the next one
     const completion = await client.complete(request);
     const next = await client.complete(request);
-    modelServer.closeAllConnections();
-    await new Promise((resolve) => modelServer.close(resolve));
+    await server404.close();
 
     // Assess: the server's words, what to check, and one request in all
     expect(completion).toMatchObject({ ok: false, transient: false });
@@ -269,38 +259,24 @@ describe('JudgeClient', () => {
         "check the judge's model (ASSAY_JUDGE_MODEL, or judge.model in the config): the server lists its models at GET /models under the base URL",
     );
     expect(next).toEqual({ ...completion, retries: 0 });
-    expect(requests).toBe(1);
+    expect(server404.requests()).toBe(1);
   });
 
   it("says Azure OpenAI has no such deployment at Azure's 404, naming the settings, and asks no more", async () => {
     // Prepare: Azure's answer for a deployment name it does not have
-    let requests = 0;
-    const azure = createServer((_request, response) => {
-      requests += 1;
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          error: {
-            code: 'DeploymentNotFound',
-            message:
-              'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
-          },
-        }),
-      );
+    const azure = await answering404({
+      error: {
+        code: 'DeploymentNotFound',
+        message:
+          'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+      },
     });
-    await new Promise<void>((resolve) => azure.listen(0, '127.0.0.1', resolve));
-    const { port } = azure.address() as AddressInfo;
-    const client = new JudgeClient({
-      ...TEST_CLIENT_SETTINGS,
-      baseUrl: `http://127.0.0.1:${port}/openai/deployments/judge-prod`,
-      maxRetries: 0,
-    });
+    const client = new JudgeClient({ ...TEST_CLIENT_SETTINGS, baseUrl: `${azure.origin}/openai/deployments/judge-prod`, maxRetries: 0 });
 
     // Act
     const completion = await client.complete(request);
     const next = await client.complete(request);
-    azure.closeAllConnections();
-    await new Promise((resolve) => azure.close(resolve));
+    await azure.close();
 
     // Assess: not the advice to end the base URL in /v1, which is OpenAI's
     expect(completion.ok ? '' : completion.error).toBe(
@@ -308,7 +284,7 @@ describe('JudgeClient', () => {
         'check judge.azure.deployment and judge.azure.endpoint (a deployment made minutes ago may not answer yet)',
     );
     expect(next).toEqual({ ...completion, retries: 0 });
-    expect(requests).toBe(1);
+    expect(azure.requests()).toBe(1);
   });
 
   it('keeps calling after a 403, which may concern one request only', async () => {
@@ -329,4 +305,22 @@ describe('JudgeClient', () => {
 /** Every run of 8 characters of a key: none may appear anywhere. */
 function piecesOf(key: string): string[] {
   return Array.from({ length: key.length - 7 }, (_, start) => key.slice(start, start + 8));
+}
+
+/** A loopback server answering every request with HTTP 404 and `body` as JSON, as a server without the model or deployment asked for does. */
+async function answering404(body: unknown): Promise<{ origin: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server = createServer((_request, response) => {
+    requests += 1;
+    response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
