@@ -27,7 +27,7 @@ import { canaryFileOf } from '../run/canary-upload.js';
 import { stoppedRunError } from '../run/batch-judging-progress.js';
 import { batchSettingsOf } from '../../shared/judge-client/batch-settings.js';
 import { shellWord } from '../shell-word.js';
-import { judgeHostOf, proxyNotice } from '../run/proxy-notice.js';
+import { judgeProxyNotice } from '../run/proxy-notice.js';
 import type { RunInput } from '../run/upload-input.js';
 
 interface RunOptions extends CollectionOptions {
@@ -189,8 +189,7 @@ function resumeOptions(options: RunOptions): string {
 /** The proxy notice (proxy-notice.ts) of a run that calls an LLM judge; none for a run judged offline. */
 function proxyNoticeFor(config: ConfigFile, collection: RunInput['collection']): string | undefined {
   if (!judgesFor(config, 'llm', collection).judges.some((judge) => judge.kind !== 'deterministic')) return undefined;
-  const choice = chooseProvider(config.judge, judgeEnvironmentOf(process.env));
-  return choice.ok ? proxyNotice(process.env, judgeHostOf(choice.provider)) : undefined;
+  return judgeProxyNotice(config.judge, process.env);
 }
 
 /** What asked for an LLM judge, as the user gave it: an option, the config file, or an environment variable. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { chooseProvider, judgeEnvironmentOf, type JudgeEnvironment } from '../../shared/judge-client/judge-provider.js';
+import { judgeEnvironmentOf } from '../../shared/judge-client/judge-provider.js';
 import { JudgeSetupError } from '../../shared/scoring/judge-backend.js';
 import type { Judging } from '../../shared/worker/evaluate-case.js';
 import { JudgeBudget } from '../../shared/worker/judge-budget.js';
@@ -25,7 +25,7 @@ import { judgingForRuns } from './run-judging.js';
 import { withRunLease } from './with-run-lease.js';
 import { stoppedByFullDisk } from './full-disk-stop.js';
 import { noticeOnInterrupt } from './interrupt-notice.js';
-import { judgeHostOf, proxyNotice } from './proxy-notice.js';
+import { judgeProxyNotice } from './proxy-notice.js';
 
 export interface FinishRunOptions {
   readonly store: string;
@@ -99,7 +99,7 @@ export async function finishRun(
   }
   // As assay run says it: a proxy in the environment is not used for the judge's calls (proxy-notice.ts).
   const callsJudge = judging.backend.kind === 'llm' && judging.judges.some((judge) => judge.kind !== 'deterministic');
-  const proxyNote = callsJudge ? proxyNoticeOfRun(runConfigOf(manifest).judge, environment) : undefined;
+  const proxyNote = callsJudge ? judgeProxyNotice(runConfigOf(manifest).judge, process.env) : undefined;
   if (proxyNote !== undefined) process.stderr.write(`${terminalName(proxyNote)}\n`);
   // Interrupted (Ctrl-C, a cancelled CI job), it says how to go on, as assay run does: the same command finishes the run.
   const finish = `assay resume ${runId} ${infrastructure.finishOptions}`;
@@ -161,10 +161,4 @@ async function missingRun(infrastructure: Infrastructure, runId: string): Promis
     );
   }
   return new UsageError(`No run ${runId} in ${infrastructure.description}; check the run id and --store`);
-}
-
-/** The proxy notice for a stored run's judge, when its provider can be chosen here. */
-function proxyNoticeOfRun(judge: ReturnType<typeof runConfigOf>['judge'], environment: JudgeEnvironment): string | undefined {
-  const choice = chooseProvider(judge, environment);
-  return choice.ok ? proxyNotice(process.env, judgeHostOf(choice.provider)) : undefined;
 }

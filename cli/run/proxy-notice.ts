@@ -1,4 +1,4 @@
-import type { JudgeProvider } from '../../shared/judge-client/judge-provider.js';
+import { chooseProvider, judgeEnvironmentOf, type JudgeProvider } from '../../shared/judge-client/judge-provider.js';
 
 /** The variables other tools take a proxy from, in the order curl looks. */
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'] as const;
@@ -18,6 +18,15 @@ export function proxyNotice(environment: Readonly<Record<string, string | undefi
     `assay: ${variable} is set, but assay uses no proxy: it calls the judge server at ${judgeHost} directly (engines and AWS too); ` +
     'where the network lets only the proxy out, those calls fail as unreachable'
   );
+}
+
+/** The notice for a run whose judge the config's judge section and the environment choose; none where they choose no provider. */
+export function judgeProxyNotice(
+  judge: Parameters<typeof chooseProvider>[0],
+  environment: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const choice = chooseProvider(judge, judgeEnvironmentOf(environment));
+  return choice.ok ? proxyNotice(environment, judgeHostOf(choice.provider)) : undefined;
 }
 
 /** The judge server's host name, as the provider's settings name it. */

@@ -1,7 +1,7 @@
 import { regressionEvidence } from '../../shared/report-render/regression-text.js';
 import { terminalName } from '../../shared/report-render/terminal-text.js';
 import type { ReportComparison } from '../../shared/schema/report.js';
-import { unpairedComparison } from '../../shared/compare/unpaired-comparison.js';
+import { comparedWith, unpairedComparison } from '../../shared/compare/unpaired-comparison.js';
 
 /** `--fail-on-regression` of `assay run`, as commander shows it in --help. */
 export const FAIL_ON_REGRESSION_DESCRIPTION =
@@ -17,7 +17,7 @@ export const FAIL_ON_REGRESSION_DESCRIPTION =
 export function regressionLines(report: { readonly comparison?: ReportComparison | undefined }): string[] {
   const comparison = report.comparison;
   if (comparison === undefined) return [];
-  const against = againstText(comparison);
+  const against = comparedWith(comparison);
   return comparison.regressions.map(
     (regression) =>
       `assay: regression against ${against}: ${terminalName(`${regression.engine} ${regression.metric}`)} ${regression.delta.toFixed(4)} (${regressionEvidence(regression, comparison.adjustment)})`,
@@ -43,9 +43,5 @@ export function regressionGate(report: {
     (regression) =>
       `${regression.engine} ${regression.metric} (${regression.delta.toFixed(4)}, ${regressionEvidence(regression, comparison.adjustment)})`,
   );
-  return `${count} ${count === 1 ? 'metric' : 'metrics'} got significantly worse against ${againstText(comparison)} (--fail-on-regression): ${listed.join(', ')}`;
-}
-
-function againstText(comparison: ReportComparison): string {
-  return `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${comparison.baseline_run_id}`;
+  return `${count} ${count === 1 ? 'metric' : 'metrics'} got significantly worse against ${comparedWith(comparison)} (--fail-on-regression): ${listed.join(', ')}`;
 }

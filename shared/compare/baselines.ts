@@ -74,6 +74,13 @@ export interface QueryDelta {
   readonly delta: number;
 }
 
+/** A report's comparison with its target, the per-case changes behind it, and the target's engines (what the comparison could not see). */
+export interface BaselineComparison {
+  readonly comparison: ReportComparison;
+  readonly perQuery: QueryDelta[];
+  readonly baselineEngines: readonly string[];
+}
+
 /**
  * The comparison of a new report with its target, or undefined when there is
  * none (or its files are gone), with the per-case changes behind it: every
@@ -84,7 +91,7 @@ export async function compareWithBaseline(
   current: { report: Report; cases: readonly CaseLine[] },
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
   options: { readonly minLabelled?: number; readonly adjustment?: PValueAdjustmentMethod } = {},
-): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
+): Promise<BaselineComparison | undefined> {
   if (target === undefined) return undefined;
   const metrics = headlineMetrics(current.report);
   const baseline = await readRunFiles(store, current.report.suite, target.runId, new Set(comparisonReads(current.report)));
@@ -103,6 +110,7 @@ export async function compareWithBaseline(
       engines: comparison.engines,
     },
     perQuery: queryDeltas(baseline.cases, current.cases, metrics),
+    baselineEngines: Object.keys(baseline.report.engines),
   };
 }
 

@@ -11,9 +11,9 @@ import { parseReportJson } from './run-files.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import { comparableColumnValue } from '../report/metric-columns.js';
 import { compareText, sortedRecord } from '../report/ordering.js';
-import type { Report, ReportComparison } from '../schema/report.js';
+import type { Report } from '../schema/report.js';
 import { parseJsonWith } from '../schema/parse-json-with.js';
-import type { QueryDelta } from './baselines.js';
+import type { BaselineComparison, QueryDelta } from './baselines.js';
 import { headlineMetrics } from '../report/key-metrics.js';
 import { REDUCE_RANGE_SIZE, type RangePartial } from '../report/range-partial.js';
 import { runKeys } from '../run/run-identity.js';
@@ -46,10 +46,11 @@ export async function compareColumnsWithBaseline(
   current: { report: Report; partials: readonly RangePartial[]; sortedCaseIds: readonly string[] },
   target: { runId: string; kind: 'baseline' | 'previous' } | undefined,
   options: { readonly adjustment?: PValueAdjustmentMethod } = {},
-): Promise<{ comparison: ReportComparison; perQuery: QueryDelta[] } | undefined> {
+): Promise<BaselineComparison | undefined> {
   if (target === undefined) return undefined;
   const reportBytes = await store.get(runKeys.report(current.report.suite, target.runId, 'report.json'));
-  if (reportBytes === undefined || !parseReportJson(new TextDecoder().decode(reportBytes)).ok) return undefined;
+  const baselineReport = reportBytes === undefined ? undefined : parseReportJson(new TextDecoder().decode(reportBytes));
+  if (baselineReport?.ok !== true) return undefined;
   const metrics = headlineMetrics(current.report);
   const caseCount = current.partials.reduce((total, partial) => total + partial.columns.size, 0);
   const requestIndex = new Map<string, number>();
@@ -114,6 +115,7 @@ export async function compareColumnsWithBaseline(
       engines: comparison.engines,
     },
     perQuery,
+    baselineEngines: Object.keys(baselineReport.value.engines),
   };
 }
 

@@ -15,9 +15,8 @@ export function unpairedComparison(report: {
 }): string | undefined {
   const { comparison } = report;
   if (comparison === undefined || Object.keys(comparison.engines).length > 0) return undefined;
-  const against = `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${comparison.baseline_run_id}`;
   return (
-    `no case pairs with ${against} (cases pair by engine and request_id, and none of this run's is in it, as when the suite's dataset was replaced), ` +
+    `no case pairs with ${comparedWith(comparison)} (cases pair by engine and request_id, and none of this run's is in it, as when the suite's dataset was replaced), ` +
     `so no regression can be found against it; if this dataset is the suite's from now on, make this run its baseline: assay baseline set ${report.run_id}`
   );
 }
@@ -50,11 +49,12 @@ export function enginesLeftOut(
     ...(gone.length === 0 ? [] : [`its ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} not in this run`]),
   ];
   return (
-    `engines not compared with ${againstText(comparison)}, whose regressions cannot be seen: ${parts.join(', and ')} (a renamed, new or dropped engine); ` +
+    `engines not compared with ${comparedWith(comparison)}, whose regressions cannot be seen: ${parts.join(', and ')} (a renamed, new or dropped engine); ` +
     `if this run's engines are the suite's from now on, make this run its baseline: assay baseline set ${report.run_id}`
   );
 }
 
-function againstText(comparison: ReportComparison): string {
+/** The run a comparison was with, as a sentence names it: `the baseline r-…` or `the previous run r-…`. */
+export function comparedWith(comparison: ReportComparison): string {
   return `${comparison.baseline_kind === 'baseline' ? 'the baseline' : 'the previous run'} ${comparison.baseline_run_id}`;
 }

@@ -34,7 +34,6 @@ import { engineRegressions } from '../canaries/canary-section.js';
 import type { CanaryReport } from '../schema/canary-report.js';
 import { canaryOfRun, isCanaryAttemptKey } from './canary-records.js';
 import { enginesLeftOut, unpairedComparison } from '../compare/unpaired-comparison.js';
-import { parseReportJson } from '../compare/run-files.js';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'cases.jsonl', 'judgments.qrels'] as const;
 
@@ -112,12 +111,7 @@ export async function writeRunReport(store: ObjectStore, run: AggregatedRun): Pr
   const corrected = correction.estimates(settings);
   const differences = correction.differences(settings);
   const withComparison =
-    compared === undefined
-      ? plain
-      : withComparisonWarnings(
-          { ...plain, comparison: compared.comparison },
-          await reportEngines(store, manifest.suite, compared.comparison.baseline_run_id),
-        );
+    compared === undefined ? plain : withComparisonWarnings({ ...plain, comparison: compared.comparison }, compared.baselineEngines);
   const withCorrection =
     corrected === undefined
       ? withComparison
@@ -275,11 +269,4 @@ function withCanaries(report: Report, canaries: CanaryReport | undefined): Repor
 function withComparisonWarnings(report: Report, otherEngines: readonly string[]): Report {
   const said = [unpairedComparison(report), enginesLeftOut(report, otherEngines)].filter((text) => text !== undefined);
   return said.length === 0 ? report : { ...report, warnings: [...(report.warnings ?? []), ...said] };
-}
-
-/** The engines of a stored report of the suite (the one compared with), or none when it cannot be read. */
-async function reportEngines(store: ObjectStore, suite: string, runId: string): Promise<string[]> {
-  const bytes = await store.get(runKeys.report(suite, runId, 'report.json'));
-  const parsed = bytes === undefined ? undefined : parseReportJson(new TextDecoder().decode(bytes));
-  return parsed?.ok === true ? Object.keys(parsed.value.engines) : [];
 }
